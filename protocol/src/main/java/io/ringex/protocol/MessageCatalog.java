@@ -1,0 +1,244 @@
+package io.ringex.protocol;
+
+import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
+import io.ringex.protocol.codecs.AddAccountDecoder;
+import io.ringex.protocol.codecs.AddInstrumentDecoder;
+import io.ringex.protocol.codecs.AdjustBalanceDecoder;
+import io.ringex.protocol.codecs.AdminResponseDecoder;
+import io.ringex.protocol.codecs.BestBidOfferDecoder;
+import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
+import io.ringex.protocol.codecs.BookSnapshotDecoder;
+import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelOrderDecoder;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.CatchUpRequestDecoder;
+import io.ringex.protocol.codecs.EndOfDayDecoder;
+import io.ringex.protocol.codecs.EngineStatusDecoder;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.HeartbeatDecoder;
+import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
+import io.ringex.protocol.codecs.KillSwitchDecoder;
+import io.ringex.protocol.codecs.LogonDecoder;
+import io.ringex.protocol.codecs.LogonResponseDecoder;
+import io.ringex.protocol.codecs.LogoutDecoder;
+import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.NewEpochDecoder;
+import io.ringex.protocol.codecs.NewOrderDecoder;
+import io.ringex.protocol.codecs.ReplaceOrderDecoder;
+import io.ringex.protocol.codecs.ReplicatedCommandDecoder;
+import io.ringex.protocol.codecs.ReplicationAckDecoder;
+import io.ringex.protocol.codecs.ReplicationHeartbeatDecoder;
+import io.ringex.protocol.codecs.SessionStatusDecoder;
+import io.ringex.protocol.codecs.SetLimitsDecoder;
+import io.ringex.protocol.codecs.SetTradingStatusDecoder;
+import io.ringex.protocol.codecs.TakeSnapshotDecoder;
+import io.ringex.protocol.codecs.TradeDecoder;
+
+/**
+ * What this build knows of each message of the schema: its kind, its root block length and the shape of what follows
+ * the root block (repeating groups, variable-length data), which is what {@link MessageValidator} needs to check a
+ * message's structure without decoding it.
+ * <p>
+ * The table is written out rather than derived at run time so that it is plain data on the hot path; a test checks it
+ * against the schema's IR, so adding a message without adding it here fails the build.
+ */
+public final class MessageCatalog
+{
+    /** Who sends a message and where it goes. */
+    public enum Kind
+    {
+        /** Client and gateway only. */
+        SESSION,
+        /** Client to gateway to engine. */
+        ORDER_ENTRY,
+        /** Risk service or gateway to engine, journaled like orders. */
+        ADMIN,
+        /** Engine to gateways, market data and risk. */
+        EVENT,
+        /** Between primary and standby. */
+        REPLICATION
+    }
+
+    /** A part after the root block: a repeating group (no nested parts) or a length-prefixed var data field. */
+    public enum Part
+    {
+        /** groupSizeEncoding header (uint16 blockLength, uint16 numInGroup) then the entries. */
+        GROUP,
+        /** uint32 length then the bytes. */
+        VAR_DATA
+    }
+
+    /** Size of groupSizeEncoding. */
+    public static final int GROUP_HEADER_LENGTH = 4;
+
+    /** Size of the length prefix of var data. */
+    public static final int VAR_DATA_HEADER_LENGTH = 4;
+
+    private static final int MAX_TEMPLATE_ID = 127;
+    private static final Kind[] KINDS = new Kind[MAX_TEMPLATE_ID + 1];
+    private static final int[] BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
+    private static final int[][] GROUP_BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1][];
+    private static final Part[][] PARTS = new Part[MAX_TEMPLATE_ID + 1][];
+    private static final String[] NAMES = new String[MAX_TEMPLATE_ID + 1];
+    private static final Part[] NONE = new Part[0];
+    private static final int[] NO_GROUPS = new int[0];
+
+    static
+    {
+        add(LogonDecoder.TEMPLATE_ID, "Logon", Kind.SESSION, LogonDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
+        add(LogonResponseDecoder.TEMPLATE_ID, "LogonResponse", Kind.SESSION, LogonResponseDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA }, NO_GROUPS);
+        add(HeartbeatDecoder.TEMPLATE_ID, "Heartbeat", Kind.SESSION, HeartbeatDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(LogoutDecoder.TEMPLATE_ID, "Logout", Kind.SESSION, LogoutDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA }, NO_GROUPS);
+
+        add(NewOrderDecoder.TEMPLATE_ID, "NewOrder", Kind.ORDER_ENTRY, NewOrderDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(CancelOrderDecoder.TEMPLATE_ID, "CancelOrder", Kind.ORDER_ENTRY, CancelOrderDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(ReplaceOrderDecoder.TEMPLATE_ID, "ReplaceOrder", Kind.ORDER_ENTRY, ReplaceOrderDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(MassCancelDecoder.TEMPLATE_ID, "MassCancel", Kind.ORDER_ENTRY, MassCancelDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+
+        add(AddInstrumentDecoder.TEMPLATE_ID, "AddInstrument", Kind.ADMIN, AddInstrumentDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(AddAccountDecoder.TEMPLATE_ID, "AddAccount", Kind.ADMIN, AddAccountDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(SetLimitsDecoder.TEMPLATE_ID, "SetLimits", Kind.ADMIN, SetLimitsDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.GROUP }, new int[]{ SetLimitsDecoder.PositionLimitsDecoder.sbeBlockLength() });
+        add(AdjustBalanceDecoder.TEMPLATE_ID, "AdjustBalance", Kind.ADMIN, AdjustBalanceDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(SetTradingStatusDecoder.TEMPLATE_ID, "SetTradingStatus", Kind.ADMIN,
+            SetTradingStatusDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(KillSwitchDecoder.TEMPLATE_ID, "KillSwitch", Kind.ADMIN, KillSwitchDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(TakeSnapshotDecoder.TEMPLATE_ID, "TakeSnapshot", Kind.ADMIN, TakeSnapshotDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(EndOfDayDecoder.TEMPLATE_ID, "EndOfDay", Kind.ADMIN, EndOfDayDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(NewEpochDecoder.TEMPLATE_ID, "NewEpoch", Kind.ADMIN, NewEpochDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(SessionStatusDecoder.TEMPLATE_ID, "SessionStatus", Kind.ADMIN, SessionStatusDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+
+        add(ExecutionReportDecoder.TEMPLATE_ID, "ExecutionReport", Kind.EVENT, ExecutionReportDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(CancelRejectDecoder.TEMPLATE_ID, "CancelReject", Kind.EVENT, CancelRejectDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(BookLevelUpdateDecoder.TEMPLATE_ID, "BookLevelUpdate", Kind.EVENT, BookLevelUpdateDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(TradeDecoder.TEMPLATE_ID, "Trade", Kind.EVENT, TradeDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(BestBidOfferDecoder.TEMPLATE_ID, "BestBidOffer", Kind.EVENT, BestBidOfferDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(BookSnapshotDecoder.TEMPLATE_ID, "BookSnapshot", Kind.EVENT, BookSnapshotDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.GROUP }, new int[]{ BookSnapshotDecoder.LevelsDecoder.sbeBlockLength() });
+        add(InstrumentDefinitionDecoder.TEMPLATE_ID, "InstrumentDefinition", Kind.EVENT,
+            InstrumentDefinitionDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(AccountRiskUpdateDecoder.TEMPLATE_ID, "AccountRiskUpdate", Kind.EVENT,
+            AccountRiskUpdateDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.GROUP }, new int[]{ AccountRiskUpdateDecoder.PositionsDecoder.sbeBlockLength() });
+        add(EngineStatusDecoder.TEMPLATE_ID, "EngineStatus", Kind.EVENT, EngineStatusDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.GROUP, Part.GROUP },
+            new int[]{ EngineStatusDecoder.CountersDecoder.sbeBlockLength(),
+                EngineStatusDecoder.RejectsDecoder.sbeBlockLength() });
+        add(AdminResponseDecoder.TEMPLATE_ID, "AdminResponse", Kind.EVENT, AdminResponseDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(BusinessRejectDecoder.TEMPLATE_ID, "BusinessReject", Kind.EVENT, BusinessRejectDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA }, NO_GROUPS);
+
+        add(ReplicatedCommandDecoder.TEMPLATE_ID, "ReplicatedCommand", Kind.REPLICATION,
+            ReplicatedCommandDecoder.BLOCK_LENGTH, new Part[]{ Part.VAR_DATA }, NO_GROUPS);
+        add(ReplicationAckDecoder.TEMPLATE_ID, "ReplicationAck", Kind.REPLICATION,
+            ReplicationAckDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(ReplicationHeartbeatDecoder.TEMPLATE_ID, "ReplicationHeartbeat", Kind.REPLICATION,
+            ReplicationHeartbeatDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(CatchUpRequestDecoder.TEMPLATE_ID, "CatchUpRequest", Kind.REPLICATION,
+            CatchUpRequestDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+    }
+
+    private MessageCatalog()
+    {
+    }
+
+    private static void add(
+        final int templateId,
+        final String name,
+        final Kind kind,
+        final int blockLength,
+        final Part[] parts,
+        final int[] groupBlockLengths)
+    {
+        if (KINDS[templateId] != null)
+        {
+            throw new IllegalStateException("template id used twice: " + templateId);
+        }
+        KINDS[templateId] = kind;
+        NAMES[templateId] = name;
+        BLOCK_LENGTHS[templateId] = blockLength;
+        PARTS[templateId] = parts;
+        GROUP_BLOCK_LENGTHS[templateId] = groupBlockLengths;
+    }
+
+    /**
+     * Whether this build knows the template id.
+     *
+     * @param templateId from a message header.
+     * @return true if known.
+     */
+    public static boolean isKnown(final int templateId)
+    {
+        return templateId >= 0 && templateId <= MAX_TEMPLATE_ID && KINDS[templateId] != null;
+    }
+
+    /**
+     * The kind of a known message.
+     *
+     * @param templateId a known template id.
+     * @return its kind, or null if unknown.
+     */
+    public static Kind kind(final int templateId)
+    {
+        return isKnown(templateId) ? KINDS[templateId] : null;
+    }
+
+    /**
+     * The name of a known message, for logs and tools.
+     *
+     * @param templateId a template id.
+     * @return its name, or "Unknown(id)".
+     */
+    public static String name(final int templateId)
+    {
+        return isKnown(templateId) ? NAMES[templateId] : "Unknown(" + templateId + ")";
+    }
+
+    /**
+     * Root block length of a known message at this schema version.
+     *
+     * @param templateId a known template id.
+     * @return its block length.
+     */
+    public static int blockLength(final int templateId)
+    {
+        return BLOCK_LENGTHS[templateId];
+    }
+
+    /**
+     * The parts after the root block, in wire order.
+     *
+     * @param templateId a known template id.
+     * @return the parts (do not modify).
+     */
+    static Part[] parts(final int templateId)
+    {
+        return PARTS[templateId];
+    }
+
+    /**
+     * The entry block length of each group, in wire order.
+     *
+     * @param templateId a known template id.
+     * @return one entry per {@link Part#GROUP} (do not modify).
+     */
+    static int[] groupBlockLengths(final int templateId)
+    {
+        return GROUP_BLOCK_LENGTHS[templateId];
+    }
+}
