@@ -1,0 +1,215 @@
+package io.ringex.journal;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JournalTest
+{
+    @TempDir
+    Path dir;
+
+    @Test
+    void recordsComeBackAsWrittenFromAnySequence()
+    {
+        try (Journal journal = Journal.open(dir, Journal.Durability.PROCESS);
+            JournalWriter writer = journal.newWriter(0))
+        {
+            for (int s = 1; s <= 1000; s++)
+            {
+                append(writer, s);
+                if (s % 100 == 0)
+                {
+                    writer.endOfBatch();
+                }
+            }
+            assertEquals(1000, writer.lastSequence());
+
+            final List<String> read = readAll(journal, 995);
+            assertEquals(List.of("995:MARK0995", "996:MARK0996", "997:MARK0997", "998:MARK0998", "999:MARK0999",
+                "1000:MARK1000"), read);
+        }
+    }
+
+    @Test
+    void machineDurabilitySyncsEachBatchAndReadsTheSame()
+    {
+        try (Journal journal = Journal.open(dir, Journal.Durability.MACHINE);
+            JournalWriter writer = journal.newWriter(0))
+        {
+            for (int s = 1; s <= 50; s++)
+            {
+                append(writer, s);
+                writer.endOfBatch();
+            }
+            assertEquals(50, readAll(journal, 1).size());
+        }
+    }
+
+    @Test
+    void writerRefusesAGapOrARepeat()
+    {
+        try (Journal journal = Journal.open(dir, Journal.Durability.PROCESS);
+            JournalWriter writer = journal.newWriter(0))
+        {
+            append(writer, 1);
+            assertThrows(IllegalStateException.class, () -> append(writer, 3));
+            assertThrows(IllegalStateException.class, () -> append(writer, 1));
+            append(writer, 2);
+        }
+    }
+
+    @Test
+    void corruptRecordInTheMiddleIsAGapThatStopsTheReader() throws IOException
+    {
+        writeJournal(1, 20);
+        corrupt("MARK0010");
+
+        try (Journal journal = Journal.open(dir, Journal.Durability.PROCESS))
+        {
+            final JournalVerifier.Report report = JournalVerifier.verify(journal);
+            assertFalse(report.isClean());
+            assertEquals(19, report.records());
+            assertNotNull(report.firstProblem());
+
+            final List<String> read = new ArrayList<>();
+            try (JournalReader reader = journal.newReader())
+            {
+                while (reader.read((seq, ts, src, tid, buffer, offset, length) -> read.add(Long.toString(seq)),
+                    100) > 0)
+                {
+                    // read until stopped
+                }
+                assertEquals(-1, reader.read((seq, ts, src, tid, buffer, offset, length) -> { }, 100));
+            }
+            assertEquals(9, read.size(), "stops before the gap, never skips it silently");
+        }
+    }
+
+    @Test
+    void tornTailIsReportedAndARepairedTornWriteIsAccepted() throws IOException
+    {
+        writeJournal(1, 10);
+        corrupt("MARK0010");
+
+        try (Journal journal = Journal.open(dir, Journal.Durability.PROCESS))
+        {
+            final JournalVerifier.Report report = JournalVerifier.verify(journal);
+            assertTrue(report.tornTail());
+            assertTrue(report.isClean());
+            assertEquals(9, report.lastSequence());
+
+            try (JournalWriter writer = journal.newWriter(report.lastSequence()))
+            {
+                append(writer, 10);
+                append(writer, 11);
+            }
+            final JournalVerifier.Report after = JournalVerifier.verify(journal);
+            assertTrue(after.isClean(), after.toString());
+            assertFalse(after.tornTail());
+            assertEquals(1, after.repairedRecords());
+            assertEquals(11, after.lastSequence());
+            assertEquals(11, readAll(journal, 1).size());
+        }
+    }
+
+    @Test
+    void cliVerifiesDumpsAndCountsAndExplainsWhatItCannotDo() throws IOException
+    {
+        writeJournal(1, 5);
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final JournalCli cli = new JournalCli(new PrintStream(out, true), new PrintStream(err, true));
+
+        assertEquals(0, cli.run(new String[]{ "verify", dir.toString() }));
+        assertTrue(out.toString().contains("records=5 sequences=1..5"), out.toString());
+        assertEquals(0, cli.run(new String[]{ "stats", dir.toString() }));
+        assertEquals(0, cli.run(new String[]{ "dump", dir.toString(), "--from", "2", "--to", "3" }));
+        assertTrue(out.toString().contains("\n2 "), out.toString());
+        assertFalse(out.toString().contains("\n4 "), out.toString());
+        assertEquals(2, cli.run(new String[]{ "replay", dir.toString() }), "no engine on this classpath");
+        assertEquals(2, cli.run(new String[]{ "verify", dir.resolve("missing").toString() }));
+
+        corrupt("MARK0003");
+        assertEquals(1, cli.run(new String[]{ "verify", dir.toString() }));
+        assertTrue(err.toString().contains("GAP"));
+    }
+
+    private void writeJournal(final long from, final long to)
+    {
+        try (Journal journal = Journal.open(dir, Journal.Durability.PROCESS);
+            JournalWriter writer = journal.newWriter(from - 1))
+        {
+            for (long s = from; s <= to; s++)
+            {
+                append(writer, s);
+            }
+            writer.endOfBatch();
+        }
+    }
+
+    private static void append(final JournalWriter writer, final long sequence)
+    {
+        final byte[] payload = String.format("MARK%04d", sequence).getBytes(StandardCharsets.US_ASCII);
+        writer.append(sequence, 1_000_000L * sequence, 7, 10, new UnsafeBuffer(payload), 0, payload.length);
+    }
+
+    private static List<String> readAll(final Journal journal, final long from)
+    {
+        final List<String> read = new ArrayList<>();
+        try (JournalReader reader = journal.newReader().fromSequence(from))
+        {
+            while (reader.read((sequence, ts, source, templateId, buffer, offset, length) ->
+                read.add(sequence + ":" + buffer.getStringWithoutLengthAscii(offset, length)), 64) > 0)
+            {
+                // until the end
+            }
+            assertNull(reader.problem());
+        }
+        return read;
+    }
+
+    /** Flip a byte of the record whose payload holds the marker, as a disk or a torn write would. */
+    private void corrupt(final String marker) throws IOException
+    {
+        final byte[] needle = marker.getBytes(StandardCharsets.US_ASCII);
+        try (Stream<Path> files = Files.list(dir))
+        {
+            for (final Path file : (Iterable<Path>)files.filter((p) -> p.toString().endsWith(".cq4"))::iterator)
+            {
+                final byte[] bytes = Files.readAllBytes(file);
+                for (int i = 0; i + needle.length <= bytes.length; i++)
+                {
+                    if (java.util.Arrays.equals(bytes, i, i + needle.length, needle, 0, needle.length))
+                    {
+                        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
+                        {
+                            raf.seek(i + 4);
+                            raf.write('X');
+                        }
+                        return;
+                    }
+                }
+            }
+        }
+        throw new AssertionError("marker not found: " + marker);
+    }
+}
