@@ -86,7 +86,7 @@ public final class MessageCatalog
     static
     {
         add(LogonDecoder.TEMPLATE_ID, "Logon", Kind.SESSION, LogonDecoder.BLOCK_LENGTH,
-            new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
+            new Part[]{ Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
         add(LogonResponseDecoder.TEMPLATE_ID, "LogonResponse", Kind.SESSION, LogonResponseDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA }, NO_GROUPS);
         add(HeartbeatDecoder.TEMPLATE_ID, "Heartbeat", Kind.SESSION, HeartbeatDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
