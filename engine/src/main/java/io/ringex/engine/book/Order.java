@@ -1,0 +1,369 @@
+package io.ringex.engine.book;
+
+/**
+ * One order of the venue, open or (briefly) done, as a pooled mutable record.
+ * <p>
+ * Instances come from an {@link OrderPool} and go back to it once the order is done and every event about it has
+ * been written; nothing may keep a reference after release. The intrusive links place an open order in three lists
+ * at once: its price level's queue (time priority), its account's open orders and the venue's open orders (both in
+ * acceptance order, i.e. order id ascending), which is what gives mass cancels, kill switches and end of day a
+ * deterministic order without iterating a hash map.
+ * <p>
+ * Threading: owned by the single business-logic thread.
+ */
+public final class Order
+{
+    /** Length of a client order id on the wire. */
+    public static final int CLIENT_ORDER_ID_LENGTH = 20;
+
+    /** Raw wire values of OrderType and TimeInForce, kept as bytes so the hot path does no enum lookups. */
+    public static final byte TYPE_LIMIT = 1;
+    /** Market order. */
+    public static final byte TYPE_MARKET = 2;
+    /** Good till cancel. */
+    public static final byte TIF_GTC = 1;
+    /** Immediate or cancel. */
+    public static final byte TIF_IOC = 2;
+    /** Fill or kill. */
+    public static final byte TIF_FOK = 3;
+    /** Expires at end of day. */
+    public static final byte TIF_DAY = 4;
+
+    /** Raw SelfTradePrevention values. */
+    public static final byte STP_CANCEL_NEWEST = 1;
+    /** Cancel the resting order. */
+    public static final byte STP_CANCEL_OLDEST = 2;
+    /** Cancel both. */
+    public static final byte STP_CANCEL_BOTH = 3;
+    /** Decrement both by the smaller, cancel what reaches zero. */
+    public static final byte STP_DECREMENT_AND_CANCEL = 4;
+
+    final byte[] clientOrderId = new byte[CLIENT_ORDER_ID_LENGTH];
+
+    long orderId;
+    long accountId;
+    long sessionId;
+    int instrumentId;
+    boolean buy;
+    byte orderType;
+    byte timeInForce;
+    boolean postOnly;
+    byte selfTradePrevention;
+    long price;
+    long quantity;
+    long filledQuantity;
+    long cumulativeNotional;
+    long priority;
+
+    /** Exposure the risk state currently counts for this order (maintained by the processor). */
+    long trackedLeaves;
+    long trackedReserve;
+
+    int levelIndex = -1;
+    Order levelPrev;
+    Order levelNext;
+
+    /** Links for the owner's lists (account and venue open-order lists, client-order-id chains). */
+    public Order accountPrev;
+    /** Next in the account's open orders. */
+    public Order accountNext;
+    /** Previous in the venue's open orders. */
+    public Order venuePrev;
+    /** Next in the venue's open orders. */
+    public Order venueNext;
+    /** Next order whose (account, client order id) key hashes alike. */
+    public Order clientOrderIdNext;
+
+    /**
+     * Reset every field to its initial state before reuse.
+     */
+    public void reset()
+    {
+        java.util.Arrays.fill(clientOrderId, (byte)0);
+        orderId = 0;
+        accountId = 0;
+        sessionId = 0;
+        instrumentId = 0;
+        buy = false;
+        orderType = 0;
+        timeInForce = 0;
+        postOnly = false;
+        selfTradePrevention = 0;
+        price = 0;
+        quantity = 0;
+        filledQuantity = 0;
+        cumulativeNotional = 0;
+        priority = 0;
+        trackedLeaves = 0;
+        trackedReserve = 0;
+        levelIndex = -1;
+        levelPrev = null;
+        levelNext = null;
+        accountPrev = null;
+        accountNext = null;
+        venuePrev = null;
+        venueNext = null;
+        clientOrderIdNext = null;
+    }
+
+    /**
+     * Set the fields that describe the order as entered.
+     *
+     * @param orderId             engine order id.
+     * @param accountId           owning account.
+     * @param sessionId           session its reports go to.
+     * @param instrumentId        instrument.
+     * @param buy                 true for a buy.
+     * @param orderType           {@link #TYPE_LIMIT} or {@link #TYPE_MARKET}.
+     * @param timeInForce         one of the TIF_ constants.
+     * @param postOnly            post-only flag.
+     * @param selfTradePrevention resolved STP mode (never ACCOUNT_DEFAULT).
+     * @param price               limit price (protection price for a market order).
+     * @param quantity            order quantity.
+     * @return this.
+     */
+    public Order init(
+        final long orderId,
+        final long accountId,
+        final long sessionId,
+        final int instrumentId,
+        final boolean buy,
+        final byte orderType,
+        final byte timeInForce,
+        final boolean postOnly,
+        final byte selfTradePrevention,
+        final long price,
+        final long quantity)
+    {
+        this.orderId = orderId;
+        this.accountId = accountId;
+        this.sessionId = sessionId;
+        this.instrumentId = instrumentId;
+        this.buy = buy;
+        this.orderType = orderType;
+        this.timeInForce = timeInForce;
+        this.postOnly = postOnly;
+        this.selfTradePrevention = selfTradePrevention;
+        this.price = price;
+        this.quantity = quantity;
+        return this;
+    }
+
+    /** @return engine order id. */
+    public long orderId()
+    {
+        return orderId;
+    }
+
+    /** @return owning account id. */
+    public long accountId()
+    {
+        return accountId;
+    }
+
+    /** @return session the order's reports go to. */
+    public long sessionId()
+    {
+        return sessionId;
+    }
+
+    /**
+     * @param sessionId session the order's reports go to from now on.
+     */
+    public void sessionId(final long sessionId)
+    {
+        this.sessionId = sessionId;
+    }
+
+    /** @return instrument id. */
+    public int instrumentId()
+    {
+        return instrumentId;
+    }
+
+    /** @return true for a buy. */
+    public boolean isBuy()
+    {
+        return buy;
+    }
+
+    /** @return raw order type. */
+    public byte orderType()
+    {
+        return orderType;
+    }
+
+    /** @return raw time in force. */
+    public byte timeInForce()
+    {
+        return timeInForce;
+    }
+
+    /** @return post-only flag. */
+    public boolean postOnly()
+    {
+        return postOnly;
+    }
+
+    /** @return resolved self-trade prevention mode. */
+    public byte selfTradePrevention()
+    {
+        return selfTradePrevention;
+    }
+
+    /** @return limit price. */
+    public long price()
+    {
+        return price;
+    }
+
+    /**
+     * @param price new limit price (only while not in a book).
+     */
+    public void price(final long price)
+    {
+        this.price = price;
+    }
+
+    /** @return order quantity, filled part included. */
+    public long quantity()
+    {
+        return quantity;
+    }
+
+    /**
+     * @param quantity new order quantity (only while not in a book, or through {@link PriceLevels}).
+     */
+    public void quantity(final long quantity)
+    {
+        this.quantity = quantity;
+    }
+
+    /** @return quantity filled so far. */
+    public long filledQuantity()
+    {
+        return filledQuantity;
+    }
+
+    /** @return quantity still open. */
+    public long leavesQuantity()
+    {
+        return quantity - filledQuantity;
+    }
+
+    /** @return sum of price x quantity of fills at money scale. */
+    public long cumulativeNotional()
+    {
+        return cumulativeNotional;
+    }
+
+    /** @return time-priority stamp, increasing as orders join a queue. */
+    public long priority()
+    {
+        return priority;
+    }
+
+    /** @return true while the order rests in a book. */
+    public boolean isResting()
+    {
+        return levelIndex >= 0;
+    }
+
+    /** @return the 20 bytes of the current client order id (do not keep). */
+    public byte[] clientOrderId()
+    {
+        return clientOrderId;
+    }
+
+    /** @return leaves quantity the risk state counts for this order. */
+    public long trackedLeaves()
+    {
+        return trackedLeaves;
+    }
+
+    /**
+     * @param leaves leaves quantity the risk state now counts.
+     */
+    public void trackedLeaves(final long leaves)
+    {
+        trackedLeaves = leaves;
+    }
+
+    /** @return money the risk state reserves for this order. */
+    public long trackedReserve()
+    {
+        return trackedReserve;
+    }
+
+    /**
+     * @param reserve money the risk state now reserves.
+     */
+    public void trackedReserve(final long reserve)
+    {
+        trackedReserve = reserve;
+    }
+
+    /**
+     * Record a fill.
+     *
+     * @param quantity filled quantity.
+     * @param notional its notional at money scale.
+     */
+    public void fill(final long quantity, final long notional)
+    {
+        filledQuantity += quantity;
+        cumulativeNotional += notional;
+    }
+
+    /**
+     * Restore the mutable part of an order from a snapshot.
+     *
+     * @param filledQuantity     filled quantity.
+     * @param cumulativeNotional cumulative notional.
+     * @param priority           time-priority stamp.
+     */
+    public void restoreProgress(final long filledQuantity, final long cumulativeNotional, final long priority)
+    {
+        this.filledQuantity = filledQuantity;
+        this.cumulativeNotional = cumulativeNotional;
+        this.priority = priority;
+    }
+
+    /**
+     * @param priority new time-priority stamp.
+     */
+    void priority(final long priority)
+    {
+        this.priority = priority;
+    }
+
+    /**
+     * Whether the stored client order id equals the 20 bytes at {@code offset} of {@code buffer}.
+     *
+     * @param buffer holding a client order id.
+     * @param offset where it starts.
+     * @return true if equal.
+     */
+    public boolean clientOrderIdEquals(final org.agrona.DirectBuffer buffer, final int offset)
+    {
+        for (int i = 0; i < CLIENT_ORDER_ID_LENGTH; i++)
+        {
+            if (clientOrderId[i] != buffer.getByte(offset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Copy a client order id from a buffer.
+     *
+     * @param buffer holding a client order id.
+     * @param offset where it starts.
+     */
+    public void clientOrderId(final org.agrona.DirectBuffer buffer, final int offset)
+    {
+        buffer.getBytes(offset, clientOrderId, 0, CLIENT_ORDER_ID_LENGTH);
+    }
+}

@@ -1,0 +1,333 @@
+package io.ringex.engine.processor;
+
+import io.ringex.engine.book.Instrument;
+import io.ringex.engine.book.Order;
+import io.ringex.engine.book.OrderBook;
+import io.ringex.engine.risk.Account;
+import io.ringex.engine.risk.Position;
+import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.codecs.AddAccountDecoder;
+import io.ringex.protocol.codecs.AddInstrumentDecoder;
+import io.ringex.protocol.codecs.AdjustBalanceDecoder;
+import io.ringex.protocol.codecs.CancelReason;
+import io.ringex.protocol.codecs.EndOfDayDecoder;
+import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.KillSwitchDecoder;
+import io.ringex.protocol.codecs.KillSwitchScope;
+import io.ringex.protocol.codecs.NewEpochDecoder;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SetLimitsDecoder;
+import io.ringex.protocol.codecs.SetTradingStatusDecoder;
+import io.ringex.protocol.codecs.TakeSnapshotDecoder;
+
+/**
+ * Admin commands: each is answered with an AdminResponse (ACCEPTED, or REJECTED with a reason) written after its
+ * effects; AddInstrument and SetTradingStatus are followed by the instrument's definition.
+ * <p>
+ * Rules: AddInstrument needs a new id, price scale 0..8, positive tick and lot, a positive reference price on the
+ * tick and a usable band ({@link Instrument#bandTicks}), else INVALID_ARGUMENT (DUPLICATE_ID for a known id).
+ * AddAccount needs a new non-zero id; ACCOUNT_DEFAULT as the account's own default means CANCEL_NEWEST. SetLimits
+ * replaces all limits (overrides included); negative values are INVALID_ARGUMENT. SetTradingStatus CLOSED cancels
+ * the instrument's resting orders (CancelReason INSTRUMENT_HALTED); HALTED keeps them. A kill switch turned on
+ * cancels the orders in its scope (KILL_SWITCH). EndOfDay expires DAY orders (END_OF_DAY). NewEpoch must not go
+ * backwards (STALE_EPOCH). TakeSnapshot is only acknowledged: the node writes the snapshot.
+ * <p>
+ * Threading: single business-logic thread.
+ */
+public final class AdminCommands
+{
+    private final EngineState state;
+    private final EventEncoder events;
+    private final RiskUpdates riskUpdates;
+    private final MassCancels massCancels;
+    private final byte[] symbol = new byte[Instrument.SYMBOL_LENGTH];
+    private int[] overrideInstruments = new int[16];
+    private long[] overrideLimits = new long[16];
+
+    /**
+     * @param state       engine state.
+     * @param events      event encoder.
+     * @param riskUpdates risk update queue.
+     * @param massCancels bulk cancels.
+     */
+    public AdminCommands(
+        final EngineState state,
+        final EventEncoder events,
+        final RiskUpdates riskUpdates,
+        final MassCancels massCancels)
+    {
+        this.state = state;
+        this.events = events;
+        this.riskUpdates = riskUpdates;
+        this.massCancels = massCancels;
+    }
+
+    /**
+     * @param decoder wrapped on the command.
+     */
+    public void onAddInstrument(final AddInstrumentDecoder decoder)
+    {
+        final int instrumentId = decoder.instrumentId();
+        final int scale = decoder.priceScale();
+        final long tick = decoder.tickSize();
+        final long lot = decoder.lotSize();
+        final long reference = decoder.referencePrice();
+        final byte bandType = (byte)decoder.priceBandTypeRaw();
+        final long band = decoder.priceBand();
+        RejectReason reason = RejectReason.NONE;
+        if (state.book(instrumentId) != null)
+        {
+            reason = RejectReason.DUPLICATE_ID;
+        }
+        else if (scale > FixedPoint.MAX_PRICE_SCALE || tick <= 0 || lot <= 0 || reference <= 0 ||
+            reference % tick != 0 || Instrument.bandTicks(reference, tick, bandType, band) < 0)
+        {
+            reason = RejectReason.INVALID_ARGUMENT;
+        }
+        if (reason != RejectReason.NONE)
+        {
+            events.adminResponse(decoder.requestId(), AddInstrumentDecoder.TEMPLATE_ID, reason);
+            return;
+        }
+        decoder.getSymbol(symbol, 0);
+        final Instrument instrument = new Instrument(instrumentId, symbol, scale, tick, lot, reference, bandType, band);
+        state.addBook(new OrderBook(instrument));
+        events.adminResponse(decoder.requestId(), AddInstrumentDecoder.TEMPLATE_ID, RejectReason.NONE);
+        events.instrumentDefinition(instrument);
+    }
+
+    /**
+     * @param decoder wrapped on the command.
+     */
+    public void onAddAccount(final AddAccountDecoder decoder)
+    {
+        final long accountId = decoder.accountId();
+        final short stp = decoder.selfTradePreventionRaw();
+        RejectReason reason = RejectReason.NONE;
+        if (state.account(accountId) != null)
+        {
+            reason = RejectReason.DUPLICATE_ID;
+        }
+        else if (accountId == 0 || stp > Order.STP_DECREMENT_AND_CANCEL)
+        {
+            reason = RejectReason.INVALID_ARGUMENT;
+        }
+        if (reason == RejectReason.NONE)
+        {
+            final Account account = new Account(accountId, stp == 0 ? Order.STP_CANCEL_NEWEST : (byte)stp);
+            state.addAccount(account);
+            riskUpdates.touch(account);
+        }
+        events.adminResponse(decoder.requestId(), AddAccountDecoder.TEMPLATE_ID, reason);
+    }
+
+    /**
+     * @param decoder wrapped on the command.
+     */
+    public void onSetLimits(final SetLimitsDecoder decoder)
+    {
+        final long requestId = decoder.requestId();
+        final Account account = state.account(decoder.accountId());
+        final long maxQuantity = decoder.maxOrderQuantity();
+        final long maxNotional = decoder.maxOrderNotional();
+        final long credit = decoder.creditLimit();
+        final long positionLimit = decoder.defaultPositionLimit();
+        final int maxOpen = decoder.maxOpenOrders();
+        final short allowShort = decoder.allowShortRaw();
+        RejectReason reason = RejectReason.NONE;
+        if (account == null)
+        {
+            reason = RejectReason.UNKNOWN_ACCOUNT;
+        }
+        else if (maxQuantity < 0 || maxNotional < 0 || credit < 0 || positionLimit < 0 || maxOpen < 0 ||
+            allowShort > 1)
+        {
+            reason = RejectReason.INVALID_ARGUMENT;
+        }
+        int overrides = 0;
+        for (final SetLimitsDecoder.PositionLimitsDecoder entry : decoder.positionLimits())
+        {
+            final int instrumentId = entry.instrumentId();
+            final long limit = entry.positionLimit();
+            if (reason == RejectReason.NONE)
+            {
+                if (state.book(instrumentId) == null)
+                {
+                    reason = RejectReason.UNKNOWN_INSTRUMENT;
+                }
+                else if (limit < 0)
+                {
+                    reason = RejectReason.INVALID_ARGUMENT;
+                }
+                else
+                {
+                    if (overrides == overrideInstruments.length)
+                    {
+                        overrideInstruments = java.util.Arrays.copyOf(overrideInstruments, overrides * 2);
+                        overrideLimits = java.util.Arrays.copyOf(overrideLimits, overrides * 2);
+                    }
+                    overrideInstruments[overrides] = instrumentId;
+                    overrideLimits[overrides] = limit;
+                    overrides++;
+                }
+            }
+        }
+        if (reason == RejectReason.NONE)
+        {
+            account.limits(maxQuantity, maxNotional, credit, positionLimit, maxOpen, allowShort == 1);
+            for (int i = 0; i < overrides; i++)
+            {
+                final OrderBook book = state.book(overrideInstruments[i]);
+                final Position position = account.positionFor(overrideInstruments[i],
+                    book.instrument().priceScale());
+                position.positionLimit(overrideLimits[i]);
+                position.changed(true);
+            }
+            riskUpdates.touch(account);
+        }
+        events.adminResponse(requestId, SetLimitsDecoder.TEMPLATE_ID, reason);
+    }
+
+    /**
+     * @param decoder wrapped on the command.
+     */
+    public void onAdjustBalance(final AdjustBalanceDecoder decoder)
+    {
+        final Account account = state.account(decoder.accountId());
+        final long amount = decoder.amount();
+        RejectReason reason = RejectReason.NONE;
+        if (account == null)
+        {
+            reason = RejectReason.UNKNOWN_ACCOUNT;
+        }
+        else
+        {
+            final long result = account.balance() + amount;
+            if (((account.balance() ^ result) & (amount ^ result)) < 0)
+            {
+                reason = RejectReason.INVALID_ARGUMENT;
+            }
+            else
+            {
+                account.adjustBalance(amount);
+                riskUpdates.touch(account);
+            }
+        }
+        events.adminResponse(decoder.requestId(), AdjustBalanceDecoder.TEMPLATE_ID, reason);
+    }
+
+    /**
+     * @param decoder wrapped on the command.
+     */
+    public void onSetTradingStatus(final SetTradingStatusDecoder decoder)
+    {
+        final OrderBook book = state.book(decoder.instrumentId());
+        final short status = decoder.statusRaw();
+        RejectReason reason = RejectReason.NONE;
+        if (book == null)
+        {
+            reason = RejectReason.UNKNOWN_INSTRUMENT;
+        }
+        else if (status < Instrument.STATUS_OPEN || status > Instrument.STATUS_CLOSED)
+        {
+            reason = RejectReason.INVALID_ARGUMENT;
+        }
+        if (reason != RejectReason.NONE)
+        {
+            events.adminResponse(decoder.requestId(), SetTradingStatusDecoder.TEMPLATE_ID, reason);
+            return;
+        }
+        book.instrument().status((byte)status);
+        if (status == Instrument.STATUS_CLOSED)
+        {
+            massCancels.cancelVenue(book.instrument().instrumentId(), MassCancels.ANY_SESSION, false,
+                ExecType.CANCELED, CancelReason.INSTRUMENT_HALTED, null);
+        }
+        events.adminResponse(decoder.requestId(), SetTradingStatusDecoder.TEMPLATE_ID, RejectReason.NONE);
+        events.instrumentDefinition(book.instrument());
+    }
+
+    /**
+     * @param decoder wrapped on the command.
+     */
+    public void onKillSwitch(final KillSwitchDecoder decoder)
+    {
+        final short scope = decoder.scopeRaw();
+        final long accountId = decoder.accountId();
+        final short activeRaw = decoder.activeRaw();
+        final boolean active = activeRaw == 1;
+        RejectReason reason = RejectReason.NONE;
+        if (activeRaw > 1)
+        {
+            reason = RejectReason.INVALID_ARGUMENT;
+        }
+        else if (scope == KillSwitchScope.VENUE.value())
+        {
+            state.venueKilled = active;
+            if (active)
+            {
+                massCancels.cancelVenue(MassCancels.ANY_INSTRUMENT, MassCancels.ANY_SESSION, false,
+                    ExecType.CANCELED, CancelReason.KILL_SWITCH, null);
+            }
+        }
+        else if (scope == KillSwitchScope.ACCOUNT.value())
+        {
+            final Account account = state.account(accountId);
+            if (account == null)
+            {
+                reason = RejectReason.UNKNOWN_ACCOUNT;
+            }
+            else
+            {
+                account.killed(active);
+                riskUpdates.touch(account);
+                if (active)
+                {
+                    massCancels.cancelAccount(account, MassCancels.ANY_INSTRUMENT, CancelReason.KILL_SWITCH, null);
+                }
+            }
+        }
+        else
+        {
+            reason = RejectReason.INVALID_ARGUMENT;
+        }
+        events.adminResponse(decoder.requestId(), KillSwitchDecoder.TEMPLATE_ID, reason);
+    }
+
+    /**
+     * @param decoder wrapped on the command.
+     */
+    public void onEndOfDay(final EndOfDayDecoder decoder)
+    {
+        massCancels.cancelVenue(MassCancels.ANY_INSTRUMENT, MassCancels.ANY_SESSION, true, ExecType.EXPIRED,
+            CancelReason.END_OF_DAY, null);
+        events.adminResponse(decoder.requestId(), EndOfDayDecoder.TEMPLATE_ID, RejectReason.NONE);
+    }
+
+    /**
+     * @param decoder wrapped on the command.
+     */
+    public void onTakeSnapshot(final TakeSnapshotDecoder decoder)
+    {
+        events.adminResponse(decoder.requestId(), TakeSnapshotDecoder.TEMPLATE_ID, RejectReason.NONE);
+    }
+
+    /**
+     * @param decoder wrapped on the command.
+     */
+    public void onNewEpoch(final NewEpochDecoder decoder)
+    {
+        final long epoch = decoder.epoch();
+        RejectReason reason = RejectReason.NONE;
+        if (epoch < state.epoch)
+        {
+            reason = RejectReason.STALE_EPOCH;
+        }
+        else
+        {
+            state.epoch = epoch;
+            events.epoch(epoch);
+        }
+        events.adminResponse(decoder.requestId(), NewEpochDecoder.TEMPLATE_ID, reason);
+    }
+}

@@ -1,0 +1,365 @@
+package io.ringex.engine.processor;
+
+import io.ringex.engine.book.OrderBook;
+import io.ringex.engine.risk.Account;
+import io.ringex.protocol.codecs.AddAccountDecoder;
+import io.ringex.protocol.codecs.AddInstrumentDecoder;
+import io.ringex.protocol.codecs.AdjustBalanceDecoder;
+import io.ringex.protocol.codecs.CancelOrderDecoder;
+import io.ringex.protocol.codecs.EndOfDayDecoder;
+import io.ringex.protocol.codecs.KillSwitchDecoder;
+import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.NewEpochDecoder;
+import io.ringex.protocol.codecs.NewOrderDecoder;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.ReplaceOrderDecoder;
+import io.ringex.protocol.codecs.SessionStatusDecoder;
+import io.ringex.protocol.codecs.SetLimitsDecoder;
+import io.ringex.protocol.codecs.SetTradingStatusDecoder;
+import io.ringex.protocol.codecs.TakeSnapshotDecoder;
+import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * The business-logic processor (BLP): order books, matching and risk for the whole venue in one thread.
+ * <p>
+ * Contract: {@link #onCommand} takes one SBE command (header included) that {@code MessageValidator} has already
+ * accepted, with the input ring's sequence and timestamp; the template id selects the handler. Everything the BLP
+ * does depends only on those arguments and its state: no clock, no randomness, no hash-map iteration that reaches
+ * output or state. Events go to the {@link EventSink} in the order they happen; {@link #onEndOfBatch} publishes the
+ * coalesced AccountRiskUpdates of the batch. Nothing propagates out of {@link #onCommand}: an unexpected exception is
+ * counted, handed to the error handler and answered with a BusinessReject (MALFORMED, text "internal error").
+ * <p>
+ * Snapshots: call {@link #writeSnapshot} between batches (after {@link #onEndOfBatch}); {@link #restore} into a new
+ * processor before its first command. {@link #stateHash} must agree between primary, standby and any replay.
+ * <p>
+ * Threading: every method is for the single business-logic thread, except construction.
+ */
+public final class BusinessLogicProcessor
+{
+    private static final byte[] NO_ID = EventEncoder.NO_CLIENT_ORDER_ID;
+
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final NewOrderDecoder newOrder = new NewOrderDecoder();
+    private final CancelOrderDecoder cancelOrder = new CancelOrderDecoder();
+    private final ReplaceOrderDecoder replaceOrder = new ReplaceOrderDecoder();
+    private final MassCancelDecoder massCancel = new MassCancelDecoder();
+    private final AddInstrumentDecoder addInstrument = new AddInstrumentDecoder();
+    private final AddAccountDecoder addAccount = new AddAccountDecoder();
+    private final SetLimitsDecoder setLimits = new SetLimitsDecoder();
+    private final AdjustBalanceDecoder adjustBalance = new AdjustBalanceDecoder();
+    private final SetTradingStatusDecoder setTradingStatus = new SetTradingStatusDecoder();
+    private final KillSwitchDecoder killSwitch = new KillSwitchDecoder();
+    private final TakeSnapshotDecoder takeSnapshot = new TakeSnapshotDecoder();
+    private final EndOfDayDecoder endOfDay = new EndOfDayDecoder();
+    private final NewEpochDecoder newEpoch = new NewEpochDecoder();
+
+    private final EngineState state;
+    private final EventEncoder events;
+    private final RiskUpdates riskUpdates;
+    private final OrderEntry orderEntry;
+    private final OrderAmendments amendments;
+    private final AdminCommands admin;
+    private final StateHash stateHash = new StateHash();
+    private final SnapshotWriter snapshotWriter = new SnapshotWriter();
+    private final ErrorHandler errorHandler;
+    private long commands;
+    private long errors;
+
+    /**
+     * A processor sized for 64k open orders whose errors are only counted.
+     *
+     * @param sink where events go.
+     */
+    public BusinessLogicProcessor(final EventSink sink)
+    {
+        this(sink, 1 << 16, null);
+    }
+
+    /**
+     * @param sink           where events go.
+     * @param expectedOrders open orders to preallocate pool and maps for (more only costs allocation at warm-up).
+     * @param errorHandler   told about unexpected exceptions, or null to only count them.
+     */
+    public BusinessLogicProcessor(final EventSink sink, final int expectedOrders, final ErrorHandler errorHandler)
+    {
+        this.state = new EngineState(expectedOrders);
+        this.events = new EventEncoder(sink);
+        this.riskUpdates = new RiskUpdates(state, events);
+        final OrderLifecycle lifecycle = new OrderLifecycle(state, events, riskUpdates);
+        final MassCancels massCancels = new MassCancels(state, lifecycle);
+        this.orderEntry = new OrderEntry(state, events, lifecycle);
+        this.amendments = new OrderAmendments(state, events, lifecycle, orderEntry, massCancels);
+        this.admin = new AdminCommands(state, events, riskUpdates, massCancels);
+        this.errorHandler = errorHandler;
+    }
+
+    /**
+     * Process one command.
+     *
+     * @param sequence    input-ring sequence (reported as commandSequence).
+     * @param timestampNs the slot's timestamp: the only time the BLP knows.
+     * @param sourceId    the slot's source (session) id; gateway 0 means an admin source.
+     * @param buffer      holding the command.
+     * @param offset      where its message header starts.
+     * @param length      its length, header included.
+     */
+    public void onCommand(
+        final long sequence,
+        final long timestampNs,
+        final long sourceId,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length)
+    {
+        commands++;
+        state.lastSequence = sequence;
+        events.beginCommand(sequence, timestampNs);
+        int templateId = 0;
+        try
+        {
+            header.wrap(buffer, offset);
+            templateId = header.templateId();
+            dispatch(templateId, sourceId, buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH,
+                header.blockLength(), header.version());
+        }
+        catch (final Exception ex)
+        {
+            errors++;
+            if (errorHandler != null)
+            {
+                errorHandler.onError(ex);
+            }
+            try
+            {
+                events.businessReject(sourceId, templateId, NO_ID, RejectReason.MALFORMED, true);
+            }
+            catch (final Exception ignore)
+            {
+                errors++;
+            }
+        }
+    }
+
+    private void dispatch(
+        final int templateId,
+        final long sourceId,
+        final DirectBuffer buffer,
+        final int offset,
+        final int blockLength,
+        final int version)
+    {
+        switch (templateId)
+        {
+            case NewOrderDecoder.TEMPLATE_ID:
+                newOrder.wrap(buffer, offset, blockLength, version);
+                orderEntry.onNewOrder(newOrder);
+                publishBbo(newOrder.instrumentId());
+                break;
+
+            case CancelOrderDecoder.TEMPLATE_ID:
+                cancelOrder.wrap(buffer, offset, blockLength, version);
+                amendments.onCancel(cancelOrder);
+                publishBbo(cancelOrder.instrumentId());
+                break;
+
+            case ReplaceOrderDecoder.TEMPLATE_ID:
+                replaceOrder.wrap(buffer, offset, blockLength, version);
+                amendments.onReplace(replaceOrder);
+                publishBbo(replaceOrder.instrumentId());
+                break;
+
+            case MassCancelDecoder.TEMPLATE_ID:
+                massCancel.wrap(buffer, offset, blockLength, version);
+                amendments.onMassCancel(massCancel, sourceId);
+                publishAllBbo();
+                break;
+
+            case AddInstrumentDecoder.TEMPLATE_ID:
+                addInstrument.wrap(buffer, offset, blockLength, version);
+                admin.onAddInstrument(addInstrument);
+                break;
+
+            case AddAccountDecoder.TEMPLATE_ID:
+                addAccount.wrap(buffer, offset, blockLength, version);
+                admin.onAddAccount(addAccount);
+                break;
+
+            case SetLimitsDecoder.TEMPLATE_ID:
+                setLimits.wrap(buffer, offset, blockLength, version);
+                admin.onSetLimits(setLimits);
+                break;
+
+            case AdjustBalanceDecoder.TEMPLATE_ID:
+                adjustBalance.wrap(buffer, offset, blockLength, version);
+                admin.onAdjustBalance(adjustBalance);
+                break;
+
+            case SetTradingStatusDecoder.TEMPLATE_ID:
+                setTradingStatus.wrap(buffer, offset, blockLength, version);
+                admin.onSetTradingStatus(setTradingStatus);
+                publishAllBbo();
+                break;
+
+            case KillSwitchDecoder.TEMPLATE_ID:
+                killSwitch.wrap(buffer, offset, blockLength, version);
+                admin.onKillSwitch(killSwitch);
+                publishAllBbo();
+                break;
+
+            case TakeSnapshotDecoder.TEMPLATE_ID:
+                takeSnapshot.wrap(buffer, offset, blockLength, version);
+                admin.onTakeSnapshot(takeSnapshot);
+                break;
+
+            case EndOfDayDecoder.TEMPLATE_ID:
+                endOfDay.wrap(buffer, offset, blockLength, version);
+                admin.onEndOfDay(endOfDay);
+                publishAllBbo();
+                break;
+
+            case NewEpochDecoder.TEMPLATE_ID:
+                newEpoch.wrap(buffer, offset, blockLength, version);
+                admin.onNewEpoch(newEpoch);
+                break;
+
+            case SessionStatusDecoder.TEMPLATE_ID:
+                break;
+
+            default:
+                events.businessReject(sourceId, templateId, NO_ID, RejectReason.UNKNOWN_MESSAGE, false);
+                break;
+        }
+    }
+
+    private void publishBbo(final int instrumentId)
+    {
+        final OrderBook book = state.book(instrumentId);
+        if (book != null && book.takeBboChange())
+        {
+            events.bestBidOffer(book);
+        }
+    }
+
+    private void publishAllBbo()
+    {
+        for (int i = 0, n = state.bookCount(); i < n; i++)
+        {
+            final OrderBook book = state.bookAt(i);
+            if (book.takeBboChange())
+            {
+                events.bestBidOffer(book);
+            }
+        }
+    }
+
+    /** End of a batch: publish one AccountRiskUpdate per account that changed in it. */
+    public void onEndOfBatch()
+    {
+        try
+        {
+            riskUpdates.flush();
+        }
+        catch (final Exception ex)
+        {
+            errors++;
+            if (errorHandler != null)
+            {
+                errorHandler.onError(ex);
+            }
+        }
+    }
+
+    /**
+     * Publish a full book snapshot (market data for late joiners); the node calls this periodically.
+     *
+     * @param instrumentId instrument.
+     * @return false if the instrument is unknown.
+     */
+    public boolean publishBookSnapshot(final int instrumentId)
+    {
+        final OrderBook book = state.book(instrumentId);
+        if (book == null)
+        {
+            return false;
+        }
+        events.bookSnapshot(book);
+        return true;
+    }
+
+    /**
+     * Publish an AccountRiskUpdate for an account now, whether or not it changed (e.g. for a new dashboard).
+     *
+     * @param accountId account.
+     * @return false if the account is unknown.
+     */
+    public boolean publishAccountRisk(final long accountId)
+    {
+        final Account account = state.account(accountId);
+        if (account == null)
+        {
+            return false;
+        }
+        riskUpdates.publish(account);
+        return true;
+    }
+
+    /** @return 64-bit hash of the whole state (see {@link StateHash}). */
+    public long stateHash()
+    {
+        return stateHash.compute(state);
+    }
+
+    /**
+     * Write the whole state as a snapshot ({@link SnapshotDescriptor}); call between batches.
+     *
+     * @param out    where to write (an expandable buffer grows as needed).
+     * @param offset where to start.
+     * @return bytes written.
+     */
+    public int writeSnapshot(final MutableDirectBuffer out, final int offset)
+    {
+        riskUpdates.flush();
+        return snapshotWriter.write(state, out, offset);
+    }
+
+    /**
+     * Load a snapshot into this processor, which must not have processed anything yet.
+     *
+     * @param in     holding the snapshot.
+     * @param offset where it starts.
+     * @param length its length.
+     * @throws IllegalStateException if the snapshot is not valid for this version, or the processor is not empty.
+     */
+    public void restore(final DirectBuffer in, final int offset, final int length)
+    {
+        new SnapshotReader().read(state, in, offset, length);
+        events.epoch(state.epoch);
+    }
+
+    /** @return the state, read-only by convention (tests, tools). */
+    public EngineState state()
+    {
+        return state;
+    }
+
+    /** @return sequence of the last command processed (or restored). */
+    public long lastSequence()
+    {
+        return state.lastSequence;
+    }
+
+    /** @return commands processed. */
+    public long commandCount()
+    {
+        return commands;
+    }
+
+    /** @return unexpected exceptions caught. */
+    public long errorCount()
+    {
+        return errors;
+    }
+}

@@ -1,0 +1,143 @@
+package io.ringex.engine.processor;
+
+import io.ringex.engine.book.OrderBook;
+import io.ringex.engine.book.OrderPool;
+import io.ringex.engine.risk.Account;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+
+import java.util.ArrayList;
+
+/**
+ * The whole state of the business logic: instruments and their books, accounts, open orders, id counters, epoch and
+ * the venue kill switch. Everything the state hash covers and a snapshot holds lives here.
+ * <p>
+ * Books and accounts are kept in maps for lookup and in lists in creation order for deterministic walks.
+ * <p>
+ * Threading: single business-logic thread.
+ */
+public final class EngineState
+{
+    final Int2ObjectHashMap<OrderBook> bookById = new Int2ObjectHashMap<>();
+    final ArrayList<OrderBook> books = new ArrayList<>();
+    final Long2ObjectHashMap<Account> accountById = new Long2ObjectHashMap<>();
+    final ArrayList<Account> accounts = new ArrayList<>();
+    final OrderIndex orders;
+    final OrderPool pool;
+    long lastOrderId;
+    long lastTradeId;
+    long epoch;
+    boolean venueKilled;
+    long lastSequence;
+
+    /**
+     * @param expectedOrders open orders to size pools and maps for.
+     */
+    public EngineState(final int expectedOrders)
+    {
+        orders = new OrderIndex(expectedOrders);
+        pool = new OrderPool(expectedOrders);
+    }
+
+    /**
+     * @param instrumentId id.
+     * @return the book or null.
+     */
+    public OrderBook book(final int instrumentId)
+    {
+        return bookById.get(instrumentId);
+    }
+
+    /**
+     * @param accountId id.
+     * @return the account or null.
+     */
+    public Account account(final long accountId)
+    {
+        return accountById.get(accountId);
+    }
+
+    /**
+     * @param book a new book.
+     */
+    void addBook(final OrderBook book)
+    {
+        bookById.put(book.instrument().instrumentId(), book);
+        books.add(book);
+    }
+
+    /**
+     * @param account a new account.
+     */
+    void addAccount(final Account account)
+    {
+        accountById.put(account.accountId(), account);
+        accounts.add(account);
+    }
+
+    /** @return open orders. */
+    public OrderIndex orders()
+    {
+        return orders;
+    }
+
+    /** @return number of books. */
+    public int bookCount()
+    {
+        return books.size();
+    }
+
+    /**
+     * @param index creation order.
+     * @return the book.
+     */
+    public OrderBook bookAt(final int index)
+    {
+        return books.get(index);
+    }
+
+    /** @return number of accounts. */
+    public int accountCount()
+    {
+        return accounts.size();
+    }
+
+    /**
+     * @param index creation order.
+     * @return the account.
+     */
+    public Account accountAt(final int index)
+    {
+        return accounts.get(index);
+    }
+
+    /** @return last engine order id assigned. */
+    public long lastOrderId()
+    {
+        return lastOrderId;
+    }
+
+    /** @return last trade id assigned. */
+    public long lastTradeId()
+    {
+        return lastTradeId;
+    }
+
+    /** @return current epoch. */
+    public long epoch()
+    {
+        return epoch;
+    }
+
+    /** @return venue kill switch. */
+    public boolean venueKilled()
+    {
+        return venueKilled;
+    }
+
+    /** @return sequence of the last command processed. */
+    public long lastSequence()
+    {
+        return lastSequence;
+    }
+}

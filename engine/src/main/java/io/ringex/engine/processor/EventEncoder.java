@@ -1,0 +1,445 @@
+package io.ringex.engine.processor;
+
+import io.ringex.engine.book.Instrument;
+import io.ringex.engine.book.Order;
+import io.ringex.engine.book.OrderBook;
+import io.ringex.engine.book.PriceLevels;
+import io.ringex.engine.risk.PnlMath;
+import io.ringex.protocol.codecs.AdminResponseEncoder;
+import io.ringex.protocol.codecs.AdminStatus;
+import io.ringex.protocol.codecs.BestBidOfferEncoder;
+import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
+import io.ringex.protocol.codecs.BookSnapshotEncoder;
+import io.ringex.protocol.codecs.BusinessRejectEncoder;
+import io.ringex.protocol.codecs.CancelReason;
+import io.ringex.protocol.codecs.CancelRejectEncoder;
+import io.ringex.protocol.codecs.CancelRejectResponseTo;
+import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.ExecutionReportEncoder;
+import io.ringex.protocol.codecs.InstrumentDefinitionEncoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.OrderStatus;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+import io.ringex.protocol.codecs.TradeEncoder;
+import io.ringex.protocol.codecs.TradingStatus;
+
+/**
+ * Writes the processor's events into the {@link EventSink} with preallocated encoders: execution reports, cancel
+ * rejects, market data (level updates, trades, best bid/offer, book snapshots), instrument definitions, admin
+ * responses and business rejects. Every event carries the command's sequence and timestamp where the schema has room
+ * for them, and the current epoch.
+ * <p>
+ * Threading: single business-logic thread.
+ */
+public final class EventEncoder
+{
+    static final byte[] NO_CLIENT_ORDER_ID = new byte[Order.CLIENT_ORDER_ID_LENGTH];
+    private static final byte[] INTERNAL_ERROR_TEXT = "internal error".getBytes(
+        java.nio.charset.StandardCharsets.US_ASCII);
+    private static final int HEADER = MessageHeaderEncoder.ENCODED_LENGTH;
+
+    private final EventSink sink;
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final ExecutionReportEncoder executionReport = new ExecutionReportEncoder();
+    private final CancelRejectEncoder cancelReject = new CancelRejectEncoder();
+    private final BookLevelUpdateEncoder levelUpdate = new BookLevelUpdateEncoder();
+    private final TradeEncoder trade = new TradeEncoder();
+    private final BestBidOfferEncoder bbo = new BestBidOfferEncoder();
+    private final BookSnapshotEncoder bookSnapshot = new BookSnapshotEncoder();
+    private final InstrumentDefinitionEncoder instrumentDefinition = new InstrumentDefinitionEncoder();
+    private final AdminResponseEncoder adminResponse = new AdminResponseEncoder();
+    private final BusinessRejectEncoder businessReject = new BusinessRejectEncoder();
+
+    private long epoch;
+    private long sequence;
+    private long timestampNs;
+
+    /**
+     * @param sink where events go.
+     */
+    public EventEncoder(final EventSink sink)
+    {
+        this.sink = sink;
+    }
+
+    /** @return the sink. */
+    public EventSink sink()
+    {
+        return sink;
+    }
+
+    /**
+     * Set the context every following event carries.
+     *
+     * @param sequence    input sequence of the command.
+     * @param timestampNs its timestamp.
+     */
+    public void beginCommand(final long sequence, final long timestampNs)
+    {
+        this.sequence = sequence;
+        this.timestampNs = timestampNs;
+    }
+
+    /**
+     * @param epoch epoch events carry from now on.
+     */
+    public void epoch(final long epoch)
+    {
+        this.epoch = epoch;
+    }
+
+    /** @return the current epoch. */
+    public long epoch()
+    {
+        return epoch;
+    }
+
+    /** @return the current command's timestamp. */
+    public long timestampNs()
+    {
+        return timestampNs;
+    }
+
+    /** @return the current command's sequence. */
+    public long sequence()
+    {
+        return sequence;
+    }
+
+    /**
+     * Write an execution report about an order.
+     *
+     * @param order             the order.
+     * @param priceScale        its instrument's price scale (for the average price).
+     * @param orderId           order id to report (0 for a rejected new order).
+     * @param clientOrderId     20 bytes: the id of the request being answered.
+     * @param origClientOrderId 20 bytes: the order's previous id, or zeros.
+     * @param execType          what happened.
+     * @param orderStatus       the order's status after it.
+     * @param lastPrice         fill price or 0.
+     * @param lastQuantity      fill quantity or 0.
+     * @param tradeId           trade id or 0.
+     * @param rejectReason      reject reason or NONE.
+     * @param cancelReason      cancel reason or NONE.
+     * @param done              whether the order is done (leaves reported as 0).
+     */
+    public void executionReport(
+        final Order order,
+        final int priceScale,
+        final long orderId,
+        final byte[] clientOrderId,
+        final byte[] origClientOrderId,
+        final ExecType execType,
+        final OrderStatus orderStatus,
+        final long lastPrice,
+        final long lastQuantity,
+        final long tradeId,
+        final RejectReason rejectReason,
+        final CancelReason cancelReason,
+        final boolean done)
+    {
+        final int offset = sink.claim(HEADER + ExecutionReportEncoder.BLOCK_LENGTH);
+        executionReport.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .epoch(epoch)
+            .sessionId(order.sessionId())
+            .accountId(order.accountId())
+            .instrumentId(order.instrumentId())
+            .orderId(orderId)
+            .putClientOrderId(clientOrderId, 0)
+            .putOrigClientOrderId(origClientOrderId, 0)
+            .execType(execType)
+            .orderStatus(orderStatus)
+            .side(order.isBuy() ? Side.BUY : Side.SELL)
+            .orderType(order.orderType() == Order.TYPE_MARKET ? OrderType.MARKET : OrderType.LIMIT)
+            .timeInForce(timeInForce(order.timeInForce()))
+            .price(order.orderType() == Order.TYPE_MARKET ? 0 : order.price())
+            .quantity(order.quantity())
+            .leavesQuantity(done ? 0 : order.leavesQuantity())
+            .cumulativeQuantity(order.filledQuantity())
+            .lastPrice(lastPrice)
+            .lastQuantity(lastQuantity)
+            .averagePrice(PnlMath.averagePrice(order.cumulativeNotional(), order.filledQuantity(), priceScale))
+            .tradeId(tradeId)
+            .rejectReason(rejectReason)
+            .cancelReason(cancelReason)
+            .transactTimeNs(timestampNs)
+            .commandSequence(sequence);
+        sink.commit(HEADER + ExecutionReportEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * Write a cancel reject.
+     *
+     * @param sessionId         session that asked.
+     * @param accountId         account in the request.
+     * @param instrumentId      instrument in the request.
+     * @param orderId           order id in the request (or found).
+     * @param clientOrderId     20 bytes of the request's id.
+     * @param origClientOrderId 20 bytes of the order's id in the request.
+     * @param replace           true if answering a replace.
+     * @param reason            why.
+     */
+    public void cancelReject(
+        final long sessionId,
+        final long accountId,
+        final int instrumentId,
+        final long orderId,
+        final byte[] clientOrderId,
+        final byte[] origClientOrderId,
+        final boolean replace,
+        final RejectReason reason)
+    {
+        final int offset = sink.claim(HEADER + CancelRejectEncoder.BLOCK_LENGTH);
+        cancelReject.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .epoch(epoch)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .instrumentId(instrumentId)
+            .orderId(orderId)
+            .putClientOrderId(clientOrderId, 0)
+            .putOrigClientOrderId(origClientOrderId, 0)
+            .responseTo(replace ? CancelRejectResponseTo.REPLACE : CancelRejectResponseTo.CANCEL)
+            .rejectReason(reason)
+            .transactTimeNs(timestampNs)
+            .commandSequence(sequence);
+        sink.commit(HEADER + CancelRejectEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * Write the new total of a price level.
+     *
+     * @param book  the book.
+     * @param buy   side of the level.
+     * @param index the level's slot.
+     */
+    public void levelUpdate(final OrderBook book, final boolean buy, final int index)
+    {
+        final PriceLevels levels = book.levels();
+        final int offset = sink.claim(HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH);
+        levelUpdate.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .instrumentId(book.instrument().instrumentId())
+            .mdSequence(book.nextMdSequence())
+            .side(buy ? Side.BUY : Side.SELL)
+            .price(levels.price(index))
+            .quantity(levels.quantity(index))
+            .orderCount(levels.orderCount(index))
+            .timestampNs(timestampNs);
+        sink.commit(HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * Write a trade.
+     *
+     * @param book          the book.
+     * @param tradeId       trade id.
+     * @param price         price.
+     * @param quantity      quantity.
+     * @param aggressorBuy  true if the buyer was the aggressor.
+     * @param buyOrderId    buy order id.
+     * @param sellOrderId   sell order id.
+     * @param buyAccountId  buying account.
+     * @param sellAccountId selling account.
+     */
+    public void trade(
+        final OrderBook book,
+        final long tradeId,
+        final long price,
+        final long quantity,
+        final boolean aggressorBuy,
+        final long buyOrderId,
+        final long sellOrderId,
+        final long buyAccountId,
+        final long sellAccountId)
+    {
+        final int offset = sink.claim(HEADER + TradeEncoder.BLOCK_LENGTH);
+        trade.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .instrumentId(book.instrument().instrumentId())
+            .mdSequence(book.nextMdSequence())
+            .tradeId(tradeId)
+            .price(price)
+            .quantity(quantity)
+            .aggressorSide(aggressorBuy ? Side.BUY : Side.SELL)
+            .buyOrderId(buyOrderId)
+            .sellOrderId(sellOrderId)
+            .buyAccountId(buyAccountId)
+            .sellAccountId(sellAccountId)
+            .timestampNs(timestampNs);
+        sink.commit(HEADER + TradeEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * Write the best bid and offer of a book.
+     *
+     * @param book the book.
+     */
+    public void bestBidOffer(final OrderBook book)
+    {
+        final int offset = sink.claim(HEADER + BestBidOfferEncoder.BLOCK_LENGTH);
+        final long bidPrice = book.bestBidPrice();
+        final long askPrice = book.bestAskPrice();
+        bbo.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .instrumentId(book.instrument().instrumentId())
+            .mdSequence(book.nextMdSequence())
+            .bidPrice(bidPrice == 0 ? BestBidOfferEncoder.bidPriceNullValue() : bidPrice)
+            .bidQuantity(book.bestBidQuantity())
+            .askPrice(askPrice == 0 ? BestBidOfferEncoder.askPriceNullValue() : askPrice)
+            .askQuantity(book.bestAskQuantity())
+            .timestampNs(timestampNs);
+        sink.commit(HEADER + BestBidOfferEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * Write a full snapshot of a book, best levels first (bids, then asks); levels beyond what fits one event are
+     * left out (the event says how many it holds).
+     *
+     * @param book the book.
+     */
+    public void bookSnapshot(final OrderBook book)
+    {
+        final int maxLength = sink.maxEventLength();
+        final int fixed = HEADER + BookSnapshotEncoder.BLOCK_LENGTH + BookSnapshotEncoder.LevelsEncoder.HEADER_SIZE;
+        final int maxLevels = Math.min(0xFFFE,
+            (maxLength - fixed) / BookSnapshotEncoder.LevelsEncoder.sbeBlockLength());
+        final PriceLevels levels = book.levels();
+        int bidLevels = 0;
+        for (int i = levels.bestBid(); i != PriceLevels.NONE && bidLevels < maxLevels; i = levels.nextBidBelow(i))
+        {
+            bidLevels++;
+        }
+        int askLevels = 0;
+        for (int i = levels.bestAsk(); i != PriceLevels.NONE && bidLevels + askLevels < maxLevels;
+            i = levels.nextAskAbove(i))
+        {
+            askLevels++;
+        }
+        final int offset = sink.claim(maxLength);
+        final long lastTrade = book.lastTradePrice();
+        bookSnapshot.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .instrumentId(book.instrument().instrumentId())
+            .mdSequence(book.mdSequence())
+            .status(tradingStatus(book.instrument().status()))
+            .lastTradePrice(lastTrade == 0 ? BookSnapshotEncoder.lastTradePriceNullValue() : lastTrade)
+            .timestampNs(timestampNs);
+        final BookSnapshotEncoder.LevelsEncoder entries = bookSnapshot.levelsCount(bidLevels + askLevels);
+        int written = 0;
+        for (int i = levels.bestBid(); i != PriceLevels.NONE && written < bidLevels; i = levels.nextBidBelow(i))
+        {
+            entries.next().side(Side.BUY).price(levels.price(i)).quantity(levels.quantity(i))
+                .orderCount(levels.orderCount(i));
+            written++;
+        }
+        written = 0;
+        for (int i = levels.bestAsk(); i != PriceLevels.NONE && written < askLevels; i = levels.nextAskAbove(i))
+        {
+            entries.next().side(Side.SELL).price(levels.price(i)).quantity(levels.quantity(i))
+                .orderCount(levels.orderCount(i));
+            written++;
+        }
+        sink.commit(HEADER + bookSnapshot.encodedLength());
+    }
+
+    /**
+     * Write an instrument's definition and status.
+     *
+     * @param instrument the instrument.
+     */
+    public void instrumentDefinition(final Instrument instrument)
+    {
+        final int offset = sink.claim(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
+        instrumentDefinition.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .instrumentId(instrument.instrumentId())
+            .putSymbol(instrument.symbol(), 0)
+            .priceScale((short)instrument.priceScale())
+            .tickSize(instrument.tickSize())
+            .lotSize(instrument.lotSize())
+            .referencePrice(instrument.referencePrice())
+            .priceBandType(instrument.bandType() == Instrument.BAND_TICKS ?
+                PriceBandType.TICKS : PriceBandType.BASIS_POINTS)
+            .priceBand(instrument.band())
+            .status(tradingStatus(instrument.status()))
+            .timestampNs(timestampNs);
+        sink.commit(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * Answer an admin command.
+     *
+     * @param requestId  the command's request id.
+     * @param templateId the command's template id.
+     * @param reason     NONE for accepted, else why it was refused.
+     */
+    public void adminResponse(final long requestId, final int templateId, final RejectReason reason)
+    {
+        final int offset = sink.claim(HEADER + AdminResponseEncoder.BLOCK_LENGTH);
+        adminResponse.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .requestId(requestId)
+            .templateId(templateId)
+            .status(reason == RejectReason.NONE ? AdminStatus.ACCEPTED : AdminStatus.REJECTED)
+            .rejectReason(reason)
+            .commandSequence(sequence)
+            .timestampNs(timestampNs);
+        sink.commit(HEADER + AdminResponseEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * Refuse a message before it reached the book.
+     *
+     * @param sessionId     session to tell.
+     * @param refTemplateId template id of the refused message.
+     * @param clientOrderId 20 bytes of the client's id, or zeros.
+     * @param reason        why.
+     * @param internalError true to say it was an internal error.
+     */
+    public void businessReject(
+        final long sessionId,
+        final int refTemplateId,
+        final byte[] clientOrderId,
+        final RejectReason reason,
+        final boolean internalError)
+    {
+        final int textLength = internalError ? INTERNAL_ERROR_TEXT.length : 0;
+        final int maxLength = HEADER + BusinessRejectEncoder.BLOCK_LENGTH + BusinessRejectEncoder.textHeaderLength() +
+            textLength;
+        final int offset = sink.claim(maxLength);
+        businessReject.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .epoch(epoch)
+            .sessionId(sessionId)
+            .refTemplateId(refTemplateId)
+            .putRefClientOrderId(clientOrderId, 0)
+            .rejectReason(reason)
+            .putText(INTERNAL_ERROR_TEXT, 0, textLength);
+        sink.commit(HEADER + businessReject.encodedLength());
+    }
+
+    static TimeInForce timeInForce(final byte raw)
+    {
+        switch (raw)
+        {
+            case Order.TIF_IOC:
+                return TimeInForce.IOC;
+            case Order.TIF_FOK:
+                return TimeInForce.FOK;
+            case Order.TIF_DAY:
+                return TimeInForce.DAY;
+            default:
+                return TimeInForce.GTC;
+        }
+    }
+
+    static TradingStatus tradingStatus(final byte raw)
+    {
+        switch (raw)
+        {
+            case Instrument.STATUS_HALTED:
+                return TradingStatus.HALTED;
+            case Instrument.STATUS_CLOSED:
+                return TradingStatus.CLOSED;
+            default:
+                return TradingStatus.OPEN;
+        }
+    }
+}

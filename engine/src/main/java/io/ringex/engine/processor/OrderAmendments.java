@@ -1,0 +1,260 @@
+package io.ringex.engine.processor;
+
+import io.ringex.engine.book.Order;
+import io.ringex.engine.book.OrderBook;
+import io.ringex.engine.risk.Account;
+import io.ringex.engine.risk.RiskChecks;
+import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.CancelOrderDecoder;
+import io.ringex.protocol.codecs.CancelReason;
+import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.ReplaceOrderDecoder;
+import org.agrona.DirectBuffer;
+
+/**
+ * Cancel, cancel/replace and mass cancel of open orders.
+ * <p>
+ * An order is addressed by engine order id, or when that is 0 by (account, original client order id). Not found:
+ * UNKNOWN_ORDER, except an order id the venue did assign, which is ORDER_NOT_OPEN (the order is done). Found but of
+ * another account: NOT_AUTHORISED.
+ * <p>
+ * Replace: a quantity decrease at the same price keeps time priority; a price change or a quantity increase loses it
+ * (the order is taken out and re-entered, and may trade if it now crosses). A new quantity at or below the filled
+ * quantity cancels the remainder (CancelReason REPLACE_BELOW_FILLED). Replaces are refused while the instrument is not
+ * open or a kill switch is on; cancels are always allowed.
+ * <p>
+ * Threading: single business-logic thread.
+ */
+public final class OrderAmendments
+{
+    private final EngineState state;
+    private final EventEncoder events;
+    private final OrderLifecycle lifecycle;
+    private final OrderEntry entry;
+    private final MassCancels massCancels;
+    private final byte[] requestId = new byte[Order.CLIENT_ORDER_ID_LENGTH];
+    private final byte[] origId = new byte[Order.CLIENT_ORDER_ID_LENGTH];
+    private final byte[] previousId = new byte[Order.CLIENT_ORDER_ID_LENGTH];
+
+    /**
+     * @param state       engine state.
+     * @param events      event encoder.
+     * @param lifecycle   order lifecycle.
+     * @param entry       order entry, to execute a re-entered order.
+     * @param massCancels bulk cancels.
+     */
+    public OrderAmendments(
+        final EngineState state,
+        final EventEncoder events,
+        final OrderLifecycle lifecycle,
+        final OrderEntry entry,
+        final MassCancels massCancels)
+    {
+        this.state = state;
+        this.events = events;
+        this.lifecycle = lifecycle;
+        this.entry = entry;
+        this.massCancels = massCancels;
+    }
+
+    /**
+     * Handle a CancelOrder.
+     *
+     * @param decoder wrapped on the command.
+     */
+    public void onCancel(final CancelOrderDecoder decoder)
+    {
+        final DirectBuffer buffer = decoder.buffer();
+        final int origOffset = decoder.offset() + CancelOrderDecoder.origClientOrderIdEncodingOffset();
+        decoder.getClientOrderId(requestId, 0);
+        decoder.getOrigClientOrderId(origId, 0);
+        final long accountId = decoder.accountId();
+        final long orderId = decoder.orderId();
+        final Order order = find(accountId, orderId, buffer, origOffset);
+        final RejectReason reason = order == null ? notFound(orderId) :
+            (order.accountId() != accountId ? RejectReason.NOT_AUTHORISED : RejectReason.NONE);
+        if (reason != RejectReason.NONE)
+        {
+            events.cancelReject(decoder.sessionId(), accountId, decoder.instrumentId(), orderId, requestId, origId,
+                false, reason);
+            return;
+        }
+        order.sessionId(decoder.sessionId());
+        lifecycle.cancelResting(state.book(order.instrumentId()), order, ExecType.CANCELED,
+            CancelReason.CLIENT_REQUEST, requestId, order.clientOrderId());
+    }
+
+    /**
+     * Handle a ReplaceOrder.
+     *
+     * @param decoder wrapped on the command.
+     */
+    public void onReplace(final ReplaceOrderDecoder decoder)
+    {
+        final DirectBuffer buffer = decoder.buffer();
+        final int newIdOffset = decoder.offset() + ReplaceOrderDecoder.clientOrderIdEncodingOffset();
+        final int origOffset = decoder.offset() + ReplaceOrderDecoder.origClientOrderIdEncodingOffset();
+        decoder.getClientOrderId(requestId, 0);
+        decoder.getOrigClientOrderId(origId, 0);
+        final long accountId = decoder.accountId();
+        final long orderId = decoder.orderId();
+        final long newPrice = decoder.price();
+        final long newQuantity = decoder.quantity();
+        final Order order = find(accountId, orderId, buffer, origOffset);
+
+        RejectReason reason = order == null ? notFound(orderId) :
+            (order.accountId() != accountId ? RejectReason.NOT_AUTHORISED : RejectReason.NONE);
+        final OrderBook book = order == null ? null : state.book(order.instrumentId());
+        final Account account = state.account(accountId);
+        if (reason == RejectReason.NONE)
+        {
+            reason = checkReplace(book, account, order, buffer, newIdOffset, newPrice, newQuantity);
+        }
+        if (reason != RejectReason.NONE)
+        {
+            events.cancelReject(decoder.sessionId(), accountId, decoder.instrumentId(), orderId, requestId, origId,
+                true, reason);
+            return;
+        }
+
+        order.sessionId(decoder.sessionId());
+        System.arraycopy(order.clientOrderId(), 0, previousId, 0, Order.CLIENT_ORDER_ID_LENGTH);
+        if (newQuantity <= order.filledQuantity())
+        {
+            lifecycle.cancelResting(book, order, ExecType.CANCELED, CancelReason.REPLACE_BELOW_FILLED, requestId,
+                previousId);
+            return;
+        }
+
+        final int scale = book.instrument().priceScale();
+        state.orders.changeClientOrderId(order, buffer, newIdOffset);
+        if (newPrice == order.price() && newQuantity <= order.quantity())
+        {
+            book.reduceQuantity(order, newQuantity);
+            lifecycle.track(book, account, order);
+            events.executionReport(order, scale, order.orderId(), order.clientOrderId(), previousId,
+                ExecType.REPLACED, OrderLifecycle.openStatus(order), 0, 0, 0, RejectReason.NONE, CancelReason.NONE,
+                false);
+            events.levelUpdate(book, order.isBuy(), book.levels().index(order.price()));
+            return;
+        }
+
+        final int oldIndex = book.levels().index(order.price());
+        book.remove(order);
+        events.levelUpdate(book, order.isBuy(), oldIndex);
+        order.price(newPrice);
+        order.quantity(newQuantity);
+        events.executionReport(order, scale, order.orderId(), order.clientOrderId(), previousId,
+            ExecType.REPLACED, OrderLifecycle.openStatus(order), 0, 0, 0, RejectReason.NONE, CancelReason.NONE,
+            false);
+        entry.execute(book, account, order, previousId);
+    }
+
+    private RejectReason checkReplace(
+        final OrderBook book,
+        final Account account,
+        final Order order,
+        final DirectBuffer buffer,
+        final int newIdOffset,
+        final long newPrice,
+        final long newQuantity)
+    {
+        if (state.venueKilled)
+        {
+            return RejectReason.VENUE_KILLED;
+        }
+        if (account.killed())
+        {
+            return RejectReason.ACCOUNT_KILLED;
+        }
+        RejectReason reason = OrderRules.checkOrder(book.instrument(), false, order.timeInForce(), order.postOnly(),
+            newPrice, newQuantity);
+        if (reason != RejectReason.NONE)
+        {
+            return reason;
+        }
+        final Order sameId = state.orders.byClientOrderId(account.accountId(), buffer, newIdOffset);
+        if (sameId != null && sameId != order)
+        {
+            return RejectReason.DUPLICATE_CLIENT_ORDER_ID;
+        }
+        if (newQuantity <= order.filledQuantity())
+        {
+            return RejectReason.NONE;
+        }
+        final int scale = book.instrument().priceScale();
+        final long leaves = newQuantity - order.filledQuantity();
+        reason = RiskChecks.check(account, account.position(order.instrumentId()), order.isBuy(), newQuantity,
+            FixedPoint.notional(newPrice, newQuantity, scale), leaves,
+            order.isBuy() ? FixedPoint.notional(newPrice, leaves, scale) : 0, false,
+            order.trackedLeaves(), order.trackedReserve());
+        if (reason != RejectReason.NONE)
+        {
+            return reason;
+        }
+        if (order.postOnly() && newPrice != order.price() && book.wouldCross(order.isBuy(), newPrice))
+        {
+            return RejectReason.POST_ONLY_WOULD_CROSS;
+        }
+        return RejectReason.NONE;
+    }
+
+    /**
+     * Handle a MassCancel. Scope ACCOUNT: the account's orders; INSTRUMENT: the account's orders in the instrument,
+     * or every order in it when the account id is 0 and the command comes from an admin source; SESSION: every
+     * order entered by the session (cancel-on-disconnect when the flag is set).
+     *
+     * @param decoder  wrapped on the command.
+     * @param sourceId the slot's source id.
+     */
+    public void onMassCancel(final MassCancelDecoder decoder, final long sourceId)
+    {
+        decoder.getClientRequestId(requestId, 0);
+        final long sessionId = decoder.sessionId();
+        final long accountId = decoder.accountId();
+        final short scopeRaw = decoder.scopeRaw();
+        final int instrumentId = decoder.instrumentId();
+        final CancelReason reason = decoder.cancelOnDisconnectRaw() == 1 ?
+            CancelReason.CANCEL_ON_DISCONNECT : CancelReason.MASS_CANCEL;
+        final boolean admin = SessionIds.gatewayId(sourceId) == SessionIds.ADMIN_GATEWAY_ID;
+
+        if (scopeRaw == MassCancelScope.SESSION.value())
+        {
+            massCancels.cancelVenue(MassCancels.ANY_INSTRUMENT, sessionId, false, ExecType.CANCELED, reason,
+                requestId);
+            return;
+        }
+        if (scopeRaw == MassCancelScope.INSTRUMENT.value() && accountId == 0 && admin)
+        {
+            massCancels.cancelVenue(instrumentId, MassCancels.ANY_SESSION, false, ExecType.CANCELED, reason,
+                requestId);
+            return;
+        }
+        final Account account = state.account(accountId);
+        if (account == null || (scopeRaw != MassCancelScope.ACCOUNT.value() &&
+            scopeRaw != MassCancelScope.INSTRUMENT.value()))
+        {
+            events.businessReject(sessionId, MassCancelDecoder.TEMPLATE_ID, requestId,
+                account == null ? RejectReason.UNKNOWN_ACCOUNT : RejectReason.MALFORMED, false);
+            return;
+        }
+        massCancels.cancelAccount(account,
+            scopeRaw == MassCancelScope.ACCOUNT.value() ? MassCancels.ANY_INSTRUMENT : instrumentId, reason,
+            requestId);
+    }
+
+    private Order find(final long accountId, final long orderId, final DirectBuffer buffer, final int origOffset)
+    {
+        return orderId != 0 ? state.orders.byId(orderId) :
+            state.orders.byClientOrderId(accountId, buffer, origOffset);
+    }
+
+    private RejectReason notFound(final long orderId)
+    {
+        return orderId > 0 && orderId <= state.lastOrderId ? RejectReason.ORDER_NOT_OPEN : RejectReason.UNKNOWN_ORDER;
+    }
+}

@@ -1,0 +1,240 @@
+package io.ringex.engine.processor;
+
+import io.ringex.engine.book.MatchHandler;
+import io.ringex.engine.book.Order;
+import io.ringex.engine.book.OrderBook;
+import io.ringex.engine.risk.Account;
+import io.ringex.engine.risk.Position;
+import io.ringex.engine.risk.Settlement;
+import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.codecs.CancelReason;
+import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.OrderStatus;
+import io.ringex.protocol.codecs.RejectReason;
+
+/**
+ * The steps every order goes through, each keeping book, open-order index, account exposure and events in step:
+ * accept, rest, trade (as {@link MatchHandler}), cancel or expire, and finally release to the pool.
+ * <p>
+ * Event order for a trade: execution report of the incoming order, execution report of the resting order, the
+ * Trade, then the resting level's new total.
+ * <p>
+ * Threading: single business-logic thread.
+ */
+public final class OrderLifecycle implements MatchHandler
+{
+    private final EngineState state;
+    private final EventEncoder events;
+    private final RiskUpdates riskUpdates;
+
+    /**
+     * @param state       engine state.
+     * @param events      event encoder.
+     * @param riskUpdates risk update queue.
+     */
+    public OrderLifecycle(final EngineState state, final EventEncoder events, final RiskUpdates riskUpdates)
+    {
+        this.state = state;
+        this.events = events;
+        this.riskUpdates = riskUpdates;
+    }
+
+    /**
+     * Index a newly accepted order and tell its owner (ExecutionReport NEW).
+     *
+     * @param book    its book.
+     * @param account its account.
+     * @param order   the order, with its id assigned.
+     */
+    public void accept(final OrderBook book, final Account account, final Order order)
+    {
+        state.orders.add(order);
+        account.linkOrder(order);
+        events.executionReport(order, book.instrument().priceScale(), order.orderId(), order.clientOrderId(),
+            EventEncoder.NO_CLIENT_ORDER_ID, ExecType.NEW, OrderStatus.NEW, 0, 0, 0, RejectReason.NONE,
+            CancelReason.NONE, false);
+    }
+
+    /**
+     * Put an accepted order with leaves into the book and count its exposure.
+     *
+     * @param book    its book.
+     * @param account its account.
+     * @param order   the order, not in the book.
+     */
+    public void rest(final OrderBook book, final Account account, final Order order)
+    {
+        book.rest(order);
+        track(book, account, order);
+        events.levelUpdate(book, order.isBuy(), book.levels().index(order.price()));
+    }
+
+    /**
+     * Bring the account's view of an order's exposure up to date with its leaves and price.
+     *
+     * @param book    its book.
+     * @param account its account.
+     * @param order   the order.
+     */
+    public void track(final OrderBook book, final Account account, final Order order)
+    {
+        final long leaves = order.isResting() ? order.leavesQuantity() : 0;
+        final long reserve = order.isBuy() && leaves > 0 ?
+            FixedPoint.notional(order.price(), leaves, book.instrument().priceScale()) : 0;
+        final Position position = account.positionFor(order.instrumentId(), book.instrument().priceScale());
+        Settlement.trackOrder(account, position, order, leaves, reserve);
+        riskUpdates.touch(account);
+    }
+
+    /**
+     * Take a resting order out of the book and end it, reporting why.
+     *
+     * @param book          its book.
+     * @param order         a resting order.
+     * @param execType      CANCELED or EXPIRED.
+     * @param cancelReason  why.
+     * @param clientOrderId id to report as the request's (the order's own for unsolicited cancels).
+     * @param origClientOrderId id to report as the original (zeros for unsolicited cancels).
+     */
+    public void cancelResting(
+        final OrderBook book,
+        final Order order,
+        final ExecType execType,
+        final CancelReason cancelReason,
+        final byte[] clientOrderId,
+        final byte[] origClientOrderId)
+    {
+        final int index = book.levels().index(order.price());
+        book.remove(order);
+        events.levelUpdate(book, order.isBuy(), index);
+        end(book, order, execType, cancelReason, RejectReason.NONE, clientOrderId, origClientOrderId);
+    }
+
+    /**
+     * End an order that is not in the book (an incoming remainder, or a maker already taken out): untrack, report,
+     * unindex and release it.
+     *
+     * @param book              its book.
+     * @param order             the order.
+     * @param execType          CANCELED or EXPIRED.
+     * @param cancelReason      why.
+     * @param rejectReason      extra detail (e.g. NO_LIQUIDITY) or NONE.
+     * @param clientOrderId     id to report as the request's.
+     * @param origClientOrderId id to report as the original.
+     */
+    public void end(
+        final OrderBook book,
+        final Order order,
+        final ExecType execType,
+        final CancelReason cancelReason,
+        final RejectReason rejectReason,
+        final byte[] clientOrderId,
+        final byte[] origClientOrderId)
+    {
+        final Account account = state.account(order.accountId());
+        track(book, account, order);
+        events.executionReport(order, book.instrument().priceScale(), order.orderId(), clientOrderId,
+            origClientOrderId, execType, execType == ExecType.EXPIRED ? OrderStatus.EXPIRED : OrderStatus.CANCELED,
+            0, 0, 0, rejectReason, cancelReason, true);
+        release(account, order);
+    }
+
+    /**
+     * Unindex and release an order whose last event has been written.
+     *
+     * @param account its account.
+     * @param order   the order, out of the book and untracked.
+     */
+    public void release(final Account account, final Order order)
+    {
+        account.unlinkOrder(order);
+        state.orders.remove(order);
+        state.pool.release(order);
+    }
+
+    /** {@inheritDoc} */
+    public void onTrade(
+        final OrderBook book,
+        final Order taker,
+        final Order maker,
+        final long price,
+        final long quantity,
+        final long notional)
+    {
+        final long tradeId = ++state.lastTradeId;
+        final int priceScale = book.instrument().priceScale();
+        final int instrumentId = book.instrument().instrumentId();
+        final Account takerAccount = state.account(taker.accountId());
+        final Account makerAccount = state.account(maker.accountId());
+        final Account buyer = taker.isBuy() ? takerAccount : makerAccount;
+        final Account seller = taker.isBuy() ? makerAccount : takerAccount;
+        Settlement.settle(
+            buyer, buyer.positionFor(instrumentId, priceScale),
+            seller, seller.positionFor(instrumentId, priceScale),
+            quantity, notional);
+        track(book, makerAccount, maker);
+        riskUpdates.touch(takerAccount);
+
+        events.executionReport(taker, priceScale, taker.orderId(), taker.clientOrderId(),
+            EventEncoder.NO_CLIENT_ORDER_ID, fillType(taker), fillStatus(taker), price, quantity, tradeId,
+            RejectReason.NONE, CancelReason.NONE, false);
+        events.executionReport(maker, priceScale, maker.orderId(), maker.clientOrderId(),
+            EventEncoder.NO_CLIENT_ORDER_ID, fillType(maker), fillStatus(maker), price, quantity, tradeId,
+            RejectReason.NONE, CancelReason.NONE, false);
+        events.trade(book, tradeId, price, quantity, taker.isBuy(),
+            taker.isBuy() ? taker.orderId() : maker.orderId(),
+            taker.isBuy() ? maker.orderId() : taker.orderId(),
+            buyer.accountId(), seller.accountId());
+        events.levelUpdate(book, maker.isBuy(), book.levels().index(price));
+        if (maker.leavesQuantity() == 0)
+        {
+            release(makerAccount, maker);
+        }
+    }
+
+    /** {@inheritDoc} */
+    public void onMakerSelfTradeCanceled(final OrderBook book, final Order maker)
+    {
+        events.levelUpdate(book, maker.isBuy(), book.levels().index(maker.price()));
+        end(book, maker, ExecType.CANCELED, CancelReason.SELF_TRADE_PREVENTION, RejectReason.NONE,
+            maker.clientOrderId(), EventEncoder.NO_CLIENT_ORDER_ID);
+    }
+
+    /** {@inheritDoc} */
+    public void onMakerSelfTradeDecremented(final OrderBook book, final Order maker, final long quantity)
+    {
+        final Account account = state.account(maker.accountId());
+        track(book, account, maker);
+        events.executionReport(maker, book.instrument().priceScale(), maker.orderId(), maker.clientOrderId(),
+            EventEncoder.NO_CLIENT_ORDER_ID, ExecType.REPLACED, openStatus(maker), 0, 0, 0, RejectReason.NONE,
+            CancelReason.SELF_TRADE_PREVENTION, false);
+        events.levelUpdate(book, maker.isBuy(), book.levels().index(maker.price()));
+    }
+
+    /**
+     * @param order an order.
+     * @return FILL when nothing is left, else PARTIAL_FILL.
+     */
+    static ExecType fillType(final Order order)
+    {
+        return order.leavesQuantity() == 0 ? ExecType.FILL : ExecType.PARTIAL_FILL;
+    }
+
+    /**
+     * @param order an order that just traded.
+     * @return FILLED or PARTIALLY_FILLED.
+     */
+    static OrderStatus fillStatus(final Order order)
+    {
+        return order.leavesQuantity() == 0 ? OrderStatus.FILLED : OrderStatus.PARTIALLY_FILLED;
+    }
+
+    /**
+     * @param order an open order.
+     * @return NEW or PARTIALLY_FILLED.
+     */
+    static OrderStatus openStatus(final Order order)
+    {
+        return order.filledQuantity() > 0 ? OrderStatus.PARTIALLY_FILLED : OrderStatus.NEW;
+    }
+}

@@ -1,0 +1,78 @@
+package io.ringex.engine.processor;
+
+/**
+ * Binary layout of a business-logic snapshot (all integers little-endian). Version {@link #VERSION}; a reader refuses
+ * any other version or magic rather than guess.
+ * <pre>
+ *   Header (64 bytes)
+ *   0   int   magic 'RXSN'
+ *   4   int   version
+ *   8   long  last command sequence applied
+ *   16  long  epoch
+ *   24  long  last order id assigned
+ *   32  long  last trade id assigned
+ *   40  int   venue kill switch (0/1)
+ *   44  int   book count
+ *   48  int   account count
+ *   52  int   open order count
+ *   56  int   body length (bytes after the header)
+ *   60  int   reserved (0)
+ *
+ *   Book (creation order), 92 bytes:
+ *     int instrumentId, byte[16] symbol, int priceScale, long tickSize, long lotSize, long referencePrice,
+ *     int bandType, long band, int status, long mdSequence, long lastTradePrice, long nextPriority
+ *
+ *   Account (creation order), 72 bytes + 64 per position:
+ *     long accountId, int defaultStp, long balance, long reserved, long creditLimit, long maxOrderQuantity,
+ *     long maxOrderNotional, long defaultPositionLimit, int maxOpenOrders, int allowShort, int killed,
+ *     int openOrders, int positionCount
+ *     Position (creation order): int instrumentId, int priceScale, long position, long cost, long realisedPnl,
+ *     long openBuyQuantity, long openSellQuantity, long positionLimit
+ *
+ *   Order (venue acceptance order = order id ascending), 136 bytes:
+ *     long orderId, long accountId, long sessionId, int instrumentId, byte[20] clientOrderId, byte buy,
+ *     byte orderType, byte timeInForce, byte postOnly, byte selfTradePrevention, byte[3] padding, long price,
+ *     long quantity, long filledQuantity, long cumulativeNotional, long priority, long trackedLeaves,
+ *     long trackedReserve
+ * </pre>
+ * Every open order rests in its book; queues are rebuilt from each order's priority (ascending within a book).
+ * Account open-order lists are rebuilt in venue order, which is each account's acceptance order.
+ * <p>
+ * Threading: constants only.
+ */
+public final class SnapshotDescriptor
+{
+    /** 'RXSN'. */
+    public static final int MAGIC = 0x4E535852;
+    /** Format version; bump on any layout change. */
+    public static final int VERSION = 1;
+
+    /** Offset of the magic. */
+    public static final int MAGIC_OFFSET = 0;
+    /** Offset of the version. */
+    public static final int VERSION_OFFSET = 4;
+    /** Offset of the last sequence. */
+    public static final int SEQUENCE_OFFSET = 8;
+    /** Offset of the epoch. */
+    public static final int EPOCH_OFFSET = 16;
+    /** Offset of the last order id. */
+    public static final int LAST_ORDER_ID_OFFSET = 24;
+    /** Offset of the last trade id. */
+    public static final int LAST_TRADE_ID_OFFSET = 32;
+    /** Offset of the venue kill switch. */
+    public static final int VENUE_KILLED_OFFSET = 40;
+    /** Offset of the book count. */
+    public static final int BOOK_COUNT_OFFSET = 44;
+    /** Offset of the account count. */
+    public static final int ACCOUNT_COUNT_OFFSET = 48;
+    /** Offset of the order count. */
+    public static final int ORDER_COUNT_OFFSET = 52;
+    /** Offset of the body length. */
+    public static final int BODY_LENGTH_OFFSET = 56;
+    /** Length of the header. */
+    public static final int HEADER_LENGTH = 64;
+
+    private SnapshotDescriptor()
+    {
+    }
+}

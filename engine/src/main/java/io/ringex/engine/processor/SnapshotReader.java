@@ -1,0 +1,196 @@
+package io.ringex.engine.processor;
+
+import io.ringex.engine.book.Instrument;
+import io.ringex.engine.book.Order;
+import io.ringex.engine.book.OrderBook;
+import io.ringex.engine.risk.Account;
+import io.ringex.engine.risk.Position;
+import org.agrona.DirectBuffer;
+
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Comparator;
+
+import static io.ringex.engine.processor.SnapshotDescriptor.*;
+
+/**
+ * Rebuilds an {@link EngineState} from a snapshot in the {@link SnapshotDescriptor} format. Refuses (throws
+ * {@link IllegalStateException}) a snapshot with the wrong magic, another version, or a length that does not match,
+ * so an old or damaged snapshot is never half-loaded. Allocates freely: restore happens at start-up.
+ * <p>
+ * Threading: the business-logic thread before it processes commands.
+ */
+public final class SnapshotReader
+{
+    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    private DirectBuffer buffer;
+    private int position;
+
+    /**
+     * Read a snapshot into an empty state.
+     *
+     * @param state  an empty state.
+     * @param in     holding the snapshot.
+     * @param offset where it starts.
+     * @param length its length.
+     */
+    public void read(final EngineState state, final DirectBuffer in, final int offset, final int length)
+    {
+        if (state.bookCount() != 0 || state.accountCount() != 0 || state.orders.size() != 0)
+        {
+            throw new IllegalStateException("restore needs an empty engine");
+        }
+        if (length < HEADER_LENGTH || in.getInt(offset + MAGIC_OFFSET, ORDER) != MAGIC)
+        {
+            throw new IllegalStateException("not a Ringex snapshot");
+        }
+        final int version = in.getInt(offset + VERSION_OFFSET, ORDER);
+        if (version != VERSION)
+        {
+            throw new IllegalStateException("snapshot version " + version + " is not " + VERSION);
+        }
+        if (in.getInt(offset + BODY_LENGTH_OFFSET, ORDER) != length - HEADER_LENGTH)
+        {
+            throw new IllegalStateException("snapshot length mismatch");
+        }
+        buffer = in;
+        state.lastSequence = in.getLong(offset + SEQUENCE_OFFSET, ORDER);
+        state.epoch = in.getLong(offset + EPOCH_OFFSET, ORDER);
+        state.lastOrderId = in.getLong(offset + LAST_ORDER_ID_OFFSET, ORDER);
+        state.lastTradeId = in.getLong(offset + LAST_TRADE_ID_OFFSET, ORDER);
+        state.venueKilled = in.getInt(offset + VENUE_KILLED_OFFSET, ORDER) == 1;
+        final int books = in.getInt(offset + BOOK_COUNT_OFFSET, ORDER);
+        final int accounts = in.getInt(offset + ACCOUNT_COUNT_OFFSET, ORDER);
+        final int orders = in.getInt(offset + ORDER_COUNT_OFFSET, ORDER);
+        position = offset + HEADER_LENGTH;
+        for (int i = 0; i < books; i++)
+        {
+            state.addBook(readBook());
+        }
+        for (int i = 0; i < accounts; i++)
+        {
+            state.addAccount(readAccount());
+        }
+        final ArrayList<Order> resting = new ArrayList<>(orders);
+        for (int i = 0; i < orders; i++)
+        {
+            final Order order = readOrder(state);
+            state.orders.add(order);
+            state.account(order.accountId()).linkOrder(order);
+            resting.add(order);
+        }
+        if (position != offset + length)
+        {
+            throw new IllegalStateException("snapshot body length mismatch");
+        }
+        resting.sort(Comparator.comparingInt(Order::instrumentId).thenComparingLong(Order::priority));
+        for (final Order order : resting)
+        {
+            state.book(order.instrumentId()).restoreResting(order, order.priority());
+        }
+        for (int i = 0; i < books; i++)
+        {
+            state.bookAt(i).markBboPublished();
+        }
+        buffer = null;
+    }
+
+    private OrderBook readBook()
+    {
+        final int instrumentId = getInt();
+        final byte[] symbol = new byte[Instrument.SYMBOL_LENGTH];
+        buffer.getBytes(position, symbol);
+        position += Instrument.SYMBOL_LENGTH;
+        final int scale = getInt();
+        final long tick = getLong();
+        final long lot = getLong();
+        final long reference = getLong();
+        final byte bandType = (byte)getInt();
+        final long band = getLong();
+        final byte status = (byte)getInt();
+        final Instrument instrument = new Instrument(instrumentId, symbol, scale, tick, lot, reference, bandType, band);
+        instrument.status(status);
+        final OrderBook book = new OrderBook(instrument);
+        final long mdSequence = getLong();
+        final long lastTrade = getLong();
+        final long nextPriority = getLong();
+        book.restoreState(mdSequence, lastTrade, nextPriority);
+        return book;
+    }
+
+    private Account readAccount()
+    {
+        final long accountId = getLong();
+        final Account account = new Account(accountId, (byte)getInt());
+        final long balance = getLong();
+        final long reserved = getLong();
+        final long credit = getLong();
+        final long maxQuantity = getLong();
+        final long maxNotional = getLong();
+        final long positionLimit = getLong();
+        final int maxOpen = getInt();
+        final boolean allowShort = getInt() == 1;
+        final boolean killed = getInt() == 1;
+        final int openOrders = getInt();
+        final int positions = getInt();
+        account.limits(maxQuantity, maxNotional, credit, positionLimit, maxOpen, allowShort);
+        account.restore(balance, reserved, killed, openOrders);
+        for (int i = 0; i < positions; i++)
+        {
+            final int instrumentId = getInt();
+            final Position p = account.positionFor(instrumentId, getInt());
+            final long net = getLong();
+            final long cost = getLong();
+            final long realised = getLong();
+            final long openBuy = getLong();
+            final long openSell = getLong();
+            final long limit = getLong();
+            p.restore(net, cost, realised, openBuy, openSell, limit);
+            p.changed(false);
+        }
+        account.changed(false);
+        return account;
+    }
+
+    private Order readOrder(final EngineState state)
+    {
+        final Order order = state.pool.acquire();
+        final long orderId = getLong();
+        final long accountId = getLong();
+        final long sessionId = getLong();
+        final int instrumentId = getInt();
+        buffer.getBytes(position, order.clientOrderId());
+        position += Order.CLIENT_ORDER_ID_LENGTH;
+        final boolean buy = buffer.getByte(position++) == 1;
+        final byte type = buffer.getByte(position++);
+        final byte tif = buffer.getByte(position++);
+        final boolean postOnly = buffer.getByte(position++) == 1;
+        final byte stp = buffer.getByte(position++);
+        position += 3;
+        final long price = getLong();
+        final long quantity = getLong();
+        order.init(orderId, accountId, sessionId, instrumentId, buy, type, tif, postOnly, stp, price, quantity);
+        final long filled = getLong();
+        final long notional = getLong();
+        final long priority = getLong();
+        order.restoreProgress(filled, notional, priority);
+        order.trackedLeaves(getLong());
+        order.trackedReserve(getLong());
+        return order;
+    }
+
+    private int getInt()
+    {
+        final int value = buffer.getInt(position, ORDER);
+        position += 4;
+        return value;
+    }
+
+    private long getLong()
+    {
+        final long value = buffer.getLong(position, ORDER);
+        position += 8;
+        return value;
+    }
+}

@@ -1,0 +1,147 @@
+package io.ringex.engine.risk;
+
+/**
+ * An account's position in one instrument: net quantity, cost (average-cost method), realised P&amp;L, the quantity
+ * its open orders could still add or remove, and an optional per-instrument position limit.
+ * <p>
+ * Cost is kept as the signed money paid for the open position ({@link #cost()}: positive for a long, negative for a
+ * short), so the average cost is {@code |cost| / |position|} and unrealised P&amp;L is
+ * {@code position x mark - cost}, all at money scale.
+ * <p>
+ * Threading: single business-logic thread.
+ */
+public final class Position
+{
+    /** No per-instrument override: the account's default limit applies. */
+    public static final long NO_LIMIT_OVERRIDE = -1;
+
+    private final int instrumentId;
+    private final int priceScale;
+    long position;
+    long cost;
+    long realisedPnl;
+    long openBuyQuantity;
+    long openSellQuantity;
+    long positionLimit = NO_LIMIT_OVERRIDE;
+    boolean changed;
+
+    /**
+     * @param instrumentId instrument.
+     * @param priceScale   its price scale.
+     */
+    public Position(final int instrumentId, final int priceScale)
+    {
+        this.instrumentId = instrumentId;
+        this.priceScale = priceScale;
+    }
+
+    /** @return instrument id. */
+    public int instrumentId()
+    {
+        return instrumentId;
+    }
+
+    /** @return the instrument's price scale. */
+    public int priceScale()
+    {
+        return priceScale;
+    }
+
+    /** @return signed net quantity. */
+    public long position()
+    {
+        return position;
+    }
+
+    /** @return signed money paid for the open position. */
+    public long cost()
+    {
+        return cost;
+    }
+
+    /** @return realised P&amp;L at money scale. */
+    public long realisedPnl()
+    {
+        return realisedPnl;
+    }
+
+    /** @return leaves of open buy orders. */
+    public long openBuyQuantity()
+    {
+        return openBuyQuantity;
+    }
+
+    /** @return leaves of open sell orders. */
+    public long openSellQuantity()
+    {
+        return openSellQuantity;
+    }
+
+    /** @return the per-instrument limit, or {@link #NO_LIMIT_OVERRIDE}. */
+    public long positionLimit()
+    {
+        return positionLimit;
+    }
+
+    /**
+     * @param limit the per-instrument limit, or {@link #NO_LIMIT_OVERRIDE}.
+     */
+    public void positionLimit(final long limit)
+    {
+        positionLimit = limit;
+    }
+
+    /** @return true if changed since the last risk update was published. */
+    public boolean changed()
+    {
+        return changed;
+    }
+
+    /**
+     * @param changed whether to report this position in the next risk update.
+     */
+    public void changed(final boolean changed)
+    {
+        this.changed = changed;
+    }
+
+    /**
+     * Average cost at the instrument's price scale, rounded half-up.
+     *
+     * @return average cost, 0 when flat.
+     */
+    public long averageCost()
+    {
+        if (position == 0)
+        {
+            return 0;
+        }
+        return PnlMath.averagePrice(Math.abs(cost), Math.abs(position), priceScale);
+    }
+
+    /**
+     * Restore from a snapshot.
+     *
+     * @param position         net quantity.
+     * @param cost             signed cost.
+     * @param realisedPnl      realised P&amp;L.
+     * @param openBuyQuantity  open buy leaves.
+     * @param openSellQuantity open sell leaves.
+     * @param positionLimit    override or {@link #NO_LIMIT_OVERRIDE}.
+     */
+    public void restore(
+        final long position,
+        final long cost,
+        final long realisedPnl,
+        final long openBuyQuantity,
+        final long openSellQuantity,
+        final long positionLimit)
+    {
+        this.position = position;
+        this.cost = cost;
+        this.realisedPnl = realisedPnl;
+        this.openBuyQuantity = openBuyQuantity;
+        this.openSellQuantity = openSellQuantity;
+        this.positionLimit = positionLimit;
+    }
+}
