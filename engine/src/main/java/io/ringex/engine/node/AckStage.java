@@ -1,0 +1,62 @@
+package io.ringex.engine.node;
+
+import io.aeron.Publication;
+import io.ringex.engine.ring.SlotHandler;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.ReplicationAckEncoder;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * On the standby, gated on its journal stage: once per batch tells the primary the highest sequence journaled here.
+ * Acks are cumulative; one that stays back-pressured is given up after a bounded
+ * retry, and the next batch's covers it.
+ * <p>
+ * Thread safety: the stage's thread only.
+ */
+final class AckStage implements SlotHandler
+{
+    private static final int MAX_ATTEMPTS = 100_000;
+
+    private final Publication publication;
+    private final SequenceBase sequences;
+    private final int nodeId;
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final ReplicationAckEncoder encoder = new ReplicationAckEncoder();
+    private long epoch;
+
+    AckStage(final Publication publication, final SequenceBase sequences, final int nodeId)
+    {
+        this.publication = publication;
+        this.sequences = sequences;
+        this.nodeId = nodeId;
+    }
+
+    void epoch(final long epoch)
+    {
+        this.epoch = epoch;
+    }
+
+    public void onSlot(final AtomicBuffer slots, final int slotOffset, final long sequence, final boolean endOfBatch)
+    {
+        if (endOfBatch)
+        {
+            encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
+                .epoch(epoch)
+                .nodeId(nodeId)
+                .sequence(sequences.commandSequence(sequence));
+            final int length = MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+            // Bounded retry: a later batch's ack covers this one, but the last batch of a burst has no later one.
+            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++)
+            {
+                final long result = publication.offer(buffer, 0, length);
+                if (result > 0 || result == Publication.NOT_CONNECTED || result == Publication.CLOSED)
+                {
+                    return;
+                }
+                Thread.onSpinWait();
+            }
+        }
+    }
+}

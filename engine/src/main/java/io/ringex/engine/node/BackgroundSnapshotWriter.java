@@ -1,0 +1,80 @@
+package io.ringex.engine.node;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.ringex.journal.SnapshotStore;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Writes snapshots off the processor's thread. The processor serialises its state into memory at a sequence (its
+ * only pause, proportional to the state's size) and hands the bytes here; a background thread writes, forces and
+ * renames the file and prunes old ones. A snapshot still being written when the next is asked for makes the next
+ * one wait its turn: snapshots are rare, and each stands alone.
+ * <p>
+ * Thread safety: {@link #submit} from the processor's thread; queries from any thread.
+ */
+final class BackgroundSnapshotWriter implements AutoCloseable
+{
+    private static final System.Logger LOG = System.getLogger(BackgroundSnapshotWriter.class.getName());
+
+    private final SnapshotStore store;
+    private final int kept;
+    private final ExecutorService executor = Executors.newSingleThreadExecutor((r) ->
+    {
+        final Thread thread = new Thread(r, "ringex-snapshot-writer");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final AtomicLong lastWrittenSequence = new AtomicLong();
+
+    BackgroundSnapshotWriter(final SnapshotStore store, final int kept)
+    {
+        this.store = store;
+        this.kept = kept;
+    }
+
+    void submit(final long sequence, final long timestampNs, final long stateHash, final int stateVersion,
+        final byte[] state, final int length)
+    {
+        executor.execute(() ->
+        {
+            try
+            {
+                final long startNs = System.nanoTime();
+                store.write(sequence, timestampNs, stateHash, stateVersion, new UnsafeBuffer(state), 0, length);
+                store.prune(kept);
+                lastWrittenSequence.set(sequence);
+                LOG.log(System.Logger.Level.INFO, "snapshot at sequence {0}: {1} bytes in {2} ms", sequence, length,
+                    (System.nanoTime() - startNs) / 1_000_000);
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.log(System.Logger.Level.ERROR, "snapshot at sequence " + sequence + " failed", ex);
+            }
+        });
+    }
+
+    long lastWrittenSequence()
+    {
+        return lastWrittenSequence.get();
+    }
+
+    public void close()
+    {
+        executor.shutdown();
+        try
+        {
+            if (!executor.awaitTermination(30, TimeUnit.SECONDS))
+            {
+                LOG.log(System.Logger.Level.WARNING, "snapshot writer still busy at close");
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

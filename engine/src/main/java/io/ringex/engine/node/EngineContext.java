@@ -1,0 +1,547 @@
+package io.ringex.engine.node;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import io.ringex.journal.Journal;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
+/**
+ * Configuration of an engine node, in the style of Aeron's {@code MediaDriver.Context}: fluent setters, defaults
+ * from {@code ringex.engine.*} system properties, and one {@link #conclude()} that validates and fails naming the
+ * key. Spring Boot (or a properties file) binds onto it; the hot path never sees Spring.
+ * <p>
+ * Thread safety: configure on one thread, conclude, then hand to {@link EngineNode}; not modified afterwards.
+ */
+public final class EngineContext
+{
+    /** How the node's agents are put on threads. */
+    public enum Threading
+    {
+        /** Every agent on its own thread: for machines with cores to spare, with busy-spin idle if wanted. */
+        DEDICATED,
+        /** Ingress, journal and replication on one thread; processor, publishers and status on another. */
+        SHARED
+    }
+
+    /** Whether and how commands are replicated before the processor acts on them. */
+    public enum ReplicationMode
+    {
+        /** Single node. */
+        OFF,
+        /** The replication stage advances when a command is sent to the standby. */
+        ASYNC,
+        /** The processor waits until the standby has acknowledged that it journaled the command. */
+        SYNC
+    }
+
+    /** The role a node starts in. */
+    public enum Role
+    {
+        /** Takes client commands. */
+        PRIMARY,
+        /** Receives replicated commands, journals and applies them, produces no client output. */
+        STANDBY
+    }
+
+    private int nodeId = Integer.getInteger("ringex.engine.node.id", 1);
+    private Role role = Role.valueOf(System.getProperty("ringex.engine.role", "PRIMARY"));
+    private String aeronDirectoryName = System.getProperty("ringex.engine.aeron.dir");
+    private boolean embeddedMediaDriver = Boolean.parseBoolean(
+        System.getProperty("ringex.engine.aeron.embedded", "false"));
+    private String ingressChannel = System.getProperty("ringex.engine.ingress.channel",
+        "aeron:udp?endpoint=localhost:40100");
+    private int ingressStreamId = Integer.getInteger("ringex.engine.ingress.stream", 1001);
+    private String outboundChannel = System.getProperty("ringex.engine.outbound.channel",
+        "aeron:udp?control=localhost:40101|control-mode=dynamic");
+    private int egressStreamId = Integer.getInteger("ringex.engine.egress.stream", 1002);
+    private int marketDataStreamId = Integer.getInteger("ringex.engine.marketdata.stream", 1003);
+    private int riskStreamId = Integer.getInteger("ringex.engine.risk.stream", 1004);
+    private ReplicationMode replicationMode = ReplicationMode.valueOf(
+        System.getProperty("ringex.engine.replication.mode", "OFF"));
+    private String replicationChannel = System.getProperty("ringex.engine.replication.channel",
+        "aeron:udp?endpoint=localhost:40110");
+    private int replicationStreamId = Integer.getInteger("ringex.engine.replication.stream", 1010);
+    private String replicationAckChannel = System.getProperty("ringex.engine.replication.ack.channel",
+        "aeron:udp?endpoint=localhost:40111");
+    private int replicationAckStreamId = Integer.getInteger("ringex.engine.replication.ack.stream", 1011);
+    private Path journalDirectory = Path.of(System.getProperty("ringex.engine.journal.dir", "data/journal"));
+    private Path snapshotDirectory = Path.of(System.getProperty("ringex.engine.snapshot.dir", "data/snapshots"));
+    private Journal.Durability durability = Journal.Durability.valueOf(
+        System.getProperty("ringex.engine.journal.durability", "PROCESS"));
+    private boolean allowJournalGaps = Boolean.getBoolean("ringex.engine.journal.allow.gaps");
+    private int inputRingCapacity = Integer.getInteger("ringex.engine.input.ring.capacity", 1 << 16);
+    private int inputSlotLength = Integer.getInteger("ringex.engine.input.slot.length", 256);
+    private int outputRingCapacity = Integer.getInteger("ringex.engine.output.ring.capacity", 1 << 16);
+    private int outputSlotLength = Integer.getInteger("ringex.engine.output.slot.length", 1024);
+    private long snapshotEveryCommands = Long.getLong("ringex.engine.snapshot.every.commands", 1_000_000L);
+    private int snapshotsKept = Integer.getInteger("ringex.engine.snapshot.kept", 3);
+    private long statusIntervalNs = TimeUnit.MILLISECONDS.toNanos(
+        Long.getLong("ringex.engine.status.interval.ms", 1000L));
+    private long bookSnapshotIntervalNs = TimeUnit.MILLISECONDS.toNanos(
+        Long.getLong("ringex.engine.marketdata.snapshot.interval.ms", 5000L));
+    private Threading threading = Threading.valueOf(System.getProperty("ringex.engine.threading", "SHARED"));
+    private String idleStrategy = System.getProperty("ringex.engine.idle.strategy", "backoff");
+    private long replicationAckTimeoutNs = TimeUnit.MILLISECONDS.toNanos(
+        Long.getLong("ringex.engine.replication.ack.timeout.ms", 2000L));
+    private boolean concluded;
+
+    /**
+     * Validate and fill in derived values.
+     *
+     * @return this.
+     * @throws IllegalStateException naming the offending key.
+     */
+    public EngineContext conclude()
+    {
+        require(nodeId > 0, "ringex.engine.node.id", "must be positive");
+        require(Integer.bitCount(inputRingCapacity) == 1, "ringex.engine.input.ring.capacity",
+            "must be a power of two");
+        require(Integer.bitCount(outputRingCapacity) == 1, "ringex.engine.output.ring.capacity",
+            "must be a power of two");
+        require(inputSlotLength >= 128 && Integer.bitCount(inputSlotLength) == 1, "ringex.engine.input.slot.length",
+            "must be a power of two >= 128");
+        require(outputSlotLength >= 256 && Integer.bitCount(outputSlotLength) == 1,
+            "ringex.engine.output.slot.length", "must be a power of two >= 256");
+        require(snapshotEveryCommands > 0, "ringex.engine.snapshot.every.commands", "must be positive");
+        require(snapshotsKept > 0, "ringex.engine.snapshot.kept", "must be positive");
+        require(statusIntervalNs > 0, "ringex.engine.status.interval.ms", "must be positive");
+        require(!ingressChannel.isEmpty(), "ringex.engine.ingress.channel", "must be set");
+        newIdleStrategy();
+        concluded = true;
+        return this;
+    }
+
+    private static void require(final boolean condition, final String key, final String message)
+    {
+        if (!condition)
+        {
+            throw new IllegalStateException(key + " " + message);
+        }
+    }
+
+    /**
+     * A new idle strategy of the configured kind (each agent runner needs its own).
+     *
+     * @return the idle strategy.
+     */
+    public IdleStrategy newIdleStrategy()
+    {
+        switch (idleStrategy)
+        {
+            case "backoff":
+                return new BackoffIdleStrategy(100, 10, TimeUnit.MICROSECONDS.toNanos(1),
+                    TimeUnit.MICROSECONDS.toNanos(100));
+            case "yielding":
+                return new YieldingIdleStrategy();
+            case "busy-spin":
+                return new BusySpinIdleStrategy();
+            case "sleeping":
+                return new SleepingMillisIdleStrategy(1);
+            default:
+                throw new IllegalStateException("ringex.engine.idle.strategy must be backoff, yielding, busy-spin or " +
+                    "sleeping, not " + idleStrategy);
+        }
+    }
+
+    boolean isConcluded()
+    {
+        return concluded;
+    }
+
+    // ---------------------------------------------------------------- fluent accessors
+
+    /** @return this node's id, unique in a primary/standby pair. */
+    public int nodeId()
+    {
+        return nodeId;
+    }
+
+    /** @param nodeId this node's id. @return this. */
+    public EngineContext nodeId(final int nodeId)
+    {
+        this.nodeId = nodeId;
+        return this;
+    }
+
+    /** @return the role the node starts in. */
+    public Role role()
+    {
+        return role;
+    }
+
+    /** @param role the role the node starts in. @return this. */
+    public EngineContext role(final Role role)
+    {
+        this.role = role;
+        return this;
+    }
+
+    /** @return the Aeron directory, or null for Aeron's default. */
+    public String aeronDirectoryName()
+    {
+        return aeronDirectoryName;
+    }
+
+    /** @param name the Aeron directory. @return this. */
+    public EngineContext aeronDirectoryName(final String name)
+    {
+        this.aeronDirectoryName = name;
+        return this;
+    }
+
+    /** @return whether the node launches its own media driver. */
+    public boolean embeddedMediaDriver()
+    {
+        return embeddedMediaDriver;
+    }
+
+    /** @param embedded whether the node launches its own media driver. @return this. */
+    public EngineContext embeddedMediaDriver(final boolean embedded)
+    {
+        this.embeddedMediaDriver = embedded;
+        return this;
+    }
+
+    /** @return the channel commands arrive on. */
+    public String ingressChannel()
+    {
+        return ingressChannel;
+    }
+
+    /** @param channel the channel commands arrive on. @return this. */
+    public EngineContext ingressChannel(final String channel)
+    {
+        this.ingressChannel = channel;
+        return this;
+    }
+
+    /** @return the stream commands arrive on. */
+    public int ingressStreamId()
+    {
+        return ingressStreamId;
+    }
+
+    /** @param streamId the stream commands arrive on. @return this. */
+    public EngineContext ingressStreamId(final int streamId)
+    {
+        this.ingressStreamId = streamId;
+        return this;
+    }
+
+    /** @return the channel of the egress, market-data and risk streams. */
+    public String outboundChannel()
+    {
+        return outboundChannel;
+    }
+
+    /** @param channel the channel of the egress, market-data and risk streams. @return this. */
+    public EngineContext outboundChannel(final String channel)
+    {
+        this.outboundChannel = channel;
+        return this;
+    }
+
+    /** @return the egress stream (execution reports to gateways). */
+    public int egressStreamId()
+    {
+        return egressStreamId;
+    }
+
+    /** @param streamId the egress stream. @return this. */
+    public EngineContext egressStreamId(final int streamId)
+    {
+        this.egressStreamId = streamId;
+        return this;
+    }
+
+    /** @return the market-data stream. */
+    public int marketDataStreamId()
+    {
+        return marketDataStreamId;
+    }
+
+    /** @param streamId the market-data stream. @return this. */
+    public EngineContext marketDataStreamId(final int streamId)
+    {
+        this.marketDataStreamId = streamId;
+        return this;
+    }
+
+    /** @return the risk stream. */
+    public int riskStreamId()
+    {
+        return riskStreamId;
+    }
+
+    /** @param streamId the risk stream. @return this. */
+    public EngineContext riskStreamId(final int streamId)
+    {
+        this.riskStreamId = streamId;
+        return this;
+    }
+
+    /** @return the replication mode. */
+    public ReplicationMode replicationMode()
+    {
+        return replicationMode;
+    }
+
+    /** @param mode the replication mode. @return this. */
+    public EngineContext replicationMode(final ReplicationMode mode)
+    {
+        this.replicationMode = mode;
+        return this;
+    }
+
+    /** @return the channel replicated commands go to the standby on. */
+    public String replicationChannel()
+    {
+        return replicationChannel;
+    }
+
+    /** @param channel the replication channel. @return this. */
+    public EngineContext replicationChannel(final String channel)
+    {
+        this.replicationChannel = channel;
+        return this;
+    }
+
+    /** @return the replication stream. */
+    public int replicationStreamId()
+    {
+        return replicationStreamId;
+    }
+
+    /** @param streamId the replication stream. @return this. */
+    public EngineContext replicationStreamId(final int streamId)
+    {
+        this.replicationStreamId = streamId;
+        return this;
+    }
+
+    /** @return the channel the standby acknowledges on. */
+    public String replicationAckChannel()
+    {
+        return replicationAckChannel;
+    }
+
+    /** @param channel the acknowledgement channel. @return this. */
+    public EngineContext replicationAckChannel(final String channel)
+    {
+        this.replicationAckChannel = channel;
+        return this;
+    }
+
+    /** @return the acknowledgement stream. */
+    public int replicationAckStreamId()
+    {
+        return replicationAckStreamId;
+    }
+
+    /** @param streamId the acknowledgement stream. @return this. */
+    public EngineContext replicationAckStreamId(final int streamId)
+    {
+        this.replicationAckStreamId = streamId;
+        return this;
+    }
+
+    /** @return the journal directory. */
+    public Path journalDirectory()
+    {
+        return journalDirectory;
+    }
+
+    /** @param directory the journal directory. @return this. */
+    public EngineContext journalDirectory(final Path directory)
+    {
+        this.journalDirectory = directory;
+        return this;
+    }
+
+    /** @return the snapshot directory. */
+    public Path snapshotDirectory()
+    {
+        return snapshotDirectory;
+    }
+
+    /** @param directory the snapshot directory. @return this. */
+    public EngineContext snapshotDirectory(final Path directory)
+    {
+        this.snapshotDirectory = directory;
+        return this;
+    }
+
+    /** @return what a journaled batch survives. */
+    public Journal.Durability durability()
+    {
+        return durability;
+    }
+
+    /** @param durability what a journaled batch survives. @return this. */
+    public EngineContext durability(final Journal.Durability durability)
+    {
+        this.durability = durability;
+        return this;
+    }
+
+    /** @return whether recovery may go on over a gap in the middle of the journal. */
+    public boolean allowJournalGaps()
+    {
+        return allowJournalGaps;
+    }
+
+    /** @param allow whether recovery may go on over a gap. @return this. */
+    public EngineContext allowJournalGaps(final boolean allow)
+    {
+        this.allowJournalGaps = allow;
+        return this;
+    }
+
+    /** @return input ring slots. */
+    public int inputRingCapacity()
+    {
+        return inputRingCapacity;
+    }
+
+    /** @param capacity input ring slots, a power of two. @return this. */
+    public EngineContext inputRingCapacity(final int capacity)
+    {
+        this.inputRingCapacity = capacity;
+        return this;
+    }
+
+    /** @return input slot length. */
+    public int inputSlotLength()
+    {
+        return inputSlotLength;
+    }
+
+    /** @param length input slot length, a power of two. @return this. */
+    public EngineContext inputSlotLength(final int length)
+    {
+        this.inputSlotLength = length;
+        return this;
+    }
+
+    /** @return output ring slots. */
+    public int outputRingCapacity()
+    {
+        return outputRingCapacity;
+    }
+
+    /** @param capacity output ring slots, a power of two. @return this. */
+    public EngineContext outputRingCapacity(final int capacity)
+    {
+        this.outputRingCapacity = capacity;
+        return this;
+    }
+
+    /** @return output slot length. */
+    public int outputSlotLength()
+    {
+        return outputSlotLength;
+    }
+
+    /** @param length output slot length, a power of two. @return this. */
+    public EngineContext outputSlotLength(final int length)
+    {
+        this.outputSlotLength = length;
+        return this;
+    }
+
+    /** @return commands between automatic snapshots. */
+    public long snapshotEveryCommands()
+    {
+        return snapshotEveryCommands;
+    }
+
+    /** @param commands commands between automatic snapshots. @return this. */
+    public EngineContext snapshotEveryCommands(final long commands)
+    {
+        this.snapshotEveryCommands = commands;
+        return this;
+    }
+
+    /** @return snapshot files kept. */
+    public int snapshotsKept()
+    {
+        return snapshotsKept;
+    }
+
+    /** @param kept snapshot files kept. @return this. */
+    public EngineContext snapshotsKept(final int kept)
+    {
+        this.snapshotsKept = kept;
+        return this;
+    }
+
+    /** @return interval between EngineStatus messages. */
+    public long statusIntervalNs()
+    {
+        return statusIntervalNs;
+    }
+
+    /** @param intervalNs interval between EngineStatus messages. @return this. */
+    public EngineContext statusIntervalNs(final long intervalNs)
+    {
+        this.statusIntervalNs = intervalNs;
+        return this;
+    }
+
+    /** @return interval, in command time, between full book snapshots on market data. */
+    public long bookSnapshotIntervalNs()
+    {
+        return bookSnapshotIntervalNs;
+    }
+
+    /** @param intervalNs interval between book snapshots. @return this. */
+    public EngineContext bookSnapshotIntervalNs(final long intervalNs)
+    {
+        this.bookSnapshotIntervalNs = intervalNs;
+        return this;
+    }
+
+    /** @return how agents are put on threads. */
+    public Threading threading()
+    {
+        return threading;
+    }
+
+    /** @param threading how agents are put on threads. @return this. */
+    public EngineContext threading(final Threading threading)
+    {
+        this.threading = threading;
+        return this;
+    }
+
+    /** @return how long SYNC replication waits for an acknowledgement before degrading to ASYNC. */
+    public long replicationAckTimeoutNs()
+    {
+        return replicationAckTimeoutNs;
+    }
+
+    /** @param timeoutNs how long SYNC replication waits for an acknowledgement. @return this. */
+    public EngineContext replicationAckTimeoutNs(final long timeoutNs)
+    {
+        this.replicationAckTimeoutNs = timeoutNs;
+        return this;
+    }
+
+    /** @return the idle strategy name. */
+    public String idleStrategy()
+    {
+        return idleStrategy;
+    }
+
+    /** @param name backoff, yielding, busy-spin or sleeping. @return this. */
+    public EngineContext idleStrategy(final String name)
+    {
+        this.idleStrategy = name;
+        return this;
+    }
+}

@@ -1,0 +1,182 @@
+package io.ringex.engine.node;
+
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.ControlledFragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.ringex.engine.ring.Ring;
+import io.ringex.engine.ring.Sequencer;
+import io.ringex.engine.ring.SlotDescriptor;
+import io.ringex.protocol.MessageCatalog;
+import io.ringex.protocol.MessageValidator;
+import io.ringex.protocol.codecs.BusinessRejectEncoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.RejectReason;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * The input ring's producer: polls the ingress subscription, validates each fragment, and claims it into the input
+ * ring with a timestamp the engine stamps (never decreasing, so the processor's notion of time only moves forward).
+ * <p>
+ * When the ring is full the fragment is not dropped: the controlled poll returns ABORT and Aeron redelivers it on the
+ * next poll, which pushes back on the publishers. A fragment that fails validation is counted, logged (at most one
+ * line per reason per second) and, when it names a session, answered with a {@code BusinessReject} on the egress; it
+ * never reaches the ring, so the journal holds only valid commands.
+ * <p>
+ * Thread safety: one thread (its agent runner's); it is the only user of the input ring's sequencer.
+ */
+final class IngressAgent implements Agent, ControlledFragmentHandler
+{
+    private static final System.Logger LOG = System.getLogger(IngressAgent.class.getName());
+    private static final int FRAGMENT_LIMIT = 64;
+    private static final long LOG_INTERVAL_NS = 1_000_000_000L;
+    private static final int SESSION_ID_BODY_OFFSET = 0;
+
+    private final Subscription subscription;
+    private final Ring ring;
+    private final Sequencer sequencer;
+    private final EpochNanoClock clock;
+    private final MessageValidator validator;
+    private final Publication rejects;
+    private final AtomicCounter malformedCounter;
+    private final AtomicCounter backPressureCounter;
+    private final UnsafeBuffer rejectBuffer = new UnsafeBuffer(new byte[256]);
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final BusinessRejectEncoder rejectEncoder = new BusinessRejectEncoder();
+    private final long[] lastLogNsByReason = new long[RejectReason.values().length];
+    private volatile boolean open;
+    private long lastTimestampNs;
+    private long epoch;
+
+    IngressAgent(
+        final Subscription subscription,
+        final Ring ring,
+        final EpochNanoClock clock,
+        final Publication rejects,
+        final AtomicCounter malformedCounter,
+        final AtomicCounter backPressureCounter)
+    {
+        this.subscription = subscription;
+        this.ring = ring;
+        this.sequencer = ring.sequencer();
+        this.clock = clock;
+        this.validator = new MessageValidator(ring.maxPayloadLength());
+        this.rejects = rejects;
+        this.malformedCounter = malformedCounter;
+        this.backPressureCounter = backPressureCounter;
+    }
+
+    /**
+     * Start taking commands (after recovery). Until then fragments wait in the subscription's image.
+     *
+     * @param epoch the primary term stamped on rejects.
+     */
+    void open(final long epoch)
+    {
+        this.epoch = epoch;
+        this.open = true;
+    }
+
+    /**
+     * Stop taking commands (fenced, or shutting down); what is in flight stays in the image.
+     */
+    void close()
+    {
+        this.open = false;
+    }
+
+    public int doWork()
+    {
+        return open ? subscription.controlledPoll(this, FRAGMENT_LIMIT) : 0;
+    }
+
+    public String roleName()
+    {
+        return "ingress";
+    }
+
+    public Action onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        final RejectReason reason = validator.validate(buffer, offset, length);
+        final int templateId = length >= MessageHeaderDecoder.ENCODED_LENGTH ?
+            buffer.getShort(offset + MessageHeaderDecoder.templateIdEncodingOffset(),
+            MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF : -1;
+        if (reason != RejectReason.NONE)
+        {
+            refuse(buffer, offset, length, templateId, reason);
+            return Action.CONTINUE;
+        }
+        final MessageCatalog.Kind kind = MessageCatalog.kind(templateId);
+        if (kind != MessageCatalog.Kind.ORDER_ENTRY && kind != MessageCatalog.Kind.ADMIN)
+        {
+            refuse(buffer, offset, length, templateId, RejectReason.UNKNOWN_MESSAGE);
+            return Action.CONTINUE;
+        }
+
+        final long sequence = sequencer.tryNext();
+        if (sequence < 0)
+        {
+            backPressureCounter.incrementRelease();
+            return Action.ABORT;
+        }
+
+        final long sourceId = carriesSession(templateId) ?
+            buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH + SESSION_ID_BODY_OFFSET,
+            MessageHeaderDecoder.BYTE_ORDER) : 0;
+        final long now = Math.max(clock.nanoTime(), lastTimestampNs);
+        lastTimestampNs = now;
+
+        final AtomicBuffer slots = ring.buffer();
+        final int slot = ring.slotOffset(sequence);
+        slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, now);
+        slots.putLong(slot + SlotDescriptor.SOURCE_ID_OFFSET, sourceId);
+        slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, templateId);
+        slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET, length);
+        slots.putBytes(slot + SlotDescriptor.PAYLOAD_OFFSET, buffer, offset, length);
+        sequencer.publish(sequence);
+        return Action.CONTINUE;
+    }
+
+    private static boolean carriesSession(final int templateId)
+    {
+        // Order-entry commands and SessionStatus start their body with the session id (schema convention).
+        return MessageCatalog.kind(templateId) == MessageCatalog.Kind.ORDER_ENTRY ||
+            templateId == io.ringex.protocol.codecs.SessionStatusDecoder.TEMPLATE_ID;
+    }
+
+    private void refuse(
+        final DirectBuffer buffer, final int offset, final int length, final int templateId, final RejectReason reason)
+    {
+        malformedCounter.incrementRelease();
+        final long now = clock.nanoTime();
+        if (now - lastLogNsByReason[reason.ordinal()] >= LOG_INTERVAL_NS)
+        {
+            lastLogNsByReason[reason.ordinal()] = now;
+            LOG.log(System.Logger.Level.WARNING, "ingress refused a fragment: reason={0} template={1} length={2} " +
+                "(further ones for this reason within 1s are counted, not logged)", reason,
+                MessageCatalog.name(templateId), length);
+        }
+
+        // A session can be named only if the header and the whole root block of an order-entry message are there.
+        if (templateId >= 0 && MessageCatalog.kind(templateId) == MessageCatalog.Kind.ORDER_ENTRY &&
+            length >= MessageHeaderDecoder.ENCODED_LENGTH + MessageCatalog.blockLength(templateId))
+        {
+            final long sessionId = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH,
+                MessageHeaderDecoder.BYTE_ORDER);
+            rejectEncoder.wrapAndApplyHeader(rejectBuffer, 0, headerEncoder)
+                .epoch(epoch)
+                .sessionId(sessionId)
+                .refTemplateId(templateId)
+                .refClientOrderId("")
+                .rejectReason(reason)
+                .text(reason.name());
+            rejects.offer(rejectBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + rejectEncoder.encodedLength());
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package io.ringex.engine.node;
+
+import io.ringex.engine.processor.BusinessLogicProcessor;
+import io.ringex.engine.processor.SnapshotDescriptor;
+import io.ringex.engine.ring.SlotDescriptor;
+import io.ringex.engine.ring.SlotHandler;
+import io.ringex.protocol.codecs.TakeSnapshotDecoder;
+import org.HdrHistogram.Recorder;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.EpochNanoClock;
+
+/**
+ * The input ring's last stage: hands each command to the business-logic processor, gated on the journal (and the
+ * replication) stage, so the processor only ever acts on commands that will survive a crash.
+ * <p>
+ * Around the processor it does what the processor must not: measures ingress-to-processed latency with the wall
+ * clock (a {@link Recorder} the status agent reads), asks for a full book snapshot on the market data every interval
+ * of command time (deterministic: it follows the slots' timestamps), and takes state snapshots every N commands and
+ * on {@code TakeSnapshot}: the processor serialises into memory here (the only pause), and the
+ * {@link BackgroundSnapshotWriter} writes the file on its own thread.
+ * <p>
+ * Thread safety: the stage's thread only, except {@link #requestStateHash()} and {@link #lastStateHash()}.
+ */
+final class ProcessorStage implements SlotHandler
+{
+    private final BusinessLogicProcessor processor;
+    private final RingEventSink sink;
+    private final SequenceBase sequences;
+    private final EpochNanoClock clock;
+    private final Recorder latency;
+    private final BackgroundSnapshotWriter snapshots;
+    private final long snapshotEveryCommands;
+    private final long bookSnapshotIntervalNs;
+    private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(1 << 20);
+    private long lastSnapshotSequence;
+    private long nextBookSnapshotNs;
+    private volatile boolean stateHashRequested;
+    private volatile long lastStateHash;
+    private volatile long lastCommandSequence;
+
+    ProcessorStage(
+        final BusinessLogicProcessor processor,
+        final RingEventSink sink,
+        final SequenceBase sequences,
+        final EpochNanoClock clock,
+        final Recorder latency,
+        final BackgroundSnapshotWriter snapshots,
+        final long snapshotEveryCommands,
+        final long bookSnapshotIntervalNs)
+    {
+        this.processor = processor;
+        this.sink = sink;
+        this.sequences = sequences;
+        this.clock = clock;
+        this.latency = latency;
+        this.snapshots = snapshots;
+        this.snapshotEveryCommands = snapshotEveryCommands;
+        this.bookSnapshotIntervalNs = bookSnapshotIntervalNs;
+        this.lastSnapshotSequence = sequences.firstCommandSequence() - 1;
+        this.lastCommandSequence = sequences.firstCommandSequence() - 1;
+        this.lastStateHash = processor.stateHash();
+    }
+
+    public void onSlot(final AtomicBuffer buffer, final int slotOffset, final long sequence, final boolean endOfBatch)
+    {
+        final long commandSequence = sequences.commandSequence(sequence);
+        final long timestampNs = buffer.getLong(slotOffset + SlotDescriptor.TIMESTAMP_OFFSET);
+        final int templateId = buffer.getInt(slotOffset + SlotDescriptor.TEMPLATE_ID_OFFSET);
+        sink.command(commandSequence, timestampNs);
+        processor.onCommand(
+            commandSequence,
+            timestampNs,
+            buffer.getLong(slotOffset + SlotDescriptor.SOURCE_ID_OFFSET),
+            buffer,
+            slotOffset + SlotDescriptor.PAYLOAD_OFFSET,
+            buffer.getInt(slotOffset + SlotDescriptor.LENGTH_OFFSET));
+        lastCommandSequence = commandSequence;
+
+        if (timestampNs >= nextBookSnapshotNs)
+        {
+            nextBookSnapshotNs = timestampNs + bookSnapshotIntervalNs;
+            for (int i = 0, n = processor.state().bookCount(); i < n; i++)
+            {
+                processor.publishBookSnapshot(processor.state().bookAt(i).instrument().instrumentId());
+            }
+        }
+
+        if (endOfBatch)
+        {
+            processor.onEndOfBatch();
+        }
+        latency.recordValue(Math.max(0, clock.nanoTime() - timestampNs));
+
+        if (templateId == TakeSnapshotDecoder.TEMPLATE_ID ||
+            commandSequence - lastSnapshotSequence >= snapshotEveryCommands)
+        {
+            if (!endOfBatch)
+            {
+                processor.onEndOfBatch();
+            }
+            snapshot(commandSequence, timestampNs);
+        }
+        if (endOfBatch && stateHashRequested)
+        {
+            stateHashRequested = false;
+            lastStateHash = processor.stateHash();
+        }
+    }
+
+    private void snapshot(final long commandSequence, final long timestampNs)
+    {
+        final int length = processor.writeSnapshot(snapshotBuffer, 0);
+        final long stateHash = processor.stateHash();
+        lastStateHash = stateHash;
+        final byte[] copy = new byte[length];
+        snapshotBuffer.getBytes(0, copy);
+        snapshots.submit(commandSequence, timestampNs, stateHash, SnapshotDescriptor.VERSION, copy, length);
+        lastSnapshotSequence = commandSequence;
+    }
+
+    /**
+     * Ask for the state hash to be computed at the next end of batch (for the status message).
+     */
+    void requestStateHash()
+    {
+        stateHashRequested = true;
+    }
+
+    /**
+     * @return the state hash last computed.
+     */
+    long lastStateHash()
+    {
+        return lastStateHash;
+    }
+
+    /**
+     * @return the command sequence last processed.
+     */
+    long lastCommandSequence()
+    {
+        return lastCommandSequence;
+    }
+}

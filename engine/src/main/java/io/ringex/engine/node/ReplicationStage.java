@@ -1,0 +1,207 @@
+package io.ringex.engine.node;
+
+import io.aeron.ExclusivePublication;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.ringex.engine.ring.SlotDescriptor;
+import io.ringex.engine.ring.SlotHandler;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.ReplicatedCommandEncoder;
+import io.ringex.protocol.codecs.ReplicationAckDecoder;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * The replication stage on the primary: sends each input slot to the standby as a {@code ReplicatedCommand}.
+ * <p>
+ * In ASYNC mode its sequence passes a slot once the command is handed to Aeron. In SYNC mode, at each end of batch it
+ * waits until the standby acknowledges having journaled the whole batch, so the processor, gated on this stage, only
+ * acts on commands two journals hold; a batch is one round trip, whatever its size. If no acknowledgement comes
+ * within the timeout (standby lost) the stage degrades to ASYNC, counts it and logs it loudly, rather than stopping
+ * the venue; it returns to SYNC when acknowledgements catch up. While degraded, an acknowledged order is on one
+ * journal only (docs/operations.md). With no standby connected in ASYNC mode, commands are not sent; a standby that
+ * joins later catches up from the journal.
+ * <p>
+ * Run with {@link io.ringex.engine.ring.StageErrorPolicy#HALT}. Thread safety: the stage's thread only.
+ */
+final class ReplicationStage implements SlotHandler
+{
+    private static final System.Logger LOG = System.getLogger(ReplicationStage.class.getName());
+
+    private final ExclusivePublication publication;
+    private final Subscription acks;
+    private final boolean sync;
+    private final long ackTimeoutNs;
+    private final SequenceBase sequences;
+    private final EpochNanoClock clock;
+    private final IdleStrategy idleStrategy;
+    private final AtomicCounter ackedCounter;
+    private final AtomicCounter degradedCounter;
+    private final UnsafeBuffer sendBuffer;
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final ReplicatedCommandEncoder encoder = new ReplicatedCommandEncoder();
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final ReplicationAckDecoder ackDecoder = new ReplicationAckDecoder();
+    private final FragmentHandler ackHandler = this::onAck;
+    private long epoch;
+    private long ackedSequence;
+    private boolean degraded;
+
+    ReplicationStage(
+        final ExclusivePublication publication,
+        final Subscription acks,
+        final boolean sync,
+        final long ackTimeoutNs,
+        final SequenceBase sequences,
+        final EpochNanoClock clock,
+        final IdleStrategy idleStrategy,
+        final AtomicCounter ackedCounter,
+        final AtomicCounter degradedCounter,
+        final int maxPayloadLength)
+    {
+        this.publication = publication;
+        this.acks = acks;
+        this.sync = sync;
+        this.ackTimeoutNs = ackTimeoutNs;
+        this.sequences = sequences;
+        this.clock = clock;
+        this.idleStrategy = idleStrategy;
+        this.ackedCounter = ackedCounter;
+        this.degradedCounter = degradedCounter;
+        this.sendBuffer = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH +
+            ReplicatedCommandEncoder.BLOCK_LENGTH + ReplicatedCommandEncoder.commandHeaderLength() + maxPayloadLength]);
+        this.ackedSequence = sequences.firstCommandSequence() - 1;
+    }
+
+    void epoch(final long epoch)
+    {
+        this.epoch = epoch;
+    }
+
+    public void onSlot(final AtomicBuffer buffer, final int slotOffset, final long sequence, final boolean endOfBatch)
+    {
+        final long commandSequence = sequences.commandSequence(sequence);
+        final int length = buffer.getInt(slotOffset + SlotDescriptor.LENGTH_OFFSET);
+        encoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
+            .epoch(epoch)
+            .sequence(commandSequence)
+            .timestampNs(buffer.getLong(slotOffset + SlotDescriptor.TIMESTAMP_OFFSET))
+            .sourceId(buffer.getLong(slotOffset + SlotDescriptor.SOURCE_ID_OFFSET))
+            .templateId(buffer.getInt(slotOffset + SlotDescriptor.TEMPLATE_ID_OFFSET))
+            .putCommand(buffer, slotOffset + SlotDescriptor.PAYLOAD_OFFSET, length);
+        send(MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+
+        if (sync && endOfBatch)
+        {
+            awaitAck(commandSequence);
+        }
+        else
+        {
+            acks.poll(ackHandler, 16);
+        }
+    }
+
+    private void send(final int length)
+    {
+        idleStrategy.reset();
+        while (true)
+        {
+            final long result = publication.offer(sendBuffer, 0, length);
+            if (result > 0 || result == Publication.NOT_CONNECTED && (!sync || degraded))
+            {
+                return;
+            }
+            if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED)
+            {
+                throw new IllegalStateException("replication publication unusable: " + Publication.errorString(result));
+            }
+            if (result == Publication.NOT_CONNECTED && sync)
+            {
+                // No standby: give it the ack timeout to appear before degrading.
+                if (!awaitConnected())
+                {
+                    degrade("no standby connected");
+                    return;
+                }
+                continue;
+            }
+            if (result != Publication.ADMIN_ACTION)
+            {
+                idleStrategy.idle();
+            }
+        }
+    }
+
+    private void awaitAck(final long commandSequence)
+    {
+        if (degraded)
+        {
+            acks.poll(ackHandler, 64);
+            if (ackedSequence >= commandSequence)
+            {
+                degraded = false;
+                LOG.log(System.Logger.Level.WARNING, "replication back to SYNC at sequence {0}", commandSequence);
+            }
+            return;
+        }
+        final long deadlineNs = clock.nanoTime() + ackTimeoutNs;
+        idleStrategy.reset();
+        while (ackedSequence < commandSequence && clock.nanoTime() < deadlineNs)
+        {
+            if (acks.poll(ackHandler, 64) == 0)
+            {
+                idleStrategy.idle();
+            }
+        }
+        if (ackedSequence < commandSequence)
+        {
+            degrade("no acknowledgement of sequence " + commandSequence + " within " + ackTimeoutNs / 1_000_000 +
+                " ms");
+        }
+    }
+
+    private boolean awaitConnected()
+    {
+        final long deadlineNs = clock.nanoTime() + ackTimeoutNs;
+        idleStrategy.reset();
+        while (!publication.isConnected())
+        {
+            if (clock.nanoTime() >= deadlineNs)
+            {
+                return false;
+            }
+            idleStrategy.idle();
+        }
+        return true;
+    }
+
+    private void degrade(final String why)
+    {
+        degraded = true;
+        degradedCounter.incrementRelease();
+        LOG.log(System.Logger.Level.ERROR, "replication DEGRADED to ASYNC: {0}; acknowledged commands are now on " +
+            "the primary's journal only until the standby catches up", why);
+    }
+
+    private void onAck(
+        final org.agrona.DirectBuffer buffer, final int offset, final int length, final io.aeron.logbuffer.Header h)
+    {
+        headerDecoder.wrap(buffer, offset);
+        if (headerDecoder.templateId() == ReplicationAckDecoder.TEMPLATE_ID &&
+            headerDecoder.schemaId() == ReplicationAckDecoder.SCHEMA_ID)
+        {
+            ackDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder);
+            final long sequence = ackDecoder.sequence();
+            if (sequence > ackedSequence)
+            {
+                ackedSequence = sequence;
+                ackedCounter.setRelease(sequence);
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.ringex.engine.node;
+
+import io.ringex.engine.processor.EventSink;
+import io.ringex.engine.ring.Ring;
+import io.ringex.engine.ring.Sequencer;
+import io.ringex.engine.ring.SlotDescriptor;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.IdleStrategy;
+
+/**
+ * The processor's events go straight into the output ring's slots: a claim is a slot, a commit publishes it. A full
+ * output ring makes the processor wait (it never drops an event); the publishers behind it are what it waits for.
+ * <p>
+ * Thread safety: the processor's thread only (the output ring's single producer).
+ */
+final class RingEventSink implements EventSink
+{
+    private final Ring ring;
+    private final Sequencer sequencer;
+    private final AtomicBuffer buffer;
+    private final IdleStrategy idleStrategy;
+    private long claimed = -1;
+    private long timestampNs;
+    private long sourceSequence;
+
+    RingEventSink(final Ring ring, final IdleStrategy idleStrategy)
+    {
+        this.ring = ring;
+        this.sequencer = ring.sequencer();
+        this.buffer = ring.buffer();
+        this.idleStrategy = idleStrategy;
+    }
+
+    /**
+     * The command whose events follow: stamped on their slots so publishers can measure latency.
+     *
+     * @param commandSequence the command's sequence.
+     * @param timestampNs     the command's ingress time.
+     */
+    void command(final long commandSequence, final long timestampNs)
+    {
+        this.sourceSequence = commandSequence;
+        this.timestampNs = timestampNs;
+    }
+
+    public MutableDirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    public int claim(final int maxLength)
+    {
+        if (maxLength > ring.maxPayloadLength())
+        {
+            throw new IllegalArgumentException("event of " + maxLength + " bytes exceeds the output slot payload " +
+                ring.maxPayloadLength());
+        }
+        final long sequence = sequencer.next(idleStrategy);
+        if (sequence < 0)
+        {
+            throw new IllegalStateException("output ring closed");
+        }
+        claimed = sequence;
+        return ring.slotOffset(sequence) + SlotDescriptor.PAYLOAD_OFFSET;
+    }
+
+    public void commit(final int length)
+    {
+        final int slot = ring.slotOffset(claimed);
+        final int templateId = buffer.getShort(slot + SlotDescriptor.PAYLOAD_OFFSET +
+            MessageHeaderDecoder.templateIdEncodingOffset(), MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF;
+        buffer.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, timestampNs);
+        buffer.putLong(slot + SlotDescriptor.SOURCE_ID_OFFSET, sourceSequence);
+        buffer.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, templateId);
+        buffer.putInt(slot + SlotDescriptor.LENGTH_OFFSET, length);
+        sequencer.publish(claimed);
+        claimed = -1;
+    }
+
+    public int maxEventLength()
+    {
+        return ring.maxPayloadLength();
+    }
+}

@@ -1,0 +1,184 @@
+package io.ringex.engine.node;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.aeron.Publication;
+import io.ringex.engine.processor.BusinessLogicProcessor;
+import io.ringex.protocol.codecs.EngineCounter;
+import io.ringex.protocol.codecs.EngineStatusEncoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.NodeRole;
+import io.ringex.protocol.codecs.RejectReason;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * Publishes {@code EngineStatus} on the risk stream every interval: role and epoch, the rings' sequences, journal and
+ * replication progress, counters, rejects by reason, latency percentiles since the previous status, and the state
+ * hash. It shares the processor's thread (it is composed with the processor's stage), so it may read the processor's
+ * state between batches; it is also how other threads get a state hash ({@link #stateHash(long)}).
+ * <p>
+ * Thread safety: {@link #doWork()} on the processor's thread; {@link #stateHash(long)} from any thread.
+ */
+final class StatusAgent implements Agent
+{
+    /** Everything the status reads, gathered by the node. */
+    static final class Sources
+    {
+        BusinessLogicProcessor processor;
+        SequenceBase sequences;
+        AtomicCounter inputCursor;
+        AtomicCounter journalSequence;
+        AtomicCounter replicationSequence;
+        AtomicCounter processorSequence;
+        AtomicCounter outputCursor;
+        AtomicCounter malformed;
+        AtomicCounter backPressure;
+        AtomicCounter accepted;
+        AtomicCounter trades;
+        AtomicCounter rejects;
+        AtomicCounter errors;
+        EventStatistics statistics;
+        BackgroundSnapshotWriter snapshots;
+        Recorder latency;
+        int ringCapacity;
+        int nodeId;
+    }
+
+    private final Sources sources;
+    private final Publication publication;
+    private final EpochNanoClock clock;
+    private final long intervalNs;
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[2048]);
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final EngineStatusEncoder encoder = new EngineStatusEncoder();
+    private final RejectReason[] reasons = RejectReason.values();
+    private final long[] rejectCounts = new long[reasons.length];
+    private Histogram interval;
+    private long nextStatusNs;
+    private volatile NodeRole role = NodeRole.RECOVERING;
+    private final AtomicLong hashRequests = new AtomicLong();
+    private volatile long hashAnswered;
+    private volatile long lastStateHash;
+
+    StatusAgent(final Sources sources, final Publication publication, final EpochNanoClock clock,
+        final long intervalNs)
+    {
+        this.sources = sources;
+        this.publication = publication;
+        this.clock = clock;
+        this.intervalNs = intervalNs;
+    }
+
+    void role(final NodeRole role)
+    {
+        this.role = role;
+    }
+
+    NodeRole role()
+    {
+        return role;
+    }
+
+    public int doWork()
+    {
+        int work = 0;
+        final long requested = hashRequests.get();
+        if (requested != hashAnswered)
+        {
+            lastStateHash = sources.processor.stateHash();
+            hashAnswered = requested;
+            work++;
+        }
+        final long now = clock.nanoTime();
+        if (now >= nextStatusNs)
+        {
+            nextStatusNs = now + intervalNs;
+            lastStateHash = sources.processor.stateHash();
+            publish(now);
+            work++;
+        }
+        return work;
+    }
+
+    /**
+     * The processor's state hash, computed on its thread between batches.
+     *
+     * @param timeoutNs how long to wait for the processor's thread.
+     * @return the hash.
+     * @throws IllegalStateException if the processor's thread did not answer in time.
+     */
+    long stateHash(final long timeoutNs)
+    {
+        final long request = hashRequests.incrementAndGet();
+        final long deadline = System.nanoTime() + timeoutNs;
+        while (hashAnswered < request)
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new IllegalStateException("processor thread did not answer a state hash request");
+            }
+            Thread.onSpinWait();
+        }
+        return lastStateHash;
+    }
+
+    private void publish(final long now)
+    {
+        interval = sources.latency.getIntervalHistogram(interval);
+        final SequenceBase sequences = sources.sequences;
+        encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .epoch(sources.processor.state().epoch())
+            .nodeId(sources.nodeId)
+            .role(role)
+            .timestampNs(now)
+            .ringCapacity(sources.ringCapacity)
+            .ingressSequence(sequences.commandSequence(sources.inputCursor.get()))
+            .journalSequence(sequences.commandSequence(sources.journalSequence.get()))
+            .replicationSequence(null == sources.replicationSequence ? 0 : sources.replicationSequence.get())
+            .processorSequence(sequences.commandSequence(sources.processorSequence.get()))
+            .outputSequence(null == sources.outputCursor ? 0 : sources.outputCursor.get())
+            .snapshotSequence(null == sources.snapshots ? 0 : sources.snapshots.lastWrittenSequence())
+            .stateHash(lastStateHash)
+            .latencyP50Ns(interval.getValueAtPercentile(50))
+            .latencyP99Ns(interval.getValueAtPercentile(99))
+            .latencyP999Ns(interval.getValueAtPercentile(99.9))
+            .latencyMaxNs(interval.getMaxValue());
+
+        final EngineStatusEncoder.CountersEncoder counters = encoder.countersCount(8);
+        counters.next().counter(EngineCounter.COMMANDS).value(sources.processor.commandCount());
+        counters.next().counter(EngineCounter.ORDERS_ACCEPTED).value(sources.accepted.get());
+        counters.next().counter(EngineCounter.TRADES).value(sources.trades.get());
+        counters.next().counter(EngineCounter.REJECTS).value(sources.rejects.get());
+        counters.next().counter(EngineCounter.MALFORMED_INGRESS).value(sources.malformed.get());
+        counters.next().counter(EngineCounter.BACK_PRESSURE_EVENTS).value(sources.backPressure.get());
+        counters.next().counter(EngineCounter.ERRORS).value(sources.errors.get() + sources.processor.errorCount());
+        counters.next().counter(EngineCounter.OPEN_ORDERS).value(sources.processor.state().orders().size());
+
+        // Read each count once: the statistics stage keeps counting on another thread meanwhile.
+        int nonZero = 0;
+        for (int i = 0; i < reasons.length; i++)
+        {
+            rejectCounts[i] = reasons[i] == RejectReason.NULL_VAL ? 0 : sources.statistics.rejects(reasons[i]);
+            nonZero += rejectCounts[i] > 0 ? 1 : 0;
+        }
+        final EngineStatusEncoder.RejectsEncoder rejects = encoder.rejectsCount(nonZero);
+        for (int i = 0; i < reasons.length; i++)
+        {
+            if (rejectCounts[i] > 0)
+            {
+                rejects.next().reason(reasons[i]).rejectCount(rejectCounts[i]);
+            }
+        }
+        publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    public String roleName()
+    {
+        return "status";
+    }
+}
