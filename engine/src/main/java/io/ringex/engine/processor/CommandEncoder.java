@@ -1,0 +1,433 @@
+package io.ringex.engine.processor;
+
+import io.ringex.protocol.codecs.AddAccountEncoder;
+import io.ringex.protocol.codecs.AddInstrumentEncoder;
+import io.ringex.protocol.codecs.AdjustBalanceEncoder;
+import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.CancelOrderEncoder;
+import io.ringex.protocol.codecs.EndOfDayEncoder;
+import io.ringex.protocol.codecs.KillSwitchEncoder;
+import io.ringex.protocol.codecs.KillSwitchScope;
+import io.ringex.protocol.codecs.MassCancelEncoder;
+import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.NewEpochEncoder;
+import io.ringex.protocol.codecs.NewOrderEncoder;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.ReplaceOrderEncoder;
+import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.SessionStatusEncoder;
+import io.ringex.protocol.codecs.SetLimitsEncoder;
+import io.ringex.protocol.codecs.SetTradingStatusEncoder;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TakeSnapshotEncoder;
+import io.ringex.protocol.codecs.TimeInForce;
+import io.ringex.protocol.codecs.TradingStatus;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Encodes commands for the processor (tests, benchmarks, tools): each method writes one SBE message with its header
+ * at offset 0 of {@link #buffer()} and returns its length, ready for
+ * {@code processor.onCommand(seq, time, source, encoder.buffer(), 0, length)}.
+ * <p>
+ * Client order ids may be given as numbers (written as decimal ASCII, no allocation; 0 means empty) or text.
+ * <p>
+ * Threading: not thread-safe; one per producing thread. The buffer is reused by the next call.
+ */
+public final class CommandEncoder
+{
+    private static final int HEADER = MessageHeaderEncoder.ENCODED_LENGTH;
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[4096]);
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final byte[] id = new byte[20];
+    private final byte[] origId = new byte[20];
+    private final NewOrderEncoder newOrder = new NewOrderEncoder();
+    private final CancelOrderEncoder cancel = new CancelOrderEncoder();
+    private final ReplaceOrderEncoder replace = new ReplaceOrderEncoder();
+    private final MassCancelEncoder massCancel = new MassCancelEncoder();
+    private final AddInstrumentEncoder addInstrument = new AddInstrumentEncoder();
+    private final AddAccountEncoder addAccount = new AddAccountEncoder();
+    private final SetLimitsEncoder setLimits = new SetLimitsEncoder();
+    private final AdjustBalanceEncoder adjustBalance = new AdjustBalanceEncoder();
+    private final SetTradingStatusEncoder setTradingStatus = new SetTradingStatusEncoder();
+    private final KillSwitchEncoder killSwitch = new KillSwitchEncoder();
+    private final TakeSnapshotEncoder takeSnapshot = new TakeSnapshotEncoder();
+    private final EndOfDayEncoder endOfDay = new EndOfDayEncoder();
+    private final NewEpochEncoder newEpoch = new NewEpochEncoder();
+    private final SessionStatusEncoder sessionStatus = new SessionStatusEncoder();
+
+    /** @return the buffer the last command was written to, at offset 0. */
+    public MutableDirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * Write a client order id number as decimal ASCII, zero padded (0 = empty).
+     *
+     * @param value non-negative number.
+     * @param dst   20 bytes.
+     * @return dst.
+     */
+    public static byte[] clientOrderId(final long value, final byte[] dst)
+    {
+        java.util.Arrays.fill(dst, (byte)0);
+        if (value <= 0)
+        {
+            return dst;
+        }
+        int digits = 0;
+        for (long v = value; v > 0; v /= 10)
+        {
+            digits++;
+        }
+        long v = value;
+        for (int i = digits - 1; i >= 0; i--)
+        {
+            dst[i] = (byte)('0' + v % 10);
+            v /= 10;
+        }
+        return dst;
+    }
+
+    /**
+     * @param sessionId     session.
+     * @param accountId     account.
+     * @param clientOrderId client order id as a number.
+     * @param instrumentId  instrument.
+     * @param side          side.
+     * @param orderType     order type.
+     * @param timeInForce   time in force.
+     * @param postOnly      post-only.
+     * @param stp           self-trade prevention.
+     * @param price         limit price.
+     * @param quantity      quantity.
+     * @return length.
+     */
+    public int newOrder(
+        final long sessionId,
+        final long accountId,
+        final long clientOrderId,
+        final int instrumentId,
+        final Side side,
+        final OrderType orderType,
+        final TimeInForce timeInForce,
+        final boolean postOnly,
+        final SelfTradePrevention stp,
+        final long price,
+        final long quantity)
+    {
+        newOrder.wrapAndApplyHeader(buffer, 0, header)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .putClientOrderId(clientOrderId(clientOrderId, id), 0)
+            .instrumentId(instrumentId)
+            .side(side)
+            .orderType(orderType)
+            .timeInForce(timeInForce)
+            .postOnly(postOnly ? BooleanType.TRUE : BooleanType.FALSE)
+            .selfTradePrevention(stp)
+            .price(price)
+            .quantity(quantity);
+        return HEADER + newOrder.encodedLength();
+    }
+
+    /**
+     * A GTC limit order with the account's default self-trade prevention.
+     *
+     * @param sessionId     session.
+     * @param accountId     account.
+     * @param clientOrderId client order id as a number.
+     * @param instrumentId  instrument.
+     * @param side          side.
+     * @param price         limit price.
+     * @param quantity      quantity.
+     * @return length.
+     */
+    public int limit(
+        final long sessionId,
+        final long accountId,
+        final long clientOrderId,
+        final int instrumentId,
+        final Side side,
+        final long price,
+        final long quantity)
+    {
+        return newOrder(sessionId, accountId, clientOrderId, instrumentId, side, OrderType.LIMIT, TimeInForce.GTC,
+            false, SelfTradePrevention.ACCOUNT_DEFAULT, price, quantity);
+    }
+
+    /**
+     * @param sessionId         session.
+     * @param accountId         account.
+     * @param clientOrderId     id of this request.
+     * @param origClientOrderId order's client id (used when orderId is 0).
+     * @param orderId           engine order id or 0.
+     * @param instrumentId      instrument.
+     * @return length.
+     */
+    public int cancel(
+        final long sessionId,
+        final long accountId,
+        final long clientOrderId,
+        final long origClientOrderId,
+        final long orderId,
+        final int instrumentId)
+    {
+        cancel.wrapAndApplyHeader(buffer, 0, header)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .putClientOrderId(clientOrderId(clientOrderId, id), 0)
+            .putOrigClientOrderId(clientOrderId(origClientOrderId, origId), 0)
+            .orderId(orderId)
+            .instrumentId(instrumentId);
+        return HEADER + cancel.encodedLength();
+    }
+
+    /**
+     * @param sessionId         session.
+     * @param accountId         account.
+     * @param clientOrderId     new client order id.
+     * @param origClientOrderId order's current client id (used when orderId is 0).
+     * @param orderId           engine order id or 0.
+     * @param instrumentId      instrument.
+     * @param price             new price.
+     * @param quantity          new total quantity.
+     * @return length.
+     */
+    public int replace(
+        final long sessionId,
+        final long accountId,
+        final long clientOrderId,
+        final long origClientOrderId,
+        final long orderId,
+        final int instrumentId,
+        final long price,
+        final long quantity)
+    {
+        replace.wrapAndApplyHeader(buffer, 0, header)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .putClientOrderId(clientOrderId(clientOrderId, id), 0)
+            .putOrigClientOrderId(clientOrderId(origClientOrderId, origId), 0)
+            .orderId(orderId)
+            .instrumentId(instrumentId)
+            .price(price)
+            .quantity(quantity);
+        return HEADER + replace.encodedLength();
+    }
+
+    /**
+     * @param sessionId          session.
+     * @param accountId          account (0 with scope INSTRUMENT from an admin source: every order).
+     * @param clientRequestId    request id.
+     * @param scope              scope.
+     * @param instrumentId       instrument for scope INSTRUMENT.
+     * @param cancelOnDisconnect set by a gateway on disconnect.
+     * @return length.
+     */
+    public int massCancel(
+        final long sessionId,
+        final long accountId,
+        final long clientRequestId,
+        final MassCancelScope scope,
+        final int instrumentId,
+        final boolean cancelOnDisconnect)
+    {
+        massCancel.wrapAndApplyHeader(buffer, 0, header)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .putClientRequestId(clientOrderId(clientRequestId, id), 0)
+            .scope(scope)
+            .instrumentId(instrumentId)
+            .cancelOnDisconnect(cancelOnDisconnect ? BooleanType.TRUE : BooleanType.FALSE);
+        return HEADER + massCancel.encodedLength();
+    }
+
+    /**
+     * @param requestId      request id.
+     * @param instrumentId   id.
+     * @param symbol         up to 16 ASCII characters.
+     * @param priceScale     0..8.
+     * @param tickSize       tick.
+     * @param lotSize        lot.
+     * @param referencePrice reference price.
+     * @param bandType       band type.
+     * @param band           band value.
+     * @return length.
+     */
+    public int addInstrument(
+        final long requestId,
+        final int instrumentId,
+        final String symbol,
+        final int priceScale,
+        final long tickSize,
+        final long lotSize,
+        final long referencePrice,
+        final PriceBandType bandType,
+        final long band)
+    {
+        addInstrument.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .instrumentId(instrumentId)
+            .symbol(symbol)
+            .priceScale((short)priceScale)
+            .tickSize(tickSize)
+            .lotSize(lotSize)
+            .referencePrice(referencePrice)
+            .priceBandType(bandType)
+            .priceBand(band);
+        return HEADER + addInstrument.encodedLength();
+    }
+
+    /**
+     * @param requestId request id.
+     * @param accountId id.
+     * @param stp       default self-trade prevention.
+     * @return length.
+     */
+    public int addAccount(final long requestId, final long accountId, final SelfTradePrevention stp)
+    {
+        addAccount.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .accountId(accountId)
+            .selfTradePrevention(stp);
+        return HEADER + addAccount.encodedLength();
+    }
+
+    /**
+     * @param requestId            request id.
+     * @param accountId            account.
+     * @param maxOrderQuantity     max order quantity.
+     * @param maxOrderNotional     max order notional (money scale).
+     * @param creditLimit          credit limit (money scale).
+     * @param defaultPositionLimit default position limit.
+     * @param maxOpenOrders        max open orders.
+     * @param allowShort           allow short.
+     * @param instrumentIds        per-instrument override instruments (may be empty).
+     * @param positionLimits       per-instrument override limits.
+     * @return length.
+     */
+    public int setLimits(
+        final long requestId,
+        final long accountId,
+        final long maxOrderQuantity,
+        final long maxOrderNotional,
+        final long creditLimit,
+        final long defaultPositionLimit,
+        final int maxOpenOrders,
+        final boolean allowShort,
+        final int[] instrumentIds,
+        final long[] positionLimits)
+    {
+        setLimits.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .accountId(accountId)
+            .maxOrderQuantity(maxOrderQuantity)
+            .maxOrderNotional(maxOrderNotional)
+            .creditLimit(creditLimit)
+            .defaultPositionLimit(defaultPositionLimit)
+            .maxOpenOrders(maxOpenOrders)
+            .allowShort(allowShort ? BooleanType.TRUE : BooleanType.FALSE);
+        final SetLimitsEncoder.PositionLimitsEncoder entries = setLimits.positionLimitsCount(instrumentIds.length);
+        for (int i = 0; i < instrumentIds.length; i++)
+        {
+            entries.next().instrumentId(instrumentIds[i]).positionLimit(positionLimits[i]);
+        }
+        return HEADER + setLimits.encodedLength();
+    }
+
+    /**
+     * @param requestId request id.
+     * @param accountId account.
+     * @param amount    money to add (negative to withdraw).
+     * @return length.
+     */
+    public int adjustBalance(final long requestId, final long accountId, final long amount)
+    {
+        adjustBalance.wrapAndApplyHeader(buffer, 0, header).requestId(requestId).accountId(accountId).amount(amount);
+        return HEADER + adjustBalance.encodedLength();
+    }
+
+    /**
+     * @param requestId    request id.
+     * @param instrumentId instrument.
+     * @param status       status.
+     * @return length.
+     */
+    public int setTradingStatus(final long requestId, final int instrumentId, final TradingStatus status)
+    {
+        setTradingStatus.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .instrumentId(instrumentId)
+            .status(status);
+        return HEADER + setTradingStatus.encodedLength();
+    }
+
+    /**
+     * @param requestId request id.
+     * @param scope     scope.
+     * @param accountId account for scope ACCOUNT.
+     * @param active    on or off.
+     * @return length.
+     */
+    public int killSwitch(final long requestId, final KillSwitchScope scope, final long accountId, final boolean active)
+    {
+        killSwitch.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .scope(scope)
+            .accountId(accountId)
+            .active(active ? BooleanType.TRUE : BooleanType.FALSE);
+        return HEADER + killSwitch.encodedLength();
+    }
+
+    /**
+     * @param requestId request id.
+     * @return length.
+     */
+    public int takeSnapshot(final long requestId)
+    {
+        takeSnapshot.wrapAndApplyHeader(buffer, 0, header).requestId(requestId);
+        return HEADER + takeSnapshot.encodedLength();
+    }
+
+    /**
+     * @param requestId request id.
+     * @return length.
+     */
+    public int endOfDay(final long requestId)
+    {
+        endOfDay.wrapAndApplyHeader(buffer, 0, header).requestId(requestId);
+        return HEADER + endOfDay.encodedLength();
+    }
+
+    /**
+     * @param requestId request id.
+     * @param epoch     epoch.
+     * @param nodeId    node id.
+     * @return length.
+     */
+    public int newEpoch(final long requestId, final long epoch, final int nodeId)
+    {
+        newEpoch.wrapAndApplyHeader(buffer, 0, header).requestId(requestId).epoch(epoch).nodeId(nodeId);
+        return HEADER + newEpoch.encodedLength();
+    }
+
+    /**
+     * @param sessionId session.
+     * @param accountId account.
+     * @param loggedOn  logged on or off.
+     * @return length.
+     */
+    public int sessionStatus(final long sessionId, final long accountId, final boolean loggedOn)
+    {
+        sessionStatus.wrapAndApplyHeader(buffer, 0, header)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .loggedOn(loggedOn ? BooleanType.TRUE : BooleanType.FALSE);
+        return HEADER + sessionStatus.encodedLength();
+    }
+}

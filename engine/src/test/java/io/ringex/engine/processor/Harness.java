@@ -1,0 +1,244 @@
+package io.ringex.engine.processor;
+
+import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
+import io.ringex.protocol.codecs.AdminResponseDecoder;
+import io.ringex.protocol.codecs.AdminStatus;
+import io.ringex.protocol.codecs.BestBidOfferDecoder;
+import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
+import io.ringex.protocol.codecs.BookSnapshotDecoder;
+import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelReason;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.OrderStatus;
+import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TradeDecoder;
+import io.ringex.protocol.codecs.TradingStatus;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Drives a processor with encoded commands and decodes what it emits into records, for readable tests.
+ */
+final class Harness
+{
+    static final long SESSION = (1L << 32) | 7;
+    static final long ADMIN_SOURCE = 1;
+    static final int INSTRUMENT = 1;
+    static final long BIG = 1_000_000_000_000L;
+
+    final CapturingEventSink sink;
+    final BusinessLogicProcessor processor;
+    final CommandEncoder encoder = new CommandEncoder();
+    long sequence;
+    long time = 1_000_000_000L;
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+
+    Harness()
+    {
+        this(new CapturingEventSink());
+    }
+
+    Harness(final CapturingEventSink sink)
+    {
+        this.sink = sink;
+        this.processor = new BusinessLogicProcessor(sink, 1024, null);
+    }
+
+    /** Instrument 1: scale 2, tick 5, lot 10, reference 100.00, band 1000 ticks; accounts 1..3 with big limits. */
+    static Harness standard()
+    {
+        final Harness h = new Harness();
+        h.send(h.encoder.addInstrument(1, INSTRUMENT, "ACME", 2, 5, 10, 10_000, PriceBandType.TICKS, 1000));
+        for (long account = 1; account <= 3; account++)
+        {
+            h.account(account, SelfTradePrevention.CANCEL_NEWEST);
+        }
+        h.processor.onEndOfBatch();
+        h.sink.clear();
+        return h;
+    }
+
+    void account(final long account, final SelfTradePrevention stp)
+    {
+        send(encoder.addAccount(100 + account, account, stp));
+        send(encoder.setLimits(200 + account, account, BIG, Long.MAX_VALUE / 4, Long.MAX_VALUE / 8, BIG, 10_000,
+            true, new int[0], new long[0]));
+        send(encoder.adjustBalance(300 + account, account, 1_000_000_00000000L));
+    }
+
+    /** Process one command (the encoder's buffer) and return the events it produced. */
+    List<Object> send(final int length)
+    {
+        final int before = sink.size();
+        processor.onCommand(++sequence, ++time, ADMIN_SOURCE, encoder.buffer(), 0, length);
+        return decode(before, sink.size());
+    }
+
+    List<Object> endBatch()
+    {
+        final int before = sink.size();
+        processor.onEndOfBatch();
+        return decode(before, sink.size());
+    }
+
+    List<Object> decode(final int from, final int to)
+    {
+        final List<Object> out = new ArrayList<>();
+        for (int i = from; i < to; i++)
+        {
+            out.add(decode(sink.offset(i)));
+        }
+        return out;
+    }
+
+    Object decode(final int offset)
+    {
+        header.wrap(sink.events(), offset);
+        final int o = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final int bl = header.blockLength();
+        final int v = header.version();
+        switch (header.templateId())
+        {
+            case ExecutionReportDecoder.TEMPLATE_ID:
+            {
+                final ExecutionReportDecoder d = new ExecutionReportDecoder().wrap(sink.events(), o, bl, v);
+                return new Er(d.epoch(), d.sessionId(), d.accountId(), d.orderId(), d.clientOrderId(),
+                    d.origClientOrderId(), d.execType(), d.orderStatus(), d.side(), d.price(), d.quantity(),
+                    d.leavesQuantity(), d.cumulativeQuantity(), d.lastPrice(), d.lastQuantity(), d.averagePrice(),
+                    d.tradeId(), d.rejectReason(), d.cancelReason(), d.transactTimeNs(), d.commandSequence());
+            }
+            case CancelRejectDecoder.TEMPLATE_ID:
+            {
+                final CancelRejectDecoder d = new CancelRejectDecoder().wrap(sink.events(), o, bl, v);
+                return new CxlRej(d.orderId(), d.responseTo().name(), d.rejectReason());
+            }
+            case BookLevelUpdateDecoder.TEMPLATE_ID:
+            {
+                final BookLevelUpdateDecoder d = new BookLevelUpdateDecoder().wrap(sink.events(), o, bl, v);
+                return new Level(d.mdSequence(), d.side(), d.price(), d.quantity(), d.orderCount());
+            }
+            case TradeDecoder.TEMPLATE_ID:
+            {
+                final TradeDecoder d = new TradeDecoder().wrap(sink.events(), o, bl, v);
+                return new TradeEv(d.tradeId(), d.price(), d.quantity(), d.aggressorSide(), d.buyOrderId(),
+                    d.sellOrderId(), d.buyAccountId(), d.sellAccountId());
+            }
+            case BestBidOfferDecoder.TEMPLATE_ID:
+            {
+                final BestBidOfferDecoder d = new BestBidOfferDecoder().wrap(sink.events(), o, bl, v);
+                return new Bbo(d.bidPrice(), d.bidQuantity(), d.askPrice(), d.askQuantity());
+            }
+            case AdminResponseDecoder.TEMPLATE_ID:
+            {
+                final AdminResponseDecoder d = new AdminResponseDecoder().wrap(sink.events(), o, bl, v);
+                return new Admin(d.requestId(), d.status(), d.rejectReason());
+            }
+            case InstrumentDefinitionDecoder.TEMPLATE_ID:
+            {
+                final InstrumentDefinitionDecoder d = new InstrumentDefinitionDecoder().wrap(sink.events(), o, bl, v);
+                return new Definition(d.instrumentId(), d.status());
+            }
+            case AccountRiskUpdateDecoder.TEMPLATE_ID:
+            {
+                final AccountRiskUpdateDecoder d = new AccountRiskUpdateDecoder().wrap(sink.events(), o, bl, v);
+                final Risk r = new Risk(d.accountId(), d.balance(), d.reserved(), d.realisedPnl(),
+                    d.unrealisedPnl(), d.exposure(), d.openOrders(), d.killSwitch().value() == 1, new ArrayList<>());
+                for (final AccountRiskUpdateDecoder.PositionsDecoder p : d.positions())
+                {
+                    r.positions().add(new Pos(p.instrumentId(), p.position(), p.averageCost(), p.realisedPnl(),
+                        p.unrealisedPnl(), p.openBuyQuantity(), p.openSellQuantity()));
+                }
+                return r;
+            }
+            case BookSnapshotDecoder.TEMPLATE_ID:
+            {
+                final BookSnapshotDecoder d = new BookSnapshotDecoder().wrap(sink.events(), o, bl, v);
+                final List<Level> levels = new ArrayList<>();
+                final long md = d.mdSequence();
+                for (final BookSnapshotDecoder.LevelsDecoder l : d.levels())
+                {
+                    levels.add(new Level(md, l.side(), l.price(), l.quantity(), l.orderCount()));
+                }
+                return new Snapshot(md, levels);
+            }
+            case BusinessRejectDecoder.TEMPLATE_ID:
+            {
+                final BusinessRejectDecoder d = new BusinessRejectDecoder().wrap(sink.events(), o, bl, v);
+                return new BizRej(d.refTemplateId(), d.rejectReason(), d.text());
+            }
+            default:
+                return "template " + header.templateId();
+        }
+    }
+
+    static <T> List<T> only(final List<Object> events, final Class<T> type)
+    {
+        final List<T> out = new ArrayList<>();
+        for (final Object e : events)
+        {
+            if (type.isInstance(e))
+            {
+                out.add(type.cast(e));
+            }
+        }
+        return out;
+    }
+
+    record Er(long epoch, long sessionId, long accountId, long orderId, String clientOrderId,
+        String origClientOrderId, ExecType execType, OrderStatus status, Side side, long price, long quantity,
+        long leaves, long cumulative, long lastPrice, long lastQuantity, long averagePrice, long tradeId,
+        RejectReason rejectReason, CancelReason cancelReason, long transactTimeNs, long commandSequence)
+    {
+    }
+
+    record CxlRej(long orderId, String responseTo, RejectReason reason)
+    {
+    }
+
+    record Level(long mdSequence, Side side, long price, long quantity, int orderCount)
+    {
+    }
+
+    record TradeEv(long tradeId, long price, long quantity, Side aggressor, long buyOrderId, long sellOrderId,
+        long buyAccountId, long sellAccountId)
+    {
+    }
+
+    record Bbo(long bidPrice, long bidQuantity, long askPrice, long askQuantity)
+    {
+    }
+
+    record Admin(long requestId, AdminStatus status, RejectReason reason)
+    {
+    }
+
+    record Definition(int instrumentId, TradingStatus status)
+    {
+    }
+
+    record Risk(long accountId, long balance, long reserved, long realisedPnl, long unrealisedPnl, long exposure,
+        int openOrders, boolean killed, List<Pos> positions)
+    {
+    }
+
+    record Pos(int instrumentId, long position, long averageCost, long realisedPnl, long unrealisedPnl,
+        long openBuy, long openSell)
+    {
+    }
+
+    record Snapshot(long mdSequence, List<Level> levels)
+    {
+    }
+
+    record BizRej(int refTemplateId, RejectReason reason, String text)
+    {
+    }
+}
