@@ -1,0 +1,289 @@
+package io.ringex.engine.node;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.ringex.journal.Journal;
+import io.ringex.journal.JournalReader;
+import io.ringex.journal.SnapshotStore;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.NewOrderEncoder;
+import io.ringex.protocol.codecs.Side;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The engine node end to end in one process with a real media driver and real Chronicle files: commands in over
+ * Aeron, events out over Aeron, the journal equal to the input, replay equal to the live state, and bad input
+ * refused without harm.
+ */
+class EngineNodeIT
+{
+    private static final String IPC = "aeron:ipc";
+
+    @TempDir
+    Path dir;
+
+    private MediaDriver driver;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    @BeforeEach
+    void launchDriver()
+    {
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+    }
+
+    @AfterEach
+    void close()
+    {
+        for (int i = closeables.size() - 1; i >= 0; i--)
+        {
+            CloseHelper.quietClose(closeables.get(i));
+        }
+        CloseHelper.quietClose(driver);
+    }
+
+    private EngineContext context(final String name)
+    {
+        return new EngineContext()
+            .aeronDirectoryName(driver.aeronDirectoryName())
+            .ingressChannel(IPC)
+            .outboundChannel(IPC)
+            .journalDirectory(dir.resolve(name).resolve("journal"))
+            .snapshotDirectory(dir.resolve(name).resolve("snapshots"))
+            .inputRingCapacity(1024)
+            .outputRingCapacity(1024)
+            .statusIntervalNs(50_000_000L);
+    }
+
+    private <T extends AutoCloseable> T closing(final T closeable)
+    {
+        closeables.add(closeable);
+        return closeable;
+    }
+
+    @Test
+    void ordersTradeAndTheJournalHoldsExactlyTheInputAndReplaysToTheLiveState() throws Exception
+    {
+        final EngineContext ctx = context("primary");
+        final EngineNode node = closing(EngineNode.launch(ctx));
+        final EngineTestClient client = closing(new EngineTestClient(driver.aeronDirectoryName(), ctx, IPC));
+        client.awaitConnected();
+
+        client.setUpMarket(1, 2);
+        client.limit(1, 1, Side.SELL, 10_100, 50);
+        client.limit(2, 2, Side.BUY, 10_100, 30);
+        client.limit(2, 3, Side.BUY, 9_900, 10);
+        client.cancel(2, 4, 3);
+        client.await(() -> client.count("CANCELED") == 1, "the cancel");
+
+        assertEquals(3, client.count("NEW"));
+        assertEquals(2, client.count("PARTIAL_FILL") + client.count("FILL"), client.reports.toString());
+        assertEquals(1, client.tradeIds.size());
+        assertTrue(client.adminResponses.stream().allMatch((r) -> r.startsWith("ACCEPTED")), client.adminResponses
+            .toString());
+
+        final long liveHash = node.stateHash();
+        final List<byte[]> journaled = readJournal(ctx.journalDirectory());
+        assertEquals(client.sent.size(), journaled.size());
+        for (int i = 0; i < journaled.size(); i++)
+        {
+            assertArrayEquals(client.sent.get(i), journaled.get(i), "command " + (i + 1));
+        }
+        assertEquals(liveHash, replayHash(ctx.journalDirectory(), null));
+
+        // The status stream carries the same hash.
+        client.await(() -> client.lastStatusHash == liveHash, "EngineStatus with the live hash");
+    }
+
+    @Test
+    void snapshotPlusTailEqualsFullReplayAndARestartRecoversTheSameState() throws Exception
+    {
+        final EngineContext ctx = context("primary");
+        EngineNode node = EngineNode.launch(ctx);
+        final EngineTestClient first = new EngineTestClient(driver.aeronDirectoryName(), ctx, IPC);
+        EngineTestClient client = first;
+        client.awaitConnected();
+        client.setUpMarket(1, 2);
+        final Random random = new Random(42);
+        for (int i = 1; i <= 200; i++)
+        {
+            client.limit(1 + (i & 1), i, (i & 1) == 0 ? Side.BUY : Side.SELL, 9_950 + random.nextInt(100),
+                1 + random.nextInt(20));
+            if (i == 120)
+            {
+                client.takeSnapshot();
+            }
+        }
+        first.await(() -> first.count("NEW") == 200, "200 acknowledgements");
+        final long liveHash = node.stateHash();
+        final EngineTestClient done = client;
+        client.await(() -> new SnapshotStore(ctx.snapshotDirectory()).list().size() == 1 &&
+            done.poll() >= 0, "the snapshot file");
+        client.close();
+        node.close();
+
+        assertEquals(liveHash, replayHash(ctx.journalDirectory(), null), "full replay");
+        assertEquals(liveHash, replayHash(ctx.journalDirectory(), ctx.snapshotDirectory()), "snapshot + tail");
+
+        node = closing(EngineNode.launch(ctx));
+        assertTrue(node.recoveredCommands() > 0 && node.recoveredCommands() < client.sent.size(),
+            "recovered from the snapshot and the tail: " + node.recoveredCommands());
+        assertEquals(liveHash, node.stateHash());
+
+        client = closing(new EngineTestClient(driver.aeronDirectoryName(), ctx, IPC));
+        client.awaitConnected();
+        // An order that was still resting before the restart must still be there after it.
+        final EngineTestClient.Report resting = first.reports.stream()
+            .filter((r) -> r.execType().equals("NEW"))
+            .filter((r) -> first.reports.stream().noneMatch((o) -> o.orderId() == r.orderId() &&
+                !o.execType().equals("NEW")))
+            .reduce((a, b) -> b).orElseThrow();
+        client.cancel(resting.accountId(), 1_000, Long.parseLong(resting.clientOrderId()));
+        final EngineTestClient after = client;
+        final EngineNode restarted = node;
+        after.await(() -> restarted.processedSequence() == after.sent.size() + done.sent.size(),
+            "the cancel to be processed: processed=" + restarted.processedSequence() + " journaled=" +
+            restarted.journaledSequence());
+        client.await(() -> after.count("CANCELED") == 1 || !after.cancelRejects.isEmpty(), "cancel after restart");
+        assertEquals(1, client.count("CANCELED"), resting + " survived the restart: " + after.cancelRejects);
+        assertNotEquals(liveHash, node.stateHash());
+    }
+
+    @Test
+    void badInputIsRefusedAndCountedAndTheNodeGoesOn() throws Exception
+    {
+        final EngineContext ctx = context("primary");
+        final EngineNode node = closing(EngineNode.launch(ctx));
+        final EngineTestClient client = closing(new EngineTestClient(driver.aeronDirectoryName(), ctx, IPC));
+        client.awaitConnected();
+        client.setUpMarket(1);
+        final int validCommands = client.sent.size();
+
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[2048]);
+        final Random random = new Random(7);
+        final byte[] noise = new byte[40];
+        random.nextBytes(noise);
+        client.sendRaw(new UnsafeBuffer(noise), 0, noise.length);
+
+        final int orderLength = client.commands.newOrder(EngineTestClient.SESSION, 1, 99, 1, Side.BUY,
+            io.ringex.protocol.codecs.OrderType.LIMIT, io.ringex.protocol.codecs.TimeInForce.GTC, false,
+            io.ringex.protocol.codecs.SelfTradePrevention.ACCOUNT_DEFAULT, 10_000, 1);
+        buffer.putBytes(0, client.commands.buffer(), 0, orderLength);
+        final MessageHeaderEncoder header = new MessageHeaderEncoder().wrap(buffer, 0);
+
+        header.schemaId(NewOrderEncoder.SCHEMA_ID + 1);
+        client.sendRaw(buffer, 0, orderLength);
+        header.schemaId(NewOrderEncoder.SCHEMA_ID).version(NewOrderEncoder.SCHEMA_VERSION + 1);
+        client.sendRaw(buffer, 0, orderLength);
+        header.version(NewOrderEncoder.SCHEMA_VERSION);
+        client.sendRaw(buffer, 0, orderLength - 5);
+        client.sendRaw(buffer, 0, 1500);
+        header.templateId(3);
+        client.sendRaw(buffer, 0, orderLength);
+
+        client.limit(1, 100, Side.BUY, 10_000, 1);
+        client.await(() -> client.count("NEW") == 1, "the valid order after the bad ones");
+        client.await(() -> client.businessRejects.size() >= 2, "rejects naming the session");
+        assertTrue(client.businessRejects.contains("UNSUPPORTED_VERSION"), client.businessRejects.toString());
+
+        final List<byte[]> journaled = readJournal(ctx.journalDirectory());
+        assertEquals(validCommands + 1, journaled.size(), "only valid commands are journaled");
+        assertArrayEquals(client.sent.get(client.sent.size() - 1), journaled.get(journaled.size() - 1));
+        assertEquals(replayHash(ctx.journalDirectory(), null), node.stateHash());
+    }
+
+    @Test
+    void aStandbyOverUdpEndsWithThePrimarysState() throws Exception
+    {
+        final int replicationPort = NodeTestSupport.freeUdpPort();
+        final int ackPort = NodeTestSupport.freeUdpPort();
+        final EngineContext standbyCtx = context("standby")
+            .role(EngineContext.Role.STANDBY)
+            .nodeId(2)
+            .egressStreamId(2002).marketDataStreamId(2003).riskStreamId(2004)
+            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
+            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineNode standby = closing(EngineNode.launch(standbyCtx));
+
+        final EngineContext primaryCtx = context("primary")
+            .replicationMode(EngineContext.ReplicationMode.SYNC)
+            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
+            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineNode primary = closing(EngineNode.launch(primaryCtx));
+        final EngineTestClient client = closing(new EngineTestClient(driver.aeronDirectoryName(), primaryCtx, IPC));
+        client.awaitConnected();
+
+        client.setUpMarket(1, 2, 3);
+        final Random random = new Random(11);
+        for (int i = 1; i <= 500; i++)
+        {
+            client.limit(1 + random.nextInt(3), i, random.nextBoolean() ? Side.BUY : Side.SELL,
+                9_950 + random.nextInt(100), 1 + random.nextInt(10));
+        }
+        client.await(() -> client.count("NEW") + client.count("REJECTED") == 500, "500 orders answered");
+        final long expected = client.sent.size();
+        client.await(() -> standby.processedSequence() == expected, "the standby to apply everything");
+
+        assertEquals(primary.stateHash(), standby.stateHash());
+        assertEquals(primary.stateHash(), replayHash(standbyCtx.journalDirectory(), null));
+    }
+
+    static List<byte[]> readJournal(final Path journalDirectory)
+    {
+        final List<byte[]> commands = new ArrayList<>();
+        try (Journal journal = Journal.open(journalDirectory, Journal.Durability.PROCESS);
+            JournalReader reader = journal.newReader())
+        {
+            while (reader.read((sequence, timestampNs, sourceId, templateId, buffer, offset, length) ->
+            {
+                final byte[] bytes = new byte[length];
+                buffer.getBytes(offset, bytes);
+                commands.add(bytes);
+            }, 1024) > 0)
+            {
+                // until the end
+            }
+        }
+        return commands;
+    }
+
+    static long replayHash(final Path journalDirectory, final Path snapshotDirectory)
+    {
+        final ProcessorReplayTarget target = new ProcessorReplayTarget();
+        long from = 1;
+        if (null != snapshotDirectory)
+        {
+            final SnapshotStore.Snapshot snapshot = new SnapshotStore(snapshotDirectory)
+                .loadNewest(target.snapshotStateVersion(), (problem) -> { });
+            target.restore(snapshot);
+            from = snapshot.sequence() + 1;
+        }
+        try (Journal journal = Journal.open(journalDirectory, Journal.Durability.PROCESS);
+            JournalReader reader = journal.newReader().fromSequence(from))
+        {
+            while (reader.read((sequence, timestampNs, sourceId, templateId, buffer, offset, length) ->
+                target.onCommand(sequence, timestampNs, sourceId, buffer, offset, length), 1024) > 0)
+            {
+                target.onEndOfBatch();
+            }
+        }
+        return target.stateHash();
+    }
+}

@@ -1,0 +1,232 @@
+package io.ringex.engine.node;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.ringex.engine.processor.CommandEncoder;
+import io.ringex.protocol.codecs.AdminResponseDecoder;
+import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.EngineStatusDecoder;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.KillSwitchScope;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+import io.ringex.protocol.codecs.TradeDecoder;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * A test's view of an engine node over real Aeron: sends commands to its ingress and collects what comes back on the
+ * egress, market-data and risk streams, decoded into small records.
+ */
+final class EngineTestClient implements AutoCloseable
+{
+    record Report(long sessionId, long accountId, long orderId, String clientOrderId, String execType,
+        String rejectReason, long leaves, long cumulative, long commandSequence)
+    {
+    }
+
+    static final long SESSION = io.ringex.protocol.SessionIds.sessionId(1, 7);
+    static final int INSTRUMENT = 1;
+
+    final CommandEncoder commands = new CommandEncoder();
+    final List<Report> reports = new ArrayList<>();
+    final List<String> adminResponses = new ArrayList<>();
+    final List<String> businessRejects = new ArrayList<>();
+    final List<String> cancelRejects = new ArrayList<>();
+    final List<Long> tradeIds = new ArrayList<>();
+    volatile long lastStatusHash;
+    volatile long lastStatusProcessed;
+    volatile int statusCount;
+    final List<byte[]> sent = new ArrayList<>();
+
+    private final Aeron aeron;
+    private final Publication ingress;
+    private final Subscription egress;
+    private final Subscription marketData;
+    private final Subscription risk;
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final ExecutionReportDecoder report = new ExecutionReportDecoder();
+    private final AdminResponseDecoder admin = new AdminResponseDecoder();
+    private final BusinessRejectDecoder reject = new BusinessRejectDecoder();
+    private final CancelRejectDecoder cancelReject = new CancelRejectDecoder();
+    private final EngineStatusDecoder status = new EngineStatusDecoder();
+    private final TradeDecoder trade = new TradeDecoder();
+    private final FragmentHandler handler = this::onEvent;
+    private long requestId;
+
+    EngineTestClient(final String aeronDir, final EngineContext ctx, final String subscriberOutboundChannel)
+    {
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+        ingress = aeron.addPublication(ctx.ingressChannel(), ctx.ingressStreamId());
+        egress = aeron.addSubscription(subscriberOutboundChannel, ctx.egressStreamId());
+        marketData = aeron.addSubscription(subscriberOutboundChannel, ctx.marketDataStreamId());
+        risk = aeron.addSubscription(subscriberOutboundChannel, ctx.riskStreamId());
+    }
+
+    void awaitConnected()
+    {
+        await(() -> ingress.isConnected() && egress.isConnected() && risk.isConnected(), "connected");
+    }
+
+    /** Send what {@link #commands} last encoded; remembered for comparison with the journal. */
+    void send(final int length)
+    {
+        send(commands.buffer(), 0, length, true);
+    }
+
+    void sendRaw(final DirectBuffer buffer, final int offset, final int length)
+    {
+        send(buffer, offset, length, false);
+    }
+
+    private void send(final DirectBuffer buffer, final int offset, final int length, final boolean remember)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true)
+        {
+            final long result = ingress.offer(buffer, offset, length);
+            if (result > 0)
+            {
+                break;
+            }
+            if (System.nanoTime() > deadline)
+            {
+                throw new AssertionError("ingress offer failed: " + Publication.errorString(result));
+            }
+            poll();
+            Thread.onSpinWait();
+        }
+        if (remember)
+        {
+            final byte[] copy = new byte[length];
+            buffer.getBytes(offset, copy);
+            sent.add(copy);
+        }
+    }
+
+    /** An instrument at price scale 2, tick 0.01, lot 1, reference 100.00, band 10%; and funded accounts. */
+    void setUpMarket(final long... accounts)
+    {
+        send(commands.addInstrument(++requestId, INSTRUMENT, "RGX", 2, 1, 1, 10_000, PriceBandType.BASIS_POINTS,
+            1_000));
+        for (final long account : accounts)
+        {
+            send(commands.addAccount(++requestId, account, SelfTradePrevention.CANCEL_NEWEST));
+            send(commands.setLimits(++requestId, account, 1_000_000, 1_000_000_000_000_000L, 0, 10_000_000, 100_000,
+                true, new int[0], new long[0]));
+            send(commands.adjustBalance(++requestId, account, 1_000_000_000_000_000L));
+        }
+    }
+
+    void limit(final long account, final long clientOrderId, final Side side, final long price, final long quantity)
+    {
+        send(commands.newOrder(SESSION, account, clientOrderId, INSTRUMENT, side, OrderType.LIMIT, TimeInForce.GTC,
+            false, SelfTradePrevention.ACCOUNT_DEFAULT, price, quantity));
+    }
+
+    void cancel(final long account, final long clientOrderId, final long origClientOrderId)
+    {
+        send(commands.cancel(SESSION, account, clientOrderId, origClientOrderId, 0, INSTRUMENT));
+    }
+
+    void takeSnapshot()
+    {
+        send(commands.takeSnapshot(++requestId));
+    }
+
+    void killAccount(final long account)
+    {
+        send(commands.killSwitch(++requestId, KillSwitchScope.ACCOUNT, account, true));
+    }
+
+    int poll()
+    {
+        return egress.poll(handler, 256) + marketData.poll(handler, 256) + risk.poll(handler, 256);
+    }
+
+    void await(final BooleanSupplier condition, final String what)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean())
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new AssertionError("timed out waiting for " + what + "; reports=" + reports.size() +
+                    " admin=" + adminResponses.size() + " rejects=" + businessRejects);
+            }
+            if (poll() == 0)
+            {
+                Thread.yield();
+            }
+        }
+    }
+
+    long count(final String execType)
+    {
+        return reports.stream().filter((r) -> r.execType().equals(execType)).count();
+    }
+
+    private void onEvent(
+        final DirectBuffer buffer, final int offset, final int length, final io.aeron.logbuffer.Header h)
+    {
+        header.wrap(buffer, offset);
+        switch (header.templateId())
+        {
+            case ExecutionReportDecoder.TEMPLATE_ID:
+                report.wrapAndApplyHeader(buffer, offset, header);
+                reports.add(new Report(report.sessionId(), report.accountId(), report.orderId(),
+                    report.clientOrderId(), report.execType().name(), report.rejectReason().name(),
+                    report.leavesQuantity(), report.cumulativeQuantity(), report.commandSequence()));
+                break;
+            case AdminResponseDecoder.TEMPLATE_ID:
+                admin.wrapAndApplyHeader(buffer, offset, header);
+                adminResponses.add(admin.status() + ":" + admin.rejectReason());
+                break;
+            case BusinessRejectDecoder.TEMPLATE_ID:
+                reject.wrapAndApplyHeader(buffer, offset, header);
+                businessRejects.add(reject.rejectReason().name());
+                break;
+            case CancelRejectDecoder.TEMPLATE_ID:
+                cancelReject.wrapAndApplyHeader(buffer, offset, header);
+                cancelRejects.add(cancelReject.origClientOrderId() + ":" + cancelReject.rejectReason());
+                break;
+            case EngineStatusDecoder.TEMPLATE_ID:
+                status.wrapAndApplyHeader(buffer, offset, header);
+                lastStatusHash = status.stateHash();
+                lastStatusProcessed = status.processorSequence();
+                statusCount++;
+                break;
+            case TradeDecoder.TEMPLATE_ID:
+                trade.wrapAndApplyHeader(buffer, offset, header);
+                if (trade.buyAccountId() != 0)
+                {
+                    tradeIds.add(trade.tradeId());
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    public void close()
+    {
+        aeron.close();
+    }
+
+    static UnsafeBuffer bytes(final byte[] bytes)
+    {
+        return new UnsafeBuffer(bytes);
+    }
+}
