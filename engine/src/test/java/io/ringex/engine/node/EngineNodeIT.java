@@ -266,6 +266,11 @@ class EngineNodeIT
 
     static long replayHash(final Path journalDirectory, final Path snapshotDirectory)
     {
+        return replayHash(journalDirectory, snapshotDirectory, Long.MAX_VALUE);
+    }
+
+    static long replayHash(final Path journalDirectory, final Path snapshotDirectory, final long toSequence)
+    {
         final ProcessorReplayTarget target = new ProcessorReplayTarget();
         long from = 1;
         if (null != snapshotDirectory)
@@ -278,10 +283,20 @@ class EngineNodeIT
         try (Journal journal = Journal.open(journalDirectory, Journal.Durability.PROCESS);
             JournalReader reader = journal.newReader().fromSequence(from))
         {
-            while (reader.read((sequence, timestampNs, sourceId, templateId, buffer, offset, length) ->
-                target.onCommand(sequence, timestampNs, sourceId, buffer, offset, length), 1024) > 0)
+            int read;
+            while ((read = reader.read((sequence, timestampNs, sourceId, templateId, buffer, offset, length) ->
+            {
+                if (sequence <= toSequence)
+                {
+                    target.onCommand(sequence, timestampNs, sourceId, buffer, offset, length);
+                }
+            }, 1024)) > 0)
             {
                 target.onEndOfBatch();
+            }
+            if (read < 0)
+            {
+                throw new AssertionError("replay stopped: " + reader.problem());
             }
         }
         return target.stateHash();
