@@ -29,8 +29,9 @@ public final class EngineMain
         {
             loadProperties(Path.of(args[0]));
         }
-        final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-        try (EngineNode node = EngineNode.launch(new EngineContext()))
+        // The barrier's shutdown hook waits until it is closed, so the node closes cleanly before the JVM exits.
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+            EngineNode node = EngineNode.launch(new EngineContext()))
         {
             System.out.println("RINGEX ENGINE READY node=" + node.context().nodeId() + " role=" +
                 node.context().role() + " recovered=" + node.recoveredCommands() + " next=" +
