@@ -20,6 +20,7 @@ set ylabel "million events / s"
 set grid ytics
 set key top right
 set xtics font "sans,9"
+set bmargin 4
 plot "$DATA" using 2:xtic(1) title "ringex" lc rgb "#1f77b4", \
      "" using 3 title "disruptor" lc rgb "#ff7f0e", \
      "" using 4 title "ArrayBlockingQueue" lc rgb "#7f7f7f"

@@ -22,7 +22,7 @@ import org.HdrHistogram.Histogram;
  * <pre>
  * options (all optional):
  *   --events=N           events per run, split evenly across producers   (default 10,000,000)
- *   --rounds=N           measured rounds after one warm-up round         (default 3)
+ *   --rounds=N           measured rounds after one warm-up round         (default 5)
  *   --styles=A,B         idle styles: YIELDING, BACKOFF, BUSY_SPIN       (default YIELDING,BACKOFF)
  *   --topologies=A,B     topology names, e.g. UNICAST_1P_1C            (default all five)
  *   --busy-spin-unicast  also run unicast with busy spin (2 threads: fits 2 cores)
@@ -49,7 +49,7 @@ public final class RingThroughputBenchmark
     {
         final Map<String, String> options = parse(args);
         final long events = Long.parseLong(options.getOrDefault("events", "10000000"));
-        final int rounds = Integer.parseInt(options.getOrDefault("rounds", "3"));
+        final int rounds = Integer.parseInt(options.getOrDefault("rounds", "5"));
         final int capacity = Integer.parseInt(options.getOrDefault("capacity", "65536"));
         final long latencyRate = Long.parseLong(options.getOrDefault("latency-rate", "100000"));
         final long latencyEvents = Long.parseLong(options.getOrDefault("latency-events", "300000"));
@@ -156,7 +156,7 @@ public final class RingThroughputBenchmark
 
     private static void writePlotData(final Path file, final List<String[]> rows) throws IOException
     {
-        final StringBuilder data = new StringBuilder("case ringex disruptor abq\n");
+        final StringBuilder data = new StringBuilder("# case ringex disruptor abq\n");
         for (final String[] row : rows)
         {
             data.append('"').append(row[0]).append("\\n").append(row[1]).append("\" ")
