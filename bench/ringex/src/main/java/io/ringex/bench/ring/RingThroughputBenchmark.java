@@ -21,7 +21,7 @@ import org.HdrHistogram.Histogram;
  * output directory.
  * <pre>
  * options (all optional):
- *   --events=N           events per run, split evenly across producers   (default 10,000,000)
+ *   --events=N           events per run, split evenly across producers   (default 8,000,000)
  *   --rounds=N           measured rounds after one warm-up round         (default 5)
  *   --styles=A,B         idle styles: YIELDING, BACKOFF, BUSY_SPIN       (default YIELDING,BACKOFF)
  *   --topologies=A,B     topology names, e.g. UNICAST_1P_1C            (default all five)
@@ -48,7 +48,7 @@ public final class RingThroughputBenchmark
     public static void main(final String[] args) throws Exception
     {
         final Map<String, String> options = parse(args);
-        final long events = Long.parseLong(options.getOrDefault("events", "10000000"));
+        final long events = Long.parseLong(options.getOrDefault("events", "8000000"));
         final int rounds = Integer.parseInt(options.getOrDefault("rounds", "5"));
         final int capacity = Integer.parseInt(options.getOrDefault("capacity", "65536"));
         final long latencyRate = Long.parseLong(options.getOrDefault("latency-rate", "100000"));
