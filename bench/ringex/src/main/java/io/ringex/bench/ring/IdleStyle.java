@@ -9,6 +9,7 @@ import com.lmax.disruptor.YieldingWaitStrategy;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
 /**
@@ -47,6 +48,18 @@ public enum IdleStyle
                 return new BackoffIdleStrategy(
                     100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
         }
+    }
+
+    /**
+     * How a ringex producer waits for room when the ring is full, in every style: park 1 ns at a time, which is what
+     * the Disruptor's sequencers do ({@code LockSupport.parkNanos(1)}) whatever its wait strategy. A producer that
+     * spun or yielded instead would take CPU from the very consumers it waits for when threads outnumber cores.
+     *
+     * @return a new idle strategy for one producer thread.
+     */
+    static IdleStrategy producerWhenFull()
+    {
+        return new SleepingIdleStrategy(1);
     }
 
     WaitStrategy disruptor()

@@ -85,7 +85,8 @@ final class RingContender implements Contender
         final Thread[] producers = new Thread[topology.producers];
         for (int p = 0; p < producers.length; p++)
         {
-            producers[p] = new Thread(() -> produce(ring, eventsPerProducer, style.agrona()), "ring-producer-" + p);
+            producers[p] = new Thread(
+                () -> produce(ring, eventsPerProducer, IdleStyle.producerWhenFull()), "ring-producer-" + p);
         }
         final long startNs = System.nanoTime();
         for (final Thread producer : producers)
@@ -141,7 +142,7 @@ final class RingContender implements Contender
 
         final Sequencer sequencer = ring.sequencer();
         final AtomicBuffer buffer = ring.buffer();
-        final IdleStrategy idle = style.agrona();
+        final IdleStrategy idle = IdleStyle.producerWhenFull();
         long intendedNs = System.nanoTime();
         for (long i = 0; i < total; i++)
         {
