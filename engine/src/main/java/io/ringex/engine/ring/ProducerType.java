@@ -2,6 +2,8 @@ package io.ringex.engine.ring;
 
 /**
  * How many threads claim slots on a ring, which picks the {@link Sequencer} implementation.
+ * <p>
+ * Threading: an immutable value; chosen on the {@link Ring.Builder}.
  */
 public enum ProducerType
 {

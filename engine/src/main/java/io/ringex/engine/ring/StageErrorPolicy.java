@@ -8,6 +8,8 @@ package io.ringex.engine.ring;
  * processor (gated on them) would act on a command that is not durable or not on the standby, and an acknowledged
  * order could be lost in a fail-over. Stages whose loss of one event is tolerable (metrics, market data) may use
  * {@link #SKIP}.
+ * <p>
+ * Threading: an immutable value; set on the {@link Stage.Builder} before the stage runs.
  */
 public enum StageErrorPolicy
 {

@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * java ${ringex.jvm.flags} -cp bench/ringex/target/classes:... io.ringex.bench.workload.GenerateWorkload \
  *     --commands 1000000 --instruments 1 --accounts 2000 --seed 1 --out /tmp/workload-1.bin [--resting-orders 1000]
  * </pre>
- * or {@code mvn -B -q -pl bench/ringex exec:exec -Dworkload.args="--commands ... --out ..."}. Prints the mix and
+ * or {@code mvn -B -q -pl bench/ringex exec:exec -Dbench.main=io.ringex.bench.workload.GenerateWorkload
+ * -Dbench.args="--commands ... --out ..."}. Prints the mix and
  * the book shape it produced.
  */
 public final class GenerateWorkload

@@ -1,0 +1,77 @@
+package io.ringex.bench.ring;
+
+import java.util.concurrent.TimeUnit;
+
+import com.lmax.disruptor.BusySpinWaitStrategy;
+import com.lmax.disruptor.SleepingWaitStrategy;
+import com.lmax.disruptor.WaitStrategy;
+import com.lmax.disruptor.YieldingWaitStrategy;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
+/**
+ * How consumers (and full producers) wait, matched as closely as the two libraries allow. The ArrayBlockingQueue
+ * always blocks on its lock and conditions: it has no idle style.
+ */
+public enum IdleStyle
+{
+    /**
+     * Spin 100 times, then yield: Agrona {@link BackoffIdleStrategy} with unbounded yields (Agrona's own
+     * {@link YieldingIdleStrategy} yields at once) vs Disruptor {@link YieldingWaitStrategy}, which spins 100 times
+     * then yields.
+     */
+    YIELDING,
+
+    /**
+     * Agrona {@link BackoffIdleStrategy} (100 spins, 10 yields, park 1-100 us) vs Disruptor
+     * {@link SleepingWaitStrategy} (spin, yield, then park 100 ns at a time).
+     */
+    BACKOFF,
+
+    /**
+     * Busy spin on both: only meaningful where every thread has a core (unicast on 2 cores).
+     */
+    BUSY_SPIN;
+
+    IdleStrategy agrona()
+    {
+        switch (this)
+        {
+            case YIELDING:
+                return new BackoffIdleStrategy(100, Long.MAX_VALUE, 1, 1);
+            case BUSY_SPIN:
+                return new BusySpinIdleStrategy();
+            default:
+                return new BackoffIdleStrategy(
+                    100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
+        }
+    }
+
+    /**
+     * How a ringex producer waits for room when the ring is full, in every style: park 1 ns at a time, which is what
+     * the Disruptor's sequencers do ({@code LockSupport.parkNanos(1)}) whatever its wait strategy. A producer that
+     * spun or yielded instead would take CPU from the very consumers it waits for when threads outnumber cores.
+     *
+     * @return a new idle strategy for one producer thread.
+     */
+    static IdleStrategy producerWhenFull()
+    {
+        return new SleepingIdleStrategy(1);
+    }
+
+    WaitStrategy disruptor()
+    {
+        switch (this)
+        {
+            case YIELDING:
+                return new YieldingWaitStrategy();
+            case BUSY_SPIN:
+                return new BusySpinWaitStrategy();
+            default:
+                return new SleepingWaitStrategy();
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package io.ringex.bench.ring;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.ringex.engine.ring.ProducerType;
+import io.ringex.engine.ring.Ring;
+import io.ringex.engine.ring.Sequencer;
+import io.ringex.engine.ring.SlotHandler;
+import io.ringex.engine.ring.Stage;
+import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.IdleStrategy;
+
+import static io.ringex.engine.ring.SlotDescriptor.PAYLOAD_OFFSET;
+
+/**
+ * Our ring: one stage per consumer, each on its own {@link AgentRunner}. Slots of 64 bytes: the 32-byte header and
+ * a payload of value, step-one result, step-two result and the fizz/buzz flags.
+ */
+final class RingContender implements Contender
+{
+    static final int VALUE = PAYLOAD_OFFSET;
+    static final int STEP_ONE = PAYLOAD_OFFSET + 8;
+    static final int STEP_TWO = PAYLOAD_OFFSET + 16;
+    static final int FIZZ = PAYLOAD_OFFSET + 24;
+    static final int BUZZ = PAYLOAD_OFFSET + 25;
+    static final int SLOT_LENGTH = 64;
+
+    public String name()
+    {
+        return "ringex";
+    }
+
+    public long runNs(final Topology topology, final IdleStyle style, final long eventsPerProducer, final int capacity)
+        throws Exception
+    {
+        final Ring ring = Ring.builder().name("bench").capacity(capacity).slotLength(SLOT_LENGTH)
+            .producerType(topology.producers > 1 ? ProducerType.MULTI : ProducerType.SINGLE).build();
+        final long last = eventsPerProducer * topology.producers - 1;
+        final CountDownLatch done = new CountDownLatch(topology.finalConsumers);
+        final List<Final> finals = new ArrayList<>();
+        final List<Stage> stages = new ArrayList<>();
+        switch (topology)
+        {
+            case UNICAST_1P_1C:
+            case SEQUENCER_3P_1C:
+                stages.add(ring.stage("sum", add(finals, new Final(last, done, 0))).build());
+                break;
+            case MULTICAST_1P_3C:
+                for (int i = 0; i < 3; i++)
+                {
+                    stages.add(ring.stage("sum" + i, add(finals, new Final(last, done, 0))).build());
+                }
+                break;
+            case PIPELINE_1P_3C:
+            {
+                final Stage one = ring.stage("one", (buffer, offset, sequence, endOfBatch) ->
+                    buffer.putLong(offset + STEP_ONE, Topology.stepOne(buffer.getLong(offset + VALUE)))).build();
+                final Stage two = ring.stage("two", (buffer, offset, sequence, endOfBatch) ->
+                    buffer.putLong(offset + STEP_TWO, Topology.stepTwo(buffer.getLong(offset + STEP_ONE))))
+                    .gatedOn(one).build();
+                stages.add(one);
+                stages.add(two);
+                stages.add(ring.stage("three", add(finals, new Final(last, done, 1))).gatedOn(two).build());
+                break;
+            }
+            default:
+            {
+                final Stage fizz = ring.stage("fizz", (buffer, offset, sequence, endOfBatch) ->
+                    buffer.putByte(offset + FIZZ, (byte)(buffer.getLong(offset + VALUE) % 3 == 0 ? 1 : 0))).build();
+                final Stage buzz = ring.stage("buzz", (buffer, offset, sequence, endOfBatch) ->
+                    buffer.putByte(offset + BUZZ, (byte)(buffer.getLong(offset + VALUE) % 5 == 0 ? 1 : 0))).build();
+                stages.add(fizz);
+                stages.add(buzz);
+                stages.add(ring.stage("fizzbuzz", add(finals, new Final(last, done, 2))).gatedOn(fizz, buzz).build());
+                break;
+            }
+        }
+
+        final List<AgentRunner> runners = start(stages, style);
+        final Thread[] producers = new Thread[topology.producers];
+        for (int p = 0; p < producers.length; p++)
+        {
+            producers[p] = new Thread(
+                () -> produce(ring, eventsPerProducer, IdleStyle.producerWhenFull()), "ring-producer-" + p);
+        }
+        final long startNs = System.nanoTime();
+        for (final Thread producer : producers)
+        {
+            producer.start();
+        }
+        if (!done.await(5, TimeUnit.MINUTES))
+        {
+            throw new IllegalStateException("ring " + topology.label + " did not finish");
+        }
+        final long elapsedNs = System.nanoTime() - startNs;
+        for (final Thread producer : producers)
+        {
+            producer.join();
+        }
+        runners.forEach(AgentRunner::close);
+        ring.close();
+
+        long result = 0;
+        for (final Final f : finals)
+        {
+            result += f.result;
+        }
+        Contender.check(topology, eventsPerProducer, result);
+        return elapsedNs;
+    }
+
+    public Histogram pipelineLatency(
+        final IdleStyle style, final long warmUp, final long measured, final long intervalNs, final int capacity)
+        throws Exception
+    {
+        final Ring ring = Ring.builder().name("latency").capacity(capacity).slotLength(SLOT_LENGTH).build();
+        final Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+        final long total = warmUp + measured;
+        final CountDownLatch done = new CountDownLatch(1);
+        final Stage one = ring.stage("one", (buffer, offset, sequence, endOfBatch) ->
+            buffer.putLong(offset + STEP_ONE, buffer.getLong(offset + VALUE))).build();
+        final Stage two = ring.stage("two", (buffer, offset, sequence, endOfBatch) ->
+            buffer.putLong(offset + STEP_TWO, buffer.getLong(offset + STEP_ONE))).gatedOn(one).build();
+        final Stage three = ring.stage("three", (buffer, offset, sequence, endOfBatch) ->
+        {
+            final long latencyNs = System.nanoTime() - buffer.getLong(offset + STEP_TWO);
+            if (sequence >= warmUp)
+            {
+                histogram.recordValue(Math.min(latencyNs, histogram.getHighestTrackableValue()));
+            }
+            if (sequence == total - 1)
+            {
+                done.countDown();
+            }
+        }).gatedOn(two).build();
+        final List<AgentRunner> runners = start(List.of(one, two, three), style);
+
+        final Sequencer sequencer = ring.sequencer();
+        final AtomicBuffer buffer = ring.buffer();
+        final IdleStrategy idle = IdleStyle.producerWhenFull();
+        long intendedNs = System.nanoTime();
+        for (long i = 0; i < total; i++)
+        {
+            intendedNs += intervalNs;
+            Contender.paceUntil(intendedNs);
+            final long sequence = sequencer.next(idle);
+            buffer.putLong(ring.slotOffset(sequence) + VALUE, intendedNs);
+            sequencer.publish(sequence);
+        }
+        done.await(1, TimeUnit.MINUTES);
+        runners.forEach(AgentRunner::close);
+        ring.close();
+        return histogram;
+    }
+
+    private static List<AgentRunner> start(final List<Stage> stages, final IdleStyle style)
+    {
+        final List<AgentRunner> runners = new ArrayList<>();
+        for (final Stage stage : stages)
+        {
+            final AgentRunner runner = new AgentRunner(style.agrona(), Throwable::printStackTrace, null, stage);
+            AgentRunner.startOnThread(runner);
+            runners.add(runner);
+        }
+        return runners;
+    }
+
+    private static void produce(final Ring ring, final long events, final IdleStrategy idle)
+    {
+        final Sequencer sequencer = ring.sequencer();
+        final AtomicBuffer buffer = ring.buffer();
+        for (long i = 0; i < events; i++)
+        {
+            final long sequence = sequencer.next(idle);
+            buffer.putLong(ring.slotOffset(sequence) + VALUE, i);
+            sequencer.publish(sequence);
+        }
+    }
+
+    private static SlotHandler add(final List<Final> finals, final Final handler)
+    {
+        finals.add(handler);
+        return handler;
+    }
+
+    /**
+     * A final consumer: 0 sums values, 1 counts pipeline results, 2 counts fizz-and-buzz.
+     */
+    static final class Final implements SlotHandler
+    {
+        private final long last;
+        private final CountDownLatch done;
+        private final int kind;
+        private long acc;
+        long result;
+
+        Final(final long last, final CountDownLatch done, final int kind)
+        {
+            this.last = last;
+            this.done = done;
+            this.kind = kind;
+        }
+
+        public void onSlot(final AtomicBuffer buffer, final int offset, final long sequence, final boolean endOfBatch)
+        {
+            if (0 == kind)
+            {
+                acc += buffer.getLong(offset + VALUE);
+            }
+            else if (1 == kind)
+            {
+                acc += Topology.pipelineCounts(buffer.getLong(offset + STEP_TWO)) ? 1 : 0;
+            }
+            else
+            {
+                acc += (buffer.getByte(offset + FIZZ) & buffer.getByte(offset + BUZZ));
+            }
+            if (sequence == last)
+            {
+                result = acc;
+                done.countDown();
+            }
+        }
+    }
+}
