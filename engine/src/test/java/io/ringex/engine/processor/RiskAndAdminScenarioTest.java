@@ -257,4 +257,27 @@ final class RiskAndAdminScenarioTest
         final Object last = h.decode(h.sink.size() - 1, h.sink.size()).get(0);
         assertFalse(!(last instanceof Harness.BizRej));
     }
+
+    @Test
+    void riskUpdateIsSplitToFitTheSink()
+    {
+        final Harness small = new Harness(new CapturingEventSink(1 << 16, 200));
+        for (int instrument = 1; instrument <= 3; instrument++)
+        {
+            small.send(small.encoder.addInstrument(instrument, instrument, "I" + instrument, 2, 5, 10, 10_000,
+                PriceBandType.TICKS, 100));
+        }
+        small.account(1, SelfTradePrevention.CANCEL_NEWEST);
+        small.account(2, SelfTradePrevention.CANCEL_NEWEST);
+        for (int instrument = 1; instrument <= 3; instrument++)
+        {
+            small.send(small.encoder.limit(SESSION, 1, instrument, instrument, Side.SELL, 10_000, 10));
+            small.send(small.encoder.limit(SESSION, 2, instrument, instrument, Side.BUY, 10_000, 10));
+        }
+        final List<Harness.Risk> updates = only(small.endBatch(), Harness.Risk.class);
+        final List<Harness.Risk> first = updates.stream().filter(r -> r.accountId() == 1).toList();
+        assertEquals(3, first.size());
+        assertEquals(List.of(1, 2, 3), first.stream().map(r -> r.positions().get(0).instrumentId()).toList());
+        assertEquals(-10, first.get(2).positions().get(0).position());
+    }
 }
