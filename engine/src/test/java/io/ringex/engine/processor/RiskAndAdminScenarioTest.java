@@ -107,6 +107,12 @@ final class RiskAndAdminScenarioTest
             new long[0]));
         assertEquals(ExecType.NEW, firstEr(h.send(h.encoder.limit(SESSION, 9, 5, INSTRUMENT, Side.BUY, 10_000, 10)))
             .execType());
+
+        // a replace counts the order's own reservation once: 1000.00 held by the other buy, 2500.00 available
+        assertEquals(ExecType.REPLACED, firstEr(h.send(h.encoder.replace(SESSION, 9, 6, 5, 0, INSTRUMENT, 5_000,
+            30))).execType());
+        assertEquals(RejectReason.INSUFFICIENT_CREDIT, only(h.send(h.encoder.replace(SESSION, 9, 7, 6, 0, INSTRUMENT,
+            5_000, 40)), Harness.CxlRej.class).get(0).reason());
     }
 
     @Test
