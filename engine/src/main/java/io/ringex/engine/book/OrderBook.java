@@ -17,6 +17,7 @@ public final class OrderBook
     private long publishedBidQuantity;
     private long publishedAskPrice;
     private long publishedAskQuantity;
+    private boolean touched;
 
     /**
      * @param instrument the instrument, whose band sizes the levels.
@@ -202,6 +203,20 @@ public final class OrderBook
     public void restoreResting(final Order order, final long priority)
     {
         levels.append(order, priority);
+    }
+
+    /** @return true while queued for a best bid/offer check at the end of the command (not part of the state). */
+    public boolean touched()
+    {
+        return touched;
+    }
+
+    /**
+     * @param touched whether the book is queued for a best bid/offer check.
+     */
+    public void touched(final boolean touched)
+    {
+        this.touched = touched;
     }
 
     /** Record the current top of book as published (after a restore, so no spurious BBO follows). */

@@ -124,6 +124,7 @@ public final class BusinessLogicProcessor
             templateId = header.templateId();
             dispatch(templateId, sourceId, buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH,
                 header.blockLength(), header.version());
+            events.publishBestBidOffers();
         }
         catch (final Exception ex)
         {
@@ -156,25 +157,21 @@ public final class BusinessLogicProcessor
             case NewOrderDecoder.TEMPLATE_ID:
                 newOrder.wrap(buffer, offset, blockLength, version);
                 orderEntry.onNewOrder(newOrder);
-                publishBbo(newOrder.instrumentId());
                 break;
 
             case CancelOrderDecoder.TEMPLATE_ID:
                 cancelOrder.wrap(buffer, offset, blockLength, version);
                 amendments.onCancel(cancelOrder);
-                publishBbo(cancelOrder.instrumentId());
                 break;
 
             case ReplaceOrderDecoder.TEMPLATE_ID:
                 replaceOrder.wrap(buffer, offset, blockLength, version);
                 amendments.onReplace(replaceOrder);
-                publishBbo(replaceOrder.instrumentId());
                 break;
 
             case MassCancelDecoder.TEMPLATE_ID:
                 massCancel.wrap(buffer, offset, blockLength, version);
                 amendments.onMassCancel(massCancel, sourceId);
-                publishAllBbo();
                 break;
 
             case AddInstrumentDecoder.TEMPLATE_ID:
@@ -200,13 +197,11 @@ public final class BusinessLogicProcessor
             case SetTradingStatusDecoder.TEMPLATE_ID:
                 setTradingStatus.wrap(buffer, offset, blockLength, version);
                 admin.onSetTradingStatus(setTradingStatus);
-                publishAllBbo();
                 break;
 
             case KillSwitchDecoder.TEMPLATE_ID:
                 killSwitch.wrap(buffer, offset, blockLength, version);
                 admin.onKillSwitch(killSwitch);
-                publishAllBbo();
                 break;
 
             case TakeSnapshotDecoder.TEMPLATE_ID:
@@ -217,7 +212,6 @@ public final class BusinessLogicProcessor
             case EndOfDayDecoder.TEMPLATE_ID:
                 endOfDay.wrap(buffer, offset, blockLength, version);
                 admin.onEndOfDay(endOfDay);
-                publishAllBbo();
                 break;
 
             case NewEpochDecoder.TEMPLATE_ID:
@@ -231,27 +225,6 @@ public final class BusinessLogicProcessor
             default:
                 events.businessReject(sourceId, templateId, NO_ID, RejectReason.UNKNOWN_MESSAGE, false);
                 break;
-        }
-    }
-
-    private void publishBbo(final int instrumentId)
-    {
-        final OrderBook book = state.book(instrumentId);
-        if (book != null && book.takeBboChange())
-        {
-            events.bestBidOffer(book);
-        }
-    }
-
-    private void publishAllBbo()
-    {
-        for (int i = 0, n = state.bookCount(); i < n; i++)
-        {
-            final OrderBook book = state.bookAt(i);
-            if (book.takeBboChange())
-            {
-                events.bestBidOffer(book);
-            }
         }
     }
 

@@ -54,6 +54,8 @@ public final class EventEncoder
     private final AdminResponseEncoder adminResponse = new AdminResponseEncoder();
     private final BusinessRejectEncoder businessReject = new BusinessRejectEncoder();
 
+    private OrderBook[] touchedBooks = new OrderBook[16];
+    private int touchedCount;
     private long epoch;
     private long sequence;
     private long timestampNs;
@@ -219,6 +221,7 @@ public final class EventEncoder
     public void levelUpdate(final OrderBook book, final boolean buy, final int index)
     {
         final PriceLevels levels = book.levels();
+        touch(book);
         final int offset = sink.claim(HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH);
         levelUpdate.wrapAndApplyHeader(sink.buffer(), offset, header)
             .instrumentId(book.instrument().instrumentId())
@@ -229,6 +232,38 @@ public final class EventEncoder
             .orderCount(levels.orderCount(index))
             .timestampNs(timestampNs);
         sink.commit(HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * Publish a BestBidOffer for every book whose levels changed during the command and whose top of book differs
+     * from the last one published, in the order the books were first touched.
+     */
+    public void publishBestBidOffers()
+    {
+        for (int i = 0; i < touchedCount; i++)
+        {
+            final OrderBook book = touchedBooks[i];
+            touchedBooks[i] = null;
+            book.touched(false);
+            if (book.takeBboChange())
+            {
+                bestBidOffer(book);
+            }
+        }
+        touchedCount = 0;
+    }
+
+    private void touch(final OrderBook book)
+    {
+        if (!book.touched())
+        {
+            book.touched(true);
+            if (touchedCount == touchedBooks.length)
+            {
+                touchedBooks = java.util.Arrays.copyOf(touchedBooks, touchedCount * 2);
+            }
+            touchedBooks[touchedCount++] = book;
+        }
     }
 
     /**

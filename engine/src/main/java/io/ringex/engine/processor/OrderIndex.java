@@ -2,6 +2,7 @@ package io.ringex.engine.processor;
 
 import io.ringex.engine.book.Order;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.Hashing;
 import org.agrona.collections.Long2ObjectHashMap;
 
 /**
@@ -27,8 +28,9 @@ public final class OrderIndex
      */
     public OrderIndex(final int expectedOrders)
     {
-        byId = new Long2ObjectHashMap<>(Math.max(16, expectedOrders * 2), 0.65f);
-        byClientOrderId = new Long2ObjectHashMap<>(Math.max(16, expectedOrders * 2), 0.65f);
+        // capacity for twice the expected orders at Agrona's default load factor: no resize in steady state
+        byId = new Long2ObjectHashMap<>(Math.max(16, expectedOrders * 2), Hashing.DEFAULT_LOAD_FACTOR);
+        byClientOrderId = new Long2ObjectHashMap<>(Math.max(16, expectedOrders * 2), Hashing.DEFAULT_LOAD_FACTOR);
     }
 
     /** @return number of open orders. */

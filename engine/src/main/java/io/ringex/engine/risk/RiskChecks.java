@@ -62,7 +62,8 @@ public final class RiskChecks
         final long limit = account.positionLimitFor(position);
         if (buy)
         {
-            final long available = account.balance + account.creditLimit - (account.reserved - excludedReserve);
+            final long available = saturatedAdd(account.balance, account.creditLimit) -
+                (account.reserved - excludedReserve);
             if (reserve > available)
             {
                 return RejectReason.INSUFFICIENT_CREDIT;
@@ -86,5 +87,15 @@ public final class RiskChecks
             }
         }
         return RejectReason.NONE;
+    }
+
+    private static long saturatedAdd(final long a, final long b)
+    {
+        final long sum = a + b;
+        if (((a ^ sum) & (b ^ sum)) < 0)
+        {
+            return a < 0 ? Long.MIN_VALUE / 2 : Long.MAX_VALUE / 2;
+        }
+        return sum;
     }
 }

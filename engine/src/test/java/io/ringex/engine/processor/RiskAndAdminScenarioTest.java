@@ -107,6 +107,12 @@ final class RiskAndAdminScenarioTest
             new long[0]));
         assertEquals(ExecType.NEW, firstEr(h.send(h.encoder.limit(SESSION, 9, 5, INSTRUMENT, Side.BUY, 10_000, 10)))
             .execType());
+
+        // a replace counts the order's own reservation once: 1000.00 held by the other buy, 2500.00 available
+        assertEquals(ExecType.REPLACED, firstEr(h.send(h.encoder.replace(SESSION, 9, 6, 5, 0, INSTRUMENT, 5_000,
+            30))).execType());
+        assertEquals(RejectReason.INSUFFICIENT_CREDIT, only(h.send(h.encoder.replace(SESSION, 9, 7, 6, 0, INSTRUMENT,
+            5_000, 40)), Harness.CxlRej.class).get(0).reason());
     }
 
     @Test
@@ -256,5 +262,28 @@ final class RiskAndAdminScenarioTest
         assertEquals(1, h.processor.errorCount());
         final Object last = h.decode(h.sink.size() - 1, h.sink.size()).get(0);
         assertFalse(!(last instanceof Harness.BizRej));
+    }
+
+    @Test
+    void riskUpdateIsSplitToFitTheSink()
+    {
+        final Harness small = new Harness(new CapturingEventSink(1 << 16, 200));
+        for (int instrument = 1; instrument <= 3; instrument++)
+        {
+            small.send(small.encoder.addInstrument(instrument, instrument, "I" + instrument, 2, 5, 10, 10_000,
+                PriceBandType.TICKS, 100));
+        }
+        small.account(1, SelfTradePrevention.CANCEL_NEWEST);
+        small.account(2, SelfTradePrevention.CANCEL_NEWEST);
+        for (int instrument = 1; instrument <= 3; instrument++)
+        {
+            small.send(small.encoder.limit(SESSION, 1, instrument, instrument, Side.SELL, 10_000, 10));
+            small.send(small.encoder.limit(SESSION, 2, instrument, instrument, Side.BUY, 10_000, 10));
+        }
+        final List<Harness.Risk> updates = only(small.endBatch(), Harness.Risk.class);
+        final List<Harness.Risk> first = updates.stream().filter(r -> r.accountId() == 1).toList();
+        assertEquals(3, first.size());
+        assertEquals(List.of(1, 2, 3), first.stream().map(r -> r.positions().get(0).instrumentId()).toList());
+        assertEquals(-10, first.get(2).positions().get(0).position());
     }
 }

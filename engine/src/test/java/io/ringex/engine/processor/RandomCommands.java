@@ -1,0 +1,138 @@
+package io.ringex.engine.processor;
+
+import io.ringex.protocol.codecs.KillSwitchScope;
+import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+
+import java.util.SplittableRandom;
+
+/**
+ * A seeded stream of mixed commands over two instruments and a few accounts: limit orders of every time in force,
+ * market orders, post-only, cancels and replaces (some of unknown or done orders), mass cancels, kill switches,
+ * end of day, deposits and epochs. Allocation-free per command, so the allocation test can use it.
+ */
+final class RandomCommands
+{
+    static final int ACCOUNTS = 4;
+    static final long SESSION_BASE = 1L << 32;
+    static final long INITIAL_BALANCE = 1_000_000_000_00000000L;
+
+    private static final SelfTradePrevention[] STP = {
+        SelfTradePrevention.ACCOUNT_DEFAULT, SelfTradePrevention.CANCEL_NEWEST, SelfTradePrevention.CANCEL_OLDEST,
+        SelfTradePrevention.CANCEL_BOTH, SelfTradePrevention.DECREMENT_AND_CANCEL };
+    private static final TimeInForce[] TIF = { TimeInForce.GTC, TimeInForce.IOC, TimeInForce.FOK, TimeInForce.DAY };
+
+    private final SplittableRandom random;
+    private final CommandEncoder encoder;
+    private final BusinessLogicProcessor processor;
+    private long clientOrderId;
+    private long requestId;
+    private long deposited = ACCOUNTS * INITIAL_BALANCE;
+
+    RandomCommands(final long seed, final CommandEncoder encoder, final BusinessLogicProcessor processor)
+    {
+        this.random = new SplittableRandom(seed);
+        this.encoder = encoder;
+        this.processor = processor;
+    }
+
+    /** The commands that set up the venue, each written to the encoder by the callback's caller. */
+    int setupCommand(final int index)
+    {
+        switch (index)
+        {
+            case 0:
+                return encoder.addInstrument(1, 1, "ACME", 2, 5, 10, 10_000, PriceBandType.TICKS, 40);
+            case 1:
+                return encoder.addInstrument(2, 2, "BETA", 4, 1, 1, 500_000, PriceBandType.BASIS_POINTS, 100);
+            default:
+            {
+                final int account = (index - 2) / 3 + 1;
+                switch ((index - 2) % 3)
+                {
+                    case 0:
+                        return encoder.addAccount(10 + account, account, STP[1 + account % 4]);
+                    case 1:
+                        return encoder.setLimits(20 + account, account, 1_000_000, Long.MAX_VALUE / 4,
+                            Long.MAX_VALUE / 8, 1_000_000_000, 200, true, new int[0], new long[0]);
+                    default:
+                        return encoder.adjustBalance(30 + account, account, INITIAL_BALANCE);
+                }
+            }
+        }
+    }
+
+    static int setupCount()
+    {
+        return 2 + ACCOUNTS * 3;
+    }
+
+    /** @return total cash put into the venue by the commands written so far (setup included). */
+    long deposited()
+    {
+        return deposited;
+    }
+
+    /** Write the next random command; returns its length. */
+    int next()
+    {
+        final int roll = random.nextInt(1000);
+        final long account = 1 + random.nextInt(ACCOUNTS);
+        final long session = SESSION_BASE + account + (random.nextInt(4) == 0 ? 100 : 0);
+        final int instrument = 1 + random.nextInt(2);
+        final Side side = random.nextBoolean() ? Side.BUY : Side.SELL;
+        final long price = instrument == 1 ? 10_000 + 5 * (random.nextInt(41) - 20) :
+            500_000 + 100 * (random.nextInt(41) - 20);
+        final long quantity = instrument == 1 ? 10 * (1 + random.nextInt(20)) : 1 + random.nextInt(200);
+        final long lastOrderId = processor.state().lastOrderId();
+        final long target = lastOrderId == 0 ? 1 : 1 + Math.max(0, lastOrderId - 1 - random.nextInt(50));
+        if (roll < 600)
+        {
+            final TimeInForce tif = TIF[random.nextInt(TIF.length)];
+            return encoder.newOrder(session, account, ++clientOrderId, instrument, side, OrderType.LIMIT, tif,
+                tif == TimeInForce.GTC && random.nextInt(10) == 0, STP[random.nextInt(STP.length)], price, quantity);
+        }
+        if (roll < 650)
+        {
+            return encoder.newOrder(session, account, ++clientOrderId, instrument, side, OrderType.MARKET,
+                random.nextBoolean() ? TimeInForce.IOC : TimeInForce.FOK, false, STP[random.nextInt(STP.length)], 0,
+                quantity);
+        }
+        if (roll < 850)
+        {
+            return encoder.cancel(session, account, ++clientOrderId, 0, target, instrument);
+        }
+        if (roll < 970)
+        {
+            return encoder.replace(session, account, ++clientOrderId, 0, target, instrument, price, quantity);
+        }
+        if (roll < 980)
+        {
+            return encoder.massCancel(session, account, ++clientOrderId,
+                random.nextBoolean() ? MassCancelScope.ACCOUNT : MassCancelScope.SESSION, instrument,
+                random.nextBoolean());
+        }
+        if (roll < 985)
+        {
+            return encoder.killSwitch(++requestId, KillSwitchScope.ACCOUNT, account, random.nextInt(3) == 0);
+        }
+        if (roll < 988)
+        {
+            return encoder.endOfDay(++requestId);
+        }
+        if (roll < 990)
+        {
+            return encoder.killSwitch(++requestId, KillSwitchScope.VENUE, 0, false);
+        }
+        if (roll < 995)
+        {
+            deposited += 1000;
+            return encoder.adjustBalance(++requestId, account, 1000);
+        }
+        return encoder.newEpoch(++requestId, processor.state().epoch() + random.nextInt(2), 1);
+    }
+}
