@@ -108,7 +108,7 @@ public class ActionController
      * @return the action as it stands.
      */
     @GetMapping("/{requestId}")
-    public ActionView find(@PathVariable final long requestId)
+    public ActionView find(@PathVariable("requestId") final long requestId)
     {
         final ActionView view = actions.find(requestId);
         if (view == null)

@@ -40,7 +40,8 @@ public class ReadController
      * @return every account.
      */
     @GetMapping("/accounts")
-    public List<Views.AccountSummary> accounts(@RequestParam(defaultValue = "utilisation") final String sort)
+    public List<Views.AccountSummary> accounts(
+        @RequestParam(name = "sort", defaultValue = "utilisation") final String sort)
     {
         return model.accounts(parseSort(sort));
     }
@@ -50,7 +51,7 @@ public class ReadController
      * @return its positions, limits and recent fills.
      */
     @GetMapping("/accounts/{id}")
-    public Views.AccountDetail account(@PathVariable final long id)
+    public Views.AccountDetail account(@PathVariable("id") final long id)
     {
         final Views.AccountDetail detail = model.account(id);
         if (detail == null)
@@ -72,7 +73,7 @@ public class ReadController
      * @return its ladder (ten levels a side) and tape (last 50 trades).
      */
     @GetMapping("/instruments/{id}")
-    public Views.InstrumentDetail instrument(@PathVariable final long id)
+    public Views.InstrumentDetail instrument(@PathVariable("id") final long id)
     {
         final Views.InstrumentDetail detail = model.instrument(id);
         if (detail == null)

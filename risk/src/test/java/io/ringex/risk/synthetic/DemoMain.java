@@ -23,12 +23,13 @@ public final class DemoMain
     }
 
     /**
-     * @param port        HTTP port, 0 for any.
-     * @param aeronDir    media driver directory to create.
-     * @param tradeEveryMs mean time between synthetic trades.
-     * @return the running service and engine.
+     * Start the risk service with an embedded media driver, every stream on IPC, and the demo users.
+     *
+     * @param port     HTTP port, 0 for any.
+     * @param aeronDir media driver directory to create.
+     * @return the running service.
      */
-    public static Demo start(final int port, final String aeronDir, final long tradeEveryMs)
+    public static ConfigurableApplicationContext startService(final int port, final String aeronDir)
     {
         final Map<String, Object> props = new LinkedHashMap<>();
         props.put("server.port", port);
@@ -41,14 +42,34 @@ public final class DemoMain
         // as command-line arguments: they must win over application.yml
         final String[] args = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
             .toArray(String[]::new);
-        final ConfigurableApplicationContext context = new SpringApplicationBuilder(RiskServiceApplication.class)
-            .profiles("demo")
-            .run(args);
-        final String dir = context.getBean(AeronConnection.class).aeronDirectoryName();
+        return new SpringApplicationBuilder(RiskServiceApplication.class).profiles("demo").run(args);
+    }
+
+    /**
+     * Start the synthetic engine on the service's media driver.
+     *
+     * @param service      the running service.
+     * @param tradeEveryMs mean time between background trades, 0 for none.
+     * @return the engine, started; closing it closes its Aeron client.
+     */
+    public static SyntheticEngine startSyntheticEngine(
+        final ConfigurableApplicationContext service,
+        final long tradeEveryMs)
+    {
+        final String dir = service.getBean(AeronConnection.class).aeronDirectoryName();
         final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(dir));
-        final SyntheticEngine engine = new SyntheticEngine(aeron, EngineStreams.ipc(), 42, tradeEveryMs);
+        final SyntheticEngine engine = new SyntheticEngine(aeron, EngineStreams.ipc(), 42, tradeEveryMs, aeron);
         engine.start();
-        return new Demo(context, aeron, engine);
+        return engine;
+    }
+
+    /**
+     * @param service the running service.
+     * @return the HTTP port it listens on.
+     */
+    public static int port(final ConfigurableApplicationContext service)
+    {
+        return Integer.parseInt(service.getEnvironment().getProperty("local.server.port", "0"));
     }
 
     /**
@@ -57,34 +78,15 @@ public final class DemoMain
     public static void main(final String[] args)
     {
         final int port = args.length > 0 ? Integer.parseInt(args[0]) : 8080;
-        final Demo demo = start(port, "/dev/shm/ringex-risk-demo-" + ProcessHandle.current().pid(), 80);
-        Runtime.getRuntime().addShutdownHook(new Thread(demo::close));
-        System.out.println("Risk dashboard (synthetic engine) on http://localhost:" + port +
-            "/  users viewer/viewer, officer/officer");
-    }
-
-    /**
-     * A running demo.
-     *
-     * @param context the Spring context of the risk service.
-     * @param aeron   the synthetic engine's Aeron client.
-     * @param engine  the synthetic engine.
-     */
-    public record Demo(ConfigurableApplicationContext context, Aeron aeron, SyntheticEngine engine)
-        implements AutoCloseable
-    {
-        @Override
-        public void close()
+        final ConfigurableApplicationContext service =
+            startService(port, "/dev/shm/ringex-risk-demo-" + ProcessHandle.current().pid());
+        final SyntheticEngine engine = startSyntheticEngine(service, 80);
+        Runtime.getRuntime().addShutdownHook(new Thread(() ->
         {
             engine.close();
-            aeron.close();
-            context.close();
-        }
-
-        /** @return the HTTP port the service listens on. */
-        public int port()
-        {
-            return Integer.parseInt(context.getEnvironment().getProperty("local.server.port", "0"));
-        }
+            service.close();
+        }));
+        System.out.println("Risk dashboard (synthetic engine) on http://localhost:" + port(service) +
+            "/  users viewer/viewer, officer/officer");
     }
 }

@@ -61,6 +61,7 @@ public final class SyntheticEngine implements Agent, EngineUnderTest
     private final NewOrderDecoder newOrder = new NewOrderDecoder();
     private final long tradeIntervalNs;
     private final OrderEntryClient orders;
+    private final AutoCloseable owned;
     private AgentRunner runner;
     private long nextTradeNs;
     private long nextStatusNs;
@@ -75,9 +76,16 @@ public final class SyntheticEngine implements Agent, EngineUnderTest
      * @param streams         the engine's channels and stream ids.
      * @param seed            random seed.
      * @param tradeIntervalMs mean time between background trades; 0 for none.
+     * @param owned           closed with the engine (its own Aeron client), or null.
      */
-    public SyntheticEngine(final Aeron aeron, final EngineStreams streams, final long seed, final long tradeIntervalMs)
+    public SyntheticEngine(
+        final Aeron aeron,
+        final EngineStreams streams,
+        final long seed,
+        final long tradeIntervalMs,
+        final AutoCloseable owned)
     {
+        this.owned = owned;
         this.venue = new SyntheticVenue(seed);
         this.risk = aeron.addExclusivePublication(streams.riskChannel(), streams.riskStreamId());
         this.marketData = aeron.addExclusivePublication(streams.marketDataChannel(), streams.marketDataStreamId());
@@ -103,7 +111,7 @@ public final class SyntheticEngine implements Agent, EngineUnderTest
     @Override
     public void close()
     {
-        CloseHelper.quietCloseAll(runner, risk, marketData, ingress, orderEntry);
+        CloseHelper.quietCloseAll(runner, risk, marketData, ingress, orderEntry, owned);
     }
 
     @Override

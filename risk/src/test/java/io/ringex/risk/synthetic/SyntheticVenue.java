@@ -40,11 +40,12 @@ final class SyntheticVenue
         instrument(3, "EUR-USD", 5, 1, 1000, 108_450L, 2_000_000);
         account(1001, 1_000_000, 250_000, 50);
         account(1002, 750_000, 250_000, 50);
-        account(1003, 400_000, 500_000, 50);
+        account(1003, 2_000_000, 600_000, 50);
         account(1004, 600_000, 100_000, 50);
         account(1005, 60_000, 200_000, 40);
         account(1006, 2_000_000, 0, 100);
         accounts.get(1004L).openOrders = 43;
+        accounts.get(1002L).openOrders = 38;
     }
 
     private void instrument(
@@ -109,7 +110,9 @@ final class SyntheticVenue
         }
         final long lots = 1 + random.nextInt(i.lot == 1 ? (i.id == 1 ? 3 : 20) : 50);
         final long quantity = lots * i.lot;
-        if (wouldBreach(buyer, i, quantity) || wouldBreach(seller, i, -quantity))
+        final long notional = FixedPoint.notional(i.mid, quantity, i.scale);
+        if (wouldBreach(buyer, i, quantity) || wouldBreach(seller, i, -quantity) ||
+            buyer.balance - notional < -buyer.creditLimit * 95 / 100)
         {
             final Account swap = buyer;
             buyer = seller;
