@@ -355,7 +355,7 @@ async function loadInstrument() {
                 '<button class="status-toggle" data-status="OPEN">Resume</button>' :
                 '<button class="status-toggle danger" data-status="HALTED">Halt</button>'}</div></div>
         <div class="sub">Depth (top 10)</div>
-        <table class="grid small"><colgroup><col style="width:36px"><col><col><col><col><col style="width:36px"></colgroup>
+        <table class="grid small ladder"><colgroup><col style="width:36px"><col><col><col><col><col style="width:36px"></colgroup>
             <thead><tr><th class="num">#</th><th class="num">Bid qty</th><th class="num">Bid</th><th class="num">Ask</th>
                 <th class="num">Ask qty</th><th class="num">#</th></tr></thead>
             <tbody>${rows.join('')}</tbody></table>
