@@ -164,7 +164,7 @@ class RiskServiceAeronTest
             new long[] {1000, 2000, 3000, 4000}, counters, rejects));
 
         await(() -> model.isEngineUp() && model.instrument(1) != null && model.instrument(1).tape().size() == 1 &&
-            !model.accounts(AccountSort.UTILISATION).isEmpty());
+            !model.accounts(AccountSort.UTILISATION).isEmpty() && model.engine(false).streams().get("risk"));
 
         mvc.perform(get("/api/accounts/7").with(user("viewer").roles("VIEWER")))
             .andExpect(status().isOk())
@@ -181,6 +181,9 @@ class RiskServiceAeronTest
             .andExpect(status().isOk())
             .andExpect(jsonPath("$.components.engine.status").value("UP"))
             .andExpect(jsonPath("$.components.engine.details.role").value("PRIMARY"));
+        mvc.perform(get("/v3/api-docs").with(user("viewer").roles("VIEWER")))
+            .andExpect(status().isOk())
+            .andExpect(content().string(containsString("/api/actions/kill-switch")));
         mvc.perform(get("/actuator/prometheus").accept(MediaType.TEXT_PLAIN))
             .andExpect(status().isOk())
             .andExpect(content().string(containsString("ringex_engine_counter{counter=\"TRADES\"} 77.0")))

@@ -88,7 +88,20 @@ final class SyntheticVenue
     {
         final List<Instrument> list = new ArrayList<>(instruments.values());
         final Instrument i = list.get(random.nextInt(list.size()));
-        final List<Account> all = new ArrayList<>(accounts.values());
+        // Killed accounts send nothing in the background flow: the only ACCOUNT_KILLED rejects are from orders a
+        // test sends on purpose.
+        final List<Account> all = new ArrayList<>();
+        for (final Account a : accounts.values())
+        {
+            if (!a.killSwitch)
+            {
+                all.add(a);
+            }
+        }
+        if (all.size() < 3)
+        {
+            return null;
+        }
         Account buyer = all.get(random.nextInt(all.size()));
         Account seller = all.get(random.nextInt(all.size()));
         while (seller == buyer)
@@ -102,10 +115,14 @@ final class SyntheticVenue
             {
                 seller = buyer;
             }
-            buyer = accounts.get(1003L);
-            if (seller == buyer)
+            final Account keen = accounts.get(1003L);
+            if (!keen.killSwitch)
             {
-                seller = accounts.get(1001L);
+                buyer = keen;
+                if (seller == buyer)
+                {
+                    seller = all.get(0) == keen ? all.get(1) : all.get(0);
+                }
             }
         }
         final long lots = 1 + random.nextInt(i.lot == 1 ? (i.id == 1 ? 3 : 20) : 50);
