@@ -150,6 +150,7 @@ function render() {
     renderAccounts(s.accounts);
     renderInstruments(s.instruments);
     renderActions(s.actions);
+    renderGlance(s);
     fillSelects(s);
     if (state.tab === 'engine') {
         renderEngineCards(s.engine);
@@ -214,6 +215,18 @@ function renderInstruments(instruments) {
     if (state.instrumentId === null && instruments.length > 0) {
         state.instrumentId = instruments[0].instrumentId;
     }
+}
+
+function renderGlance(s) {
+    document.querySelector('#glance-instruments tbody').innerHTML = s.instruments.map((i) => `
+        <tr data-id="${i.instrumentId}"><td><b>${esc(i.symbol)}</b></td><td>${statusBadge(i.status)}</td>
+            <td class="num">${price(i.lastPrice)}</td>
+            <td class="num pos">${price(i.bidPrice)}</td><td class="num neg">${price(i.askPrice)}</td>
+        </tr>`).join('') || '<tr><td colspan="5" class="empty">No instruments yet.</td></tr>';
+    document.querySelector('#glance-actions tbody').innerHTML = s.actions.slice(0, 5).map((a) => `
+        <tr><td>${new Date(a.requestedAtMs).toLocaleTimeString('en-GB', { hour12: false })}</td>
+            <td>${esc(a.action)}</td><td>${esc(a.target)}</td><td>${actionBadge(a.status)}</td></tr>`).join('') ||
+        '<tr><td colspan="4" class="empty">No actions yet.</td></tr>';
 }
 
 function statusBadge(status) {
@@ -442,8 +455,9 @@ async function refreshEngineCharts() {
         set(chart('ch-lag', 'line', [{ label: 'journal', borderColor: '#4e9be6' },
             { label: 'replication', borderColor: '#a48be8' }]), [h.journalLag, h.replicationLag]);
         const reasons = Object.keys(e.rejects);
-        const rc = chart('ch-rejects', 'bar', [{ label: 'rejects', backgroundColor: '#e0524f' }],
-            { indexAxis: 'y', plugins: { legend: { display: false } } });
+        const rc = chart('ch-rejects', 'bar', [{ label: 'rejects', backgroundColor: '#e0524f', maxBarThickness: 22 }],
+            { indexAxis: 'y', plugins: { legend: { display: false } },
+                scales: { x: { beginAtZero: true, ticks: { precision: 0 } }, y: { ticks: { autoSkip: false } } } });
         if (rc) {
             rc.data.labels = reasons.length ? reasons : ['none'];
             rc.data.datasets[0].data = reasons.length ? reasons.map((r) => e.rejects[r]) : [0];

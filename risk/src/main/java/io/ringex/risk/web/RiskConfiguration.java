@@ -3,7 +3,6 @@ package io.ringex.risk.web;
 import java.time.Clock;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -53,20 +52,9 @@ public class RiskConfiguration
     }
 
     /**
-     * @param connection where NewEpoch requests go.
-     * @return the default promotion hook; define another PromotionHook bean to replace it.
-     */
-    @Bean
-    @ConditionalOnMissingBean(PromotionHook.class)
-    public PromotionHook promotionHook(final AeronConnection connection)
-    {
-        return new AeronNewEpochPromotionHook(connection);
-    }
-
-    /**
      * @param properties configuration.
      * @param connection the engine's ingress.
-     * @param promotion  how promotion requests reach the standby.
+     * @param promotion  a PromotionHook bean if the deployment defines one; else NewEpoch on the control stream.
      * @param model      the read model.
      * @return the action tracker.
      */
@@ -74,10 +62,11 @@ public class RiskConfiguration
     public ActionService actionService(
         final RiskProperties properties,
         final AeronConnection connection,
-        final PromotionHook promotion,
+        final ObjectProvider<PromotionHook> promotion,
         final RiskReadModel model)
     {
-        return new ActionService(connection, promotion, model, Clock.systemUTC(),
+        return new ActionService(connection, promotion.getIfAvailable(() -> new AeronNewEpochPromotionHook(connection)),
+            model, Clock.systemUTC(),
             properties.actions().responseTimeout().toMillis(), properties.actions().retained());
     }
 }

@@ -82,6 +82,8 @@ class RiskDashboardBrowserIT
             pb.environment().put("BASE_URL", "http://localhost:" + DemoMain.port(service) + "/");
             pb.environment().put("SHOT_DIR", shots.toString());
             pb.environment().put("CHROMIUM", chromium);
+            // the synthetic venue's keenest buyer; with the real engine, any account it knows
+            pb.environment().put("ACCOUNT", System.getProperty("ringex.browser.account", "1003"));
             pb.environment().put("USER_DATA_DIR",
                 Files.createTempDirectory("ringex-chromium-").toString());
             final Process browser = pb.start();

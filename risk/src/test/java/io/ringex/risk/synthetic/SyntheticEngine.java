@@ -70,6 +70,7 @@ public final class SyntheticEngine implements Agent, EngineUnderTest
     private long commandSequence;
     private long snapshotSequence;
     private long lastLatencyP50Ns = 9_000;
+    private long lastStatusNanos;
 
     /**
      * @param aeron           a connected client.
@@ -376,7 +377,15 @@ public final class SyntheticEngine implements Agent, EngineUnderTest
     private void publishStatus()
     {
         final long now = System.currentTimeMillis() * 1_000_000L;
-        venue.counters[EngineCounter.COMMANDS.value()] += 600 + venue.random.nextInt(400);
+        // background flow of about 3,500 commands a second, whenever the status is sent
+        final long nowNanos = System.nanoTime();
+        if (lastStatusNanos != 0)
+        {
+            final long dtNs = nowNanos - lastStatusNanos;
+            final long perSecond = 3000 + venue.random.nextInt(1000);
+            venue.counters[EngineCounter.COMMANDS.value()] += dtNs * perSecond / 1_000_000_000L;
+        }
+        lastStatusNanos = nowNanos;
         venue.counters[EngineCounter.OPEN_ORDERS.value()] = 0;
         for (final SyntheticVenue.Account a : venue.accounts.values())
         {

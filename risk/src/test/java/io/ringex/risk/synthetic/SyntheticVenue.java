@@ -44,7 +44,7 @@ final class SyntheticVenue
         account(1004, 600_000, 100_000, 50);
         account(1005, 60_000, 200_000, 40);
         account(1006, 2_000_000, 0, 100);
-        accounts.get(1004L).openOrders = 43;
+        accounts.get(1004L).openOrders = 46;
         accounts.get(1002L).openOrders = 38;
     }
 
@@ -198,9 +198,17 @@ final class SyntheticVenue
         for (final Account a : new Account[] {buyer, seller})
         {
             a.openOrders = Math.max(0, Math.min(a.maxOpenOrders - 1, a.openOrders + random.nextInt(5) - 2));
+            if (a.id == 1004 && !a.killSwitch)
+            {
+                a.openOrders = Math.max(a.openOrders, 46); // the account near its open-order limit
+            }
             final Position p = a.position(i);
             p.openBuy = random.nextInt(4) * i.lot;
             p.openSell = random.nextInt(4) * i.lot;
+            if (a.reserved() - a.balance > a.creditLimit * 97 / 100)
+            {
+                p.openBuy = 0; // a real engine would have refused the buy orders beyond the credit line
+            }
         }
         return new Fill(i, ++tradeId, price, quantity, aggressor, buyer.id, seller.id);
     }
