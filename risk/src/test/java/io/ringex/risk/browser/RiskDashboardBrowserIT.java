@@ -27,7 +27,8 @@ import io.ringex.risk.synthetic.EngineUnderTest;
 /**
  * The dashboard in a real browser (Debian chromium driven by playwright-core, risk/src/test/browser/dashboard.mjs):
  * log in, see an account's exposure change after a trade, hit its kill switch, see the engine reject its next order,
- * and leave screenshots in docs/img.
+ * and leave screenshots in {@code risk/target/browser-shots} ({@code -Dringex.browser.shots=<dir>} to choose, e.g.
+ * docs/img to refresh the documentation's).
  * <p>
  * The engine here is the STAND-IN {@code SyntheticEngine}: swap {@link #startEngine} for the real engine node (same
  * Aeron directory and channels) once it exists. Skipped (not failed) when chromium or node is missing, or with
@@ -69,7 +70,8 @@ class RiskDashboardBrowserIT
         }
         Files.copy(sources.resolve("dashboard.mjs"), harness.resolve("dashboard.mjs"),
             StandardCopyOption.REPLACE_EXISTING);
-        final Path shots = module.resolve("../docs/img").normalize();
+        final Path shots = Path.of(System.getProperty("ringex.browser.shots",
+            module.resolve("target/browser-shots").toString())).toAbsolutePath().normalize();
         Files.createDirectories(shots);
 
         final ConfigurableApplicationContext service =
