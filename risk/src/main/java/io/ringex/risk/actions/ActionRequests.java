@@ -1,0 +1,79 @@
+package io.ringex.risk.actions;
+
+import java.util.List;
+
+/**
+ * The JSON bodies of the action endpoints. Money is decimal text (up to 8 places); it is parsed exactly, never
+ * through floating point.
+ */
+public final class ActionRequests
+{
+    private ActionRequests()
+    {
+    }
+
+    /**
+     * SetLimits: replaces the account's limits whole.
+     *
+     * @param accountId            the account.
+     * @param maxOrderQuantity     units per order.
+     * @param maxOrderNotional     money per order, decimal text.
+     * @param creditLimit          how far cash may go below zero, decimal text.
+     * @param defaultPositionLimit absolute position limit, open orders counted.
+     * @param maxOpenOrders        open orders at once.
+     * @param allowShort           sells beyond the position, within the limit.
+     * @param positionLimits       per-instrument overrides, may be null.
+     */
+    public record SetLimits(
+        long accountId,
+        long maxOrderQuantity,
+        String maxOrderNotional,
+        String creditLimit,
+        long defaultPositionLimit,
+        int maxOpenOrders,
+        boolean allowShort,
+        List<PositionLimit> positionLimits)
+    {
+    }
+
+    /**
+     * A per-instrument position limit.
+     *
+     * @param instrumentId  the instrument.
+     * @param positionLimit absolute units.
+     */
+    public record PositionLimit(int instrumentId, long positionLimit)
+    {
+    }
+
+    /**
+     * KillSwitch for an account or the venue.
+     *
+     * @param scope     ACCOUNT or VENUE.
+     * @param accountId for ACCOUNT.
+     * @param active    on (cancel open orders, refuse new ones) or off.
+     */
+    public record KillSwitch(String scope, long accountId, boolean active)
+    {
+    }
+
+    /**
+     * SetTradingStatus: halt or resume an instrument.
+     *
+     * @param instrumentId the instrument.
+     * @param status       OPEN, HALTED or CLOSED.
+     */
+    public record TradingStatus(int instrumentId, String status)
+    {
+    }
+
+    /**
+     * Promote the standby: a NewEpoch request on the control stream.
+     *
+     * @param nodeId the node to promote.
+     * @param epoch  the new epoch; 0 means the engine's current epoch + 1.
+     */
+    public record Promote(int nodeId, long epoch)
+    {
+    }
+}

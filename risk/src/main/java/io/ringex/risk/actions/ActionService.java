@@ -1,0 +1,355 @@
+package io.ringex.risk.actions;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.codecs.AdminStatus;
+import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.KillSwitchEncoder;
+import io.ringex.protocol.codecs.KillSwitchScope;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SetLimitsEncoder;
+import io.ringex.protocol.codecs.SetTradingStatusEncoder;
+import io.ringex.protocol.codecs.TakeSnapshotEncoder;
+import io.ringex.protocol.codecs.TradingStatus;
+import io.ringex.risk.aeron.AdminCommandSink;
+import io.ringex.risk.aeron.AdminResponseListener;
+import io.ringex.risk.aeron.OfferOutcome;
+import io.ringex.risk.model.RiskReadModel;
+
+/**
+ * Sends admin commands to the engine and tracks their answers.
+ * <p>
+ * Each action gets a fresh {@code requestId}, is SBE-encoded and offered on the engine's ingress; if the offer fails
+ * after the retry window the caller gets an {@link ActionUnavailableException} (HTTP 503) and nothing is recorded.
+ * Otherwise the action is recorded PENDING and the engine's AdminResponse with the same {@code requestId} (risk
+ * stream) makes it ACCEPTED or REJECTED. Request ids start from the wall clock in microseconds, so ids of a restarted
+ * service do not collide with answers still in flight for the previous one.
+ * <p>
+ * Threading: the submit methods run on HTTP threads; {@link #onAdminResponse} on the Aeron agent thread; the views
+ * on any thread. State is a concurrent map of immutable {@link ActionView}s.
+ */
+public final class ActionService implements AdminResponseListener
+{
+    /** Shown for actions without an engine response yet. */
+    public static final String PENDING = "PENDING";
+
+    private static final int MAX_POSITION_LIMITS = 1024;
+
+    private final AdminCommandSink sink;
+    private final PromotionHook promotion;
+    private final RiskReadModel model;
+    private final Clock clock;
+    private final long responseTimeoutMs;
+    private final int retained;
+    private final AtomicLong nextRequestId;
+    private final AtomicLong changeCount = new AtomicLong();
+    private final Map<Long, ActionView> actions = new ConcurrentHashMap<>();
+    private final Map<Long, Long> promotionEpochs = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedDeque<Long> order = new ConcurrentLinkedDeque<>();
+
+    /**
+     * @param sink              the engine's ingress.
+     * @param promotion         how promotion requests reach the standby.
+     * @param model             the read model, for the current epoch.
+     * @param clock             wall clock.
+     * @param responseTimeoutMs PENDING actions older than this show as TIMED_OUT.
+     * @param retained          how many recent actions are kept.
+     */
+    public ActionService(
+        final AdminCommandSink sink,
+        final PromotionHook promotion,
+        final RiskReadModel model,
+        final Clock clock,
+        final long responseTimeoutMs,
+        final int retained)
+    {
+        this.sink = sink;
+        this.promotion = promotion;
+        this.model = model;
+        this.clock = clock;
+        this.responseTimeoutMs = responseTimeoutMs;
+        this.retained = retained;
+        this.nextRequestId = new AtomicLong(clock.millis() * 1000L);
+    }
+
+    /**
+     * @param request the new limits.
+     * @param user    who asks.
+     * @return the action, PENDING.
+     */
+    public ActionView setLimits(final ActionRequests.SetLimits request, final String user)
+    {
+        final long maxOrderNotional = money("maxOrderNotional", request.maxOrderNotional());
+        final long creditLimit = money("creditLimit", request.creditLimit());
+        require(request.accountId() > 0, "accountId must be positive");
+        require(request.maxOrderQuantity() >= 0 && request.defaultPositionLimit() >= 0 && request.maxOpenOrders() >= 0,
+            "limits must not be negative");
+        require(maxOrderNotional >= 0 && creditLimit >= 0, "money limits must not be negative");
+        final List<ActionRequests.PositionLimit> overrides =
+            request.positionLimits() == null ? List.of() : request.positionLimits();
+        require(overrides.size() <= MAX_POSITION_LIMITS, "too many position limits");
+
+        final long requestId = nextRequestId.incrementAndGet();
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128 + overrides.size() * 16]);
+        final SetLimitsEncoder encoder = new SetLimitsEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .requestId(requestId)
+            .accountId(request.accountId())
+            .maxOrderQuantity(request.maxOrderQuantity())
+            .maxOrderNotional(maxOrderNotional)
+            .creditLimit(creditLimit)
+            .defaultPositionLimit(request.defaultPositionLimit())
+            .maxOpenOrders(request.maxOpenOrders())
+            .allowShort(request.allowShort() ? BooleanType.TRUE : BooleanType.FALSE);
+        final SetLimitsEncoder.PositionLimitsEncoder group = encoder.positionLimitsCount(overrides.size());
+        for (final ActionRequests.PositionLimit limit : overrides)
+        {
+            require(limit.positionLimit() >= 0, "position limits must not be negative");
+            group.next().instrumentId(limit.instrumentId()).positionLimit(limit.positionLimit());
+        }
+        return send(requestId, buffer, encoder.encodedLength(), "SET_LIMITS", "account " + request.accountId(), user);
+    }
+
+    /**
+     * @param request scope and on/off.
+     * @param user    who asks.
+     * @return the action, PENDING.
+     */
+    public ActionView killSwitch(final ActionRequests.KillSwitch request, final String user)
+    {
+        final KillSwitchScope scope = parseEnum(KillSwitchScope.class, "scope", request.scope());
+        require(scope != KillSwitchScope.ACCOUNT || request.accountId() > 0, "accountId must be positive");
+        final long requestId = nextRequestId.incrementAndGet();
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final KillSwitchEncoder encoder = new KillSwitchEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .requestId(requestId)
+            .scope(scope)
+            .accountId(scope == KillSwitchScope.ACCOUNT ? request.accountId() : 0)
+            .active(request.active() ? BooleanType.TRUE : BooleanType.FALSE);
+        final String target = (scope == KillSwitchScope.ACCOUNT ? "account " + request.accountId() : "venue") +
+            (request.active() ? " ON" : " OFF");
+        return send(requestId, buffer, encoder.encodedLength(), "KILL_SWITCH", target, user);
+    }
+
+    /**
+     * @param request instrument and status.
+     * @param user    who asks.
+     * @return the action, PENDING.
+     */
+    public ActionView tradingStatus(final ActionRequests.TradingStatus request, final String user)
+    {
+        final TradingStatus status = parseEnum(TradingStatus.class, "status", request.status());
+        final long requestId = nextRequestId.incrementAndGet();
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final SetTradingStatusEncoder encoder = new SetTradingStatusEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .requestId(requestId)
+            .instrumentId(request.instrumentId())
+            .status(status);
+        return send(requestId, buffer, encoder.encodedLength(), "TRADING_STATUS",
+            "instrument " + request.instrumentId() + " -> " + status.name(), user);
+    }
+
+    /**
+     * @param user who asks.
+     * @return the action, PENDING.
+     */
+    public ActionView takeSnapshot(final String user)
+    {
+        final long requestId = nextRequestId.incrementAndGet();
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final TakeSnapshotEncoder encoder = new TakeSnapshotEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .requestId(requestId);
+        return send(requestId, buffer, encoder.encodedLength(), "TAKE_SNAPSHOT", "engine", user);
+    }
+
+    /**
+     * @param request node and epoch.
+     * @param user    who asks.
+     * @return the action, SENT.
+     */
+    public ActionView promote(final ActionRequests.Promote request, final String user)
+    {
+        final long epoch = request.epoch() > 0 ? request.epoch() : model.engineEpoch() + 1;
+        final long requestId = nextRequestId.incrementAndGet();
+        promotionEpochs.put(requestId, epoch);
+        final ActionView view = record(new ActionView(requestId, "PROMOTE",
+            "node " + request.nodeId() + " to epoch " + epoch, user, clock.millis(), "SENT", null, 0, 0));
+        final OfferOutcome outcome = promotion.promote(requestId, epoch, request.nodeId());
+        if (outcome != OfferOutcome.SENT)
+        {
+            forget(requestId);
+            throw new ActionUnavailableException(outcome);
+        }
+        return view;
+    }
+
+    @Override
+    public void onAdminResponse(
+        final long requestId,
+        final int templateId,
+        final AdminStatus status,
+        final RejectReason reason,
+        final long commandSequence)
+    {
+        final long nowMs = clock.millis();
+        final ActionView updated = actions.computeIfPresent(requestId, (id, a) -> a.withStatus(
+            status == AdminStatus.ACCEPTED ? "ACCEPTED" : "REJECTED",
+            status == AdminStatus.ACCEPTED ? null : reason.name(), commandSequence, nowMs));
+        if (updated != null)
+        {
+            changeCount.incrementAndGet();
+        }
+    }
+
+    /**
+     * @param requestId the request.
+     * @return its action as it stands, or null if unknown (never sent from here, or no longer retained).
+     */
+    public ActionView find(final long requestId)
+    {
+        final ActionView a = actions.get(requestId);
+        return a == null ? null : current(a);
+    }
+
+    /** @return recent actions, newest first. */
+    public List<ActionView> recent()
+    {
+        final List<ActionView> out = new ArrayList<>();
+        final Iterator<Long> ids = order.descendingIterator();
+        while (ids.hasNext())
+        {
+            final ActionView a = actions.get(ids.next());
+            if (a != null)
+            {
+                out.add(current(a));
+            }
+        }
+        return out;
+    }
+
+    /** @return a counter that grows whenever an action is recorded or answered. */
+    public long changeCount()
+    {
+        return changeCount.get();
+    }
+
+    private ActionView current(final ActionView a)
+    {
+        if (PENDING.equals(a.status()) && clock.millis() - a.requestedAtMs() > responseTimeoutMs)
+        {
+            return a.withStatus("TIMED_OUT", null, 0, 0);
+        }
+        if ("SENT".equals(a.status()))
+        {
+            final Long epoch = promotionEpochs.get(a.requestId());
+            if (epoch != null && model.engineEpoch() >= epoch)
+            {
+                return a.withStatus("ACCEPTED", null, 0, 0);
+            }
+        }
+        return a;
+    }
+
+    private ActionView send(
+        final long requestId,
+        final UnsafeBuffer buffer,
+        final int bodyLength,
+        final String action,
+        final String target,
+        final String user)
+    {
+        // Recorded before the offer: over IPC the engine's answer can arrive before offer() returns.
+        final ActionView view = record(
+            new ActionView(requestId, action, target, user, clock.millis(), PENDING, null, 0, 0));
+        final OfferOutcome outcome = sink.offerIngress(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
+        if (outcome != OfferOutcome.SENT)
+        {
+            forget(requestId);
+            throw new ActionUnavailableException(outcome);
+        }
+        return view;
+    }
+
+    private ActionView record(final ActionView view)
+    {
+        actions.put(view.requestId(), view);
+        order.addLast(view.requestId());
+        while (order.size() > retained)
+        {
+            final Long oldest = order.pollFirst();
+            if (oldest != null)
+            {
+                actions.remove(oldest);
+                promotionEpochs.remove(oldest);
+            }
+        }
+        changeCount.incrementAndGet();
+        return view;
+    }
+
+    private void forget(final long requestId)
+    {
+        actions.remove(requestId);
+        order.remove(requestId);
+        promotionEpochs.remove(requestId);
+        changeCount.incrementAndGet();
+    }
+
+    private static long money(final String field, final String text)
+    {
+        final long value = FixedPoint.parse(text, FixedPoint.MONEY_SCALE);
+        if (value == FixedPoint.INVALID)
+        {
+            throw new IllegalArgumentException(field + " must be a decimal number with at most " +
+                FixedPoint.MONEY_SCALE + " places, was '" + text + "'");
+        }
+        return value;
+    }
+
+    private static void require(final boolean condition, final String message)
+    {
+        if (!condition)
+        {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    private static <E extends Enum<E>> E parseEnum(final Class<E> type, final String field, final String text)
+    {
+        try
+        {
+            final E value = Enum.valueOf(type, text == null ? "" : text.trim().toUpperCase());
+            if (!"NULL_VAL".equals(value.name()))
+            {
+                return value;
+            }
+        }
+        catch (final IllegalArgumentException ignore)
+        {
+            // fall through to the message naming the field
+        }
+        final List<String> names = new ArrayList<>();
+        for (final E e : type.getEnumConstants())
+        {
+            if (!"NULL_VAL".equals(e.name()))
+            {
+                names.add(e.name());
+            }
+        }
+        throw new IllegalArgumentException(field + " must be one of " + names);
+    }
+}

@@ -1,0 +1,45 @@
+package io.ringex.risk.actions;
+
+import io.ringex.risk.aeron.OfferOutcome;
+
+/** The command could not be put on the engine's ingress: the API answers 503 with the reason. */
+public final class ActionUnavailableException extends RuntimeException
+{
+    private static final long serialVersionUID = 1L;
+
+    private final transient OfferOutcome outcome;
+
+    /**
+     * @param outcome why.
+     */
+    public ActionUnavailableException(final OfferOutcome outcome)
+    {
+        super(describe(outcome));
+        this.outcome = outcome;
+    }
+
+    /** @return the offer's outcome. */
+    public OfferOutcome outcome()
+    {
+        return outcome;
+    }
+
+    private static String describe(final OfferOutcome outcome)
+    {
+        switch (outcome)
+        {
+            case BACK_PRESSURED:
+                return "The engine is not keeping up (back pressure): try again";
+            case NOT_CONNECTED:
+                return "The engine is not connected to its ingress stream";
+            case NOT_STARTED:
+                return "The Aeron connection is not running";
+            case CLOSED:
+                return "The Aeron publication is closed (shutting down)";
+            case MAX_POSITION_EXCEEDED:
+                return "The Aeron publication is full: restart the risk service";
+            default:
+                return outcome.name();
+        }
+    }
+}

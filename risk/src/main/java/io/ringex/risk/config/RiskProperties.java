@@ -1,0 +1,129 @@
+package io.ringex.risk.config;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Everything under {@code ringex.risk.*} in application.yml. Defaults follow docs/architecture.md: the engine's
+ * ingress on {@code localhost:40100} stream 1001, its outbound streams on {@code localhost:40101} (market data 1003,
+ * risk 1004).
+ *
+ * @param aeron    where the Aeron media driver is and whether to embed one.
+ * @param streams  channels and stream ids of the engine's streams.
+ * @param actions  how admin commands are sent and tracked.
+ * @param live     the SSE push to browsers.
+ * @param engine   how the engine's health is judged.
+ * @param security the users who may log in.
+ */
+@ConfigurationProperties("ringex.risk")
+public record RiskProperties(
+    @DefaultValue Aeron aeron,
+    @DefaultValue Streams streams,
+    @DefaultValue Actions actions,
+    @DefaultValue Live live,
+    @DefaultValue Engine engine,
+    @DefaultValue Security security)
+{
+    /**
+     * The Aeron media driver.
+     *
+     * @param dir            the driver's directory; empty for Aeron's default ({@code /dev/shm/aeron-<user>}).
+     * @param embeddedDriver launch a media driver inside this JVM (tests, all-in-one); else connect to a running one.
+     * @param driverTimeout  how long to wait for the driver before start-up fails.
+     */
+    public record Aeron(
+        @DefaultValue("") String dir,
+        @DefaultValue("false") boolean embeddedDriver,
+        @DefaultValue("10s") Duration driverTimeout)
+    {
+    }
+
+    /**
+     * The engine's streams (docs/architecture.md) and the standby's control stream.
+     *
+     * @param ingressChannel    where admin commands are published to the engine.
+     * @param ingressStreamId   engine ingress stream.
+     * @param riskChannel       where the engine publishes the risk stream.
+     * @param riskStreamId      risk stream: AccountRiskUpdate, EngineStatus, AdminResponse, Trade, definitions.
+     * @param marketDataChannel where the engine publishes market data.
+     * @param marketDataStreamId market-data stream: definitions, book levels, BBO, trades, snapshots.
+     * @param controlChannel    where a promotion request (NewEpoch) is published for the standby node.
+     * @param controlStreamId   the standby's control stream.
+     */
+    public record Streams(
+        @DefaultValue("aeron:udp?endpoint=localhost:40100") String ingressChannel,
+        @DefaultValue("1001") int ingressStreamId,
+        @DefaultValue("aeron:udp?endpoint=localhost:40101") String riskChannel,
+        @DefaultValue("1004") int riskStreamId,
+        @DefaultValue("aeron:udp?endpoint=localhost:40101") String marketDataChannel,
+        @DefaultValue("1003") int marketDataStreamId,
+        @DefaultValue("aeron:udp?endpoint=localhost:40120") String controlChannel,
+        @DefaultValue("1020") int controlStreamId)
+    {
+    }
+
+    /**
+     * Admin commands.
+     *
+     * @param adminSessionNumber session number under admin gateway 0: the source is
+     *                           {@code SessionIds.sessionId(0, adminSessionNumber)}.
+     * @param offerTimeout       how long to retry a back-pressured or not-connected offer before answering 503.
+     * @param responseTimeout    how long an action waits for its AdminResponse before it is shown as timed out.
+     * @param retained           how many recent actions are kept for GET /api/actions.
+     */
+    public record Actions(
+        @DefaultValue("1") int adminSessionNumber,
+        @DefaultValue("250ms") Duration offerTimeout,
+        @DefaultValue("10s") Duration responseTimeout,
+        @DefaultValue("200") int retained)
+    {
+    }
+
+    /**
+     * Live updates to browsers.
+     *
+     * @param pushInterval the shortest time between two pushes: changes in between are coalesced into one.
+     * @param emitterTimeout how long an SSE connection lives before the browser reconnects on its own.
+     */
+    public record Live(
+        @DefaultValue("200ms") Duration pushInterval,
+        @DefaultValue("30m") Duration emitterTimeout)
+    {
+    }
+
+    /**
+     * Engine health.
+     *
+     * @param statusTimeout the engine is UP while an EngineStatus arrived within this time.
+     * @param historySize   how many EngineStatus samples the charts keep.
+     */
+    public record Engine(
+        @DefaultValue("5s") Duration statusTimeout,
+        @DefaultValue("300") int historySize)
+    {
+    }
+
+    /**
+     * Who may log in. There are no default users: without any the service refuses to start (the {@code demo}
+     * profile configures viewer/viewer and officer/officer).
+     *
+     * @param users the users.
+     */
+    public record Security(@DefaultValue List<User> users)
+    {
+    }
+
+    /**
+     * One user.
+     *
+     * @param username the login name.
+     * @param password the password hash with its id, e.g. {@code {bcrypt}$2a$10$...}; plain text is refused.
+     * @param roles    VIEWER and/or RISK_OFFICER.
+     */
+    public record User(String username, String password, List<String> roles)
+    {
+    }
+}

@@ -1,0 +1,271 @@
+package io.ringex.risk.model;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON shapes the read model hands out: immutable copies taken under the model's lock, safe to serialise on any
+ * thread. Money is exact decimal text at 8 places ({@code FixedPoint.MONEY_SCALE}); prices are exact decimal text at
+ * their instrument's price scale; quantities are whole units.
+ */
+public final class Views
+{
+    private Views()
+    {
+    }
+
+    /**
+     * One row of the accounts table.
+     *
+     * @param accountId        the account.
+     * @param balance          cash, money.
+     * @param reserved         held by open buy orders, money.
+     * @param realisedPnl      money.
+     * @param unrealisedPnl    money, marked at each instrument's last trade.
+     * @param totalPnl         realised + unrealised, money.
+     * @param exposure         sum of |position| x mark, money.
+     * @param creditLimit      how far cash may go below zero, money.
+     * @param openOrders       open orders now.
+     * @param maxOpenOrders    limit on open orders.
+     * @param killSwitch       the account's kill switch is on.
+     * @param creditUsage      max(0, reserved - balance) / creditLimit, 0..1+.
+     * @param openOrdersUsage  openOrders / maxOpenOrders.
+     * @param positionUsage    worst position (open orders counted) / its position limit.
+     * @param utilisation      the largest of the three usages.
+     * @param utilisationOf    which limit that is: CREDIT, OPEN_ORDERS or POSITION.
+     * @param updatedNs        engine time of the last update, ns since the epoch.
+     */
+    public record AccountSummary(
+        long accountId,
+        String balance,
+        String reserved,
+        String realisedPnl,
+        String unrealisedPnl,
+        String totalPnl,
+        String exposure,
+        String creditLimit,
+        int openOrders,
+        int maxOpenOrders,
+        boolean killSwitch,
+        double creditUsage,
+        double openOrdersUsage,
+        double positionUsage,
+        double utilisation,
+        String utilisationOf,
+        long updatedNs)
+    {
+    }
+
+    /**
+     * An account with its positions and recent fills.
+     *
+     * @param summary          as in the table.
+     * @param maxOrderQuantity limit per order, units.
+     * @param maxOrderNotional limit per order, money.
+     * @param positions        one per instrument the engine reports.
+     * @param recentFills      newest first.
+     */
+    public record AccountDetail(
+        AccountSummary summary,
+        long maxOrderQuantity,
+        String maxOrderNotional,
+        List<PositionView> positions,
+        List<FillView> recentFills)
+    {
+    }
+
+    /**
+     * A position.
+     *
+     * @param instrumentId     the instrument.
+     * @param symbol           its symbol, or "#id" before its definition arrived.
+     * @param position         signed units.
+     * @param averageCost      price text at the instrument's scale.
+     * @param markPrice        price text, or null when there is no mark yet.
+     * @param realisedPnl      money.
+     * @param unrealisedPnl    money.
+     * @param openBuyQuantity  units on open buy orders.
+     * @param openSellQuantity units on open sell orders.
+     * @param positionLimit    absolute limit, open orders counted.
+     * @param usage            worst case of position with open orders, over the limit.
+     */
+    public record PositionView(
+        int instrumentId,
+        String symbol,
+        long position,
+        String averageCost,
+        String markPrice,
+        String realisedPnl,
+        String unrealisedPnl,
+        long openBuyQuantity,
+        long openSellQuantity,
+        long positionLimit,
+        double usage)
+    {
+    }
+
+    /**
+     * One fill of an account, from a Trade carrying account ids.
+     *
+     * @param tradeId      the trade.
+     * @param instrumentId the instrument.
+     * @param symbol       its symbol.
+     * @param side         BUY or SELL from this account's point of view.
+     * @param price        price text.
+     * @param quantity     units.
+     * @param aggressor    this account's order took liquidity.
+     * @param timestampNs  engine time.
+     */
+    public record FillView(
+        long tradeId,
+        int instrumentId,
+        String symbol,
+        String side,
+        String price,
+        long quantity,
+        boolean aggressor,
+        long timestampNs)
+    {
+    }
+
+    /**
+     * One row of the instruments table.
+     *
+     * @param instrumentId   the instrument.
+     * @param symbol         its symbol.
+     * @param priceScale     decimal places of its prices.
+     * @param tickSize       price text.
+     * @param lotSize        units.
+     * @param status         OPEN, HALTED, CLOSED.
+     * @param lastPrice      price text or null.
+     * @param bidPrice       price text or null.
+     * @param bidQuantity    units.
+     * @param askPrice       price text or null.
+     * @param askQuantity    units.
+     * @param volume         units traded since the service started.
+     * @param tradeCount     trades seen since the service started.
+     */
+    public record InstrumentSummary(
+        int instrumentId,
+        String symbol,
+        int priceScale,
+        String tickSize,
+        long lotSize,
+        String status,
+        String lastPrice,
+        String bidPrice,
+        long bidQuantity,
+        String askPrice,
+        long askQuantity,
+        long volume,
+        long tradeCount)
+    {
+    }
+
+    /**
+     * An instrument with its ladder and tape.
+     *
+     * @param summary as in the table.
+     * @param bids    best ten bid levels, best first.
+     * @param asks    best ten ask levels, best first.
+     * @param tape    last trades, newest first.
+     */
+    public record InstrumentDetail(InstrumentSummary summary, List<LevelView> bids, List<LevelView> asks,
+        List<TradeView> tape)
+    {
+    }
+
+    /**
+     * A price level.
+     *
+     * @param price      price text.
+     * @param quantity   units.
+     * @param orderCount orders at the level.
+     */
+    public record LevelView(String price, long quantity, int orderCount)
+    {
+    }
+
+    /**
+     * A public trade.
+     *
+     * @param tradeId       the trade.
+     * @param price         price text.
+     * @param quantity      units.
+     * @param aggressorSide BUY or SELL.
+     * @param timestampNs   engine time.
+     */
+    public record TradeView(long tradeId, String price, long quantity, String aggressorSide, long timestampNs)
+    {
+    }
+
+    /**
+     * The engine's health: its latest status and the history the charts draw.
+     *
+     * @param seen                    an EngineStatus has arrived since the service started.
+     * @param up                      one arrived within the configured status timeout.
+     * @param lastStatusAgeMs         how long ago the last one arrived, ms (-1 if never).
+     * @param nodeId                  the reporting node.
+     * @param role                    RECOVERING, PRIMARY, STANDBY or FENCED.
+     * @param epoch                   primary term.
+     * @param ringCapacity            input ring slots.
+     * @param sequences               ingress, journal, replication, processor, output, snapshot.
+     * @param ringOccupancy           slots in use / capacity, 0..1.
+     * @param journalLag              ingress - journal sequence.
+     * @param replicationLag          journal - replication sequence.
+     * @param latencyNs               p50, p99, p999, max since the previous status.
+     * @param counters                engine counters by name.
+     * @param rejects                 reject counts by reason, non-zero only.
+     * @param streams                 Aeron connection state of the risk, market-data and ingress streams.
+     * @param history                 samples for the charts, oldest first.
+     */
+    public record EngineView(
+        boolean seen,
+        boolean up,
+        long lastStatusAgeMs,
+        int nodeId,
+        String role,
+        long epoch,
+        int ringCapacity,
+        Map<String, Long> sequences,
+        double ringOccupancy,
+        long journalLag,
+        long replicationLag,
+        Map<String, Long> latencyNs,
+        Map<String, Long> counters,
+        Map<String, Long> rejects,
+        Map<String, Boolean> streams,
+        History history)
+    {
+    }
+
+    /**
+     * Chart series, one entry per EngineStatus, oldest first.
+     *
+     * @param timeMs         wall time of each sample, ms since the epoch (engine time).
+     * @param exposure       total exposure across accounts, in currency units (display only).
+     * @param throughput     commands per second since the previous sample.
+     * @param p50Us          latency p50, microseconds.
+     * @param p99Us          latency p99, microseconds.
+     * @param p999Us         latency p99.9, microseconds.
+     * @param maxUs          latency max, microseconds.
+     * @param ringOccupancy  0..1.
+     * @param journalLag     slots.
+     * @param replicationLag slots.
+     * @param rejects        reject total.
+     */
+    public record History(
+        long[] timeMs,
+        double[] exposure,
+        double[] throughput,
+        double[] p50Us,
+        double[] p99Us,
+        double[] p999Us,
+        double[] maxUs,
+        double[] ringOccupancy,
+        long[] journalLag,
+        long[] replicationLag,
+        long[] rejects)
+    {
+    }
+}

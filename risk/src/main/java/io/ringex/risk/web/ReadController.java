@@ -1,0 +1,123 @@
+package io.ringex.risk.web;
+
+import java.security.Principal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.GrantedAuthority;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+
+import io.ringex.risk.model.AccountSort;
+import io.ringex.risk.model.RiskReadModel;
+import io.ringex.risk.model.Views;
+
+/** Read-only JSON views of the read model; any logged-in user. */
+@RestController
+@RequestMapping(path = "/api", produces = "application/json")
+public class ReadController
+{
+    private final RiskReadModel model;
+
+    /**
+     * @param model the read model.
+     */
+    public ReadController(final RiskReadModel model)
+    {
+        this.model = model;
+    }
+
+    /**
+     * @param sort utilisation (default, worst first), exposure, pnl, balance or account.
+     * @return every account.
+     */
+    @GetMapping("/accounts")
+    public List<Views.AccountSummary> accounts(
+        @RequestParam(name = "sort", defaultValue = "utilisation") final String sort)
+    {
+        return model.accounts(parseSort(sort));
+    }
+
+    /**
+     * @param id the account.
+     * @return its positions, limits and recent fills.
+     */
+    @GetMapping("/accounts/{id}")
+    public Views.AccountDetail account(@PathVariable("id") final long id)
+    {
+        final Views.AccountDetail detail = model.account(id);
+        if (detail == null)
+        {
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No account " + id);
+        }
+        return detail;
+    }
+
+    /** @return every instrument. */
+    @GetMapping("/instruments")
+    public List<Views.InstrumentSummary> instruments()
+    {
+        return model.instruments();
+    }
+
+    /**
+     * @param id the instrument.
+     * @return its ladder (ten levels a side) and tape (last 50 trades).
+     */
+    @GetMapping("/instruments/{id}")
+    public Views.InstrumentDetail instrument(@PathVariable("id") final long id)
+    {
+        final Views.InstrumentDetail detail = model.instrument(id);
+        if (detail == null)
+        {
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No instrument " + id);
+        }
+        return detail;
+    }
+
+    /** @return the engine's health with chart history. */
+    @GetMapping("/engine")
+    public Views.EngineView engine()
+    {
+        return model.engine(true);
+    }
+
+    /**
+     * @param principal the logged-in user.
+     * @return their name and roles, for the page to show or hide the actions.
+     */
+    @GetMapping("/me")
+    public Map<String, Object> me(final Principal principal)
+    {
+        final List<String> roles = new ArrayList<>();
+        if (principal instanceof Authentication auth)
+        {
+            for (final GrantedAuthority a : auth.getAuthorities())
+            {
+                roles.add(a.getAuthority().replaceFirst("^ROLE_", ""));
+            }
+        }
+        return Map.of("username", principal.getName(), "roles", roles);
+    }
+
+    static AccountSort parseSort(final String sort)
+    {
+        try
+        {
+            return AccountSort.valueOf(sort.trim().toUpperCase(Locale.ROOT));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+                "sort must be one of utilisation, exposure, pnl, balance, account");
+        }
+    }
+}

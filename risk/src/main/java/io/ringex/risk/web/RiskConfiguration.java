@@ -1,0 +1,72 @@
+package io.ringex.risk.web;
+
+import java.time.Clock;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.ringex.risk.actions.ActionService;
+import io.ringex.risk.actions.AeronNewEpochPromotionHook;
+import io.ringex.risk.actions.PromotionHook;
+import io.ringex.risk.aeron.AeronConnection;
+import io.ringex.risk.config.RiskProperties;
+import io.ringex.risk.model.RiskReadModel;
+
+/**
+ * Wires the plain objects of the service: the read model, the Aeron connection and the action tracker. The action
+ * tracker receives AdminResponses from the Aeron agent directly, without Spring in between.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(RiskProperties.class)
+public class RiskConfiguration
+{
+    /**
+     * @param properties configuration.
+     * @return the read model.
+     */
+    @Bean
+    public RiskReadModel riskReadModel(final RiskProperties properties)
+    {
+        return new RiskReadModel(properties.engine().historySize(),
+            properties.engine().statusTimeout().toNanos(), System::nanoTime);
+    }
+
+    /**
+     * @param properties configuration.
+     * @param model      the read model.
+     * @param actions    the action tracker, told of AdminResponses.
+     * @return the Aeron side, started by Spring's lifecycle.
+     */
+    @Bean
+    public AeronConnection aeronConnection(
+        final RiskProperties properties,
+        final RiskReadModel model,
+        final ObjectProvider<ActionService> actions)
+    {
+        // The tracker needs the connection to send and the connection tells the tracker of answers: break the cycle
+        // by looking the tracker up when the first answer arrives.
+        return new AeronConnection(properties, model, (requestId, templateId, status, reason, sequence) ->
+            actions.getObject().onAdminResponse(requestId, templateId, status, reason, sequence));
+    }
+
+    /**
+     * @param properties configuration.
+     * @param connection the engine's ingress.
+     * @param promotion  a PromotionHook bean if the deployment defines one; else NewEpoch on the control stream.
+     * @param model      the read model.
+     * @return the action tracker.
+     */
+    @Bean
+    public ActionService actionService(
+        final RiskProperties properties,
+        final AeronConnection connection,
+        final ObjectProvider<PromotionHook> promotion,
+        final RiskReadModel model)
+    {
+        return new ActionService(connection, promotion.getIfAvailable(() -> new AeronNewEpochPromotionHook(connection)),
+            model, Clock.systemUTC(),
+            properties.actions().responseTimeout().toMillis(), properties.actions().retained());
+    }
+}

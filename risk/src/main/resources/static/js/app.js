@@ -1,0 +1,666 @@
+/*
+ * Ringex risk dashboard. Plain JS: one EventSource (/api/stream) feeds the tables; the open detail panes and the
+ * engine charts are fetched from the REST API at most twice a second while visible. The EventSource reconnects by
+ * itself when the service restarts; if the service answers 401 (session gone) the page goes to the login form.
+ */
+'use strict';
+
+const state = {
+    tab: 'accounts', me: null, officer: false, snapshot: null, lastEventMs: 0, connected: false,
+    accountId: null, instrumentId: null, sort: 'utilisation', charts: {}, detailBusy: {},
+};
+
+// ------------------------------------------------------------------ formatting
+const grouped = (digits) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** Exact decimal text (e.g. "-1234.50000000") shown with grouping and the given decimals, rounded half away. */
+function dec(text, places) {
+    if (text === null || text === undefined) {
+        return '—';
+    }
+    let value = Number(text);
+    if (!Number.isFinite(value)) {
+        return text;
+    }
+    const neg = value < 0;
+    const fixed = Math.abs(value).toFixed(places);
+    const [whole, frac] = fixed.split('.');
+    return (neg && Number(fixed) !== 0 ? '-' : '') + grouped(whole) + (frac ? '.' + frac : '');
+}
+/** Money: exact 8-decimal text, shown at 2. */
+const money = (text) => dec(text, 2);
+/** A price is already exact text at its instrument's scale: only group the whole part. */
+function price(text) {
+    if (text === null || text === undefined) {
+        return '—';
+    }
+    const neg = text.startsWith('-');
+    const [whole, frac] = (neg ? text.slice(1) : text).split('.');
+    return (neg ? '-' : '') + grouped(whole) + (frac !== undefined ? '.' + frac : '');
+}
+const qty = (n) => (n === null || n === undefined) ? '—' : grouped(String(n));
+const pct = (r) => (r * 100).toFixed(1) + '%';
+const signClass = (text) => Number(text) > 0 ? 'pos' : (Number(text) < 0 ? 'neg' : '');
+const usageClass = (r) => r > 0.9 ? 'red' : (r >= 0.7 ? 'amber' : 'green');
+const time = (ns) => ns ? new Date(ns / 1e6).toLocaleTimeString('en-GB', { hour12: false }) : '—';
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;',
+    "'": '&#39;' }[c]));
+const LIMIT_NAMES = { CREDIT: 'credit', OPEN_ORDERS: 'open orders', POSITION: 'position' };
+
+function bar(ratio, label) {
+    const width = Math.min(100, Math.max(0, ratio * 100));
+    return `<div class="bar ${usageClass(ratio)}"><i style="width:${width}%"></i><span>${esc(label)}</span></div>`;
+}
+
+// ------------------------------------------------------------------ HTTP
+function csrfToken() {
+    const m = document.cookie.match(/(?:^|; )XSRF-TOKEN=([^;]*)/);
+    return m ? decodeURIComponent(m[1]) : '';
+}
+
+async function api(path, options = {}) {
+    const init = Object.assign({ headers: {}, credentials: 'same-origin' }, options);
+    init.headers['Accept'] = 'application/json';
+    if (init.method && init.method !== 'GET') {
+        init.headers['X-XSRF-TOKEN'] = csrfToken();
+        if (init.body !== undefined) {
+            init.headers['Content-Type'] = 'application/json';
+            init.body = JSON.stringify(init.body);
+        }
+    }
+    const response = await fetch(path, init);
+    if (response.status === 401) {
+        window.location.href = 'login';
+        throw new Error('not logged in');
+    }
+    const body = response.headers.get('content-type')?.includes('json') ? await response.json() : null;
+    return { status: response.status, body };
+}
+
+// ------------------------------------------------------------------ live stream
+let source = null;
+
+function connect() {
+    if (source) {
+        source.close();
+    }
+    source = new EventSource('api/stream');
+    source.addEventListener('snapshot', (e) => {
+        state.lastEventMs = Date.now();
+        state.connected = true;
+        state.snapshot = JSON.parse(e.data);
+        render();
+    });
+    source.onopen = () => {
+        state.connected = true;
+        updateConnection();
+    };
+    source.onerror = async () => {
+        state.connected = false;
+        updateConnection();
+        if (source.readyState === EventSource.CLOSED) {
+            // The server answered with an error (e.g. 401 after a restart lost the session) or went away for good:
+            // EventSource gives up then, so check the session and try again ourselves.
+            try {
+                await api('api/me');
+            } catch (err) {
+                // api() redirects to the login form on 401; otherwise the service is down: retry below
+            }
+            setTimeout(connect, 2000);
+        }
+    };
+}
+
+function updateConnection() {
+    const el = document.getElementById('conn');
+    const text = document.getElementById('conn-text');
+    const stale = Date.now() - state.lastEventMs > 4000;
+    const engine = state.snapshot?.engine;
+    let cls = 'conn-down';
+    let label = 'Reconnecting…';
+    if (state.connected && !stale) {
+        if (engine && engine.up) {
+            cls = 'conn-up';
+            label = 'Live';
+        } else {
+            cls = 'conn-warn';
+            label = engine && engine.seen ? `Engine silent ${Math.round(engine.lastStatusAgeMs / 1000)} s`
+                : 'No engine status';
+        }
+    }
+    el.className = 'conn ' + cls;
+    text.textContent = label;
+    const badge = document.getElementById('engine-badge');
+    if (engine && engine.seen) {
+        badge.textContent = `${engine.role} · epoch ${engine.epoch} · node ${engine.nodeId}`;
+        badge.className = 'badge ' + (engine.up ? (engine.role === 'PRIMARY' ? 'ok' : 'warn') : 'bad');
+    } else {
+        badge.textContent = 'engine: no status';
+        badge.className = 'badge muted';
+    }
+}
+
+// ------------------------------------------------------------------ rendering
+function render() {
+    updateConnection();
+    const s = state.snapshot;
+    if (!s) {
+        return;
+    }
+    renderAccounts(s.accounts);
+    renderInstruments(s.instruments);
+    renderActions(s.actions);
+    renderGlance(s);
+    fillSelects(s);
+    if (state.tab === 'engine') {
+        renderEngineCards(s.engine);
+        refreshEngineCharts();
+    }
+    refreshDetail();
+}
+
+const SORTS = {
+    utilisation: (a, b) => b.utilisation - a.utilisation || a.accountId - b.accountId,
+    exposure: (a, b) => Number(b.exposure) - Number(a.exposure) || a.accountId - b.accountId,
+    pnl: (a, b) => Number(a.totalPnl) - Number(b.totalPnl) || a.accountId - b.accountId,
+    balance: (a, b) => Number(a.balance) - Number(b.balance) || a.accountId - b.accountId,
+    account: (a, b) => a.accountId - b.accountId,
+};
+
+function renderAccounts(accounts) {
+    const rows = [...accounts].sort(SORTS[state.sort]);
+    document.getElementById('accounts-empty').hidden = rows.length > 0;
+    document.querySelector('#accounts-table tbody').innerHTML = rows.map((a) => `
+        <tr data-id="${a.accountId}" class="${a.accountId === state.accountId ? 'selected' : ''}">
+            <td class="mono">${a.accountId}</td>
+            <td title="credit ${pct(a.creditUsage)} · open orders ${pct(a.openOrdersUsage)} · position ${pct(a.positionUsage)}">
+                ${bar(a.utilisation, `${pct(a.utilisation)} ${LIMIT_NAMES[a.utilisationOf]}`)}</td>
+            <td class="num">${money(a.exposure)}</td>
+            <td class="num ${signClass(a.balance) === 'neg' ? 'neg' : ''}">${money(a.balance)}</td>
+            <td class="num ${signClass(a.totalPnl)}">${money(a.totalPnl)}</td>
+            <td class="num">${a.openOrders}/${a.maxOpenOrders}</td>
+            <td>${a.killSwitch ? '<span class="badge bad">KILLED</span>' : '<span class="badge ok">active</span>'}</td>
+        </tr>`).join('');
+    const total = (key) => accounts.reduce((sum, a) => sum + Number(a[key]), 0);
+    const killed = accounts.filter((a) => a.killSwitch).length;
+    const worst = rows.length ? Math.max(...rows.map((a) => a.utilisation)) : 0;
+    const pnl = total('totalPnl');
+    document.getElementById('venue-totals').innerHTML = `
+        <div><b>Accounts</b><span>${accounts.length}</span><small>${killed} killed</small></div>
+        <div><b>Total exposure</b><span>${money(String(total('exposure')))}</span><small>USD</small></div>
+        <div><b>Total P&amp;L</b><span class="${signClass(pnl)}">${money(String(pnl))}</span><small>USD</small></div>
+        <div><b>Reserved by open orders</b><span>${money(String(total('reserved')))}</span><small>USD</small></div>
+        <div><b>Worst utilisation</b><span class="${worst > 0.9 ? 'neg' : ''}">${pct(worst)}</span></div>`;
+    if (state.accountId === null && rows.length > 0) {
+        state.accountId = rows[0].accountId;
+    }
+}
+
+function renderInstruments(instruments) {
+    document.getElementById('instruments-empty').hidden = instruments.length > 0;
+    document.querySelector('#instruments-table tbody').innerHTML = instruments.map((i) => {
+        const spread = i.bidPrice !== null && i.askPrice !== null ?
+            (Number(i.askPrice) - Number(i.bidPrice)).toFixed(i.priceScale) : null;
+        return `<tr data-id="${i.instrumentId}" class="${i.instrumentId === state.instrumentId ? 'selected' : ''}">
+            <td><b>${esc(i.symbol)}</b></td>
+            <td>${statusBadge(i.status)}</td>
+            <td class="num">${price(i.lastPrice)}</td>
+            <td class="num pos">${price(i.bidPrice)}</td>
+            <td class="num neg">${price(i.askPrice)}</td>
+            <td class="num">${price(spread)}</td>
+            <td class="num">${qty(i.volume)}</td>
+            <td class="num">${qty(i.tradeCount)}</td>
+        </tr>`;
+    }).join('');
+    if (state.instrumentId === null && instruments.length > 0) {
+        state.instrumentId = instruments[0].instrumentId;
+    }
+}
+
+function renderGlance(s) {
+    document.querySelector('#glance-instruments tbody').innerHTML = s.instruments.map((i) => `
+        <tr data-id="${i.instrumentId}"><td><b>${esc(i.symbol)}</b></td><td>${statusBadge(i.status)}</td>
+            <td class="num">${price(i.lastPrice)}</td>
+            <td class="num pos">${price(i.bidPrice)}</td><td class="num neg">${price(i.askPrice)}</td>
+        </tr>`).join('') || '<tr><td colspan="5" class="empty">No instruments yet.</td></tr>';
+    document.querySelector('#glance-actions tbody').innerHTML = s.actions.slice(0, 5).map((a) => `
+        <tr><td>${new Date(a.requestedAtMs).toLocaleTimeString('en-GB', { hour12: false })}</td>
+            <td>${esc(a.action)}</td><td>${esc(a.target)}</td><td>${actionBadge(a.status)}</td></tr>`).join('') ||
+        '<tr><td colspan="4" class="empty">No actions yet.</td></tr>';
+}
+
+function statusBadge(status) {
+    const cls = status === 'OPEN' ? 'ok' : (status === 'HALTED' ? 'bad' : 'warn');
+    return `<span class="badge ${cls}">${esc(status)}</span>`;
+}
+
+function actionBadge(status) {
+    const cls = { ACCEPTED: 'ok', REJECTED: 'bad', TIMED_OUT: 'bad', PENDING: 'warn', SENT: 'warn' }[status] || 'muted';
+    return `<span class="badge ${cls}">${esc(status)}</span>`;
+}
+
+function renderActions(actions) {
+    document.querySelector('#actions-table tbody').innerHTML = actions.slice(0, 20).map((a) => `
+        <tr><td class="mono">${a.requestId}</td><td>${esc(a.action)}</td><td>${esc(a.target)}</td>
+            <td>${esc(a.requestedBy)}</td>
+            <td title="${esc(a.rejectReason || '')}">${actionBadge(a.status)}${a.rejectReason ? ' ' + esc(a.rejectReason) : ''}</td>
+            <td>${new Date(a.requestedAtMs).toLocaleTimeString('en-GB', { hour12: false })}</td></tr>`).join('') ||
+        '<tr><td colspan="6" class="empty">No actions yet.</td></tr>';
+}
+
+function fillSelects(s) {
+    for (const sel of document.querySelectorAll('.account-select')) {
+        const ids = s.accounts.map((a) => a.accountId).sort((x, y) => x - y);
+        if (sel.options.length !== ids.length) {
+            const keep = sel.value || (state.accountId !== null ? String(state.accountId) : '');
+            sel.innerHTML = ids.map((id) => `<option value="${id}">${id}</option>`).join('');
+            if (keep) {
+                sel.value = keep;
+            }
+        }
+    }
+    for (const sel of document.querySelectorAll('.instrument-select')) {
+        if (sel.options.length !== s.instruments.length) {
+            sel.innerHTML = s.instruments.map((i) => `<option value="${i.instrumentId}">${esc(i.symbol)}</option>`)
+                .join('');
+        }
+    }
+}
+
+// ------------------------------------------------------------------ details (REST, throttled)
+async function throttled(key, fn) {
+    if (state.detailBusy[key]) {
+        return;
+    }
+    state.detailBusy[key] = true;
+    try {
+        await fn();
+    } finally {
+        setTimeout(() => { state.detailBusy[key] = false; }, 500);
+    }
+}
+
+function refreshDetail() {
+    if (state.tab === 'accounts' && state.accountId !== null) {
+        throttled('account', loadAccount);
+    } else if (state.tab === 'instruments' && state.instrumentId !== null) {
+        throttled('instrument', loadInstrument);
+    }
+}
+
+async function loadAccount() {
+    const { status, body: d } = await api(`api/accounts/${state.accountId}`);
+    const pane = document.getElementById('account-detail');
+    if (status !== 200) {
+        pane.innerHTML = '<p class="empty">Unknown account.</p>';
+        return;
+    }
+    const s = d.summary;
+    const killButton = s.killSwitch ?
+        `<button class="kill-toggle" data-active="false">Kill switch OFF</button>` :
+        `<button class="kill-toggle danger" data-active="true">Kill switch ON</button>`;
+    pane.innerHTML = `
+        <div class="detail-head"><h2>Account <span class="mono">${s.accountId}</span></h2>
+            ${s.killSwitch ? '<span class="badge bad">KILLED</span>' : '<span class="badge ok">active</span>'}
+            <div class="buttons officer-only">${killButton}</div></div>
+        <div class="kv">
+            <div><b>Balance</b><span>${money(s.balance)}</span></div>
+            <div><b>Exposure</b><span>${money(s.exposure)}</span></div>
+            <div><b>Total P&amp;L</b><span class="${signClass(s.totalPnl)}">${money(s.totalPnl)}</span></div>
+            <div><b>Realised</b><span class="${signClass(s.realisedPnl)}">${money(s.realisedPnl)}</span></div>
+            <div><b>Unrealised</b><span class="${signClass(s.unrealisedPnl)}">${money(s.unrealisedPnl)}</span></div>
+            <div><b>Reserved</b><span>${money(s.reserved)}</span></div>
+        </div>
+        <table class="grid small"><colgroup><col style="width:100px"><col><col style="width:112px"></colgroup><tbody>
+            <tr><td>Credit</td><td>${bar(s.creditUsage, pct(s.creditUsage))}</td><td class="num">${money(s.creditLimit)}</td></tr>
+            <tr><td>Open orders</td><td>${bar(s.openOrdersUsage, pct(s.openOrdersUsage))}</td><td class="num">${s.openOrders}/${s.maxOpenOrders}</td></tr>
+            <tr><td>Position</td><td>${bar(s.positionUsage, pct(s.positionUsage))}</td><td class="num">worst</td></tr>
+        </tbody></table>
+        <div class="sub">Positions</div>
+        <table class="grid small"><colgroup><col style="width:72px"><col><col><col><col></colgroup>
+            <thead><tr><th>Instr.</th><th class="num">Position</th><th class="num">Avg cost</th>
+                <th class="num">Mark</th><th class="num">P&amp;L</th></tr></thead><tbody>
+            ${d.positions.map((p) => `<tr title="limit ${qty(p.positionLimit)} · open buy ${qty(p.openBuyQuantity)} · open sell ${qty(p.openSellQuantity)}">
+                <td>${esc(p.symbol)}</td>
+                <td class="num ${p.usage > 0.9 ? 'neg' : ''}">${qty(p.position)}</td>
+                <td class="num">${price(p.averageCost)}</td><td class="num">${price(p.markPrice)}</td>
+                <td class="num ${signClass(Number(p.realisedPnl) + Number(p.unrealisedPnl))}">${money(String(Number(p.realisedPnl) + Number(p.unrealisedPnl)))}</td></tr>`).join('') ||
+                '<tr><td colspan="5" class="empty">No positions.</td></tr>'}
+        </tbody></table>
+        <div class="sub">Recent fills</div>
+        <table class="grid small"><colgroup><col style="width:72px"><col style="width:76px"><col style="width:44px"><col><col></colgroup>
+            <thead><tr><th>Time</th><th>Instr.</th><th>Side</th><th class="num">Qty</th><th class="num">Price</th></tr></thead><tbody>
+            ${d.recentFills.slice(0, 8).map((f) => `<tr><td>${time(f.timestampNs)}</td><td>${esc(f.symbol)}</td>
+                <td class="${f.side === 'BUY' ? 'pos' : 'neg'}">${f.side}</td><td class="num">${qty(f.quantity)}</td>
+                <td class="num">${price(f.price)}</td></tr>`).join('') ||
+                '<tr><td colspan="5" class="empty">No fills seen yet.</td></tr>'}
+        </tbody></table>
+        <p class="hint">Open orders are shown as counts and open quantities per position; individual orders are not on
+            the risk stream.</p>`;
+    applyRole();
+}
+
+async function loadInstrument() {
+    const { status, body: d } = await api(`api/instruments/${state.instrumentId}`);
+    const pane = document.getElementById('instrument-detail');
+    if (status !== 200) {
+        pane.innerHTML = '<p class="empty">Unknown instrument.</p>';
+        return;
+    }
+    const s = d.summary;
+    const maxQty = Math.max(1, ...d.bids.map((l) => l.quantity), ...d.asks.map((l) => l.quantity));
+    const rows = [];
+    for (let k = 0; k < 10; k++) {
+        const b = d.bids[k];
+        const a = d.asks[k];
+        rows.push(`<tr>
+            <td class="num">${b ? b.orderCount : ''}</td>
+            <td class="num">${b ? `<i class="depth bid" style="width:${b.quantity / maxQty * 100}%"></i>${qty(b.quantity)}` : ''}</td>
+            <td class="num bidp">${b ? price(b.price) : ''}</td>
+            <td class="num askp">${a ? price(a.price) : ''}</td>
+            <td class="num">${a ? `<i class="depth ask" style="width:${a.quantity / maxQty * 100}%"></i>${qty(a.quantity)}` : ''}</td>
+            <td class="num">${a ? a.orderCount : ''}</td></tr>`);
+    }
+    pane.innerHTML = `
+        <div class="detail-head"><h2>${esc(s.symbol)}</h2>${statusBadge(s.status)}
+            <span class="hint">tick ${price(s.tickSize)} · lot ${qty(s.lotSize)} · ${s.priceScale} dp</span>
+            <div class="buttons officer-only">${s.status === 'HALTED' ?
+                '<button class="status-toggle" data-status="OPEN">Resume</button>' :
+                '<button class="status-toggle danger" data-status="HALTED">Halt</button>'}</div></div>
+        <div class="sub">Depth (top 10)</div>
+        <table class="grid small ladder"><colgroup><col style="width:36px"><col><col><col><col><col style="width:36px"></colgroup>
+            <thead><tr><th class="num">#</th><th class="num">Bid qty</th><th class="num">Bid</th><th class="num">Ask</th>
+                <th class="num">Ask qty</th><th class="num">#</th></tr></thead>
+            <tbody>${rows.join('')}</tbody></table>
+        <div class="sub">Trades (last 50)</div>
+        <div style="height:230px;overflow-y:auto">
+        <table class="grid small"><colgroup><col style="width:70px"><col><col><col style="width:60px"></colgroup>
+            <thead><tr><th>Time</th><th class="num">Price</th><th class="num">Qty</th><th>Aggr.</th></tr></thead>
+            <tbody>${d.tape.map((t) => `<tr><td>${time(t.timestampNs)}</td><td class="num">${price(t.price)}</td>
+                <td class="num">${qty(t.quantity)}</td><td class="${t.aggressorSide === 'BUY' ? 'pos' : 'neg'}">${t.aggressorSide}</td></tr>`).join('') ||
+                '<tr><td colspan="4" class="empty">No trades seen yet.</td></tr>'}</tbody></table></div>`;
+    applyRole();
+}
+
+// ------------------------------------------------------------------ engine
+function renderEngineCards(e) {
+    const last = (arr) => arr && arr.length ? arr[arr.length - 1] : 0;
+    const h = state.engineHistory;
+    const card = (label, value, unit, cls = '') =>
+        `<div class="card"><b>${label}</b><span class="${cls}">${value}</span><small>${unit || ''}</small></div>`;
+    const us = (ns) => (ns / 1000).toFixed(1);
+    document.getElementById('engine-cards').innerHTML = [
+        card('Role', e.seen ? e.role : '—', '', e.up ? (e.role === 'PRIMARY' ? 'pos' : '') : 'neg'),
+        card('Epoch / node', e.seen ? `${e.epoch} / ${e.nodeId}` : '—'),
+        card('Throughput', h ? qty(Math.round(last(h.throughput))) : '—', 'cmd/s'),
+        card('Latency p50', us(e.latencyNs.p50), 'µs'),
+        card('p99 / p99.9', `${us(e.latencyNs.p99)} / ${us(e.latencyNs.p999)}`, 'µs'),
+        card('Ring occupancy', (e.ringOccupancy * 100).toFixed(2), '%', e.ringOccupancy > 0.9 ? 'neg' : ''),
+        card('Journal lag', qty(e.journalLag), 'slots'),
+        card('Replication lag', qty(e.replicationLag), 'slots'),
+    ].join('');
+}
+
+function chart(id, type, datasets, opts = {}) {
+    if (!window.Chart) {
+        return null;
+    }
+    if (!state.charts[id]) {
+        Chart.defaults.color = '#8595a5';
+        Chart.defaults.borderColor = '#2a3541';
+        Chart.defaults.font.size = 11;
+        state.charts[id] = new Chart(document.getElementById(id), {
+            type,
+            data: { labels: [], datasets: datasets.map((d) => Object.assign({
+                data: [], borderWidth: 1.5, pointRadius: 0, tension: 0.2, fill: false }, d)) },
+            options: Object.assign({
+                animation: false, responsive: true, maintainAspectRatio: false,
+                plugins: { legend: { display: datasets.length > 1, labels: { boxWidth: 10 } } },
+                scales: { x: { ticks: { maxTicksLimit: 6, maxRotation: 0 } }, y: { beginAtZero: true } },
+            }, opts),
+        });
+    }
+    return state.charts[id];
+}
+
+async function refreshEngineCharts() {
+    await throttled('engine', async () => {
+        const { status, body: e } = await api('api/engine');
+        if (status !== 200) {
+            return;
+        }
+        const h = e.history;
+        state.engineHistory = h;
+        renderEngineCards(e);
+        const labels = h.timeMs.map((t) => new Date(t).toLocaleTimeString('en-GB', { hour12: false }));
+        const set = (c, series) => {
+            if (!c) {
+                return;
+            }
+            c.data.labels = labels;
+            series.forEach((s, i) => { c.data.datasets[i].data = s; });
+            c.update('none');
+        };
+        set(chart('ch-exposure', 'line', [{ label: 'exposure', borderColor: '#4e9be6', fill: true,
+            backgroundColor: 'rgba(78,155,230,.12)' }]), [h.exposure]);
+        set(chart('ch-throughput', 'line', [{ label: 'commands/s', borderColor: '#2fb47c' }]), [h.throughput]);
+        set(chart('ch-latency', 'line', [
+            { label: 'p50', borderColor: '#2fb47c' }, { label: 'p99', borderColor: '#e3a33b' },
+            { label: 'p99.9', borderColor: '#e0524f' }, { label: 'max', borderColor: '#a48be8', borderDash: [4, 3] }],
+        { scales: { x: { ticks: { maxTicksLimit: 6, maxRotation: 0 } }, y: { type: 'logarithmic' } } }),
+        [h.p50Us, h.p99Us, h.p999Us, h.maxUs]);
+        set(chart('ch-ring', 'line', [{ label: 'occupancy %', borderColor: '#e3a33b' }],
+            { scales: { x: { ticks: { maxTicksLimit: 6, maxRotation: 0 } }, y: { beginAtZero: true, suggestedMax: 1 } } }),
+        [h.ringOccupancy.map((o) => o * 100)]);
+        set(chart('ch-lag', 'line', [{ label: 'journal', borderColor: '#4e9be6' },
+            { label: 'replication', borderColor: '#a48be8' }]), [h.journalLag, h.replicationLag]);
+        const reasons = Object.keys(e.rejects);
+        const rc = chart('ch-rejects', 'bar', [{ label: 'rejects', backgroundColor: '#e0524f', maxBarThickness: 22 }],
+            { indexAxis: 'y', plugins: { legend: { display: false } },
+                scales: { x: { beginAtZero: true, ticks: { precision: 0 } }, y: { ticks: { autoSkip: false } } } });
+        if (rc) {
+            rc.data.labels = reasons.length ? reasons : ['none'];
+            rc.data.datasets[0].data = reasons.length ? reasons.map((r) => e.rejects[r]) : [0];
+            rc.update('none');
+        }
+    });
+}
+
+// ------------------------------------------------------------------ actions
+function confirmAction(title, text) {
+    const dialog = document.getElementById('confirm');
+    document.getElementById('confirm-title').textContent = title;
+    document.getElementById('confirm-text').textContent = text;
+    return new Promise((resolve) => {
+        dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
+        dialog.showModal();
+    });
+}
+
+function toast(text, kind) {
+    const el = document.getElementById('toast');
+    el.textContent = text;
+    el.className = 'toast ' + (kind || '');
+    el.hidden = false;
+    clearTimeout(el.timer);
+    el.timer = setTimeout(() => { el.hidden = true; }, 6000);
+}
+
+async function act(title, text, path, body) {
+    if (!await confirmAction(title, text)) {
+        return;
+    }
+    const { status, body: res } = await api(path, { method: 'POST', body });
+    if (status === 202) {
+        toast(`${res.action} sent (request ${res.requestId}); waiting for the engine…`, 'ok');
+        followAction(res.requestId);
+    } else if (status === 403) {
+        toast('Not allowed: the RISK_OFFICER role is needed.', 'bad');
+    } else {
+        toast(`Not sent (${status}): ${res ? res.message || res.error : ''}`, 'bad');
+    }
+}
+
+async function followAction(requestId) {
+    for (let i = 0; i < 20; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        const { status, body } = await api(`api/actions/${requestId}`);
+        if (status === 200 && body.status !== 'PENDING' && body.status !== 'SENT') {
+            toast(`${body.action} ${body.target}: ${body.status}${body.rejectReason ? ' (' + body.rejectReason + ')' : ''}`,
+                body.status === 'ACCEPTED' ? 'ok' : 'bad');
+            return;
+        }
+    }
+}
+
+function killSwitch(scope, accountId, active) {
+    const target = scope === 'VENUE' ? 'the WHOLE VENUE' : `account ${accountId}`;
+    act(`Kill switch ${active ? 'ON' : 'OFF'}`, active ?
+        `Turn the kill switch ON for ${target}? Its open orders are cancelled and new orders refused.` :
+        `Turn the kill switch OFF for ${target}? Trading is allowed again.`,
+    'api/actions/kill-switch', { scope, accountId: Number(accountId || 0), active });
+}
+
+function tradingStatus(instrumentId, status) {
+    const symbol = state.snapshot?.instruments.find((i) => i.instrumentId === Number(instrumentId))?.symbol ||
+        instrumentId;
+    act(status === 'HALTED' ? 'Halt instrument' : 'Resume instrument',
+        status === 'HALTED' ? `Halt ${symbol}? New orders are refused; resting orders stay.` : `Resume trading in ${symbol}?`,
+        'api/actions/trading-status', { instrumentId: Number(instrumentId), status });
+}
+
+function wireActions() {
+    document.getElementById('form-kill').addEventListener('submit', (e) => {
+        e.preventDefault();
+        const f = e.target;
+        killSwitch(f.scope.value, f.accountId.value, e.submitter.value === 'true');
+    });
+    document.getElementById('form-kill').scope.addEventListener('change', (e) => {
+        e.target.form.accountId.disabled = e.target.value === 'VENUE';
+    });
+    document.getElementById('form-status').addEventListener('submit', (e) => {
+        e.preventDefault();
+        tradingStatus(e.target.instrumentId.value, e.submitter.value);
+    });
+    const limits = document.getElementById('form-limits');
+    limits.accountId.addEventListener('change', () => prefillLimits(limits));
+    limits.addEventListener('submit', (e) => {
+        e.preventDefault();
+        const f = e.target;
+        const body = {
+            accountId: Number(f.accountId.value), creditLimit: f.creditLimit.value.trim(),
+            maxOrderNotional: f.maxOrderNotional.value.trim(), maxOrderQuantity: Number(f.maxOrderQuantity.value),
+            maxOpenOrders: Number(f.maxOpenOrders.value), defaultPositionLimit: Number(f.defaultPositionLimit.value),
+            allowShort: f.allowShort.checked, positionLimits: [],
+        };
+        act('Set limits', `Replace ALL limits of account ${body.accountId}: credit ${body.creditLimit}, ` +
+            `max order notional ${body.maxOrderNotional}, max order qty ${body.maxOrderQuantity}, ` +
+            `max open orders ${body.maxOpenOrders}, position limit ${body.defaultPositionLimit}` +
+            `${body.allowShort ? ', short allowed' : ''}?`, 'api/actions/limits', body);
+    });
+    document.getElementById('form-ops').addEventListener('submit', (e) => {
+        e.preventDefault();
+        if (e.submitter.value === 'snapshot') {
+            act('Take snapshot', 'Ask the engine to write a snapshot now?', 'api/actions/snapshot', {});
+        } else {
+            const nodeId = Number(e.target.nodeId.value);
+            act('Promote standby', `Promote node ${nodeId} to primary with a new epoch? Do this only when the ` +
+                'primary is known to be down.', 'api/actions/promote', { nodeId, epoch: 0 });
+        }
+    });
+    document.body.addEventListener('click', (e) => {
+        const kill = e.target.closest('.kill-toggle');
+        if (kill) {
+            killSwitch('ACCOUNT', state.accountId, kill.dataset.active === 'true');
+        }
+        const st = e.target.closest('.status-toggle');
+        if (st) {
+            tradingStatus(state.instrumentId, st.dataset.status);
+        }
+    });
+}
+
+async function prefillLimits(form) {
+    const { status, body } = await api(`api/accounts/${form.accountId.value}`);
+    if (status === 200) {
+        form.creditLimit.value = Number(body.summary.creditLimit).toFixed(2);
+        form.maxOrderNotional.value = Number(body.maxOrderNotional).toFixed(2);
+        form.maxOrderQuantity.value = body.maxOrderQuantity;
+        form.maxOpenOrders.value = body.summary.maxOpenOrders;
+        form.defaultPositionLimit.value = Math.max(0, ...body.positions.map((p) => p.positionLimit));
+    }
+}
+
+function applyRole() {
+    for (const el of document.querySelectorAll('.officer-only button, form.action button')) {
+        el.disabled = !state.officer;
+        el.title = state.officer ? '' : 'Needs the RISK_OFFICER role';
+    }
+    document.getElementById('viewer-notice').hidden = state.officer;
+}
+
+// ------------------------------------------------------------------ navigation
+function showTab(tab) {
+    state.tab = tab;
+    for (const b of document.querySelectorAll('.tab')) {
+        b.classList.toggle('active', b.dataset.tab === tab);
+    }
+    for (const p of document.querySelectorAll('.tabpane')) {
+        p.classList.toggle('active', p.id === 'tab-' + tab);
+    }
+    if (history.replaceState) {
+        history.replaceState(null, '', '#' + tab);
+    }
+    if (tab === 'actions') {
+        const limits = document.getElementById('form-limits');
+        if (limits.accountId.value && !limits.creditLimit.value) {
+            prefillLimits(limits);
+        }
+    }
+    render();
+}
+
+async function init() {
+    const { body: me } = await api('api/me');
+    state.me = me;
+    state.officer = me.roles.includes('RISK_OFFICER');
+    document.getElementById('user').textContent = `${me.username} (${state.officer ? 'risk officer' : 'viewer'})`;
+    document.getElementById('logout-form').addEventListener('submit', async (e) => {
+        e.preventDefault();
+        await fetch('logout', { method: 'POST', headers: { 'X-XSRF-TOKEN': csrfToken() }, credentials: 'same-origin' });
+        window.location.href = 'login?logout';
+    });
+    for (const b of document.querySelectorAll('.tab')) {
+        b.addEventListener('click', () => showTab(b.dataset.tab));
+    }
+    document.getElementById('account-sort').addEventListener('change', (e) => {
+        state.sort = e.target.value;
+        render();
+    });
+    document.querySelector('#accounts-table tbody').addEventListener('click', (e) => {
+        const tr = e.target.closest('tr[data-id]');
+        if (tr) {
+            state.accountId = Number(tr.dataset.id);
+            state.detailBusy.account = false;
+            render();
+        }
+    });
+    document.querySelector('#instruments-table tbody').addEventListener('click', (e) => {
+        const tr = e.target.closest('tr[data-id]');
+        if (tr) {
+            state.instrumentId = Number(tr.dataset.id);
+            state.detailBusy.instrument = false;
+            render();
+        }
+    });
+    wireActions();
+    applyRole();
+    const hash = window.location.hash.replace('#', '');
+    if (['accounts', 'instruments', 'engine', 'actions'].includes(hash)) {
+        showTab(hash);
+    }
+    connect();
+    setInterval(updateConnection, 1000);
+}
+
+document.addEventListener('DOMContentLoaded', init);

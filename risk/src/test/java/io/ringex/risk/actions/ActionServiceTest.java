@@ -1,0 +1,192 @@
+package io.ringex.risk.actions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import io.ringex.protocol.codecs.AdminStatus;
+import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.KillSwitchDecoder;
+import io.ringex.protocol.codecs.KillSwitchScope;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SetLimitsDecoder;
+import io.ringex.protocol.codecs.SetTradingStatusDecoder;
+import io.ringex.protocol.codecs.TradingStatus;
+import io.ringex.risk.aeron.AdminCommandSink;
+import io.ringex.risk.aeron.OfferOutcome;
+import io.ringex.risk.model.RiskReadModel;
+
+class ActionServiceTest
+{
+    private final List<UnsafeBuffer> sent = new ArrayList<>();
+    private OfferOutcome outcome = OfferOutcome.SENT;
+    private final AdminCommandSink sink = new AdminCommandSink()
+    {
+        @Override
+        public OfferOutcome offerIngress(final DirectBuffer buffer, final int offset, final int length)
+        {
+            final UnsafeBuffer copy = new UnsafeBuffer(new byte[length]);
+            copy.putBytes(0, buffer, offset, length);
+            sent.add(copy);
+            return outcome;
+        }
+
+        @Override
+        public OfferOutcome offerControl(final DirectBuffer buffer, final int offset, final int length)
+        {
+            return offerIngress(buffer, offset, length);
+        }
+    };
+    private final MutableClock clock = new MutableClock();
+    private final RiskReadModel model = new RiskReadModel(4, 1, System::nanoTime);
+    private final ActionService actions = new ActionService(sink,
+        new AeronNewEpochPromotionHook(sink), model, clock, 10_000, 3);
+
+    @Test
+    void setLimitsIsEncodedExactlyAndCorrelatedByRequestId()
+    {
+        final ActionView view = actions.setLimits(new ActionRequests.SetLimits(7, 100, "250000.5", "0.00000001",
+            40, 20, true, List.of(new ActionRequests.PositionLimit(3, 5000))), "officer");
+        assertEquals("PENDING", view.status());
+        assertEquals(1, sent.size());
+
+        final MessageHeaderDecoder header = new MessageHeaderDecoder().wrap(sent.get(0), 0);
+        assertEquals(SetLimitsDecoder.TEMPLATE_ID, header.templateId());
+        final SetLimitsDecoder d = new SetLimitsDecoder().wrapAndApplyHeader(sent.get(0), 0, header);
+        assertEquals(view.requestId(), d.requestId());
+        assertEquals(7, d.accountId());
+        assertEquals(25_000_050_000_000L, d.maxOrderNotional());
+        assertEquals(1, d.creditLimit());
+        assertEquals(BooleanType.TRUE, d.allowShort());
+        final SetLimitsDecoder.PositionLimitsDecoder limits = d.positionLimits();
+        assertEquals(1, limits.count());
+        limits.next();
+        assertEquals(3, limits.instrumentId());
+        assertEquals(5000, limits.positionLimit());
+
+        actions.onAdminResponse(view.requestId() + 1000, 32, AdminStatus.ACCEPTED, RejectReason.NONE, 1);
+        assertEquals("PENDING", actions.find(view.requestId()).status(), "someone else's response");
+        actions.onAdminResponse(view.requestId(), 32, AdminStatus.REJECTED, RejectReason.UNKNOWN_ACCOUNT, 12);
+        final ActionView answered = actions.find(view.requestId());
+        assertEquals("REJECTED", answered.status());
+        assertEquals("UNKNOWN_ACCOUNT", answered.rejectReason());
+        assertEquals(12, answered.commandSequence());
+    }
+
+    @Test
+    void killSwitchAndTradingStatusCarryTheirScope()
+    {
+        final ActionView kill = actions.killSwitch(new ActionRequests.KillSwitch("venue", 99, true), "officer");
+        final KillSwitchDecoder k = new KillSwitchDecoder().wrapAndApplyHeader(
+            sent.get(0), 0, new MessageHeaderDecoder());
+        assertEquals(KillSwitchScope.VENUE, k.scope());
+        assertEquals(0, k.accountId(), "a venue kill names no account");
+        assertEquals(BooleanType.TRUE, k.active());
+        assertEquals("venue ON", kill.target());
+
+        actions.tradingStatus(new ActionRequests.TradingStatus(3, "HALTED"), "officer");
+        final SetTradingStatusDecoder s = new SetTradingStatusDecoder().wrapAndApplyHeader(
+            sent.get(1), 0, new MessageHeaderDecoder());
+        assertEquals(3, s.instrumentId());
+        assertEquals(TradingStatus.HALTED, s.status());
+        assertTrue(s.requestId() > k.requestId(), "request ids increase");
+    }
+
+    @Test
+    void aFailedOfferIsReportedAndNotRecorded()
+    {
+        outcome = OfferOutcome.NOT_CONNECTED;
+        final ActionUnavailableException ex = assertThrows(ActionUnavailableException.class,
+            () -> actions.takeSnapshot("officer"));
+        assertEquals(OfferOutcome.NOT_CONNECTED, ex.outcome());
+        assertTrue(actions.recent().isEmpty());
+    }
+
+    @Test
+    void badRequestsAreRefusedBeforeAnythingIsSent()
+    {
+        assertThrows(IllegalArgumentException.class, () -> actions.setLimits(
+            new ActionRequests.SetLimits(7, 1, "1.123456789", "0", 1, 1, false, null), "officer"));
+        assertThrows(IllegalArgumentException.class, () -> actions.setLimits(
+            new ActionRequests.SetLimits(7, 1, "abc", "0", 1, 1, false, null), "officer"));
+        assertThrows(IllegalArgumentException.class, () -> actions.killSwitch(
+            new ActionRequests.KillSwitch("ACCOUNT", 0, true), "officer"));
+        assertThrows(IllegalArgumentException.class, () -> actions.tradingStatus(
+            new ActionRequests.TradingStatus(1, "NULL_VAL"), "officer"));
+        assertTrue(sent.isEmpty());
+    }
+
+    @Test
+    void unansweredActionsTimeOutAndOnlyTheNewestAreKept()
+    {
+        final ActionView first = actions.takeSnapshot("officer");
+        clock.advance(10_001);
+        assertEquals("TIMED_OUT", actions.find(first.requestId()).status());
+        actions.takeSnapshot("officer");
+        actions.takeSnapshot("officer");
+        final ActionView last = actions.takeSnapshot("officer");
+        assertEquals(3, actions.recent().size());
+        assertEquals(last.requestId(), actions.recent().get(0).requestId());
+        assertNull(actions.find(first.requestId()));
+    }
+
+    @Test
+    void promotionIsSentOnTheControlStreamWithTheNextEpoch()
+    {
+        final ActionView view = actions.promote(new ActionRequests.Promote(2, 0), "officer");
+        assertEquals("SENT", view.status());
+        assertEquals("node 2 to epoch 1", view.target());
+        final io.ringex.protocol.codecs.NewEpochDecoder d = new io.ringex.protocol.codecs.NewEpochDecoder()
+            .wrapAndApplyHeader(sent.get(0), 0, new MessageHeaderDecoder());
+        assertEquals(view.requestId(), d.requestId());
+        assertEquals(1, d.epoch());
+        assertEquals(2, d.nodeId());
+    }
+
+    /** A clock the test moves. */
+    static final class MutableClock extends Clock
+    {
+        private long millis = 1_700_000_000_000L;
+
+        void advance(final long ms)
+        {
+            millis += ms;
+        }
+
+        @Override
+        public ZoneOffset getZone()
+        {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(final java.time.ZoneId zone)
+        {
+            return this;
+        }
+
+        @Override
+        public Instant instant()
+        {
+            return Instant.ofEpochMilli(millis);
+        }
+
+        @Override
+        public long millis()
+        {
+            return millis;
+        }
+    }
+}

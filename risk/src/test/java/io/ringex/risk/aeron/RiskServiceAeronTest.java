@@ -1,0 +1,265 @@
+package io.ringex.risk.aeron;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+import org.agrona.DirectBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.Header;
+import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.AdminStatus;
+import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.EngineCounter;
+import io.ringex.protocol.codecs.KillSwitchDecoder;
+import io.ringex.protocol.codecs.KillSwitchScope;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.NodeRole;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TradingStatus;
+import io.ringex.risk.RiskServiceApplication;
+import io.ringex.risk.model.AccountSort;
+import io.ringex.risk.model.RiskReadModel;
+import io.ringex.risk.synthetic.EventEncoders;
+
+/**
+ * The whole service over a real (embedded) media driver: SBE events published on the risk and market-data streams
+ * reach the read model, the API, health and metrics; an action becomes an SBE admin command on the ingress stream,
+ * stamped with the admin source, and the engine's AdminResponse settles it.
+ */
+@SpringBootTest
+@AutoConfigureMockMvc
+@ActiveProfiles("demo")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RiskServiceAeronTest
+{
+    private static final String DIR = "/dev/shm/ringex-risk-test-" + UUID.randomUUID();
+    private static final int INGRESS = 1001;
+    private static final int MARKET_DATA = 1003;
+    private static final int RISK = 1004;
+
+    private static Aeron aeron;
+    private static ExclusivePublication risk;
+    private static ExclusivePublication marketData;
+    private final EventEncoders events = new EventEncoders();
+
+    @Autowired
+    private MockMvc mvc;
+
+    @Autowired
+    private RiskReadModel model;
+
+    @Autowired
+    private AeronConnection connection;
+
+    @DynamicPropertySource
+    static void aeronProperties(final DynamicPropertyRegistry registry)
+    {
+        registry.add("ringex.risk.aeron.embedded-driver", () -> "true");
+        registry.add("ringex.risk.aeron.dir", () -> DIR);
+        registry.add("ringex.risk.streams.ingress-channel", () -> "aeron:ipc");
+        registry.add("ringex.risk.streams.risk-channel", () -> "aeron:ipc");
+        registry.add("ringex.risk.streams.market-data-channel", () -> "aeron:ipc");
+        registry.add("ringex.risk.streams.control-channel", () -> "aeron:ipc");
+        registry.add("ringex.risk.actions.offer-timeout", () -> "100ms");
+    }
+
+
+    private void engineSide()
+    {
+        if (aeron == null)
+        {
+            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(connection.aeronDirectoryName()));
+            risk = aeron.addExclusivePublication("aeron:ipc", RISK);
+            marketData = aeron.addExclusivePublication("aeron:ipc", MARKET_DATA);
+            await(() -> risk.isConnected() && marketData.isConnected());
+        }
+    }
+
+    @AfterAll
+    static void close()
+    {
+        if (aeron != null)
+        {
+            aeron.close();
+        }
+    }
+
+    private void publish(final ExclusivePublication publication, final int length)
+    {
+        await(() -> publication.offer(events.buffer(), 0, length) > 0);
+    }
+
+    private static void await(final BooleanSupplier condition)
+    {
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!condition.getAsBoolean())
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new AssertionError("timed out");
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void withoutTheEngineOnTheIngressAnActionIs503AndHealthIsDown() throws Exception
+    {
+        mvc.perform(post("/api/actions/snapshot").with(user("officer").roles("RISK_OFFICER")).with(csrf()))
+            .andExpect(status().isServiceUnavailable())
+            .andExpect(jsonPath("$.error").value("NOT_CONNECTED"));
+        mvc.perform(get("/actuator/health")).andExpect(status().isServiceUnavailable());
+    }
+
+    @Test
+    @Order(2)
+    void eventsOnTheRiskAndMarketDataStreamsReachTheReadModelAndTheApi() throws Exception
+    {
+        engineSide();
+        publish(marketData, events.instrumentDefinition(1, "BTC-USD", 2, 50, 1, 6_425_000, TradingStatus.OPEN, 1));
+        publish(risk, events.accountRiskUpdate(new EventEncoders.Account(7, 1, 1_000 * 100_000_000L, 0, 0, 0,
+            25 * 100_000_000L, 0, 10, 10, 1, 10, false, List.of(new EventEncoders.Position(1, 3, 6_425_000, 0, 0,
+            0, 0, 10, 6_425_050)))));
+        publish(risk, events.trade(1, 1, 500, 6_425_050, 3, Side.BUY, 7, 8, 2));
+        publish(marketData, events.trade(1, 1, 500, 6_425_050, 3, Side.BUY, 0, 0, 2));
+        final long[] counters = new long[16];
+        counters[EngineCounter.TRADES.value()] = 77;
+        final long[] rejects = new long[64];
+        rejects[RejectReason.INSUFFICIENT_CREDIT.value()] = 5;
+        publish(risk, events.engineStatus(2, 1, NodeRole.PRIMARY, 3, 1024, new long[] {10, 9, 8, 9, 9, 0},
+            new long[] {1000, 2000, 3000, 4000}, counters, rejects));
+
+        await(() -> model.isEngineUp() && model.instrument(1) != null && model.instrument(1).tape().size() == 1 &&
+            !model.accounts(AccountSort.UTILISATION).isEmpty() && model.engine(false).streams().get("risk"));
+
+        mvc.perform(get("/api/accounts/7").with(user("viewer").roles("VIEWER")))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.positions[0].symbol").value("BTC-USD"))
+            .andExpect(jsonPath("$.positions[0].averageCost").value("64250.00"))
+            .andExpect(jsonPath("$.recentFills[0].tradeId").value(500))
+            .andExpect(jsonPath("$.summary.exposure").value("25.00000000"));
+        mvc.perform(get("/api/instruments/1").with(user("viewer").roles("VIEWER")))
+            .andExpect(jsonPath("$.tape.length()").value(1));
+        mvc.perform(get("/api/engine").with(user("viewer").roles("VIEWER")))
+            .andExpect(jsonPath("$.role").value("PRIMARY"))
+            .andExpect(jsonPath("$.streams.risk").value(true));
+        mvc.perform(get("/actuator/health").with(user("viewer").roles("VIEWER")))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.components.engine.status").value("UP"))
+            .andExpect(jsonPath("$.components.engine.details.role").value("PRIMARY"));
+        mvc.perform(get("/v3/api-docs").with(user("viewer").roles("VIEWER")))
+            .andExpect(status().isOk())
+            .andExpect(content().string(containsString("/api/actions/kill-switch")));
+        mvc.perform(get("/actuator/prometheus").accept(MediaType.TEXT_PLAIN))
+            .andExpect(status().isOk())
+            .andExpect(content().string(containsString("ringex_engine_counter{counter=\"TRADES\"} 77.0")))
+            .andExpect(content().string(containsString("ringex_engine_rejects{reason=\"INSUFFICIENT_CREDIT\"} 5.0")))
+            .andExpect(content().string(containsString("ringex_engine_epoch 2.0")));
+    }
+
+    @Test
+    @Order(3)
+    void anActionIsAnSbeAdminCommandOnTheIngressAndTheResponseSettlesIt() throws Exception
+    {
+        engineSide();
+        try (Subscription ingress = aeron.addSubscription("aeron:ipc", INGRESS))
+        {
+            await(ingress::isConnected);
+            final String body = mvc.perform(post("/api/actions/kill-switch")
+                .with(user("officer").roles("RISK_OFFICER")).with(csrf())
+                .contentType(MediaType.APPLICATION_JSON)
+                .content("{\"scope\":\"ACCOUNT\",\"accountId\":7,\"active\":true}"))
+                .andExpect(status().isAccepted())
+                .andReturn().getResponse().getContentAsString();
+            final long requestId = Long.parseLong(body.replaceAll(".*\"requestId\":(\\d+).*", "$1"));
+
+            final AtomicLong decodedRequestId = new AtomicLong();
+            final AtomicLong source = new AtomicLong();
+            final KillSwitchDecoder decoder = new KillSwitchDecoder();
+            final MessageHeaderDecoder header = new MessageHeaderDecoder();
+            await(() -> ingress.poll((DirectBuffer buffer, int offset, int length, Header h) ->
+            {
+                header.wrap(buffer, offset);
+                assertEquals(KillSwitchDecoder.TEMPLATE_ID, header.templateId());
+                decoder.wrapAndApplyHeader(buffer, offset, header);
+                assertEquals(KillSwitchScope.ACCOUNT, decoder.scope());
+                assertEquals(7, decoder.accountId());
+                assertEquals(BooleanType.TRUE, decoder.active());
+                decodedRequestId.set(decoder.requestId());
+                source.set(h.reservedValue());
+            }, 10) > 0);
+            assertEquals(requestId, decodedRequestId.get());
+            assertEquals(SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 1), source.get(),
+                "the admin source is stamped in the frame's reserved value");
+
+            mvc.perform(get("/api/actions/" + requestId).with(user("viewer").roles("VIEWER")))
+                .andExpect(jsonPath("$.status").value("PENDING"));
+            publish(risk, events.adminResponse(requestId, KillSwitchDecoder.TEMPLATE_ID, AdminStatus.ACCEPTED,
+                RejectReason.NONE, 11, 4));
+            final String[] status = new String[1];
+            await(() ->
+            {
+                try
+                {
+                    status[0] = mvc.perform(get("/api/actions/" + requestId).with(user("viewer").roles("VIEWER")))
+                        .andReturn().getResponse().getContentAsString();
+                }
+                catch (final Exception ex)
+                {
+                    throw new IllegalStateException(ex);
+                }
+                return status[0].contains("ACCEPTED");
+            });
+            assertTrue(status[0].contains("\"commandSequence\":11"));
+        }
+    }
+
+    @Test
+    @Order(4)
+    void withoutConfiguredUsersTheServiceRefusesToStart()
+    {
+        final Exception ex = assertThrows(Exception.class, () -> new SpringApplicationBuilder(
+            RiskServiceApplication.class).run("--server.port=0", "--ringex.risk.aeron.embedded-driver=true",
+            "--ringex.risk.aeron.dir=" + DIR + "-nousers"));
+        Throwable cause = ex;
+        while (cause.getCause() != null && !String.valueOf(cause.getMessage()).contains("No users configured"))
+        {
+            cause = cause.getCause();
+        }
+        assertTrue(String.valueOf(cause.getMessage()).contains("No users configured"), String.valueOf(ex));
+    }
+}
