@@ -9,6 +9,7 @@ import io.ringex.engine.ring.Sequencer;
 import io.ringex.engine.ring.SlotDescriptor;
 import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.MessageValidator;
+import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.BusinessRejectEncoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
@@ -126,9 +127,11 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
             return Action.ABORT;
         }
 
+        // Order entry names its session in the message; an admin source names itself in the frame's reserved value
+        // (gateway id 0, SessionIds), since admin commands carry no session field.
         final long sourceId = carriesSession(templateId) ?
             buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH + SESSION_ID_BODY_OFFSET,
-            MessageHeaderDecoder.BYTE_ORDER) : 0;
+            MessageHeaderDecoder.BYTE_ORDER) : adminSource(header.reservedValue());
         final long now = Math.max(clock.nanoTime(), lastTimestampNs);
         lastTimestampNs = now;
 
@@ -141,6 +144,11 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
         slots.putBytes(slot + SlotDescriptor.PAYLOAD_OFFSET, buffer, offset, length);
         sequencer.publish(sequence);
         return Action.CONTINUE;
+    }
+
+    private static long adminSource(final long reservedValue)
+    {
+        return SessionIds.gatewayId(reservedValue) == SessionIds.ADMIN_GATEWAY_ID ? reservedValue : 0;
     }
 
     private static boolean carriesSession(final int templateId)

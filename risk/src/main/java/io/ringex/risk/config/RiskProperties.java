@@ -56,9 +56,9 @@ public record RiskProperties(
     public record Streams(
         @DefaultValue("aeron:udp?endpoint=localhost:40100") String ingressChannel,
         @DefaultValue("1001") int ingressStreamId,
-        @DefaultValue("aeron:udp?endpoint=localhost:40101") String riskChannel,
+        @DefaultValue("aeron:udp?endpoint=localhost:0|control=localhost:40101|control-mode=dynamic") String riskChannel,
         @DefaultValue("1004") int riskStreamId,
-        @DefaultValue("aeron:udp?endpoint=localhost:40101") String marketDataChannel,
+        @DefaultValue("aeron:udp?endpoint=localhost:0|control=localhost:40101|control-mode=dynamic") String marketDataChannel,
         @DefaultValue("1003") int marketDataStreamId,
         @DefaultValue("aeron:udp?endpoint=localhost:40120") String controlChannel,
         @DefaultValue("1020") int controlStreamId)
