@@ -255,6 +255,7 @@ public final class EngineNode implements AutoCloseable
         if (primary)
         {
             sink.target(ringSink);
+            sources.refreshOutput = true;
         }
 
         startRunners(inputAgents, outputAgents);

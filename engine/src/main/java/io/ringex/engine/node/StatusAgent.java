@@ -47,6 +47,7 @@ final class StatusAgent implements Agent
         Recorder latency;
         int ringCapacity;
         int nodeId;
+        volatile boolean refreshOutput;
     }
 
     private final Sources sources;
@@ -60,6 +61,8 @@ final class StatusAgent implements Agent
     private final long[] rejectCounts = new long[reasons.length];
     private Histogram interval;
     private long nextStatusNs;
+    private long nextRefreshNs;
+    private final long refreshIntervalNs;
     private volatile NodeRole role = NodeRole.RECOVERING;
     private final AtomicLong hashRequests = new AtomicLong();
     private volatile long hashAnswered;
@@ -72,6 +75,32 @@ final class StatusAgent implements Agent
         this.publication = publication;
         this.clock = clock;
         this.intervalNs = intervalNs;
+        this.refreshIntervalNs = Math.max(intervalNs, 5 * intervalNs);
+    }
+
+    /**
+     * Late joiners (a dashboard or gateway started after the engine) learn the venue from a slow, periodic refresh:
+     * every instrument's definition and book, and every account's risk. Output only: the state is not touched, and
+     * it runs between batches on the processor's thread, the output ring's only producer.
+     */
+    private int refresh()
+    {
+        if (!sources.refreshOutput)
+        {
+            return 0;
+        }
+        final BusinessLogicProcessor processor = sources.processor;
+        for (int i = 0, n = processor.state().bookCount(); i < n; i++)
+        {
+            final int instrumentId = processor.state().bookAt(i).instrument().instrumentId();
+            processor.publishInstrumentDefinition(instrumentId);
+            processor.publishBookSnapshot(instrumentId);
+        }
+        for (int i = 0, n = processor.state().accountCount(); i < n; i++)
+        {
+            processor.publishAccountRisk(processor.state().accountAt(i).accountId());
+        }
+        return 1;
     }
 
     void role(final NodeRole role)
@@ -95,6 +124,11 @@ final class StatusAgent implements Agent
             work++;
         }
         final long now = clock.nanoTime();
+        if (now >= nextRefreshNs)
+        {
+            nextRefreshNs = now + refreshIntervalNs;
+            work += refresh();
+        }
         if (now >= nextStatusNs)
         {
             nextStatusNs = now + intervalNs;

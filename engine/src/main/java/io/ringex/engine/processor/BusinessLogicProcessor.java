@@ -263,6 +263,23 @@ public final class BusinessLogicProcessor
     }
 
     /**
+     * Publish an instrument's definition and status again (for late joiners); changes no state.
+     *
+     * @param instrumentId instrument.
+     * @return false if the instrument is unknown.
+     */
+    public boolean publishInstrumentDefinition(final int instrumentId)
+    {
+        final OrderBook book = state.book(instrumentId);
+        if (book == null)
+        {
+            return false;
+        }
+        events.instrumentDefinition(book.instrument());
+        return true;
+    }
+
+    /**
      * Publish an AccountRiskUpdate for an account now, whether or not it changed (e.g. for a new dashboard).
      *
      * @param accountId account.

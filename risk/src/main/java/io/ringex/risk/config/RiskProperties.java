@@ -8,8 +8,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Everything under {@code ringex.risk.*} in application.yml. Defaults follow docs/architecture.md: the engine's
- * ingress on {@code localhost:40100} stream 1001, its outbound streams on {@code localhost:40101} (market data 1003,
- * risk 1004).
+ * ingress on {@code localhost:40100} stream 1001, its outbound streams joined as a multi-destination-cast subscriber
+ * of control {@code localhost:40101} (market data 1003, risk 1004).
  *
  * @param aeron    where the Aeron media driver is and whether to embed one.
  * @param streams  channels and stream ids of the engine's streams.
@@ -27,6 +27,10 @@ public record RiskProperties(
     @DefaultValue Engine engine,
     @DefaultValue Security security)
 {
+    /** The engine's outbound channel as a multi-destination-cast subscriber (docs/architecture.md). */
+    public static final String ENGINE_OUTBOUND =
+        "aeron:udp?endpoint=localhost:0|control=localhost:40101|control-mode=dynamic";
+
     /**
      * The Aeron media driver.
      *
@@ -56,9 +60,9 @@ public record RiskProperties(
     public record Streams(
         @DefaultValue("aeron:udp?endpoint=localhost:40100") String ingressChannel,
         @DefaultValue("1001") int ingressStreamId,
-        @DefaultValue("aeron:udp?endpoint=localhost:0|control=localhost:40101|control-mode=dynamic") String riskChannel,
+        @DefaultValue(ENGINE_OUTBOUND) String riskChannel,
         @DefaultValue("1004") int riskStreamId,
-        @DefaultValue("aeron:udp?endpoint=localhost:0|control=localhost:40101|control-mode=dynamic") String marketDataChannel,
+        @DefaultValue(ENGINE_OUTBOUND) String marketDataChannel,
         @DefaultValue("1003") int marketDataStreamId,
         @DefaultValue("aeron:udp?endpoint=localhost:40120") String controlChannel,
         @DefaultValue("1020") int controlStreamId)

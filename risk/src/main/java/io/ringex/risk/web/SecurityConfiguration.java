@@ -51,6 +51,8 @@ public class SecurityConfiguration
                 .requestMatchers(HttpMethod.POST, "/api/actions/**").hasRole(RISK_OFFICER)
                 .requestMatchers("/**").hasAnyRole(VIEWER, RISK_OFFICER))
             .formLogin(form -> form.defaultSuccessUrl("/", true).permitAll())
+            // Scripts and the operator's tools read the API with HTTP Basic (over TLS in production).
+            .httpBasic(org.springframework.security.config.Customizer.withDefaults())
             .logout(logout -> logout.logoutSuccessUrl("/login?logout").permitAll())
             .csrf(csrf -> csrf.spa())
             .exceptionHandling(e -> e.defaultAuthenticationEntryPointFor(

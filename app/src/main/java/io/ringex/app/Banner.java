@@ -1,0 +1,48 @@
+package io.ringex.app;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * What the all-in-one prints once it is up: where to connect and with what.
+ */
+final class Banner
+{
+    private Banner()
+    {
+    }
+
+    static void print(final VenueSettings settings, final Venue venue, final ConfigurableApplicationContext context)
+    {
+        final String port = context.getEnvironment().getProperty("local.server.port",
+            Integer.toString(settings.httpPort()));
+        final StringBuilder out = new StringBuilder(1024);
+        out.append('\n')
+            .append("================================================================================\n")
+            .append(" Ringex venue is up\n")
+            .append(venue.isFresh() ?
+                " state: new venue, demo instruments and accounts installed in " + settings.dataDirectory() + "\n" :
+                " state: RECOVERED " + venue.engine().recoveredCommands() + " commands from " +
+                settings.dataDirectory() + " (next sequence " + (venue.engine().journaledSequence() + 1) + ")\n")
+            .append(" dashboard:   http://localhost:").append(port)
+            .append("/   (viewer/viewer, officer/officer)\n")
+            .append(" REST API:    http://localhost:").append(port).append("/api/accounts  (docs/risk-api.md)\n")
+            .append(" journal:     ./ringex journal stats ").append(settings.dataDirectory().resolve("journal"))
+            .append('\n')
+            .append(" instruments:");
+        for (final DemoData.Instrument instrument : DemoData.INSTRUMENTS)
+        {
+            out.append(' ').append(instrument.id()).append('=').append(instrument.symbol());
+        }
+        out.append('\n').append(" accounts:   ");
+        for (final DemoData.Account account : DemoData.ACCOUNTS)
+        {
+            out.append(' ').append(account.id()).append('=').append(account.user()).append('/')
+                .append(account.password());
+        }
+        out.append('\n')
+            .append("================================================================================\n")
+            .append("RINGEX READY http://localhost:").append(port).append('\n');
+        System.out.print(out);
+        System.out.flush();
+    }
+}

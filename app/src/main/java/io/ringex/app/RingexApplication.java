@@ -1,0 +1,68 @@
+package io.ringex.app;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.ringex.risk.RiskServiceApplication;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.event.ContextClosedEvent;
+
+/**
+ * The all-in-one venue: {@code java -jar app/target/ringex.jar [--demo-flow] [--data=DIR]} (or {@code ./ringex demo}).
+ * Starts the venue (media driver, engine, gateway) first, then the risk dashboard on it, prints where to connect,
+ * and closes the venue after the dashboard when the JVM is asked to stop.
+ */
+public final class RingexApplication
+{
+    private RingexApplication()
+    {
+    }
+
+    /**
+     * @param args the all-in-one's options ({@link VenueSettings}) and Spring Boot's.
+     */
+    public static void main(final String[] args)
+    {
+        final VenueSettings settings = VenueSettings.parse(args);
+        final Venue venue = Venue.start(settings);
+
+        // The dashboard reads the engine's streams on the venue's own media driver, over IPC.
+        System.setProperty("ringex.risk.aeron.dir", venue.aeronDirectoryName());
+        System.setProperty("ringex.risk.aeron.embedded-driver", "false");
+        System.setProperty("ringex.risk.streams.ingress-channel", Venue.IPC);
+        System.setProperty("ringex.risk.streams.risk-channel", Venue.IPC);
+        System.setProperty("ringex.risk.streams.market-data-channel", Venue.IPC);
+        System.setProperty("ringex.risk.streams.control-channel", Venue.IPC);
+        System.setProperty("ringex.risk.streams.control-stream-id", Integer.toString(Venue.CONTROL_STREAM));
+
+        final SpringApplication spring = new SpringApplication(RiskServiceApplication.class);
+        spring.setAdditionalProfiles("demo");
+        spring.addListeners((ContextClosedEvent event) -> venue.close());
+        final ConfigurableApplicationContext context;
+        try
+        {
+            context = spring.run(springArgs(args));
+        }
+        catch (final RuntimeException ex)
+        {
+            venue.close();
+            throw ex;
+        }
+        Banner.print(settings, venue, context);
+    }
+
+    private static String[] springArgs(final String[] args)
+    {
+        final List<String> springArgs = new ArrayList<>();
+        for (final String arg : args)
+        {
+            if (!arg.equals("--demo-flow") && !arg.startsWith("--data=") && !arg.startsWith("--fix-port=") &&
+                !arg.startsWith("--sbe-port="))
+            {
+                springArgs.add(arg);
+            }
+        }
+        return springArgs.toArray(new String[0]);
+    }
+}
