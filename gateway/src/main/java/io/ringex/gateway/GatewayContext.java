@@ -32,6 +32,7 @@ import java.util.TreeSet;
  * ringex.gateway.user.alice.accounts=1001,1002                   (the first is the default account)
  * ringex.gateway.user.alice.fix.sender.comp.id=ALICE             (optional: enables FIX for the user)
  * ringex.gateway.user.alice.fix.target.comp.id=RINGEX            (optional, default ringex.gateway.fix.comp.id)
+ * ringex.gateway.user.alice.fix.cancel.on.disconnect=true        (optional, default false)
  * ringex.gateway.instrument.1=BTC-USD,2                          (id=symbol,priceScale; static list)
  * </pre>
  * {@link #load(Path)} reads the same keys from a properties file (system properties still give defaults for keys
@@ -957,9 +958,14 @@ public final class GatewayContext
             }
             final String sender = source.getProperty(base + "fix.sender.comp.id");
             final String target = source.getProperty(base + "fix.target.comp.id", fixCompId);
+            final String cod = source.getProperty(base + "fix.cancel.on.disconnect", "false").trim();
+            if (!"true".equalsIgnoreCase(cod) && !"false".equalsIgnoreCase(cod))
+            {
+                throw bad(base + "fix.cancel.on.disconnect", "must be true or false", cod);
+            }
             try
             {
-                users.add(new User(name, credential.trim(), accounts, sender, target));
+                users.add(new User(name, credential.trim(), accounts, sender, target, Boolean.parseBoolean(cod)));
             }
             catch (final IllegalArgumentException ex)
             {

@@ -15,6 +15,7 @@ public final class User
     private final long[] accounts;
     private final String fixSenderCompId;
     private final String fixTargetCompId;
+    private final boolean fixCancelOnDisconnect;
 
     /**
      * @param username        login name.
@@ -30,6 +31,31 @@ public final class User
         final String fixSenderCompId,
         final String fixTargetCompId)
     {
+        this(username, credentialHash, accounts, fixSenderCompId, fixTargetCompId, false);
+    }
+
+    /**
+     * @param username              login name.
+     * @param credentialHash        a {@link CredentialHash} string.
+     * @param accounts              accounts the user may trade, the default first; at least one.
+     * @param fixSenderCompId       the SenderCompID of the user's FIX session, or null for no FIX access.
+     * @param fixTargetCompId       the TargetCompID the user's FIX session must address (the gateway's CompID).
+     * @param fixCancelOnDisconnect cancel the FIX session's orders when it disconnects (FIX 4.4 Logon has no flag
+     *                              for it, so it is configuration).
+     */
+    public User(
+        final String username,
+        final String credentialHash,
+        final long[] accounts,
+        final String fixSenderCompId,
+        final String fixTargetCompId,
+        final boolean fixCancelOnDisconnect)
+    {
+        if (accounts.length == 0)
+        {
+            throw new IllegalArgumentException("a user needs at least one account: " + username);
+        }
+        this.fixCancelOnDisconnect = fixCancelOnDisconnect;
         this.username = username;
         this.credentialHash = credentialHash;
         this.accounts = accounts.clone();
@@ -113,6 +139,14 @@ public final class User
     }
 
     /**
+     * @return whether the user's FIX session cancels its orders on disconnect.
+     */
+    public boolean fixCancelOnDisconnect()
+    {
+        return fixCancelOnDisconnect;
+    }
+
+    /**
      * Check a password.
      *
      * @param password candidate.
@@ -129,6 +163,8 @@ public final class User
     public String toString()
     {
         return "User{username=" + username + ", accounts=" + Arrays.toString(accounts) +
-            ", fixSenderCompId=" + fixSenderCompId + ", fixTargetCompId=" + fixTargetCompId + ", credential=***}";
+            ", fixSenderCompId=" + fixSenderCompId + ", fixTargetCompId=" + fixTargetCompId +
+            ", fixCancelOnDisconnect=" + fixCancelOnDisconnect +
+            ", credential=***}";
     }
 }
