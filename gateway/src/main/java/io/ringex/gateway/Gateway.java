@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.archive.Archive;
 import io.aeron.archive.ArchiveThreadingMode;
 import io.aeron.archive.ArchivingMediaDriver;
+import io.aeron.archive.client.AeronArchive;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.gateway.fix.FixAcceptor;
@@ -54,6 +55,8 @@ public final class Gateway implements AutoCloseable
                     .localControlChannel(ctx.fixArchiveControlChannel())
                     .localControlStreamId(ctx.fixArchiveControlStreamId())
                     .replicationChannel("aeron:udp?endpoint=localhost:0")
+                    .archiveClientContext(new AeronArchive.Context()
+                        .controlResponseChannel(ctx.fixArchiveResponseChannel()))
                     .threadingMode(ArchiveThreadingMode.SHARED));
             }
             else
@@ -63,24 +66,34 @@ public final class Gateway implements AutoCloseable
         }
         archivingDriver = archiving;
         driver = plain;
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(ctx.aeronDirectoryName()));
-
-        final Agent sbeAgent = new SbeGatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE);
-        final Agent agent;
-        if (ctx.fixEnabled())
+        Aeron client = null;
+        FixAcceptor acceptor = null;
+        try
         {
-            fixAcceptor = FixAcceptor.launch(ctx);
-            fixAgent = new FixGatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE);
-            agent = new CompositeAgent(sbeAgent, fixAgent);
+            client = Aeron.connect(new Aeron.Context().aeronDirectoryName(ctx.aeronDirectoryName()));
+            final Agent sbeAgent = new SbeGatewayAgent(ctx, client, SystemNanoClock.INSTANCE);
+            final Agent agent;
+            if (ctx.fixEnabled())
+            {
+                acceptor = FixAcceptor.launch(ctx);
+                fixAgent = new FixGatewayAgent(ctx, client, SystemNanoClock.INSTANCE);
+                agent = new CompositeAgent(sbeAgent, fixAgent);
+            }
+            else
+            {
+                fixAgent = null;
+                agent = sbeAgent;
+            }
+            aeron = client;
+            fixAcceptor = acceptor;
+            runner = new AgentRunner(ctx.idleStrategy(), errorHandler, null, agent);
+            AgentRunner.startOnThread(runner);
         }
-        else
+        catch (final RuntimeException ex)
         {
-            fixAcceptor = null;
-            fixAgent = null;
-            agent = sbeAgent;
+            CloseHelper.quietCloseAll(acceptor, client, archiving, plain);
+            throw ex;
         }
-        runner = new AgentRunner(ctx.idleStrategy(), errorHandler, null, agent);
-        AgentRunner.startOnThread(runner);
     }
 
     /**

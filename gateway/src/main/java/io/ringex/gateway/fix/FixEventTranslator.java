@@ -4,7 +4,6 @@ import io.ringex.gateway.InstrumentDirectory;
 import io.ringex.gateway.fix.codecs.builder.BusinessMessageRejectEncoder;
 import io.ringex.gateway.fix.codecs.builder.ExecutionReportEncoder;
 import io.ringex.gateway.fix.codecs.builder.OrderCancelRejectEncoder;
-import io.ringex.gateway.fix.codecs.builder.OrderMassCancelReportEncoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
@@ -43,6 +42,11 @@ import java.util.concurrent.TimeUnit;
  * </table>
  * ExecID(17) is {@code epoch-commandSequence-orderId-tradeId-execType}: unique per report.
  * <p>
+ * No OrderMassCancelReport (r) is sent: Artio 0.175's generated encoder demands the required fields of the optional
+ * Instrument and UnderlyingInstrument components, so a cancel-all report cannot be encoded without inventing a
+ * Symbol. A mass cancel is answered by one ExecutionReport (ExecType 4, Text MASS_CANCEL) per cancelled order, or
+ * a BusinessMessageReject if refused.
+ * <p>
  * Thread safety: single-threaded; encoders are reused and must be sent before the next call.
  */
 public final class FixEventTranslator
@@ -50,7 +54,6 @@ public final class FixEventTranslator
     private final ExecutionReportEncoder executionReport = new ExecutionReportEncoder();
     private final OrderCancelRejectEncoder cancelReject = new OrderCancelRejectEncoder();
     private final BusinessMessageRejectEncoder businessReject = new BusinessMessageRejectEncoder();
-    private final OrderMassCancelReportEncoder massCancelReport = new OrderMassCancelReportEncoder();
     private final UtcTimestampEncoder timestampEncoder = new UtcTimestampEncoder();
     private final StringBuilder text = new StringBuilder(64);
     private final StringBuilder id = new StringBuilder(24);
@@ -272,24 +275,6 @@ public final class FixEventTranslator
         }
         e.businessRejectReason(businessRejectReason(reason));
         e.text(text);
-        return e;
-    }
-
-    /**
-     * Acknowledge an OrderMassCancelRequest the gateway forwarded (the cancels follow as ExecutionReports).
-     *
-     * @param fields the request.
-     * @return the encoder, ready to send.
-     */
-    public OrderMassCancelReportEncoder massCancelAccepted(final FixFields fields)
-    {
-        final OrderMassCancelReportEncoder e = massCancelReport;
-        e.reset();
-        e.clOrdID(fields.value(FixFields.CL_ORD_ID));
-        e.orderID("NONE");
-        final char type = fields.firstChar(FixFields.MASS_CANCEL_REQUEST_TYPE);
-        e.massCancelRequestType(type);
-        e.massCancelResponse(type);
         return e;
     }
 

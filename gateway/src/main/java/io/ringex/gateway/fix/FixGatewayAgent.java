@@ -62,6 +62,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private static final int FRAGMENT_LIMIT = 16;
     private static final int COUNTER_TYPE_ID = 7102;
     private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
+    private static final long ENCODING_FAILED = Long.MIN_VALUE;
 
     private final GatewayContext ctx;
     private final Aeron aeron;
@@ -89,8 +90,10 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private Subscription marketDataSubscription;
     private AtomicCounter activeSessions;
     private AtomicCounter rejects;
-    private AtomicCounter duplicates;
+    private volatile AtomicCounter duplicates;
     private AtomicCounter dropped;
+    private AtomicCounter errors;
+    private volatile AtomicCounter instrumentCount;
     private long nowNs;
 
     /**
@@ -124,6 +127,9 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         rejects = aeron.addCounter(COUNTER_TYPE_ID, prefix + "rejects");
         duplicates = aeron.addCounter(COUNTER_TYPE_ID, prefix + "possdup duplicates ignored");
         dropped = aeron.addCounter(COUNTER_TYPE_ID, prefix + "dropped (no session / slow client)");
+        errors = aeron.addCounter(COUNTER_TYPE_ID, prefix + "encoding errors");
+        instrumentCount = aeron.addCounter(COUNTER_TYPE_ID, prefix + "instruments known");
+        instrumentCount.setRelease(instruments.size());
         ingress = new EngineIngress(aeron.addPublication(ctx.engineIngressChannel(), ctx.engineIngressStreamId()));
         egressSubscription = aeron.addSubscription(ctx.engineEgressChannel(), ctx.engineEgressStreamId());
         marketDataSubscription = aeron.addSubscription(ctx.marketDataChannel(), ctx.marketDataStreamId());
@@ -155,7 +161,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     public void onClose()
     {
         CloseHelper.closeAll(library, egressSubscription, marketDataSubscription, activeSessions, rejects,
-            duplicates, dropped);
+            duplicates, dropped, errors, instrumentCount);
         if (ingress != null)
         {
             CloseHelper.close(ingress.publication());
@@ -176,6 +182,24 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     public boolean isLibraryConnected()
     {
         return library != null && library.isConnected();
+    }
+
+    /**
+     * @return instruments whose price scale is known (any thread; -1 before the agent starts).
+     */
+    public long instrumentCount()
+    {
+        final AtomicCounter counter = instrumentCount;
+        return counter == null ? -1 : counter.get();
+    }
+
+    /**
+     * @return PossDup resends ignored because their MsgSeqNum was already processed (any thread).
+     */
+    public long duplicatesIgnored()
+    {
+        final AtomicCounter counter = duplicates;
+        return counter == null ? 0 : counter.get();
     }
 
     // ---------------------------------------------------------------- sessions
@@ -257,10 +281,6 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         {
             fixSession.ingressBackPressureStartNs = 0;
             fixSession.lastProcessedSeqNum = seqNum;
-            if (msgType == 'q' && fixSession.session.trySend(eventTranslator.massCancelAccepted(fields)) < 0)
-            {
-                dropped.increment();
-            }
             return Action.CONTINUE;
         }
         if (result != Publication.CLOSED && result != Publication.MAX_POSITION_EXCEEDED)
@@ -287,7 +307,13 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     {
         final Encoder encoder = eventTranslator.reject(
             fields, msgType, (int)Math.max(0, Math.min(seqNum, Integer.MAX_VALUE)), reason, text, "UNKNOWN");
-        if (fixSession.session.trySend(encoder) < 0)
+        final long sent = trySend(fixSession, encoder);
+        if (sent == ENCODING_FAILED)
+        {
+            dropped.increment();
+            return Action.CONTINUE;
+        }
+        if (sent < 0)
         {
             // Artio could not take it now: have the inbound message redelivered and answer then.
             return Action.ABORT;
@@ -295,6 +321,23 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         rejects.increment();
         fixSession.lastProcessedSeqNum = Math.max(fixSession.lastProcessedSeqNum, seqNum);
         return Action.CONTINUE;
+    }
+
+    /**
+     * Artio's {@code trySend}, except that an encoder refusing its own content (a bug, or data the dictionary cannot
+     * carry) is reported as {@link #ENCODING_FAILED} instead of escaping the duty cycle: retrying would fail again.
+     */
+    private long trySend(final FixSession fixSession, final Encoder encoder)
+    {
+        try
+        {
+            return fixSession.session.trySend(encoder);
+        }
+        catch (final RuntimeException ex)
+        {
+            errors.increment();
+            return ENCODING_FAILED;
+        }
     }
 
     private static boolean isSessionLevel(final long messageType)
@@ -357,9 +400,14 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
                 encoder = eventTranslator.businessReject(businessReject);
                 break;
         }
-        if (fixSession.session.trySend(encoder) >= 0)
+        final long sent = trySend(fixSession, encoder);
+        if (sent >= 0 || sent == ENCODING_FAILED)
         {
             fixSession.egressBackPressureStartNs = 0;
+            if (sent == ENCODING_FAILED)
+            {
+                dropped.increment();
+            }
             return Action.CONTINUE;
         }
         if (fixSession.egressBackPressureStartNs == 0)
@@ -394,6 +442,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         if (!symbol.isEmpty() && priceScale >= 0 && priceScale <= 8)
         {
             instruments.put(instrumentId, symbol, priceScale);
+            instrumentCount.setRelease(instruments.size());
         }
     }
 
