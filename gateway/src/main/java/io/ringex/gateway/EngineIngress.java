@@ -1,0 +1,151 @@
+package io.ringex.gateway;
+
+import io.aeron.Publication;
+import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.MassCancelEncoder;
+import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.SessionStatusEncoder;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.ArrayDeque;
+
+/**
+ * The gateway's side of the engine ingress stream: forwards commands, and guarantees delivery of the gateway's own
+ * control messages (SessionStatus, cancel-on-disconnect MassCancel) by keeping them in order until the publication
+ * takes them. While control messages are pending, {@link #offer} reports back-pressure so client commands cannot
+ * overtake them.
+ * <p>
+ * Thread safety: one instance per agent thread; the underlying {@link Publication} may be shared.
+ */
+public final class EngineIngress
+{
+    private final Publication publication;
+    private final ArrayDeque<UnsafeBuffer> pendingControl = new ArrayDeque<>();
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final SessionStatusEncoder sessionStatusEncoder = new SessionStatusEncoder();
+    private final MassCancelEncoder massCancelEncoder = new MassCancelEncoder();
+    private final UnsafeBuffer controlBuffer = new UnsafeBuffer(new byte[128]);
+
+    /**
+     * @param publication to the engine ingress.
+     */
+    public EngineIngress(final Publication publication)
+    {
+        this.publication = publication;
+    }
+
+    /**
+     * @return the publication.
+     */
+    public Publication publication()
+    {
+        return publication;
+    }
+
+    /**
+     * Offer a command, unless control messages are still pending.
+     *
+     * @param buffer holding the message.
+     * @param offset of its header.
+     * @param length whole message length.
+     * @return the new position, or an Aeron code (&lt; 0) if not sent.
+     */
+    public long offer(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (!pendingControl.isEmpty())
+        {
+            drainPending();
+            if (!pendingControl.isEmpty())
+            {
+                return Publication.BACK_PRESSURED;
+            }
+        }
+        return publication.offer(buffer, offset, length);
+    }
+
+    /**
+     * Tell the engine a session came or went.
+     *
+     * @param sessionId the session.
+     * @param accountId its default account.
+     * @param loggedOn  true on logon.
+     */
+    public void sessionStatus(final long sessionId, final long accountId, final boolean loggedOn)
+    {
+        sessionStatusEncoder.wrapAndApplyHeader(controlBuffer, 0, headerEncoder)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .loggedOn(loggedOn ? BooleanType.TRUE : BooleanType.FALSE);
+        sendControl(MessageHeaderEncoder.ENCODED_LENGTH + sessionStatusEncoder.encodedLength());
+    }
+
+    /**
+     * Cancel every order of a session that went away and asked for it.
+     *
+     * @param sessionId the session.
+     * @param accountId its default account.
+     */
+    public void cancelOnDisconnect(final long sessionId, final long accountId)
+    {
+        massCancelEncoder.wrapAndApplyHeader(controlBuffer, 0, headerEncoder)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .clientRequestId("COD")
+            .scope(MassCancelScope.SESSION)
+            .instrumentId(0)
+            .cancelOnDisconnect(BooleanType.TRUE);
+        sendControl(MessageHeaderEncoder.ENCODED_LENGTH + massCancelEncoder.encodedLength());
+    }
+
+    /**
+     * Retry pending control messages, oldest first.
+     *
+     * @return how many were sent.
+     */
+    public int drainPending()
+    {
+        int sent = 0;
+        UnsafeBuffer next;
+        while ((next = pendingControl.peek()) != null)
+        {
+            final long result = publication.offer(next, 0, next.capacity());
+            if (result > 0)
+            {
+                pendingControl.poll();
+                sent++;
+            }
+            else
+            {
+                // Back-pressured, not connected or admin action: retry on the next duty cycle. If the publication
+                // is closed they stay here and pendingControlCount() shows it.
+                break;
+            }
+        }
+        return sent;
+    }
+
+    /**
+     * @return control messages not yet taken by the publication.
+     */
+    public int pendingControlCount()
+    {
+        return pendingControl.size();
+    }
+
+    private void sendControl(final int length)
+    {
+        if (pendingControl.isEmpty())
+        {
+            final long result = publication.offer(controlBuffer, 0, length);
+            if (result > 0)
+            {
+                return;
+            }
+        }
+        final byte[] copy = new byte[length];
+        controlBuffer.getBytes(0, copy);
+        pendingControl.add(new UnsafeBuffer(copy));
+    }
+}

@@ -1,0 +1,170 @@
+package io.ringex.gateway.auth;
+
+import java.util.Arrays;
+
+/**
+ * A user who may log on to the gateway: the credential hash, the accounts the user may trade (the first is the
+ * default), and the FIX CompIDs the user's FIX sessions must use.
+ * <p>
+ * Immutable; any thread. {@link #toString()} never shows the credential.
+ */
+public final class User
+{
+    private final String username;
+    private final String credentialHash;
+    private final long[] accounts;
+    private final String fixSenderCompId;
+    private final String fixTargetCompId;
+    private final boolean fixCancelOnDisconnect;
+
+    /**
+     * @param username        login name.
+     * @param credentialHash  a {@link CredentialHash} string.
+     * @param accounts        accounts the user may trade, the default first; at least one.
+     * @param fixSenderCompId the SenderCompID of the user's FIX session, or null for no FIX access.
+     * @param fixTargetCompId the TargetCompID the user's FIX session must address (the gateway's CompID).
+     */
+    public User(
+        final String username,
+        final String credentialHash,
+        final long[] accounts,
+        final String fixSenderCompId,
+        final String fixTargetCompId)
+    {
+        this(username, credentialHash, accounts, fixSenderCompId, fixTargetCompId, false);
+    }
+
+    /**
+     * @param username              login name.
+     * @param credentialHash        a {@link CredentialHash} string.
+     * @param accounts              accounts the user may trade, the default first; at least one.
+     * @param fixSenderCompId       the SenderCompID of the user's FIX session, or null for no FIX access.
+     * @param fixTargetCompId       the TargetCompID the user's FIX session must address (the gateway's CompID).
+     * @param fixCancelOnDisconnect cancel the FIX session's orders when it disconnects (FIX 4.4 Logon has no flag
+     *                              for it, so it is configuration).
+     */
+    public User(
+        final String username,
+        final String credentialHash,
+        final long[] accounts,
+        final String fixSenderCompId,
+        final String fixTargetCompId,
+        final boolean fixCancelOnDisconnect)
+    {
+        if (accounts.length == 0)
+        {
+            throw new IllegalArgumentException("a user needs at least one account: " + username);
+        }
+        this.fixCancelOnDisconnect = fixCancelOnDisconnect;
+        this.username = username;
+        this.credentialHash = credentialHash;
+        this.accounts = accounts.clone();
+        this.fixSenderCompId = fixSenderCompId;
+        this.fixTargetCompId = fixTargetCompId;
+    }
+
+    /**
+     * @return login name.
+     */
+    public String username()
+    {
+        return username;
+    }
+
+    /**
+     * @return the stored credential hash.
+     */
+    public String credentialHash()
+    {
+        return credentialHash;
+    }
+
+    /**
+     * @return the default account.
+     */
+    public long defaultAccount()
+    {
+        return accounts[0];
+    }
+
+    /**
+     * @return how many accounts the user may trade.
+     */
+    public int accountCount()
+    {
+        return accounts.length;
+    }
+
+    /**
+     * @param index 0..accountCount()-1.
+     * @return the account at the index.
+     */
+    public long account(final int index)
+    {
+        return accounts[index];
+    }
+
+    /**
+     * Whether the user may trade an account; a linear scan, as users have a handful of accounts.
+     *
+     * @param accountId the account.
+     * @return true if allowed.
+     */
+    public boolean mayTrade(final long accountId)
+    {
+        for (final long account : accounts)
+        {
+            if (account == accountId)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return SenderCompID of the user's FIX session, or null.
+     */
+    public String fixSenderCompId()
+    {
+        return fixSenderCompId;
+    }
+
+    /**
+     * @return TargetCompID the user's FIX session addresses.
+     */
+    public String fixTargetCompId()
+    {
+        return fixTargetCompId;
+    }
+
+    /**
+     * @return whether the user's FIX session cancels its orders on disconnect.
+     */
+    public boolean fixCancelOnDisconnect()
+    {
+        return fixCancelOnDisconnect;
+    }
+
+    /**
+     * Check a password.
+     *
+     * @param password candidate.
+     * @return true if it matches the stored hash.
+     */
+    public boolean verify(final CharSequence password)
+    {
+        return CredentialHash.verify(password, credentialHash);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String toString()
+    {
+        return "User{username=" + username + ", accounts=" + Arrays.toString(accounts) +
+            ", fixSenderCompId=" + fixSenderCompId + ", fixTargetCompId=" + fixTargetCompId +
+            ", fixCancelOnDisconnect=" + fixCancelOnDisconnect +
+            ", credential=***}";
+    }
+}

@@ -1,0 +1,64 @@
+package io.ringex.gateway.client;
+
+import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.LogonResponseDecoder;
+import io.ringex.protocol.codecs.LogoutDecoder;
+
+/**
+ * What an {@link ExchangeClient} delivers. Each callback gets the SBE decoder flyweight wrapped over the received
+ * fragment: read what you need during the callback; the flyweight is reused for the next message and nothing is
+ * allocated per message.
+ * <p>
+ * Threading: called on the thread that calls {@link ExchangeClient#poll()}.
+ */
+public interface ExchangeListener
+{
+    /**
+     * The gateway's answer to Logon.
+     *
+     * @param response ACCEPTED with the session id, default account and epoch, or REJECTED with the reason.
+     */
+    void onLogonResponse(LogonResponseDecoder response);
+
+    /**
+     * An execution report for one of this session's orders.
+     *
+     * @param report the report.
+     */
+    void onExecutionReport(ExecutionReportDecoder report);
+
+    /**
+     * A cancel or replace that could not be done.
+     *
+     * @param reject the reject.
+     */
+    void onCancelReject(CancelRejectDecoder reject);
+
+    /**
+     * A message refused before it reached the book: by the gateway (throttled, not authorised, malformed, engine
+     * busy) or by the engine.
+     *
+     * @param reject the reject.
+     */
+    void onBusinessReject(BusinessRejectDecoder reject);
+
+    /**
+     * The gateway closed the session (logout answered, or heartbeat timeout).
+     *
+     * @param logout the logout.
+     */
+    default void onLogout(final LogoutDecoder logout)
+    {
+    }
+
+    /**
+     * The gateway's heartbeat.
+     *
+     * @param timestampNs the gateway's clock.
+     */
+    default void onHeartbeat(final long timestampNs)
+    {
+    }
+}

@@ -1,0 +1,84 @@
+package io.ringex.gateway.fix;
+
+import io.ringex.gateway.GatewayContext;
+import io.ringex.gateway.fix.codecs.FixDictionaryImpl;
+import org.agrona.CloseHelper;
+import uk.co.real_logic.artio.engine.EngineConfiguration;
+import uk.co.real_logic.artio.engine.FixEngine;
+import uk.co.real_logic.artio.messages.InitialAcceptedSessionOwner;
+import uk.co.real_logic.artio.validation.SessionPersistenceStrategy;
+
+/**
+ * The Artio {@link FixEngine} of the FIX acceptor: TCP sockets, session-level protocol, the persistent sequence
+ * numbers and message archive (in {@link GatewayContext#fixLogDir()} and the Aeron Archive) that answer
+ * ResendRequests with PossDupFlag=Y copies and gap fills. Accepted sessions go to the one {@link FixGatewayAgent}
+ * library ({@code SOLE_LIBRARY}). Logon is checked by {@link FixAuthenticator}; the dictionary is the FIX 4.4 one
+ * generated at build time ({@link FixDictionaryImpl}).
+ * <p>
+ * Needs an Aeron Archive reachable on {@link GatewayContext#fixArchiveControlChannel()} (the gateway's embedded
+ * driver starts one; see {@code io.ringex.gateway.Gateway}). The engine runs its own threads.
+ */
+public final class FixAcceptor implements AutoCloseable
+{
+    private final FixEngine engine;
+
+    private FixAcceptor(final FixEngine engine)
+    {
+        this.engine = engine;
+    }
+
+    /**
+     * Build Artio's engine configuration from the gateway's.
+     *
+     * @param ctx concluded configuration.
+     * @return the configuration, not yet launched.
+     */
+    public static EngineConfiguration configuration(final GatewayContext ctx)
+    {
+        final EngineConfiguration configuration = new EngineConfiguration()
+            .bindTo(ctx.fixHost(), ctx.fixPort())
+            .libraryAeronChannel(ctx.fixLibraryChannel())
+            .logFileDir(ctx.fixLogDir())
+            .acceptorfixDictionary(FixDictionaryImpl.class)
+            .authenticationStrategy(new FixAuthenticator(ctx.users()))
+            .initialAcceptedSessionOwner(InitialAcceptedSessionOwner.SOLE_LIBRARY)
+            .sessionPersistenceStrategy(SessionPersistenceStrategy.alwaysPersistent())
+            .logInboundMessages(true)
+            .logOutboundMessages(true)
+            .deleteLogFileDirOnStart(false);
+        configuration.aeronContext().aeronDirectoryName(ctx.aeronDirectoryName());
+        configuration.aeronArchiveContext()
+            .aeronDirectoryName(ctx.aeronDirectoryName())
+            .controlRequestChannel(ctx.fixArchiveControlChannel())
+            .controlRequestStreamId(ctx.fixArchiveControlStreamId())
+            .controlResponseChannel(ctx.fixArchiveResponseChannel());
+        return configuration;
+    }
+
+    /**
+     * Start the engine and bind the FIX port.
+     *
+     * @param ctx concluded configuration.
+     * @return the running acceptor.
+     */
+    public static FixAcceptor launch(final GatewayContext ctx)
+    {
+        return new FixAcceptor(FixEngine.launch(configuration(ctx)));
+    }
+
+    /**
+     * @return Artio's engine.
+     */
+    public FixEngine engine()
+    {
+        return engine;
+    }
+
+    /**
+     * Stop the engine (close the library agent first).
+     */
+    public void close()
+    {
+        CloseHelper.close(engine);
+    }
+}

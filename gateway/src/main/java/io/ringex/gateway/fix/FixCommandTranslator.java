@@ -1,0 +1,447 @@
+package io.ringex.gateway.fix;
+
+import io.ringex.gateway.InstrumentDirectory;
+import io.ringex.gateway.auth.User;
+import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.CancelOrderEncoder;
+import io.ringex.protocol.codecs.MassCancelEncoder;
+import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.NewOrderEncoder;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.ReplaceOrderEncoder;
+import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * Translates FIX 4.4 order-entry messages into Ringex SBE commands, or says exactly why not.
+ * <table>
+ * <caption>FIX to SBE</caption>
+ * <tr><th>FIX</th><th>SBE</th><th>fields</th></tr>
+ * <tr><td>D NewOrderSingle</td><td>NewOrder</td><td>11 ClOrdID, 1 Account (default: the user's first), 55 Symbol,
+ * 54 Side (1 buy, 2 sell), 40 OrdType (1 market, 2 limit), 59 TimeInForce (0/absent day, 1 GTC, 3 IOC, 4 FOK),
+ * 18 ExecInst containing 6 = post-only, 44 Price (limit), 38 OrderQty</td></tr>
+ * <tr><td>F OrderCancelRequest</td><td>CancelOrder</td><td>11, 41 OrigClOrdID, 37 OrderID (if numeric), 55, 1</td></tr>
+ * <tr><td>G OrderCancelReplaceRequest</td><td>ReplaceOrder</td><td>11, 41, 37, 55, 1, 44, 38</td></tr>
+ * <tr><td>q OrderMassCancelRequest</td><td>MassCancel</td><td>11, 530 (1 = instrument via 55, 7 = account), 1</td></tr>
+ * </table>
+ * Prices are parsed from the wire text with {@link FixedPoint#parse} at the instrument's price scale: a price with
+ * more significant decimals than the scale allows is refused (INVALID_PRICE), never rounded. Quantities must be whole
+ * (trailing zero decimals allowed). ClOrdID/OrigClOrdID are 1..20 printable ASCII characters.
+ * <p>
+ * Never throws on client input; never allocates. Thread safety: single-threaded, reused.
+ */
+public final class FixCommandTranslator
+{
+    /** Longest ClOrdID the SBE protocol carries. */
+    public static final int MAX_CLIENT_ORDER_ID = NewOrderEncoder.clientOrderIdLength();
+
+    private static final int HEADER_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH;
+
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final NewOrderEncoder newOrder = new NewOrderEncoder();
+    private final CancelOrderEncoder cancelOrder = new CancelOrderEncoder();
+    private final ReplaceOrderEncoder replaceOrder = new ReplaceOrderEncoder();
+    private final MassCancelEncoder massCancel = new MassCancelEncoder();
+    private String text = "";
+    private int encodedLength;
+    private long accountId;
+
+    /**
+     * Translate one message.
+     *
+     * @param fields      the scanned message.
+     * @param msgType     its MsgType (single character: D, F, G or q).
+     * @param user        the session's user (authority over accounts).
+     * @param sessionId   stamped on the command.
+     * @param instruments symbols and price scales.
+     * @param out         where the SBE command (header included) is written on success.
+     * @return NONE on success ({@link #encodedLength()} is then set), else why not ({@link #text()} says more).
+     */
+    public RejectReason translate(
+        final FixFields fields,
+        final char msgType,
+        final User user,
+        final long sessionId,
+        final InstrumentDirectory instruments,
+        final MutableDirectBuffer out)
+    {
+        encodedLength = 0;
+        text = "";
+        if (!fields.isWellFormed())
+        {
+            return fail(RejectReason.MALFORMED, "message does not scan as tag=value pairs");
+        }
+        switch (msgType)
+        {
+            case 'D':
+                return newOrder(fields, user, sessionId, instruments, out);
+            case 'F':
+                return cancel(fields, user, sessionId, instruments, out);
+            case 'G':
+                return replace(fields, user, sessionId, instruments, out);
+            case 'q':
+                return massCancel(fields, user, sessionId, instruments, out);
+            default:
+                return fail(RejectReason.UNKNOWN_MESSAGE, "unsupported MsgType");
+        }
+    }
+
+    /**
+     * @return the SBE command's length after a successful translation.
+     */
+    public int encodedLength()
+    {
+        return encodedLength;
+    }
+
+    /**
+     * @return a short reason text after a failed translation (a constant: no allocation).
+     */
+    public String text()
+    {
+        return text;
+    }
+
+    private RejectReason newOrder(
+        final FixFields fields,
+        final User user,
+        final long sessionId,
+        final InstrumentDirectory instruments,
+        final MutableDirectBuffer out)
+    {
+        if (!isValidId(fields, FixFields.CL_ORD_ID))
+        {
+            return fail(RejectReason.MALFORMED, "ClOrdID(11) must be 1-20 printable characters");
+        }
+        final RejectReason accountReason = resolveAccount(fields, user);
+        if (accountReason != RejectReason.NONE)
+        {
+            return accountReason;
+        }
+        final int instrumentId = instruments.instrumentId(fields.value(FixFields.SYMBOL));
+        if (instrumentId == InstrumentDirectory.UNKNOWN)
+        {
+            return fail(RejectReason.UNKNOWN_INSTRUMENT, "unknown Symbol(55)");
+        }
+        final Side side = side(fields);
+        if (side == null)
+        {
+            return fail(RejectReason.MALFORMED, "Side(54) must be 1 or 2");
+        }
+        final OrderType orderType = orderType(fields);
+        if (orderType == null)
+        {
+            return fail(RejectReason.INVALID_ORDER_TYPE, "OrdType(40) must be 1 (market) or 2 (limit)");
+        }
+        final TimeInForce timeInForce = timeInForce(fields);
+        if (timeInForce == null)
+        {
+            return fail(RejectReason.INVALID_ORDER_TYPE, "TimeInForce(59) must be 0, 1, 3 or 4");
+        }
+        final long quantity = quantity(fields);
+        if (quantity <= 0)
+        {
+            return fail(RejectReason.INVALID_QUANTITY, "OrderQty(38) must be a positive whole number");
+        }
+        long price = 0;
+        if (orderType == OrderType.LIMIT)
+        {
+            price = price(fields, instruments.priceScale(instrumentId));
+            if (price <= 0)
+            {
+                return fail(RejectReason.INVALID_PRICE, "Price(44) missing, not positive or finer than the tick scale");
+            }
+        }
+
+        newOrder.wrapAndApplyHeader(out, 0, headerEncoder)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .clientOrderId(fields.value(FixFields.CL_ORD_ID))
+            .instrumentId(instrumentId)
+            .side(side)
+            .orderType(orderType)
+            .timeInForce(timeInForce)
+            .postOnly(isPostOnly(fields) ? BooleanType.TRUE : BooleanType.FALSE)
+            .selfTradePrevention(SelfTradePrevention.ACCOUNT_DEFAULT)
+            .price(price)
+            .quantity(quantity);
+        encodedLength = HEADER_LENGTH + newOrder.encodedLength();
+        return RejectReason.NONE;
+    }
+
+    private RejectReason cancel(
+        final FixFields fields,
+        final User user,
+        final long sessionId,
+        final InstrumentDirectory instruments,
+        final MutableDirectBuffer out)
+    {
+        final RejectReason common = checkAmend(fields, user);
+        if (common != RejectReason.NONE)
+        {
+            return common;
+        }
+        final int instrumentId = instruments.instrumentId(fields.value(FixFields.SYMBOL));
+        if (instrumentId == InstrumentDirectory.UNKNOWN)
+        {
+            return fail(RejectReason.UNKNOWN_INSTRUMENT, "unknown Symbol(55)");
+        }
+        cancelOrder.wrapAndApplyHeader(out, 0, headerEncoder)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .clientOrderId(fields.value(FixFields.CL_ORD_ID))
+            .origClientOrderId(fields.value(FixFields.ORIG_CL_ORD_ID))
+            .orderId(orderId(fields))
+            .instrumentId(instrumentId);
+        encodedLength = HEADER_LENGTH + cancelOrder.encodedLength();
+        return RejectReason.NONE;
+    }
+
+    private RejectReason replace(
+        final FixFields fields,
+        final User user,
+        final long sessionId,
+        final InstrumentDirectory instruments,
+        final MutableDirectBuffer out)
+    {
+        final RejectReason common = checkAmend(fields, user);
+        if (common != RejectReason.NONE)
+        {
+            return common;
+        }
+        final int instrumentId = instruments.instrumentId(fields.value(FixFields.SYMBOL));
+        if (instrumentId == InstrumentDirectory.UNKNOWN)
+        {
+            return fail(RejectReason.UNKNOWN_INSTRUMENT, "unknown Symbol(55)");
+        }
+        final long quantity = quantity(fields);
+        if (quantity <= 0)
+        {
+            return fail(RejectReason.INVALID_QUANTITY, "OrderQty(38) must be a positive whole number");
+        }
+        final long price = price(fields, instruments.priceScale(instrumentId));
+        if (price <= 0)
+        {
+            return fail(RejectReason.INVALID_PRICE, "Price(44) missing, not positive or finer than the tick scale");
+        }
+        replaceOrder.wrapAndApplyHeader(out, 0, headerEncoder)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .clientOrderId(fields.value(FixFields.CL_ORD_ID))
+            .origClientOrderId(fields.value(FixFields.ORIG_CL_ORD_ID))
+            .orderId(orderId(fields))
+            .instrumentId(instrumentId)
+            .price(price)
+            .quantity(quantity);
+        encodedLength = HEADER_LENGTH + replaceOrder.encodedLength();
+        return RejectReason.NONE;
+    }
+
+    private RejectReason massCancel(
+        final FixFields fields,
+        final User user,
+        final long sessionId,
+        final InstrumentDirectory instruments,
+        final MutableDirectBuffer out)
+    {
+        if (!isValidId(fields, FixFields.CL_ORD_ID))
+        {
+            return fail(RejectReason.MALFORMED, "ClOrdID(11) must be 1-20 printable characters");
+        }
+        final RejectReason accountReason = resolveAccount(fields, user);
+        if (accountReason != RejectReason.NONE)
+        {
+            return accountReason;
+        }
+        final MassCancelScope scope;
+        int instrumentId = 0;
+        final char type = fields.isSingleChar(FixFields.MASS_CANCEL_REQUEST_TYPE) ?
+            fields.firstChar(FixFields.MASS_CANCEL_REQUEST_TYPE) : 0;
+        switch (type)
+        {
+            case '7':
+                scope = MassCancelScope.ACCOUNT;
+                break;
+            case '1':
+                scope = MassCancelScope.INSTRUMENT;
+                instrumentId = instruments.instrumentId(fields.value(FixFields.SYMBOL));
+                if (instrumentId == InstrumentDirectory.UNKNOWN)
+                {
+                    return fail(RejectReason.UNKNOWN_INSTRUMENT, "unknown Symbol(55)");
+                }
+                break;
+            default:
+                return fail(RejectReason.INVALID_ARGUMENT, "MassCancelRequestType(530) must be 1 or 7");
+        }
+        massCancel.wrapAndApplyHeader(out, 0, headerEncoder)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .clientRequestId(fields.value(FixFields.CL_ORD_ID))
+            .scope(scope)
+            .instrumentId(instrumentId)
+            .cancelOnDisconnect(BooleanType.FALSE);
+        encodedLength = HEADER_LENGTH + massCancel.encodedLength();
+        return RejectReason.NONE;
+    }
+
+    private RejectReason checkAmend(final FixFields fields, final User user)
+    {
+        if (!isValidId(fields, FixFields.CL_ORD_ID))
+        {
+            return fail(RejectReason.MALFORMED, "ClOrdID(11) must be 1-20 printable characters");
+        }
+        if (!isValidId(fields, FixFields.ORIG_CL_ORD_ID))
+        {
+            return fail(RejectReason.MALFORMED, "OrigClOrdID(41) must be 1-20 printable characters");
+        }
+        return resolveAccount(fields, user);
+    }
+
+    private RejectReason resolveAccount(final FixFields fields, final User user)
+    {
+        if (!fields.has(FixFields.ACCOUNT))
+        {
+            accountId = user.defaultAccount();
+            return RejectReason.NONE;
+        }
+        final long account = fields.longValue(FixFields.ACCOUNT);
+        if (account < 0)
+        {
+            return fail(RejectReason.UNKNOWN_ACCOUNT, "Account(1) must be a numeric account id");
+        }
+        if (!user.mayTrade(account))
+        {
+            return fail(RejectReason.NOT_AUTHORISED, "Account(1) is not one of this user's accounts");
+        }
+        accountId = account;
+        return RejectReason.NONE;
+    }
+
+    private static boolean isValidId(final FixFields fields, final int tag)
+    {
+        final int length = fields.length(tag);
+        if (!fields.has(tag) || length < 1 || length > MAX_CLIENT_ORDER_ID)
+        {
+            return false;
+        }
+        final CharSequence value = fields.value(tag);
+        for (int i = 0; i < length; i++)
+        {
+            final char c = value.charAt(i);
+            if (c <= ' ' || c > '~')
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long orderId(final FixFields fields)
+    {
+        final long orderId = fields.longValue(FixFields.ORDER_ID);
+        return orderId < 0 ? 0 : orderId;
+    }
+
+    private static Side side(final FixFields fields)
+    {
+        if (!fields.isSingleChar(FixFields.SIDE))
+        {
+            return null;
+        }
+        switch (fields.firstChar(FixFields.SIDE))
+        {
+            case '1':
+                return Side.BUY;
+            case '2':
+                return Side.SELL;
+            default:
+                return null;
+        }
+    }
+
+    private static OrderType orderType(final FixFields fields)
+    {
+        if (!fields.isSingleChar(FixFields.ORD_TYPE))
+        {
+            return null;
+        }
+        switch (fields.firstChar(FixFields.ORD_TYPE))
+        {
+            case '1':
+                return OrderType.MARKET;
+            case '2':
+                return OrderType.LIMIT;
+            default:
+                return null;
+        }
+    }
+
+    private static TimeInForce timeInForce(final FixFields fields)
+    {
+        if (!fields.has(FixFields.TIME_IN_FORCE))
+        {
+            return TimeInForce.DAY;
+        }
+        if (!fields.isSingleChar(FixFields.TIME_IN_FORCE))
+        {
+            return null;
+        }
+        switch (fields.firstChar(FixFields.TIME_IN_FORCE))
+        {
+            case '0':
+                return TimeInForce.DAY;
+            case '1':
+                return TimeInForce.GTC;
+            case '3':
+                return TimeInForce.IOC;
+            case '4':
+                return TimeInForce.FOK;
+            default:
+                return null;
+        }
+    }
+
+    private static boolean isPostOnly(final FixFields fields)
+    {
+        final CharSequence execInst = fields.value(FixFields.EXEC_INST);
+        for (int i = 0; i < execInst.length(); i++)
+        {
+            if (execInst.charAt(i) == '6')
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static long quantity(final FixFields fields)
+    {
+        if (!fields.has(FixFields.ORDER_QTY))
+        {
+            return -1;
+        }
+        final long quantity = FixedPoint.parse(fields.value(FixFields.ORDER_QTY), 0);
+        return quantity == FixedPoint.INVALID ? -1 : quantity;
+    }
+
+    private static long price(final FixFields fields, final int priceScale)
+    {
+        if (!fields.has(FixFields.PRICE) || priceScale < 0)
+        {
+            return -1;
+        }
+        final long price = FixedPoint.parse(fields.value(FixFields.PRICE), priceScale);
+        return price == FixedPoint.INVALID ? -1 : price;
+    }
+
+    private RejectReason fail(final RejectReason reason, final String text)
+    {
+        this.text = text;
+        return reason;
+    }
+}

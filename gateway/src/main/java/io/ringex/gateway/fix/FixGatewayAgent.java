@@ -1,0 +1,500 @@
+package io.ringex.gateway.fix;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.ControlledFragmentHandler;
+import io.aeron.logbuffer.ControlledFragmentHandler.Action;
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.ringex.gateway.EngineIngress;
+import io.ringex.gateway.GatewayContext;
+import io.ringex.gateway.InstrumentDirectory;
+import io.ringex.gateway.SessionNumbers;
+import io.ringex.gateway.Throttle;
+import io.ringex.gateway.auth.User;
+import io.ringex.protocol.MessageValidator;
+import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.RejectReason;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import uk.co.real_logic.artio.builder.Encoder;
+import uk.co.real_logic.artio.library.FixLibrary;
+import uk.co.real_logic.artio.library.LibraryConfiguration;
+import uk.co.real_logic.artio.library.OnMessageInfo;
+import uk.co.real_logic.artio.library.SessionAcquireHandler;
+import uk.co.real_logic.artio.library.SessionAcquiredInfo;
+import uk.co.real_logic.artio.library.SessionHandler;
+import uk.co.real_logic.artio.messages.DisconnectReason;
+import uk.co.real_logic.artio.session.Session;
+
+import java.util.Collections;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The FIX 4.4 side of the gateway as an Agrona {@link Agent}: it owns the Artio {@link FixLibrary} (the
+ * {@code FixEngine} with the TCP sockets runs in {@link FixAcceptor}), polls it, the engine egress and the market-data
+ * stream (InstrumentDefinition, for price scales).
+ * <p>
+ * Inbound: each application message is scanned ({@link FixFields}), translated ({@link FixCommandTranslator}),
+ * throttled and forwarded to the engine ingress; a refusal is answered at once ({@link FixEventTranslator#reject}).
+ * A back-pressured engine ingress makes {@code onMessage} return ABORT (Artio redelivers) until the bound, then
+ * ENGINE_BUSY. A message whose MsgSeqNum the session has already processed (a PossDup resend) is ignored.
+ * Outbound: engine events for this gateway's FIX sessions become ExecutionReport/OrderCancelReject/
+ * BusinessMessageReject; when Artio's {@code trySend} returns &lt; 0 the egress poll returns ABORT so the event is
+ * redelivered, up to the slow-client bound.
+ * <p>
+ * Threading: everything runs on the agent thread, including Artio's callbacks (they happen inside
+ * {@code library.poll}).
+ */
+public final class FixGatewayAgent implements Agent, SessionAcquireHandler
+{
+    private static final int FRAGMENT_LIMIT = 16;
+    private static final int COUNTER_TYPE_ID = 7102;
+    private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
+    private static final long ENCODING_FAILED = Long.MIN_VALUE;
+
+    private final GatewayContext ctx;
+    private final Aeron aeron;
+    private final NanoClock clock;
+    private final InstrumentDirectory instruments = new InstrumentDirectory();
+    private final Int2ObjectHashMap<FixSession> sessionsByNumber = new Int2ObjectHashMap<>();
+    private final FixFields fields = new FixFields();
+    private final FixCommandTranslator commandTranslator = new FixCommandTranslator();
+    private final FixEventTranslator eventTranslator = new FixEventTranslator();
+    private final MessageValidator validator;
+    private final UnsafeBuffer commandBuffer = new UnsafeBuffer(new byte[256]);
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final ExecutionReportDecoder executionReport = new ExecutionReportDecoder();
+    private final CancelRejectDecoder cancelReject = new CancelRejectDecoder();
+    private final BusinessRejectDecoder businessReject = new BusinessRejectDecoder();
+    private final InstrumentDefinitionDecoder instrumentDefinition = new InstrumentDefinitionDecoder();
+    private final ControlledFragmentHandler egressHandler = this::onEngineEvent;
+    private final FragmentHandler marketDataHandler = this::onMarketData;
+    private final long backPressureTimeoutNs;
+    private final long slowClientTimeoutNs;
+
+    private FixLibrary library;
+    private EngineIngress ingress;
+    private Subscription egressSubscription;
+    private Subscription marketDataSubscription;
+    private AtomicCounter activeSessions;
+    private AtomicCounter rejects;
+    private volatile AtomicCounter duplicates;
+    private AtomicCounter dropped;
+    private AtomicCounter errors;
+    private volatile AtomicCounter instrumentCount;
+    private long nowNs;
+
+    /**
+     * @param ctx   concluded configuration.
+     * @param aeron client for the engine streams; not closed by the agent.
+     * @param clock monotonic clock.
+     */
+    public FixGatewayAgent(final GatewayContext ctx, final Aeron aeron, final NanoClock clock)
+    {
+        if (!ctx.isConcluded())
+        {
+            throw new IllegalStateException("GatewayContext.conclude() first");
+        }
+        this.ctx = ctx;
+        this.aeron = aeron;
+        this.clock = clock;
+        this.validator = new MessageValidator(ctx.maxMessageLength());
+        this.backPressureTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.backPressureTimeoutMs());
+        this.slowClientTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.slowClientTimeoutMs());
+        ctx.populate(instruments);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onStart()
+    {
+        nowNs = clock.nanoTime();
+        final String prefix = "ringex-gateway-" + ctx.gatewayId() + " fix ";
+        activeSessions = aeron.addCounter(COUNTER_TYPE_ID, prefix + "active sessions");
+        rejects = aeron.addCounter(COUNTER_TYPE_ID, prefix + "rejects");
+        duplicates = aeron.addCounter(COUNTER_TYPE_ID, prefix + "possdup duplicates ignored");
+        dropped = aeron.addCounter(COUNTER_TYPE_ID, prefix + "dropped (no session / slow client)");
+        errors = aeron.addCounter(COUNTER_TYPE_ID, prefix + "encoding errors");
+        instrumentCount = aeron.addCounter(COUNTER_TYPE_ID, prefix + "instruments known");
+        instrumentCount.setRelease(instruments.size());
+        ingress = new EngineIngress(aeron.addPublication(ctx.engineIngressChannel(), ctx.engineIngressStreamId()));
+        egressSubscription = aeron.addSubscription(ctx.engineEgressChannel(), ctx.engineEgressStreamId());
+        marketDataSubscription = aeron.addSubscription(ctx.marketDataChannel(), ctx.marketDataStreamId());
+
+        final LibraryConfiguration configuration = new LibraryConfiguration()
+            .sessionAcquireHandler(this)
+            .libraryAeronChannels(Collections.singletonList(ctx.fixLibraryChannel()))
+            .libraryName("ringex-gateway-" + ctx.gatewayId());
+        configuration.aeronContext().aeronDirectoryName(ctx.aeronDirectoryName());
+        library = FixLibrary.connect(configuration);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public int doWork()
+    {
+        nowNs = clock.nanoTime();
+        int work = ingress.drainPending();
+        work += marketDataSubscription.poll(marketDataHandler, FRAGMENT_LIMIT);
+        work += library.poll(FRAGMENT_LIMIT);
+        work += egressSubscription.controlledPoll(egressHandler, FRAGMENT_LIMIT);
+        return work;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onClose()
+    {
+        CloseHelper.closeAll(library, egressSubscription, marketDataSubscription, activeSessions, rejects,
+            duplicates, dropped, errors, instrumentCount);
+        if (ingress != null)
+        {
+            CloseHelper.close(ingress.publication());
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String roleName()
+    {
+        return "ringex-gateway-fix";
+    }
+
+    /**
+     * @return whether the Artio library is connected to its engine.
+     */
+    public boolean isLibraryConnected()
+    {
+        return library != null && library.isConnected();
+    }
+
+    /**
+     * @return instruments whose price scale is known (any thread; -1 before the agent starts).
+     */
+    public long instrumentCount()
+    {
+        final AtomicCounter counter = instrumentCount;
+        return counter == null ? -1 : counter.get();
+    }
+
+    /**
+     * @return PossDup resends ignored because their MsgSeqNum was already processed (any thread).
+     */
+    public long duplicatesIgnored()
+    {
+        final AtomicCounter counter = duplicates;
+        return counter == null ? 0 : counter.get();
+    }
+
+    // ---------------------------------------------------------------- sessions
+
+    /**
+     * {@inheritDoc}
+     */
+    public SessionHandler onSessionAcquired(final Session session, final SessionAcquiredInfo acquiredInfo)
+    {
+        final User user = ctx.users().userBySenderCompId(session.compositeKey().remoteCompId());
+        final FixSession fixSession = new FixSession(session, user);
+        if (user == null)
+        {
+            // Authentication checked the CompIDs: this only happens if configuration changed under a live session.
+            session.requestDisconnect();
+            return fixSession;
+        }
+        fixSession.sessionNumber = SessionNumbers.fix(session.id());
+        fixSession.sessionId = SessionIds.sessionId(ctx.gatewayId(), fixSession.sessionNumber);
+        fixSession.throttle = new Throttle(ctx.throttleMessagesPerSecond(), ctx.throttleBurst(), clock.nanoTime());
+        fixSession.lastProcessedSeqNum = session.lastReceivedMsgSeqNum();
+        sessionsByNumber.put(fixSession.sessionNumber, fixSession);
+        activeSessions.increment();
+        ingress.sessionStatus(fixSession.sessionId, user.defaultAccount(), true);
+        return fixSession;
+    }
+
+    private void onFixDisconnect(final FixSession fixSession)
+    {
+        if (fixSession.user == null || sessionsByNumber.remove(fixSession.sessionNumber) == null)
+        {
+            return;
+        }
+        activeSessions.decrement();
+        if (fixSession.user.fixCancelOnDisconnect())
+        {
+            ingress.cancelOnDisconnect(fixSession.sessionId, fixSession.user.defaultAccount());
+        }
+        ingress.sessionStatus(fixSession.sessionId, fixSession.user.defaultAccount(), false);
+    }
+
+    private Action onFixMessage(
+        final FixSession fixSession,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long messageType,
+        final OnMessageInfo messageInfo)
+    {
+        if (fixSession.user == null || !messageInfo.isValid() || isSessionLevel(messageType))
+        {
+            return Action.CONTINUE;
+        }
+
+        fields.scan(buffer, offset, length);
+        final long seqNum = fields.longValue(FixFields.MSG_SEQ_NUM);
+        if (seqNum > 0 && seqNum <= fixSession.lastProcessedSeqNum)
+        {
+            duplicates.increment();
+            return Action.CONTINUE;
+        }
+        final char msgType = messageType == 'D' || messageType == 'F' || messageType == 'G' || messageType == 'q' ?
+            (char)messageType : '?';
+
+        final boolean firstAttempt = fixSession.ingressBackPressureStartNs == 0;
+        final RejectReason reason = commandTranslator.translate(
+            fields, msgType, fixSession.user, fixSession.sessionId, instruments, commandBuffer);
+        if (reason != RejectReason.NONE)
+        {
+            return reject(fixSession, msgType, seqNum, reason, commandTranslator.text());
+        }
+        if (firstAttempt && !fixSession.throttle.tryAcquire(nowNs))
+        {
+            return reject(fixSession, msgType, seqNum, RejectReason.THROTTLED, null);
+        }
+
+        final long result = ingress.offer(commandBuffer, 0, commandTranslator.encodedLength());
+        if (result > 0)
+        {
+            fixSession.ingressBackPressureStartNs = 0;
+            fixSession.lastProcessedSeqNum = seqNum;
+            return Action.CONTINUE;
+        }
+        if (result != Publication.CLOSED && result != Publication.MAX_POSITION_EXCEEDED)
+        {
+            if (firstAttempt)
+            {
+                fixSession.ingressBackPressureStartNs = nowNs;
+            }
+            if (nowNs - fixSession.ingressBackPressureStartNs < backPressureTimeoutNs)
+            {
+                return Action.ABORT;
+            }
+        }
+        fixSession.ingressBackPressureStartNs = 0;
+        return reject(fixSession, msgType, seqNum, RejectReason.ENGINE_BUSY, null);
+    }
+
+    private Action reject(
+        final FixSession fixSession,
+        final char msgType,
+        final long seqNum,
+        final RejectReason reason,
+        final String text)
+    {
+        final Encoder encoder = eventTranslator.reject(
+            fields, msgType, (int)Math.max(0, Math.min(seqNum, Integer.MAX_VALUE)), reason, text, "UNKNOWN");
+        final long sent = trySend(fixSession, encoder);
+        if (sent == ENCODING_FAILED)
+        {
+            dropped.increment();
+            return Action.CONTINUE;
+        }
+        if (sent < 0)
+        {
+            // Artio could not take it now: have the inbound message redelivered and answer then.
+            return Action.ABORT;
+        }
+        rejects.increment();
+        fixSession.lastProcessedSeqNum = Math.max(fixSession.lastProcessedSeqNum, seqNum);
+        return Action.CONTINUE;
+    }
+
+    /**
+     * Artio's {@code trySend}, except that an encoder refusing its own content (a bug, or data the dictionary cannot
+     * carry) is reported as {@link #ENCODING_FAILED} instead of escaping the duty cycle: retrying would fail again.
+     */
+    private long trySend(final FixSession fixSession, final Encoder encoder)
+    {
+        try
+        {
+            return fixSession.session.trySend(encoder);
+        }
+        catch (final RuntimeException ex)
+        {
+            errors.increment();
+            return ENCODING_FAILED;
+        }
+    }
+
+    private static boolean isSessionLevel(final long messageType)
+    {
+        // Heartbeat 0, TestRequest 1, ResendRequest 2, Reject 3, SequenceReset 4, Logout 5, Logon A.
+        return (messageType >= '0' && messageType <= '5') || messageType == 'A';
+    }
+
+    // ---------------------------------------------------------------- engine streams
+
+    private Action onEngineEvent(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        if (validator.validate(buffer, offset, length) != RejectReason.NONE)
+        {
+            dropped.increment();
+            return Action.CONTINUE;
+        }
+        headerDecoder.wrap(buffer, offset);
+        final int body = offset + HEADER_LENGTH;
+        final int blockLength = headerDecoder.blockLength();
+        final int version = headerDecoder.version();
+        final long sessionId;
+        switch (headerDecoder.templateId())
+        {
+            case ExecutionReportDecoder.TEMPLATE_ID:
+                sessionId = executionReport.wrap(buffer, body, blockLength, version).sessionId();
+                break;
+            case CancelRejectDecoder.TEMPLATE_ID:
+                sessionId = cancelReject.wrap(buffer, body, blockLength, version).sessionId();
+                break;
+            case BusinessRejectDecoder.TEMPLATE_ID:
+                sessionId = businessReject.wrap(buffer, body, blockLength, version).sessionId();
+                break;
+            default:
+                return Action.CONTINUE;
+        }
+        final int sessionNumber = SessionIds.sessionNumber(sessionId);
+        if (SessionIds.gatewayId(sessionId) != ctx.gatewayId() || !SessionNumbers.isFix(sessionNumber))
+        {
+            return Action.CONTINUE;
+        }
+        final FixSession fixSession = sessionsByNumber.get(sessionNumber);
+        if (fixSession == null)
+        {
+            // Not connected now: FIX has no store-and-forward for application events here; counted.
+            dropped.increment();
+            return Action.CONTINUE;
+        }
+
+        final Encoder encoder;
+        switch (headerDecoder.templateId())
+        {
+            case ExecutionReportDecoder.TEMPLATE_ID:
+                encoder = eventTranslator.executionReport(executionReport, instruments);
+                break;
+            case CancelRejectDecoder.TEMPLATE_ID:
+                encoder = eventTranslator.cancelReject(cancelReject);
+                break;
+            default:
+                encoder = eventTranslator.businessReject(businessReject);
+                break;
+        }
+        final long sent = trySend(fixSession, encoder);
+        if (sent >= 0 || sent == ENCODING_FAILED)
+        {
+            fixSession.egressBackPressureStartNs = 0;
+            if (sent == ENCODING_FAILED)
+            {
+                dropped.increment();
+            }
+            return Action.CONTINUE;
+        }
+        if (fixSession.egressBackPressureStartNs == 0)
+        {
+            fixSession.egressBackPressureStartNs = nowNs;
+        }
+        if (nowNs - fixSession.egressBackPressureStartNs < slowClientTimeoutNs)
+        {
+            return Action.ABORT;
+        }
+        fixSession.egressBackPressureStartNs = 0;
+        dropped.increment();
+        return Action.CONTINUE;
+    }
+
+    private void onMarketData(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        if (validator.validate(buffer, offset, length) != RejectReason.NONE)
+        {
+            return;
+        }
+        headerDecoder.wrap(buffer, offset);
+        if (headerDecoder.templateId() != InstrumentDefinitionDecoder.TEMPLATE_ID)
+        {
+            return;
+        }
+        instrumentDefinition.wrap(buffer, offset + HEADER_LENGTH, headerDecoder.blockLength(),
+            headerDecoder.version());
+        final int instrumentId = instrumentDefinition.instrumentId();
+        final String symbol = instrumentDefinition.symbol().trim();
+        final int priceScale = instrumentDefinition.priceScale();
+        if (!symbol.isEmpty() && priceScale >= 0 && priceScale <= 8)
+        {
+            instruments.put(instrumentId, symbol, priceScale);
+            instrumentCount.setRelease(instruments.size());
+        }
+    }
+
+    /** One FIX session: Artio's {@link Session} plus the gateway's state for it. */
+    private final class FixSession implements SessionHandler
+    {
+        final Session session;
+        final User user;
+        int sessionNumber;
+        long sessionId;
+        Throttle throttle;
+        long lastProcessedSeqNum;
+        long ingressBackPressureStartNs;
+        long egressBackPressureStartNs;
+
+        FixSession(final Session session, final User user)
+        {
+            this.session = session;
+            this.user = user;
+        }
+
+        public Action onMessage(
+            final DirectBuffer buffer,
+            final int offset,
+            final int length,
+            final int libraryId,
+            final Session session,
+            final int sequenceIndex,
+            final long messageType,
+            final long timestampInNs,
+            final long position,
+            final OnMessageInfo messageInfo)
+        {
+            return onFixMessage(this, buffer, offset, length, messageType, messageInfo);
+        }
+
+        public void onTimeout(final int libraryId, final Session session)
+        {
+        }
+
+        public void onSlowStatus(final int libraryId, final Session session, final boolean hasBecomeSlow)
+        {
+        }
+
+        public Action onDisconnect(final int libraryId, final Session session, final DisconnectReason reason)
+        {
+            onFixDisconnect(this);
+            return Action.CONTINUE;
+        }
+
+        public void onSessionStart(final Session session)
+        {
+        }
+    }
+}

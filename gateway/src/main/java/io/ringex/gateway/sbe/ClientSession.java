@@ -1,0 +1,57 @@
+package io.ringex.gateway.sbe;
+
+import io.aeron.ExclusivePublication;
+import io.ringex.gateway.Throttle;
+import io.ringex.gateway.auth.User;
+import io.ringex.protocol.codecs.RejectReason;
+
+/**
+ * One SBE client connection as the gateway sees it: the Aeron image it publishes on, the publication the gateway
+ * answers on, and the session's timers, throttle and back-pressure state.
+ * <p>
+ * Thread safety: owned by the {@link SbeGatewayAgent} thread.
+ */
+final class ClientSession
+{
+    enum State
+    {
+        /** Logon accepted; waiting for the response publication to connect before answering. */
+        AWAITING_CONNECTION,
+        /** Logon refused; the reject is sent once the publication connects, then the session goes. */
+        REJECTING,
+        /** Logged on. */
+        ACTIVE
+    }
+
+    final int imageSessionId;
+    final ExclusivePublication publication;
+    final long createdNs;
+    State state;
+    User user;
+    int sessionNumber;
+    long sessionId;
+    boolean cancelOnDisconnect;
+    long heartbeatIntervalNs;
+    long lastReceivedNs;
+    long lastSentNs;
+    Throttle throttle;
+    RejectReason logonRejectReason = RejectReason.NONE;
+    /** When the command now at the head of this client's image was first back-pressured; 0 if it was not. */
+    long ingressBackPressureStartNs;
+    /** When an event for this client was first refused by its publication; 0 if none is. */
+    long egressBackPressureStartNs;
+
+    ClientSession(final int imageSessionId, final ExclusivePublication publication, final long nowNs)
+    {
+        this.imageSessionId = imageSessionId;
+        this.publication = publication;
+        this.createdNs = nowNs;
+        this.lastReceivedNs = nowNs;
+        this.lastSentNs = nowNs;
+    }
+
+    long accountId()
+    {
+        return user == null ? 0 : user.defaultAccount();
+    }
+}

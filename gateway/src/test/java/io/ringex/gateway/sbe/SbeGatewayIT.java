@@ -1,0 +1,346 @@
+package io.ringex.gateway.sbe;
+
+import io.aeron.Aeron;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.ringex.gateway.GatewayContext;
+import io.ringex.gateway.client.ExchangeClient;
+import io.ringex.gateway.testing.Await;
+import io.ringex.gateway.testing.EngineStreams;
+import io.ringex.gateway.testing.EngineUnderTest;
+import io.ringex.gateway.testing.RecordingListener;
+import io.ringex.gateway.testing.TestEngines;
+import io.ringex.gateway.testing.TestUsers;
+import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.NewOrderDecoder;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The SBE path end to end with a real media driver: ExchangeClient -> SbeGatewayAgent -> engine (the stand-in from
+ * {@link TestEngines}) -> gateway -> client. Every channel is IPC so parallel builds on the machine cannot clash on
+ * ports.
+ */
+class SbeGatewayIT
+{
+    private static final int INSTRUMENT = 1;
+    private static final String IPC = "aeron:ipc";
+
+    private MediaDriver driver;
+    private Aeron aeron;
+    private EngineUnderTest engine;
+    private final List<AgentRunner> gateways = new ArrayList<>();
+    private final List<ExchangeClient> clients = new ArrayList<>();
+    private int nextResponseStream = 3001;
+
+    @BeforeEach
+    void setUp()
+    {
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .publicationTermBufferLength(64 * 1024)
+            .ipcTermBufferLength(64 * 1024)
+            .publicationLingerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(100))
+            .imageLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(500)));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+        engine = TestEngines.launch(new EngineStreams(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, IPC, 1003,
+            new EngineStreams.TestInstrument(INSTRUMENT, "BTC-USD", 2)));
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(clients);
+        CloseHelper.closeAll(gateways);
+        CloseHelper.closeAll(engine, aeron, driver);
+    }
+
+    private GatewayContext context()
+    {
+        return new GatewayContext()
+            .gatewayId(7)
+            .aeronDirectoryName(driver.aeronDirectoryName())
+            .clientChannel(IPC).clientStreamId(2001)
+            .engineIngressChannel(IPC).engineIngressStreamId(1001)
+            .engineEgressChannel(IPC).engineEgressStreamId(1002)
+            .marketDataChannel(IPC).marketDataStreamId(1003)
+            .fixEnabled(false)
+            .addUser(TestUsers.ALICE)
+            .addUser(TestUsers.BOB);
+    }
+
+    private void startGateway(final GatewayContext ctx)
+    {
+        ctx.conclude();
+        final AgentRunner runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null,
+            new SbeGatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE));
+        AgentRunner.startOnThread(runner);
+        gateways.add(runner);
+    }
+
+    private ExchangeClient client(final RecordingListener listener)
+    {
+        final ExchangeClient client = ExchangeClient.connect(aeron, IPC, 2001, IPC, nextResponseStream++, listener);
+        clients.add(client);
+        Await.until("client connected to gateway", client::isConnected, client::poll);
+        return client;
+    }
+
+    private ExchangeClient loggedOn(final RecordingListener listener, final String user, final String password,
+        final boolean cancelOnDisconnect, final int heartbeatMs)
+    {
+        final ExchangeClient client = client(listener);
+        Await.until("logon sent", () -> client.logon(user, password, cancelOnDisconnect, heartbeatMs) > 0, null);
+        Await.until("logged on", client::isLoggedOn, client::poll);
+        return client;
+    }
+
+    @Test
+    void logonWithGoodAndBadCredentials()
+    {
+        startGateway(context());
+        final RecordingListener good = new RecordingListener();
+        final ExchangeClient alice = loggedOn(good, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
+        assertEquals("ACCEPTED", good.logons.get(0).status());
+        assertEquals(7, SessionIds.gatewayId(alice.sessionId()));
+        assertEquals(TestUsers.ALICE_ACCOUNT, alice.accountId());
+        Await.until("engine told of the session", () -> engine.commandLog().contains(
+            "SessionStatus session=" + alice.sessionId() + " account=100 loggedOn=TRUE"), alice::poll);
+
+        final RecordingListener bad = new RecordingListener();
+        final ExchangeClient mallory = client(bad);
+        Await.until("logon sent", () -> mallory.logon("alice", "wrong", false, 1000) > 0, null);
+        Await.until("logon refused", () -> !bad.logons.isEmpty(), mallory::poll);
+        assertEquals("REJECTED", bad.logons.get(0).status());
+        assertEquals("INVALID_CREDENTIALS", bad.logons.get(0).reason());
+
+        final RecordingListener unknown = new RecordingListener();
+        final ExchangeClient nobody = client(unknown);
+        Await.until("logon sent", () -> nobody.logon("nobody", "x", false, 1000) > 0, null);
+        Await.until("logon refused", () -> !unknown.logons.isEmpty(), nobody::poll);
+        assertEquals("INVALID_CREDENTIALS", unknown.logons.get(0).reason());
+    }
+
+    @Test
+    void ordersAreAcknowledgedAndCrossingOrdersFill()
+    {
+        startGateway(context());
+        final RecordingListener a = new RecordingListener();
+        final RecordingListener b = new RecordingListener();
+        final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
+        final ExchangeClient bob = loggedOn(b, "bob", TestUsers.BOB_PASSWORD, false, 1000);
+
+        assertTrue(alice.newOrder(100, "A1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10125, 10) > 0);
+        Await.until("alice NEW", () -> a.report(r -> r.execType().equals("NEW")) != null, alice::poll);
+        final RecordingListener.Report ack = a.report(r -> r.execType().equals("NEW"));
+        assertEquals("A1", ack.clientOrderId());
+        assertEquals(alice.sessionId(), ack.sessionId());
+        assertEquals(10, ack.leaves());
+
+        assertTrue(bob.newOrder(200, 42L, INSTRUMENT, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, 10125, 4) > 0);
+        Await.until("bob FILL", () -> b.report(r -> r.execType().equals("FILL")) != null, bob::poll);
+        Await.until("alice PARTIAL_FILL", () -> a.report(r -> r.execType().equals("PARTIAL_FILL")) != null,
+            alice::poll);
+        final RecordingListener.Report partial = a.report(r -> r.execType().equals("PARTIAL_FILL"));
+        assertEquals(6, partial.leaves());
+        assertEquals(4, partial.lastQuantity());
+        assertEquals(10125, partial.lastPrice());
+        assertEquals("42", b.report(r -> r.execType().equals("FILL")).clientOrderId());
+        assertTrue(b.reports.stream().allMatch(r -> r.sessionId() == bob.sessionId()), "bob sees only his own");
+        assertTrue(a.reports.stream().allMatch(r -> r.sessionId() == alice.sessionId()), "alice sees only hers");
+    }
+
+    @Test
+    void aSessionCannotCancelAnotherUsersOrder()
+    {
+        startGateway(context());
+        final RecordingListener a = new RecordingListener();
+        final RecordingListener b = new RecordingListener();
+        final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
+        final ExchangeClient bob = loggedOn(b, "bob", TestUsers.BOB_PASSWORD, false, 1000);
+
+        alice.newOrder(100, "A1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10000, 1);
+        Await.until("alice NEW", () -> !a.reports.isEmpty(), alice::poll);
+        final long orderId = a.reports.get(0).orderId();
+
+        // Naming alice's account: refused by the gateway, never reaches the engine.
+        bob.cancel(100, "B-C1", "A1", orderId, INSTRUMENT);
+        Await.until("bob refused", () -> !b.businessRejects.isEmpty(), bob::poll);
+        assertEquals("NOT_AUTHORISED", b.businessRejects.get(0).reason());
+        assertEquals("B-C1", b.businessRejects.get(0).refClientOrderId());
+
+        // Naming his own account and alice's order id: the engine knows no such order of his.
+        bob.cancel(200, "B-C2", "", orderId, INSTRUMENT);
+        Await.until("bob cancel rejected", () -> !b.cancelRejects.isEmpty(), bob::poll);
+        assertEquals("UNKNOWN_ORDER", b.cancelRejects.get(0).reason());
+
+        // Alice's order is untouched; she can cancel it herself.
+        alice.cancel(100, "A-C1", "A1", 0, INSTRUMENT);
+        Await.until("alice CANCELED", () -> a.report(r -> r.execType().equals("CANCELED")) != null, alice::poll);
+        assertTrue(engine.commandLog().stream().noneMatch(l -> l.contains("clOrdId=B-C1") || l.contains("B-C1")));
+    }
+
+    @Test
+    void excessMessagesAreThrottledNotQueued()
+    {
+        startGateway(context().throttleMessagesPerSecond(5).throttleBurst(5));
+        final RecordingListener a = new RecordingListener();
+        final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
+        final int sent = 30;
+        for (int i = 0; i < sent; i++)
+        {
+            final long id = i;
+            Await.until("order sent", () -> alice.newOrder(
+                100, id, INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100 + id, 1) > 0, null);
+        }
+        Await.until("every order answered", () -> a.reports.size() + a.businessRejects.size() >= sent, alice::poll);
+        final long throttled = a.businessRejects.stream().filter(r -> r.reason().equals("THROTTLED")).count();
+        assertTrue(throttled >= sent - 10, "throttled " + throttled);
+        assertEquals(sent, a.reports.size() + throttled);
+    }
+
+    @Test
+    void cancelOnDisconnectWhenTheClientGoesAway()
+    {
+        startGateway(context());
+        final RecordingListener a = new RecordingListener();
+        final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, true, 1000);
+        final long sessionId = alice.sessionId();
+        alice.newOrder(100, "A1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10000, 1);
+        Await.until("alice NEW", () -> !a.reports.isEmpty(), alice::poll);
+
+        alice.close();
+        clients.remove(alice);
+        Await.until("cancel-on-disconnect", () -> engine.commandLog().contains(
+            "MassCancel session=" + sessionId + " account=100 scope=SESSION cod=TRUE"), null);
+        Await.until("logged off", () -> engine.commandLog().contains(
+            "SessionStatus session=" + sessionId + " account=100 loggedOn=FALSE"), null);
+    }
+
+    @Test
+    void silentSessionTimesOutAndCancelsOnDisconnect()
+    {
+        startGateway(context());
+        final RecordingListener a = new RecordingListener();
+        final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, true, 100);
+        final long sessionId = alice.sessionId();
+        // Stop polling: no heartbeats go out; the gateway gives up after ~3 intervals.
+        Await.until("cancel-on-disconnect after timeout", () -> engine.commandLog().contains(
+            "MassCancel session=" + sessionId + " account=100 scope=SESSION cod=TRUE"), null);
+        Await.until("logout received", () -> !a.logouts.isEmpty(), alice::poll);
+        assertEquals("NOT_LOGGED_ON", a.logouts.get(0));
+    }
+
+    @Test
+    void noCancelOnDisconnectUnlessAsked()
+    {
+        startGateway(context());
+        final RecordingListener a = new RecordingListener();
+        final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
+        final long sessionId = alice.sessionId();
+        alice.logout();
+        Await.until("logged off", () -> engine.commandLog().contains(
+            "SessionStatus session=" + sessionId + " account=100 loggedOn=FALSE"), null);
+        assertTrue(engine.commandLog().stream().noneMatch(l -> l.startsWith("MassCancel")));
+    }
+
+    @Test
+    void aClientDisconnectingMidStreamDoesNotDisturbOthers()
+    {
+        startGateway(context());
+        final RecordingListener a = new RecordingListener();
+        final RecordingListener b = new RecordingListener();
+        final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
+        final ExchangeClient bob = loggedOn(b, "bob", TestUsers.BOB_PASSWORD, false, 1000);
+
+        for (int i = 0; i < 20; i++)
+        {
+            alice.newOrder(100, i, INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 5000 + i, 1);
+        }
+        alice.close();
+        clients.remove(alice);
+
+        for (int i = 0; i < 20; i++)
+        {
+            final long id = 1000 + i;
+            Await.until("bob order sent", () -> bob.newOrder(
+                200, id, INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 4000, 1) > 0, bob::poll);
+        }
+        Await.until("bob's 20 acknowledged", () -> b.reports.size() == 20, bob::poll);
+        assertTrue(b.businessRejects.isEmpty());
+        assertTrue(bob.isLoggedOn());
+    }
+
+    @Test
+    void invalidMessagesAreRejectedWithAReason()
+    {
+        startGateway(context());
+        final RecordingListener a = new RecordingListener();
+        final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
+
+        final UnsafeBuffer raw = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH +
+            NewOrderDecoder.BLOCK_LENGTH]);
+        new MessageHeaderEncoder().wrap(raw, 0)
+            .blockLength(NewOrderDecoder.BLOCK_LENGTH)
+            .templateId(NewOrderDecoder.TEMPLATE_ID)
+            .schemaId(NewOrderDecoder.SCHEMA_ID)
+            .version(99);
+        alice.offerRaw(raw, 0, raw.capacity());
+        Await.until("reject", () -> !a.businessRejects.isEmpty(), alice::poll);
+        assertEquals("UNSUPPORTED_VERSION", a.businessRejects.get(0).reason());
+
+        alice.newOrder(100, "Q0", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100, 0);
+        Await.until("reject", () -> a.businessRejects.size() == 2, alice::poll);
+        assertEquals("INVALID_QUANTITY", a.businessRejects.get(1).reason());
+        assertEquals("Q0", a.businessRejects.get(1).refClientOrderId());
+
+        alice.newOrder(999, "X1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100, 1);
+        Await.until("reject", () -> a.businessRejects.size() == 3, alice::poll);
+        assertEquals("NOT_AUTHORISED", a.businessRejects.get(2).reason());
+
+        // the second account is allowed
+        alice.newOrder(101, "OK", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100, 1);
+        Await.until("ack", () -> !a.reports.isEmpty(), alice::poll);
+        assertEquals(101, a.reports.get(0).accountId());
+    }
+
+    @Test
+    void backPressuredEngineIngressIsRetriedThenRejectedEngineBusy()
+    {
+        // Nothing subscribes to stream 1999: every offer is NOT_CONNECTED, so the gateway retries (ABORT) until its
+        // bound and then answers ENGINE_BUSY. Nothing is dropped silently.
+        startGateway(context().engineIngressStreamId(1999).backPressureTimeoutMs(200));
+        final RecordingListener a = new RecordingListener();
+        final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
+        final long start = System.nanoTime();
+        alice.newOrder(100, "B1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100, 1);
+        alice.newOrder(100, "B2", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100, 1);
+        Await.until("both rejected", () -> a.businessRejects.size() == 2, alice::poll);
+        assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(200), "retried for the bound");
+        assertEquals("ENGINE_BUSY", a.businessRejects.get(0).reason());
+        assertEquals("B1", a.businessRejects.get(0).refClientOrderId());
+        assertEquals("B2", a.businessRejects.get(1).refClientOrderId());
+        Await.never("a report from nowhere", Duration.ofMillis(100), () -> !a.reports.isEmpty(), alice::poll);
+        assertNotNull(alice);
+    }
+}

@@ -1,0 +1,99 @@
+package io.ringex.gateway.testing;
+
+import io.ringex.gateway.client.ExchangeListener;
+import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.LogonResponseDecoder;
+import io.ringex.protocol.codecs.LogoutDecoder;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+
+/**
+ * Test listener: copies each event into a small immutable record (tests may allocate) so assertions can look back.
+ */
+public final class RecordingListener implements ExchangeListener
+{
+    /** Copy of an ExecutionReport. */
+    public record Report(long sessionId, long accountId, long orderId, String clientOrderId, String origClientOrderId,
+        String execType, String orderStatus, long price, long quantity, long leaves, long cumulative, long lastPrice,
+        long lastQuantity, String cancelReason)
+    {
+    }
+
+    /** Copy of a CancelReject. */
+    public record CancelRej(long orderId, String clientOrderId, String origClientOrderId, String reason)
+    {
+    }
+
+    /** Copy of a BusinessReject. */
+    public record BusinessRej(int refTemplateId, String refClientOrderId, String reason, String text)
+    {
+    }
+
+    /** Copy of a LogonResponse. */
+    public record Logon(long sessionId, String status, String reason, long accountId, long epoch)
+    {
+    }
+
+    public final List<Report> reports = new CopyOnWriteArrayList<>();
+    public final List<CancelRej> cancelRejects = new CopyOnWriteArrayList<>();
+    public final List<BusinessRej> businessRejects = new CopyOnWriteArrayList<>();
+    public final List<Logon> logons = new CopyOnWriteArrayList<>();
+    public final List<String> logouts = new CopyOnWriteArrayList<>();
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onLogonResponse(final LogonResponseDecoder r)
+    {
+        logons.add(new Logon(r.sessionId(), r.status().name(), r.rejectReason().name(), r.accountId(), r.epoch()));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onExecutionReport(final ExecutionReportDecoder r)
+    {
+        reports.add(new Report(r.sessionId(), r.accountId(), r.orderId(), r.clientOrderId(), r.origClientOrderId(),
+            r.execType().name(), r.orderStatus().name(), r.price(), r.quantity(), r.leavesQuantity(),
+            r.cumulativeQuantity(), r.lastPrice(), r.lastQuantity(), r.cancelReason().name()));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onCancelReject(final CancelRejectDecoder r)
+    {
+        cancelRejects.add(new CancelRej(r.orderId(), r.clientOrderId(), r.origClientOrderId(),
+            r.rejectReason().name()));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onBusinessReject(final BusinessRejectDecoder r)
+    {
+        businessRejects.add(new BusinessRej(r.refTemplateId(), r.refClientOrderId(), r.rejectReason().name(),
+            r.text()));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onLogout(final LogoutDecoder logout)
+    {
+        logouts.add(logout.reason().name());
+    }
+
+    /**
+     * @param predicate test.
+     * @return the first matching report or null.
+     */
+    public Report report(final Predicate<Report> predicate)
+    {
+        return reports.stream().filter(predicate).findFirst().orElse(null);
+    }
+}

@@ -1,0 +1,26 @@
+package io.ringex.gateway.testing;
+
+import io.ringex.gateway.auth.CredentialHash;
+import io.ringex.gateway.auth.User;
+
+/**
+ * Users the tests log on as. Hashes use few iterations so logon is fast in tests; production uses the default.
+ */
+public final class TestUsers
+{
+    public static final String ALICE_PASSWORD = "alice-secret";
+    public static final String BOB_PASSWORD = "bob-secret";
+    public static final long ALICE_ACCOUNT = 100;
+    public static final long ALICE_SECOND_ACCOUNT = 101;
+    public static final long BOB_ACCOUNT = 200;
+    public static final String GATEWAY_COMP_ID = "RINGEX";
+
+    public static final User ALICE = new User("alice", CredentialHash.hash(ALICE_PASSWORD.toCharArray(), 1000),
+        new long[]{ ALICE_ACCOUNT, ALICE_SECOND_ACCOUNT }, "ALICE", GATEWAY_COMP_ID);
+    public static final User BOB = new User("bob", CredentialHash.hash(BOB_PASSWORD.toCharArray(), 1000),
+        new long[]{ BOB_ACCOUNT }, "BOB", GATEWAY_COMP_ID);
+
+    private TestUsers()
+    {
+    }
+}
