@@ -2,6 +2,7 @@ package io.ringex.app;
 
 import java.util.List;
 
+import io.ringex.engine.node.AdminClient;
 import io.ringex.engine.processor.CommandEncoder;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.PriceBandType;
@@ -45,7 +46,7 @@ final class DemoData
      *
      * @param admin where commands go; answers are awaited.
      */
-    static void install(final AdminChannel admin)
+    static void install(final AdminClient admin)
     {
         final CommandEncoder commands = admin.commands();
         long requestId = 1;

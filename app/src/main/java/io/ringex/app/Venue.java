@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.ringex.engine.node.AdminClient;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import org.agrona.CloseHelper;
@@ -77,7 +78,7 @@ final class Venue implements AutoCloseable
         if (fresh)
         {
             try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
-                AdminChannel admin = new AdminChannel(aeron, IPC, INGRESS_STREAM, IPC, RISK_STREAM))
+                AdminClient admin = new AdminClient(aeron, IPC, INGRESS_STREAM, IPC, RISK_STREAM))
             {
                 DemoData.install(admin);
             }

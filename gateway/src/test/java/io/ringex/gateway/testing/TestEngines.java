@@ -1,9 +1,9 @@
 package io.ringex.gateway.testing;
 
 /**
- * The one place integration tests get their engine from. Today it is the test-scope {@link EchoMatchingEngine};
- * when the real engine node can be embedded, add a branch here (selected by {@code -Dringex.test.engine=node}) that
- * starts it on the same streams, and every IT runs against it unchanged.
+ * The one place integration tests get their engine from: the real engine node ({@link RealEngineNode}) by default;
+ * {@code -Dringex.test.engine=echo} selects the test-scope stand-in {@link EchoMatchingEngine}, which answers without
+ * a journal, for isolating a gateway problem from an engine one.
  */
 public final class TestEngines
 {
@@ -22,11 +22,15 @@ public final class TestEngines
      */
     public static EngineUnderTest launch(final EngineStreams streams)
     {
-        final String kind = System.getProperty(ENGINE_PROP, "echo");
+        final String kind = System.getProperty(ENGINE_PROP, "node");
+        if ("node".equals(kind))
+        {
+            return RealEngineNode.launch(streams);
+        }
         if ("echo".equals(kind))
         {
             return EchoMatchingEngine.launch(streams);
         }
-        throw new IllegalArgumentException(ENGINE_PROP + "=" + kind + ": no such engine yet (only 'echo')");
+        throw new IllegalArgumentException(ENGINE_PROP + "=" + kind + ": no such engine (node or echo)");
     }
 }

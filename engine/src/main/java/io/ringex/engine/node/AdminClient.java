@@ -1,4 +1,4 @@
-package io.ringex.app;
+package io.ringex.engine.node;
 
 import java.util.concurrent.TimeUnit;
 
@@ -13,12 +13,19 @@ import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 
 /**
- * Sends admin commands to the engine's ingress as an admin source (gateway 0, named in the frame's reserved value)
- * and waits for their {@code AdminResponse}s on the risk stream. Used once, at a fresh venue's start.
- * <p>
+ * Sends admin commands to an engine's ingress as an admin source (gateway 0, named in the frame's reserved value)
+ * and waits for their {@code AdminResponse}s on the risk stream: how a venue's static data is installed (the
+ * all-in-one's demo data, tests). The risk service has its own, correlated by request id.
+ * <pre>
+ *     try (AdminClient admin = new AdminClient(aeron, ingressChannel, 1001, riskChannel, 1004))
+ *     {
+ *         admin.send(admin.commands().addInstrument(...));
+ *         admin.awaitResponses(1);
+ *     }
+ * </pre>
  * Thread safety: one thread.
  */
-final class AdminChannel implements AutoCloseable
+public final class AdminClient implements AutoCloseable
 {
     private static final long ADMIN_SOURCE = SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 99);
 
@@ -30,19 +37,39 @@ final class AdminChannel implements AutoCloseable
     private long answered;
     private String firstRejection;
 
-    AdminChannel(final Aeron aeron, final String ingressChannel, final int ingressStream, final String riskChannel,
+    /**
+     * @param aeron          a connected client.
+     * @param ingressChannel the engine's ingress channel.
+     * @param ingressStream  its stream.
+     * @param riskChannel    the engine's risk channel (subscriber side).
+     * @param riskStream     its stream.
+     */
+    public AdminClient(
+        final Aeron aeron,
+        final String ingressChannel,
+        final int ingressStream,
+        final String riskChannel,
         final int riskStream)
     {
         ingress = aeron.addExclusivePublication(ingressChannel, ingressStream);
         risk = aeron.addSubscription(riskChannel, riskStream);
     }
 
-    CommandEncoder commands()
+    /**
+     * @return the encoder to write the next command with.
+     */
+    public CommandEncoder commands()
     {
         return commands;
     }
 
-    void send(final int length)
+    /**
+     * Send the command {@link #commands()} last encoded, waiting (up to 30 s) for the streams to connect and for
+     * back-pressure to clear.
+     *
+     * @param length the command's length.
+     */
+    public void send(final int length)
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         // Answers go out only to a connected subscriber: be one before asking.
@@ -67,7 +94,12 @@ final class AdminChannel implements AutoCloseable
         }
     }
 
-    void awaitResponses(final long count)
+    /**
+     * Wait until the engine has answered {@code count} commands in all, and fail if any was rejected.
+     *
+     * @param count answers expected since this client was made.
+     */
+    public void awaitResponses(final long count)
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (answered < count)

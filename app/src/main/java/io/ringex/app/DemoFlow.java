@@ -1,0 +1,207 @@
+package io.ringex.app;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+import io.aeron.Aeron;
+import io.ringex.gateway.client.ExchangeClient;
+import io.ringex.gateway.client.ExchangeListener;
+import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.LogonResponseDecoder;
+import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+import org.agrona.concurrent.Agent;
+
+/**
+ * A synthetic market for the demo, through the real client library and gateway: two market makers quote a few
+ * levels around a reference price that drifts, and two takers cross them now and then with IOC orders. It runs as
+ * one agent on its own thread, at a human pace (a few orders a second per participant), so the dashboard moves.
+ * <p>
+ * Thread safety: the agent's thread only.
+ */
+final class DemoFlow implements Agent
+{
+    private static final long QUOTE_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(400);
+    private static final long TAKE_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(700);
+    private static final int LEVELS = 3;
+
+    private final List<Participant> makers = new ArrayList<>();
+    private final List<Participant> takers = new ArrayList<>();
+    private final long[] reference = new long[DemoData.INSTRUMENTS.size()];
+    private final SplittableRandom random = new SplittableRandom(42);
+    private long nextQuoteNs;
+    private long nextTakeNs;
+    private long nextClientOrderId = System.currentTimeMillis() * 100;
+
+    /** One logged-on client. */
+    private static final class Participant implements ExchangeListener
+    {
+        final ExchangeClient client;
+        final DemoData.Account account;
+        boolean logonSent;
+        long fills;
+
+        Participant(final Aeron aeron, final String gatewayChannel, final int gatewayStream,
+            final String responseChannel, final int responseStream, final DemoData.Account account)
+        {
+            this.account = account;
+            this.client = ExchangeClient.connect(aeron, gatewayChannel, gatewayStream, responseChannel,
+                responseStream, this);
+        }
+
+        public void onLogonResponse(final LogonResponseDecoder response)
+        {
+        }
+
+        public void onExecutionReport(final ExecutionReportDecoder report)
+        {
+            if (report.lastQuantity() > 0)
+            {
+                fills++;
+            }
+        }
+
+        public void onCancelReject(final CancelRejectDecoder reject)
+        {
+        }
+
+        public void onBusinessReject(final BusinessRejectDecoder reject)
+        {
+        }
+
+        boolean ready()
+        {
+            if (!client.isLoggedOn())
+            {
+                if (!logonSent && client.isConnected())
+                {
+                    logonSent = client.logon(account.user(), account.password(), true, 1000) > 0;
+                }
+                return false;
+            }
+            return true;
+        }
+    }
+
+    DemoFlow(final Aeron aeron, final String gatewayChannel, final int gatewayStream, final String responseHost,
+        final int firstResponsePort)
+    {
+        int port = firstResponsePort;
+        for (final DemoData.Account account : DemoData.ACCOUNTS)
+        {
+            final String responseChannel = "aeron:udp?endpoint=" + responseHost + ":" + port++;
+            final Participant participant = new Participant(aeron, gatewayChannel, gatewayStream, responseChannel,
+                3000 + (int)account.id(), account);
+            if (account.role().equals("market maker"))
+            {
+                makers.add(participant);
+            }
+            else if (account.role().equals("trader"))
+            {
+                takers.add(participant);
+            }
+        }
+        for (int i = 0; i < reference.length; i++)
+        {
+            reference[i] = DemoData.INSTRUMENTS.get(i).referencePrice();
+        }
+    }
+
+    public int doWork()
+    {
+        int work = 0;
+        boolean ready = true;
+        for (final Participant p : makers)
+        {
+            work += p.client.poll();
+            ready &= p.ready();
+        }
+        for (final Participant p : takers)
+        {
+            work += p.client.poll();
+            ready &= p.ready();
+        }
+        if (!ready)
+        {
+            return work;
+        }
+
+        final long now = System.nanoTime();
+        if (now >= nextQuoteNs)
+        {
+            nextQuoteNs = now + QUOTE_INTERVAL_NS;
+            quote();
+            work++;
+        }
+        if (now >= nextTakeNs)
+        {
+            nextTakeNs = now + TAKE_INTERVAL_NS + random.nextLong(TAKE_INTERVAL_NS);
+            take();
+            work++;
+        }
+        return work;
+    }
+
+    private void quote()
+    {
+        for (int i = 0; i < reference.length; i++)
+        {
+            final DemoData.Instrument instrument = DemoData.INSTRUMENTS.get(i);
+            final long base = instrument.referencePrice();
+            // A bounded random walk: at most 5% from the instrument's reference, well inside its band.
+            final long maxMove = base / 20;
+            final long drift = (random.nextInt(3) - 1) * instrument.tick() * (1 + random.nextInt(3));
+            reference[i] = Math.max(base - maxMove, Math.min(base + maxMove, reference[i] + drift));
+            final long mid = reference[i] - reference[i] % instrument.tick();
+
+            final Participant maker = makers.get(random.nextInt(makers.size()));
+            maker.client.massCancel(maker.account.id(), Long.toString(nextClientOrderId++),
+                MassCancelScope.INSTRUMENT, instrument.id());
+            for (int level = 1; level <= LEVELS; level++)
+            {
+                final long offset = instrument.tick() * (2L * level + random.nextInt(2));
+                final long size = instrument.lot() * (1 + random.nextInt(20)) * level;
+                maker.client.newOrder(maker.account.id(), nextClientOrderId++, instrument.id(), Side.BUY,
+                    OrderType.LIMIT, TimeInForce.GTC, mid - offset, size);
+                maker.client.newOrder(maker.account.id(), nextClientOrderId++, instrument.id(), Side.SELL,
+                    OrderType.LIMIT, TimeInForce.GTC, mid + offset, size);
+            }
+        }
+    }
+
+    private void take()
+    {
+        final int i = random.nextInt(reference.length);
+        final DemoData.Instrument instrument = DemoData.INSTRUMENTS.get(i);
+        final Participant taker = takers.get(random.nextInt(takers.size()));
+        final boolean buy = random.nextBoolean();
+        final long through = instrument.tick() * 4;
+        final long price = buy ? reference[i] + through : reference[i] - through;
+        taker.client.newOrder(taker.account.id(), nextClientOrderId++, instrument.id(), buy ? Side.BUY : Side.SELL,
+            OrderType.LIMIT, TimeInForce.IOC, price - price % instrument.tick(),
+            instrument.lot() * (1 + random.nextInt(10)));
+    }
+
+    public String roleName()
+    {
+        return "demo-flow";
+    }
+
+    public void onClose()
+    {
+        for (final Participant p : makers)
+        {
+            p.client.close();
+        }
+        for (final Participant p : takers)
+        {
+            p.client.close();
+        }
+    }
+}

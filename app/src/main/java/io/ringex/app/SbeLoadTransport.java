@@ -1,0 +1,131 @@
+package io.ringex.app;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.DatagramSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.aeron.Aeron;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.ringex.gateway.client.ExchangeClient;
+import io.ringex.gateway.client.ExchangeListener;
+import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.LogonResponseDecoder;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+import org.agrona.CloseHelper;
+
+/**
+ * The load generator over SBE on Aeron UDP, through {@link ExchangeClient}s on the generator's own media driver.
+ */
+final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListener
+{
+    private final MediaDriver driver;
+    private final Aeron aeron;
+    private final String gatewayChannel;
+    private final LoadGenerator.Reports reports;
+    private final List<ExchangeClient> clients = new ArrayList<>();
+    private final byte[] id = new byte[20];
+
+    SbeLoadTransport(final String host, final int port, final LoadGenerator.Reports reports)
+    {
+        this.reports = reports;
+        this.gatewayChannel = "aeron:udp?endpoint=" + host + ":" + port;
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context().threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true).dirDeleteOnShutdown(true).publicationTermBufferLength(4 * 1024 * 1024));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+    }
+
+    public void connect(final List<DemoData.Account> accounts)
+    {
+        for (final DemoData.Account account : accounts)
+        {
+            final ExchangeClient client = ExchangeClient.connect(aeron, gatewayChannel, 2001,
+                "aeron:udp?endpoint=localhost:" + freePort(), 5000 + clients.size(), this);
+            clients.add(client);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            boolean sent = false;
+            while (!client.isLoggedOn())
+            {
+                if (System.nanoTime() > deadline)
+                {
+                    throw new IllegalStateException("cannot log on " + account.user() + " at " + gatewayChannel +
+                        ": " + client.logonRejectReason());
+                }
+                if (!sent && client.isConnected())
+                {
+                    sent = client.logon(account.user(), account.password(), true, 1000) > 0;
+                }
+                client.poll();
+                Thread.yield();
+            }
+        }
+    }
+
+    public boolean send(final long orderId, final DemoData.Account account, final DemoData.Instrument instrument,
+        final boolean buy, final long price, final long quantity)
+    {
+        final ExchangeClient client = clients.get((int)(orderId % clients.size()));
+        return client.newOrder(account.id(), orderId, instrument.id(), buy ? Side.BUY : Side.SELL, OrderType.LIMIT,
+            TimeInForce.IOC, price, quantity) > 0;
+    }
+
+    public int poll()
+    {
+        int work = 0;
+        for (int i = 0; i < clients.size(); i++)
+        {
+            work += clients.get(i).poll();
+        }
+        return work;
+    }
+
+    public void onExecutionReport(final ExecutionReportDecoder report)
+    {
+        final int length = report.getClientOrderId(id, 0);
+        long value = 0;
+        for (int i = 0; i < length && id[i] >= '0' && id[i] <= '9'; i++)
+        {
+            value = value * 10 + (id[i] - '0');
+        }
+        reports.onFirstReport(value, System.nanoTime());
+    }
+
+    public void onLogonResponse(final LogonResponseDecoder response)
+    {
+    }
+
+    public void onCancelReject(final CancelRejectDecoder reject)
+    {
+    }
+
+    public void onBusinessReject(final BusinessRejectDecoder reject)
+    {
+        reports.rejects++;
+    }
+
+    public void close()
+    {
+        clients.forEach(CloseHelper::quietClose);
+        CloseHelper.quietClose(aeron);
+        CloseHelper.quietClose(driver);
+    }
+
+    static int freePort()
+    {
+        try (DatagramSocket socket = new DatagramSocket(0))
+        {
+            return socket.getLocalPort();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package io.ringex.gateway.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.aeron.Aeron;
+import io.ringex.engine.node.AdminClient;
+import io.ringex.engine.node.EngineContext;
+import io.ringex.engine.node.EngineNode;
+import io.ringex.journal.Journal;
+import io.ringex.journal.JournalReader;
+import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.codecs.CancelOrderDecoder;
+import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.NewOrderDecoder;
+import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.ReplaceOrderDecoder;
+import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.SessionStatusDecoder;
+import org.agrona.CloseHelper;
+import org.agrona.IoUtil;
+
+/**
+ * The real engine node behind {@link EngineUnderTest}: the gateway's tests run against the actual pipeline (ring,
+ * journal, business-logic processor, publishers) on the test's media driver. The instruments of
+ * {@link EngineStreams} are added at reference price 100 with a 50% band, tick 0.01, lot 1; the test users' accounts
+ * get generous limits and funds, with short selling allowed. The command log is read back from the node's journal,
+ * in the same words the stand-in uses, so tests can check what the gateway sent.
+ */
+public final class RealEngineNode implements EngineUnderTest
+{
+    private static final long[] ACCOUNTS = { TestUsers.ALICE_ACCOUNT, TestUsers.ALICE_SECOND_ACCOUNT,
+        TestUsers.BOB_ACCOUNT };
+
+    private final Path directory;
+    private final EngineNode node;
+
+    private RealEngineNode(final EngineStreams streams)
+    {
+        try
+        {
+            directory = Files.createTempDirectory("ringex-gateway-it-engine");
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        final EngineContext ctx = new EngineContext()
+            .aeronDirectoryName(streams.aeronDirectoryName())
+            .ingressChannel(streams.ingressChannel())
+            .ingressStreamId(streams.ingressStreamId())
+            .outboundChannel(streams.egressChannel())
+            .egressStreamId(streams.egressStreamId())
+            .marketDataStreamId(streams.marketDataStreamId())
+            .riskStreamId(streams.marketDataStreamId() + 1000)
+            .journalDirectory(directory.resolve("journal"))
+            .snapshotDirectory(directory.resolve("snapshots"))
+            .inputRingCapacity(4096)
+            .outputRingCapacity(4096)
+            .statusIntervalNs(200_000_000L);
+        node = EngineNode.launch(ctx);
+
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(streams.aeronDirectoryName()));
+            AdminClient admin = new AdminClient(aeron, streams.ingressChannel(), streams.ingressStreamId(),
+                streams.egressChannel(), ctx.riskStreamId()))
+        {
+            long requestId = 0;
+            for (final EngineStreams.TestInstrument instrument : streams.instruments())
+            {
+                final long reference = 100 * FixedPoint.powerOfTen(instrument.priceScale());
+                admin.send(admin.commands().addInstrument(++requestId, instrument.instrumentId(),
+                    instrument.symbol(), instrument.priceScale(), 1, 1, reference, PriceBandType.BASIS_POINTS, 5_000));
+            }
+            final long funds = 1_000_000_000L * FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE);
+            for (final long account : ACCOUNTS)
+            {
+                admin.send(admin.commands().addAccount(++requestId, account, SelfTradePrevention.CANCEL_NEWEST));
+                admin.send(admin.commands().setLimits(++requestId, account, 1_000_000, funds, funds, 1_000_000,
+                    10_000, true, new int[0], new long[0]));
+                admin.send(admin.commands().adjustBalance(++requestId, account, funds));
+            }
+            admin.awaitResponses(requestId);
+        }
+    }
+
+    /**
+     * Start a node on the streams.
+     *
+     * @param streams where it listens and publishes.
+     * @return the running node.
+     */
+    public static RealEngineNode launch(final EngineStreams streams)
+    {
+        return new RealEngineNode(streams);
+    }
+
+    public List<String> commandLog()
+    {
+        final List<String> log = new ArrayList<>();
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final NewOrderDecoder newOrder = new NewOrderDecoder();
+        final CancelOrderDecoder cancel = new CancelOrderDecoder();
+        final ReplaceOrderDecoder replace = new ReplaceOrderDecoder();
+        final MassCancelDecoder massCancel = new MassCancelDecoder();
+        final SessionStatusDecoder sessionStatus = new SessionStatusDecoder();
+        try (Journal journal = Journal.open(directory.resolve("journal"), Journal.Durability.PROCESS);
+            JournalReader reader = journal.newReader())
+        {
+            while (reader.read((sequence, timestampNs, sourceId, templateId, buffer, offset, length) ->
+            {
+                header.wrap(buffer, offset);
+                switch (templateId)
+                {
+                    case NewOrderDecoder.TEMPLATE_ID -> log.add(line(newOrder.wrapAndApplyHeader(buffer, offset,
+                        header)));
+                    case CancelOrderDecoder.TEMPLATE_ID ->
+                    {
+                        cancel.wrapAndApplyHeader(buffer, offset, header);
+                        log.add("CancelOrder session=" + cancel.sessionId() + " account=" + cancel.accountId() +
+                            " orderId=" + cancel.orderId() + " orig=" + cancel.origClientOrderId());
+                    }
+                    case ReplaceOrderDecoder.TEMPLATE_ID ->
+                    {
+                        replace.wrapAndApplyHeader(buffer, offset, header);
+                        log.add("ReplaceOrder session=" + replace.sessionId() + " orderId=" + replace.orderId() +
+                            " orig=" + replace.origClientOrderId() + " price=" + replace.price() + " qty=" +
+                            replace.quantity());
+                    }
+                    case MassCancelDecoder.TEMPLATE_ID ->
+                    {
+                        massCancel.wrapAndApplyHeader(buffer, offset, header);
+                        log.add("MassCancel session=" + massCancel.sessionId() + " account=" +
+                            massCancel.accountId() + " scope=" + massCancel.scope() + " cod=" +
+                            massCancel.cancelOnDisconnect());
+                    }
+                    case SessionStatusDecoder.TEMPLATE_ID ->
+                    {
+                        sessionStatus.wrapAndApplyHeader(buffer, offset, header);
+                        log.add("SessionStatus session=" + sessionStatus.sessionId() + " account=" +
+                            sessionStatus.accountId() + " loggedOn=" + sessionStatus.loggedOn());
+                    }
+                    default ->
+                    {
+                        // admin commands of the set-up
+                    }
+                }
+            }, 1024) > 0)
+            {
+                // whole journal
+            }
+        }
+        return log;
+    }
+
+    private static String line(final NewOrderDecoder order)
+    {
+        return "NewOrder session=" + order.sessionId() + " account=" + order.accountId() + " clOrdId=" +
+            order.clientOrderId() + " price=" + order.price() + " qty=" + order.quantity();
+    }
+
+    public void close()
+    {
+        CloseHelper.quietClose(node);
+        IoUtil.delete(directory.toFile(), true);
+    }
+}
