@@ -24,7 +24,8 @@ import io.ringex.protocol.codecs.TradingStatus;
 
 /**
  * Encodes the engine's events exactly as the schema lays them out, into one reusable buffer: each method returns the
- * encoded length (header included) at offset 0. Test scope: the tests and the synthetic engine speak through it.
+ * encoded length (header included) at offset 0. Test scope: the read-model, web and Aeron tests feed the service
+ * hand-made events through it (the browser IT uses the real engine).
  * Not thread-safe; one per thread.
  */
 public final class EventEncoders

@@ -1,0 +1,429 @@
+package io.ringex.risk.browser;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.FragmentAssembler;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.Header;
+import io.ringex.engine.node.EngineContext;
+import io.ringex.engine.node.EngineNode;
+import io.ringex.engine.processor.CommandEncoder;
+import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.AdminResponseDecoder;
+import io.ringex.protocol.codecs.AdminStatus;
+import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+
+/**
+ * The real engine node ({@link EngineNode}) for the browser IT, on the risk service's media driver with every stream
+ * on {@code aeron:ipc} and its journal and snapshots in a temporary directory, deleted on close.
+ * <p>
+ * {@link #start()} installs a small venue through the engine's ingress as an admin source would (AddInstrument,
+ * AddAccount, SetLimits, AdjustBalance, each answered ACCEPTED by an AdminResponse on the risk stream), then, as a
+ * gateway, rests a ladder of market-maker liquidity on every instrument and trades a little so the dashboard has
+ * positions to show. Account 1003 ends with a position and a resting bid that put it in the amber band of its
+ * position limit; a market BUY of 1 unit of instrument 1 trades against maker 1001's offer at 100.01.
+ * <p>
+ * After that a light background flow keeps the engine busy the way a quoting market maker would (about 40 commands
+ * a second: maker 1001 places an offer eight ticks off the reference, then cancels its previous one), so the engine
+ * health page shows real throughput and latency. It never trades and never touches the traders' accounts.
+ * <p>
+ * Orders go to the ingress as NewOrders stamped with gateway 1, session 1 ({@link #GATEWAY_SESSION}); the engine's
+ * ExecutionReports for that session are read back from the egress stream. Admin commands carry
+ * {@link #ADMIN_SOURCE} in the frame's reserved value (the dashboard uses session 1 of gateway 0; this is 98).
+ * <p>
+ * Threading: start, submitOrder and close from one test thread at a time; a poller thread ({@code real-engine-test-
+ * client}) owns the egress and risk subscriptions and hands answers over in concurrent maps.
+ */
+final class RealEngine implements EngineUnderTest
+{
+    static final String IPC = "aeron:ipc";
+    static final int INGRESS_STREAM = 1001;
+    static final int EGRESS_STREAM = 1002;
+    static final int MARKET_DATA_STREAM = 1003;
+    static final int RISK_STREAM = 1004;
+    static final long ADMIN_SOURCE = SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 98);
+    static final long GATEWAY_SESSION = SessionIds.sessionId(1, 1);
+
+    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
+    private static final long MONEY_UNIT = FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE);
+
+    /** The venue's instruments: prices in ticks of their price scale. */
+    private record Instrument(int id, String symbol, int priceScale, long tick, long lot, long reference, long bandBps)
+    {
+    }
+
+    private static final Instrument[] INSTRUMENTS = {
+        new Instrument(1, "RGX-USD", 2, 1, 1, 10_000, 1_000),
+        new Instrument(2, "LMX-USD", 2, 5, 10, 5_000, 1_000),
+        new Instrument(3, "EUR-USD", 4, 1, 1_000, 11_650, 200)};
+
+    private static final long MAKER_BID = 1002;
+    private static final long MAKER_ASK = 1001;
+    private static final long FLOW_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long FLOW_FIRST_ORDER_ID = 1_000_000_000L;
+    private static final int FLOW_ID_DIGITS = 10;
+
+    /** One ExecutionReport, as much of it as the test needs. */
+    private record Report(ExecType execType, String rejectReason, long cumulative, long leaves)
+    {
+        boolean isFinal()
+        {
+            return execType == ExecType.FILL || execType == ExecType.CANCELED || execType == ExecType.REJECTED ||
+                execType == ExecType.EXPIRED || leaves == 0;
+        }
+    }
+
+    private final String aeronDirectoryName;
+    private final CommandEncoder commands = new CommandEncoder();
+    private final Map<Long, String> adminAnswers = new ConcurrentHashMap<>();
+    private final Map<String, Report> lastReports = new ConcurrentHashMap<>();
+    private Path dataDirectory;
+    private EngineNode node;
+    private Aeron aeron;
+    private ExclusivePublication admin;
+    private Publication orders;
+    private Subscription egress;
+    private Subscription risk;
+    private AgentRunner poller;
+    private volatile boolean flowing;
+    private long requestId;
+    private long clientOrderId;
+
+    /**
+     * @param aeronDirectoryName the media driver to run on (the risk service's).
+     */
+    RealEngine(final String aeronDirectoryName)
+    {
+        this.aeronDirectoryName = aeronDirectoryName;
+    }
+
+    @Override
+    public void start()
+    {
+        try
+        {
+            dataDirectory = Files.createTempDirectory("ringex-risk-it-engine-");
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        node = EngineNode.launch(new EngineContext()
+            .aeronDirectoryName(aeronDirectoryName)
+            .ingressChannel(IPC)
+            .ingressStreamId(INGRESS_STREAM)
+            .outboundChannel(IPC)
+            .egressStreamId(EGRESS_STREAM)
+            .marketDataStreamId(MARKET_DATA_STREAM)
+            .riskStreamId(RISK_STREAM)
+            .replicationMode(EngineContext.ReplicationMode.OFF)
+            .journalDirectory(dataDirectory.resolve("journal"))
+            .snapshotDirectory(dataDirectory.resolve("snapshots"))
+            .inputRingCapacity(4096)
+            .outputRingCapacity(4096)
+            // a status every 250 ms (the dashboard's charts), so the late-joiner refresh runs every 1.25 s
+            .statusIntervalNs(TimeUnit.MILLISECONDS.toNanos(250))
+            .bookSnapshotIntervalNs(TimeUnit.SECONDS.toNanos(1)));
+
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName));
+        admin = aeron.addExclusivePublication(IPC, INGRESS_STREAM);
+        orders = aeron.addPublication(IPC, INGRESS_STREAM);
+        egress = aeron.addSubscription(IPC, EGRESS_STREAM);
+        risk = aeron.addSubscription(IPC, RISK_STREAM);
+        poller = new AgentRunner(new SleepingMillisIdleStrategy(1), Throwable::printStackTrace, null,
+            new Poller());
+        AgentRunner.startOnThread(poller);
+        // Answers go only to connected subscribers: be one before asking.
+        await(() -> admin.isConnected() && orders.isConnected() && egress.isConnected() && risk.isConnected(),
+            "the engine's streams");
+
+        installVenue();
+        seedLiquidity();
+        flowing = true;
+    }
+
+    private void installVenue()
+    {
+        final long first = requestId + 1;
+        for (final Instrument i : INSTRUMENTS)
+        {
+            sendAdmin(commands.addInstrument(++requestId, i.id(), i.symbol(), i.priceScale(), i.tick(), i.lot(),
+                i.reference(), PriceBandType.BASIS_POINTS, i.bandBps()));
+        }
+        for (final long maker : new long[] {MAKER_ASK, MAKER_BID})
+        {
+            addAccount(maker, 5_000_000, 1_000_000, 2_500_000, 500_000, 5_000_000, 500, true, new int[0],
+                new long[0]);
+        }
+        // traders: long only, 40 units of RGX-USD or LMX-USD (open orders count), 200,000 EUR-USD
+        for (final long trader : new long[] {1003, 1004})
+        {
+            addAccount(trader, 1_000_000, 100_000, 250_000, 50_000, 40, 20, false, new int[] {2, 3},
+                new long[] {400, 200_000});
+        }
+        final long last = requestId;
+        for (long id = first; id <= last; id++)
+        {
+            final long awaited = id;
+            await(() -> adminAnswers.containsKey(awaited), "AdminResponse to request " + awaited);
+            if (!adminAnswers.get(awaited).equals(AdminStatus.ACCEPTED.name()))
+            {
+                throw new IllegalStateException("engine refused request " + awaited + ": " +
+                    adminAnswers.get(awaited));
+            }
+        }
+    }
+
+    private void addAccount(
+        final long accountId,
+        final long depositUnits,
+        final long maxOrderQuantity,
+        final long maxOrderNotionalUnits,
+        final long creditLimitUnits,
+        final long defaultPositionLimit,
+        final int maxOpenOrders,
+        final boolean allowShort,
+        final int[] instrumentIds,
+        final long[] positionLimits)
+    {
+        sendAdmin(commands.addAccount(++requestId, accountId, SelfTradePrevention.CANCEL_NEWEST));
+        sendAdmin(commands.setLimits(++requestId, accountId, maxOrderQuantity, maxOrderNotionalUnits * MONEY_UNIT,
+            creditLimitUnits * MONEY_UNIT, defaultPositionLimit, maxOpenOrders, allowShort, instrumentIds,
+            positionLimits));
+        sendAdmin(commands.adjustBalance(++requestId, accountId, depositUnits * MONEY_UNIT));
+    }
+
+    /** Five levels a side on every instrument from the makers, then a few trades and a resting bid from traders. */
+    private void seedLiquidity()
+    {
+        for (final Instrument i : INSTRUMENTS)
+        {
+            final long unit = i.id() == 3 ? 50 * i.lot() : 5 * i.lot();
+            for (int k = 0; k < 5; k++)
+            {
+                expect(limit(MAKER_ASK, i.id(), Side.SELL, i.reference() + (k + 1) * i.tick(), unit * (k + 2)),
+                    ExecType.NEW);
+                expect(limit(MAKER_BID, i.id(), Side.BUY, i.reference() - (k + 1) * i.tick(), unit * (k + 2)),
+                    ExecType.NEW);
+            }
+        }
+        expect(awaitFinal(sendOrder(1003, 1, Side.BUY, OrderType.MARKET, 0, 20)), ExecType.FILL);
+        expect(limit(1003, 1, Side.BUY, 9_950, 8), ExecType.NEW);
+        expect(awaitFinal(sendOrder(1004, 2, Side.BUY, OrderType.MARKET, 0, 150)), ExecType.FILL);
+        expect(awaitFinal(sendOrder(1004, 3, Side.BUY, OrderType.MARKET, 0, 90_000)), ExecType.FILL);
+    }
+
+    private Report limit(final long accountId, final int instrumentId, final Side side, final long price,
+        final long quantity)
+    {
+        final String id = sendOrder(accountId, instrumentId, side, OrderType.LIMIT, price, quantity);
+        await(() -> lastReports.containsKey(id), "an answer to limit order " + id);
+        return lastReports.get(id);
+    }
+
+    private static void expect(final Report report, final ExecType execType)
+    {
+        if (report == null || report.execType() != execType)
+        {
+            throw new IllegalStateException("seeding the venue: expected " + execType + ", engine said " + report);
+        }
+    }
+
+    @Override
+    public Verdict submitOrder(final long accountId, final int instrumentId, final Side side, final long quantity)
+    {
+        final Report report = awaitFinal(sendOrder(accountId, instrumentId, side, OrderType.MARKET, 0, quantity));
+        return report == null ? Verdict.NO_ANSWER :
+            new Verdict(report.execType().name(), report.rejectReason(), report.cumulative());
+    }
+
+    private Report awaitFinal(final String id)
+    {
+        final long deadline = System.nanoTime() + TIMEOUT_NS;
+        while (System.nanoTime() < deadline)
+        {
+            final Report report = lastReports.get(id);
+            if (report != null && report.isFinal())
+            {
+                return report;
+            }
+            LockSupport.parkNanos(1_000_000);
+        }
+        return null;
+    }
+
+    private String sendOrder(final long accountId, final int instrumentId, final Side side, final OrderType type,
+        final long price, final long quantity)
+    {
+        final long id = ++clientOrderId;
+        final boolean market = type == OrderType.MARKET;
+        final int length = commands.newOrder(GATEWAY_SESSION, accountId, id, instrumentId, side, type,
+            market ? TimeInForce.IOC : TimeInForce.GTC, false, SelfTradePrevention.ACCOUNT_DEFAULT, price, quantity);
+        offer(orders, length, false);
+        return Long.toString(id);
+    }
+
+    private void sendAdmin(final int length)
+    {
+        offer(admin, length, true);
+    }
+
+    private void offer(final Publication publication, final int length, final boolean asAdmin)
+    {
+        final long deadline = System.nanoTime() + TIMEOUT_NS;
+        while (true)
+        {
+            final long result = asAdmin ?
+                publication.offer(commands.buffer(), 0, length, (termBuffer, termOffset, frameLength) -> ADMIN_SOURCE) :
+                publication.offer(commands.buffer(), 0, length);
+            if (result > 0)
+            {
+                return;
+            }
+            if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED ||
+                System.nanoTime() > deadline)
+            {
+                throw new IllegalStateException("engine ingress: " + Publication.errorString(result));
+            }
+            LockSupport.parkNanos(100_000);
+        }
+    }
+
+    private static void await(final BooleanSupplier condition, final String what)
+    {
+        final long deadline = System.nanoTime() + TIMEOUT_NS;
+        while (!condition.getAsBoolean())
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new IllegalStateException("timed out waiting for " + what);
+            }
+            LockSupport.parkNanos(1_000_000);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        CloseHelper.quietCloseAll(poller, aeron, node);
+        if (dataDirectory != null)
+        {
+            try (Stream<Path> paths = Files.walk(dataDirectory))
+            {
+                paths.sorted(Comparator.reverseOrder()).forEach((p) -> p.toFile().delete());
+            }
+            catch (final IOException ex)
+            {
+                System.out.println("could not delete " + dataDirectory + ": " + ex);
+            }
+        }
+    }
+
+    /** Reads the engine's answers: ExecutionReports for our session (egress) and AdminResponses (risk stream). */
+    private final class Poller implements Agent
+    {
+        private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        private final ExecutionReportDecoder report = new ExecutionReportDecoder();
+        private final AdminResponseDecoder response = new AdminResponseDecoder();
+        private final FragmentAssembler egressHandler = new FragmentAssembler(this::onEvent);
+        private final FragmentAssembler riskHandler = new FragmentAssembler(this::onEvent);
+        private final CommandEncoder flowCommands = new CommandEncoder();
+        private long nextFlowNs;
+        private long flowOrderId = FLOW_FIRST_ORDER_ID;
+        private int flowInstrument;
+        private final long[] restingFlowOrder = new long[INSTRUMENTS.length];
+
+        @Override
+        public int doWork()
+        {
+            int work = egress.poll(egressHandler, 64) + risk.poll(riskHandler, 64);
+            final long now = System.nanoTime();
+            if (flowing && now - nextFlowNs >= 0)
+            {
+                nextFlowNs = now + FLOW_INTERVAL_NS;
+                quote();
+                work++;
+            }
+            return work;
+        }
+
+        /** A new offer away from the touch on the next instrument, then the cancel of the previous one there. */
+        private void quote()
+        {
+            final int k = flowInstrument;
+            flowInstrument = (flowInstrument + 1) % INSTRUMENTS.length;
+            final Instrument i = INSTRUMENTS[k];
+            final long id = ++flowOrderId;
+            int length = flowCommands.limit(GATEWAY_SESSION, MAKER_ASK, id, i.id(), Side.SELL,
+                i.reference() + 8 * i.tick(), i.lot() * (1 + id % 3));
+            if (orders.offer(flowCommands.buffer(), 0, length) < 0)
+            {
+                return;
+            }
+            if (restingFlowOrder[k] != 0)
+            {
+                length = flowCommands.cancel(GATEWAY_SESSION, MAKER_ASK, ++flowOrderId, restingFlowOrder[k], 0, i.id());
+                orders.offer(flowCommands.buffer(), 0, length);
+            }
+            restingFlowOrder[k] = id;
+        }
+
+        private void onEvent(final DirectBuffer buffer, final int offset, final int length, final Header h)
+        {
+            header.wrap(buffer, offset);
+            switch (header.templateId())
+            {
+                case ExecutionReportDecoder.TEMPLATE_ID:
+                    report.wrapAndApplyHeader(buffer, offset, header);
+                    final String id = report.clientOrderId();
+                    // the background flow's ids have ten digits: nobody waits for their answers
+                    if (report.sessionId() == GATEWAY_SESSION && id.length() < FLOW_ID_DIGITS)
+                    {
+                        lastReports.put(id, new Report(report.execType(), report.rejectReason().name(),
+                            report.cumulativeQuantity(), report.leavesQuantity()));
+                    }
+                    break;
+                case AdminResponseDecoder.TEMPLATE_ID:
+                    response.wrapAndApplyHeader(buffer, offset, header);
+                    adminAnswers.put(response.requestId(), response.status() == AdminStatus.ACCEPTED ?
+                        AdminStatus.ACCEPTED.name() : response.status() + ":" + response.rejectReason());
+                    break;
+                default:
+                    break;
+            }
+        }
+
+        @Override
+        public String roleName()
+        {
+            return "real-engine-test-client";
+        }
+    }
+}
