@@ -26,6 +26,11 @@ final class Banner
             .append(" dashboard:   http://localhost:").append(port)
             .append("/   (viewer/viewer, officer/officer)\n")
             .append(" REST API:    http://localhost:").append(port).append("/api/accounts  (docs/risk-api.md)\n")
+            .append(" FIX 4.4:     localhost:").append(settings.fixPort()).append("  TargetCompID=")
+            .append(Venue.FIX_COMP_ID).append(", SenderCompID=<USER>, Username(553)/Password(554)\n")
+            .append(" SBE/Aeron:   aeron:udp?endpoint=localhost:").append(settings.sbePort()).append(" stream ")
+            .append(Venue.CLIENT_STREAM).append("  (ExchangeClient, docs/client.md)\n")
+            .append(settings.demoFlow() ? " demo flow:   market makers and takers trading through the gateway\n" : "")
             .append(" journal:     ./ringex journal stats ").append(settings.dataDirectory().resolve("journal"))
             .append('\n')
             .append(" instruments:");

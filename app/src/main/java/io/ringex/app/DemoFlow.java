@@ -89,13 +89,11 @@ final class DemoFlow implements Agent
         }
     }
 
-    DemoFlow(final Aeron aeron, final String gatewayChannel, final int gatewayStream, final String responseHost,
-        final int firstResponsePort)
+    DemoFlow(final Aeron aeron, final String gatewayChannel, final int gatewayStream)
     {
-        int port = firstResponsePort;
         for (final DemoData.Account account : DemoData.ACCOUNTS)
         {
-            final String responseChannel = "aeron:udp?endpoint=" + responseHost + ":" + port++;
+            final String responseChannel = "aeron:udp?endpoint=localhost:" + SbeLoadTransport.freePort();
             final Participant participant = new Participant(aeron, gatewayChannel, gatewayStream, responseChannel,
                 3000 + (int)account.id(), account);
             if (account.role().equals("market maker"))

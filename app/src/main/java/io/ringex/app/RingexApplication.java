@@ -3,7 +3,13 @@ package io.ringex.app;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.aeron.Aeron;
 import io.ringex.risk.RiskServiceApplication;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.CompositeAgent;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextClosedEvent;
@@ -36,9 +42,14 @@ public final class RingexApplication
         System.setProperty("ringex.risk.streams.control-channel", Venue.IPC);
         System.setProperty("ringex.risk.streams.control-stream-id", Integer.toString(Venue.CONTROL_STREAM));
 
+        final AgentRunner demoFlow = settings.demoFlow() ? startDemoFlow(venue) : null;
         final SpringApplication spring = new SpringApplication(RiskServiceApplication.class);
         spring.setAdditionalProfiles("demo");
-        spring.addListeners((ContextClosedEvent event) -> venue.close());
+        spring.addListeners((ContextClosedEvent event) ->
+        {
+            CloseHelper.quietClose(demoFlow);
+            venue.close();
+        });
         final ConfigurableApplicationContext context;
         try
         {
@@ -46,10 +57,38 @@ public final class RingexApplication
         }
         catch (final RuntimeException ex)
         {
+            CloseHelper.quietClose(demoFlow);
             venue.close();
             throw ex;
         }
         Banner.print(settings, venue, context);
+    }
+
+    private static AgentRunner startDemoFlow(final Venue venue)
+    {
+        final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(venue.aeronDirectoryName()));
+        final DemoFlow flow = new DemoFlow(aeron, "aeron:udp?endpoint=localhost:" + venue.settings().sbePort(),
+            Venue.CLIENT_STREAM);
+        final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null,
+            new CompositeAgent(flow, new Agent()
+            {
+                public int doWork()
+                {
+                    return 0;
+                }
+
+                public String roleName()
+                {
+                    return "demo-flow-client";
+                }
+
+                public void onClose()
+                {
+                    aeron.close();
+                }
+            }));
+        AgentRunner.startOnThread(runner);
+        return runner;
     }
 
     private static String[] springArgs(final String[] args)

@@ -2,17 +2,28 @@ package io.ringex.app;
 
 import java.nio.file.Path;
 
+import java.io.File;
+
 import io.aeron.Aeron;
+import io.aeron.archive.Archive;
+import io.aeron.archive.ArchiveThreadingMode;
+import io.aeron.archive.ArchivingMediaDriver;
+import io.aeron.archive.client.AeronArchive;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.engine.node.AdminClient;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
+import io.ringex.gateway.Gateway;
+import io.ringex.gateway.GatewayContext;
+import io.ringex.gateway.auth.CredentialHash;
+import io.ringex.gateway.auth.User;
 import org.agrona.CloseHelper;
 
 /**
- * The all-in-one's non-Spring half: an embedded media driver, the engine node (journal in the data directory,
- * replication off) and the gateway, all on IPC inside one JVM. On a fresh data directory it installs the demo data;
+ * The all-in-one's non-Spring half: one embedded media driver (with the Aeron Archive Artio needs), the engine node
+ * (journal in the data directory, replication off) and the gateway (SBE on UDP, FIX on TCP), talking over IPC.
+ * On a fresh data directory it installs the demo data;
  * on a used one the engine recovers the previous state from the journal and snapshots, and says how much.
  * <p>
  * Thread safety: start and close from one thread.
@@ -27,8 +38,12 @@ final class Venue implements AutoCloseable
     static final int CONTROL_STREAM = 1020;
 
     private final VenueSettings settings;
-    private MediaDriver driver;
+    static final String FIX_COMP_ID = "RINGEX";
+    static final int CLIENT_STREAM = 2001;
+
+    private ArchivingMediaDriver driver;
     private EngineNode engine;
+    private Gateway gateway;
     private boolean fresh;
 
     private Venue(final VenueSettings settings)
@@ -54,15 +69,27 @@ final class Venue implements AutoCloseable
     private void launch()
     {
         final Path data = settings.dataDirectory();
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+        final GatewayContext gatewayContext = gatewayContext(data);
+        final MediaDriver.Context driverContext = new MediaDriver.Context()
+            .aeronDirectoryName(gatewayContext.aeronDirectoryName())
             .threadingMode(ThreadingMode.SHARED)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .ipcTermBufferLength(8 * 1024 * 1024)
-            .publicationTermBufferLength(4 * 1024 * 1024));
+            .publicationTermBufferLength(4 * 1024 * 1024);
+        driver = ArchivingMediaDriver.launch(driverContext, new Archive.Context()
+            .aeronDirectoryName(driverContext.aeronDirectoryName())
+            .archiveDir(new File(gatewayContext.archiveDir()))
+            .controlChannelEnabled(false)
+            .localControlChannel(gatewayContext.fixArchiveControlChannel())
+            .localControlStreamId(gatewayContext.fixArchiveControlStreamId())
+            .replicationChannel("aeron:udp?endpoint=localhost:0")
+            .archiveClientContext(new AeronArchive.Context()
+                .controlResponseChannel(gatewayContext.fixArchiveResponseChannel()))
+            .threadingMode(ArchiveThreadingMode.SHARED));
 
         engine = EngineNode.launch(new EngineContext()
-            .aeronDirectoryName(driver.aeronDirectoryName())
+            .aeronDirectoryName(aeronDirectoryName())
             .ingressChannel(IPC)
             .ingressStreamId(INGRESS_STREAM)
             .outboundChannel(IPC)
@@ -77,17 +104,55 @@ final class Venue implements AutoCloseable
         fresh = engine.journaledSequence() == 0;
         if (fresh)
         {
-            try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+            try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName()));
                 AdminClient admin = new AdminClient(aeron, IPC, INGRESS_STREAM, IPC, RISK_STREAM))
             {
                 DemoData.install(admin);
             }
         }
+        gateway = Gateway.launch(gatewayContext, (ex) -> ex.printStackTrace());
+    }
+
+    private GatewayContext gatewayContext(final Path data)
+    {
+        final GatewayContext ctx = new GatewayContext()
+            .gatewayId(1)
+            .aeronDirectoryName(io.aeron.CommonContext.getAeronDirectoryName() + "-ringex-" + ProcessHandle.current()
+                .pid())
+            .embeddedDriver(false)
+            .clientChannel("aeron:udp?endpoint=localhost:" + settings.sbePort())
+            .clientStreamId(CLIENT_STREAM)
+            .engineIngressChannel(IPC)
+            .engineIngressStreamId(INGRESS_STREAM)
+            .engineEgressChannel(IPC)
+            .engineEgressStreamId(EGRESS_STREAM)
+            .marketDataChannel(IPC)
+            .marketDataStreamId(MARKET_DATA_STREAM)
+            .fixEnabled(true)
+            .fixPort(settings.fixPort())
+            .fixCompId(FIX_COMP_ID)
+            .fixLogDir(data.resolve("fix").toString())
+            .archiveDir(data.resolve("archive").toString());
+        for (final DemoData.Account account : DemoData.ACCOUNTS)
+        {
+            ctx.addUser(new User(account.user(), CredentialHash.hash(account.password().toCharArray()),
+                new long[]{ account.id() }, account.user().toUpperCase(), FIX_COMP_ID));
+        }
+        for (final DemoData.Instrument instrument : DemoData.INSTRUMENTS)
+        {
+            ctx.addInstrument(instrument.id(), instrument.symbol(), instrument.priceScale());
+        }
+        return ctx;
     }
 
     String aeronDirectoryName()
     {
-        return driver.aeronDirectoryName();
+        return driver.mediaDriver().aeronDirectoryName();
+    }
+
+    VenueSettings settings()
+    {
+        return settings;
     }
 
     EngineNode engine()
@@ -102,6 +167,7 @@ final class Venue implements AutoCloseable
 
     public void close()
     {
+        CloseHelper.quietClose(gateway);
         CloseHelper.quietClose(engine);
         CloseHelper.quietClose(driver);
     }
