@@ -189,10 +189,10 @@ class SbeGatewayIT
         assertEquals("NOT_AUTHORISED", b.businessRejects.get(0).reason());
         assertEquals("B-C1", b.businessRejects.get(0).refClientOrderId());
 
-        // Naming his own account and alice's order id: the engine knows no such order of his.
+        // Naming his own account and alice's order id: the engine refuses to touch another account's order.
         bob.cancel(200, "B-C2", "", orderId, INSTRUMENT);
         Await.until("bob cancel rejected", () -> !b.cancelRejects.isEmpty(), bob::poll);
-        assertEquals("UNKNOWN_ORDER", b.cancelRejects.get(0).reason());
+        assertEquals("NOT_AUTHORISED", b.cancelRejects.get(0).reason());
 
         // Alice's order is untouched; she can cancel it herself.
         alice.cancel(100, "A-C1", "A1", 0, INSTRUMENT);

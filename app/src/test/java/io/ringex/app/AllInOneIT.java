@@ -1,0 +1,381 @@
+package io.ringex.app;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import io.aeron.Aeron;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.ringex.gateway.client.ExchangeClient;
+import io.ringex.gateway.client.ExchangeListener;
+import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.LogonResponseDecoder;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import quickfix.Application;
+import quickfix.DefaultMessageFactory;
+import quickfix.MemoryStoreFactory;
+import quickfix.Message;
+import quickfix.ScreenLogFactory;
+import quickfix.Session;
+import quickfix.SessionID;
+import quickfix.SessionSettings;
+import quickfix.SocketInitiator;
+import quickfix.field.ClOrdID;
+import quickfix.field.ExecType;
+import quickfix.field.MsgType;
+import quickfix.field.OrdType;
+import quickfix.field.OrderQty;
+import quickfix.field.Password;
+import quickfix.field.Price;
+import quickfix.field.Symbol;
+import quickfix.field.TransactTime;
+import quickfix.field.Username;
+import quickfix.fix44.NewOrderSingle;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The all-in-one as a newcomer runs it: {@code ./ringex demo} in a child process, from the project directory, as the
+ * README says. Orders go in over SBE (the client library) and FIX (QuickFIX/J, an initiator we did not write), fills
+ * come back, the dashboard's API shows the positions; then the venue is restarted on the same data directory and the
+ * state must have survived.
+ */
+class AllInOneIT
+{
+    private static final Path PROJECT = Path.of(System.getProperty("ringex.project.dir", "..")).toAbsolutePath();
+
+    @TempDir
+    Path data;
+
+    @Test
+    void ordersOverSbeAndFixFillTheDashboardShowsThemAndARestartKeepsThem() throws Exception
+    {
+        final int httpPort = freeTcpPort();
+        final int fixPort = freeTcpPort();
+        final int sbePort = freeTcpPort();
+        final List<String> args = List.of("--data=" + data, "--server.port=" + httpPort, "--fix-port=" + fixPort,
+            "--sbe-port=" + sbePort);
+
+        try (Venue venue = new Venue(args))
+        {
+            venue.awaitReady();
+            assertTrue(venue.output().stream().anyMatch((l) -> l.contains("state: new venue")), venue.tail());
+
+            final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+                .threadingMode(ThreadingMode.SHARED).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
+            try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+                SbeUser maker = new SbeUser(aeron, sbePort, "maker1", "maker1");
+                SbeUser trader = new SbeUser(aeron, sbePort, "trader1", "trader1");
+                FixUser fix = new FixUser(fixPort, "fixtrader", "fixtrader"))
+            {
+                // SBE: the maker offers 8 at 101.00, the trader lifts 5 of it.
+                maker.client.newOrder(1001, 1, 1, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, 10_100, 8);
+                await(() -> maker.reports.contains("1:NEW"), "maker's offer accepted", maker.reports);
+                trader.client.newOrder(1003, 2, 1, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10_100, 5);
+                await(() -> trader.reports.contains("2:FILL"), "trader filled over SBE", trader.reports);
+
+                // FIX: the FIX trader takes the remaining 3 at 101.00.
+                final NewOrderSingle order = new NewOrderSingle(new ClOrdID("F1"), new quickfix.field.Side(
+                    quickfix.field.Side.BUY), new TransactTime(LocalDateTime.now()), new OrdType(OrdType.LIMIT));
+                order.set(new Symbol("RGX-USD"));
+                order.set(new OrderQty(3));
+                order.set(new Price(101.00));
+                order.setString(quickfix.field.Account.FIELD, "1005");
+                assertTrue(fix.session().send(order));
+                await(() -> fix.fills.contains("F1"), "FIX trader filled", fix.received);
+                await(() -> maker.reports.contains("1:FILL"), "maker's offer filled", maker.reports);
+            }
+            finally
+            {
+                CloseHelper.quietClose(driver);
+            }
+
+            await(() -> positionOf(httpPort, 1003).contains("\"position\":5,"), "dashboard shows trader1 long 5",
+                List.of(positionOf(httpPort, 1003)));
+            await(() -> positionOf(httpPort, 1005).contains("\"position\":3,"), "dashboard shows the FIX trader long 3",
+                List.of(positionOf(httpPort, 1005)));
+        }
+
+        try (Venue venue = new Venue(args))
+        {
+            venue.awaitReady();
+            assertTrue(venue.output().stream().anyMatch((l) -> l.contains("state: RECOVERED")), venue.tail());
+            await(() -> positionOf(httpPort, 1003).contains("\"position\":5,") &&
+                positionOf(httpPort, 1005).contains("\"position\":3,") &&
+                positionOf(httpPort, 1001).contains("\"position\":-8,"), "positions after the restart",
+                List.of(positionOf(httpPort, 1001)));
+        }
+    }
+
+    private static String positionOf(final int httpPort, final long account)
+    {
+        try
+        {
+            final HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder()
+                .uri(URI.create("http://localhost:" + httpPort + "/api/accounts/" + account))
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
+                    "viewer:viewer".getBytes(StandardCharsets.US_ASCII)))
+                .timeout(Duration.ofSeconds(5))
+                .build(), HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() + " " + response.body();
+        }
+        catch (final IOException ex)
+        {
+            return ex.toString();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return ex.toString();
+        }
+    }
+
+    private static void await(final BooleanSupplier condition, final String what, final List<?> context)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean())
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new AssertionError("timed out waiting for " + what + ": " + context);
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    private static int freeTcpPort() throws IOException
+    {
+        try (ServerSocket socket = new ServerSocket(0))
+        {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** The all-in-one in a child process, started the README's way. */
+    private static final class Venue implements AutoCloseable
+    {
+        private final Process process;
+        private final List<String> output = new CopyOnWriteArrayList<>();
+
+        Venue(final List<String> args) throws IOException
+        {
+            final List<String> command = new ArrayList<>();
+            command.add(PROJECT.resolve("ringex").toString());
+            command.add("demo");
+            command.addAll(args);
+            process = new ProcessBuilder(command).directory(PROJECT.toFile()).redirectErrorStream(true).start();
+            final Thread reader = new Thread(() ->
+            {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8)))
+                {
+                    String line;
+                    while ((line = in.readLine()) != null)
+                    {
+                        output.add(line);
+                    }
+                }
+                catch (final IOException ignore)
+                {
+                    // the process ended
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        void awaitReady()
+        {
+            await(() -> output.stream().anyMatch((l) -> l.startsWith("RINGEX READY")) || !process.isAlive(),
+                "RINGEX READY", Collections.emptyList());
+            if (!process.isAlive())
+            {
+                throw new AssertionError("the venue died: " + tail());
+            }
+        }
+
+        List<String> output()
+        {
+            return output;
+        }
+
+        String tail()
+        {
+            return String.join("\n", output.subList(Math.max(0, output.size() - 40), output.size()));
+        }
+
+        public void close() throws InterruptedException
+        {
+            process.destroy();
+            if (!process.waitFor(60, TimeUnit.SECONDS))
+            {
+                process.destroyForcibly();
+                throw new AssertionError("the venue did not stop on SIGTERM: " + tail());
+            }
+        }
+    }
+
+    /** An SBE client of the gateway; reports as "clientOrderId:EXEC_TYPE". */
+    private static final class SbeUser implements ExchangeListener, AutoCloseable
+    {
+        final ExchangeClient client;
+        final List<String> reports = new CopyOnWriteArrayList<>();
+        private final org.agrona.concurrent.AgentRunner poller;
+
+        SbeUser(final Aeron aeron, final int sbePort, final String user, final String password)
+        {
+            client = ExchangeClient.connect(aeron, "aeron:udp?endpoint=localhost:" + sbePort, 2001,
+                "aeron:udp?endpoint=localhost:" + SbeLoadTransport.freePort(), 7000 + user.hashCode() % 1000, this);
+            await(client::isConnected, user + " connected to the gateway", reports);
+            client.logon(user, password, false, 1000);
+            await(() ->
+            {
+                client.poll();
+                return client.isLoggedOn();
+            }, user + " logged on", reports);
+            poller = client.startPolling(new org.agrona.concurrent.BackoffIdleStrategy());
+        }
+
+        public void onExecutionReport(final ExecutionReportDecoder report)
+        {
+            reports.add(report.clientOrderId() + ":" + report.execType());
+        }
+
+        public void onLogonResponse(final LogonResponseDecoder response)
+        {
+        }
+
+        public void onCancelReject(final CancelRejectDecoder reject)
+        {
+            reports.add("cancel-reject:" + reject.rejectReason());
+        }
+
+        public void onBusinessReject(final BusinessRejectDecoder reject)
+        {
+            reports.add("business-reject:" + reject.rejectReason());
+        }
+
+        public void close()
+        {
+            CloseHelper.quietClose(poller);
+            CloseHelper.quietClose(client);
+        }
+    }
+
+    /** A QuickFIX/J initiator session for one user. */
+    private static final class FixUser implements Application, AutoCloseable
+    {
+        final List<String> fills = new CopyOnWriteArrayList<>();
+        final List<String> received = new CopyOnWriteArrayList<>();
+        private final SocketInitiator initiator;
+        private final SessionID id;
+        private final String user;
+        private final String password;
+
+        FixUser(final int port, final String user, final String password) throws Exception
+        {
+            this.user = user;
+            this.password = password;
+            final SessionSettings settings = new SessionSettings();
+            settings.setString("ConnectionType", "initiator");
+            settings.setString("SocketConnectHost", "localhost");
+            settings.setLong("SocketConnectPort", port);
+            settings.setLong("HeartBtInt", 30);
+            settings.setString("ResetOnLogon", "Y");
+            settings.setString("UseDataDictionary", "Y");
+            settings.setString("DataDictionary", "FIX44.xml");
+            settings.setString("StartTime", "00:00:00");
+            settings.setString("EndTime", "00:00:00");
+            settings.setLong("ReconnectInterval", 1);
+            id = new SessionID("FIX.4.4", user.toUpperCase(), "RINGEX");
+            settings.setString(id, "BeginString", "FIX.4.4");
+            initiator = new SocketInitiator(this, new MemoryStoreFactory(), settings,
+                new ScreenLogFactory(false, false, false, false), new DefaultMessageFactory());
+            initiator.start();
+            await(() -> Session.lookupSession(id) != null && Session.lookupSession(id).isLoggedOn(),
+                user + " logged on over FIX", received);
+        }
+
+        Session session()
+        {
+            return Session.lookupSession(id);
+        }
+
+        public void fromApp(final Message message, final SessionID sessionId) throws quickfix.FieldNotFound
+        {
+            received.add(message.toString());
+            if (MsgType.EXECUTION_REPORT.equals(message.getHeader().getString(MsgType.FIELD)) &&
+                message.getChar(ExecType.FIELD) == ExecType.TRADE)
+            {
+                fills.add(message.getString(ClOrdID.FIELD));
+            }
+        }
+
+        public void toAdmin(final Message message, final SessionID sessionId)
+        {
+            try
+            {
+                if (MsgType.LOGON.equals(message.getHeader().getString(MsgType.FIELD)))
+                {
+                    message.setField(new Username(user));
+                    message.setField(new Password(password));
+                }
+            }
+            catch (final quickfix.FieldNotFound ignore)
+            {
+                // every message has a type
+            }
+        }
+
+        public void fromAdmin(final Message message, final SessionID sessionId)
+        {
+            received.add(message.toString());
+        }
+
+        public void onCreate(final SessionID sessionId)
+        {
+        }
+
+        public void onLogon(final SessionID sessionId)
+        {
+        }
+
+        public void onLogout(final SessionID sessionId)
+        {
+        }
+
+        public void toApp(final Message message, final SessionID sessionId)
+        {
+        }
+
+        public void close()
+        {
+            initiator.stop(true);
+        }
+    }
+}
