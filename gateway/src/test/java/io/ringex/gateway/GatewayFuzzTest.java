@@ -62,7 +62,7 @@ class GatewayFuzzTest
         checkSbe(new UnsafeBuffer(bytes), bytes.length);
     }
 
-    @Property(tries = 3000)
+    @Property(tries = 1500)
     void mutatedValidMessagesAreRejectedOrStillValid(
         @ForAll @IntRange(min = 0, max = 3) final int kind,
         @ForAll @Size(max = 6) final List<@IntRange(min = 0, max = 79) Integer> positions,
@@ -84,7 +84,7 @@ class GatewayFuzzTest
         checkSbe(buffer, Math.max(0, Math.min(buffer.capacity(), length + lengthDelta)));
     }
 
-    @Property(tries = 3000)
+    @Property(tries = 1500)
     void anyByteAtAnyOffsetOfAValidMessage(
         @ForAll @IntRange(min = 0, max = 3) final int kind,
         @ForAll @IntRange(min = 0, max = 90) final int position,
@@ -155,7 +155,7 @@ class GatewayFuzzTest
         return field.list().ofMaxSize(12).map(list -> String.join("", list));
     }
 
-    @Property(tries = 5000)
+    @Property(tries = 2000)
     void fixTranslationNeverThrowsAndAlwaysGivesAReason(
         @ForAll("fixMessages") final String body,
         @ForAll("msgTypes") final char msgType)
@@ -193,7 +193,7 @@ class GatewayFuzzTest
         return Arbitraries.of('D', 'F', 'G', 'q', 'x');
     }
 
-    @Property(tries = 3000)
+    @Property(tries = 1500)
     void rawFixBytesNeverEscape(@ForAll @Size(max = 300) final byte[] bytes, @ForAll("msgTypes") final char msgType)
     {
         fields.scan(new UnsafeBuffer(bytes), 0, bytes.length);

@@ -508,7 +508,13 @@ public final class SbeGatewayAgent implements Agent
         {
             return Action.CONTINUE;
         }
-        epoch = Math.max(epoch, eventEpoch);
+        if (eventEpoch < epoch)
+        {
+            // From a primary that has since been superseded (docs/protocol.md): never shown to clients.
+            dropped.increment();
+            return Action.CONTINUE;
+        }
+        epoch = eventEpoch;
         final int sessionNumber = SessionIds.sessionNumber(sessionId);
         if (SessionNumbers.isFix(sessionNumber))
         {
