@@ -95,6 +95,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private AtomicCounter errors;
     private volatile AtomicCounter instrumentCount;
     private long nowNs;
+    private long epoch;
 
     /**
      * @param ctx   concluded configuration.
@@ -360,16 +361,20 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         final int blockLength = headerDecoder.blockLength();
         final int version = headerDecoder.version();
         final long sessionId;
+        final long eventEpoch;
         switch (headerDecoder.templateId())
         {
             case ExecutionReportDecoder.TEMPLATE_ID:
-                sessionId = executionReport.wrap(buffer, body, blockLength, version).sessionId();
+                eventEpoch = executionReport.wrap(buffer, body, blockLength, version).epoch();
+                sessionId = executionReport.sessionId();
                 break;
             case CancelRejectDecoder.TEMPLATE_ID:
-                sessionId = cancelReject.wrap(buffer, body, blockLength, version).sessionId();
+                eventEpoch = cancelReject.wrap(buffer, body, blockLength, version).epoch();
+                sessionId = cancelReject.sessionId();
                 break;
             case BusinessRejectDecoder.TEMPLATE_ID:
-                sessionId = businessReject.wrap(buffer, body, blockLength, version).sessionId();
+                eventEpoch = businessReject.wrap(buffer, body, blockLength, version).epoch();
+                sessionId = businessReject.sessionId();
                 break;
             default:
                 return Action.CONTINUE;
@@ -379,6 +384,13 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         {
             return Action.CONTINUE;
         }
+        if (eventEpoch < epoch)
+        {
+            // From a primary that has since been superseded (docs/protocol.md): never shown to clients.
+            dropped.increment();
+            return Action.CONTINUE;
+        }
+        epoch = eventEpoch;
         final FixSession fixSession = sessionsByNumber.get(sessionNumber);
         if (fixSession == null)
         {

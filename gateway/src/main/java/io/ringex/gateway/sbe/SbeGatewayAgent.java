@@ -13,7 +13,6 @@ import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.SessionNumbers;
 import io.ringex.gateway.Throttle;
 import io.ringex.gateway.auth.User;
-import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.BooleanType;
@@ -32,18 +31,13 @@ import io.ringex.protocol.codecs.LogoutDecoder;
 import io.ringex.protocol.codecs.LogoutEncoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MassCancelEncoder;
-import io.ringex.protocol.codecs.MassCancelScope;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
-import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.ReplaceOrderEncoder;
-import io.ringex.protocol.codecs.SelfTradePrevention;
-import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -85,6 +79,7 @@ public final class SbeGatewayAgent implements Agent
     private final Aeron aeron;
     private final NanoClock clock;
     private final MessageValidator validator;
+    private final CommandChecker checker;
     private final long backPressureTimeoutNs;
     private final long slowClientTimeoutNs;
     private final long logonTimeoutNs;
@@ -96,10 +91,6 @@ public final class SbeGatewayAgent implements Agent
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final LogonDecoder logonDecoder = new LogonDecoder();
-    private final NewOrderDecoder newOrderDecoder = new NewOrderDecoder();
-    private final CancelOrderDecoder cancelOrderDecoder = new CancelOrderDecoder();
-    private final ReplaceOrderDecoder replaceOrderDecoder = new ReplaceOrderDecoder();
-    private final MassCancelDecoder massCancelDecoder = new MassCancelDecoder();
     private final ExecutionReportDecoder executionReportDecoder = new ExecutionReportDecoder();
     private final CancelRejectDecoder cancelRejectDecoder = new CancelRejectDecoder();
     private final BusinessRejectDecoder businessRejectDecoder = new BusinessRejectDecoder();
@@ -112,7 +103,7 @@ public final class SbeGatewayAgent implements Agent
     private final UnsafeBuffer sendBuffer = new UnsafeBuffer(new byte[512]);
     private final UnsafeBuffer commandBuffer;
 
-    private final ControlledFragmentHandler clientHandler = this::onClientFragment;
+    private final ControlledFragmentHandler clientHandler = this::onClientFragmentSafely;
     private final ControlledFragmentHandler egressHandler = this::onEngineEvent;
 
     private Subscription clientSubscription;
@@ -144,6 +135,7 @@ public final class SbeGatewayAgent implements Agent
         this.aeron = aeron;
         this.clock = clock;
         this.validator = new MessageValidator(ctx.maxMessageLength());
+        this.checker = new CommandChecker(ctx.maxMessageLength());
         this.commandBuffer = new UnsafeBuffer(new byte[ctx.maxMessageLength()]);
         this.backPressureTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.backPressureTimeoutMs());
         this.slowClientTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.slowClientTimeoutMs());
@@ -248,10 +240,27 @@ public final class SbeGatewayAgent implements Agent
         return work;
     }
 
+    /**
+     * A bug must not turn one client message into a poison pill redelivered forever: count it, skip it.
+     */
+    private Action onClientFragmentSafely(
+        final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        try
+        {
+            return onClientFragment(buffer, offset, length, header);
+        }
+        catch (final RuntimeException ex)
+        {
+            dropped.increment();
+            return Action.CONTINUE;
+        }
+    }
+
     private Action onClientFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
         final ClientSession session = sessionsByImage.get(header.sessionId());
-        final RejectReason invalid = validator.validate(buffer, offset, length);
+        final RejectReason invalid = checker.validate(buffer, offset, length);
         final int templateId = length >= HEADER_LENGTH ?
             buffer.getShort(offset + 2, ORDER) & 0xFFFF : 0;
         if (invalid != RejectReason.NONE)
@@ -292,11 +301,6 @@ public final class SbeGatewayAgent implements Agent
                 break;
         }
 
-        if (MessageCatalog.kind(templateId) != MessageCatalog.Kind.ORDER_ENTRY)
-        {
-            reject(session, templateId, null, 0, RejectReason.NOT_AUTHORISED, "clients may send order entry only");
-            return Action.CONTINUE;
-        }
         return onOrderEntry(session, buffer, offset, length, templateId);
     }
 
@@ -310,7 +314,7 @@ public final class SbeGatewayAgent implements Agent
         final boolean firstAttempt = session.ingressBackPressureStartNs == 0;
         if (firstAttempt)
         {
-            final RejectReason reason = check(session, buffer, offset, templateId);
+            final RejectReason reason = checker.check(session.user, buffer, offset);
             if (reason != RejectReason.NONE)
             {
                 reject(session, templateId, buffer, offset, reason, null);
@@ -357,85 +361,6 @@ public final class SbeGatewayAgent implements Agent
         return Action.CONTINUE;
     }
 
-    private RejectReason check(
-        final ClientSession session, final DirectBuffer buffer, final int offset, final int templateId)
-    {
-        headerDecoder.wrap(buffer, offset);
-        final int blockLength = headerDecoder.blockLength();
-        final int version = headerDecoder.version();
-        final int bodyOffset = offset + HEADER_LENGTH;
-        final long accountId;
-        switch (templateId)
-        {
-            case NewOrderDecoder.TEMPLATE_ID:
-            {
-                final NewOrderDecoder d = newOrderDecoder.wrap(buffer, bodyOffset, blockLength, version);
-                accountId = d.accountId();
-                if (d.side() == Side.NULL_VAL || d.orderType() == OrderType.NULL_VAL ||
-                    d.timeInForce() == TimeInForce.NULL_VAL || d.postOnly() == BooleanType.NULL_VAL ||
-                    d.selfTradePrevention() == SelfTradePrevention.NULL_VAL || isBlank(d.clientOrderId(0)))
-                {
-                    return RejectReason.MALFORMED;
-                }
-                if (d.quantity() <= 0)
-                {
-                    return RejectReason.INVALID_QUANTITY;
-                }
-                if (d.orderType() == OrderType.LIMIT && d.price() <= 0)
-                {
-                    return RejectReason.INVALID_PRICE;
-                }
-                break;
-            }
-            case CancelOrderDecoder.TEMPLATE_ID:
-            {
-                final CancelOrderDecoder d = cancelOrderDecoder.wrap(buffer, bodyOffset, blockLength, version);
-                accountId = d.accountId();
-                if (d.orderId() == 0 && isBlank(d.origClientOrderId(0)))
-                {
-                    return RejectReason.MALFORMED;
-                }
-                break;
-            }
-            case ReplaceOrderDecoder.TEMPLATE_ID:
-            {
-                final ReplaceOrderDecoder d = replaceOrderDecoder.wrap(buffer, bodyOffset, blockLength, version);
-                accountId = d.accountId();
-                if ((d.orderId() == 0 && isBlank(d.origClientOrderId(0))) || isBlank(d.clientOrderId(0)))
-                {
-                    return RejectReason.MALFORMED;
-                }
-                if (d.quantity() <= 0)
-                {
-                    return RejectReason.INVALID_QUANTITY;
-                }
-                if (d.price() <= 0)
-                {
-                    return RejectReason.INVALID_PRICE;
-                }
-                break;
-            }
-            case MassCancelDecoder.TEMPLATE_ID:
-            {
-                final MassCancelDecoder d = massCancelDecoder.wrap(buffer, bodyOffset, blockLength, version);
-                accountId = d.accountId();
-                if (d.scope() == MassCancelScope.NULL_VAL)
-                {
-                    return RejectReason.MALFORMED;
-                }
-                break;
-            }
-            default:
-                return RejectReason.UNKNOWN_MESSAGE;
-        }
-        return session.user.mayTrade(accountId) ? RejectReason.NONE : RejectReason.NOT_AUTHORISED;
-    }
-
-    private static boolean isBlank(final byte firstChar)
-    {
-        return firstChar == 0 || firstChar == ' ';
-    }
-
     private void stamp(final ClientSession session, final int templateId)
     {
         final int at = HEADER_LENGTH;
@@ -478,7 +403,7 @@ public final class SbeGatewayAgent implements Agent
         headerDecoder.wrap(buffer, offset);
         logonDecoder.wrap(buffer, offset + HEADER_LENGTH, headerDecoder.blockLength(), headerDecoder.version());
         final long heartbeatMs = logonDecoder.heartbeatIntervalMs();
-        final boolean cancelOnDisconnect = logonDecoder.cancelOnDisconnect() == BooleanType.TRUE;
+        final boolean cancelOnDisconnect = logonDecoder.cancelOnDisconnectRaw() == BooleanType.TRUE.value();
         final int responseStreamId = logonDecoder.responseStreamId();
         final String username = logonDecoder.username();
         final String credential = logonDecoder.credential();
@@ -583,7 +508,13 @@ public final class SbeGatewayAgent implements Agent
         {
             return Action.CONTINUE;
         }
-        epoch = Math.max(epoch, eventEpoch);
+        if (eventEpoch < epoch)
+        {
+            // From a primary that has since been superseded (docs/protocol.md): never shown to clients.
+            dropped.increment();
+            return Action.CONTINUE;
+        }
+        epoch = eventEpoch;
         final int sessionNumber = SessionIds.sessionNumber(sessionId);
         if (SessionNumbers.isFix(sessionNumber))
         {

@@ -3,6 +3,8 @@ package io.ringex.gateway.fix;
 import io.aeron.CommonContext;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
+import io.ringex.gateway.auth.CredentialHash;
+import io.ringex.gateway.auth.User;
 import io.ringex.gateway.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;
@@ -84,6 +86,8 @@ class FixGatewayIT
             .marketDataChannel(IPC).marketDataStreamId(1003)
             .addUser(TestUsers.ALICE)
             .addUser(TestUsers.BOB)
+            .addUser(new User("carol", CredentialHash.hash("carol-pw".toCharArray(), 1000), new long[]{ 300 },
+                "CAROL", "RINGEX", true))
             .addInstrument(2, "ETH-USD", 4);
         gateway = Gateway.launch(ctx, Throwable::printStackTrace);
         engine = TestEngines.launch(new EngineStreams(aeronDir, IPC, 1001, IPC, 1002, IPC, 1003,
@@ -335,6 +339,27 @@ class FixGatewayIT
             .filter(m -> "Y".equals(FixTestClient.header(m, PossDupFlag.FIELD))).count() >= 3, null);
         awaitOne(alice, "R3 ack", is("8", 11, "R3"));
         assertTrue(client.isLoggedOn(alice));
+    }
+
+    @Test
+    void cancelOnDisconnectForUsersConfiguredForIt() throws Exception
+    {
+        final SessionID carol = client.addSession("CAROL", "RINGEX", "carol", "carol-pw");
+        final SessionID alice = alice();
+        startAndLogon(carol, alice);
+        client.send(carol, order("K1", Side.BUY, "BTC-USD", "1", "10"));
+        client.send(alice, order("K2", Side.BUY, "BTC-USD", "1", "10"));
+        awaitOne(carol, "carol ack", is("8", 11, "K1"));
+        awaitOne(alice, "alice ack", is("8", 11, "K2"));
+
+        client.session(carol).logout("bye");
+        client.session(alice).logout("bye");
+        Await.until("carol's orders cancelled on disconnect", () -> engine.commandLog().stream()
+            .anyMatch(l -> l.startsWith("MassCancel") && l.contains("account=300 scope=SESSION cod=TRUE")), null);
+        Await.until("both logged off", () -> engine.commandLog().stream()
+            .filter(l -> l.startsWith("SessionStatus") && l.endsWith("loggedOn=FALSE")).count() == 2, null);
+        assertTrue(engine.commandLog().stream().noneMatch(l -> l.contains("account=100 scope=SESSION")),
+            "alice did not ask for it");
     }
 
     @Test

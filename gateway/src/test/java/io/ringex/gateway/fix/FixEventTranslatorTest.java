@@ -1,0 +1,101 @@
+package io.ringex.gateway.fix;
+
+import io.ringex.gateway.InstrumentDirectory;
+import io.ringex.protocol.codecs.CancelReason;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.CancelRejectEncoder;
+import io.ringex.protocol.codecs.CancelRejectResponseTo;
+import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.ExecutionReportEncoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.OrderStatus;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import uk.co.real_logic.artio.builder.Encoder;
+import uk.co.real_logic.artio.util.MutableAsciiBuffer;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FixEventTranslatorTest
+{
+    private final FixEventTranslator translator = new FixEventTranslator();
+    private final InstrumentDirectory instruments = new InstrumentDirectory();
+    private final UnsafeBuffer sbe = new UnsafeBuffer(new byte[512]);
+
+    FixEventTranslatorTest()
+    {
+        instruments.put(1, "BTC-USD", 2);
+    }
+
+    private static String encode(final Encoder encoder)
+    {
+        final MutableAsciiBuffer out = new MutableAsciiBuffer(new byte[2048]);
+        final var header = (io.ringex.gateway.fix.codecs.builder.HeaderEncoder)encoder.header();
+        header.senderCompID("RINGEX").targetCompID("ALICE").msgSeqNum(1).sendingTime("20260101-00:00:00".getBytes());
+        final long result = encoder.encode(out, 0);
+        return out.getAscii(Encoder.offset(result), Encoder.length(result)).replace('\u0001', '|');
+    }
+
+    @Test
+    void fillBecomesExecutionReportWithExactDecimals()
+    {
+        final ExecutionReportEncoder e = new ExecutionReportEncoder().wrapAndApplyHeader(sbe, 0,
+            new MessageHeaderEncoder());
+        e.epoch(1).sessionId(5).accountId(100).instrumentId(1).orderId(77).clientOrderId("A1").origClientOrderId("")
+            .execType(ExecType.PARTIAL_FILL).orderStatus(OrderStatus.PARTIALLY_FILLED).side(Side.BUY)
+            .orderType(OrderType.LIMIT).timeInForce(TimeInForce.GTC).price(10125).quantity(10).leavesQuantity(6)
+            .cumulativeQuantity(4).lastPrice(10120).lastQuantity(4).averagePrice(10120).tradeId(9)
+            .rejectReason(RejectReason.NONE).cancelReason(CancelReason.NONE).transactTimeNs(0).commandSequence(3);
+        final ExecutionReportDecoder d = new ExecutionReportDecoder().wrap(sbe, 8, e.sbeBlockLength(), 1);
+        final String fix = encode(translator.executionReport(d, instruments));
+        for (final String expected : new String[]{ "|35=8|", "|37=77|", "|11=A1|", "|150=F|", "|39=1|", "|55=BTC-USD|",
+            "|54=1|", "|44=101.25|", "|38=10|", "|151=6|", "|14=4|", "|31=101.2|", "|32=4|", "|6=101.2|",
+            "|1=100|", "|17=E1-3-77-9-F|" })
+        {
+            assertTrue(fix.contains(expected), expected + " in " + fix);
+        }
+    }
+
+    @Test
+    void cancelRejectBecomesOrderCancelReject()
+    {
+        final CancelRejectEncoder e = new CancelRejectEncoder().wrapAndApplyHeader(sbe, 0, new MessageHeaderEncoder());
+        e.epoch(1).sessionId(5).accountId(100).instrumentId(1).orderId(0).clientOrderId("C2")
+            .origClientOrderId("C1").responseTo(CancelRejectResponseTo.REPLACE)
+            .rejectReason(RejectReason.UNKNOWN_ORDER).transactTimeNs(0).commandSequence(1);
+        final CancelRejectDecoder d = new CancelRejectDecoder().wrap(sbe, 8, e.sbeBlockLength(), 1);
+        final String fix = encode(translator.cancelReject(d));
+        for (final String expected : new String[]{ "|35=9|", "|37=NONE|", "|11=C2|", "|41=C1|", "|434=2|",
+            "|102=1|", "|58=UNKNOWN_ORDER|" })
+        {
+            assertTrue(fix.contains(expected), expected + " in " + fix);
+        }
+    }
+
+    @Test
+    void gatewayRejectsPickTheRightMessage()
+    {
+        final String newOrder = encode(translator.reject(FixMessages.scan("35=D|11=A|55=BTC-USD|54=2|"), 'D', 4,
+            RejectReason.INVALID_PRICE, "too fine", "UNKNOWN"));
+        assertTrue(newOrder.contains("|35=8|") && newOrder.contains("|150=8|") && newOrder.contains("|54=2|") &&
+            newOrder.contains("|58=INVALID_PRICE: too fine|"), newOrder);
+
+        final String cancel = encode(translator.reject(FixMessages.scan("35=F|11=C|41=O|"), 'F', 4,
+            RejectReason.NOT_AUTHORISED, null, "UNKNOWN"));
+        assertTrue(cancel.contains("|35=9|") && cancel.contains("|434=1|") && cancel.contains("|102=99|"), cancel);
+
+        final String throttled = encode(translator.reject(FixMessages.scan("35=D|11=A|"), 'D', 4,
+            RejectReason.THROTTLED, null, "UNKNOWN"));
+        assertTrue(throttled.contains("|35=j|") && throttled.contains("|45=4|") && throttled.contains("|372=D|") &&
+            throttled.contains("|380=4|") && throttled.contains("|379=A|"), throttled);
+
+        final String unsupported = encode(translator.reject(FixMessages.scan("35=AE|"), '?', 9,
+            RejectReason.UNKNOWN_MESSAGE, null, "UNKNOWN"));
+        assertTrue(unsupported.contains("|372=AE|") && unsupported.contains("|380=3|"), unsupported);
+    }
+}

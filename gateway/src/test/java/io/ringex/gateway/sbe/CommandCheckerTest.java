@@ -1,0 +1,62 @@
+package io.ringex.gateway.sbe;
+
+import io.ringex.gateway.testing.TestUsers;
+import io.ringex.protocol.codecs.AddAccountEncoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.NewOrderEncoder;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SelfTradePrevention;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class CommandCheckerTest
+{
+    private final CommandChecker checker = new CommandChecker(1024);
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
+
+    private RejectReason both(final int length)
+    {
+        final RejectReason structural = checker.validate(buffer, 0, length);
+        return structural != RejectReason.NONE ? structural : checker.check(TestUsers.ALICE, buffer, 0);
+    }
+
+    @Test
+    void validOrderEntryPasses()
+    {
+        assertEquals(RejectReason.NONE, both(SbeMessages.newOrder(buffer, 100, 10125, 1)));
+        assertEquals(RejectReason.NONE, both(SbeMessages.newOrder(buffer, 101, 10125, 1)));
+        assertEquals(RejectReason.NONE, both(SbeMessages.cancel(buffer, 100, "X", 0)));
+        assertEquals(RejectReason.NONE, both(SbeMessages.cancel(buffer, 100, "", 5)));
+        assertEquals(RejectReason.NONE, both(SbeMessages.replace(buffer, 100, 1, 1)));
+        assertEquals(RejectReason.NONE, both(SbeMessages.massCancel(buffer, 100)));
+    }
+
+    @Test
+    void badMessagesAreRejectedWithAReason()
+    {
+        assertEquals(RejectReason.NOT_AUTHORISED, both(SbeMessages.newOrder(buffer, 200, 10125, 1)));
+        assertEquals(RejectReason.INVALID_QUANTITY, both(SbeMessages.newOrder(buffer, 100, 10125, 0)));
+        assertEquals(RejectReason.INVALID_PRICE, both(SbeMessages.newOrder(buffer, 100, -5, 1)));
+        assertEquals(RejectReason.MALFORMED, both(SbeMessages.cancel(buffer, 100, "", 0)));
+        assertEquals(RejectReason.INVALID_QUANTITY, both(SbeMessages.replace(buffer, 100, 1, -1)));
+        assertEquals(RejectReason.NOT_AUTHORISED, both(SbeMessages.massCancel(buffer, 999)));
+
+        final int length = SbeMessages.newOrder(buffer, 100, 1, 1);
+        buffer.putByte(8 + NewOrderEncoder.sideEncodingOffset(), (byte)9);
+        assertEquals(RejectReason.MALFORMED, both(length));
+        assertEquals(RejectReason.MALFORMED, checker.validate(buffer, 0, length - 1));
+        buffer.putShort(6, (short)2); // version 2
+        assertEquals(RejectReason.UNSUPPORTED_VERSION, checker.validate(buffer, 0, length));
+    }
+
+    @Test
+    void adminAndEventMessagesAreNotForClients()
+    {
+        final AddAccountEncoder e = new AddAccountEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .requestId(1).accountId(1).selfTradePrevention(SelfTradePrevention.CANCEL_NEWEST);
+        assertEquals(RejectReason.NOT_AUTHORISED,
+            checker.validate(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength()));
+    }
+}
