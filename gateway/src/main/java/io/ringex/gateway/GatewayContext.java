@@ -156,7 +156,9 @@ public final class GatewayContext
         clientStreamId = intValue(CLIENT_STREAM_PROP, 2001);
         engineIngressChannel = value(ENGINE_INGRESS_CHANNEL_PROP, "aeron:udp?endpoint=localhost:40100");
         engineIngressStreamId = intValue(ENGINE_INGRESS_STREAM_PROP, 1001);
-        engineEgressChannel = value(ENGINE_EGRESS_CHANNEL_PROP, "aeron:udp?endpoint=localhost:40101");
+        // A multi-destination-cast subscriber: any number of gateways and risk services share the engine's outbound.
+        engineEgressChannel = value(ENGINE_EGRESS_CHANNEL_PROP,
+            "aeron:udp?endpoint=localhost:0|control=localhost:40101|control-mode=dynamic");
         engineEgressStreamId = intValue(ENGINE_EGRESS_STREAM_PROP, 1002);
         marketDataChannel = value(MARKET_DATA_CHANNEL_PROP, null);
         marketDataStreamId = intValue(MARKET_DATA_STREAM_PROP, 1003);

@@ -25,7 +25,8 @@ class GatewayContextTest
         assertEquals(2001, ctx.clientStreamId());
         assertEquals("aeron:udp?endpoint=localhost:40100", ctx.engineIngressChannel());
         assertEquals(1001, ctx.engineIngressStreamId());
-        assertEquals("aeron:udp?endpoint=localhost:40101", ctx.engineEgressChannel());
+        assertEquals("aeron:udp?endpoint=localhost:0|control=localhost:40101|control-mode=dynamic",
+            ctx.engineEgressChannel());
         assertEquals(1002, ctx.engineEgressStreamId());
         assertEquals(ctx.engineEgressChannel(), ctx.marketDataChannel());
         assertEquals(1003, ctx.marketDataStreamId());
