@@ -24,7 +24,7 @@ public final class EngineContext
     {
         /** Every agent on its own thread: for machines with cores to spare, with busy-spin idle if wanted. */
         DEDICATED,
-        /** Ingress, journal and replication on one thread; processor, publishers and status on another. */
+        /** Ingress, journal, replication and the publishers on one thread; processor and status on another. */
         SHARED
     }
 

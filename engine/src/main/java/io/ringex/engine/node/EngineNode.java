@@ -53,7 +53,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * in every process and {@link SequenceBase} maps them on.
  * <p>
  * Threading ({@link EngineContext.Threading}): SHARED puts the input side (ingress or receiver, journal,
- * replication or ack) on one thread and the processor with the status agent and the publishers on another;
+ * replication or ack) and the publishers on one thread and the processor with the status agent on another;
  * DEDICATED gives each its own thread, except the status agent, which always shares the processor's.
  * <p>
  * Thread safety: launch and close from one thread; the queries from any.
@@ -341,11 +341,14 @@ public final class EngineNode implements AutoCloseable
         final Agent processorAndStatus = new CompositeAgent(processorRingStage, status);
         if (ctx.threading() == EngineContext.Threading.SHARED)
         {
-            start(new CompositeAgent(inputAgents));
-            final List<Agent> processorThread = new ArrayList<>();
-            processorThread.add(processorAndStatus);
-            processorThread.addAll(outputAgents);
-            start(new CompositeAgent(processorThread));
+            // The publishers must not share the processor's thread: the processor waits for output-ring slots that
+            // only they free, so one input batch producing more events than the output ring holds would wait
+            // forever. The input side never waits on the processor (a full input ring makes the ingress ABORT), so
+            // the publishers are safe there; the processor and the status agent have a thread to themselves.
+            final List<Agent> ioThread = new ArrayList<>(inputAgents);
+            ioThread.addAll(outputAgents);
+            start(new CompositeAgent(ioThread));
+            start(processorAndStatus);
         }
         else
         {

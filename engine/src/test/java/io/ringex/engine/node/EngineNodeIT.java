@@ -167,6 +167,26 @@ class EngineNodeIT
     }
 
     @Test
+    void oneCommandWithMoreEventsThanTheOutputRingHoldsDoesNotStallTheProcessor() throws Exception
+    {
+        // SHARED threading, a 64-slot output ring, and a sweep through 100 price levels: several hundred events
+        // from one command, which the publishers must drain while the processor is still producing them.
+        final EngineContext ctx = context("primary").outputRingCapacity(64).threading(EngineContext.Threading.SHARED);
+        closing(EngineNode.launch(ctx));
+        final EngineTestClient client = closing(new EngineTestClient(driver.aeronDirectoryName(), ctx, IPC));
+        client.awaitConnected();
+        client.setUpMarket(1, 2);
+        for (int i = 0; i < 100; i++)
+        {
+            client.limit(1, 1 + i, Side.SELL, 10_001 + i, 1);
+        }
+        client.await(() -> client.count("NEW") == 100, "100 resting offers");
+        client.limit(2, 1_000, Side.BUY, 10_200, 100);
+        client.await(() -> client.tradeIds.size() == 100, "one order sweeping 100 levels");
+        assertEquals(101, client.count("FILL"), "each offer filled, and the sweeping order");
+    }
+
+    @Test
     void badInputIsRefusedAndCountedAndTheNodeGoesOn() throws Exception
     {
         final EngineContext ctx = context("primary");
