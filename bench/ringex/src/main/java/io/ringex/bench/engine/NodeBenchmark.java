@@ -1,0 +1,185 @@
+package io.ringex.bench.engine;
+
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.ringex.bench.workload.WorkloadFile;
+import io.ringex.engine.node.EngineContext;
+import io.ringex.engine.node.EngineNode;
+import io.ringex.journal.Journal;
+import org.agrona.CloseHelper;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * "Engine node": the whole primary, journal on, driven over Aeron IPC by a client in the same JVM.
+ * <pre>
+ *  client --Aeron IPC--> [ingress] -> INPUT RING -> [journal: Chronicle, PROCESS durability] --+-> [processor]
+ *                                                -> [replication -> standby, if on] ----------+       |
+ *  client <--Aeron IPC-- [egress, market data, risk publishers] <- OUTPUT RING <------------------------+
+ * </pre>
+ * One embedded media driver (SHARED threading) serves the client, the primary and, with {@code --replication
+ * ASYNC|SYNC}, a standby {@link EngineNode} in the same JVM, replicated to over UDP loopback. The client offers the
+ * pre-encoded commands from the main thread and counts every event of the three outbound streams on its own thread
+ * ({@link EgressCounter}); the clock runs from the first timed offer until the ExecutionReport or CancelReject of the
+ * last command arrives. Periodic state snapshots are off for the run (the node's default is one per 1M commands;
+ * exchange-core's journaled run takes none either); everything else is the node's defaults.
+ * <p>
+ * A pass: fresh journal and snapshot directories under {@code --dir}, fresh nodes; preamble and prefill untimed.
+ * RESULT reports the last of {@code --passes}.
+ * <pre>
+ * java ${ringex.jvm.flags} -Xms2g -Xmx2g -cp ... io.ringex.bench.engine.NodeBenchmark --workload FILE --dir DIR \
+ *     [--passes 2] [--replication OFF|ASYNC|SYNC] [--idle backoff|yielding|busy-spin] [--threading SHARED|DEDICATED]
+ * </pre>
+ */
+public final class NodeBenchmark
+{
+    private static final long TIMEOUT_NS = TimeUnit.MINUTES.toNanos(10);
+
+    private NodeBenchmark()
+    {
+    }
+
+    /**
+     * @param args see the class comment.
+     * @throws Exception on failure.
+     */
+    public static void main(final String[] args) throws Exception
+    {
+        final BenchArgs options = new BenchArgs(args);
+        final Path workload = Path.of(options.required("--workload"));
+        final Path dir = Path.of(options.required("--dir"));
+        final int passes = options.integer("--passes", 2);
+        final EngineContext.ReplicationMode replication = EngineContext.ReplicationMode.valueOf(
+            options.string("--replication", "OFF"));
+        final String idle = options.string("--idle", "backoff");
+        final EngineContext.Threading threading = EngineContext.Threading.valueOf(
+            options.string("--threading", "DEDICATED"));
+
+        final WorkloadEncoder.Encoded encoded;
+        final int instruments;
+        try (WorkloadFile file = WorkloadFile.open(workload))
+        {
+            encoded = WorkloadEncoder.encodeAll(file);
+            instruments = file.instruments();
+        }
+        final long untimed = (long)encoded.preamble().count() + encoded.prefill().count();
+        final long timed = encoded.timed().count();
+
+        final double[] mcps = new double[passes];
+        EventTally tally = null;
+        long journalBytes = 0;
+        final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+        try
+        {
+            for (int pass = 0; pass < passes; pass++)
+            {
+                final Path passDir = dir.resolve("pass-" + pass);
+                IoUtil.delete(passDir.toFile(), true);
+                final int[] ports = { 41100 + pass * 10, 41101 + pass * 10 };
+                final EngineContext primary = context(driver, passDir.resolve("primary"), idle, threading)
+                    .replicationMode(replication);
+                EngineNode standbyNode = null;
+                if (replication != EngineContext.ReplicationMode.OFF)
+                {
+                    final EngineContext standby = context(driver, passDir.resolve("standby"), idle, threading)
+                        .nodeId(2).role(EngineContext.Role.STANDBY)
+                        .egressStreamId(2002).marketDataStreamId(2003).riskStreamId(2004);
+                    replicationChannels(standby, ports);
+                    replicationChannels(primary, ports);
+                    standbyNode = EngineNode.launch(standby);
+                }
+                final EngineNode node = EngineNode.launch(primary);
+                final IdleStrategy clientIdle = PipelineBenchmark.idleStrategy(idle);
+                try (EgressCounter client = new EgressCounter(driver.aeronDirectoryName(), primary,
+                    PipelineBenchmark.idleStrategy(idle)))
+                {
+                    client.awaitConnected(TimeUnit.SECONDS.toNanos(30));
+                    client.send(encoded.preamble(), clientIdle);
+                    client.send(encoded.prefill(), clientIdle);
+                    client.awaitAnswered(untimed, clientIdle, TIMEOUT_NS);
+
+                    final long start = System.nanoTime();
+                    client.send(encoded.timed(), clientIdle);
+                    client.awaitAnswered(untimed + timed, clientIdle, TIMEOUT_NS);
+                    final long ns = System.nanoTime() - start;
+                    mcps[pass] = timed * 1_000.0 / ns;
+                    client.close();
+                    tally = client.tally();
+                    System.out.printf(Locale.ROOT, "pass=%d commands=%d ms=%.1f mcps=%.3f journaled=%d " +
+                        "processed=%d events=%d rejects=%d%n", pass, timed, ns / 1e6, mcps[pass],
+                        node.journaledSequence(), node.processedSequence(), tally.events(), tally.rejects());
+                }
+                finally
+                {
+                    CloseHelper.quietClose(node);
+                    CloseHelper.quietClose(standbyNode);
+                }
+                journalBytes = size(passDir.resolve("primary").resolve("journal"));
+                IoUtil.delete(passDir.toFile(), true);
+            }
+        }
+        finally
+        {
+            CloseHelper.quietClose(driver);
+        }
+        System.out.println("REJECTS " + tally.rejectSummary());
+        System.out.println("EVENTS " + tally.templateSummary());
+        System.out.printf(Locale.ROOT, "RESULT impl=ringex-node instruments=%d commands=%d passes=%d " +
+            "replication=%s idle=%s threading=%s durability=PROCESS mcps=%.3f perPass=%s rejects=%d events=%d " +
+            "journalBytes=%d%n", instruments, timed, passes, replication, idle, threading, mcps[passes - 1],
+            BlpBenchmark.perPass(mcps), tally.rejects(), tally.events(), journalBytes);
+    }
+
+    static EngineContext context(final MediaDriver driver, final Path dir, final String idle,
+        final EngineContext.Threading threading)
+    {
+        return new EngineContext()
+            .aeronDirectoryName(driver.aeronDirectoryName())
+            .ingressChannel("aeron:ipc")
+            .outboundChannel("aeron:ipc")
+            .journalDirectory(dir.resolve("journal"))
+            .snapshotDirectory(dir.resolve("snapshots"))
+            .durability(Journal.Durability.PROCESS)
+            .snapshotEveryCommands(Long.MAX_VALUE / 2)
+            .idleStrategy(idle)
+            .threading(threading);
+    }
+
+    private static void replicationChannels(final EngineContext ctx, final int[] ports)
+    {
+        ctx.replicationChannel("aeron:udp?endpoint=localhost:" + ports[0])
+            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ports[1]);
+    }
+
+    static long size(final Path dir) throws IOException
+    {
+        if (!Files.isDirectory(dir))
+        {
+            return 0;
+        }
+        try (Stream<Path> files = Files.walk(dir))
+        {
+            return files.filter(Files::isRegularFile).mapToLong((file) ->
+            {
+                try
+                {
+                    return Files.size(file);
+                }
+                catch (final IOException ex)
+                {
+                    return 0;
+                }
+            }).sum();
+        }
+    }
+}

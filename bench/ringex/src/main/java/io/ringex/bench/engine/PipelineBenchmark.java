@@ -1,0 +1,235 @@
+package io.ringex.bench.engine;
+
+import io.ringex.bench.workload.WorkloadFile;
+import io.ringex.engine.processor.BusinessLogicProcessor;
+import io.ringex.engine.ring.Ring;
+import io.ringex.engine.ring.Sequencer;
+import io.ringex.engine.ring.SlotDescriptor;
+import io.ringex.engine.ring.SlotHandler;
+import io.ringex.engine.ring.Stage;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * "In-process pipeline": the engine's rings and processor without the journal and without Aeron.
+ * <pre>
+ *  producer (main thread) -> INPUT RING -> [processor stage: BLP] -> OUTPUT RING -> [event consumer stage]
+ * </pre>
+ * The producer claims one slot per pre-encoded command ({@link EncodedCommands}), stamps it as the node's ingress
+ * does (timestamp, source id, template id, length, payload) and publishes it. The processor stage does what the
+ * node's {@code ProcessorStage} does on its hot path (the command's sequence and timestamp to the sink, onCommand,
+ * onEndOfBatch at the end of each ring batch) into the output ring ({@link OutputRingSink}); the consumer stage
+ * counts every event ({@link EventTally}). Three threads, each waiting with the same idle strategy, YIELDING by
+ * default as the exchange-core peer's (whose grouping, risk, matching and results stages are ~5 yielding threads).
+ * <p>
+ * A pass: fresh rings and processor; preamble and prefill through the pipeline, untimed; then the clock runs from the
+ * first timed claim until the processor has passed the last command and the consumer has taken every event it
+ * emitted (exchange-core's {@code submitCommandsSync} likewise waits for the last result). RESULT reports the last of
+ * {@code --passes} (the others are warm-up).
+ * <pre>
+ * java ${ringex.jvm.flags} -Xms2g -Xmx2g -cp ... io.ringex.bench.engine.PipelineBenchmark --workload FILE \
+ *     [--passes 2] [--idle yielding|backoff|busy-spin] [--ring 65536]
+ * </pre>
+ */
+public final class PipelineBenchmark
+{
+    private static final int INPUT_SLOT_LENGTH = 256;
+    private static final int OUTPUT_SLOT_LENGTH = 1024;
+
+    private PipelineBenchmark()
+    {
+    }
+
+    /**
+     * @param args see the class comment.
+     * @throws Exception on failure.
+     */
+    public static void main(final String[] args) throws Exception
+    {
+        final BenchArgs options = new BenchArgs(args);
+        final Path workload = Path.of(options.required("--workload"));
+        final int passes = options.integer("--passes", 2);
+        final String idle = options.string("--idle", "yielding");
+        final int ringCapacity = options.integer("--ring", 1 << 16);
+
+        final WorkloadEncoder.Encoded encoded;
+        final int instruments;
+        try (WorkloadFile file = WorkloadFile.open(workload))
+        {
+            encoded = WorkloadEncoder.encodeAll(file);
+            instruments = file.instruments();
+        }
+        final int expectedOrders = Math.max(1 << 16, Integer.highestOneBit(encoded.prefill().count()) * 4);
+        final long timed = encoded.timed().count();
+
+        final double[] mcps = new double[passes];
+        EventTally tally = null;
+        for (int pass = 0; pass < passes; pass++)
+        {
+            tally = new EventTally();
+            try (Pipeline pipeline = new Pipeline(ringCapacity, idle, tally, expectedOrders))
+            {
+                pipeline.produce(encoded.preamble());
+                pipeline.produce(encoded.prefill());
+                pipeline.awaitDone();
+                if (tally.rejects() != 0)
+                {
+                    throw new IllegalStateException("preamble or prefill refused: " + tally.rejectSummary());
+                }
+                tally.reset();
+
+                final long start = System.nanoTime();
+                pipeline.produce(encoded.timed());
+                pipeline.awaitDone();
+                final long ns = System.nanoTime() - start;
+                mcps[pass] = timed * 1_000.0 / ns;
+                System.out.printf(Locale.ROOT, "pass=%d commands=%d ms=%.1f mcps=%.3f events=%d rejects=%d " +
+                    "stateHash=%016x%n", pass, timed, ns / 1e6, mcps[pass], tally.events(), tally.rejects(),
+                    pipeline.stateHash());
+            }
+        }
+        System.out.println("REJECTS " + tally.rejectSummary());
+        System.out.println("EVENTS " + tally.templateSummary());
+        System.out.printf(Locale.ROOT, "RESULT impl=ringex-pipeline instruments=%d commands=%d passes=%d idle=%s " +
+            "mcps=%.3f perPass=%s rejects=%d events=%d%n", instruments, timed, passes, idle, mcps[passes - 1],
+            BlpBenchmark.perPass(mcps), tally.rejects(), tally.events());
+    }
+
+    static IdleStrategy idleStrategy(final String name)
+    {
+        switch (name)
+        {
+            case "yielding":
+                return new YieldingIdleStrategy();
+            case "busy-spin":
+                return new BusySpinIdleStrategy();
+            case "backoff":
+                return Ring.defaultIdleStrategy();
+            default:
+                throw new IllegalArgumentException("--idle yielding|backoff|busy-spin, not " + name);
+        }
+    }
+
+    /**
+     * One assembly of rings, stages and threads; a fresh one per pass.
+     */
+    static final class Pipeline implements AutoCloseable
+    {
+        private final Ring input;
+        private final Ring output;
+        private final Sequencer sequencer;
+        private final AtomicBuffer slots;
+        private final IdleStrategy producerIdle;
+        private final Stage processorStage;
+        private final Stage consumerStage;
+        private final BusinessLogicProcessor processor;
+        private final AgentRunner processorRunner;
+        private final AgentRunner consumerRunner;
+        private long lastSequence = -1;
+
+        Pipeline(final int capacity, final String idle, final EventTally tally, final int expectedOrders)
+        {
+            input = Ring.builder().name("input").capacity(capacity).slotLength(INPUT_SLOT_LENGTH).build();
+            output = Ring.builder().name("output").capacity(capacity).slotLength(OUTPUT_SLOT_LENGTH).build();
+            sequencer = input.sequencer();
+            slots = input.buffer();
+            producerIdle = idleStrategy(idle);
+            final OutputRingSink sink = new OutputRingSink(output, idleStrategy(idle));
+            processor = new BusinessLogicProcessor(sink, expectedOrders, Throwable::printStackTrace);
+            processorStage = input.stage("processor", new ProcessingHandler(processor, sink)).build();
+            consumerStage = output.stage("events", (buffer, slotOffset, sequence, endOfBatch) ->
+                tally.onEvent(buffer, slotOffset + SlotDescriptor.PAYLOAD_OFFSET)).build();
+            processorRunner = new AgentRunner(idleStrategy(idle), Throwable::printStackTrace, null, processorStage);
+            consumerRunner = new AgentRunner(idleStrategy(idle), Throwable::printStackTrace, null, consumerStage);
+            AgentRunner.startOnThread(processorRunner);
+            AgentRunner.startOnThread(consumerRunner);
+        }
+
+        void produce(final EncodedCommands commands)
+        {
+            final UnsafeBuffer source = commands.buffer();
+            final int limit = commands.limit();
+            for (int frame = 0; frame < limit; frame = commands.next(frame))
+            {
+                final long sequence = sequencer.next(producerIdle);
+                final int slot = input.slotOffset(sequence);
+                final int length = commands.length(frame);
+                slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, System.nanoTime());
+                slots.putLong(slot + SlotDescriptor.SOURCE_ID_OFFSET, commands.sourceId(frame));
+                slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, commands.templateId(frame));
+                slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET, length);
+                slots.putBytes(slot + SlotDescriptor.PAYLOAD_OFFSET, source, EncodedCommands.messageOffset(frame),
+                    length);
+                sequencer.publish(sequence);
+                lastSequence = sequence;
+            }
+        }
+
+        /** Wait until the processor has passed the last command and the consumer every event of it. */
+        void awaitDone()
+        {
+            producerIdle.reset();
+            while (processorStage.sequence() < lastSequence)
+            {
+                producerIdle.idle();
+            }
+            final long lastEvent = output.sequencer().cursor();
+            while (consumerStage.sequence() < lastEvent)
+            {
+                producerIdle.idle();
+            }
+        }
+
+        long stateHash()
+        {
+            // The processor's thread is idle once awaitDone returned; its writes happened-before the sequence read.
+            return processor.stateHash();
+        }
+
+        public void close()
+        {
+            CloseHelper.quietCloseAll(processorRunner, consumerRunner);
+            input.close();
+            output.close();
+        }
+    }
+
+    /**
+     * The hot path of the node's ProcessorStage: sequence and timestamp to the sink, the command to the processor,
+     * the end of batch where the ring's batch ends.
+     */
+    static final class ProcessingHandler implements SlotHandler
+    {
+        private final BusinessLogicProcessor processor;
+        private final OutputRingSink sink;
+
+        ProcessingHandler(final BusinessLogicProcessor processor, final OutputRingSink sink)
+        {
+            this.processor = processor;
+            this.sink = sink;
+        }
+
+        public void onSlot(final AtomicBuffer buffer, final int slotOffset, final long sequence,
+            final boolean endOfBatch)
+        {
+            final long commandSequence = sequence + 1;
+            final long timestampNs = buffer.getLong(slotOffset + SlotDescriptor.TIMESTAMP_OFFSET);
+            sink.command(commandSequence, timestampNs);
+            processor.onCommand(commandSequence, timestampNs,
+                buffer.getLong(slotOffset + SlotDescriptor.SOURCE_ID_OFFSET), buffer,
+                slotOffset + SlotDescriptor.PAYLOAD_OFFSET, buffer.getInt(slotOffset + SlotDescriptor.LENGTH_OFFSET));
+            if (endOfBatch)
+            {
+                processor.onEndOfBatch();
+            }
+        }
+    }
+}
