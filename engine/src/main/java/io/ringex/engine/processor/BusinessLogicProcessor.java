@@ -292,7 +292,7 @@ public final class BusinessLogicProcessor
         {
             return false;
         }
-        riskUpdates.publish(account);
+        riskUpdates.publish(account, true);
         return true;
     }
 

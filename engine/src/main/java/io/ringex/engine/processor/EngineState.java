@@ -18,7 +18,11 @@ import java.util.ArrayList;
  */
 public final class EngineState
 {
+    /** Instrument ids below this are looked up in an array: the risk flush asks for a mark per position. */
+    private static final int DENSE_INSTRUMENT_IDS = 4096;
+
     final Int2ObjectHashMap<OrderBook> bookById = new Int2ObjectHashMap<>();
+    private final OrderBook[] denseBooks = new OrderBook[DENSE_INSTRUMENT_IDS];
     final ArrayList<OrderBook> books = new ArrayList<>();
     final Long2ObjectHashMap<Account> accountById = new Long2ObjectHashMap<>();
     final ArrayList<Account> accounts = new ArrayList<>();
@@ -45,7 +49,8 @@ public final class EngineState
      */
     public OrderBook book(final int instrumentId)
     {
-        return bookById.get(instrumentId);
+        return instrumentId >= 0 && instrumentId < DENSE_INSTRUMENT_IDS ? denseBooks[instrumentId] :
+            bookById.get(instrumentId);
     }
 
     /**
@@ -62,7 +67,12 @@ public final class EngineState
      */
     void addBook(final OrderBook book)
     {
-        bookById.put(book.instrument().instrumentId(), book);
+        final int instrumentId = book.instrument().instrumentId();
+        bookById.put(instrumentId, book);
+        if (instrumentId >= 0 && instrumentId < DENSE_INSTRUMENT_IDS)
+        {
+            denseBooks[instrumentId] = book;
+        }
         books.add(book);
     }
 

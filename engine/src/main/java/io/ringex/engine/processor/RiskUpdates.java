@@ -10,9 +10,10 @@ import io.ringex.protocol.codecs.MessageHeaderEncoder;
 
 /**
  * Coalesces AccountRiskUpdate events: every account touched during a batch is queued once (in the order it was first
- * touched, which is deterministic) and published once at the end of the batch with its positions that changed or are
- * not flat. An account with more positions than fit one event is split over several events, each with the account's
- * totals.
+ * touched, which is deterministic) and published once at the end of the batch with its totals and the positions that
+ * changed in the batch (readers keep the others). A full picture, every position that is not flat, is published on
+ * demand ({@link #publish(Account, boolean)}), which the node does periodically for late joiners. An account with
+ * more positions than fit one event is split over several events, each with the account's totals.
  * <p>
  * Threading: single business-logic thread.
  */
@@ -69,17 +70,18 @@ public final class RiskUpdates
             final Account account = queue[i];
             queue[i] = null;
             account.queued(false);
-            publish(account);
+            publish(account, false);
         }
         queued = 0;
     }
 
     /**
-     * Publish one account now (also used for a full risk picture on demand).
+     * Publish one account now.
      *
      * @param account the account.
+     * @param full    every position that is not flat (a full picture for late joiners), not only those that changed.
      */
-    public void publish(final Account account)
+    public void publish(final Account account, final boolean full)
     {
         long unrealised = 0;
         long exposure = 0;
@@ -90,7 +92,7 @@ public final class RiskUpdates
             final long mark = mark(position);
             unrealised += Settlement.unrealisedPnl(position, mark);
             exposure += Settlement.exposure(position, mark);
-            if (isReportable(position))
+            if (isReportable(position, full))
             {
                 reportable++;
             }
@@ -131,7 +133,7 @@ public final class RiskUpdates
             while (written < count)
             {
                 final Position position = account.positionAt(next++);
-                if (!isReportable(position))
+                if (!isReportable(position, full))
                 {
                     continue;
                 }
@@ -156,10 +158,10 @@ public final class RiskUpdates
         account.changed(false);
     }
 
-    private static boolean isReportable(final Position position)
+    private static boolean isReportable(final Position position, final boolean full)
     {
-        return position.changed() || position.position() != 0 || position.openBuyQuantity() != 0 ||
-            position.openSellQuantity() != 0;
+        return position.changed() || full && (position.position() != 0 || position.openBuyQuantity() != 0 ||
+            position.openSellQuantity() != 0);
     }
 
     private long mark(final Position position)
