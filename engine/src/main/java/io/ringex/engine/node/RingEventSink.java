@@ -15,7 +15,7 @@ import org.agrona.concurrent.IdleStrategy;
  * <p>
  * Thread safety: the processor's thread only (the output ring's single producer).
  */
-final class RingEventSink implements EventSink
+public final class RingEventSink implements EventSink
 {
     private final Ring ring;
     private final Sequencer sequencer;
@@ -25,7 +25,11 @@ final class RingEventSink implements EventSink
     private long timestampNs;
     private long sourceSequence;
 
-    RingEventSink(final Ring ring, final IdleStrategy idleStrategy)
+    /**
+     * @param ring         the output ring; this sink is its single producer.
+     * @param idleStrategy how to wait while the ring is full.
+     */
+    public RingEventSink(final Ring ring, final IdleStrategy idleStrategy)
     {
         this.ring = ring;
         this.sequencer = ring.sequencer();
@@ -39,7 +43,7 @@ final class RingEventSink implements EventSink
      * @param commandSequence the command's sequence.
      * @param timestampNs     the command's ingress time.
      */
-    void command(final long commandSequence, final long timestampNs)
+    public void command(final long commandSequence, final long timestampNs)
     {
         this.sourceSequence = commandSequence;
         this.timestampNs = timestampNs;

@@ -1,6 +1,7 @@
 package io.ringex.bench.engine;
 
 import io.ringex.bench.workload.WorkloadFile;
+import io.ringex.engine.node.RingEventSink;
 import io.ringex.engine.processor.BusinessLogicProcessor;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.Sequencer;
@@ -26,7 +27,7 @@ import java.util.Locale;
  * The producer claims one slot per pre-encoded command ({@link EncodedCommands}), stamps it as the node's ingress
  * does (timestamp, source id, template id, length, payload) and publishes it. The processor stage does what the
  * node's {@code ProcessorStage} does on its hot path (the command's sequence and timestamp to the sink, onCommand,
- * onEndOfBatch at the end of each ring batch) into the output ring ({@link OutputRingSink}); the consumer stage
+ * onEndOfBatch at the end of each ring batch) into the output ring ({@link RingEventSink}); the consumer stage
  * counts every event ({@link EventTally}). Three threads, each waiting with the same idle strategy, YIELDING by
  * default as the exchange-core peer's (whose grouping, risk, matching and results stages are ~5 yielding threads).
  * <p>
@@ -142,7 +143,7 @@ public final class PipelineBenchmark
             sequencer = input.sequencer();
             slots = input.buffer();
             producerIdle = idleStrategy(idle);
-            final OutputRingSink sink = new OutputRingSink(output, idleStrategy(idle));
+            final RingEventSink sink = new RingEventSink(output, idleStrategy(idle));
             processor = new BusinessLogicProcessor(sink, expectedOrders, Throwable::printStackTrace);
             processorStage = input.stage("processor", new ProcessingHandler(processor, sink)).build();
             consumerStage = output.stage("events", (buffer, slotOffset, sequence, endOfBatch) ->
@@ -209,9 +210,9 @@ public final class PipelineBenchmark
     static final class ProcessingHandler implements SlotHandler
     {
         private final BusinessLogicProcessor processor;
-        private final OutputRingSink sink;
+        private final RingEventSink sink;
 
-        ProcessingHandler(final BusinessLogicProcessor processor, final OutputRingSink sink)
+        ProcessingHandler(final BusinessLogicProcessor processor, final RingEventSink sink)
         {
             this.processor = processor;
             this.sink = sink;
