@@ -69,6 +69,9 @@ public final class EngineContext
     private String replicationAckChannel = System.getProperty("ringex.engine.replication.ack.channel",
         "aeron:udp?endpoint=localhost:40111");
     private int replicationAckStreamId = Integer.getInteger("ringex.engine.replication.ack.stream", 1011);
+    private String controlChannel = System.getProperty("ringex.engine.control.channel",
+        "aeron:udp?endpoint=localhost:40120");
+    private int controlStreamId = Integer.getInteger("ringex.engine.control.stream", 1020);
     private Path journalDirectory = Path.of(System.getProperty("ringex.engine.journal.dir", "data/journal"));
     private Path snapshotDirectory = Path.of(System.getProperty("ringex.engine.snapshot.dir", "data/snapshots"));
     private Journal.Durability durability = Journal.Durability.valueOf(
@@ -347,6 +350,32 @@ public final class EngineContext
     public EngineContext replicationAckStreamId(final int streamId)
     {
         this.replicationAckStreamId = streamId;
+        return this;
+    }
+
+    /** @return the channel a standby takes promotion requests (NewEpoch) on. */
+    public String controlChannel()
+    {
+        return controlChannel;
+    }
+
+    /** @param channel the promotion control channel. @return this. */
+    public EngineContext controlChannel(final String channel)
+    {
+        this.controlChannel = channel;
+        return this;
+    }
+
+    /** @return the promotion control stream. */
+    public int controlStreamId()
+    {
+        return controlStreamId;
+    }
+
+    /** @param streamId the promotion control stream. @return this. */
+    public EngineContext controlStreamId(final int streamId)
+    {
+        this.controlStreamId = streamId;
         return this;
     }
 

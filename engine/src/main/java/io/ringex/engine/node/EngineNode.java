@@ -187,7 +187,9 @@ public final class EngineNode implements AutoCloseable
         {
             receiver = new StandbyReceiver(aeron.addSubscription(ctx.replicationChannel(),
                 ctx.replicationStreamId()), inputRing, sequences, standbyGaps);
-            inputAgents.add(receiver);
+            // Closed until a promotion opens it; the Promotion agent (added below) runs the receiver until then.
+            ingress = new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()), inputRing,
+                clock, aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), malformed, backPressure);
             final Publication acks = aeron.addPublication(ctx.replicationAckChannel(), ctx.replicationAckStreamId());
             inputAgents.add(inputRing.stage("ack", new AckStage(acks, sequences, ctx.nodeId()))
                 .gatedOn(journalStage).errorPolicy(StageErrorPolicy.SKIP).build());
@@ -256,6 +258,17 @@ public final class EngineNode implements AutoCloseable
         {
             sink.target(ringSink);
             sources.refreshOutput = true;
+        }
+        else
+        {
+            final Promotion promotion = new Promotion(receiver, ingress, aeron.addSubscription(ctx.controlChannel(),
+                ctx.controlStreamId()), inputRing, clock, status, ctx.nodeId());
+            processorStage.promotion(promotion, () ->
+            {
+                sink.target(ringSink);
+                sources.refreshOutput = true;
+            });
+            inputAgents.add(0, promotion);
         }
 
         startRunners(inputAgents, outputAgents);

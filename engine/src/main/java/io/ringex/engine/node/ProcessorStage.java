@@ -4,6 +4,7 @@ import io.ringex.engine.processor.BusinessLogicProcessor;
 import io.ringex.engine.processor.SnapshotDescriptor;
 import io.ringex.engine.ring.SlotDescriptor;
 import io.ringex.engine.ring.SlotHandler;
+import io.ringex.protocol.codecs.NewEpochDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
 import org.HdrHistogram.Recorder;
 import org.agrona.ExpandableArrayBuffer;
@@ -35,6 +36,8 @@ final class ProcessorStage implements SlotHandler
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(1 << 20);
     private long lastSnapshotSequence;
     private long nextBookSnapshotNs;
+    private Promotion promotion;
+    private Runnable onPromotion;
     private volatile boolean stateHashRequested;
     private volatile long lastStateHash;
     private volatile long lastCommandSequence;
@@ -68,6 +71,12 @@ final class ProcessorStage implements SlotHandler
         final long timestampNs = buffer.getLong(slotOffset + SlotDescriptor.TIMESTAMP_OFFSET);
         final int templateId = buffer.getInt(slotOffset + SlotDescriptor.TEMPLATE_ID_OFFSET);
         sink.command(commandSequence, timestampNs);
+        if (null != promotion && templateId == NewEpochDecoder.TEMPLATE_ID && promotion.pending())
+        {
+            // The command this standby wrote to promote itself: clients hear of everything from here on.
+            onPromotion.run();
+            promotion.completed();
+        }
         processor.onCommand(
             commandSequence,
             timestampNs,
@@ -117,6 +126,18 @@ final class ProcessorStage implements SlotHandler
         snapshotBuffer.getBytes(0, copy);
         snapshots.submit(commandSequence, timestampNs, stateHash, SnapshotDescriptor.VERSION, copy, length);
         lastSnapshotSequence = commandSequence;
+    }
+
+    /**
+     * On a standby: what to do when the processor reaches the promotion command.
+     *
+     * @param promotion   the standby's promotion.
+     * @param onPromotion run on the processor's thread just before that command.
+     */
+    void promotion(final Promotion promotion, final Runnable onPromotion)
+    {
+        this.promotion = promotion;
+        this.onPromotion = onPromotion;
     }
 
     /**

@@ -265,6 +265,62 @@ class EngineNodeIT
         assertEquals(primary.stateHash(), replayHash(standbyCtx.journalDirectory(), null));
     }
 
+    @Test
+    void aStandbyPromotedAfterThePrimaryIsGoneServesClientsWithEveryAcknowledgedOrder() throws Exception
+    {
+        final int replicationPort = NodeTestSupport.freeUdpPort();
+        final int ackPort = NodeTestSupport.freeUdpPort();
+        final EngineContext standbyCtx = context("standby")
+            .role(EngineContext.Role.STANDBY)
+            .nodeId(2)
+            .ingressStreamId(3001)
+            .egressStreamId(3002).marketDataStreamId(3003).riskStreamId(3004)
+            .controlChannel(IPC).controlStreamId(3020)
+            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
+            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineNode standby = closing(EngineNode.launch(standbyCtx));
+        final EngineContext primaryCtx = context("primary")
+            .replicationMode(EngineContext.ReplicationMode.SYNC)
+            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
+            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineNode primary = EngineNode.launch(primaryCtx);
+        final EngineTestClient before = closing(new EngineTestClient(driver.aeronDirectoryName(), primaryCtx, IPC));
+        before.awaitConnected();
+        before.setUpMarket(1, 2);
+        for (int i = 1; i <= 50; i++)
+        {
+            before.limit(1 + (i & 1), i, (i & 1) == 0 ? Side.BUY : Side.SELL, (i & 1) == 0 ? 9_900 : 10_100, 1);
+        }
+        before.await(() -> before.count("NEW") == 50, "50 acknowledged orders");
+        final long acknowledged = before.sent.size();
+        before.await(() -> standby.processedSequence() == acknowledged, "the standby to hold them");
+        final long primaryHash = primary.stateHash();
+        primary.close();
+
+        // No output while a standby.
+        final EngineTestClient after = closing(new EngineTestClient(driver.aeronDirectoryName(), standbyCtx, IPC));
+        after.awaitConnected();
+        assertEquals(primaryHash, standby.stateHash());
+        assertTrue(after.reports.isEmpty());
+
+        final io.aeron.Publication control = closing(io.aeron.Aeron.connect(new io.aeron.Aeron.Context()
+            .aeronDirectoryName(driver.aeronDirectoryName()))).addPublication(IPC, 3020);
+        final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
+        final io.ringex.protocol.codecs.NewEpochEncoder newEpoch = new io.ringex.protocol.codecs.NewEpochEncoder()
+            .wrapAndApplyHeader(request, 0, new MessageHeaderEncoder()).requestId(7).epoch(1).nodeId(2);
+        after.await(() -> control.offer(request, 0, MessageHeaderEncoder.ENCODED_LENGTH +
+            newEpoch.encodedLength()) > 0, "the promotion request sent");
+
+        // Every order acknowledged by the old primary is there: cancelling one succeeds, under the new epoch.
+        after.cancel(1, 1_000, 2);
+        after.await(() -> after.count("CANCELED") == 1 || !after.cancelRejects.isEmpty(),
+            "a cancel on the new primary");
+        assertEquals(1, after.count("CANCELED"), after.cancelRejects.toString());
+        after.limit(1, 2_000, Side.BUY, 9_800, 1);
+        after.await(() -> after.count("NEW") == 1, "a new order on the new primary");
+        assertEquals(replayHash(standbyCtx.journalDirectory(), null), standby.stateHash());
+    }
+
     static List<byte[]> readJournal(final Path journalDirectory)
     {
         final List<byte[]> commands = new ArrayList<>();

@@ -1,0 +1,156 @@
+package io.ringex.engine.node;
+
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.ringex.engine.ring.Ring;
+import io.ringex.engine.ring.Sequencer;
+import io.ringex.engine.ring.SlotDescriptor;
+import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.NewEpochDecoder;
+import io.ringex.protocol.codecs.NewEpochEncoder;
+import io.ringex.protocol.codecs.NodeRole;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.EpochNanoClock;
+
+/**
+ * A standby's input side and its promotion. Until promoted it runs the {@link StandbyReceiver}; it also listens on the
+ * control stream for {@code NewEpoch}. On one naming this node (or node 0), it stops taking replicated commands,
+ * writes a {@code NewEpoch} command of a higher epoch into its own input ring (so the promotion is journaled and
+ * replayed like everything else), and opens the ingress: from then on it is the primary. The processor stage sees the
+ * NewEpoch it wrote and, at that command, points the processor's output at the output ring: the events of every
+ * command after the promotion go to clients, none before.
+ * <p>
+ * What promotion does not do (yet): fence the old primary, replicate to a new standby, or move the gateways; the
+ * operator points them at the new primary.
+ * <p>
+ * Thread safety: {@link #doWork()} on the input thread, the only producer of the input ring; {@link #pending()} and
+ * {@link #completed()} from the processor's thread.
+ */
+final class Promotion implements Agent
+{
+    private static final System.Logger LOG = System.getLogger(Promotion.class.getName());
+    private static final long PROMOTION_SOURCE = SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 0);
+
+    private final StandbyReceiver receiver;
+    private final IngressAgent ingress;
+    private final Subscription control;
+    private final Ring ring;
+    private final Sequencer sequencer;
+    private final EpochNanoClock clock;
+    private final StatusAgent status;
+    private final int nodeId;
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final NewEpochDecoder request = new NewEpochDecoder();
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final NewEpochEncoder command = new NewEpochEncoder();
+    private final FragmentHandler controlHandler = this::onControl;
+    private volatile boolean pending;
+    private boolean promoted;
+    private long requestedEpoch;
+    private long requestId;
+
+    Promotion(
+        final StandbyReceiver receiver,
+        final IngressAgent ingress,
+        final Subscription control,
+        final Ring ring,
+        final EpochNanoClock clock,
+        final StatusAgent status,
+        final int nodeId)
+    {
+        this.receiver = receiver;
+        this.ingress = ingress;
+        this.control = control;
+        this.ring = ring;
+        this.sequencer = ring.sequencer();
+        this.clock = clock;
+        this.status = status;
+        this.nodeId = nodeId;
+    }
+
+    public int doWork()
+    {
+        if (promoted)
+        {
+            return ingress.doWork();
+        }
+        int work = control.poll(controlHandler, 1);
+        if (requestedEpoch > 0)
+        {
+            promote();
+            return work + 1;
+        }
+        work += receiver.doWork();
+        return work;
+    }
+
+    private void onControl(
+        final DirectBuffer buffer, final int offset, final int length, final io.aeron.logbuffer.Header frame)
+    {
+        header.wrap(buffer, offset);
+        if (header.schemaId() == NewEpochDecoder.SCHEMA_ID && header.templateId() == NewEpochDecoder.TEMPLATE_ID &&
+            length >= MessageHeaderDecoder.ENCODED_LENGTH + NewEpochDecoder.BLOCK_LENGTH)
+        {
+            request.wrapAndApplyHeader(buffer, offset, header);
+            if (request.nodeId() == 0 || request.nodeId() == nodeId)
+            {
+                requestId = request.requestId();
+                requestedEpoch = Math.max(1, request.epoch());
+            }
+        }
+    }
+
+    private void promote()
+    {
+        receiver.stop();
+        final long epoch = Math.max(requestedEpoch, receiver.epoch() + 1);
+        long sequence;
+        while ((sequence = sequencer.tryNext()) < 0)
+        {
+            Thread.onSpinWait();
+        }
+        final AtomicBuffer slots = ring.buffer();
+        final int slot = ring.slotOffset(sequence);
+        command.wrapAndApplyHeader(slots, slot + SlotDescriptor.PAYLOAD_OFFSET, headerEncoder)
+            .requestId(requestId)
+            .epoch(epoch)
+            .nodeId(nodeId);
+        slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, clock.nanoTime());
+        slots.putLong(slot + SlotDescriptor.SOURCE_ID_OFFSET, PROMOTION_SOURCE);
+        slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, NewEpochEncoder.TEMPLATE_ID);
+        slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET,
+            MessageHeaderEncoder.ENCODED_LENGTH + command.encodedLength());
+        // Release before the slot: the processor must see the flag when it reaches this command.
+        pending = true;
+        sequencer.publish(sequence);
+        ingress.open(epoch);
+        status.role(NodeRole.PRIMARY);
+        promoted = true;
+        LOG.log(System.Logger.Level.WARNING, "node {0} PROMOTED to primary at epoch {1}: ingress open", nodeId, epoch);
+    }
+
+    /**
+     * @return true between the promotion command being written and the processor reaching it.
+     */
+    boolean pending()
+    {
+        return pending;
+    }
+
+    /**
+     * The processor has reached the promotion command.
+     */
+    void completed()
+    {
+        pending = false;
+    }
+
+    public String roleName()
+    {
+        return "standby-input";
+    }
+}
