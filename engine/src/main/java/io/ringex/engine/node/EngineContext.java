@@ -69,6 +69,10 @@ public final class EngineContext
     private String replicationAckChannel = System.getProperty("ringex.engine.replication.ack.channel",
         "aeron:udp?endpoint=localhost:40111");
     private int replicationAckStreamId = Integer.getInteger("ringex.engine.replication.ack.stream", 1011);
+    private long replicationHeartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(
+        Long.getLong("ringex.engine.replication.heartbeat.interval.ms", 100L));
+    private long autoPromoteTimeoutNs = TimeUnit.MILLISECONDS.toNanos(
+        Long.getLong("ringex.engine.standby.auto.promote.ms", 0L));
     private String controlChannel = System.getProperty("ringex.engine.control.channel",
         "aeron:udp?endpoint=localhost:40120");
     private int controlStreamId = Integer.getInteger("ringex.engine.control.stream", 1020);
@@ -350,6 +354,35 @@ public final class EngineContext
     public EngineContext replicationAckStreamId(final int streamId)
     {
         this.replicationAckStreamId = streamId;
+        return this;
+    }
+
+    /** @return how often a replicating primary tells its standby it is alive. */
+    public long replicationHeartbeatIntervalNs()
+    {
+        return replicationHeartbeatIntervalNs;
+    }
+
+    /** @param intervalNs how often a replicating primary tells its standby it is alive. @return this. */
+    public EngineContext replicationHeartbeatIntervalNs(final long intervalNs)
+    {
+        this.replicationHeartbeatIntervalNs = intervalNs;
+        return this;
+    }
+
+    /**
+     * @return silence from the primary after which a standby promotes itself; 0 (the default) never. Without a third
+     * party to break ties, a network partition can then give two primaries (docs/operations.md).
+     */
+    public long autoPromoteTimeoutNs()
+    {
+        return autoPromoteTimeoutNs;
+    }
+
+    /** @param timeoutNs silence after which a standby promotes itself, 0 for never. @return this. */
+    public EngineContext autoPromoteTimeoutNs(final long timeoutNs)
+    {
+        this.autoPromoteTimeoutNs = timeoutNs;
         return this;
     }
 

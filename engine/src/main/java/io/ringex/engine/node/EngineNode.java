@@ -78,6 +78,8 @@ public final class EngineNode implements AutoCloseable
     private Stage processorRingStage;
     private SequenceBase sequences;
     private long recoveredCommands;
+    private boolean closed;
+    private ReplicationHeartbeatAgent heartbeat;
 
     private EngineNode(final EngineContext ctx)
     {
@@ -124,7 +126,10 @@ public final class EngineNode implements AutoCloseable
             }
             driver = MediaDriver.launchEmbedded(driverContext);
         }
-        final Aeron.Context aeronContext = new Aeron.Context();
+        // Aeron's default error handler exits the JVM when the driver goes away; a node shares its JVM with others
+        // (the all-in-one, tests), so it logs instead, and the agents stop on their own errors.
+        final Aeron.Context aeronContext = new Aeron.Context().errorHandler((ex) ->
+            LOG.log(System.Logger.Level.ERROR, "aeron client error", ex));
         if (null != driver)
         {
             aeronContext.aeronDirectoryName(driver.aeronDirectoryName());
@@ -163,6 +168,7 @@ public final class EngineNode implements AutoCloseable
             new JournalStage(journal.newWriter(lastSequence), sequences)).errorPolicy(StageErrorPolicy.HALT).build();
         final List<Agent> inputAgents = new ArrayList<>();
         Stage replicationStage = null;
+        ReplicationHeartbeatAgent heartbeat = null;
         if (primary)
         {
             final Subscription ingressSubscription = aeron.addSubscription(ctx.ingressChannel(),
@@ -181,6 +187,9 @@ public final class EngineNode implements AutoCloseable
                     ctx.replicationMode() == EngineContext.ReplicationMode.SYNC, ctx.replicationAckTimeoutNs(),
                     sequences, clock, ctx.newIdleStrategy(), replicated, degraded, inputRing.maxPayloadLength()))
                     .errorPolicy(StageErrorPolicy.HALT).build();
+                heartbeat = new ReplicationHeartbeatAgent(aeron.addPublication(ctx.replicationChannel(),
+                    ctx.replicationStreamId()), null, sequences, clock, ctx.replicationHeartbeatIntervalNs(),
+                    ctx.nodeId(), NodeRole.PRIMARY);
             }
         }
         else
@@ -191,10 +200,17 @@ public final class EngineNode implements AutoCloseable
             ingress = new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()), inputRing,
                 clock, aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), malformed, backPressure);
             final Publication acks = aeron.addPublication(ctx.replicationAckChannel(), ctx.replicationAckStreamId());
+            heartbeat = new ReplicationHeartbeatAgent(acks, null, sequences, clock,
+                ctx.replicationHeartbeatIntervalNs(), ctx.nodeId(), NodeRole.STANDBY);
             inputAgents.add(inputRing.stage("ack", new AckStage(acks, sequences, ctx.nodeId()))
                 .gatedOn(journalStage).errorPolicy(StageErrorPolicy.SKIP).build());
         }
         inputAgents.add(journalStage);
+        if (null != heartbeat)
+        {
+            heartbeat.journalSequence(journalStage.sequenceCounter());
+        }
+        this.heartbeat = heartbeat;
         if (null != replicationStage)
         {
             inputAgents.add(replicationStage);
@@ -262,7 +278,7 @@ public final class EngineNode implements AutoCloseable
         else
         {
             final Promotion promotion = new Promotion(receiver, ingress, aeron.addSubscription(ctx.controlChannel(),
-                ctx.controlStreamId()), inputRing, clock, status, ctx.nodeId());
+                ctx.controlStreamId()), inputRing, clock, status, ctx.nodeId(), ctx.autoPromoteTimeoutNs());
             processorStage.promotion(promotion, () ->
             {
                 sink.target(ringSink);
@@ -351,7 +367,8 @@ public final class EngineNode implements AutoCloseable
 
     private void startRunners(final List<Agent> inputAgents, final List<Agent> outputAgents)
     {
-        final Agent processorAndStatus = new CompositeAgent(processorRingStage, status);
+        final Agent processorAndStatus = null == heartbeat ? new CompositeAgent(processorRingStage, status) :
+            new CompositeAgent(processorRingStage, status, heartbeat);
         if (ctx.threading() == EngineContext.Threading.SHARED)
         {
             // The publishers must not share the processor's thread: the processor waits for output-ring slots that
@@ -382,6 +399,14 @@ public final class EngineNode implements AutoCloseable
             return thread;
         });
         runners.add(runner);
+    }
+
+    /**
+     * @return the role the node acts in now (a promoted standby reports PRIMARY).
+     */
+    public NodeRole role()
+    {
+        return status.role();
     }
 
     /**
@@ -439,6 +464,11 @@ public final class EngineNode implements AutoCloseable
      */
     public void close()
     {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
         if (null != ingress)
         {
             ingress.close();

@@ -24,8 +24,10 @@ import org.agrona.concurrent.EpochNanoClock;
  * NewEpoch it wrote and, at that command, points the processor's output at the output ring: the events of every
  * command after the promotion go to clients, none before.
  * <p>
- * What promotion does not do (yet): fence the old primary, replicate to a new standby, or move the gateways; the
- * operator points them at the new primary.
+ * With {@code ringex.engine.standby.auto.promote.ms} set, a standby that has heard nothing from its primary (neither
+ * commands nor heartbeats) for that long promotes itself: quick, and, without a third party to break ties, able to give
+ * two primaries under a network partition. What promotion does not do (yet): fence the old primary, replicate to a new
+ * standby, or move the gateways; the operator points them at the new primary.
  * <p>
  * Thread safety: {@link #doWork()} on the input thread, the only producer of the input ring; {@link #pending()} and
  * {@link #completed()} from the processor's thread.
@@ -43,6 +45,7 @@ final class Promotion implements Agent
     private final EpochNanoClock clock;
     private final StatusAgent status;
     private final int nodeId;
+    private final long autoPromoteTimeoutNs;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final NewEpochDecoder request = new NewEpochDecoder();
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
@@ -60,8 +63,10 @@ final class Promotion implements Agent
         final Ring ring,
         final EpochNanoClock clock,
         final StatusAgent status,
-        final int nodeId)
+        final int nodeId,
+        final long autoPromoteTimeoutNs)
     {
+        this.autoPromoteTimeoutNs = autoPromoteTimeoutNs;
         this.receiver = receiver;
         this.ingress = ingress;
         this.control = control;
@@ -79,6 +84,14 @@ final class Promotion implements Agent
             return ingress.doWork();
         }
         int work = control.poll(controlHandler, 1);
+        final long lastHeardNs = receiver.lastHeardNs();
+        if (requestedEpoch == 0 && autoPromoteTimeoutNs > 0 && lastHeardNs != 0 &&
+            System.nanoTime() - lastHeardNs > autoPromoteTimeoutNs)
+        {
+            LOG.log(System.Logger.Level.WARNING, "no word from the primary for {0} ms: promoting automatically",
+                autoPromoteTimeoutNs / 1_000_000);
+            requestedEpoch = receiver.epoch() + 1;
+        }
         if (requestedEpoch > 0)
         {
             promote();

@@ -10,6 +10,7 @@ import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.ReplicatedCommandEncoder;
 import io.ringex.protocol.codecs.ReplicationAckDecoder;
+import io.ringex.protocol.codecs.ReplicationHeartbeatDecoder;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;
@@ -47,6 +48,7 @@ final class ReplicationStage implements SlotHandler
     private final ReplicatedCommandEncoder encoder = new ReplicatedCommandEncoder();
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final ReplicationAckDecoder ackDecoder = new ReplicationAckDecoder();
+    private final ReplicationHeartbeatDecoder heartbeatDecoder = new ReplicationHeartbeatDecoder();
     private final FragmentHandler ackHandler = this::onAck;
     private long epoch;
     private long ackedSequence;
@@ -192,16 +194,24 @@ final class ReplicationStage implements SlotHandler
         final org.agrona.DirectBuffer buffer, final int offset, final int length, final io.aeron.logbuffer.Header h)
     {
         headerDecoder.wrap(buffer, offset);
-        if (headerDecoder.templateId() == ReplicationAckDecoder.TEMPLATE_ID &&
-            headerDecoder.schemaId() == ReplicationAckDecoder.SCHEMA_ID)
+        if (headerDecoder.schemaId() != ReplicationAckDecoder.SCHEMA_ID)
         {
-            ackDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder);
-            final long sequence = ackDecoder.sequence();
-            if (sequence > ackedSequence)
-            {
-                ackedSequence = sequence;
-                ackedCounter.setRelease(sequence);
-            }
+            return;
+        }
+        long sequence = Long.MIN_VALUE;
+        if (headerDecoder.templateId() == ReplicationAckDecoder.TEMPLATE_ID)
+        {
+            sequence = ackDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder).sequence();
+        }
+        else if (headerDecoder.templateId() == ReplicationHeartbeatDecoder.TEMPLATE_ID)
+        {
+            // The standby's heartbeat carries its journaled sequence: a cumulative ack that cannot be lost for long.
+            sequence = heartbeatDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder).sequence();
+        }
+        if (sequence > ackedSequence)
+        {
+            ackedSequence = sequence;
+            ackedCounter.setRelease(sequence);
         }
     }
 }

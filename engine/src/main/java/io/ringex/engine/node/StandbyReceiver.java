@@ -38,6 +38,8 @@ final class StandbyReceiver implements Agent, ControlledFragmentHandler
     private long nextSequence;
     private long epoch;
     private volatile boolean stopped;
+    private long lastHeardNs;
+    private long nowNs;
 
     StandbyReceiver(
         final Subscription subscription, final Ring ring, final SequenceBase sequences, final AtomicCounter gapCounter)
@@ -52,7 +54,16 @@ final class StandbyReceiver implements Agent, ControlledFragmentHandler
 
     public int doWork()
     {
+        nowNs = System.nanoTime();
         return stopped ? 0 : subscription.controlledPoll(this, 64);
+    }
+
+    /**
+     * @return when anything last arrived from the primary (a command or a heartbeat), 0 if never.
+     */
+    long lastHeardNs()
+    {
+        return lastHeardNs;
     }
 
     public String roleName()
@@ -86,6 +97,7 @@ final class StandbyReceiver implements Agent, ControlledFragmentHandler
 
     public Action onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
+        lastHeardNs = nowNs;
         headerDecoder.wrap(buffer, offset);
         if (headerDecoder.schemaId() != ReplicatedCommandDecoder.SCHEMA_ID ||
             headerDecoder.templateId() != ReplicatedCommandDecoder.TEMPLATE_ID)

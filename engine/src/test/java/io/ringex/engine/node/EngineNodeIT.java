@@ -283,7 +283,7 @@ class EngineNodeIT
             .replicationMode(EngineContext.ReplicationMode.SYNC)
             .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
             .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
-        final EngineNode primary = EngineNode.launch(primaryCtx);
+        final EngineNode primary = closing(EngineNode.launch(primaryCtx));
         final EngineTestClient before = closing(new EngineTestClient(driver.aeronDirectoryName(), primaryCtx, IPC));
         before.awaitConnected();
         before.setUpMarket(1, 2);
@@ -295,6 +295,7 @@ class EngineNodeIT
         final long acknowledged = before.sent.size();
         before.await(() -> standby.processedSequence() == acknowledged, "the standby to hold them");
         final long primaryHash = primary.stateHash();
+        final long killedNs = System.nanoTime();
         primary.close();
 
         // No output while a standby.
@@ -318,7 +319,55 @@ class EngineNodeIT
         assertEquals(1, after.count("CANCELED"), after.cancelRejects.toString());
         after.limit(1, 2_000, Side.BUY, 9_800, 1);
         after.await(() -> after.count("NEW") == 1, "a new order on the new primary");
+        System.out.printf("FAILOVER explicit promote: primary closed -> new order acknowledged in %.1f ms%n",
+            (System.nanoTime() - killedNs) / 1e6);
         assertEquals(replayHash(standbyCtx.journalDirectory(), null), standby.stateHash());
+    }
+
+    @Test
+    void aStandbyThatStopsHearingFromItsPrimaryPromotesItselfWhenConfiguredTo() throws Exception
+    {
+        final int replicationPort = NodeTestSupport.freeUdpPort();
+        final int ackPort = NodeTestSupport.freeUdpPort();
+        final EngineContext standbyCtx = context("standby")
+            .role(EngineContext.Role.STANDBY)
+            .nodeId(2)
+            .autoPromoteTimeoutNs(2_000_000_000L)
+            .ingressStreamId(3001)
+            .egressStreamId(3002).marketDataStreamId(3003).riskStreamId(3004)
+            .controlChannel(IPC).controlStreamId(3020)
+            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
+            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineNode standby = closing(EngineNode.launch(standbyCtx));
+        final EngineContext primaryCtx = context("primary")
+            .replicationMode(EngineContext.ReplicationMode.SYNC)
+            .replicationHeartbeatIntervalNs(50_000_000L)
+            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
+            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineNode primary = closing(EngineNode.launch(primaryCtx));
+        final EngineTestClient before = closing(new EngineTestClient(driver.aeronDirectoryName(), primaryCtx, IPC));
+        before.awaitConnected();
+        before.setUpMarket(1);
+        before.limit(1, 1, Side.BUY, 9_900, 1);
+        before.await(() -> before.count("NEW") == 1, "an acknowledged order");
+
+        // A quiet market is not a dead primary: heartbeats keep the standby a standby. (The timeout is generous: the
+        // heartbeats share the I/O thread with the journal, and these machines' disks can stall for a second.)
+        final long quietUntil = System.nanoTime() + 3_000_000_000L;
+        before.await(() -> System.nanoTime() > quietUntil, "3 s of quiet");
+        assertEquals(io.ringex.protocol.codecs.NodeRole.STANDBY, standby.role());
+
+        final long killedNs = System.nanoTime();
+        primary.close();
+        final EngineTestClient after = closing(new EngineTestClient(driver.aeronDirectoryName(), standbyCtx, IPC));
+        after.await(() -> standby.role() == io.ringex.protocol.codecs.NodeRole.PRIMARY, "automatic promotion");
+        after.awaitConnected();
+        after.limit(1, 2, Side.BUY, 9_800, 1);
+        after.await(() -> after.count("NEW") == 1, "a new order on the promoted standby");
+        System.out.printf("FAILOVER automatic promote (timeout 2000 ms): primary closed -> new order acknowledged " +
+            "in %.1f ms%n", (System.nanoTime() - killedNs) / 1e6);
+        after.cancel(1, 3, 1);
+        after.await(() -> after.count("CANCELED") == 1, "the old primary's order cancelled on the new one");
     }
 
     static List<byte[]> readJournal(final Path journalDirectory)
