@@ -182,8 +182,9 @@ class EngineNodeIT
         }
         client.await(() -> client.count("NEW") == 100, "100 resting offers");
         client.limit(2, 1_000, Side.BUY, 10_200, 100);
-        client.await(() -> client.tradeIds.size() == 100, "one order sweeping 100 levels");
-        assertEquals(101, client.count("FILL"), "each offer filled, and the sweeping order");
+        // Trades arrive on the risk stream and reports on the egress: wait for both to be complete.
+        client.await(() -> client.tradeIds.size() == 100 && client.count("FILL") == 101,
+            "one order sweeping 100 levels: 100 trades, each offer and the sweeping order filled");
     }
 
     @Test
