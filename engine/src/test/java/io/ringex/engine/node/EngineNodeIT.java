@@ -95,7 +95,7 @@ class EngineNodeIT
 
         assertEquals(3, client.count("NEW"));
         assertEquals(2, client.count("PARTIAL_FILL") + client.count("FILL"), client.reports.toString());
-        assertEquals(1, client.tradeIds.size());
+        client.await(() -> client.tradeIds.size() == 1, "the trade on the risk stream");
         assertTrue(client.adminResponses.stream().allMatch((r) -> r.startsWith("ACCEPTED")), client.adminResponses
             .toString());
 
