@@ -14,13 +14,14 @@ KEYS = ["answeredPct", "p50us", "p90us", "p99us", "p999us", "p9999us", "maxus"]
 LABELS = ["p50", "p90", "p99", "p99.9", "p99.99", "max"]
 
 
-def parse(path):
+def parse(path, tag):
     rows = []
     for line in open(path):
         if line.startswith("#") or not line.strip():
             continue
         cells = line.strip().split(",")
-        row = {"path": cells[0], "acceptor": cells[1], "round": cells[2], "rate": int(cells[3]),
+        row = {"path": cells[0], "acceptor": cells[1], "round": cells[2], "run": f"{tag}.{cells[2]}",
+               "rate": int(cells[3]),
                "load_before": float(cells[4]), "load_after": float(cells[5])}
         for kv in cells[6:]:
             if "=" in kv and not kv.startswith("rate="):
@@ -39,7 +40,7 @@ def fmt_us(v):
 def main():
     csvs = [a for a in sys.argv[1:] if a.endswith(".csv")]
     pngs = [a for a in sys.argv[1:] if a.endswith(".png")]
-    rows = [r for c in csvs for r in parse(c)]
+    rows = [r for i, c in enumerate(csvs) for r in parse(c, i + 1)]
     png = pngs[0] if pngs else None
     groups = defaultdict(list)
     for r in rows:
@@ -57,10 +58,10 @@ def main():
         print(f"| {key[0]} | {key[1]} | {key[2]:,} | {len(g)} | {m['answeredPct']:.3f} | "
               + " | ".join(fmt_us(m[k]) for k in KEYS[1:]) + f" | {loads} |")
     print()
-    print("Every run (round: p99 / answered of sent / load1 before-after):")
+    print("Every run (invocation.round: p99 / answered of sent / load1 before-after):")
     print()
     for key in sorted(groups, key=lambda k: (k[0] != "sbe", k[2], k[1])):
-        runs = "; ".join(f"r{r['round']}: {fmt_us(r['p99us'])} / {int(r['answered']):,} of {int(r['sent']):,} / "
+        runs = "; ".join(f"{r['run']}: {fmt_us(r['p99us'])} / {int(r['answered']):,} of {int(r['sent']):,} / "
                         f"{r['load_before']:.1f}-{r['load_after']:.1f}" for r in groups[key])
         print(f"- {key[0]} {key[1]} {key[2]:,}/s: {runs}")
     if png:
