@@ -18,6 +18,7 @@ import quickfix.Session;
 import quickfix.SessionID;
 import quickfix.SessionSettings;
 import quickfix.SocketInitiator;
+import quickfix.field.BusinessRejectRefID;
 import quickfix.field.ClOrdID;
 import quickfix.field.MsgType;
 import quickfix.field.OrdType;
@@ -98,14 +99,14 @@ final class FixLoadTransport implements LoadGenerator.Transport, Application
     }
 
     public boolean send(final long orderId, final DemoData.Account account, final DemoData.Instrument instrument,
-        final boolean buy, final long price, final long quantity)
+        final boolean buy, final long price, final long quantity, final boolean ioc)
     {
         final NewOrderSingle order = new NewOrderSingle(new ClOrdID(Long.toString(orderId)),
             new Side(buy ? Side.BUY : Side.SELL), new TransactTime(LocalDateTime.now()), new OrdType(OrdType.LIMIT));
         order.set(new Symbol(instrument.symbol()));
         order.set(new OrderQty(quantity));
         order.setField(new quickfix.StringField(Price.FIELD, FixedPoint.format(price, instrument.priceScale())));
-        order.set(new TimeInForce(TimeInForce.IMMEDIATE_OR_CANCEL));
+        order.set(new TimeInForce(ioc ? TimeInForce.IMMEDIATE_OR_CANCEL : TimeInForce.GOOD_TILL_CANCEL));
         order.setString(quickfix.field.Account.FIELD, Long.toString(account.id()));
         return Session.lookupSession(sessions.get(account.user())).send(order);
     }
@@ -130,7 +131,8 @@ final class FixLoadTransport implements LoadGenerator.Transport, Application
         final String type = message.getHeader().getString(MsgType.FIELD);
         if (MsgType.EXECUTION_REPORT.equals(type) || MsgType.BUSINESS_MESSAGE_REJECT.equals(type))
         {
-            final String clOrdId = message.isSetField(ClOrdID.FIELD) ? message.getString(ClOrdID.FIELD) : "";
+            final int idTag = message.isSetField(ClOrdID.FIELD) ? ClOrdID.FIELD : BusinessRejectRefID.FIELD;
+            final String clOrdId = message.isSetField(idTag) ? message.getString(idTag) : "";
             if (!clOrdId.isEmpty() && Character.isDigit(clOrdId.charAt(0)))
             {
                 synchronized (answered)

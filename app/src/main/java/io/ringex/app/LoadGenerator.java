@@ -8,13 +8,22 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The load generator: {@code ./ringex loadgen [--transport sbe|fix] [--rate N] [--duration S] [--instruments K]
- * [--accounts A] [--host H] [--sbe-port P] [--fix-port P]} against a running venue (the all-in-one's demo users).
+ * [--accounts A] [--orders cross|ioc] [--host H] [--sbe-port P] [--fix-port P]} against a running venue (the
+ * all-in-one's demo users; traders first, then the market makers, up to five accounts, one client session each).
  * <p>
  * Open loop: order i is due at {@code start + i / rate}, whether or not earlier ones were answered, and its latency
  * is measured from when it was DUE to its first report, so a stall counts against every order it delays
- * (coordinated omission corrected). Orders are IOC limits a little through the reference price, alternating sides,
- * so each is answered by a fill or a cancel and the books do not grow. Prints a progress line each second and the
- * throughput and latency percentiles at the end.
+ * (coordinated omission corrected). Orders go round-robin over the accounts' sessions.
+ * <ul>
+ * <li>{@code cross} (the default, needs two or more accounts): orders come in pairs at the reference price. The
+ * first of pair k is a GTC limit from account {@code k % A}; the second an IOC on the other side from account
+ * {@code (k + 1) % A}, which trades with it. The resting side alternates every {@code A} pairs, so every account
+ * buys and sells in turn, positions stay within a few lots and the book stays (nearly) empty: both sides trade.</li>
+ * <li>{@code ioc}: IOC limits a little through the reference price, each account alternating sides: answered by a
+ * fill or (on an empty book) a cancel.</li>
+ * </ul>
+ * Prints a progress line each second, the throughput and latency percentiles at the end, and one {@code RESULT}
+ * line of key=value pairs for scripts.
  */
 public final class LoadGenerator
 {
@@ -30,7 +39,7 @@ public final class LoadGenerator
          * @return false if it could not be sent now (back-pressure): the caller retries.
          */
         boolean send(long id, DemoData.Account account, DemoData.Instrument instrument, boolean buy, long price,
-            long quantity);
+            long quantity, boolean ioc);
 
         /** Poll for reports. */
         int poll();
@@ -57,11 +66,12 @@ public final class LoadGenerator
         void onFirstReport(final long id, final long nowNs)
         {
             final int i = (int)id;
-            if (i >= 0 && i < answered.length && !answered[i])
+            // An id not sent by this run (a late report for an earlier run's session) has no due time: ignored.
+            if (i >= 0 && i < answered.length && !answered[i] && dueNs[i] != 0)
             {
                 answered[i] = true;
                 count++;
-                latency.recordValue(Math.max(1, nowNs - dueNs[i]));
+                latency.recordValue(Math.min(latency.getHighestTrackableValue(), Math.max(1, nowNs - dueNs[i])));
             }
         }
     }
@@ -77,6 +87,7 @@ public final class LoadGenerator
     public static void main(final String[] args) throws Exception
     {
         String transportName = "sbe";
+        String orders = "cross";
         int rate = 2_000;
         int durationS = 10;
         int instruments = 1;
@@ -93,6 +104,7 @@ public final class LoadGenerator
                 case "--duration" -> durationS = Integer.parseInt(args[i + 1]);
                 case "--instruments" -> instruments = Integer.parseInt(args[i + 1]);
                 case "--accounts" -> accounts = Integer.parseInt(args[i + 1]);
+                case "--orders" -> orders = args[i + 1];
                 case "--host" -> host = args[i + 1];
                 case "--sbe-port" -> sbePort = Integer.parseInt(args[i + 1]);
                 case "--fix-port" -> fixPort = Integer.parseInt(args[i + 1]);
@@ -107,6 +119,18 @@ public final class LoadGenerator
                 users.add(account);
             }
         }
+        for (final DemoData.Account account : DemoData.ACCOUNTS)
+        {
+            if (account.role().equals("market maker") && users.size() < accounts)
+            {
+                users.add(account);
+            }
+        }
+        final boolean cross = orders.equals("cross");
+        if (cross && users.size() < 2)
+        {
+            throw new IllegalArgumentException("--orders cross needs --accounts 2 or more");
+        }
         final List<DemoData.Instrument> markets = DemoData.INSTRUMENTS.subList(0,
             Math.min(instruments, DemoData.INSTRUMENTS.size()));
         final int total = (int)Math.min(Integer.MAX_VALUE - 8, (long)rate * durationS);
@@ -116,9 +140,9 @@ public final class LoadGenerator
             new FixLoadTransport(host, fixPort, reports) : new SbeLoadTransport(host, sbePort, reports))
         {
             transport.connect(users);
-            System.out.printf("loadgen: %s, %,d orders/s for %d s over %d instrument(s) and %d account(s)%n",
-                transportName, rate, durationS, markets.size(), users.size());
-            run(transport, reports, users, markets, rate, total);
+            System.out.printf("loadgen: %s, %,d orders/s for %d s over %d instrument(s) and %d account(s), %s%n",
+                transportName, rate, durationS, markets.size(), users.size(), orders);
+            run(transport, reports, users, markets, rate, total, cross);
         }
     }
 
@@ -128,8 +152,10 @@ public final class LoadGenerator
         final List<DemoData.Account> users,
         final List<DemoData.Instrument> markets,
         final int rate,
-        final int total)
+        final int total,
+        final boolean cross)
     {
+        final int accounts = users.size();
         final long intervalNs = TimeUnit.SECONDS.toNanos(1) / rate;
         final long startNs = System.nanoTime();
         long nextProgressNs = startNs + TimeUnit.SECONDS.toNanos(1);
@@ -138,22 +164,44 @@ public final class LoadGenerator
             TimeUnit.SECONDS.toNanos(total / rate + 10L)))
         {
             final long now = System.nanoTime();
+            boolean due = false;
             if (sent < total && now >= startNs + sent * intervalNs)
             {
-                final DemoData.Account account = users.get(sent % users.size());
-                final DemoData.Instrument instrument = markets.get(sent % markets.size());
-                final boolean buy = (sent & 1) == 0;
-                final long through = instrument.tick() * 20;
-                final long price = buy ? instrument.referencePrice() + through : instrument.referencePrice() - through;
+                due = true;
+                final DemoData.Instrument instrument = markets.get((sent >> 1) % markets.size());
+                final DemoData.Account account;
+                final boolean buy;
+                final long price;
+                final boolean ioc;
+                if (cross)
+                {
+                    final int pair = sent >> 1;
+                    final boolean taker = (sent & 1) == 1;
+                    final boolean makerBuys = ((pair / accounts) & 1) == 0;
+                    account = users.get((pair + (taker ? 1 : 0)) % accounts);
+                    buy = taker != makerBuys;
+                    price = instrument.referencePrice();
+                    ioc = taker;
+                }
+                else
+                {
+                    account = users.get(sent % accounts);
+                    buy = ((sent / accounts) & 1) == 0;
+                    final long through = instrument.tick() * 20;
+                    price = buy ? instrument.referencePrice() + through : instrument.referencePrice() - through;
+                    ioc = true;
+                }
                 reports.dueNs[sent] = startNs + sent * intervalNs;
-                if (transport.send(sent, account, instrument, buy, price, instrument.lot()))
+                if (transport.send(sent, account, instrument, buy, price, instrument.lot(), ioc))
                 {
                     sent++;
                 }
             }
-            if (transport.poll() == 0 && sent >= total)
+            if (transport.poll() == 0 && !due)
             {
-                Thread.onSpinWait();
+                // Nothing due and nothing heard: give the core back to the venue (2-core machines) without
+                // sleeping past the next due time.
+                Thread.yield();
             }
             if (now >= nextProgressNs)
             {
@@ -173,6 +221,11 @@ public final class LoadGenerator
             micros(h.getValueAtPercentile(50)), micros(h.getValueAtPercentile(90)),
             micros(h.getValueAtPercentile(99)), micros(h.getValueAtPercentile(99.9)),
             micros(h.getValueAtPercentile(99.99)), micros(h.getMaxValue()));
+        System.out.printf("RESULT rate=%d sent=%d answered=%d rejects=%d seconds=%.2f answeredPerSec=%.0f " +
+            "p50us=%.1f p90us=%.1f p99us=%.1f p999us=%.1f p9999us=%.1f maxus=%.1f%n", rate, sent, reports.count,
+            reports.rejects, seconds, reports.count / seconds, h.getValueAtPercentile(50) / 1e3,
+            h.getValueAtPercentile(90) / 1e3, h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3,
+            h.getValueAtPercentile(99.99) / 1e3, h.getMaxValue() / 1e3);
     }
 
     private static String micros(final long nanos)

@@ -20,6 +20,7 @@ import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
+import org.agrona.collections.Long2LongHashMap;
 
 /**
  * The load generator over SBE on Aeron UDP, through {@link ExchangeClient}s on the generator's own media driver.
@@ -32,6 +33,7 @@ final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListene
     private final LoadGenerator.Reports reports;
     private final List<ExchangeClient> clients = new ArrayList<>();
     private final byte[] id = new byte[20];
+    private final Long2LongHashMap accountIndex = new Long2LongHashMap(-1);
 
     SbeLoadTransport(final String host, final int port, final LoadGenerator.Reports reports)
     {
@@ -48,6 +50,7 @@ final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListene
         {
             final ExchangeClient client = ExchangeClient.connect(aeron, gatewayChannel, 2001,
                 "aeron:udp?endpoint=localhost:" + freePort(), 5000 + clients.size(), this);
+            accountIndex.put(account.id(), clients.size());
             clients.add(client);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             boolean sent = false;
@@ -69,11 +72,11 @@ final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListene
     }
 
     public boolean send(final long orderId, final DemoData.Account account, final DemoData.Instrument instrument,
-        final boolean buy, final long price, final long quantity)
+        final boolean buy, final long price, final long quantity, final boolean ioc)
     {
-        final ExchangeClient client = clients.get((int)(orderId % clients.size()));
+        final ExchangeClient client = clients.get((int)accountIndex.get(account.id()));
         return client.newOrder(account.id(), orderId, instrument.id(), buy ? Side.BUY : Side.SELL, OrderType.LIMIT,
-            TimeInForce.IOC, price, quantity) > 0;
+            ioc ? TimeInForce.IOC : TimeInForce.GTC, price, quantity) > 0;
     }
 
     public int poll()
