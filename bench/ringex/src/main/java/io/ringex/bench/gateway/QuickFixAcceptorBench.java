@@ -71,19 +71,38 @@ public final class QuickFixAcceptorBench implements Application
     private final Map<String, String> passwords = new HashMap<>();
     private final Map<SessionID, Long> sessionIds = new ConcurrentHashMap<>();
     private final Map<Integer, SessionID> sessionsByNumber = new ConcurrentHashMap<>();
-    private final ThreadLocal<Translator> translators = ThreadLocal.withInitial(Translator::new);
+    private final java.util.List<String[]> instrumentSpecs = new java.util.ArrayList<>();
+    private final ThreadLocal<Translator> translators = ThreadLocal.withInitial(() -> new Translator(instrumentSpecs));
     private int nextSessionNumber = 1;
     private long businessRejects;
+    private final java.util.concurrent.atomic.AtomicLong received = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong forwarded = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong translateFailures =
+        new java.util.concurrent.atomic.AtomicLong();
+    private volatile long reports;
+    private volatile long unsent;
 
-    /** Per QuickFIX/J thread: the translator and its buffers. */
+    /**
+     * Per QuickFIX/J thread: the translator, its buffers and its own instrument directory (single-threaded: its
+     * symbol lookup reuses a key, so sharing one across session threads loses lookups).
+     */
     private static final class Translator
     {
+        final InstrumentDirectory instruments = new InstrumentDirectory();
         final FixFields fields = new FixFields();
         final FixCommandTranslator commands = new FixCommandTranslator();
         final UnsafeBuffer in = new UnsafeBuffer(new byte[4096]);
         final UnsafeBuffer out = new UnsafeBuffer(new byte[512]);
         final MessageHeaderEncoder header = new MessageHeaderEncoder();
         final SessionStatusEncoder status = new SessionStatusEncoder();
+
+        Translator(final java.util.List<String[]> specs)
+        {
+            for (final String[] parts : specs)
+            {
+                instruments.put(Integer.parseInt(parts[0]), parts[1], Integer.parseInt(parts[2]));
+            }
+        }
     }
 
     private QuickFixAcceptorBench(final Publication ingress, final int gatewayId)
@@ -124,6 +143,7 @@ public final class QuickFixAcceptorBench implements Application
         for (final String instrument : options.get("--instruments").split(","))
         {
             final String[] parts = instrument.split(":");
+            bench.instrumentSpecs.add(parts);
             bench.instruments.put(Integer.parseInt(parts[0]), parts[1], Integer.parseInt(parts[2]));
         }
 
@@ -153,6 +173,8 @@ public final class QuickFixAcceptorBench implements Application
         {
             stop.countDown();
             acceptor.stop(true);
+            System.out.printf("qfj-acceptor: received %d, forwarded %d, reports %d, unsent %d%n",
+                bench.received.get(), bench.forwarded.get(), bench.reports, bench.unsent);
         }));
         final Thread egressThread = new Thread(() -> bench.pollEgress(egress, stop), "qfj-bench-egress");
         egressThread.start();
@@ -181,7 +203,11 @@ public final class QuickFixAcceptorBench implements Application
                 final SessionID session = session(report.sessionId());
                 if (session != null)
                 {
-                    send(session, executionReport(report, text));
+                    reports++;
+                    if (!send(session, executionReport(report, text)))
+                    {
+                        unsent++;
+                    }
                 }
             }
             else if (header.templateId() == BusinessRejectDecoder.TEMPLATE_ID)
@@ -221,13 +247,10 @@ public final class QuickFixAcceptorBench implements Application
         return sessionsByNumber.get(SessionIds.sessionNumber(sessionId));
     }
 
-    private static void send(final SessionID session, final Message message)
+    private static boolean send(final SessionID session, final Message message)
     {
         final Session target = Session.lookupSession(session);
-        if (target != null)
-        {
-            target.send(message);
-        }
+        return target != null && target.send(message);
     }
 
     private Message executionReport(final ExecutionReportDecoder d, final StringBuilder text)
@@ -294,6 +317,7 @@ public final class QuickFixAcceptorBench implements Application
 
     public void fromApp(final Message message, final SessionID sessionId) throws FieldNotFound
     {
+        received.incrementAndGet();
         final Long id = sessionIds.get(sessionId);
         final User user = usersByCompId.get(sessionId.getTargetCompID());
         if (id == null || user == null)
@@ -310,17 +334,28 @@ public final class QuickFixAcceptorBench implements Application
         t.fields.scan(t.in, 0, bytes.length);
         final String type = message.getHeader().getString(MsgType.FIELD);
         final char msgType = type.length() == 1 ? type.charAt(0) : '?';
-        final RejectReason reason = t.commands.translate(t.fields, msgType, user, id, instruments, t.out);
+        final RejectReason reason = t.commands.translate(t.fields, msgType, user, id, t.instruments, t.out);
         if (reason != RejectReason.NONE)
         {
             final quickfix.fix44.BusinessMessageReject reject = new quickfix.fix44.BusinessMessageReject();
             reject.setString(quickfix.field.RefMsgType.FIELD, type);
+            if (message.isSetField(quickfix.field.ClOrdID.FIELD))
+            {
+                reject.setString(quickfix.field.BusinessRejectRefID.FIELD,
+                    message.getString(quickfix.field.ClOrdID.FIELD));
+            }
             reject.setInt(quickfix.field.BusinessRejectReason.FIELD, 0);
             reject.setString(quickfix.field.Text.FIELD, reason.name() + ": " + t.commands.text());
+            if (translateFailures.getAndIncrement() < 5)
+            {
+                System.err.println("qfj-acceptor: not translated: " + reason + " " + t.commands.text() + " in " +
+                    message.toString().replace('\u0001', '|'));
+            }
             send(sessionId, reject);
             return;
         }
         offer(t.out, t.commands.encodedLength());
+        forwarded.incrementAndGet();
     }
 
     private void offer(final UnsafeBuffer buffer, final int length)
