@@ -80,6 +80,7 @@ public final class EngineNode implements AutoCloseable
     private long recoveredCommands;
     private boolean closed;
     private ReplicationHeartbeatAgent heartbeat;
+    private PeerMonitor peerMonitor;
 
     private EngineNode(final EngineContext ctx)
     {
@@ -169,6 +170,7 @@ public final class EngineNode implements AutoCloseable
         final List<Agent> inputAgents = new ArrayList<>();
         Stage replicationStage = null;
         ReplicationHeartbeatAgent heartbeat = null;
+        Subscription acksFromStandby = null;
         if (primary)
         {
             final Subscription ingressSubscription = aeron.addSubscription(ctx.ingressChannel(),
@@ -181,9 +183,9 @@ public final class EngineNode implements AutoCloseable
             {
                 final ExclusivePublication replication = aeron.addExclusivePublication(ctx.replicationChannel(),
                     ctx.replicationStreamId());
-                final Subscription acks = aeron.addSubscription(ctx.replicationAckChannel(),
-                    ctx.replicationAckStreamId());
-                replicationStage = inputRing.stage("replication", new ReplicationStage(replication, acks,
+                acksFromStandby = aeron.addSubscription(ctx.replicationAckChannel(), ctx.replicationAckStreamId());
+                replicated.setRelease(lastSequence);
+                replicationStage = inputRing.stage("replication", new ReplicationStage(replication,
                     ctx.replicationMode() == EngineContext.ReplicationMode.SYNC, ctx.replicationAckTimeoutNs(),
                     sequences, clock, ctx.newIdleStrategy(), replicated, degraded, inputRing.maxPayloadLength()))
                     .errorPolicy(StageErrorPolicy.HALT).build();
@@ -270,6 +272,18 @@ public final class EngineNode implements AutoCloseable
         sources.nodeId = ctx.nodeId();
         status = new StatusAgent(sources, risk, clock, ctx.statusIntervalNs());
 
+        if (null != heartbeat)
+        {
+            heartbeat.identity(status::role, () -> processor.state().epoch());
+        }
+        if (null != acksFromStandby)
+        {
+            peerMonitor = new PeerMonitor(acksFromStandby, replicated, processor, () ->
+            {
+                ingress.close();
+                status.role(NodeRole.FENCED);
+            });
+        }
         if (primary)
         {
             sink.target(ringSink);
@@ -367,8 +381,16 @@ public final class EngineNode implements AutoCloseable
 
     private void startRunners(final List<Agent> inputAgents, final List<Agent> outputAgents)
     {
-        final Agent processorAndStatus = null == heartbeat ? new CompositeAgent(processorRingStage, status) :
-            new CompositeAgent(processorRingStage, status, heartbeat);
+        final List<Agent> processorThread = new ArrayList<>(List.of(processorRingStage, status));
+        if (null != heartbeat)
+        {
+            processorThread.add(heartbeat);
+        }
+        if (null != peerMonitor)
+        {
+            processorThread.add(peerMonitor);
+        }
+        final Agent processorAndStatus = new CompositeAgent(processorThread);
         if (ctx.threading() == EngineContext.Threading.SHARED)
         {
             // The publishers must not share the processor's thread: the processor waits for output-ring slots that

@@ -26,7 +26,9 @@ final class ReplicationHeartbeatAgent implements Agent
     private final EpochNanoClock clock;
     private final long intervalNs;
     private final int nodeId;
-    private final NodeRole role;
+    private final NodeRole initialRole;
+    private java.util.function.Supplier<NodeRole> role;
+    private java.util.function.LongSupplier epoch;
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final ReplicationHeartbeatEncoder encoder = new ReplicationHeartbeatEncoder();
@@ -41,13 +43,23 @@ final class ReplicationHeartbeatAgent implements Agent
         final int nodeId,
         final NodeRole role)
     {
-        this.role = role;
+        this.initialRole = role;
         this.publication = publication;
         this.journalSequence = journalSequence;
         this.sequences = sequences;
         this.clock = clock;
         this.intervalNs = intervalNs;
         this.nodeId = nodeId;
+    }
+
+    /**
+     * Where the node's current role and epoch come from (a promoted standby heartbeats as PRIMARY of its new epoch,
+     * which is how a superseded primary learns it is fenced). Both are read on the processor's thread.
+     */
+    void identity(final java.util.function.Supplier<NodeRole> role, final java.util.function.LongSupplier epoch)
+    {
+        this.role = role;
+        this.epoch = epoch;
     }
 
     void journalSequence(final AtomicCounter journalSequence)
@@ -64,9 +76,9 @@ final class ReplicationHeartbeatAgent implements Agent
         }
         nextNs = now + intervalNs;
         encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .epoch(0)
+            .epoch(null == epoch ? 0 : epoch.getAsLong())
             .nodeId(nodeId)
-            .role(role)
+            .role(null == role ? initialRole : role.get())
             .sequence(sequences.commandSequence(journalSequence.get()))
             .timestampNs(now);
         publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());

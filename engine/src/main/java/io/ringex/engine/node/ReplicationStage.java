@@ -2,15 +2,10 @@ package io.ringex.engine.node;
 
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
-import io.aeron.Subscription;
-import io.aeron.logbuffer.FragmentHandler;
 import io.ringex.engine.ring.SlotDescriptor;
 import io.ringex.engine.ring.SlotHandler;
-import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.ReplicatedCommandEncoder;
-import io.ringex.protocol.codecs.ReplicationAckDecoder;
-import io.ringex.protocol.codecs.ReplicationHeartbeatDecoder;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;
@@ -35,7 +30,6 @@ final class ReplicationStage implements SlotHandler
     private static final System.Logger LOG = System.getLogger(ReplicationStage.class.getName());
 
     private final ExclusivePublication publication;
-    private final Subscription acks;
     private final boolean sync;
     private final long ackTimeoutNs;
     private final SequenceBase sequences;
@@ -46,17 +40,11 @@ final class ReplicationStage implements SlotHandler
     private final UnsafeBuffer sendBuffer;
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final ReplicatedCommandEncoder encoder = new ReplicatedCommandEncoder();
-    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
-    private final ReplicationAckDecoder ackDecoder = new ReplicationAckDecoder();
-    private final ReplicationHeartbeatDecoder heartbeatDecoder = new ReplicationHeartbeatDecoder();
-    private final FragmentHandler ackHandler = this::onAck;
     private long epoch;
-    private long ackedSequence;
     private boolean degraded;
 
     ReplicationStage(
         final ExclusivePublication publication,
-        final Subscription acks,
         final boolean sync,
         final long ackTimeoutNs,
         final SequenceBase sequences,
@@ -67,7 +55,6 @@ final class ReplicationStage implements SlotHandler
         final int maxPayloadLength)
     {
         this.publication = publication;
-        this.acks = acks;
         this.sync = sync;
         this.ackTimeoutNs = ackTimeoutNs;
         this.sequences = sequences;
@@ -77,7 +64,6 @@ final class ReplicationStage implements SlotHandler
         this.degradedCounter = degradedCounter;
         this.sendBuffer = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH +
             ReplicatedCommandEncoder.BLOCK_LENGTH + ReplicatedCommandEncoder.commandHeaderLength() + maxPayloadLength]);
-        this.ackedSequence = sequences.firstCommandSequence() - 1;
     }
 
     void epoch(final long epoch)
@@ -101,10 +87,6 @@ final class ReplicationStage implements SlotHandler
         if (sync && endOfBatch)
         {
             awaitAck(commandSequence);
-        }
-        else
-        {
-            acks.poll(ackHandler, 16);
         }
     }
 
@@ -143,8 +125,7 @@ final class ReplicationStage implements SlotHandler
     {
         if (degraded)
         {
-            acks.poll(ackHandler, 64);
-            if (ackedSequence >= commandSequence)
+            if (ackedCounter.getAcquire() >= commandSequence)
             {
                 degraded = false;
                 LOG.log(System.Logger.Level.WARNING, "replication back to SYNC at sequence {0}", commandSequence);
@@ -153,14 +134,12 @@ final class ReplicationStage implements SlotHandler
         }
         final long deadlineNs = clock.nanoTime() + ackTimeoutNs;
         idleStrategy.reset();
-        while (ackedSequence < commandSequence && clock.nanoTime() < deadlineNs)
+        // Acquire: pairs with the PeerMonitor's release on the processor's thread.
+        while (ackedCounter.getAcquire() < commandSequence && clock.nanoTime() < deadlineNs)
         {
-            if (acks.poll(ackHandler, 64) == 0)
-            {
-                idleStrategy.idle();
-            }
+            idleStrategy.idle();
         }
-        if (ackedSequence < commandSequence)
+        if (ackedCounter.getAcquire() < commandSequence)
         {
             degrade("no acknowledgement of sequence " + commandSequence + " within " + ackTimeoutNs / 1_000_000 +
                 " ms");
@@ -188,30 +167,5 @@ final class ReplicationStage implements SlotHandler
         degradedCounter.incrementRelease();
         LOG.log(System.Logger.Level.ERROR, "replication DEGRADED to ASYNC: {0}; acknowledged commands are now on " +
             "the primary's journal only until the standby catches up", why);
-    }
-
-    private void onAck(
-        final org.agrona.DirectBuffer buffer, final int offset, final int length, final io.aeron.logbuffer.Header h)
-    {
-        headerDecoder.wrap(buffer, offset);
-        if (headerDecoder.schemaId() != ReplicationAckDecoder.SCHEMA_ID)
-        {
-            return;
-        }
-        long sequence = Long.MIN_VALUE;
-        if (headerDecoder.templateId() == ReplicationAckDecoder.TEMPLATE_ID)
-        {
-            sequence = ackDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder).sequence();
-        }
-        else if (headerDecoder.templateId() == ReplicationHeartbeatDecoder.TEMPLATE_ID)
-        {
-            // The standby's heartbeat carries its journaled sequence: a cumulative ack that cannot be lost for long.
-            sequence = heartbeatDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder).sequence();
-        }
-        if (sequence > ackedSequence)
-        {
-            ackedSequence = sequence;
-            ackedCounter.setRelease(sequence);
-        }
     }
 }

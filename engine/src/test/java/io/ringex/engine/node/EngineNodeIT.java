@@ -371,6 +371,62 @@ class EngineNodeIT
         after.await(() -> after.count("CANCELED") == 1, "the old primary's order cancelled on the new one");
     }
 
+    @Test
+    void aPrimarySupersededWhileStillRunningFencesItselfAndTakesNoMoreCommands() throws Exception
+    {
+        final int replicationPort = NodeTestSupport.freeUdpPort();
+        final int ackPort = NodeTestSupport.freeUdpPort();
+        final EngineContext standbyCtx = context("standby")
+            .role(EngineContext.Role.STANDBY)
+            .nodeId(2)
+            .ingressStreamId(3001)
+            .egressStreamId(3002).marketDataStreamId(3003).riskStreamId(3004)
+            .controlChannel(IPC).controlStreamId(3020)
+            .replicationHeartbeatIntervalNs(50_000_000L)
+            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
+            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineNode standby = closing(EngineNode.launch(standbyCtx));
+        final EngineContext primaryCtx = context("primary")
+            .replicationMode(EngineContext.ReplicationMode.SYNC)
+            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
+            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineNode primary = closing(EngineNode.launch(primaryCtx));
+        final EngineTestClient oldClient = closing(new EngineTestClient(driver.aeronDirectoryName(), primaryCtx,
+            IPC));
+        oldClient.awaitConnected();
+        oldClient.setUpMarket(1);
+        oldClient.limit(1, 1, Side.BUY, 9_900, 1);
+        oldClient.await(() -> oldClient.count("NEW") == 1, "an acknowledged order");
+
+        // Promote the standby while the primary still runs (as if the primary had been paused and come back).
+        final io.aeron.Publication control = closing(io.aeron.Aeron.connect(new io.aeron.Aeron.Context()
+            .aeronDirectoryName(driver.aeronDirectoryName()))).addPublication(IPC, 3020);
+        final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
+        final io.ringex.protocol.codecs.NewEpochEncoder newEpoch = new io.ringex.protocol.codecs.NewEpochEncoder()
+            .wrapAndApplyHeader(request, 0, new MessageHeaderEncoder()).requestId(8).epoch(1).nodeId(2);
+        oldClient.await(() -> control.offer(request, 0, MessageHeaderEncoder.ENCODED_LENGTH +
+            newEpoch.encodedLength()) > 0, "the promotion request sent");
+
+        oldClient.await(() -> primary.role() == io.ringex.protocol.codecs.NodeRole.FENCED,
+            "the superseded primary to fence itself");
+        assertEquals(io.ringex.protocol.codecs.NodeRole.PRIMARY, standby.role());
+
+        // The old primary takes nothing more: an order sent to it is neither answered nor journaled.
+        final long journaled = primary.journaledSequence();
+        oldClient.limit(1, 2, Side.BUY, 9_800, 1);
+        final long until = System.nanoTime() + 1_000_000_000L;
+        oldClient.await(() -> System.nanoTime() > until, "a second of silence from the fenced node");
+        assertEquals(1, oldClient.count("NEW"), oldClient.reports.toString());
+        assertEquals(journaled, primary.journaledSequence());
+
+        // The new primary trades.
+        final EngineTestClient newClient = closing(new EngineTestClient(driver.aeronDirectoryName(), standbyCtx,
+            IPC));
+        newClient.awaitConnected();
+        newClient.limit(1, 3, Side.BUY, 9_800, 1);
+        newClient.await(() -> newClient.count("NEW") == 1, "an order on the new primary");
+    }
+
     static List<byte[]> readJournal(final Path journalDirectory)
     {
         final List<byte[]> commands = new ArrayList<>();
