@@ -233,20 +233,11 @@ class EngineNodeIT
     @Test
     void aStandbyOverUdpEndsWithThePrimarysState() throws Exception
     {
-        final int replicationPort = NodeTestSupport.freeUdpPort();
-        final int ackPort = NodeTestSupport.freeUdpPort();
-        final EngineContext standbyCtx = context("standby")
-            .role(EngineContext.Role.STANDBY)
-            .nodeId(2)
-            .egressStreamId(2002).marketDataStreamId(2003).riskStreamId(2004)
-            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
-            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineContext[] pair = replicatedPair();
+        final EngineContext standbyCtx = pair[0];
         final EngineNode standby = closing(EngineNode.launch(standbyCtx));
 
-        final EngineContext primaryCtx = context("primary")
-            .replicationMode(EngineContext.ReplicationMode.SYNC)
-            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
-            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineContext primaryCtx = pair[1];
         final EngineNode primary = closing(EngineNode.launch(primaryCtx));
         final EngineTestClient client = closing(new EngineTestClient(driver.aeronDirectoryName(), primaryCtx, IPC));
         client.awaitConnected();
@@ -269,21 +260,10 @@ class EngineNodeIT
     @Test
     void aStandbyPromotedAfterThePrimaryIsGoneServesClientsWithEveryAcknowledgedOrder() throws Exception
     {
-        final int replicationPort = NodeTestSupport.freeUdpPort();
-        final int ackPort = NodeTestSupport.freeUdpPort();
-        final EngineContext standbyCtx = context("standby")
-            .role(EngineContext.Role.STANDBY)
-            .nodeId(2)
-            .ingressStreamId(3001)
-            .egressStreamId(3002).marketDataStreamId(3003).riskStreamId(3004)
-            .controlChannel(IPC).controlStreamId(3020)
-            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
-            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineContext[] pair = replicatedPair();
+        final EngineContext standbyCtx = pair[0];
         final EngineNode standby = closing(EngineNode.launch(standbyCtx));
-        final EngineContext primaryCtx = context("primary")
-            .replicationMode(EngineContext.ReplicationMode.SYNC)
-            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
-            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineContext primaryCtx = pair[1];
         final EngineNode primary = closing(EngineNode.launch(primaryCtx));
         final EngineTestClient before = closing(new EngineTestClient(driver.aeronDirectoryName(), primaryCtx, IPC));
         before.awaitConnected();
@@ -305,13 +285,7 @@ class EngineNodeIT
         assertEquals(primaryHash, standby.stateHash());
         assertTrue(after.reports.isEmpty());
 
-        final io.aeron.Publication control = closing(io.aeron.Aeron.connect(new io.aeron.Aeron.Context()
-            .aeronDirectoryName(driver.aeronDirectoryName()))).addPublication(IPC, 3020);
-        final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
-        final io.ringex.protocol.codecs.NewEpochEncoder newEpoch = new io.ringex.protocol.codecs.NewEpochEncoder()
-            .wrapAndApplyHeader(request, 0, new MessageHeaderEncoder()).requestId(7).epoch(1).nodeId(2);
-        after.await(() -> control.offer(request, 0, MessageHeaderEncoder.ENCODED_LENGTH +
-            newEpoch.encodedLength()) > 0, "the promotion request sent");
+        requestPromotion(after, 7);
 
         // Every order acknowledged by the old primary is there: cancelling one succeeds, under the new epoch.
         after.cancel(1, 1_000, 2);
@@ -328,23 +302,10 @@ class EngineNodeIT
     @Test
     void aStandbyThatStopsHearingFromItsPrimaryPromotesItselfWhenConfiguredTo() throws Exception
     {
-        final int replicationPort = NodeTestSupport.freeUdpPort();
-        final int ackPort = NodeTestSupport.freeUdpPort();
-        final EngineContext standbyCtx = context("standby")
-            .role(EngineContext.Role.STANDBY)
-            .nodeId(2)
-            .autoPromoteTimeoutNs(2_000_000_000L)
-            .ingressStreamId(3001)
-            .egressStreamId(3002).marketDataStreamId(3003).riskStreamId(3004)
-            .controlChannel(IPC).controlStreamId(3020)
-            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
-            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineContext[] pair = replicatedPair();
+        final EngineContext standbyCtx = pair[0].autoPromoteTimeoutNs(2_000_000_000L);
         final EngineNode standby = closing(EngineNode.launch(standbyCtx));
-        final EngineContext primaryCtx = context("primary")
-            .replicationMode(EngineContext.ReplicationMode.SYNC)
-            .replicationHeartbeatIntervalNs(50_000_000L)
-            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
-            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineContext primaryCtx = pair[1].replicationHeartbeatIntervalNs(50_000_000L);
         final EngineNode primary = closing(EngineNode.launch(primaryCtx));
         final EngineTestClient before = closing(new EngineTestClient(driver.aeronDirectoryName(), primaryCtx, IPC));
         before.awaitConnected();
@@ -374,22 +335,10 @@ class EngineNodeIT
     @Test
     void aPrimarySupersededWhileStillRunningFencesItselfAndTakesNoMoreCommands() throws Exception
     {
-        final int replicationPort = NodeTestSupport.freeUdpPort();
-        final int ackPort = NodeTestSupport.freeUdpPort();
-        final EngineContext standbyCtx = context("standby")
-            .role(EngineContext.Role.STANDBY)
-            .nodeId(2)
-            .ingressStreamId(3001)
-            .egressStreamId(3002).marketDataStreamId(3003).riskStreamId(3004)
-            .controlChannel(IPC).controlStreamId(3020)
-            .replicationHeartbeatIntervalNs(50_000_000L)
-            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
-            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineContext[] pair = replicatedPair();
+        final EngineContext standbyCtx = pair[0].replicationHeartbeatIntervalNs(50_000_000L);
         final EngineNode standby = closing(EngineNode.launch(standbyCtx));
-        final EngineContext primaryCtx = context("primary")
-            .replicationMode(EngineContext.ReplicationMode.SYNC)
-            .replicationChannel("aeron:udp?endpoint=localhost:" + replicationPort)
-            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ackPort);
+        final EngineContext primaryCtx = pair[1];
         final EngineNode primary = closing(EngineNode.launch(primaryCtx));
         final EngineTestClient oldClient = closing(new EngineTestClient(driver.aeronDirectoryName(), primaryCtx,
             IPC));
@@ -399,13 +348,7 @@ class EngineNodeIT
         oldClient.await(() -> oldClient.count("NEW") == 1, "an acknowledged order");
 
         // Promote the standby while the primary still runs (as if the primary had been paused and come back).
-        final io.aeron.Publication control = closing(io.aeron.Aeron.connect(new io.aeron.Aeron.Context()
-            .aeronDirectoryName(driver.aeronDirectoryName()))).addPublication(IPC, 3020);
-        final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
-        final io.ringex.protocol.codecs.NewEpochEncoder newEpoch = new io.ringex.protocol.codecs.NewEpochEncoder()
-            .wrapAndApplyHeader(request, 0, new MessageHeaderEncoder()).requestId(8).epoch(1).nodeId(2);
-        oldClient.await(() -> control.offer(request, 0, MessageHeaderEncoder.ENCODED_LENGTH +
-            newEpoch.encodedLength()) > 0, "the promotion request sent");
+        requestPromotion(oldClient, 8);
 
         oldClient.await(() -> primary.role() == io.ringex.protocol.codecs.NodeRole.FENCED,
             "the superseded primary to fence itself");
@@ -425,6 +368,43 @@ class EngineNodeIT
         newClient.awaitConnected();
         newClient.limit(1, 3, Side.BUY, 9_800, 1);
         newClient.await(() -> newClient.count("NEW") == 1, "an order on the new primary");
+    }
+
+    /**
+     * A standby (node 2; its own ingress, outbound and control streams) and a SYNC primary replicating to it over UDP
+     * loopback. Tests add what they need to either before launching them.
+     *
+     * @return { standby, primary }.
+     */
+    private EngineContext[] replicatedPair()
+    {
+        final String replication = "aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort();
+        final String acks = "aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort();
+        final EngineContext standby = context("standby")
+            .role(EngineContext.Role.STANDBY)
+            .nodeId(2)
+            .ingressStreamId(3001)
+            .egressStreamId(3002).marketDataStreamId(3003).riskStreamId(3004)
+            .controlChannel(IPC).controlStreamId(3020)
+            .replicationChannel(replication)
+            .replicationAckChannel(acks);
+        final EngineContext primary = context("primary")
+            .replicationMode(EngineContext.ReplicationMode.SYNC)
+            .replicationChannel(replication)
+            .replicationAckChannel(acks);
+        return new EngineContext[]{ standby, primary };
+    }
+
+    /** Ask the pair's standby to promote itself, as the dashboard's "Promote" action does. */
+    private void requestPromotion(final EngineTestClient polling, final long requestId)
+    {
+        final io.aeron.Publication control = closing(io.aeron.Aeron.connect(new io.aeron.Aeron.Context()
+            .aeronDirectoryName(driver.aeronDirectoryName()))).addPublication(IPC, 3020);
+        final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
+        final io.ringex.protocol.codecs.NewEpochEncoder newEpoch = new io.ringex.protocol.codecs.NewEpochEncoder()
+            .wrapAndApplyHeader(request, 0, new MessageHeaderEncoder()).requestId(requestId).epoch(1).nodeId(2);
+        polling.await(() -> control.offer(request, 0, MessageHeaderEncoder.ENCODED_LENGTH +
+            newEpoch.encodedLength()) > 0, "the promotion request sent");
     }
 
     static List<byte[]> readJournal(final Path journalDirectory)
