@@ -29,12 +29,14 @@ public final class GatewayMain
             return;
         }
         final GatewayContext ctx = GatewayContext.load(Path.of(args[0])).conclude();
-        try (Gateway ignore = Gateway.launch(ctx, Throwable::printStackTrace))
+        // The barrier's shutdown hook waits until it is closed, so the gateway closes cleanly before the JVM exits.
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+            Gateway ignore = Gateway.launch(ctx, Throwable::printStackTrace))
         {
             System.out.println("ringex gateway " + ctx.gatewayId() + " up: SBE on " + ctx.clientChannel() +
                 " stream " + ctx.clientStreamId() + (ctx.fixEnabled() ? ", FIX on " + ctx.fixHost() + ':' +
                 ctx.fixPort() : "") + ", " + ctx.users().users().size() + " users");
-            new ShutdownSignalBarrier().await();
+            barrier.await();
         }
     }
 }

@@ -1,0 +1,97 @@
+package io.ringex.engine.node;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.ringex.protocol.codecs.NodeRole;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code ./ringex node promote|status} against a real standby over UDP, as an operator runs them: the command embeds
+ * its own media driver, as it does on a machine where it is run by hand.
+ */
+class NodeControlCliIT
+{
+    @TempDir
+    Path dir;
+
+    private MediaDriver driver;
+    private EngineNode standby;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final NodeControlCli cli = new NodeControlCli(
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    @BeforeEach
+    void launchDriver()
+    {
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+    }
+
+    @AfterEach
+    void close()
+    {
+        CloseHelper.quietCloseAll(standby, driver);
+    }
+
+    @Test
+    void promoteTurnsTheStandbyIntoThePrimaryAndWaitsForItToSaySo()
+    {
+        final int control = NodeTestSupport.freeUdpPort();
+        final int outbound = NodeTestSupport.freeUdpPort();
+        standby = EngineNode.launch(new EngineContext()
+            .aeronDirectoryName(driver.aeronDirectoryName())
+            .role(EngineContext.Role.STANDBY)
+            .nodeId(2)
+            .ingressChannel("aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort())
+            .outboundChannel("aeron:udp?control=localhost:" + outbound + "|control-mode=dynamic")
+            .replicationChannel("aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort())
+            .replicationAckChannel("aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort())
+            .controlChannel("aeron:udp?endpoint=localhost:" + control)
+            .journalDirectory(dir.resolve("journal"))
+            .snapshotDirectory(dir.resolve("snapshots"))
+            .inputRingCapacity(1024)
+            .outputRingCapacity(1024)
+            .statusIntervalNs(100_000_000L));
+
+        assertEquals(0, cli.run(new String[]{ "status", "--outbound", "localhost:" + outbound }), text(err));
+        assertTrue(text(out).contains("node=2 role=STANDBY"), text(out));
+
+        assertEquals(0, cli.run(new String[]{ "promote", "--node", "2", "--control", "localhost:" + control,
+            "--outbound", "localhost:" + outbound, "--timeout-ms", "30000" }), text(err));
+        assertTrue(text(out).contains("node=2 role=PRIMARY epoch=1"), text(out));
+        assertEquals(NodeRole.PRIMARY, standby.role());
+    }
+
+    @Test
+    void badUsageIsRefusedWithTheUsage()
+    {
+        assertEquals(2, cli.run(new String[]{ "promote" }));
+        assertEquals(2, cli.run(new String[]{ "promote", "--node" }));
+        assertEquals(2, cli.run(new String[]{ "restart", "--node", "2" }));
+        assertEquals(2, cli.run(new String[]{ "status", "outbound", "x" }));
+        assertEquals(2, cli.run(new String[]{ "promote", "--epoch", "1" }));
+        assertTrue(text(err).contains("--node is required"), text(err));
+        assertEquals(2, cli.run(new String[]{ "promote", "--node", "two" }));
+        assertTrue(text(err).contains("usage: node status"), text(err));
+    }
+
+    private static String text(final ByteArrayOutputStream stream)
+    {
+        return stream.toString(StandardCharsets.UTF_8);
+    }
+}
