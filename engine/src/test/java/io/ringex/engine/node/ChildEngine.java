@@ -15,15 +15,20 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * An engine node in a child JVM, started as an operator would ({@link EngineMain} with {@code ringex.engine.*}
- * properties and the project's JVM flags), so a test can kill it with SIGKILL and start it again.
+ * properties and the project's JVM flags), so a test can kill it with SIGKILL, pause it with SIGSTOP, and start it
+ * again. The gateway's failover drills use it too (the engine's test jar).
  */
-final class ChildEngine implements AutoCloseable
+public final class ChildEngine implements AutoCloseable
 {
     private final Process process;
     private final CountDownLatch ready = new CountDownLatch(1);
     private final List<String> output = java.util.Collections.synchronizedList(new ArrayList<>());
 
-    ChildEngine(final Map<String, String> properties, final Path logFile)
+    /**
+     * @param properties {@code ringex.engine.*} (and Aeron) system properties for the child; its output is kept in
+     *                   memory ({@link #output()}) and shown when it fails to start.
+     */
+    public ChildEngine(final Map<String, String> properties)
     {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -66,7 +71,10 @@ final class ChildEngine implements AutoCloseable
         reader.start();
     }
 
-    void awaitReady()
+    /**
+     * Wait (up to 60 s) for the node to print its ready line.
+     */
+    public void awaitReady()
     {
         try
         {
@@ -83,7 +91,7 @@ final class ChildEngine implements AutoCloseable
     }
 
     /** SIGKILL: no shutdown hook, no flush, nothing. */
-    void kill()
+    public void kill()
     {
         process.destroyForcibly();
         try
@@ -96,9 +104,53 @@ final class ChildEngine implements AutoCloseable
         }
     }
 
-    List<String> output()
+    /** SIGSTOP: the process is frozen as a long GC pause or a hung machine would freeze it. */
+    public void pause()
+    {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume()
+    {
+        signal("CONT");
+    }
+
+    /**
+     * @return true until the process exits.
+     */
+    public boolean isAlive()
+    {
+        return process.isAlive();
+    }
+
+    /**
+     * @return the child's output so far, one line per element.
+     */
+    public List<String> output()
     {
         return output;
+    }
+
+    private void signal(final String name)
+    {
+        try
+        {
+            final Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0)
+            {
+                throw new AssertionError("kill -" + name + " " + process.pid() + " failed");
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(ex);
+        }
     }
 
     public void close()

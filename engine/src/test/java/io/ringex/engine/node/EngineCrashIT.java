@@ -68,7 +68,7 @@ class EngineCrashIT
         {
             for (int round = 0; round < KILLS; round++)
             {
-                try (ChildEngine child = new ChildEngine(properties, dir.resolve("child.log")))
+                try (ChildEngine child = new ChildEngine(properties))
                 {
                     child.awaitReady();
                     try (EngineTestClient client = new EngineTestClient(driver.aeronDirectoryName(), clientView,
@@ -108,7 +108,7 @@ class EngineCrashIT
                     "every acknowledged order is journaled (seed " + seed + ")");
             }
 
-            try (ChildEngine child = new ChildEngine(properties, dir.resolve("child.log")))
+            try (ChildEngine child = new ChildEngine(properties))
             {
                 child.awaitReady();
                 try (EngineTestClient client = new EngineTestClient(driver.aeronDirectoryName(), clientView,

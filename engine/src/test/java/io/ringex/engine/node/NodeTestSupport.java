@@ -4,13 +4,19 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.DatagramSocket;
 
-final class NodeTestSupport
+/**
+ * Small helpers the node tests (and the gateway's failover drills) share.
+ */
+public final class NodeTestSupport
 {
     private NodeTestSupport()
     {
     }
 
-    static int freeUdpPort()
+    /**
+     * @return a UDP port free at the time of asking.
+     */
+    public static int freeUdpPort()
     {
         try (DatagramSocket socket = new DatagramSocket(0))
         {
