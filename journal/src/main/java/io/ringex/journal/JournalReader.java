@@ -38,6 +38,7 @@ public final class JournalReader implements AutoCloseable
     private long skippedGaps;
     private String problem;
     private boolean delivered;
+    private int lastChecksum;
 
     JournalReader(final ExcerptTailer tailer)
     {
@@ -132,10 +133,11 @@ public final class JournalReader implements AutoCloseable
         pendingBadIndex = -1;
         expectedSequence = sequence + 1;
         delivered = true;
+        final int length = record.getInt(LENGTH_OFFSET);
+        lastChecksum = record.getInt(HEADER_LENGTH + length);
 
         if (sequence >= fromSequence)
         {
-            final int length = record.getInt(LENGTH_OFFSET);
             payload.wrap(record, HEADER_LENGTH, length);
             handler.onRecord(
                 sequence,
@@ -171,6 +173,18 @@ public final class JournalReader implements AutoCloseable
     public long lastSequence()
     {
         return expectedSequence == 0 ? 0 : expectedSequence - 1;
+    }
+
+    /**
+     * The CRC-32C trailer of the last good record read (delivered or not): with {@link #lastSequence()}, an identity
+     * of the record that two journals can compare without shipping it. Inside the handler it is the record being
+     * delivered's.
+     *
+     * @return the checksum, 0 if no record was read.
+     */
+    public int lastChecksum()
+    {
+        return lastChecksum;
     }
 
     /**

@@ -31,6 +31,7 @@ public final class JournalWriter implements AutoCloseable
     private final Journal.Durability durability;
     private final UnsafeBuffer record = new UnsafeBuffer(0, 0);
     private long lastSequence;
+    private int lastChecksum;
     private boolean dirty;
 
     JournalWriter(final ExcerptAppender appender, final Journal.Durability durability, final long lastSequence)
@@ -86,6 +87,7 @@ public final class JournalWriter implements AutoCloseable
             final int checksum = Crc32c.INSTANCE.compute(record.addressOffset(), 0, HEADER_LENGTH + length);
             record.putInt(HEADER_LENGTH + length, checksum);
             bytes.writeSkip(recordLength);
+            lastChecksum = checksum;
         }
         lastSequence = sequence;
         dirty = true;
@@ -109,6 +111,15 @@ public final class JournalWriter implements AutoCloseable
     public long lastSequence()
     {
         return lastSequence;
+    }
+
+    /**
+     * @return the CRC-32C trailer of the last record this writer appended (0 if none yet): what
+     * {@link JournalReader#lastChecksum()} reads back for that record.
+     */
+    public int lastChecksum()
+    {
+        return lastChecksum;
     }
 
     /**

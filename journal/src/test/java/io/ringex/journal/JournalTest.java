@@ -50,6 +50,50 @@ class JournalTest
     }
 
     @Test
+    void theReaderReadsBackTheChecksumTheWriterWroteAndADifferentRecordHasADifferentOne()
+    {
+        final java.util.Map<Long, Integer> written = new java.util.HashMap<>();
+        try (Journal journal = Journal.open(dir, Journal.Durability.PROCESS);
+            JournalWriter writer = journal.newWriter(0))
+        {
+            assertEquals(0, writer.lastChecksum());
+            for (int s = 1; s <= 20; s++)
+            {
+                append(writer, s);
+                written.put((long)s, writer.lastChecksum());
+            }
+            writer.endOfBatch();
+
+            final java.util.Map<Long, Integer> read = new java.util.HashMap<>();
+            try (JournalReader reader = journal.newReader().fromSequence(5))
+            {
+                while (reader.read((sequence, ts, source, templateId, buffer, offset, length) ->
+                    read.put(sequence, 0), 64) > 0)
+                {
+                    // to the end
+                }
+                assertEquals(20, reader.lastSequence());
+                assertEquals(written.get(20L), reader.lastChecksum(), "the last record's, delivered or not");
+            }
+            try (JournalReader reader = journal.newReader())
+            {
+                reader.read((sequence, ts, source, templateId, buffer, offset, length) -> read.put(sequence,
+                    0), 7);
+                assertEquals(7, reader.lastSequence());
+                assertEquals(written.get(7L), reader.lastChecksum());
+            }
+        }
+        // The same sequence with other content (another primary's command 7) has another identity.
+        try (Journal other = Journal.open(dir.resolve("other"), Journal.Durability.PROCESS);
+            JournalWriter writer = other.newWriter(6))
+        {
+            final byte[] payload = "MARK9999".getBytes(StandardCharsets.US_ASCII);
+            writer.append(7, 7_000_000L, 7, 10, new UnsafeBuffer(payload), 0, payload.length);
+            assertTrue(written.get(7L) != writer.lastChecksum());
+        }
+    }
+
+    @Test
     void machineDurabilitySyncsEachBatchAndReadsTheSame()
     {
         try (Journal journal = Journal.open(dir, Journal.Durability.MACHINE);

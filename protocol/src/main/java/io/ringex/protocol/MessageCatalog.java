@@ -12,6 +12,8 @@ import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.CatchUpRequestDecoder;
+import io.ringex.protocol.codecs.CatchUpResponseDecoder;
+import io.ringex.protocol.codecs.CatchUpStopDecoder;
 import io.ringex.protocol.codecs.EndOfDayDecoder;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
@@ -151,6 +153,10 @@ public final class MessageCatalog
             ReplicationHeartbeatDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
         add(CatchUpRequestDecoder.TEMPLATE_ID, "CatchUpRequest", Kind.REPLICATION,
             CatchUpRequestDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(CatchUpResponseDecoder.TEMPLATE_ID, "CatchUpResponse", Kind.REPLICATION,
+            CatchUpResponseDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(CatchUpStopDecoder.TEMPLATE_ID, "CatchUpStop", Kind.REPLICATION,
+            CatchUpStopDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
     }
 
     private MessageCatalog()

@@ -10,7 +10,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * On the standby, gated on its journal stage: once per batch tells the primary the highest sequence journaled here.
  * Acks are cumulative; one that stays back-pressured is given up after a bounded
- * retry, and the next batch's covers it.
+ * retry, and the next batch's covers it. A promoted node acknowledges no more (it is no one's standby).
  * <p>
  * Thread safety: the stage's thread only.
  */
@@ -24,10 +24,16 @@ final class AckStage implements SlotHandler
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final ReplicationAckEncoder encoder = new ReplicationAckEncoder();
+    private final java.util.function.BooleanSupplier standby;
     private long epoch;
 
-    AckStage(final Publication publication, final SequenceBase sequences, final int nodeId)
+    AckStage(
+        final Publication publication,
+        final SequenceBase sequences,
+        final int nodeId,
+        final java.util.function.BooleanSupplier standby)
     {
+        this.standby = standby;
         this.publication = publication;
         this.sequences = sequences;
         this.nodeId = nodeId;
@@ -40,7 +46,7 @@ final class AckStage implements SlotHandler
 
     public void onSlot(final AtomicBuffer slots, final int slotOffset, final long sequence, final boolean endOfBatch)
     {
-        if (endOfBatch)
+        if (endOfBatch && standby.getAsBoolean())
         {
             encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
                 .epoch(epoch)

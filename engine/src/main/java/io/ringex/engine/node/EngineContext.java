@@ -69,6 +69,10 @@ public final class EngineContext
     private String replicationAckChannel = System.getProperty("ringex.engine.replication.ack.channel",
         "aeron:udp?endpoint=localhost:40111");
     private int replicationAckStreamId = Integer.getInteger("ringex.engine.replication.ack.stream", 1011);
+    private String peerReplicationChannel = System.getProperty("ringex.engine.replication.peer.channel");
+    private String peerReplicationAckChannel = System.getProperty("ringex.engine.replication.peer.ack.channel");
+    private int catchUpStreamId = Integer.getInteger("ringex.engine.replication.catchup.stream", 1012);
+    private int reportWindowBytes = Integer.getInteger("ringex.engine.standby.report.window.bytes", 4 << 20);
     private long replicationHeartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(
         Long.getLong("ringex.engine.replication.heartbeat.interval.ms", 100L));
     private long autoPromoteTimeoutNs = TimeUnit.MILLISECONDS.toNanos(
@@ -118,6 +122,22 @@ public final class EngineContext
         require(snapshotsKept > 0, "ringex.engine.snapshot.kept", "must be positive");
         require(statusIntervalNs > 0, "ringex.engine.status.interval.ms", "must be positive");
         require(!ingressChannel.isEmpty(), "ringex.engine.ingress.channel", "must be set");
+        require((null == peerReplicationChannel) == (null == peerReplicationAckChannel),
+            null == peerReplicationChannel ? "ringex.engine.replication.peer.channel" :
+            "ringex.engine.replication.peer.ack.channel",
+            "must be set together with its pair (ringex.engine.replication.peer.channel and .peer.ack.channel name " +
+            "the peer's receive endpoints, so a promoted standby can replicate onward)");
+        require(null == peerReplicationChannel || !peerReplicationChannel.equals(replicationChannel),
+            "ringex.engine.replication.peer.channel", "must name the peer's endpoint, not this node's own " +
+            "ringex.engine.replication.channel (" + replicationChannel + ")");
+        require(null == peerReplicationAckChannel || !peerReplicationAckChannel.equals(replicationAckChannel),
+            "ringex.engine.replication.peer.ack.channel", "must name the peer's endpoint, not this node's own " +
+            "ringex.engine.replication.ack.channel (" + replicationAckChannel + ")");
+        require(catchUpStreamId != replicationStreamId, "ringex.engine.replication.catchup.stream",
+            "must differ from ringex.engine.replication.stream (" + replicationStreamId + ")");
+        require(replicationAckTimeoutNs > 0, "ringex.engine.replication.ack.timeout.ms", "must be positive");
+        require(reportWindowBytes >= 4 * outputSlotLength, "ringex.engine.standby.report.window.bytes",
+            "must hold at least 4 output slots (" + 4 * outputSlotLength + " bytes)");
         newIdleStrategy();
         concluded = true;
         return this;
@@ -354,6 +374,77 @@ public final class EngineContext
     public EngineContext replicationAckStreamId(final int streamId)
     {
         this.replicationAckStreamId = streamId;
+        return this;
+    }
+
+    /**
+     * @return where this node sends replicated commands when it is primary: the peer's
+     * {@link #replicationChannel()}; this node's own when no peer channels are set (a fixed pair sharing one
+     * configuration, whose standby does not replicate onward after promotion).
+     */
+    public String peerReplicationChannel()
+    {
+        return null == peerReplicationChannel ? replicationChannel : peerReplicationChannel;
+    }
+
+    /** @param channel the peer's replication receive channel. @return this. */
+    public EngineContext peerReplicationChannel(final String channel)
+    {
+        this.peerReplicationChannel = channel;
+        return this;
+    }
+
+    /**
+     * @return where this node sends acknowledgements and catch-up requests when it is standby: the peer's
+     * {@link #replicationAckChannel()}; this node's own when no peer channels are set.
+     */
+    public String peerReplicationAckChannel()
+    {
+        return null == peerReplicationAckChannel ? replicationAckChannel : peerReplicationAckChannel;
+    }
+
+    /** @param channel the peer's acknowledgement receive channel. @return this. */
+    public EngineContext peerReplicationAckChannel(final String channel)
+    {
+        this.peerReplicationAckChannel = channel;
+        return this;
+    }
+
+    /**
+     * @return whether the peer's endpoints are configured apart from this node's own, so that either node can be
+     * primary and replicate to the other (a promoted standby replicates onward to the restarted old primary).
+     */
+    public boolean hasPeerChannels()
+    {
+        return null != peerReplicationChannel;
+    }
+
+    /** @return the stream, on the replication channel, that a primary sends catch-up (journal) commands on. */
+    public int catchUpStreamId()
+    {
+        return catchUpStreamId;
+    }
+
+    /** @param streamId the catch-up stream. @return this. */
+    public EngineContext catchUpStreamId(final int streamId)
+    {
+        this.catchUpStreamId = streamId;
+        return this;
+    }
+
+    /**
+     * @return bytes of a standby's recent client-bound events (reports and rejects) kept to be re-sent on promotion
+     * (docs/operations.md says how to size it).
+     */
+    public int reportWindowBytes()
+    {
+        return reportWindowBytes;
+    }
+
+    /** @param bytes the standby's report window. @return this. */
+    public EngineContext reportWindowBytes(final int bytes)
+    {
+        this.reportWindowBytes = bytes;
         return this;
     }
 

@@ -16,7 +16,6 @@ import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.Stage;
 import io.ringex.engine.ring.StageErrorPolicy;
 import io.ringex.journal.Journal;
-import io.ringex.journal.JournalVerifier;
 import io.ringex.journal.SnapshotStore;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
@@ -81,6 +80,7 @@ public final class EngineNode implements AutoCloseable
     private boolean closed;
     private ReplicationHeartbeatAgent heartbeat;
     private PeerMonitor peerMonitor;
+    private ReplicationStage replication;
 
     private EngineNode(final EngineContext ctx)
     {
@@ -143,11 +143,6 @@ public final class EngineNode implements AutoCloseable
 
         final NodeCounters counters = new NodeCounters(ctx.journalDirectory().toAbsolutePath().getParent());
         closeables.add(counters);
-        final SwitchableEventSink sink = new SwitchableEventSink(ctx.outputSlotLength());
-        final BusinessLogicProcessor processor = new BusinessLogicProcessor(sink);
-        final long lastSequence = recover(processor);
-        sequences = new SequenceBase(lastSequence + 1);
-
         final boolean primary = ctx.role() == EngineContext.Role.PRIMARY;
         inputRing = Ring.builder().name("input").capacity(ctx.inputRingCapacity()).slotLength(ctx.inputSlotLength())
             .producerType(ProducerType.SINGLE).countersManager(counters.manager()).build();
@@ -156,6 +151,18 @@ public final class EngineNode implements AutoCloseable
             .countersManager(counters.manager()).build();
         closeables.add(inputRing);
         closeables.add(outputRing);
+        final RingEventSink ringSink = new RingEventSink(outputRing, ctx.newIdleStrategy());
+        final SwitchableEventSink sink = new SwitchableEventSink(ctx.outputSlotLength());
+        // A standby keeps its recent reports to re-send them if promoted; a primary's replay output is discarded.
+        final ReportWindow window = primary ? null :
+            new ReportWindow(ctx.reportWindowBytes(), outputRing.maxPayloadLength(), ringSink);
+        sink.target(window);
+        final BusinessLogicProcessor processor = new BusinessLogicProcessor(sink);
+        journal = Journal.open(ctx.journalDirectory(), ctx.durability());
+        final NodeRecovery recovery = NodeRecovery.recover(ctx, journal, processor);
+        recoveredCommands = recovery.recoveredCommands;
+        final long lastSequence = recovery.lastSequence;
+        sequences = new SequenceBase(lastSequence + 1);
 
         final AtomicCounter malformed = counters.newCounter("ingress-malformed");
         final AtomicCounter backPressure = counters.newCounter("ingress-back-pressure");
@@ -165,12 +172,42 @@ public final class EngineNode implements AutoCloseable
         final AtomicCounter dropped = counters.newCounter("outbound-dropped");
 
         // Input side.
-        final Stage journalStage = inputRing.stage("journal",
-            new JournalStage(journal.newWriter(lastSequence), sequences)).errorPolicy(StageErrorPolicy.HALT).build();
+        final JournalStage journalHandler = new JournalStage(journal.newWriter(lastSequence), sequences,
+            recovery.lastChecksum);
+        final Stage journalStage = inputRing.stage("journal", journalHandler).errorPolicy(StageErrorPolicy.HALT)
+            .build();
         final List<Agent> inputAgents = new ArrayList<>();
+        final boolean replicating = ctx.replicationMode() != EngineContext.ReplicationMode.OFF;
+        final boolean onward = !primary && replicating && ctx.hasPeerChannels();
+        ReplicationStage replicationHandler = null;
         Stage replicationStage = null;
-        ReplicationHeartbeatAgent heartbeat = null;
         Subscription acksFromStandby = null;
+        Publication heartbeatsToStandby = null;
+        if (replicating && (primary || onward))
+        {
+            // What a primary needs to replicate; on a standby, idle until a promotion activates it.
+            final ExclusivePublication replication = aeron.addExclusivePublication(ctx.peerReplicationChannel(),
+                ctx.replicationStreamId());
+            acksFromStandby = aeron.addSubscription(ctx.replicationAckChannel(), ctx.replicationAckStreamId());
+            replicated.setRelease(lastSequence);
+            replicationHandler = new ReplicationStage(replication,
+                ctx.replicationMode() == EngineContext.ReplicationMode.SYNC, ctx.replicationAckTimeoutNs(),
+                sequences, clock, ctx.newIdleStrategy(), replicated, degraded, inputRing.maxPayloadLength());
+            replicationStage = inputRing.stage("replication", replicationHandler)
+                .errorPolicy(StageErrorPolicy.HALT).build();
+            heartbeatsToStandby = aeron.addPublication(ctx.peerReplicationChannel(), ctx.replicationStreamId());
+            final CatchUpAgent catchUp = new CatchUpAgent(
+                aeron.addSubscription(ctx.replicationAckChannel(), ctx.replicationAckStreamId()),
+                aeron.addExclusivePublication(ctx.peerReplicationChannel(), ctx.catchUpStreamId()), journal,
+                () -> sequences.commandSequence(inputRing.cursorCounter().get()), () -> processor.state().epoch(),
+                () -> status.role() == NodeRole.PRIMARY, clock, ctx.nodeId(), ctx.replicationAckTimeoutNs(),
+                counters.newCounter("catch-up-sent"), inputRing.maxPayloadLength());
+            inputAgents.add(catchUp);
+            if (ctx.threading() == EngineContext.Threading.SHARED)
+            {
+                replicationHandler.whileWaiting(catchUp);
+            }
+        }
         if (primary)
         {
             final Subscription ingressSubscription = aeron.addSubscription(ctx.ingressChannel(),
@@ -178,33 +215,44 @@ public final class EngineNode implements AutoCloseable
             final Publication egressForRejects = aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId());
             ingress = new IngressAgent(ingressSubscription, inputRing, clock, egressForRejects, malformed,
                 backPressure);
-            inputAgents.add(ingress);
-            if (ctx.replicationMode() != EngineContext.ReplicationMode.OFF)
+            inputAgents.add(0, ingress);
+            if (null != replicationHandler)
             {
-                final ExclusivePublication replication = aeron.addExclusivePublication(ctx.replicationChannel(),
-                    ctx.replicationStreamId());
-                acksFromStandby = aeron.addSubscription(ctx.replicationAckChannel(), ctx.replicationAckStreamId());
-                replicated.setRelease(lastSequence);
-                replicationStage = inputRing.stage("replication", new ReplicationStage(replication,
-                    ctx.replicationMode() == EngineContext.ReplicationMode.SYNC, ctx.replicationAckTimeoutNs(),
-                    sequences, clock, ctx.newIdleStrategy(), replicated, degraded, inputRing.maxPayloadLength()))
-                    .errorPolicy(StageErrorPolicy.HALT).build();
-                heartbeat = new ReplicationHeartbeatAgent(aeron.addPublication(ctx.replicationChannel(),
-                    ctx.replicationStreamId()), null, sequences, clock, ctx.replicationHeartbeatIntervalNs(),
-                    ctx.nodeId(), NodeRole.PRIMARY);
+                replicationHandler.activate(processor.state().epoch(), false);
+                heartbeat = new ReplicationHeartbeatAgent(heartbeatsToStandby, null, null, sequences, clock,
+                    ctx.replicationHeartbeatIntervalNs(), ctx.nodeId(), NodeRole.PRIMARY);
             }
         }
         else
         {
-            receiver = new StandbyReceiver(aeron.addSubscription(ctx.replicationChannel(),
-                ctx.replicationStreamId()), inputRing, sequences, standbyGaps);
+            if (replicating && !onward)
+            {
+                LOG.log(System.Logger.Level.WARNING, "standby without ringex.engine.replication.peer.channel / " +
+                    ".peer.ack.channel: if promoted it will not replicate to a standby of its own");
+            }
+            final Publication toPrimary = aeron.addPublication(ctx.peerReplicationAckChannel(),
+                ctx.replicationAckStreamId());
+            final StandbyReceiver.Links links = new StandbyReceiver.Links();
+            links.live = aeron.addSubscription(ctx.replicationChannel(), ctx.replicationStreamId());
+            links.catchUp = aeron.addSubscription(ctx.replicationChannel(), ctx.catchUpStreamId());
+            links.toPrimary = toPrimary;
+            links.journaledSequence = () -> sequences.commandSequence(journalStage.sequenceCounter().get());
+            links.journaledChecksum = journalHandler::lastChecksum;
+            links.journal = journal;
+            links.gaps = standbyGaps;
+            links.diverged = counters.newCounter("standby-diverged");
+            links.caughtUp = counters.newCounter("standby-caught-up-commands");
+            links.onDiverged = () -> status.role(NodeRole.DIVERGED);
+            links.nodeId = ctx.nodeId();
+            receiver = new StandbyReceiver(links, inputRing, sequences);
             // Closed until a promotion opens it; the Promotion agent (added below) runs the receiver until then.
             ingress = new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()), inputRing,
                 clock, aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), malformed, backPressure);
-            final Publication acks = aeron.addPublication(ctx.replicationAckChannel(), ctx.replicationAckStreamId());
-            heartbeat = new ReplicationHeartbeatAgent(acks, null, sequences, clock,
+            heartbeat = new ReplicationHeartbeatAgent(heartbeatsToStandby, toPrimary, null, sequences, clock,
                 ctx.replicationHeartbeatIntervalNs(), ctx.nodeId(), NodeRole.STANDBY);
-            inputAgents.add(inputRing.stage("ack", new AckStage(acks, sequences, ctx.nodeId()))
+            heartbeat.acknowledging(receiver::acknowledging);
+            inputAgents.add(inputRing.stage("ack", new AckStage(toPrimary, sequences, ctx.nodeId(),
+                () -> status.role() == NodeRole.STANDBY))
                 .gatedOn(journalStage).errorPolicy(StageErrorPolicy.SKIP).build());
         }
         inputAgents.add(journalStage);
@@ -212,18 +260,17 @@ public final class EngineNode implements AutoCloseable
         {
             heartbeat.journalSequence(journalStage.sequenceCounter());
         }
-        this.heartbeat = heartbeat;
         if (null != replicationStage)
         {
             inputAgents.add(replicationStage);
         }
+        replication = replicationHandler;
 
         // Processor and output side.
         final BackgroundSnapshotWriter snapshots = new BackgroundSnapshotWriter(
             new SnapshotStore(ctx.snapshotDirectory()), ctx.snapshotsKept());
         closeables.add(snapshots);
         final Recorder latency = new Recorder(3);
-        final RingEventSink ringSink = new RingEventSink(outputRing, ctx.newIdleStrategy());
         processorStage = new ProcessorStage(processor, ringSink, sequences, clock, latency, snapshots,
             ctx.snapshotEveryCommands(), ctx.bookSnapshotIntervalNs());
         processorRingStage = null == replicationStage ?
@@ -282,7 +329,7 @@ public final class EngineNode implements AutoCloseable
             {
                 ingress.close();
                 status.role(NodeRole.FENCED);
-            });
+            }, () -> status.role() == NodeRole.PRIMARY);
         }
         if (primary)
         {
@@ -292,10 +339,17 @@ public final class EngineNode implements AutoCloseable
         else
         {
             final Promotion promotion = new Promotion(receiver, ingress, aeron.addSubscription(ctx.controlChannel(),
-                ctx.controlStreamId()), inputRing, clock, status, ctx.nodeId(), ctx.autoPromoteTimeoutNs());
+                ctx.controlStreamId()), inputRing, clock, status, ctx.nodeId(), ctx.autoPromoteTimeoutNs(),
+                replicationHandler);
+            final AtomicCounter resent = counters.newCounter("promotion-reports-resent");
             processorStage.promotion(promotion, () ->
             {
                 sink.target(ringSink);
+                final long oldest = window.oldestCommandSequence();
+                final int count = window.republish(ringSink, promotion.epoch());
+                resent.setRelease(count);
+                LOG.log(System.Logger.Level.WARNING, "promoted: re-sent the {0} most recent client reports (commands " +
+                    "{1} and on) before new output, in case the old primary had not", count, oldest);
                 sources.refreshOutput = true;
             });
             inputAgents.add(0, promotion);
@@ -314,69 +368,6 @@ public final class EngineNode implements AutoCloseable
         }
         LOG.log(System.Logger.Level.INFO, "engine node {0} up as {1}: recovered {2} commands, next sequence {3}",
             ctx.nodeId(), ctx.role(), recoveredCommands, sequences.firstCommandSequence());
-    }
-
-    private long recover(final BusinessLogicProcessor processor)
-    {
-        journal = Journal.open(ctx.journalDirectory(), ctx.durability());
-        final JournalVerifier.Report report = JournalVerifier.verify(journal);
-        LOG.log(System.Logger.Level.INFO, "journal {0}: {1}", ctx.journalDirectory(), report);
-        if (report.tornTail())
-        {
-            LOG.log(System.Logger.Level.WARNING, "journal ends with a torn record: a crash cut it short before it " +
-                "was processed; it is ignored and its sequence will be written again");
-        }
-        if (!report.isClean() && !ctx.allowJournalGaps())
-        {
-            throw new IllegalStateException("journal has a gap in the middle (" + report.firstProblem() + "): " +
-                "refusing to start; inspect with `journal verify`, and start with ringex.engine.journal.allow.gaps=" +
-                "true only if the commands after the gap should be applied without those missing");
-        }
-
-        long fromSequence = 1;
-        final SnapshotStore.Snapshot snapshot = new SnapshotStore(ctx.snapshotDirectory()).loadNewest(
-            io.ringex.engine.processor.SnapshotDescriptor.VERSION,
-            (problem) -> LOG.log(System.Logger.Level.WARNING, "snapshot passed over: {0}", problem));
-        if (null != snapshot)
-        {
-            processor.restore(snapshot.state(), 0, snapshot.state().capacity());
-            if (processor.stateHash() != snapshot.stateHash())
-            {
-                throw new IllegalStateException("snapshot " + snapshot.file() + " restores to a different state " +
-                    "hash than it was written with: refusing it; move it aside to recover from the journal alone");
-            }
-            fromSequence = snapshot.sequence() + 1;
-            LOG.log(System.Logger.Level.INFO, "restored snapshot {0} at sequence {1}", snapshot.file(),
-                snapshot.sequence());
-        }
-
-        final long startNs = System.nanoTime();
-        final long[] last = { fromSequence - 1 };
-        try (io.ringex.journal.JournalReader reader = journal.newReader().fromSequence(fromSequence)
-            .allowGaps(ctx.allowJournalGaps()))
-        {
-            int read;
-            while ((read = reader.read((sequence, timestampNs, sourceId, templateId, buffer, offset, length) ->
-            {
-                processor.onCommand(sequence, timestampNs, sourceId, buffer, offset, length);
-                last[0] = sequence;
-                recoveredCommands++;
-            }, 4096)) > 0)
-            {
-                processor.onEndOfBatch();
-            }
-            if (read < 0)
-            {
-                throw new IllegalStateException("journal replay stopped: " + reader.problem());
-            }
-        }
-        if (recoveredCommands > 0)
-        {
-            final long ns = Math.max(1, System.nanoTime() - startNs);
-            LOG.log(System.Logger.Level.INFO, "replayed {0} commands in {1} ms ({2} commands/s)", recoveredCommands,
-                ns / 1_000_000, recoveredCommands * 1_000_000_000L / ns);
-        }
-        return Math.max(last[0], report.lastSequence());
     }
 
     private void startRunners(final List<Agent> inputAgents, final List<Agent> outputAgents)
@@ -466,6 +457,14 @@ public final class EngineNode implements AutoCloseable
     }
 
     /**
+     * @return whether this node replicates in SYNC mode degraded to ASYNC now (no standby in step).
+     */
+    public boolean replicationDegraded()
+    {
+        return null != replication && replication.degraded();
+    }
+
+    /**
      * @return commands replayed from the journal at start.
      */
     public long recoveredCommands()
@@ -497,7 +496,7 @@ public final class EngineNode implements AutoCloseable
         }
         if (null != receiver)
         {
-            receiver.stop();
+            receiver.close();
         }
         if (null != inputRing && null != outputRing && !runners.isEmpty())
         {

@@ -11,17 +11,36 @@ import org.agrona.concurrent.AtomicBuffer;
  * waits for. Run with {@link io.ringex.engine.ring.StageErrorPolicy#HALT}: a command that could not be journaled
  * must not reach the processor.
  * <p>
- * Thread safety: the stage's thread only.
+ * Thread safety: the stage's thread only, except {@link #lastChecksum()}.
  */
 final class JournalStage implements SlotHandler
 {
     private final JournalWriter writer;
     private final SequenceBase sequences;
+    private volatile int lastChecksum;
 
-    JournalStage(final JournalWriter writer, final SequenceBase sequences)
+    /**
+     * @param writer       the journal's writer.
+     * @param sequences    ring to command sequences.
+     * @param lastChecksum the CRC-32C of the record the journal ended with at start (0 if empty).
+     */
+    JournalStage(final JournalWriter writer, final SequenceBase sequences, final int lastChecksum)
     {
         this.writer = writer;
         this.sequences = sequences;
+        this.lastChecksum = lastChecksum;
+    }
+
+    /**
+     * The CRC-32C of the last record of the last whole batch journaled: with the stage's sequence, the identity a
+     * standby names in a catch-up request. Consistent with that sequence when no batch is being journaled (the
+     * standby asks only once its journal has caught up with what it took).
+     *
+     * @return the checksum.
+     */
+    int lastChecksum()
+    {
+        return lastChecksum;
     }
 
     public void onSlot(final AtomicBuffer buffer, final int slotOffset, final long sequence, final boolean endOfBatch)
@@ -37,6 +56,7 @@ final class JournalStage implements SlotHandler
         if (endOfBatch)
         {
             writer.endOfBatch();
+            lastChecksum = writer.lastChecksum();
         }
     }
 }

@@ -17,7 +17,9 @@ import org.agrona.concurrent.status.AtomicCounter;
  * carry its journaled sequence) advance the replicated-sequence counter that SYNC replication waits on. A heartbeat
  * from a peer that now claims to be PRIMARY at a higher epoch than this node's means this node has been superseded
  * (it was paused or cut off while the standby was promoted): it fences itself, closing its ingress so it takes no
- * more commands, and reports itself FENCED. Gateways already ignore events of an older epoch.
+ * more commands, and reports itself FENCED. Gateways already ignore events of an older epoch. A node that is not acting
+ * as primary (a standby that would replicate onward once promoted) hears its primary's heartbeats here too and
+ * ignores them.
  * <p>
  * It runs on the processor's thread, which never waits on replication (so acknowledgements keep flowing while the
  * replication stage waits for them) and may read the processor's epoch.
@@ -32,6 +34,7 @@ final class PeerMonitor implements Agent, FragmentHandler
     private final AtomicCounter replicatedSequence;
     private final BusinessLogicProcessor processor;
     private final Runnable fence;
+    private final java.util.function.BooleanSupplier actingPrimary;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final ReplicationAckDecoder ack = new ReplicationAckDecoder();
     private final ReplicationHeartbeatDecoder heartbeat = new ReplicationHeartbeatDecoder();
@@ -41,8 +44,10 @@ final class PeerMonitor implements Agent, FragmentHandler
         final Subscription subscription,
         final AtomicCounter replicatedSequence,
         final BusinessLogicProcessor processor,
-        final Runnable fence)
+        final Runnable fence,
+        final java.util.function.BooleanSupplier actingPrimary)
     {
+        this.actingPrimary = actingPrimary;
         this.subscription = subscription;
         this.replicatedSequence = replicatedSequence;
         this.processor = processor;
@@ -73,7 +78,7 @@ final class PeerMonitor implements Agent, FragmentHandler
                 advance(heartbeat.sequence());
             }
             else if (heartbeat.role() == NodeRole.PRIMARY && heartbeat.epoch() > processor.state().epoch() &&
-                !fenced)
+                !fenced && actingPrimary.getAsBoolean())
             {
                 fenced = true;
                 LOG.log(System.Logger.Level.ERROR, "node {0} is PRIMARY at epoch {1}, above this node''s {2}: " +

@@ -70,13 +70,14 @@ final class ProcessorStage implements SlotHandler
         final long commandSequence = sequences.commandSequence(sequence);
         final long timestampNs = buffer.getLong(slotOffset + SlotDescriptor.TIMESTAMP_OFFSET);
         final int templateId = buffer.getInt(slotOffset + SlotDescriptor.TEMPLATE_ID_OFFSET);
-        sink.command(commandSequence, timestampNs);
         if (null != promotion && templateId == NewEpochDecoder.TEMPLATE_ID && promotion.pending())
         {
-            // The command this standby wrote to promote itself: clients hear of everything from here on.
+            // The command this standby wrote to promote itself: clients hear of everything from here on (and first
+            // the recent reports the old primary may not have sent, which stamp their own commands on the sink).
             onPromotion.run();
             promotion.completed();
         }
+        sink.command(commandSequence, timestampNs);
         processor.onCommand(
             commandSequence,
             timestampNs,

@@ -26,8 +26,10 @@ import org.agrona.concurrent.EpochNanoClock;
  * <p>
  * With {@code ringex.engine.standby.auto.promote.ms} set, a standby that has heard nothing from its primary (neither
  * commands nor heartbeats) for that long promotes itself: quick, and, without a third party to break ties, able to give
- * two primaries under a network partition. What promotion does not do (yet): fence the old primary, replicate to a new
- * standby, or move the gateways; the operator points them at the new primary.
+ * two primaries under a network partition. A standby whose journal diverged from its primary's refuses to promote.
+ * On promotion the node's replication stage, idle until then, starts replicating to the node's peer (the restarted
+ * old primary, rejoining as standby); the processor stage re-sends the standby's recent reports
+ * ({@link ReportWindow}) before the promotion command's events. What promotion does not do: move the gateways.
  * <p>
  * Thread safety: {@link #doWork()} on the input thread, the only producer of the input ring; {@link #pending()} and
  * {@link #completed()} from the processor's thread.
@@ -46,6 +48,7 @@ final class Promotion implements Agent
     private final StatusAgent status;
     private final int nodeId;
     private final long autoPromoteTimeoutNs;
+    private final ReplicationStage replication;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final NewEpochDecoder request = new NewEpochDecoder();
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
@@ -55,6 +58,8 @@ final class Promotion implements Agent
     private boolean promoted;
     private long requestedEpoch;
     private long requestId;
+    private long epoch;
+    private boolean refusalLogged;
 
     Promotion(
         final StandbyReceiver receiver,
@@ -64,8 +69,10 @@ final class Promotion implements Agent
         final EpochNanoClock clock,
         final StatusAgent status,
         final int nodeId,
-        final long autoPromoteTimeoutNs)
+        final long autoPromoteTimeoutNs,
+        final ReplicationStage replication)
     {
+        this.replication = replication;
         this.autoPromoteTimeoutNs = autoPromoteTimeoutNs;
         this.receiver = receiver;
         this.ingress = ingress;
@@ -91,6 +98,16 @@ final class Promotion implements Agent
             LOG.log(System.Logger.Level.WARNING, "no word from the primary for {0} ms: promoting automatically",
                 autoPromoteTimeoutNs / 1_000_000);
             requestedEpoch = receiver.epoch() + 1;
+        }
+        if (requestedEpoch > 0 && receiver.isDiverged())
+        {
+            if (!refusalLogged)
+            {
+                refusalLogged = true;
+                LOG.log(System.Logger.Level.ERROR, "promotion of node {0} REFUSED: its journal diverges from its " +
+                    "primary''s (see the error above); resolve that first", nodeId);
+            }
+            requestedEpoch = 0;
         }
         if (requestedEpoch > 0)
         {
@@ -120,7 +137,11 @@ final class Promotion implements Agent
     private void promote()
     {
         receiver.stop();
-        final long epoch = Math.max(requestedEpoch, receiver.epoch() + 1);
+        epoch = Math.max(requestedEpoch, receiver.epoch() + 1);
+        if (null != replication)
+        {
+            replication.activate(epoch, true);
+        }
         long sequence;
         while ((sequence = sequencer.tryNext()) < 0)
         {
@@ -152,6 +173,14 @@ final class Promotion implements Agent
     boolean pending()
     {
         return pending;
+    }
+
+    /**
+     * @return the epoch this node was promoted to (read after {@link #pending()}, which publishes it).
+     */
+    long epoch()
+    {
+        return epoch;
     }
 
     /**

@@ -16,11 +16,18 @@ import org.agrona.concurrent.status.AtomicCounter;
  * replication waiting. It runs on the processor's thread, which never waits on replication, so a primary waiting for
  * an acknowledgement still sounds alive.
  * <p>
+ * A node heartbeats to its standby's replication channel while primary, and to its primary's acknowledgement channel
+ * while standby; a promoted standby does both, so the old primary, if it still runs, hears the higher epoch and
+ * fences itself, and a new standby hears that its primary lives. A standby heartbeats sequence 0 until its primary has
+ * matched its journal (a standby's journaled sequence counts as an acknowledgement only then).
+ * <p>
  * Thread safety: its agent's thread.
  */
 final class ReplicationHeartbeatAgent implements Agent
 {
-    private final Publication publication;
+    private final Publication toStandby;
+    private final Publication toPrimary;
+    private java.util.function.BooleanSupplier acknowledging = () -> true;
     private AtomicCounter journalSequence;
     private final SequenceBase sequences;
     private final EpochNanoClock clock;
@@ -34,8 +41,15 @@ final class ReplicationHeartbeatAgent implements Agent
     private final ReplicationHeartbeatEncoder encoder = new ReplicationHeartbeatEncoder();
     private long nextNs;
 
+    /**
+     * @param toStandby       the peer's replication channel, used while primary; null if none.
+     * @param toPrimary       the peer's acknowledgement channel, used while standby and after a promotion; null if
+     *                        this node started primary.
+     * @param journalSequence the journal stage's sequence (or null, and set later).
+     */
     ReplicationHeartbeatAgent(
-        final Publication publication,
+        final Publication toStandby,
+        final Publication toPrimary,
         final AtomicCounter journalSequence,
         final SequenceBase sequences,
         final EpochNanoClock clock,
@@ -44,7 +58,8 @@ final class ReplicationHeartbeatAgent implements Agent
         final NodeRole role)
     {
         this.initialRole = role;
-        this.publication = publication;
+        this.toStandby = toStandby;
+        this.toPrimary = toPrimary;
         this.journalSequence = journalSequence;
         this.sequences = sequences;
         this.clock = clock;
@@ -62,6 +77,15 @@ final class ReplicationHeartbeatAgent implements Agent
         this.epoch = epoch;
     }
 
+    /**
+     * @param acknowledging whether this node's journaled sequence may be reported (false while a standby's journal
+     *                      is not yet matched by its primary).
+     */
+    void acknowledging(final java.util.function.BooleanSupplier acknowledging)
+    {
+        this.acknowledging = acknowledging;
+    }
+
     void journalSequence(final AtomicCounter journalSequence)
     {
         this.journalSequence = journalSequence;
@@ -75,13 +99,23 @@ final class ReplicationHeartbeatAgent implements Agent
             return 0;
         }
         nextNs = now + intervalNs;
+        final NodeRole current = null == role ? initialRole : role.get();
+        final boolean primary = current == NodeRole.PRIMARY || current == NodeRole.FENCED;
         encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
             .epoch(null == epoch ? 0 : epoch.getAsLong())
             .nodeId(nodeId)
-            .role(null == role ? initialRole : role.get())
-            .sequence(sequences.commandSequence(journalSequence.get()))
+            .role(current)
+            .sequence(primary || acknowledging.getAsBoolean() ? sequences.commandSequence(journalSequence.get()) : 0)
             .timestampNs(now);
-        publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        final int length = MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+        if (primary && null != toStandby)
+        {
+            toStandby.offer(buffer, 0, length);
+        }
+        if (null != toPrimary)
+        {
+            toPrimary.offer(buffer, 0, length);
+        }
         return 1;
     }
 

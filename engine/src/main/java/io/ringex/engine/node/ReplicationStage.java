@@ -19,15 +19,23 @@ import org.agrona.concurrent.status.AtomicCounter;
  * waits until the standby acknowledges having journaled the whole batch, so the processor, gated on this stage, only
  * acts on commands two journals hold; a batch is one round trip, whatever its size. If no acknowledgement comes
  * within the timeout (standby lost) the stage degrades to ASYNC, counts it and logs it loudly, rather than stopping
- * the venue; it returns to SYNC when acknowledgements catch up. While degraded, an acknowledged order is on one
- * journal only (docs/operations.md). With no standby connected in ASYNC mode, commands are not sent; a standby that
- * joins later catches up from the journal.
+ * the venue. While degraded, an acknowledged order is on one journal only (docs/operations.md). It returns to SYNC
+ * once the standby has caught up: when its acknowledgements have advanced since the last try and are within
+ * {@link #RESYNC_LAG} commands of the batch just sent, the stage waits (at most the timeout) for that batch's
+ * acknowledgement once, and is SYNC again if it comes. A standby far behind (catching up from the journal, which
+ * {@link CatchUpAgent} serves on another stream) never stalls the primary. With no standby connected in ASYNC mode,
+ * commands are not sent; a standby that joins later catches up from the journal.
+ * <p>
+ * On a standby the stage is present but idle (it passes every slot) until a promotion {@link #activate}s it: the
+ * promoted node then replicates to its own standby, starting degraded (no standby is known to be in step yet).
  * <p>
  * Run with {@link io.ringex.engine.ring.StageErrorPolicy#HALT}. Thread safety: the stage's thread only.
  */
 final class ReplicationStage implements SlotHandler
 {
     private static final System.Logger LOG = System.getLogger(ReplicationStage.class.getName());
+    /** A degraded stage tries to return to SYNC when the standby acknowledges within this many commands. */
+    static final long RESYNC_LAG = 1024;
 
     private final ExclusivePublication publication;
     private final boolean sync;
@@ -41,7 +49,10 @@ final class ReplicationStage implements SlotHandler
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final ReplicatedCommandEncoder encoder = new ReplicatedCommandEncoder();
     private long epoch;
-    private boolean degraded;
+    private volatile boolean degraded;
+    private long ackedAtLastResync = -1;
+    private volatile boolean active;
+    private org.agrona.concurrent.Agent whileWaiting;
 
     ReplicationStage(
         final ExclusivePublication publication,
@@ -66,13 +77,52 @@ final class ReplicationStage implements SlotHandler
             ReplicatedCommandEncoder.BLOCK_LENGTH + ReplicatedCommandEncoder.commandHeaderLength() + maxPayloadLength]);
     }
 
-    void epoch(final long epoch)
+    /**
+     * Start replicating (a primary at start, before its stages run; a promoted standby, from the input thread before
+     * it publishes its promotion command, whose slot this stage then sends).
+     *
+     * @param epoch         the epoch stamped on replicated commands.
+     * @param startDegraded whether to start as ASYNC until a standby catches up.
+     */
+    void activate(final long epoch, final boolean startDegraded)
     {
         this.epoch = epoch;
+        if (startDegraded && sync)
+        {
+            degraded = true;
+            LOG.log(System.Logger.Level.WARNING, "replication active at epoch {0}: ASYNC until a standby catches up, " +
+                "then SYNC", epoch);
+        }
+        // Release: the stage may run on another thread; its next slot reads the flag, and the fields above with it.
+        active = true;
+    }
+
+    /**
+     * Work to do instead of idling while waiting for a standby: the {@link CatchUpAgent} when it shares this
+     * stage's thread, so that a standby catching up (which acknowledges nothing until its primary serves it) is
+     * served while SYNC replication waits for it.
+     *
+     * @param agent run on this stage's thread; null for none.
+     */
+    void whileWaiting(final org.agrona.concurrent.Agent agent)
+    {
+        this.whileWaiting = agent;
+    }
+
+    /**
+     * @return whether the stage is SYNC and degraded to ASYNC now.
+     */
+    boolean degraded()
+    {
+        return degraded;
     }
 
     public void onSlot(final AtomicBuffer buffer, final int slotOffset, final long sequence, final boolean endOfBatch)
     {
+        if (!active)
+        {
+            return;
+        }
         final long commandSequence = sequences.commandSequence(sequence);
         final int length = buffer.getInt(slotOffset + SlotDescriptor.LENGTH_OFFSET);
         encoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
@@ -125,25 +175,33 @@ final class ReplicationStage implements SlotHandler
     {
         if (degraded)
         {
-            if (ackedCounter.getAcquire() >= commandSequence)
+            final long acked = ackedCounter.getAcquire();
+            if (acked >= commandSequence ||
+                acked > ackedAtLastResync && commandSequence - acked <= RESYNC_LAG && ackWithinTimeout(commandSequence))
             {
                 degraded = false;
                 LOG.log(System.Logger.Level.WARNING, "replication back to SYNC at sequence {0}", commandSequence);
             }
+            ackedAtLastResync = acked;
             return;
         }
+        if (!ackWithinTimeout(commandSequence))
+        {
+            degrade("no acknowledgement of sequence " + commandSequence + " within " + ackTimeoutNs / 1_000_000 +
+                " ms");
+        }
+    }
+
+    private boolean ackWithinTimeout(final long commandSequence)
+    {
         final long deadlineNs = clock.nanoTime() + ackTimeoutNs;
         idleStrategy.reset();
         // Acquire: pairs with the PeerMonitor's release on the processor's thread.
         while (ackedCounter.getAcquire() < commandSequence && clock.nanoTime() < deadlineNs)
         {
-            idleStrategy.idle();
+            idle();
         }
-        if (ackedCounter.getAcquire() < commandSequence)
-        {
-            degrade("no acknowledgement of sequence " + commandSequence + " within " + ackTimeoutNs / 1_000_000 +
-                " ms");
-        }
+        return ackedCounter.getAcquire() >= commandSequence;
     }
 
     private boolean awaitConnected()
@@ -156,9 +214,24 @@ final class ReplicationStage implements SlotHandler
             {
                 return false;
             }
-            idleStrategy.idle();
+            idle();
         }
         return true;
+    }
+
+    private void idle()
+    {
+        try
+        {
+            if (null == whileWaiting || whileWaiting.doWork() == 0)
+            {
+                idleStrategy.idle();
+            }
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException("work done while waiting for the standby failed", ex);
+        }
     }
 
     private void degrade(final String why)

@@ -49,6 +49,22 @@ public final class RingEventSink implements EventSink
         this.timestampNs = timestampNs;
     }
 
+    /**
+     * @return the sequence of the command whose events are being written.
+     */
+    public long commandSequence()
+    {
+        return sourceSequence;
+    }
+
+    /**
+     * @return the ingress time of the command whose events are being written.
+     */
+    public long timestampNs()
+    {
+        return timestampNs;
+    }
+
     public MutableDirectBuffer buffer()
     {
         return buffer;

@@ -1,61 +1,138 @@
 package io.ringex.engine.node;
 
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+
+import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.Sequencer;
 import io.ringex.engine.ring.SlotDescriptor;
+import io.ringex.journal.Journal;
+import io.ringex.journal.JournalReader;
+import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.CatchUpRequestEncoder;
+import io.ringex.protocol.codecs.CatchUpResponseDecoder;
+import io.ringex.protocol.codecs.CatchUpStatus;
+import io.ringex.protocol.codecs.CatchUpStopEncoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.ReplicatedCommandDecoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * The standby's input: takes {@code ReplicatedCommand}s from the primary and claims them into the standby's input
- * ring with the primary's sequence, time and source, so the standby's journal and processor see exactly what the
- * primary's did.
+ * The standby's input: claims the primary's commands into the standby's input ring with the primary's sequence, time
+ * and source, so the standby's journal and processor see exactly what the primary's did. Commands come from the live
+ * replication stream or from the catch-up stream, where the primary's {@link CatchUpAgent} sends its journal.
+ * <pre>
+ *  REQUESTING --STREAMING--> CATCHING_UP --live command at the next sequence--> LIVE
+ *      |  ^                                                                       |
+ *      |  +------------------------- a gap in the live stream --------------------+
+ *      +--DIVERGED--> PROBING (bisect for the first diverging record) --> REFUSED
+ * </pre>
+ * On start and after a gap it asks the primary for a catch-up ({@code CatchUpRequest} on the acknowledgement channel),
+ * once its journal holds everything it took, naming its next sequence and its last record (sequence and CRC-32C),
+ * and asks again every {@link #REQUEST_INTERVAL_NS} until answered. It applies nothing until the primary has matched
+ * that record. Catching up, it takes each sequence from whichever stream has it next and ignores live commands ahead
+ * of it; the first live command it applies makes it LIVE, and it tells the primary to stop ({@code CatchUpStop}).
+ * If the primary does not hold its last record, it bisects with probe requests to the first record the two journals
+ * differ on, logs it with what to do, counts it and reports DIVERGED, and applies nothing more: its journal holds
+ * commands the primary's does not (an old primary's unacknowledged tail), which no catch-up can reconcile.
+ * A full ring pushes back with ABORT.
  * <p>
- * Commands must arrive in sequence. One already held (a resend) is skipped; one past the next expected means the
- * standby missed commands (it joined late or lost messages): it stops applying, counts it and reports it, because
- * going on would make its state differ from the primary's. A full ring pushes back with ABORT.
- * <p>
- * Thread safety: one thread; the only user of the standby input ring's sequencer.
+ * Thread safety: one thread (the input thread); the only user of the standby input ring's sequencer.
+ * {@link #acknowledging()} and {@link #isDiverged()} from any thread.
  */
-final class StandbyReceiver implements Agent, ControlledFragmentHandler
+final class StandbyReceiver implements Agent
 {
+    static final long REQUEST_INTERVAL_NS = 250_000_000L;
     private static final System.Logger LOG = System.getLogger(StandbyReceiver.class.getName());
+    private static final int FRAGMENT_LIMIT = 64;
 
-    private final Subscription subscription;
+    private enum State
+    {
+        REQUESTING, CATCHING_UP, LIVE, PROBING, REFUSED, STOPPED
+    }
+
+    /** What the receiver needs of its node besides the streams. */
+    static final class Links
+    {
+        Subscription live;
+        Subscription catchUp;
+        Publication toPrimary;
+        LongSupplier journaledSequence;
+        IntSupplier journaledChecksum;
+        Journal journal;
+        AtomicCounter gaps;
+        AtomicCounter diverged;
+        AtomicCounter caughtUp;
+        Runnable onDiverged;
+        int nodeId;
+    }
+
+    private final Links links;
     private final Ring ring;
     private final Sequencer sequencer;
-    private final SequenceBase sequences;
-    private final AtomicCounter gapCounter;
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final ReplicatedCommandDecoder decoder = new ReplicatedCommandDecoder();
+    private final CatchUpResponseDecoder response = new CatchUpResponseDecoder();
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final CatchUpRequestEncoder request = new CatchUpRequestEncoder();
+    private final CatchUpStopEncoder stop = new CatchUpStopEncoder();
+    private final UnsafeBuffer sendBuffer = new UnsafeBuffer(new byte[128]);
+    private final ControlledFragmentHandler liveHandler = this::onLive;
+    private final ControlledFragmentHandler catchUpHandler = this::onCatchUp;
+    private State state = State.REQUESTING;
+    private volatile boolean acknowledging;
+    private volatile boolean diverged;
+    private volatile boolean closed;
     private long nextSequence;
     private long epoch;
-    private volatile boolean stopped;
     private long lastHeardNs;
     private long nowNs;
+    private long requestId;
+    private long nextRequestNs;
+    private long probeLow;
+    private long probeHigh;
+    private long probeSequence;
+    private int probeChecksum;
+    private int primaryNodeId;
 
-    StandbyReceiver(
-        final Subscription subscription, final Ring ring, final SequenceBase sequences, final AtomicCounter gapCounter)
+    StandbyReceiver(final Links links, final Ring ring, final SequenceBase sequences)
     {
-        this.subscription = subscription;
+        this.links = links;
         this.ring = ring;
         this.sequencer = ring.sequencer();
-        this.sequences = sequences;
-        this.gapCounter = gapCounter;
         this.nextSequence = sequences.firstCommandSequence();
+        this.requestId = System.nanoTime();
     }
 
     public int doWork()
     {
         nowNs = System.nanoTime();
-        return stopped ? 0 : subscription.controlledPoll(this, 64);
+        if (closed || state == State.STOPPED || state == State.REFUSED)
+        {
+            return 0;
+        }
+        int work = 0;
+        if ((state == State.REQUESTING || state == State.PROBING) && nowNs >= nextRequestNs)
+        {
+            work += sendRequest();
+        }
+        work += links.catchUp.controlledPoll(catchUpHandler, FRAGMENT_LIMIT);
+        work += links.live.controlledPoll(liveHandler, FRAGMENT_LIMIT);
+        return work;
+    }
+
+    public String roleName()
+    {
+        return "standby-receiver";
     }
 
     /**
@@ -66,17 +143,24 @@ final class StandbyReceiver implements Agent, ControlledFragmentHandler
         return lastHeardNs;
     }
 
-    public String roleName()
-    {
-        return "standby-receiver";
-    }
-
     /**
-     * Stop taking replicated commands (on promotion).
+     * Stop taking replicated commands (on promotion); a catch-up in progress is told to stop.
      */
     void stop()
     {
-        stopped = true;
+        if (state == State.CATCHING_UP)
+        {
+            sendStop(nextSequence);
+        }
+        state = State.STOPPED;
+    }
+
+    /**
+     * Stop taking commands because the node is closing (from any thread).
+     */
+    void close()
+    {
+        closed = true;
     }
 
     /**
@@ -95,38 +179,239 @@ final class StandbyReceiver implements Agent, ControlledFragmentHandler
         return nextSequence;
     }
 
-    public Action onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    /**
+     * @return whether the primary has matched this node's journal, so what it has journaled may be acknowledged.
+     */
+    boolean acknowledging()
+    {
+        return acknowledging;
+    }
+
+    /**
+     * @return whether this node's journal was found to diverge from the primary's.
+     */
+    boolean isDiverged()
+    {
+        return diverged;
+    }
+
+    private int sendRequest()
+    {
+        final long fromSequence;
+        final int checksum;
+        if (state == State.REQUESTING)
+        {
+            // Name the record the journal holds last: wait until it holds everything taken.
+            if (links.journaledSequence.getAsLong() != nextSequence - 1)
+            {
+                return 0;
+            }
+            fromSequence = nextSequence;
+            checksum = nextSequence > 1 ? links.journaledChecksum.getAsInt() : 0;
+        }
+        else
+        {
+            fromSequence = probeSequence + 1;
+            checksum = probeChecksum;
+        }
+        request.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
+            .epoch(epoch)
+            .nodeId(links.nodeId)
+            .fromSequence(fromSequence)
+            .requestId(requestId)
+            .lastChecksum(checksum)
+            .probe(state == State.PROBING ? BooleanType.TRUE : BooleanType.FALSE);
+        links.toPrimary.offer(sendBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + request.encodedLength());
+        nextRequestNs = nowNs + REQUEST_INTERVAL_NS;
+        return 1;
+    }
+
+    private void sendStop(final long liveSequence)
+    {
+        stop.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
+            .epoch(epoch)
+            .nodeId(links.nodeId)
+            .requestId(requestId)
+            .liveSequence(liveSequence);
+        links.toPrimary.offer(sendBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + stop.encodedLength());
+    }
+
+    private ControlledFragmentHandler.Action onLive(
+        final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
         lastHeardNs = nowNs;
+        if (!isCommand(buffer, offset))
+        {
+            return ControlledFragmentHandler.Action.CONTINUE;
+        }
+        final long sequence = decoder.sequence();
+        if (sequence != nextSequence || (state != State.LIVE && state != State.CATCHING_UP))
+        {
+            if (sequence > nextSequence && state == State.LIVE)
+            {
+                links.gaps.incrementRelease();
+                LOG.log(System.Logger.Level.WARNING, "standby missed live commands {0}..{1}: catching up from the " +
+                    "primary''s journal", nextSequence, sequence - 1);
+                state = State.REQUESTING;
+                nextRequestNs = 0;
+                requestId++;
+                return ControlledFragmentHandler.Action.BREAK;
+            }
+            return ControlledFragmentHandler.Action.CONTINUE;
+        }
+        final ControlledFragmentHandler.Action action = apply();
+        if (action == ControlledFragmentHandler.Action.CONTINUE && state == State.CATCHING_UP)
+        {
+            state = State.LIVE;
+            sendStop(sequence);
+            LOG.log(System.Logger.Level.INFO, "standby node {0} caught up: live from sequence {1}", links.nodeId,
+                sequence);
+        }
+        return action;
+    }
+
+    private ControlledFragmentHandler.Action onCatchUp(
+        final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        lastHeardNs = nowNs;
+        headerDecoder.wrap(buffer, offset);
+        if (headerDecoder.schemaId() == CatchUpResponseDecoder.SCHEMA_ID &&
+            headerDecoder.templateId() == CatchUpResponseDecoder.TEMPLATE_ID)
+        {
+            response.wrapAndApplyHeader(buffer, offset, headerDecoder);
+            if (response.requestId() == requestId)
+            {
+                onResponse();
+            }
+            return ControlledFragmentHandler.Action.CONTINUE;
+        }
+        if (!isCommand(buffer, offset))
+        {
+            return ControlledFragmentHandler.Action.CONTINUE;
+        }
+        if (state == State.LIVE && nowNs >= nextRequestNs)
+        {
+            // The stop was lost: the primary is still streaming what the live stream already gave.
+            sendStop(nextSequence);
+            nextRequestNs = nowNs + REQUEST_INTERVAL_NS;
+        }
+        if (state != State.CATCHING_UP || decoder.sequence() != nextSequence)
+        {
+            return ControlledFragmentHandler.Action.CONTINUE;
+        }
+        final ControlledFragmentHandler.Action action = apply();
+        if (action == ControlledFragmentHandler.Action.CONTINUE)
+        {
+            links.caughtUp.incrementRelease();
+        }
+        return action;
+    }
+
+    private void onResponse()
+    {
+        final CatchUpStatus status = response.status();
+        epoch = Math.max(epoch, response.epoch());
+        primaryNodeId = response.nodeId();
+        if (state == State.REQUESTING && status == CatchUpStatus.STREAMING)
+        {
+            state = State.CATCHING_UP;
+            acknowledging = true;
+            LOG.log(System.Logger.Level.INFO, "standby node {0} catching up from primary node {1}: sequences {2}.." +
+                "{3} and on", links.nodeId, primaryNodeId, nextSequence, response.primarySequence());
+        }
+        else if (state == State.REQUESTING && status == CatchUpStatus.DIVERGED)
+        {
+            acknowledging = false;
+            probeLow = 0;
+            probeHigh = response.sequence();
+            LOG.log(System.Logger.Level.WARNING, "primary node {0} does not hold this standby''s record {1}: " +
+                "finding the first diverging sequence", primaryNodeId, nextSequence - 1);
+            state = State.PROBING;
+            nextProbe();
+        }
+        else if (state == State.PROBING && (status == CatchUpStatus.MATCHED || status == CatchUpStatus.DIVERGED))
+        {
+            if (status == CatchUpStatus.MATCHED)
+            {
+                probeLow = probeSequence;
+            }
+            else
+            {
+                probeHigh = Math.min(probeHigh, Math.min(probeSequence, response.sequence()));
+            }
+            nextProbe();
+        }
+        else if (status == CatchUpStatus.UNAVAILABLE)
+        {
+            LOG.log(System.Logger.Level.ERROR, "primary node {0} cannot serve a catch-up from sequence {1} (a gap " +
+                "in its journal): asking again; see its log", primaryNodeId, response.sequence());
+        }
+    }
+
+    private void nextProbe()
+    {
+        requestId++;
+        nextRequestNs = 0;
+        if (probeHigh - probeLow <= 1)
+        {
+            refuse(probeHigh);
+            return;
+        }
+        probeSequence = probeLow + (probeHigh - probeLow) / 2;
+        probeChecksum = checksumAt(links.journal, probeSequence);
+    }
+
+    private void refuse(final long firstDiverging)
+    {
+        state = State.REFUSED;
+        acknowledging = false;
+        diverged = true;
+        LOG.log(System.Logger.Level.ERROR, "standby node {0}''s journal DIVERGES from primary node {1}''s at " +
+            "sequence {2}: this journal holds commands {2}..{3} that the primary does not (an old primary''s " +
+            "commands the new primary never acknowledged). This node applies nothing and cannot be promoted. To " +
+            "rejoin: stop it, move its journal and snapshot directories aside, list the commands with `./ringex " +
+            "journal dump --from {2}` on the moved journal, and restart it with an empty journal to catch up in " +
+            "full (docs/operations.md)", links.nodeId, primaryNodeId, firstDiverging, nextSequence - 1);
+        links.diverged.incrementRelease();
+        links.onDiverged.run();
+    }
+
+    /**
+     * The CRC-32C of this node's own record at a sequence (a scan from the start; only when bisecting a divergence,
+     * with nothing being journaled meanwhile).
+     */
+    static int checksumAt(final Journal journal, final long sequence)
+    {
+        try (JournalReader reader = journal.newReader())
+        {
+            while (reader.lastSequence() < sequence && reader.read((s, t, src, template, buffer, offset, length) ->
+            {
+            }, (int)Math.min(CatchUpAgent.SCAN_LIMIT, sequence - reader.lastSequence())) > 0)
+            {
+                Thread.onSpinWait();
+            }
+            return reader.lastSequence() == sequence ? reader.lastChecksum() : 0;
+        }
+    }
+
+    private boolean isCommand(final DirectBuffer buffer, final int offset)
+    {
         headerDecoder.wrap(buffer, offset);
         if (headerDecoder.schemaId() != ReplicatedCommandDecoder.SCHEMA_ID ||
             headerDecoder.templateId() != ReplicatedCommandDecoder.TEMPLATE_ID)
         {
-            return Action.CONTINUE;
+            return false;
         }
         decoder.wrapAndApplyHeader(buffer, offset, headerDecoder);
-        final long sequence = decoder.sequence();
-        if (sequence < nextSequence)
-        {
-            return Action.CONTINUE;
-        }
-        if (sequence > nextSequence)
-        {
-            gapCounter.incrementRelease();
-            LOG.log(System.Logger.Level.ERROR, "standby missed commands {0}..{1}: it stops applying; restart it to " +
-                "catch up from the primary's journal", nextSequence, sequence - 1);
-            stopped = true;
-            return Action.BREAK;
-        }
+        return true;
+    }
 
+    private ControlledFragmentHandler.Action apply()
+    {
         final long ringSequence = sequencer.tryNext();
         if (ringSequence < 0)
         {
-            return Action.ABORT;
-        }
-        if (sequences.commandSequence(ringSequence) != sequence)
-        {
-            throw new IllegalStateException("standby ring out of step: ring " + ringSequence + " command " + sequence);
+            return ControlledFragmentHandler.Action.ABORT;
         }
         epoch = Math.max(epoch, decoder.epoch());
         final AtomicBuffer slots = ring.buffer();
@@ -138,7 +423,7 @@ final class StandbyReceiver implements Agent, ControlledFragmentHandler
         slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET, commandLength);
         decoder.getCommand(slots, slot + SlotDescriptor.PAYLOAD_OFFSET, commandLength);
         sequencer.publish(ringSequence);
-        nextSequence = sequence + 1;
-        return Action.CONTINUE;
+        nextSequence++;
+        return ControlledFragmentHandler.Action.CONTINUE;
     }
 }

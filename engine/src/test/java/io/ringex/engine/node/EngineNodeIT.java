@@ -292,8 +292,11 @@ class EngineNodeIT
         after.await(() -> after.count("CANCELED") == 1 || !after.cancelRejects.isEmpty(),
             "a cancel on the new primary");
         assertEquals(1, after.count("CANCELED"), after.cancelRejects.toString());
+        // (The promoted standby first re-sent the old primary's recent reports: the 50 NEWs are among them.)
+        assertTrue(after.count("NEW") >= 50, after.reports.toString());
         after.limit(1, 2_000, Side.BUY, 9_800, 1);
-        after.await(() -> after.count("NEW") == 1, "a new order on the new primary");
+        after.await(() -> after.reports.stream().anyMatch((r) -> r.clientOrderId().equals("2000") &&
+            r.execType().equals("NEW")), "a new order on the new primary");
         System.out.printf("FAILOVER explicit promote: primary closed -> new order acknowledged in %.1f ms%n",
             (System.nanoTime() - killedNs) / 1e6);
         assertEquals(replayHash(standbyCtx.journalDirectory(), null), standby.stateHash());
@@ -325,7 +328,8 @@ class EngineNodeIT
         after.await(() -> standby.role() == io.ringex.protocol.codecs.NodeRole.PRIMARY, "automatic promotion");
         after.awaitConnected();
         after.limit(1, 2, Side.BUY, 9_800, 1);
-        after.await(() -> after.count("NEW") == 1, "a new order on the promoted standby");
+        after.await(() -> after.reports.stream().anyMatch((r) -> r.clientOrderId().equals("2") &&
+            r.execType().equals("NEW")), "a new order on the promoted standby");
         System.out.printf("FAILOVER automatic promote (timeout 2000 ms): primary closed -> new order acknowledged " +
             "in %.1f ms%n", (System.nanoTime() - killedNs) / 1e6);
         after.cancel(1, 3, 1);

@@ -33,7 +33,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class EngineTestClient implements AutoCloseable
 {
     record Report(long sessionId, long accountId, long orderId, String clientOrderId, String execType,
-        String rejectReason, long leaves, long cumulative, long commandSequence)
+        String rejectReason, long leaves, long cumulative, long commandSequence, long epoch)
     {
     }
 
@@ -188,7 +188,7 @@ final class EngineTestClient implements AutoCloseable
                 report.wrapAndApplyHeader(buffer, offset, header);
                 reports.add(new Report(report.sessionId(), report.accountId(), report.orderId(),
                     report.clientOrderId(), report.execType().name(), report.rejectReason().name(),
-                    report.leavesQuantity(), report.cumulativeQuantity(), report.commandSequence()));
+                    report.leavesQuantity(), report.cumulativeQuantity(), report.commandSequence(), report.epoch()));
                 break;
             case AdminResponseDecoder.TEMPLATE_ID:
                 admin.wrapAndApplyHeader(buffer, offset, header);

@@ -1,0 +1,94 @@
+package io.ringex.engine.node;
+
+import io.ringex.engine.processor.BusinessLogicProcessor;
+import io.ringex.engine.processor.SnapshotDescriptor;
+import io.ringex.journal.Journal;
+import io.ringex.journal.JournalReader;
+import io.ringex.journal.JournalVerifier;
+import io.ringex.journal.SnapshotStore;
+
+/**
+ * A node's recovery before it starts its agents: verify the journal (refusing a gap in the middle unless allowed),
+ * restore the newest valid snapshot, and replay the journal after it into the processor, whose output the caller
+ * points where it wants (discarded, or a standby's {@link ReportWindow}).
+ * <p>
+ * Thread safety: the thread that launches the node, before any agent runs.
+ */
+final class NodeRecovery
+{
+    private static final System.Logger LOG = System.getLogger(NodeRecovery.class.getName());
+
+    long lastSequence;
+    int lastChecksum;
+    long recoveredCommands;
+
+    /**
+     * @param ctx       the node's configuration.
+     * @param journal   its open journal.
+     * @param processor the processor to restore and replay into.
+     * @return what was recovered: the last sequence and its record's checksum, and the commands replayed.
+     */
+    static NodeRecovery recover(final EngineContext ctx, final Journal journal, final BusinessLogicProcessor processor)
+    {
+        final JournalVerifier.Report report = JournalVerifier.verify(journal);
+        LOG.log(System.Logger.Level.INFO, "journal {0}: {1}", ctx.journalDirectory(), report);
+        if (report.tornTail())
+        {
+            LOG.log(System.Logger.Level.WARNING, "journal ends with a torn record: a crash cut it short before it " +
+                "was processed; it is ignored and its sequence will be written again");
+        }
+        if (!report.isClean() && !ctx.allowJournalGaps())
+        {
+            throw new IllegalStateException("journal has a gap in the middle (" + report.firstProblem() + "): " +
+                "refusing to start; inspect with `journal verify`, and start with ringex.engine.journal.allow.gaps=" +
+                "true only if the commands after the gap should be applied without those missing");
+        }
+
+        long fromSequence = 1;
+        final SnapshotStore.Snapshot snapshot = new SnapshotStore(ctx.snapshotDirectory()).loadNewest(
+            SnapshotDescriptor.VERSION, (problem) -> LOG.log(System.Logger.Level.WARNING,
+            "snapshot passed over: {0}", problem));
+        if (null != snapshot)
+        {
+            processor.restore(snapshot.state(), 0, snapshot.state().capacity());
+            if (processor.stateHash() != snapshot.stateHash())
+            {
+                throw new IllegalStateException("snapshot " + snapshot.file() + " restores to a different state " +
+                    "hash than it was written with: refusing it; move it aside to recover from the journal alone");
+            }
+            fromSequence = snapshot.sequence() + 1;
+            LOG.log(System.Logger.Level.INFO, "restored snapshot {0} at sequence {1}", snapshot.file(),
+                snapshot.sequence());
+        }
+
+        final NodeRecovery result = new NodeRecovery();
+        final long startNs = System.nanoTime();
+        final long[] last = { fromSequence - 1 };
+        try (JournalReader reader = journal.newReader().fromSequence(fromSequence).allowGaps(ctx.allowJournalGaps()))
+        {
+            int read;
+            while ((read = reader.read((sequence, timestampNs, sourceId, templateId, buffer, offset, length) ->
+            {
+                processor.onCommand(sequence, timestampNs, sourceId, buffer, offset, length);
+                last[0] = sequence;
+                result.recoveredCommands++;
+            }, 4096)) > 0)
+            {
+                processor.onEndOfBatch();
+            }
+            if (read < 0)
+            {
+                throw new IllegalStateException("journal replay stopped: " + reader.problem());
+            }
+            result.lastChecksum = reader.lastChecksum();
+        }
+        if (result.recoveredCommands > 0)
+        {
+            final long ns = Math.max(1, System.nanoTime() - startNs);
+            LOG.log(System.Logger.Level.INFO, "replayed {0} commands in {1} ms ({2} commands/s)",
+                result.recoveredCommands, ns / 1_000_000, result.recoveredCommands * 1_000_000_000L / ns);
+        }
+        result.lastSequence = Math.max(last[0], report.lastSequence());
+        return result;
+    }
+}

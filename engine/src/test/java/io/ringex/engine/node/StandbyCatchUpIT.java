@@ -1,0 +1,333 @@
+package io.ringex.engine.node;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.NodeRole;
+import io.ringex.protocol.codecs.Side;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Hot standby and failover with two nodes that can each be primary (each has its own replication endpoints and
+ * names its peer's, over UDP loopback), a real media driver and real Chronicle journals: a late standby catches up
+ * from the primary's journal under load, a promoted standby replicates onward to the restarted old primary, a node
+ * whose journal diverges is refused, and a promoted standby re-sends reports the old primary never delivered.
+ */
+class StandbyCatchUpIT
+{
+    private static final String IPC = "aeron:ipc";
+
+    @TempDir
+    Path dir;
+
+    private MediaDriver driver;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    @BeforeEach
+    void launchDriver()
+    {
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+    }
+
+    @AfterEach
+    void close()
+    {
+        for (int i = closeables.size() - 1; i >= 0; i--)
+        {
+            CloseHelper.quietClose(closeables.get(i));
+        }
+        CloseHelper.quietClose(driver);
+    }
+
+    private <T extends AutoCloseable> T closing(final T closeable)
+    {
+        closeables.add(closeable);
+        return closeable;
+    }
+
+    /**
+     * Node 1 and node 2, each with its own replication and ack endpoints and the other's as peer, SYNC, with their
+     * own ingress, outbound and control streams (1xxx+1000*(id-1)).
+     *
+     * @return { node 1 (PRIMARY), node 2 (STANDBY) }.
+     */
+    private EngineContext[] symmetricPair()
+    {
+        final String[] replication = { udp(), udp() };
+        final String[] acks = { udp(), udp() };
+        final EngineContext[] nodes = new EngineContext[2];
+        for (int i = 0; i < 2; i++)
+        {
+            final int base = 1000 + 2000 * i;
+            nodes[i] = new EngineContext()
+                .aeronDirectoryName(driver.aeronDirectoryName())
+                .nodeId(i + 1)
+                .role(i == 0 ? EngineContext.Role.PRIMARY : EngineContext.Role.STANDBY)
+                .ingressChannel(IPC).ingressStreamId(base + 1)
+                .outboundChannel(IPC).egressStreamId(base + 2).marketDataStreamId(base + 3).riskStreamId(base + 4)
+                .controlChannel(IPC).controlStreamId(base + 20)
+                .replicationMode(EngineContext.ReplicationMode.SYNC)
+                .replicationAckTimeoutNs(500_000_000L)
+                .replicationHeartbeatIntervalNs(50_000_000L)
+                .replicationChannel(replication[i]).replicationAckChannel(acks[i])
+                .peerReplicationChannel(replication[1 - i]).peerReplicationAckChannel(acks[1 - i])
+                .journalDirectory(dir.resolve("node" + (i + 1)).resolve("journal"))
+                .snapshotDirectory(dir.resolve("node" + (i + 1)).resolve("snapshots"))
+                .inputRingCapacity(1024)
+                .outputRingCapacity(1024)
+                .statusIntervalNs(50_000_000L);
+        }
+        return nodes;
+    }
+
+    private static String udp()
+    {
+        return "aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort();
+    }
+
+    private EngineTestClient client(final EngineContext ctx)
+    {
+        final EngineTestClient client = closing(new EngineTestClient(driver.aeronDirectoryName(), ctx, IPC));
+        client.awaitConnected();
+        return client;
+    }
+
+    private void orders(final EngineTestClient client, final Random random, final int from, final int count)
+    {
+        for (int i = from; i < from + count; i++)
+        {
+            client.limit(1 + random.nextInt(3), i, random.nextBoolean() ? Side.BUY : Side.SELL,
+                9_950 + random.nextInt(100), 1 + random.nextInt(10));
+        }
+    }
+
+    private static void awaitApplied(final EngineTestClient polling, final EngineNode node, final long sequence)
+    {
+        polling.await(() -> node.processedSequence() >= sequence, "node " + node.context().nodeId() +
+            " to apply up to " + sequence + " (at " + node.processedSequence() + ")");
+    }
+
+    @Test
+    void aStandbyStartedLateCatchesUpFromThePrimarysJournalUnderLoad()
+    {
+        final EngineContext[] pair = symmetricPair();
+        final EngineNode primary = closing(EngineNode.launch(pair[0]));
+        final EngineTestClient client = client(pair[0]);
+        client.setUpMarket(1, 2, 3);
+        final Random random = new Random(5);
+        orders(client, random, 1, 2_500);
+        client.await(() -> client.count("NEW") + client.count("REJECTED") == 2_500, "2,500 orders answered");
+        final long before = client.sent.size();
+
+        final long startNs = System.nanoTime();
+        final EngineNode standby = closing(EngineNode.launch(pair[1]));
+        // Load goes on while it catches up: the primary is not stopped by it.
+        orders(client, random, 2_501, 1_500);
+        awaitApplied(client, standby, before);
+        final long caughtUpNs = System.nanoTime() - startNs;
+        client.await(() -> client.count("NEW") + client.count("REJECTED") == 4_000, "4,000 orders answered");
+        final long all = client.sent.size();
+        awaitApplied(client, standby, all);
+        System.out.printf("CATCH-UP: %d journaled commands applied by a late standby in %.1f ms (%.0f commands/s, " +
+            "start-up included) while %d more arrived%n", before, caughtUpNs / 1e6, before * 1e9 / caughtUpNs,
+            all - before);
+
+        assertEquals(primary.stateHash(), standby.stateHash());
+        assertEquals(EngineNodeIT.replayHash(pair[0].journalDirectory(), null),
+            EngineNodeIT.replayHash(pair[1].journalDirectory(), null));
+        // Once the standby's acknowledgements caught up, replication is SYNC again.
+        client.limit(1, 9_999, Side.BUY, 9_000, 1);
+        client.await(() -> !primary.replicationDegraded(), "replication back to SYNC");
+    }
+
+    @Test
+    void aRestartedOldPrimaryRejoinsAsStandbyOfThePromotedNodeAndConverges()
+    {
+        final EngineContext[] pair = symmetricPair();
+        final EngineNode standby = closing(EngineNode.launch(pair[1]));
+        final EngineNode oldPrimary = EngineNode.launch(pair[0]);
+        final EngineTestClient first = client(pair[0]);
+        first.setUpMarket(1, 2, 3);
+        final Random random = new Random(9);
+        orders(first, random, 1, 300);
+        first.await(() -> first.count("NEW") + first.count("REJECTED") == 300, "300 orders answered");
+        awaitApplied(first, standby, first.sent.size());
+        oldPrimary.close();
+
+        final EngineTestClient second = client(pair[1]);
+        requestPromotion(second, pair[1]);
+        second.await(() -> standby.role() == NodeRole.PRIMARY, "promotion");
+        orders(second, random, 1_000, 200);
+        second.await(() -> second.count("NEW") + second.count("REJECTED") >= 200, "200 orders on the new primary");
+
+        // The old primary comes back as standby of the new one, from its own journal.
+        final EngineNode rejoined = closing(EngineNode.launch(pair[0].role(EngineContext.Role.STANDBY)));
+        assertEquals(NodeRole.STANDBY, rejoined.role());
+        orders(second, random, 2_000, 200);
+        second.await(() -> second.count("NEW") + second.count("REJECTED") >= 400, "400 orders on the new primary");
+        final long journaled = standby.journaledSequence();
+        awaitApplied(second, rejoined, journaled);
+        assertEquals(standby.stateHash(), rejoined.stateHash());
+        assertEquals(EngineNodeIT.replayHash(pair[1].journalDirectory(), null),
+            EngineNodeIT.replayHash(pair[0].journalDirectory(), null));
+        // The new primary started ASYNC (no standby in step); its next batch finds the rejoined node in step.
+        second.limit(1, 3_000, Side.BUY, 9_000, 1);
+        second.await(() -> !standby.replicationDegraded(), "the new primary's replication SYNC with its standby");
+    }
+
+    @Test
+    void aNodeWhoseJournalHoldsCommandsTheNewPrimaryNeverSawIsRefusedAndAppliesNothing()
+    {
+        final EngineContext[] pair = symmetricPair();
+        final EngineNode standby = EngineNode.launch(pair[1]);
+        final EngineNode oldPrimary = EngineNode.launch(pair[0]);
+        final EngineTestClient first = client(pair[0]);
+        first.setUpMarket(1, 2);
+        orders(first, new Random(3), 1, 50);
+        first.await(() -> first.count("NEW") + first.count("REJECTED") == 50, "50 orders answered");
+        final long shared = first.sent.size();
+        awaitApplied(first, standby, shared);
+
+        // The standby goes away; the old primary takes 20 more commands alone (degraded), then dies.
+        standby.close();
+        orders(first, new Random(4), 100, 20);
+        first.await(() -> first.count("NEW") + first.count("REJECTED") == 70, "20 more on the old primary alone");
+        final long oldLast = oldPrimary.journaledSequence();
+        oldPrimary.close();
+        first.close();
+
+        // The standby comes back as primary and takes other commands at those sequences.
+        closing(EngineNode.launch(pair[1].role(EngineContext.Role.PRIMARY)));
+        final EngineTestClient second = client(pair[1]);
+        orders(second, new Random(5), 500, 30);
+        second.await(() -> second.count("NEW") + second.count("REJECTED") == 30, "30 on the new primary");
+
+        final List<String> errors = new ArrayList<>();
+        final Logger logger = Logger.getLogger(StandbyReceiver.class.getName());
+        final Handler capture = new Handler()
+        {
+            public void publish(final LogRecord record)
+            {
+                if (record.getLevel() == java.util.logging.Level.SEVERE)
+                {
+                    synchronized (errors)
+                    {
+                        errors.add(java.text.MessageFormat.format(record.getMessage(), record.getParameters()));
+                    }
+                }
+            }
+
+            public void flush()
+            {
+            }
+
+            public void close()
+            {
+            }
+        };
+        logger.addHandler(capture);
+        try
+        {
+            final EngineNode refused = closing(EngineNode.launch(pair[0].role(EngineContext.Role.STANDBY)));
+            final long hashBefore = refused.stateHash();
+            second.await(() -> refused.role() == NodeRole.DIVERGED, "the rejoining node refused as DIVERGED");
+            final String error;
+            synchronized (errors)
+            {
+                assertEquals(1, errors.size(), errors.toString());
+                error = errors.get(0);
+            }
+            assertTrue(error.contains("DIVERGES") && error.contains("at sequence " + (shared + 1) + ":"), error);
+            assertTrue(error.contains("journal dump --from " + (shared + 1)), error);
+            assertTrue(error.contains(String.valueOf(oldLast)), error);
+
+            // It applies nothing: neither the new primary's commands nor anything else, and cannot be promoted.
+            orders(second, new Random(6), 900, 10);
+            second.await(() -> second.count("NEW") + second.count("REJECTED") == 40, "10 more on the new primary");
+            final long quietUntil = System.nanoTime() + 500_000_000L;
+            second.await(() -> System.nanoTime() > quietUntil, "half a second");
+            assertEquals(oldLast, refused.journaledSequence());
+            assertEquals(oldLast, refused.processedSequence());
+            assertEquals(hashBefore, refused.stateHash());
+            assertEquals(NodeRole.DIVERGED, refused.role());
+        }
+        finally
+        {
+            logger.removeHandler(capture);
+        }
+    }
+
+    @Test
+    void aPromotedStandbyResendsTheReportsTheOldPrimaryNeverDelivered()
+    {
+        final EngineContext[] pair = symmetricPair();
+        final EngineNode standby = closing(EngineNode.launch(pair[1]));
+        final EngineNode primary = EngineNode.launch(pair[0]);
+        // This client sends to the old primary but listens only to the standby's egress: the old primary's reports
+        // reach nobody (as if it died between processing and publishing), the standby's are its only chance.
+        final EngineContext crossed = new EngineContext()
+            .ingressChannel(IPC).ingressStreamId(pair[0].ingressStreamId())
+            .egressStreamId(pair[1].egressStreamId()).marketDataStreamId(pair[1].marketDataStreamId())
+            .riskStreamId(pair[1].riskStreamId());
+        final EngineTestClient client = client(crossed);
+        client.setUpMarket(1, 2);
+        client.limit(1, 41, Side.SELL, 10_100, 5);
+        client.limit(2, 42, Side.BUY, 10_100, 2);
+        final long sent = client.sent.size();
+        awaitApplied(client, standby, sent);
+        awaitApplied(client, primary, sent);
+        assertTrue(client.reports.isEmpty(), "nothing delivered before the failover: " + client.reports);
+        primary.close();
+
+        requestPromotion(client, pair[1]);
+        client.await(() -> client.reports.size() >= 4, "the re-sent reports: NEW, NEW, the fills");
+        final EngineTestClient.Report sell = client.reports.stream()
+            .filter((r) -> r.clientOrderId().equals("41") && r.execType().equals("NEW")).findFirst().orElseThrow();
+        final EngineTestClient.Report buy = client.reports.stream()
+            .filter((r) -> r.clientOrderId().equals("42") && r.execType().equals("FILL")).findFirst().orElseThrow();
+        assertEquals(sent - 1, sell.commandSequence());
+        assertEquals(sent, buy.commandSequence());
+        final long epoch = client.reports.get(0).epoch();
+        assertTrue(epoch >= 1 && client.reports.stream().allMatch((r) -> r.epoch() == epoch), client.reports
+            .toString());
+
+        // New output follows under the same epoch.
+        final EngineTestClient after = client(pair[1]);
+        after.limit(2, 43, Side.BUY, 10_100, 1);
+        after.await(() -> after.reports.stream().anyMatch((r) -> r.clientOrderId().equals("43") &&
+            r.execType().equals("FILL")), "a new order on the new primary");
+        assertTrue(after.reports.stream().allMatch((r) -> r.epoch() == epoch), after.reports.toString());
+    }
+
+    private void requestPromotion(final EngineTestClient polling, final EngineContext standby)
+    {
+        final io.aeron.Publication control = closing(io.aeron.Aeron.connect(new io.aeron.Aeron.Context()
+            .aeronDirectoryName(driver.aeronDirectoryName()))).addPublication(standby.controlChannel(),
+            standby.controlStreamId());
+        final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
+        final io.ringex.protocol.codecs.NewEpochEncoder newEpoch = new io.ringex.protocol.codecs.NewEpochEncoder()
+            .wrapAndApplyHeader(request, 0, new MessageHeaderEncoder()).requestId(1).epoch(1)
+            .nodeId(standby.nodeId());
+        polling.await(() -> control.offer(request, 0, MessageHeaderEncoder.ENCODED_LENGTH +
+            newEpoch.encodedLength()) > 0, "the promotion request sent");
+    }
+}
