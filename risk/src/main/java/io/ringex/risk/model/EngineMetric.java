@@ -5,7 +5,7 @@ public enum EngineMetric
 {
     /** Primary term. */
     EPOCH,
-    /** NodeRole value: 1 recovering, 2 primary, 3 standby, 4 fenced; 0 before any status. */
+    /** NodeRole value: 1 recovering, 2 primary, 3 standby, 4 fenced, 5 diverged; 0 before any status. */
     ROLE,
     /** Input ring occupancy, 0..1. */
     RING_OCCUPANCY,

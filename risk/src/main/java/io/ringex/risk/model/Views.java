@@ -206,7 +206,7 @@ public final class Views
      * @param up                      one arrived within the configured status timeout.
      * @param lastStatusAgeMs         how long ago the last one arrived, ms (-1 if never).
      * @param nodeId                  the reporting node.
-     * @param role                    RECOVERING, PRIMARY, STANDBY or FENCED.
+     * @param role                    RECOVERING, PRIMARY, STANDBY, FENCED or DIVERGED.
      * @param epoch                   primary term.
      * @param ringCapacity            input ring slots.
      * @param sequences               ingress, journal, replication, processor, output, snapshot.
