@@ -17,10 +17,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * Publishes {@code EngineStatus} on the risk stream every interval: role and epoch, the rings' sequences, journal and
- * replication progress, counters, rejects by reason, latency percentiles since the previous status, and the state
- * hash. It shares the processor's thread (it is composed with the processor's stage), so it may read the processor's
- * state between batches; it is also how other threads get a state hash ({@link #stateHash(long)}).
+ * Publishes {@code EngineStatus} on the risk stream every interval, and at once when the node's role or epoch changes
+ * (a promotion, fencing) so gateways following the pair switch without waiting an interval: role and epoch, the
+ * rings' sequences, journal and replication progress, counters, rejects by reason, latency percentiles since the
+ * previous status, and the state hash. It shares the processor's thread (it is composed with the processor's stage),
+ * so it may read the processor's state between batches; it is also how other threads get a state hash
+ * ({@link #stateHash(long)}).
  * <p>
  * Thread safety: {@link #doWork()} on the processor's thread; {@link #stateHash(long)} from any thread.
  */
@@ -64,6 +66,8 @@ final class StatusAgent implements Agent
     private long nextRefreshNs;
     private final long refreshIntervalNs;
     private volatile NodeRole role = NodeRole.RECOVERING;
+    private NodeRole publishedRole;
+    private long publishedEpoch = -1;
     private final AtomicLong hashRequests = new AtomicLong();
     private volatile long hashAnswered;
     private volatile long lastStateHash;
@@ -129,7 +133,7 @@ final class StatusAgent implements Agent
             nextRefreshNs = now + refreshIntervalNs;
             work += refresh();
         }
-        if (now >= nextStatusNs)
+        if (now >= nextStatusNs || role != publishedRole || sources.processor.state().epoch() != publishedEpoch)
         {
             nextStatusNs = now + intervalNs;
             lastStateHash = sources.processor.stateHash();
@@ -165,10 +169,14 @@ final class StatusAgent implements Agent
     {
         interval = sources.latency.getIntervalHistogram(interval);
         final SequenceBase sequences = sources.sequences;
+        // Read the role once: another thread (promotion, fencing) may change it; a change after this read publishes
+        // again on the next duty cycle.
+        publishedRole = role;
+        publishedEpoch = sources.processor.state().epoch();
         encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .epoch(sources.processor.state().epoch())
+            .epoch(publishedEpoch)
             .nodeId(sources.nodeId)
-            .role(role)
+            .role(publishedRole)
             .timestampNs(now)
             .ringCapacity(sources.ringCapacity)
             .ingressSequence(sequences.commandSequence(sources.inputCursor.get()))
