@@ -15,13 +15,18 @@ import java.util.ArrayDeque;
  * The gateway's side of the engine ingress stream: forwards commands, and guarantees delivery of the gateway's own
  * control messages (SessionStatus, cancel-on-disconnect MassCancel) by keeping them in order until the publication
  * takes them. While control messages are pending, {@link #offer} reports back-pressure so client commands cannot
- * overtake them.
+ * overtake them. The target is the current primary's ingress publication ({@link #target(Publication)}, set by
+ * {@link EngineRouter}); while there is none, commands are refused with {@link #NO_PRIMARY} and control messages wait,
+ * in order, for the next primary.
  * <p>
- * Thread safety: one instance per agent thread; the underlying {@link Publication} may be shared.
+ * Thread safety: one instance per agent thread; the underlying {@link Publication}s may be shared.
  */
 public final class EngineIngress
 {
-    private final Publication publication;
+    /** Returned by {@link #offer} while no primary is known: not an Aeron code (those are -1..-5). */
+    public static final long NO_PRIMARY = -100;
+
+    private Publication publication;
     private final ArrayDeque<UnsafeBuffer> pendingControl = new ArrayDeque<>();
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final SessionStatusEncoder sessionStatusEncoder = new SessionStatusEncoder();
@@ -29,7 +34,7 @@ public final class EngineIngress
     private final UnsafeBuffer controlBuffer = new UnsafeBuffer(new byte[128]);
 
     /**
-     * @param publication to the engine ingress.
+     * @param publication to the engine ingress, or null until a primary is known.
      */
     public EngineIngress(final Publication publication)
     {
@@ -37,11 +42,21 @@ public final class EngineIngress
     }
 
     /**
-     * @return the publication.
+     * @return the publication commands go to now, or null.
      */
     public Publication publication()
     {
         return publication;
+    }
+
+    /**
+     * Send from now on to another node (the new primary), or to none.
+     *
+     * @param publication the node's ingress publication, or null.
+     */
+    public void target(final Publication publication)
+    {
+        this.publication = publication;
     }
 
     /**
@@ -50,10 +65,14 @@ public final class EngineIngress
      * @param buffer holding the message.
      * @param offset of its header.
      * @param length whole message length.
-     * @return the new position, or an Aeron code (&lt; 0) if not sent.
+     * @return the new position, or an Aeron code (&lt; 0) or {@link #NO_PRIMARY} if not sent.
      */
     public long offer(final DirectBuffer buffer, final int offset, final int length)
     {
+        if (publication == null)
+        {
+            return NO_PRIMARY;
+        }
         if (!pendingControl.isEmpty())
         {
             drainPending();
@@ -107,6 +126,10 @@ public final class EngineIngress
     public int drainPending()
     {
         int sent = 0;
+        if (publication == null)
+        {
+            return 0;
+        }
         UnsafeBuffer next;
         while ((next = pendingControl.peek()) != null)
         {
@@ -136,7 +159,7 @@ public final class EngineIngress
 
     private void sendControl(final int length)
     {
-        if (pendingControl.isEmpty())
+        if (pendingControl.isEmpty() && publication != null)
         {
             final long result = publication.offer(controlBuffer, 0, length);
             if (result > 0)

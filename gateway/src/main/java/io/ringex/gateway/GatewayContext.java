@@ -17,8 +17,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -35,6 +38,12 @@ import java.util.TreeSet;
  * ringex.gateway.user.alice.fix.cancel.on.disconnect=true        (optional, default false)
  * ringex.gateway.instrument.1=BTC-USD,2                          (id=symbol,priceScale; static list)
  * </pre>
+ * Engines: the unnumbered {@code ringex.gateway.engine.*} keys describe engine 1; a primary/standby pair adds
+ * {@code ringex.gateway.engine.2.ingress.channel} and {@code .egress.channel} (and, optionally,
+ * {@code .ingress.stream}, {@code .egress.stream}, {@code .marketdata.channel|stream},
+ * {@code .status.channel|stream}; streams default to engine 1's, channels to the node's egress channel). The gateway
+ * sends to the node claiming PRIMARY at the highest epoch in its EngineStatus ({@link PrimarySelector}).
+ * <p>
  * {@link #load(Path)} reads the same keys from a properties file (system properties still give defaults for keys
  * the file omits). Not thread safe: configure on one thread, then hand to the gateway.
  */
@@ -65,6 +74,16 @@ public final class GatewayContext
     public static final String MARKET_DATA_CHANNEL_PROP = PREFIX + "engine.marketdata.channel";
     /** Engine market-data stream. */
     public static final String MARKET_DATA_STREAM_PROP = PREFIX + "engine.marketdata.stream";
+    /** Channel of engine 1's EngineStatus (its risk stream); defaults to its egress channel. */
+    public static final String ENGINE_STATUS_CHANNEL_PROP = PREFIX + "engine.status.channel";
+    /** Stream of the engines' EngineStatus (the engine's risk stream). */
+    public static final String ENGINE_STATUS_STREAM_PROP = PREFIX + "engine.status.stream";
+    /** With several engines: a node not heard from for this long is no longer taken for the primary. */
+    public static final String ENGINE_STATUS_TIMEOUT_MS_PROP = PREFIX + "engine.status.timeout.ms";
+    /** Prefix of numbered engine keys, {@code ringex.gateway.engine.<n>.<key>}, n = 1..{@value #MAX_ENGINES}. */
+    public static final String ENGINE_PREFIX = PREFIX + "engine.";
+    /** Most engine nodes a gateway follows. */
+    public static final int MAX_ENGINES = 8;
     /** Heartbeat interval used when a client's Logon asks for none or an out-of-range one. */
     public static final String HEARTBEAT_INTERVAL_MS_PROP = PREFIX + "heartbeat.interval.ms";
     /** Per-session order-entry messages per second. */
@@ -106,6 +125,9 @@ public final class GatewayContext
     /** Prefix of static instrument keys. */
     public static final String INSTRUMENT_PREFIX = PREFIX + "instrument.";
 
+    private static final List<String> ENGINE_KEYS = List.of("ingress.channel", "ingress.stream", "egress.channel",
+        "egress.stream", "marketdata.channel", "marketdata.stream", "status.channel", "status.stream");
+
     private Properties source;
     private int gatewayId;
     private String aeronDirectoryName;
@@ -118,6 +140,12 @@ public final class GatewayContext
     private int engineEgressStreamId;
     private String marketDataChannel;
     private int marketDataStreamId;
+    private String engineStatusChannel;
+    private int engineStatusStreamId;
+    private long engineStatusTimeoutMs;
+    private final TreeMap<Integer, Map<String, String>> numberedEngines = new TreeMap<>();
+    private final List<EngineEndpoint> addedEngines = new ArrayList<>();
+    private List<EngineEndpoint> engines = List.of();
     private long heartbeatIntervalMs;
     private long throttleMessagesPerSecond;
     private long throttleBurst;
@@ -162,6 +190,9 @@ public final class GatewayContext
         engineEgressStreamId = intValue(ENGINE_EGRESS_STREAM_PROP, 1002);
         marketDataChannel = value(MARKET_DATA_CHANNEL_PROP, null);
         marketDataStreamId = intValue(MARKET_DATA_STREAM_PROP, 1003);
+        engineStatusChannel = value(ENGINE_STATUS_CHANNEL_PROP, null);
+        engineStatusStreamId = intValue(ENGINE_STATUS_STREAM_PROP, 1004);
+        engineStatusTimeoutMs = longValue(ENGINE_STATUS_TIMEOUT_MS_PROP, 3000);
         heartbeatIntervalMs = longValue(HEARTBEAT_INTERVAL_MS_PROP, 1000);
         throttleMessagesPerSecond = longValue(THROTTLE_RATE_PROP, 1000);
         throttleBurst = longValue(THROTTLE_BURST_PROP, 0);
@@ -235,6 +266,9 @@ public final class GatewayContext
         check(engineIngressStreamId != 0, ENGINE_INGRESS_STREAM_PROP, "must not be 0", engineIngressStreamId);
         check(engineEgressStreamId != 0, ENGINE_EGRESS_STREAM_PROP, "must not be 0", engineEgressStreamId);
         check(marketDataStreamId != 0, MARKET_DATA_STREAM_PROP, "must not be 0", marketDataStreamId);
+        check(engineStatusStreamId != 0, ENGINE_STATUS_STREAM_PROP, "must not be 0", engineStatusStreamId);
+        check(engineStatusTimeoutMs > 0, ENGINE_STATUS_TIMEOUT_MS_PROP, "must be > 0", engineStatusTimeoutMs);
+        concludeEngines();
         check(heartbeatIntervalMs >= 10 && heartbeatIntervalMs <= 600_000, HEARTBEAT_INTERVAL_MS_PROP,
             "must be 10..600000", heartbeatIntervalMs);
         check(throttleMessagesPerSecond > 0, THROTTLE_RATE_PROP, "must be > 0", throttleMessagesPerSecond);
@@ -893,6 +927,184 @@ public final class GatewayContext
         return this;
     }
 
+    /**
+     * @return channel of engine 1's EngineStatus (its egress channel unless set).
+     */
+    public String engineStatusChannel()
+    {
+        return engineStatusChannel == null ? engineEgressChannel : engineStatusChannel;
+    }
+
+    /**
+     * @param channel channel of engine 1's EngineStatus.
+     * @return this.
+     */
+    public GatewayContext engineStatusChannel(final String channel)
+    {
+        this.engineStatusChannel = channel;
+        return this;
+    }
+
+    /**
+     * @return stream of the engines' EngineStatus.
+     */
+    public int engineStatusStreamId()
+    {
+        return engineStatusStreamId;
+    }
+
+    /**
+     * @param streamId stream of the engines' EngineStatus (the engine's risk stream).
+     * @return this.
+     */
+    public GatewayContext engineStatusStreamId(final int streamId)
+    {
+        this.engineStatusStreamId = streamId;
+        return this;
+    }
+
+    /**
+     * @return with several engines, how long a silent node is still taken for the primary.
+     */
+    public long engineStatusTimeoutMs()
+    {
+        return engineStatusTimeoutMs;
+    }
+
+    /**
+     * @param timeoutMs with several engines, how long a silent node is still taken for the primary.
+     * @return this.
+     */
+    public GatewayContext engineStatusTimeoutMs(final long timeoutMs)
+    {
+        this.engineStatusTimeoutMs = timeoutMs;
+        return this;
+    }
+
+    /**
+     * Follow one more engine node, after engine 1 (the {@code engine.*} keys and setters) and any numbered in the
+     * properties.
+     *
+     * @param endpoint the node.
+     * @return this.
+     */
+    public GatewayContext addEngine(final EngineEndpoint endpoint)
+    {
+        addedEngines.add(endpoint);
+        return this;
+    }
+
+    /**
+     * @return the engine nodes the gateway follows, engine 1 first (after {@link #conclude()}).
+     */
+    public List<EngineEndpoint> engines()
+    {
+        return engines;
+    }
+
+    private static boolean isNumberedEngineKey(final String key)
+    {
+        if (!key.startsWith(ENGINE_PREFIX))
+        {
+            return false;
+        }
+        final int start = ENGINE_PREFIX.length();
+        int i = start;
+        while (i < key.length() && Character.isDigit(key.charAt(i)))
+        {
+            i++;
+        }
+        return i > start && i - start <= 4 && i < key.length() && key.charAt(i) == '.';
+    }
+
+    /**
+     * Engine 1 is the unnumbered {@code engine.*} keys (and setters), overridden by any {@code engine.1.*}; engines
+     * 2..n must name their ingress and egress channels and take engine 1's stream ids unless they say otherwise.
+     */
+    private void concludeEngines()
+    {
+        final List<EngineEndpoint> result = new ArrayList<>();
+        final int count = numberedEngines.isEmpty() ? 1 : Math.max(1, numberedEngines.lastKey());
+        for (int n = 2; n <= count; n++)
+        {
+            check(numberedEngines.containsKey(n), ENGINE_PREFIX + "<n>.*", "engines must be numbered 2.." + count +
+                " without gaps (engine 1 is the unnumbered keys)", numberedEngines.keySet());
+        }
+        final Map<String, String> first = numberedEngines.getOrDefault(1, Map.of());
+        final String egress1 = first.getOrDefault("egress.channel", engineEgressChannel);
+        result.add(endpoint(1, first, first.getOrDefault("ingress.channel", engineIngressChannel), egress1,
+            first.getOrDefault("marketdata.channel", marketDataChannel),
+            first.getOrDefault("status.channel", engineStatusChannel)));
+        for (int n = 2; n <= count; n++)
+        {
+            final Map<String, String> keys = numberedEngines.get(n);
+            result.add(endpoint(n, keys, keys.get("ingress.channel"), keys.get("egress.channel"),
+                keys.get("marketdata.channel"), keys.get("status.channel")));
+        }
+        result.addAll(addedEngines);
+        check(result.size() <= MAX_ENGINES, ENGINE_PREFIX + "<n>.*", "at most " + MAX_ENGINES + " engines",
+            result.size());
+        for (int i = 0; i < result.size(); i++)
+        {
+            for (int j = 0; j < i; j++)
+            {
+                final EngineEndpoint a = result.get(j);
+                final EngineEndpoint b = result.get(i);
+                check(!(a.ingressChannel().equals(b.ingressChannel()) && a.ingressStreamId() == b.ingressStreamId()),
+                    ENGINE_PREFIX + (i + 1) + ".ingress.channel", "engines " + (j + 1) + " and " + (i + 1) +
+                    " share an ingress", b.ingressChannel() + "/" + b.ingressStreamId());
+            }
+        }
+        engines = List.copyOf(result);
+    }
+
+    private EngineEndpoint endpoint(
+        final int number,
+        final Map<String, String> keys,
+        final String ingressChannel,
+        final String egressChannel,
+        final String marketDataChannelOrNull,
+        final String statusChannelOrNull)
+    {
+        final String base = ENGINE_PREFIX + number + '.';
+        for (final String key : keys.keySet())
+        {
+            check(ENGINE_KEYS.contains(key), base + key, "unknown engine key; one of " + ENGINE_KEYS, keys.get(key));
+        }
+        checkChannel(base + "ingress.channel", ingressChannel);
+        checkChannel(base + "egress.channel", egressChannel);
+        final String marketData = marketDataChannelOrNull == null ? egressChannel : marketDataChannelOrNull;
+        final String status = statusChannelOrNull == null ? egressChannel : statusChannelOrNull;
+        checkChannel(base + "marketdata.channel", marketData);
+        checkChannel(base + "status.channel", status);
+        final EngineEndpoint endpoint = new EngineEndpoint(
+            ingressChannel, streamValue(base + "ingress.stream", keys, engineIngressStreamId),
+            egressChannel, streamValue(base + "egress.stream", keys, engineEgressStreamId),
+            marketData, streamValue(base + "marketdata.stream", keys, marketDataStreamId),
+            status, streamValue(base + "status.stream", keys, engineStatusStreamId));
+        return endpoint;
+    }
+
+    private static int streamValue(final String key, final Map<String, String> keys, final int defaultValue)
+    {
+        final String value = keys.get(key.substring(key.indexOf('.', ENGINE_PREFIX.length()) + 1));
+        if (value == null)
+        {
+            return defaultValue;
+        }
+        final int stream;
+        try
+        {
+            stream = Integer.parseInt(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw bad(key, "must be an integer", value);
+        }
+        check(stream != 0, key, "must not be 0", stream);
+        return stream;
+    }
+
     // ---------------------------------------------------------------- parsing
 
     private void readFamilies()
@@ -908,6 +1120,14 @@ public final class GatewayContext
                 {
                     userNames.add(rest.substring(0, dot));
                 }
+            }
+            else if (isNumberedEngineKey(key))
+            {
+                final String rest = key.substring(ENGINE_PREFIX.length());
+                final int dot = rest.indexOf('.');
+                final int number = Integer.parseInt(rest.substring(0, dot));
+                numberedEngines.computeIfAbsent(number, (n) -> new HashMap<>())
+                    .put(rest.substring(dot + 1), source.getProperty(key).trim());
             }
             else if (key.startsWith(INSTRUMENT_PREFIX))
             {
