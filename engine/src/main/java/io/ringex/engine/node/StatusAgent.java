@@ -52,6 +52,8 @@ final class StatusAgent implements Agent
         volatile boolean refreshOutput;
     }
 
+    private static final long CHANGE_RETRY_NS = 10_000_000L;
+
     private final Sources sources;
     private final Publication publication;
     private final EpochNanoClock clock;
@@ -68,6 +70,7 @@ final class StatusAgent implements Agent
     private volatile NodeRole role = NodeRole.RECOVERING;
     private NodeRole publishedRole;
     private long publishedEpoch = -1;
+    private long nextChangeRetryNs;
     private final AtomicLong hashRequests = new AtomicLong();
     private volatile long hashAnswered;
     private volatile long lastStateHash;
@@ -133,10 +136,19 @@ final class StatusAgent implements Agent
             nextRefreshNs = now + refreshIntervalNs;
             work += refresh();
         }
-        if (now >= nextStatusNs || role != publishedRole || sources.processor.state().epoch() != publishedEpoch)
+        if (now >= nextStatusNs)
         {
             nextStatusNs = now + intervalNs;
             lastStateHash = sources.processor.stateHash();
+            publish(now);
+            work++;
+        }
+        else if ((role != publishedRole || sources.processor.state().epoch() != publishedEpoch) &&
+            now >= nextChangeRetryNs)
+        {
+            // A new role or epoch is announced at once, and again every CHANGE_RETRY_NS until the publication takes
+            // it (a subscriber may not be connected yet): a gateway must not wait an interval to learn of a promotion.
+            nextChangeRetryNs = now + CHANGE_RETRY_NS;
             publish(now);
             work++;
         }
@@ -171,12 +183,12 @@ final class StatusAgent implements Agent
         final SequenceBase sequences = sources.sequences;
         // Read the role once: another thread (promotion, fencing) may change it; a change after this read publishes
         // again on the next duty cycle.
-        publishedRole = role;
-        publishedEpoch = sources.processor.state().epoch();
+        final NodeRole nowRole = role;
+        final long nowEpoch = sources.processor.state().epoch();
         encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .epoch(publishedEpoch)
+            .epoch(nowEpoch)
             .nodeId(sources.nodeId)
-            .role(publishedRole)
+            .role(nowRole)
             .timestampNs(now)
             .ringCapacity(sources.ringCapacity)
             .ingressSequence(sequences.commandSequence(sources.inputCursor.get()))
@@ -216,7 +228,11 @@ final class StatusAgent implements Agent
                 rejects.next().reason(reasons[i]).rejectCount(rejectCounts[i]);
             }
         }
-        publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        if (publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength()) > 0)
+        {
+            publishedRole = nowRole;
+            publishedEpoch = nowEpoch;
+        }
     }
 
     public String roleName()
