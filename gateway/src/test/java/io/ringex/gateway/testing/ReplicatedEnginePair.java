@@ -31,6 +31,11 @@ public final class ReplicatedEnginePair implements AutoCloseable
     private static final int RISK_STREAM = 1004;
     private static final int CONTROL_STREAM = 3020;
     private static final String IPC = "aeron:ipc";
+    /**
+     * Status every 5 s: long enough that a gateway which switches within a second of a promotion can only have
+     * learnt of it from the EngineStatus a node publishes when its role or epoch changes.
+     */
+    public static final long STATUS_INTERVAL_NS = 5_000_000_000L;
 
     private final String aeronDirectoryName;
     private final EngineContext primaryCtx;
@@ -97,7 +102,7 @@ public final class ReplicatedEnginePair implements AutoCloseable
             .inputRingCapacity(4096)
             .outputRingCapacity(4096)
             .replicationHeartbeatIntervalNs(50_000_000L)
-            .statusIntervalNs(200_000_000L);
+            .statusIntervalNs(STATUS_INTERVAL_NS);
     }
 
     private static String subscriberChannel(final EngineContext ctx)
