@@ -17,11 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -125,9 +122,6 @@ public final class GatewayContext
     /** Prefix of static instrument keys. */
     public static final String INSTRUMENT_PREFIX = PREFIX + "instrument.";
 
-    private static final List<String> ENGINE_KEYS = List.of("ingress.channel", "ingress.stream", "egress.channel",
-        "egress.stream", "marketdata.channel", "marketdata.stream", "status.channel", "status.stream");
-
     private Properties source;
     private int gatewayId;
     private String aeronDirectoryName;
@@ -143,8 +137,7 @@ public final class GatewayContext
     private String engineStatusChannel;
     private int engineStatusStreamId;
     private long engineStatusTimeoutMs;
-    private final TreeMap<Integer, Map<String, String>> numberedEngines = new TreeMap<>();
-    private final List<EngineEndpoint> addedEngines = new ArrayList<>();
+    private final EngineList engineList = new EngineList();
     private List<EngineEndpoint> engines = List.of();
     private long heartbeatIntervalMs;
     private long throttleMessagesPerSecond;
@@ -268,7 +261,9 @@ public final class GatewayContext
         check(marketDataStreamId != 0, MARKET_DATA_STREAM_PROP, "must not be 0", marketDataStreamId);
         check(engineStatusStreamId != 0, ENGINE_STATUS_STREAM_PROP, "must not be 0", engineStatusStreamId);
         check(engineStatusTimeoutMs > 0, ENGINE_STATUS_TIMEOUT_MS_PROP, "must be > 0", engineStatusTimeoutMs);
-        concludeEngines();
+        engines = engineList.conclude(new EngineEndpoint(engineIngressChannel, engineIngressStreamId,
+            engineEgressChannel, engineEgressStreamId, marketDataChannel, marketDataStreamId, engineStatusChannel,
+            engineStatusStreamId));
         check(heartbeatIntervalMs >= 10 && heartbeatIntervalMs <= 600_000, HEARTBEAT_INTERVAL_MS_PROP,
             "must be 10..600000", heartbeatIntervalMs);
         check(throttleMessagesPerSecond > 0, THROTTLE_RATE_PROP, "must be > 0", throttleMessagesPerSecond);
@@ -990,7 +985,7 @@ public final class GatewayContext
      */
     public GatewayContext addEngine(final EngineEndpoint endpoint)
     {
-        addedEngines.add(endpoint);
+        engineList.add(endpoint);
         return this;
     }
 
@@ -1000,109 +995,6 @@ public final class GatewayContext
     public List<EngineEndpoint> engines()
     {
         return engines;
-    }
-
-    private static boolean isNumberedEngineKey(final String key)
-    {
-        if (!key.startsWith(ENGINE_PREFIX))
-        {
-            return false;
-        }
-        final int start = ENGINE_PREFIX.length();
-        int i = start;
-        while (i < key.length() && Character.isDigit(key.charAt(i)))
-        {
-            i++;
-        }
-        return i > start && i - start <= 4 && i < key.length() && key.charAt(i) == '.';
-    }
-
-    /**
-     * Engine 1 is the unnumbered {@code engine.*} keys (and setters), overridden by any {@code engine.1.*}; engines
-     * 2..n must name their ingress and egress channels and take engine 1's stream ids unless they say otherwise.
-     */
-    private void concludeEngines()
-    {
-        final List<EngineEndpoint> result = new ArrayList<>();
-        final int count = numberedEngines.isEmpty() ? 1 : Math.max(1, numberedEngines.lastKey());
-        for (int n = 2; n <= count; n++)
-        {
-            check(numberedEngines.containsKey(n), ENGINE_PREFIX + "<n>.*", "engines must be numbered 2.." + count +
-                " without gaps (engine 1 is the unnumbered keys)", numberedEngines.keySet());
-        }
-        final Map<String, String> first = numberedEngines.getOrDefault(1, Map.of());
-        final String egress1 = first.getOrDefault("egress.channel", engineEgressChannel);
-        result.add(endpoint(1, first, first.getOrDefault("ingress.channel", engineIngressChannel), egress1,
-            first.getOrDefault("marketdata.channel", marketDataChannel),
-            first.getOrDefault("status.channel", engineStatusChannel)));
-        for (int n = 2; n <= count; n++)
-        {
-            final Map<String, String> keys = numberedEngines.get(n);
-            result.add(endpoint(n, keys, keys.get("ingress.channel"), keys.get("egress.channel"),
-                keys.get("marketdata.channel"), keys.get("status.channel")));
-        }
-        result.addAll(addedEngines);
-        check(result.size() <= MAX_ENGINES, ENGINE_PREFIX + "<n>.*", "at most " + MAX_ENGINES + " engines",
-            result.size());
-        for (int i = 0; i < result.size(); i++)
-        {
-            for (int j = 0; j < i; j++)
-            {
-                final EngineEndpoint a = result.get(j);
-                final EngineEndpoint b = result.get(i);
-                check(!(a.ingressChannel().equals(b.ingressChannel()) && a.ingressStreamId() == b.ingressStreamId()),
-                    ENGINE_PREFIX + (i + 1) + ".ingress.channel", "engines " + (j + 1) + " and " + (i + 1) +
-                    " share an ingress", b.ingressChannel() + "/" + b.ingressStreamId());
-            }
-        }
-        engines = List.copyOf(result);
-    }
-
-    private EngineEndpoint endpoint(
-        final int number,
-        final Map<String, String> keys,
-        final String ingressChannel,
-        final String egressChannel,
-        final String marketDataChannelOrNull,
-        final String statusChannelOrNull)
-    {
-        final String base = ENGINE_PREFIX + number + '.';
-        for (final String key : keys.keySet())
-        {
-            check(ENGINE_KEYS.contains(key), base + key, "unknown engine key; one of " + ENGINE_KEYS, keys.get(key));
-        }
-        checkChannel(base + "ingress.channel", ingressChannel);
-        checkChannel(base + "egress.channel", egressChannel);
-        final String marketData = marketDataChannelOrNull == null ? egressChannel : marketDataChannelOrNull;
-        final String status = statusChannelOrNull == null ? egressChannel : statusChannelOrNull;
-        checkChannel(base + "marketdata.channel", marketData);
-        checkChannel(base + "status.channel", status);
-        final EngineEndpoint endpoint = new EngineEndpoint(
-            ingressChannel, streamValue(base + "ingress.stream", keys, engineIngressStreamId),
-            egressChannel, streamValue(base + "egress.stream", keys, engineEgressStreamId),
-            marketData, streamValue(base + "marketdata.stream", keys, marketDataStreamId),
-            status, streamValue(base + "status.stream", keys, engineStatusStreamId));
-        return endpoint;
-    }
-
-    private static int streamValue(final String key, final Map<String, String> keys, final int defaultValue)
-    {
-        final String value = keys.get(key.substring(key.indexOf('.', ENGINE_PREFIX.length()) + 1));
-        if (value == null)
-        {
-            return defaultValue;
-        }
-        final int stream;
-        try
-        {
-            stream = Integer.parseInt(value);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw bad(key, "must be an integer", value);
-        }
-        check(stream != 0, key, "must not be 0", stream);
-        return stream;
     }
 
     // ---------------------------------------------------------------- parsing
@@ -1121,13 +1013,9 @@ public final class GatewayContext
                     userNames.add(rest.substring(0, dot));
                 }
             }
-            else if (isNumberedEngineKey(key))
+            else if (EngineList.isNumberedKey(key))
             {
-                final String rest = key.substring(ENGINE_PREFIX.length());
-                final int dot = rest.indexOf('.');
-                final int number = Integer.parseInt(rest.substring(0, dot));
-                numberedEngines.computeIfAbsent(number, (n) -> new HashMap<>())
-                    .put(rest.substring(dot + 1), source.getProperty(key).trim());
+                engineList.put(key, source.getProperty(key).trim());
             }
             else if (key.startsWith(INSTRUMENT_PREFIX))
             {
@@ -1255,12 +1143,12 @@ public final class GatewayContext
         throw bad(key, "must be true or false", value);
     }
 
-    private static void checkChannel(final String key, final String channel)
+    static void checkChannel(final String key, final String channel)
     {
         check(channel != null && channel.startsWith("aeron:"), key, "must be an Aeron channel URI", channel);
     }
 
-    private static void check(final boolean ok, final String key, final String rule, final Object value)
+    static void check(final boolean ok, final String key, final String rule, final Object value)
     {
         if (!ok)
         {
@@ -1268,7 +1156,7 @@ public final class GatewayContext
         }
     }
 
-    private static ConfigurationException bad(final String key, final String rule, final Object value)
+    static ConfigurationException bad(final String key, final String rule, final Object value)
     {
         return new ConfigurationException(key + ": " + rule + " (was '" + value + "')");
     }
