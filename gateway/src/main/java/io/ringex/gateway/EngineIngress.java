@@ -17,7 +17,9 @@ import java.util.ArrayDeque;
  * takes them. While control messages are pending, {@link #offer} reports back-pressure so client commands cannot
  * overtake them. The target is the current primary's ingress publication ({@link #target(Publication)}, set by
  * {@link EngineRouter}); while there is none, commands are refused with {@link #NO_PRIMARY} and control messages wait,
- * in order, for the next primary.
+ * in order, for the next primary. The control messages sent recently are remembered: those a failed primary may have
+ * taken without keeping them are sent again to its successor ({@link #resendSince(long)}); each is harmless twice (a
+ * SessionStatus is informational, a second cancel-on-disconnect finds nothing left to cancel).
  * <p>
  * Thread safety: one instance per agent thread; the underlying {@link Publication}s may be shared.
  */
@@ -26,8 +28,12 @@ public final class EngineIngress
     /** Returned by {@link #offer} while no primary is known: not an Aeron code (those are -1..-5). */
     public static final long NO_PRIMARY = -100;
 
+    private static final int SENT_CONTROL_KEPT = 4096;
+
     private Publication publication;
+    private long nowNs;
     private final ArrayDeque<UnsafeBuffer> pendingControl = new ArrayDeque<>();
+    private final ArrayDeque<SentControl> sentControl = new ArrayDeque<>();
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final SessionStatusEncoder sessionStatusEncoder = new SessionStatusEncoder();
     private final MassCancelEncoder massCancelEncoder = new MassCancelEncoder();
@@ -57,6 +63,34 @@ public final class EngineIngress
     public void target(final Publication publication)
     {
         this.publication = publication;
+    }
+
+    /**
+     * @param nowNs the agent's clock, stamped on the control messages sent from now on.
+     */
+    public void clock(final long nowNs)
+    {
+        this.nowNs = nowNs;
+    }
+
+    /**
+     * Queue again, ahead of anything pending and in their original order, the control messages sent since a time: the
+     * ones a primary that has since failed may have taken into its publication and lost.
+     *
+     * @param sinceNs the agent's clock time from which messages are in doubt.
+     * @return how many were queued again.
+     */
+    public int resendSince(final long sinceNs)
+    {
+        int count = 0;
+        SentControl last;
+        while ((last = sentControl.peekLast()) != null && last.sentNs - sinceNs >= 0)
+        {
+            sentControl.pollLast();
+            pendingControl.addFirst(last.message);
+            count++;
+        }
+        return count;
     }
 
     /**
@@ -136,7 +170,7 @@ public final class EngineIngress
             final long result = publication.offer(next, 0, next.capacity());
             if (result > 0)
             {
-                pendingControl.poll();
+                remember(pendingControl.poll());
                 sent++;
             }
             else
@@ -159,16 +193,37 @@ public final class EngineIngress
 
     private void sendControl(final int length)
     {
-        if (pendingControl.isEmpty() && publication != null)
-        {
-            final long result = publication.offer(controlBuffer, 0, length);
-            if (result > 0)
-            {
-                return;
-            }
-        }
+        // Control messages come with logons and logouts, not orders: a copy each is fine.
         final byte[] copy = new byte[length];
         controlBuffer.getBytes(0, copy);
-        pendingControl.add(new UnsafeBuffer(copy));
+        final UnsafeBuffer message = new UnsafeBuffer(copy);
+        if (pendingControl.isEmpty() && publication != null && publication.offer(message, 0, length) > 0)
+        {
+            remember(message);
+            return;
+        }
+        pendingControl.add(message);
+    }
+
+    private void remember(final UnsafeBuffer message)
+    {
+        if (sentControl.size() == SENT_CONTROL_KEPT)
+        {
+            sentControl.pollFirst();
+        }
+        sentControl.addLast(new SentControl(nowNs, message));
+    }
+
+    /** A control message the publication took, and when. */
+    private static final class SentControl
+    {
+        final long sentNs;
+        final UnsafeBuffer message;
+
+        SentControl(final long sentNs, final UnsafeBuffer message)
+        {
+            this.sentNs = sentNs;
+            this.message = message;
+        }
     }
 }

@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * commands and control messages only there ({@link EngineIngress}). Client-bound events reach the agent's
  * {@link EventHandler} only if they are for this gateway and new: not of an epoch older than the newest seen, not
  * from a node other than the followed one at an epoch below the followed one's, and not already delivered
- * ({@link EgressDeduplicator}). BusinessRejects carry no command sequence and are not deduplicated.
+ * ({@link EgressDeduplicator}). BusinessRejects carry no command sequence and are not deduplicated. On a switch, the
+ * control messages sent to the old primary since shortly before it was last heard from are sent again to the new one.
  * <p>
  * Thread safety: one instance per agent, used on the agent's thread only.
  */
@@ -76,6 +77,9 @@ public final class EngineRouter implements AutoCloseable
     private final AtomicCounter duplicates;
     private final AtomicCounter superseded;
     private final AtomicCounter malformed;
+    private final AtomicCounter controlResent;
+    private final long statusTimeoutNs;
+    private int lastFollowed = PrimarySelector.NONE;
     private long epoch;
     private long nowNs;
 
@@ -92,7 +96,8 @@ public final class EngineRouter implements AutoCloseable
         this.handler = handler;
         this.endpoints = ctx.engines();
         final int count = endpoints.size();
-        this.selector = new PrimarySelector(count, TimeUnit.MILLISECONDS.toNanos(ctx.engineStatusTimeoutMs()));
+        this.statusTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.engineStatusTimeoutMs());
+        this.selector = new PrimarySelector(count, statusTimeoutNs);
         this.validator = new MessageValidator(ctx.maxMessageLength());
         ingressPublications = new Publication[count];
         egressSubscriptions = new Subscription[count];
@@ -103,6 +108,7 @@ public final class EngineRouter implements AutoCloseable
         duplicates = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "duplicate events dropped");
         superseded = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "superseded-epoch events dropped");
         malformed = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "malformed engine events");
+        controlResent = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "control re-sent to a new primary");
         for (int i = 0; i < count; i++)
         {
             final EngineEndpoint endpoint = endpoints.get(i);
@@ -131,6 +137,7 @@ public final class EngineRouter implements AutoCloseable
     public int poll(final long nowNs)
     {
         this.nowNs = nowNs;
+        ingress.clock(nowNs);
         int work = 0;
         if (endpoints.size() > 1)
         {
@@ -143,6 +150,16 @@ public final class EngineRouter implements AutoCloseable
             if (after != before)
             {
                 ingress.target(after == PrimarySelector.NONE ? null : ingressPublications[after]);
+                if (after != PrimarySelector.NONE && lastFollowed != PrimarySelector.NONE && after != lastFollowed)
+                {
+                    // What went to the old primary since shortly before it was last heard from may have died with it.
+                    controlResent.getAndAdd(
+                        ingress.resendSince(selector.lastHeardNs(lastFollowed) - statusTimeoutNs));
+                }
+                if (after != PrimarySelector.NONE)
+                {
+                    lastFollowed = after;
+                }
                 switches.increment();
                 work++;
             }
@@ -187,7 +204,7 @@ public final class EngineRouter implements AutoCloseable
         CloseHelper.closeAll(ingressPublications);
         CloseHelper.closeAll(egressSubscriptions);
         CloseHelper.closeAll(statusSubscriptions);
-        CloseHelper.closeAll(switches, duplicates, superseded, malformed);
+        CloseHelper.closeAll(switches, duplicates, superseded, malformed, controlResent);
     }
 
     private void onStatus(final int engine, final DirectBuffer buffer, final int offset, final int length)

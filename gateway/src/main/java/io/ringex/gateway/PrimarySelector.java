@@ -99,6 +99,15 @@ public final class PrimarySelector
     }
 
     /**
+     * @param engine index of a node.
+     * @return when its last status arrived (the gateway's clock; meaningless if none has).
+     */
+    public long lastHeardNs(final int engine)
+    {
+        return lastHeardNs[engine];
+    }
+
+    /**
      * @return the highest epoch any node has claimed PRIMARY at, or -1.
      */
     public long highestPrimaryEpoch()

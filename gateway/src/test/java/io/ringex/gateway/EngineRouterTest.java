@@ -18,6 +18,7 @@ import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
@@ -115,6 +116,8 @@ class EngineRouterTest
         pollUntil("node A followed", () -> router.primary() == 0);
         pollUntil("a command reaches A", () -> ingressA.isConnected() && router.ingress().offer(buffer, 0, 16) > 0);
         pollUntil("A receives it", () -> ingressA.poll((b, o, l, h) -> { }, 1) == 1);
+        router.ingress().sessionStatus(OURS, 100, false);
+        pollUntil("A receives a SessionStatus", () -> ingressA.poll((b, o, l, h) -> { }, 1) == 1);
 
         report(egressA, OURS, 1, 1);
         report(egressA, OURS, 2, 1);
@@ -126,7 +129,16 @@ class EngineRouterTest
         status(statusB, NodeRole.PRIMARY, 2);
         pollUntil("node B followed", () -> router.primary() == 1);
         pollUntil("a command reaches B", () -> ingressB.isConnected() && router.ingress().offer(buffer, 0, 16) > 0);
-        pollUntil("B receives it", () -> ingressB.poll((b, o, l, h) -> { }, 1) == 1);
+        // What A took since shortly before it was last heard from may be lost with it: B gets that first, then the
+        // command.
+        final List<Integer> templates = new ArrayList<>();
+        pollUntil("B receives them", () ->
+        {
+            ingressB.poll((b, o, l, h) -> templates.add(b.getShort(o + 2, MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF),
+                10);
+            return templates.size() == 2;
+        });
+        assertEquals(SessionStatusDecoder.TEMPLATE_ID, templates.get(0));
         assertEquals(0, ingressA.poll((b, o, l, h) -> { }, 10), "nothing more to the superseded node");
 
         // B re-publishes its window (2, 2, 3) and goes on (4, still stamped epoch 1, then 6 of epoch 2). A's late
