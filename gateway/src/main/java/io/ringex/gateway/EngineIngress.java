@@ -15,21 +15,32 @@ import java.util.ArrayDeque;
  * The gateway's side of the engine ingress stream: forwards commands, and guarantees delivery of the gateway's own
  * control messages (SessionStatus, cancel-on-disconnect MassCancel) by keeping them in order until the publication
  * takes them. While control messages are pending, {@link #offer} reports back-pressure so client commands cannot
- * overtake them.
+ * overtake them. The target is the current primary's ingress publication ({@link #target(Publication)}, set by
+ * {@link EngineRouter}); while there is none, commands are refused with {@link #NO_PRIMARY} and control messages wait,
+ * in order, for the next primary. The control messages sent recently are remembered: those a failed primary may have
+ * taken without keeping them are sent again to its successor ({@link #resendSince(long)}); each is harmless twice (a
+ * SessionStatus is informational, a second cancel-on-disconnect finds nothing left to cancel).
  * <p>
- * Thread safety: one instance per agent thread; the underlying {@link Publication} may be shared.
+ * Thread safety: one instance per agent thread; the underlying {@link Publication}s may be shared.
  */
 public final class EngineIngress
 {
-    private final Publication publication;
+    /** Returned by {@link #offer} while no primary is known: not an Aeron code (those are -1..-5). */
+    public static final long NO_PRIMARY = -100;
+
+    private static final int SENT_CONTROL_KEPT = 4096;
+
+    private Publication publication;
+    private long nowNs;
     private final ArrayDeque<UnsafeBuffer> pendingControl = new ArrayDeque<>();
+    private final ArrayDeque<SentControl> sentControl = new ArrayDeque<>();
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final SessionStatusEncoder sessionStatusEncoder = new SessionStatusEncoder();
     private final MassCancelEncoder massCancelEncoder = new MassCancelEncoder();
     private final UnsafeBuffer controlBuffer = new UnsafeBuffer(new byte[128]);
 
     /**
-     * @param publication to the engine ingress.
+     * @param publication to the engine ingress, or null until a primary is known.
      */
     public EngineIngress(final Publication publication)
     {
@@ -37,11 +48,49 @@ public final class EngineIngress
     }
 
     /**
-     * @return the publication.
+     * @return the publication commands go to now, or null.
      */
     public Publication publication()
     {
         return publication;
+    }
+
+    /**
+     * Send from now on to another node (the new primary), or to none.
+     *
+     * @param publication the node's ingress publication, or null.
+     */
+    public void target(final Publication publication)
+    {
+        this.publication = publication;
+    }
+
+    /**
+     * @param nowNs the agent's clock, stamped on the control messages sent from now on.
+     */
+    public void clock(final long nowNs)
+    {
+        this.nowNs = nowNs;
+    }
+
+    /**
+     * Queue again, ahead of anything pending and in their original order, the control messages sent since a time: the
+     * ones a primary that has since failed may have taken into its publication and lost.
+     *
+     * @param sinceNs the agent's clock time from which messages are in doubt.
+     * @return how many were queued again.
+     */
+    public int resendSince(final long sinceNs)
+    {
+        int count = 0;
+        SentControl last;
+        while ((last = sentControl.peekLast()) != null && last.sentNs - sinceNs >= 0)
+        {
+            sentControl.pollLast();
+            pendingControl.addFirst(last.message);
+            count++;
+        }
+        return count;
     }
 
     /**
@@ -50,10 +99,14 @@ public final class EngineIngress
      * @param buffer holding the message.
      * @param offset of its header.
      * @param length whole message length.
-     * @return the new position, or an Aeron code (&lt; 0) if not sent.
+     * @return the new position, or an Aeron code (&lt; 0) or {@link #NO_PRIMARY} if not sent.
      */
     public long offer(final DirectBuffer buffer, final int offset, final int length)
     {
+        if (publication == null)
+        {
+            return NO_PRIMARY;
+        }
         if (!pendingControl.isEmpty())
         {
             drainPending();
@@ -107,13 +160,17 @@ public final class EngineIngress
     public int drainPending()
     {
         int sent = 0;
+        if (publication == null)
+        {
+            return 0;
+        }
         UnsafeBuffer next;
         while ((next = pendingControl.peek()) != null)
         {
             final long result = publication.offer(next, 0, next.capacity());
             if (result > 0)
             {
-                pendingControl.poll();
+                remember(pendingControl.poll());
                 sent++;
             }
             else
@@ -136,16 +193,37 @@ public final class EngineIngress
 
     private void sendControl(final int length)
     {
-        if (pendingControl.isEmpty())
-        {
-            final long result = publication.offer(controlBuffer, 0, length);
-            if (result > 0)
-            {
-                return;
-            }
-        }
+        // Control messages come with logons and logouts, not orders: a copy each is fine.
         final byte[] copy = new byte[length];
         controlBuffer.getBytes(0, copy);
-        pendingControl.add(new UnsafeBuffer(copy));
+        final UnsafeBuffer message = new UnsafeBuffer(copy);
+        if (pendingControl.isEmpty() && publication != null && publication.offer(message, 0, length) > 0)
+        {
+            remember(message);
+            return;
+        }
+        pendingControl.add(message);
+    }
+
+    private void remember(final UnsafeBuffer message)
+    {
+        if (sentControl.size() == SENT_CONTROL_KEPT)
+        {
+            sentControl.pollFirst();
+        }
+        sentControl.addLast(new SentControl(nowNs, message));
+    }
+
+    /** A control message the publication took, and when. */
+    private static final class SentControl
+    {
+        final long sentNs;
+        final UnsafeBuffer message;
+
+        SentControl(final long sentNs, final UnsafeBuffer message)
+        {
+            this.sentNs = sentNs;
+            this.message = message;
+        }
     }
 }

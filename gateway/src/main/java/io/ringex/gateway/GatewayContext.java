@@ -35,6 +35,12 @@ import java.util.TreeSet;
  * ringex.gateway.user.alice.fix.cancel.on.disconnect=true        (optional, default false)
  * ringex.gateway.instrument.1=BTC-USD,2                          (id=symbol,priceScale; static list)
  * </pre>
+ * Engines: the unnumbered {@code ringex.gateway.engine.*} keys describe engine 1; a primary/standby pair adds
+ * {@code ringex.gateway.engine.2.ingress.channel} and {@code .egress.channel} (and, optionally,
+ * {@code .ingress.stream}, {@code .egress.stream}, {@code .marketdata.channel|stream},
+ * {@code .status.channel|stream}; streams default to engine 1's, channels to the node's egress channel). The gateway
+ * sends to the node claiming PRIMARY at the highest epoch in its EngineStatus ({@link PrimarySelector}).
+ * <p>
  * {@link #load(Path)} reads the same keys from a properties file (system properties still give defaults for keys
  * the file omits). Not thread safe: configure on one thread, then hand to the gateway.
  */
@@ -65,6 +71,16 @@ public final class GatewayContext
     public static final String MARKET_DATA_CHANNEL_PROP = PREFIX + "engine.marketdata.channel";
     /** Engine market-data stream. */
     public static final String MARKET_DATA_STREAM_PROP = PREFIX + "engine.marketdata.stream";
+    /** Channel of engine 1's EngineStatus (its risk stream); defaults to its egress channel. */
+    public static final String ENGINE_STATUS_CHANNEL_PROP = PREFIX + "engine.status.channel";
+    /** Stream of the engines' EngineStatus (the engine's risk stream). */
+    public static final String ENGINE_STATUS_STREAM_PROP = PREFIX + "engine.status.stream";
+    /** With several engines: a node not heard from for this long is no longer taken for the primary. */
+    public static final String ENGINE_STATUS_TIMEOUT_MS_PROP = PREFIX + "engine.status.timeout.ms";
+    /** Prefix of numbered engine keys, {@code ringex.gateway.engine.<n>.<key>}, n = 1..{@value #MAX_ENGINES}. */
+    public static final String ENGINE_PREFIX = PREFIX + "engine.";
+    /** Most engine nodes a gateway follows. */
+    public static final int MAX_ENGINES = 8;
     /** Heartbeat interval used when a client's Logon asks for none or an out-of-range one. */
     public static final String HEARTBEAT_INTERVAL_MS_PROP = PREFIX + "heartbeat.interval.ms";
     /** Per-session order-entry messages per second. */
@@ -118,6 +134,11 @@ public final class GatewayContext
     private int engineEgressStreamId;
     private String marketDataChannel;
     private int marketDataStreamId;
+    private String engineStatusChannel;
+    private int engineStatusStreamId;
+    private long engineStatusTimeoutMs;
+    private final EngineList engineList = new EngineList();
+    private List<EngineEndpoint> engines = List.of();
     private long heartbeatIntervalMs;
     private long throttleMessagesPerSecond;
     private long throttleBurst;
@@ -162,6 +183,9 @@ public final class GatewayContext
         engineEgressStreamId = intValue(ENGINE_EGRESS_STREAM_PROP, 1002);
         marketDataChannel = value(MARKET_DATA_CHANNEL_PROP, null);
         marketDataStreamId = intValue(MARKET_DATA_STREAM_PROP, 1003);
+        engineStatusChannel = value(ENGINE_STATUS_CHANNEL_PROP, null);
+        engineStatusStreamId = intValue(ENGINE_STATUS_STREAM_PROP, 1004);
+        engineStatusTimeoutMs = longValue(ENGINE_STATUS_TIMEOUT_MS_PROP, 3000);
         heartbeatIntervalMs = longValue(HEARTBEAT_INTERVAL_MS_PROP, 1000);
         throttleMessagesPerSecond = longValue(THROTTLE_RATE_PROP, 1000);
         throttleBurst = longValue(THROTTLE_BURST_PROP, 0);
@@ -235,6 +259,11 @@ public final class GatewayContext
         check(engineIngressStreamId != 0, ENGINE_INGRESS_STREAM_PROP, "must not be 0", engineIngressStreamId);
         check(engineEgressStreamId != 0, ENGINE_EGRESS_STREAM_PROP, "must not be 0", engineEgressStreamId);
         check(marketDataStreamId != 0, MARKET_DATA_STREAM_PROP, "must not be 0", marketDataStreamId);
+        check(engineStatusStreamId != 0, ENGINE_STATUS_STREAM_PROP, "must not be 0", engineStatusStreamId);
+        check(engineStatusTimeoutMs > 0, ENGINE_STATUS_TIMEOUT_MS_PROP, "must be > 0", engineStatusTimeoutMs);
+        engines = engineList.conclude(new EngineEndpoint(engineIngressChannel, engineIngressStreamId,
+            engineEgressChannel, engineEgressStreamId, marketDataChannel, marketDataStreamId, engineStatusChannel,
+            engineStatusStreamId));
         check(heartbeatIntervalMs >= 10 && heartbeatIntervalMs <= 600_000, HEARTBEAT_INTERVAL_MS_PROP,
             "must be 10..600000", heartbeatIntervalMs);
         check(throttleMessagesPerSecond > 0, THROTTLE_RATE_PROP, "must be > 0", throttleMessagesPerSecond);
@@ -893,6 +922,81 @@ public final class GatewayContext
         return this;
     }
 
+    /**
+     * @return channel of engine 1's EngineStatus (its egress channel unless set).
+     */
+    public String engineStatusChannel()
+    {
+        return engineStatusChannel == null ? engineEgressChannel : engineStatusChannel;
+    }
+
+    /**
+     * @param channel channel of engine 1's EngineStatus.
+     * @return this.
+     */
+    public GatewayContext engineStatusChannel(final String channel)
+    {
+        this.engineStatusChannel = channel;
+        return this;
+    }
+
+    /**
+     * @return stream of the engines' EngineStatus.
+     */
+    public int engineStatusStreamId()
+    {
+        return engineStatusStreamId;
+    }
+
+    /**
+     * @param streamId stream of the engines' EngineStatus (the engine's risk stream).
+     * @return this.
+     */
+    public GatewayContext engineStatusStreamId(final int streamId)
+    {
+        this.engineStatusStreamId = streamId;
+        return this;
+    }
+
+    /**
+     * @return with several engines, how long a silent node is still taken for the primary.
+     */
+    public long engineStatusTimeoutMs()
+    {
+        return engineStatusTimeoutMs;
+    }
+
+    /**
+     * @param timeoutMs with several engines, how long a silent node is still taken for the primary.
+     * @return this.
+     */
+    public GatewayContext engineStatusTimeoutMs(final long timeoutMs)
+    {
+        this.engineStatusTimeoutMs = timeoutMs;
+        return this;
+    }
+
+    /**
+     * Follow one more engine node, after engine 1 (the {@code engine.*} keys and setters) and any numbered in the
+     * properties.
+     *
+     * @param endpoint the node.
+     * @return this.
+     */
+    public GatewayContext addEngine(final EngineEndpoint endpoint)
+    {
+        engineList.add(endpoint);
+        return this;
+    }
+
+    /**
+     * @return the engine nodes the gateway follows, engine 1 first (after {@link #conclude()}).
+     */
+    public List<EngineEndpoint> engines()
+    {
+        return engines;
+    }
+
     // ---------------------------------------------------------------- parsing
 
     private void readFamilies()
@@ -908,6 +1012,10 @@ public final class GatewayContext
                 {
                     userNames.add(rest.substring(0, dot));
                 }
+            }
+            else if (EngineList.isNumberedKey(key))
+            {
+                engineList.put(key, source.getProperty(key).trim());
             }
             else if (key.startsWith(INSTRUMENT_PREFIX))
             {
@@ -1035,12 +1143,12 @@ public final class GatewayContext
         throw bad(key, "must be true or false", value);
     }
 
-    private static void checkChannel(final String key, final String channel)
+    static void checkChannel(final String key, final String channel)
     {
         check(channel != null && channel.startsWith("aeron:"), key, "must be an Aeron channel URI", channel);
     }
 
-    private static void check(final boolean ok, final String key, final String rule, final Object value)
+    static void check(final boolean ok, final String key, final String rule, final Object value)
     {
         if (!ok)
         {
@@ -1048,7 +1156,7 @@ public final class GatewayContext
         }
     }
 
-    private static ConfigurationException bad(final String key, final String rule, final Object value)
+    static ConfigurationException bad(final String key, final String rule, final Object value)
     {
         return new ConfigurationException(key + ": " + rule + " (was '" + value + "')");
     }

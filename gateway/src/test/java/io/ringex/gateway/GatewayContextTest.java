@@ -80,6 +80,55 @@ class GatewayContextTest
         assertBad("ringex.gateway.instrument.4", "ringex.gateway.instrument.4", "ETH");
     }
 
+    @Test
+    void theSingleEngineKeysAreEngineOneAndNumberedKeysAddItsPeer()
+    {
+        final Properties single = new Properties();
+        single.setProperty("ringex.gateway.engine.ingress.channel", "aeron:udp?endpoint=a:1");
+        final GatewayContext one = GatewayContext.fromProperties(single).conclude();
+        assertEquals(1, one.engines().size());
+        assertEquals("aeron:udp?endpoint=a:1", one.engines().get(0).ingressChannel());
+        assertEquals(1004, one.engines().get(0).statusStreamId());
+        assertEquals(one.engineEgressChannel(), one.engines().get(0).statusChannel());
+
+        final Properties pair = new Properties();
+        pair.setProperty("ringex.gateway.engine.ingress.channel", "aeron:udp?endpoint=a:1");
+        pair.setProperty("ringex.gateway.engine.2.ingress.channel", "aeron:udp?endpoint=b:1");
+        pair.setProperty("ringex.gateway.engine.2.egress.channel", "aeron:udp?control=b:2");
+        pair.setProperty("ringex.gateway.engine.2.status.stream", "3004");
+        final GatewayContext two = GatewayContext.fromProperties(pair).conclude();
+        assertEquals(2, two.engines().size());
+        final EngineEndpoint second = two.engines().get(1);
+        assertEquals("aeron:udp?endpoint=b:1", second.ingressChannel());
+        assertEquals(1001, second.ingressStreamId());
+        assertEquals("aeron:udp?control=b:2", second.egressChannel());
+        assertEquals("aeron:udp?control=b:2", second.marketDataChannel());
+        assertEquals("aeron:udp?control=b:2", second.statusChannel());
+        assertEquals(3004, second.statusStreamId());
+    }
+
+    @Test
+    void badEngineListsNameTheKey()
+    {
+        assertBad("ringex.gateway.engine.2.egress.channel",
+            "ringex.gateway.engine.2.ingress.channel", "aeron:udp?endpoint=b:1");
+        assertBad("ringex.gateway.engine.<n>",
+            "ringex.gateway.engine.3.ingress.channel", "aeron:udp?endpoint=b:1",
+            "ringex.gateway.engine.3.egress.channel", "aeron:udp?endpoint=b:2");
+        assertBad("ringex.gateway.engine.2.ingress.channel",
+            "ringex.gateway.engine.2.ingress.channel", "aeron:udp?endpoint=localhost:40100",
+            "ringex.gateway.engine.2.egress.channel", "aeron:udp?endpoint=b:2");
+        assertBad("ringex.gateway.engine.2.egress.strem",
+            "ringex.gateway.engine.2.ingress.channel", "aeron:udp?endpoint=b:1",
+            "ringex.gateway.engine.2.egress.channel", "aeron:udp?endpoint=b:2",
+            "ringex.gateway.engine.2.egress.strem", "5");
+        assertBad("ringex.gateway.engine.2.status.stream",
+            "ringex.gateway.engine.2.ingress.channel", "aeron:udp?endpoint=b:1",
+            "ringex.gateway.engine.2.egress.channel", "aeron:udp?endpoint=b:2",
+            "ringex.gateway.engine.2.status.stream", "x");
+        assertBad("ringex.gateway.engine.status.timeout.ms", "ringex.gateway.engine.status.timeout.ms", "0");
+    }
+
     private static void assertBad(final String key, final String... keyValues)
     {
         final Properties properties = new Properties();

@@ -17,10 +17,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * Publishes {@code EngineStatus} on the risk stream every interval: role and epoch, the rings' sequences, journal and
- * replication progress, counters, rejects by reason, latency percentiles since the previous status, and the state
- * hash. It shares the processor's thread (it is composed with the processor's stage), so it may read the processor's
- * state between batches; it is also how other threads get a state hash ({@link #stateHash(long)}).
+ * Publishes {@code EngineStatus} on the risk stream every interval, and at once when the node's role or epoch changes
+ * (a promotion, fencing) so gateways following the pair switch without waiting an interval: role and epoch, the
+ * rings' sequences, journal and replication progress, counters, rejects by reason, latency percentiles since the
+ * previous status, and the state hash. It shares the processor's thread (it is composed with the processor's stage),
+ * so it may read the processor's state between batches; it is also how other threads get a state hash
+ * ({@link #stateHash(long)}).
  * <p>
  * Thread safety: {@link #doWork()} on the processor's thread; {@link #stateHash(long)} from any thread.
  */
@@ -50,6 +52,8 @@ final class StatusAgent implements Agent
         volatile boolean refreshOutput;
     }
 
+    private static final long CHANGE_RETRY_NS = 10_000_000L;
+
     private final Sources sources;
     private final Publication publication;
     private final EpochNanoClock clock;
@@ -64,6 +68,9 @@ final class StatusAgent implements Agent
     private long nextRefreshNs;
     private final long refreshIntervalNs;
     private volatile NodeRole role = NodeRole.RECOVERING;
+    private NodeRole publishedRole;
+    private long publishedEpoch = -1;
+    private long nextChangeRetryNs;
     private final AtomicLong hashRequests = new AtomicLong();
     private volatile long hashAnswered;
     private volatile long lastStateHash;
@@ -136,6 +143,15 @@ final class StatusAgent implements Agent
             publish(now);
             work++;
         }
+        else if ((role != publishedRole || sources.processor.state().epoch() != publishedEpoch) &&
+            now >= nextChangeRetryNs)
+        {
+            // A new role or epoch is announced at once, and again every CHANGE_RETRY_NS until the publication takes
+            // it (a subscriber may not be connected yet): a gateway must not wait an interval to learn of a promotion.
+            nextChangeRetryNs = now + CHANGE_RETRY_NS;
+            publish(now);
+            work++;
+        }
         return work;
     }
 
@@ -165,10 +181,14 @@ final class StatusAgent implements Agent
     {
         interval = sources.latency.getIntervalHistogram(interval);
         final SequenceBase sequences = sources.sequences;
+        // Read the role once: another thread (promotion, fencing) may change it; a change after this read publishes
+        // again on the next duty cycle.
+        final NodeRole nowRole = role;
+        final long nowEpoch = sources.processor.state().epoch();
         encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .epoch(sources.processor.state().epoch())
+            .epoch(nowEpoch)
             .nodeId(sources.nodeId)
-            .role(role)
+            .role(nowRole)
             .timestampNs(now)
             .ringCapacity(sources.ringCapacity)
             .ingressSequence(sequences.commandSequence(sources.inputCursor.get()))
@@ -208,7 +228,11 @@ final class StatusAgent implements Agent
                 rejects.next().reason(reasons[i]).rejectCount(rejectCounts[i]);
             }
         }
-        publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        if (publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength()) > 0)
+        {
+            publishedRole = nowRole;
+            publishedEpoch = nowEpoch;
+        }
     }
 
     public String roleName()

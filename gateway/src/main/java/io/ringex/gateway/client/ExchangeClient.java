@@ -3,30 +3,11 @@ package io.ringex.gateway.client;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.aeron.logbuffer.FragmentHandler;
-import io.aeron.logbuffer.Header;
-import io.ringex.protocol.MessageValidator;
-import io.ringex.protocol.codecs.BooleanType;
-import io.ringex.protocol.codecs.BusinessRejectDecoder;
-import io.ringex.protocol.codecs.CancelOrderEncoder;
-import io.ringex.protocol.codecs.CancelRejectDecoder;
-import io.ringex.protocol.codecs.ExecutionReportDecoder;
-import io.ringex.protocol.codecs.HeartbeatDecoder;
 import io.ringex.protocol.codecs.HeartbeatEncoder;
-import io.ringex.protocol.codecs.LogonEncoder;
-import io.ringex.protocol.codecs.LogonResponseDecoder;
-import io.ringex.protocol.codecs.LogonStatus;
-import io.ringex.protocol.codecs.LogoutDecoder;
-import io.ringex.protocol.codecs.LogoutEncoder;
-import io.ringex.protocol.codecs.MassCancelEncoder;
 import io.ringex.protocol.codecs.MassCancelScope;
-import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
-import io.ringex.protocol.codecs.NewOrderEncoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
-import io.ringex.protocol.codecs.ReplaceOrderEncoder;
-import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
@@ -70,38 +51,12 @@ public final class ExchangeClient implements AutoCloseable
     private final Subscription subscription;
     private final String responseChannel;
     private final int responseStreamId;
-    private final ExchangeListener listener;
     private final NanoClock clock;
-    private final MessageValidator validator = new MessageValidator(4096);
-
-    private final UnsafeBuffer sendBuffer = new UnsafeBuffer(new byte[1024]);
+    private final SessionMessages messages = new SessionMessages();
+    private final SessionEvents events;
     private final UnsafeBuffer heartbeatBuffer = new UnsafeBuffer(new byte[64]);
-    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final MessageHeaderEncoder heartbeatHeaderEncoder = new MessageHeaderEncoder();
-    private final LogonEncoder logonEncoder = new LogonEncoder();
-    private final LogoutEncoder logoutEncoder = new LogoutEncoder();
     private final HeartbeatEncoder heartbeatEncoder = new HeartbeatEncoder();
-    private final NewOrderEncoder newOrderEncoder = new NewOrderEncoder();
-    private final CancelOrderEncoder cancelOrderEncoder = new CancelOrderEncoder();
-    private final ReplaceOrderEncoder replaceOrderEncoder = new ReplaceOrderEncoder();
-    private final MassCancelEncoder massCancelEncoder = new MassCancelEncoder();
-    private final StringBuilder idBuilder = new StringBuilder(20);
-    private final StringBuilder origIdBuilder = new StringBuilder(20);
-
-    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
-    private final LogonResponseDecoder logonResponseDecoder = new LogonResponseDecoder();
-    private final ExecutionReportDecoder executionReportDecoder = new ExecutionReportDecoder();
-    private final CancelRejectDecoder cancelRejectDecoder = new CancelRejectDecoder();
-    private final BusinessRejectDecoder businessRejectDecoder = new BusinessRejectDecoder();
-    private final LogoutDecoder logoutDecoder = new LogoutDecoder();
-    private final HeartbeatDecoder heartbeatDecoder = new HeartbeatDecoder();
-    private final FragmentHandler fragmentHandler = this::onFragment;
-
-    private volatile long sessionId;
-    private volatile long accountId;
-    private volatile boolean loggedOn;
-    private volatile RejectReason logonRejectReason = RejectReason.NONE;
-    private long heartbeatIntervalNs = TimeUnit.SECONDS.toNanos(1);
     private long lastHeartbeatNs;
     private AgentRunner pollerRunner;
 
@@ -116,7 +71,7 @@ public final class ExchangeClient implements AutoCloseable
     {
         this.responseChannel = responseChannel;
         this.responseStreamId = responseStreamId;
-        this.listener = listener;
+        this.events = new SessionEvents(listener);
         this.clock = clock;
         this.subscription = aeron.addSubscription(responseChannel, responseStreamId);
         this.publication = aeron.addExclusivePublication(gatewayChannel, gatewayStreamId);
@@ -158,7 +113,7 @@ public final class ExchangeClient implements AutoCloseable
      */
     public boolean isLoggedOn()
     {
-        return loggedOn;
+        return events.isLoggedOn();
     }
 
     /**
@@ -166,7 +121,7 @@ public final class ExchangeClient implements AutoCloseable
      */
     public long sessionId()
     {
-        return sessionId;
+        return events.sessionId();
     }
 
     /**
@@ -174,7 +129,7 @@ public final class ExchangeClient implements AutoCloseable
      */
     public long accountId()
     {
-        return accountId;
+        return events.accountId();
     }
 
     /**
@@ -182,7 +137,7 @@ public final class ExchangeClient implements AutoCloseable
      */
     public RejectReason logonRejectReason()
     {
-        return logonRejectReason;
+        return events.logonRejectReason();
     }
 
     /**
@@ -202,16 +157,10 @@ public final class ExchangeClient implements AutoCloseable
     {
         if (heartbeatIntervalMs > 0)
         {
-            heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs);
+            events.heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs));
         }
-        logonEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
-            .heartbeatIntervalMs(heartbeatIntervalMs)
-            .cancelOnDisconnect(cancelOnDisconnect ? BooleanType.TRUE : BooleanType.FALSE)
-            .responseStreamId(responseStreamId)
-            .username(username)
-            .credential(password.toString())
-            .responseChannel(responseChannel);
-        return offer(logonEncoder.encodedLength());
+        return offer(messages.logon(username, password, cancelOnDisconnect, heartbeatIntervalMs, responseChannel,
+            responseStreamId));
     }
 
     /**
@@ -221,14 +170,10 @@ public final class ExchangeClient implements AutoCloseable
      */
     public long logout()
     {
-        logoutEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
-            .sessionId(sessionId)
-            .reason(RejectReason.NONE)
-            .text("");
-        final long result = offer(logoutEncoder.encodedLength());
+        final long result = offer(messages.logout(events.sessionId()));
         if (result > 0)
         {
-            loggedOn = false;
+            events.loggedOff();
         }
         return result;
     }
@@ -256,20 +201,8 @@ public final class ExchangeClient implements AutoCloseable
         final long price,
         final long quantity)
     {
-        checkId(clientOrderId);
-        newOrderEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
-            .sessionId(sessionId)
-            .accountId(accountId)
-            .clientOrderId(clientOrderId)
-            .instrumentId(instrumentId)
-            .side(side)
-            .orderType(orderType)
-            .timeInForce(timeInForce)
-            .postOnly(BooleanType.FALSE)
-            .selfTradePrevention(SelfTradePrevention.ACCOUNT_DEFAULT)
-            .price(price)
-            .quantity(quantity);
-        return offer(newOrderEncoder.encodedLength());
+        return offer(messages.newOrder(events.sessionId(), accountId, clientOrderId, instrumentId, side, orderType,
+            timeInForce, price, quantity));
     }
 
     /**
@@ -295,7 +228,7 @@ public final class ExchangeClient implements AutoCloseable
         final long price,
         final long quantity)
     {
-        return newOrder(accountId, decimal(idBuilder, clientOrderId), instrumentId, side, orderType, timeInForce,
+        return newOrder(accountId, messages.id(clientOrderId), instrumentId, side, orderType, timeInForce,
             price, quantity);
     }
 
@@ -316,16 +249,8 @@ public final class ExchangeClient implements AutoCloseable
         final long orderId,
         final int instrumentId)
     {
-        checkId(clientOrderId);
-        checkId(origClientOrderId);
-        cancelOrderEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
-            .sessionId(sessionId)
-            .accountId(accountId)
-            .clientOrderId(clientOrderId)
-            .origClientOrderId(origClientOrderId)
-            .orderId(orderId)
-            .instrumentId(instrumentId);
-        return offer(cancelOrderEncoder.encodedLength());
+        return offer(messages.cancel(events.sessionId(), accountId, clientOrderId, origClientOrderId, orderId,
+            instrumentId));
     }
 
     /**
@@ -345,8 +270,8 @@ public final class ExchangeClient implements AutoCloseable
         final long orderId,
         final int instrumentId)
     {
-        return cancel(accountId, decimal(idBuilder, clientOrderId), decimal(origIdBuilder, origClientOrderId),
-            orderId, instrumentId);
+        return cancel(accountId, messages.id(clientOrderId), messages.origId(origClientOrderId), orderId,
+            instrumentId);
     }
 
     /**
@@ -370,18 +295,8 @@ public final class ExchangeClient implements AutoCloseable
         final long price,
         final long quantity)
     {
-        checkId(clientOrderId);
-        checkId(origClientOrderId);
-        replaceOrderEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
-            .sessionId(sessionId)
-            .accountId(accountId)
-            .clientOrderId(clientOrderId)
-            .origClientOrderId(origClientOrderId)
-            .orderId(orderId)
-            .instrumentId(instrumentId)
-            .price(price)
-            .quantity(quantity);
-        return offer(replaceOrderEncoder.encodedLength());
+        return offer(messages.replace(events.sessionId(), accountId, clientOrderId, origClientOrderId, orderId,
+            instrumentId, price, quantity));
     }
 
     /**
@@ -399,15 +314,7 @@ public final class ExchangeClient implements AutoCloseable
         final MassCancelScope scope,
         final int instrumentId)
     {
-        checkId(requestId);
-        massCancelEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
-            .sessionId(sessionId)
-            .accountId(accountId)
-            .clientRequestId(requestId)
-            .scope(scope)
-            .instrumentId(instrumentId)
-            .cancelOnDisconnect(BooleanType.FALSE);
-        return offer(massCancelEncoder.encodedLength());
+        return offer(messages.massCancel(events.sessionId(), accountId, requestId, scope, instrumentId));
     }
 
     /**
@@ -439,14 +346,14 @@ public final class ExchangeClient implements AutoCloseable
      */
     public int poll(final int fragmentLimit)
     {
-        int work = subscription.poll(fragmentHandler, fragmentLimit);
-        if (loggedOn)
+        int work = subscription.poll(events, fragmentLimit);
+        if (events.isLoggedOn())
         {
             final long nowNs = clock.nanoTime();
-            if (nowNs - lastHeartbeatNs >= heartbeatIntervalNs)
+            if (nowNs - lastHeartbeatNs >= events.heartbeatIntervalNs())
             {
                 heartbeatEncoder.wrapAndApplyHeader(heartbeatBuffer, 0, heartbeatHeaderEncoder)
-                    .sessionId(sessionId)
+                    .sessionId(events.sessionId())
                     .timestampNs(nowNs);
                 if (publication.offer(heartbeatBuffer, 0, HEADER_LENGTH + heartbeatEncoder.encodedLength()) > 0)
                 {
@@ -494,77 +401,8 @@ public final class ExchangeClient implements AutoCloseable
         CloseHelper.closeAll(pollerRunner, publication, subscription);
     }
 
-    private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    private long offer(final int length)
     {
-        if (validator.validate(buffer, offset, length) != RejectReason.NONE)
-        {
-            return;
-        }
-        headerDecoder.wrap(buffer, offset);
-        final int bodyOffset = offset + HEADER_LENGTH;
-        final int blockLength = headerDecoder.blockLength();
-        final int version = headerDecoder.version();
-        switch (headerDecoder.templateId())
-        {
-            case ExecutionReportDecoder.TEMPLATE_ID:
-                listener.onExecutionReport(executionReportDecoder.wrap(buffer, bodyOffset, blockLength, version));
-                break;
-            case CancelRejectDecoder.TEMPLATE_ID:
-                listener.onCancelReject(cancelRejectDecoder.wrap(buffer, bodyOffset, blockLength, version));
-                break;
-            case BusinessRejectDecoder.TEMPLATE_ID:
-                listener.onBusinessReject(businessRejectDecoder.wrap(buffer, bodyOffset, blockLength, version));
-                break;
-            case HeartbeatDecoder.TEMPLATE_ID:
-                listener.onHeartbeat(heartbeatDecoder.wrap(buffer, bodyOffset, blockLength, version).timestampNs());
-                break;
-            case LogonResponseDecoder.TEMPLATE_ID:
-                logonResponseDecoder.wrap(buffer, bodyOffset, blockLength, version);
-                if (logonResponseDecoder.status() == LogonStatus.ACCEPTED)
-                {
-                    sessionId = logonResponseDecoder.sessionId();
-                    accountId = logonResponseDecoder.accountId();
-                    final long intervalMs = logonResponseDecoder.heartbeatIntervalMs();
-                    if (intervalMs > 0)
-                    {
-                        heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(intervalMs);
-                    }
-                    logonRejectReason = RejectReason.NONE;
-                    loggedOn = true;
-                }
-                else
-                {
-                    logonRejectReason = logonResponseDecoder.rejectReason();
-                    loggedOn = false;
-                }
-                logonResponseDecoder.sbeRewind();
-                listener.onLogonResponse(logonResponseDecoder);
-                break;
-            case LogoutDecoder.TEMPLATE_ID:
-                loggedOn = false;
-                listener.onLogout(logoutDecoder.wrap(buffer, bodyOffset, blockLength, version));
-                break;
-            default:
-                break;
-        }
-    }
-
-    private long offer(final int bodyLength)
-    {
-        return publication.offer(sendBuffer, 0, HEADER_LENGTH + bodyLength);
-    }
-
-    private static void checkId(final CharSequence id)
-    {
-        if (id != null && id.length() > NewOrderEncoder.clientOrderIdLength())
-        {
-            throw new IllegalArgumentException("client order ids are at most 20 characters: " + id);
-        }
-    }
-
-    private static CharSequence decimal(final StringBuilder builder, final long value)
-    {
-        builder.setLength(0);
-        return builder.append(value);
+        return publication.offer(messages.buffer(), 0, length);
     }
 }

@@ -3,11 +3,12 @@ package io.ringex.gateway.fix;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.ringex.gateway.EngineEndpoint;
 import io.ringex.gateway.EngineIngress;
+import io.ringex.gateway.EngineRouter;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.InstrumentDirectory;
 import io.ringex.gateway.SessionNumbers;
@@ -43,13 +44,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The FIX 4.4 side of the gateway as an Agrona {@link Agent}: it owns the Artio {@link FixLibrary} (the
- * {@code FixEngine} with the TCP sockets runs in {@link FixAcceptor}), polls it, the engine egress and the market-data
- * stream (InstrumentDefinition, for price scales).
+ * {@code FixEngine} with the TCP sockets runs in {@link FixAcceptor}), polls it, the engine nodes
+ * ({@link EngineRouter}: commands go to the primary, events come from the nodes it lets through) and their market-data
+ * streams (InstrumentDefinition, for price scales). FIX sessions live here, not in the engine: they stay logged on
+ * when the gateway follows a new primary.
  * <p>
  * Inbound: each application message is scanned ({@link FixFields}), translated ({@link FixCommandTranslator}),
  * throttled and forwarded to the engine ingress; a refusal is answered at once ({@link FixEventTranslator#reject}).
  * A back-pressured engine ingress makes {@code onMessage} return ABORT (Artio redelivers) until the bound, then
- * ENGINE_BUSY. A message whose MsgSeqNum the session has already processed (a PossDup resend) is ignored.
+ * ENGINE_BUSY (NOT_PRIMARY when no primary engine is known). A message whose MsgSeqNum the session has already
+ * processed (a PossDup resend) is ignored.
  * Outbound: engine events for this gateway's FIX sessions become ExecutionReport/OrderCancelReject/
  * BusinessMessageReject; when Artio's {@code trySend} returns &lt; 0 the egress poll returns ABORT so the event is
  * redelivered, up to the slow-client bound.
@@ -79,15 +83,14 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private final CancelRejectDecoder cancelReject = new CancelRejectDecoder();
     private final BusinessRejectDecoder businessReject = new BusinessRejectDecoder();
     private final InstrumentDefinitionDecoder instrumentDefinition = new InstrumentDefinitionDecoder();
-    private final ControlledFragmentHandler egressHandler = this::onEngineEvent;
     private final FragmentHandler marketDataHandler = this::onMarketData;
     private final long backPressureTimeoutNs;
     private final long slowClientTimeoutNs;
 
     private FixLibrary library;
+    private EngineRouter router;
     private EngineIngress ingress;
-    private Subscription egressSubscription;
-    private Subscription marketDataSubscription;
+    private Subscription[] marketDataSubscriptions;
     private AtomicCounter activeSessions;
     private AtomicCounter rejects;
     private volatile AtomicCounter duplicates;
@@ -95,7 +98,6 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private AtomicCounter errors;
     private volatile AtomicCounter instrumentCount;
     private long nowNs;
-    private long epoch;
 
     /**
      * @param ctx   concluded configuration.
@@ -131,9 +133,15 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         errors = aeron.addCounter(COUNTER_TYPE_ID, prefix + "encoding errors");
         instrumentCount = aeron.addCounter(COUNTER_TYPE_ID, prefix + "instruments known");
         instrumentCount.setRelease(instruments.size());
-        ingress = new EngineIngress(aeron.addPublication(ctx.engineIngressChannel(), ctx.engineIngressStreamId()));
-        egressSubscription = aeron.addSubscription(ctx.engineEgressChannel(), ctx.engineEgressStreamId());
-        marketDataSubscription = aeron.addSubscription(ctx.marketDataChannel(), ctx.marketDataStreamId());
+        router = new EngineRouter(ctx, aeron, prefix, this::onEngineEvent);
+        ingress = router.ingress();
+        marketDataSubscriptions = new Subscription[ctx.engines().size()];
+        for (int i = 0; i < marketDataSubscriptions.length; i++)
+        {
+            final EngineEndpoint engine = ctx.engines().get(i);
+            marketDataSubscriptions[i] = aeron.addSubscription(engine.marketDataChannel(),
+                engine.marketDataStreamId());
+        }
 
         final LibraryConfiguration configuration = new LibraryConfiguration()
             .sessionAcquireHandler(this)
@@ -149,10 +157,13 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     public int doWork()
     {
         nowNs = clock.nanoTime();
-        int work = ingress.drainPending();
-        work += marketDataSubscription.poll(marketDataHandler, FRAGMENT_LIMIT);
+        int work = 0;
+        for (final Subscription marketData : marketDataSubscriptions)
+        {
+            work += marketData.poll(marketDataHandler, FRAGMENT_LIMIT);
+        }
         work += library.poll(FRAGMENT_LIMIT);
-        work += egressSubscription.controlledPoll(egressHandler, FRAGMENT_LIMIT);
+        work += router.poll(nowNs);
         return work;
     }
 
@@ -161,11 +172,10 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
      */
     public void onClose()
     {
-        CloseHelper.closeAll(library, egressSubscription, marketDataSubscription, activeSessions, rejects,
-            duplicates, dropped, errors, instrumentCount);
-        if (ingress != null)
+        CloseHelper.closeAll(library, router, activeSessions, rejects, duplicates, dropped, errors, instrumentCount);
+        if (marketDataSubscriptions != null)
         {
-            CloseHelper.close(ingress.publication());
+            CloseHelper.closeAll(marketDataSubscriptions);
         }
     }
 
@@ -296,6 +306,10 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             }
         }
         fixSession.ingressBackPressureStartNs = 0;
+        if (result == EngineIngress.NO_PRIMARY)
+        {
+            return reject(fixSession, msgType, seqNum, RejectReason.NOT_PRIMARY, "no primary engine; retry");
+        }
         return reject(fixSession, msgType, seqNum, RejectReason.ENGINE_BUSY, null);
     }
 
@@ -349,48 +363,14 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
 
     // ---------------------------------------------------------------- engine streams
 
-    private Action onEngineEvent(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    private Action onEngineEvent(
+        final int templateId, final DirectBuffer buffer, final int offset, final int length, final long sessionId)
     {
-        if (validator.validate(buffer, offset, length) != RejectReason.NONE)
-        {
-            dropped.increment();
-            return Action.CONTINUE;
-        }
-        headerDecoder.wrap(buffer, offset);
-        final int body = offset + HEADER_LENGTH;
-        final int blockLength = headerDecoder.blockLength();
-        final int version = headerDecoder.version();
-        final long sessionId;
-        final long eventEpoch;
-        switch (headerDecoder.templateId())
-        {
-            case ExecutionReportDecoder.TEMPLATE_ID:
-                eventEpoch = executionReport.wrap(buffer, body, blockLength, version).epoch();
-                sessionId = executionReport.sessionId();
-                break;
-            case CancelRejectDecoder.TEMPLATE_ID:
-                eventEpoch = cancelReject.wrap(buffer, body, blockLength, version).epoch();
-                sessionId = cancelReject.sessionId();
-                break;
-            case BusinessRejectDecoder.TEMPLATE_ID:
-                eventEpoch = businessReject.wrap(buffer, body, blockLength, version).epoch();
-                sessionId = businessReject.sessionId();
-                break;
-            default:
-                return Action.CONTINUE;
-        }
         final int sessionNumber = SessionIds.sessionNumber(sessionId);
-        if (SessionIds.gatewayId(sessionId) != ctx.gatewayId() || !SessionNumbers.isFix(sessionNumber))
+        if (!SessionNumbers.isFix(sessionNumber))
         {
             return Action.CONTINUE;
         }
-        if (eventEpoch < epoch)
-        {
-            // From a primary that has since been superseded (docs/protocol.md): never shown to clients.
-            dropped.increment();
-            return Action.CONTINUE;
-        }
-        epoch = eventEpoch;
         final FixSession fixSession = sessionsByNumber.get(sessionNumber);
         if (fixSession == null)
         {
@@ -399,17 +379,22 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             return Action.CONTINUE;
         }
 
+        headerDecoder.wrap(buffer, offset);
+        final int body = offset + HEADER_LENGTH;
+        final int blockLength = headerDecoder.blockLength();
+        final int version = headerDecoder.version();
         final Encoder encoder;
-        switch (headerDecoder.templateId())
+        switch (templateId)
         {
             case ExecutionReportDecoder.TEMPLATE_ID:
-                encoder = eventTranslator.executionReport(executionReport, instruments);
+                encoder = eventTranslator.executionReport(
+                    executionReport.wrap(buffer, body, blockLength, version), instruments);
                 break;
             case CancelRejectDecoder.TEMPLATE_ID:
-                encoder = eventTranslator.cancelReject(cancelReject);
+                encoder = eventTranslator.cancelReject(cancelReject.wrap(buffer, body, blockLength, version));
                 break;
             default:
-                encoder = eventTranslator.businessReject(businessReject);
+                encoder = eventTranslator.businessReject(businessReject.wrap(buffer, body, blockLength, version));
                 break;
         }
         final long sent = trySend(fixSession, encoder);

@@ -3,6 +3,7 @@ package io.ringex.gateway.sbe;
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.ringex.gateway.EngineEndpoint;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.client.ExchangeClient;
 import io.ringex.gateway.testing.Await;
@@ -342,5 +343,25 @@ class SbeGatewayIT
         assertEquals("B2", a.businessRejects.get(1).refClientOrderId());
         Await.never("a report from nowhere", Duration.ofMillis(100), () -> !a.reports.isEmpty(), alice::poll);
         assertNotNull(alice);
+    }
+
+    @Test
+    void withTwoEnginesAndNoPrimaryKnownOrdersAreHeldThenRejectedNotPrimary()
+    {
+        // Two engines configured, and nothing publishes EngineStatus on stream 1999: no node claims PRIMARY, so an
+        // order is held for the bound and then refused NOT_PRIMARY, never sent anywhere, never dropped silently.
+        startGateway(context().engineStatusStreamId(1999).backPressureTimeoutMs(200)
+            .addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, 1999)));
+        final RecordingListener a = new RecordingListener();
+        final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
+        final long start = System.nanoTime();
+        alice.newOrder(100, "N1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100, 1);
+        Await.until("rejected", () -> !a.businessRejects.isEmpty(), alice::poll);
+        assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(200), "held for the bound");
+        assertEquals("NOT_PRIMARY", a.businessRejects.get(0).reason());
+        assertEquals("N1", a.businessRejects.get(0).refClientOrderId());
+        assertEquals("no primary engine; retry", a.businessRejects.get(0).text());
+        Await.never("the order reaching an engine", Duration.ofMillis(300), () -> engine.commandLog().stream()
+            .anyMatch(line -> line.contains("clOrdId=N1")), alice::poll);
     }
 }

@@ -65,12 +65,33 @@ public final class RealEngineNode implements EngineUnderTest
             .statusIntervalNs(200_000_000L);
         node = EngineNode.launch(ctx);
 
-        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(streams.aeronDirectoryName()));
-            AdminClient admin = new AdminClient(aeron, streams.ingressChannel(), streams.ingressStreamId(),
-                streams.egressChannel(), ctx.riskStreamId()))
+        setUpMarket(streams.aeronDirectoryName(), streams.ingressChannel(), streams.ingressStreamId(),
+            streams.egressChannel(), ctx.riskStreamId(), streams.instruments());
+    }
+
+    /**
+     * Define the instruments and the test users' accounts on a running primary, and wait for its answers.
+     *
+     * @param aeronDirectoryName the media driver.
+     * @param ingressChannel     the primary's ingress.
+     * @param ingressStreamId    its stream.
+     * @param riskChannel        where to subscribe to its risk stream (admin responses).
+     * @param riskStreamId       its risk stream.
+     * @param instruments        to define.
+     */
+    public static void setUpMarket(
+        final String aeronDirectoryName,
+        final String ingressChannel,
+        final int ingressStreamId,
+        final String riskChannel,
+        final int riskStreamId,
+        final EngineStreams.TestInstrument... instruments)
+    {
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName));
+            AdminClient admin = new AdminClient(aeron, ingressChannel, ingressStreamId, riskChannel, riskStreamId))
         {
             long requestId = 0;
-            for (final EngineStreams.TestInstrument instrument : streams.instruments())
+            for (final EngineStreams.TestInstrument instrument : instruments)
             {
                 final long reference = 100 * FixedPoint.powerOfTen(instrument.priceScale());
                 admin.send(admin.commands().addInstrument(++requestId, instrument.instrumentId(),

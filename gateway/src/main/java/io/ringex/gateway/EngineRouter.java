@@ -1,0 +1,290 @@
+package io.ringex.gateway;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.ControlledFragmentHandler;
+import io.aeron.logbuffer.ControlledFragmentHandler.Action;
+import io.aeron.logbuffer.FragmentHandler;
+import io.ringex.protocol.MessageValidator;
+import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.EngineStatusDecoder;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.RejectReason;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The gateway's link to the engine nodes of a pair: it publishes to every node's ingress, subscribes to every node's
+ * egress and status, follows the node claiming PRIMARY at the highest epoch ({@link PrimarySelector}) and sends
+ * commands and control messages only there ({@link EngineIngress}). Client-bound events reach the agent's
+ * {@link EventHandler} only if they are for this gateway and new: not of an epoch older than the newest seen, not
+ * from a node other than the followed one at an epoch below the followed one's, and not already delivered
+ * ({@link EgressDeduplicator}). BusinessRejects carry no command sequence and are not deduplicated. On a switch, the
+ * control messages sent to the old primary since shortly before it was last heard from are sent again to the new one.
+ * <p>
+ * Thread safety: one instance per agent, used on the agent's thread only.
+ */
+public final class EngineRouter implements AutoCloseable
+{
+    private static final int EGRESS_FRAGMENT_LIMIT = 16;
+    private static final int STATUS_FRAGMENT_LIMIT = 64;
+    private static final int COUNTER_TYPE_ID = 7103;
+    private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
+
+    /**
+     * Receives the client-bound events the router lets through; the agent delivers them to its sessions.
+     */
+    @FunctionalInterface
+    public interface EventHandler
+    {
+        /**
+         * @param templateId ExecutionReport, CancelReject or BusinessReject.
+         * @param buffer     holding the event.
+         * @param offset     of its message header.
+         * @param length     whole message.
+         * @param sessionId  the session it is for (of this gateway).
+         * @return CONTINUE, or ABORT to have it redelivered.
+         */
+        Action onClientEvent(int templateId, DirectBuffer buffer, int offset, int length, long sessionId);
+    }
+
+    private final GatewayContext ctx;
+    private final EventHandler handler;
+    private final List<EngineEndpoint> endpoints;
+    private final Publication[] ingressPublications;
+    private final Subscription[] egressSubscriptions;
+    private final Subscription[] statusSubscriptions;
+    private final ControlledFragmentHandler[] egressHandlers;
+    private final FragmentHandler[] statusHandlers;
+    private final EngineIngress ingress = new EngineIngress(null);
+    private final PrimarySelector selector;
+    private final EgressDeduplicator deduplicator = new EgressDeduplicator();
+    private final MessageValidator validator;
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final ExecutionReportDecoder executionReport = new ExecutionReportDecoder();
+    private final CancelRejectDecoder cancelReject = new CancelRejectDecoder();
+    private final BusinessRejectDecoder businessReject = new BusinessRejectDecoder();
+    private final EngineStatusDecoder engineStatus = new EngineStatusDecoder();
+    private final AtomicCounter switches;
+    private final AtomicCounter duplicates;
+    private final AtomicCounter superseded;
+    private final AtomicCounter malformed;
+    private final AtomicCounter controlResent;
+    private final long statusTimeoutNs;
+    private int lastFollowed = PrimarySelector.NONE;
+    private long epoch;
+    private long nowNs;
+
+    /**
+     * @param ctx           concluded configuration: the engines.
+     * @param aeron         client; not closed by the router.
+     * @param counterPrefix names the router's counters (the agent's).
+     * @param handler       the agent's delivery of client-bound events.
+     */
+    public EngineRouter(
+        final GatewayContext ctx, final Aeron aeron, final String counterPrefix, final EventHandler handler)
+    {
+        this.ctx = ctx;
+        this.handler = handler;
+        this.endpoints = ctx.engines();
+        final int count = endpoints.size();
+        this.statusTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.engineStatusTimeoutMs());
+        this.selector = new PrimarySelector(count, statusTimeoutNs);
+        this.validator = new MessageValidator(ctx.maxMessageLength());
+        ingressPublications = new Publication[count];
+        egressSubscriptions = new Subscription[count];
+        statusSubscriptions = new Subscription[count];
+        egressHandlers = new ControlledFragmentHandler[count];
+        statusHandlers = new FragmentHandler[count];
+        switches = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "primary switches");
+        duplicates = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "duplicate events dropped");
+        superseded = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "superseded-epoch events dropped");
+        malformed = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "malformed engine events");
+        controlResent = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "control re-sent to a new primary");
+        for (int i = 0; i < count; i++)
+        {
+            final EngineEndpoint endpoint = endpoints.get(i);
+            final int engine = i;
+            ingressPublications[i] = aeron.addPublication(endpoint.ingressChannel(), endpoint.ingressStreamId());
+            egressSubscriptions[i] = aeron.addSubscription(endpoint.egressChannel(), endpoint.egressStreamId());
+            egressHandlers[i] = (buffer, offset, length, header) -> onEgress(engine, buffer, offset, length);
+            if (count > 1)
+            {
+                statusSubscriptions[i] = aeron.addSubscription(endpoint.statusChannel(), endpoint.statusStreamId());
+                statusHandlers[i] = (buffer, offset, length, header) -> onStatus(engine, buffer, offset, length);
+            }
+        }
+        if (count == 1)
+        {
+            ingress.target(ingressPublications[0]);
+        }
+    }
+
+    /**
+     * One duty cycle: status, choice of primary, pending control messages, egress.
+     *
+     * @param nowNs the agent's clock.
+     * @return work done.
+     */
+    public int poll(final long nowNs)
+    {
+        this.nowNs = nowNs;
+        ingress.clock(nowNs);
+        int work = 0;
+        if (endpoints.size() > 1)
+        {
+            for (int i = 0; i < statusSubscriptions.length; i++)
+            {
+                work += statusSubscriptions[i].poll(statusHandlers[i], STATUS_FRAGMENT_LIMIT);
+            }
+            final int before = selector.primary();
+            final int after = selector.select(nowNs);
+            if (after != before)
+            {
+                ingress.target(after == PrimarySelector.NONE ? null : ingressPublications[after]);
+                if (after != PrimarySelector.NONE && lastFollowed != PrimarySelector.NONE && after != lastFollowed)
+                {
+                    // What went to the old primary since shortly before it was last heard from may have died with it.
+                    controlResent.getAndAdd(
+                        ingress.resendSince(selector.lastHeardNs(lastFollowed) - statusTimeoutNs));
+                }
+                if (after != PrimarySelector.NONE)
+                {
+                    lastFollowed = after;
+                }
+                switches.increment();
+                work++;
+            }
+        }
+        work += ingress.drainPending();
+        for (int i = 0; i < egressSubscriptions.length; i++)
+        {
+            work += egressSubscriptions[i].controlledPoll(egressHandlers[i], EGRESS_FRAGMENT_LIMIT);
+        }
+        return work;
+    }
+
+    /**
+     * @return where commands and control messages go (the current primary).
+     */
+    public EngineIngress ingress()
+    {
+        return ingress;
+    }
+
+    /**
+     * @return the newest epoch seen on client-bound events (stamped on the gateway's own rejects).
+     */
+    public long epoch()
+    {
+        return epoch;
+    }
+
+    /**
+     * @return index of the node followed now, or {@link PrimarySelector#NONE}.
+     */
+    public int primary()
+    {
+        return selector.primary();
+    }
+
+    /**
+     * Close the publications, subscriptions and counters.
+     */
+    public void close()
+    {
+        CloseHelper.closeAll(ingressPublications);
+        CloseHelper.closeAll(egressSubscriptions);
+        CloseHelper.closeAll(statusSubscriptions);
+        CloseHelper.closeAll(switches, duplicates, superseded, malformed, controlResent);
+    }
+
+    private void onStatus(final int engine, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (length < HEADER_LENGTH + EngineStatusDecoder.BLOCK_LENGTH)
+        {
+            return;
+        }
+        headerDecoder.wrap(buffer, offset);
+        if (headerDecoder.schemaId() != EngineStatusDecoder.SCHEMA_ID ||
+            headerDecoder.templateId() != EngineStatusDecoder.TEMPLATE_ID)
+        {
+            return;
+        }
+        engineStatus.wrap(buffer, offset + HEADER_LENGTH, headerDecoder.blockLength(), headerDecoder.version());
+        selector.onStatus(engine, engineStatus.role(), engineStatus.epoch(), nowNs);
+    }
+
+    private Action onEgress(final int engine, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (validator.validate(buffer, offset, length) != RejectReason.NONE)
+        {
+            malformed.increment();
+            return Action.CONTINUE;
+        }
+        headerDecoder.wrap(buffer, offset);
+        final int templateId = headerDecoder.templateId();
+        final int body = offset + HEADER_LENGTH;
+        final int blockLength = headerDecoder.blockLength();
+        final int version = headerDecoder.version();
+        final long sessionId;
+        final long eventEpoch;
+        final long commandSequence;
+        switch (templateId)
+        {
+            case ExecutionReportDecoder.TEMPLATE_ID:
+                executionReport.wrap(buffer, body, blockLength, version);
+                sessionId = executionReport.sessionId();
+                eventEpoch = executionReport.epoch();
+                commandSequence = executionReport.commandSequence();
+                break;
+            case CancelRejectDecoder.TEMPLATE_ID:
+                cancelReject.wrap(buffer, body, blockLength, version);
+                sessionId = cancelReject.sessionId();
+                eventEpoch = cancelReject.epoch();
+                commandSequence = cancelReject.commandSequence();
+                break;
+            case BusinessRejectDecoder.TEMPLATE_ID:
+                businessReject.wrap(buffer, body, blockLength, version);
+                sessionId = businessReject.sessionId();
+                eventEpoch = businessReject.epoch();
+                commandSequence = -1;
+                break;
+            default:
+                return Action.CONTINUE;
+        }
+
+        final int primary = selector.primary();
+        if (eventEpoch < epoch ||
+            (primary != PrimarySelector.NONE && engine != primary && eventEpoch < selector.highestPrimaryEpoch()))
+        {
+            // From a primary that has since been superseded (docs/protocol.md): never shown to clients.
+            superseded.increment();
+            return Action.CONTINUE;
+        }
+        if (commandSequence >= 0 && !deduplicator.isNew(engine, commandSequence))
+        {
+            duplicates.increment();
+            return Action.CONTINUE;
+        }
+        epoch = eventEpoch;
+        if (SessionIds.gatewayId(sessionId) == ctx.gatewayId() &&
+            handler.onClientEvent(templateId, buffer, offset, length, sessionId) == Action.ABORT)
+        {
+            return Action.ABORT;
+        }
+        if (commandSequence >= 0)
+        {
+            deduplicator.delivered(engine, commandSequence);
+        }
+        return Action.CONTINUE;
+    }
+}

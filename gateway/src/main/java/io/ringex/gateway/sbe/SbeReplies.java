@@ -1,0 +1,148 @@
+package io.ringex.gateway.sbe;
+
+import io.ringex.protocol.codecs.BusinessRejectEncoder;
+import io.ringex.protocol.codecs.CancelOrderDecoder;
+import io.ringex.protocol.codecs.HeartbeatEncoder;
+import io.ringex.protocol.codecs.LogonResponseEncoder;
+import io.ringex.protocol.codecs.LogonStatus;
+import io.ringex.protocol.codecs.LogoutEncoder;
+import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.NewOrderDecoder;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.ReplaceOrderDecoder;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the SBE gateway itself says to a client (as opposed to the engine's events it forwards): LogonResponse,
+ * Heartbeat, Logout and BusinessReject, encoded into one reused buffer and offered on the session's publication.
+ * <p>
+ * Thread safety: the {@link SbeGatewayAgent} thread only.
+ */
+final class SbeReplies
+{
+    private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
+
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final LogonResponseEncoder logonResponseEncoder = new LogonResponseEncoder();
+    private final HeartbeatEncoder heartbeatEncoder = new HeartbeatEncoder();
+    private final LogoutEncoder logoutEncoder = new LogoutEncoder();
+    private final BusinessRejectEncoder businessRejectEncoder = new BusinessRejectEncoder();
+    private final UnsafeBuffer sendBuffer = new UnsafeBuffer(new byte[512]);
+    private final AtomicCounter rejects;
+    private final AtomicCounter dropped;
+
+    SbeReplies(final AtomicCounter rejects, final AtomicCounter dropped)
+    {
+        this.rejects = rejects;
+        this.dropped = dropped;
+    }
+
+    boolean logonResponse(final ClientSession session, final long epoch, final long nowNs)
+    {
+        final boolean accepted = session.state == ClientSession.State.AWAITING_CONNECTION;
+        logonResponseEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
+            .sessionId(accepted ? session.sessionId : 0)
+            .status(accepted ? LogonStatus.ACCEPTED : LogonStatus.REJECTED)
+            .rejectReason(accepted ? RejectReason.NONE : session.logonRejectReason)
+            .heartbeatIntervalMs(accepted ? TimeUnit.NANOSECONDS.toMillis(session.heartbeatIntervalNs) : 0)
+            .accountId(session.accountId())
+            .epoch(epoch)
+            .text(accepted ? "" : "logon refused");
+        return send(session, HEADER_LENGTH + logonResponseEncoder.encodedLength(), nowNs);
+    }
+
+    void heartbeat(final ClientSession session, final long nowNs)
+    {
+        heartbeatEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
+            .sessionId(session.sessionId)
+            .timestampNs(nowNs);
+        send(session, HEADER_LENGTH + heartbeatEncoder.encodedLength(), nowNs);
+    }
+
+    void logout(final ClientSession session, final RejectReason reason, final long nowNs)
+    {
+        logoutEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
+            .sessionId(session.sessionId)
+            .reason(reason)
+            .text(reason == RejectReason.NONE ? "logout" : "heartbeat timeout");
+        send(session, HEADER_LENGTH + logoutEncoder.encodedLength(), nowNs);
+    }
+
+    /**
+     * Refuse a client message with a BusinessReject naming it (and its client order id when it has one).
+     *
+     * @param session       the client.
+     * @param refTemplateId the message refused.
+     * @param message       the message, or null when its content must not be read (invalid).
+     * @param messageOffset of its header.
+     * @param reason        why.
+     * @param text          or null for the reason's name.
+     * @param epoch         the gateway's newest epoch.
+     * @param nowNs         the clock.
+     */
+    void reject(
+        final ClientSession session,
+        final int refTemplateId,
+        final DirectBuffer message,
+        final int messageOffset,
+        final RejectReason reason,
+        final String text,
+        final long epoch,
+        final long nowNs)
+    {
+        rejects.increment();
+        businessRejectEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
+            .epoch(epoch)
+            .sessionId(session.sessionId)
+            .refTemplateId(refTemplateId)
+            .refClientOrderId("");
+        final int idOffset = message == null ? -1 : clientOrderIdOffset(refTemplateId);
+        if (idOffset >= 0)
+        {
+            sendBuffer.putBytes(
+                HEADER_LENGTH + BusinessRejectEncoder.refClientOrderIdEncodingOffset(),
+                message, messageOffset + HEADER_LENGTH + idOffset, BusinessRejectEncoder.refClientOrderIdLength());
+        }
+        businessRejectEncoder.rejectReason(reason);
+        businessRejectEncoder.text(text == null ? reason.name() : text);
+        if (!send(session, HEADER_LENGTH + businessRejectEncoder.encodedLength(), nowNs))
+        {
+            dropped.increment();
+        }
+    }
+
+    /** Offset of the client order id in a validated order-entry root block, or -1. */
+    private static int clientOrderIdOffset(final int templateId)
+    {
+        switch (templateId)
+        {
+            case NewOrderDecoder.TEMPLATE_ID:
+                return NewOrderDecoder.clientOrderIdEncodingOffset();
+            case CancelOrderDecoder.TEMPLATE_ID:
+                return CancelOrderDecoder.clientOrderIdEncodingOffset();
+            case ReplaceOrderDecoder.TEMPLATE_ID:
+                return ReplaceOrderDecoder.clientOrderIdEncodingOffset();
+            case MassCancelDecoder.TEMPLATE_ID:
+                return MassCancelDecoder.clientRequestIdEncodingOffset();
+            default:
+                return -1;
+        }
+    }
+
+    private boolean send(final ClientSession session, final int length, final long nowNs)
+    {
+        final long result = session.publication.offer(sendBuffer, 0, length);
+        if (result > 0)
+        {
+            session.lastSentNs = nowNs;
+            return true;
+        }
+        return false;
+    }
+}

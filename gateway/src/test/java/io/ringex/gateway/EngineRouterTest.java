@@ -1,0 +1,236 @@
+package io.ringex.gateway;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.aeron.logbuffer.ControlledFragmentHandler.Action;
+import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.CancelReason;
+import io.ringex.protocol.codecs.EngineStatusEncoder;
+import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.ExecutionReportEncoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.NodeRole;
+import io.ringex.protocol.codecs.OrderStatus;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SessionStatusDecoder;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link EngineRouter} against two scripted engine nodes on IPC streams of a real media driver: which node commands
+ * go to as the nodes' EngineStatus changes, and which of their client-bound events reach the agent (a new primary
+ * re-publishing a window, a superseded primary's late events, another gateway's events).
+ */
+class EngineRouterTest
+{
+    private static final String IPC = "aeron:ipc";
+    private static final int GATEWAY_ID = 7;
+    private static final long OURS = SessionIds.sessionId(GATEWAY_ID, 1);
+    private static final long THEIRS = SessionIds.sessionId(GATEWAY_ID + 1, 1);
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[512]);
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final List<String> delivered = new ArrayList<>();
+    private final ExecutionReportDecoder report = new ExecutionReportDecoder();
+    private MediaDriver driver;
+    private Aeron aeron;
+    private EngineRouter router;
+    private long nowNs;
+
+    @BeforeEach
+    void setUp()
+    {
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .ipcTermBufferLength(64 * 1024));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(router, aeron, driver);
+    }
+
+    private GatewayContext twoEngines()
+    {
+        return new GatewayContext()
+            .gatewayId(GATEWAY_ID)
+            .aeronDirectoryName(driver.aeronDirectoryName())
+            .engineIngressChannel(IPC).engineIngressStreamId(1001)
+            .engineEgressChannel(IPC).engineEgressStreamId(1002)
+            .marketDataChannel(IPC).marketDataStreamId(1003)
+            .engineStatusStreamId(1004)
+            .engineStatusTimeoutMs(60_000)
+            .addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, 1104))
+            .fixEnabled(false)
+            .conclude();
+    }
+
+    private Action record(final int templateId, final org.agrona.DirectBuffer b, final int offset, final int length,
+        final long sessionId)
+    {
+        report.wrapAndApplyHeader(b, offset, new MessageHeaderDecoder());
+        delivered.add(report.commandSequence() + "@" + report.epoch());
+        return Action.CONTINUE;
+    }
+
+    @Test
+    void followsTheHighestEpochsPrimaryAndDeliversEachEventOnce()
+    {
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record);
+        final Subscription ingressA = aeron.addSubscription(IPC, 1001);
+        final Subscription ingressB = aeron.addSubscription(IPC, 1101);
+        final Publication egressA = aeron.addPublication(IPC, 1002);
+        final Publication statusA = aeron.addPublication(IPC, 1004);
+        final Publication egressB = aeron.addPublication(IPC, 1102);
+        final Publication statusB = aeron.addPublication(IPC, 1104);
+        pollUntil("engine streams connected", () -> egressA.isConnected() && statusA.isConnected() &&
+            egressB.isConnected() && statusB.isConnected());
+
+        // No status yet: no primary, commands refused.
+        assertEquals(EngineIngress.NO_PRIMARY, router.ingress().offer(buffer, 0, 16));
+
+        status(statusA, NodeRole.PRIMARY, 1);
+        status(statusB, NodeRole.STANDBY, 1);
+        pollUntil("node A followed", () -> router.primary() == 0);
+        pollUntil("a command reaches A", () -> ingressA.isConnected() && router.ingress().offer(buffer, 0, 16) > 0);
+        pollUntil("A receives it", () -> ingressA.poll((b, o, l, h) -> { }, 1) == 1);
+        router.ingress().sessionStatus(OURS, 100, false);
+        pollUntil("A receives a SessionStatus", () -> ingressA.poll((b, o, l, h) -> { }, 1) == 1);
+
+        report(egressA, OURS, 1, 1);
+        report(egressA, OURS, 2, 1);
+        report(egressA, OURS, 2, 1);
+        report(egressA, THEIRS, 3, 1);
+        pollUntil("A's events", () -> delivered.size() == 3);
+
+        // B is promoted; A died after publishing command 3 (another gateway's), before its own command 4.
+        status(statusB, NodeRole.PRIMARY, 2);
+        pollUntil("node B followed", () -> router.primary() == 1);
+        pollUntil("a command reaches B", () -> ingressB.isConnected() && router.ingress().offer(buffer, 0, 16) > 0);
+        // What A took since shortly before it was last heard from may be lost with it: B gets that first, then the
+        // command.
+        final List<Integer> templates = new ArrayList<>();
+        pollUntil("B receives them", () ->
+        {
+            ingressB.poll((b, o, l, h) -> templates.add(b.getShort(o + 2, MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF),
+                10);
+            return templates.size() == 2;
+        });
+        assertEquals(SessionStatusDecoder.TEMPLATE_ID, templates.get(0));
+        assertEquals(0, ingressA.poll((b, o, l, h) -> { }, 10), "nothing more to the superseded node");
+
+        // B re-publishes its window (2, 2, 3) and goes on (4, still stamped epoch 1, then 6 of epoch 2). A's late
+        // event in between is of epoch 1 like B's so far: only its coming from the superseded node drops it.
+        report(egressB, OURS, 2, 1);
+        report(egressB, OURS, 2, 1);
+        report(egressB, THEIRS, 3, 1);
+        report(egressB, OURS, 4, 1);
+        pollUntil("B's first new event", () -> delivered.size() == 4);
+        report(egressA, OURS, 5, 1);
+        report(egressB, OURS, 6, 2);
+        pollUntil("B's next event", () -> delivered.size() == 5);
+        report(egressA, OURS, 7, 1);
+        for (int i = 0; i < 100; i++)
+        {
+            router.poll(++nowNs);
+        }
+        assertEquals(List.of("1@1", "2@1", "2@1", "4@1", "6@2"), delivered);
+        assertTrue(router.epoch() >= 2);
+    }
+
+    @Test
+    void aSingleEngineIsUsedWithoutStatus()
+    {
+        router = new EngineRouter(new GatewayContext()
+            .gatewayId(GATEWAY_ID)
+            .aeronDirectoryName(driver.aeronDirectoryName())
+            .engineIngressChannel(IPC).engineIngressStreamId(1001)
+            .engineEgressChannel(IPC).engineEgressStreamId(1002)
+            .fixEnabled(false)
+            .conclude(), aeron, "test ", this::record);
+        final Subscription ingress = aeron.addSubscription(IPC, 1001);
+        pollUntil("a command reaches the engine", () -> ingress.isConnected() &&
+            router.ingress().offer(buffer, 0, 16) > 0);
+        assertEquals(0, router.primary());
+    }
+
+    private void pollUntil(final String what, final BooleanSupplier condition)
+    {
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!condition.getAsBoolean())
+        {
+            router.poll(++nowNs);
+            if (System.nanoTime() > deadline)
+            {
+                throw new AssertionError("timed out waiting for: " + what + "; delivered " + delivered);
+            }
+            Thread.yield();
+        }
+    }
+
+    private void status(final Publication publication, final NodeRole role, final long epoch)
+    {
+        final EngineStatusEncoder encoder = new EngineStatusEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .epoch(epoch).nodeId(publication.streamId()).role(role);
+        encoder.countersCount(0);
+        encoder.rejectsCount(0);
+        offer(publication, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private void report(final Publication publication, final long sessionId, final long sequence, final long epoch)
+    {
+        final ExecutionReportEncoder encoder = new ExecutionReportEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .epoch(epoch)
+            .sessionId(sessionId)
+            .accountId(100)
+            .instrumentId(1)
+            .orderId(sequence)
+            .clientOrderId("C" + sequence)
+            .origClientOrderId("")
+            .execType(ExecType.NEW)
+            .orderStatus(OrderStatus.NEW)
+            .side(Side.BUY)
+            .orderType(OrderType.LIMIT)
+            .timeInForce(TimeInForce.GTC)
+            .price(100)
+            .quantity(1)
+            .leavesQuantity(1)
+            .cumulativeQuantity(0)
+            .lastPrice(0)
+            .lastQuantity(0)
+            .averagePrice(0)
+            .tradeId(0)
+            .rejectReason(RejectReason.NONE)
+            .cancelReason(CancelReason.NONE)
+            .transactTimeNs(0)
+            .commandSequence(sequence);
+        offer(publication, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private void offer(final Publication publication, final int length)
+    {
+        pollUntil("offered", () -> publication.offer(buffer, 0, length) > 0);
+    }
+}
