@@ -87,6 +87,10 @@ final class ReplicationStage implements SlotHandler
     void activate(final long epoch, final boolean startDegraded)
     {
         this.epoch = epoch;
+        // Only acknowledgements that arrive from now on can bring a degraded stage back to SYNC: what the counter
+        // holds already is no sign of a standby in step, and waiting on it would stall a node just promoted for a
+        // whole ack timeout when its old primary, the only peer it knew, is dead.
+        ackedAtLastResync = ackedCounter.getAcquire();
         if (startDegraded && sync)
         {
             degraded = true;

@@ -163,7 +163,10 @@ class StandbyCatchUpIT
     void aRestartedOldPrimaryRejoinsAsStandbyOfThePromotedNodeAndConverges()
     {
         final EngineContext[] pair = symmetricPair();
-        final EngineNode standby = closing(EngineNode.launch(pair[1]));
+        // A long ack timeout on the node to be promoted: its first batches after the promotion, with no standby in
+        // step, must not wait for acknowledgements (a regression once stalled them a whole timeout).
+        final long promotedAckTimeoutNs = 10_000_000_000L;
+        final EngineNode standby = closing(EngineNode.launch(pair[1].replicationAckTimeoutNs(promotedAckTimeoutNs)));
         final EngineNode oldPrimary = EngineNode.launch(pair[0]);
         final EngineTestClient first = client(pair[0]);
         first.setUpMarket(1, 2, 3);
@@ -176,7 +179,12 @@ class StandbyCatchUpIT
         final EngineTestClient second = client(pair[1]);
         requestPromotion(second, pair[1]);
         second.await(() -> standby.role() == NodeRole.PRIMARY, "promotion");
+        final long promotedNs = System.nanoTime();
         orders(second, random, 1_000, 200);
+        second.await(() -> second.count("NEW") + second.count("REJECTED") >= 1, "a first order on the new primary");
+        final long firstAnswerNs = System.nanoTime() - promotedNs;
+        assertTrue(firstAnswerNs < promotedAckTimeoutNs / 2, "the promoted node answered its first order after " +
+            firstAnswerNs / 1_000_000 + " ms: it waited for acknowledgements from a dead peer");
         second.await(() -> second.count("NEW") + second.count("REJECTED") >= 200, "200 orders on the new primary");
 
         // The old primary comes back as standby of the new one, from its own journal.
