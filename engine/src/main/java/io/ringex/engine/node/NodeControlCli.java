@@ -52,7 +52,11 @@ public final class NodeControlCli
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final EngineStatusDecoder status = new EngineStatusDecoder();
 
-    NodeControlCli(final PrintStream out, final PrintStream err)
+    /**
+     * @param out where results go.
+     * @param err where problems go.
+     */
+    public NodeControlCli(final PrintStream out, final PrintStream err)
     {
         this.out = out;
         this.err = err;
@@ -66,7 +70,13 @@ public final class NodeControlCli
         System.exit(new NodeControlCli(System.out, System.err).run(args));
     }
 
-    int run(final String[] args)
+    /**
+     * Run one command (tools and tests call this; {@link #main} exits with its result).
+     *
+     * @param args command and options.
+     * @return 0 done, 1 failed (the reason on err), 2 bad usage.
+     */
+    public int run(final String[] args)
     {
         final Map<String, String> options = options(args);
         if (null == options || !(args[0].equals("status") || args[0].equals("promote")))
