@@ -35,7 +35,7 @@ import org.agrona.IoUtil;
 public final class RealEngineNode implements EngineUnderTest
 {
     private static final long[] ACCOUNTS = { TestUsers.ALICE_ACCOUNT, TestUsers.ALICE_SECOND_ACCOUNT,
-        TestUsers.BOB_ACCOUNT };
+        TestUsers.BOB_ACCOUNT, TestUsers.CAROL_ACCOUNT };
 
     private final Path directory;
     private final EngineNode node;

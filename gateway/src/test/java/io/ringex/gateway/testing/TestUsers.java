@@ -13,12 +13,16 @@ public final class TestUsers
     public static final long ALICE_ACCOUNT = 100;
     public static final long ALICE_SECOND_ACCOUNT = 101;
     public static final long BOB_ACCOUNT = 200;
+    public static final String CAROL_PASSWORD = "carol-secret";
+    public static final long CAROL_ACCOUNT = 300;
     public static final String GATEWAY_COMP_ID = "RINGEX";
 
     public static final User ALICE = new User("alice", CredentialHash.hash(ALICE_PASSWORD.toCharArray(), 1000),
         new long[]{ ALICE_ACCOUNT, ALICE_SECOND_ACCOUNT }, "ALICE", GATEWAY_COMP_ID);
     public static final User BOB = new User("bob", CredentialHash.hash(BOB_PASSWORD.toCharArray(), 1000),
         new long[]{ BOB_ACCOUNT }, "BOB", GATEWAY_COMP_ID);
+    public static final User CAROL = new User("carol", CredentialHash.hash(CAROL_PASSWORD.toCharArray(), 1000),
+        new long[]{ CAROL_ACCOUNT }, "CAROL", GATEWAY_COMP_ID);
 
     private TestUsers()
     {

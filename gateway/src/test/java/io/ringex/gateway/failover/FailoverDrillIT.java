@@ -1,0 +1,633 @@
+package io.ringex.gateway.failover;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+import io.aeron.Aeron;
+import io.aeron.CommonContext;
+import io.ringex.engine.node.ChildEngine;
+import io.ringex.engine.node.NodeControlCli;
+import io.ringex.engine.node.NodeTestSupport;
+import io.ringex.gateway.EngineEndpoint;
+import io.ringex.gateway.Gateway;
+import io.ringex.gateway.GatewayContext;
+import io.ringex.gateway.client.ExchangeClient;
+import io.ringex.gateway.testing.Await;
+import io.ringex.gateway.testing.EngineStreams;
+import io.ringex.gateway.testing.FixTestClient;
+import io.ringex.gateway.testing.NodeStatusWatch;
+import io.ringex.gateway.testing.RealEngineNode;
+import io.ringex.gateway.testing.RecordingListener;
+import io.ringex.gateway.testing.TestUsers;
+import io.ringex.journal.Journal;
+import io.ringex.journal.JournalReader;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.NewOrderDecoder;
+import io.ringex.protocol.codecs.NodeRole;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import quickfix.SessionID;
+import quickfix.field.ClOrdID;
+import quickfix.field.ExecType;
+import quickfix.field.OrdType;
+import quickfix.field.OrderQty;
+import quickfix.field.Price;
+import quickfix.field.Symbol;
+import quickfix.field.TransactTime;
+import quickfix.fix44.NewOrderSingle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Failover drills with real processes: two engine nodes in child JVMs (each with its own media driver and journal,
+ * SYNC replication over UDP loopback), one gateway in this JVM that knows both, an SBE client and a FIX client
+ * (QuickFIX/J) trading through it. The drills kill the primary with SIGKILL at a random moment under load, pause it
+ * with SIGSTOP, and start a standby late; after each, every order acknowledged to a client must be in the new
+ * primary's state, every order in that state must have had its report delivered, the clients must still be logged on,
+ * and a restarted node must converge on the primary's state hash.
+ * <p>
+ * {@code -Dringex.drill.rounds=N} sets the number of kills (3 by default), {@code -Dringex.drill.seed=S} replays one.
+ */
+class FailoverDrillIT
+{
+    private static final int ROUNDS = Integer.getInteger("ringex.drill.rounds", 3);
+    private static final int INSTRUMENT = 1;
+    private static final long STATUS_INTERVAL_MS = 100;
+    private static final long DETECT_SILENCE_NS = 5 * STATUS_INTERVAL_MS * 1_000_000L;
+
+    @TempDir
+    Path dir;
+
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final Random random = new Random();
+    private long seed;
+    private Node a;
+    private Node b;
+    private Aeron aeron;
+    private Gateway gateway;
+    private RecordingListener aliceEvents;
+    private RecordingListener bobEvents;
+    private ExchangeClient alice;
+    private ExchangeClient bob;
+    private FixTestClient fix;
+    private SessionID carolFix;
+    private int fixPort;
+    private long nextOrderId = 1;
+
+    @BeforeEach
+    void setUp()
+    {
+        seed = Long.getLong("ringex.drill.seed", System.nanoTime());
+        random.setSeed(seed);
+        a = new Node(1);
+        b = new Node(2);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        for (int i = closeables.size() - 1; i >= 0; i--)
+        {
+            CloseHelper.quietClose(closeables.get(i));
+        }
+        CloseHelper.quietCloseAll(a, b);
+    }
+
+    @Test
+    void acknowledgedOrdersSurviveSigkillOfThePrimaryAndTheOldPrimaryRejoins() throws Exception
+    {
+        b.start(NodeRole.STANDBY, a, 0);
+        a.start(NodeRole.PRIMARY, b, 0);
+        startVenue(a);
+
+        Node primary = a;
+        Node standby = b;
+        for (int round = 1; round <= ROUNDS; round++)
+        {
+            failOver(round, primary, standby);
+            final Node swap = primary;
+            primary = standby;
+            standby = swap;
+        }
+        assertTrue(fix.isLoggedOn(carolFix), "the FIX session stayed logged on through " + ROUNDS + " failovers");
+        assertTrue(alice.isLoggedOn() && bob.isLoggedOn(), "the SBE sessions stayed logged on");
+        assertEquals(1, aliceEvents.logons.size(), "alice logged on once");
+    }
+
+    /**
+     * Load, SIGKILL the primary at a random moment, promote the standby (explicitly on the primary's silence, or by
+     * itself in the last round), check nothing acknowledged was lost and trading resumes, then restart the killed
+     * node as the new primary's standby and wait for it to converge.
+     */
+    private void failOver(final int round, final Node primary, final Node standby)
+    {
+        final boolean automatic = round == ROUNDS && ROUNDS > 1;
+        final Set<Long> acknowledged = new HashSet<>();
+        final long firstOrder = nextOrderId;
+        final long killAfterNs = (300 + random.nextInt(1200)) * 1_000_000L;
+        sendRestingOrders(killAfterNs, acknowledged);
+
+        final long killedNs = System.nanoTime();
+        primary.process.kill();
+        long detectedNs = killedNs;
+        if (!automatic)
+        {
+            awaitDrill("the kill detected by the primary's silence", primary::silent);
+            detectedNs = System.nanoTime();
+            promote(standby);
+        }
+        awaitDrill("node " + standby.id + " PRIMARY", () -> standby.watch.role() == NodeRole.PRIMARY);
+        final long promotedNs = System.nanoTime();
+
+        // Trading resumes through the same gateway, with the same sessions: a fill between SBE and FIX.
+        final long resumedNs = fillBetweenSbeAndFix(round);
+        System.out.printf("DRILL round %d (%s promotion, seed %d): kill->detected %.0f ms, ->PRIMARY %.0f ms, " +
+            "->trading resumed %.0f ms (kill after %d ms, %d orders acknowledged)%n", round,
+            automatic ? "automatic" : "explicit", seed, (detectedNs - killedNs) / 1e6, (promotedNs - killedNs) / 1e6,
+            (resumedNs - killedNs) / 1e6, killAfterNs / 1_000_000, acknowledged.size());
+
+        assertEveryAcknowledgedOrderIsLive(acknowledged, round);
+        assertEveryJournaledOrderWasAnswered(standby, firstOrder, round);
+
+        // The old primary comes back as the standby of the new one, catches up and converges. Before the last
+        // round it comes back with automatic promotion on, so that round's failover needs no operator.
+        primary.start(NodeRole.STANDBY, standby, round + 1 == ROUNDS && ROUNDS > 1 ? 2_000 : 0);
+        awaitConverged(standby, primary, "round " + round);
+    }
+
+    @Test
+    void aPausedPrimaryIsFencedAndTheGatewayFollowsOnlyTheNewEpoch() throws Exception
+    {
+        b.start(NodeRole.STANDBY, a, 0);
+        a.start(NodeRole.PRIMARY, b, 0);
+        startVenue(a);
+        final Set<Long> acknowledged = new HashSet<>();
+        sendRestingOrders(300_000_000L, acknowledged);
+
+        a.process.pause();
+        try
+        {
+            awaitDrill("the pause detected", a::silent);
+            promote(b);
+            awaitDrill("node 2 PRIMARY", () -> b.watch.role() == NodeRole.PRIMARY);
+            fillBetweenSbeAndFix(1);
+        }
+        finally
+        {
+            a.process.resume();
+        }
+        // The old primary wakes up believing it is primary; it must hear the new epoch and stand down.
+        awaitDrill("node 1 FENCED", () -> a.watch.role() == NodeRole.FENCED);
+        final long epochBefore = b.watch.epoch();
+        fillBetweenSbeAndFix(2);
+        assertEquals(epochBefore, b.watch.epoch());
+        assertTrue(bobEvents.reports.stream().filter((r) -> r.execType().equals("FILL")).count() >= 2,
+            "two fills through the gateway after the promotion");
+        assertEveryAcknowledgedOrderIsLive(acknowledged, 1);
+    }
+
+    @Test
+    void aStandbyStartedLateCatchesUpUnderLoadAndConverges() throws Exception
+    {
+        a.start(NodeRole.PRIMARY, b, 0);
+        startVenue(a);
+        final Set<Long> acknowledged = new HashSet<>();
+        sendRestingOrders(1_000_000_000L, acknowledged);
+
+        b.start(NodeRole.STANDBY, a, 0);
+        sendRestingOrders(1_500_000_000L, acknowledged);
+        awaitConverged(a, b, "late standby");
+        assertTrue(acknowledged.size() > 100, "load ran: " + acknowledged.size());
+    }
+
+    // ------------------------------------------------------------------------------------------------ the drill
+
+    private void sendRestingOrders(final long forNs, final Set<Long> acknowledged)
+    {
+        final long start = System.nanoTime();
+        final long firstOrder = nextOrderId;
+        long nextSendNs = start;
+        while (System.nanoTime() - start < forNs)
+        {
+            final long now = System.nanoTime();
+            if (now >= nextSendNs)
+            {
+                // Buys below and sells above the reference price: they rest, so a cancel later proves they live.
+                final boolean buy = random.nextBoolean();
+                final ExchangeClient client = buy ? alice : bob;
+                client.newOrder(buy ? TestUsers.ALICE_ACCOUNT : TestUsers.BOB_ACCOUNT, nextOrderId++, INSTRUMENT,
+                    buy ? Side.BUY : Side.SELL, OrderType.LIMIT, TimeInForce.GTC,
+                    buy ? 9_000 + random.nextInt(500) : 10_500 + random.nextInt(500), 1 + random.nextInt(5));
+                nextSendNs += 500_000L;
+            }
+            else
+            {
+                LockSupport.parkNanos(Math.min(nextSendNs - now, 200_000L));
+            }
+            pollAll();
+        }
+        final long lastOrder = nextOrderId - 1;
+        final long settleUntil = System.nanoTime() + 200_000_000L;
+        while (System.nanoTime() < settleUntil)
+        {
+            pollAll();
+            LockSupport.parkNanos(1_000_000L);
+        }
+        for (final RecordingListener.Report report : allReports())
+        {
+            final long id = Long.parseLong(report.clientOrderId().isEmpty() ? "0" : report.clientOrderId());
+            if (report.execType().equals("NEW") && id >= firstOrder && id <= lastOrder)
+            {
+                acknowledged.add(id);
+            }
+        }
+    }
+
+    /**
+     * A resting SBE sell, then a FIX buy against it: trading works end to end through the gateway.
+     *
+     * @return when the sell was acknowledged: trading had resumed.
+     */
+    private long fillBetweenSbeAndFix(final int round)
+    {
+        // Until the gateway has found the new primary it refuses orders with a reason: send again under a new id.
+        final long[] sell = { 0, 0 };
+        awaitDrill("a sell acknowledged by the new primary", () ->
+        {
+            if (0 != sell[0] && null != bobEvents.report((r) -> isOrder(r, sell[0]) && r.execType().equals("NEW")))
+            {
+                return true;
+            }
+            if (0 == sell[0] || System.nanoTime() - sell[1] > 200_000_000L)
+            {
+                sell[0] = nextOrderId++;
+                sell[1] = System.nanoTime();
+                bob.newOrder(TestUsers.BOB_ACCOUNT, sell[0], INSTRUMENT, Side.SELL, OrderType.LIMIT, TimeInForce.GTC,
+                    10_000, 1);
+            }
+            return false;
+        });
+        final long resumedNs = System.nanoTime();
+
+        final String fixId = "FIX-" + round + "-" + nextOrderId++;
+        final NewOrderSingle buy = new NewOrderSingle(new ClOrdID(fixId), new quickfix.field.Side(
+            quickfix.field.Side.BUY), new TransactTime(LocalDateTime.now(ZoneOffset.UTC)), new OrdType(OrdType.LIMIT));
+        buy.set(new Symbol("BTC-USD"));
+        buy.setString(OrderQty.FIELD, "1");
+        buy.setString(Price.FIELD, "100.00");
+        buy.set(new quickfix.field.TimeInForce(quickfix.field.TimeInForce.GOOD_TILL_CANCEL));
+        assertTrue(fix.send(carolFix, buy));
+        awaitDrill("the FIX buy filled against the SBE sell", () -> !fix.find(carolFix, (m) ->
+            fixId.equals(FixTestClient.field(m, ClOrdID.FIELD)) &&
+            String.valueOf(ExecType.TRADE).equals(FixTestClient.field(m, ExecType.FIELD))).isEmpty());
+        return resumedNs;
+    }
+
+    private static boolean isOrder(final RecordingListener.Report report, final long clientOrderId)
+    {
+        return report.clientOrderId().equals(Long.toString(clientOrderId));
+    }
+
+    private void assertEveryAcknowledgedOrderIsLive(final Set<Long> acknowledged, final int round)
+    {
+        final List<Long> orders = new ArrayList<>(acknowledged);
+        final long firstCancel = 1_000_000_000L * round + nextOrderId;
+        nextOrderId += orders.size() + 1;
+        for (int i = 0; i < orders.size(); i++)
+        {
+            final long order = orders.get(i);
+            final long cancelId = firstCancel + i;
+            final boolean alicesOrder = null != aliceEvents.report((r) -> isOrder(r, order));
+            final ExchangeClient client = alicesOrder ? alice : bob;
+            final long account = alicesOrder ? TestUsers.ALICE_ACCOUNT : TestUsers.BOB_ACCOUNT;
+            awaitDrill("cancel sent", () -> client.cancel(account, cancelId, order, 0, INSTRUMENT) > 0);
+            pollAll();
+        }
+        awaitDrill("answers to " + orders.size() + " cancels of acknowledged orders", () ->
+            count("CANCELED", firstCancel) + aliceEvents.cancelRejects.size() + bobEvents.cancelRejects.size() >=
+            orders.size());
+        assertEquals(List.of(), aliceEvents.cancelRejects, "acknowledged orders lost (seed " + seed + ")");
+        assertEquals(List.of(), bobEvents.cancelRejects, "acknowledged orders lost (seed " + seed + ")");
+    }
+
+    private void assertEveryJournaledOrderWasAnswered(final Node node, final long firstOrder, final int round)
+    {
+        // Every order the new primary holds was answered to its client, whoever processed it first.
+        final Set<Long> answered = new HashSet<>();
+        for (final RecordingListener.Report report : allReports())
+        {
+            if (!report.clientOrderId().isEmpty() && Character.isDigit(report.clientOrderId().charAt(0)))
+            {
+                answered.add(Long.parseLong(report.clientOrderId()));
+            }
+        }
+        final Set<Long> journaled = journaledOrders(node, firstOrder);
+        journaled.removeAll(answered);
+        assertEquals(Set.of(), journaled, "orders in the new primary's state whose report never came (round " +
+            round + ", seed " + seed + ")");
+    }
+
+    private void awaitConverged(final Node primary, final Node standby, final String when)
+    {
+        awaitDrill("node " + standby.id + " to converge on node " + primary.id + " (" + when + ")", () ->
+            primary.watch.processed() > 0 && primary.watch.processed() == standby.watch.processed() &&
+            primary.watch.stateHash() == standby.watch.stateHash() && standby.watch.role() == NodeRole.STANDBY);
+    }
+
+    private void promote(final Node node)
+    {
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final int exit = new NodeControlCli(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8)).run(new String[]{ "promote", "--node",
+            Integer.toString(node.id), "--control", "localhost:" + node.control, "--aeron-dir",
+            aeron.context().aeronDirectoryName() });
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+    }
+
+    // ------------------------------------------------------------------------------------------------ the venue
+
+    private void startVenue(final Node primary) throws Exception
+    {
+        fixPort = freeTcpPort();
+        final String aeronDir = CommonContext.generateRandomDirName();
+        final GatewayContext ctx = new GatewayContext()
+            .gatewayId(5)
+            .aeronDirectoryName(aeronDir)
+            .embeddedDriver(true)
+            .archiveDir(dir.resolve("gateway/archive").toString())
+            .fixLogDir(dir.resolve("gateway/fix").toString())
+            .fixHost("localhost")
+            .fixPort(fixPort)
+            .clientChannel("aeron:ipc").clientStreamId(2001)
+            .addUser(TestUsers.ALICE)
+            .addUser(TestUsers.BOB)
+            .addUser(TestUsers.CAROL);
+        ctx.engineIngressChannel(a.ingressChannel()).engineEgressChannel(a.outboundSubscriber())
+            .marketDataChannel(a.outboundSubscriber()).engineStatusChannel(a.outboundSubscriber())
+            .addEngine(b.endpoint());
+        gateway = closing(Gateway.launch(ctx, Throwable::printStackTrace));
+        aeron = closing(Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir)));
+        a.watch(aeron);
+        b.watch(aeron);
+
+        RealEngineNode.setUpMarket(aeronDir, primary.ingressChannel(), 1001, primary.outboundSubscriber(), 1004,
+            new EngineStreams.TestInstrument(INSTRUMENT, "BTC-USD", 2));
+        Await.until("the FIX side learnt the instrument", () -> gateway.fixAgent().isLibraryConnected() &&
+            gateway.fixAgent().instrumentCount() >= 1, null);
+
+        aliceEvents = new RecordingListener();
+        bobEvents = new RecordingListener();
+        alice = logOn(aliceEvents, "alice", TestUsers.ALICE_PASSWORD, 3001);
+        bob = logOn(bobEvents, "bob", TestUsers.BOB_PASSWORD, 3002);
+        fix = closing(new FixTestClient(fixPort));
+        carolFix = fix.addSession("CAROL", TestUsers.GATEWAY_COMP_ID, "carol", TestUsers.CAROL_PASSWORD);
+        fix.start();
+        Await.until("FIX logged on", () -> fix.isLoggedOn(carolFix), null);
+    }
+
+    private ExchangeClient logOn(final RecordingListener listener, final String user, final String password,
+        final int responseStream)
+    {
+        final ExchangeClient client = closing(ExchangeClient.connect(aeron, "aeron:ipc", 2001, "aeron:ipc",
+            responseStream, listener));
+        Await.until(user + " connected", client::isConnected, client::poll);
+        Await.until(user + " logon sent", () -> client.logon(user, password, false, 1000) > 0, null);
+        Await.until(user + " logged on", client::isLoggedOn, client::poll);
+        // A thread of its own polls and heartbeats, so the session lives through the drill's long waits (a child
+        // JVM starting, a promotion); the test thread only sends.
+        closing(client.startPolling(new SleepingMillisIdleStrategy(1)));
+        return client;
+    }
+
+    private void pollAll()
+    {
+        a.poll();
+        b.poll();
+    }
+
+    private void awaitDrill(final String what, final BooleanSupplier condition)
+    {
+        try
+        {
+            Await.until(what, condition, this::pollAll);
+        }
+        catch (final AssertionError ex)
+        {
+            throw new AssertionError(ex.getMessage() + " (seed " + seed + ")\ngateway counters: " + gatewayCounters() +
+                "\nbob's last events: " + last(bobEvents.reports) + " " + last(bobEvents.businessRejects) +
+                "\nnode 1 " + a + "\nnode 2 " + b, ex);
+        }
+    }
+
+    private String gatewayCounters()
+    {
+        final StringBuilder counters = new StringBuilder();
+        aeron.countersReader().forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            if (label.startsWith("ringex"))
+            {
+                counters.append(label).append('=').append(aeron.countersReader().getCounterValue(counterId))
+                    .append("; ");
+            }
+        });
+        return counters.toString();
+    }
+
+    private static <T> List<T> last(final List<T> events)
+    {
+        return events.subList(Math.max(0, events.size() - 3), events.size());
+    }
+
+    private List<RecordingListener.Report> allReports()
+    {
+        final List<RecordingListener.Report> reports = new ArrayList<>(aliceEvents.reports);
+        reports.addAll(bobEvents.reports);
+        return reports;
+    }
+
+    private long count(final String execType, final long fromClientOrderId)
+    {
+        return allReports().stream().filter((r) -> r.execType().equals(execType) && !r.clientOrderId().isEmpty() &&
+            Character.isDigit(r.clientOrderId().charAt(0)) && Long.parseLong(r.clientOrderId()) >= fromClientOrderId)
+            .count();
+    }
+
+    private static Set<Long> journaledOrders(final Node node, final long firstOrder)
+    {
+        final Set<Long> orders = new HashSet<>();
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final NewOrderDecoder order = new NewOrderDecoder();
+        try (Journal journal = Journal.open(node.home.resolve("journal"), Journal.Durability.PROCESS);
+            JournalReader reader = journal.newReader())
+        {
+            while (reader.read((sequence, timestampNs, sourceId, templateId, buffer, offset, length) ->
+            {
+                if (templateId == NewOrderDecoder.TEMPLATE_ID)
+                {
+                    order.wrapAndApplyHeader(buffer, offset, header);
+                    final String id = order.clientOrderId();
+                    if (!id.isEmpty() && Character.isDigit(id.charAt(0)) && Long.parseLong(id) >= firstOrder)
+                    {
+                        orders.add(Long.parseLong(id));
+                    }
+                }
+            }, 4096) > 0)
+            {
+                // the whole journal
+            }
+        }
+        return orders;
+    }
+
+    private <T extends AutoCloseable> T closing(final T closeable)
+    {
+        closeables.add(closeable);
+        return closeable;
+    }
+
+    private static int freeTcpPort() throws IOException
+    {
+        try (ServerSocket socket = new ServerSocket(0))
+        {
+            return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * One engine node of the pair: its ports, its directory, its child JVM (replaced on restart) and what its
+     * statuses say.
+     */
+    private final class Node implements AutoCloseable
+    {
+        final int id;
+        final int ingress = NodeTestSupport.freeUdpPort();
+        final int outbound = NodeTestSupport.freeUdpPort();
+        final int replication = NodeTestSupport.freeUdpPort();
+        final int acks = NodeTestSupport.freeUdpPort();
+        final int control = NodeTestSupport.freeUdpPort();
+        final Path home;
+        ChildEngine process;
+        NodeStatusWatch watch;
+
+        Node(final int id)
+        {
+            this.id = id;
+            this.home = dir.resolve("node-" + id);
+        }
+
+        String ingressChannel()
+        {
+            return "aeron:udp?endpoint=localhost:" + ingress;
+        }
+
+        String outboundSubscriber()
+        {
+            return "aeron:udp?endpoint=localhost:0|control=localhost:" + outbound + "|control-mode=dynamic";
+        }
+
+        void start(final NodeRole role, final Node peer, final long autoPromoteMs)
+        {
+            CloseHelper.quietClose(process);
+            final Map<String, String> properties = new HashMap<>();
+            properties.put("ringex.engine.aeron.embedded", "true");
+            properties.put("ringex.engine.aeron.dir", home.resolve("aeron").toString());
+            properties.put("ringex.engine.node.id", Integer.toString(id));
+            properties.put("ringex.engine.role", role.name());
+            properties.put("ringex.engine.ingress.channel", ingressChannel());
+            properties.put("ringex.engine.outbound.channel",
+                "aeron:udp?control=localhost:" + outbound + "|control-mode=dynamic");
+            properties.put("ringex.engine.replication.mode", "SYNC");
+            properties.put("ringex.engine.replication.channel", "aeron:udp?endpoint=localhost:" + replication);
+            properties.put("ringex.engine.replication.ack.channel", "aeron:udp?endpoint=localhost:" + acks);
+            properties.put("ringex.engine.replication.peer.channel",
+                "aeron:udp?endpoint=localhost:" + peer.replication);
+            properties.put("ringex.engine.replication.peer.ack.channel", "aeron:udp?endpoint=localhost:" + peer.acks);
+            properties.put("ringex.engine.control.channel", "aeron:udp?endpoint=localhost:" + control);
+            properties.put("ringex.engine.standby.auto.promote.ms", Long.toString(autoPromoteMs));
+            properties.put("ringex.engine.journal.dir", home.resolve("journal").toString());
+            properties.put("ringex.engine.snapshot.dir", home.resolve("snapshots").toString());
+            properties.put("ringex.engine.snapshot.every.commands", "5000");
+            properties.put("ringex.engine.status.interval.ms", Long.toString(STATUS_INTERVAL_MS));
+            properties.put("ringex.engine.input.ring.capacity", "4096");
+            properties.put("ringex.engine.output.ring.capacity", "8192");
+            properties.put("aeron.term.buffer.length", "1048576");
+            properties.put("aeron.ipc.term.buffer.length", "1048576");
+            process = new ChildEngine(properties);
+            process.awaitReady();
+            if (null != watch)
+            {
+                watch.reset();
+            }
+        }
+
+        EngineEndpoint endpoint()
+        {
+            return new EngineEndpoint(ingressChannel(), 1001, outboundSubscriber(), 1002, outboundSubscriber(), 1003,
+                outboundSubscriber(), 1004);
+        }
+
+        void watch(final Aeron aeron)
+        {
+            watch = closing(new NodeStatusWatch(aeron, outboundSubscriber(), 1004));
+        }
+
+        /**
+         * @return true once no status has come from this node for a few status intervals: how the drill detects a
+         * dead or frozen primary.
+         */
+        boolean silent()
+        {
+            return watch.silentForNs(System.nanoTime()) > DETECT_SILENCE_NS;
+        }
+
+        void poll()
+        {
+            if (null != watch)
+            {
+                watch.poll();
+            }
+        }
+
+        public String toString()
+        {
+            return null == watch ? "not watched" : watch.toString() + (null == process ? "" : " alive=" +
+                process.isAlive() + " last output " + tail(process.output()));
+        }
+
+        private String tail(final List<String> lines)
+        {
+            synchronized (lines)
+            {
+                return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+            }
+        }
+
+        public void close()
+        {
+            CloseHelper.quietClose(process);
+        }
+    }
+}
