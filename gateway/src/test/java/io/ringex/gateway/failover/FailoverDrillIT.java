@@ -217,8 +217,11 @@ class FailoverDrillIT
         final Set<Long> acknowledged = new HashSet<>();
         sendRestingOrders(1_000_000_000L, acknowledged);
 
-        b.start(NodeRole.STANDBY, a, 0);
+        // The standby starts, recovers and catches up while the load goes on.
+        b.launch(NodeRole.STANDBY, a, 0);
         sendRestingOrders(1_500_000_000L, acknowledged);
+        b.awaitReady();
+        sendRestingOrders(500_000_000L, acknowledged);
         awaitConverged(a, b, "late standby");
         assertTrue(acknowledged.size() > 100, "load ran: " + acknowledged.size());
     }
@@ -382,6 +385,7 @@ class FailoverDrillIT
             .fixHost("localhost")
             .fixPort(fixPort)
             .clientChannel("aeron:ipc").clientStreamId(2001)
+            .throttleMessagesPerSecond(1_000_000)
             .addUser(TestUsers.ALICE)
             .addUser(TestUsers.BOB)
             .addUser(TestUsers.CAROL);
@@ -550,6 +554,12 @@ class FailoverDrillIT
 
         void start(final NodeRole role, final Node peer, final long autoPromoteMs)
         {
+            launch(role, peer, autoPromoteMs);
+            awaitReady();
+        }
+
+        void launch(final NodeRole role, final Node peer, final long autoPromoteMs)
+        {
             CloseHelper.quietClose(process);
             final Map<String, String> properties = new HashMap<>();
             properties.put("ringex.engine.aeron.embedded", "true");
@@ -576,11 +586,15 @@ class FailoverDrillIT
             properties.put("aeron.term.buffer.length", "1048576");
             properties.put("aeron.ipc.term.buffer.length", "1048576");
             process = new ChildEngine(properties);
-            process.awaitReady();
             if (null != watch)
             {
                 watch.reset();
             }
+        }
+
+        void awaitReady()
+        {
+            process.awaitReady();
         }
 
         EngineEndpoint endpoint()
