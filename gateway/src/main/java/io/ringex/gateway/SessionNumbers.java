@@ -12,6 +12,13 @@ package io.ringex.gateway;
  * </pre>
  * A FIX session keeps its number across reconnects (Artio's session id is persistent per CompID pair), so reports
  * for orders entered before a reconnect still reach it.
+ * <p>
+ * SBE numbers must not repeat across gateway restarts either: an order outlives its session (a GTC order rests after
+ * its client logs out), and its fills are addressed to the session that entered it. Were a restarted gateway to count
+ * from 1 again, a new session, perhaps another user's, would be handed the reports of an old session's orders. So a
+ * gateway starts counting at the seconds elapsed since {@link #SBE_NUMBERING_EPOCH_S} when it starts: a restart never
+ * reuses a number unless the previous run logged on more sessions than seconds have passed since it started (more
+ * than one logon a second over its whole life), and the 30-bit space lasts 34 years.
  */
 public final class SessionNumbers
 {
@@ -20,6 +27,9 @@ public final class SessionNumbers
 
     /** Mask of the per-protocol part. */
     public static final int NUMBER_MASK = 0x3FFF_FFFF;
+
+    /** 2026-01-01T00:00:00Z in Unix seconds: where the SBE numbering clock starts. */
+    public static final long SBE_NUMBERING_EPOCH_S = 1_767_225_600L;
 
     private SessionNumbers()
     {
@@ -41,6 +51,15 @@ public final class SessionNumbers
     public static int sbe(final int counter)
     {
         return counter & NUMBER_MASK;
+    }
+
+    /**
+     * @param epochMillis the wall clock when the gateway starts.
+     * @return the SBE logon counter to count on from, so that session numbers do not repeat across restarts.
+     */
+    public static int firstSbeCounter(final long epochMillis)
+    {
+        return sbe((int)(epochMillis / 1000 - SBE_NUMBERING_EPOCH_S));
     }
 
     /**

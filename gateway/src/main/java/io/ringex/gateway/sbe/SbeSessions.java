@@ -56,6 +56,7 @@ final class SbeSessions
         final AtomicCounter dropped)
     {
         this.ctx = ctx;
+        this.sessionCounter = SessionNumbers.firstSbeCounter(System.currentTimeMillis());
         this.aeron = aeron;
         this.router = router;
         this.replies = replies;
