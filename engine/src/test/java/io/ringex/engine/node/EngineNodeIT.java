@@ -5,19 +5,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalReader;
 import io.ringex.journal.SnapshotStore;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
 import io.ringex.protocol.codecs.Side;
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -34,35 +30,17 @@ class EngineNodeIT
 {
     private static final String IPC = "aeron:ipc";
 
+    @RegisterExtension
+    final NodeTestResources env = new NodeTestResources();
+
     @TempDir
     Path dir;
 
-    private MediaDriver driver;
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-
-    @BeforeEach
-    void launchDriver()
-    {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
-    }
-
-    @AfterEach
-    void close()
-    {
-        for (int i = closeables.size() - 1; i >= 0; i--)
-        {
-            CloseHelper.quietClose(closeables.get(i));
-        }
-        CloseHelper.quietClose(driver);
-    }
 
     private EngineContext context(final String name)
     {
         return new EngineContext()
-            .aeronDirectoryName(driver.aeronDirectoryName())
+            .aeronDirectoryName(env.aeronDirectoryName())
             .ingressChannel(IPC)
             .outboundChannel(IPC)
             .journalDirectory(dir.resolve(name).resolve("journal"))
@@ -72,18 +50,12 @@ class EngineNodeIT
             .statusIntervalNs(50_000_000L);
     }
 
-    private <T extends AutoCloseable> T closing(final T closeable)
-    {
-        closeables.add(closeable);
-        return closeable;
-    }
-
     @Test
     void ordersTradeAndTheJournalHoldsExactlyTheInputAndReplaysToTheLiveState() throws Exception
     {
         final EngineContext ctx = context("primary");
-        final EngineNode node = closing(EngineNode.launch(ctx));
-        final EngineTestClient client = closing(new EngineTestClient(driver.aeronDirectoryName(), ctx, IPC));
+        final EngineNode node = env.closing(EngineNode.launch(ctx));
+        final EngineTestClient client = env.closing(new EngineTestClient(env.aeronDirectoryName(), ctx, IPC));
         client.awaitConnected();
 
         client.setUpMarket(1, 2);
@@ -117,7 +89,7 @@ class EngineNodeIT
     {
         final EngineContext ctx = context("primary");
         EngineNode node = EngineNode.launch(ctx);
-        final EngineTestClient first = new EngineTestClient(driver.aeronDirectoryName(), ctx, IPC);
+        final EngineTestClient first = new EngineTestClient(env.aeronDirectoryName(), ctx, IPC);
         EngineTestClient client = first;
         client.awaitConnected();
         client.setUpMarket(1, 2);
@@ -142,12 +114,12 @@ class EngineNodeIT
         assertEquals(liveHash, replayHash(ctx.journalDirectory(), null), "full replay");
         assertEquals(liveHash, replayHash(ctx.journalDirectory(), ctx.snapshotDirectory()), "snapshot + tail");
 
-        node = closing(EngineNode.launch(ctx));
+        node = env.closing(EngineNode.launch(ctx));
         assertTrue(node.recoveredCommands() > 0 && node.recoveredCommands() < client.sent.size(),
             "recovered from the snapshot and the tail: " + node.recoveredCommands());
         assertEquals(liveHash, node.stateHash());
 
-        client = closing(new EngineTestClient(driver.aeronDirectoryName(), ctx, IPC));
+        client = env.closing(new EngineTestClient(env.aeronDirectoryName(), ctx, IPC));
         client.awaitConnected();
         // An order that was still resting before the restart must still be there after it.
         final EngineTestClient.Report resting = first.reports.stream()
@@ -172,8 +144,8 @@ class EngineNodeIT
         // SHARED threading, a 64-slot output ring, and a sweep through 100 price levels: several hundred events
         // from one command, which the publishers must drain while the processor is still producing them.
         final EngineContext ctx = context("primary").outputRingCapacity(64).threading(EngineContext.Threading.SHARED);
-        closing(EngineNode.launch(ctx));
-        final EngineTestClient client = closing(new EngineTestClient(driver.aeronDirectoryName(), ctx, IPC));
+        env.closing(EngineNode.launch(ctx));
+        final EngineTestClient client = env.closing(new EngineTestClient(env.aeronDirectoryName(), ctx, IPC));
         client.awaitConnected();
         client.setUpMarket(1, 2);
         for (int i = 0; i < 100; i++)
@@ -191,8 +163,8 @@ class EngineNodeIT
     void badInputIsRefusedAndCountedAndTheNodeGoesOn() throws Exception
     {
         final EngineContext ctx = context("primary");
-        final EngineNode node = closing(EngineNode.launch(ctx));
-        final EngineTestClient client = closing(new EngineTestClient(driver.aeronDirectoryName(), ctx, IPC));
+        final EngineNode node = env.closing(EngineNode.launch(ctx));
+        final EngineTestClient client = env.closing(new EngineTestClient(env.aeronDirectoryName(), ctx, IPC));
         client.awaitConnected();
         client.setUpMarket(1);
         final int validCommands = client.sent.size();
@@ -235,11 +207,11 @@ class EngineNodeIT
     {
         final EngineContext[] pair = replicatedPair();
         final EngineContext standbyCtx = pair[0];
-        final EngineNode standby = closing(EngineNode.launch(standbyCtx));
+        final EngineNode standby = env.closing(EngineNode.launch(standbyCtx));
 
         final EngineContext primaryCtx = pair[1];
-        final EngineNode primary = closing(EngineNode.launch(primaryCtx));
-        final EngineTestClient client = closing(new EngineTestClient(driver.aeronDirectoryName(), primaryCtx, IPC));
+        final EngineNode primary = env.closing(EngineNode.launch(primaryCtx));
+        final EngineTestClient client = env.closing(new EngineTestClient(env.aeronDirectoryName(), primaryCtx, IPC));
         client.awaitConnected();
 
         client.setUpMarket(1, 2, 3);
@@ -262,10 +234,10 @@ class EngineNodeIT
     {
         final EngineContext[] pair = replicatedPair();
         final EngineContext standbyCtx = pair[0];
-        final EngineNode standby = closing(EngineNode.launch(standbyCtx));
+        final EngineNode standby = env.closing(EngineNode.launch(standbyCtx));
         final EngineContext primaryCtx = pair[1];
-        final EngineNode primary = closing(EngineNode.launch(primaryCtx));
-        final EngineTestClient before = closing(new EngineTestClient(driver.aeronDirectoryName(), primaryCtx, IPC));
+        final EngineNode primary = env.closing(EngineNode.launch(primaryCtx));
+        final EngineTestClient before = env.closing(new EngineTestClient(env.aeronDirectoryName(), primaryCtx, IPC));
         before.awaitConnected();
         before.setUpMarket(1, 2);
         for (int i = 1; i <= 50; i++)
@@ -280,7 +252,7 @@ class EngineNodeIT
         primary.close();
 
         // No output while a standby.
-        final EngineTestClient after = closing(new EngineTestClient(driver.aeronDirectoryName(), standbyCtx, IPC));
+        final EngineTestClient after = env.closing(new EngineTestClient(env.aeronDirectoryName(), standbyCtx, IPC));
         after.awaitConnected();
         assertEquals(primaryHash, standby.stateHash());
         assertTrue(after.reports.isEmpty());
@@ -307,10 +279,10 @@ class EngineNodeIT
     {
         final EngineContext[] pair = replicatedPair();
         final EngineContext standbyCtx = pair[0].autoPromoteTimeoutNs(2_000_000_000L);
-        final EngineNode standby = closing(EngineNode.launch(standbyCtx));
+        final EngineNode standby = env.closing(EngineNode.launch(standbyCtx));
         final EngineContext primaryCtx = pair[1].replicationHeartbeatIntervalNs(50_000_000L);
-        final EngineNode primary = closing(EngineNode.launch(primaryCtx));
-        final EngineTestClient before = closing(new EngineTestClient(driver.aeronDirectoryName(), primaryCtx, IPC));
+        final EngineNode primary = env.closing(EngineNode.launch(primaryCtx));
+        final EngineTestClient before = env.closing(new EngineTestClient(env.aeronDirectoryName(), primaryCtx, IPC));
         before.awaitConnected();
         before.setUpMarket(1);
         before.limit(1, 1, Side.BUY, 9_900, 1);
@@ -324,7 +296,7 @@ class EngineNodeIT
 
         final long killedNs = System.nanoTime();
         primary.close();
-        final EngineTestClient after = closing(new EngineTestClient(driver.aeronDirectoryName(), standbyCtx, IPC));
+        final EngineTestClient after = env.closing(new EngineTestClient(env.aeronDirectoryName(), standbyCtx, IPC));
         after.await(() -> standby.role() == io.ringex.protocol.codecs.NodeRole.PRIMARY, "automatic promotion");
         after.awaitConnected();
         after.limit(1, 2, Side.BUY, 9_800, 1);
@@ -341,10 +313,10 @@ class EngineNodeIT
     {
         final EngineContext[] pair = replicatedPair();
         final EngineContext standbyCtx = pair[0].replicationHeartbeatIntervalNs(50_000_000L);
-        final EngineNode standby = closing(EngineNode.launch(standbyCtx));
+        final EngineNode standby = env.closing(EngineNode.launch(standbyCtx));
         final EngineContext primaryCtx = pair[1];
-        final EngineNode primary = closing(EngineNode.launch(primaryCtx));
-        final EngineTestClient oldClient = closing(new EngineTestClient(driver.aeronDirectoryName(), primaryCtx,
+        final EngineNode primary = env.closing(EngineNode.launch(primaryCtx));
+        final EngineTestClient oldClient = env.closing(new EngineTestClient(env.aeronDirectoryName(), primaryCtx,
             IPC));
         oldClient.awaitConnected();
         oldClient.setUpMarket(1);
@@ -367,7 +339,7 @@ class EngineNodeIT
         assertEquals(journaled, primary.journaledSequence());
 
         // The new primary trades.
-        final EngineTestClient newClient = closing(new EngineTestClient(driver.aeronDirectoryName(), standbyCtx,
+        final EngineTestClient newClient = env.closing(new EngineTestClient(env.aeronDirectoryName(), standbyCtx,
             IPC));
         newClient.awaitConnected();
         newClient.limit(1, 3, Side.BUY, 9_800, 1);
@@ -402,8 +374,8 @@ class EngineNodeIT
     /** Ask the pair's standby to promote itself, as the dashboard's "Promote" action does. */
     private void requestPromotion(final EngineTestClient polling, final long requestId)
     {
-        final io.aeron.Publication control = closing(io.aeron.Aeron.connect(new io.aeron.Aeron.Context()
-            .aeronDirectoryName(driver.aeronDirectoryName()))).addPublication(IPC, 3020);
+        final io.aeron.Publication control = env.closing(io.aeron.Aeron.connect(new io.aeron.Aeron.Context()
+            .aeronDirectoryName(env.aeronDirectoryName()))).addPublication(IPC, 3020);
         final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
         final io.ringex.protocol.codecs.NewEpochEncoder newEpoch = new io.ringex.protocol.codecs.NewEpochEncoder()
             .wrapAndApplyHeader(request, 0, new MessageHeaderEncoder()).requestId(requestId).epoch(1).nodeId(2);

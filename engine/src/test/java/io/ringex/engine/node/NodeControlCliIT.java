@@ -5,13 +5,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.ringex.protocol.codecs.NodeRole;
-import org.agrona.CloseHelper;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,38 +19,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class NodeControlCliIT
 {
+    @RegisterExtension
+    final NodeTestResources env = new NodeTestResources();
+
     @TempDir
     Path dir;
 
-    private MediaDriver driver;
-    private EngineNode standby;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final NodeControlCli cli = new NodeControlCli(
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-
-    @BeforeEach
-    void launchDriver()
-    {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
-    }
-
-    @AfterEach
-    void close()
-    {
-        CloseHelper.quietCloseAll(standby, driver);
-    }
 
     @Test
     void promoteTurnsTheStandbyIntoThePrimaryAndWaitsForItToSaySo()
     {
         final int control = NodeTestSupport.freeUdpPort();
         final int outbound = NodeTestSupport.freeUdpPort();
-        standby = EngineNode.launch(new EngineContext()
-            .aeronDirectoryName(driver.aeronDirectoryName())
+        final EngineNode standby = env.closing(EngineNode.launch(new EngineContext()
+            .aeronDirectoryName(env.aeronDirectoryName())
             .role(EngineContext.Role.STANDBY)
             .nodeId(2)
             .ingressChannel("aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort())
@@ -66,7 +48,7 @@ class NodeControlCliIT
             .snapshotDirectory(dir.resolve("snapshots"))
             .inputRingCapacity(1024)
             .outputRingCapacity(1024)
-            .statusIntervalNs(100_000_000L));
+            .statusIntervalNs(100_000_000L)));
 
         assertEquals(0, cli.run(new String[]{ "status", "--outbound", "localhost:" + outbound }), text(err));
         assertTrue(text(out).contains("node=2 role=STANDBY"), text(out));

@@ -8,16 +8,12 @@ import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.Side;
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,36 +29,12 @@ class StandbyCatchUpIT
 {
     private static final String IPC = "aeron:ipc";
 
+    @RegisterExtension
+    final NodeTestResources env = new NodeTestResources();
+
     @TempDir
     Path dir;
 
-    private MediaDriver driver;
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-
-    @BeforeEach
-    void launchDriver()
-    {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
-    }
-
-    @AfterEach
-    void close()
-    {
-        for (int i = closeables.size() - 1; i >= 0; i--)
-        {
-            CloseHelper.quietClose(closeables.get(i));
-        }
-        CloseHelper.quietClose(driver);
-    }
-
-    private <T extends AutoCloseable> T closing(final T closeable)
-    {
-        closeables.add(closeable);
-        return closeable;
-    }
 
     /**
      * Node 1 and node 2, each with its own replication and ack endpoints and the other's as peer, SYNC, with their
@@ -79,7 +51,7 @@ class StandbyCatchUpIT
         {
             final int base = 1000 + 2000 * i;
             nodes[i] = new EngineContext()
-                .aeronDirectoryName(driver.aeronDirectoryName())
+                .aeronDirectoryName(env.aeronDirectoryName())
                 .nodeId(i + 1)
                 .role(i == 0 ? EngineContext.Role.PRIMARY : EngineContext.Role.STANDBY)
                 .ingressChannel(IPC).ingressStreamId(base + 1)
@@ -106,7 +78,7 @@ class StandbyCatchUpIT
 
     private EngineTestClient client(final EngineContext ctx)
     {
-        final EngineTestClient client = closing(new EngineTestClient(driver.aeronDirectoryName(), ctx, IPC));
+        final EngineTestClient client = env.closing(new EngineTestClient(env.aeronDirectoryName(), ctx, IPC));
         client.awaitConnected();
         return client;
     }
@@ -130,7 +102,7 @@ class StandbyCatchUpIT
     void aStandbyStartedLateCatchesUpFromThePrimarysJournalUnderLoad()
     {
         final EngineContext[] pair = symmetricPair();
-        final EngineNode primary = closing(EngineNode.launch(pair[0]));
+        final EngineNode primary = env.closing(EngineNode.launch(pair[0]));
         final EngineTestClient client = client(pair[0]);
         client.setUpMarket(1, 2, 3);
         final Random random = new Random(5);
@@ -139,7 +111,7 @@ class StandbyCatchUpIT
         final long before = client.sent.size();
 
         final long startNs = System.nanoTime();
-        final EngineNode standby = closing(EngineNode.launch(pair[1]));
+        final EngineNode standby = env.closing(EngineNode.launch(pair[1]));
         // Load goes on while it catches up: the primary is not stopped by it.
         orders(client, random, 2_501, 1_500);
         awaitApplied(client, standby, before);
@@ -166,7 +138,8 @@ class StandbyCatchUpIT
         // A long ack timeout on the node to be promoted: its first batches after the promotion, with no standby in
         // step, must not wait for acknowledgements (a regression once stalled them a whole timeout).
         final long promotedAckTimeoutNs = 10_000_000_000L;
-        final EngineNode standby = closing(EngineNode.launch(pair[1].replicationAckTimeoutNs(promotedAckTimeoutNs)));
+        final EngineNode standby = env.closing(
+            EngineNode.launch(pair[1].replicationAckTimeoutNs(promotedAckTimeoutNs)));
         final EngineNode oldPrimary = EngineNode.launch(pair[0]);
         final EngineTestClient first = client(pair[0]);
         first.setUpMarket(1, 2, 3);
@@ -188,7 +161,7 @@ class StandbyCatchUpIT
         second.await(() -> second.count("NEW") + second.count("REJECTED") >= 200, "200 orders on the new primary");
 
         // The old primary comes back as standby of the new one, from its own journal.
-        final EngineNode rejoined = closing(EngineNode.launch(pair[0].role(EngineContext.Role.STANDBY)));
+        final EngineNode rejoined = env.closing(EngineNode.launch(pair[0].role(EngineContext.Role.STANDBY)));
         assertEquals(NodeRole.STANDBY, rejoined.role());
         orders(second, random, 2_000, 200);
         second.await(() -> second.count("NEW") + second.count("REJECTED") >= 400, "400 orders on the new primary");
@@ -224,7 +197,7 @@ class StandbyCatchUpIT
         first.close();
 
         // The standby comes back as primary and takes other commands at those sequences.
-        closing(EngineNode.launch(pair[1].role(EngineContext.Role.PRIMARY)));
+        env.closing(EngineNode.launch(pair[1].role(EngineContext.Role.PRIMARY)));
         final EngineTestClient second = client(pair[1]);
         orders(second, new Random(5), 500, 30);
         second.await(() -> second.count("NEW") + second.count("REJECTED") == 30, "30 on the new primary");
@@ -255,7 +228,7 @@ class StandbyCatchUpIT
         logger.addHandler(capture);
         try
         {
-            final EngineNode refused = closing(EngineNode.launch(pair[0].role(EngineContext.Role.STANDBY)));
+            final EngineNode refused = env.closing(EngineNode.launch(pair[0].role(EngineContext.Role.STANDBY)));
             final long hashBefore = refused.stateHash();
             second.await(() -> refused.role() == NodeRole.DIVERGED, "the rejoining node refused as DIVERGED");
             final String error;
@@ -288,7 +261,7 @@ class StandbyCatchUpIT
     void aPromotedStandbyResendsTheReportsTheOldPrimaryNeverDelivered()
     {
         final EngineContext[] pair = symmetricPair();
-        final EngineNode standby = closing(EngineNode.launch(pair[1]));
+        final EngineNode standby = env.closing(EngineNode.launch(pair[1]));
         final EngineNode primary = EngineNode.launch(pair[0]);
         // This client sends to the old primary but listens only to the standby's egress: the old primary's reports
         // reach nobody (as if it died between processing and publishing), the standby's are its only chance.
@@ -328,8 +301,8 @@ class StandbyCatchUpIT
 
     private void requestPromotion(final EngineTestClient polling, final EngineContext standby)
     {
-        final io.aeron.Publication control = closing(io.aeron.Aeron.connect(new io.aeron.Aeron.Context()
-            .aeronDirectoryName(driver.aeronDirectoryName()))).addPublication(standby.controlChannel(),
+        final io.aeron.Publication control = env.closing(io.aeron.Aeron.connect(new io.aeron.Aeron.Context()
+            .aeronDirectoryName(env.aeronDirectoryName()))).addPublication(standby.controlChannel(),
             standby.controlStreamId());
         final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
         final io.ringex.protocol.codecs.NewEpochEncoder newEpoch = new io.ringex.protocol.codecs.NewEpochEncoder()
