@@ -108,6 +108,24 @@ class GatewayContextTest
     }
 
     @Test
+    void theComposeVenuesGatewayConfigurationConcludesWithBothEngines() throws Exception
+    {
+        // As the container's entrypoint does: the gateway file, then the users file (the example has none), merged.
+        final Path config = Path.of(System.getProperty("ringex.project.dir", ".."), "docker", "config");
+        final Properties merged = new Properties();
+        for (final String file : new String[]{ "gateway.properties", "gateway-users.example.properties" })
+        {
+            try (java.io.Reader reader = Files.newBufferedReader(config.resolve(file)))
+            {
+                merged.load(reader);
+            }
+        }
+        final GatewayContext ctx = GatewayContext.fromProperties(merged).conclude();
+        assertEquals(2, ctx.engines().size());
+        assertTrue(ctx.engines().get(1).ingressChannel().contains("engine-standby"));
+    }
+
+    @Test
     void badEngineListsNameTheKey()
     {
         assertBad("ringex.gateway.engine.2.egress.channel",
