@@ -398,7 +398,11 @@ function renderEngineCards(e) {
         card('Ring occupancy', (e.ringOccupancy * 100).toFixed(2), '%', e.ringOccupancy > 0.9 ? 'neg' : ''),
         card('Journal lag', qty(e.journalLag), 'slots'),
         card('Replication lag', qty(e.replicationLag), 'slots'),
-    ].join('');
+    ].concat((e.nodes && e.nodes.length > 1) ? e.nodes.map((n) => card(
+        `Node ${n.seen ? n.nodeId : '?'} (${esc(n.name)})${n.followed ? ' · followed' : ''}`,
+        n.seen ? `${n.role} · epoch ${n.epoch}` : 'no status',
+        n.seen ? `${(n.lastStatusAgeMs / 1000).toFixed(1)} s ago · hash ${n.stateHash}` : '',
+        n.up ? (n.role === 'PRIMARY' ? 'pos' : '') : 'neg')) : []).join('');
 }
 
 function chart(id, type, datasets, opts = {}) {
@@ -564,7 +568,8 @@ function wireActions() {
             act('Take snapshot', 'Ask the engine to write a snapshot now?', 'api/actions/snapshot', {});
         } else {
             const nodeId = Number(e.target.nodeId.value);
-            act('Promote standby', `Promote node ${nodeId} to primary with a new epoch? Do this only when the ` +
+            act('Promote standby', `Promote ${nodeId ? 'node ' + nodeId : 'the standby'} to primary with a new ` +
+                'epoch? Do this only when the ' +
                 'primary is known to be down.', 'api/actions/promote', { nodeId, epoch: 0 });
         }
     });

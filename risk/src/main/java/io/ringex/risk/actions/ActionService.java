@@ -25,6 +25,7 @@ import io.ringex.protocol.codecs.TradingStatus;
 import io.ringex.risk.aeron.AdminCommandSink;
 import io.ringex.risk.aeron.AdminResponseListener;
 import io.ringex.risk.aeron.OfferOutcome;
+import io.ringex.risk.model.PromotionTarget;
 import io.ringex.risk.model.RiskReadModel;
 
 /**
@@ -35,6 +36,11 @@ import io.ringex.risk.model.RiskReadModel;
  * Otherwise the action is recorded PENDING and the engine's AdminResponse with the same {@code requestId} (risk
  * stream) makes it ACCEPTED or REJECTED. Request ids start from the wall clock in microseconds, so ids of a restarted
  * service do not collide with answers still in flight for the previous one.
+ * <p>
+ * With a primary/standby pair the commands go to the node followed as primary; with none known they are refused at
+ * once (503, {@code NO_PRIMARY}). A promotion goes to the node the read model chooses
+ * ({@link RiskReadModel#promotionTarget(int)}: the one named, or the one that is not the primary) and is refused
+ * with {@link ActionRefusedException} (409) when there is no standby to promote.
  * <p>
  * Threading: the submit methods run on HTTP threads; {@link #onAdminResponse} on the Aeron agent thread; the views
  * on any thread. State is a concurrent map of immutable {@link ActionView}s.
@@ -177,18 +183,27 @@ public final class ActionService implements AdminResponseListener
     }
 
     /**
-     * @param request node and epoch.
+     * @param request node (0: the node that is not the primary) and epoch (0: the highest reported + 1).
      * @param user    who asks.
      * @return the action, SENT.
+     * @throws ActionRefusedException with no standby configured, or for the followed primary or an unknown node.
      */
     public ActionView promote(final ActionRequests.Promote request, final String user)
     {
+        require(request.nodeId() >= 0, "nodeId must not be negative");
+        require(request.epoch() >= 0, "epoch must not be negative");
+        final PromotionTarget target = model.promotionTarget(request.nodeId());
+        if (target.refusal() != null)
+        {
+            throw new ActionRefusedException(target.refusal(), target.message());
+        }
         final long epoch = request.epoch() > 0 ? request.epoch() : model.engineEpoch() + 1;
         final long requestId = nextRequestId.incrementAndGet();
         promotionEpochs.put(requestId, epoch);
-        final ActionView view = record(new ActionView(requestId, "PROMOTE",
-            "node " + request.nodeId() + " to epoch " + epoch, user, clock.millis(), "SENT", null, 0, 0));
-        final OfferOutcome outcome = promotion.promote(requestId, epoch, request.nodeId());
+        final String node = target.nodeId() > 0 ? "node " + target.nodeId() : "engine " + target.engine();
+        final ActionView view = record(new ActionView(requestId, "PROMOTE", node + " to epoch " + epoch, user,
+            clock.millis(), "SENT", null, 0, 0));
+        final OfferOutcome outcome = promotion.promote(requestId, epoch, target.nodeId(), target.engine());
         if (outcome != OfferOutcome.SENT)
         {
             forget(requestId);
@@ -256,7 +271,7 @@ public final class ActionService implements AdminResponseListener
         if ("SENT".equals(a.status()))
         {
             final Long epoch = promotionEpochs.get(a.requestId());
-            if (epoch != null && model.engineEpoch() >= epoch)
+            if (epoch != null && model.primaryEpoch() >= epoch)
             {
                 return a.withStatus("ACCEPTED", null, 0, 0);
             }

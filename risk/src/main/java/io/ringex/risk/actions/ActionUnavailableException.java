@@ -32,6 +32,9 @@ public final class ActionUnavailableException extends RuntimeException
                 return "The engine is not keeping up (back pressure): try again";
             case NOT_CONNECTED:
                 return "The engine is not connected to its ingress stream";
+            case NO_PRIMARY:
+                return "No primary engine is known (the primary is silent and no standby has been promoted yet): " +
+                    "nothing was sent";
             case NOT_STARTED:
                 return "The Aeron connection is not running";
             case CLOSED:

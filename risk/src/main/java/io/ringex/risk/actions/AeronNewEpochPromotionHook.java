@@ -8,8 +8,10 @@ import io.ringex.risk.aeron.AdminCommandSink;
 import io.ringex.risk.aeron.OfferOutcome;
 
 /**
- * The default promotion: an SBE NewEpoch{requestId, epoch, nodeId} offered on the control stream, which the standby
- * node subscribes to. The standby journals its own NewEpoch when it takes over (docs/protocol.md).
+ * The default promotion: an SBE NewEpoch{requestId, epoch, nodeId} offered on the chosen node's control stream, which
+ * a standby node subscribes to. The standby journals its own NewEpoch when it takes over (docs/protocol.md).
+ * <p>
+ * Thread safety: stateless; called from HTTP threads.
  */
 public final class AeronNewEpochPromotionHook implements PromotionHook
 {
@@ -24,7 +26,7 @@ public final class AeronNewEpochPromotionHook implements PromotionHook
     }
 
     @Override
-    public OfferOutcome promote(final long requestId, final long epoch, final int nodeId)
+    public OfferOutcome promote(final long requestId, final long epoch, final int nodeId, final int engine)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
         final NewEpochEncoder encoder = new NewEpochEncoder()
@@ -32,6 +34,6 @@ public final class AeronNewEpochPromotionHook implements PromotionHook
             .requestId(requestId)
             .epoch(epoch)
             .nodeId(nodeId);
-        return sink.offerControl(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        return sink.offerControl(engine, buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
     }
 }

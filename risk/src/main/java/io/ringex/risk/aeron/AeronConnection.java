@@ -1,5 +1,6 @@
 package io.ringex.risk.aeron;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.CloseHelper;
@@ -18,13 +19,22 @@ import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.protocol.SessionIds;
+import io.ringex.risk.config.EngineEndpoints;
 import io.ringex.risk.config.RiskProperties;
+import io.ringex.risk.model.PrimaryFollower;
 import io.ringex.risk.model.RiskReadModel;
 
 /**
- * Owns the Aeron side of the service: an optional embedded media driver, the client, the engine's risk and
- * market-data subscriptions, the ingress and control publications, and the agent thread that polls. Started and
- * stopped by Spring as a {@link SmartLifecycle}; after start nothing here involves Spring.
+ * Owns the Aeron side of the service: an optional embedded media driver, the client, each configured engine node's
+ * risk and market-data subscriptions and ingress and control publications ({@link EngineEndpoints}: one node, or a
+ * primary/standby pair), and the agent thread that polls. Started and stopped by Spring as a {@link SmartLifecycle};
+ * after start nothing here involves Spring.
+ * <p>
+ * Admin commands go to the ingress of the node the read model follows ({@link RiskReadModel#followedEngine()}):
+ * with a pair, the primary; with none known, nothing is sent ({@link OfferOutcome#NO_PRIMARY}). Promotion requests
+ * go to the control stream of the node the caller names.
+ * <p>
+ * Thread safety: start and stop are synchronized; the offers run on HTTP threads over concurrent publications.
  * <p>
  * Admin commands carry no sessionId field in schema v1; the admin source id {@code SessionIds.sessionId(0, n)} is
  * stamped in each frame's reserved value so that the engine can read it from the Aeron header.
@@ -34,6 +44,7 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
     private static final Logger LOG = LoggerFactory.getLogger(AeronConnection.class);
 
     private final RiskProperties properties;
+    private final List<EngineEndpoints> engines;
     private final RiskReadModel model;
     private final AdminResponseListener adminResponses;
     private final ErrorHandler errorHandler;
@@ -42,22 +53,25 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
     private volatile boolean running;
     private MediaDriver driver;
     private Aeron aeron;
-    private volatile Publication ingress;
-    private volatile Publication control;
+    private volatile Publication[] ingress;
+    private volatile Publication[] control;
     private AgentRunner runner;
-    private EngineEventHandler handler;
+    private volatile EngineEventHandler[] handlers;
 
     /**
-     * @param properties     channels, streams and driver settings.
-     * @param model          the read model the agent feeds.
+     * @param properties     driver and action settings.
+     * @param engines        the engine nodes, validated ({@link EngineEndpoints#of(RiskProperties)}).
+     * @param model          the read model the agent feeds; it knows as many nodes as {@code engines} lists.
      * @param adminResponses who correlates admin responses.
      */
     public AeronConnection(
         final RiskProperties properties,
+        final List<EngineEndpoints> engines,
         final RiskReadModel model,
         final AdminResponseListener adminResponses)
     {
         this.properties = properties;
+        this.engines = List.copyOf(engines);
         this.model = model;
         this.adminResponses = adminResponses;
         this.errorHandler = t -> LOG.error("Aeron error", t);
@@ -70,7 +84,6 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
     public synchronized void start()
     {
         final RiskProperties.Aeron config = properties.aeron();
-        final RiskProperties.Streams streams = properties.streams();
         String dir = config.dir();
         if (config.embeddedDriver())
         {
@@ -106,19 +119,33 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
                 ": start one, or set ringex.risk.aeron.embedded-driver=true", ex);
         }
 
-        final Subscription risk = aeron.addSubscription(streams.riskChannel(), streams.riskStreamId());
-        final Subscription marketData = aeron.addSubscription(
-            streams.marketDataChannel(), streams.marketDataStreamId());
-        ingress = aeron.addPublication(streams.ingressChannel(), streams.ingressStreamId());
-        control = aeron.addPublication(streams.controlChannel(), streams.controlStreamId());
-        handler = new EngineEventHandler(model, adminResponses);
-        final EngineStreamsAgent agent = new EngineStreamsAgent(risk, marketData, ingress, handler, model);
+        final int count = engines.size();
+        final Subscription[] risk = new Subscription[count];
+        final Subscription[] marketData = new Subscription[count];
+        final Publication[] ingressPublications = new Publication[count];
+        final Publication[] controlPublications = new Publication[count];
+        final EngineEventHandler[] eventHandlers = new EngineEventHandler[count];
+        for (int i = 0; i < count; i++)
+        {
+            final EngineEndpoints e = engines.get(i);
+            risk[i] = aeron.addSubscription(e.riskChannel(), e.riskStreamId());
+            marketData[i] = aeron.addSubscription(e.marketDataChannel(), e.marketDataStreamId());
+            ingressPublications[i] = aeron.addPublication(e.ingressChannel(), e.ingressStreamId());
+            controlPublications[i] = aeron.addPublication(e.controlChannel(), e.controlStreamId());
+            eventHandlers[i] = new EngineEventHandler(i, model, adminResponses);
+            LOG.info("Engine {} ({}): risk {} stream {}, market data {} stream {}, admin commands to {} stream {} " +
+                "as {}, promotion to {} stream {}", i, e.name(), e.riskChannel(), e.riskStreamId(),
+                e.marketDataChannel(), e.marketDataStreamId(), e.ingressChannel(), e.ingressStreamId(),
+                adminSessionId, e.controlChannel(), e.controlStreamId());
+        }
+        ingress = ingressPublications;
+        control = controlPublications;
+        handlers = eventHandlers;
+        final EngineStreamsAgent agent = new EngineStreamsAgent(risk, marketData, ingressPublications,
+            eventHandlers, model);
         runner = new AgentRunner(new SleepingMillisIdleStrategy(1), errorHandler, null, agent);
         AgentRunner.startOnThread(runner);
         running = true;
-        LOG.info("Reading risk {} stream {} and market data {} stream {}; admin commands to {} stream {} as {}",
-            streams.riskChannel(), streams.riskStreamId(), streams.marketDataChannel(),
-            streams.marketDataStreamId(), streams.ingressChannel(), streams.ingressStreamId(), adminSessionId);
     }
 
     @Override
@@ -139,13 +166,28 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
     @Override
     public OfferOutcome offerIngress(final DirectBuffer buffer, final int offset, final int length)
     {
-        return PublicationOffers.offer(ingress, buffer, offset, length, adminSource, offerTimeoutNs());
+        final Publication[] publications = ingress;
+        if (publications == null)
+        {
+            return OfferOutcome.NOT_STARTED;
+        }
+        final int engine = model.followedEngine();
+        if (engine == PrimaryFollower.NONE)
+        {
+            return OfferOutcome.NO_PRIMARY;
+        }
+        return PublicationOffers.offer(publications[engine], buffer, offset, length, adminSource, offerTimeoutNs());
     }
 
     @Override
-    public OfferOutcome offerControl(final DirectBuffer buffer, final int offset, final int length)
+    public OfferOutcome offerControl(final int engine, final DirectBuffer buffer, final int offset, final int length)
     {
-        return PublicationOffers.offer(control, buffer, offset, length, adminSource, offerTimeoutNs());
+        final Publication[] publications = control;
+        if (publications == null)
+        {
+            return OfferOutcome.NOT_STARTED;
+        }
+        return PublicationOffers.offer(publications[engine], buffer, offset, length, adminSource, offerTimeoutNs());
     }
 
     /** @return the directory of the media driver in use, for tests and the all-in-one. */
@@ -154,11 +196,16 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
         return aeron == null ? null : aeron.context().aeronDirectoryName();
     }
 
-    /** @return events decoded so far, or 0 before start. */
+    /** @return events decoded so far from every node, or 0 before start. */
     public long decodedCount()
     {
-        final EngineEventHandler h = handler;
-        return h == null ? 0 : h.decodedCount();
+        final EngineEventHandler[] h = handlers;
+        long count = 0;
+        for (int i = 0; h != null && i < h.length; i++)
+        {
+            count += h[i].decodedCount();
+        }
+        return count;
     }
 
     private long offerTimeoutNs()

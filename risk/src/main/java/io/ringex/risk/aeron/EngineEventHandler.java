@@ -20,14 +20,18 @@ import io.ringex.protocol.codecs.TradeDecoder;
 import io.ringex.risk.model.RiskReadModel;
 
 /**
- * Decodes the engine's events (one SBE message per reassembled fragment) into the read model and hands
- * AdminResponses to the action tracker. Messages this service does not use are skipped; malformed ones are counted
- * and skipped.
+ * Decodes one engine node's events (one SBE message per reassembled fragment) into the read model and hands
+ * AdminResponses to the action tracker. EngineStatus is always applied (it says which node to follow); other events
+ * only while this node is the one followed ({@link RiskReadModel#follows(int)}): a standby publishes none, and a
+ * superseded or silent primary's are not shown. AdminResponses are passed on from any node (request ids are unique).
+ * Messages this service does not use are skipped; malformed ones are counted and skipped.
  * <p>
- * Threading: one instance per agent thread; its decoders are reused and nothing is allocated per message.
+ * Threading: one instance per node, on the agent thread; its decoders are reused and nothing is allocated per
+ * message.
  */
 public final class EngineEventHandler implements FragmentHandler
 {
+    private final int engine;
     private final RiskReadModel model;
     private final AdminResponseListener adminResponses;
     private final MessageValidator validator = new MessageValidator(1 << 20);
@@ -44,11 +48,13 @@ public final class EngineEventHandler implements FragmentHandler
     private final AtomicLong decoded = new AtomicLong();
 
     /**
+     * @param engine         index of the node whose streams this handler reads.
      * @param model          where events go.
      * @param adminResponses who correlates admin responses.
      */
-    public EngineEventHandler(final RiskReadModel model, final AdminResponseListener adminResponses)
+    public EngineEventHandler(final int engine, final RiskReadModel model, final AdminResponseListener adminResponses)
     {
+        this.engine = engine;
         this.model = model;
         this.adminResponses = adminResponses;
     }
@@ -66,13 +72,19 @@ public final class EngineEventHandler implements FragmentHandler
         final int blockLength = header.blockLength();
         final int version = header.version();
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        if (templateId != EngineStatusDecoder.TEMPLATE_ID && templateId != AdminResponseDecoder.TEMPLATE_ID &&
+            !model.follows(engine))
+        {
+            model.ignored();
+            return;
+        }
         switch (templateId)
         {
             case AccountRiskUpdateDecoder.TEMPLATE_ID:
                 model.onAccountRiskUpdate(accountRiskUpdate.wrap(buffer, bodyOffset, blockLength, version));
                 break;
             case EngineStatusDecoder.TEMPLATE_ID:
-                model.onEngineStatus(engineStatus.wrap(buffer, bodyOffset, blockLength, version));
+                model.onEngineStatus(engine, engineStatus.wrap(buffer, bodyOffset, blockLength, version));
                 break;
             case TradeDecoder.TEMPLATE_ID:
                 model.onTrade(trade.wrap(buffer, bodyOffset, blockLength, version));

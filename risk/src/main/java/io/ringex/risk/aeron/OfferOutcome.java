@@ -14,5 +14,7 @@ public enum OfferOutcome
     /** The publication reached its maximum position: it must be recreated. */
     MAX_POSITION_EXCEEDED,
     /** The Aeron connection has not started (or failed to). */
-    NOT_STARTED
+    NOT_STARTED,
+    /** With a primary/standby pair: no node is known as primary (none claims it, or it has gone silent). */
+    NO_PRIMARY
 }

@@ -12,7 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * of control {@code localhost:40101} (market data 1003, risk 1004).
  *
  * @param aeron    where the Aeron media driver is and whether to embed one.
- * @param streams  channels and stream ids of the engine's streams.
+ * @param streams  channels and stream ids of the engine's streams (the first node of a pair).
+ * @param standby  the second node of a primary/standby pair, if any ({@link EngineEndpoints} validates both).
  * @param actions  how admin commands are sent and tracked.
  * @param live     the SSE push to browsers.
  * @param engine   how the engine's health is judged.
@@ -22,6 +23,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record RiskProperties(
     @DefaultValue Aeron aeron,
     @DefaultValue Streams streams,
+    @DefaultValue Standby standby,
     @DefaultValue Actions actions,
     @DefaultValue Live live,
     @DefaultValue Engine engine,
@@ -54,8 +56,10 @@ public record RiskProperties(
      * @param riskStreamId      risk stream: AccountRiskUpdate, EngineStatus, AdminResponse, Trade, definitions.
      * @param marketDataChannel where the engine publishes market data.
      * @param marketDataStreamId market-data stream: definitions, book levels, BBO, trades, snapshots.
-     * @param controlChannel    where a promotion request (NewEpoch) is published for the standby node.
-     * @param controlStreamId   the standby's control stream.
+     * @param controlChannel    with a single engine: where a promotion request (NewEpoch) would go (unused: the
+     *                          dashboard promotes only a standby it is configured with); with a pair: this first
+     *                          node's own control stream, used when it is the standby.
+     * @param controlStreamId   its stream.
      */
     public record Streams(
         @DefaultValue("aeron:udp?endpoint=localhost:40100") String ingressChannel,
@@ -67,6 +71,39 @@ public record RiskProperties(
         @DefaultValue("aeron:udp?endpoint=localhost:40120") String controlChannel,
         @DefaultValue("1020") int controlStreamId)
     {
+    }
+
+    /**
+     * The second node of a primary/standby pair: configured when {@code ingressChannel} is set. Unset stream ids
+     * default to the first node's ({@code ringex.risk.streams.*}); an unset market-data channel to this node's risk
+     * channel. Which node is primary is learnt from their EngineStatus, not from this name.
+     *
+     * @param ingressChannel     its ingress; empty: no standby, the service follows one engine as before.
+     * @param ingressStreamId    its ingress stream, or null for the first node's.
+     * @param riskChannel        where it publishes its risk stream (EngineStatus included).
+     * @param riskStreamId       its risk stream, or null for the first node's.
+     * @param marketDataChannel  where it publishes market data, or empty for its risk channel.
+     * @param marketDataStreamId its market-data stream, or null for the first node's.
+     * @param controlChannel     its control stream, where promotion requests (NewEpoch) for it go.
+     * @param controlStreamId    its control stream id, or null for the first node's.
+     */
+    public record Standby(
+        @DefaultValue("") String ingressChannel,
+        Integer ingressStreamId,
+        @DefaultValue("") String riskChannel,
+        Integer riskStreamId,
+        @DefaultValue("") String marketDataChannel,
+        Integer marketDataStreamId,
+        @DefaultValue("") String controlChannel,
+        Integer controlStreamId)
+    {
+        /** @return true when any key of the standby is set. */
+        public boolean anySet()
+        {
+            return !ingressChannel.isEmpty() || !riskChannel.isEmpty() || !marketDataChannel.isEmpty() ||
+                !controlChannel.isEmpty() || ingressStreamId != null || riskStreamId != null ||
+                marketDataStreamId != null || controlStreamId != null;
+        }
     }
 
     /**

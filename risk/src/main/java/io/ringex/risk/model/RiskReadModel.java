@@ -3,7 +3,6 @@ package io.ringex.risk.model;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,7 +18,6 @@ import io.ringex.protocol.codecs.BookSnapshotDecoder;
 import io.ringex.protocol.codecs.EngineCounter;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
-import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TradeDecoder;
@@ -27,6 +25,13 @@ import io.ringex.protocol.codecs.TradeDecoder;
 /**
  * What the risk service knows of the venue: accounts, positions, fills, instruments, books and engine health, built
  * from the engine's SBE events.
+ * <p>
+ * With a primary/standby pair configured, EngineStatus from every node is kept per node ({@link EngineNodes}) and
+ * decides which node is followed ({@link PrimaryFollower}); the Aeron agent applies the other events only from the
+ * followed node ({@link #follows(int)}). After a switch the new primary's periodic full refresh (every instrument's
+ * definition and book snapshot, every account's risk, published at once on promotion) replaces what the old one
+ * last said: accounts and books are applied whole, book snapshots clear the ladder, engine sequences and counters
+ * are per node. Trades already applied (tape, fills) are history and stay.
  * <p>
  * Threading: the {@code on*} methods are called by one thread, the Aeron agent, with decoders it owns; the view
  * methods are called by any thread (HTTP, SSE, metrics). Both take this object's monitor, held for a few
@@ -38,23 +43,36 @@ public final class RiskReadModel
 {
     private final Long2ObjectHashMap<AccountState> accounts = new Long2ObjectHashMap<>();
     private final Int2ObjectHashMap<InstrumentState> instruments = new Int2ObjectHashMap<>();
-    private final EngineHealth engine;
+    private final EngineNodes nodes;
     private final LongSupplier nanoClock;
-    private final long statusTimeoutNs;
     private final AtomicLong changeCount = new AtomicLong();
-    private volatile boolean riskStreamConnected;
-    private volatile boolean marketDataConnected;
-    private volatile boolean ingressConnected;
+    private final AtomicLong ignoredEvents = new AtomicLong();
 
     /**
+     * A model of one engine.
+     *
      * @param historySize     EngineStatus samples kept for the charts.
      * @param statusTimeoutNs the engine counts as up while its last status is younger than this.
      * @param nanoClock       monotonic clock, {@code System::nanoTime} outside tests.
      */
     public RiskReadModel(final int historySize, final long statusTimeoutNs, final LongSupplier nanoClock)
     {
-        this.engine = new EngineHealth(historySize);
-        this.statusTimeoutNs = statusTimeoutNs;
+        this(List.of("streams"), historySize, statusTimeoutNs, nanoClock);
+    }
+
+    /**
+     * @param engineNames     the configured nodes' names, in configuration order: one engine, or a pair.
+     * @param historySize     EngineStatus samples kept per node for the charts.
+     * @param statusTimeoutNs a node counts as up, and may be followed, while its last status is younger than this.
+     * @param nanoClock       monotonic clock, {@code System::nanoTime} outside tests.
+     */
+    public RiskReadModel(
+        final List<String> engineNames,
+        final int historySize,
+        final long statusTimeoutNs,
+        final LongSupplier nanoClock)
+    {
+        this.nodes = new EngineNodes(engineNames, historySize, statusTimeoutNs);
         this.nanoClock = nanoClock;
     }
 
@@ -73,16 +91,73 @@ public final class RiskReadModel
         changeCount.incrementAndGet();
     }
 
-    /** @param status the engine's periodic health report. */
-    public synchronized void onEngineStatus(final EngineStatusDecoder status)
+    /** @param status the (single) engine's periodic health report. */
+    public void onEngineStatus(final EngineStatusDecoder status)
+    {
+        onEngineStatus(0, status);
+    }
+
+    /**
+     * @param engine index of the node that sent it, in configuration order.
+     * @param status a node's periodic health report, or its announcement of a new role or epoch.
+     */
+    public synchronized void onEngineStatus(final int engine, final EngineStatusDecoder status)
     {
         long totalExposure = 0;
         for (final AccountState a : accounts.values())
         {
             totalExposure += a.exposure;
         }
-        engine.apply(status, nanoClock.getAsLong(), totalExposure);
+        nodes.onStatus(engine, status, nanoClock.getAsLong(), totalExposure);
         changeCount.incrementAndGet();
+    }
+
+    /**
+     * Choose the followed node again (a silent node stops being followed after the status timeout). Called by the
+     * agent between polls.
+     */
+    public synchronized void tick()
+    {
+        if (nodes.select(nanoClock.getAsLong()))
+        {
+            changeCount.incrementAndGet();
+        }
+    }
+
+    /**
+     * @param engine index of a node.
+     * @return true if its events (other than EngineStatus) are to be applied: it is the node followed.
+     */
+    public synchronized boolean follows(final int engine)
+    {
+        return nodes.followed() == engine;
+    }
+
+    /** @return index of the node followed now, or {@link PrimaryFollower#NONE}. */
+    public synchronized int followedEngine()
+    {
+        return nodes.followed();
+    }
+
+    /** Counts an event dropped because its node is not followed. */
+    public void ignored()
+    {
+        ignoredEvents.incrementAndGet();
+    }
+
+    /** @return events dropped because their node was not followed. */
+    public long ignoredCount()
+    {
+        return ignoredEvents.get();
+    }
+
+    /**
+     * @param requestedNodeId the node id asked for, or 0 for the node that is not the followed primary.
+     * @return where a promotion request goes, or why it is refused.
+     */
+    public synchronized PromotionTarget promotionTarget(final int requestedNodeId)
+    {
+        return nodes.promotionTarget(requestedNodeId);
     }
 
     /** @param trade a trade from either stream; accounts are non-zero on the risk stream only. */
@@ -161,7 +236,7 @@ public final class RiskReadModel
     }
 
     /**
-     * Called by the agent when a stream's connection state changes.
+     * Called by the agent with the (single) engine's stream connection state.
      *
      * @param risk       the risk subscription has an image.
      * @param marketData the market-data subscription has an image.
@@ -169,11 +244,22 @@ public final class RiskReadModel
      */
     public void streamsConnected(final boolean risk, final boolean marketData, final boolean ingress)
     {
-        if (risk != riskStreamConnected || marketData != marketDataConnected || ingress != ingressConnected)
+        streamsConnected(0, risk, marketData, ingress);
+    }
+
+    /**
+     * Called by the agent with a node's stream connection state.
+     *
+     * @param engine     index of the node.
+     * @param risk       its risk subscription has an image.
+     * @param marketData its market-data subscription has an image.
+     * @param ingress    its ingress publication has a subscriber (the node).
+     */
+    public synchronized void streamsConnected(
+        final int engine, final boolean risk, final boolean marketData, final boolean ingress)
+    {
+        if (nodes.connected(engine, risk, marketData, ingress))
         {
-            riskStreamConnected = risk;
-            marketDataConnected = marketData;
-            ingressConnected = ingress;
             changeCount.incrementAndGet();
         }
     }
@@ -280,61 +366,35 @@ public final class RiskReadModel
 
     /**
      * @param withHistory include the chart series (the SSE push leaves them out; GET /api/engine has them).
-     * @return the engine's health.
+     * @return the followed node's health (or, with none followed, the last one's) and every node's summary.
      */
     public synchronized Views.EngineView engine(final boolean withHistory)
     {
-        final Map<String, Long> sequences = new LinkedHashMap<>();
-        sequences.put("ingress", engine.ingressSequence);
-        sequences.put("journal", engine.journalSequence);
-        sequences.put("replication", engine.replicationSequence);
-        sequences.put("processor", engine.processorSequence);
-        sequences.put("output", engine.outputSequence);
-        sequences.put("snapshot", engine.snapshotSequence);
-        final Map<String, Long> latency = new LinkedHashMap<>();
-        latency.put("p50", engine.p50Ns);
-        latency.put("p99", engine.p99Ns);
-        latency.put("p999", engine.p999Ns);
-        latency.put("max", engine.maxNs);
-        final Map<String, Boolean> streams = new LinkedHashMap<>();
-        streams.put("risk", riskStreamConnected);
-        streams.put("marketData", marketDataConnected);
-        streams.put("ingress", ingressConnected);
-        final long ageNs = engine.seen ? nanoClock.getAsLong() - engine.lastStatusNanos : -1;
-        return new Views.EngineView(engine.seen, isEngineUp(), ageNs < 0 ? -1 : ageNs / 1_000_000L, engine.nodeId,
-            engine.seen ? engine.role.name() : "UNKNOWN", engine.epoch, engine.ringCapacity, sequences,
-            engine.ringOccupancy(), engine.journalLag(), engine.replicationLag(), latency, engine.counterMap(),
-            engine.rejectMap(), streams, withHistory ? engine.history() : null);
+        return nodes.view(withHistory, nanoClock.getAsLong());
     }
 
-    /** @return an EngineStatus arrived within the status timeout. */
+    /** @return a node is followed and its EngineStatus arrived within the status timeout. */
     public synchronized boolean isEngineUp()
     {
-        return engine.seen && nanoClock.getAsLong() - engine.lastStatusNanos <= statusTimeoutNs;
+        return nodes.isUp(nanoClock.getAsLong());
     }
 
-    /** @return the epoch of the last EngineStatus, 0 before any. */
+    /** @return the highest epoch any node has reported, 0 before any. */
     public synchronized long engineEpoch()
     {
-        return engine.epoch;
+        return nodes.highestEpoch();
+    }
+
+    /** @return the highest epoch any node has claimed PRIMARY at, -1 before any. */
+    public synchronized long primaryEpoch()
+    {
+        return nodes.highestPrimaryEpoch();
     }
 
     /** @return a short description of the engine's state for health checks. */
     public synchronized Map<String, Object> engineHealthDetails()
     {
-        final Map<String, Object> out = new LinkedHashMap<>();
-        out.put("statusSeen", engine.seen);
-        if (engine.seen)
-        {
-            out.put("lastStatusAgeMs", (nanoClock.getAsLong() - engine.lastStatusNanos) / 1_000_000L);
-            out.put("role", engine.role.name());
-            out.put("epoch", engine.epoch);
-            out.put("nodeId", engine.nodeId);
-        }
-        out.put("statusTimeoutMs", statusTimeoutNs / 1_000_000L);
-        out.put("riskStreamConnected", riskStreamConnected);
-        out.put("ingressConnected", ingressConnected);
-        return out;
+        return nodes.healthDetails(nanoClock.getAsLong());
     }
 
     /**
@@ -343,31 +403,7 @@ public final class RiskReadModel
      */
     public synchronized double engineMetric(final EngineMetric metric)
     {
-        switch (metric)
-        {
-            case EPOCH:
-                return engine.epoch;
-            case ROLE:
-                return engine.seen && engine.role != NodeRole.NULL_VAL ? engine.role.value() : 0;
-            case RING_OCCUPANCY:
-                return engine.ringOccupancy();
-            case JOURNAL_LAG:
-                return engine.journalLag();
-            case REPLICATION_LAG:
-                return engine.replicationLag();
-            case LATENCY_P50:
-                return engine.p50Ns / 1e9;
-            case LATENCY_P99:
-                return engine.p99Ns / 1e9;
-            case LATENCY_P999:
-                return engine.p999Ns / 1e9;
-            case LATENCY_MAX:
-                return engine.maxNs / 1e9;
-            case STATUS_AGE:
-                return engine.seen ? (nanoClock.getAsLong() - engine.lastStatusNanos) / 1e9 : Double.NaN;
-            default:
-                return Double.NaN;
-        }
+        return nodes.metric(metric, nanoClock.getAsLong());
     }
 
     /**
@@ -376,7 +412,7 @@ public final class RiskReadModel
      */
     public synchronized long engineCounter(final EngineCounter counter)
     {
-        return engine.counter(counter);
+        return nodes.shownHealth().counter(counter);
     }
 
     /**
@@ -385,7 +421,7 @@ public final class RiskReadModel
      */
     public synchronized long engineRejects(final RejectReason reason)
     {
-        return engine.rejectCount(reason);
+        return nodes.shownHealth().rejectCount(reason);
     }
 
     private static Views.AccountSummary summary(final AccountState a)

@@ -218,6 +218,10 @@ public final class Views
      * @param rejects                 reject counts by reason, non-zero only.
      * @param streams                 Aeron connection state of the risk, market-data and ingress streams.
      * @param history                 samples for the charts, oldest first.
+     * @param followedEngine          index of the node followed (0 = {@code streams.*}, 1 = {@code standby.*}),
+     *                                -1 while no primary is known; the fields above are that node's (or, with none,
+     *                                the last one followed).
+     * @param nodes                   every configured node, in configuration order.
      */
     public record EngineView(
         boolean seen,
@@ -235,7 +239,41 @@ public final class Views
         Map<String, Long> counters,
         Map<String, Long> rejects,
         Map<String, Boolean> streams,
-        History history)
+        History history,
+        int followedEngine,
+        List<NodeView> nodes)
+    {
+    }
+
+    /**
+     * One engine node of the configuration, as its last EngineStatus and the service's streams to it show it.
+     *
+     * @param engine            its index in the configuration (0 = {@code streams.*}, 1 = {@code standby.*}).
+     * @param name              "streams" or "standby": the configuration's name, not its role.
+     * @param followed          the dashboard shows and acts on this node now.
+     * @param seen              an EngineStatus has arrived from it.
+     * @param up                one arrived within the status timeout.
+     * @param lastStatusAgeMs   how long ago, ms (-1 if never).
+     * @param nodeId            the node id it reports.
+     * @param role              its role, UNKNOWN before a status.
+     * @param epoch             its epoch.
+     * @param stateHash         its last reported state hash, 16 hex digits (equal on nodes in step).
+     * @param processorSequence the last command it applied.
+     * @param streams           connection state of its risk, market-data and ingress streams.
+     */
+    public record NodeView(
+        int engine,
+        String name,
+        boolean followed,
+        boolean seen,
+        boolean up,
+        long lastStatusAgeMs,
+        int nodeId,
+        String role,
+        long epoch,
+        String stateHash,
+        long processorSequence,
+        Map<String, Boolean> streams)
     {
     }
 

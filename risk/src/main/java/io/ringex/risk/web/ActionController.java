@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
+import io.ringex.risk.actions.ActionRefusedException;
 import io.ringex.risk.actions.ActionRequests;
 import io.ringex.risk.actions.ActionService;
 import io.ringex.risk.actions.ActionUnavailableException;
@@ -23,7 +24,8 @@ import io.ringex.risk.actions.ActionView;
 /**
  * Admin actions: POSTs need the RISK_OFFICER role and a CSRF token. Each answers 202 Accepted with the action's
  * {@code requestId}; the engine's verdict follows on GET /api/actions/{requestId} and the live stream. 503 when the
- * command could not be put on the engine's ingress, 400 for a malformed request.
+ * command could not be put on the engine's ingress (with a pair: also when no primary is known), 409 when the action
+ * does not apply (promote without a standby, or of the primary), 400 for a malformed request.
  */
 @RestController
 @RequestMapping(path = "/api/actions", produces = "application/json")
@@ -128,6 +130,16 @@ public class ActionController
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
             .header("Retry-After", "1")
             .body(Map.of("error", ex.outcome().name(), "message", ex.getMessage()));
+    }
+
+    /**
+     * @param ex why the action does not apply (e.g. no standby to promote).
+     * @return 409 with the code and reason.
+     */
+    @ExceptionHandler(ActionRefusedException.class)
+    public ResponseEntity<Map<String, String>> refused(final ActionRefusedException ex)
+    {
+        return ResponseEntity.status(HttpStatus.CONFLICT).body(Map.of("error", ex.code(), "message", ex.getMessage()));
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.ringex.risk.web;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -11,12 +13,15 @@ import io.ringex.risk.actions.ActionService;
 import io.ringex.risk.actions.AeronNewEpochPromotionHook;
 import io.ringex.risk.actions.PromotionHook;
 import io.ringex.risk.aeron.AeronConnection;
+import io.ringex.risk.config.EngineEndpoints;
 import io.ringex.risk.config.RiskProperties;
 import io.ringex.risk.model.RiskReadModel;
 
 /**
  * Wires the plain objects of the service: the read model, the Aeron connection and the action tracker. The action
- * tracker receives AdminResponses from the Aeron agent directly, without Spring in between.
+ * tracker receives AdminResponses from the Aeron agent directly, without Spring in between. The engine nodes (one,
+ * or a primary/standby pair) are validated here: a bad {@code ringex.risk.streams.*} or {@code ringex.risk.standby.*}
+ * key stops the start with a message naming it.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RiskProperties.class)
@@ -29,7 +34,12 @@ public class RiskConfiguration
     @Bean
     public RiskReadModel riskReadModel(final RiskProperties properties)
     {
-        return new RiskReadModel(properties.engine().historySize(),
+        final List<String> names = new ArrayList<>();
+        for (final EngineEndpoints engine : EngineEndpoints.of(properties))
+        {
+            names.add(engine.name());
+        }
+        return new RiskReadModel(names, properties.engine().historySize(),
             properties.engine().statusTimeout().toNanos(), System::nanoTime);
     }
 
@@ -47,8 +57,9 @@ public class RiskConfiguration
     {
         // The tracker needs the connection to send and the connection tells the tracker of answers: break the cycle
         // by looking the tracker up when the first answer arrives.
-        return new AeronConnection(properties, model, (requestId, templateId, status, reason, sequence) ->
-            actions.getObject().onAdminResponse(requestId, templateId, status, reason, sequence));
+        return new AeronConnection(properties, EngineEndpoints.of(properties), model,
+            (requestId, templateId, status, reason, sequence) ->
+                actions.getObject().onAdminResponse(requestId, templateId, status, reason, sequence));
     }
 
     /**

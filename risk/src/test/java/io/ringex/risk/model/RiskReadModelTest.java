@@ -32,7 +32,7 @@ class RiskReadModelTest
     private final AtomicLong clock = new AtomicLong(1_000_000_000L);
     private final RiskReadModel model = new RiskReadModel(4, 5_000_000_000L, clock::get);
     private final List<String> responses = new ArrayList<>();
-    private final EngineEventHandler handler = new EngineEventHandler(model,
+    private final EngineEventHandler handler = new EngineEventHandler(0, model,
         (requestId, templateId, status, reason, sequence) ->
             responses.add(requestId + ":" + templateId + ":" + status + ":" + reason + ":" + sequence));
     private final EventEncoders events = new EventEncoders();

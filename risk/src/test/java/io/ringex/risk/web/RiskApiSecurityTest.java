@@ -67,7 +67,7 @@ class RiskApiSecurityTest
         RiskReadModel riskReadModel()
         {
             final RiskReadModel model = new RiskReadModel(8, 5_000_000_000L, System::nanoTime);
-            final EngineEventHandler handler = new EngineEventHandler(model, (a, b, c, d, e) -> { });
+            final EngineEventHandler handler = new EngineEventHandler(0, model, (a, b, c, d, e) -> { });
             final EventEncoders events = new EventEncoders();
             int length = events.instrumentDefinition(1, "BTC-USD", 2, 50, 1, 6_425_000, TradingStatus.OPEN, 1);
             handler.onFragment(new UnsafeBuffer(events.buffer(), 0, length), 0, length, null);
