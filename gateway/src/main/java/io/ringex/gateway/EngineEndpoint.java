@@ -1,5 +1,7 @@
 package io.ringex.gateway;
 
+import io.ringex.protocol.PrimarySelector;
+
 /**
  * Where the gateway reaches one engine node: the node's command ingress, its client-bound egress, its market data and
  * its status stream ({@code EngineStatus}, on the node's risk stream). A gateway knows every node of a

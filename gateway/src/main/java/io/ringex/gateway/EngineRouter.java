@@ -7,6 +7,7 @@ import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.aeron.logbuffer.FragmentHandler;
 import io.ringex.protocol.MessageValidator;
+import io.ringex.protocol.PrimarySelector;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;

@@ -5,6 +5,7 @@ import io.aeron.exceptions.ConfigurationException;
 import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.auth.User;
 import io.ringex.gateway.auth.UserDirectory;
+import io.ringex.protocol.PrimarySelector;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;

@@ -21,7 +21,7 @@ import io.aeron.driver.ThreadingMode;
 import io.ringex.protocol.SessionIds;
 import io.ringex.risk.config.EngineEndpoints;
 import io.ringex.risk.config.RiskProperties;
-import io.ringex.risk.model.PrimaryFollower;
+import io.ringex.protocol.PrimarySelector;
 import io.ringex.risk.model.RiskReadModel;
 
 /**
@@ -172,7 +172,7 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
             return OfferOutcome.NOT_STARTED;
         }
         final int engine = model.followedEngine();
-        if (engine == PrimaryFollower.NONE)
+        if (engine == PrimarySelector.NONE)
         {
             return OfferOutcome.NO_PRIMARY;
         }

@@ -1,5 +1,6 @@
 package io.ringex.risk.model;
 
+import io.ringex.protocol.PrimarySelector;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +12,7 @@ import io.ringex.protocol.codecs.NodeRole;
 /**
  * The engine nodes the service watches, one or a primary/standby pair: each node's latest EngineStatus and chart
  * history ({@link EngineHealth}, kept apart so that one node's sequences and counters never show as another's), the
- * connection state of its streams, and which node is followed ({@link PrimaryFollower}).
+ * connection state of its streams, and which node is followed ({@link PrimarySelector}).
  * <p>
  * Thread safety: not thread safe; guarded by the {@link RiskReadModel}'s lock.
  */
@@ -20,7 +21,7 @@ final class EngineNodes
     private final List<String> names;
     private final EngineHealth[] health;
     private final boolean[][] connected;
-    private final PrimaryFollower follower;
+    private final PrimarySelector follower;
     private final long statusTimeoutNs;
 
     /**
@@ -37,7 +38,7 @@ final class EngineNodes
         {
             health[i] = new EngineHealth(historySize);
         }
-        this.follower = new PrimaryFollower(names.size(), statusTimeoutNs);
+        this.follower = new PrimarySelector(names.size(), statusTimeoutNs);
         this.statusTimeoutNs = statusTimeoutNs;
     }
 
@@ -89,8 +90,8 @@ final class EngineNodes
     /** The node the top-level view shows: the followed one, else the last followed, else the first. */
     int shown()
     {
-        final int f = follower.primary() != PrimaryFollower.NONE ? follower.primary() : follower.lastFollowed();
-        return f == PrimaryFollower.NONE ? 0 : f;
+        final int f = follower.primary() != PrimarySelector.NONE ? follower.primary() : follower.lastFollowed();
+        return f == PrimarySelector.NONE ? 0 : f;
     }
 
     EngineHealth shownHealth()
@@ -116,7 +117,7 @@ final class EngineNodes
     boolean isUp(final long nowNs)
     {
         final int f = follower.primary();
-        return f != PrimaryFollower.NONE && isUp(f, nowNs);
+        return f != PrimarySelector.NONE && isUp(f, nowNs);
     }
 
     private boolean isUp(final int engine, final long nowNs)
@@ -214,9 +215,9 @@ final class EngineNodes
                 requestedNodeId + " in an EngineStatus");
         }
         // A pair: the node other than the one followed (or, with none followed now, other than the last followed).
-        final int primary = followed != PrimaryFollower.NONE ? followed : follower.lastFollowed();
-        int target = PrimaryFollower.NONE;
-        if (primary != PrimaryFollower.NONE)
+        final int primary = followed != PrimarySelector.NONE ? followed : follower.lastFollowed();
+        int target = PrimarySelector.NONE;
+        if (primary != PrimarySelector.NONE)
         {
             target = primary == 0 ? 1 : 0;
         }
@@ -226,7 +227,7 @@ final class EngineNodes
             {
                 if (health[i].seen && health[i].role == NodeRole.STANDBY)
                 {
-                    target = target == PrimaryFollower.NONE ? i : -2;
+                    target = target == PrimarySelector.NONE ? i : -2;
                 }
             }
             if (target < 0)

@@ -1,5 +1,6 @@
 package io.ringex.risk.model;
 
+import io.ringex.protocol.PrimarySelector;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -27,7 +28,7 @@ import io.ringex.protocol.codecs.TradeDecoder;
  * from the engine's SBE events.
  * <p>
  * With a primary/standby pair configured, EngineStatus from every node is kept per node ({@link EngineNodes}) and
- * decides which node is followed ({@link PrimaryFollower}); the Aeron agent applies the other events only from the
+ * decides which node is followed ({@link PrimarySelector}); the Aeron agent applies the other events only from the
  * followed node ({@link #follows(int)}). After a switch the new primary's periodic full refresh (every instrument's
  * definition and book snapshot, every account's risk, published at once on promotion) replaces what the old one
  * last said: accounts and books are applied whole, book snapshots clear the ladder, engine sequences and counters
@@ -133,7 +134,7 @@ public final class RiskReadModel
         return nodes.followed() == engine;
     }
 
-    /** @return index of the node followed now, or {@link PrimaryFollower#NONE}. */
+    /** @return index of the node followed now, or {@link PrimarySelector#NONE}. */
     public synchronized int followedEngine()
     {
         return nodes.followed();

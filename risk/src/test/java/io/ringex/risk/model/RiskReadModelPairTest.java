@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ringex.protocol.PrimarySelector;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -96,7 +97,7 @@ class RiskReadModelPairTest
         clock.addAndGet(TIMEOUT_NS + 1);
         status(1, NodeRole.STANDBY, 0, 50);
         model.tick();
-        assertEquals(PrimaryFollower.NONE, model.followedEngine());
+        assertEquals(PrimarySelector.NONE, model.followedEngine());
         assertFalse(model.isEngineUp());
         assertEquals(1, model.engine(false).nodeId(), "the view still shows the last node followed");
         assertEquals("PRIMARY", model.engine(false).role());
@@ -151,7 +152,7 @@ class RiskReadModelPairTest
         // primary silent: still the other node
         clock.addAndGet(TIMEOUT_NS + 1);
         model.tick();
-        assertEquals(PrimaryFollower.NONE, model.followedEngine());
+        assertEquals(PrimarySelector.NONE, model.followedEngine());
         assertEquals(1, model.promotionTarget(0).engine());
         assertEquals(0, model.promotionTarget(1).engine(), "named: a silent old primary may be promoted back");
     }

@@ -47,7 +47,7 @@ import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.risk.actions.ActionService;
 import io.ringex.risk.aeron.AeronConnection;
-import io.ringex.risk.model.PrimaryFollower;
+import io.ringex.protocol.PrimarySelector;
 import io.ringex.risk.model.RiskReadModel;
 import io.ringex.risk.model.Views;
 
@@ -158,7 +158,7 @@ class RiskPairFailoverIT
 
         primary.close();
         primary = null;
-        await("the silent primary no longer followed", () -> model.followedEngine() == PrimaryFollower.NONE);
+        await("the silent primary no longer followed", () -> model.followedEngine() == PrimarySelector.NONE);
         mvc.perform(officer(post("/api/actions/trading-status")).content("{\"instrumentId\":1,\"status\":\"HALTED\"}"))
             .andExpect(status().isServiceUnavailable())
             .andExpect(jsonPath("$.error").value("NO_PRIMARY"));

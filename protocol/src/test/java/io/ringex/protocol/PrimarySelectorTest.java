@@ -1,4 +1,4 @@
-package io.ringex.gateway;
+package io.ringex.protocol;
 
 import io.ringex.protocol.codecs.NodeRole;
 import org.junit.jupiter.api.Test;
@@ -75,5 +75,39 @@ class PrimarySelectorTest
         assertEquals(1, selector.select(1));
         selector.onStatus(0, NodeRole.PRIMARY, 1, 2);
         assertEquals(1, selector.select(3));
+    }
+
+    @Test
+    void aSupersededPrimaryIsNotBelievedEvenWhenItTalksAgain()
+    {
+        final PrimarySelector selector = new PrimarySelector(2, TIMEOUT_NS);
+        selector.onStatus(0, NodeRole.PRIMARY, 0, 0);
+        selector.onStatus(1, NodeRole.PRIMARY, 1, 0);
+        assertEquals(1, selector.select(0));
+        selector.onStatus(0, NodeRole.PRIMARY, 0, 500);
+        assertEquals(1, selector.select(500));
+        // the new primary goes silent: the old one is still not followed
+        assertEquals(PrimarySelector.NONE, selector.select(TIMEOUT_NS + 1));
+    }
+
+    @Test
+    void aDoubleClaimAtTheSameEpochKeepsTheNodeFollowed()
+    {
+        final PrimarySelector selector = new PrimarySelector(2, TIMEOUT_NS);
+        selector.onStatus(1, NodeRole.PRIMARY, 2, 0);
+        assertEquals(1, selector.select(0));
+        selector.onStatus(0, NodeRole.PRIMARY, 2, 1);
+        assertEquals(1, selector.select(1));
+        assertEquals(1, selector.switches());
+    }
+
+    @Test
+    void aFencedPrimaryIsNotFollowed()
+    {
+        final PrimarySelector selector = new PrimarySelector(2, TIMEOUT_NS);
+        selector.onStatus(0, NodeRole.PRIMARY, 0, 0);
+        assertEquals(0, selector.select(0));
+        selector.onStatus(0, NodeRole.FENCED, 0, 1);
+        assertEquals(PrimarySelector.NONE, selector.select(1));
     }
 }

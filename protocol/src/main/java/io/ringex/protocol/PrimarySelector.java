@@ -1,10 +1,11 @@
-package io.ringex.risk.model;
+package io.ringex.protocol;
 
 import io.ringex.protocol.codecs.NodeRole;
 
 /**
- * Which engine node the dashboard follows: the rules of the gateway's {@code PrimarySelector} (gateway module, not a
- * dependency of this one), so both sides of the venue agree on the primary. Follow the node claiming PRIMARY, in its
+ * Which engine node of a primary/standby pair a gateway or the risk service follows, so every part of the venue
+ * agrees on the primary: the rule a client of the engine's streams applies to {@code EngineStatus}. Follow the node
+ * claiming PRIMARY, in its
  * latest EngineStatus, at the highest epoch; only while it is heard from (within the status timeout); never one whose
  * epoch is below the highest any node has claimed PRIMARY at (a superseded primary that still calls itself primary
  * is not believed); between two claims at the same epoch keep the one followed now, so a promotion's transient double
@@ -13,9 +14,9 @@ import io.ringex.protocol.codecs.NodeRole;
  * With a single engine configured there is nothing to choose: it is always followed, status or not (the behaviour
  * before the dashboard knew pairs).
  * <p>
- * Thread safety: not thread safe; guarded by the {@link RiskReadModel}'s lock.
+ * Thread safety: not thread safe; one thread, or the caller's lock.
  */
-public final class PrimaryFollower
+public final class PrimarySelector
 {
     /** No primary known. */
     public static final int NONE = -1;
@@ -34,7 +35,7 @@ public final class PrimaryFollower
      * @param engineCount     nodes configured.
      * @param statusTimeoutNs how long a silent node is still followed.
      */
-    public PrimaryFollower(final int engineCount, final long statusTimeoutNs)
+    public PrimarySelector(final int engineCount, final long statusTimeoutNs)
     {
         if (engineCount < 1)
         {
@@ -55,7 +56,7 @@ public final class PrimaryFollower
      * @param engine index of the node in the configuration.
      * @param role   the role it claims.
      * @param epoch  its epoch.
-     * @param nowNs  the service's clock.
+     * @param nowNs  the caller's clock.
      */
     public void onStatus(final int engine, final NodeRole role, final long epoch, final long nowNs)
     {
@@ -72,7 +73,7 @@ public final class PrimaryFollower
     /**
      * Choose again.
      *
-     * @param nowNs the service's clock.
+     * @param nowNs the caller's clock.
      * @return the index of the node to follow, or {@link #NONE}.
      */
     public int select(final long nowNs)
@@ -134,12 +135,21 @@ public final class PrimaryFollower
 
     /**
      * @param engine index of a node.
-     * @param nowNs  the service's clock.
+     * @param nowNs  the caller's clock.
      * @return true while its last status is within the timeout.
      */
     public boolean isHeard(final int engine, final long nowNs)
     {
         return heard[engine] && nowNs - lastHeardNs[engine] <= statusTimeoutNs;
+    }
+
+    /**
+     * @param engine index of a node.
+     * @return when its last status arrived (the caller's clock; meaningless if none has).
+     */
+    public long lastHeardNs(final int engine)
+    {
+        return lastHeardNs[engine];
     }
 
     /** @return the highest epoch any node has claimed PRIMARY at, or -1. */
