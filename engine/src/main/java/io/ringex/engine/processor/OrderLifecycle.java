@@ -81,7 +81,8 @@ public final class OrderLifecycle implements MatchHandler
         final long leaves = order.isResting() ? order.leavesQuantity() : 0;
         final long reserve = order.isBuy() && leaves > 0 ?
             FixedPoint.notional(order.price(), leaves, book.instrument().priceScale()) : 0;
-        final Position position = account.positionFor(order.instrumentId(), book.instrument().priceScale());
+        final Position position = account.positionFor(order.instrumentId(), book.instrument().priceScale(),
+            book.markIndex());
         Settlement.trackOrder(account, position, order, leaves, reserve);
         riskUpdates.touch(account);
     }
@@ -169,8 +170,8 @@ public final class OrderLifecycle implements MatchHandler
         final Account buyer = taker.isBuy() ? takerAccount : makerAccount;
         final Account seller = taker.isBuy() ? makerAccount : takerAccount;
         Settlement.settle(
-            buyer, buyer.positionFor(instrumentId, priceScale),
-            seller, seller.positionFor(instrumentId, priceScale),
+            buyer, buyer.positionFor(instrumentId, priceScale, book.markIndex()),
+            seller, seller.positionFor(instrumentId, priceScale, book.markIndex()),
             quantity, notional);
         track(book, makerAccount, maker);
         riskUpdates.touch(takerAccount);

@@ -1,9 +1,9 @@
 package io.ringex.engine.processor;
 
-import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.risk.Account;
 import io.ringex.engine.risk.Position;
 import io.ringex.engine.risk.Settlement;
+import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.AccountRiskUpdateEncoder;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
@@ -26,6 +26,7 @@ public final class RiskUpdates
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final AccountRiskUpdateEncoder encoder = new AccountRiskUpdateEncoder();
     private Account[] queue = new Account[64];
+    private int[] slots = new int[64];
     private int queued;
 
     /**
@@ -77,31 +78,43 @@ public final class RiskUpdates
 
     /**
      * Publish one account now.
+     * <p>
+     * The totals value every position at its book's current mark: one pass over the account's net quantities and
+     * the venue's marks, both primitive arrays, without touching the position objects (cost and realised P&amp;L are
+     * running totals on the account). Only the positions reported are read in full.
      *
      * @param account the account.
      * @param full    every position that is not flat (a full picture for late joiners), not only those that changed.
      */
     public void publish(final Account account, final boolean full)
     {
-        long unrealised = 0;
+        final long[] marks = state.marks.marks();
+        final int[] scales = state.marks.scales();
+        final long[] nets = account.nets();
+        final int[] markIndexes = account.markIndexes();
+        final int positionCount = account.positionCount();
+        long value = 0;
         long exposure = 0;
-        int reportable = 0;
-        for (int i = 0, n = account.positionCount(); i < n; i++)
+        long unvaluedCost = 0;
+        for (int i = 0; i < positionCount; i++)
         {
-            final Position position = account.positionAt(i);
-            final long mark = mark(position);
-            unrealised += Settlement.unrealisedPnl(position, mark);
-            exposure += Settlement.exposure(position, mark);
-            if (isReportable(position, full))
+            final int book = markIndexes[i];
+            final long net = nets[i];
+            final long positionValue = FixedPoint.notional(marks[book], net, scales[book]);
+            if (positionValue == FixedPoint.INVALID)
             {
-                reportable++;
+                // as Settlement.unrealisedPnl and exposure: a position whose value does not fit counts as 0
+                unvaluedCost += account.positionAt(i).cost();
+            }
+            else
+            {
+                value += positionValue;
+                exposure += Math.abs(positionValue);
             }
         }
-        long realised = 0;
-        for (int i = 0, n = account.positionCount(); i < n; i++)
-        {
-            realised += account.positionAt(i).realisedPnl();
-        }
+        final long unrealised = value - account.costTotal() + unvaluedCost;
+        final long realised = account.realisedTotal();
+        final int reportable = full ? allReportable(account) : changedInCreationOrder(account);
 
         final EventSink sink = events.sink();
         final int fixed = HEADER + AccountRiskUpdateEncoder.BLOCK_LENGTH +
@@ -129,15 +142,11 @@ public final class RiskUpdates
                 .maxOpenOrders(account.maxOpenOrders())
                 .killSwitch(account.killed() ? BooleanType.TRUE : BooleanType.FALSE);
             final AccountRiskUpdateEncoder.PositionsEncoder entries = encoder.positionsCount(count);
-            int written = 0;
-            while (written < count)
+            for (int written = 0; written < count; written++)
             {
-                final Position position = account.positionAt(next++);
-                if (!isReportable(position, full))
-                {
-                    continue;
-                }
-                final long mark = mark(position);
+                final int slot = slots[next++];
+                final Position position = account.positionAt(slot);
+                final long mark = marks[markIndexes[slot]];
                 entries.next()
                     .instrumentId(position.instrumentId())
                     .position(position.position())
@@ -148,25 +157,56 @@ public final class RiskUpdates
                     .openSellQuantity(position.openSellQuantity())
                     .positionLimit(account.positionLimitFor(position))
                     .markPrice(mark);
-                position.changed(false);
-                written++;
             }
             sink.commit(HEADER + encoder.encodedLength());
             remaining -= count;
         }
         while (remaining > 0);
+        account.clearChangedPositions();
         account.changed(false);
     }
 
-    private static boolean isReportable(final Position position, final boolean full)
+    private int allReportable(final Account account)
     {
-        return position.changed() || full && (position.position() != 0 || position.openBuyQuantity() != 0 ||
-            position.openSellQuantity() != 0);
+        final int positionCount = account.positionCount();
+        ensureSlots(positionCount);
+        int count = 0;
+        for (int i = 0; i < positionCount; i++)
+        {
+            final Position position = account.positionAt(i);
+            if (position.changed() || position.position() != 0 || position.openBuyQuantity() != 0 ||
+                position.openSellQuantity() != 0)
+            {
+                slots[count++] = i;
+            }
+        }
+        return count;
     }
 
-    private long mark(final Position position)
+    /** The changed slots, sorted: positions are reported in creation order whatever order they changed in. */
+    private int changedInCreationOrder(final Account account)
     {
-        final OrderBook book = state.book(position.instrumentId());
-        return book == null ? 0 : book.markPrice();
+        final int count = account.changedPositionCount();
+        ensureSlots(count);
+        for (int i = 0; i < count; i++)
+        {
+            final int slot = account.changedSlotAt(i);
+            int j = i - 1;
+            while (j >= 0 && slots[j] > slot)
+            {
+                slots[j + 1] = slots[j];
+                j--;
+            }
+            slots[j + 1] = slot;
+        }
+        return count;
+    }
+
+    private void ensureSlots(final int count)
+    {
+        if (slots.length < count)
+        {
+            slots = new int[Math.max(count, slots.length * 2)];
+        }
     }
 }

@@ -17,6 +17,7 @@ public final class Position
 
     private final int instrumentId;
     private final int priceScale;
+    private final int slot;
     long position;
     long cost;
     long realisedPnl;
@@ -28,11 +29,19 @@ public final class Position
     /**
      * @param instrumentId instrument.
      * @param priceScale   its price scale.
+     * @param slot         its index among its account's positions.
      */
-    public Position(final int instrumentId, final int priceScale)
+    Position(final int instrumentId, final int priceScale, final int slot)
     {
         this.instrumentId = instrumentId;
         this.priceScale = priceScale;
+        this.slot = slot;
+    }
+
+    /** @return its index among its account's positions (creation order). */
+    public int slot()
+    {
+        return slot;
     }
 
     /** @return instrument id. */
@@ -98,14 +107,6 @@ public final class Position
     }
 
     /**
-     * @param changed whether to report this position in the next risk update.
-     */
-    public void changed(final boolean changed)
-    {
-        this.changed = changed;
-    }
-
-    /**
      * Average cost at the instrument's price scale, rounded half-up.
      *
      * @return average cost, 0 when flat.
@@ -120,7 +121,7 @@ public final class Position
     }
 
     /**
-     * Restore from a snapshot.
+     * Restore from a snapshot ({@link Account#restorePosition} keeps the account's totals in step).
      *
      * @param position         net quantity.
      * @param cost             signed cost.
@@ -129,7 +130,7 @@ public final class Position
      * @param openSellQuantity open sell leaves.
      * @param positionLimit    override or {@link #NO_LIMIT_OVERRIDE}.
      */
-    public void restore(
+    void restore(
         final long position,
         final long cost,
         final long realisedPnl,
