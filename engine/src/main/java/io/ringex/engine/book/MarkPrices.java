@@ -1,5 +1,7 @@
 package io.ringex.engine.book;
 
+import io.ringex.protocol.FixedPoint;
+
 import java.util.Arrays;
 
 /**
@@ -10,6 +12,9 @@ import java.util.Arrays;
  * a hundred positions per account those misses were most of the end-of-batch risk flush. The marks of all books fit a
  * few cache lines here. A book writes its mark whenever it changes ({@link OrderBook#lastTradePrice(long)}).
  * <p>
+ * Each mark is also kept at money scale ({@link #markMoney()}: mark x 10^(money scale - price scale), or
+ * {@link FixedPoint#INVALID} if that does not fit), so valuing a position is one multiplication.
+ * <p>
  * Not part of the state: it is derived from the books, rebuilt as they are added or restored.
  * <p>
  * Threading: single business-logic thread.
@@ -18,6 +23,7 @@ public final class MarkPrices
 {
     private long[] marks = new long[16];
     private int[] scales = new int[16];
+    private long[] markMoney = new long[16];
     private int count;
 
     /**
@@ -32,6 +38,7 @@ public final class MarkPrices
         {
             marks = Arrays.copyOf(marks, count * 2);
             scales = Arrays.copyOf(scales, count * 2);
+            markMoney = Arrays.copyOf(markMoney, count * 2);
         }
         final int index = count++;
         scales[index] = book.instrument().priceScale();
@@ -46,6 +53,27 @@ public final class MarkPrices
     void set(final int index, final long mark)
     {
         marks[index] = mark;
+        final long factor = FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE - scales[index]);
+        final long money = mark * factor;
+        markMoney[index] = Math.multiplyHigh(mark, factor) != (money >> 63) ? FixedPoint.INVALID : money;
+    }
+
+    /**
+     * The value of a net quantity at a book's mark, exactly as {@link FixedPoint#notional(long, long, int)} of the
+     * mark, the quantity and the book's price scale.
+     *
+     * @param markMoney the book's {@link #markMoney()} entry.
+     * @param quantity  signed quantity.
+     * @return mark x quantity at money scale, or {@link FixedPoint#INVALID} if it does not fit an int64.
+     */
+    public static long value(final long markMoney, final long quantity)
+    {
+        if (markMoney == FixedPoint.INVALID)
+        {
+            return FixedPoint.INVALID;
+        }
+        final long result = markMoney * quantity;
+        return Math.multiplyHigh(markMoney, quantity) != (result >> 63) ? FixedPoint.INVALID : result;
     }
 
     /**
@@ -70,6 +98,12 @@ public final class MarkPrices
     public long[] marks()
     {
         return marks;
+    }
+
+    /** @return marks at money scale, INVALID where one does not fit (read-only; replaced when it grows). */
+    public long[] markMoney()
+    {
+        return markMoney;
     }
 
     /** @return the scales array (read-only by convention; replaced when it grows, so do not keep it). */

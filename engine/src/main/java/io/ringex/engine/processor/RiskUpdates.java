@@ -1,5 +1,6 @@
 package io.ringex.engine.processor;
 
+import io.ringex.engine.book.MarkPrices;
 import io.ringex.engine.risk.Account;
 import io.ringex.engine.risk.Position;
 import io.ringex.engine.risk.Settlement;
@@ -89,7 +90,7 @@ public final class RiskUpdates
     public void publish(final Account account, final boolean full)
     {
         final long[] marks = state.marks.marks();
-        final int[] scales = state.marks.scales();
+        final long[] markMoney = state.marks.markMoney();
         final long[] nets = account.nets();
         final int[] markIndexes = account.markIndexes();
         final int positionCount = account.positionCount();
@@ -98,9 +99,7 @@ public final class RiskUpdates
         long unvaluedCost = 0;
         for (int i = 0; i < positionCount; i++)
         {
-            final int book = markIndexes[i];
-            final long net = nets[i];
-            final long positionValue = FixedPoint.notional(marks[book], net, scales[book]);
+            final long positionValue = MarkPrices.value(markMoney[markIndexes[i]], nets[i]);
             if (positionValue == FixedPoint.INVALID)
             {
                 // as Settlement.unrealisedPnl and exposure: a position whose value does not fit counts as 0
