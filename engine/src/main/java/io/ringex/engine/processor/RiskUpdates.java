@@ -6,13 +6,15 @@ import io.ringex.engine.risk.Position;
 import io.ringex.engine.risk.Settlement;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.AccountRiskUpdateEncoder;
+import io.ringex.protocol.codecs.AccountRiskUpdateEncoder.PositionsEncoder;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 
 /**
  * Coalesces AccountRiskUpdate events: every account touched during a batch is queued once (in the order it was first
  * touched, which is deterministic) and published once at the end of the batch with its totals and the positions that
- * changed in the batch (readers keep the others). A full picture, every position that is not flat, is published on
+ * changed in the batch (readers keep the others). Events are written at the schema's offsets by
+ * {@link FixedFieldWriter}. A full picture, every position that is not flat, is published on
  * demand ({@link #publish(Account, boolean)}), which the node does periodically for late joiners. An account with
  * more positions than fit one event is split over several events, each with the account's totals.
  * <p>
@@ -24,8 +26,7 @@ public final class RiskUpdates
 
     private final EngineState state;
     private final EventEncoder events;
-    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-    private final AccountRiskUpdateEncoder encoder = new AccountRiskUpdateEncoder();
+    private final FixedFieldWriter writer = new FixedFieldWriter();
     private Account[] queue = new Account[64];
     private int[] slots = new int[64];
     private int queued;
@@ -116,48 +117,53 @@ public final class RiskUpdates
         final int reportable = full ? allReportable(account) : changedInCreationOrder(account);
 
         final EventSink sink = events.sink();
-        final int fixed = HEADER + AccountRiskUpdateEncoder.BLOCK_LENGTH +
-            AccountRiskUpdateEncoder.PositionsEncoder.HEADER_SIZE;
-        final int perEvent = Math.max(1, Math.min(0xFFFE,
-            (sink.maxEventLength() - fixed) / AccountRiskUpdateEncoder.PositionsEncoder.sbeBlockLength()));
+        final int fixed = HEADER + AccountRiskUpdateEncoder.BLOCK_LENGTH + PositionsEncoder.HEADER_SIZE;
+        final int entryLength = PositionsEncoder.sbeBlockLength();
+        final int perEvent = Math.max(1, Math.min(0xFFFE, (sink.maxEventLength() - fixed) / entryLength));
         int next = 0;
         int remaining = reportable;
         do
         {
             final int count = Math.min(perEvent, remaining);
-            final int offset = sink.claim(fixed + count * AccountRiskUpdateEncoder.PositionsEncoder.sbeBlockLength());
-            encoder.wrapAndApplyHeader(sink.buffer(), offset, header)
-                .accountId(account.accountId())
-                .timestampNs(events.timestampNs())
-                .balance(account.balance())
-                .reserved(account.reserved())
-                .realisedPnl(realised)
-                .unrealisedPnl(unrealised)
-                .exposure(exposure)
-                .creditLimit(account.creditLimit())
-                .maxOrderQuantity(account.maxOrderQuantity())
-                .maxOrderNotional(account.maxOrderNotional())
-                .openOrders(account.openOrders())
-                .maxOpenOrders(account.maxOpenOrders())
-                .killSwitch(account.killed() ? BooleanType.TRUE : BooleanType.FALSE);
-            final AccountRiskUpdateEncoder.PositionsEncoder entries = encoder.positionsCount(count);
+            final int length = fixed + count * entryLength;
+            final FixedFieldWriter w = writer.wrap(sink.buffer(), sink.claim(length), length,
+                AccountRiskUpdateEncoder.BLOCK_LENGTH, AccountRiskUpdateEncoder.TEMPLATE_ID,
+                AccountRiskUpdateEncoder.SCHEMA_ID, AccountRiskUpdateEncoder.SCHEMA_VERSION);
+            w.putLong(HEADER + AccountRiskUpdateEncoder.accountIdEncodingOffset(), account.accountId());
+            w.putLong(HEADER + AccountRiskUpdateEncoder.timestampNsEncodingOffset(), events.timestampNs());
+            w.putLong(HEADER + AccountRiskUpdateEncoder.balanceEncodingOffset(), account.balance());
+            w.putLong(HEADER + AccountRiskUpdateEncoder.reservedEncodingOffset(), account.reserved());
+            w.putLong(HEADER + AccountRiskUpdateEncoder.realisedPnlEncodingOffset(), realised);
+            w.putLong(HEADER + AccountRiskUpdateEncoder.unrealisedPnlEncodingOffset(), unrealised);
+            w.putLong(HEADER + AccountRiskUpdateEncoder.exposureEncodingOffset(), exposure);
+            w.putLong(HEADER + AccountRiskUpdateEncoder.creditLimitEncodingOffset(), account.creditLimit());
+            w.putLong(HEADER + AccountRiskUpdateEncoder.maxOrderQuantityEncodingOffset(), account.maxOrderQuantity());
+            w.putLong(HEADER + AccountRiskUpdateEncoder.maxOrderNotionalEncodingOffset(), account.maxOrderNotional());
+            w.putInt(HEADER + AccountRiskUpdateEncoder.openOrdersEncodingOffset(), account.openOrders());
+            w.putInt(HEADER + AccountRiskUpdateEncoder.maxOpenOrdersEncodingOffset(), account.maxOpenOrders());
+            w.putByte(HEADER + AccountRiskUpdateEncoder.killSwitchEncodingOffset(),
+                account.killed() ? BooleanType.TRUE.value() : BooleanType.FALSE.value());
+            w.putShort(HEADER + AccountRiskUpdateEncoder.BLOCK_LENGTH, entryLength);
+            w.putShort(HEADER + AccountRiskUpdateEncoder.BLOCK_LENGTH + 2, count);
+            int entry = fixed;
             for (int written = 0; written < count; written++)
             {
                 final int slot = slots[next++];
                 final Position position = account.positionAt(slot);
                 final long mark = marks[markIndexes[slot]];
-                entries.next()
-                    .instrumentId(position.instrumentId())
-                    .position(position.position())
-                    .averageCost(position.averageCost())
-                    .realisedPnl(position.realisedPnl())
-                    .unrealisedPnl(Settlement.unrealisedPnl(position, mark))
-                    .openBuyQuantity(position.openBuyQuantity())
-                    .openSellQuantity(position.openSellQuantity())
-                    .positionLimit(account.positionLimitFor(position))
-                    .markPrice(mark);
+                w.putInt(entry + PositionsEncoder.instrumentIdEncodingOffset(), position.instrumentId());
+                w.putLong(entry + PositionsEncoder.positionEncodingOffset(), position.position());
+                w.putLong(entry + PositionsEncoder.averageCostEncodingOffset(), position.averageCost());
+                w.putLong(entry + PositionsEncoder.realisedPnlEncodingOffset(), position.realisedPnl());
+                w.putLong(entry + PositionsEncoder.unrealisedPnlEncodingOffset(),
+                    Settlement.unrealisedPnl(position, mark));
+                w.putLong(entry + PositionsEncoder.openBuyQuantityEncodingOffset(), position.openBuyQuantity());
+                w.putLong(entry + PositionsEncoder.openSellQuantityEncodingOffset(), position.openSellQuantity());
+                w.putLong(entry + PositionsEncoder.positionLimitEncodingOffset(), account.positionLimitFor(position));
+                w.putLong(entry + PositionsEncoder.markPriceEncodingOffset(), mark);
+                entry += entryLength;
             }
-            sink.commit(HEADER + encoder.encodedLength());
+            sink.commit(length);
             remaining -= count;
         }
         while (remaining > 0);
