@@ -84,6 +84,8 @@ public final class Order
     public Order orderIdNext;
     /** 64-bit hash of (account, client order id), set by the open-order index while the order is in it. */
     public long clientOrderIdHash;
+    /** The position its exposure is counted in, set when the order is accepted (derived, not part of the state). */
+    public ExposureRecord exposure;
 
     /**
      * Reset every field to its initial state before reuse.
@@ -117,6 +119,7 @@ public final class Order
         clientOrderIdNext = null;
         orderIdNext = null;
         clientOrderIdHash = 0;
+        exposure = null;
     }
 
     /**

@@ -76,7 +76,9 @@ public final class SnapshotReader
         {
             final Order order = readOrder(state);
             state.orders.add(order);
-            state.account(order.accountId()).linkOrder(order);
+            final Account account = state.account(order.accountId());
+            account.linkOrder(order);
+            order.exposure = account.position(order.instrumentId());
             resting.add(order);
         }
         if (position != offset + length)

@@ -1,5 +1,7 @@
 package io.ringex.engine.risk;
 
+import io.ringex.engine.book.ExposureRecord;
+
 /**
  * An account's position in one instrument: net quantity, cost (average-cost method), realised P&amp;L, the quantity
  * its open orders could still add or remove, and an optional per-instrument position limit.
@@ -10,7 +12,7 @@ package io.ringex.engine.risk;
  * <p>
  * Threading: single business-logic thread.
  */
-public final class Position
+public final class Position implements ExposureRecord
 {
     /** No per-instrument override: the account's default limit applies. */
     public static final long NO_LIMIT_OVERRIDE = -1;
