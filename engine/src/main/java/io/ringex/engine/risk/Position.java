@@ -17,6 +17,8 @@ public final class Position implements ExposureRecord
     /** No per-instrument override: the account's default limit applies. */
     public static final long NO_LIMIT_OVERRIDE = -1;
 
+    private static final long UNKNOWN_AVERAGE_COST = -1;
+
     private final int instrumentId;
     private final int priceScale;
     private final int slot;
@@ -27,6 +29,7 @@ public final class Position implements ExposureRecord
     long openSellQuantity;
     long positionLimit = NO_LIMIT_OVERRIDE;
     boolean changed;
+    private long averageCost = UNKNOWN_AVERAGE_COST;
 
     /**
      * @param instrumentId instrument.
@@ -109,17 +112,25 @@ public final class Position implements ExposureRecord
     }
 
     /**
-     * Average cost at the instrument's price scale, rounded half-up.
+     * Average cost at the instrument's price scale, rounded half-up. Cached until a trade or a restore changes the
+     * position: it is reported with every risk update of the position, mostly after changes of its open quantities
+     * only, and costs four divisions.
      *
      * @return average cost, 0 when flat.
      */
     public long averageCost()
     {
-        if (position == 0)
+        if (averageCost == UNKNOWN_AVERAGE_COST)
         {
-            return 0;
+            averageCost = position == 0 ? 0 : PnlMath.averagePrice(Math.abs(cost), Math.abs(position), priceScale);
         }
-        return PnlMath.averagePrice(Math.abs(cost), Math.abs(position), priceScale);
+        return averageCost;
+    }
+
+    /** Forget the cached average cost (the position or its cost changed). */
+    void costChanged()
+    {
+        averageCost = UNKNOWN_AVERAGE_COST;
     }
 
     /**
@@ -146,5 +157,6 @@ public final class Position implements ExposureRecord
         this.openBuyQuantity = openBuyQuantity;
         this.openSellQuantity = openSellQuantity;
         this.positionLimit = positionLimit;
+        costChanged();
     }
 }

@@ -49,6 +49,7 @@ public final class Settlement
         final long costBefore = position.cost;
         final long realisedBefore = position.realisedPnl;
         applyToPosition(position, signedQuantity, notional);
+        position.costChanged();
         account.positionTraded(position, costBefore, realisedBefore);
     }
 

@@ -2,6 +2,7 @@ package io.ringex.engine.processor;
 
 import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.risk.Account;
+import io.ringex.engine.risk.PnlMath;
 import io.ringex.engine.risk.Position;
 import io.ringex.engine.risk.Settlement;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
@@ -127,7 +128,8 @@ final class RiskUpdateTotalsTest
             entries.next()
                 .instrumentId(position.instrumentId())
                 .position(position.position())
-                .averageCost(position.averageCost())
+                .averageCost(position.position() == 0 ? 0 : PnlMath.averagePrice(Math.abs(position.cost()),
+                    Math.abs(position.position()), position.priceScale()))
                 .realisedPnl(position.realisedPnl())
                 .unrealisedPnl(Settlement.unrealisedPnl(position, mark))
                 .openBuyQuantity(position.openBuyQuantity())
