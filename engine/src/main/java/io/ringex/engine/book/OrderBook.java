@@ -18,6 +18,8 @@ public final class OrderBook
     private long publishedAskPrice;
     private long publishedAskQuantity;
     private boolean touched;
+    private MarkPrices marks;
+    private int markIndex = -1;
 
     /**
      * @param instrument the instrument, whose band sizes the levels.
@@ -64,6 +66,28 @@ public final class OrderBook
     public void lastTradePrice(final long price)
     {
         lastTradePrice = price;
+        publishMark();
+    }
+
+    /** @return this book's index in the {@link MarkPrices} it is registered with, -1 if none. */
+    public int markIndex()
+    {
+        return markIndex;
+    }
+
+    void attachMarks(final MarkPrices marks, final int markIndex)
+    {
+        this.marks = marks;
+        this.markIndex = markIndex;
+        publishMark();
+    }
+
+    private void publishMark()
+    {
+        if (marks != null)
+        {
+            marks.set(markIndex, markPrice());
+        }
     }
 
     /** @return the mark for P&amp;L: last trade price, else the reference price. */
@@ -192,6 +216,7 @@ public final class OrderBook
         this.mdSequence = mdSequence;
         this.lastTradePrice = lastTradePrice;
         this.nextPriority = nextPriority;
+        publishMark();
     }
 
     /**

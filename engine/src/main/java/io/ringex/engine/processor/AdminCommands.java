@@ -179,9 +179,9 @@ public final class AdminCommands
             {
                 final OrderBook book = state.book(overrideInstruments[i]);
                 final Position position = account.positionFor(overrideInstruments[i],
-                    book.instrument().priceScale());
+                    book.instrument().priceScale(), book.markIndex());
                 position.positionLimit(overrideLimits[i]);
-                position.changed(true);
+                account.positionChanged(position);
             }
             riskUpdates.touch(account);
         }

@@ -1,5 +1,6 @@
 package io.ringex.engine.processor;
 
+import io.ringex.engine.book.MarkPrices;
 import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.book.OrderPool;
 import io.ringex.engine.risk.Account;
@@ -24,6 +25,7 @@ public final class EngineState
     final Int2ObjectHashMap<OrderBook> bookById = new Int2ObjectHashMap<>();
     private final OrderBook[] denseBooks = new OrderBook[DENSE_INSTRUMENT_IDS];
     final ArrayList<OrderBook> books = new ArrayList<>();
+    final MarkPrices marks = new MarkPrices();
     final Long2ObjectHashMap<Account> accountById = new Long2ObjectHashMap<>();
     final ArrayList<Account> accounts = new ArrayList<>();
     final OrderIndex orders;
@@ -74,6 +76,7 @@ public final class EngineState
             denseBooks[instrumentId] = book;
         }
         books.add(book);
+        marks.register(book);
     }
 
     /**
@@ -83,6 +86,12 @@ public final class EngineState
     {
         accountById.put(account.accountId(), account);
         accounts.add(account);
+    }
+
+    /** @return every book's mark price, by the book's {@link OrderBook#markIndex()}. */
+    public MarkPrices marks()
+    {
+        return marks;
     }
 
     /** @return open orders. */

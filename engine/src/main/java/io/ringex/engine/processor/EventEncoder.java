@@ -28,7 +28,9 @@ import io.ringex.protocol.codecs.TradeEncoder;
 import io.ringex.protocol.codecs.TradingStatus;
 
 /**
- * Writes the processor's events into the {@link EventSink} with preallocated encoders: execution reports, cancel
+ * Writes the processor's events into the {@link EventSink}: the two most frequent (ExecutionReport, BookLevelUpdate,
+ * about three per command) field by field at the schema's offsets with one bounds check each
+ * ({@link FixedFieldWriter}), the others with preallocated SBE encoders: execution reports, cancel
  * rejects, market data (level updates, trades, best bid/offer, book snapshots), instrument definitions, admin
  * responses and business rejects. Every event carries the command's sequence and timestamp where the schema has room
  * for them, and the current epoch.
@@ -44,9 +46,8 @@ public final class EventEncoder
 
     private final EventSink sink;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-    private final ExecutionReportEncoder executionReport = new ExecutionReportEncoder();
+    private final FixedFieldWriter writer = new FixedFieldWriter();
     private final CancelRejectEncoder cancelReject = new CancelRejectEncoder();
-    private final BookLevelUpdateEncoder levelUpdate = new BookLevelUpdateEncoder();
     private final TradeEncoder trade = new TradeEncoder();
     private final BestBidOfferEncoder bbo = new BestBidOfferEncoder();
     private final BookSnapshotEncoder bookSnapshot = new BookSnapshotEncoder();
@@ -144,32 +145,39 @@ public final class EventEncoder
         final CancelReason cancelReason,
         final boolean done)
     {
-        final int offset = sink.claim(HEADER + ExecutionReportEncoder.BLOCK_LENGTH);
-        executionReport.wrapAndApplyHeader(sink.buffer(), offset, header)
-            .epoch(epoch)
-            .sessionId(order.sessionId())
-            .accountId(order.accountId())
-            .instrumentId(order.instrumentId())
-            .orderId(orderId)
-            .putClientOrderId(clientOrderId, 0)
-            .putOrigClientOrderId(origClientOrderId, 0)
-            .execType(execType)
-            .orderStatus(orderStatus)
-            .side(order.isBuy() ? Side.BUY : Side.SELL)
-            .orderType(order.orderType() == Order.TYPE_MARKET ? OrderType.MARKET : OrderType.LIMIT)
-            .timeInForce(timeInForce(order.timeInForce()))
-            .price(order.orderType() == Order.TYPE_MARKET ? 0 : order.price())
-            .quantity(order.quantity())
-            .leavesQuantity(done ? 0 : order.leavesQuantity())
-            .cumulativeQuantity(order.filledQuantity())
-            .lastPrice(lastPrice)
-            .lastQuantity(lastQuantity)
-            .averagePrice(PnlMath.averagePrice(order.cumulativeNotional(), order.filledQuantity(), priceScale))
-            .tradeId(tradeId)
-            .rejectReason(rejectReason)
-            .cancelReason(cancelReason)
-            .transactTimeNs(timestampNs)
-            .commandSequence(sequence);
+        final int length = HEADER + ExecutionReportEncoder.BLOCK_LENGTH;
+        final FixedFieldWriter w = writer.wrap(sink.buffer(), sink.claim(length), length,
+            ExecutionReportEncoder.BLOCK_LENGTH, ExecutionReportEncoder.TEMPLATE_ID, ExecutionReportEncoder.SCHEMA_ID,
+            ExecutionReportEncoder.SCHEMA_VERSION);
+        final boolean market = order.orderType() == Order.TYPE_MARKET;
+        w.putLong(HEADER + ExecutionReportEncoder.epochEncodingOffset(), epoch);
+        w.putLong(HEADER + ExecutionReportEncoder.sessionIdEncodingOffset(), order.sessionId());
+        w.putLong(HEADER + ExecutionReportEncoder.accountIdEncodingOffset(), order.accountId());
+        w.putInt(HEADER + ExecutionReportEncoder.instrumentIdEncodingOffset(), order.instrumentId());
+        w.putLong(HEADER + ExecutionReportEncoder.orderIdEncodingOffset(), orderId);
+        w.putBytes(HEADER + ExecutionReportEncoder.clientOrderIdEncodingOffset(), clientOrderId);
+        w.putBytes(HEADER + ExecutionReportEncoder.origClientOrderIdEncodingOffset(), origClientOrderId);
+        w.putByte(HEADER + ExecutionReportEncoder.execTypeEncodingOffset(), execType.value());
+        w.putByte(HEADER + ExecutionReportEncoder.orderStatusEncodingOffset(), orderStatus.value());
+        w.putByte(HEADER + ExecutionReportEncoder.sideEncodingOffset(),
+            order.isBuy() ? Side.BUY.value() : Side.SELL.value());
+        w.putByte(HEADER + ExecutionReportEncoder.orderTypeEncodingOffset(),
+            market ? OrderType.MARKET.value() : OrderType.LIMIT.value());
+        w.putByte(HEADER + ExecutionReportEncoder.timeInForceEncodingOffset(),
+            timeInForce(order.timeInForce()).value());
+        w.putLong(HEADER + ExecutionReportEncoder.priceEncodingOffset(), market ? 0 : order.price());
+        w.putLong(HEADER + ExecutionReportEncoder.quantityEncodingOffset(), order.quantity());
+        w.putLong(HEADER + ExecutionReportEncoder.leavesQuantityEncodingOffset(), done ? 0 : order.leavesQuantity());
+        w.putLong(HEADER + ExecutionReportEncoder.cumulativeQuantityEncodingOffset(), order.filledQuantity());
+        w.putLong(HEADER + ExecutionReportEncoder.lastPriceEncodingOffset(), lastPrice);
+        w.putLong(HEADER + ExecutionReportEncoder.lastQuantityEncodingOffset(), lastQuantity);
+        w.putLong(HEADER + ExecutionReportEncoder.averagePriceEncodingOffset(),
+            PnlMath.averagePrice(order.cumulativeNotional(), order.filledQuantity(), priceScale));
+        w.putLong(HEADER + ExecutionReportEncoder.tradeIdEncodingOffset(), tradeId);
+        w.putShort(HEADER + ExecutionReportEncoder.rejectReasonEncodingOffset(), rejectReason.value());
+        w.putByte(HEADER + ExecutionReportEncoder.cancelReasonEncodingOffset(), cancelReason.value());
+        w.putLong(HEADER + ExecutionReportEncoder.transactTimeNsEncodingOffset(), timestampNs);
+        w.putLong(HEADER + ExecutionReportEncoder.commandSequenceEncodingOffset(), sequence);
         sink.commit(HEADER + ExecutionReportEncoder.BLOCK_LENGTH);
     }
 
@@ -222,15 +230,17 @@ public final class EventEncoder
     {
         final PriceLevels levels = book.levels();
         touch(book);
-        final int offset = sink.claim(HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH);
-        levelUpdate.wrapAndApplyHeader(sink.buffer(), offset, header)
-            .instrumentId(book.instrument().instrumentId())
-            .mdSequence(book.nextMdSequence())
-            .side(buy ? Side.BUY : Side.SELL)
-            .price(levels.price(index))
-            .quantity(levels.quantity(index))
-            .orderCount(levels.orderCount(index))
-            .timestampNs(timestampNs);
+        final int length = HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH;
+        final FixedFieldWriter w = writer.wrap(sink.buffer(), sink.claim(length), length,
+            BookLevelUpdateEncoder.BLOCK_LENGTH, BookLevelUpdateEncoder.TEMPLATE_ID, BookLevelUpdateEncoder.SCHEMA_ID,
+            BookLevelUpdateEncoder.SCHEMA_VERSION);
+        w.putInt(HEADER + BookLevelUpdateEncoder.instrumentIdEncodingOffset(), book.instrument().instrumentId());
+        w.putLong(HEADER + BookLevelUpdateEncoder.mdSequenceEncodingOffset(), book.nextMdSequence());
+        w.putByte(HEADER + BookLevelUpdateEncoder.sideEncodingOffset(), buy ? Side.BUY.value() : Side.SELL.value());
+        w.putLong(HEADER + BookLevelUpdateEncoder.priceEncodingOffset(), levels.price(index));
+        w.putLong(HEADER + BookLevelUpdateEncoder.quantityEncodingOffset(), levels.quantity(index));
+        w.putInt(HEADER + BookLevelUpdateEncoder.orderCountEncodingOffset(), levels.orderCount(index));
+        w.putLong(HEADER + BookLevelUpdateEncoder.timestampNsEncodingOffset(), timestampNs);
         sink.commit(HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH);
     }
 

@@ -188,7 +188,7 @@ public final class OrderAmendments
         }
         final int scale = book.instrument().priceScale();
         final long leaves = newQuantity - order.filledQuantity();
-        reason = RiskChecks.check(account, account.position(order.instrumentId()), order.isBuy(), newQuantity,
+        reason = RiskChecks.check(account, OrderLifecycle.position(book, account, order), order.isBuy(), newQuantity,
             FixedPoint.notional(newPrice, newQuantity, scale), leaves,
             order.isBuy() ? FixedPoint.notional(newPrice, leaves, scale) : 0, false,
             order.trackedLeaves(), order.trackedReserve());

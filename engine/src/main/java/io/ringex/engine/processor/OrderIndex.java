@@ -2,35 +2,46 @@ package io.ringex.engine.processor;
 
 import io.ringex.engine.book.Order;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.Hashing;
-import org.agrona.collections.Long2ObjectHashMap;
+
+import java.nio.ByteOrder;
 
 /**
  * Every open order of the venue, findable by engine order id and by (account, client order id), and walkable in
  * acceptance order (order id ascending) through an intrusive list.
  * <p>
- * The client-order-id index hashes (account, 20 id bytes) to a 64-bit key; orders whose keys collide are chained
- * through {@link Order#clientOrderIdNext} and told apart by comparing the bytes, so no key object is ever allocated.
- * Hash maps are only used for lookups, never iterated.
+ * Both lookups are intrusive chained hash tables: a power-of-two array of buckets, each the head of a chain linked
+ * through the orders themselves ({@link Order#orderIdNext}, {@link Order#clientOrderIdNext}). A lookup is one load
+ * from the bucket array and then the order, which the caller needs anyway; a primitive-keyed map (Agrona's
+ * Long2ObjectHashMap) costs a key array and a value array (two cache misses) and shifts entries on removal.
+ * Nothing is allocated after
+ * construction and nothing is ever rehashed: the bucket count is fixed from the expected open orders, and more orders
+ * than that only make chains longer. The tables are only used for lookups, never iterated.
+ * <p>
+ * The client key hashes (account, 20 id bytes, read as two longs and an int) to 64 bits, kept on the order so a
+ * chain walk compares a long before it compares bytes. A client who crafts ids to share a bucket only lengthens
+ * chains of its own open orders, which its account's max open orders bounds.
  * <p>
  * Threading: single business-logic thread.
  */
 public final class OrderIndex
 {
-    private final Long2ObjectHashMap<Order> byId;
-    private final Long2ObjectHashMap<Order> byClientOrderId;
+    private final Order[] byId;
+    private final Order[] byClientOrderId;
+    private final int shift;
     private Order first;
     private Order last;
     private int size;
 
     /**
-     * @param expectedOrders open orders to size the maps for.
+     * @param expectedOrders open orders to size the tables for (one bucket per expected order, rounded up to a power
+     *                       of two).
      */
     public OrderIndex(final int expectedOrders)
     {
-        // capacity for twice the expected orders at Agrona's default load factor: no resize in steady state
-        byId = new Long2ObjectHashMap<>(Math.max(16, expectedOrders * 2), Hashing.DEFAULT_LOAD_FACTOR);
-        byClientOrderId = new Long2ObjectHashMap<>(Math.max(16, expectedOrders * 2), Hashing.DEFAULT_LOAD_FACTOR);
+        final int buckets = Math.max(16, Integer.highestOneBit(Math.max(1, expectedOrders - 1)) << 1);
+        byId = new Order[buckets];
+        byClientOrderId = new Order[buckets];
+        shift = 64 - Integer.numberOfTrailingZeros(buckets);
     }
 
     /** @return number of open orders. */
@@ -51,7 +62,14 @@ public final class OrderIndex
      */
     public Order byId(final long orderId)
     {
-        return byId.get(orderId);
+        for (Order order = byId[bucket(orderId)]; order != null; order = order.orderIdNext)
+        {
+            if (order.orderId() == orderId)
+            {
+                return order;
+            }
+        }
+        return null;
     }
 
     /**
@@ -64,10 +82,14 @@ public final class OrderIndex
      */
     public Order byClientOrderId(final long accountId, final DirectBuffer buffer, final int offset)
     {
-        final long key = key(accountId, buffer, offset);
-        for (Order order = byClientOrderId.get(key); order != null; order = order.clientOrderIdNext)
+        final long w0 = buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN);
+        final long w1 = buffer.getLong(offset + 8, ByteOrder.LITTLE_ENDIAN);
+        final int w2 = buffer.getInt(offset + 16, ByteOrder.LITTLE_ENDIAN);
+        final long hash = hash(accountId, w0, w1, w2);
+        for (Order order = byClientOrderId[bucket(hash)]; order != null; order = order.clientOrderIdNext)
         {
-            if (order.accountId() == accountId && order.clientOrderIdEquals(buffer, offset))
+            if (order.clientOrderIdHash == hash && order.accountId() == accountId &&
+                order.clientOrderIdLong(0) == w0 && order.clientOrderIdLong(8) == w1 && order.clientOrderIdTail() == w2)
             {
                 return order;
             }
@@ -82,7 +104,9 @@ public final class OrderIndex
      */
     public void add(final Order order)
     {
-        byId.put(order.orderId(), order);
+        final int idBucket = bucket(order.orderId());
+        order.orderIdNext = byId[idBucket];
+        byId[idBucket] = order;
         addClientKey(order);
         order.venuePrev = last;
         order.venueNext = null;
@@ -105,7 +129,7 @@ public final class OrderIndex
      */
     public void remove(final Order order)
     {
-        byId.remove(order.orderId());
+        removeById(order);
         removeClientKey(order);
         if (order.venuePrev == null)
         {
@@ -144,29 +168,48 @@ public final class OrderIndex
 
     private void addClientKey(final Order order)
     {
-        final long key = key(order.accountId(), order.clientOrderId());
-        order.clientOrderIdNext = byClientOrderId.get(key);
-        byClientOrderId.put(key, order);
+        final long hash = hash(order.accountId(), order.clientOrderIdLong(0), order.clientOrderIdLong(8),
+            order.clientOrderIdTail());
+        final int bucket = bucket(hash);
+        order.clientOrderIdHash = hash;
+        order.clientOrderIdNext = byClientOrderId[bucket];
+        byClientOrderId[bucket] = order;
     }
 
-    private void removeClientKey(final Order order)
+    private void removeById(final Order order)
     {
-        final long key = key(order.accountId(), order.clientOrderId());
+        final int bucket = bucket(order.orderId());
         Order previous = null;
-        for (Order current = byClientOrderId.get(key); current != null; current = current.clientOrderIdNext)
+        for (Order current = byId[bucket]; current != null; current = current.orderIdNext)
         {
             if (current == order)
             {
                 if (previous == null)
                 {
-                    if (order.clientOrderIdNext == null)
-                    {
-                        byClientOrderId.remove(key);
-                    }
-                    else
-                    {
-                        byClientOrderId.put(key, order.clientOrderIdNext);
-                    }
+                    byId[bucket] = order.orderIdNext;
+                }
+                else
+                {
+                    previous.orderIdNext = order.orderIdNext;
+                }
+                order.orderIdNext = null;
+                return;
+            }
+            previous = current;
+        }
+    }
+
+    private void removeClientKey(final Order order)
+    {
+        final int bucket = bucket(order.clientOrderIdHash);
+        Order previous = null;
+        for (Order current = byClientOrderId[bucket]; current != null; current = current.clientOrderIdNext)
+        {
+            if (current == order)
+            {
+                if (previous == null)
+                {
+                    byClientOrderId[bucket] = order.clientOrderIdNext;
                 }
                 else
                 {
@@ -179,23 +222,18 @@ public final class OrderIndex
         }
     }
 
-    private static long key(final long accountId, final DirectBuffer buffer, final int offset)
+    private int bucket(final long key)
     {
-        long hash = accountId * 0x9E3779B97F4A7C15L;
-        for (int i = 0; i < Order.CLIENT_ORDER_ID_LENGTH; i++)
-        {
-            hash = (hash ^ (buffer.getByte(offset + i) & 0xFF)) * 0x100000001B3L;
-        }
-        return hash;
+        // Fibonacci hashing: the high bits of key x golden ratio; spreads sequential order ids evenly too
+        return (int)((key * 0x9E3779B97F4A7C15L) >>> shift);
     }
 
-    private static long key(final long accountId, final byte[] clientOrderId)
+    private static long hash(final long accountId, final long w0, final long w1, final int w2)
     {
         long hash = accountId * 0x9E3779B97F4A7C15L;
-        for (int i = 0; i < Order.CLIENT_ORDER_ID_LENGTH; i++)
-        {
-            hash = (hash ^ (clientOrderId[i] & 0xFF)) * 0x100000001B3L;
-        }
-        return hash;
+        hash = (hash ^ w0) * 0xC2B2AE3D27D4EB4FL;
+        hash = (hash ^ w1) * 0xC2B2AE3D27D4EB4FL;
+        hash = (hash ^ (w2 & 0xFFFF_FFFFL)) * 0xC2B2AE3D27D4EB4FL;
+        return hash ^ (hash >>> 31);
     }
 }

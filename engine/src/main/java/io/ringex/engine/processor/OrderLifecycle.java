@@ -50,6 +50,7 @@ public final class OrderLifecycle implements MatchHandler
     {
         state.orders.add(order);
         account.linkOrder(order);
+        order.exposure = account.positionFor(order.instrumentId(), book.instrument().priceScale(), book.markIndex());
         events.executionReport(order, book.instrument().priceScale(), order.orderId(), order.clientOrderId(),
             EventEncoder.NO_CLIENT_ORDER_ID, ExecType.NEW, OrderStatus.NEW, 0, 0, 0, RejectReason.NONE,
             CancelReason.NONE, false);
@@ -81,7 +82,7 @@ public final class OrderLifecycle implements MatchHandler
         final long leaves = order.isResting() ? order.leavesQuantity() : 0;
         final long reserve = order.isBuy() && leaves > 0 ?
             FixedPoint.notional(order.price(), leaves, book.instrument().priceScale()) : 0;
-        final Position position = account.positionFor(order.instrumentId(), book.instrument().priceScale());
+        final Position position = position(book, account, order);
         Settlement.trackOrder(account, position, order, leaves, reserve);
         riskUpdates.touch(account);
     }
@@ -163,14 +164,15 @@ public final class OrderLifecycle implements MatchHandler
     {
         final long tradeId = ++state.lastTradeId;
         final int priceScale = book.instrument().priceScale();
-        final int instrumentId = book.instrument().instrumentId();
         final Account takerAccount = state.account(taker.accountId());
         final Account makerAccount = state.account(maker.accountId());
         final Account buyer = taker.isBuy() ? takerAccount : makerAccount;
         final Account seller = taker.isBuy() ? makerAccount : takerAccount;
+        final Position takerPosition = position(book, takerAccount, taker);
+        final Position makerPosition = position(book, makerAccount, maker);
         Settlement.settle(
-            buyer, buyer.positionFor(instrumentId, priceScale),
-            seller, seller.positionFor(instrumentId, priceScale),
+            buyer, taker.isBuy() ? takerPosition : makerPosition,
+            seller, taker.isBuy() ? makerPosition : takerPosition,
             quantity, notional);
         track(book, makerAccount, maker);
         riskUpdates.touch(takerAccount);
@@ -209,6 +211,21 @@ public final class OrderLifecycle implements MatchHandler
             EventEncoder.NO_CLIENT_ORDER_ID, ExecType.REPLACED, openStatus(maker), 0, 0, 0, RejectReason.NONE,
             CancelReason.SELF_TRADE_PREVENTION, false);
         events.levelUpdate(book, maker.isBuy(), book.levels().index(maker.price()));
+    }
+
+    /**
+     * The position an accepted order's exposure is counted in: the one it was given at acceptance (or restore).
+     *
+     * @param book    its book.
+     * @param account its account.
+     * @param order   the order.
+     * @return the position.
+     */
+    static Position position(final OrderBook book, final Account account, final Order order)
+    {
+        final Position position = (Position)order.exposure;
+        return position != null ? position :
+            account.positionFor(order.instrumentId(), book.instrument().priceScale(), book.markIndex());
     }
 
     /**

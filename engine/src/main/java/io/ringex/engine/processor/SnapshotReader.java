@@ -4,7 +4,6 @@ import io.ringex.engine.book.Instrument;
 import io.ringex.engine.book.Order;
 import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.risk.Account;
-import io.ringex.engine.risk.Position;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
@@ -70,14 +69,16 @@ public final class SnapshotReader
         }
         for (int i = 0; i < accounts; i++)
         {
-            state.addAccount(readAccount());
+            state.addAccount(readAccount(state));
         }
         final ArrayList<Order> resting = new ArrayList<>(orders);
         for (int i = 0; i < orders; i++)
         {
             final Order order = readOrder(state);
             state.orders.add(order);
-            state.account(order.accountId()).linkOrder(order);
+            final Account account = state.account(order.accountId());
+            account.linkOrder(order);
+            order.exposure = account.position(order.instrumentId());
             resting.add(order);
         }
         if (position != offset + length)
@@ -119,7 +120,7 @@ public final class SnapshotReader
         return book;
     }
 
-    private Account readAccount()
+    private Account readAccount(final EngineState state)
     {
         final long accountId = getLong();
         final Account account = new Account(accountId, (byte)getInt());
@@ -139,16 +140,22 @@ public final class SnapshotReader
         for (int i = 0; i < positions; i++)
         {
             final int instrumentId = getInt();
-            final Position p = account.positionFor(instrumentId, getInt());
+            final int scale = getInt();
             final long net = getLong();
             final long cost = getLong();
             final long realised = getLong();
             final long openBuy = getLong();
             final long openSell = getLong();
             final long limit = getLong();
-            p.restore(net, cost, realised, openBuy, openSell, limit);
-            p.changed(false);
+            final OrderBook book = state.book(instrumentId);
+            if (book == null)
+            {
+                throw new IllegalStateException("snapshot position in unknown instrument " + instrumentId);
+            }
+            account.restorePosition(instrumentId, scale, book.markIndex(), net, cost, realised, openBuy, openSell,
+                limit);
         }
+        account.clearChangedPositions();
         account.changed(false);
         return account;
     }

@@ -3,7 +3,7 @@ package io.ringex.engine.risk;
 import io.ringex.engine.book.Order;
 import org.agrona.collections.Int2ObjectHashMap;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 
 /**
  * One trading account: cash, limits, kill switch, what its open orders reserve, its positions and its open orders.
@@ -11,8 +11,12 @@ import java.util.ArrayList;
  * Defaults before SetLimits are all zero: max order quantity 0, so every order is refused (MAX_ORDER_QUANTITY) until
  * a risk officer sets limits. A venue should not let an account trade on limits nobody chose.
  * <p>
- * Positions are kept both in a map (lookup) and a list in creation order (deterministic walks for risk updates,
- * snapshots and the state hash). Open orders form an intrusive list in acceptance order.
+ * Positions are kept both in a map (lookup) and an array in creation order (deterministic walks for risk updates,
+ * snapshots and the state hash); a position's index in that array is its slot. Risk updates value every position
+ * at its mark, so the net quantity and book index of each slot are mirrored in two primitive arrays that such a walk
+ * reads without touching the position objects, and the sums of the positions' cost and realised P&amp;L are kept
+ * as running totals. Positions changed since the last risk update are listed by slot, so an update finds them
+ * without a walk. Open orders form an intrusive list in acceptance order.
  * <p>
  * Threading: single business-logic thread.
  */
@@ -21,7 +25,14 @@ public final class Account
     private final long accountId;
     private final byte defaultSelfTradePrevention;
     private final Int2ObjectHashMap<Position> positionById = new Int2ObjectHashMap<>();
-    private final ArrayList<Position> positions = new ArrayList<>();
+    private Position[] positions = new Position[4];
+    private long[] nets = new long[4];
+    private int[] markIndexes = new int[4];
+    private int positionCount;
+    private int[] changedSlots = new int[4];
+    private int changedCount;
+    private long costTotal;
+    private long realisedTotal;
 
     long balance;
     long reserved;
@@ -190,13 +201,13 @@ public final class Account
         this.defaultPositionLimit = defaultPositionLimit;
         this.maxOpenOrders = maxOpenOrders;
         this.allowShort = allowShort;
-        for (int i = 0, n = positions.size(); i < n; i++)
+        for (int i = 0; i < positionCount; i++)
         {
-            final Position position = positions.get(i);
+            final Position position = positions[i];
             if (position.positionLimit != Position.NO_LIMIT_OVERRIDE)
             {
                 position.positionLimit = Position.NO_LIMIT_OVERRIDE;
-                position.changed = true;
+                positionChanged(position);
             }
         }
         changed = true;
@@ -232,33 +243,168 @@ public final class Account
      *
      * @param instrumentId instrument.
      * @param priceScale   its price scale.
+     * @param markIndex    its book's index in the engine's mark prices.
      * @return the position.
      */
-    public Position positionFor(final int instrumentId, final int priceScale)
+    public Position positionFor(final int instrumentId, final int priceScale, final int markIndex)
     {
         Position position = positionById.get(instrumentId);
         if (position == null)
         {
-            position = new Position(instrumentId, priceScale);
+            position = new Position(instrumentId, priceScale, positionCount);
             positionById.put(instrumentId, position);
-            positions.add(position);
+            if (positionCount == positions.length)
+            {
+                final int capacity = positionCount * 2;
+                positions = Arrays.copyOf(positions, capacity);
+                nets = Arrays.copyOf(nets, capacity);
+                markIndexes = Arrays.copyOf(markIndexes, capacity);
+                changedSlots = Arrays.copyOf(changedSlots, capacity);
+            }
+            positions[positionCount] = position;
+            markIndexes[positionCount] = markIndex;
+            positionCount++;
         }
         return position;
+    }
+
+    /**
+     * For tests of the risk package that have no books: the position with mark index 0.
+     *
+     * @param instrumentId instrument.
+     * @param priceScale   its price scale.
+     * @return the position.
+     */
+    Position positionFor(final int instrumentId, final int priceScale)
+    {
+        return positionFor(instrumentId, priceScale, 0);
+    }
+
+    /**
+     * Restore a position from a snapshot (created if new); it is not reported as changed.
+     *
+     * @param instrumentId     instrument.
+     * @param priceScale       its price scale.
+     * @param markIndex        its book's index in the engine's mark prices.
+     * @param net              net quantity.
+     * @param cost             signed cost.
+     * @param realisedPnl      realised P&amp;L.
+     * @param openBuyQuantity  open buy leaves.
+     * @param openSellQuantity open sell leaves.
+     * @param positionLimit    override or {@link Position#NO_LIMIT_OVERRIDE}.
+     */
+    public void restorePosition(
+        final int instrumentId,
+        final int priceScale,
+        final int markIndex,
+        final long net,
+        final long cost,
+        final long realisedPnl,
+        final long openBuyQuantity,
+        final long openSellQuantity,
+        final long positionLimit)
+    {
+        final Position position = positionFor(instrumentId, priceScale, markIndex);
+        costTotal -= position.cost;
+        realisedTotal -= position.realisedPnl;
+        position.restore(net, cost, realisedPnl, openBuyQuantity, openSellQuantity, positionLimit);
+        costTotal += cost;
+        realisedTotal += realisedPnl;
+        nets[position.slot()] = net;
+    }
+
+    /**
+     * Book keeping after a trade changed a position: mirror its net quantity, move the running totals by what its
+     * cost and realised P&amp;L moved, and list it as changed.
+     *
+     * @param position       the position, already updated.
+     * @param costBefore     its cost before.
+     * @param realisedBefore its realised P&amp;L before.
+     */
+    void positionTraded(final Position position, final long costBefore, final long realisedBefore)
+    {
+        nets[position.slot()] = position.position;
+        costTotal += position.cost - costBefore;
+        realisedTotal += position.realisedPnl - realisedBefore;
+        positionChanged(position);
+    }
+
+    /**
+     * List a position for the next risk update (once).
+     *
+     * @param position one of this account's positions.
+     */
+    public void positionChanged(final Position position)
+    {
+        if (!position.changed)
+        {
+            position.changed = true;
+            changedSlots[changedCount++] = position.slot();
+        }
+    }
+
+    /** @return positions changed since the last {@link #clearChangedPositions()}. */
+    public int changedPositionCount()
+    {
+        return changedCount;
+    }
+
+    /**
+     * @param index 0..changedPositionCount-1, in the order they first changed.
+     * @return the slot of a changed position.
+     */
+    public int changedSlotAt(final int index)
+    {
+        return changedSlots[index];
+    }
+
+    /** Forget which positions changed (after they were reported). */
+    public void clearChangedPositions()
+    {
+        for (int i = 0; i < changedCount; i++)
+        {
+            positions[changedSlots[i]].changed = false;
+        }
+        changedCount = 0;
+    }
+
+    /** @return the sum of the positions' signed cost. */
+    public long costTotal()
+    {
+        return costTotal;
+    }
+
+    /** @return the sum of the positions' realised P&amp;L. */
+    public long realisedTotal()
+    {
+        return realisedTotal;
+    }
+
+    /** @return net quantity by slot (read-only by convention; replaced when it grows, so do not keep it). */
+    public long[] nets()
+    {
+        return nets;
+    }
+
+    /** @return mark index by slot (read-only by convention; replaced when it grows, so do not keep it). */
+    public int[] markIndexes()
+    {
+        return markIndexes;
     }
 
     /** @return number of positions. */
     public int positionCount()
     {
-        return positions.size();
+        return positionCount;
     }
 
     /**
-     * @param index 0..positionCount-1, creation order.
+     * @param index 0..positionCount-1, creation order (the slot).
      * @return the position.
      */
     public Position positionAt(final int index)
     {
-        return positions.get(index);
+        return positions[index];
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.ringex.engine.risk;
 
+import io.ringex.engine.book.ExposureRecord;
+
 /**
  * An account's position in one instrument: net quantity, cost (average-cost method), realised P&amp;L, the quantity
  * its open orders could still add or remove, and an optional per-instrument position limit.
@@ -10,13 +12,16 @@ package io.ringex.engine.risk;
  * <p>
  * Threading: single business-logic thread.
  */
-public final class Position
+public final class Position implements ExposureRecord
 {
     /** No per-instrument override: the account's default limit applies. */
     public static final long NO_LIMIT_OVERRIDE = -1;
 
+    private static final long UNKNOWN_AVERAGE_COST = -1;
+
     private final int instrumentId;
     private final int priceScale;
+    private final int slot;
     long position;
     long cost;
     long realisedPnl;
@@ -24,15 +29,24 @@ public final class Position
     long openSellQuantity;
     long positionLimit = NO_LIMIT_OVERRIDE;
     boolean changed;
+    private long averageCost = UNKNOWN_AVERAGE_COST;
 
     /**
      * @param instrumentId instrument.
      * @param priceScale   its price scale.
+     * @param slot         its index among its account's positions.
      */
-    public Position(final int instrumentId, final int priceScale)
+    Position(final int instrumentId, final int priceScale, final int slot)
     {
         this.instrumentId = instrumentId;
         this.priceScale = priceScale;
+        this.slot = slot;
+    }
+
+    /** @return its index among its account's positions (creation order). */
+    public int slot()
+    {
+        return slot;
     }
 
     /** @return instrument id. */
@@ -98,29 +112,29 @@ public final class Position
     }
 
     /**
-     * @param changed whether to report this position in the next risk update.
-     */
-    public void changed(final boolean changed)
-    {
-        this.changed = changed;
-    }
-
-    /**
-     * Average cost at the instrument's price scale, rounded half-up.
+     * Average cost at the instrument's price scale, rounded half-up. Cached until a trade or a restore changes the
+     * position: it is reported with every risk update of the position, mostly after changes of its open quantities
+     * only, and costs four divisions.
      *
      * @return average cost, 0 when flat.
      */
     public long averageCost()
     {
-        if (position == 0)
+        if (averageCost == UNKNOWN_AVERAGE_COST)
         {
-            return 0;
+            averageCost = position == 0 ? 0 : PnlMath.averagePrice(Math.abs(cost), Math.abs(position), priceScale);
         }
-        return PnlMath.averagePrice(Math.abs(cost), Math.abs(position), priceScale);
+        return averageCost;
+    }
+
+    /** Forget the cached average cost (the position or its cost changed). */
+    void costChanged()
+    {
+        averageCost = UNKNOWN_AVERAGE_COST;
     }
 
     /**
-     * Restore from a snapshot.
+     * Restore from a snapshot ({@link Account#restorePosition} keeps the account's totals in step).
      *
      * @param position         net quantity.
      * @param cost             signed cost.
@@ -129,7 +143,7 @@ public final class Position
      * @param openSellQuantity open sell leaves.
      * @param positionLimit    override or {@link #NO_LIMIT_OVERRIDE}.
      */
-    public void restore(
+    void restore(
         final long position,
         final long cost,
         final long realisedPnl,
@@ -143,5 +157,6 @@ public final class Position
         this.openBuyQuantity = openBuyQuantity;
         this.openSellQuantity = openSellQuantity;
         this.positionLimit = positionLimit;
+        costChanged();
     }
 }

@@ -37,17 +37,26 @@ public final class Settlement
     {
         buyer.balance -= notional;
         seller.balance += notional;
-        apply(buyerPosition, quantity, notional);
-        apply(sellerPosition, -quantity, notional);
+        apply(buyer, buyerPosition, quantity, notional);
+        apply(seller, sellerPosition, -quantity, notional);
         buyer.changed = true;
         seller.changed = true;
     }
 
-    private static void apply(final Position position, final long signedQuantity, final long notional)
+    private static void apply(
+        final Account account, final Position position, final long signedQuantity, final long notional)
+    {
+        final long costBefore = position.cost;
+        final long realisedBefore = position.realisedPnl;
+        applyToPosition(position, signedQuantity, notional);
+        position.costChanged();
+        account.positionTraded(position, costBefore, realisedBefore);
+    }
+
+    private static void applyToPosition(final Position position, final long signedQuantity, final long notional)
     {
         final boolean buy = signedQuantity > 0;
         final long quantity = Math.abs(signedQuantity);
-        position.changed = true;
         if (position.position == 0 || (position.position > 0) == buy)
         {
             position.position += signedQuantity;
@@ -104,7 +113,7 @@ public final class Settlement
         order.trackedLeaves(leaves);
         order.trackedReserve(reserve);
         account.changed = true;
-        position.changed = true;
+        account.positionChanged(position);
     }
 
     /**

@@ -1,0 +1,158 @@
+package io.ringex.engine.processor;
+
+import io.ringex.engine.book.Instrument;
+import io.ringex.engine.book.Order;
+import io.ringex.engine.book.OrderBook;
+import io.ringex.engine.risk.PnlMath;
+import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
+import io.ringex.protocol.codecs.CancelReason;
+import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.ExecutionReportEncoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.OrderStatus;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.Side;
+import org.agrona.ExpandableArrayBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+/**
+ * The events {@link EventEncoder} writes field by field ({@link FixedFieldWriter}) must be byte for byte what the
+ * generated SBE encoders write for the same values: random orders and reasons for ExecutionReport, random resting
+ * orders for BookLevelUpdate. Any offset, width or enum encoding that drifts from the schema fails here.
+ */
+final class FixedFieldEventsTest
+{
+    private final CapturingEventSink sink = new CapturingEventSink();
+    private final EventEncoder events = new EventEncoder(sink);
+    private final ExpandableArrayBuffer expected = new ExpandableArrayBuffer(256);
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+
+    @Test
+    void executionReportsAreWhatTheSbeEncoderWrites()
+    {
+        final SplittableRandom random = new SplittableRandom(9);
+        final ExecType[] execTypes = values(ExecType.values());
+        final OrderStatus[] statuses = values(OrderStatus.values());
+        final RejectReason[] rejects = values(RejectReason.values());
+        final CancelReason[] cancels = values(CancelReason.values());
+        for (int i = 0; i < 2_000; i++)
+        {
+            final Order order = new Order();
+            final byte type = random.nextBoolean() ? Order.TYPE_LIMIT : Order.TYPE_MARKET;
+            final byte tif = (byte)(1 + random.nextInt(4));
+            order.init(random.nextLong(), random.nextLong(), random.nextLong(), random.nextInt(), random.nextBoolean(),
+                type, tif, false, Order.STP_CANCEL_NEWEST, 1 + random.nextInt(1_000_000), 1 + random.nextInt(1000));
+            order.fill(random.nextInt((int)order.quantity() + 1), random.nextLong(1L << 40));
+            final byte[] clientId = randomBytes(random);
+            final byte[] origId = randomBytes(random);
+            final ExecType execType = execTypes[random.nextInt(execTypes.length)];
+            final OrderStatus status = statuses[random.nextInt(statuses.length)];
+            final RejectReason reject = rejects[random.nextInt(rejects.length)];
+            final CancelReason cancel = cancels[random.nextInt(cancels.length)];
+            final long orderId = random.nextLong();
+            final long lastPrice = random.nextLong();
+            final long lastQuantity = random.nextLong();
+            final long tradeId = random.nextLong();
+            final boolean done = random.nextBoolean();
+            final int scale = random.nextInt(9);
+            events.epoch(random.nextLong());
+            events.beginCommand(random.nextLong(), random.nextLong());
+
+            sink.clear();
+            events.executionReport(order, scale, orderId, clientId, origId, execType, status, lastPrice, lastQuantity,
+                tradeId, reject, cancel, done);
+
+            new ExecutionReportEncoder().wrapAndApplyHeader(expected, 0, header)
+                .epoch(events.epoch())
+                .sessionId(order.sessionId())
+                .accountId(order.accountId())
+                .instrumentId(order.instrumentId())
+                .orderId(orderId)
+                .putClientOrderId(clientId, 0)
+                .putOrigClientOrderId(origId, 0)
+                .execType(execType)
+                .orderStatus(status)
+                .side(order.isBuy() ? Side.BUY : Side.SELL)
+                .orderType(type == Order.TYPE_MARKET ? OrderType.MARKET : OrderType.LIMIT)
+                .timeInForce(EventEncoder.timeInForce(tif))
+                .price(type == Order.TYPE_MARKET ? 0 : order.price())
+                .quantity(order.quantity())
+                .leavesQuantity(done ? 0 : order.leavesQuantity())
+                .cumulativeQuantity(order.filledQuantity())
+                .lastPrice(lastPrice)
+                .lastQuantity(lastQuantity)
+                .averagePrice(PnlMath.averagePrice(order.cumulativeNotional(), order.filledQuantity(), scale))
+                .tradeId(tradeId)
+                .rejectReason(reject)
+                .cancelReason(cancel)
+                .transactTimeNs(events.timestampNs())
+                .commandSequence(events.sequence());
+            assertArrayEquals(bytes(MessageHeaderEncoder.ENCODED_LENGTH + ExecutionReportEncoder.BLOCK_LENGTH),
+                sink.eventBytes(0), "execution report " + i);
+        }
+    }
+
+    @Test
+    void levelUpdatesAreWhatTheSbeEncoderWrites()
+    {
+        final SplittableRandom random = new SplittableRandom(4);
+        final OrderBook book = new OrderBook(new Instrument(42, new byte[Instrument.SYMBOL_LENGTH], 2, 5, 1, 10_000,
+            (byte)PriceBandType.TICKS.value(), 100));
+        for (int i = 0; i < 2_000; i++)
+        {
+            final Order order = new Order();
+            final boolean buy = random.nextBoolean();
+            final long price = 10_000 + 5 * (buy ? -random.nextInt(100) : 1 + random.nextInt(100));
+            order.init(i + 1, 1, 1, 42, buy, Order.TYPE_LIMIT, Order.TIF_GTC, false, Order.STP_CANCEL_NEWEST, price,
+                1 + random.nextInt(1_000));
+            book.rest(order);
+            final int index = book.levels().index(price);
+            events.beginCommand(random.nextLong(), random.nextLong());
+
+            sink.clear();
+            events.levelUpdate(book, buy, index);
+
+            new BookLevelUpdateEncoder().wrapAndApplyHeader(expected, 0, header)
+                .instrumentId(42)
+                .mdSequence(book.mdSequence())
+                .side(buy ? Side.BUY : Side.SELL)
+                .price(price)
+                .quantity(book.levels().quantity(index))
+                .orderCount(book.levels().orderCount(index))
+                .timestampNs(events.timestampNs());
+            assertArrayEquals(bytes(MessageHeaderEncoder.ENCODED_LENGTH + BookLevelUpdateEncoder.BLOCK_LENGTH),
+                sink.eventBytes(0), "level update " + i);
+        }
+    }
+
+    private byte[] bytes(final int length)
+    {
+        final byte[] out = new byte[length];
+        expected.getBytes(0, out);
+        return out;
+    }
+
+    private static byte[] randomBytes(final SplittableRandom random)
+    {
+        final byte[] bytes = new byte[Order.CLIENT_ORDER_ID_LENGTH];
+        for (int i = 0; i < bytes.length; i++)
+        {
+            bytes[i] = (byte)random.nextInt(256);
+        }
+        return bytes;
+    }
+
+    /** The enum's constants without NULL_VAL, which an encoder never writes. */
+    private static <E extends Enum<E>> E[] values(final E[] all)
+    {
+        return Arrays.stream(all).filter(e -> !e.name().equals("NULL_VAL")).toArray(
+            n -> Arrays.copyOf(all, n));
+    }
+}
