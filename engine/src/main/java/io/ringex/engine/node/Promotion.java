@@ -88,7 +88,7 @@ final class Promotion implements Agent
     {
         if (promoted)
         {
-            return ingress.doWork();
+            return ingress.doWork() + receiver.doWork();
         }
         int work = control.poll(controlHandler, 1);
         final long lastHeardNs = receiver.lastHeardNs();

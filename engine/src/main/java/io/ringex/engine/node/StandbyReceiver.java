@@ -6,6 +6,7 @@ import java.util.function.LongSupplier;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
+import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.Sequencer;
@@ -44,7 +45,8 @@ import org.agrona.concurrent.status.AtomicCounter;
  * If the primary does not hold its last record, it bisects with probe requests to the first record the two journals
  * differ on, logs it with what to do, counts it and reports DIVERGED, and applies nothing more: its journal holds
  * commands the primary's does not (an old primary's unacknowledged tail), which no catch-up can reconcile.
- * A full ring pushes back with ABORT.
+ * Refused or stopped (promoted), it still reads both streams and discards what arrives, so that the sender is never
+ * held up by a reader that will apply nothing. A full ring pushes back with ABORT.
  * <p>
  * Thread safety: one thread (the input thread); the only user of the standby input ring's sequencer.
  * {@link #acknowledging()} and {@link #isDiverged()} from any thread.
@@ -54,6 +56,9 @@ final class StandbyReceiver implements Agent
     static final long REQUEST_INTERVAL_NS = 250_000_000L;
     private static final System.Logger LOG = System.getLogger(StandbyReceiver.class.getName());
     private static final int FRAGMENT_LIMIT = 64;
+    private static final FragmentHandler DISCARD = (buffer, offset, length, header) ->
+    {
+    };
 
     private enum State
     {
@@ -116,9 +121,14 @@ final class StandbyReceiver implements Agent
     public int doWork()
     {
         nowNs = System.nanoTime();
-        if (closed || state == State.STOPPED || state == State.REFUSED)
+        if (closed)
         {
             return 0;
+        }
+        if (state == State.STOPPED || state == State.REFUSED)
+        {
+            // Keep reading and discard: a subscription left unread fills, and its primary's replication then waits.
+            return links.live.poll(DISCARD, FRAGMENT_LIMIT) + links.catchUp.poll(DISCARD, FRAGMENT_LIMIT);
         }
         int work = 0;
         if ((state == State.REQUESTING || state == State.PROBING) && nowNs >= nextRequestNs)
