@@ -26,7 +26,8 @@ import org.agrona.concurrent.EpochNanoClock;
  * <p>
  * With {@code ringex.engine.standby.auto.promote.ms} set, a standby that has heard nothing from its primary (neither
  * commands nor heartbeats) for that long promotes itself: quick, and, without a third party to break ties, able to give
- * two primaries under a network partition. A standby whose journal diverged from its primary's refuses to promote.
+ * two primaries under a network partition, and only from LIVE. A standby whose journal diverged from its primary's,
+ * or that no primary has matched yet (still requesting or bisecting), refuses to promote and stays STANDBY.
  * On promotion the node's replication stage, idle until then, starts replicating to the node's peer (the restarted
  * old primary, rejoining as standby); the processor stage re-sends the standby's recent reports
  * ({@link ReportWindow}) before the promotion command's events. What promotion does not do: move the gateways.
@@ -60,6 +61,7 @@ final class Promotion implements Agent
     private long requestId;
     private long epoch;
     private boolean refusalLogged;
+    private boolean autoRefusalLogged;
 
     Promotion(
         final StandbyReceiver receiver,
@@ -95,9 +97,19 @@ final class Promotion implements Agent
         if (requestedEpoch == 0 && autoPromoteTimeoutNs > 0 && lastHeardNs != 0 &&
             System.nanoTime() - lastHeardNs > autoPromoteTimeoutNs)
         {
-            LOG.log(System.Logger.Level.WARNING, "no word from the primary for {0} ms: promoting automatically",
-                autoPromoteTimeoutNs / 1_000_000);
-            requestedEpoch = receiver.epoch() + 1;
+            if (receiver.isLive())
+            {
+                LOG.log(System.Logger.Level.WARNING, "no word from the primary for {0} ms: promoting automatically",
+                    autoPromoteTimeoutNs / 1_000_000);
+                requestedEpoch = receiver.epoch() + 1;
+            }
+            else if (!autoRefusalLogged)
+            {
+                autoRefusalLogged = true;
+                LOG.log(System.Logger.Level.ERROR, "no word from the primary for {0} ms, but node {1} is not LIVE " +
+                    "(catch-up state {2}): NOT promoting automatically; an operator decides (docs/operations.md)",
+                    autoPromoteTimeoutNs / 1_000_000, nodeId, receiver.stateName());
+            }
         }
         if (requestedEpoch > 0 && receiver.isDiverged())
         {
@@ -107,6 +119,16 @@ final class Promotion implements Agent
                 LOG.log(System.Logger.Level.ERROR, "promotion of node {0} REFUSED: its journal diverges from its " +
                     "primary''s (see the error above); resolve that first", nodeId);
             }
+            requestedEpoch = 0;
+        }
+        if (requestedEpoch > 0 && !receiver.acknowledging())
+        {
+            // Its journal was never matched against a primary's: it may lack commands the primary acknowledged.
+            LOG.log(System.Logger.Level.ERROR, "promotion of node {0} REFUSED: no primary has matched its journal " +
+                "yet (catch-up state {1}, next sequence {2}), so it may lack commands its primary acknowledged. It " +
+                "stays STANDBY. If the primary is gone for good and this journal is to be the truth, restart this " +
+                "node with ringex.engine.role=PRIMARY (docs/operations.md)", nodeId, receiver.stateName(),
+                receiver.nextSequence());
             requestedEpoch = 0;
         }
         if (requestedEpoch > 0)

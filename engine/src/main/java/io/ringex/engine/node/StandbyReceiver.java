@@ -198,6 +198,22 @@ final class StandbyReceiver implements Agent
     }
 
     /**
+     * @return whether this receiver is LIVE: caught up and applying the live stream (input thread only).
+     */
+    boolean isLive()
+    {
+        return state == State.LIVE;
+    }
+
+    /**
+     * @return the catch-up state, for logs (input thread only).
+     */
+    String stateName()
+    {
+        return state.name();
+    }
+
+    /**
      * @return whether this node's journal was found to diverge from the primary's.
      */
     boolean isDiverged()

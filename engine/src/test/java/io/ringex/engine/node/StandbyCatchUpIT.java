@@ -275,6 +275,34 @@ class StandbyCatchUpIT
     }
 
     @Test
+    void aStandbyRestartedWhileItsPrimaryIsDownRefusesPromotionUntilAPrimaryHasMatchedItsJournal()
+    {
+        final EngineContext[] pair = symmetricPair();
+        final EngineNode standby = EngineNode.launch(pair[1]);
+        final EngineNode primary = EngineNode.launch(pair[0]);
+        final EngineTestClient client = client(pair[0]);
+        client.setUpMarket(1, 2);
+        orders(client, new Random(11), 1, 50);
+        client.await(() -> client.count("NEW") + client.count("REJECTED") == 50, "50 orders answered");
+        awaitApplied(client, standby, client.sent.size());
+
+        // The standby goes away; the primary acknowledges 20 more alone (degraded), then dies too.
+        standby.close();
+        orders(client, new Random(12), 100, 20);
+        client.await(() -> client.count("NEW") + client.count("REJECTED") == 70, "20 more on the primary alone");
+        primary.close();
+
+        // The standby comes back first: no primary has matched its journal, which lacks 20 acknowledged orders.
+        final EngineNode restarted = env.closing(EngineNode.launch(pair[1]));
+        final long held = restarted.processedSequence();
+        requestPromotion(client, pair[1]);
+        final long until = System.nanoTime() + 1_000_000_000L;
+        client.await(() -> System.nanoTime() > until, "a second");
+        assertEquals(NodeRole.STANDBY, restarted.role());
+        assertEquals(held, restarted.journaledSequence());
+    }
+
+    @Test
     void aPromotedStandbyResendsTheReportsTheOldPrimaryNeverDelivered()
     {
         final EngineContext[] pair = symmetricPair();
