@@ -57,6 +57,7 @@ final class Promotion implements Agent
     private final NewEpochEncoder command = new NewEpochEncoder();
     private final FragmentHandler controlHandler = this::onControl;
     private volatile boolean pending;
+    private long ringSequence = -1;
     private boolean promoted;
     private long requestedEpoch;
     private long requestId;
@@ -186,7 +187,8 @@ final class Promotion implements Agent
         slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, NewEpochEncoder.TEMPLATE_ID);
         slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET,
             MessageHeaderEncoder.ENCODED_LENGTH + command.encodedLength());
-        // Release before the slot: the processor must see the flag when it reaches this command.
+        ringSequence = sequence;
+        // Release before the slot: the processor must see the flag (and the sequence) when it reaches this command.
         pending = true;
         sequencer.publish(sequence);
         ingress.open(epoch);
@@ -209,6 +211,14 @@ final class Promotion implements Agent
     long epoch()
     {
         return epoch;
+    }
+
+    /**
+     * @return the input ring sequence of the promotion command (read after {@link #pending()}, which publishes it).
+     */
+    long ringSequence()
+    {
+        return ringSequence;
     }
 
     /**

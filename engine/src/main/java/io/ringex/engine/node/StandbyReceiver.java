@@ -103,7 +103,7 @@ final class StandbyReceiver implements Agent
     private volatile boolean closed;
     private boolean ringFull;
     private long nextSequence;
-    private long epoch;
+    private volatile long epoch;
     private long lastHeardNs;
     private long lastCatchUpNs;
     private long primarySequence;
@@ -218,7 +218,7 @@ final class StandbyReceiver implements Agent
     }
 
     /**
-     * @return the highest epoch seen from the primary.
+     * @return the highest epoch seen from the primary (any thread).
      */
     long epoch()
     {
@@ -507,7 +507,11 @@ final class StandbyReceiver implements Agent
             ringFull = true;
             return ControlledFragmentHandler.Action.ABORT;
         }
-        epoch = Math.max(epoch, decoder.epoch());
+        if (decoder.epoch() > epoch)
+        {
+            // Written only when it changes: the ack stage reads it from another thread.
+            epoch = decoder.epoch();
+        }
         final AtomicBuffer slots = ring.buffer();
         final int slot = ring.slotOffset(ringSequence);
         slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, decoder.timestampNs());
