@@ -9,8 +9,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * On the standby, gated on its journal stage: once per batch tells the primary the highest sequence journaled here.
- * Acks are cumulative; one that stays back-pressured is given up after a bounded
- * retry, and the next batch's covers it. A promoted node acknowledges no more (it is no one's standby).
+ * Acks are cumulative; one that stays back-pressured is given up after a bounded retry, and the next batch's covers
+ * it. Acks carry the epoch of the primary's commands. A promoted node acknowledges no more (it is no one's standby).
  * <p>
  * Thread safety: the stage's thread only.
  */
@@ -25,23 +25,20 @@ final class AckStage implements SlotHandler
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final ReplicationAckEncoder encoder = new ReplicationAckEncoder();
     private final java.util.function.BooleanSupplier standby;
-    private long epoch;
+    private final java.util.function.LongSupplier epoch;
 
     AckStage(
         final Publication publication,
         final SequenceBase sequences,
         final int nodeId,
-        final java.util.function.BooleanSupplier standby)
+        final java.util.function.BooleanSupplier standby,
+        final java.util.function.LongSupplier epoch)
     {
+        this.epoch = epoch;
         this.standby = standby;
         this.publication = publication;
         this.sequences = sequences;
         this.nodeId = nodeId;
-    }
-
-    void epoch(final long epoch)
-    {
-        this.epoch = epoch;
     }
 
     public void onSlot(final AtomicBuffer slots, final int slotOffset, final long sequence, final boolean endOfBatch)
@@ -49,7 +46,7 @@ final class AckStage implements SlotHandler
         if (endOfBatch && standby.getAsBoolean())
         {
             encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
-                .epoch(epoch)
+                .epoch(epoch.getAsLong())
                 .nodeId(nodeId)
                 .sequence(sequences.commandSequence(sequence));
             final int length = MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();

@@ -40,7 +40,9 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Work is bounded per {@link #doWork()}: at most {@link #SCAN_LIMIT} records scanned or {@link #SEND_LIMIT} sent.
  * A back-pressured send is kept and offered first on the next call, so nothing is skipped. It serves only while the
- * node is primary. One standby at a time: a pair has one; a request repeated while its session runs is ignored.
+ * node is primary. One standby at a time: a pair has one. A request repeated while it is verified is ignored; one
+ * repeated while streaming means the standby never had the answer, which is sent again, and the stream restarts from
+ * the sequence the request names.
  * <p>
  * Thread safety: one thread (the node's I/O thread), which creates, uses and closes the journal readers.
  */
@@ -143,9 +145,16 @@ final class CatchUpAgent implements Agent, FragmentHandler
         if (header.templateId() == CatchUpRequestDecoder.TEMPLATE_ID && serving.getAsBoolean())
         {
             request.wrapAndApplyHeader(buffer, offset, header);
-            if (state != State.IDLE && request.requestId() == requestId && request.nodeId() == standbyNodeId)
+            if (state == State.VERIFYING && request.requestId() == requestId && request.nodeId() == standbyNodeId)
             {
                 return;
+            }
+            if (state == State.STREAMING && request.requestId() == requestId && request.nodeId() == standbyNodeId)
+            {
+                // Still asking: the STREAMING answer was lost (a standby restarted quickly). Answer again and stream
+                // from the sequence it names.
+                LOG.log(System.Logger.Level.INFO, "catch-up request {0} repeated by standby node {1}: answering " +
+                    "again, from sequence {2}", requestId, standbyNodeId, request.fromSequence());
             }
             closeReader();
             pendingLength = 0;

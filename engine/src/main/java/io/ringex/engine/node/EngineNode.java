@@ -252,7 +252,7 @@ public final class EngineNode implements AutoCloseable
                 ctx.replicationHeartbeatIntervalNs(), ctx.nodeId(), NodeRole.STANDBY);
             heartbeat.acknowledging(receiver::acknowledging);
             inputAgents.add(inputRing.stage("ack", new AckStage(toPrimary, sequences, ctx.nodeId(),
-                () -> status.role() == NodeRole.STANDBY))
+                () -> status.role() == NodeRole.STANDBY, receiver::epoch))
                 .gatedOn(journalStage).errorPolicy(StageErrorPolicy.SKIP).build());
         }
         inputAgents.add(journalStage);

@@ -18,15 +18,17 @@ import org.agrona.concurrent.EpochNanoClock;
 
 /**
  * A standby's input side and its promotion. Until promoted it runs the {@link StandbyReceiver}; it also listens on the
- * control stream for {@code NewEpoch}. On one naming this node (or node 0), it stops taking replicated commands,
- * writes a {@code NewEpoch} command of a higher epoch into its own input ring (so the promotion is journaled and
- * replayed like everything else), and opens the ingress: from then on it is the primary. The processor stage sees the
- * NewEpoch it wrote and, at that command, points the processor's output at the output ring: the events of every
- * command after the promotion go to clients, none before.
+ * control stream for {@code NewEpoch}. On one naming this node (or node 0), it applies the replicated commands that
+ * have already arrived, stops taking more, writes a {@code NewEpoch} command of a higher epoch into its own input
+ * ring (so the promotion is journaled and replayed like everything else), and opens the ingress: from then on it is
+ * the primary. The processor stage sees the NewEpoch it wrote and, at that command, points the processor's output at
+ * the output ring: the events of every command after the promotion go to clients, none before.
  * <p>
  * With {@code ringex.engine.standby.auto.promote.ms} set, a standby that has heard nothing from its primary (neither
  * commands nor heartbeats) for that long promotes itself: quick, and, without a third party to break ties, able to give
- * two primaries under a network partition. A standby whose journal diverged from its primary's refuses to promote.
+ * two primaries under a network partition; only when in step with its primary (caught up). A standby whose journal
+ * diverged from its primary's, or that no primary has matched yet (still requesting or bisecting), refuses to
+ * promote and stays STANDBY.
  * On promotion the node's replication stage, idle until then, starts replicating to the node's peer (the restarted
  * old primary, rejoining as standby); the processor stage re-sends the standby's recent reports
  * ({@link ReportWindow}) before the promotion command's events. What promotion does not do: move the gateways.
@@ -55,11 +57,13 @@ final class Promotion implements Agent
     private final NewEpochEncoder command = new NewEpochEncoder();
     private final FragmentHandler controlHandler = this::onControl;
     private volatile boolean pending;
+    private long ringSequence = -1;
     private boolean promoted;
     private long requestedEpoch;
     private long requestId;
     private long epoch;
     private boolean refusalLogged;
+    private boolean autoRefusalLogged;
 
     Promotion(
         final StandbyReceiver receiver,
@@ -88,16 +92,30 @@ final class Promotion implements Agent
     {
         if (promoted)
         {
-            return ingress.doWork();
+            return ingress.doWork() + receiver.doWork();
         }
         int work = control.poll(controlHandler, 1);
+        // Read what has already arrived before judging silence: after a stall of this thread (GC, disk) the primary's
+        // heartbeats and commands are waiting in the buffers, and a live primary must not be taken for a dead one.
+        work += receiver.doWork();
         final long lastHeardNs = receiver.lastHeardNs();
         if (requestedEpoch == 0 && autoPromoteTimeoutNs > 0 && lastHeardNs != 0 &&
             System.nanoTime() - lastHeardNs > autoPromoteTimeoutNs)
         {
-            LOG.log(System.Logger.Level.WARNING, "no word from the primary for {0} ms: promoting automatically",
-                autoPromoteTimeoutNs / 1_000_000);
-            requestedEpoch = receiver.epoch() + 1;
+            if (receiver.isInStep())
+            {
+                LOG.log(System.Logger.Level.WARNING, "no word from the primary for {0} ms: promoting automatically",
+                    autoPromoteTimeoutNs / 1_000_000);
+                requestedEpoch = receiver.epoch() + 1;
+            }
+            else if (!autoRefusalLogged)
+            {
+                autoRefusalLogged = true;
+                LOG.log(System.Logger.Level.ERROR, "no word from the primary for {0} ms, but node {1} is not in step " +
+                    "with it (catch-up state {2}): NOT promoting automatically; an operator decides " +
+                    "(docs/operations.md)",
+                    autoPromoteTimeoutNs / 1_000_000, nodeId, receiver.stateName());
+            }
         }
         if (requestedEpoch > 0 && receiver.isDiverged())
         {
@@ -109,12 +127,23 @@ final class Promotion implements Agent
             }
             requestedEpoch = 0;
         }
+        if (requestedEpoch > 0 && !receiver.acknowledging())
+        {
+            // Its journal was never matched against a primary's: it may lack commands the primary acknowledged.
+            LOG.log(System.Logger.Level.ERROR, "promotion of node {0} REFUSED: no primary has matched its journal " +
+                "yet (catch-up state {1}, next sequence {2}), so it may lack commands its primary acknowledged. It " +
+                "stays STANDBY. If the primary is gone for good and this journal is to be the truth, restart this " +
+                "node with ringex.engine.role=PRIMARY (docs/operations.md)", nodeId, receiver.stateName(),
+                receiver.nextSequence());
+            requestedEpoch = 0;
+        }
         if (requestedEpoch > 0)
         {
+            // Apply what the primary already sent (commands it may have acknowledged) before taking over.
+            work += receiver.drain();
             promote();
             return work + 1;
         }
-        work += receiver.doWork();
         return work;
     }
 
@@ -158,7 +187,8 @@ final class Promotion implements Agent
         slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, NewEpochEncoder.TEMPLATE_ID);
         slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET,
             MessageHeaderEncoder.ENCODED_LENGTH + command.encodedLength());
-        // Release before the slot: the processor must see the flag when it reaches this command.
+        ringSequence = sequence;
+        // Release before the slot: the processor must see the flag (and the sequence) when it reaches this command.
         pending = true;
         sequencer.publish(sequence);
         ingress.open(epoch);
@@ -181,6 +211,14 @@ final class Promotion implements Agent
     long epoch()
     {
         return epoch;
+    }
+
+    /**
+     * @return the input ring sequence of the promotion command (read after {@link #pending()}, which publishes it).
+     */
+    long ringSequence()
+    {
+        return ringSequence;
     }
 
     /**

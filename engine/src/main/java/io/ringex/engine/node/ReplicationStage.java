@@ -24,7 +24,10 @@ import org.agrona.concurrent.status.AtomicCounter;
  * {@link #RESYNC_LAG} commands of the batch just sent, the stage waits (at most the timeout) for that batch's
  * acknowledgement once, and is SYNC again if it comes. A standby far behind (catching up from the journal, which
  * {@link CatchUpAgent} serves on another stream) never stalls the primary. With no standby connected in ASYNC mode,
- * commands are not sent; a standby that joins later catches up from the journal.
+ * commands are not sent; a standby that joins later catches up from the journal. A send back-pressured for longer
+ * than the timeout (a standby that reads nothing: stopped, or refusing its primary) is treated like a missing
+ * acknowledgement: the stage degrades (counted, logged), drops that send and, until a send succeeds again, every
+ * back-pressured one at once; the gap makes the standby catch up from the journal when it reads again.
  * <p>
  * On a standby the stage is present but idle (it passes every slot) until a promotion {@link #activate}s it: the
  * promoted node then replicates to its own standby, starting degraded (no standby is known to be in step yet).
@@ -52,6 +55,7 @@ final class ReplicationStage implements SlotHandler
     private volatile boolean degraded;
     private long ackedAtLastResync = -1;
     private volatile boolean active;
+    private boolean dropping;
     private org.agrona.concurrent.Agent whileWaiting;
 
     ReplicationStage(
@@ -147,10 +151,16 @@ final class ReplicationStage implements SlotHandler
     private void send(final int length)
     {
         idleStrategy.reset();
+        long deadlineNs = 0;
         while (true)
         {
             final long result = publication.offer(sendBuffer, 0, length);
-            if (result > 0 || result == Publication.NOT_CONNECTED && (!sync || degraded))
+            if (result > 0)
+            {
+                dropping = false;
+                return;
+            }
+            if (result == Publication.NOT_CONNECTED && (!sync || degraded))
             {
                 return;
             }
@@ -168,10 +178,41 @@ final class ReplicationStage implements SlotHandler
                 }
                 continue;
             }
+            // Back-pressured: a standby that reads nothing (stopped, or refusing) must not stop the venue either.
+            if (dropping && result == Publication.BACK_PRESSURED)
+            {
+                return;
+            }
+            final long nowNs = clock.nanoTime();
+            if (0 == deadlineNs)
+            {
+                deadlineNs = nowNs + ackTimeoutNs;
+            }
+            else if (nowNs >= deadlineNs)
+            {
+                startDropping();
+                return;
+            }
             if (result != Publication.ADMIN_ACTION)
             {
-                idleStrategy.idle();
+                idle();
             }
+        }
+    }
+
+    private void startDropping()
+    {
+        dropping = true;
+        final String why = "the standby took nothing for " + ackTimeoutNs / 1_000_000 + " ms (replication " +
+            "back-pressured): commands are not sent to it until it reads again, then it catches up from the journal";
+        if (sync && !degraded)
+        {
+            degrade(why);
+        }
+        else
+        {
+            degradedCounter.incrementRelease();
+            LOG.log(System.Logger.Level.ERROR, "replication DROPPING sends: {0}", why);
         }
     }
 

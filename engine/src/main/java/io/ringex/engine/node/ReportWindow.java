@@ -3,7 +3,6 @@ package io.ringex.engine.node;
 import java.nio.ByteBuffer;
 
 import io.ringex.engine.processor.EventSink;
-import io.ringex.protocol.codecs.BusinessRejectEncoder;
 import io.ringex.protocol.codecs.CancelRejectEncoder;
 import io.ringex.protocol.codecs.ExecutionReportEncoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
@@ -82,8 +81,8 @@ final class ReportWindow implements EventSink
 
     static boolean isClientBound(final int templateId)
     {
-        return templateId == ExecutionReportEncoder.TEMPLATE_ID || templateId == CancelRejectEncoder.TEMPLATE_ID ||
-            templateId == BusinessRejectEncoder.TEMPLATE_ID;
+        // Not BusinessReject: it carries no commandSequence, so a gateway could not drop the copies it already sent.
+        return templateId == ExecutionReportEncoder.TEMPLATE_ID || templateId == CancelRejectEncoder.TEMPLATE_ID;
     }
 
     public MutableDirectBuffer buffer()

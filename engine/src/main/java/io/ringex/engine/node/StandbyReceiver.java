@@ -6,6 +6,7 @@ import java.util.function.LongSupplier;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
+import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.Sequencer;
@@ -20,6 +21,7 @@ import io.ringex.protocol.codecs.CatchUpStopEncoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.ReplicatedCommandDecoder;
+import io.ringex.protocol.codecs.ReplicationHeartbeatDecoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AtomicBuffer;
@@ -38,13 +40,16 @@ import org.agrona.concurrent.status.AtomicCounter;
  * </pre>
  * On start and after a gap it asks the primary for a catch-up ({@code CatchUpRequest} on the acknowledgement channel),
  * once its journal holds everything it took, naming its next sequence and its last record (sequence and CRC-32C),
- * and asks again every {@link #REQUEST_INTERVAL_NS} until answered. It applies nothing until the primary has matched
- * that record. Catching up, it takes each sequence from whichever stream has it next and ignores live commands ahead
- * of it; the first live command it applies makes it LIVE, and it tells the primary to stop ({@code CatchUpStop}).
- * If the primary does not hold its last record, it bisects with probe requests to the first record the two journals
- * differ on, logs it with what to do, counts it and reports DIVERGED, and applies nothing more: its journal holds
- * commands the primary's does not (an old primary's unacknowledged tail), which no catch-up can reconcile.
- * A full ring pushes back with ABORT.
+ * and asks again every {@link #REQUEST_INTERVAL_NS} until answered. Catching up, it asks again with a new request
+ * when the primary answers UNAVAILABLE, or when the catch-up stream brings nothing for that interval while the
+ * primary (its heartbeats, its live commands) holds sequences this node lacks: the primary ended the session. It
+ * applies nothing until the primary has matched that record. Catching up, it takes each sequence from whichever
+ * stream has it next and ignores live commands ahead of it; the first live command it applies makes it LIVE, and it
+ * tells the primary to stop ({@code CatchUpStop}). If the primary does not hold its last record, it bisects with probe
+ * requests to the first record the two journals differ on, logs it with what to do, counts it and reports DIVERGED, and
+ * applies nothing more: its journal holds commands the primary's does not (an old primary's unacknowledged tail), which
+ * no catch-up can reconcile. Refused or stopped (promoted), it still reads both streams and discards what arrives, so
+ * that the sender is never held up by a reader that will apply nothing. A full ring pushes back with ABORT.
  * <p>
  * Thread safety: one thread (the input thread); the only user of the standby input ring's sequencer.
  * {@link #acknowledging()} and {@link #isDiverged()} from any thread.
@@ -54,6 +59,9 @@ final class StandbyReceiver implements Agent
     static final long REQUEST_INTERVAL_NS = 250_000_000L;
     private static final System.Logger LOG = System.getLogger(StandbyReceiver.class.getName());
     private static final int FRAGMENT_LIMIT = 64;
+    private static final FragmentHandler DISCARD = (buffer, offset, length, header) ->
+    {
+    };
 
     private enum State
     {
@@ -82,6 +90,7 @@ final class StandbyReceiver implements Agent
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final ReplicatedCommandDecoder decoder = new ReplicatedCommandDecoder();
     private final CatchUpResponseDecoder response = new CatchUpResponseDecoder();
+    private final ReplicationHeartbeatDecoder heartbeat = new ReplicationHeartbeatDecoder();
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final CatchUpRequestEncoder request = new CatchUpRequestEncoder();
     private final CatchUpStopEncoder stop = new CatchUpStopEncoder();
@@ -92,9 +101,12 @@ final class StandbyReceiver implements Agent
     private volatile boolean acknowledging;
     private volatile boolean diverged;
     private volatile boolean closed;
+    private boolean ringFull;
     private long nextSequence;
-    private long epoch;
+    private volatile long epoch;
     private long lastHeardNs;
+    private long lastCatchUpNs;
+    private long primarySequence;
     private long nowNs;
     private long requestId;
     private long nextRequestNs;
@@ -116,10 +128,16 @@ final class StandbyReceiver implements Agent
     public int doWork()
     {
         nowNs = System.nanoTime();
-        if (closed || state == State.STOPPED || state == State.REFUSED)
+        if (closed)
         {
             return 0;
         }
+        if (state == State.STOPPED || state == State.REFUSED)
+        {
+            // Keep reading and discard: a subscription left unread fills, and its primary's replication then waits.
+            return links.live.poll(DISCARD, FRAGMENT_LIMIT) + links.catchUp.poll(DISCARD, FRAGMENT_LIMIT);
+        }
+        ringFull = false;
         int work = 0;
         if ((state == State.REQUESTING || state == State.PROBING) && nowNs >= nextRequestNs)
         {
@@ -127,12 +145,48 @@ final class StandbyReceiver implements Agent
         }
         work += links.catchUp.controlledPoll(catchUpHandler, FRAGMENT_LIMIT);
         work += links.live.controlledPoll(liveHandler, FRAGMENT_LIMIT);
+        if (state == State.CATCHING_UP && primarySequence >= nextSequence &&
+            nowNs - lastCatchUpNs > REQUEST_INTERVAL_NS)
+        {
+            // The primary holds what this node lacks but its catch-up went quiet: it ended the session (the standby
+            // unreachable for a while, a restart), and only a new request starts another.
+            LOG.log(System.Logger.Level.WARNING, "standby node {0}: no catch-up from primary node {1} for {2} ms " +
+                "at sequence {3} (primary at {4}): asking again", links.nodeId, primaryNodeId,
+                REQUEST_INTERVAL_NS / 1_000_000, nextSequence, primarySequence);
+            askAgain(0);
+            work++;
+        }
         return work;
     }
 
     public String roleName()
     {
         return "standby-receiver";
+    }
+
+    /**
+     * Before a promotion: apply what has already arrived, polling until nothing more comes (waiting for the processor
+     * while the ring is full), for at most {@link #REQUEST_INTERVAL_NS} so that a primary still sending cannot hold
+     * the promotion up.
+     *
+     * @return the work done.
+     */
+    int drain()
+    {
+        final long deadlineNs = System.nanoTime() + REQUEST_INTERVAL_NS;
+        int work = 0;
+        int polled;
+        do
+        {
+            polled = doWork();
+            work += polled;
+            if (ringFull)
+            {
+                Thread.onSpinWait();
+            }
+        }
+        while ((polled > 0 || ringFull) && System.nanoTime() < deadlineNs);
+        return work;
     }
 
     /**
@@ -164,7 +218,7 @@ final class StandbyReceiver implements Agent
     }
 
     /**
-     * @return the highest epoch seen from the primary.
+     * @return the highest epoch seen from the primary (any thread).
      */
     long epoch()
     {
@@ -185,6 +239,23 @@ final class StandbyReceiver implements Agent
     boolean acknowledging()
     {
         return acknowledging;
+    }
+
+    /**
+     * @return whether this receiver is in step with its primary (input thread only): LIVE, or catching up with every
+     * sequence the primary last said it had journaled (on a quiet market no live command comes to make it LIVE).
+     */
+    boolean isInStep()
+    {
+        return state == State.LIVE || state == State.CATCHING_UP && nextSequence > primarySequence;
+    }
+
+    /**
+     * @return the catch-up state, for logs (input thread only).
+     */
+    String stateName()
+    {
+        return state.name();
     }
 
     /**
@@ -226,6 +297,13 @@ final class StandbyReceiver implements Agent
         return 1;
     }
 
+    private void askAgain(final long delayNs)
+    {
+        state = State.REQUESTING;
+        requestId++;
+        nextRequestNs = nowNs + delayNs;
+    }
+
     private void sendStop(final long liveSequence)
     {
         stop.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
@@ -242,9 +320,16 @@ final class StandbyReceiver implements Agent
         lastHeardNs = nowNs;
         if (!isCommand(buffer, offset))
         {
+            if (headerDecoder.schemaId() == ReplicationHeartbeatDecoder.SCHEMA_ID &&
+                headerDecoder.templateId() == ReplicationHeartbeatDecoder.TEMPLATE_ID)
+            {
+                heartbeat.wrapAndApplyHeader(buffer, offset, headerDecoder);
+                primarySequence = Math.max(primarySequence, heartbeat.sequence());
+            }
             return ControlledFragmentHandler.Action.CONTINUE;
         }
         final long sequence = decoder.sequence();
+        primarySequence = Math.max(primarySequence, sequence);
         if (sequence != nextSequence || (state != State.LIVE && state != State.CATCHING_UP))
         {
             if (sequence > nextSequence && state == State.LIVE)
@@ -299,6 +384,7 @@ final class StandbyReceiver implements Agent
         {
             return ControlledFragmentHandler.Action.CONTINUE;
         }
+        lastCatchUpNs = nowNs;
         final ControlledFragmentHandler.Action action = apply();
         if (action == ControlledFragmentHandler.Action.CONTINUE)
         {
@@ -316,6 +402,8 @@ final class StandbyReceiver implements Agent
         {
             state = State.CATCHING_UP;
             acknowledging = true;
+            lastCatchUpNs = nowNs;
+            primarySequence = Math.max(primarySequence, response.primarySequence());
             LOG.log(System.Logger.Level.INFO, "standby node {0} catching up from primary node {1}: sequences {2}.." +
                 "{3} and on", links.nodeId, primaryNodeId, nextSequence, response.primarySequence());
         }
@@ -344,7 +432,12 @@ final class StandbyReceiver implements Agent
         else if (status == CatchUpStatus.UNAVAILABLE)
         {
             LOG.log(System.Logger.Level.ERROR, "primary node {0} cannot serve a catch-up from sequence {1} (a gap " +
-                "in its journal): asking again; see its log", primaryNodeId, response.sequence());
+                "in its journal): asking again in {2} ms; see its log", primaryNodeId, response.sequence(),
+                REQUEST_INTERVAL_NS / 1_000_000);
+            if (state == State.REQUESTING || state == State.CATCHING_UP)
+            {
+                askAgain(REQUEST_INTERVAL_NS);
+            }
         }
     }
 
@@ -411,9 +504,14 @@ final class StandbyReceiver implements Agent
         final long ringSequence = sequencer.tryNext();
         if (ringSequence < 0)
         {
+            ringFull = true;
             return ControlledFragmentHandler.Action.ABORT;
         }
-        epoch = Math.max(epoch, decoder.epoch());
+        if (decoder.epoch() > epoch)
+        {
+            // Written only when it changes: the ack stage reads it from another thread.
+            epoch = decoder.epoch();
+        }
         final AtomicBuffer slots = ring.buffer();
         final int slot = ring.slotOffset(ringSequence);
         slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, decoder.timestampNs());

@@ -6,6 +6,7 @@ import java.util.List;
 import io.ringex.engine.ring.ProducerType;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.SlotDescriptor;
+import io.ringex.protocol.codecs.BusinessRejectEncoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.ExecutionReportEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
@@ -30,10 +31,14 @@ class ReportWindowTest
             for (long command = 1; command <= 200; command++)
             {
                 ringSink.command(command, command * 10);
-                // A trade (market data) and a report per command: only the report is kept.
+                // A trade (market data), a business reject (no commandSequence: gateways could not dedupe a re-sent
+                // one) and a report per command: only the report is kept.
                 final int tradeAt = window.claim(128);
                 new TradeEncoder().wrapAndApplyHeader(window.buffer(), tradeAt, header).tradeId(command);
                 window.commit(MessageHeaderEncoder.ENCODED_LENGTH + TradeEncoder.BLOCK_LENGTH);
+                final int rejectAt = window.claim(128);
+                new BusinessRejectEncoder().wrapAndApplyHeader(window.buffer(), rejectAt, header);
+                window.commit(MessageHeaderEncoder.ENCODED_LENGTH + BusinessRejectEncoder.BLOCK_LENGTH);
                 final int at = window.claim(ring.maxPayloadLength());
                 final ExecutionReportEncoder report = new ExecutionReportEncoder()
                     .wrapAndApplyHeader(window.buffer(), at, header).epoch(3).orderId(command)

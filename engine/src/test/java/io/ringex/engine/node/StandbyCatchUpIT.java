@@ -44,7 +44,16 @@ class StandbyCatchUpIT
      */
     private EngineContext[] symmetricPair()
     {
-        final String[] replication = { udp(), udp() };
+        return symmetricPair("");
+    }
+
+    /**
+     * @param replicationParams appended to the replication channels (e.g. a small term, to fill them quickly).
+     * @return { node 1 (PRIMARY), node 2 (STANDBY) }.
+     */
+    private EngineContext[] symmetricPair(final String replicationParams)
+    {
+        final String[] replication = { udp() + replicationParams, udp() + replicationParams };
         final String[] acks = { udp(), udp() };
         final EngineContext[] nodes = new EngineContext[2];
         for (int i = 0; i < 2; i++)
@@ -178,7 +187,8 @@ class StandbyCatchUpIT
     @Test
     void aNodeWhoseJournalHoldsCommandsTheNewPrimaryNeverSawIsRefusedAndAppliesNothing()
     {
-        final EngineContext[] pair = symmetricPair();
+        // Small replication terms: a few hundred commands fill what the primary may send ahead of a standby's reading.
+        final EngineContext[] pair = symmetricPair("|term-length=65536");
         final EngineNode standby = EngineNode.launch(pair[1]);
         final EngineNode oldPrimary = EngineNode.launch(pair[0]);
         final EngineTestClient first = client(pair[0]);
@@ -250,11 +260,46 @@ class StandbyCatchUpIT
             assertEquals(oldLast, refused.processedSequence());
             assertEquals(hashBefore, refused.stateHash());
             assertEquals(NodeRole.DIVERGED, refused.role());
+
+            // The refused node does not hold up its primary: far more commands than its replication buffers hold
+            // are all answered (it drains and discards what it cannot apply; the primary degrades once).
+            orders(second, new Random(7), 10_000, 3_000);
+            second.await(() -> second.count("NEW") + second.count("REJECTED") == 3_040, "3,000 more on the new " +
+                "primary with a refused standby");
+            assertEquals(oldLast, refused.processedSequence());
         }
         finally
         {
             logger.removeHandler(capture);
         }
+    }
+
+    @Test
+    void aStandbyRestartedWhileItsPrimaryIsDownRefusesPromotionUntilAPrimaryHasMatchedItsJournal()
+    {
+        final EngineContext[] pair = symmetricPair();
+        final EngineNode standby = EngineNode.launch(pair[1]);
+        final EngineNode primary = EngineNode.launch(pair[0]);
+        final EngineTestClient client = client(pair[0]);
+        client.setUpMarket(1, 2);
+        orders(client, new Random(11), 1, 50);
+        client.await(() -> client.count("NEW") + client.count("REJECTED") == 50, "50 orders answered");
+        awaitApplied(client, standby, client.sent.size());
+
+        // The standby goes away; the primary acknowledges 20 more alone (degraded), then dies too.
+        standby.close();
+        orders(client, new Random(12), 100, 20);
+        client.await(() -> client.count("NEW") + client.count("REJECTED") == 70, "20 more on the primary alone");
+        primary.close();
+
+        // The standby comes back first: no primary has matched its journal, which lacks 20 acknowledged orders.
+        final EngineNode restarted = env.closing(EngineNode.launch(pair[1]));
+        final long held = restarted.processedSequence();
+        requestPromotion(client, pair[1]);
+        final long until = System.nanoTime() + 1_000_000_000L;
+        client.await(() -> System.nanoTime() > until, "a second");
+        assertEquals(NodeRole.STANDBY, restarted.role());
+        assertEquals(held, restarted.journaledSequence());
     }
 
     @Test
