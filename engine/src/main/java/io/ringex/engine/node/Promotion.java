@@ -59,6 +59,7 @@ final class Promotion implements Agent
     private long requestedEpoch;
     private long requestId;
     private long epoch;
+    private long promotionSequence = -1;
     private boolean refusalLogged;
 
     Promotion(
@@ -147,6 +148,7 @@ final class Promotion implements Agent
         {
             Thread.onSpinWait();
         }
+        promotionSequence = sequence;
         final AtomicBuffer slots = ring.buffer();
         final int slot = ring.slotOffset(sequence);
         command.wrapAndApplyHeader(slots, slot + SlotDescriptor.PAYLOAD_OFFSET, headerEncoder)
@@ -181,6 +183,16 @@ final class Promotion implements Agent
     long epoch()
     {
         return epoch;
+    }
+
+    /**
+     * @return the ring sequence of the NewEpoch command this node wrote to promote itself (the first it handles as
+     * primary), or -1 before that; written before the status agent's role is set to PRIMARY, so a reader that saw
+     * {@link StatusAgent#role()} PRIMARY (a volatile read) sees it.
+     */
+    long promotionSequence()
+    {
+        return promotionSequence;
     }
 
     /**
