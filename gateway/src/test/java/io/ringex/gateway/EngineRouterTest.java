@@ -7,11 +7,13 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.EngineStatusEncoder;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.ExecutionReportEncoder;
+import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NodeRole;
@@ -224,6 +226,64 @@ class EngineRouterTest
         report(egressB, OURS, 14, 2);
         pollUntil("B's new event", () -> delivered.contains("14@2"));
         assertEquals(List.of("11@2", "12@2", "14@2"), delivered);
+    }
+
+    @Test
+    void aCancelOnDisconnectIsNotResentAfterItsSessionLoggedOnAgain()
+    {
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record);
+        final Subscription ingressA = aeron.addSubscription(IPC, 1001);
+        final Subscription ingressB = aeron.addSubscription(IPC, 1101);
+        final Publication statusA = aeron.addPublication(IPC, 1004);
+        final Publication statusB = aeron.addPublication(IPC, 1104);
+        pollUntil("status streams connected", () -> statusA.isConnected() && statusB.isConnected());
+        status(statusA, NodeRole.PRIMARY, 1, 1, 0);
+        status(statusB, NodeRole.STANDBY, 1, 0, 0);
+        pollUntil("node A followed", () -> router.primary() == 0);
+        pollUntil("A's ingress connected", () -> ingressA.isConnected() && router.ingress().offer(buffer, 0, 16) > 0);
+
+        // OURS disconnects (cancel-on-disconnect) and logs on again; OTHER disconnects for good. Then OURS orders.
+        final long other = SessionIds.sessionId(GATEWAY_ID, 2);
+        router.ingress().sessionStatus(OURS, 100, true);
+        router.ingress().cancelOnDisconnect(OURS, 100);
+        router.ingress().sessionStatus(OURS, 100, false);
+        router.ingress().cancelOnDisconnect(other, 100);
+        router.ingress().sessionStatus(other, 100, false);
+        router.ingress().sessionStatus(OURS, 100, true);
+        assertEquals(0, router.ingress().pendingControlCount());
+        pollUntil("an order reaches A", () -> router.ingress().offer(buffer, 0, 16) > 0);
+
+        status(statusB, NodeRole.PRIMARY, 2, 5, 5);
+        pollUntil("node B followed", () -> router.primary() == 1);
+        pollUntil("B's ingress connected", () -> ingressB.isConnected() && router.ingress().offer(buffer, 0, 16) > 0);
+        final List<String> received = new ArrayList<>();
+        final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+        final SessionStatusDecoder sessionStatus = new SessionStatusDecoder();
+        final MassCancelDecoder massCancel = new MassCancelDecoder();
+        pollUntil("B receives the re-sent control messages and the order", () ->
+        {
+            ingressB.poll((b, o, l, h) ->
+            {
+                headerDecoder.wrap(b, o);
+                if (headerDecoder.templateId() == SessionStatusDecoder.TEMPLATE_ID)
+                {
+                    sessionStatus.wrapAndApplyHeader(b, o, headerDecoder);
+                    received.add((sessionStatus.loggedOn() == BooleanType.TRUE ? "on " : "off ") +
+                        SessionIds.sessionNumber(sessionStatus.sessionId()));
+                }
+                else if (headerDecoder.templateId() == MassCancelDecoder.TEMPLATE_ID)
+                {
+                    massCancel.wrapAndApplyHeader(b, o, headerDecoder);
+                    received.add("cod " + SessionIds.sessionNumber(massCancel.sessionId()));
+                }
+                else
+                {
+                    received.add("command");
+                }
+            }, 10);
+            return received.contains("command");
+        });
+        assertEquals(List.of("on 1", "cod 2", "off 2", "on 1", "command"), received);
     }
 
     @Test
