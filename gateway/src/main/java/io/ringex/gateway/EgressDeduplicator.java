@@ -1,15 +1,28 @@
 package io.ringex.gateway;
 
 /**
- * Drops client-bound events the gateway has already delivered, by the {@code commandSequence} they carry. Every node
- * of a pair numbers commands alike and publishes a command's events together, in command order, so one number
- * suffices: the highest sequence delivered, and how many events of that command were.
+ * Drops client-bound events the gateway has already delivered, by the {@code commandSequence} they carry and the era
+ * they come from: a node at an epoch, with the first command sequence it handles as primary in that epoch
+ * ({@code epochStartSequence} of its EngineStatus). Each node numbers commands from its own journal and publishes a
+ * command's events together, in command order. Two nodes agree on the commands below the new primary's epoch start
+ * (its journal is a prefix of the old primary's), but not above: a new primary that lacked the old one's last commands
+ * (ASYNC, or SYNC degraded) reuses their numbers for new commands.
  * <p>
- * From the node it last delivered from, an event is new unless its sequence is below the highest (equal is the same
- * command's next event). From another node (a promoted standby re-publishing a window of recent events) it is new only
- * past what was delivered: a higher sequence, or, for the very command last delivered, the events beyond as many as
- * were already delivered (a command's events come out of the deterministic processor in the same order on every
- * node).
+ * So, for an event of sequence {@code s} from an era whose epoch start is {@code e}:
+ * <ul>
+ *     <li>{@code s >= e}, from the era of the last such event delivered: new unless below the highest delivered
+ *     (equal is the same command's next event);</li>
+ *     <li>{@code s >= e}, from a later era (a higher epoch, or the same node at the same epoch started again from a
+ *     later sequence): new, whatever was delivered before; the numbering of that era replaces the old one, and the
+ *     high-water mark restarts at {@code s};</li>
+ *     <li>{@code s < e} (a promoted node's re-sent window of commands both nodes had), or from an earlier era, or
+ *     from another node claiming the same epoch: new only past what was delivered, a higher sequence or, for the very
+ *     command last delivered, the events beyond as many as were delivered (a command's events come out of the
+ *     deterministic processor in the same order on every node).</li>
+ * </ul>
+ * A gateway that has delivered nothing yet starts from {@link #joined(long)}: the followed node's ingress sequence
+ * when the gateway first followed a node, before it could send anything. Re-sent window events at or below it are for
+ * commands from before this gateway process existed and are taken as delivered; see docs/operations.md for why.
  * <p>
  * Call {@link #isNew} before delivering and {@link #delivered} once delivered: an event that is to be redelivered
  * (the handler returned ABORT) is asked about again and must get the same answer.
@@ -18,31 +31,63 @@ package io.ringex.gateway;
  */
 public final class EgressDeduplicator
 {
-    private long highestSequence;
+    private long highestSequence = -1;
     private int eventsAtHighest;
-    private int lastSource = -1;
+    private boolean deliveredAny;
+    private boolean joined;
+    private int eraSource = -1;
+    private long eraEpoch;
+    private long eraStart;
     private int skipSource = -1;
+    private long skipEpoch;
     private long skipSequence;
     private int skipSeen;
 
     /**
-     * @param source          the node (index in the configuration) the event came from.
-     * @param commandSequence the event's command sequence.
+     * The gateway first followed a node, and has delivered nothing: window events at or below this sequence are for
+     * commands older than the gateway and are not delivered. Ignored once anything was delivered, or if already
+     * called.
+     *
+     * @param commandSequence the followed node's ingress sequence in its last status.
+     */
+    public void joined(final long commandSequence)
+    {
+        if (!deliveredAny && !joined)
+        {
+            joined = true;
+            highestSequence = commandSequence;
+            eventsAtHighest = Integer.MAX_VALUE;
+        }
+    }
+
+    /**
+     * @param source             the node (index in the configuration) the event came from.
+     * @param epoch              the event's epoch.
+     * @param epochStartSequence the node's first command sequence as primary in that epoch (0 with a single node).
+     * @param commandSequence    the event's command sequence.
      * @return true if the event is to be delivered.
      */
-    public boolean isNew(final int source, final long commandSequence)
+    public boolean isNew(final int source, final long epoch, final long epochStartSequence, final long commandSequence)
     {
-        if (source == lastSource || lastSource == -1)
+        if (commandSequence >= epochStartSequence)
         {
-            return commandSequence >= highestSequence;
+            if (isCurrentEra(source, epoch, epochStartSequence))
+            {
+                return commandSequence >= highestSequence;
+            }
+            if (isLaterEra(source, epoch, epochStartSequence))
+            {
+                return true;
+            }
         }
         if (commandSequence != highestSequence)
         {
             return commandSequence > highestSequence;
         }
-        if (skipSource != source || skipSequence != commandSequence)
+        if (skipSource != source || skipEpoch != epoch || skipSequence != commandSequence)
         {
             skipSource = source;
+            skipEpoch = epoch;
             skipSequence = commandSequence;
             skipSeen = 0;
         }
@@ -58,32 +103,60 @@ public final class EgressDeduplicator
     /**
      * The event {@link #isNew} accepted has been delivered (or deliberately passed over).
      *
-     * @param source          the node it came from.
-     * @param commandSequence its command sequence.
+     * @param source             the node it came from.
+     * @param epoch              its epoch.
+     * @param epochStartSequence the node's first command sequence as primary in that epoch.
+     * @param commandSequence    its command sequence.
      */
-    public void delivered(final int source, final long commandSequence)
+    public void delivered(
+        final int source, final long epoch, final long epochStartSequence, final long commandSequence)
     {
-        if (commandSequence > highestSequence)
+        deliveredAny = true;
+        if (commandSequence >= epochStartSequence && !isCurrentEra(source, epoch, epochStartSequence) &&
+            isLaterEra(source, epoch, epochStartSequence))
         {
+            eraSource = source;
+            eraEpoch = epoch;
+            eraStart = epochStartSequence;
             highestSequence = commandSequence;
             eventsAtHighest = 1;
+            skipSource = -1;
+            return;
         }
-        else
+        if (commandSequence > highestSequence)
         {
-            eventsAtHighest++;
+            // The command's further events from this node are judged against this one.
+            highestSequence = commandSequence;
+            eventsAtHighest = 1;
+            skipSource = source;
+            skipEpoch = epoch;
+            skipSequence = commandSequence;
+            skipSeen = 1;
+            return;
         }
-        if (skipSource == source && skipSequence == commandSequence)
+        eventsAtHighest++;
+        if (skipSource == source && skipEpoch == epoch && skipSequence == commandSequence)
         {
             skipSeen++;
         }
-        lastSource = source;
     }
 
     /**
-     * @return the highest command sequence delivered.
+     * @return the highest command sequence delivered, in the numbering of the current era.
      */
     public long highestSequence()
     {
         return highestSequence;
+    }
+
+    private boolean isCurrentEra(final int source, final long epoch, final long epochStartSequence)
+    {
+        return eraSource == source && eraEpoch == epoch && eraStart == epochStartSequence;
+    }
+
+    private boolean isLaterEra(final int source, final long epoch, final long epochStartSequence)
+    {
+        return eraSource == -1 || epoch > eraEpoch ||
+            (epoch == eraEpoch && source == eraSource && epochStartSequence > eraStart);
     }
 }

@@ -2,11 +2,15 @@ package io.ringex.gateway;
 
 import io.aeron.Publication;
 import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MassCancelEncoder;
 import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.SessionStatusEncoder;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayDeque;
@@ -19,7 +23,10 @@ import java.util.ArrayDeque;
  * {@link EngineRouter}); while there is none, commands are refused with {@link #NO_PRIMARY} and control messages wait,
  * in order, for the next primary. The control messages sent recently are remembered: those a failed primary may have
  * taken without keeping them are sent again to its successor ({@link #resendSince(long)}); each is harmless twice (a
- * SessionStatus is informational, a second cancel-on-disconnect finds nothing left to cancel).
+ * SessionStatus is informational, a second cancel-on-disconnect finds nothing left to cancel), except after the
+ * session logged on again: session ids persist across reconnects, so a cancel-on-disconnect re-sent after a logon
+ * would cancel the orders placed since. A cancel-on-disconnect or logged-off SessionStatus is therefore left out of
+ * the re-send when its session logged on again after it.
  * <p>
  * Thread safety: one instance per agent thread; the underlying {@link Publication}s may be shared.
  */
@@ -38,6 +45,11 @@ public final class EngineIngress
     private final SessionStatusEncoder sessionStatusEncoder = new SessionStatusEncoder();
     private final MassCancelEncoder massCancelEncoder = new MassCancelEncoder();
     private final UnsafeBuffer controlBuffer = new UnsafeBuffer(new byte[128]);
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final SessionStatusDecoder sessionStatusDecoder = new SessionStatusDecoder();
+    private final MassCancelDecoder massCancelDecoder = new MassCancelDecoder();
+    private final LongHashSet loggedOnSince = new LongHashSet();
+    private int controlSuperseded;
 
     /**
      * @param publication to the engine ingress, or null until a primary is known.
@@ -75,22 +87,44 @@ public final class EngineIngress
 
     /**
      * Queue again, ahead of anything pending and in their original order, the control messages sent since a time: the
-     * ones a primary that has since failed may have taken into its publication and lost.
+     * ones a primary that has since failed may have taken into its publication and lost. A cancel-on-disconnect
+     * MassCancel or a logged-off SessionStatus whose session logged on again later (a logged-on SessionStatus sent or
+     * pending after it) is dropped instead: re-sent, it would end the new logon's session or cancel its new orders.
      *
      * @param sinceNs the agent's clock time from which messages are in doubt.
      * @return how many were queued again.
      */
     public int resendSince(final long sinceNs)
     {
+        // Newest first, so the set holds the sessions that logged on after the message looked at.
+        loggedOnSince.clear();
+        for (final UnsafeBuffer pending : pendingControl)
+        {
+            noteLogon(pending);
+        }
         int count = 0;
         SentControl last;
         while ((last = sentControl.peekLast()) != null && last.sentNs - sinceNs >= 0)
         {
             sentControl.pollLast();
+            if (isUndoneByLaterLogon(last.message))
+            {
+                controlSuperseded++;
+                continue;
+            }
+            noteLogon(last.message);
             pendingControl.addFirst(last.message);
             count++;
         }
         return count;
+    }
+
+    /**
+     * @return cancel-on-disconnects and logoffs left out of a re-send because their session logged on again since.
+     */
+    public int controlSuperseded()
+    {
+        return controlSuperseded;
     }
 
     /**
@@ -203,6 +237,38 @@ public final class EngineIngress
             return;
         }
         pendingControl.add(message);
+    }
+
+    private void noteLogon(final UnsafeBuffer message)
+    {
+        headerDecoder.wrap(message, 0);
+        if (headerDecoder.templateId() == SessionStatusDecoder.TEMPLATE_ID)
+        {
+            sessionStatusDecoder.wrapAndApplyHeader(message, 0, headerDecoder);
+            if (sessionStatusDecoder.loggedOn() == BooleanType.TRUE)
+            {
+                loggedOnSince.add(sessionStatusDecoder.sessionId());
+            }
+        }
+    }
+
+    private boolean isUndoneByLaterLogon(final UnsafeBuffer message)
+    {
+        headerDecoder.wrap(message, 0);
+        final int templateId = headerDecoder.templateId();
+        if (templateId == SessionStatusDecoder.TEMPLATE_ID)
+        {
+            sessionStatusDecoder.wrapAndApplyHeader(message, 0, headerDecoder);
+            return sessionStatusDecoder.loggedOn() != BooleanType.TRUE &&
+                loggedOnSince.contains(sessionStatusDecoder.sessionId());
+        }
+        if (templateId == MassCancelDecoder.TEMPLATE_ID)
+        {
+            massCancelDecoder.wrapAndApplyHeader(message, 0, headerDecoder);
+            return massCancelDecoder.cancelOnDisconnect() == BooleanType.TRUE &&
+                loggedOnSince.contains(massCancelDecoder.sessionId());
+        }
+        return false;
     }
 
     private void remember(final UnsafeBuffer message)

@@ -14,11 +14,13 @@ import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.RejectReason;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -27,9 +29,13 @@ import java.util.concurrent.TimeUnit;
  * egress and status, follows the node claiming PRIMARY at the highest epoch ({@link PrimarySelector}) and sends
  * commands and control messages only there ({@link EngineIngress}). Client-bound events reach the agent's
  * {@link EventHandler} only if they are for this gateway and new: not of an epoch older than the newest seen, not
- * from a node other than the followed one at an epoch below the followed one's, and not already delivered
- * ({@link EgressDeduplicator}). BusinessRejects carry no command sequence and are not deduplicated. On a switch, the
- * control messages sent to the old primary since shortly before it was last heard from are sent again to the new one.
+ * from a node other than the followed one at an epoch below the followed one's, not of an epoch below the one the node
+ * last claimed PRIMARY at, and not already delivered ({@link EgressDeduplicator}, which needs the first command
+ * sequence of the node's epoch from its EngineStatus). An event of an epoch the node has not yet claimed PRIMARY at in
+ * a status the router has seen (egress and status are separate streams; a node announces its new epoch at once) is
+ * held, and that node's egress with it, until the status arrives. BusinessRejects carry no command sequence and are
+ * not deduplicated. On a switch, the control messages sent to the old primary since shortly before it was last heard
+ * from are sent again to the new one ({@link EngineIngress#resendSince(long)}).
  * <p>
  * Thread safety: one instance per agent, used on the agent's thread only.
  */
@@ -80,6 +86,9 @@ public final class EngineRouter implements AutoCloseable
     private final AtomicCounter malformed;
     private final AtomicCounter controlResent;
     private final long statusTimeoutNs;
+    private final long[] primaryEpochs;
+    private final long[] epochStartSequences;
+    private final long[] ingressSequences;
     private int lastFollowed = PrimarySelector.NONE;
     private long epoch;
     private long nowNs;
@@ -105,6 +114,10 @@ public final class EngineRouter implements AutoCloseable
         statusSubscriptions = new Subscription[count];
         egressHandlers = new ControlledFragmentHandler[count];
         statusHandlers = new FragmentHandler[count];
+        primaryEpochs = new long[count];
+        Arrays.fill(primaryEpochs, -1);
+        epochStartSequences = new long[count];
+        ingressSequences = new long[count];
         switches = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "primary switches");
         duplicates = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "duplicate events dropped");
         superseded = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "superseded-epoch events dropped");
@@ -156,6 +169,11 @@ public final class EngineRouter implements AutoCloseable
                     // What went to the old primary since shortly before it was last heard from may have died with it.
                     controlResent.getAndAdd(
                         ingress.resendSince(selector.lastHeardNs(lastFollowed) - statusTimeoutNs));
+                }
+                if (after != PrimarySelector.NONE && lastFollowed == PrimarySelector.NONE)
+                {
+                    // Nothing this gateway sends can be numbered at or below what the node had taken in by then.
+                    deduplicator.joined(ingressSequences[after]);
                 }
                 if (after != PrimarySelector.NONE)
                 {
@@ -221,7 +239,15 @@ public final class EngineRouter implements AutoCloseable
             return;
         }
         engineStatus.wrap(buffer, offset + HEADER_LENGTH, headerDecoder.blockLength(), headerDecoder.version());
-        selector.onStatus(engine, engineStatus.role(), engineStatus.epoch(), nowNs);
+        final NodeRole role = engineStatus.role();
+        final long statusEpoch = engineStatus.epoch();
+        ingressSequences[engine] = engineStatus.ingressSequence();
+        if (role == NodeRole.PRIMARY)
+        {
+            primaryEpochs[engine] = statusEpoch;
+            epochStartSequences[engine] = engineStatus.epochStartSequence();
+        }
+        selector.onStatus(engine, role, statusEpoch, nowNs);
     }
 
     private Action onEgress(final int engine, final DirectBuffer buffer, final int offset, final int length)
@@ -271,7 +297,22 @@ public final class EngineRouter implements AutoCloseable
             superseded.increment();
             return Action.CONTINUE;
         }
-        if (commandSequence >= 0 && !deduplicator.isNew(engine, commandSequence))
+        long epochStart = 0;
+        if (commandSequence >= 0 && endpoints.size() > 1)
+        {
+            if (eventEpoch > primaryEpochs[engine])
+            {
+                // Its status as primary of this epoch has not arrived yet: judge the event once it has.
+                return Action.ABORT;
+            }
+            if (eventEpoch < primaryEpochs[engine])
+            {
+                superseded.increment();
+                return Action.CONTINUE;
+            }
+            epochStart = epochStartSequences[engine];
+        }
+        if (commandSequence >= 0 && !deduplicator.isNew(engine, eventEpoch, epochStart, commandSequence))
         {
             duplicates.increment();
             return Action.CONTINUE;
@@ -284,7 +325,7 @@ public final class EngineRouter implements AutoCloseable
         }
         if (commandSequence >= 0)
         {
-            deduplicator.delivered(engine, commandSequence);
+            deduplicator.delivered(engine, eventEpoch, epochStart, commandSequence);
         }
         return Action.CONTINUE;
     }

@@ -7,11 +7,13 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.EngineStatusEncoder;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.ExecutionReportEncoder;
+import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NodeRole;
@@ -111,8 +113,8 @@ class EngineRouterTest
         // No status yet: no primary, commands refused.
         assertEquals(EngineIngress.NO_PRIMARY, router.ingress().offer(buffer, 0, 16));
 
-        status(statusA, NodeRole.PRIMARY, 1);
-        status(statusB, NodeRole.STANDBY, 1);
+        status(statusA, NodeRole.PRIMARY, 1, 1, 0);
+        status(statusB, NodeRole.STANDBY, 1, 0, 0);
         pollUntil("node A followed", () -> router.primary() == 0);
         pollUntil("a command reaches A", () -> ingressA.isConnected() && router.ingress().offer(buffer, 0, 16) > 0);
         pollUntil("A receives it", () -> ingressA.poll((b, o, l, h) -> { }, 1) == 1);
@@ -125,8 +127,9 @@ class EngineRouterTest
         report(egressA, THEIRS, 3, 1);
         pollUntil("A's events", () -> delivered.size() == 3);
 
-        // B is promoted; A died after publishing command 3 (another gateway's), before its own command 4.
-        status(statusB, NodeRole.PRIMARY, 2);
+        // B is promoted (its NewEpoch is command 5); A died after publishing command 3 (another gateway's), before its
+        // own command 4.
+        status(statusB, NodeRole.PRIMARY, 2, 5, 5);
         pollUntil("node B followed", () -> router.primary() == 1);
         pollUntil("a command reaches B", () -> ingressB.isConnected() && router.ingress().offer(buffer, 0, 16) > 0);
         // What A took since shortly before it was last heard from may be lost with it: B gets that first, then the
@@ -141,12 +144,12 @@ class EngineRouterTest
         assertEquals(SessionStatusDecoder.TEMPLATE_ID, templates.get(0));
         assertEquals(0, ingressA.poll((b, o, l, h) -> { }, 10), "nothing more to the superseded node");
 
-        // B re-publishes its window (2, 2, 3) and goes on (4, still stamped epoch 1, then 6 of epoch 2). A's late
-        // event in between is of epoch 1 like B's so far: only its coming from the superseded node drops it.
-        report(egressB, OURS, 2, 1);
-        report(egressB, OURS, 2, 1);
-        report(egressB, THEIRS, 3, 1);
-        report(egressB, OURS, 4, 1);
+        // B re-publishes its window (2, 2, 3, 4) stamped with its epoch and goes on (6). A's late events, of epoch 1,
+        // are dropped.
+        report(egressB, OURS, 2, 2);
+        report(egressB, OURS, 2, 2);
+        report(egressB, THEIRS, 3, 2);
+        report(egressB, OURS, 4, 2);
         pollUntil("B's first new event", () -> delivered.size() == 4);
         report(egressA, OURS, 5, 1);
         report(egressB, OURS, 6, 2);
@@ -156,8 +159,131 @@ class EngineRouterTest
         {
             router.poll(++nowNs);
         }
-        assertEquals(List.of("1@1", "2@1", "2@1", "4@1", "6@2"), delivered);
+        assertEquals(List.of("1@1", "2@1", "2@1", "4@2", "6@2"), delivered);
         assertTrue(router.epoch() >= 2);
+    }
+
+    @Test
+    void aNewPrimaryLackingTheOldOnesLastCommandsHasTheAcksOfItsNewCommandsDelivered()
+    {
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record);
+        final Publication egressA = aeron.addPublication(IPC, 1002);
+        final Publication statusA = aeron.addPublication(IPC, 1004);
+        final Publication egressB = aeron.addPublication(IPC, 1102);
+        final Publication statusB = aeron.addPublication(IPC, 1104);
+        pollUntil("engine streams connected", () -> egressA.isConnected() && statusA.isConnected() &&
+            egressB.isConnected() && statusB.isConnected());
+        status(statusA, NodeRole.PRIMARY, 1, 1, 0);
+        status(statusB, NodeRole.STANDBY, 1, 0, 0);
+        pollUntil("node A followed", () -> router.primary() == 0);
+        for (long sequence = 1; sequence <= 5; sequence++)
+        {
+            report(egressA, OURS, sequence, 1);
+        }
+        pollUntil("A's events", () -> delivered.size() == 5);
+
+        // A dies; B had journaled only 1..3 (ASYNC), so its NewEpoch is 4 and the new orders it acknowledges are
+        // commands 5 and 6: 5 is a number A used for another command. B's events come before its status.
+        report(egressB, OURS, 2, 2);
+        report(egressB, OURS, 3, 2);
+        report(egressB, OURS, 5, 2);
+        report(egressB, OURS, 6, 2);
+        for (int i = 0; i < 100; i++)
+        {
+            router.poll(++nowNs);
+        }
+        assertEquals(5, delivered.size(), "held until B's status says where its epoch starts: " + delivered);
+
+        status(statusB, NodeRole.PRIMARY, 2, 4, 6);
+        pollUntil("B's new acks", () -> delivered.size() == 7);
+        for (int i = 0; i < 100; i++)
+        {
+            router.poll(++nowNs);
+        }
+        assertEquals(List.of("1@1", "2@1", "3@1", "4@1", "5@1", "5@2", "6@2"), delivered);
+    }
+
+    @Test
+    void aGatewayThatDeliveredNothingDoesNotRedeliverTheWindowFromBeforeItJoined()
+    {
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record);
+        final Publication egressB = aeron.addPublication(IPC, 1102);
+        final Publication statusA = aeron.addPublication(IPC, 1004);
+        final Publication statusB = aeron.addPublication(IPC, 1104);
+        pollUntil("engine streams connected", () -> statusA.isConnected() && egressB.isConnected() &&
+            statusB.isConnected());
+        // Joins while A has taken in 10 commands; A dies before any event reaches this gateway.
+        status(statusA, NodeRole.PRIMARY, 1, 1, 10);
+        pollUntil("node A followed", () -> router.primary() == 0);
+        status(statusB, NodeRole.PRIMARY, 2, 13, 13);
+        pollUntil("node B followed", () -> router.primary() == 1);
+
+        // B re-sends 9..12: 9 and 10 were before this gateway existed; 11 and 12 may be its own that A never reported.
+        for (long sequence = 9; sequence <= 12; sequence++)
+        {
+            report(egressB, OURS, sequence, 2);
+        }
+        report(egressB, OURS, 14, 2);
+        pollUntil("B's new event", () -> delivered.contains("14@2"));
+        assertEquals(List.of("11@2", "12@2", "14@2"), delivered);
+    }
+
+    @Test
+    void aCancelOnDisconnectIsNotResentAfterItsSessionLoggedOnAgain()
+    {
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record);
+        final Subscription ingressA = aeron.addSubscription(IPC, 1001);
+        final Subscription ingressB = aeron.addSubscription(IPC, 1101);
+        final Publication statusA = aeron.addPublication(IPC, 1004);
+        final Publication statusB = aeron.addPublication(IPC, 1104);
+        pollUntil("status streams connected", () -> statusA.isConnected() && statusB.isConnected());
+        status(statusA, NodeRole.PRIMARY, 1, 1, 0);
+        status(statusB, NodeRole.STANDBY, 1, 0, 0);
+        pollUntil("node A followed", () -> router.primary() == 0);
+        pollUntil("A's ingress connected", () -> ingressA.isConnected() && router.ingress().offer(buffer, 0, 16) > 0);
+
+        // OURS disconnects (cancel-on-disconnect) and logs on again; OTHER disconnects for good. Then OURS orders.
+        final long other = SessionIds.sessionId(GATEWAY_ID, 2);
+        router.ingress().sessionStatus(OURS, 100, true);
+        router.ingress().cancelOnDisconnect(OURS, 100);
+        router.ingress().sessionStatus(OURS, 100, false);
+        router.ingress().cancelOnDisconnect(other, 100);
+        router.ingress().sessionStatus(other, 100, false);
+        router.ingress().sessionStatus(OURS, 100, true);
+        assertEquals(0, router.ingress().pendingControlCount());
+        pollUntil("an order reaches A", () -> router.ingress().offer(buffer, 0, 16) > 0);
+
+        status(statusB, NodeRole.PRIMARY, 2, 5, 5);
+        pollUntil("node B followed", () -> router.primary() == 1);
+        pollUntil("B's ingress connected", () -> ingressB.isConnected() && router.ingress().offer(buffer, 0, 16) > 0);
+        final List<String> received = new ArrayList<>();
+        final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+        final SessionStatusDecoder sessionStatus = new SessionStatusDecoder();
+        final MassCancelDecoder massCancel = new MassCancelDecoder();
+        pollUntil("B receives the re-sent control messages and the order", () ->
+        {
+            ingressB.poll((b, o, l, h) ->
+            {
+                headerDecoder.wrap(b, o);
+                if (headerDecoder.templateId() == SessionStatusDecoder.TEMPLATE_ID)
+                {
+                    sessionStatus.wrapAndApplyHeader(b, o, headerDecoder);
+                    received.add((sessionStatus.loggedOn() == BooleanType.TRUE ? "on " : "off ") +
+                        SessionIds.sessionNumber(sessionStatus.sessionId()));
+                }
+                else if (headerDecoder.templateId() == MassCancelDecoder.TEMPLATE_ID)
+                {
+                    massCancel.wrapAndApplyHeader(b, o, headerDecoder);
+                    received.add("cod " + SessionIds.sessionNumber(massCancel.sessionId()));
+                }
+                else
+                {
+                    received.add("command");
+                }
+            }, 10);
+            return received.contains("command");
+        });
+        assertEquals(List.of("on 1", "cod 2", "off 2", "on 1", "command"), received);
     }
 
     @Test
@@ -190,10 +316,13 @@ class EngineRouterTest
         }
     }
 
-    private void status(final Publication publication, final NodeRole role, final long epoch)
+    private void status(
+        final Publication publication, final NodeRole role, final long epoch, final long epochStartSequence,
+        final long ingressSequence)
     {
         final EngineStatusEncoder encoder = new EngineStatusEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .epoch(epoch).nodeId(publication.streamId()).role(role);
+            .epoch(epoch).nodeId(publication.streamId()).role(role).epochStartSequence(epochStartSequence)
+            .ingressSequence(ingressSequence);
         encoder.countersCount(0);
         encoder.rejectsCount(0);
         offer(publication, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());

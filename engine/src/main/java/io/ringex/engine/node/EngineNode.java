@@ -335,6 +335,8 @@ public final class EngineNode implements AutoCloseable
         {
             sink.target(ringSink);
             sources.refreshOutput = true;
+            // Its epoch, as primary, starts with the first command after recovery.
+            sources.epochStartSequence = sequences::firstCommandSequence;
         }
         else
         {
@@ -353,6 +355,8 @@ public final class EngineNode implements AutoCloseable
                 sources.refreshOutput = true;
             });
             inputAgents.add(0, promotion);
+            sources.epochStartSequence = () -> sequences.commandSequence(promotion.promotionSequence());
+            sources.promotedEpoch = promotion::epoch;
         }
 
         startRunners(inputAgents, outputAgents);

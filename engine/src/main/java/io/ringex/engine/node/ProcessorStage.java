@@ -71,7 +71,7 @@ final class ProcessorStage implements SlotHandler
         final long timestampNs = buffer.getLong(slotOffset + SlotDescriptor.TIMESTAMP_OFFSET);
         final int templateId = buffer.getInt(slotOffset + SlotDescriptor.TEMPLATE_ID_OFFSET);
         if (null != promotion && templateId == NewEpochDecoder.TEMPLATE_ID && promotion.pending() &&
-            sequence == promotion.ringSequence())
+            sequence == promotion.promotionSequence())
         {
             // Not any NewEpoch: one replicated from the old primary may still be ahead of this node's own.
             // The command this standby wrote to promote itself: clients hear of everything from here on (and first

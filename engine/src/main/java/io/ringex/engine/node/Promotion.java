@@ -57,11 +57,11 @@ final class Promotion implements Agent
     private final NewEpochEncoder command = new NewEpochEncoder();
     private final FragmentHandler controlHandler = this::onControl;
     private volatile boolean pending;
-    private long ringSequence = -1;
     private boolean promoted;
     private long requestedEpoch;
     private long requestId;
     private long epoch;
+    private long promotionSequence = -1;
     private boolean refusalLogged;
     private boolean autoRefusalLogged;
 
@@ -187,7 +187,7 @@ final class Promotion implements Agent
         slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, NewEpochEncoder.TEMPLATE_ID);
         slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET,
             MessageHeaderEncoder.ENCODED_LENGTH + command.encodedLength());
-        ringSequence = sequence;
+        promotionSequence = sequence;
         // Release before the slot: the processor must see the flag (and the sequence) when it reaches this command.
         pending = true;
         sequencer.publish(sequence);
@@ -214,11 +214,13 @@ final class Promotion implements Agent
     }
 
     /**
-     * @return the input ring sequence of the promotion command (read after {@link #pending()}, which publishes it).
+     * @return the ring sequence of the NewEpoch command this node wrote to promote itself (the first it handles as
+     * primary), or -1 before that; written before {@link #pending()} and the status agent's role are set, so a
+     * reader that saw either (volatile reads) sees it.
      */
-    long ringSequence()
+    long promotionSequence()
     {
-        return ringSequence;
+        return promotionSequence;
     }
 
     /**

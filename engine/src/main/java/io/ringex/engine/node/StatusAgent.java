@@ -1,6 +1,7 @@
 package io.ringex.engine.node;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 import io.aeron.Publication;
 import io.ringex.engine.processor.BusinessLogicProcessor;
@@ -18,11 +19,12 @@ import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * Publishes {@code EngineStatus} on the risk stream every interval, and at once when the node's role or epoch changes
- * (a promotion, fencing) so gateways following the pair switch without waiting an interval: role and epoch, the
- * rings' sequences, journal and replication progress, counters, rejects by reason, latency percentiles since the
- * previous status, and the state hash. It shares the processor's thread (it is composed with the processor's stage),
- * so it may read the processor's state between batches; it is also how other threads get a state hash
- * ({@link #stateHash(long)}).
+ * (a promotion, fencing) so gateways following the pair switch without waiting an interval: role and epoch, while
+ * PRIMARY the first command sequence of its epoch (gateways tell a new primary's new commands from its re-sent window
+ * by it), the rings' sequences, journal and replication progress, counters, rejects by reason, latency percentiles
+ * since the previous status, and the state hash. It shares the processor's thread (it is composed with the
+ * processor's stage), so it may read the processor's state between batches; it is also how other threads get a state
+ * hash ({@link #stateHash(long)}).
  * <p>
  * Thread safety: {@link #doWork()} on the processor's thread; {@link #stateHash(long)} from any thread.
  */
@@ -49,6 +51,14 @@ final class StatusAgent implements Agent
         Recorder latency;
         int ringCapacity;
         int nodeId;
+        /** The first command sequence handled as primary in the current epoch; read only while the role is PRIMARY. */
+        LongSupplier epochStartSequence;
+        /**
+         * On a standby, the epoch its promotion took it to (0 before): the processor takes the new epoch on only when
+         * it reaches the promotion command, and a status between the two must not claim PRIMARY at the old epoch.
+         * Read only while the role is PRIMARY; null on a node started as primary.
+         */
+        LongSupplier promotedEpoch;
         volatile boolean refreshOutput;
     }
 
@@ -143,7 +153,7 @@ final class StatusAgent implements Agent
             publish(now);
             work++;
         }
-        else if ((role != publishedRole || sources.processor.state().epoch() != publishedEpoch) &&
+        else if ((role != publishedRole || epoch(role) != publishedEpoch) &&
             now >= nextChangeRetryNs)
         {
             // A new role or epoch is announced at once, and again every CHANGE_RETRY_NS until the publication takes
@@ -177,6 +187,13 @@ final class StatusAgent implements Agent
         return lastStateHash;
     }
 
+    private long epoch(final NodeRole role)
+    {
+        final long processorEpoch = sources.processor.state().epoch();
+        return role == NodeRole.PRIMARY && null != sources.promotedEpoch ?
+            Math.max(processorEpoch, sources.promotedEpoch.getAsLong()) : processorEpoch;
+    }
+
     private void publish(final long now)
     {
         interval = sources.latency.getIntervalHistogram(interval);
@@ -184,7 +201,7 @@ final class StatusAgent implements Agent
         // Read the role once: another thread (promotion, fencing) may change it; a change after this read publishes
         // again on the next duty cycle.
         final NodeRole nowRole = role;
-        final long nowEpoch = sources.processor.state().epoch();
+        final long nowEpoch = epoch(nowRole);
         encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
             .epoch(nowEpoch)
             .nodeId(sources.nodeId)
@@ -201,7 +218,8 @@ final class StatusAgent implements Agent
             .latencyP50Ns(interval.getValueAtPercentile(50))
             .latencyP99Ns(interval.getValueAtPercentile(99))
             .latencyP999Ns(interval.getValueAtPercentile(99.9))
-            .latencyMaxNs(interval.getMaxValue());
+            .latencyMaxNs(interval.getMaxValue())
+            .epochStartSequence(nowRole == NodeRole.PRIMARY ? sources.epochStartSequence.getAsLong() : 0);
 
         final EngineStatusEncoder.CountersEncoder counters = encoder.countersCount(8);
         counters.next().counter(EngineCounter.COMMANDS).value(sources.processor.commandCount());

@@ -247,6 +247,8 @@ class EngineNodeIT
         before.await(() -> before.count("NEW") == 50, "50 acknowledged orders");
         final long acknowledged = before.sent.size();
         before.await(() -> standby.processedSequence() == acknowledged, "the standby to hold them");
+        // A node started as primary on an empty journal: its epoch starts with command 1.
+        before.await(() -> before.statusCount > 0 && before.lastStatusEpochStart == 1, "the primary's epoch start");
         final long primaryHash = primary.stateHash();
         final long killedNs = System.nanoTime();
         primary.close();
@@ -258,6 +260,9 @@ class EngineNodeIT
         assertTrue(after.reports.isEmpty());
 
         requestPromotion(after, 7);
+        // Its epoch starts with the NewEpoch it wrote after the replicated commands: gateways tell its re-sent window
+        // (below) from its new commands (from) by it.
+        after.await(() -> after.lastStatusEpochStart == acknowledged + 1, "the promoted node's epoch start");
 
         // Every order acknowledged by the old primary is there: cancelling one succeeds, under the new epoch.
         after.cancel(1, 1_000, 2);

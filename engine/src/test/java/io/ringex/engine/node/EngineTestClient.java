@@ -49,6 +49,7 @@ final class EngineTestClient implements AutoCloseable
     volatile long lastStatusHash;
     volatile long lastStatusProcessed;
     volatile int statusCount;
+    volatile long lastStatusEpochStart;
     final List<byte[]> sent = new ArrayList<>();
 
     private final Aeron aeron;
@@ -206,6 +207,7 @@ final class EngineTestClient implements AutoCloseable
                 status.wrapAndApplyHeader(buffer, offset, header);
                 lastStatusHash = status.stateHash();
                 lastStatusProcessed = status.processorSequence();
+                lastStatusEpochStart = status.epochStartSequence();
                 statusCount++;
                 break;
             case TradeDecoder.TEMPLATE_ID:
