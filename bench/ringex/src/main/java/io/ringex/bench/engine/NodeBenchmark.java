@@ -91,8 +91,10 @@ public final class NodeBenchmark
                 EngineNode standbyNode = null;
                 if (replication != EngineContext.ReplicationMode.OFF)
                 {
+                    // Streams of its own: a standby subscribes to its ingress from the start (it opens it on
+                    // promotion), and a tethered IPC subscriber that never reads would hold the client back.
                     final EngineContext standby = context(driver, passDir.resolve("standby"), idle, threading)
-                        .nodeId(2).role(EngineContext.Role.STANDBY)
+                        .nodeId(2).role(EngineContext.Role.STANDBY).ingressStreamId(2001)
                         .egressStreamId(2002).marketDataStreamId(2003).riskStreamId(2004);
                     replicationChannels(standby, ports);
                     replicationChannels(primary, ports);
