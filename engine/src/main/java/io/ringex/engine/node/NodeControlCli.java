@@ -23,6 +23,8 @@ import io.ringex.protocol.codecs.NewEpochEncoder;
 import io.ringex.protocol.codecs.NodeRole;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -46,6 +48,9 @@ public final class NodeControlCli
         "       node promote --node ID [--control HOST:PORT] [--control-stream N] [--epoch E]" +
         " [--outbound HOST:PORT] [--risk-stream N]\n" +
         "       common: [--aeron-dir DIR] [--timeout-ms N]";
+
+    /** A command-line tool waiting for the network: a millisecond between polls is plenty. */
+    private static final IdleStrategy IDLE = new SleepingMillisIdleStrategy(1);
 
     private final PrintStream out;
     private final PrintStream err;
@@ -112,7 +117,7 @@ public final class NodeControlCli
                     printed[0]++;
                 }) == 0)
                 {
-                    sleep();
+                    IDLE.idle();
                 }
             }
             if (printed[0] < count)
@@ -152,7 +157,7 @@ public final class NodeControlCli
                         Publication.errorString(result) + " (is a standby listening there?)");
                     return 1;
                 }
-                sleep();
+                IDLE.idle();
             }
             out.println("promotion sent to node " + nodeId + " on " + control + " stream " + controlStream);
             if (null == statuses)
@@ -171,7 +176,7 @@ public final class NodeControlCli
                     }
                 }) == 0)
                 {
-                    sleep();
+                    IDLE.idle();
                 }
             }
             if (!promoted[0])
@@ -277,17 +282,5 @@ public final class NodeControlCli
     {
         return System.nanoTime() +
             TimeUnit.MILLISECONDS.toNanos(Long.parseLong(options.getOrDefault("timeout-ms", "10000")));
-    }
-
-    private static void sleep()
-    {
-        try
-        {
-            Thread.sleep(1);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
     }
 }
