@@ -36,53 +36,15 @@ class StandbyCatchUpIT
     Path dir;
 
 
-    /**
-     * Node 1 and node 2, each with its own replication and ack endpoints and the other's as peer, SYNC, with their
-     * own ingress, outbound and control streams (1xxx+1000*(id-1)).
-     *
-     * @return { node 1 (PRIMARY), node 2 (STANDBY) }.
-     */
+    /** @return the shared symmetric pair ({@link NodeTestSupport#symmetricPair}), node 1 PRIMARY, node 2 STANDBY. */
     private EngineContext[] symmetricPair()
     {
         return symmetricPair("");
     }
 
-    /**
-     * @param replicationParams appended to the replication channels (e.g. a small term, to fill them quickly).
-     * @return { node 1 (PRIMARY), node 2 (STANDBY) }.
-     */
     private EngineContext[] symmetricPair(final String replicationParams)
     {
-        final String[] replication = { udp() + replicationParams, udp() + replicationParams };
-        final String[] acks = { udp(), udp() };
-        final EngineContext[] nodes = new EngineContext[2];
-        for (int i = 0; i < 2; i++)
-        {
-            final int base = 1000 + 2000 * i;
-            nodes[i] = new EngineContext()
-                .aeronDirectoryName(env.aeronDirectoryName())
-                .nodeId(i + 1)
-                .role(i == 0 ? EngineContext.Role.PRIMARY : EngineContext.Role.STANDBY)
-                .ingressChannel(IPC).ingressStreamId(base + 1)
-                .outboundChannel(IPC).egressStreamId(base + 2).marketDataStreamId(base + 3).riskStreamId(base + 4)
-                .controlChannel(IPC).controlStreamId(base + 20)
-                .replicationMode(EngineContext.ReplicationMode.SYNC)
-                .replicationAckTimeoutNs(500_000_000L)
-                .replicationHeartbeatIntervalNs(50_000_000L)
-                .replicationChannel(replication[i]).replicationAckChannel(acks[i])
-                .peerReplicationChannel(replication[1 - i]).peerReplicationAckChannel(acks[1 - i])
-                .journalDirectory(dir.resolve("node" + (i + 1)).resolve("journal"))
-                .snapshotDirectory(dir.resolve("node" + (i + 1)).resolve("snapshots"))
-                .inputRingCapacity(1024)
-                .outputRingCapacity(1024)
-                .statusIntervalNs(50_000_000L);
-        }
-        return nodes;
-    }
-
-    private static String udp()
-    {
-        return "aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort();
+        return NodeTestSupport.symmetricPair(env.aeronDirectoryName(), dir, replicationParams);
     }
 
     private EngineTestClient client(final EngineContext ctx)

@@ -9,7 +9,6 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import java.io.IOException;
-import java.net.DatagramSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -36,6 +35,7 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
+import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.engine.processor.CommandEncoder;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.SessionIds;
@@ -67,6 +67,7 @@ class RiskPairFailoverIT
 {
     private static final String DIR = "/dev/shm/ringex-risk-pair-it-" + UUID.randomUUID();
     private static final String IPC = "aeron:ipc";
+    /** Stream bases of the nodes of {@link NodeTestSupport#symmetricPair}: node 1 at 1001-1020, node 2 at 3001-3020. */
     private static final int[] BASE = {1000, 3000};
     private static final long ADMIN_SOURCE = SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 97);
     private static final long SESSION = SessionIds.sessionId(1, 1);
@@ -137,7 +138,11 @@ class RiskPairFailoverIT
     {
         final long startNs = System.nanoTime();
         dataDirectory = Files.createTempDirectory("ringex-risk-pair-it-");
-        final EngineContext[] pair = symmetricPair(connection.aeronDirectoryName());
+        final EngineContext[] pair = NodeTestSupport.symmetricPair(connection.aeronDirectoryName(), dataDirectory, "");
+        for (final EngineContext node : pair)
+        {
+            node.statusIntervalNs(TimeUnit.MILLISECONDS.toNanos(100));
+        }
         standby = EngineNode.launch(pair[1]);
         primary = EngineNode.launch(pair[0]);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(connection.aeronDirectoryName()));
@@ -192,35 +197,6 @@ class RiskPairFailoverIT
         await("the halt accepted by node 2", () -> "ACCEPTED".equals(actions.find(requestId(halt)).status()));
         await("instrument 1 HALTED", () -> "HALTED".equals(model.instrument(1).summary().status()));
         System.out.printf("RiskPairFailoverIT: %.1f s%n", (System.nanoTime() - startNs) / 1e9);
-    }
-
-    private EngineContext[] symmetricPair(final String aeronDirectoryName)
-    {
-        final String[] replication = {udp(), udp()};
-        final String[] acks = {udp(), udp()};
-        final EngineContext[] nodes = new EngineContext[2];
-        for (int i = 0; i < 2; i++)
-        {
-            final int base = BASE[i];
-            nodes[i] = new EngineContext()
-                .aeronDirectoryName(aeronDirectoryName)
-                .nodeId(i + 1)
-                .role(i == 0 ? EngineContext.Role.PRIMARY : EngineContext.Role.STANDBY)
-                .ingressChannel(IPC).ingressStreamId(base + 1)
-                .outboundChannel(IPC).egressStreamId(base + 2).marketDataStreamId(base + 3).riskStreamId(base + 4)
-                .controlChannel(IPC).controlStreamId(base + 20)
-                .replicationMode(EngineContext.ReplicationMode.SYNC)
-                .replicationAckTimeoutNs(500_000_000L)
-                .replicationHeartbeatIntervalNs(50_000_000L)
-                .replicationChannel(replication[i]).replicationAckChannel(acks[i])
-                .peerReplicationChannel(replication[1 - i]).peerReplicationAckChannel(acks[1 - i])
-                .journalDirectory(dataDirectory.resolve("node" + (i + 1)).resolve("journal"))
-                .snapshotDirectory(dataDirectory.resolve("node" + (i + 1)).resolve("snapshots"))
-                .inputRingCapacity(1024)
-                .outputRingCapacity(1024)
-                .statusIntervalNs(TimeUnit.MILLISECONDS.toNanos(100));
-        }
-        return nodes;
     }
 
     private void installVenue(final Publication ingress)
@@ -281,18 +257,6 @@ class RiskPairFailoverIT
                 throw new AssertionError("timed out waiting for " + what);
             }
             LockSupport.parkNanos(1_000_000);
-        }
-    }
-
-    private static String udp()
-    {
-        try (DatagramSocket socket = new DatagramSocket(0))
-        {
-            return "aeron:udp?endpoint=localhost:" + socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new IllegalStateException(ex);
         }
     }
 }
