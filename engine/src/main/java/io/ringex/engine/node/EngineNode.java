@@ -28,7 +28,7 @@ import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.TradeDecoder;
-import org.HdrHistogram.Recorder;
+import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -270,7 +270,8 @@ public final class EngineNode implements AutoCloseable
         final BackgroundSnapshotWriter snapshots = new BackgroundSnapshotWriter(
             new SnapshotStore(ctx.snapshotDirectory()), ctx.snapshotsKept());
         closeables.add(snapshots);
-        final Recorder latency = new Recorder(3);
+        // Single-threaded: the processor stage records, the status agent on the same thread reads and resets.
+        final Histogram latency = new Histogram(3);
         processorStage = new ProcessorStage(processor, ringSink, sequences, clock, latency, snapshots,
             ctx.snapshotEveryCommands(), ctx.bookSnapshotIntervalNs());
         processorRingStage = null == replicationStage ?

@@ -6,8 +6,9 @@ import io.ringex.engine.ring.SlotDescriptor;
 import io.ringex.engine.ring.SlotHandler;
 import io.ringex.protocol.codecs.NewEpochDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
-import org.HdrHistogram.Recorder;
+import org.HdrHistogram.Histogram;
 import org.agrona.ExpandableArrayBuffer;
+import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochNanoClock;
 
@@ -15,11 +16,12 @@ import org.agrona.concurrent.EpochNanoClock;
  * The input ring's last stage: hands each command to the business-logic processor, gated on the journal (and the
  * replication) stage, so the processor only ever acts on commands that will survive a crash.
  * <p>
- * Around the processor it does what the processor must not: measures ingress-to-processed latency with the wall
- * clock (a {@link Recorder} the status agent reads), asks for a full book snapshot on the market data every interval
- * of command time (deterministic: it follows the slots' timestamps), and takes state snapshots every N commands and
- * on {@code TakeSnapshot}: the processor serialises into memory here (the only pause), and the
- * {@link BackgroundSnapshotWriter} writes the file on its own thread.
+ * Around the processor it does what the processor must not: publishes each command's events to the output ring in
+ * one go; measures ingress-to-processed latency with the wall clock, read once per batch for the whole batch (a
+ * {@link Histogram} that the status agent, on the same thread, reads and resets); asks for a full book snapshot on
+ * the market data every interval of command time (deterministic: it follows the slots' timestamps); and takes state
+ * snapshots every N commands and on {@code TakeSnapshot}: the processor serialises into memory here (the only pause),
+ * and the {@link BackgroundSnapshotWriter} writes the file on its own thread.
  * <p>
  * Thread safety: the stage's thread only, except {@link #requestStateHash()} and {@link #lastStateHash()}.
  */
@@ -29,7 +31,8 @@ final class ProcessorStage implements SlotHandler
     private final RingEventSink sink;
     private final SequenceBase sequences;
     private final EpochNanoClock clock;
-    private final Recorder latency;
+    private final Histogram latency;
+    private final LongArrayList batchTimestamps = new LongArrayList(1024, Long.MIN_VALUE);
     private final BackgroundSnapshotWriter snapshots;
     private final long snapshotEveryCommands;
     private final long bookSnapshotIntervalNs;
@@ -47,7 +50,7 @@ final class ProcessorStage implements SlotHandler
         final RingEventSink sink,
         final SequenceBase sequences,
         final EpochNanoClock clock,
-        final Recorder latency,
+        final Histogram latency,
         final BackgroundSnapshotWriter snapshots,
         final long snapshotEveryCommands,
         final long bookSnapshotIntervalNs)
@@ -102,7 +105,7 @@ final class ProcessorStage implements SlotHandler
         {
             processor.onEndOfBatch();
         }
-        latency.recordValue(Math.max(0, clock.nanoTime() - timestampNs));
+        batchTimestamps.addLong(timestampNs);
 
         if (templateId == TakeSnapshotDecoder.TEMPLATE_ID ||
             commandSequence - lastSnapshotSequence >= snapshotEveryCommands)
@@ -118,6 +121,25 @@ final class ProcessorStage implements SlotHandler
             stateHashRequested = false;
             lastStateHash = processor.stateHash();
         }
+        sink.publish();
+        if (endOfBatch)
+        {
+            recordLatencies();
+        }
+    }
+
+    /**
+     * Ingress stamp to the end of the batch, for each command of the batch: one clock read per batch, not per command
+     * (the wall clock costs more than a typical command's matching), at most a batch's time over the true figure.
+     */
+    private void recordLatencies()
+    {
+        final long nowNs = clock.nanoTime();
+        for (int i = 0, n = batchTimestamps.size(); i < n; i++)
+        {
+            latency.recordValue(Math.max(0, nowNs - batchTimestamps.getLong(i)));
+        }
+        batchTimestamps.clear();
     }
 
     private void snapshot(final long commandSequence, final long timestampNs)

@@ -202,6 +202,7 @@ final class ReportWindow implements EventSink
             }
             head += recordLength;
         }
+        target.publish();
         count = 0;
         return written;
     }

@@ -10,18 +10,29 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
- * The processor's events go straight into the output ring's slots: a claim is a slot, a commit publishes it. A full
- * output ring makes the processor wait (it never drops an event); the publishers behind it are what it waits for.
+ * The processor's events go straight into the output ring's slots: a claim is a slot, a commit fills in its header,
+ * and {@link #publish()} makes every committed slot visible to the publishers at once, which the processor stage does
+ * after each command. One cursor store per command instead of one per event: each store takes the cursor's cache line
+ * back from the publishers polling it, and a command makes three events on average. A long run of events without a
+ * {@code publish()} (a promotion re-sending its report window) is published every {@link #MAX_UNPUBLISHED} events,
+ * so the claims never wait for slots that only their own publication would free. A full output ring makes the
+ * processor wait (it never drops an event); the publishers behind it are what it waits for.
  * <p>
  * Thread safety: the processor's thread only (the output ring's single producer).
  */
 public final class RingEventSink implements EventSink
 {
+    /** Committed events published at the latest when this many wait (or half the ring, if smaller). */
+    public static final int MAX_UNPUBLISHED = 256;
+
     private final Ring ring;
     private final Sequencer sequencer;
     private final AtomicBuffer buffer;
     private final IdleStrategy idleStrategy;
+    private final int maxUnpublished;
     private long claimed = -1;
+    private long firstUnpublished = -1;
+    private long lastCommitted = -1;
     private long timestampNs;
     private long sourceSequence;
 
@@ -35,6 +46,7 @@ public final class RingEventSink implements EventSink
         this.sequencer = ring.sequencer();
         this.buffer = ring.buffer();
         this.idleStrategy = idleStrategy;
+        this.maxUnpublished = Math.min(MAX_UNPUBLISHED, ring.capacity() / 2);
     }
 
     /**
@@ -77,6 +89,10 @@ public final class RingEventSink implements EventSink
             throw new IllegalArgumentException("event of " + maxLength + " bytes exceeds the output slot payload " +
                 ring.maxPayloadLength());
         }
+        if (firstUnpublished >= 0 && lastCommitted - firstUnpublished + 1 >= maxUnpublished)
+        {
+            publish();
+        }
         final long sequence = sequencer.next(idleStrategy);
         if (sequence < 0)
         {
@@ -95,8 +111,24 @@ public final class RingEventSink implements EventSink
         buffer.putLong(slot + SlotDescriptor.SOURCE_ID_OFFSET, sourceSequence);
         buffer.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, templateId);
         buffer.putInt(slot + SlotDescriptor.LENGTH_OFFSET, length);
-        sequencer.publish(claimed);
+        if (firstUnpublished < 0)
+        {
+            firstUnpublished = claimed;
+        }
+        lastCommitted = claimed;
         claimed = -1;
+    }
+
+    /**
+     * Make every committed event visible to the output ring's stages: one release of the cursor.
+     */
+    public void publish()
+    {
+        if (firstUnpublished >= 0)
+        {
+            sequencer.publish(firstUnpublished, lastCommitted);
+            firstUnpublished = -1;
+        }
     }
 
     public int maxEventLength()

@@ -11,7 +11,6 @@ import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.RejectReason;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -48,7 +47,8 @@ final class StatusAgent implements Agent
         AtomicCounter errors;
         EventStatistics statistics;
         BackgroundSnapshotWriter snapshots;
-        Recorder latency;
+        /** Ingress-to-processed latency, recorded by the processor stage on this agent's thread; reset here. */
+        Histogram latency;
         int ringCapacity;
         int nodeId;
         /** The first command sequence handled as primary in the current epoch; read only while the role is PRIMARY. */
@@ -73,7 +73,6 @@ final class StatusAgent implements Agent
     private final EngineStatusEncoder encoder = new EngineStatusEncoder();
     private final RejectReason[] reasons = RejectReason.values();
     private final long[] rejectCounts = new long[reasons.length];
-    private Histogram interval;
     private long nextStatusNs;
     private long nextRefreshNs;
     private final long refreshIntervalNs;
@@ -196,7 +195,7 @@ final class StatusAgent implements Agent
 
     private void publish(final long now)
     {
-        interval = sources.latency.getIntervalHistogram(interval);
+        final Histogram interval = sources.latency;
         final SequenceBase sequences = sources.sequences;
         // Read the role once: another thread (promotion, fencing) may change it; a change after this read publishes
         // again on the next duty cycle.
@@ -220,6 +219,7 @@ final class StatusAgent implements Agent
             .latencyP999Ns(interval.getValueAtPercentile(99.9))
             .latencyMaxNs(interval.getMaxValue())
             .epochStartSequence(nowRole == NodeRole.PRIMARY ? sources.epochStartSequence.getAsLong() : 0);
+        interval.reset();
 
         final EngineStatusEncoder.CountersEncoder counters = encoder.countersCount(8);
         counters.next().counter(EngineCounter.COMMANDS).value(sources.processor.commandCount());

@@ -11,6 +11,7 @@ import org.agrona.IoUtil;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -29,7 +30,9 @@ import java.util.stream.Stream;
  * pre-encoded commands from the main thread and counts every event of the three outbound streams on its own thread
  * ({@link EgressCounter}); the clock runs from the first timed offer until the ExecutionReport or CancelReject of the
  * last command arrives. Periodic state snapshots are off for the run (the node's default is one per 1M commands;
- * exchange-core's journaled run takes none either); everything else is the node's defaults.
+ * exchange-core's journaled run takes none either); everything else is the node's defaults. Each pass also reports
+ * the process's CPU time per command (every thread, the client's and the idle strategies' included): on a shared
+ * 2-core machine it moves less with the neighbours' load than the rate does.
  * <p>
  * A pass: fresh journal and snapshot directories under {@code --dir}, fresh nodes; preamble and prefill untimed.
  * RESULT reports the last of {@code --passes}.
@@ -73,6 +76,9 @@ public final class NodeBenchmark
         final long timed = encoded.timed().count();
 
         final double[] mcps = new double[passes];
+        final double[] cpuUs = new double[passes];
+        final com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
         EventTally tally = null;
         long journalBytes = 0;
         final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
@@ -111,14 +117,17 @@ public final class NodeBenchmark
                     client.awaitAnswered(untimed, clientIdle, TIMEOUT_NS);
 
                     final long start = System.nanoTime();
+                    final long startCpu = os.getProcessCpuTime();
                     client.send(encoded.timed(), clientIdle);
                     client.awaitAnswered(untimed + timed, clientIdle, TIMEOUT_NS);
                     final long ns = System.nanoTime() - start;
                     mcps[pass] = timed * 1_000.0 / ns;
+                    cpuUs[pass] = (os.getProcessCpuTime() - startCpu) / 1_000.0 / timed;
                     client.close();
                     tally = client.tally();
-                    System.out.printf(Locale.ROOT, "pass=%d commands=%d ms=%.1f mcps=%.3f journaled=%d " +
-                        "processed=%d events=%d rejects=%d%n", pass, timed, ns / 1e6, mcps[pass],
+                    System.out.printf(Locale.ROOT, "pass=%d commands=%d ms=%.1f mcps=%.3f cpuUsPerCommand=%.2f " +
+                        "journaled=%d processed=%d events=%d rejects=%d%n", pass, timed, ns / 1e6, mcps[pass],
+                        cpuUs[pass],
                         node.journaledSequence(), node.processedSequence(), tally.events(), tally.rejects());
                 }
                 finally
@@ -137,9 +146,10 @@ public final class NodeBenchmark
         System.out.println("REJECTS " + tally.rejectSummary());
         System.out.println("EVENTS " + tally.templateSummary());
         System.out.printf(Locale.ROOT, "RESULT impl=ringex-node instruments=%d commands=%d passes=%d " +
-            "replication=%s idle=%s threading=%s durability=PROCESS mcps=%.3f perPass=%s rejects=%d events=%d " +
-            "journalBytes=%d%n", instruments, timed, passes, replication, idle, threading, mcps[passes - 1],
-            BlpBenchmark.perPass(mcps), tally.rejects(), tally.events(), journalBytes);
+            "replication=%s idle=%s threading=%s durability=PROCESS mcps=%.3f perPass=%s cpuUsPerCommand=%.2f " +
+            "cpuPerPass=%s rejects=%d events=%d journalBytes=%d%n", instruments, timed, passes, replication, idle,
+            threading, mcps[passes - 1], BlpBenchmark.perPass(mcps), cpuUs[passes - 1], BlpBenchmark.perPass(cpuUs),
+            tally.rejects(), tally.events(), journalBytes);
     }
 
     static EngineContext context(final MediaDriver driver, final Path dir, final String idle,

@@ -205,7 +205,7 @@ public final class PipelineBenchmark
 
     /**
      * The hot path of the node's ProcessorStage: sequence and timestamp to the sink, the command to the processor,
-     * the end of batch where the ring's batch ends.
+     * the end of batch where the ring's batch ends, the command's events published at once.
      */
     static final class ProcessingHandler implements SlotHandler
     {
@@ -231,6 +231,7 @@ public final class PipelineBenchmark
             {
                 processor.onEndOfBatch();
             }
+            sink.publish();
         }
     }
 }
