@@ -108,6 +108,8 @@ public final class GatewayContext
     public static final String FIX_LOG_DIR_PROP = PREFIX + "fix.log.dir";
     /** The gateway's own FIX CompID (TargetCompID of clients unless a user says otherwise). */
     public static final String FIX_COMP_ID_PROP = PREFIX + "fix.comp.id";
+    /** Bytes of engine reports held per FIX session while its offline session is being acquired (a power of two). */
+    public static final String FIX_OFFLINE_HOLD_BYTES_PROP = PREFIX + "fix.offline.hold.bytes";
     /** Channel between Artio's engine and library. */
     public static final String FIX_LIBRARY_CHANNEL_PROP = PREFIX + "fix.library.channel";
     /** Aeron Archive control request channel Artio uses. */
@@ -152,6 +154,7 @@ public final class GatewayContext
     private String fixHost;
     private int fixPort;
     private String fixLogDir;
+    private int fixOfflineHoldBytes;
     private String fixCompId;
     private String fixLibraryChannel;
     private String fixArchiveControlChannel;
@@ -200,6 +203,7 @@ public final class GatewayContext
         fixPort = intValue(FIX_PORT_PROP, 9880);
         fixLogDir = value(FIX_LOG_DIR_PROP, "ringex-fix-logs");
         fixCompId = value(FIX_COMP_ID_PROP, "RINGEX");
+        fixOfflineHoldBytes = intValue(FIX_OFFLINE_HOLD_BYTES_PROP, 1 << 20);
         fixLibraryChannel = value(FIX_LIBRARY_CHANNEL_PROP, "aeron:ipc");
         fixArchiveControlChannel = value(FIX_ARCHIVE_CONTROL_CHANNEL_PROP, "aeron:ipc");
         fixArchiveControlStreamId = intValue(FIX_ARCHIVE_CONTROL_STREAM_PROP, 10);
@@ -292,6 +296,9 @@ public final class GatewayContext
             check(fixHost != null && !fixHost.isEmpty(), FIX_HOST_PROP, "must be set", "");
             check(fixLogDir != null && !fixLogDir.isEmpty(), FIX_LOG_DIR_PROP, "must be set", "");
             check(fixCompId != null && !fixCompId.isEmpty(), FIX_COMP_ID_PROP, "must be set", "");
+            check(fixOfflineHoldBytes >= 4096 && fixOfflineHoldBytes <= 1 << 30 &&
+                Integer.bitCount(fixOfflineHoldBytes) == 1, FIX_OFFLINE_HOLD_BYTES_PROP,
+                "must be a power of two, 4096..2^30", fixOfflineHoldBytes);
             checkChannel(FIX_LIBRARY_CHANNEL_PROP, fixLibraryChannel);
             checkChannel(FIX_ARCHIVE_CONTROL_CHANNEL_PROP, fixArchiveControlChannel);
             checkChannel(FIX_ARCHIVE_RESPONSE_CHANNEL_PROP, fixArchiveResponseChannel);
@@ -812,6 +819,25 @@ public final class GatewayContext
     public GatewayContext fixLogDir(final String dir)
     {
         this.fixLogDir = dir;
+        return this;
+    }
+
+    /**
+     * @return bytes of engine reports held per FIX session while its offline session is being acquired.
+     */
+    public int fixOfflineHoldBytes()
+    {
+        return fixOfflineHoldBytes;
+    }
+
+    /**
+     * @param bytes bytes of engine reports held per FIX session while its offline session is being acquired (a power
+     *              of two, 4096..2^30); reports beyond are counted as dropped.
+     * @return this.
+     */
+    public GatewayContext fixOfflineHoldBytes(final int bytes)
+    {
+        this.fixOfflineHoldBytes = bytes;
         return this;
     }
 

@@ -70,4 +70,16 @@ public final class SessionNumbers
     {
         return FIX_FLAG | ((int)artioSessionId & NUMBER_MASK);
     }
+
+    /**
+     * The inverse of {@link #fix(long)}: Artio's session ids count up from 1 and persist in its log directory, so a
+     * FIX session number still names its Artio session after a gateway restart.
+     *
+     * @param sessionNumber a FIX session number.
+     * @return Artio's session id.
+     */
+    public static long artioSessionId(final int sessionNumber)
+    {
+        return sessionNumber & NUMBER_MASK;
+    }
 }

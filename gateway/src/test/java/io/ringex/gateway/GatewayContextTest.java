@@ -71,6 +71,7 @@ class GatewayContextTest
         assertBad("ringex.gateway.id", "ringex.gateway.id", "70000");
         assertBad("ringex.gateway.client.channel", "ringex.gateway.client.channel", "udp://x");
         assertBad("ringex.gateway.fix.port", "ringex.gateway.fix.port", "abc");
+        assertBad("ringex.gateway.fix.offline.hold.bytes", "ringex.gateway.fix.offline.hold.bytes", "5000");
         assertBad("ringex.gateway.idle.strategy", "ringex.gateway.idle.strategy", "spinny");
         assertBad("ringex.gateway.user.eve.credential", "ringex.gateway.user.eve.credential", "plaintext",
             "ringex.gateway.user.eve.accounts", "1");

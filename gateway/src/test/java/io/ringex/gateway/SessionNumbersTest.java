@@ -35,4 +35,15 @@ class SessionNumbersTest
         assertFalse(SessionNumbers.isFix(counter));
         assertEquals(thirtyThreeYearsMs / 1000, counter);
     }
+
+    @Test
+    void aFixSessionNumberNamesItsArtioSessionBack()
+    {
+        for (final long artioId : new long[]{ 1, 2, 77, SessionNumbers.NUMBER_MASK })
+        {
+            final int number = SessionNumbers.fix(artioId);
+            assertTrue(SessionNumbers.isFix(number));
+            assertEquals(artioId, SessionNumbers.artioSessionId(number));
+        }
+    }
 }

@@ -36,7 +36,7 @@ import uk.co.real_logic.artio.library.OnMessageInfo;
 import uk.co.real_logic.artio.library.SessionAcquireHandler;
 import uk.co.real_logic.artio.library.SessionAcquiredInfo;
 import uk.co.real_logic.artio.library.SessionHandler;
-import uk.co.real_logic.artio.messages.DisconnectReason;
+import uk.co.real_logic.artio.messages.SessionState;
 import uk.co.real_logic.artio.session.Session;
 
 import java.util.Collections;
@@ -57,6 +57,13 @@ import java.util.concurrent.TimeUnit;
  * Outbound: engine events for this gateway's FIX sessions become ExecutionReport/OrderCancelReject/
  * BusinessMessageReject; when Artio's {@code trySend} returns &lt; 0 the egress poll returns ABORT so the event is
  * redelivered, up to the slow-client bound.
+ * <p>
+ * Store and forward: a FIX session that disconnects stays with this library, offline (Artio keeps a disconnected
+ * session in its sole library), and its reports are still sent to it: Artio writes them to its archive with the next
+ * sequence numbers, and the client gets them as PossDupFlag=Y resends when it logs on again and asks for the gap.
+ * Reports for a session the library does not have (this gateway process has not seen it since it started) are held
+ * by {@link FixOfflineSessions} while it asks Artio for the session offline. The engine is told the session is
+ * logged off at the disconnect and logged on at the next logon; an offline hand-over tells it nothing.
  * <p>
  * Threading: everything runs on the agent thread, including Artio's callbacks (they happen inside
  * {@code library.poll}).
@@ -95,7 +102,9 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private AtomicCounter rejects;
     private volatile AtomicCounter duplicates;
     private AtomicCounter dropped;
+    private AtomicCounter held;
     private AtomicCounter errors;
+    private FixOfflineSessions offlineSessions;
     private volatile AtomicCounter instrumentCount;
     private long nowNs;
 
@@ -130,6 +139,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         rejects = aeron.addCounter(COUNTER_TYPE_ID, prefix + "rejects");
         duplicates = aeron.addCounter(COUNTER_TYPE_ID, prefix + "possdup duplicates ignored");
         dropped = aeron.addCounter(COUNTER_TYPE_ID, prefix + "dropped (no session / slow client)");
+        held = aeron.addCounter(COUNTER_TYPE_ID, prefix + "reports held for sessions being acquired");
         errors = aeron.addCounter(COUNTER_TYPE_ID, prefix + "encoding errors");
         instrumentCount = aeron.addCounter(COUNTER_TYPE_ID, prefix + "instruments known");
         instrumentCount.setRelease(instruments.size());
@@ -149,6 +159,10 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             .libraryName("ringex-gateway-" + ctx.gatewayId());
         configuration.aeronContext().aeronDirectoryName(ctx.aeronDirectoryName());
         library = FixLibrary.connect(configuration);
+        offlineSessions = new FixOfflineSessions(artioId -> library.isConnected() ? library.requestSession(artioId,
+            FixLibrary.NO_MESSAGE_REPLAY, FixLibrary.NO_MESSAGE_REPLAY, FixOfflineSessions.REQUEST_TIMEOUT_MS) : null,
+            this::deliverHeld, dropped, held, ctx.fixOfflineHoldBytes(), TimeUnit.SECONDS.toNanos(1), prefix,
+            System.err::println);
     }
 
     /**
@@ -164,6 +178,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         }
         work += library.poll(FRAGMENT_LIMIT);
         work += router.poll(nowNs);
+        work += offlineSessions.poll(nowNs);
         return work;
     }
 
@@ -172,7 +187,8 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
      */
     public void onClose()
     {
-        CloseHelper.closeAll(library, router, activeSessions, rejects, duplicates, dropped, errors, instrumentCount);
+        CloseHelper.closeAll(
+            library, router, activeSessions, rejects, duplicates, dropped, held, errors, instrumentCount);
         if (marketDataSubscriptions != null)
         {
             CloseHelper.closeAll(marketDataSubscriptions);
@@ -220,12 +236,17 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
      */
     public SessionHandler onSessionAcquired(final Session session, final SessionAcquiredInfo acquiredInfo)
     {
+        // Offline: Artio handed over a disconnected session (requestSession); the engine already knows it is off.
+        final boolean online = session.isConnected();
         final User user = ctx.users().userBySenderCompId(session.compositeKey().remoteCompId());
-        final FixSession fixSession = new FixSession(session, user);
+        final FixSession fixSession = new FixSession(this, session, user, online);
         if (user == null)
         {
             // Authentication checked the CompIDs: this only happens if configuration changed under a live session.
-            session.requestDisconnect();
+            if (online)
+            {
+                session.requestDisconnect();
+            }
             return fixSession;
         }
         fixSession.sessionNumber = SessionNumbers.fix(session.id());
@@ -233,17 +254,22 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         fixSession.throttle = new Throttle(ctx.throttleMessagesPerSecond(), ctx.throttleBurst(), clock.nanoTime());
         fixSession.lastProcessedSeqNum = session.lastReceivedMsgSeqNum();
         sessionsByNumber.put(fixSession.sessionNumber, fixSession);
-        activeSessions.increment();
-        ingress.sessionStatus(fixSession.sessionId, user.defaultAccount(), true);
+        if (online)
+        {
+            activeSessions.increment();
+            ingress.sessionStatus(fixSession.sessionId, user.defaultAccount(), true);
+        }
         return fixSession;
     }
 
-    private void onFixDisconnect(final FixSession fixSession)
+    void onFixDisconnect(final FixSession fixSession)
     {
-        if (fixSession.user == null || sessionsByNumber.remove(fixSession.sessionNumber) == null)
+        if (fixSession.user == null || !fixSession.online)
         {
             return;
         }
+        // The library keeps the session, offline: reports for it go on to Artio's archive until the next logon.
+        fixSession.online = false;
         activeSessions.decrement();
         if (fixSession.user.fixCancelOnDisconnect())
         {
@@ -252,7 +278,23 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         ingress.sessionStatus(fixSession.sessionId, fixSession.user.defaultAccount(), false);
     }
 
-    private Action onFixMessage(
+    /**
+     * @return the session's {@link FixSession} if the library still has it: one Artio has disabled (taken away) is
+     * forgotten, so its reports are held and the session asked for again.
+     */
+    private FixSession sessionFor(final int sessionNumber)
+    {
+        final FixSession fixSession = sessionsByNumber.get(sessionNumber);
+        if (fixSession != null && fixSession.session.state() == SessionState.DISABLED)
+        {
+            onFixDisconnect(fixSession);
+            sessionsByNumber.remove(sessionNumber);
+            return null;
+        }
+        return fixSession;
+    }
+
+    Action onFixMessage(
         final FixSession fixSession,
         final DirectBuffer buffer,
         final int offset,
@@ -371,33 +413,15 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         {
             return Action.CONTINUE;
         }
-        final FixSession fixSession = sessionsByNumber.get(sessionNumber);
-        if (fixSession == null)
+        final FixSession fixSession = sessionFor(sessionNumber);
+        if (fixSession == null || offlineSessions.isHolding(sessionNumber))
         {
-            // Not connected now: FIX has no store-and-forward for application events here; counted.
-            dropped.increment();
+            // Not this library's now, or behind reports still held for it: held, in order, while it is acquired.
+            offlineSessions.hold(sessionNumber, buffer, offset, length, nowNs);
             return Action.CONTINUE;
         }
 
-        headerDecoder.wrap(buffer, offset);
-        final int body = offset + HEADER_LENGTH;
-        final int blockLength = headerDecoder.blockLength();
-        final int version = headerDecoder.version();
-        final Encoder encoder;
-        switch (templateId)
-        {
-            case ExecutionReportDecoder.TEMPLATE_ID:
-                encoder = eventTranslator.executionReport(
-                    executionReport.wrap(buffer, body, blockLength, version), instruments);
-                break;
-            case CancelRejectDecoder.TEMPLATE_ID:
-                encoder = eventTranslator.cancelReject(cancelReject.wrap(buffer, body, blockLength, version));
-                break;
-            default:
-                encoder = eventTranslator.businessReject(businessReject.wrap(buffer, body, blockLength, version));
-                break;
-        }
-        final long sent = trySend(fixSession, encoder);
+        final long sent = trySend(fixSession, translate(buffer, offset));
         if (sent >= 0 || sent == ENCODING_FAILED)
         {
             fixSession.egressBackPressureStartNs = 0;
@@ -420,6 +444,37 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         return Action.CONTINUE;
     }
 
+    private int deliverHeld(final int sessionNumber, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final FixSession fixSession = sessionFor(sessionNumber);
+        if (fixSession == null)
+        {
+            return FixOfflineSessions.Delivery.NO_SESSION;
+        }
+        final long sent = trySend(fixSession, translate(buffer, offset));
+        if (sent == ENCODING_FAILED)
+        {
+            dropped.increment();
+        }
+        return sent >= 0 || sent == ENCODING_FAILED ?
+            FixOfflineSessions.Delivery.DELIVERED : FixOfflineSessions.Delivery.RETRY;
+    }
+
+    private Encoder translate(final DirectBuffer buffer, final int offset)
+    {
+        final int body = offset + HEADER_LENGTH;
+        final int blockLength = headerDecoder.wrap(buffer, offset).blockLength();
+        final int version = headerDecoder.version();
+        return switch (headerDecoder.templateId())
+        {
+            case ExecutionReportDecoder.TEMPLATE_ID -> eventTranslator.executionReport(
+                executionReport.wrap(buffer, body, blockLength, version), instruments);
+            case CancelRejectDecoder.TEMPLATE_ID ->
+                eventTranslator.cancelReject(cancelReject.wrap(buffer, body, blockLength, version));
+            default -> eventTranslator.businessReject(businessReject.wrap(buffer, body, blockLength, version));
+        };
+    }
+
     private void onMarketData(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
         if (validator.validate(buffer, offset, length) != RejectReason.NONE)
@@ -440,58 +495,6 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         {
             instruments.put(instrumentId, symbol, priceScale);
             instrumentCount.setRelease(instruments.size());
-        }
-    }
-
-    /** One FIX session: Artio's {@link Session} plus the gateway's state for it. */
-    private final class FixSession implements SessionHandler
-    {
-        final Session session;
-        final User user;
-        int sessionNumber;
-        long sessionId;
-        Throttle throttle;
-        long lastProcessedSeqNum;
-        long ingressBackPressureStartNs;
-        long egressBackPressureStartNs;
-
-        FixSession(final Session session, final User user)
-        {
-            this.session = session;
-            this.user = user;
-        }
-
-        public Action onMessage(
-            final DirectBuffer buffer,
-            final int offset,
-            final int length,
-            final int libraryId,
-            final Session session,
-            final int sequenceIndex,
-            final long messageType,
-            final long timestampInNs,
-            final long position,
-            final OnMessageInfo messageInfo)
-        {
-            return onFixMessage(this, buffer, offset, length, messageType, messageInfo);
-        }
-
-        public void onTimeout(final int libraryId, final Session session)
-        {
-        }
-
-        public void onSlowStatus(final int libraryId, final Session session, final boolean hasBecomeSlow)
-        {
-        }
-
-        public Action onDisconnect(final int libraryId, final Session session, final DisconnectReason reason)
-        {
-            onFixDisconnect(this);
-            return Action.CONTINUE;
-        }
-
-        public void onSessionStart(final Session session)
-        {
         }
     }
 }
