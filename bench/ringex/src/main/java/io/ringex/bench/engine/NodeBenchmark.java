@@ -12,9 +12,13 @@ import org.agrona.concurrent.IdleStrategy;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -77,6 +81,7 @@ public final class NodeBenchmark
 
         final double[] mcps = new double[passes];
         final double[] cpuUs = new double[passes];
+        String threadCpu = "";
         final com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
         EventTally tally = null;
@@ -118,11 +123,13 @@ public final class NodeBenchmark
 
                     final long start = System.nanoTime();
                     final long startCpu = os.getProcessCpuTime();
+                    final Map<String, Long> threadCpuStart = threadCpuNs();
                     client.send(encoded.timed(), clientIdle);
                     client.awaitAnswered(untimed + timed, clientIdle, TIMEOUT_NS);
                     final long ns = System.nanoTime() - start;
                     mcps[pass] = timed * 1_000.0 / ns;
                     cpuUs[pass] = (os.getProcessCpuTime() - startCpu) / 1_000.0 / timed;
+                    threadCpu = perCommand(threadCpuStart, threadCpuNs(), timed);
                     client.close();
                     tally = client.tally();
                     System.out.printf(Locale.ROOT, "pass=%d commands=%d ms=%.1f mcps=%.3f cpuUsPerCommand=%.2f " +
@@ -143,6 +150,7 @@ public final class NodeBenchmark
         {
             CloseHelper.quietClose(driver);
         }
+        System.out.println("THREAD_CPU_NS_PER_COMMAND " + threadCpu);
         System.out.println("REJECTS " + tally.rejectSummary());
         System.out.println("EVENTS " + tally.templateSummary());
         System.out.printf(Locale.ROOT, "RESULT impl=ringex-node instruments=%d commands=%d passes=%d " +
@@ -165,6 +173,38 @@ public final class NodeBenchmark
             .snapshotEveryCommands(Long.MAX_VALUE / 2)
             .idleStrategy(idle)
             .threading(threading);
+    }
+
+    /** CPU time of every live thread, by name (threads of the same name summed). */
+    private static Map<String, Long> threadCpuNs()
+    {
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        final Map<String, Long> cpu = new TreeMap<>();
+        for (final ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds()))
+        {
+            if (info != null)
+            {
+                final long ns = threads.getThreadCpuTime(info.getThreadId());
+                if (ns > 0)
+                {
+                    cpu.merge(info.getThreadName(), ns, Long::sum);
+                }
+            }
+        }
+        return cpu;
+    }
+
+    /** The last pass's CPU per command by thread, largest first: where the CPU goes, idling included. */
+    private static String perCommand(final Map<String, Long> start, final Map<String, Long> end, final long commands)
+    {
+        final StringBuilder out = new StringBuilder();
+        end.entrySet().stream()
+            .map((e) -> Map.entry(e.getKey(), (e.getValue() - start.getOrDefault(e.getKey(), 0L)) / commands))
+            .filter((e) -> e.getValue() > 0)
+            .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+            .forEach((e) -> out.append(out.length() == 0 ? "" : " ").append(e.getKey().replace(' ', '_'))
+                .append('=').append(e.getValue()));
+        return out.toString();
     }
 
     private static void replicationChannels(final EngineContext ctx, final int[] ports)

@@ -30,6 +30,17 @@ final class RingContender implements Contender
     static final int BUZZ = PAYLOAD_OFFSET + 25;
     static final int SLOT_LENGTH = 64;
 
+    private final int slotLength;
+
+    /**
+     * @param slotLength bytes per slot: {@link #SLOT_LENGTH} (one cache line, the smallest that holds the header and
+     *                   the payload) unless an experiment asks otherwise.
+     */
+    RingContender(final int slotLength)
+    {
+        this.slotLength = slotLength;
+    }
+
     public String name()
     {
         return "ringex";
@@ -38,7 +49,7 @@ final class RingContender implements Contender
     public long runNs(final Topology topology, final IdleStyle style, final long eventsPerProducer, final int capacity)
         throws Exception
     {
-        final Ring ring = Ring.builder().name("bench").capacity(capacity).slotLength(SLOT_LENGTH)
+        final Ring ring = Ring.builder().name("bench").capacity(capacity).slotLength(slotLength)
             .producerType(topology.producers > 1 ? ProducerType.MULTI : ProducerType.SINGLE).build();
         final long last = eventsPerProducer * topology.producers - 1;
         final CountDownLatch done = new CountDownLatch(topology.finalConsumers);
@@ -118,7 +129,7 @@ final class RingContender implements Contender
         final IdleStyle style, final long warmUp, final long measured, final long intervalNs, final int capacity)
         throws Exception
     {
-        final Ring ring = Ring.builder().name("latency").capacity(capacity).slotLength(SLOT_LENGTH).build();
+        final Ring ring = Ring.builder().name("latency").capacity(capacity).slotLength(slotLength).build();
         final Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
         final long total = warmUp + measured;
         final CountDownLatch done = new CountDownLatch(1);

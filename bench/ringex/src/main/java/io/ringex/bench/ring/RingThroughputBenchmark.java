@@ -27,6 +27,7 @@ import org.HdrHistogram.Histogram;
  *   --topologies=A,B     topology names, e.g. UNICAST_1P_1C            (default all five)
  *   --busy-spin-unicast  also run unicast with busy spin (2 threads: fits 2 cores)
  *   --capacity=N         ring / queue capacity                           (default 65536)
+ *   --slot-length=N      our ring's slot length in bytes, a power of two  (default 64: one cache line)
  *   --latency-rate=N     paced events per second for the latency test    (default 100,000)
  *   --latency-events=N   measured latency events, after as many/2 warm-up (default 300,000)
  *   --out=DIR            where results go                                (default target/ring-bench)
@@ -59,7 +60,9 @@ public final class RingThroughputBenchmark
         {
             styles.add(IdleStyle.valueOf(style.trim().toUpperCase(Locale.ROOT)));
         }
-        final Contender[] contenders = {new RingContender(), new DisruptorContender(), new QueueContender()};
+        final int slotLength = Integer.parseInt(
+            options.getOrDefault("slot-length", String.valueOf(RingContender.SLOT_LENGTH)));
+        final Contender[] contenders = {new RingContender(slotLength), new DisruptorContender(), new QueueContender()};
 
         final List<String[]> rows = new ArrayList<>();
         final List<Case> cases = new ArrayList<>();
