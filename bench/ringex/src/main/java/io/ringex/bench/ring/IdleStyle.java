@@ -26,7 +26,8 @@ public enum IdleStyle
     YIELDING,
 
     /**
-     * Agrona {@link BackoffIdleStrategy} (100 spins, 10 yields, park 1-100 us) vs Disruptor
+     * Agrona {@link BackoffIdleStrategy} (100 spins, 10 yields, park 1-100 us, the longest park settable for an
+     * experiment) vs Disruptor
      * {@link SleepingWaitStrategy} (spin, yield, then park 100 ns at a time).
      */
     BACKOFF,
@@ -35,6 +36,9 @@ public enum IdleStyle
      * Busy spin on both: only meaningful where every thread has a core (unicast on 2 cores).
      */
     BUSY_SPIN;
+
+    /** Our backoff's longest park, microseconds: 100 unless {@code -Dringex.bench.backoff.max.park.us} says. */
+    private static final long BACKOFF_MAX_PARK_US = Long.getLong("ringex.bench.backoff.max.park.us", 100);
 
     IdleStrategy agrona()
     {
@@ -46,7 +50,7 @@ public enum IdleStyle
                 return new BusySpinIdleStrategy();
             default:
                 return new BackoffIdleStrategy(
-                    100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
+                    100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(BACKOFF_MAX_PARK_US));
         }
     }
 
