@@ -300,6 +300,7 @@ public final class EngineNode implements AutoCloseable
         outputAgents.add(outputRing.stage("statistics", statistics).errorPolicy(StageErrorPolicy.SKIP).build());
 
         final StatusAgent.Sources sources = new StatusAgent.Sources();
+        sources.output = ringSink;
         sources.processor = processor;
         sources.sequences = sequences;
         sources.inputCursor = inputRing.cursorCounter();

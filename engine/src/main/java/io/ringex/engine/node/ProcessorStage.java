@@ -73,6 +73,41 @@ final class ProcessorStage implements SlotHandler
         final long commandSequence = sequences.commandSequence(sequence);
         final long timestampNs = buffer.getLong(slotOffset + SlotDescriptor.TIMESTAMP_OFFSET);
         final int templateId = buffer.getInt(slotOffset + SlotDescriptor.TEMPLATE_ID_OFFSET);
+        try
+        {
+            process(buffer, slotOffset, sequence, endOfBatch, commandSequence, timestampNs, templateId);
+        }
+        finally
+        {
+            // Whatever happens after, and even if the stage halts on a throw: what the command produced goes out now.
+            sink.publish();
+        }
+        batchTimestamps.addLong(timestampNs);
+
+        if (snapshotDue(templateId, commandSequence))
+        {
+            snapshot(commandSequence, timestampNs);
+        }
+        if (endOfBatch && stateHashRequested)
+        {
+            stateHashRequested = false;
+            lastStateHash = processor.stateHash();
+        }
+        if (endOfBatch)
+        {
+            recordLatencies();
+        }
+    }
+
+    private void process(
+        final AtomicBuffer buffer,
+        final int slotOffset,
+        final long sequence,
+        final boolean endOfBatch,
+        final long commandSequence,
+        final long timestampNs,
+        final int templateId)
+    {
         if (null != promotion && templateId == NewEpochDecoder.TEMPLATE_ID && promotion.pending() &&
             sequence == promotion.promotionSequence())
         {
@@ -101,31 +136,17 @@ final class ProcessorStage implements SlotHandler
             }
         }
 
-        if (endOfBatch)
+        // A state snapshot is taken at a batch boundary: end the batch (the risk flush) before it.
+        if (endOfBatch || snapshotDue(templateId, commandSequence))
         {
             processor.onEndOfBatch();
         }
-        batchTimestamps.addLong(timestampNs);
+    }
 
-        if (templateId == TakeSnapshotDecoder.TEMPLATE_ID ||
-            commandSequence - lastSnapshotSequence >= snapshotEveryCommands)
-        {
-            if (!endOfBatch)
-            {
-                processor.onEndOfBatch();
-            }
-            snapshot(commandSequence, timestampNs);
-        }
-        if (endOfBatch && stateHashRequested)
-        {
-            stateHashRequested = false;
-            lastStateHash = processor.stateHash();
-        }
-        sink.publish();
-        if (endOfBatch)
-        {
-            recordLatencies();
-        }
+    private boolean snapshotDue(final int templateId, final long commandSequence)
+    {
+        return templateId == TakeSnapshotDecoder.TEMPLATE_ID ||
+            commandSequence - lastSnapshotSequence >= snapshotEveryCommands;
     }
 
     /**

@@ -89,6 +89,11 @@ public final class RingEventSink implements EventSink
             throw new IllegalArgumentException("event of " + maxLength + " bytes exceeds the output slot payload " +
                 ring.maxPayloadLength());
         }
+        if (claimed >= 0)
+        {
+            // The last claim was never committed (its writer threw): reuse its slot rather than publish it unwritten.
+            return ring.slotOffset(claimed) + SlotDescriptor.PAYLOAD_OFFSET;
+        }
         if (firstUnpublished >= 0 && lastCommitted - firstUnpublished + 1 >= maxUnpublished)
         {
             publish();

@@ -60,6 +60,8 @@ final class StatusAgent implements Agent
          */
         LongSupplier promotedEpoch;
         volatile boolean refreshOutput;
+        /** Where the refresh's events go: published here, since they are written outside any command. */
+        RingEventSink output;
     }
 
     private static final long CHANGE_RETRY_NS = 10_000_000L;
@@ -116,6 +118,7 @@ final class StatusAgent implements Agent
         {
             processor.publishAccountRisk(processor.state().accountAt(i).accountId());
         }
+        sources.output.publish();
         return 1;
     }
 

@@ -253,11 +253,17 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         fixSession.sessionId = SessionIds.sessionId(ctx.gatewayId(), fixSession.sessionNumber);
         fixSession.throttle = new Throttle(ctx.throttleMessagesPerSecond(), ctx.throttleBurst(), clock.nanoTime());
         fixSession.lastProcessedSeqNum = session.lastReceivedMsgSeqNum();
-        sessionsByNumber.put(fixSession.sessionNumber, fixSession);
-        if (online)
+        final FixSession previous = sessionsByNumber.put(fixSession.sessionNumber, fixSession);
+        final boolean wasOnline = previous != null && previous.online;
+        if (online && !wasOnline)
         {
             activeSessions.increment();
             ingress.sessionStatus(fixSession.sessionId, user.defaultAccount(), true);
+        }
+        else if (!online && wasOnline)
+        {
+            // Artio took the session away (a library timeout) and the client left meanwhile.
+            onFixDisconnect(previous);
         }
         return fixSession;
     }
@@ -279,19 +285,14 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     }
 
     /**
-     * @return the session's {@link FixSession} if the library still has it: one Artio has disabled (taken away) is
-     * forgotten, so its reports are held and the session asked for again.
+     * @return the session's {@link FixSession} if the library still has it. One Artio has disabled (taken back after
+     * a library timeout, the client perhaps still connected) is not a disconnect: its reports are held and the
+     * session asked for again, and {@link #onSessionAcquired} settles whether it is still online.
      */
     private FixSession sessionFor(final int sessionNumber)
     {
         final FixSession fixSession = sessionsByNumber.get(sessionNumber);
-        if (fixSession != null && fixSession.session.state() == SessionState.DISABLED)
-        {
-            onFixDisconnect(fixSession);
-            sessionsByNumber.remove(sessionNumber);
-            return null;
-        }
-        return fixSession;
+        return fixSession != null && fixSession.session.state() == SessionState.DISABLED ? null : fixSession;
     }
 
     Action onFixMessage(
