@@ -16,6 +16,7 @@ import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
+import io.ringex.gateway.StaleOwnerFiles;
 import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.auth.User;
 import org.agrona.CloseHelper;
@@ -77,6 +78,7 @@ final class Venue implements AutoCloseable
             .dirDeleteOnShutdown(true)
             .ipcTermBufferLength(8 * 1024 * 1024)
             .publicationTermBufferLength(4 * 1024 * 1024);
+        StaleOwnerFiles.removeArchiveMarkFileIfOwnerGone(new File(gatewayContext.archiveDir()));
         driver = ArchivingMediaDriver.launch(driverContext, new Archive.Context()
             .aeronDirectoryName(driverContext.aeronDirectoryName())
             .archiveDir(new File(gatewayContext.archiveDir()))

@@ -72,7 +72,7 @@ class AllInOneIT
     Path data;
 
     @Test
-    void ordersOverSbeAndFixFillTheDashboardShowsThemAndARestartKeepsThem() throws Exception
+    void ordersOverSbeAndFixFillTheDashboardShowsThemAndARestartAfterAKillKeepsThem() throws Exception
     {
         final int httpPort = freeTcpPort();
         final int fixPort = freeTcpPort();
@@ -118,6 +118,8 @@ class AllInOneIT
                 List.of(positionOf(httpPort, 1003)));
             await(() -> positionOf(httpPort, 1005).contains("\"position\":3,"), "dashboard shows the FIX trader long 3",
                 List.of(positionOf(httpPort, 1005)));
+            // A crash, not a stop: the restart must not wait for the dead process's archive and Artio liveness files.
+            venue.kill();
         }
 
         try (Venue venue = new Venue(args))
@@ -217,6 +219,12 @@ class AllInOneIT
             {
                 throw new AssertionError("the venue died: " + tail());
             }
+        }
+
+        void kill() throws InterruptedException
+        {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
         }
 
         List<String> output()

@@ -48,6 +48,7 @@ public final class Gateway implements AutoCloseable
                 .dirDeleteOnShutdown(true);
             if (ctx.fixEnabled())
             {
+                StaleOwnerFiles.removeArchiveMarkFileIfOwnerGone(new File(ctx.archiveDir()));
                 archiving = ArchivingMediaDriver.launch(driverContext, new Archive.Context()
                     .aeronDirectoryName(ctx.aeronDirectoryName())
                     .archiveDir(new File(ctx.archiveDir()))

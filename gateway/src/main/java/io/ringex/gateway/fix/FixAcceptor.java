@@ -1,6 +1,7 @@
 package io.ringex.gateway.fix;
 
 import io.ringex.gateway.GatewayContext;
+import io.ringex.gateway.StaleOwnerFiles;
 import io.ringex.gateway.fix.codecs.FixDictionaryImpl;
 import org.agrona.CloseHelper;
 import uk.co.real_logic.artio.engine.EngineConfiguration;
@@ -63,6 +64,7 @@ public final class FixAcceptor implements AutoCloseable
      */
     public static FixAcceptor launch(final GatewayContext ctx)
     {
+        StaleOwnerFiles.removeArtioEngineInfoIfOwnerGone(ctx.fixLogDir());
         return new FixAcceptor(FixEngine.launch(configuration(ctx)));
     }
 
