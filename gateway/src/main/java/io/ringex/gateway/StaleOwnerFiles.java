@@ -1,6 +1,7 @@
 package io.ringex.gateway;
 
 import java.io.File;
+import java.lang.management.ManagementFactory;
 import java.nio.MappedByteBuffer;
 
 import io.aeron.archive.ArchiveMarkFile;
@@ -14,7 +15,8 @@ import uk.co.real_logic.artio.storage.messages.EngineInformationDecoder;
  * embedded Aeron Archive's mark file and Artio's {@code engine-info}. A new archive or Artio engine refuses the
  * directory until a timeout has passed (10 s for both), taking them for a live duplicate. Each file names the process
  * that owned it: when that process no longer runs on this host, the file is stale, and removing it lets the gateway
- * (or the all-in-one venue) restart at once, as a crash drill expects. A live owner is never touched.
+ * (or the all-in-one venue) restart at once, as a crash drill expects. A live owner is never touched. A file bearing
+ * this process's own pid (a restarted container reuses pids) is stale if it was written before this JVM started.
  * <p>
  * Threading: call before launching the archive or the Artio engine, from the launching thread.
  */
@@ -45,6 +47,7 @@ public final class StaleOwnerFiles
         }
         final MappedByteBuffer mapped = IoUtil.mapExistingFile(markFile, "archive mark file");
         final long pid;
+        final long startMs;
         try
         {
             final UnsafeBuffer buffer = new UnsafeBuffer(mapped);
@@ -52,14 +55,17 @@ public final class StaleOwnerFiles
                 new io.aeron.archive.codecs.mark.MessageHeaderDecoder().wrap(buffer, 0);
             final boolean hasHeader = header.templateId() == MarkFileHeaderDecoder.TEMPLATE_ID &&
                 header.schemaId() == MarkFileHeaderDecoder.SCHEMA_ID;
-            pid = new MarkFileHeaderDecoder().wrap(buffer, hasHeader ? SBE_HEADER_LENGTH : 0,
-                MarkFileHeaderDecoder.BLOCK_LENGTH, MarkFileHeaderDecoder.SCHEMA_VERSION).pid();
+            final MarkFileHeaderDecoder decoder = new MarkFileHeaderDecoder().wrap(buffer,
+                hasHeader ? SBE_HEADER_LENGTH : 0, MarkFileHeaderDecoder.BLOCK_LENGTH,
+                MarkFileHeaderDecoder.SCHEMA_VERSION);
+            pid = decoder.pid();
+            startMs = decoder.startTimestamp();
         }
         finally
         {
             IoUtil.unmap(mapped);
         }
-        return removeIfGone(markFile, pid);
+        return removeIfGone(markFile, pid, startMs);
     }
 
     /**
@@ -77,19 +83,22 @@ public final class StaleOwnerFiles
         }
         final MappedByteBuffer mapped = IoUtil.mapExistingFile(info, ARTIO_ENGINE_INFO);
         final String runtimeName;
+        final long heartbeatMs;
         try
         {
             final UnsafeBuffer buffer = new UnsafeBuffer(mapped);
             final uk.co.real_logic.artio.storage.messages.MessageHeaderDecoder header =
                 new uk.co.real_logic.artio.storage.messages.MessageHeaderDecoder().wrap(buffer, 0);
-            runtimeName = new EngineInformationDecoder().wrap(buffer, SBE_HEADER_LENGTH, header.blockLength(),
-                header.version()).runtimeName();
+            final EngineInformationDecoder decoder = new EngineInformationDecoder().wrap(buffer, SBE_HEADER_LENGTH,
+                header.blockLength(), header.version());
+            heartbeatMs = decoder.heartbeatTimeInMs();
+            runtimeName = decoder.runtimeName();
         }
         finally
         {
             IoUtil.unmap(mapped);
         }
-        final String ours = java.lang.management.ManagementFactory.getRuntimeMXBean().getName();
+        final String ours = ManagementFactory.getRuntimeMXBean().getName();
         final int at = runtimeName.indexOf('@');
         if (at <= 0 || !runtimeName.substring(at).equals(ours.substring(ours.indexOf('@'))))
         {
@@ -97,7 +106,7 @@ public final class StaleOwnerFiles
         }
         try
         {
-            return removeIfGone(info, Long.parseLong(runtimeName.substring(0, at)));
+            return removeIfGone(info, Long.parseLong(runtimeName.substring(0, at)), heartbeatMs);
         }
         catch (final NumberFormatException ex)
         {
@@ -105,10 +114,17 @@ public final class StaleOwnerFiles
         }
     }
 
-    private static boolean removeIfGone(final File file, final long pid)
+    /**
+     * @param writtenMs when the owner wrote the file (start or heartbeat): a file bearing this process's own pid was
+     *                  left by an earlier process that had the same pid (a restarted container) if written before
+     *                  this JVM started; otherwise it is this process's own and stays.
+     */
+    private static boolean removeIfGone(final File file, final long pid, final long writtenMs)
     {
-        if (pid <= 0 || pid == ProcessHandle.current().pid() ||
-            ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) || !file.delete())
+        final boolean gone = pid == ProcessHandle.current().pid() ?
+            writtenMs < ManagementFactory.getRuntimeMXBean().getStartTime() :
+            !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        if (pid <= 0 || !gone || !file.delete())
         {
             return false;
         }

@@ -26,14 +26,18 @@ class StaleOwnerFilesTest
     {
         final File markFile = dir.resolve(ArchiveMarkFile.FILENAME).toFile();
 
-        writeArchiveMarkFile(markFile, ProcessHandle.current().pid());
+        final long jvmStartMs = ManagementFactory.getRuntimeMXBean().getStartTime();
+        writeArchiveMarkFile(markFile, ProcessHandle.current().pid(), System.currentTimeMillis());
         assertFalse(StaleOwnerFiles.removeArchiveMarkFileIfOwnerGone(dir.toFile()), "our own");
         assertTrue(markFile.exists());
+        writeArchiveMarkFile(markFile, ProcessHandle.current().pid(), jvmStartMs - 1_000);
+        assertTrue(StaleOwnerFiles.removeArchiveMarkFileIfOwnerGone(dir.toFile()),
+            "our pid, written before we started: a dead predecessor's (a restarted container)");
 
         final Process alive = new ProcessBuilder("sleep", "30").start();
         try
         {
-            writeArchiveMarkFile(markFile, alive.pid());
+            writeArchiveMarkFile(markFile, alive.pid(), System.currentTimeMillis());
             assertFalse(StaleOwnerFiles.removeArchiveMarkFileIfOwnerGone(dir.toFile()), "a live process's");
             assertTrue(markFile.exists());
         }
@@ -42,7 +46,7 @@ class StaleOwnerFilesTest
             alive.destroyForcibly().waitFor();
         }
 
-        writeArchiveMarkFile(markFile, deadPid());
+        writeArchiveMarkFile(markFile, deadPid(), System.currentTimeMillis());
         assertTrue(StaleOwnerFiles.removeArchiveMarkFileIfOwnerGone(dir.toFile()));
         assertFalse(markFile.exists());
         assertFalse(StaleOwnerFiles.removeArchiveMarkFileIfOwnerGone(dir.toFile()), "nothing left to remove");
@@ -74,12 +78,12 @@ class StaleOwnerFilesTest
         return process.pid();
     }
 
-    private static void writeArchiveMarkFile(final File file, final long pid) throws IOException
+    private static void writeArchiveMarkFile(final File file, final long pid, final long startMs) throws IOException
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
         new MarkFileHeaderEncoder().wrapAndApplyHeader(buffer, 0,
             new io.aeron.archive.codecs.mark.MessageHeaderEncoder())
-            .activityTimestamp(System.currentTimeMillis()).pid(pid);
+            .activityTimestamp(System.currentTimeMillis()).startTimestamp(startMs).pid(pid);
         Files.write(file.toPath(), buffer.byteArray());
     }
 
