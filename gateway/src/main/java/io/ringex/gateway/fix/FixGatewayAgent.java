@@ -187,6 +187,10 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
      */
     public void onClose()
     {
+        if (offlineSessions != null)
+        {
+            offlineSessions.close();
+        }
         CloseHelper.closeAll(
             library, router, activeSessions, rejects, duplicates, dropped, held, errors, instrumentCount);
         if (marketDataSubscriptions != null)
@@ -254,6 +258,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         fixSession.throttle = new Throttle(ctx.throttleMessagesPerSecond(), ctx.throttleBurst(), clock.nanoTime());
         fixSession.lastProcessedSeqNum = session.lastReceivedMsgSeqNum();
         final FixSession previous = sessionsByNumber.put(fixSession.sessionNumber, fixSession);
+        offlineSessions.known(fixSession.sessionNumber);
         final boolean wasOnline = previous != null && previous.online;
         if (online && !wasOnline)
         {

@@ -5,6 +5,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.ExpandableRingBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.IntHashSet;
 import org.agrona.concurrent.status.AtomicCounter;
 import uk.co.real_logic.artio.Reply;
 import uk.co.real_logic.artio.library.FixLibrary;
@@ -26,8 +27,10 @@ import java.util.function.Consumer;
  * {@link Delivery} once the agent has the session (offline, or logged on again in the meantime). Later reports for a
  * session with reports still held queue behind them, so each session's reports keep their order.
  * <p>
- * Nothing is dropped silently: a report that does not fit the per-session bound, and every report held for a session
- * Artio does not know or would not hand over, increments the agent's dropped counter and is logged with the session.
+ * Nothing is dropped silently: a report that does not fit the per-session bound, every report held for a session
+ * Artio does not know or would not hand over, and what is still held when the gateway closes, increments the
+ * agent's dropped counter and is logged with the session. Once Artio has said it does not know a session, later
+ * reports for it are dropped (counted) at once, without a new request each, until the session logs on.
  * Allocation happens per session episode (a ring and, per request, Artio's reply), not per report.
  * <p>
  * Threading: the FIX agent thread only, like the agent's Artio callbacks.
@@ -76,6 +79,8 @@ final class FixOfflineSessions
     private static final int DELIVER_LIMIT = 64;
 
     private final Int2ObjectHashMap<Held> heldBySessionNumber = new Int2ObjectHashMap<>();
+    /** Sessions Artio answered it does not know: their reports are dropped at once until one logs on. */
+    private final IntHashSet unknownToArtio = new IntHashSet();
     private final SessionRequester requester;
     private final Delivery delivery;
     private final AtomicCounter dropped;
@@ -140,6 +145,11 @@ final class FixOfflineSessions
      */
     void hold(final int sessionNumber, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
     {
+        if (unknownToArtio.contains(sessionNumber))
+        {
+            dropped.increment();
+            return;
+        }
         Held held = heldBySessionNumber.get(sessionNumber);
         if (held == null)
         {
@@ -236,6 +246,10 @@ final class FixOfflineSessions
                 held.nextRequestNs = nowNs + retryIntervalNs;
                 return true;
             }
+            if (status == SessionReplyStatus.UNKNOWN_SESSION)
+            {
+                unknownToArtio.add(held.sessionNumber);
+            }
             if (status == SessionReplyStatus.UNKNOWN_SESSION || held.requests >= MAX_REQUESTS)
             {
                 giveUp(held, status == null ? reply.state() + " " + reply.error() : status.name());
@@ -267,6 +281,28 @@ final class FixOfflineSessions
             }
         }
         return true;
+    }
+
+    /**
+     * A session was acquired (logged on, or handed over offline): Artio knows it after all.
+     *
+     * @param sessionNumber its FIX session number.
+     */
+    void known(final int sessionNumber)
+    {
+        unknownToArtio.remove(sessionNumber);
+    }
+
+    /**
+     * The gateway is closing: whatever is still held cannot be delivered by this process; counted and logged.
+     */
+    void close()
+    {
+        for (final Held held : heldBySessionNumber.values())
+        {
+            giveUp(held, "the gateway closed first");
+        }
+        heldBySessionNumber.clear();
     }
 
     private void giveUp(final Held held, final String why)

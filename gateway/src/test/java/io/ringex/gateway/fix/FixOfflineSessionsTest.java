@@ -150,6 +150,29 @@ class FixOfflineSessionsTest
         assertEquals(1, log.size());
         assertTrue(log.get(0).contains("FIX session " + ARTIO_ID) && log.get(0).contains("UNKNOWN_SESSION"),
             log.get(0));
+
+        // Later reports for it are dropped at once, counted, without asking Artio again each time...
+        final int requestsBefore = requests.size();
+        hold(3, 64);
+        pollTimes(3);
+        assertEquals(3, dropped.get());
+        assertFalse(offline.isHolding(SESSION));
+        assertEquals(requestsBefore, requests.size());
+        // ...until the session shows up (it logged on): then they are held and delivered again.
+        offline.known(SESSION);
+        hold(4, 64);
+        assertTrue(offline.isHolding(SESSION));
+    }
+
+    @Test
+    void whatIsStillHeldWhenTheGatewayClosesIsCountedAndLogged()
+    {
+        hold(1, 64);
+        hold(2, 64);
+        offline.close();
+        assertEquals(2, dropped.get());
+        assertEquals(0, held.get());
+        assertTrue(log.get(0).contains("dropping 2 report(s)") && log.get(0).contains("closed"), log.toString());
     }
 
     @Test
