@@ -12,6 +12,7 @@ import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.OrderType;
@@ -19,6 +20,8 @@ import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
+import org.agrona.DirectBuffer;
+import uk.co.real_logic.artio.builder.Encoder;
 import uk.co.real_logic.artio.fields.UtcTimestampEncoder;
 
 import java.util.concurrent.TimeUnit;
@@ -51,6 +54,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FixEventTranslator
 {
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final ExecutionReportDecoder executionReportDecoder = new ExecutionReportDecoder();
+    private final CancelRejectDecoder cancelRejectDecoder = new CancelRejectDecoder();
+    private final BusinessRejectDecoder businessRejectDecoder = new BusinessRejectDecoder();
     private final ExecutionReportEncoder executionReport = new ExecutionReportEncoder();
     private final OrderCancelRejectEncoder cancelReject = new OrderCancelRejectEncoder();
     private final BusinessMessageRejectEncoder businessReject = new BusinessMessageRejectEncoder();
@@ -60,6 +67,30 @@ public final class FixEventTranslator
     private final StringBuilder origId = new StringBuilder(24);
     private final StringBuilder account = new StringBuilder(24);
     private long gatewayExecIds;
+
+    /**
+     * Translate a client-bound engine event: an ExecutionReport, a CancelReject or (any other template) a
+     * BusinessReject.
+     *
+     * @param buffer      the engine message, SBE header first.
+     * @param offset      where it starts.
+     * @param instruments price scales and symbols.
+     * @return the FIX encoder, filled (reused: valid until the next call).
+     */
+    public Encoder engineEvent(final DirectBuffer buffer, final int offset, final InstrumentDirectory instruments)
+    {
+        final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final int blockLength = headerDecoder.wrap(buffer, offset).blockLength();
+        final int version = headerDecoder.version();
+        return switch (headerDecoder.templateId())
+        {
+            case ExecutionReportDecoder.TEMPLATE_ID ->
+                executionReport(executionReportDecoder.wrap(buffer, body, blockLength, version), instruments);
+            case CancelRejectDecoder.TEMPLATE_ID ->
+                cancelReject(cancelRejectDecoder.wrap(buffer, body, blockLength, version));
+            default -> businessReject(businessRejectDecoder.wrap(buffer, body, blockLength, version));
+        };
+    }
 
     /**
      * Translate an engine ExecutionReport.

@@ -16,9 +16,6 @@ import io.ringex.gateway.Throttle;
 import io.ringex.gateway.auth.User;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
-import io.ringex.protocol.codecs.BusinessRejectDecoder;
-import io.ringex.protocol.codecs.CancelRejectDecoder;
-import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.RejectReason;
@@ -86,9 +83,6 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private final MessageValidator validator;
     private final UnsafeBuffer commandBuffer = new UnsafeBuffer(new byte[256]);
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
-    private final ExecutionReportDecoder executionReport = new ExecutionReportDecoder();
-    private final CancelRejectDecoder cancelReject = new CancelRejectDecoder();
-    private final BusinessRejectDecoder businessReject = new BusinessRejectDecoder();
     private final InstrumentDefinitionDecoder instrumentDefinition = new InstrumentDefinitionDecoder();
     private final FragmentHandler marketDataHandler = this::onMarketData;
     private final long backPressureTimeoutNs;
@@ -427,7 +421,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             return Action.CONTINUE;
         }
 
-        final long sent = trySend(fixSession, translate(buffer, offset));
+        final long sent = trySend(fixSession, eventTranslator.engineEvent(buffer, offset, instruments));
         if (sent >= 0 || sent == ENCODING_FAILED)
         {
             fixSession.egressBackPressureStartNs = 0;
@@ -457,28 +451,13 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         {
             return FixOfflineSessions.Delivery.NO_SESSION;
         }
-        final long sent = trySend(fixSession, translate(buffer, offset));
+        final long sent = trySend(fixSession, eventTranslator.engineEvent(buffer, offset, instruments));
         if (sent == ENCODING_FAILED)
         {
             dropped.increment();
         }
         return sent >= 0 || sent == ENCODING_FAILED ?
             FixOfflineSessions.Delivery.DELIVERED : FixOfflineSessions.Delivery.RETRY;
-    }
-
-    private Encoder translate(final DirectBuffer buffer, final int offset)
-    {
-        final int body = offset + HEADER_LENGTH;
-        final int blockLength = headerDecoder.wrap(buffer, offset).blockLength();
-        final int version = headerDecoder.version();
-        return switch (headerDecoder.templateId())
-        {
-            case ExecutionReportDecoder.TEMPLATE_ID -> eventTranslator.executionReport(
-                executionReport.wrap(buffer, body, blockLength, version), instruments);
-            case CancelRejectDecoder.TEMPLATE_ID ->
-                eventTranslator.cancelReject(cancelReject.wrap(buffer, body, blockLength, version));
-            default -> eventTranslator.businessReject(businessReject.wrap(buffer, body, blockLength, version));
-        };
     }
 
     private void onMarketData(final DirectBuffer buffer, final int offset, final int length, final Header header)
