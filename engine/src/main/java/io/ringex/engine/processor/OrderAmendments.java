@@ -109,7 +109,8 @@ public final class OrderAmendments
         RejectReason reason = order == null ? notFound(orderId) :
             (order.accountId() != accountId ? RejectReason.NOT_AUTHORISED : RejectReason.NONE);
         final OrderBook book = order == null ? null : state.book(order.instrumentId());
-        final Account account = state.account(accountId);
+        // the order is the account's (checked above) whenever the account is needed
+        final Account account = reason == RejectReason.NONE ? lifecycle.account(order) : null;
         if (reason == RejectReason.NONE)
         {
             reason = checkReplace(book, account, order, buffer, newIdOffset, newPrice, newQuantity);
