@@ -26,6 +26,14 @@ import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.TradeEncoder;
 import io.ringex.protocol.codecs.TradingStatus;
+import org.agrona.MutableDirectBuffer;
+
+import static io.ringex.engine.processor.FixedFieldWriter.begin;
+import static io.ringex.engine.processor.FixedFieldWriter.putByte;
+import static io.ringex.engine.processor.FixedFieldWriter.putId20;
+import static io.ringex.engine.processor.FixedFieldWriter.putInt;
+import static io.ringex.engine.processor.FixedFieldWriter.putLong;
+import static io.ringex.engine.processor.FixedFieldWriter.putShort;
 
 /**
  * Writes the processor's events into the {@link EventSink}: the two most frequent (ExecutionReport, BookLevelUpdate,
@@ -46,7 +54,6 @@ public final class EventEncoder
 
     private final EventSink sink;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-    private final FixedFieldWriter writer = new FixedFieldWriter();
     private final CancelRejectEncoder cancelReject = new CancelRejectEncoder();
     private final TradeEncoder trade = new TradeEncoder();
     private final BestBidOfferEncoder bbo = new BestBidOfferEncoder();
@@ -145,39 +152,52 @@ public final class EventEncoder
         final CancelReason cancelReason,
         final boolean done)
     {
-        final int length = HEADER + ExecutionReportEncoder.BLOCK_LENGTH;
-        final FixedFieldWriter w = writer.wrap(sink.buffer(), sink.claim(length), length,
-            ExecutionReportEncoder.BLOCK_LENGTH, ExecutionReportEncoder.TEMPLATE_ID, ExecutionReportEncoder.SCHEMA_ID,
-            ExecutionReportEncoder.SCHEMA_VERSION);
+        // every field read before the first store: after an Unsafe store the JIT reloads fields it already read
+        final long sessionId = order.sessionId();
+        final long accountId = order.accountId();
+        final int instrumentId = order.instrumentId();
         final boolean market = order.orderType() == Order.TYPE_MARKET;
-        w.putLong(HEADER + ExecutionReportEncoder.epochEncodingOffset(), epoch);
-        w.putLong(HEADER + ExecutionReportEncoder.sessionIdEncodingOffset(), order.sessionId());
-        w.putLong(HEADER + ExecutionReportEncoder.accountIdEncodingOffset(), order.accountId());
-        w.putInt(HEADER + ExecutionReportEncoder.instrumentIdEncodingOffset(), order.instrumentId());
-        w.putLong(HEADER + ExecutionReportEncoder.orderIdEncodingOffset(), orderId);
-        w.putBytes(HEADER + ExecutionReportEncoder.clientOrderIdEncodingOffset(), clientOrderId);
-        w.putBytes(HEADER + ExecutionReportEncoder.origClientOrderIdEncodingOffset(), origClientOrderId);
-        w.putByte(HEADER + ExecutionReportEncoder.execTypeEncodingOffset(), execType.value());
-        w.putByte(HEADER + ExecutionReportEncoder.orderStatusEncodingOffset(), orderStatus.value());
-        w.putByte(HEADER + ExecutionReportEncoder.sideEncodingOffset(),
-            order.isBuy() ? Side.BUY.value() : Side.SELL.value());
-        w.putByte(HEADER + ExecutionReportEncoder.orderTypeEncodingOffset(),
+        final boolean buy = order.isBuy();
+        final int tif = timeInForce(order.timeInForce()).value();
+        final long price = market ? 0 : order.price();
+        final long quantity = order.quantity();
+        final long filled = order.filledQuantity();
+        final long averagePrice = PnlMath.averagePrice(order.cumulativeNotional(), filled, priceScale);
+        final long epoch = this.epoch;
+        final long timestampNs = this.timestampNs;
+        final long sequence = this.sequence;
+        final int length = HEADER + ExecutionReportEncoder.BLOCK_LENGTH;
+        final int offset = sink.claim(length);
+        final MutableDirectBuffer buffer = sink.buffer(); // after the claim: a buffer may grow in it
+        final byte[] array = buffer.byteArray();
+        final long at = begin(buffer, offset, length, ExecutionReportEncoder.BLOCK_LENGTH,
+            ExecutionReportEncoder.TEMPLATE_ID, ExecutionReportEncoder.SCHEMA_ID,
+            ExecutionReportEncoder.SCHEMA_VERSION) + HEADER;
+        putLong(array, at + ExecutionReportEncoder.epochEncodingOffset(), epoch);
+        putLong(array, at + ExecutionReportEncoder.sessionIdEncodingOffset(), sessionId);
+        putLong(array, at + ExecutionReportEncoder.accountIdEncodingOffset(), accountId);
+        putInt(array, at + ExecutionReportEncoder.instrumentIdEncodingOffset(), instrumentId);
+        putLong(array, at + ExecutionReportEncoder.orderIdEncodingOffset(), orderId);
+        putId20(array, at + ExecutionReportEncoder.clientOrderIdEncodingOffset(), clientOrderId);
+        putId20(array, at + ExecutionReportEncoder.origClientOrderIdEncodingOffset(), origClientOrderId);
+        putByte(array, at + ExecutionReportEncoder.execTypeEncodingOffset(), execType.value());
+        putByte(array, at + ExecutionReportEncoder.orderStatusEncodingOffset(), orderStatus.value());
+        putByte(array, at + ExecutionReportEncoder.sideEncodingOffset(), buy ? Side.BUY.value() : Side.SELL.value());
+        putByte(array, at + ExecutionReportEncoder.orderTypeEncodingOffset(),
             market ? OrderType.MARKET.value() : OrderType.LIMIT.value());
-        w.putByte(HEADER + ExecutionReportEncoder.timeInForceEncodingOffset(),
-            timeInForce(order.timeInForce()).value());
-        w.putLong(HEADER + ExecutionReportEncoder.priceEncodingOffset(), market ? 0 : order.price());
-        w.putLong(HEADER + ExecutionReportEncoder.quantityEncodingOffset(), order.quantity());
-        w.putLong(HEADER + ExecutionReportEncoder.leavesQuantityEncodingOffset(), done ? 0 : order.leavesQuantity());
-        w.putLong(HEADER + ExecutionReportEncoder.cumulativeQuantityEncodingOffset(), order.filledQuantity());
-        w.putLong(HEADER + ExecutionReportEncoder.lastPriceEncodingOffset(), lastPrice);
-        w.putLong(HEADER + ExecutionReportEncoder.lastQuantityEncodingOffset(), lastQuantity);
-        w.putLong(HEADER + ExecutionReportEncoder.averagePriceEncodingOffset(),
-            PnlMath.averagePrice(order.cumulativeNotional(), order.filledQuantity(), priceScale));
-        w.putLong(HEADER + ExecutionReportEncoder.tradeIdEncodingOffset(), tradeId);
-        w.putShort(HEADER + ExecutionReportEncoder.rejectReasonEncodingOffset(), rejectReason.value());
-        w.putByte(HEADER + ExecutionReportEncoder.cancelReasonEncodingOffset(), cancelReason.value());
-        w.putLong(HEADER + ExecutionReportEncoder.transactTimeNsEncodingOffset(), timestampNs);
-        w.putLong(HEADER + ExecutionReportEncoder.commandSequenceEncodingOffset(), sequence);
+        putByte(array, at + ExecutionReportEncoder.timeInForceEncodingOffset(), tif);
+        putLong(array, at + ExecutionReportEncoder.priceEncodingOffset(), price);
+        putLong(array, at + ExecutionReportEncoder.quantityEncodingOffset(), quantity);
+        putLong(array, at + ExecutionReportEncoder.leavesQuantityEncodingOffset(), done ? 0 : quantity - filled);
+        putLong(array, at + ExecutionReportEncoder.cumulativeQuantityEncodingOffset(), filled);
+        putLong(array, at + ExecutionReportEncoder.lastPriceEncodingOffset(), lastPrice);
+        putLong(array, at + ExecutionReportEncoder.lastQuantityEncodingOffset(), lastQuantity);
+        putLong(array, at + ExecutionReportEncoder.averagePriceEncodingOffset(), averagePrice);
+        putLong(array, at + ExecutionReportEncoder.tradeIdEncodingOffset(), tradeId);
+        putShort(array, at + ExecutionReportEncoder.rejectReasonEncodingOffset(), rejectReason.value());
+        putByte(array, at + ExecutionReportEncoder.cancelReasonEncodingOffset(), cancelReason.value());
+        putLong(array, at + ExecutionReportEncoder.transactTimeNsEncodingOffset(), timestampNs);
+        putLong(array, at + ExecutionReportEncoder.commandSequenceEncodingOffset(), sequence);
         sink.commit(HEADER + ExecutionReportEncoder.BLOCK_LENGTH);
     }
 
@@ -230,17 +250,26 @@ public final class EventEncoder
     {
         final PriceLevels levels = book.levels();
         touch(book);
+        final int instrumentId = book.instrument().instrumentId();
+        final long mdSequence = book.nextMdSequence();
+        final long price = levels.price(index);
+        final long quantity = levels.quantity(index);
+        final int orderCount = levels.orderCount(index);
+        final long timestampNs = this.timestampNs;
         final int length = HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH;
-        final FixedFieldWriter w = writer.wrap(sink.buffer(), sink.claim(length), length,
-            BookLevelUpdateEncoder.BLOCK_LENGTH, BookLevelUpdateEncoder.TEMPLATE_ID, BookLevelUpdateEncoder.SCHEMA_ID,
-            BookLevelUpdateEncoder.SCHEMA_VERSION);
-        w.putInt(HEADER + BookLevelUpdateEncoder.instrumentIdEncodingOffset(), book.instrument().instrumentId());
-        w.putLong(HEADER + BookLevelUpdateEncoder.mdSequenceEncodingOffset(), book.nextMdSequence());
-        w.putByte(HEADER + BookLevelUpdateEncoder.sideEncodingOffset(), buy ? Side.BUY.value() : Side.SELL.value());
-        w.putLong(HEADER + BookLevelUpdateEncoder.priceEncodingOffset(), levels.price(index));
-        w.putLong(HEADER + BookLevelUpdateEncoder.quantityEncodingOffset(), levels.quantity(index));
-        w.putInt(HEADER + BookLevelUpdateEncoder.orderCountEncodingOffset(), levels.orderCount(index));
-        w.putLong(HEADER + BookLevelUpdateEncoder.timestampNsEncodingOffset(), timestampNs);
+        final int offset = sink.claim(length);
+        final MutableDirectBuffer buffer = sink.buffer(); // after the claim: a buffer may grow in it
+        final byte[] array = buffer.byteArray();
+        final long at = begin(buffer, offset, length, BookLevelUpdateEncoder.BLOCK_LENGTH,
+            BookLevelUpdateEncoder.TEMPLATE_ID, BookLevelUpdateEncoder.SCHEMA_ID,
+            BookLevelUpdateEncoder.SCHEMA_VERSION) + HEADER;
+        putInt(array, at + BookLevelUpdateEncoder.instrumentIdEncodingOffset(), instrumentId);
+        putLong(array, at + BookLevelUpdateEncoder.mdSequenceEncodingOffset(), mdSequence);
+        putByte(array, at + BookLevelUpdateEncoder.sideEncodingOffset(), buy ? Side.BUY.value() : Side.SELL.value());
+        putLong(array, at + BookLevelUpdateEncoder.priceEncodingOffset(), price);
+        putLong(array, at + BookLevelUpdateEncoder.quantityEncodingOffset(), quantity);
+        putInt(array, at + BookLevelUpdateEncoder.orderCountEncodingOffset(), orderCount);
+        putLong(array, at + BookLevelUpdateEncoder.timestampNsEncodingOffset(), timestampNs);
         sink.commit(HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH);
     }
 
