@@ -82,9 +82,21 @@ public final class OrderIndex
      */
     public Order byClientOrderId(final long accountId, final DirectBuffer buffer, final int offset)
     {
-        final long w0 = buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN);
-        final long w1 = buffer.getLong(offset + 8, ByteOrder.LITTLE_ENDIAN);
-        final int w2 = buffer.getInt(offset + 16, ByteOrder.LITTLE_ENDIAN);
+        return byClientOrderId(accountId, buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN),
+            buffer.getLong(offset + 8, ByteOrder.LITTLE_ENDIAN), buffer.getInt(offset + 16, ByteOrder.LITTLE_ENDIAN));
+    }
+
+    /**
+     * Find an account's open order by its client order id given as its words.
+     *
+     * @param accountId account.
+     * @param w0        id bytes 0-7, little-endian.
+     * @param w1        id bytes 8-15, little-endian.
+     * @param w2        id bytes 16-19, little-endian.
+     * @return the open order or null.
+     */
+    public Order byClientOrderId(final long accountId, final long w0, final long w1, final int w2)
+    {
         final long hash = hash(accountId, w0, w1, w2);
         for (Order order = byClientOrderId[bucket(hash)]; order != null; order = order.clientOrderIdNext)
         {
@@ -161,8 +173,22 @@ public final class OrderIndex
      */
     public void changeClientOrderId(final Order order, final DirectBuffer buffer, final int offset)
     {
+        changeClientOrderId(order, buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN),
+            buffer.getLong(offset + 8, ByteOrder.LITTLE_ENDIAN), buffer.getInt(offset + 16, ByteOrder.LITTLE_ENDIAN));
+    }
+
+    /**
+     * Give an indexed order a new client order id (replace), given as its words.
+     *
+     * @param order the order.
+     * @param w0    id bytes 0-7, little-endian.
+     * @param w1    id bytes 8-15, little-endian.
+     * @param w2    id bytes 16-19, little-endian.
+     */
+    public void changeClientOrderId(final Order order, final long w0, final long w1, final int w2)
+    {
         removeClientKey(order);
-        order.clientOrderId(buffer, offset);
+        order.clientOrderId(w0, w1, w2);
         addClientKey(order);
     }
 
