@@ -9,23 +9,19 @@ import io.ringex.protocol.codecs.AdminResponseEncoder;
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.BestBidOfferEncoder;
 import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
-import io.ringex.protocol.codecs.BookSnapshotEncoder;
 import io.ringex.protocol.codecs.BusinessRejectEncoder;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.CancelRejectEncoder;
 import io.ringex.protocol.codecs.CancelRejectResponseTo;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportEncoder;
-import io.ringex.protocol.codecs.InstrumentDefinitionEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.OrderType;
-import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.TradeEncoder;
-import io.ringex.protocol.codecs.TradingStatus;
 import org.agrona.MutableDirectBuffer;
 
 import static io.ringex.engine.processor.FixedFieldWriter.begin;
@@ -36,12 +32,11 @@ import static io.ringex.engine.processor.FixedFieldWriter.putLong;
 import static io.ringex.engine.processor.FixedFieldWriter.putShort;
 
 /**
- * Writes the processor's events into the {@link EventSink}: the two most frequent (ExecutionReport, BookLevelUpdate,
- * about three per command) field by field at the schema's offsets with one bounds check each
- * ({@link FixedFieldWriter}), the others with preallocated SBE encoders: execution reports, cancel
- * rejects, market data (level updates, trades, best bid/offer, book snapshots), instrument definitions, admin
- * responses and business rejects. Every event carries the command's sequence and timestamp where the schema has room
- * for them, and the current epoch.
+ * Writes the processor's events into the {@link EventSink}: the frequent ones (ExecutionReport, BookLevelUpdate,
+ * about three per command, and Trade and BestBidOffer) field by field at the schema's offsets with one bounds check
+ * each ({@link FixedFieldWriter}), the others with preallocated SBE encoders: cancel rejects, book snapshots,
+ * instrument definitions, admin responses and business rejects. Every event carries the command's sequence and
+ * timestamp where the schema has room for them, and the current epoch.
  * <p>
  * Threading: single business-logic thread.
  */
@@ -55,10 +50,7 @@ public final class EventEncoder
     private final EventSink sink;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final CancelRejectEncoder cancelReject = new CancelRejectEncoder();
-    private final TradeEncoder trade = new TradeEncoder();
-    private final BestBidOfferEncoder bbo = new BestBidOfferEncoder();
-    private final BookSnapshotEncoder bookSnapshot = new BookSnapshotEncoder();
-    private final InstrumentDefinitionEncoder instrumentDefinition = new InstrumentDefinitionEncoder();
+    private final BookEvents bookEvents = new BookEvents(this);
     private final AdminResponseEncoder adminResponse = new AdminResponseEncoder();
     private final BusinessRejectEncoder businessReject = new BusinessRejectEncoder();
 
@@ -329,19 +321,27 @@ public final class EventEncoder
         final long buyAccountId,
         final long sellAccountId)
     {
-        final int offset = sink.claim(HEADER + TradeEncoder.BLOCK_LENGTH);
-        trade.wrapAndApplyHeader(sink.buffer(), offset, header)
-            .instrumentId(book.instrument().instrumentId())
-            .mdSequence(book.nextMdSequence())
-            .tradeId(tradeId)
-            .price(price)
-            .quantity(quantity)
-            .aggressorSide(aggressorBuy ? Side.BUY : Side.SELL)
-            .buyOrderId(buyOrderId)
-            .sellOrderId(sellOrderId)
-            .buyAccountId(buyAccountId)
-            .sellAccountId(sellAccountId)
-            .timestampNs(timestampNs);
+        final int instrumentId = book.instrument().instrumentId();
+        final long mdSequence = book.nextMdSequence();
+        final long timestampNs = this.timestampNs;
+        final int length = HEADER + TradeEncoder.BLOCK_LENGTH;
+        final int offset = sink.claim(length);
+        final MutableDirectBuffer buffer = sink.buffer();
+        final byte[] array = buffer.byteArray();
+        final long at = begin(buffer, offset, length, TradeEncoder.BLOCK_LENGTH, TradeEncoder.TEMPLATE_ID,
+            TradeEncoder.SCHEMA_ID, TradeEncoder.SCHEMA_VERSION) + HEADER;
+        putInt(array, at + TradeEncoder.instrumentIdEncodingOffset(), instrumentId);
+        putLong(array, at + TradeEncoder.mdSequenceEncodingOffset(), mdSequence);
+        putLong(array, at + TradeEncoder.tradeIdEncodingOffset(), tradeId);
+        putLong(array, at + TradeEncoder.priceEncodingOffset(), price);
+        putLong(array, at + TradeEncoder.quantityEncodingOffset(), quantity);
+        putByte(array, at + TradeEncoder.aggressorSideEncodingOffset(),
+            aggressorBuy ? Side.BUY.value() : Side.SELL.value());
+        putLong(array, at + TradeEncoder.buyOrderIdEncodingOffset(), buyOrderId);
+        putLong(array, at + TradeEncoder.sellOrderIdEncodingOffset(), sellOrderId);
+        putLong(array, at + TradeEncoder.buyAccountIdEncodingOffset(), buyAccountId);
+        putLong(array, at + TradeEncoder.sellAccountIdEncodingOffset(), sellAccountId);
+        putLong(array, at + TradeEncoder.timestampNsEncodingOffset(), timestampNs);
         sink.commit(HEADER + TradeEncoder.BLOCK_LENGTH);
     }
 
@@ -352,91 +352,50 @@ public final class EventEncoder
      */
     public void bestBidOffer(final OrderBook book)
     {
-        final int offset = sink.claim(HEADER + BestBidOfferEncoder.BLOCK_LENGTH);
         final long bidPrice = book.bestBidPrice();
+        final long bidQuantity = book.bestBidQuantity();
         final long askPrice = book.bestAskPrice();
-        bbo.wrapAndApplyHeader(sink.buffer(), offset, header)
-            .instrumentId(book.instrument().instrumentId())
-            .mdSequence(book.nextMdSequence())
-            .bidPrice(bidPrice == 0 ? BestBidOfferEncoder.bidPriceNullValue() : bidPrice)
-            .bidQuantity(book.bestBidQuantity())
-            .askPrice(askPrice == 0 ? BestBidOfferEncoder.askPriceNullValue() : askPrice)
-            .askQuantity(book.bestAskQuantity())
-            .timestampNs(timestampNs);
+        final long askQuantity = book.bestAskQuantity();
+        final int instrumentId = book.instrument().instrumentId();
+        final long mdSequence = book.nextMdSequence();
+        final long timestampNs = this.timestampNs;
+        final int length = HEADER + BestBidOfferEncoder.BLOCK_LENGTH;
+        final int offset = sink.claim(length);
+        final MutableDirectBuffer buffer = sink.buffer();
+        final byte[] array = buffer.byteArray();
+        final long at = begin(buffer, offset, length, BestBidOfferEncoder.BLOCK_LENGTH,
+            BestBidOfferEncoder.TEMPLATE_ID, BestBidOfferEncoder.SCHEMA_ID,
+            BestBidOfferEncoder.SCHEMA_VERSION) + HEADER;
+        putInt(array, at + BestBidOfferEncoder.instrumentIdEncodingOffset(), instrumentId);
+        putLong(array, at + BestBidOfferEncoder.mdSequenceEncodingOffset(), mdSequence);
+        putLong(array, at + BestBidOfferEncoder.bidPriceEncodingOffset(),
+            bidPrice == 0 ? BestBidOfferEncoder.bidPriceNullValue() : bidPrice);
+        putLong(array, at + BestBidOfferEncoder.bidQuantityEncodingOffset(), bidQuantity);
+        putLong(array, at + BestBidOfferEncoder.askPriceEncodingOffset(),
+            askPrice == 0 ? BestBidOfferEncoder.askPriceNullValue() : askPrice);
+        putLong(array, at + BestBidOfferEncoder.askQuantityEncodingOffset(), askQuantity);
+        putLong(array, at + BestBidOfferEncoder.timestampNsEncodingOffset(), timestampNs);
         sink.commit(HEADER + BestBidOfferEncoder.BLOCK_LENGTH);
     }
 
     /**
-     * Write a full snapshot of a book, best levels first (bids, then asks); levels beyond what fits one event are
-     * left out (the event says how many it holds).
+     * Write a full snapshot of a book ({@link BookEvents#bookSnapshot}).
      *
      * @param book the book.
      */
     public void bookSnapshot(final OrderBook book)
     {
-        final int maxLength = sink.maxEventLength();
-        final int fixed = HEADER + BookSnapshotEncoder.BLOCK_LENGTH + BookSnapshotEncoder.LevelsEncoder.HEADER_SIZE;
-        final int maxLevels = Math.min(0xFFFE,
-            (maxLength - fixed) / BookSnapshotEncoder.LevelsEncoder.sbeBlockLength());
-        final PriceLevels levels = book.levels();
-        int bidLevels = 0;
-        for (int i = levels.bestBid(); i != PriceLevels.NONE && bidLevels < maxLevels; i = levels.nextBidBelow(i))
-        {
-            bidLevels++;
-        }
-        int askLevels = 0;
-        for (int i = levels.bestAsk(); i != PriceLevels.NONE && bidLevels + askLevels < maxLevels;
-            i = levels.nextAskAbove(i))
-        {
-            askLevels++;
-        }
-        final int offset = sink.claim(maxLength);
-        final long lastTrade = book.lastTradePrice();
-        bookSnapshot.wrapAndApplyHeader(sink.buffer(), offset, header)
-            .instrumentId(book.instrument().instrumentId())
-            .mdSequence(book.mdSequence())
-            .status(tradingStatus(book.instrument().status()))
-            .lastTradePrice(lastTrade == 0 ? BookSnapshotEncoder.lastTradePriceNullValue() : lastTrade)
-            .timestampNs(timestampNs);
-        final BookSnapshotEncoder.LevelsEncoder entries = bookSnapshot.levelsCount(bidLevels + askLevels);
-        int written = 0;
-        for (int i = levels.bestBid(); i != PriceLevels.NONE && written < bidLevels; i = levels.nextBidBelow(i))
-        {
-            entries.next().side(Side.BUY).price(levels.price(i)).quantity(levels.quantity(i))
-                .orderCount(levels.orderCount(i));
-            written++;
-        }
-        written = 0;
-        for (int i = levels.bestAsk(); i != PriceLevels.NONE && written < askLevels; i = levels.nextAskAbove(i))
-        {
-            entries.next().side(Side.SELL).price(levels.price(i)).quantity(levels.quantity(i))
-                .orderCount(levels.orderCount(i));
-            written++;
-        }
-        sink.commit(HEADER + bookSnapshot.encodedLength());
+        bookEvents.bookSnapshot(book);
     }
 
     /**
-     * Write an instrument's definition and status.
+     * Write an instrument's definition and status ({@link BookEvents#instrumentDefinition}).
      *
      * @param instrument the instrument.
      */
     public void instrumentDefinition(final Instrument instrument)
     {
-        final int offset = sink.claim(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
-        instrumentDefinition.wrapAndApplyHeader(sink.buffer(), offset, header)
-            .instrumentId(instrument.instrumentId())
-            .putSymbol(instrument.symbol(), 0)
-            .priceScale((short)instrument.priceScale())
-            .tickSize(instrument.tickSize())
-            .lotSize(instrument.lotSize())
-            .referencePrice(instrument.referencePrice())
-            .priceBandType(instrument.bandType() == Instrument.BAND_TICKS ?
-                PriceBandType.TICKS : PriceBandType.BASIS_POINTS)
-            .priceBand(instrument.band())
-            .status(tradingStatus(instrument.status()))
-            .timestampNs(timestampNs);
-        sink.commit(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
+        bookEvents.instrumentDefinition(instrument);
     }
 
     /**
@@ -504,16 +463,4 @@ public final class EventEncoder
         }
     }
 
-    static TradingStatus tradingStatus(final byte raw)
-    {
-        switch (raw)
-        {
-            case Instrument.STATUS_HALTED:
-                return TradingStatus.HALTED;
-            case Instrument.STATUS_CLOSED:
-                return TradingStatus.CLOSED;
-            default:
-                return TradingStatus.OPEN;
-        }
-    }
 }
