@@ -111,8 +111,7 @@ public final class OrderAmendments
         RejectReason reason = order == null ? notFound(orderId) :
             (order.accountId() != accountId ? RejectReason.NOT_AUTHORISED : RejectReason.NONE);
         final OrderBook book = order == null ? null : state.book(order.instrumentId());
-        // the order is the account's (checked above) whenever the account is needed
-        final Account account = reason == RejectReason.NONE ? lifecycle.account(order) : null;
+        final Account account = state.account(accountId);
         if (reason == RejectReason.NONE)
         {
             reason = checkReplace(book, account, order, newId0, newId1, newId2, newPrice, newQuantity);

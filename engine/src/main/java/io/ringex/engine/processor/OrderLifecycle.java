@@ -132,7 +132,7 @@ public final class OrderLifecycle implements MatchHandler
         final byte[] clientOrderId,
         final byte[] origClientOrderId)
     {
-        final Account account = account(order);
+        final Account account = state.account(order.accountId());
         track(book, account, order);
         events.executionReport(order, book.instrument().priceScale(), order.orderId(), clientOrderId,
             origClientOrderId, execType, execType == ExecType.EXPIRED ? OrderStatus.EXPIRED : OrderStatus.CANCELED,
@@ -164,8 +164,8 @@ public final class OrderLifecycle implements MatchHandler
     {
         final long tradeId = ++state.lastTradeId;
         final int priceScale = book.instrument().priceScale();
-        final Account takerAccount = account(taker);
-        final Account makerAccount = account(maker);
+        final Account takerAccount = state.account(taker.accountId());
+        final Account makerAccount = state.account(maker.accountId());
         final Account buyer = taker.isBuy() ? takerAccount : makerAccount;
         final Account seller = taker.isBuy() ? makerAccount : takerAccount;
         final Position takerPosition = position(book, takerAccount, taker);
@@ -205,24 +205,12 @@ public final class OrderLifecycle implements MatchHandler
     /** {@inheritDoc} */
     public void onMakerSelfTradeDecremented(final OrderBook book, final Order maker, final long quantity)
     {
-        final Account account = account(maker);
+        final Account account = state.account(maker.accountId());
         track(book, account, maker);
         events.executionReport(maker, book.instrument().priceScale(), maker.orderId(), maker.clientOrderId(),
             EventEncoder.NO_CLIENT_ORDER_ID, ExecType.REPLACED, openStatus(maker), 0, 0, 0, RejectReason.NONE,
             CancelReason.SELF_TRADE_PREVENTION, false);
         events.levelUpdate(book, maker.isBuy(), book.levels().index(maker.price()));
-    }
-
-    /**
-     * The account of an accepted order: through the position it holds, without a lookup by account id.
-     *
-     * @param order an accepted order.
-     * @return its account.
-     */
-    Account account(final Order order)
-    {
-        final Position position = (Position)order.exposure;
-        return position != null ? position.account() : state.account(order.accountId());
     }
 
     /**

@@ -251,7 +251,7 @@ public final class Account
         Position position = positionById.get(instrumentId);
         if (position == null)
         {
-            position = new Position(this, instrumentId, priceScale, positionCount);
+            position = new Position(instrumentId, priceScale, positionCount);
             positionById.put(instrumentId, position);
             if (positionCount == positions.length)
             {

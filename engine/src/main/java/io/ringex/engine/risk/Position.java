@@ -19,7 +19,6 @@ public final class Position implements ExposureRecord
 
     private static final long UNKNOWN_AVERAGE_COST = -1;
 
-    private final Account account;
     private final int instrumentId;
     private final int priceScale;
     private final int slot;
@@ -33,28 +32,15 @@ public final class Position implements ExposureRecord
     private long averageCost = UNKNOWN_AVERAGE_COST;
 
     /**
-     * @param account      the account it belongs to.
      * @param instrumentId instrument.
      * @param priceScale   its price scale.
      * @param slot         its index among its account's positions.
      */
-    Position(final Account account, final int instrumentId, final int priceScale, final int slot)
+    Position(final int instrumentId, final int priceScale, final int slot)
     {
-        this.account = account;
         this.instrumentId = instrumentId;
         this.priceScale = priceScale;
         this.slot = slot;
-    }
-
-    /**
-     * The account it belongs to: an order holds its position, so the order's account is one load away rather than
-     * a hash lookup by account id.
-     *
-     * @return the account.
-     */
-    public Account account()
-    {
-        return account;
     }
 
     /** @return its index among its account's positions (creation order). */
