@@ -393,4 +393,18 @@ public final class Order
     {
         buffer.getBytes(offset, clientOrderId, 0, CLIENT_ORDER_ID_LENGTH);
     }
+
+    /**
+     * Set the client order id from its words.
+     *
+     * @param w0 bytes 0-7, little-endian.
+     * @param w1 bytes 8-15, little-endian.
+     * @param w2 bytes 16-19, little-endian.
+     */
+    public void clientOrderId(final long w0, final long w1, final int w2)
+    {
+        LONGS.set(clientOrderId, 0, w0);
+        LONGS.set(clientOrderId, 8, w1);
+        INTS.set(clientOrderId, 16, w2);
+    }
 }

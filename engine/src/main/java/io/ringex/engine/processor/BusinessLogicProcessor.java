@@ -42,9 +42,8 @@ public final class BusinessLogicProcessor
     private static final byte[] NO_ID = EventEncoder.NO_CLIENT_ORDER_ID;
 
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
-    private final NewOrderDecoder newOrder = new NewOrderDecoder();
-    private final CancelOrderDecoder cancelOrder = new CancelOrderDecoder();
-    private final ReplaceOrderDecoder replaceOrder = new ReplaceOrderDecoder();
+    /** The order commands (most of the traffic) are read at fixed offsets; the others through SBE decoders. */
+    private final CommandReader command = new CommandReader();
     private final MassCancelDecoder massCancel = new MassCancelDecoder();
     private final AddInstrumentDecoder addInstrument = new AddInstrumentDecoder();
     private final AddAccountDecoder addAccount = new AddAccountDecoder();
@@ -155,18 +154,15 @@ public final class BusinessLogicProcessor
         switch (templateId)
         {
             case NewOrderDecoder.TEMPLATE_ID:
-                newOrder.wrap(buffer, offset, blockLength, version);
-                orderEntry.onNewOrder(newOrder);
+                orderEntry.onNewOrder(command.wrap(buffer, offset, NewOrderDecoder.BLOCK_LENGTH));
                 break;
 
             case CancelOrderDecoder.TEMPLATE_ID:
-                cancelOrder.wrap(buffer, offset, blockLength, version);
-                amendments.onCancel(cancelOrder);
+                amendments.onCancel(command.wrap(buffer, offset, CancelOrderDecoder.BLOCK_LENGTH));
                 break;
 
             case ReplaceOrderDecoder.TEMPLATE_ID:
-                replaceOrder.wrap(buffer, offset, blockLength, version);
-                amendments.onReplace(replaceOrder);
+                amendments.onReplace(command.wrap(buffer, offset, ReplaceOrderDecoder.BLOCK_LENGTH));
                 break;
 
             case MassCancelDecoder.TEMPLATE_ID:

@@ -9,31 +9,34 @@ import io.ringex.protocol.codecs.AdminResponseEncoder;
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.BestBidOfferEncoder;
 import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
-import io.ringex.protocol.codecs.BookSnapshotEncoder;
 import io.ringex.protocol.codecs.BusinessRejectEncoder;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.CancelRejectEncoder;
 import io.ringex.protocol.codecs.CancelRejectResponseTo;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportEncoder;
-import io.ringex.protocol.codecs.InstrumentDefinitionEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.OrderType;
-import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.TradeEncoder;
-import io.ringex.protocol.codecs.TradingStatus;
+import org.agrona.MutableDirectBuffer;
+
+import static io.ringex.engine.processor.FixedFieldWriter.begin;
+import static io.ringex.engine.processor.FixedFieldWriter.putByte;
+import static io.ringex.engine.processor.FixedFieldWriter.putId20;
+import static io.ringex.engine.processor.FixedFieldWriter.putInt;
+import static io.ringex.engine.processor.FixedFieldWriter.putLong;
+import static io.ringex.engine.processor.FixedFieldWriter.putShort;
 
 /**
- * Writes the processor's events into the {@link EventSink}: the two most frequent (ExecutionReport, BookLevelUpdate,
- * about three per command) field by field at the schema's offsets with one bounds check each
- * ({@link FixedFieldWriter}), the others with preallocated SBE encoders: execution reports, cancel
- * rejects, market data (level updates, trades, best bid/offer, book snapshots), instrument definitions, admin
- * responses and business rejects. Every event carries the command's sequence and timestamp where the schema has room
- * for them, and the current epoch.
+ * Writes the processor's events into the {@link EventSink}: the frequent ones (ExecutionReport, BookLevelUpdate,
+ * about three per command, and Trade and BestBidOffer) field by field at the schema's offsets with one bounds check
+ * each ({@link FixedFieldWriter}), the others with preallocated SBE encoders: cancel rejects, book snapshots,
+ * instrument definitions, admin responses and business rejects. Every event carries the command's sequence and
+ * timestamp where the schema has room for them, and the current epoch.
  * <p>
  * Threading: single business-logic thread.
  */
@@ -46,12 +49,8 @@ public final class EventEncoder
 
     private final EventSink sink;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-    private final FixedFieldWriter writer = new FixedFieldWriter();
     private final CancelRejectEncoder cancelReject = new CancelRejectEncoder();
-    private final TradeEncoder trade = new TradeEncoder();
-    private final BestBidOfferEncoder bbo = new BestBidOfferEncoder();
-    private final BookSnapshotEncoder bookSnapshot = new BookSnapshotEncoder();
-    private final InstrumentDefinitionEncoder instrumentDefinition = new InstrumentDefinitionEncoder();
+    private final BookEvents bookEvents = new BookEvents(this);
     private final AdminResponseEncoder adminResponse = new AdminResponseEncoder();
     private final BusinessRejectEncoder businessReject = new BusinessRejectEncoder();
 
@@ -145,39 +144,52 @@ public final class EventEncoder
         final CancelReason cancelReason,
         final boolean done)
     {
-        final int length = HEADER + ExecutionReportEncoder.BLOCK_LENGTH;
-        final FixedFieldWriter w = writer.wrap(sink.buffer(), sink.claim(length), length,
-            ExecutionReportEncoder.BLOCK_LENGTH, ExecutionReportEncoder.TEMPLATE_ID, ExecutionReportEncoder.SCHEMA_ID,
-            ExecutionReportEncoder.SCHEMA_VERSION);
+        // every field read before the first store: after an Unsafe store the JIT reloads fields it already read
+        final long sessionId = order.sessionId();
+        final long accountId = order.accountId();
+        final int instrumentId = order.instrumentId();
         final boolean market = order.orderType() == Order.TYPE_MARKET;
-        w.putLong(HEADER + ExecutionReportEncoder.epochEncodingOffset(), epoch);
-        w.putLong(HEADER + ExecutionReportEncoder.sessionIdEncodingOffset(), order.sessionId());
-        w.putLong(HEADER + ExecutionReportEncoder.accountIdEncodingOffset(), order.accountId());
-        w.putInt(HEADER + ExecutionReportEncoder.instrumentIdEncodingOffset(), order.instrumentId());
-        w.putLong(HEADER + ExecutionReportEncoder.orderIdEncodingOffset(), orderId);
-        w.putBytes(HEADER + ExecutionReportEncoder.clientOrderIdEncodingOffset(), clientOrderId);
-        w.putBytes(HEADER + ExecutionReportEncoder.origClientOrderIdEncodingOffset(), origClientOrderId);
-        w.putByte(HEADER + ExecutionReportEncoder.execTypeEncodingOffset(), execType.value());
-        w.putByte(HEADER + ExecutionReportEncoder.orderStatusEncodingOffset(), orderStatus.value());
-        w.putByte(HEADER + ExecutionReportEncoder.sideEncodingOffset(),
-            order.isBuy() ? Side.BUY.value() : Side.SELL.value());
-        w.putByte(HEADER + ExecutionReportEncoder.orderTypeEncodingOffset(),
+        final boolean buy = order.isBuy();
+        final int tif = timeInForce(order.timeInForce()).value();
+        final long price = market ? 0 : order.price();
+        final long quantity = order.quantity();
+        final long filled = order.filledQuantity();
+        final long averagePrice = PnlMath.averagePrice(order.cumulativeNotional(), filled, priceScale);
+        final long epoch = this.epoch;
+        final long timestampNs = this.timestampNs;
+        final long sequence = this.sequence;
+        final int length = HEADER + ExecutionReportEncoder.BLOCK_LENGTH;
+        final int offset = sink.claim(length);
+        final MutableDirectBuffer buffer = sink.buffer(); // after the claim: a buffer may grow in it
+        final byte[] array = buffer.byteArray();
+        final long at = begin(buffer, offset, length, ExecutionReportEncoder.BLOCK_LENGTH,
+            ExecutionReportEncoder.TEMPLATE_ID, ExecutionReportEncoder.SCHEMA_ID,
+            ExecutionReportEncoder.SCHEMA_VERSION) + HEADER;
+        putLong(array, at + ExecutionReportEncoder.epochEncodingOffset(), epoch);
+        putLong(array, at + ExecutionReportEncoder.sessionIdEncodingOffset(), sessionId);
+        putLong(array, at + ExecutionReportEncoder.accountIdEncodingOffset(), accountId);
+        putInt(array, at + ExecutionReportEncoder.instrumentIdEncodingOffset(), instrumentId);
+        putLong(array, at + ExecutionReportEncoder.orderIdEncodingOffset(), orderId);
+        putId20(array, at + ExecutionReportEncoder.clientOrderIdEncodingOffset(), clientOrderId);
+        putId20(array, at + ExecutionReportEncoder.origClientOrderIdEncodingOffset(), origClientOrderId);
+        putByte(array, at + ExecutionReportEncoder.execTypeEncodingOffset(), execType.value());
+        putByte(array, at + ExecutionReportEncoder.orderStatusEncodingOffset(), orderStatus.value());
+        putByte(array, at + ExecutionReportEncoder.sideEncodingOffset(), buy ? Side.BUY.value() : Side.SELL.value());
+        putByte(array, at + ExecutionReportEncoder.orderTypeEncodingOffset(),
             market ? OrderType.MARKET.value() : OrderType.LIMIT.value());
-        w.putByte(HEADER + ExecutionReportEncoder.timeInForceEncodingOffset(),
-            timeInForce(order.timeInForce()).value());
-        w.putLong(HEADER + ExecutionReportEncoder.priceEncodingOffset(), market ? 0 : order.price());
-        w.putLong(HEADER + ExecutionReportEncoder.quantityEncodingOffset(), order.quantity());
-        w.putLong(HEADER + ExecutionReportEncoder.leavesQuantityEncodingOffset(), done ? 0 : order.leavesQuantity());
-        w.putLong(HEADER + ExecutionReportEncoder.cumulativeQuantityEncodingOffset(), order.filledQuantity());
-        w.putLong(HEADER + ExecutionReportEncoder.lastPriceEncodingOffset(), lastPrice);
-        w.putLong(HEADER + ExecutionReportEncoder.lastQuantityEncodingOffset(), lastQuantity);
-        w.putLong(HEADER + ExecutionReportEncoder.averagePriceEncodingOffset(),
-            PnlMath.averagePrice(order.cumulativeNotional(), order.filledQuantity(), priceScale));
-        w.putLong(HEADER + ExecutionReportEncoder.tradeIdEncodingOffset(), tradeId);
-        w.putShort(HEADER + ExecutionReportEncoder.rejectReasonEncodingOffset(), rejectReason.value());
-        w.putByte(HEADER + ExecutionReportEncoder.cancelReasonEncodingOffset(), cancelReason.value());
-        w.putLong(HEADER + ExecutionReportEncoder.transactTimeNsEncodingOffset(), timestampNs);
-        w.putLong(HEADER + ExecutionReportEncoder.commandSequenceEncodingOffset(), sequence);
+        putByte(array, at + ExecutionReportEncoder.timeInForceEncodingOffset(), tif);
+        putLong(array, at + ExecutionReportEncoder.priceEncodingOffset(), price);
+        putLong(array, at + ExecutionReportEncoder.quantityEncodingOffset(), quantity);
+        putLong(array, at + ExecutionReportEncoder.leavesQuantityEncodingOffset(), done ? 0 : quantity - filled);
+        putLong(array, at + ExecutionReportEncoder.cumulativeQuantityEncodingOffset(), filled);
+        putLong(array, at + ExecutionReportEncoder.lastPriceEncodingOffset(), lastPrice);
+        putLong(array, at + ExecutionReportEncoder.lastQuantityEncodingOffset(), lastQuantity);
+        putLong(array, at + ExecutionReportEncoder.averagePriceEncodingOffset(), averagePrice);
+        putLong(array, at + ExecutionReportEncoder.tradeIdEncodingOffset(), tradeId);
+        putShort(array, at + ExecutionReportEncoder.rejectReasonEncodingOffset(), rejectReason.value());
+        putByte(array, at + ExecutionReportEncoder.cancelReasonEncodingOffset(), cancelReason.value());
+        putLong(array, at + ExecutionReportEncoder.transactTimeNsEncodingOffset(), timestampNs);
+        putLong(array, at + ExecutionReportEncoder.commandSequenceEncodingOffset(), sequence);
         sink.commit(HEADER + ExecutionReportEncoder.BLOCK_LENGTH);
     }
 
@@ -230,17 +242,26 @@ public final class EventEncoder
     {
         final PriceLevels levels = book.levels();
         touch(book);
+        final int instrumentId = book.instrument().instrumentId();
+        final long mdSequence = book.nextMdSequence();
+        final long price = levels.price(index);
+        final long quantity = levels.quantity(index);
+        final int orderCount = levels.orderCount(index);
+        final long timestampNs = this.timestampNs;
         final int length = HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH;
-        final FixedFieldWriter w = writer.wrap(sink.buffer(), sink.claim(length), length,
-            BookLevelUpdateEncoder.BLOCK_LENGTH, BookLevelUpdateEncoder.TEMPLATE_ID, BookLevelUpdateEncoder.SCHEMA_ID,
-            BookLevelUpdateEncoder.SCHEMA_VERSION);
-        w.putInt(HEADER + BookLevelUpdateEncoder.instrumentIdEncodingOffset(), book.instrument().instrumentId());
-        w.putLong(HEADER + BookLevelUpdateEncoder.mdSequenceEncodingOffset(), book.nextMdSequence());
-        w.putByte(HEADER + BookLevelUpdateEncoder.sideEncodingOffset(), buy ? Side.BUY.value() : Side.SELL.value());
-        w.putLong(HEADER + BookLevelUpdateEncoder.priceEncodingOffset(), levels.price(index));
-        w.putLong(HEADER + BookLevelUpdateEncoder.quantityEncodingOffset(), levels.quantity(index));
-        w.putInt(HEADER + BookLevelUpdateEncoder.orderCountEncodingOffset(), levels.orderCount(index));
-        w.putLong(HEADER + BookLevelUpdateEncoder.timestampNsEncodingOffset(), timestampNs);
+        final int offset = sink.claim(length);
+        final MutableDirectBuffer buffer = sink.buffer(); // after the claim: a buffer may grow in it
+        final byte[] array = buffer.byteArray();
+        final long at = begin(buffer, offset, length, BookLevelUpdateEncoder.BLOCK_LENGTH,
+            BookLevelUpdateEncoder.TEMPLATE_ID, BookLevelUpdateEncoder.SCHEMA_ID,
+            BookLevelUpdateEncoder.SCHEMA_VERSION) + HEADER;
+        putInt(array, at + BookLevelUpdateEncoder.instrumentIdEncodingOffset(), instrumentId);
+        putLong(array, at + BookLevelUpdateEncoder.mdSequenceEncodingOffset(), mdSequence);
+        putByte(array, at + BookLevelUpdateEncoder.sideEncodingOffset(), buy ? Side.BUY.value() : Side.SELL.value());
+        putLong(array, at + BookLevelUpdateEncoder.priceEncodingOffset(), price);
+        putLong(array, at + BookLevelUpdateEncoder.quantityEncodingOffset(), quantity);
+        putInt(array, at + BookLevelUpdateEncoder.orderCountEncodingOffset(), orderCount);
+        putLong(array, at + BookLevelUpdateEncoder.timestampNsEncodingOffset(), timestampNs);
         sink.commit(HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH);
     }
 
@@ -300,19 +321,27 @@ public final class EventEncoder
         final long buyAccountId,
         final long sellAccountId)
     {
-        final int offset = sink.claim(HEADER + TradeEncoder.BLOCK_LENGTH);
-        trade.wrapAndApplyHeader(sink.buffer(), offset, header)
-            .instrumentId(book.instrument().instrumentId())
-            .mdSequence(book.nextMdSequence())
-            .tradeId(tradeId)
-            .price(price)
-            .quantity(quantity)
-            .aggressorSide(aggressorBuy ? Side.BUY : Side.SELL)
-            .buyOrderId(buyOrderId)
-            .sellOrderId(sellOrderId)
-            .buyAccountId(buyAccountId)
-            .sellAccountId(sellAccountId)
-            .timestampNs(timestampNs);
+        final int instrumentId = book.instrument().instrumentId();
+        final long mdSequence = book.nextMdSequence();
+        final long timestampNs = this.timestampNs;
+        final int length = HEADER + TradeEncoder.BLOCK_LENGTH;
+        final int offset = sink.claim(length);
+        final MutableDirectBuffer buffer = sink.buffer();
+        final byte[] array = buffer.byteArray();
+        final long at = begin(buffer, offset, length, TradeEncoder.BLOCK_LENGTH, TradeEncoder.TEMPLATE_ID,
+            TradeEncoder.SCHEMA_ID, TradeEncoder.SCHEMA_VERSION) + HEADER;
+        putInt(array, at + TradeEncoder.instrumentIdEncodingOffset(), instrumentId);
+        putLong(array, at + TradeEncoder.mdSequenceEncodingOffset(), mdSequence);
+        putLong(array, at + TradeEncoder.tradeIdEncodingOffset(), tradeId);
+        putLong(array, at + TradeEncoder.priceEncodingOffset(), price);
+        putLong(array, at + TradeEncoder.quantityEncodingOffset(), quantity);
+        putByte(array, at + TradeEncoder.aggressorSideEncodingOffset(),
+            aggressorBuy ? Side.BUY.value() : Side.SELL.value());
+        putLong(array, at + TradeEncoder.buyOrderIdEncodingOffset(), buyOrderId);
+        putLong(array, at + TradeEncoder.sellOrderIdEncodingOffset(), sellOrderId);
+        putLong(array, at + TradeEncoder.buyAccountIdEncodingOffset(), buyAccountId);
+        putLong(array, at + TradeEncoder.sellAccountIdEncodingOffset(), sellAccountId);
+        putLong(array, at + TradeEncoder.timestampNsEncodingOffset(), timestampNs);
         sink.commit(HEADER + TradeEncoder.BLOCK_LENGTH);
     }
 
@@ -323,91 +352,50 @@ public final class EventEncoder
      */
     public void bestBidOffer(final OrderBook book)
     {
-        final int offset = sink.claim(HEADER + BestBidOfferEncoder.BLOCK_LENGTH);
         final long bidPrice = book.bestBidPrice();
+        final long bidQuantity = book.bestBidQuantity();
         final long askPrice = book.bestAskPrice();
-        bbo.wrapAndApplyHeader(sink.buffer(), offset, header)
-            .instrumentId(book.instrument().instrumentId())
-            .mdSequence(book.nextMdSequence())
-            .bidPrice(bidPrice == 0 ? BestBidOfferEncoder.bidPriceNullValue() : bidPrice)
-            .bidQuantity(book.bestBidQuantity())
-            .askPrice(askPrice == 0 ? BestBidOfferEncoder.askPriceNullValue() : askPrice)
-            .askQuantity(book.bestAskQuantity())
-            .timestampNs(timestampNs);
+        final long askQuantity = book.bestAskQuantity();
+        final int instrumentId = book.instrument().instrumentId();
+        final long mdSequence = book.nextMdSequence();
+        final long timestampNs = this.timestampNs;
+        final int length = HEADER + BestBidOfferEncoder.BLOCK_LENGTH;
+        final int offset = sink.claim(length);
+        final MutableDirectBuffer buffer = sink.buffer();
+        final byte[] array = buffer.byteArray();
+        final long at = begin(buffer, offset, length, BestBidOfferEncoder.BLOCK_LENGTH,
+            BestBidOfferEncoder.TEMPLATE_ID, BestBidOfferEncoder.SCHEMA_ID,
+            BestBidOfferEncoder.SCHEMA_VERSION) + HEADER;
+        putInt(array, at + BestBidOfferEncoder.instrumentIdEncodingOffset(), instrumentId);
+        putLong(array, at + BestBidOfferEncoder.mdSequenceEncodingOffset(), mdSequence);
+        putLong(array, at + BestBidOfferEncoder.bidPriceEncodingOffset(),
+            bidPrice == 0 ? BestBidOfferEncoder.bidPriceNullValue() : bidPrice);
+        putLong(array, at + BestBidOfferEncoder.bidQuantityEncodingOffset(), bidQuantity);
+        putLong(array, at + BestBidOfferEncoder.askPriceEncodingOffset(),
+            askPrice == 0 ? BestBidOfferEncoder.askPriceNullValue() : askPrice);
+        putLong(array, at + BestBidOfferEncoder.askQuantityEncodingOffset(), askQuantity);
+        putLong(array, at + BestBidOfferEncoder.timestampNsEncodingOffset(), timestampNs);
         sink.commit(HEADER + BestBidOfferEncoder.BLOCK_LENGTH);
     }
 
     /**
-     * Write a full snapshot of a book, best levels first (bids, then asks); levels beyond what fits one event are
-     * left out (the event says how many it holds).
+     * Write a full snapshot of a book ({@link BookEvents#bookSnapshot}).
      *
      * @param book the book.
      */
     public void bookSnapshot(final OrderBook book)
     {
-        final int maxLength = sink.maxEventLength();
-        final int fixed = HEADER + BookSnapshotEncoder.BLOCK_LENGTH + BookSnapshotEncoder.LevelsEncoder.HEADER_SIZE;
-        final int maxLevels = Math.min(0xFFFE,
-            (maxLength - fixed) / BookSnapshotEncoder.LevelsEncoder.sbeBlockLength());
-        final PriceLevels levels = book.levels();
-        int bidLevels = 0;
-        for (int i = levels.bestBid(); i != PriceLevels.NONE && bidLevels < maxLevels; i = levels.nextBidBelow(i))
-        {
-            bidLevels++;
-        }
-        int askLevels = 0;
-        for (int i = levels.bestAsk(); i != PriceLevels.NONE && bidLevels + askLevels < maxLevels;
-            i = levels.nextAskAbove(i))
-        {
-            askLevels++;
-        }
-        final int offset = sink.claim(maxLength);
-        final long lastTrade = book.lastTradePrice();
-        bookSnapshot.wrapAndApplyHeader(sink.buffer(), offset, header)
-            .instrumentId(book.instrument().instrumentId())
-            .mdSequence(book.mdSequence())
-            .status(tradingStatus(book.instrument().status()))
-            .lastTradePrice(lastTrade == 0 ? BookSnapshotEncoder.lastTradePriceNullValue() : lastTrade)
-            .timestampNs(timestampNs);
-        final BookSnapshotEncoder.LevelsEncoder entries = bookSnapshot.levelsCount(bidLevels + askLevels);
-        int written = 0;
-        for (int i = levels.bestBid(); i != PriceLevels.NONE && written < bidLevels; i = levels.nextBidBelow(i))
-        {
-            entries.next().side(Side.BUY).price(levels.price(i)).quantity(levels.quantity(i))
-                .orderCount(levels.orderCount(i));
-            written++;
-        }
-        written = 0;
-        for (int i = levels.bestAsk(); i != PriceLevels.NONE && written < askLevels; i = levels.nextAskAbove(i))
-        {
-            entries.next().side(Side.SELL).price(levels.price(i)).quantity(levels.quantity(i))
-                .orderCount(levels.orderCount(i));
-            written++;
-        }
-        sink.commit(HEADER + bookSnapshot.encodedLength());
+        bookEvents.bookSnapshot(book);
     }
 
     /**
-     * Write an instrument's definition and status.
+     * Write an instrument's definition and status ({@link BookEvents#instrumentDefinition}).
      *
      * @param instrument the instrument.
      */
     public void instrumentDefinition(final Instrument instrument)
     {
-        final int offset = sink.claim(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
-        instrumentDefinition.wrapAndApplyHeader(sink.buffer(), offset, header)
-            .instrumentId(instrument.instrumentId())
-            .putSymbol(instrument.symbol(), 0)
-            .priceScale((short)instrument.priceScale())
-            .tickSize(instrument.tickSize())
-            .lotSize(instrument.lotSize())
-            .referencePrice(instrument.referencePrice())
-            .priceBandType(instrument.bandType() == Instrument.BAND_TICKS ?
-                PriceBandType.TICKS : PriceBandType.BASIS_POINTS)
-            .priceBand(instrument.band())
-            .status(tradingStatus(instrument.status()))
-            .timestampNs(timestampNs);
-        sink.commit(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
+        bookEvents.instrumentDefinition(instrument);
     }
 
     /**
@@ -475,16 +463,4 @@ public final class EventEncoder
         }
     }
 
-    static TradingStatus tradingStatus(final byte raw)
-    {
-        switch (raw)
-        {
-            case Instrument.STATUS_HALTED:
-                return TradingStatus.HALTED;
-            case Instrument.STATUS_CLOSED:
-                return TradingStatus.CLOSED;
-            default:
-                return TradingStatus.OPEN;
-        }
-    }
 }

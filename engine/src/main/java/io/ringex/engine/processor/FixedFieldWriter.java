@@ -16,18 +16,24 @@ import java.nio.ByteOrder;
  * buffer in the process. This keeps the check, once per event. The offsets come from the generated encoders'
  * {@code *EncodingOffset()} constants, so the bytes are exactly what the encoder would write (a test compares them).
  * <p>
- * On a big-endian platform the puts go through the buffer's little-endian accessors instead (checked per field).
+ * Usage: {@code long at = begin(buffer, offset, ...)}, then {@code putLong(array, at + fieldOffset, value)} with
+ * {@code array = buffer.byteArray()}. Why static methods over a base and an address the caller keeps in locals,
+ * rather than a writer object that holds them: the JIT cannot tell that an Unsafe store through a possibly-null base
+ * leaves the writer's fields alone, so an object reloaded its base and address from memory after every field put.
+ * Locals stay in registers.
  * <p>
- * Threading: single business-logic thread; one writer per encoder.
+ * On a big-endian platform the values are byte-swapped before the store, as Agrona's buffers do.
+ * <p>
+ * Threading: stateless; each caller writes its own message.
  */
 final class FixedFieldWriter
 {
     private static final boolean NATIVE_LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+    private static final int ID_LENGTH = 20;
 
-    private MutableDirectBuffer buffer;
-    private byte[] array;
-    private long address;
-    private int offset;
+    private FixedFieldWriter()
+    {
+    }
 
     /**
      * Start a message: check that it fits, then write its SBE message header.
@@ -39,9 +45,9 @@ final class FixedFieldWriter
      * @param templateId  its template id.
      * @param schemaId    the schema id.
      * @param version     the schema version.
-     * @return this.
+     * @return the message's address relative to {@code buffer.byteArray()}: add a field's offset to it.
      */
-    FixedFieldWriter wrap(
+    static long begin(
         final MutableDirectBuffer buffer,
         final int offset,
         final int length,
@@ -51,64 +57,52 @@ final class FixedFieldWriter
         final int version)
     {
         buffer.boundsCheck(offset, length);
-        this.buffer = buffer;
-        this.array = buffer.byteArray();
-        this.address = buffer.addressOffset() + offset;
-        this.offset = offset;
-        putShort(0, blockLength);
-        putShort(2, templateId);
-        putShort(4, schemaId);
-        putShort(6, version);
-        return this;
+        final byte[] array = buffer.byteArray();
+        final long address = buffer.addressOffset() + offset;
+        putShort(array, address, blockLength);
+        putShort(array, address + 2, templateId);
+        putShort(array, address + 4, schemaId);
+        putShort(array, address + 6, version);
+        return address;
     }
 
-    void putLong(final int at, final long value)
+    static void putLong(final byte[] array, final long address, final long value)
     {
-        if (NATIVE_LITTLE_ENDIAN)
-        {
-            UnsafeApi.putLong(array, address + at, value);
-        }
-        else
-        {
-            buffer.putLong(offset + at, value, ByteOrder.LITTLE_ENDIAN);
-        }
+        UnsafeApi.putLong(array, address, NATIVE_LITTLE_ENDIAN ? value : Long.reverseBytes(value));
     }
 
-    void putInt(final int at, final int value)
+    static void putInt(final byte[] array, final long address, final int value)
     {
-        if (NATIVE_LITTLE_ENDIAN)
-        {
-            UnsafeApi.putInt(array, address + at, value);
-        }
-        else
-        {
-            buffer.putInt(offset + at, value, ByteOrder.LITTLE_ENDIAN);
-        }
+        UnsafeApi.putInt(array, address, NATIVE_LITTLE_ENDIAN ? value : Integer.reverseBytes(value));
     }
 
-    void putShort(final int at, final int value)
+    static void putShort(final byte[] array, final long address, final int value)
     {
-        if (NATIVE_LITTLE_ENDIAN)
-        {
-            UnsafeApi.putShort(array, address + at, (short)value);
-        }
-        else
-        {
-            buffer.putShort(offset + at, (short)value, ByteOrder.LITTLE_ENDIAN);
-        }
+        UnsafeApi.putShort(array, address, NATIVE_LITTLE_ENDIAN ? (short)value : Short.reverseBytes((short)value));
     }
 
-    void putByte(final int at, final int value)
+    static void putByte(final byte[] array, final long address, final int value)
     {
-        UnsafeApi.putByte(array, address + at, (byte)value);
+        UnsafeApi.putByte(array, address, (byte)value);
     }
 
     /**
-     * @param at    field offset from the message start.
-     * @param bytes exactly the field's length of bytes.
+     * Copy a 20-byte id (client order id) as two longs and an int: cheaper than a general copy of 20 bytes.
+     *
+     * @param array   the message's base.
+     * @param address where the field starts.
+     * @param id      exactly 20 bytes.
+     * @throws IllegalArgumentException if {@code id} is not 20 bytes long.
      */
-    void putBytes(final int at, final byte[] bytes)
+    static void putId20(final byte[] array, final long address, final byte[] id)
     {
-        UnsafeApi.copyMemory(bytes, BufferUtil.ARRAY_BASE_OFFSET, array, address + at, bytes.length);
+        if (id.length != ID_LENGTH)
+        {
+            throw new IllegalArgumentException("id of " + id.length + " bytes, expected " + ID_LENGTH);
+        }
+        final long base = BufferUtil.ARRAY_BASE_OFFSET;
+        UnsafeApi.putLong(array, address, UnsafeApi.getLong(id, base));
+        UnsafeApi.putLong(array, address + 8, UnsafeApi.getLong(id, base + 8));
+        UnsafeApi.putInt(array, address + 16, UnsafeApi.getInt(id, base + 16));
     }
 }

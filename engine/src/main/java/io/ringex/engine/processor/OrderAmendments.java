@@ -13,7 +13,6 @@ import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MassCancelScope;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
-import org.agrona.DirectBuffer;
 
 /**
  * Cancel, cancel/replace and mass cancel of open orders.
@@ -64,26 +63,26 @@ public final class OrderAmendments
     /**
      * Handle a CancelOrder.
      *
-     * @param decoder wrapped on the command.
+     * @param command wrapped on the command's root block.
      */
-    public void onCancel(final CancelOrderDecoder decoder)
+    public void onCancel(final CommandReader command)
     {
-        final DirectBuffer buffer = decoder.buffer();
-        final int origOffset = decoder.offset() + CancelOrderDecoder.origClientOrderIdEncodingOffset();
-        decoder.getClientOrderId(requestId, 0);
-        decoder.getOrigClientOrderId(origId, 0);
-        final long accountId = decoder.accountId();
-        final long orderId = decoder.orderId();
-        final Order order = find(accountId, orderId, buffer, origOffset);
+        final int origField = CancelOrderDecoder.origClientOrderIdEncodingOffset();
+        command.getId20(CancelOrderDecoder.clientOrderIdEncodingOffset(), requestId);
+        command.getId20(origField, origId);
+        final long sessionId = command.getLong(CancelOrderDecoder.sessionIdEncodingOffset());
+        final long accountId = command.getLong(CancelOrderDecoder.accountIdEncodingOffset());
+        final long orderId = command.getLong(CancelOrderDecoder.orderIdEncodingOffset());
+        final Order order = find(accountId, orderId, command, origField);
         final RejectReason reason = order == null ? notFound(orderId) :
             (order.accountId() != accountId ? RejectReason.NOT_AUTHORISED : RejectReason.NONE);
         if (reason != RejectReason.NONE)
         {
-            events.cancelReject(decoder.sessionId(), accountId, decoder.instrumentId(), orderId, requestId, origId,
-                false, reason);
+            events.cancelReject(sessionId, accountId, command.getInt(CancelOrderDecoder.instrumentIdEncodingOffset()),
+                orderId, requestId, origId, false, reason);
             return;
         }
-        order.sessionId(decoder.sessionId());
+        order.sessionId(sessionId);
         lifecycle.cancelResting(state.book(order.instrumentId()), order, ExecType.CANCELED,
             CancelReason.CLIENT_REQUEST, requestId, order.clientOrderId());
     }
@@ -91,20 +90,23 @@ public final class OrderAmendments
     /**
      * Handle a ReplaceOrder.
      *
-     * @param decoder wrapped on the command.
+     * @param command wrapped on the command's root block.
      */
-    public void onReplace(final ReplaceOrderDecoder decoder)
+    public void onReplace(final CommandReader command)
     {
-        final DirectBuffer buffer = decoder.buffer();
-        final int newIdOffset = decoder.offset() + ReplaceOrderDecoder.clientOrderIdEncodingOffset();
-        final int origOffset = decoder.offset() + ReplaceOrderDecoder.origClientOrderIdEncodingOffset();
-        decoder.getClientOrderId(requestId, 0);
-        decoder.getOrigClientOrderId(origId, 0);
-        final long accountId = decoder.accountId();
-        final long orderId = decoder.orderId();
-        final long newPrice = decoder.price();
-        final long newQuantity = decoder.quantity();
-        final Order order = find(accountId, orderId, buffer, origOffset);
+        final int newIdField = ReplaceOrderDecoder.clientOrderIdEncodingOffset();
+        final int origField = ReplaceOrderDecoder.origClientOrderIdEncodingOffset();
+        command.getId20(newIdField, requestId);
+        command.getId20(origField, origId);
+        final long sessionId = command.getLong(ReplaceOrderDecoder.sessionIdEncodingOffset());
+        final long accountId = command.getLong(ReplaceOrderDecoder.accountIdEncodingOffset());
+        final long orderId = command.getLong(ReplaceOrderDecoder.orderIdEncodingOffset());
+        final long newPrice = command.getLong(ReplaceOrderDecoder.priceEncodingOffset());
+        final long newQuantity = command.getLong(ReplaceOrderDecoder.quantityEncodingOffset());
+        final long newId0 = command.getLong(newIdField);
+        final long newId1 = command.getLong(newIdField + 8);
+        final int newId2 = command.getInt(newIdField + 16);
+        final Order order = find(accountId, orderId, command, origField);
 
         RejectReason reason = order == null ? notFound(orderId) :
             (order.accountId() != accountId ? RejectReason.NOT_AUTHORISED : RejectReason.NONE);
@@ -112,16 +114,16 @@ public final class OrderAmendments
         final Account account = state.account(accountId);
         if (reason == RejectReason.NONE)
         {
-            reason = checkReplace(book, account, order, buffer, newIdOffset, newPrice, newQuantity);
+            reason = checkReplace(book, account, order, newId0, newId1, newId2, newPrice, newQuantity);
         }
         if (reason != RejectReason.NONE)
         {
-            events.cancelReject(decoder.sessionId(), accountId, decoder.instrumentId(), orderId, requestId, origId,
-                true, reason);
+            events.cancelReject(sessionId, accountId, command.getInt(ReplaceOrderDecoder.instrumentIdEncodingOffset()),
+                orderId, requestId, origId, true, reason);
             return;
         }
 
-        order.sessionId(decoder.sessionId());
+        order.sessionId(sessionId);
         System.arraycopy(order.clientOrderId(), 0, previousId, 0, Order.CLIENT_ORDER_ID_LENGTH);
         if (newQuantity <= order.filledQuantity())
         {
@@ -131,7 +133,7 @@ public final class OrderAmendments
         }
 
         final int scale = book.instrument().priceScale();
-        state.orders.changeClientOrderId(order, buffer, newIdOffset);
+        state.orders.changeClientOrderId(order, newId0, newId1, newId2);
         if (newPrice == order.price() && newQuantity <= order.quantity())
         {
             book.reduceQuantity(order, newQuantity);
@@ -158,8 +160,9 @@ public final class OrderAmendments
         final OrderBook book,
         final Account account,
         final Order order,
-        final DirectBuffer buffer,
-        final int newIdOffset,
+        final long newId0,
+        final long newId1,
+        final int newId2,
         final long newPrice,
         final long newQuantity)
     {
@@ -177,7 +180,7 @@ public final class OrderAmendments
         {
             return reason;
         }
-        final Order sameId = state.orders.byClientOrderId(account.accountId(), buffer, newIdOffset);
+        final Order sameId = state.orders.byClientOrderId(account.accountId(), newId0, newId1, newId2);
         if (sameId != null && sameId != order)
         {
             return RejectReason.DUPLICATE_CLIENT_ORDER_ID;
@@ -247,10 +250,10 @@ public final class OrderAmendments
             requestId);
     }
 
-    private Order find(final long accountId, final long orderId, final DirectBuffer buffer, final int origOffset)
+    private Order find(final long accountId, final long orderId, final CommandReader command, final int origField)
     {
-        return orderId != 0 ? state.orders.byId(orderId) :
-            state.orders.byClientOrderId(accountId, buffer, origOffset);
+        return orderId != 0 ? state.orders.byId(orderId) : state.orders.byClientOrderId(accountId,
+            command.getLong(origField), command.getLong(origField + 8), command.getInt(origField + 16));
     }
 
     private RejectReason notFound(final long orderId)

@@ -12,7 +12,6 @@ import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.RejectReason;
-import org.agrona.DirectBuffer;
 
 /**
  * New orders: validation, pre-trade risk, matching and what happens to the remainder. Checks run in this order and
@@ -46,20 +45,23 @@ public final class OrderEntry
     /**
      * Handle a NewOrder.
      *
-     * @param decoder wrapped on the command.
+     * @param command wrapped on the command's root block.
      */
-    public void onNewOrder(final NewOrderDecoder decoder)
+    public void onNewOrder(final CommandReader command)
     {
-        final DirectBuffer buffer = decoder.buffer();
-        final int clientOrderIdOffset = decoder.offset() + NewOrderDecoder.clientOrderIdEncodingOffset();
-        final long accountId = decoder.accountId();
-        final int instrumentId = decoder.instrumentId();
-        final short sideRaw = decoder.sideRaw();
-        final short typeRaw = decoder.orderTypeRaw();
-        final short tifRaw = decoder.timeInForceRaw();
-        final short postOnlyRaw = decoder.postOnlyRaw();
-        final short stpRaw = decoder.selfTradePreventionRaw();
-        final long quantity = decoder.quantity();
+        final int idField = NewOrderDecoder.clientOrderIdEncodingOffset();
+        final long sessionId = command.getLong(NewOrderDecoder.sessionIdEncodingOffset());
+        final long accountId = command.getLong(NewOrderDecoder.accountIdEncodingOffset());
+        final int instrumentId = command.getInt(NewOrderDecoder.instrumentIdEncodingOffset());
+        final short sideRaw = command.getUnsignedByte(NewOrderDecoder.sideEncodingOffset());
+        final short typeRaw = command.getUnsignedByte(NewOrderDecoder.orderTypeEncodingOffset());
+        final short tifRaw = command.getUnsignedByte(NewOrderDecoder.timeInForceEncodingOffset());
+        final short postOnlyRaw = command.getUnsignedByte(NewOrderDecoder.postOnlyEncodingOffset());
+        final short stpRaw = command.getUnsignedByte(NewOrderDecoder.selfTradePreventionEncodingOffset());
+        final long quantity = command.getLong(NewOrderDecoder.quantityEncodingOffset());
+        final long id0 = command.getLong(idField);
+        final long id1 = command.getLong(idField + 8);
+        final int id2 = command.getInt(idField + 16);
         final boolean market = typeRaw == Order.TYPE_MARKET;
 
         final Account account = state.account(accountId);
@@ -67,13 +69,13 @@ public final class OrderEntry
         final Instrument instrument = book == null ? null : book.instrument();
         final boolean buy = sideRaw == 1;
         final long price = market ? (instrument == null ? 0 : (buy ? instrument.maxPrice() : instrument.minPrice())) :
-            decoder.price();
+            command.getLong(NewOrderDecoder.priceEncodingOffset());
         final byte stp = stpRaw == 0 && account != null ? account.defaultSelfTradePrevention() : (byte)stpRaw;
 
         final Order order = state.pool.acquire();
-        order.init(0, accountId, decoder.sessionId(), instrumentId, buy, (byte)typeRaw, (byte)tifRaw,
+        order.init(0, accountId, sessionId, instrumentId, buy, (byte)typeRaw, (byte)tifRaw,
             postOnlyRaw == 1, stp, price, quantity);
-        order.clientOrderId(buffer, clientOrderIdOffset);
+        order.clientOrderId(id0, id1, id2);
 
         RejectReason reason = RejectReason.NONE;
         if ((sideRaw != 1 && sideRaw != 2) || (typeRaw != 1 && typeRaw != 2) || tifRaw < 1 || tifRaw > 4 ||
@@ -101,7 +103,7 @@ public final class OrderEntry
         {
             reason = OrderRules.checkOrder(instrument, market, (byte)tifRaw, postOnlyRaw == 1, price, quantity);
             if (reason == RejectReason.NONE &&
-                state.orders.byClientOrderId(accountId, buffer, clientOrderIdOffset) != null)
+                state.orders.byClientOrderId(accountId, id0, id1, id2) != null)
             {
                 reason = RejectReason.DUPLICATE_CLIENT_ORDER_ID;
             }
@@ -133,7 +135,7 @@ public final class OrderEntry
             return;
         }
 
-        order.init(++state.lastOrderId, accountId, decoder.sessionId(), instrumentId, buy, (byte)typeRaw,
+        order.init(++state.lastOrderId, accountId, sessionId, instrumentId, buy, (byte)typeRaw,
             (byte)tifRaw, postOnlyRaw == 1, stp, price, quantity);
         lifecycle.accept(book, account, order);
         execute(book, account, order, EventEncoder.NO_CLIENT_ORDER_ID);

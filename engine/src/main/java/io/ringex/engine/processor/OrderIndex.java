@@ -14,8 +14,14 @@ import java.nio.ByteOrder;
  * from the bucket array and then the order, which the caller needs anyway; a primitive-keyed map (Agrona's
  * Long2ObjectHashMap) costs a key array and a value array (two cache misses) and shifts entries on removal.
  * Nothing is allocated after
- * construction and nothing is ever rehashed: the bucket count is fixed from the expected open orders, and more orders
- * than that only make chains longer. The tables are only used for lookups, never iterated.
+ * construction: the bucket arrays are sized once from the expected open orders, and more orders than that only make
+ * chains longer. Only a prefix of each array is in use: at least eight buckets per open order at the high-water mark
+ * (a power of two, at least 16). A venue sized for 64K orders that holds 1K then looks up in 32 KB of buckets per
+ * table, not 256 KB, and a lookup's bucket load stays in cache (a new client order id is looked up, absent, on every
+ * new order and replace: a bucket miss each time). When the open orders outgrow the prefix it doubles and its chains
+ * are split in place (bucket i becomes 2i and 2i+1: the bucket is the hash's top bits). That depends only on how many
+ * orders are open, so it is deterministic; and a chain holds at most one match per key, so the order within a chain
+ * never shows. The tables are only used for lookups, never iterated.
  * <p>
  * The client key hashes (account, 20 id bytes, read as two longs and an int) to 64 bits, kept on the order so a
  * chain walk compares a long before it compares bytes. A client who crafts ids to share a bucket only lengthens
@@ -25,9 +31,15 @@ import java.nio.ByteOrder;
  */
 public final class OrderIndex
 {
+    private static final int MIN_BUCKETS = 16;
+    /** Buckets in use stay at least 2^LOAD_SHIFT per open order: fewer made the chains, i.e. order misses, longer. */
+    private static final int LOAD_SHIFT = 3;
+
     private final Order[] byId;
     private final Order[] byClientOrderId;
-    private final int shift;
+    private final int capacity;
+    private int activeBuckets;
+    private int shift;
     private Order first;
     private Order last;
     private int size;
@@ -38,10 +50,17 @@ public final class OrderIndex
      */
     public OrderIndex(final int expectedOrders)
     {
-        final int buckets = Math.max(16, Integer.highestOneBit(Math.max(1, expectedOrders - 1)) << 1);
-        byId = new Order[buckets];
-        byClientOrderId = new Order[buckets];
-        shift = 64 - Integer.numberOfTrailingZeros(buckets);
+        capacity = Math.max(MIN_BUCKETS, Integer.highestOneBit(Math.max(1, expectedOrders - 1)) << 1);
+        byId = new Order[capacity];
+        byClientOrderId = new Order[capacity];
+        activeBuckets = MIN_BUCKETS;
+        shift = 64 - Integer.numberOfTrailingZeros(MIN_BUCKETS);
+    }
+
+    /** @return buckets in use per table (tests). */
+    int activeBuckets()
+    {
+        return activeBuckets;
     }
 
     /** @return number of open orders. */
@@ -82,9 +101,21 @@ public final class OrderIndex
      */
     public Order byClientOrderId(final long accountId, final DirectBuffer buffer, final int offset)
     {
-        final long w0 = buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN);
-        final long w1 = buffer.getLong(offset + 8, ByteOrder.LITTLE_ENDIAN);
-        final int w2 = buffer.getInt(offset + 16, ByteOrder.LITTLE_ENDIAN);
+        return byClientOrderId(accountId, buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN),
+            buffer.getLong(offset + 8, ByteOrder.LITTLE_ENDIAN), buffer.getInt(offset + 16, ByteOrder.LITTLE_ENDIAN));
+    }
+
+    /**
+     * Find an account's open order by its client order id given as its words.
+     *
+     * @param accountId account.
+     * @param w0        id bytes 0-7, little-endian.
+     * @param w1        id bytes 8-15, little-endian.
+     * @param w2        id bytes 16-19, little-endian.
+     * @return the open order or null.
+     */
+    public Order byClientOrderId(final long accountId, final long w0, final long w1, final int w2)
+    {
         final long hash = hash(accountId, w0, w1, w2);
         for (Order order = byClientOrderId[bucket(hash)]; order != null; order = order.clientOrderIdNext)
         {
@@ -119,7 +150,44 @@ public final class OrderIndex
             last.venueNext = order;
         }
         last = order;
-        size++;
+        if (++size > activeBuckets >> LOAD_SHIFT && activeBuckets < capacity)
+        {
+            grow();
+        }
+    }
+
+    /** Double the buckets in use and split every chain between the two buckets its orders now hash to. */
+    private void grow()
+    {
+        final int oldBuckets = activeBuckets;
+        activeBuckets = oldBuckets << 1;
+        shift--;
+        // from the top down: bucket i's orders go to 2i and 2i+1, which are either new or already split
+        for (int i = oldBuckets - 1; i >= 0; i--)
+        {
+            Order order = byId[i];
+            byId[2 * i] = null;
+            byId[2 * i + 1] = null;
+            while (order != null)
+            {
+                final Order next = order.orderIdNext;
+                final int bucket = bucket(order.orderId());
+                order.orderIdNext = byId[bucket];
+                byId[bucket] = order;
+                order = next;
+            }
+            order = byClientOrderId[i];
+            byClientOrderId[2 * i] = null;
+            byClientOrderId[2 * i + 1] = null;
+            while (order != null)
+            {
+                final Order next = order.clientOrderIdNext;
+                final int bucket = bucket(order.clientOrderIdHash);
+                order.clientOrderIdNext = byClientOrderId[bucket];
+                byClientOrderId[bucket] = order;
+                order = next;
+            }
+        }
     }
 
     /**
@@ -161,8 +229,22 @@ public final class OrderIndex
      */
     public void changeClientOrderId(final Order order, final DirectBuffer buffer, final int offset)
     {
+        changeClientOrderId(order, buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN),
+            buffer.getLong(offset + 8, ByteOrder.LITTLE_ENDIAN), buffer.getInt(offset + 16, ByteOrder.LITTLE_ENDIAN));
+    }
+
+    /**
+     * Give an indexed order a new client order id (replace), given as its words.
+     *
+     * @param order the order.
+     * @param w0    id bytes 0-7, little-endian.
+     * @param w1    id bytes 8-15, little-endian.
+     * @param w2    id bytes 16-19, little-endian.
+     */
+    public void changeClientOrderId(final Order order, final long w0, final long w1, final int w2)
+    {
         removeClientKey(order);
-        order.clientOrderId(buffer, offset);
+        order.clientOrderId(w0, w1, w2);
         addClientKey(order);
     }
 

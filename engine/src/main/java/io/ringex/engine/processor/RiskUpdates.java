@@ -9,6 +9,13 @@ import io.ringex.protocol.codecs.AccountRiskUpdateEncoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateEncoder.PositionsEncoder;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import org.agrona.MutableDirectBuffer;
+
+import static io.ringex.engine.processor.FixedFieldWriter.begin;
+import static io.ringex.engine.processor.FixedFieldWriter.putByte;
+import static io.ringex.engine.processor.FixedFieldWriter.putInt;
+import static io.ringex.engine.processor.FixedFieldWriter.putLong;
+import static io.ringex.engine.processor.FixedFieldWriter.putShort;
 
 /**
  * Coalesces AccountRiskUpdate events: every account touched during a batch is queued once (in the order it was first
@@ -26,7 +33,6 @@ public final class RiskUpdates
 
     private final EngineState state;
     private final EventEncoder events;
-    private final FixedFieldWriter writer = new FixedFieldWriter();
     private Account[] queue = new Account[64];
     private int[] slots = new int[64];
     private int queued;
@@ -120,47 +126,68 @@ public final class RiskUpdates
         final int fixed = HEADER + AccountRiskUpdateEncoder.BLOCK_LENGTH + PositionsEncoder.HEADER_SIZE;
         final int entryLength = PositionsEncoder.sbeBlockLength();
         final int perEvent = Math.max(1, Math.min(0xFFFE, (sink.maxEventLength() - fixed) / entryLength));
+        // read before the stores: after an Unsafe store the JIT reloads any field it already read
+        final long accountId = account.accountId();
+        final long timestampNs = events.timestampNs();
+        final long balance = account.balance();
+        final long reserved = account.reserved();
+        final long creditLimit = account.creditLimit();
+        final long maxOrderQuantity = account.maxOrderQuantity();
+        final long maxOrderNotional = account.maxOrderNotional();
+        final int openOrders = account.openOrders();
+        final int maxOpenOrders = account.maxOpenOrders();
+        final int killSwitch = account.killed() ? BooleanType.TRUE.value() : BooleanType.FALSE.value();
         int next = 0;
         int remaining = reportable;
         do
         {
             final int count = Math.min(perEvent, remaining);
             final int length = fixed + count * entryLength;
-            final FixedFieldWriter w = writer.wrap(sink.buffer(), sink.claim(length), length,
-                AccountRiskUpdateEncoder.BLOCK_LENGTH, AccountRiskUpdateEncoder.TEMPLATE_ID,
-                AccountRiskUpdateEncoder.SCHEMA_ID, AccountRiskUpdateEncoder.SCHEMA_VERSION);
-            w.putLong(HEADER + AccountRiskUpdateEncoder.accountIdEncodingOffset(), account.accountId());
-            w.putLong(HEADER + AccountRiskUpdateEncoder.timestampNsEncodingOffset(), events.timestampNs());
-            w.putLong(HEADER + AccountRiskUpdateEncoder.balanceEncodingOffset(), account.balance());
-            w.putLong(HEADER + AccountRiskUpdateEncoder.reservedEncodingOffset(), account.reserved());
-            w.putLong(HEADER + AccountRiskUpdateEncoder.realisedPnlEncodingOffset(), realised);
-            w.putLong(HEADER + AccountRiskUpdateEncoder.unrealisedPnlEncodingOffset(), unrealised);
-            w.putLong(HEADER + AccountRiskUpdateEncoder.exposureEncodingOffset(), exposure);
-            w.putLong(HEADER + AccountRiskUpdateEncoder.creditLimitEncodingOffset(), account.creditLimit());
-            w.putLong(HEADER + AccountRiskUpdateEncoder.maxOrderQuantityEncodingOffset(), account.maxOrderQuantity());
-            w.putLong(HEADER + AccountRiskUpdateEncoder.maxOrderNotionalEncodingOffset(), account.maxOrderNotional());
-            w.putInt(HEADER + AccountRiskUpdateEncoder.openOrdersEncodingOffset(), account.openOrders());
-            w.putInt(HEADER + AccountRiskUpdateEncoder.maxOpenOrdersEncodingOffset(), account.maxOpenOrders());
-            w.putByte(HEADER + AccountRiskUpdateEncoder.killSwitchEncodingOffset(),
-                account.killed() ? BooleanType.TRUE.value() : BooleanType.FALSE.value());
-            w.putShort(HEADER + AccountRiskUpdateEncoder.BLOCK_LENGTH, entryLength);
-            w.putShort(HEADER + AccountRiskUpdateEncoder.BLOCK_LENGTH + 2, count);
-            int entry = fixed;
+            final int offset = sink.claim(length);
+            final MutableDirectBuffer buffer = sink.buffer(); // after the claim: a buffer may grow in it
+            final byte[] array = buffer.byteArray();
+            final long start = begin(buffer, offset, length, AccountRiskUpdateEncoder.BLOCK_LENGTH,
+                AccountRiskUpdateEncoder.TEMPLATE_ID, AccountRiskUpdateEncoder.SCHEMA_ID,
+                AccountRiskUpdateEncoder.SCHEMA_VERSION);
+            final long at = start + HEADER;
+            putLong(array, at + AccountRiskUpdateEncoder.accountIdEncodingOffset(), accountId);
+            putLong(array, at + AccountRiskUpdateEncoder.timestampNsEncodingOffset(), timestampNs);
+            putLong(array, at + AccountRiskUpdateEncoder.balanceEncodingOffset(), balance);
+            putLong(array, at + AccountRiskUpdateEncoder.reservedEncodingOffset(), reserved);
+            putLong(array, at + AccountRiskUpdateEncoder.realisedPnlEncodingOffset(), realised);
+            putLong(array, at + AccountRiskUpdateEncoder.unrealisedPnlEncodingOffset(), unrealised);
+            putLong(array, at + AccountRiskUpdateEncoder.exposureEncodingOffset(), exposure);
+            putLong(array, at + AccountRiskUpdateEncoder.creditLimitEncodingOffset(), creditLimit);
+            putLong(array, at + AccountRiskUpdateEncoder.maxOrderQuantityEncodingOffset(), maxOrderQuantity);
+            putLong(array, at + AccountRiskUpdateEncoder.maxOrderNotionalEncodingOffset(), maxOrderNotional);
+            putInt(array, at + AccountRiskUpdateEncoder.openOrdersEncodingOffset(), openOrders);
+            putInt(array, at + AccountRiskUpdateEncoder.maxOpenOrdersEncodingOffset(), maxOpenOrders);
+            putByte(array, at + AccountRiskUpdateEncoder.killSwitchEncodingOffset(), killSwitch);
+            putShort(array, at + AccountRiskUpdateEncoder.BLOCK_LENGTH, entryLength);
+            putShort(array, at + AccountRiskUpdateEncoder.BLOCK_LENGTH + 2, count);
+            long entry = start + fixed;
             for (int written = 0; written < count; written++)
             {
                 final int slot = slots[next++];
                 final Position position = account.positionAt(slot);
                 final long mark = marks[markIndexes[slot]];
-                w.putInt(entry + PositionsEncoder.instrumentIdEncodingOffset(), position.instrumentId());
-                w.putLong(entry + PositionsEncoder.positionEncodingOffset(), position.position());
-                w.putLong(entry + PositionsEncoder.averageCostEncodingOffset(), position.averageCost());
-                w.putLong(entry + PositionsEncoder.realisedPnlEncodingOffset(), position.realisedPnl());
-                w.putLong(entry + PositionsEncoder.unrealisedPnlEncodingOffset(),
-                    Settlement.unrealisedPnl(position, mark));
-                w.putLong(entry + PositionsEncoder.openBuyQuantityEncodingOffset(), position.openBuyQuantity());
-                w.putLong(entry + PositionsEncoder.openSellQuantityEncodingOffset(), position.openSellQuantity());
-                w.putLong(entry + PositionsEncoder.positionLimitEncodingOffset(), account.positionLimitFor(position));
-                w.putLong(entry + PositionsEncoder.markPriceEncodingOffset(), mark);
+                final int instrumentId = position.instrumentId();
+                final long net = position.position();
+                final long averageCost = position.averageCost();
+                final long realisedPnl = position.realisedPnl();
+                final long unrealisedPnl = Settlement.unrealisedPnl(position, mark);
+                final long openBuys = position.openBuyQuantity();
+                final long openSells = position.openSellQuantity();
+                final long positionLimit = account.positionLimitFor(position);
+                putInt(array, entry + PositionsEncoder.instrumentIdEncodingOffset(), instrumentId);
+                putLong(array, entry + PositionsEncoder.positionEncodingOffset(), net);
+                putLong(array, entry + PositionsEncoder.averageCostEncodingOffset(), averageCost);
+                putLong(array, entry + PositionsEncoder.realisedPnlEncodingOffset(), realisedPnl);
+                putLong(array, entry + PositionsEncoder.unrealisedPnlEncodingOffset(), unrealisedPnl);
+                putLong(array, entry + PositionsEncoder.openBuyQuantityEncodingOffset(), openBuys);
+                putLong(array, entry + PositionsEncoder.openSellQuantityEncodingOffset(), openSells);
+                putLong(array, entry + PositionsEncoder.positionLimitEncodingOffset(), positionLimit);
+                putLong(array, entry + PositionsEncoder.markPriceEncodingOffset(), mark);
                 entry += entryLength;
             }
             sink.commit(length);

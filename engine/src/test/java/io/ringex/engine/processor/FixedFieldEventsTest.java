@@ -4,6 +4,7 @@ import io.ringex.engine.book.Instrument;
 import io.ringex.engine.book.Order;
 import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.risk.PnlMath;
+import io.ringex.protocol.codecs.BestBidOfferEncoder;
 import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.ExecType;
@@ -14,6 +15,7 @@ import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TradeEncoder;
 import org.agrona.ExpandableArrayBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 /**
  * The events {@link EventEncoder} writes field by field ({@link FixedFieldWriter}) must be byte for byte what the
  * generated SBE encoders write for the same values: random orders and reasons for ExecutionReport, random resting
- * orders for BookLevelUpdate. Any offset, width or enum encoding that drifts from the schema fails here.
+ * orders for BookLevelUpdate, random values for Trade, random books for BestBidOffer. Any offset, width or enum
+ * encoding that drifts from the schema fails here.
  */
 final class FixedFieldEventsTest
 {
@@ -129,6 +132,86 @@ final class FixedFieldEventsTest
                 .timestampNs(events.timestampNs());
             assertArrayEquals(bytes(MessageHeaderEncoder.ENCODED_LENGTH + BookLevelUpdateEncoder.BLOCK_LENGTH),
                 sink.eventBytes(0), "level update " + i);
+        }
+    }
+
+    @Test
+    void tradesAreWhatTheSbeEncoderWrites()
+    {
+        final SplittableRandom random = new SplittableRandom(6);
+        final OrderBook book = new OrderBook(new Instrument(43, new byte[Instrument.SYMBOL_LENGTH], 2, 5, 1, 10_000,
+            (byte)PriceBandType.TICKS.value(), 100));
+        for (int i = 0; i < 2_000; i++)
+        {
+            final long tradeId = random.nextLong();
+            final long price = random.nextLong();
+            final long quantity = random.nextLong();
+            final boolean aggressorBuy = random.nextBoolean();
+            final long buyOrderId = random.nextLong();
+            final long sellOrderId = random.nextLong();
+            final long buyAccountId = random.nextLong();
+            final long sellAccountId = random.nextLong();
+            events.beginCommand(random.nextLong(), random.nextLong());
+
+            sink.clear();
+            events.trade(book, tradeId, price, quantity, aggressorBuy, buyOrderId, sellOrderId, buyAccountId,
+                sellAccountId);
+
+            new TradeEncoder().wrapAndApplyHeader(expected, 0, header)
+                .instrumentId(43)
+                .mdSequence(book.mdSequence())
+                .tradeId(tradeId)
+                .price(price)
+                .quantity(quantity)
+                .aggressorSide(aggressorBuy ? Side.BUY : Side.SELL)
+                .buyOrderId(buyOrderId)
+                .sellOrderId(sellOrderId)
+                .buyAccountId(buyAccountId)
+                .sellAccountId(sellAccountId)
+                .timestampNs(events.timestampNs());
+            assertArrayEquals(bytes(MessageHeaderEncoder.ENCODED_LENGTH + TradeEncoder.BLOCK_LENGTH),
+                sink.eventBytes(0), "trade " + i);
+        }
+    }
+
+    @Test
+    void bestBidOffersAreWhatTheSbeEncoderWrites()
+    {
+        final SplittableRandom random = new SplittableRandom(8);
+        final OrderBook book = new OrderBook(new Instrument(44, new byte[Instrument.SYMBOL_LENGTH], 2, 5, 1, 10_000,
+            (byte)PriceBandType.TICKS.value(), 100));
+        final java.util.List<Order> resting = new java.util.ArrayList<>();
+        for (int i = 0; i < 2_000; i++)
+        {
+            if (!resting.isEmpty() && random.nextInt(3) == 0)
+            {
+                book.remove(resting.remove(random.nextInt(resting.size())));
+            }
+            else
+            {
+                final Order order = new Order();
+                final boolean buy = random.nextBoolean();
+                final long price = 10_000 + 5 * (buy ? -random.nextInt(100) : 1 + random.nextInt(100));
+                order.init(i + 1, 1, 1, 44, buy, Order.TYPE_LIMIT, Order.TIF_GTC, false, Order.STP_CANCEL_NEWEST,
+                    price, 1 + random.nextInt(1_000));
+                book.rest(order);
+                resting.add(order);
+            }
+            events.beginCommand(random.nextLong(), random.nextLong());
+
+            sink.clear();
+            events.bestBidOffer(book);
+
+            new BestBidOfferEncoder().wrapAndApplyHeader(expected, 0, header)
+                .instrumentId(44)
+                .mdSequence(book.mdSequence())
+                .bidPrice(book.bestBidPrice() == 0 ? BestBidOfferEncoder.bidPriceNullValue() : book.bestBidPrice())
+                .bidQuantity(book.bestBidQuantity())
+                .askPrice(book.bestAskPrice() == 0 ? BestBidOfferEncoder.askPriceNullValue() : book.bestAskPrice())
+                .askQuantity(book.bestAskQuantity())
+                .timestampNs(events.timestampNs());
+            assertArrayEquals(bytes(MessageHeaderEncoder.ENCODED_LENGTH + BestBidOfferEncoder.BLOCK_LENGTH),
+                sink.eventBytes(0), "best bid/offer " + i);
         }
     }
 

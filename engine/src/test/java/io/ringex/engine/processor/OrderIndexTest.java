@@ -13,11 +13,13 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The intrusive open-order index against a HashMap model, with far more orders than buckets (16) so every chain
  * holds many orders: random adds, removes and client-order-id changes, then every id the model ever saw is looked up
- * both ways, including ids of removed orders and the same client id under another account.
+ * both ways, including ids of removed orders and the same client id under another account. Then the same with room
+ * for 128K buckets, so the buckets in use double (chains split in place) several times on the way.
  */
 final class OrderIndexTest
 {
@@ -27,6 +29,21 @@ final class OrderIndexTest
     void lookupsAgreeWithAModelWhenChainsAreLong()
     {
         final OrderIndex index = new OrderIndex(16);
+        randomOperationsAgreeWithAModel(index);
+        assertEquals(16, index.activeBuckets());
+    }
+
+    @Test
+    void lookupsAgreeWithAModelWhileTheBucketsGrow()
+    {
+        final OrderIndex index = new OrderIndex(1 << 17);
+        randomOperationsAgreeWithAModel(index);
+        assertTrue(index.activeBuckets() >= 8 * index.size(), "buckets in use " + index.activeBuckets());
+        assertTrue(index.activeBuckets() < 1 << 17, "buckets in use " + index.activeBuckets());
+    }
+
+    private void randomOperationsAgreeWithAModel(final OrderIndex index)
+    {
         final SplittableRandom random = new SplittableRandom(5);
         final Map<Long, Order> byId = new HashMap<>();
         final Map<String, Order> byClientId = new HashMap<>();

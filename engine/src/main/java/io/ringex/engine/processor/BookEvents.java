@@ -1,0 +1,122 @@
+package io.ringex.engine.processor;
+
+import io.ringex.engine.book.Instrument;
+import io.ringex.engine.book.OrderBook;
+import io.ringex.engine.book.PriceLevels;
+import io.ringex.protocol.codecs.BookSnapshotEncoder;
+import io.ringex.protocol.codecs.InstrumentDefinitionEncoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TradingStatus;
+
+/**
+ * The events that describe a book or an instrument whole, for late joiners and on changes: BookSnapshot and
+ * InstrumentDefinition, written with the generated SBE encoders into the {@link EventEncoder}'s sink, with its
+ * command timestamp. Rare next to the per-command events, so kept apart from {@link EventEncoder}.
+ * <p>
+ * Threading: single business-logic thread.
+ */
+final class BookEvents
+{
+    private static final int HEADER = MessageHeaderEncoder.ENCODED_LENGTH;
+
+    private final EventEncoder events;
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final BookSnapshotEncoder bookSnapshot = new BookSnapshotEncoder();
+    private final InstrumentDefinitionEncoder instrumentDefinition = new InstrumentDefinitionEncoder();
+
+    /**
+     * @param events the encoder whose sink and timestamp are used.
+     */
+    BookEvents(final EventEncoder events)
+    {
+        this.events = events;
+    }
+
+    /**
+     * Write a full snapshot of a book, best levels first (bids, then asks); levels beyond what fits one event are
+     * left out (the event says how many it holds).
+     *
+     * @param book the book.
+     */
+    void bookSnapshot(final OrderBook book)
+    {
+        final int maxLength = events.sink().maxEventLength();
+        final int fixed = HEADER + BookSnapshotEncoder.BLOCK_LENGTH + BookSnapshotEncoder.LevelsEncoder.HEADER_SIZE;
+        final int maxLevels = Math.min(0xFFFE,
+            (maxLength - fixed) / BookSnapshotEncoder.LevelsEncoder.sbeBlockLength());
+        final PriceLevels levels = book.levels();
+        int bidLevels = 0;
+        for (int i = levels.bestBid(); i != PriceLevels.NONE && bidLevels < maxLevels; i = levels.nextBidBelow(i))
+        {
+            bidLevels++;
+        }
+        int askLevels = 0;
+        for (int i = levels.bestAsk(); i != PriceLevels.NONE && bidLevels + askLevels < maxLevels;
+            i = levels.nextAskAbove(i))
+        {
+            askLevels++;
+        }
+        final int offset = events.sink().claim(maxLength);
+        final long lastTrade = book.lastTradePrice();
+        bookSnapshot.wrapAndApplyHeader(events.sink().buffer(), offset, header)
+            .instrumentId(book.instrument().instrumentId())
+            .mdSequence(book.mdSequence())
+            .status(tradingStatus(book.instrument().status()))
+            .lastTradePrice(lastTrade == 0 ? BookSnapshotEncoder.lastTradePriceNullValue() : lastTrade)
+            .timestampNs(events.timestampNs());
+        final BookSnapshotEncoder.LevelsEncoder entries = bookSnapshot.levelsCount(bidLevels + askLevels);
+        int written = 0;
+        for (int i = levels.bestBid(); i != PriceLevels.NONE && written < bidLevels; i = levels.nextBidBelow(i))
+        {
+            entries.next().side(Side.BUY).price(levels.price(i)).quantity(levels.quantity(i))
+                .orderCount(levels.orderCount(i));
+            written++;
+        }
+        written = 0;
+        for (int i = levels.bestAsk(); i != PriceLevels.NONE && written < askLevels; i = levels.nextAskAbove(i))
+        {
+            entries.next().side(Side.SELL).price(levels.price(i)).quantity(levels.quantity(i))
+                .orderCount(levels.orderCount(i));
+            written++;
+        }
+        events.sink().commit(HEADER + bookSnapshot.encodedLength());
+    }
+
+    /**
+     * Write an instrument's definition and status.
+     *
+     * @param instrument the instrument.
+     */
+    void instrumentDefinition(final Instrument instrument)
+    {
+        final int offset = events.sink().claim(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
+        instrumentDefinition.wrapAndApplyHeader(events.sink().buffer(), offset, header)
+            .instrumentId(instrument.instrumentId())
+            .putSymbol(instrument.symbol(), 0)
+            .priceScale((short)instrument.priceScale())
+            .tickSize(instrument.tickSize())
+            .lotSize(instrument.lotSize())
+            .referencePrice(instrument.referencePrice())
+            .priceBandType(instrument.bandType() == Instrument.BAND_TICKS ?
+                PriceBandType.TICKS : PriceBandType.BASIS_POINTS)
+            .priceBand(instrument.band())
+            .status(tradingStatus(instrument.status()))
+            .timestampNs(events.timestampNs());
+        events.sink().commit(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
+    }
+
+    static TradingStatus tradingStatus(final byte raw)
+    {
+        switch (raw)
+        {
+            case Instrument.STATUS_HALTED:
+                return TradingStatus.HALTED;
+            case Instrument.STATUS_CLOSED:
+                return TradingStatus.CLOSED;
+            default:
+                return TradingStatus.OPEN;
+        }
+    }
+}
