@@ -2,13 +2,8 @@ package io.ringex.app;
 
 import java.nio.file.Path;
 
-import java.io.File;
-
 import io.aeron.Aeron;
-import io.aeron.archive.Archive;
-import io.aeron.archive.ArchiveThreadingMode;
 import io.aeron.archive.ArchivingMediaDriver;
-import io.aeron.archive.client.AeronArchive;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.engine.node.AdminClient;
@@ -16,7 +11,6 @@ import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.StaleOwnerFiles;
 import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.auth.User;
 import org.agrona.CloseHelper;
@@ -78,17 +72,7 @@ final class Venue implements AutoCloseable
             .dirDeleteOnShutdown(true)
             .ipcTermBufferLength(8 * 1024 * 1024)
             .publicationTermBufferLength(4 * 1024 * 1024);
-        StaleOwnerFiles.removeArchiveMarkFileIfOwnerGone(new File(gatewayContext.archiveDir()));
-        driver = ArchivingMediaDriver.launch(driverContext, new Archive.Context()
-            .aeronDirectoryName(driverContext.aeronDirectoryName())
-            .archiveDir(new File(gatewayContext.archiveDir()))
-            .controlChannelEnabled(false)
-            .localControlChannel(gatewayContext.fixArchiveControlChannel())
-            .localControlStreamId(gatewayContext.fixArchiveControlStreamId())
-            .replicationChannel("aeron:udp?endpoint=localhost:0")
-            .archiveClientContext(new AeronArchive.Context()
-                .controlResponseChannel(gatewayContext.fixArchiveResponseChannel()))
-            .threadingMode(ArchiveThreadingMode.SHARED));
+        driver = ArchivingMediaDriver.launch(driverContext, Gateway.fixArchive(gatewayContext));
 
         engine = EngineNode.launch(new EngineContext()
             .aeronDirectoryName(aeronDirectoryName())

@@ -34,6 +34,28 @@ public final class Gateway implements AutoCloseable
     private final FixGatewayAgent fixAgent;
     private final AgentRunner runner;
 
+    /**
+     * The Aeron Archive that Artio records FIX messages in (its resend store), local to the gateway's media driver.
+     * A stale mark file left by a killed predecessor is removed first ({@link StaleOwnerFiles}).
+     *
+     * @param ctx concluded configuration.
+     * @return the archive's context, not yet launched.
+     */
+    public static Archive.Context fixArchive(final GatewayContext ctx)
+    {
+        StaleOwnerFiles.removeArchiveMarkFileIfOwnerGone(new File(ctx.archiveDir()));
+        return new Archive.Context()
+            .aeronDirectoryName(ctx.aeronDirectoryName())
+            .archiveDir(new File(ctx.archiveDir()))
+            .controlChannelEnabled(false)
+            .localControlChannel(ctx.fixArchiveControlChannel())
+            .localControlStreamId(ctx.fixArchiveControlStreamId())
+            .replicationChannel("aeron:udp?endpoint=localhost:0")
+            .archiveClientContext(new AeronArchive.Context()
+                .controlResponseChannel(ctx.fixArchiveResponseChannel()))
+            .threadingMode(ArchiveThreadingMode.SHARED);
+    }
+
     private Gateway(final GatewayContext ctx, final ErrorHandler errorHandler)
     {
         ctx.conclude();
@@ -48,17 +70,7 @@ public final class Gateway implements AutoCloseable
                 .dirDeleteOnShutdown(true);
             if (ctx.fixEnabled())
             {
-                StaleOwnerFiles.removeArchiveMarkFileIfOwnerGone(new File(ctx.archiveDir()));
-                archiving = ArchivingMediaDriver.launch(driverContext, new Archive.Context()
-                    .aeronDirectoryName(ctx.aeronDirectoryName())
-                    .archiveDir(new File(ctx.archiveDir()))
-                    .controlChannelEnabled(false)
-                    .localControlChannel(ctx.fixArchiveControlChannel())
-                    .localControlStreamId(ctx.fixArchiveControlStreamId())
-                    .replicationChannel("aeron:udp?endpoint=localhost:0")
-                    .archiveClientContext(new AeronArchive.Context()
-                        .controlResponseChannel(ctx.fixArchiveResponseChannel()))
-                    .threadingMode(ArchiveThreadingMode.SHARED));
+                archiving = ArchivingMediaDriver.launch(driverContext, fixArchive(ctx));
             }
             else
             {

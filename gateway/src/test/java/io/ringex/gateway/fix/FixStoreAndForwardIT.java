@@ -1,10 +1,7 @@
 package io.ringex.gateway.fix;
 
 import io.aeron.CommonContext;
-import io.aeron.archive.Archive;
-import io.aeron.archive.ArchiveThreadingMode;
 import io.aeron.archive.ArchivingMediaDriver;
-import io.aeron.archive.client.AeronArchive;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.gateway.Gateway;
@@ -37,7 +34,6 @@ import quickfix.field.TimeInForce;
 import quickfix.field.TransactTime;
 import quickfix.fix44.NewOrderSingle;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -85,16 +81,7 @@ class FixStoreAndForwardIT
                 .threadingMode(ThreadingMode.SHARED)
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true),
-            new Archive.Context()
-                .aeronDirectoryName(aeronDir)
-                .archiveDir(new File(tempDir.resolve("archive").toString()))
-                .controlChannelEnabled(false)
-                .localControlChannel(ctx.fixArchiveControlChannel())
-                .localControlStreamId(ctx.fixArchiveControlStreamId())
-                .replicationChannel("aeron:udp?endpoint=localhost:0")
-                .archiveClientContext(new AeronArchive.Context()
-                    .controlResponseChannel(ctx.fixArchiveResponseChannel()))
-                .threadingMode(ArchiveThreadingMode.SHARED));
+            Gateway.fixArchive(ctx));
         gateway = launchGateway(ctx);
         engine = TestEngines.launch(new EngineStreams(aeronDir, IPC, 1001, IPC, 1002, IPC, 1003,
             new EngineStreams.TestInstrument(1, "BTC-USD", 2)));
