@@ -35,6 +35,7 @@ public final class Account
     private int positionCount;
     private Position firstPosition;
     private int firstMarkIndex;
+    private int firstInstrumentId;
     private int[] changedSlots = new int[4];
     private int changedCount;
     private long costTotal;
@@ -241,8 +242,9 @@ public final class Account
      */
     public Position position(final int instrumentId)
     {
+        // the first position's id is kept here: comparing it must not touch a (cold) position of another instrument
         final Position first = firstPosition;
-        return first != null && first.instrumentId() == instrumentId ? first : positionById.get(instrumentId);
+        return first != null && firstInstrumentId == instrumentId ? first : positionById.get(instrumentId);
     }
 
     /**
@@ -274,6 +276,7 @@ public final class Account
             {
                 firstPosition = position;
                 firstMarkIndex = markIndex;
+                firstInstrumentId = instrumentId;
             }
             positionCount++;
         }
