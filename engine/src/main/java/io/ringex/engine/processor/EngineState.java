@@ -5,7 +5,6 @@ import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.book.OrderPool;
 import io.ringex.engine.risk.Account;
 import org.agrona.collections.Int2ObjectHashMap;
-import org.agrona.collections.Long2ObjectHashMap;
 
 import java.util.ArrayList;
 
@@ -26,7 +25,7 @@ public final class EngineState
     private final OrderBook[] denseBooks = new OrderBook[DENSE_INSTRUMENT_IDS];
     final ArrayList<OrderBook> books = new ArrayList<>();
     final MarkPrices marks = new MarkPrices();
-    final Long2ObjectHashMap<Account> accountById = new Long2ObjectHashMap<>();
+    private final AccountIndex accountById = new AccountIndex();
     final ArrayList<Account> accounts = new ArrayList<>();
     final OrderIndex orders;
     final OrderPool pool;
@@ -84,7 +83,7 @@ public final class EngineState
      */
     void addAccount(final Account account)
     {
-        accountById.put(account.accountId(), account);
+        accountById.add(account);
         accounts.add(account);
     }
 

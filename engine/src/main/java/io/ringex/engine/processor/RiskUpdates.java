@@ -106,7 +106,10 @@ public final class RiskUpdates
         long unvaluedCost = 0;
         for (int i = 0; i < positionCount; i++)
         {
-            final long positionValue = MarkPrices.value(markMoney[markIndexes[i]], nets[i]);
+            // one position: from the position object, warm from the batch's commands, not the cold mirror arrays
+            final long positionValue = positionCount == 1 ?
+                MarkPrices.value(markMoney[account.markIndexAt(0)], account.positionAt(0).position()) :
+                MarkPrices.value(markMoney[markIndexes[i]], nets[i]);
             if (positionValue == FixedPoint.INVALID)
             {
                 // as Settlement.unrealisedPnl and exposure: a position whose value does not fit counts as 0
@@ -170,7 +173,7 @@ public final class RiskUpdates
             {
                 final int slot = slots[next++];
                 final Position position = account.positionAt(slot);
-                final long mark = marks[markIndexes[slot]];
+                final long mark = marks[account.markIndexAt(slot)];
                 final int instrumentId = position.instrumentId();
                 final long net = position.position();
                 final long averageCost = position.averageCost();
@@ -219,6 +222,11 @@ public final class RiskUpdates
     private int changedInCreationOrder(final Account account)
     {
         final int count = account.changedPositionCount();
+        if (account.positionCount() == 1)
+        {
+            slots[0] = 0; // the only slot there is; spares reading the account's (cold) list
+            return count;
+        }
         ensureSlots(count);
         for (int i = 0; i < count; i++)
         {

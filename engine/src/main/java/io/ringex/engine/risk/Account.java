@@ -16,7 +16,11 @@ import java.util.Arrays;
  * at its mark, so the net quantity and book index of each slot are mirrored in two primitive arrays that such a walk
  * reads without touching the position objects, and the sums of the positions' cost and realised P&amp;L are kept
  * as running totals. Positions changed since the last risk update are listed by slot, so an update finds them
- * without a walk. Open orders form an intrusive list in acceptance order.
+ * without a walk. The first position and its mark index are also kept in fields: most accounts trade one
+ * instrument, and their risk update then reads only the account and that position, which the batch's commands
+ * touched, not the arrays, which only trades and updates touch and are cold by then; a lookup by instrument
+ * tries the first position before the map, whose key and value arrays are two more cache lines per order. Open
+ * orders form an intrusive list in acceptance order.
  * <p>
  * Threading: single business-logic thread.
  */
@@ -29,6 +33,9 @@ public final class Account
     private long[] nets = new long[4];
     private int[] markIndexes = new int[4];
     private int positionCount;
+    private Position firstPosition;
+    private int firstMarkIndex;
+    private int firstInstrumentId;
     private int[] changedSlots = new int[4];
     private int changedCount;
     private long costTotal;
@@ -235,7 +242,9 @@ public final class Account
      */
     public Position position(final int instrumentId)
     {
-        return positionById.get(instrumentId);
+        // the first position's id is kept here: comparing it must not touch a (cold) position of another instrument
+        final Position first = firstPosition;
+        return first != null && firstInstrumentId == instrumentId ? first : positionById.get(instrumentId);
     }
 
     /**
@@ -248,7 +257,7 @@ public final class Account
      */
     public Position positionFor(final int instrumentId, final int priceScale, final int markIndex)
     {
-        Position position = positionById.get(instrumentId);
+        Position position = position(instrumentId);
         if (position == null)
         {
             position = new Position(instrumentId, priceScale, positionCount);
@@ -263,6 +272,12 @@ public final class Account
             }
             positions[positionCount] = position;
             markIndexes[positionCount] = markIndex;
+            if (positionCount == 0)
+            {
+                firstPosition = position;
+                firstMarkIndex = markIndex;
+                firstInstrumentId = instrumentId;
+            }
             positionCount++;
         }
         return position;
@@ -361,9 +376,17 @@ public final class Account
     /** Forget which positions changed (after they were reported). */
     public void clearChangedPositions()
     {
-        for (int i = 0; i < changedCount; i++)
+        if (positionCount == 1)
         {
-            positions[changedSlots[i]].changed = false;
+            // the only position can be the only one listed: no need to read the (cold) list
+            firstPosition.changed = false;
+        }
+        else
+        {
+            for (int i = 0; i < changedCount; i++)
+            {
+                positions[changedSlots[i]].changed = false;
+            }
         }
         changedCount = 0;
     }
@@ -404,7 +427,16 @@ public final class Account
      */
     public Position positionAt(final int index)
     {
-        return positions[index];
+        return index == 0 ? firstPosition : positions[index];
+    }
+
+    /**
+     * @param index 0..positionCount-1, creation order (the slot).
+     * @return the mark index of its book, as {@link #markIndexes()}.
+     */
+    public int markIndexAt(final int index)
+    {
+        return index == 0 ? firstMarkIndex : markIndexes[index];
     }
 
     /**
