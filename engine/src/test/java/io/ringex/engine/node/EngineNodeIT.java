@@ -85,6 +85,32 @@ class EngineNodeIT
     }
 
     @Test
+    void aLateJoinerLearnsTheVenueFromThePeriodicRefreshWithoutAnyNewCommand() throws Exception
+    {
+        final EngineContext ctx = context("primary");
+        env.closing(EngineNode.launch(ctx));
+        final EngineTestClient client = env.closing(new EngineTestClient(env.aeronDirectoryName(), ctx, IPC));
+        client.awaitConnected();
+        client.setUpMarket(1, 2);
+        client.await(() -> client.adminResponses.size() == 7, "the market set up");
+
+        // Subscribed after the last command: only the refresh (written between commands) can tell it the instrument.
+        final EngineTestClient late = env.closing(new EngineTestClient(env.aeronDirectoryName(), ctx, IPC));
+        late.awaitConnected();
+        // Within a few refreshes (every 5 status intervals, 250 ms here), not whenever something else pushes the
+        // output ring's cursor: unpublished, the refresh's events went out only once 256 of them had piled up.
+        final long deadlineNs = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (late.instrumentDefinitions == 0 && System.nanoTime() < deadlineNs)
+        {
+            if (late.poll() == 0)
+            {
+                Thread.yield();
+            }
+        }
+        assertTrue(late.instrumentDefinitions > 0, "no InstrumentDefinition from the refresh within 5 s");
+    }
+
+    @Test
     void snapshotPlusTailEqualsFullReplayAndARestartRecoversTheSameState() throws Exception
     {
         final EngineContext ctx = context("primary");

@@ -15,6 +15,7 @@ import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.KillSwitchScope;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.OrderType;
@@ -49,6 +50,7 @@ final class EngineTestClient implements AutoCloseable
     volatile long lastStatusHash;
     volatile long lastStatusProcessed;
     volatile int statusCount;
+    int instrumentDefinitions;
     volatile long lastStatusEpochStart;
     final List<byte[]> sent = new ArrayList<>();
 
@@ -209,6 +211,9 @@ final class EngineTestClient implements AutoCloseable
                 lastStatusProcessed = status.processorSequence();
                 lastStatusEpochStart = status.epochStartSequence();
                 statusCount++;
+                break;
+            case InstrumentDefinitionDecoder.TEMPLATE_ID:
+                instrumentDefinitions++;
                 break;
             case TradeDecoder.TEMPLATE_ID:
                 trade.wrapAndApplyHeader(buffer, offset, header);
