@@ -1,15 +1,20 @@
 package io.ringex.app;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
 
 /**
- * The load generator: {@code ./ringex loadgen [--transport sbe|fix] [--rate N] [--duration S] [--instruments K]
- * [--accounts A] [--orders cross|ioc] [--host H] [--sbe-port P] [--fix-port P]} against a running venue (the
- * all-in-one's demo users; traders first, then the market makers, up to five accounts, one client session each).
+ * The load generator: {@code ./ringex loadgen [--transport sbe|fix] [--rate N] [--duration S] [--warmup S]
+ * [--instruments K] [--accounts A] [--orders cross|ioc] [--host H] [--sbe-port P] [--fix-port P] [--timeline FILE]}
+ * against a running venue (the all-in-one's demo users; traders first, then the market makers, up to five accounts,
+ * one client session each).
  * <p>
  * Open loop: order i is due at {@code start + i / rate}, whether or not earlier ones were answered, and its latency
  * is measured from when it was DUE to its first report, so a stall counts against every order it delays
@@ -23,7 +28,9 @@ import org.HdrHistogram.Histogram;
  * fill or (on an empty book) a cancel.</li>
  * </ul>
  * Prints a progress line each second, the throughput and latency percentiles at the end, and one {@code RESULT}
- * line of key=value pairs for scripts.
+ * line of key=value pairs for scripts. {@code --warmup S} sends at the same rate for S seconds first, over the same
+ * sessions, and measures nothing from them (a freshly connected client's first moments, and its cold JIT, are not
+ * the steady state). {@code --timeline FILE} also writes the measured latency per 10 ms of the run (CSV).
  */
 public final class LoadGenerator
 {
@@ -52,26 +59,36 @@ public final class LoadGenerator
     static final class Reports
     {
         final long[] dueNs;
-        final boolean[] answered;
+        /** Due -> first report per order; 0 while unanswered. */
+        final long[] latencyNs;
         final Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        /** Orders below this id are the warm-up: answered, counted, not measured. */
+        final int measuredFrom;
         long count;
+        long measured;
         long rejects;
 
-        Reports(final int capacity)
+        Reports(final int warmup, final int measuredOrders)
         {
-            dueNs = new long[capacity];
-            answered = new boolean[capacity];
+            measuredFrom = warmup;
+            dueNs = new long[warmup + measuredOrders];
+            latencyNs = new long[warmup + measuredOrders];
         }
 
         void onFirstReport(final long id, final long nowNs)
         {
             final int i = (int)id;
             // An id not sent by this run (a late report for an earlier run's session) has no due time: ignored.
-            if (i >= 0 && i < answered.length && !answered[i] && dueNs[i] != 0)
+            if (i >= 0 && i < latencyNs.length && latencyNs[i] == 0 && dueNs[i] != 0)
             {
-                answered[i] = true;
+                final long value = Math.min(latency.getHighestTrackableValue(), Math.max(1, nowNs - dueNs[i]));
+                latencyNs[i] = value;
                 count++;
-                latency.recordValue(Math.min(latency.getHighestTrackableValue(), Math.max(1, nowNs - dueNs[i])));
+                if (i >= measuredFrom)
+                {
+                    measured++;
+                    latency.recordValue(value);
+                }
             }
         }
     }
@@ -90,11 +107,13 @@ public final class LoadGenerator
         String orders = "cross";
         int rate = 2_000;
         int durationS = 10;
+        int warmupS = 0;
         int instruments = 1;
         int accounts = 2;
         String host = "localhost";
         int sbePort = 40200;
         int fixPort = 9880;
+        String timeline = null;
         for (int i = 0; i + 1 < args.length; i += 2)
         {
             switch (args[i])
@@ -102,12 +121,14 @@ public final class LoadGenerator
                 case "--transport" -> transportName = args[i + 1];
                 case "--rate" -> rate = Integer.parseInt(args[i + 1]);
                 case "--duration" -> durationS = Integer.parseInt(args[i + 1]);
+                case "--warmup" -> warmupS = Integer.parseInt(args[i + 1]);
                 case "--instruments" -> instruments = Integer.parseInt(args[i + 1]);
                 case "--accounts" -> accounts = Integer.parseInt(args[i + 1]);
                 case "--orders" -> orders = args[i + 1];
                 case "--host" -> host = args[i + 1];
                 case "--sbe-port" -> sbePort = Integer.parseInt(args[i + 1]);
                 case "--fix-port" -> fixPort = Integer.parseInt(args[i + 1]);
+                case "--timeline" -> timeline = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -133,17 +154,52 @@ public final class LoadGenerator
         }
         final List<DemoData.Instrument> markets = DemoData.INSTRUMENTS.subList(0,
             Math.min(instruments, DemoData.INSTRUMENTS.size()));
-        final int total = (int)Math.min(Integer.MAX_VALUE - 8, (long)rate * durationS);
-        final Reports reports = new Reports(total);
+        final int warmup = (int)Math.min(Integer.MAX_VALUE / 2, (long)rate * warmupS);
+        final int total = (int)Math.min(Integer.MAX_VALUE / 2, (long)rate * durationS);
+        final Reports reports = new Reports(warmup, total);
 
         try (Transport transport = transportName.equals("fix") ?
             new FixLoadTransport(host, fixPort, reports) : new SbeLoadTransport(host, sbePort, reports))
         {
             transport.connect(users);
-            System.out.printf("loadgen: %s, %,d orders/s for %d s over %d instrument(s) and %d account(s), %s%n",
-                transportName, rate, durationS, markets.size(), users.size(), orders);
-            run(transport, reports, users, markets, rate, total, cross);
+            System.out.printf("loadgen: %s, %,d orders/s for %d s (after %d s of warm-up) over %d instrument(s) " +
+                "and %d account(s), %s%n", transportName, rate, durationS, warmupS, markets.size(), users.size(),
+                orders);
+            run(transport, reports, users, markets, rate, cross);
         }
+        if (timeline != null)
+        {
+            writeTimeline(Path.of(timeline), reports, rate);
+        }
+    }
+
+    /**
+     * Latency over the run, for telling a few long stalls from steady queueing: per 10 ms of due time, the orders
+     * due, how many were answered, and their median and maximum latency.
+     */
+    static void writeTimeline(final Path file, final Reports reports, final int rate) throws IOException
+    {
+        final int perBucket = Math.max(1, rate / 100);
+        final StringBuilder out = new StringBuilder("due_ms,orders,answered,p50_us,max_us\n");
+        final long[] bucket = new long[perBucket];
+        for (int start = reports.measuredFrom; start < reports.latencyNs.length; start += perBucket)
+        {
+            final int end = Math.min(reports.latencyNs.length, start + perBucket);
+            int answered = 0;
+            for (int i = start; i < end; i++)
+            {
+                if (reports.latencyNs[i] != 0)
+                {
+                    bucket[answered++] = reports.latencyNs[i];
+                }
+            }
+            Arrays.sort(bucket, 0, answered);
+            out.append((start - reports.measuredFrom) / perBucket * 10).append(',').append(end - start).append(',')
+                .append(answered)
+                .append(',').append(answered == 0 ? 0 : bucket[answered / 2] / 1000)
+                .append(',').append(answered == 0 ? 0 : bucket[answered - 1] / 1000).append('\n');
+        }
+        Files.writeString(file, out);
     }
 
     static void run(
@@ -152,10 +208,10 @@ public final class LoadGenerator
         final List<DemoData.Account> users,
         final List<DemoData.Instrument> markets,
         final int rate,
-        final int total,
         final boolean cross)
     {
         final int accounts = users.size();
+        final int total = reports.dueNs.length;
         final long intervalNs = TimeUnit.SECONDS.toNanos(1) / rate;
         final long startNs = System.nanoTime();
         long nextProgressNs = startNs + TimeUnit.SECONDS.toNanos(1);
@@ -212,18 +268,20 @@ public final class LoadGenerator
                 System.out.flush();
             }
         }
-        final double seconds = (System.nanoTime() - startNs) / 1e9;
+        // The measured window starts when the first measured order was due.
+        final double seconds = (System.nanoTime() - startNs - reports.measuredFrom * intervalNs) / 1e9;
+        final long measuredSent = sent - reports.measuredFrom;
         final Histogram h = reports.latency;
-        System.out.printf("%nsent %,d, answered %,d in %.2f s: %,.0f orders/s answered%n", sent, reports.count,
-            seconds, reports.count / seconds);
+        System.out.printf("%nsent %,d, answered %,d in %.2f s: %,.0f orders/s answered (warm-up of %,d orders not " +
+            "counted)%n", measuredSent, reports.measured, seconds, reports.measured / seconds, reports.measuredFrom);
         System.out.printf("latency (due -> first report, coordinated-omission corrected): mean %s  p50 %s  p90 %s  " +
             "p99 %s  p99.9 %s  p99.99 %s  max %s%n", micros((long)h.getMean()),
             micros(h.getValueAtPercentile(50)), micros(h.getValueAtPercentile(90)),
             micros(h.getValueAtPercentile(99)), micros(h.getValueAtPercentile(99.9)),
             micros(h.getValueAtPercentile(99.99)), micros(h.getMaxValue()));
         System.out.printf("RESULT rate=%d sent=%d answered=%d rejects=%d seconds=%.2f answeredPerSec=%.0f " +
-            "p50us=%.1f p90us=%.1f p99us=%.1f p999us=%.1f p9999us=%.1f maxus=%.1f%n", rate, sent, reports.count,
-            reports.rejects, seconds, reports.count / seconds, h.getValueAtPercentile(50) / 1e3,
+            "p50us=%.1f p90us=%.1f p99us=%.1f p999us=%.1f p9999us=%.1f maxus=%.1f%n", rate, measuredSent,
+            reports.measured, reports.rejects, seconds, reports.measured / seconds, h.getValueAtPercentile(50) / 1e3,
             h.getValueAtPercentile(90) / 1e3, h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3,
             h.getValueAtPercentile(99.99) / 1e3, h.getMaxValue() / 1e3);
     }
