@@ -1,5 +1,8 @@
 package io.ringex.journal;
 
+import java.io.File;
+import java.util.concurrent.atomic.AtomicLong;
+
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -23,13 +26,18 @@ import static io.ringex.journal.JournalRecordDescriptor.recordLength;
  * Each record is copied straight into the mapped queue file and checksummed there; nothing is allocated per record.
  * {@link #endOfBatch()} makes the batch as durable as the journal's {@link Journal.Durability} promises.
  * <p>
- * Thread safety: owned by one thread (the journal stage's).
+ * Thread safety: owned by one thread (the journal stage's); a {@link JournalPretoucher} on another thread reads only
+ * the frontier published at each end of batch.
  */
 public final class JournalWriter implements AutoCloseable
 {
     private final ExcerptAppender appender;
     private final Journal.Durability durability;
     private final UnsafeBuffer record = new UnsafeBuffer(0, 0);
+    private final AtomicLong publishedPosition = new AtomicLong();
+    private volatile File publishedFile;
+    private int cycle = Integer.MIN_VALUE;
+    private long endPosition;
     private long lastSequence;
     private int lastChecksum;
     private boolean dirty;
@@ -87,6 +95,7 @@ public final class JournalWriter implements AutoCloseable
             final int checksum = Crc32c.INSTANCE.compute(record.addressOffset(), 0, HEADER_LENGTH + length);
             record.putInt(HEADER_LENGTH + length, checksum);
             bytes.writeSkip(recordLength);
+            endPosition = position + recordLength;
             lastChecksum = checksum;
         }
         lastSequence = sequence;
@@ -98,11 +107,42 @@ public final class JournalWriter implements AutoCloseable
      */
     public void endOfBatch()
     {
-        if (dirty && durability == Journal.Durability.MACHINE)
+        if (dirty)
         {
-            appender.sync();
+            if (durability == Journal.Durability.MACHINE)
+            {
+                appender.sync();
+            }
+            publishFrontier();
         }
         dirty = false;
+    }
+
+    private void publishFrontier()
+    {
+        final int appenderCycle = appender.cycle();
+        if (appenderCycle != cycle)
+        {
+            cycle = appenderCycle;
+            publishedFile = appender.currentFile();
+        }
+        publishedPosition.lazySet(endPosition);
+    }
+
+    /**
+     * Where the writer was at its last end of batch: the queue file it writes, and (below) the offset in it after the
+     * batch's last record. Read by a {@link JournalPretoucher} on its own thread.
+     *
+     * @return the file, or null before the first batch.
+     */
+    File frontierFile()
+    {
+        return publishedFile;
+    }
+
+    long frontierPosition()
+    {
+        return publishedPosition.get();
     }
 
     /**

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import io.ringex.journal.Journal;
+import io.ringex.journal.JournalPretoucher;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -85,6 +86,7 @@ public final class EngineContext
     private Journal.Durability durability = Journal.Durability.valueOf(
         System.getProperty("ringex.engine.journal.durability", "PROCESS"));
     private boolean allowJournalGaps = Boolean.getBoolean("ringex.engine.journal.allow.gaps");
+    private long journalPretouchBytes = Long.getLong("ringex.engine.journal.pretouch.bytes", 16L << 20);
     private int inputRingCapacity = Integer.getInteger("ringex.engine.input.ring.capacity", 1 << 16);
     private int inputSlotLength = Integer.getInteger("ringex.engine.input.slot.length", 256);
     private int outputRingCapacity = Integer.getInteger("ringex.engine.output.ring.capacity", 1 << 16);
@@ -119,6 +121,8 @@ public final class EngineContext
         require(outputSlotLength >= 256 && Integer.bitCount(outputSlotLength) == 1,
             "ringex.engine.output.slot.length", "must be a power of two >= 256");
         require(snapshotEveryCommands > 0, "ringex.engine.snapshot.every.commands", "must be positive");
+        require(journalPretouchBytes >= 0 && journalPretouchBytes % JournalPretoucher.PAGE_SIZE == 0,
+            "ringex.engine.journal.pretouch.bytes", "must be 0 (off) or a multiple of " + JournalPretoucher.PAGE_SIZE);
         require(snapshotsKept > 0, "ringex.engine.snapshot.kept", "must be positive");
         require(statusIntervalNs > 0, "ringex.engine.status.interval.ms", "must be positive");
         require(!ingressChannel.isEmpty(), "ringex.engine.ingress.channel", "must be set");
@@ -552,6 +556,22 @@ public final class EngineContext
     public EngineContext allowJournalGaps(final boolean allow)
     {
         this.allowJournalGaps = allow;
+        return this;
+    }
+
+    /**
+     * @return how far ahead of the journal writer a thread of its own takes the file's page faults
+     *         ({@link JournalPretoucher}); 0 turns it off.
+     */
+    public long journalPretouchBytes()
+    {
+        return journalPretouchBytes;
+    }
+
+    /** @param bytes how far ahead of the journal writer pages are touched, 0 for off. @return this. */
+    public EngineContext journalPretouchBytes(final long bytes)
+    {
+        this.journalPretouchBytes = bytes;
         return this;
     }
 
