@@ -11,6 +11,7 @@
 #
 # usage: bench/gateway-bench.sh [OUT_DIR]
 #   env: ROUNDS (3 SBE rounds), FIX_ROUNDS (2), SBE_RATES ("10000 25000 50000"), FIX_RATES ("5000 10000 20000 30000"), DURATION (10),
+#        WARMUP (2: seconds each run sends at its rate over its sessions before measuring; per-10-ms timelines are kept),
 #        (SBE_RATES="" runs the FIX part only), ACCOUNTS (5), JFR (1: record the venue during one extra SBE run at the top rate and one Artio FIX run at
 #        JFR_FIX_RATE), PORT_BASE (19880: FIX = base, QuickFIX/J acceptor = base + 1, SBE = base + 21320,
 #        dashboard = base - 1800)
@@ -23,6 +24,7 @@ fix_rounds="${FIX_ROUNDS:-2}"
 sbe_rates="${SBE_RATES-10000 25000 50000}"
 fix_rates="${FIX_RATES:-5000 10000 20000 30000}"
 duration="${DURATION:-10}"
+warmup="${WARMUP:-2}"
 accounts="${ACCOUNTS:-5}"
 jfr="${JFR:-1}"
 jfr_fix_rate="${JFR_FIX_RATE:-20000}"
@@ -72,7 +74,8 @@ run()
     local log="$out/$path-$acceptor-$round-$rate.log"
     local before after result
     before="$(load1)"
-    "$here/ringex" loadgen --transport "$path" --rate "$rate" --duration "$duration" --accounts "$accounts" \
+    "$here/ringex" loadgen --transport "$path" --rate "$rate" --duration "$duration" --warmup "$warmup" \
+        --accounts "$accounts" --timeline "$out/$path-$acceptor-$round-$rate.timeline.csv" \
         "$@" > "$log" 2>&1 || true
     after="$(load1)"
     result="$(grep '^RESULT' "$log" | tail -1 | sed 's/^RESULT //' || true)"
@@ -101,7 +104,7 @@ stop_qfj()
 {
     echo "# $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
     echo "# $(java -version 2>&1 | head -1)"
-    echo "# rounds=$rounds fix_rounds=$fix_rounds duration=${duration}s accounts=$accounts sbe_rates=$sbe_rates fix_rates=$fix_rates"
+    echo "# rounds=$rounds fix_rounds=$fix_rounds duration=${duration}s warmup=${warmup}s accounts=$accounts sbe_rates=$sbe_rates fix_rates=$fix_rates"
     echo "# columns: path,acceptor,round,rate,load1_before,load1_after,key=value results from the load generator"
 } | tee "$csv"
 

@@ -20,6 +20,7 @@ import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentInvoker;
 import org.agrona.collections.Long2LongHashMap;
 
 /**
@@ -28,6 +29,8 @@ import org.agrona.collections.Long2LongHashMap;
 final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListener
 {
     private final MediaDriver driver;
+    private final AgentInvoker driverInvoker;
+    private final AgentInvoker clientInvoker;
     private final Aeron aeron;
     private final String gatewayChannel;
     private final LoadGenerator.Reports reports;
@@ -39,9 +42,15 @@ final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListene
     {
         this.reports = reports;
         this.gatewayChannel = "aeron:udp?endpoint=" + host + ":" + port;
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context().threadingMode(ThreadingMode.SHARED)
+        // The client side's driver runs on the generator's own thread (INVOKER): on a machine it shares with the
+        // venue, the client takes one thread, not two.
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context().threadingMode(ThreadingMode.INVOKER)
             .dirDeleteOnStart(true).dirDeleteOnShutdown(true).publicationTermBufferLength(4 * 1024 * 1024));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+        driverInvoker = driver.sharedAgentInvoker();
+        // So does the client's conductor, which invokes the driver itself while it waits for the driver's answers.
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())
+            .useConductorAgentInvoker(true).driverAgentInvoker(driverInvoker));
+        clientInvoker = aeron.conductorAgentInvoker();
     }
 
     public void connect(final List<DemoData.Account> accounts)
@@ -65,7 +74,7 @@ final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListene
                 {
                     sent = client.logon(account.user(), account.password(), true, 1000) > 0;
                 }
-                client.poll();
+                poll();
                 Thread.yield();
             }
         }
@@ -81,7 +90,7 @@ final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListene
 
     public int poll()
     {
-        int work = 0;
+        int work = driverInvoker.invoke() + clientInvoker.invoke();
         for (int i = 0; i < clients.size(); i++)
         {
             work += clients.get(i).poll();
