@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -56,6 +57,7 @@ import quickfix.field.TransactTime;
 import quickfix.field.Username;
 import quickfix.fix44.NewOrderSingle;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -130,6 +132,18 @@ class AllInOneIT
                 positionOf(httpPort, 1005).contains("\"position\":3,") &&
                 positionOf(httpPort, 1001).contains("\"position\":-8,"), "positions after the restart",
                 List.of(positionOf(httpPort, 1001)));
+
+            // The recovered venue takes load from the README's load generator (its own JVM and client driver), at
+            // half the default per-session throttle.
+            final Path timeline = data.resolve("timeline.csv");
+            final Process loadgen = new ProcessBuilder(PROJECT.resolve("ringex").toString(), "loadgen",
+                "--transport", "sbe", "--sbe-port", String.valueOf(sbePort), "--rate", "1000", "--duration", "1",
+                "--warmup", "1", "--accounts", "2", "--timeline", timeline.toString())
+                .directory(PROJECT.toFile()).redirectErrorStream(true).start();
+            final String out = new String(loadgen.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(loadgen.waitFor(60, TimeUnit.SECONDS) && loadgen.exitValue() == 0, out);
+            assertTrue(out.contains("RESULT rate=1000 sent=1000 answered=1000 rejects=0"), out);
+            assertEquals(101, Files.readAllLines(timeline).size(), "header and 100 rows of 10 ms");
         }
     }
 

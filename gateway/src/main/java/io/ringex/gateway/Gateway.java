@@ -53,7 +53,8 @@ public final class Gateway implements AutoCloseable
             .replicationChannel("aeron:udp?endpoint=localhost:0")
             .archiveClientContext(new AeronArchive.Context()
                 .controlResponseChannel(ctx.fixArchiveResponseChannel()))
-            .threadingMode(ArchiveThreadingMode.SHARED);
+            .threadingMode(ArchiveThreadingMode.SHARED)
+            .idleStrategySupplier(ctx::idleStrategy);
     }
 
     private Gateway(final GatewayContext ctx, final ErrorHandler errorHandler)

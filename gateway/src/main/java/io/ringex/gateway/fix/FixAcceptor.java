@@ -46,7 +46,9 @@ public final class FixAcceptor implements AutoCloseable
             .sessionPersistenceStrategy(SessionPersistenceStrategy.alwaysPersistent())
             .logInboundMessages(true)
             .logOutboundMessages(true)
-            .deleteLogFileDirOnStart(false);
+            .deleteLogFileDirOnStart(false)
+            .framerIdleStrategy(ctx.idleStrategy())
+            .archiverIdleStrategy(ctx.idleStrategy());
         configuration.aeronContext().aeronDirectoryName(ctx.aeronDirectoryName());
         configuration.aeronArchiveContext()
             .aeronDirectoryName(ctx.aeronDirectoryName())
