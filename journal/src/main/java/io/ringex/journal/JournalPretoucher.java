@@ -19,8 +19,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * costs a fault into the file system, and now and then (here: every 8 MiB of journal, ~1.5 s at 50K commands/s) that
  * fault blocks the writer for 20-60 ms: the whole pipeline behind the journal stage stops for as long. The pretoucher
  * writes every page from the writer's published frontier up to {@code aheadBytes} beyond it, through a mapping of its
- * own, so those pages are allocated and dirty by the time the writer gets there. Measured in docs/benchmarks-gateway.md
- * (worst append 24 ms without, 0.1 ms with, appending 50K records/s).
+ * own, so those pages are allocated and dirty by the time the writer gets there. Appending 50K records/s, the worst
+ * append took 21-25 ms without it and 0.09 ms with it (bench: JournalStallBenchmark; docs/benchmarks-gateway.md).
  * <p>
  * A page is touched by a compare-and-set of its first long from 0 to 0. Ahead of the writer the file is zeros, so
  * that writes nothing new; where the writer has already been, the long is not 0 and the CAS changes nothing. The CAS
