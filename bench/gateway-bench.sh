@@ -116,7 +116,12 @@ RINGEX_JAVA_OPTS="-Xms2g -Xmx2g -Dringex.gateway.throttle.messages.per.second=10
 demo_pid=$!
 wait_port "$fix_port"
 wait_port "$http_port"
-aeron_dir="$(ls -d /dev/shm/aeron-*-ringex-"$demo_pid")"
+for _ in $(seq 1 120)
+do
+    grep -q "RINGEX READY" "$out/venue.log" && break
+    sleep 0.5
+done
+aeron_dir="$(sed -n 's/^ aeron dir: *//p' "$out/venue.log" | head -1)"
 echo "# venue pid $demo_pid, aeron dir $aeron_dir" | tee -a "$csv"
 
 # Warm-up (reported, marked, never used): both transports through the venue's gateway.

@@ -33,6 +33,7 @@ final class Banner
             .append(settings.demoFlow() ? " demo flow:   market makers and takers trading through the gateway\n" : "")
             .append(" journal:     ./ringex journal stats ").append(settings.dataDirectory().resolve("journal"))
             .append('\n')
+            .append(" aeron dir:   ").append(venue.aeronDirectoryName()).append('\n')
             .append(" instruments:");
         for (final DemoData.Instrument instrument : DemoData.INSTRUMENTS)
         {

@@ -103,8 +103,7 @@ final class Venue implements AutoCloseable
     {
         final GatewayContext ctx = new GatewayContext()
             .gatewayId(1)
-            .aeronDirectoryName(io.aeron.CommonContext.getAeronDirectoryName() + "-ringex-" + ProcessHandle.current()
-                .pid())
+            .aeronDirectoryName(aeronDirectoryFor(data))
             .embeddedDriver(false)
             .clientChannel("aeron:udp?endpoint=localhost:" + settings.sbePort())
             .clientStreamId(CLIENT_STREAM)
@@ -129,6 +128,20 @@ final class Venue implements AutoCloseable
             ctx.addInstrument(instrument.id(), instrument.symbol(), instrument.priceScale());
         }
         return ctx;
+    }
+
+    /**
+     * The venue's Aeron directory: named after its data directory, so a restart after a crash reuses (and, with
+     * dirDeleteOnStart, clears) the dead process's log buffers instead of leaving them in memory, and two venues
+     * on one host do not meet.
+     *
+     * @param data the data directory.
+     * @return the Aeron directory name.
+     */
+    static String aeronDirectoryFor(final Path data)
+    {
+        final String key = data.toAbsolutePath().normalize().toString();
+        return io.aeron.CommonContext.getAeronDirectoryName() + "-ringex-" + Integer.toHexString(key.hashCode());
     }
 
     String aeronDirectoryName()

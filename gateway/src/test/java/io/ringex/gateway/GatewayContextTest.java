@@ -11,6 +11,7 @@ import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -62,6 +63,26 @@ class GatewayContextTest
         ctx.populate(instruments);
         assertEquals(1, instruments.instrumentId("BTC-USD"));
         assertEquals(2, instruments.priceScale(1));
+    }
+
+    @Test
+    void artiosMonitoringFilesLiveInADirectoryOfTheGatewaysOwnThatARestartReuses(@TempDir final Path dir)
+    {
+        final GatewayContext first = withFixLogDir(dir.resolve("gw1/fix"));
+        final GatewayContext restarted = withFixLogDir(dir.resolve("gw1/../gw1/fix"));
+        final GatewayContext other = withFixLogDir(dir.resolve("gw2/fix"));
+
+        assertEquals(first.fixMonitoringDir(), restarted.fixMonitoringDir(), "the same gateway, the same files");
+        assertNotEquals(first.fixMonitoringDir(), other.fixMonitoringDir(), "another gateway, other files");
+        assertEquals(Path.of(first.aeronDirectoryName()).toAbsolutePath().getParent(),
+            first.fixMonitoringDir().getParent(), "next to the Aeron directory, memory-backed");
+    }
+
+    private static GatewayContext withFixLogDir(final Path logDir)
+    {
+        final Properties properties = new Properties();
+        properties.setProperty(GatewayContext.FIX_LOG_DIR_PROP, logDir.toString());
+        return GatewayContext.fromProperties(properties).conclude();
     }
 
     @Test

@@ -1,9 +1,15 @@
 package io.ringex.gateway.fix;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.StaleOwnerFiles;
 import io.ringex.gateway.fix.codecs.FixDictionaryImpl;
 import org.agrona.CloseHelper;
+import org.agrona.IoUtil;
 import uk.co.real_logic.artio.engine.EngineConfiguration;
 import uk.co.real_logic.artio.engine.FixEngine;
 import uk.co.real_logic.artio.messages.InitialAcceptedSessionOwner;
@@ -22,9 +28,11 @@ import uk.co.real_logic.artio.validation.SessionPersistenceStrategy;
 public final class FixAcceptor implements AutoCloseable
 {
     private final FixEngine engine;
+    private final Path monitoringDir;
 
-    private FixAcceptor(final FixEngine engine)
+    private FixAcceptor(final FixEngine engine, final Path monitoringDir)
     {
+        this.monitoringDir = monitoringDir;
         this.engine = engine;
     }
 
@@ -49,6 +57,7 @@ public final class FixAcceptor implements AutoCloseable
             .deleteLogFileDirOnStart(false)
             .framerIdleStrategy(ctx.idleStrategy())
             .archiverIdleStrategy(ctx.idleStrategy());
+        configuration.monitoringFile(monitoringFile(ctx, "engine"));
         configuration.aeronContext().aeronDirectoryName(ctx.aeronDirectoryName());
         configuration.aeronArchiveContext()
             .aeronDirectoryName(ctx.aeronDirectoryName())
@@ -56,6 +65,25 @@ public final class FixAcceptor implements AutoCloseable
             .controlRequestStreamId(ctx.fixArchiveControlStreamId())
             .controlResponseChannel(ctx.fixArchiveResponseChannel());
         return configuration;
+    }
+
+    /**
+     * @param ctx  concluded configuration.
+     * @param name the file's name.
+     * @return the path of one of Artio's monitoring files in {@link GatewayContext#fixMonitoringDir()}, created.
+     */
+    public static String monitoringFile(final GatewayContext ctx, final String name)
+    {
+        final Path dir = ctx.fixMonitoringDir();
+        try
+        {
+            Files.createDirectories(dir);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create " + dir, ex);
+        }
+        return dir.resolve(name).toString();
     }
 
     /**
@@ -67,7 +95,7 @@ public final class FixAcceptor implements AutoCloseable
     public static FixAcceptor launch(final GatewayContext ctx)
     {
         StaleOwnerFiles.removeArtioEngineInfoIfOwnerGone(ctx.fixLogDir());
-        return new FixAcceptor(FixEngine.launch(configuration(ctx)));
+        return new FixAcceptor(FixEngine.launch(configuration(ctx)), ctx.fixMonitoringDir());
     }
 
     /**
@@ -84,5 +112,7 @@ public final class FixAcceptor implements AutoCloseable
     public void close()
     {
         CloseHelper.close(engine);
+        // Artio leaves its engine's monitoring file; after a crash the next start of this gateway reuses it.
+        IoUtil.delete(monitoringDir.toFile(), true);
     }
 }

@@ -151,6 +151,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             .sessionAcquireHandler(this)
             .libraryAeronChannels(Collections.singletonList(ctx.fixLibraryChannel()))
             .libraryName("ringex-gateway-" + ctx.gatewayId());
+        configuration.monitoringFile(FixAcceptor.monitoringFile(ctx, "library"));
         configuration.aeronContext().aeronDirectoryName(ctx.aeronDirectoryName());
         library = FixLibrary.connect(configuration);
         offlineSessions = new FixOfflineSessions(artioId -> library.isConnected() ? library.requestSession(artioId,
