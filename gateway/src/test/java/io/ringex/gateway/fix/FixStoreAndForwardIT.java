@@ -101,6 +101,7 @@ class FixStoreAndForwardIT
             .gatewayId(4)
             .aeronDirectoryName(aeronDir)
             .embeddedDriver(false)
+            .archiveDir(tempDir.resolve("archive").toString())
             .fixLogDir(tempDir.resolve("fix").toString())
             .fixHost("localhost")
             .fixPort(port)
