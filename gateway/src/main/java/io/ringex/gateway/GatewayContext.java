@@ -820,10 +820,9 @@ public final class GatewayContext
      * Where Artio's engine and library keep their monitoring files (counters and error log, 4 MiB each): a directory
      * next to the Aeron directory (memory-backed: {@code /dev/shm} by default on Linux; hot counters in a mapped file
      * on a disk would take the file system's page faults), named after this gateway's FIX log directory. Artio's
-     * defaults are one
-     * {@code fix-engine} path shared by every Artio engine on the host, and a new {@code fix-library-<random id>} per
-     * start, which a crashed process leaves behind. This one is the same across restarts of a gateway and differs
-     * between gateways (two cannot share a log directory).
+     * defaults are one {@code fix-engine} path shared by every Artio engine on the host, and a new
+     * {@code fix-library-<random id>} per start, which a crashed process leaves behind. This one is the same across
+     * restarts of a gateway and differs between gateways (two cannot share a log directory).
      *
      * @return the directory (not created).
      */
