@@ -3,14 +3,13 @@ package io.ringex.gateway.fix;
 import io.aeron.CommonContext;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.auth.CredentialHash;
-import io.ringex.gateway.auth.User;
 import io.ringex.gateway.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;
 import io.ringex.gateway.testing.FixTestClient;
 import io.ringex.gateway.testing.RawFixClient;
 import io.ringex.gateway.testing.TestEngines;
+import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
@@ -72,22 +71,8 @@ class FixGatewayIT
     {
         port = freePort();
         final String aeronDir = CommonContext.generateRandomDirName();
-        ctx = new GatewayContext()
-            .gatewayId(3)
-            .aeronDirectoryName(aeronDir)
+        ctx = TestGateways.fixOverIpc(3, aeronDir, tempDir, port)
             .embeddedDriver(true)
-            .archiveDir(tempDir.resolve("archive").toString())
-            .fixLogDir(tempDir.resolve("fix").toString())
-            .fixHost("localhost")
-            .fixPort(port)
-            .clientChannel(IPC).clientStreamId(2001)
-            .engineIngressChannel(IPC).engineIngressStreamId(1001)
-            .engineEgressChannel(IPC).engineEgressStreamId(1002)
-            .marketDataChannel(IPC).marketDataStreamId(1003)
-            .addUser(TestUsers.ALICE)
-            .addUser(TestUsers.BOB)
-            .addUser(new User("carol", CredentialHash.hash("carol-pw".toCharArray(), 1000), new long[]{ 300 },
-                "CAROL", "RINGEX", true))
             .addInstrument(2, "ETH-USD", 4);
         gateway = Gateway.launch(ctx, Throwable::printStackTrace);
         engine = TestEngines.launch(new EngineStreams(aeronDir, IPC, 1001, IPC, 1002, IPC, 1003,
@@ -344,7 +329,7 @@ class FixGatewayIT
     @Test
     void cancelOnDisconnectForUsersConfiguredForIt() throws Exception
     {
-        final SessionID carol = client.addSession("CAROL", "RINGEX", "carol", "carol-pw");
+        final SessionID carol = client.addSession("CAROL", "RINGEX", "carol", TestUsers.CAROL_FIX_PASSWORD);
         final SessionID alice = alice();
         startAndLogon(carol, alice);
         client.send(carol, order("K1", Side.BUY, "BTC-USD", "1", "10"));

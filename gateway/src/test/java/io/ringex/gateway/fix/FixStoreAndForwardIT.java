@@ -6,13 +6,12 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.auth.CredentialHash;
-import io.ringex.gateway.auth.User;
 import io.ringex.gateway.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;
 import io.ringex.gateway.testing.FixTestClient;
 import io.ringex.gateway.testing.TestEngines;
+import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
@@ -97,22 +96,7 @@ class FixStoreAndForwardIT
 
     private GatewayContext gatewayContext()
     {
-        return new GatewayContext()
-            .gatewayId(4)
-            .aeronDirectoryName(aeronDir)
-            .embeddedDriver(false)
-            .archiveDir(tempDir.resolve("archive").toString())
-            .fixLogDir(tempDir.resolve("fix").toString())
-            .fixHost("localhost")
-            .fixPort(port)
-            .clientChannel(IPC).clientStreamId(2001)
-            .engineIngressChannel(IPC).engineIngressStreamId(1001)
-            .engineEgressChannel(IPC).engineEgressStreamId(1002)
-            .marketDataChannel(IPC).marketDataStreamId(1003)
-            .addUser(TestUsers.ALICE)
-            .addUser(TestUsers.BOB)
-            .addUser(new User("carol", CredentialHash.hash("carol-pw".toCharArray(), 1000),
-                new long[]{ TestUsers.CAROL_ACCOUNT }, "CAROL", TestUsers.GATEWAY_COMP_ID, true));
+        return TestGateways.fixOverIpc(4, aeronDir, tempDir, port).embeddedDriver(false);
     }
 
     private static Gateway launchGateway(final GatewayContext ctx)
@@ -283,7 +267,7 @@ class FixStoreAndForwardIT
     @Test
     void cancelOnDisconnectReportsAreResentOnTheNextLogon() throws Exception
     {
-        final SessionID carol = client.addSession("CAROL", "RINGEX", "carol", "carol-pw");
+        final SessionID carol = client.addSession("CAROL", "RINGEX", "carol", TestUsers.CAROL_FIX_PASSWORD);
         client.start();
         awaitLoggedOn(carol);
         client.send(carol, order("K1", Side.BUY, "1", "95"));

@@ -23,6 +23,11 @@ public final class TestUsers
         new long[]{ BOB_ACCOUNT }, "BOB", GATEWAY_COMP_ID);
     public static final User CAROL = new User("carol", CredentialHash.hash(CAROL_PASSWORD.toCharArray(), 1000),
         new long[]{ CAROL_ACCOUNT }, "CAROL", GATEWAY_COMP_ID);
+    /** Carol as the FIX tests configure her: cancel-on-disconnect for her FIX session (a configuration flag). */
+    public static final String CAROL_FIX_PASSWORD = "carol-pw";
+    public static final User CAROL_FIX_CANCEL_ON_DISCONNECT = new User("carol",
+        CredentialHash.hash(CAROL_FIX_PASSWORD.toCharArray(), 1000), new long[]{ CAROL_ACCOUNT }, "CAROL",
+        GATEWAY_COMP_ID, true);
 
     private TestUsers()
     {
