@@ -70,9 +70,10 @@ public final class JournalPretoucher implements Agent
         {
             return 0;
         }
-        if (!current.equals(file))
+        if (current != file)
         {
-            // A new cycle file (or the first): start again from the writer's frontier in it.
+            // A new cycle file (or the first): the writer publishes one File per cycle, so identity is enough and
+            // no path is compared per duty cycle. Start again from the writer's frontier in it.
             CloseHelper.close(channel);
             channel = FileChannel.open(current.toPath(), StandardOpenOption.READ, StandardOpenOption.WRITE);
             file = current;
