@@ -2,6 +2,9 @@
 # Gateway benchmark (docs/benchmarks-gateway.md): open-loop, coordinated-omission-corrected load at fixed rates
 # through the real gateway paths, journal on.
 #   1. SBE: ./ringex loadgen --transport sbe -> Aeron UDP loopback -> gateway -> engine (journal) -> back.
+#   0. The machine's own floor for the SBE path (BASELINE=1, the default): io.ringex.bench.gateway.AeronEchoBaseline,
+#      the same two-process Aeron UDP loopback and measurement with no Ringex code, echoing through 0 and 4 threads,
+#      at each SBE rate and before the venue starts (so nothing else runs).
 #   2. FIX: ./ringex loadgen --transport fix (QuickFIX/J initiators) against our Artio acceptor, and against the
 #      bench-only QuickFIX/J acceptor (io.ringex.bench.gateway.QuickFixAcceptorBench) on the same engine streams,
 #      alternated over the rounds (even rounds start with QuickFIX/J).
@@ -11,10 +14,10 @@
 #
 # usage: bench/gateway-bench.sh [OUT_DIR]
 #   env: ROUNDS (3 SBE rounds), FIX_ROUNDS (2), SBE_RATES ("10000 25000 50000"), FIX_RATES ("5000 10000 20000 30000"), DURATION (10),
-#        WARMUP (2: seconds each run sends at its rate over its sessions before measuring; per-10-ms timelines are kept),
+#        BASELINE (1), WARMUP (2: seconds each run sends at its rate over its sessions before measuring; per-10-ms timelines are kept),
 #        (SBE_RATES="" runs the FIX part only), ACCOUNTS (5), JFR (1: record the venue during one extra SBE run at the top rate and one Artio FIX run at
 #        JFR_FIX_RATE), PORT_BASE (19880: FIX = base, QuickFIX/J acceptor = base + 1, SBE = base + 21320,
-#        dashboard = base - 1800)
+#        echo baseline = base + 2 and + 3, dashboard = base - 1800)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$(mktemp -d /tmp/ringex-gwbench.XXXX)}"
@@ -27,10 +30,12 @@ duration="${DURATION:-10}"
 warmup="${WARMUP:-2}"
 accounts="${ACCOUNTS:-5}"
 jfr="${JFR:-1}"
+baseline="${BASELINE:-1}"
 jfr_fix_rate="${JFR_FIX_RATE:-20000}"
 base="${PORT_BASE:-19880}"
 fix_port="$base"
 qfj_port=$((base + 1))
+echo_port=$((base + 2))
 sbe_port=$((base + 21320))
 http_port=$((base - 1800))
 read -r -a jvm_flags < "$here/protocol/target/classes/ringex-jvm.flags"
@@ -86,6 +91,26 @@ run()
     echo "$path,$acceptor,$round,$rate,$before,$after,$(echo "$result" | tr ' ' ',')" | tee -a "$csv"
 }
 
+# echo_run ROUND RATE HOPS: one AeronEchoBaseline run, one CSV row (path sbe-echo, acceptor hopsN)
+echo_run()
+{
+    local round="$1" rate="$2" hops="$3"
+    local log="$out/sbe-echo-hops$hops-$round-$rate.log"
+    local before after result server_pid
+    java "${jvm_flags[@]}" -Xms1g -Xmx1g -cp "$bench_cp" io.ringex.bench.gateway.AeronEchoBaseline server \
+        --port "$echo_port" --hops "$hops" > "$log.server" 2>&1 &
+    server_pid=$!
+    sleep 2
+    before="$(load1)"
+    java "${jvm_flags[@]}" -Xms1g -Xmx1g -cp "$bench_cp" io.ringex.bench.gateway.AeronEchoBaseline client \
+        --port "$echo_port" --rate "$rate" --seconds "$duration" --warmup "$warmup" > "$log" 2>&1 || true
+    after="$(load1)"
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    result="$(grep '^RESULT' "$log" | tail -1 | sed 's/^RESULT //' || true)"
+    echo "sbe-echo,hops$hops,$round,$rate,$before,$after,$(echo "${result:-failed=1}" | tr ' ' ',')" | tee -a "$csv"
+}
+
 start_qfj()
 {
     java "${jvm_flags[@]}" -Xms512m -Xmx512m -cp "$bench_cp" io.ringex.bench.gateway.QuickFixAcceptorBench \
@@ -107,6 +132,19 @@ stop_qfj()
     echo "# rounds=$rounds fix_rounds=$fix_rounds duration=${duration}s warmup=${warmup}s accounts=$accounts sbe_rates=$sbe_rates fix_rates=$fix_rates"
     echo "# columns: path,acceptor,round,rate,load1_before,load1_after,key=value results from the load generator"
 } | tee "$csv"
+
+if [ "$baseline" = 1 ] && [ -n "$sbe_rates" ]
+then
+    echo_run warmup 50000 4
+    for round in $(seq 1 "$rounds")
+    do
+        for rate in $sbe_rates
+        do
+            echo_run "$round" "$rate" 0
+            echo_run "$round" "$rate" 4
+        done
+    done
+fi
 
 data="$out/venue-data"
 rm -rf "$data"

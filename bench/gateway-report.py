@@ -69,7 +69,7 @@ def main():
         series = sorted(medians, key=lambda k: (k[0] != "sbe", k[1], k[2]))
         with open(dat, "w") as f:
             for key in series:
-                f.write(f'"{key[0].upper()} {key[1] if key[0] == "fix" else ""} {key[2] // 1000}K/s"\n')
+                f.write(f'"{key[0].upper()} {key[1] if key[0] != "sbe" else ""} {key[2] // 1000}K/s"\n')
                 for i, k in enumerate(KEYS[1:]):
                     f.write(f"{i} {LABELS[i]} {max(medians[key][k], 1) / 1000:.4f}\n")
                 f.write("\n\n")

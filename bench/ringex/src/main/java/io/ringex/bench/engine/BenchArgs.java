@@ -8,11 +8,12 @@ import java.util.Map;
  * <p>
  * Threading: main thread only.
  */
-final class BenchArgs
+public final class BenchArgs
 {
     private final Map<String, String> values = new HashMap<>();
 
-    BenchArgs(final String[] args)
+    /** @param args {@code --name value} pairs. */
+    public BenchArgs(final String[] args)
     {
         for (int i = 0; i < args.length; i++)
         {
@@ -24,12 +25,12 @@ final class BenchArgs
         }
     }
 
-    String string(final String name, final String defaultValue)
+    public String string(final String name, final String defaultValue)
     {
         return values.getOrDefault(name, defaultValue);
     }
 
-    String required(final String name)
+    public String required(final String name)
     {
         final String value = values.get(name);
         if (value == null)
@@ -39,12 +40,12 @@ final class BenchArgs
         return value;
     }
 
-    int integer(final String name, final int defaultValue)
+    public int integer(final String name, final int defaultValue)
     {
         return values.containsKey(name) ? Integer.parseInt(values.get(name)) : defaultValue;
     }
 
-    long number(final String name, final long defaultValue)
+    public long number(final String name, final long defaultValue)
     {
         return values.containsKey(name) ? Long.parseLong(values.get(name)) : defaultValue;
     }
