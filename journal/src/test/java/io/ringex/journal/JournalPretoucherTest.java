@@ -76,6 +76,7 @@ class JournalPretoucherTest
             assertTrue(cycles >= (expected - frontierPage) / JournalPretoucher.MAX_BYTES_PER_CYCLE,
                 "bounded work per duty cycle: " + cycles);
             assertEquals(lengthBefore, file.length(), "the file is not extended");
+            assertEquals(1, pretoucher.windowsMapped(), "one mapping for the whole run ahead, not one per cycle");
 
             // The writer carries on over the touched pages; every record reads back with its checksum.
             for (int s = 1001; s <= 20_000; s++)
@@ -97,7 +98,8 @@ class JournalPretoucherTest
         try (Journal journal = Journal.open(dir, Journal.Durability.PROCESS);
             JournalWriter writer = journal.newWriter(0))
         {
-            final JournalPretoucher pretoucher = new JournalPretoucher(writer, AHEAD);
+            // a window of 8 pages: the pretoucher moves its mapping along the file all the time it races the writer
+            final JournalPretoucher pretoucher = new JournalPretoucher(writer, AHEAD, 8 * JournalPretoucher.PAGE_SIZE);
             final AtomicBoolean running = new AtomicBoolean(true);
             final AtomicReference<Throwable> failure = new AtomicReference<>();
             final Thread toucher = new Thread(() ->
@@ -136,6 +138,7 @@ class JournalPretoucherTest
 
             assertNull(failure.get());
             assertTrue(pretoucher.pagesTouched() > 0);
+            assertTrue(pretoucher.windowsMapped() > 1, "windows mapped: " + pretoucher.windowsMapped());
             final JournalVerifier.Report report = JournalVerifier.verify(journal);
             assertTrue(report.isClean(), report.toString());
             assertEquals(records, report.records());
@@ -150,6 +153,7 @@ class JournalPretoucherTest
         {
             assertThrows(IllegalArgumentException.class, () -> new JournalPretoucher(writer, 0));
             assertThrows(IllegalArgumentException.class, () -> new JournalPretoucher(writer, 5000));
+            assertThrows(IllegalArgumentException.class, () -> new JournalPretoucher(writer, AHEAD, 5000));
         }
     }
 
