@@ -70,6 +70,11 @@ public final class JournalPretoucher implements Agent
         this(writer, aheadBytes, WINDOW_BYTES);
     }
 
+    /**
+     * @param writer      the journal writer to run ahead of.
+     * @param aheadBytes  as above.
+     * @param windowBytes how much of the file one mapping covers (a page multiple; tests use small windows).
+     */
     JournalPretoucher(final JournalWriter writer, final long aheadBytes, final long windowBytes)
     {
         if (aheadBytes < PAGE_SIZE || aheadBytes % PAGE_SIZE != 0)
