@@ -1,6 +1,7 @@
 package io.ringex.bench.engine;
 
 import io.ringex.bench.workload.WorkloadFile;
+import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.RingEventSink;
 import io.ringex.engine.processor.BusinessLogicProcessor;
 import io.ringex.engine.ring.Ring;
@@ -37,7 +38,7 @@ import java.util.Locale;
  * {@code --passes} (the others are warm-up).
  * <pre>
  * java ${ringex.jvm.flags} -Xms2g -Xmx2g -cp ... io.ringex.bench.engine.PipelineBenchmark --workload FILE \
- *     [--passes 2] [--idle yielding|backoff|busy-spin] [--ring 65536]
+ *     [--passes 2] [--idle yielding|backoff|busy-spin] [--ring 16384 (the engine's default)]
  * </pre>
  */
 public final class PipelineBenchmark
@@ -59,7 +60,7 @@ public final class PipelineBenchmark
         final Path workload = Path.of(options.required("--workload"));
         final int passes = options.integer("--passes", 2);
         final String idle = options.string("--idle", "yielding");
-        final int ringCapacity = options.integer("--ring", 1 << 16);
+        final int ringCapacity = options.integer("--ring", EngineContext.DEFAULT_RING_CAPACITY);
 
         final WorkloadEncoder.Encoded encoded;
         final int instruments;
