@@ -145,15 +145,27 @@ public final class AeronEchoBaseline
         }
     }
 
-    /** Offers a message on the reply publication, retrying while back-pressured (it never drops). */
-    private static void reply(final Publication replies, final DirectBuffer buffer, final int offset, final int length)
+    /**
+     * Pass a message on: into the next hop's ring, or, from the last hop, back to the client on the reply
+     * publication. Either way it retries while the other side is full: it never drops.
+     */
+    private static void forward(
+        final OneToOneRingBuffer next,
+        final Publication replies,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length)
     {
-        while (replies.offer(buffer, offset, length) < 0)
+        if (next != null)
         {
-            if (replies.isClosed())
+            while (!next.write(1, buffer, offset, length))
             {
-                return;
+                Thread.onSpinWait();
             }
+            return;
+        }
+        while (replies.offer(buffer, offset, length) < 0 && !replies.isClosed())
+        {
             Thread.onSpinWait();
         }
     }
@@ -162,27 +174,12 @@ public final class AeronEchoBaseline
     private static final class ReceiveHop implements Agent
     {
         private final Subscription requests;
-        private final OneToOneRingBuffer next;
         private final FragmentHandler handler;
 
         ReceiveHop(final Subscription requests, final OneToOneRingBuffer next, final Publication replies)
         {
             this.requests = requests;
-            this.next = next;
-            this.handler = (buffer, offset, length, header) ->
-            {
-                if (next == null)
-                {
-                    reply(replies, buffer, offset, length);
-                }
-                else
-                {
-                    while (!next.write(1, buffer, offset, length))
-                    {
-                        Thread.onSpinWait();
-                    }
-                }
-            };
+            this.handler = (buffer, offset, length, header) -> forward(next, replies, buffer, offset, length);
         }
 
         public int doWork()
@@ -208,20 +205,7 @@ public final class AeronEchoBaseline
         {
             this.index = index;
             this.from = from;
-            this.handler = (msgTypeId, buffer, offset, length) ->
-            {
-                if (next == null)
-                {
-                    reply(replies, buffer, offset, length);
-                }
-                else
-                {
-                    while (!next.write(1, buffer, offset, length))
-                    {
-                        Thread.onSpinWait();
-                    }
-                }
-            };
+            this.handler = (msgTypeId, buffer, offset, length) -> forward(next, replies, buffer, offset, length);
         }
 
         public int doWork()
