@@ -14,6 +14,7 @@
 #
 # usage: bench/gateway-bench.sh [OUT_DIR]
 #   env: ROUNDS (3 SBE rounds), FIX_ROUNDS (2), SBE_RATES ("10000 25000 50000"), FIX_RATES ("5000 10000 20000 30000"), DURATION (10),
+#        VENUE_OPTS (more JVM options for the venue, e.g. -Dringex.engine.input.ring.capacity=65536),
 #        BASELINE (1), WARMUP (2: seconds each run sends at its rate over its sessions before measuring; per-10-ms timelines are kept),
 #        (SBE_RATES="" runs the FIX part only), ACCOUNTS (5), JFR (1: record the venue during one extra SBE run at the top rate and one Artio FIX run at
 #        JFR_FIX_RATE), PORT_BASE (19880: FIX = base, QuickFIX/J acceptor = base + 1, SBE = base + 21320,
@@ -148,7 +149,7 @@ fi
 
 data="$out/venue-data"
 rm -rf "$data"
-RINGEX_JAVA_OPTS="-Xms2g -Xmx2g -Dringex.gateway.throttle.messages.per.second=1000000" \
+RINGEX_JAVA_OPTS="-Xms2g -Xmx2g -Dringex.gateway.throttle.messages.per.second=1000000 ${VENUE_OPTS:-}" \
     "$here/ringex" demo --data="$data" --fix-port="$fix_port" --sbe-port="$sbe_port" --server.port="$http_port" \
     > "$out/venue.log" 2>&1 &
 demo_pid=$!
