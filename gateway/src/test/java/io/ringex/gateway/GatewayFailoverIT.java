@@ -8,6 +8,7 @@ import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.FixTestClient;
 import io.ringex.gateway.testing.RecordingListener;
 import io.ringex.gateway.testing.ReplicatedEnginePair;
+import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.OrderType;
@@ -73,15 +74,8 @@ class GatewayFailoverIT
     {
         final String aeronDir = CommonContext.generateRandomDirName();
         final int port = freePort();
-        final GatewayContext ctx = new GatewayContext()
-            .gatewayId(GATEWAY_ID)
-            .aeronDirectoryName(aeronDir)
+        final GatewayContext ctx = TestGateways.fix(GATEWAY_ID, aeronDir, tempDir, port)
             .embeddedDriver(true)
-            .archiveDir(tempDir.resolve("archive").toString())
-            .fixLogDir(tempDir.resolve("fix").toString())
-            .fixHost("localhost")
-            .fixPort(port)
-            .clientChannel(IPC).clientStreamId(2001)
             .engineStatusTimeoutMs(3 * TimeUnit.NANOSECONDS.toMillis(ReplicatedEnginePair.STATUS_INTERVAL_NS))
             .addInstrument(INSTRUMENT, "BTC-USD", 2)
             .addUser(TestUsers.ALICE)

@@ -33,6 +33,7 @@ import io.ringex.gateway.testing.FixTestClient;
 import io.ringex.gateway.testing.NodeStatusWatch;
 import io.ringex.gateway.testing.RealEngineNode;
 import io.ringex.gateway.testing.RecordingListener;
+import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalReader;
@@ -376,15 +377,8 @@ class FailoverDrillIT
     {
         fixPort = freeTcpPort();
         final String aeronDir = CommonContext.generateRandomDirName();
-        final GatewayContext ctx = new GatewayContext()
-            .gatewayId(5)
-            .aeronDirectoryName(aeronDir)
+        final GatewayContext ctx = TestGateways.fix(5, aeronDir, dir.resolve("gateway"), fixPort)
             .embeddedDriver(true)
-            .archiveDir(dir.resolve("gateway/archive").toString())
-            .fixLogDir(dir.resolve("gateway/fix").toString())
-            .fixHost("localhost")
-            .fixPort(fixPort)
-            .clientChannel("aeron:ipc").clientStreamId(2001)
             .throttleMessagesPerSecond(1_000_000)
             .addUser(TestUsers.ALICE)
             .addUser(TestUsers.BOB)

@@ -13,6 +13,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.FragmentHandler;
 import io.ringex.bench.engine.BenchArgs;
+import io.ringex.engine.ring.Ring;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -81,8 +82,7 @@ public final class AeronEchoBaseline
         switch (name)
         {
             case "backoff":
-                return new BackoffIdleStrategy(100, 10, TimeUnit.MICROSECONDS.toNanos(1),
-                    TimeUnit.MICROSECONDS.toNanos(100));
+                return Ring.defaultIdleStrategy(); // the engine's
             case "aeron":
                 // the media driver's default: few spins, park up to 1 ms
                 return new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
