@@ -11,7 +11,9 @@
 # Each JVM runs PASSES passes/rounds (default 2) over the whole workload and reports the LAST one: the others are
 # warm-up, the same number on both sides. The side that goes first alternates round by round (ours first in odd
 # rounds). `uptime` is logged before and after every JVM: the machine is shared.
-# Env: OUT (logs, default /tmp/eng-bench/runs), PASSES (default 2), HEAP (default "-Xms2g -Xmx2g"), PEER_ARGS.
+# Both sides run with the engine's JVM flags (ringex-engine-jvm.flags: its collector), as the node runs in production.
+# Env: OUT (logs, default /tmp/eng-bench/runs), PASSES (default 2), HEAP (default "-Xms2g -Xmx2g"), PEER_ARGS,
+# ENGINE_FLAGS (default: the build's ringex-engine-jvm.flags; "-XX:+UseG1GC" runs both sides on G1).
 # Build first: mvn -B -o -q -pl protocol,journal,engine,bench/ringex,bench/exchange-core -am package -DskipTests
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +32,8 @@ mkdir -p "$out"
 flags_file="$root/protocol/target/classes/ringex-jvm.flags"
 [ -f "$flags_file" ] || { echo "build first (no $flags_file)" >&2; exit 2; }
 read -r -a jvm_flags < "$flags_file"
+read -r -a engine_flags <<< "${ENGINE_FLAGS-$(cat "$root/protocol/target/classes/ringex-engine-jvm.flags")}"
+jvm_flags+=("${engine_flags[@]}")
 
 rx_cp_file="$root/bench/ringex/target/engine-bench.classpath"
 xc_cp_file="$root/bench/exchange-core/target/peer.classpath"

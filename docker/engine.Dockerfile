@@ -8,12 +8,14 @@ FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src
 COPY . .
 # package (as everywhere) plus the module's runtime dependencies copied next to it, in the same reactor run so the
-# sibling modules resolve to the jars just built. The JVM flag list comes out of the build, never re-typed.
+# sibling modules resolve to the jars just built. The JVM flag lists come out of the build, never re-typed (the
+# engine's own, its collector, is picked up by the entrypoint because it is there).
 RUN --mount=type=cache,target=/root/.m2 \
     mvn -B -q package dependency:copy-dependencies -DskipTests -DincludeScope=runtime -pl engine -am \
  && mkdir -p /out/lib \
  && cp engine/target/ringex-engine-*.jar engine/target/dependency/*.jar /out/lib/ \
- && cp protocol/target/classes/ringex-jvm.flags /out/ringex-jvm.flags
+ && cp protocol/target/classes/ringex-jvm.flags /out/ringex-jvm.flags \
+ && cp protocol/target/classes/ringex-engine-jvm.flags /out/ringex-engine-jvm.flags
 
 FROM eclipse-temurin:17-jre
 RUN groupadd --system --gid 10001 ringex \

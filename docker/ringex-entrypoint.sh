@@ -7,12 +7,20 @@
 #   RINGEX_JAR     executable jar, run with java -jar                         (risk service, all-in-one)
 #   RINGEX_CONFIG  optional: space-separated properties files, merged in order (a later file's key wins) into one
 #                  file that is passed as the first argument (EngineMain, GatewayMain take one config file)
-#   JAVA_OPTS      extra JVM options after the flag list (JAVA_TOOL_OPTIONS is read by the JVM itself, before it)
+#   $RINGEX_HOME/ringex-engine-jvm.flags, if the image has it (the engine's collector): read after the flag list;
+#   RINGEX_ENGINE_JVM_FLAGS, if set, replaces it (only one collector may be named per JVM)
+#   JAVA_OPTS      extra JVM options after the flag lists (JAVA_TOOL_OPTIONS is read by the JVM itself, before it)
 #   "$@"           passed on to the main class / jar
 set -eu
 home="${RINGEX_HOME:-/opt/ringex}"
 flags="$home/ringex-jvm.flags"
 java_cmd="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+engine_flags=""
+if [ -n "${RINGEX_ENGINE_JVM_FLAGS+set}" ]; then
+    engine_flags="$RINGEX_ENGINE_JVM_FLAGS"
+elif [ -r "$home/ringex-engine-jvm.flags" ]; then
+    engine_flags="@$home/ringex-engine-jvm.flags"
+fi
 
 if [ ! -r "$flags" ]; then
     echo "ringex-entrypoint: $flags is missing: the image was not built from a Ringex build" >&2
@@ -37,11 +45,11 @@ fi
 touch "${TMPDIR:-/tmp}/ringex.started"
 
 if [ -n "${RINGEX_MAIN:-}" ]; then
-    # shellcheck disable=SC2086 # JAVA_OPTS is a list of options
-    exec "$java_cmd" "@$flags" ${JAVA_OPTS:-} -cp "$home/lib/*" "$RINGEX_MAIN" "$@"
+    # shellcheck disable=SC2086 # JAVA_OPTS and engine_flags are lists of options
+    exec "$java_cmd" "@$flags" $engine_flags ${JAVA_OPTS:-} -cp "$home/lib/*" "$RINGEX_MAIN" "$@"
 elif [ -n "${RINGEX_JAR:-}" ]; then
     # shellcheck disable=SC2086
-    exec "$java_cmd" "@$flags" ${JAVA_OPTS:-} -jar "$RINGEX_JAR" "$@"
+    exec "$java_cmd" "@$flags" $engine_flags ${JAVA_OPTS:-} -jar "$RINGEX_JAR" "$@"
 fi
 echo "ringex-entrypoint: set RINGEX_MAIN or RINGEX_JAR" >&2
 exit 2

@@ -27,6 +27,10 @@ public final class EngineContext
      * Aeron streams on either side need (docs/benchmarks-engine.md, "Ring size").
      */
     public static final int DEFAULT_RING_CAPACITY = 1 << 14;
+    /** Bytes per input slot unless configured (slot header included). */
+    public static final int DEFAULT_INPUT_SLOT_LENGTH = 256;
+    /** Bytes per output slot unless configured (slot header included). */
+    public static final int DEFAULT_OUTPUT_SLOT_LENGTH = 1024;
 
     /** How the node's agents are put on threads. */
     public enum Threading
@@ -96,9 +100,10 @@ public final class EngineContext
     private boolean allowJournalGaps = Boolean.getBoolean("ringex.engine.journal.allow.gaps");
     private long journalPretouchBytes = Long.getLong("ringex.engine.journal.pretouch.bytes", 16L << 20);
     private int inputRingCapacity = Integer.getInteger("ringex.engine.input.ring.capacity", DEFAULT_RING_CAPACITY);
-    private int inputSlotLength = Integer.getInteger("ringex.engine.input.slot.length", 256);
+    private int inputSlotLength = Integer.getInteger("ringex.engine.input.slot.length", DEFAULT_INPUT_SLOT_LENGTH);
     private int outputRingCapacity = Integer.getInteger("ringex.engine.output.ring.capacity", DEFAULT_RING_CAPACITY);
-    private int outputSlotLength = Integer.getInteger("ringex.engine.output.slot.length", 1024);
+    private int outputSlotLength = Integer.getInteger(
+        "ringex.engine.output.slot.length", DEFAULT_OUTPUT_SLOT_LENGTH);
     private long snapshotEveryCommands = Long.getLong("ringex.engine.snapshot.every.commands", 1_000_000L);
     private int snapshotsKept = Integer.getInteger("ringex.engine.snapshot.kept", 3);
     private long statusIntervalNs = TimeUnit.MILLISECONDS.toNanos(

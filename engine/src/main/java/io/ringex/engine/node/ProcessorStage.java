@@ -43,7 +43,6 @@ final class ProcessorStage implements SlotHandler
     private Runnable onPromotion;
     private volatile boolean stateHashRequested;
     private volatile long lastStateHash;
-    private volatile long lastCommandSequence;
 
     ProcessorStage(
         final BusinessLogicProcessor processor,
@@ -64,7 +63,6 @@ final class ProcessorStage implements SlotHandler
         this.snapshotEveryCommands = snapshotEveryCommands;
         this.bookSnapshotIntervalNs = bookSnapshotIntervalNs;
         this.lastSnapshotSequence = sequences.firstCommandSequence() - 1;
-        this.lastCommandSequence = sequences.firstCommandSequence() - 1;
         this.lastStateHash = processor.stateHash();
     }
 
@@ -125,7 +123,6 @@ final class ProcessorStage implements SlotHandler
             buffer,
             slotOffset + SlotDescriptor.PAYLOAD_OFFSET,
             buffer.getInt(slotOffset + SlotDescriptor.LENGTH_OFFSET));
-        lastCommandSequence = commandSequence;
 
         if (timestampNs >= nextBookSnapshotNs)
         {
@@ -200,13 +197,5 @@ final class ProcessorStage implements SlotHandler
     long lastStateHash()
     {
         return lastStateHash;
-    }
-
-    /**
-     * @return the command sequence last processed.
-     */
-    long lastCommandSequence()
-    {
-        return lastCommandSequence;
     }
 }

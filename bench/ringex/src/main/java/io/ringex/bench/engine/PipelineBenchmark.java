@@ -40,14 +40,11 @@ import java.util.Locale;
  * {@code --passes} (the others are warm-up).
  * <pre>
  * java ${ringex.jvm.flags} -Xms2g -Xmx2g -cp ... io.ringex.bench.engine.PipelineBenchmark --workload FILE \
- *     [--passes 2] [--idle backoff|yielding|busy-spin] [--ring 16384]    (defaults: the engine's)
+ *     [--passes 2] [--idle backoff|yielding|busy-spin] [--ring 16384] [--output-slot 1024]    (defaults: the engine's)
  * </pre>
  */
 public final class PipelineBenchmark
 {
-    private static final int INPUT_SLOT_LENGTH = 256;
-    private static final int OUTPUT_SLOT_LENGTH = 1024;
-
     private PipelineBenchmark()
     {
     }
@@ -63,6 +60,7 @@ public final class PipelineBenchmark
         final int passes = options.integer("--passes", 2);
         final String idle = options.string("--idle", "backoff");
         final int ringCapacity = options.integer("--ring", EngineContext.DEFAULT_RING_CAPACITY);
+        final int outputSlotLength = options.integer("--output-slot", EngineContext.DEFAULT_OUTPUT_SLOT_LENGTH);
 
         final WorkloadEncoder.Encoded encoded;
         final int instruments;
@@ -79,7 +77,7 @@ public final class PipelineBenchmark
         for (int pass = 0; pass < passes; pass++)
         {
             tally = new EventTally();
-            try (Pipeline pipeline = new Pipeline(ringCapacity, idle, tally, expectedOrders))
+            try (Pipeline pipeline = new Pipeline(ringCapacity, outputSlotLength, idle, tally, expectedOrders))
             {
                 pipeline.produce(encoded.preamble());
                 pipeline.produce(encoded.prefill());
@@ -90,6 +88,9 @@ public final class PipelineBenchmark
                 }
                 tally.reset();
 
+                // Quiesce the heap before the clock, as both sides' harnesses do: else the garbage of the passes
+                // before starts G1's concurrent marking inside a timed one, on one of the machine's two cores.
+                System.gc();
                 final long start = System.nanoTime();
                 pipeline.produce(encoded.timed());
                 pipeline.awaitDone();
@@ -139,10 +140,16 @@ public final class PipelineBenchmark
         private final AgentRunner consumerRunner;
         private long lastSequence = -1;
 
-        Pipeline(final int capacity, final String idle, final EventTally tally, final int expectedOrders)
+        Pipeline(
+            final int capacity,
+            final int outputSlotLength,
+            final String idle,
+            final EventTally tally,
+            final int expectedOrders)
         {
-            input = Ring.builder().name("input").capacity(capacity).slotLength(INPUT_SLOT_LENGTH).build();
-            output = Ring.builder().name("output").capacity(capacity).slotLength(OUTPUT_SLOT_LENGTH).build();
+            input = Ring.builder().name("input").capacity(capacity)
+                .slotLength(EngineContext.DEFAULT_INPUT_SLOT_LENGTH).build();
+            output = Ring.builder().name("output").capacity(capacity).slotLength(outputSlotLength).build();
             sequencer = input.sequencer();
             slots = input.buffer();
             producerIdle = idleStrategy(idle);
