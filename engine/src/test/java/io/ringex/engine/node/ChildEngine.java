@@ -32,7 +32,9 @@ public final class ChildEngine implements AutoCloseable
     {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        final String flags = System.getProperty("ringex.jvm.flags", "");
+        // the JVM flags, and the engine's own (its collector), as ./ringex engine runs it
+        final String flags = System.getProperty("ringex.jvm.flags", "") + " " +
+            System.getProperty("ringex.engine.jvm.flags", "");
         command.addAll(Arrays.asList(flags.trim().split("\\s+")));
         command.add("-Xmx512m");
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
