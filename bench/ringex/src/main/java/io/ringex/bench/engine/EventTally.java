@@ -22,8 +22,8 @@ import java.nio.ByteOrder;
  * <p>
  * Threading: one thread writes; read the counts from another only after a happens-before edge (thread join, or an
  * acquire of a sequence the writer released after counting). {@link #maxCommandSequence()} may be read from any
- * thread: it is published with a release store, not a volatile one, whose fence per execution report cost the
- * benchmarked thread a quarter of its time.
+ * thread: it is published with a release store, which orders it after the counts as a volatile store would, without
+ * a full fence per execution report on the benchmarked thread.
  */
 public final class EventTally
 {
