@@ -2,6 +2,7 @@ package io.ringex.engine.processor;
 
 import io.ringex.engine.book.MarkPrices;
 import io.ringex.engine.risk.Account;
+import io.ringex.engine.risk.OpenPositions;
 import io.ringex.engine.risk.Position;
 import io.ringex.engine.risk.Settlement;
 import io.ringex.protocol.FixedPoint;
@@ -87,9 +88,10 @@ public final class RiskUpdates
     /**
      * Publish one account now.
      * <p>
-     * The totals value every position at its book's current mark: one pass over the account's net quantities and
-     * the venue's marks, both primitive arrays, without touching the position objects (cost and realised P&amp;L are
-     * running totals on the account). Only the positions reported are read in full.
+     * The totals value every position that is not flat at its book's current mark: one pass over the account's packed
+     * net quantities ({@link OpenPositions}) and the venue's marks, primitive arrays, without touching the position
+     * objects (cost and realised P&amp;L are running totals on the account). Only the positions reported are read
+     * in full.
      *
      * @param account the account.
      * @param full    every position that is not flat (a full picture for late joiners), not only those that changed.
@@ -98,27 +100,42 @@ public final class RiskUpdates
     {
         final long[] marks = state.marks.marks();
         final long[] markMoney = state.marks.markMoney();
-        final long[] nets = account.nets();
-        final int[] markIndexes = account.markIndexes();
-        final int positionCount = account.positionCount();
         long value = 0;
         long exposure = 0;
         long unvaluedCost = 0;
-        for (int i = 0; i < positionCount; i++)
+        if (account.positionCount() == 1)
         {
-            // one position: from the position object, warm from the batch's commands, not the cold mirror arrays
-            final long positionValue = positionCount == 1 ?
-                MarkPrices.value(markMoney[account.markIndexAt(0)], account.positionAt(0).position()) :
-                MarkPrices.value(markMoney[markIndexes[i]], nets[i]);
+            // from the position object, warm from the batch's commands, not the cold packed arrays
+            final Position position = account.positionAt(0);
+            final long positionValue = MarkPrices.value(markMoney[account.markIndexAt(0)], position.position());
             if (positionValue == FixedPoint.INVALID)
             {
                 // as Settlement.unrealisedPnl and exposure: a position whose value does not fit counts as 0
-                unvaluedCost += account.positionAt(i).cost();
+                unvaluedCost = position.cost();
             }
             else
             {
-                value += positionValue;
-                exposure += Math.abs(positionValue);
+                value = positionValue;
+                exposure = Math.abs(positionValue);
+            }
+        }
+        else
+        {
+            final OpenPositions open = account.openPositions();
+            final long[] nets = open.nets();
+            final int[] markIndexes = open.markIndexes();
+            for (int i = 0, n = open.count(); i < n; i++)
+            {
+                final long positionValue = MarkPrices.value(markMoney[markIndexes[i]], nets[i]);
+                if (positionValue == FixedPoint.INVALID)
+                {
+                    unvaluedCost += account.positionAt(open.slotAt(i)).cost();
+                }
+                else
+                {
+                    value += positionValue;
+                    exposure += Math.abs(positionValue);
+                }
             }
         }
         final long unrealised = value - account.costTotal() + unvaluedCost;

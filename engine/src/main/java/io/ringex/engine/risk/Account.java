@@ -12,15 +12,15 @@ import java.util.Arrays;
  * a risk officer sets limits. A venue should not let an account trade on limits nobody chose.
  * <p>
  * Positions are kept both in a map (lookup) and an array in creation order (deterministic walks for risk updates,
- * snapshots and the state hash); a position's index in that array is its slot. Risk updates value every position
- * at its mark, so the net quantity and book index of each slot are mirrored in two primitive arrays that such a walk
- * reads without touching the position objects, and the sums of the positions' cost and realised P&amp;L are kept
- * as running totals. Positions changed since the last risk update are listed by slot, so an update finds them
- * without a walk. The first position and its mark index are also kept in fields: most accounts trade one
- * instrument, and their risk update then reads only the account and that position, which the batch's commands
- * touched, not the arrays, which only trades and updates touch and are cold by then; a lookup by instrument
- * tries the first position before the map, whose key and value arrays are two more cache lines per order. Open
- * orders form an intrusive list in acceptance order.
+ * snapshots and the state hash); a position's index in that array is its slot. Risk updates value every position that
+ * is not flat at its mark, so the net quantity and book index of each such position are mirrored, packed, in
+ * {@link OpenPositions}, which such a walk reads without touching the position objects, and the sums of the positions'
+ * cost and realised P&amp;L are kept as running totals. Positions changed since the last risk update are listed by
+ * slot, so an update finds them without a walk. The first position and its mark index are also kept in fields: most
+ * accounts trade one instrument, and their risk update then reads only the account and that position, which the
+ * batch's commands touched, not the arrays, which only trades and updates touch and are cold by then; a lookup by
+ * instrument tries the first position before the map, whose key and value arrays are two more cache lines per order.
+ * Open orders form an intrusive list in acceptance order.
  * <p>
  * Threading: single business-logic thread.
  */
@@ -30,7 +30,7 @@ public final class Account
     private final byte defaultSelfTradePrevention;
     private final Int2ObjectHashMap<Position> positionById = new Int2ObjectHashMap<>();
     private Position[] positions = new Position[4];
-    private long[] nets = new long[4];
+    private final OpenPositions openPositions = new OpenPositions();
     private int[] markIndexes = new int[4];
     private int positionCount;
     private Position firstPosition;
@@ -266,12 +266,12 @@ public final class Account
             {
                 final int capacity = positionCount * 2;
                 positions = Arrays.copyOf(positions, capacity);
-                nets = Arrays.copyOf(nets, capacity);
                 markIndexes = Arrays.copyOf(markIndexes, capacity);
                 changedSlots = Arrays.copyOf(changedSlots, capacity);
             }
             positions[positionCount] = position;
             markIndexes[positionCount] = markIndex;
+            openPositions.addSlot(positionCount);
             if (positionCount == 0)
             {
                 firstPosition = position;
@@ -325,7 +325,7 @@ public final class Account
         position.restore(net, cost, realisedPnl, openBuyQuantity, openSellQuantity, positionLimit);
         costTotal += cost;
         realisedTotal += realisedPnl;
-        nets[position.slot()] = net;
+        openPositions.net(position.slot(), markIndexes[position.slot()], net);
     }
 
     /**
@@ -338,7 +338,7 @@ public final class Account
      */
     void positionTraded(final Position position, final long costBefore, final long realisedBefore)
     {
-        nets[position.slot()] = position.position;
+        openPositions.net(position.slot(), markIndexes[position.slot()], position.position);
         costTotal += position.cost - costBefore;
         realisedTotal += position.realisedPnl - realisedBefore;
         positionChanged(position);
@@ -403,16 +403,10 @@ public final class Account
         return realisedTotal;
     }
 
-    /** @return net quantity by slot (read-only by convention; replaced when it grows, so do not keep it). */
-    public long[] nets()
+    /** @return the positions that are not flat, with their net quantities and mark indexes. */
+    public OpenPositions openPositions()
     {
-        return nets;
-    }
-
-    /** @return mark index by slot (read-only by convention; replaced when it grows, so do not keep it). */
-    public int[] markIndexes()
-    {
-        return markIndexes;
+        return openPositions;
     }
 
     /** @return number of positions. */
@@ -432,7 +426,7 @@ public final class Account
 
     /**
      * @param index 0..positionCount-1, creation order (the slot).
-     * @return the mark index of its book, as {@link #markIndexes()}.
+     * @return the mark index of its book.
      */
     public int markIndexAt(final int index)
     {
