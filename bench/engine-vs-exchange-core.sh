@@ -32,7 +32,9 @@ mkdir -p "$out"
 flags_file="$root/protocol/target/classes/ringex-jvm.flags"
 [ -f "$flags_file" ] || { echo "build first (no $flags_file)" >&2; exit 2; }
 read -r -a jvm_flags < "$flags_file"
-read -r -a engine_flags <<< "${ENGINE_FLAGS-$(cat "$root/protocol/target/classes/ringex-engine-jvm.flags")}"
+engine_flags_file="$root/protocol/target/classes/ringex-engine-jvm.flags"
+[ -f "$engine_flags_file" ] || { echo "build first (no $engine_flags_file)" >&2; exit 2; }
+read -r -a engine_flags <<< "${ENGINE_FLAGS-$(cat "$engine_flags_file")}"
 jvm_flags+=("${engine_flags[@]}")
 
 rx_cp_file="$root/bench/ringex/target/engine-bench.classpath"
@@ -103,7 +105,8 @@ median()
         else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-echo "# $tag: mode=$mode workload=$workload rounds=$rounds passes=$passes ours_args=${ours_args[*]:-}" | tee -a "$log"
+echo "# $tag: mode=$mode workload=$workload rounds=$rounds passes=$passes ours_args=${ours_args[*]:-}" \
+    "engine_flags=${engine_flags[*]:-} heap=$heap" | tee -a "$log"
 for r in $(seq 1 "$rounds"); do
     if [ $((r % 2)) -eq 1 ]; then
         run_ours "$r"

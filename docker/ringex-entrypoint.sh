@@ -8,18 +8,21 @@
 #   RINGEX_CONFIG  optional: space-separated properties files, merged in order (a later file's key wins) into one
 #                  file that is passed as the first argument (EngineMain, GatewayMain take one config file)
 #   $RINGEX_HOME/ringex-engine-jvm.flags, if the image has it (the engine's collector): read after the flag list;
-#   RINGEX_ENGINE_JVM_FLAGS, if set, replaces it (only one collector may be named per JVM)
+#   RINGEX_ENGINE_JVM_FLAGS, if set (even empty), replaces it, in any image (only one collector may be named per JVM)
 #   JAVA_OPTS      extra JVM options after the flag lists (JAVA_TOOL_OPTIONS is read by the JVM itself, before it)
 #   "$@"           passed on to the main class / jar
 set -eu
 home="${RINGEX_HOME:-/opt/ringex}"
 flags="$home/ringex-jvm.flags"
 java_cmd="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+# Options are split on spaces, never globbed (a flag like -Xlog:gc* stays as written).
+set -f
+engine_flags_file=""
 engine_flags=""
 if [ -n "${RINGEX_ENGINE_JVM_FLAGS+set}" ]; then
     engine_flags="$RINGEX_ENGINE_JVM_FLAGS"
 elif [ -r "$home/ringex-engine-jvm.flags" ]; then
-    engine_flags="@$home/ringex-engine-jvm.flags"
+    engine_flags_file="$home/ringex-engine-jvm.flags"
 fi
 
 if [ ! -r "$flags" ]; then
@@ -46,10 +49,12 @@ touch "${TMPDIR:-/tmp}/ringex.started"
 
 if [ -n "${RINGEX_MAIN:-}" ]; then
     # shellcheck disable=SC2086 # JAVA_OPTS and engine_flags are lists of options
-    exec "$java_cmd" "@$flags" $engine_flags ${JAVA_OPTS:-} -cp "$home/lib/*" "$RINGEX_MAIN" "$@"
+    exec "$java_cmd" "@$flags" ${engine_flags_file:+"@$engine_flags_file"} $engine_flags ${JAVA_OPTS:-} \
+        -cp "$home/lib/*" "$RINGEX_MAIN" "$@"
 elif [ -n "${RINGEX_JAR:-}" ]; then
     # shellcheck disable=SC2086
-    exec "$java_cmd" "@$flags" $engine_flags ${JAVA_OPTS:-} -jar "$RINGEX_JAR" "$@"
+    exec "$java_cmd" "@$flags" ${engine_flags_file:+"@$engine_flags_file"} $engine_flags ${JAVA_OPTS:-} \
+        -jar "$RINGEX_JAR" "$@"
 fi
 echo "ringex-entrypoint: set RINGEX_MAIN or RINGEX_JAR" >&2
 exit 2

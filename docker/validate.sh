@@ -62,6 +62,8 @@ for dockerfile in "$here"/*.Dockerfile; do
     grep -q '^HEALTHCHECK' "$dockerfile" || fail "$name: no HEALTHCHECK"
     grep -q 'ringex-jvm.flags' "$dockerfile" || fail "$name: does not take the build's ringex-jvm.flags"
 done
+grep -q 'ringex-engine-jvm.flags' "$here/engine.Dockerfile" ||
+    fail "engine.Dockerfile: does not take the build's ringex-engine-jvm.flags (the engine's collector)"
 if grep -n -e '--add-opens' -e '--add-exports' "$here"/*.Dockerfile "$here"/ringex-entrypoint.sh \
     "$here"/engine-healthcheck.sh "$here"/http-healthcheck.sh "$compose_file" "$here"/config/*; then
     fail "JVM flags re-typed above: they live only in the parent pom (ringex.jvm.flags)"
