@@ -2,8 +2,8 @@
 #   throughput: docs/img/data/engine-latest.dat, "label ours_median peer_median" per line (M commands/s; 0 = no peer
 #               figure), written by hand from the driver's SUMMARY lines (bench/results/engine-run-*.txt)
 #   latency (only with -e "lat='DIR'"): DIR/blp-lat-1.dat, DIR/blp-lat-100.dat, "value_us percentile count
-#               1/(1-percentile)" rows, from BlpBenchmark --latency-out
-# gnuplot -e "out='docs/img'" bench/engine-bench-plot.gnuplot
+#               1/(1-percentile)" rows, from BlpBenchmark --latency-out (the latest are in docs/img/data)
+# gnuplot -e "out='docs/img'; lat='docs/img/data'" bench/engine-bench-plot.gnuplot
 
 if (!exists("data")) data = 'docs/img/data/engine-latest.dat'
 if (!exists("when")) when = '2026-11-21 18:13-18:19 UTC, both sides -XX:+UseParallelGC'
@@ -23,7 +23,7 @@ plot data using 2:xtic(1) title 'Ringex', '' using 3 title 'exchange-core 0.5.3'
 
 if (exists("lat")) {
     set output out.'/engine-blp-latency.png'
-    set title 'BLP alone, per-command latency (nanoTime around onCommand, batch 64), last round'
+    set title 'BLP alone, per-command latency (nanoTime around onCommand, plus end of batch every 64)'
     set style data lines
     set logscale x
     set logscale y
