@@ -3,9 +3,9 @@ package io.ringex.engine.node;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
+import io.ringex.engine.ring.Ring;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalPretoucher;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
@@ -175,11 +175,22 @@ public final class EngineContext
      */
     public IdleStrategy newIdleStrategy()
     {
-        switch (idleStrategy)
+        return newIdleStrategy(idleStrategy);
+    }
+
+    /**
+     * A new idle strategy by name, as {@code ringex.engine.idle.strategy} takes it.
+     *
+     * @param name backoff (the rings' default, {@link Ring#defaultIdleStrategy()}), yielding, busy-spin or sleeping.
+     * @return the idle strategy.
+     * @throws IllegalStateException naming the key for any other name.
+     */
+    public static IdleStrategy newIdleStrategy(final String name)
+    {
+        switch (name)
         {
             case "backoff":
-                return new BackoffIdleStrategy(100, 10, TimeUnit.MICROSECONDS.toNanos(1),
-                    TimeUnit.MICROSECONDS.toNanos(100));
+                return Ring.defaultIdleStrategy();
             case "yielding":
                 return new YieldingIdleStrategy();
             case "busy-spin":
@@ -188,7 +199,7 @@ public final class EngineContext
                 return new SleepingMillisIdleStrategy(1);
             default:
                 throw new IllegalStateException("ringex.engine.idle.strategy must be backoff, yielding, busy-spin or " +
-                    "sleeping, not " + idleStrategy);
+                    "sleeping, not " + name);
         }
     }
 

@@ -12,10 +12,8 @@ import io.ringex.engine.ring.Stage;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.YieldingIdleStrategy;
 
 import java.nio.file.Path;
 import java.util.Locale;
@@ -40,7 +38,8 @@ import java.util.Locale;
  * {@code --passes} (the others are warm-up).
  * <pre>
  * java ${ringex.jvm.flags} -Xms2g -Xmx2g -cp ... io.ringex.bench.engine.PipelineBenchmark --workload FILE \
- *     [--passes 2] [--idle backoff|yielding|busy-spin] [--ring 16384] [--output-slot 1024]    (defaults: the engine's)
+ *     [--passes 2] [--idle backoff|yielding|busy-spin|sleeping] [--ring 16384] [--output-slot 1024]
+ *     (defaults: the engine's)
  * </pre>
  */
 public final class PipelineBenchmark
@@ -110,17 +109,8 @@ public final class PipelineBenchmark
 
     static IdleStrategy idleStrategy(final String name)
     {
-        switch (name)
-        {
-            case "yielding":
-                return new YieldingIdleStrategy();
-            case "busy-spin":
-                return new BusySpinIdleStrategy();
-            case "backoff":
-                return Ring.defaultIdleStrategy();
-            default:
-                throw new IllegalArgumentException("--idle yielding|backoff|busy-spin, not " + name);
-        }
+        // the engine's own names and parameters (ringex.engine.idle.strategy)
+        return EngineContext.newIdleStrategy(name);
     }
 
     /**
