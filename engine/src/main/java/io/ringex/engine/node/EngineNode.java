@@ -85,6 +85,8 @@ public final class EngineNode implements AutoCloseable
     private ReplicationHeartbeatAgent heartbeat;
     private PeerMonitor peerMonitor;
     private ReplicationStage replication;
+    private CatchUpAgent catchUpAgent;
+    private AtomicCounter degradations;
     private JournalPretoucher pretoucher;
 
     private EngineNode(final EngineContext ctx)
@@ -173,6 +175,7 @@ public final class EngineNode implements AutoCloseable
         final AtomicCounter backPressure = counters.newCounter("ingress-back-pressure");
         final AtomicCounter replicated = counters.newCounter("replication-acked-sequence");
         final AtomicCounter degraded = counters.newCounter("replication-degraded");
+        degradations = degraded;
         final AtomicCounter standbyGaps = counters.newCounter("standby-gaps");
         final AtomicCounter dropped = counters.newCounter("outbound-dropped");
 
@@ -210,10 +213,7 @@ public final class EngineNode implements AutoCloseable
                 () -> status.role() == NodeRole.PRIMARY, clock, ctx.nodeId(), ctx.replicationAckTimeoutNs(),
                 counters.newCounter("catch-up-sent"), inputRing.maxPayloadLength());
             inputAgents.add(catchUp);
-            if (ctx.threading() == EngineContext.Threading.SHARED)
-            {
-                replicationHandler.whileWaiting(catchUp);
-            }
+            catchUpAgent = catchUp;
         }
         if (primary)
         {
@@ -409,6 +409,18 @@ public final class EngineNode implements AutoCloseable
             // the publishers are safe there; the processor and the status agent have a thread to themselves.
             final List<Agent> ioThread = new ArrayList<>(inputAgents);
             ioThread.addAll(outputAgents);
+            if (null != replication)
+            {
+                // The SYNC wait holds this thread until the peer monitor, on the processor's thread, reads the
+                // acknowledgement. The processor may itself be waiting for output slots that only the publishers
+                // free: the wait runs them (and serves a standby catching up), or it would last the whole timeout.
+                final List<Agent> whileWaiting = new ArrayList<>(outputAgents);
+                if (null != catchUpAgent)
+                {
+                    whileWaiting.add(0, catchUpAgent);
+                }
+                replication.whileWaiting(new CompositeAgent(whileWaiting));
+            }
             start(new CompositeAgent(ioThread));
             start(processorAndStatus);
         }
@@ -486,6 +498,15 @@ public final class EngineNode implements AutoCloseable
     public boolean replicationDegraded()
     {
         return null != replication && replication.degraded();
+    }
+
+    /**
+     * @return how many times replication degraded (or dropped sends) since start: the counter
+     * {@code replication-degraded}.
+     */
+    public long replicationDegradations()
+    {
+        return degradations.get();
     }
 
     /**

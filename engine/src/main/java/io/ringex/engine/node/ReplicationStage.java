@@ -106,9 +106,11 @@ final class ReplicationStage implements SlotHandler
     }
 
     /**
-     * Work to do instead of idling while waiting for a standby: the {@link CatchUpAgent} when it shares this
-     * stage's thread, so that a standby catching up (which acknowledges nothing until its primary serves it) is
-     * served while SYNC replication waits for it.
+     * Work to do instead of idling while waiting for a standby, when it shares this stage's thread: the
+     * {@link CatchUpAgent}, so that a standby catching up (which acknowledges nothing until its primary serves it) is
+     * served while SYNC replication waits for it; and the output ring's publishers, so that a processor waiting for
+     * output slots gets them, finishes its batch, and lets the peer monitor on its thread read the acknowledgement
+     * this stage waits for.
      *
      * @param agent run on this stage's thread; null for none.
      */

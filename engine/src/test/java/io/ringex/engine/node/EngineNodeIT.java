@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -183,6 +184,45 @@ class EngineNodeIT
         // Trades arrive on the risk stream and reports on the egress: wait for both to be complete.
         client.await(() -> client.tradeIds.size() == 100 && client.count("FILL") == 101,
             "one order sweeping 100 levels: 100 trades, each offer and the sweeping order filled");
+    }
+
+    @Test
+    void syncReplicationOnSharedThreadsDoesNotWaitOutItsAckTimeoutWhileTheOutputRingIsFull() throws Exception
+    {
+        // The SYNC wait runs on the I/O thread with the publishers, and the acknowledgements are read on the
+        // processor's thread. Sweeps that overfill a 64-slot output ring, with orders arriving behind them, put the
+        // processor in a wait for output slots while the replication stage waits for an acknowledgement: the wait
+        // must drain the output ring, or the batch waits the whole ack timeout and replication degrades.
+        final EngineContext[] pair = replicatedPair();
+        env.closing(EngineNode.launch(pair[0]));
+        final EngineContext primaryCtx = pair[1].outputRingCapacity(64).threading(EngineContext.Threading.SHARED)
+            .replicationAckTimeoutNs(2_000_000_000L);
+        final EngineNode primary = env.closing(EngineNode.launch(primaryCtx));
+        final EngineTestClient client = env.closing(new EngineTestClient(env.aeronDirectoryName(), primaryCtx, IPC));
+        client.awaitConnected();
+        client.setUpMarket(1, 2);
+        final int sweeps = 5;
+        long clientOrderId = 1;
+        for (int sweep = 1; sweep <= sweeps; sweep++)
+        {
+            for (int level = 0; level < 100; level++)
+            {
+                client.limit(1, clientOrderId++, Side.SELL, 10_001 + level, 1);
+            }
+            client.limit(2, clientOrderId++, Side.BUY, 10_200, 100);
+            for (int i = 0; i < 20; i++)
+            {
+                client.limit(2, clientOrderId++, Side.BUY, 9_000 + i, 1);
+            }
+        }
+        final long orders = clientOrderId - 1;
+        final long startNs = System.nanoTime();
+        client.await(() -> client.tradeIds.size() == sweeps * 100 && client.reports.stream()
+            .map(EngineTestClient.Report::clientOrderId).distinct().count() == orders, "every order answered");
+        final long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
+        assertEquals(sweeps * 100, client.tradeIds.size(), "every sweep filled its 100 offers");
+        assertEquals(0, primary.replicationDegradations(), "replication degraded (answered in " + elapsedMs + " ms)");
+        assertFalse(primary.replicationDegraded());
     }
 
     @Test
