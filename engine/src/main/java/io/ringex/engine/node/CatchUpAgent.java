@@ -87,6 +87,7 @@ final class CatchUpAgent implements Agent, FragmentHandler
     private int checksum;
     private boolean probe;
     private long sent;
+    private volatile boolean standbyVerified;
 
     CatchUpAgent(
         final Subscription requests,
@@ -167,6 +168,7 @@ final class CatchUpAgent implements Agent, FragmentHandler
             state = State.VERIFYING;
             if (!probe)
             {
+                standbyVerified = false;
                 LOG.log(System.Logger.Level.INFO, "catch-up for standby node {0} from sequence {1} (request {2})",
                     standbyNodeId, fromSequence, requestId);
             }
@@ -224,7 +226,20 @@ final class CatchUpAgent implements Agent, FragmentHandler
         respond(CatchUpStatus.STREAMING, fromSequence);
         reader.fromSequence(fromSequence);
         state = State.STREAMING;
+        standbyVerified = true;
         return 1;
+    }
+
+    /**
+     * Whether the standby's journal has been checked against this node's since this node started: its latest
+     * catch-up request named a record this journal holds. Until then what it acknowledges may be records this node
+     * does not hold (a standby ahead of a primary restarted with a lost tail), so the {@link PeerMonitor} ignores it.
+     *
+     * @return true once a request has been answered STREAMING, until the next request (from any thread).
+     */
+    boolean standbyVerified()
+    {
+        return standbyVerified;
     }
 
     private void diverged(final long sequence)

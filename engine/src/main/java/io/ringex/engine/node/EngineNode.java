@@ -88,6 +88,7 @@ public final class EngineNode implements AutoCloseable
     private CatchUpAgent catchUpAgent;
     private AtomicCounter degradations;
     private JournalPretoucher pretoucher;
+    private AgentRunner processorRunner;
 
     private EngineNode(final EngineContext ctx)
     {
@@ -338,7 +339,7 @@ public final class EngineNode implements AutoCloseable
             {
                 ingress.close();
                 status.role(NodeRole.FENCED);
-            }, () -> status.role() == NodeRole.PRIMARY);
+            }, () -> status.role() == NodeRole.PRIMARY, catchUpAgent::standbyVerified);
         }
         if (primary)
         {
@@ -422,22 +423,22 @@ public final class EngineNode implements AutoCloseable
                 replication.whileWaiting(new CompositeAgent(whileWaiting));
             }
             start(new CompositeAgent(ioThread));
-            start(processorAndStatus);
+            processorRunner = start(processorAndStatus);
         }
         else
         {
             inputAgents.forEach(this::start);
-            start(processorAndStatus);
+            processorRunner = start(processorAndStatus);
             outputAgents.forEach(this::start);
         }
     }
 
-    private void start(final Agent agent)
+    private AgentRunner start(final Agent agent)
     {
-        start(agent, ctx.newIdleStrategy());
+        return start(agent, ctx.newIdleStrategy());
     }
 
-    private void start(final Agent agent, final IdleStrategy idleStrategy)
+    private AgentRunner start(final Agent agent, final IdleStrategy idleStrategy)
     {
         final AgentRunner runner = new AgentRunner(idleStrategy, (ex) ->
             LOG.log(System.Logger.Level.ERROR, "agent " + agent.roleName() + " failed", ex), null, agent);
@@ -448,6 +449,7 @@ public final class EngineNode implements AutoCloseable
             return thread;
         });
         runners.add(runner);
+        return runner;
     }
 
     /**
@@ -546,6 +548,9 @@ public final class EngineNode implements AutoCloseable
         if (null != inputRing && null != outputRing && !runners.isEmpty())
         {
             inputRing.drain(TimeUnit.SECONDS.toNanos(5), ctx.newIdleStrategy());
+            // The processor's thread is the output ring's only producer (its status and heartbeat agents too): stop
+            // it before the output ring closes, so nothing there claims a slot of a closed ring.
+            CloseHelper.quietClose(processorRunner);
             outputRing.drain(TimeUnit.SECONDS.toNanos(5), ctx.newIdleStrategy());
         }
         for (final AgentRunner runner : runners)

@@ -14,7 +14,9 @@ import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * On a replicating primary: reads what the standby sends back. Acknowledgements and the standby's heartbeats (which
- * carry its journaled sequence) advance the replicated-sequence counter that SYNC replication waits on. A heartbeat
+ * carry its journaled sequence) advance the replicated-sequence counter that SYNC replication waits on, once the
+ * {@link CatchUpAgent} has checked the standby's journal against this node's (before that, a standby still following
+ * this node's previous life may acknowledge records this node lost in a crash, at sequences it will reuse). A heartbeat
  * from a peer that now claims to be PRIMARY at a higher epoch than this node's means this node has been superseded
  * (it was paused or cut off while the standby was promoted): it fences itself, closing its ingress so it takes no
  * more commands, and reports itself FENCED. Gateways already ignore events of an older epoch. A node that is not acting
@@ -35,6 +37,7 @@ final class PeerMonitor implements Agent, FragmentHandler
     private final BusinessLogicProcessor processor;
     private final Runnable fence;
     private final java.util.function.BooleanSupplier actingPrimary;
+    private final java.util.function.BooleanSupplier standbyVerified;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final ReplicationAckDecoder ack = new ReplicationAckDecoder();
     private final ReplicationHeartbeatDecoder heartbeat = new ReplicationHeartbeatDecoder();
@@ -45,9 +48,11 @@ final class PeerMonitor implements Agent, FragmentHandler
         final AtomicCounter replicatedSequence,
         final BusinessLogicProcessor processor,
         final Runnable fence,
-        final java.util.function.BooleanSupplier actingPrimary)
+        final java.util.function.BooleanSupplier actingPrimary,
+        final java.util.function.BooleanSupplier standbyVerified)
     {
         this.actingPrimary = actingPrimary;
+        this.standbyVerified = standbyVerified;
         this.subscription = subscription;
         this.replicatedSequence = replicatedSequence;
         this.processor = processor;
@@ -91,7 +96,7 @@ final class PeerMonitor implements Agent, FragmentHandler
 
     private void advance(final long sequence)
     {
-        if (sequence > replicatedSequence.getPlain())
+        if (sequence > replicatedSequence.getPlain() && standbyVerified.getAsBoolean())
         {
             // Release: the replication stage, on another thread, reads it with acquire.
             replicatedSequence.setRelease(sequence);

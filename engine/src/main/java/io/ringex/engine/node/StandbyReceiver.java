@@ -38,10 +38,11 @@ import org.agrona.concurrent.status.AtomicCounter;
  *      |  +------------------------- a gap in the live stream --------------------+
  *      +--DIVERGED--> PROBING (bisect for the first diverging record) --> REFUSED
  * </pre>
- * On start and after a gap it asks the primary for a catch-up ({@code CatchUpRequest} on the acknowledgement channel),
- * once its journal holds everything it took, naming its next sequence and its last record (sequence and CRC-32C),
- * and asks again every {@link #REQUEST_INTERVAL_NS} until answered. Catching up, it asks again with a new request
- * when the primary answers UNAVAILABLE, or when the catch-up stream brings nothing for that interval while the
+ * On start, after a gap, and when the primary restarts (its commands or heartbeats come from a new publication; it
+ * stops acknowledging until answered) it asks the primary for a catch-up ({@code CatchUpRequest} on the acknowledgement
+ * channel), once its journal holds everything it took, naming its next sequence and its last record (sequence and
+ * CRC-32C), and asks again every {@link #REQUEST_INTERVAL_NS} until answered. Catching up, it asks again with a new
+ * request when the primary answers UNAVAILABLE, or when the catch-up stream brings nothing for that interval while the
  * primary (its heartbeats, its live commands) holds sequences this node lacks: the primary ended the session. It
  * applies nothing until the primary has matched that record. Catching up, it takes each sequence from whichever
  * stream has it next and ignores live commands ahead of it; the first live command it applies makes it LIVE, and it
@@ -59,6 +60,7 @@ final class StandbyReceiver implements Agent
     static final long REQUEST_INTERVAL_NS = 250_000_000L;
     private static final System.Logger LOG = System.getLogger(StandbyReceiver.class.getName());
     private static final int FRAGMENT_LIMIT = 64;
+    private static final long NO_SESSION = Long.MIN_VALUE;
     private static final FragmentHandler DISCARD = (buffer, offset, length, header) ->
     {
     };
@@ -115,6 +117,8 @@ final class StandbyReceiver implements Agent
     private long probeSequence;
     private int probeChecksum;
     private int primaryNodeId;
+    private long commandSession = NO_SESSION;
+    private long heartbeatSession = NO_SESSION;
 
     StandbyReceiver(final Links links, final Ring ring, final SequenceBase sequences)
     {
@@ -323,10 +327,22 @@ final class StandbyReceiver implements Agent
             if (headerDecoder.schemaId() == ReplicationHeartbeatDecoder.SCHEMA_ID &&
                 headerDecoder.templateId() == ReplicationHeartbeatDecoder.TEMPLATE_ID)
             {
+                final long known = heartbeatSession;
+                heartbeatSession = header.sessionId();
+                if (primaryRestarted(known, header.sessionId()))
+                {
+                    return ControlledFragmentHandler.Action.BREAK;
+                }
                 heartbeat.wrapAndApplyHeader(buffer, offset, headerDecoder);
                 primarySequence = Math.max(primarySequence, heartbeat.sequence());
             }
             return ControlledFragmentHandler.Action.CONTINUE;
+        }
+        final long known = commandSession;
+        commandSession = header.sessionId();
+        if (primaryRestarted(known, header.sessionId()))
+        {
+            return ControlledFragmentHandler.Action.BREAK;
         }
         final long sequence = decoder.sequence();
         primarySequence = Math.max(primarySequence, sequence);
@@ -353,6 +369,28 @@ final class StandbyReceiver implements Agent
                 sequence);
         }
         return action;
+    }
+
+    /**
+     * Live commands or heartbeats from another publication than before: the primary restarted (or another node took
+     * its place). Its journal may now end before this one (a tail lost in a crash), and then it re-sequences this
+     * node's last numbers with other commands: taking them on as if they followed this journal would diverge
+     * silently. So stop acknowledging and ask for a catch-up again, which checks this node's last record against the
+     * primary's journal (and refuses the primary if it lacks it).
+     */
+    private boolean primaryRestarted(final long knownSession, final int sessionId)
+    {
+        if (NO_SESSION == knownSession || knownSession == sessionId ||
+            (state != State.LIVE && state != State.CATCHING_UP))
+        {
+            return false;
+        }
+        LOG.log(System.Logger.Level.WARNING, "standby node {0}: the primary''s replication comes from a new " +
+            "publication (a restart?): checking this journal''s last record, sequence {1}, against it again",
+            links.nodeId, nextSequence - 1);
+        acknowledging = false;
+        askAgain(0);
+        return true;
     }
 
     private ControlledFragmentHandler.Action onCatchUp(
@@ -461,10 +499,10 @@ final class StandbyReceiver implements Agent
         diverged = true;
         LOG.log(System.Logger.Level.ERROR, "standby node {0}''s journal DIVERGES from primary node {1}''s at " +
             "sequence {2}: this journal holds commands {2}..{3} that the primary does not (an old primary''s " +
-            "commands the new primary never acknowledged). This node applies nothing and cannot be promoted. To " +
-            "rejoin: stop it, move its journal and snapshot directories aside, list the commands with `./ringex " +
-            "journal dump --from {2}` on the moved journal, and restart it with an empty journal to catch up in " +
-            "full (docs/operations.md)", links.nodeId, primaryNodeId, firstDiverging, nextSequence - 1);
+            "commands the new primary never saw, or a tail the primary lost). This node applies nothing and cannot " +
+            "be promoted. To rejoin: stop it, move its journal and snapshot directories aside, list the commands " +
+            "with `./ringex journal dump --from {2}` on the moved journal, and restart it with an empty journal to " +
+            "catch up in full (docs/operations.md)", links.nodeId, primaryNodeId, firstDiverging, nextSequence - 1);
         links.diverged.incrementRelease();
         links.onDiverged.run();
     }

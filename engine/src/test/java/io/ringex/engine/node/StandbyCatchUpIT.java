@@ -265,6 +265,71 @@ class StandbyCatchUpIT
     }
 
     @Test
+    void aPrimaryRestartedWithAShorterJournalThanItsStandbysIsNoticedAndTheStandbyTakesNoneOfItsNewHistory()
+        throws Exception
+    {
+        final EngineContext[] pair = symmetricPair();
+        final EngineNode standby = env.closing(EngineNode.launch(pair[1]));
+        final EngineNode first = env.closing(EngineNode.launch(pair[0]));
+        final EngineTestClient firstClient = client(pair[0]);
+        firstClient.setUpMarket(1, 2, 3);
+        final Random random = new Random(21);
+        orders(firstClient, random, 1, 50);
+        firstClient.await(() -> firstClient.count("NEW") + firstClient.count("REJECTED") == 50, "50 orders answered");
+        awaitApplied(firstClient, standby, firstClient.sent.size());
+        first.close();
+        firstClient.close();
+        // The primary's data as it is now, to put back later: a journal shorter than the standby's will be.
+        final Path kept = dir.resolve("kept");
+        copyTree(pair[0].journalDirectory(), kept.resolve("journal"));
+        copyTree(pair[0].snapshotDirectory(), kept.resolve("snapshots"));
+
+        // Restarted with its whole journal: the standby checks its last record against it again and follows on.
+        final EngineNode second = env.closing(EngineNode.launch(pair[0]));
+        final EngineTestClient secondClient = client(pair[0]);
+        orders(secondClient, random, 100, 30);
+        secondClient.await(() -> secondClient.count("NEW") + secondClient.count("REJECTED") == 30, "30 answered");
+        awaitApplied(secondClient, standby, second.journaledSequence());
+        assertEquals(second.stateHash(), standby.stateHash());
+        assertEquals(NodeRole.STANDBY, standby.role());
+        final long held = standby.processedSequence();
+        final long heldHash = standby.stateHash();
+        second.close();
+        secondClient.close();
+
+        // Restarted with the shorter journal (a lost tail): it re-sequences the standby's last 30 numbers with other
+        // commands. The standby must not take them, nor anything after them, as if they followed its own.
+        deleteTree(pair[0].journalDirectory());
+        deleteTree(pair[0].snapshotDirectory());
+        copyTree(kept.resolve("journal"), pair[0].journalDirectory());
+        copyTree(kept.resolve("snapshots"), pair[0].snapshotDirectory());
+        env.closing(EngineNode.launch(pair[0]));
+        final EngineTestClient thirdClient = client(pair[0]);
+        orders(thirdClient, random, 200, 60);
+        thirdClient.await(() -> thirdClient.count("NEW") + thirdClient.count("REJECTED") == 60, "60 answered");
+        thirdClient.await(() -> standby.role() == NodeRole.DIVERGED, "the standby refusing the shorter primary");
+        assertEquals(held, standby.processedSequence());
+        assertEquals(heldHash, standby.stateHash());
+    }
+
+    private static void copyTree(final Path from, final Path to) throws java.io.IOException
+    {
+        java.nio.file.Files.createDirectories(to.getParent());
+        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(from))
+        {
+            for (final Path path : (Iterable<Path>)paths::iterator)
+            {
+                java.nio.file.Files.copy(path, to.resolve(from.relativize(path).toString()));
+            }
+        }
+    }
+
+    private static void deleteTree(final Path path)
+    {
+        org.agrona.IoUtil.delete(path.toFile(), false);
+    }
+
+    @Test
     void aPromotedStandbyResendsTheReportsTheOldPrimaryNeverDelivered()
     {
         final EngineContext[] pair = symmetricPair();
