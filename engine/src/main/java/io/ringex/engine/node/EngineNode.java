@@ -57,7 +57,9 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Threading ({@link EngineContext.Threading}): SHARED puts the input side (ingress or receiver, journal,
  * replication or ack) and the publishers on one thread and the processor with the status agent on another;
- * DEDICATED gives each its own thread, except the status agent, which always shares the processor's.
+ * DEDICATED gives each its own thread, except the status agent, which always shares the processor's. The output ring
+ * has one consumer stage, which offers each event on the egress, market-data or risk publication it belongs on and
+ * counts it ({@link FanOutHandler}): the ring is read once per event, whatever the threading.
  * <p>
  * Thread safety: launch and close from one thread; the queries from any.
  */
@@ -293,19 +295,20 @@ public final class EngineNode implements AutoCloseable
         final AtomicCounter trades = counters.newCounter("trades");
         final AtomicCounter rejects = counters.newCounter("rejects");
         final EventStatistics statistics = new EventStatistics(accepted, trades, rejects);
-        final List<Agent> outputAgents = new ArrayList<>();
-        outputAgents.add(outputRing.stage("egress", new OutboundStage(egress, new int[]{
+        // One stage for the four: each event's header is read once and the ring polled by one stage, not four.
+        final OutboundStage egressHandler = new OutboundStage(egress, new int[]{
             ExecutionReportDecoder.TEMPLATE_ID, CancelRejectDecoder.TEMPLATE_ID, BusinessRejectDecoder.TEMPLATE_ID },
-            false, Long.MAX_VALUE, ctx.newIdleStrategy(), dropped)).errorPolicy(StageErrorPolicy.SKIP).build());
-        outputAgents.add(outputRing.stage("market-data", new OutboundStage(marketData, new int[]{
+            false, Long.MAX_VALUE, ctx.newIdleStrategy(), dropped);
+        final OutboundStage marketDataHandler = new OutboundStage(marketData, new int[]{
             InstrumentDefinitionDecoder.TEMPLATE_ID, BookLevelUpdateDecoder.TEMPLATE_ID,
             BestBidOfferDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID, BookSnapshotDecoder.TEMPLATE_ID },
-            true, 1000, ctx.newIdleStrategy(), dropped)).errorPolicy(StageErrorPolicy.SKIP).build());
-        outputAgents.add(outputRing.stage("risk", new OutboundStage(risk, new int[]{
+            true, 1000, ctx.newIdleStrategy(), dropped);
+        final OutboundStage riskHandler = new OutboundStage(risk, new int[]{
             AccountRiskUpdateDecoder.TEMPLATE_ID, AdminResponseDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID,
-            InstrumentDefinitionDecoder.TEMPLATE_ID }, false, Long.MAX_VALUE, ctx.newIdleStrategy(), dropped))
+            InstrumentDefinitionDecoder.TEMPLATE_ID }, false, Long.MAX_VALUE, ctx.newIdleStrategy(), dropped);
+        final List<Agent> outputAgents = List.of(outputRing.stage("publishers",
+            new FanOutHandler(egressHandler, marketDataHandler, riskHandler, statistics))
             .errorPolicy(StageErrorPolicy.SKIP).build());
-        outputAgents.add(outputRing.stage("statistics", statistics).errorPolicy(StageErrorPolicy.SKIP).build());
 
         final StatusAgent.Sources sources = new StatusAgent.Sources();
         sources.output = ringSink;
