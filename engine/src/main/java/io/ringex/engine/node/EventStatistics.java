@@ -13,8 +13,9 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * An output-ring stage that counts what the processor decided: orders accepted, trades, rejects in all and by
- * reason. It reads two fields of each event in place; it allocates nothing and slows no one (it is not a gate).
+ * Counts what the processor decided: orders accepted, trades, rejects in all and by reason. The last handler of the
+ * output ring's publishers' stage ({@link FanOutHandler}); it reads two fields of each event in place and allocates
+ * nothing.
  * <p>
  * Thread safety: counts are written by the stage's thread and read by anyone.
  */

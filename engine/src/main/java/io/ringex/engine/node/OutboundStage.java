@@ -11,8 +11,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * An output-ring stage that offers the events of chosen templates on one Aeron publication: the egress (execution
- * reports to gateways), the market data, or the risk stream.
+ * Offers the events of chosen templates on one Aeron publication: the egress (execution reports to gateways), the
+ * market data, or the risk stream. One of the handlers of the output ring's publishers' stage ({@link FanOutHandler}).
  * <p>
  * Offer results: {@code BACK_PRESSURED} and {@code ADMIN_ACTION} are retried with the idle strategy, up to
  * {@code maxRetries} (unbounded for the egress: a report must not be lost while its gateway is there, so a slow

@@ -327,9 +327,7 @@ final class StandbyReceiver implements Agent
             if (headerDecoder.schemaId() == ReplicationHeartbeatDecoder.SCHEMA_ID &&
                 headerDecoder.templateId() == ReplicationHeartbeatDecoder.TEMPLATE_ID)
             {
-                final long known = heartbeatSession;
-                heartbeatSession = header.sessionId();
-                if (primaryRestarted(known, header.sessionId()))
+                if (primaryRestarted(true, header.sessionId()))
                 {
                     return ControlledFragmentHandler.Action.BREAK;
                 }
@@ -338,9 +336,7 @@ final class StandbyReceiver implements Agent
             }
             return ControlledFragmentHandler.Action.CONTINUE;
         }
-        final long known = commandSession;
-        commandSession = header.sessionId();
-        if (primaryRestarted(known, header.sessionId()))
+        if (primaryRestarted(false, header.sessionId()))
         {
             return ControlledFragmentHandler.Action.BREAK;
         }
@@ -376,10 +372,20 @@ final class StandbyReceiver implements Agent
      * its place). Its journal may now end before this one (a tail lost in a crash), and then it re-sequences this
      * node's last numbers with other commands: taking them on as if they followed this journal would diverge
      * silently. So stop acknowledging and ask for a catch-up again, which checks this node's last record against the
-     * primary's journal (and refuses the primary if it lacks it).
+     * primary's journal (and refuses the primary if it lacks it). Commands and heartbeats come from two publications,
+     * each followed by its own session id.
      */
-    private boolean primaryRestarted(final long knownSession, final int sessionId)
+    private boolean primaryRestarted(final boolean heartbeat, final int sessionId)
     {
+        final long knownSession = heartbeat ? heartbeatSession : commandSession;
+        if (heartbeat)
+        {
+            heartbeatSession = sessionId;
+        }
+        else
+        {
+            commandSession = sessionId;
+        }
         if (NO_SESSION == knownSession || knownSession == sessionId ||
             (state != State.LIVE && state != State.CATCHING_UP))
         {

@@ -287,7 +287,7 @@ class EngineNodeIT
             client.limit(1 + random.nextInt(3), i, random.nextBoolean() ? Side.BUY : Side.SELL,
                 9_950 + random.nextInt(100), 1 + random.nextInt(10));
         }
-        client.await(() -> client.count("NEW") + client.count("REJECTED") == 500, "500 orders answered");
+        client.await(() -> client.answered() == 500, "500 orders answered");
         final long expected = client.sent.size();
         client.await(() -> standby.processedSequence() == expected, "the standby to apply everything");
 

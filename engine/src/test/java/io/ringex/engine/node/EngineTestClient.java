@@ -181,6 +181,12 @@ final class EngineTestClient implements AutoCloseable
         return reports.stream().filter((r) -> r.execType().equals(execType)).count();
     }
 
+    /** @return orders answered with NEW or REJECTED: each order gets exactly one of the two. */
+    long answered()
+    {
+        return count("NEW") + count("REJECTED");
+    }
+
     private void onEvent(
         final DirectBuffer buffer, final int offset, final int length, final io.aeron.logbuffer.Header h)
     {

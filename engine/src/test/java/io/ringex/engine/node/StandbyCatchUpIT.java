@@ -86,7 +86,7 @@ class StandbyCatchUpIT
         client.setUpMarket(1, 2, 3);
         final Random random = new Random(5);
         orders(client, random, 1, 2_500);
-        client.await(() -> client.count("NEW") + client.count("REJECTED") == 2_500, "2,500 orders answered");
+        client.await(() -> client.answered() == 2_500, "2,500 orders answered");
         final long before = client.sent.size();
 
         final long startNs = System.nanoTime();
@@ -95,7 +95,7 @@ class StandbyCatchUpIT
         orders(client, random, 2_501, 1_500);
         awaitApplied(client, standby, before);
         final long caughtUpNs = System.nanoTime() - startNs;
-        client.await(() -> client.count("NEW") + client.count("REJECTED") == 4_000, "4,000 orders answered");
+        client.await(() -> client.answered() == 4_000, "4,000 orders answered");
         final long all = client.sent.size();
         awaitApplied(client, standby, all);
         System.out.printf("CATCH-UP: %d journaled commands applied by a late standby in %.1f ms (%.0f commands/s, " +
@@ -124,7 +124,7 @@ class StandbyCatchUpIT
         first.setUpMarket(1, 2, 3);
         final Random random = new Random(9);
         orders(first, random, 1, 300);
-        first.await(() -> first.count("NEW") + first.count("REJECTED") == 300, "300 orders answered");
+        first.await(() -> first.answered() == 300, "300 orders answered");
         awaitApplied(first, standby, first.sent.size());
         oldPrimary.close();
 
@@ -133,17 +133,17 @@ class StandbyCatchUpIT
         second.await(() -> standby.role() == NodeRole.PRIMARY, "promotion");
         final long promotedNs = System.nanoTime();
         orders(second, random, 1_000, 200);
-        second.await(() -> second.count("NEW") + second.count("REJECTED") >= 1, "a first order on the new primary");
+        second.await(() -> second.answered() >= 1, "a first order on the new primary");
         final long firstAnswerNs = System.nanoTime() - promotedNs;
         assertTrue(firstAnswerNs < promotedAckTimeoutNs / 2, "the promoted node answered its first order after " +
             firstAnswerNs / 1_000_000 + " ms: it waited for acknowledgements from a dead peer");
-        second.await(() -> second.count("NEW") + second.count("REJECTED") >= 200, "200 orders on the new primary");
+        second.await(() -> second.answered() >= 200, "200 orders on the new primary");
 
         // The old primary comes back as standby of the new one, from its own journal.
         final EngineNode rejoined = env.closing(EngineNode.launch(pair[0].role(EngineContext.Role.STANDBY)));
         assertEquals(NodeRole.STANDBY, rejoined.role());
         orders(second, random, 2_000, 200);
-        second.await(() -> second.count("NEW") + second.count("REJECTED") >= 400, "400 orders on the new primary");
+        second.await(() -> second.answered() >= 400, "400 orders on the new primary");
         final long journaled = standby.journaledSequence();
         awaitApplied(second, rejoined, journaled);
         assertEquals(standby.stateHash(), rejoined.stateHash());
@@ -164,14 +164,14 @@ class StandbyCatchUpIT
         final EngineTestClient first = client(pair[0]);
         first.setUpMarket(1, 2);
         orders(first, new Random(3), 1, 50);
-        first.await(() -> first.count("NEW") + first.count("REJECTED") == 50, "50 orders answered");
+        first.await(() -> first.answered() == 50, "50 orders answered");
         final long shared = first.sent.size();
         awaitApplied(first, standby, shared);
 
         // The standby goes away; the old primary takes 20 more commands alone (degraded), then dies.
         standby.close();
         orders(first, new Random(4), 100, 20);
-        first.await(() -> first.count("NEW") + first.count("REJECTED") == 70, "20 more on the old primary alone");
+        first.await(() -> first.answered() == 70, "20 more on the old primary alone");
         final long oldLast = oldPrimary.journaledSequence();
         oldPrimary.close();
         first.close();
@@ -180,7 +180,7 @@ class StandbyCatchUpIT
         env.closing(EngineNode.launch(pair[1].role(EngineContext.Role.PRIMARY)));
         final EngineTestClient second = client(pair[1]);
         orders(second, new Random(5), 500, 30);
-        second.await(() -> second.count("NEW") + second.count("REJECTED") == 30, "30 on the new primary");
+        second.await(() -> second.answered() == 30, "30 on the new primary");
 
         final List<String> errors = new ArrayList<>();
         final Logger logger = Logger.getLogger(StandbyReceiver.class.getName());
@@ -223,7 +223,7 @@ class StandbyCatchUpIT
 
             // It applies nothing: neither the new primary's commands nor anything else, and cannot be promoted.
             orders(second, new Random(6), 900, 10);
-            second.await(() -> second.count("NEW") + second.count("REJECTED") == 40, "10 more on the new primary");
+            second.await(() -> second.answered() == 40, "10 more on the new primary");
             final long quietUntil = System.nanoTime() + 500_000_000L;
             second.await(() -> System.nanoTime() > quietUntil, "half a second");
             assertEquals(oldLast, refused.journaledSequence());
@@ -234,7 +234,7 @@ class StandbyCatchUpIT
             // The refused node does not hold up its primary: far more commands than its replication buffers hold
             // are all answered (it drains and discards what it cannot apply; the primary degrades once).
             orders(second, new Random(7), 10_000, 3_000);
-            second.await(() -> second.count("NEW") + second.count("REJECTED") == 3_040, "3,000 more on the new " +
+            second.await(() -> second.answered() == 3_040, "3,000 more on the new " +
                 "primary with a refused standby");
             assertEquals(oldLast, refused.processedSequence());
         }
@@ -253,13 +253,13 @@ class StandbyCatchUpIT
         final EngineTestClient client = client(pair[0]);
         client.setUpMarket(1, 2);
         orders(client, new Random(11), 1, 50);
-        client.await(() -> client.count("NEW") + client.count("REJECTED") == 50, "50 orders answered");
+        client.await(() -> client.answered() == 50, "50 orders answered");
         awaitApplied(client, standby, client.sent.size());
 
         // The standby goes away; the primary acknowledges 20 more alone (degraded), then dies too.
         standby.close();
         orders(client, new Random(12), 100, 20);
-        client.await(() -> client.count("NEW") + client.count("REJECTED") == 70, "20 more on the primary alone");
+        client.await(() -> client.answered() == 70, "20 more on the primary alone");
         primary.close();
 
         // The standby comes back first: no primary has matched its journal, which lacks 20 acknowledged orders.
@@ -283,7 +283,7 @@ class StandbyCatchUpIT
         firstClient.setUpMarket(1, 2, 3);
         final Random random = new Random(21);
         orders(firstClient, random, 1, 50);
-        firstClient.await(() -> firstClient.count("NEW") + firstClient.count("REJECTED") == 50, "50 orders answered");
+        firstClient.await(() -> firstClient.answered() == 50, "50 orders answered");
         awaitApplied(firstClient, standby, firstClient.sent.size());
         first.close();
         firstClient.close();
