@@ -95,9 +95,9 @@ class AllInOneIT
                 FixUser fix = new FixUser(fixPort, "fixtrader", "fixtrader"))
             {
                 // SBE: the maker offers 8 at 101.00, the trader lifts 5 of it.
-                maker.client.newOrder(1001, 1, 1, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, 10_100, 8);
+                maker.limitOrder(1001, 1, Side.SELL, 10_100, 8);
                 await(() -> maker.reports.contains("1:NEW"), "maker's offer accepted", maker.reports);
-                trader.client.newOrder(1003, 2, 1, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10_100, 5);
+                trader.limitOrder(1003, 2, Side.BUY, 10_100, 5);
                 await(() -> trader.reports.contains("2:FILL"), "trader filled over SBE", trader.reports);
 
                 // FIX: the FIX trader takes the remaining 3 at 101.00.
@@ -274,13 +274,23 @@ class AllInOneIT
             client = ExchangeClient.connect(aeron, "aeron:udp?endpoint=localhost:" + sbePort, 2001,
                 "aeron:udp?endpoint=localhost:" + SbeLoadTransport.freePort(), 7000 + user.hashCode() % 1000, this);
             await(client::isConnected, user + " connected to the gateway", reports);
-            client.logon(user, password, false, 1000);
+            // Connected is not yet sendable: the driver raises the publication's limit a duty cycle after it
+            // connects, and an offer in between is refused as back-pressured. Send until one is taken.
+            await(() -> client.logon(user, password, false, 1000) > 0, user + "'s logon sent", reports);
             await(() ->
             {
                 client.poll();
                 return client.isLoggedOn();
             }, user + " logged on", reports);
             poller = client.startPolling(new org.agrona.concurrent.BackoffIdleStrategy());
+        }
+
+        /** A GTC limit order on instrument 1, sent once the publication takes it. */
+        void limitOrder(final long account, final long clientOrderId, final Side side, final long price,
+            final long quantity)
+        {
+            await(() -> client.newOrder(account, clientOrderId, 1, side, OrderType.LIMIT, TimeInForce.GTC, price,
+                quantity) > 0, "order " + clientOrderId + " sent", reports);
         }
 
         public void onExecutionReport(final ExecutionReportDecoder report)

@@ -35,7 +35,8 @@ import java.util.concurrent.TimeUnit;
  * <pre>{@code
  * ExchangeClient client = ExchangeClient.connect(aeron, "aeron:udp?endpoint=localhost:40200", 2001,
  *     "aeron:udp?endpoint=localhost:40300", 3001, listener);
- * client.logon("alice", "secret", true, 1000);
+ * while (!client.isConnected()) { idle.idle(); }
+ * while (client.logon("alice", "secret", true, 1000) < 0) { idle.idle(); }
  * while (!client.isLoggedOn()) { client.poll(); }
  * client.newOrder(client.accountId(), "ord-1", 1, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10125, 10);
  * }</pre>
