@@ -102,11 +102,14 @@ public final class ExchangeClient implements AutoCloseable
     }
 
     /**
-     * @return true once the gateway subscribes to this client's publication.
+     * @return true once the gateway subscribes to this client's publication and the driver has opened its window:
+     * a send may still be back-pressured later, but not for want of a first status message.
      */
     public boolean isConnected()
     {
-        return publication.isConnected();
+        // The driver's sender marks the publication connected on the gateway's first status message; its conductor
+        // raises the publication's limit a duty cycle later, and an offer in between is refused as BACK_PRESSURED.
+        return publication.isConnected() && publication.availableWindow() > 0;
     }
 
     /**
