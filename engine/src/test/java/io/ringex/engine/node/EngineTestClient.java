@@ -184,7 +184,18 @@ final class EngineTestClient implements AutoCloseable
     /** @return orders answered with NEW or REJECTED: each order gets exactly one of the two. */
     long answered()
     {
-        return count("NEW") + count("REJECTED");
+        return answeredAfter(0);
+    }
+
+    /**
+     * @param commandSequence the last command not to count.
+     * @return orders after that command answered with NEW or REJECTED: a promoted node's re-sent reports of the old
+     * primary's commands are not counted.
+     */
+    long answeredAfter(final long commandSequence)
+    {
+        return reports.stream().filter((r) -> r.commandSequence() > commandSequence &&
+            (r.execType().equals("NEW") || r.execType().equals("REJECTED"))).count();
     }
 
     private void onEvent(

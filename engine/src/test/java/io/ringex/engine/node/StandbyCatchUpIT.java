@@ -128,22 +128,26 @@ class StandbyCatchUpIT
         awaitApplied(first, standby, first.sent.size());
         oldPrimary.close();
 
+        // The promoted node re-sends the old primary's recent reports first: count only answers to commands after
+        // its NewEpoch, which follows the old primary's commands.
+        final long newEpoch = first.sent.size() + 1;
         final EngineTestClient second = client(pair[1]);
         requestPromotion(second, pair[1]);
         second.await(() -> standby.role() == NodeRole.PRIMARY, "promotion");
         final long promotedNs = System.nanoTime();
         orders(second, random, 1_000, 200);
-        second.await(() -> second.answered() >= 1, "a first order on the new primary");
+        second.await(() -> second.answeredAfter(newEpoch) >= 1, "a first order on the new primary");
         final long firstAnswerNs = System.nanoTime() - promotedNs;
         assertTrue(firstAnswerNs < promotedAckTimeoutNs / 2, "the promoted node answered its first order after " +
             firstAnswerNs / 1_000_000 + " ms: it waited for acknowledgements from a dead peer");
-        second.await(() -> second.answered() >= 200, "200 orders on the new primary");
+        second.await(() -> second.answeredAfter(newEpoch) == 200, "200 orders on the new primary");
 
         // The old primary comes back as standby of the new one, from its own journal.
         final EngineNode rejoined = env.closing(EngineNode.launch(pair[0].role(EngineContext.Role.STANDBY)));
         assertEquals(NodeRole.STANDBY, rejoined.role());
         orders(second, random, 2_000, 200);
-        second.await(() -> second.answered() >= 400, "400 orders on the new primary");
+        second.await(() -> second.answeredAfter(newEpoch) == 400, "400 orders on the new primary");
+        assertEquals(newEpoch + 400, standby.journaledSequence());
         final long journaled = standby.journaledSequence();
         awaitApplied(second, rejoined, journaled);
         assertEquals(standby.stateHash(), rejoined.stateHash());
