@@ -81,6 +81,7 @@ public final class EngineNode implements AutoCloseable
     private StandbyReceiver receiver;
     private ProcessorStage processorStage;
     private Stage processorRingStage;
+    private Stage journalRingStage;
     private SequenceBase sequences;
     private long recoveredCommands;
     private boolean closed;
@@ -189,6 +190,7 @@ public final class EngineNode implements AutoCloseable
             new JournalPretoucher(journalWriter, ctx.journalPretouchBytes()) : null;
         final Stage journalStage = inputRing.stage("journal", journalHandler).errorPolicy(StageErrorPolicy.HALT)
             .build();
+        journalRingStage = journalStage;
         final List<Agent> inputAgents = new ArrayList<>();
         final boolean replicating = ctx.replicationMode() != EngineContext.ReplicationMode.OFF;
         final boolean onward = !primary && replicating && ctx.hasPeerChannels();
@@ -490,11 +492,11 @@ public final class EngineNode implements AutoCloseable
     }
 
     /**
-     * @return the sequence of the last command journaled.
+     * @return the sequence of the last command written to the journal (the input ring may hold later ones).
      */
     public long journaledSequence()
     {
-        return sequences.commandSequence(inputRing.cursorCounter().get());
+        return sequences.commandSequence(journalRingStage.sequenceCounter().get());
     }
 
     /**
