@@ -68,14 +68,16 @@ public final class ExchangeClient implements AutoCloseable
         final String responseChannel,
         final int responseStreamId,
         final ExchangeListener listener,
-        final NanoClock clock)
+        final NanoClock clock,
+        final boolean sharedPublication)
     {
         this.responseChannel = responseChannel;
         this.responseStreamId = responseStreamId;
         this.events = new SessionEvents(listener);
         this.clock = clock;
         this.subscription = aeron.addSubscription(responseChannel, responseStreamId);
-        this.publication = aeron.addExclusivePublication(gatewayChannel, gatewayStreamId);
+        this.publication = sharedPublication ? aeron.addPublication(gatewayChannel, gatewayStreamId) :
+            aeron.addExclusivePublication(gatewayChannel, gatewayStreamId);
     }
 
     /**
@@ -98,7 +100,33 @@ public final class ExchangeClient implements AutoCloseable
         final ExchangeListener listener)
     {
         return new ExchangeClient(aeron, gatewayChannel, gatewayStreamId, responseChannel, responseStreamId, listener,
-            SystemNanoClock.INSTANCE);
+            SystemNanoClock.INSTANCE, false);
+    }
+
+    /**
+     * As {@link #connect}, but over the Aeron client's shared publication to the gateway
+     * ({@link Aeron#addPublication}): the clients of several users in one process then send on one stream instead of
+     * one each, and the gateway tells their messages apart by the session id each carries. Each still needs a
+     * response channel and stream of its own.
+     *
+     * @param aeron            connected Aeron client; not closed by this client.
+     * @param gatewayChannel   the gateway's client channel.
+     * @param gatewayStreamId  the gateway's client stream.
+     * @param responseChannel  where the gateway answers this client (named in Logon).
+     * @param responseStreamId the stream the gateway answers on; unique per client on that channel.
+     * @param listener         receives events during {@link #poll()}.
+     * @return the client; check {@link #isConnected()} before {@link #logon}.
+     */
+    public static ExchangeClient connectShared(
+        final Aeron aeron,
+        final String gatewayChannel,
+        final int gatewayStreamId,
+        final String responseChannel,
+        final int responseStreamId,
+        final ExchangeListener listener)
+    {
+        return new ExchangeClient(aeron, gatewayChannel, gatewayStreamId, responseChannel, responseStreamId, listener,
+            SystemNanoClock.INSTANCE, true);
     }
 
     /**

@@ -6,8 +6,10 @@ import io.ringex.gateway.auth.User;
 import io.ringex.protocol.codecs.RejectReason;
 
 /**
- * One SBE client connection as the gateway sees it: the Aeron image it publishes on, the publication the gateway
- * answers on, and the session's timers, throttle and back-pressure state.
+ * One SBE client session as the gateway sees it: the Aeron image it publishes on, the publication the gateway
+ * answers on, and the session's timers, throttle and back-pressure state. Sessions whose client process publishes
+ * for several users on one (non-exclusive) publication share an image; they are chained through
+ * {@link #nextOnImage}.
  * <p>
  * Thread safety: owned by the {@link SbeGatewayAgent} thread.
  */
@@ -24,7 +26,11 @@ final class ClientSession
     }
 
     final int imageSessionId;
+    final String responseChannel;
+    final int responseStreamId;
     final ExclusivePublication publication;
+    /** The next session on the same image, or null. */
+    ClientSession nextOnImage;
     final long createdNs;
     State state;
     User user;
@@ -41,9 +47,16 @@ final class ClientSession
     /** When an event for this client was first refused by its publication; 0 if none is. */
     long egressBackPressureStartNs;
 
-    ClientSession(final int imageSessionId, final ExclusivePublication publication, final long nowNs)
+    ClientSession(
+        final int imageSessionId,
+        final String responseChannel,
+        final int responseStreamId,
+        final ExclusivePublication publication,
+        final long nowNs)
     {
         this.imageSessionId = imageSessionId;
+        this.responseChannel = responseChannel;
+        this.responseStreamId = responseStreamId;
         this.publication = publication;
         this.createdNs = nowNs;
         this.lastReceivedNs = nowNs;

@@ -42,12 +42,14 @@ import java.util.concurrent.TimeUnit;
  * engine nodes ({@link EngineRouter}) and the session timers ({@link SbeSessions}).
  * <p>
  * A client connection is an Aeron {@link Image} on the client ingress subscription, named by its
- * {@code header.sessionId()}. Its first message must be a Logon ({@link SbeSessions}). Each later message is validated
- * ({@link CommandChecker}), throttled (token bucket), checked for account authority, stamped with the session id and
- * forwarded to the primary engine node. When the engine ingress back-pressures, or no primary is known (between a
- * primary's loss and a standby's promotion), the poll returns {@link Action#ABORT} so the same fragment is offered
- * again on the next duty cycle; past {@link GatewayContext#backPressureTimeoutMs()} it is rejected ENGINE_BUSY or
- * NOT_PRIMARY. Nothing is dropped silently: every refusal is answered with a BusinessReject or counted.
+ * {@code header.sessionId()}. Its first message must be a Logon ({@link SbeSessions}); a client process that
+ * publishes for several users on one publication logs each on over it and names the session in each message. Each
+ * later message is validated ({@link CommandChecker}), throttled (token bucket), checked for account authority,
+ * stamped with the session id and forwarded to the primary engine node. When the engine ingress back-pressures, or
+ * no primary is known (between a primary's loss and a standby's promotion), the poll returns {@link Action#ABORT} so
+ * the same fragment is offered again on the next duty cycle; past {@link GatewayContext#backPressureTimeoutMs()} it
+ * is rejected ENGINE_BUSY or NOT_PRIMARY. Nothing is dropped silently: every refusal is answered with a
+ * BusinessReject or counted.
  * <p>
  * Threading: all methods run on the agent's thread, except the image handlers (Aeron's conductor thread), which only
  * enqueue. Counters are Aeron counters, readable from outside the process with AeronStat.
@@ -184,8 +186,9 @@ public final class SbeGatewayAgent implements Agent
         Integer imageSessionId;
         while ((imageSessionId = lostImages.poll()) != null)
         {
-            final ClientSession session = sessions.byImage(imageSessionId.intValue());
-            if (session != null)
+            // Every session the lost publication carried.
+            ClientSession session;
+            while ((session = sessions.byImage(imageSessionId.intValue())) != null)
             {
                 sessions.disconnect(session, RejectReason.NONE, false, nowNs);
             }
@@ -213,10 +216,16 @@ public final class SbeGatewayAgent implements Agent
 
     private Action onClientFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
-        final ClientSession session = sessions.byImage(header.sessionId());
         final RejectReason invalid = checker.validate(buffer, offset, length);
         final int templateId = length >= HEADER_LENGTH ?
             buffer.getShort(offset + 2, ORDER) & 0xFFFF : 0;
+        if (invalid == RejectReason.NONE && templateId == LogonDecoder.TEMPLATE_ID)
+        {
+            sessions.onLogon(buffer, offset, header.sessionId(), nowNs);
+            return Action.CONTINUE;
+        }
+
+        final ClientSession session = sessions.forMessage(header.sessionId(), buffer, offset, length);
         if (invalid != RejectReason.NONE)
         {
             if (session != null && session.state == ClientSession.State.ACTIVE)
@@ -231,11 +240,6 @@ public final class SbeGatewayAgent implements Agent
             return Action.CONTINUE;
         }
 
-        if (templateId == LogonDecoder.TEMPLATE_ID)
-        {
-            sessions.onLogon(session, buffer, offset, header.sessionId(), nowNs);
-            return Action.CONTINUE;
-        }
         if (session == null || session.state != ClientSession.State.ACTIVE)
         {
             // No session to answer on: a client that skipped Logon. Counted, not answered.

@@ -66,9 +66,42 @@ final class SbeSessions
         this.logonTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.logonTimeoutMs());
     }
 
+    /**
+     * @param imageSessionId the client's Aeron image.
+     * @return the first of the image's sessions, or null.
+     */
     ClientSession byImage(final int imageSessionId)
     {
         return sessionsByImage.get(imageSessionId);
+    }
+
+    /**
+     * The session a client message other than Logon belongs to: the image's one session, whatever session id the
+     * message carries (the gateway stamps its own); or, when several sessions share the image, the one whose id the
+     * message carries. Every such message starts its block with the session id.
+     *
+     * @return the session, or null if the image has none or none of its sessions is named.
+     */
+    ClientSession forMessage(final int imageSessionId, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final ClientSession first = sessionsByImage.get(imageSessionId);
+        if (null == first || null == first.nextOnImage)
+        {
+            return first;
+        }
+        if (length < HEADER_LENGTH + Long.BYTES)
+        {
+            return null;
+        }
+        final long sessionId = buffer.getLong(offset + HEADER_LENGTH, MessageHeaderDecoder.BYTE_ORDER);
+        for (ClientSession session = first; null != session; session = session.nextOnImage)
+        {
+            if (session.sessionId == sessionId && 0 != sessionId)
+            {
+                return session;
+            }
+        }
+        return null;
     }
 
     ClientSession byNumber(final int sessionNumber)
@@ -76,20 +109,8 @@ final class SbeSessions
         return sessionsByNumber.get(sessionNumber);
     }
 
-    void onLogon(
-        final ClientSession existing, final DirectBuffer buffer, final int offset, final int image, final long nowNs)
+    void onLogon(final DirectBuffer buffer, final int offset, final int image, final long nowNs)
     {
-        if (existing != null)
-        {
-            if (existing.state == ClientSession.State.ACTIVE)
-            {
-                existing.lastReceivedNs = nowNs;
-                replies.reject(existing, LogonDecoder.TEMPLATE_ID, null, 0, RejectReason.MALFORMED,
-                    "already logged on", router.epoch(), nowNs);
-            }
-            return;
-        }
-
         headerDecoder.wrap(buffer, offset);
         logonDecoder.wrap(buffer, offset + HEADER_LENGTH, headerDecoder.blockLength(), headerDecoder.version());
         final long heartbeatMs = logonDecoder.heartbeatIntervalMs();
@@ -98,6 +119,22 @@ final class SbeSessions
         final String username = logonDecoder.username();
         final String credential = logonDecoder.credential();
         final String responseChannel = logonDecoder.responseChannel();
+
+        final ClientSession first = sessionsByImage.get(image);
+        for (ClientSession existing = first; null != existing; existing = existing.nextOnImage)
+        {
+            // A second Logon answered on the same channel and stream is the same session's; another is a new session.
+            if (existing.responseStreamId == responseStreamId && existing.responseChannel.equals(responseChannel))
+            {
+                if (existing.state == ClientSession.State.ACTIVE)
+                {
+                    existing.lastReceivedNs = nowNs;
+                    replies.reject(existing, LogonDecoder.TEMPLATE_ID, null, 0, RejectReason.MALFORMED,
+                        "already logged on", router.epoch(), nowNs);
+                }
+                return;
+            }
+        }
 
         final ExclusivePublication publication;
         try
@@ -111,14 +148,23 @@ final class SbeSessions
             return;
         }
 
-        final ClientSession session = new ClientSession(image, publication, nowNs);
+        final ClientSession session = new ClientSession(image, responseChannel, responseStreamId, publication, nowNs);
+        if (null == first)
+        {
+            sessionsByImage.put(image, session);
+        }
+        else
+        {
+            session.nextOnImage = first.nextOnImage;
+            first.nextOnImage = session;
+        }
+
         final User user = ctx.users().authenticate(username, credential);
         if (user == null)
         {
             rejects.increment();
             session.state = ClientSession.State.REJECTING;
             session.logonRejectReason = RejectReason.INVALID_CREDENTIALS;
-            sessionsByImage.put(image, session);
             return;
         }
 
@@ -130,7 +176,6 @@ final class SbeSessions
         session.throttle = new Throttle(ctx.throttleMessagesPerSecond(), ctx.throttleBurst(), nowNs);
         session.sessionNumber = nextSessionNumber();
         session.sessionId = SessionIds.sessionId(ctx.gatewayId(), session.sessionNumber);
-        sessionsByImage.put(image, session);
         sessionsByNumber.put(session.sessionNumber, session);
     }
 
@@ -153,47 +198,11 @@ final class SbeSessions
     int checkTimers(final long nowNs)
     {
         int work = 0;
-        for (final ClientSession session : sessionsByImage.values())
+        for (final ClientSession first : sessionsByImage.values())
         {
-            switch (session.state)
+            for (ClientSession session = first; null != session; session = session.nextOnImage)
             {
-                case AWAITING_CONNECTION:
-                case REJECTING:
-                    if (session.publication.isConnected() && replies.logonResponse(session, router.epoch(), nowNs))
-                    {
-                        work++;
-                        if (session.state == ClientSession.State.REJECTING)
-                        {
-                            toClose.add(session);
-                        }
-                        else
-                        {
-                            session.state = ClientSession.State.ACTIVE;
-                            session.lastReceivedNs = nowNs;
-                            activeSessions.increment();
-                            router.ingress().sessionStatus(session.sessionId, session.accountId(), true);
-                        }
-                    }
-                    else if (nowNs - session.createdNs > logonTimeoutNs)
-                    {
-                        toClose.add(session);
-                    }
-                    break;
-
-                case ACTIVE:
-                    if (nowNs - session.lastReceivedNs > 3 * session.heartbeatIntervalNs)
-                    {
-                        toClose.add(session);
-                    }
-                    else if (nowNs - session.lastSentNs >= session.heartbeatIntervalNs)
-                    {
-                        replies.heartbeat(session, nowNs);
-                        work++;
-                    }
-                    break;
-
-                default:
-                    break;
+                work += checkTimers(session, nowNs);
             }
         }
 
@@ -208,6 +217,50 @@ final class SbeSessions
         return work;
     }
 
+    private int checkTimers(final ClientSession session, final long nowNs)
+    {
+        switch (session.state)
+        {
+            case AWAITING_CONNECTION:
+            case REJECTING:
+                if (session.publication.isConnected() && replies.logonResponse(session, router.epoch(), nowNs))
+                {
+                    if (session.state == ClientSession.State.REJECTING)
+                    {
+                        toClose.add(session);
+                    }
+                    else
+                    {
+                        session.state = ClientSession.State.ACTIVE;
+                        session.lastReceivedNs = nowNs;
+                        activeSessions.increment();
+                        router.ingress().sessionStatus(session.sessionId, session.accountId(), true);
+                    }
+                    return 1;
+                }
+                if (nowNs - session.createdNs > logonTimeoutNs)
+                {
+                    toClose.add(session);
+                }
+                return 0;
+
+            case ACTIVE:
+                if (nowNs - session.lastReceivedNs > 3 * session.heartbeatIntervalNs)
+                {
+                    toClose.add(session);
+                }
+                else if (nowNs - session.lastSentNs >= session.heartbeatIntervalNs)
+                {
+                    replies.heartbeat(session, nowNs);
+                    return 1;
+                }
+                return 0;
+
+            default:
+                return 0;
+        }
+    }
+
     /**
      * Close every session (the gateway is stopping), telling the clients.
      *
@@ -215,7 +268,13 @@ final class SbeSessions
      */
     void closeAll(final long nowNs)
     {
-        toClose.addAll(sessionsByImage.values());
+        for (final ClientSession first : sessionsByImage.values())
+        {
+            for (ClientSession session = first; null != session; session = session.nextOnImage)
+            {
+                toClose.add(session);
+            }
+        }
         for (final ClientSession session : toClose)
         {
             disconnect(session, RejectReason.NONE, true, nowNs);
@@ -226,7 +285,7 @@ final class SbeSessions
     void disconnect(
         final ClientSession session, final RejectReason reason, final boolean sendLogout, final long nowNs)
     {
-        sessionsByImage.remove(session.imageSessionId);
+        unlink(session);
         if (session.sessionNumber != 0)
         {
             sessionsByNumber.remove(session.sessionNumber);
@@ -246,5 +305,34 @@ final class SbeSessions
         }
         session.state = ClientSession.State.REJECTING;
         CloseHelper.quietClose(session.publication);
+    }
+
+    private void unlink(final ClientSession session)
+    {
+        final ClientSession first = sessionsByImage.get(session.imageSessionId);
+        if (first == session)
+        {
+            if (null == session.nextOnImage)
+            {
+                sessionsByImage.remove(session.imageSessionId);
+            }
+            else
+            {
+                sessionsByImage.put(session.imageSessionId, session.nextOnImage);
+            }
+        }
+        else
+        {
+            ClientSession previous = first;
+            while (null != previous && previous.nextOnImage != session)
+            {
+                previous = previous.nextOnImage;
+            }
+            if (null != previous)
+            {
+                previous.nextOnImage = session.nextOnImage;
+            }
+        }
+        session.nextOnImage = null;
     }
 }

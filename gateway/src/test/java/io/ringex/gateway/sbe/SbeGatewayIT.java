@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -101,7 +102,14 @@ class SbeGatewayIT
 
     private ExchangeClient client(final RecordingListener listener)
     {
-        final ExchangeClient client = ExchangeClient.connect(aeron, IPC, 2001, IPC, nextResponseStream++, listener);
+        return client(listener, false);
+    }
+
+    private ExchangeClient client(final RecordingListener listener, final boolean sharedPublication)
+    {
+        final ExchangeClient client = sharedPublication ?
+            ExchangeClient.connectShared(aeron, IPC, 2001, IPC, nextResponseStream++, listener) :
+            ExchangeClient.connect(aeron, IPC, 2001, IPC, nextResponseStream++, listener);
         clients.add(client);
         Await.until("client connected to gateway", client::isConnected, client::poll);
         return client;
@@ -110,7 +118,12 @@ class SbeGatewayIT
     private ExchangeClient loggedOn(final RecordingListener listener, final String user, final String password,
         final boolean cancelOnDisconnect, final int heartbeatMs)
     {
-        final ExchangeClient client = client(listener);
+        return loggedOn(client(listener), user, password, cancelOnDisconnect, heartbeatMs);
+    }
+
+    private static ExchangeClient loggedOn(final ExchangeClient client, final String user, final String password,
+        final boolean cancelOnDisconnect, final int heartbeatMs)
+    {
         Await.until("logon sent", () -> client.logon(user, password, cancelOnDisconnect, heartbeatMs) > 0, null);
         Await.until("logged on", client::isLoggedOn, client::poll);
         return client;
@@ -263,6 +276,64 @@ class SbeGatewayIT
         Await.until("logged off", () -> engine.commandLog().contains(
             "SessionStatus session=" + sessionId + " account=100 loggedOn=FALSE"), null);
         assertTrue(engine.commandLog().stream().noneMatch(l -> l.startsWith("MassCancel")));
+    }
+
+    @Test
+    void usersOfOneProcessLoggedOnOverOneSharedPublicationAreSeparateSessions()
+    {
+        startGateway(context());
+        final RecordingListener a = new RecordingListener();
+        final RecordingListener b = new RecordingListener();
+        final ExchangeClient alice = loggedOn(client(a, true), "alice", TestUsers.ALICE_PASSWORD, true, 100);
+        final ExchangeClient bob = loggedOn(client(b, true), "bob", TestUsers.BOB_PASSWORD, false, 100);
+        assertNotEquals(alice.sessionId(), bob.sessionId());
+
+        Await.until("alice's bid sent", () -> alice.newOrder(
+            100, "A1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10125, 10) > 0, null);
+        Await.until("alice NEW", () -> a.report(r -> r.execType().equals("NEW")) != null, alice::poll);
+        Await.until("bob's offer sent", () -> bob.newOrder(
+            200, "B1", INSTRUMENT, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, 10125, 4) > 0, null);
+        Await.until("bob FILL", () -> b.report(r -> r.execType().equals("FILL")) != null, bob::poll);
+        Await.until("alice PARTIAL_FILL", () -> a.report(r -> r.execType().equals("PARTIAL_FILL")) != null,
+            alice::poll);
+        assertTrue(a.reports.stream().allMatch(r -> r.sessionId() == alice.sessionId()), "alice sees only hers");
+        assertTrue(b.reports.stream().allMatch(r -> r.sessionId() == bob.sessionId()), "bob sees only his own");
+
+        // Each acts as its own user: bob naming alice's account is refused, and the refusal is his.
+        Await.until("bob's cancel sent", () -> bob.cancel(100, "B-C1", "A1", 0, INSTRUMENT) > 0, null);
+        Await.until("bob refused", () -> !b.businessRejects.isEmpty(), bob::poll);
+        assertEquals("NOT_AUTHORISED", b.businessRejects.get(0).reason());
+        assertTrue(a.businessRejects.isEmpty(), a.businessRejects.toString());
+
+        // A message on the shared publication naming neither session is dropped, not taken for either's.
+        final UnsafeBuffer unnamed = new UnsafeBuffer(new byte[256]);
+        final int unnamedLength = SbeMessages.newOrder(unnamed, 100, 10000, 1);
+        Await.until("an order naming no session sent", () -> alice.offerRaw(unnamed, 0, unnamedLength) > 0, null);
+        Await.until("alice's next bid sent", () -> alice.newOrder(
+            100, "A2", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10000, 1) > 0, null);
+        Await.until("alice's next bid acknowledged", () -> a.report(r -> r.clientOrderId().equals("A2")) != null,
+            alice::poll);
+        assertTrue(engine.commandLog().stream().noneMatch(l -> l.contains("clOrdId=N1")), "the unnamed order went in");
+
+        // Both heartbeat on the one publication: neither times out over more than three 100 ms intervals.
+        final long quietUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600);
+        Await.until("600 ms of heartbeats", () -> System.nanoTime() > quietUntil, () ->
+        {
+            alice.poll();
+            bob.poll();
+        });
+        assertTrue(alice.isLoggedOn() && bob.isLoggedOn(), "a session on the shared publication timed out");
+
+        // Alice logs out (with cancel-on-disconnect); bob, on the same publication, trades on.
+        final long aliceSession = alice.sessionId();
+        Await.until("alice's logout sent", () -> alice.logout() > 0, null);
+        Await.until("alice's orders cancelled on her logout", () -> engine.commandLog().contains(
+            "MassCancel session=" + aliceSession + " account=100 scope=SESSION cod=TRUE"), bob::poll);
+        Await.until("bob's second offer sent", () -> bob.newOrder(
+            200, "B2", INSTRUMENT, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, 10200, 1) > 0, null);
+        Await.until("bob's second offer acknowledged", () -> b.report(
+            r -> r.clientOrderId().equals("B2") && r.execType().equals("NEW")) != null, bob::poll);
+        assertTrue(bob.isLoggedOn());
     }
 
     @Test
