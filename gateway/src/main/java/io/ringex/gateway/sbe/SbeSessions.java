@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
 final class SbeSessions
 {
     private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
+    /** Sessions one client publication may carry; a Logon beyond is refused THROTTLED. */
+    static final int MAX_SESSIONS_PER_IMAGE = 64;
 
     private final GatewayContext ctx;
     private final Aeron aeron;
@@ -121,8 +123,10 @@ final class SbeSessions
         final String responseChannel = logonDecoder.responseChannel();
 
         final ClientSession first = sessionsByImage.get(image);
+        int sessionsOnImage = 0;
         for (ClientSession existing = first; null != existing; existing = existing.nextOnImage)
         {
+            sessionsOnImage++;
             // A second Logon answered on the same channel and stream is the same session's; another is a new session.
             if (existing.responseStreamId == responseStreamId && existing.responseChannel.equals(responseChannel))
             {
@@ -160,11 +164,11 @@ final class SbeSessions
         }
 
         final User user = ctx.users().authenticate(username, credential);
-        if (user == null)
+        if (user == null || sessionsOnImage >= MAX_SESSIONS_PER_IMAGE)
         {
             rejects.increment();
             session.state = ClientSession.State.REJECTING;
-            session.logonRejectReason = RejectReason.INVALID_CREDENTIALS;
+            session.logonRejectReason = user == null ? RejectReason.INVALID_CREDENTIALS : RejectReason.THROTTLED;
             return;
         }
 

@@ -337,6 +337,23 @@ class SbeGatewayIT
     }
 
     @Test
+    void aSharedPublicationCarriesAtMost64Sessions()
+    {
+        startGateway(context());
+        for (int i = 0; i < 64; i++)
+        {
+            loggedOn(client(new RecordingListener(), true), "alice", TestUsers.ALICE_PASSWORD, false, 1000);
+        }
+        final RecordingListener refused = new RecordingListener();
+        final ExchangeClient extra = client(refused, true);
+        Await.until("the 65th logon sent", () -> extra.logon("alice", TestUsers.ALICE_PASSWORD, false, 1000) > 0,
+            null);
+        Await.until("the 65th logon answered", () -> !refused.logons.isEmpty(), extra::poll);
+        assertEquals("REJECTED", refused.logons.get(0).status());
+        assertEquals("THROTTLED", refused.logons.get(0).reason());
+    }
+
+    @Test
     void aClientDisconnectingMidStreamDoesNotDisturbOthers()
     {
         startGateway(context());
