@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * {@link #startPolling(IdleStrategy)} for a thread of its own.
  * <p>
  * Threading: send methods share one encode buffer: call them from one thread at a time. {@link #poll()} (and the
- * heartbeats it sends, from a buffer of their own) may run on another thread.
+ * heartbeats it sends, from a buffer of their own) may run on another thread; sends and heartbeats take turns on the
+ * publication under a lock, as an exclusive publication takes one writer at a time.
  * <pre>{@code
  * ExchangeClient client = ExchangeClient.connect(aeron, "aeron:udp?endpoint=localhost:40200", 2001,
  *     "aeron:udp?endpoint=localhost:40300", 3001, listener);
@@ -58,6 +59,7 @@ public final class ExchangeClient implements AutoCloseable
     private final UnsafeBuffer heartbeatBuffer = new UnsafeBuffer(new byte[64]);
     private final MessageHeaderEncoder heartbeatHeaderEncoder = new MessageHeaderEncoder();
     private final HeartbeatEncoder heartbeatEncoder = new HeartbeatEncoder();
+    private final Object offerLock = new Object();
     private long lastHeartbeatNs;
     private AgentRunner pollerRunner;
 
@@ -359,7 +361,10 @@ public final class ExchangeClient implements AutoCloseable
      */
     public long offerRaw(final DirectBuffer buffer, final int offset, final int length)
     {
-        return publication.offer(buffer, offset, length);
+        synchronized (offerLock)
+        {
+            return publication.offer(buffer, offset, length);
+        }
     }
 
     /**
@@ -387,7 +392,7 @@ public final class ExchangeClient implements AutoCloseable
                 heartbeatEncoder.wrapAndApplyHeader(heartbeatBuffer, 0, heartbeatHeaderEncoder)
                     .sessionId(events.sessionId())
                     .timestampNs(nowNs);
-                if (publication.offer(heartbeatBuffer, 0, HEADER_LENGTH + heartbeatEncoder.encodedLength()) > 0)
+                if (offer(heartbeatBuffer, HEADER_LENGTH + heartbeatEncoder.encodedLength()) > 0)
                 {
                     lastHeartbeatNs = nowNs;
                     work++;
@@ -435,6 +440,15 @@ public final class ExchangeClient implements AutoCloseable
 
     private long offer(final int length)
     {
-        return publication.offer(messages.buffer(), 0, length);
+        return offer(messages.buffer(), length);
+    }
+
+    private long offer(final DirectBuffer buffer, final int length)
+    {
+        // An ExclusivePublication takes one writer at a time: the sender's thread and a poller's heartbeats take turns.
+        synchronized (offerLock)
+        {
+            return publication.offer(buffer, 0, length);
+        }
     }
 }

@@ -37,6 +37,7 @@ import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalReader;
+import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.NodeRole;
@@ -44,6 +45,7 @@ import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -330,11 +332,40 @@ class FailoverDrillIT
             awaitDrill("cancel sent", () -> client.cancel(account, cancelId, order, 0, INSTRUMENT) > 0);
             pollAll();
         }
-        awaitDrill("answers to " + orders.size() + " cancels of acknowledged orders", () ->
-            count("CANCELED", firstCancel) + aliceEvents.cancelRejects.size() + bobEvents.cancelRejects.size() >=
-            orders.size());
+        try
+        {
+            awaitDrill("answers to " + orders.size() + " cancels of acknowledged orders", () ->
+                count("CANCELED", firstCancel) + aliceEvents.cancelRejects.size() + bobEvents.cancelRejects.size() >=
+                orders.size());
+        }
+        catch (final AssertionError ex)
+        {
+            throw new AssertionError(ex.getMessage() + "\n" + unansweredCancels(firstCancel, orders.size()), ex);
+        }
         assertEquals(List.of(), aliceEvents.cancelRejects, "acknowledged orders lost (seed " + seed + ")");
         assertEquals(List.of(), bobEvents.cancelRejects, "acknowledged orders lost (seed " + seed + ")");
+    }
+
+    /** Which cancels went unanswered, and how far each got: where to look when the drill times out. */
+    private String unansweredCancels(final long firstCancel, final int cancels)
+    {
+        final Set<String> answered = new HashSet<>();
+        allReports().forEach((r) -> answered.add(r.clientOrderId()));
+        aliceEvents.cancelRejects.forEach((r) -> answered.add(r.clientOrderId()));
+        bobEvents.cancelRejects.forEach((r) -> answered.add(r.clientOrderId()));
+        final List<Long> missing = new ArrayList<>();
+        for (long id = firstCancel; id < firstCancel + cancels; id++)
+        {
+            if (!answered.contains(Long.toString(id)))
+            {
+                missing.add(id);
+            }
+        }
+        final Node primary = b.watch.role() == NodeRole.PRIMARY ? b : a;
+        final Set<Long> journaled = journaledCancels(primary, firstCancel);
+        return missing.size() + " unanswered cancels, first " + missing.subList(0, Math.min(10, missing.size())) +
+            "; of them in node " + primary.id + "'s journal: " + missing.stream().filter(journaled::contains).count() +
+            "; business rejects: alice " + aliceEvents.businessRejects + " bob " + bobEvents.businessRejects;
     }
 
     private void assertEveryJournaledOrderWasAnswered(final Node node, final long firstOrder, final int round)
@@ -475,21 +506,40 @@ class FailoverDrillIT
 
     private static Set<Long> journaledOrders(final Node node, final long firstOrder)
     {
-        final Set<Long> orders = new HashSet<>();
-        final MessageHeaderDecoder header = new MessageHeaderDecoder();
         final NewOrderDecoder order = new NewOrderDecoder();
+        return journaledIds(node, firstOrder, NewOrderDecoder.TEMPLATE_ID, (buffer, offset, header) ->
+            order.wrapAndApplyHeader(buffer, offset, header).clientOrderId());
+    }
+
+    private static Set<Long> journaledCancels(final Node node, final long firstCancel)
+    {
+        final CancelOrderDecoder cancel = new CancelOrderDecoder();
+        return journaledIds(node, firstCancel, CancelOrderDecoder.TEMPLATE_ID, (buffer, offset, header) ->
+            cancel.wrapAndApplyHeader(buffer, offset, header).clientOrderId());
+    }
+
+    /** Reads a client order id out of a journaled command. */
+    private interface IdReader
+    {
+        String read(DirectBuffer buffer, int offset, MessageHeaderDecoder header);
+    }
+
+    private static Set<Long> journaledIds(
+        final Node node, final long fromId, final int commandTemplateId, final IdReader idReader)
+    {
+        final Set<Long> ids = new HashSet<>();
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
         try (Journal journal = Journal.open(node.home.resolve("journal"), Journal.Durability.PROCESS);
             JournalReader reader = journal.newReader())
         {
             while (reader.read((sequence, timestampNs, sourceId, templateId, buffer, offset, length) ->
             {
-                if (templateId == NewOrderDecoder.TEMPLATE_ID)
+                if (templateId == commandTemplateId)
                 {
-                    order.wrapAndApplyHeader(buffer, offset, header);
-                    final String id = order.clientOrderId();
-                    if (!id.isEmpty() && Character.isDigit(id.charAt(0)) && Long.parseLong(id) >= firstOrder)
+                    final String id = idReader.read(buffer, offset, header);
+                    if (!id.isEmpty() && Character.isDigit(id.charAt(0)) && Long.parseLong(id) >= fromId)
                     {
-                        orders.add(Long.parseLong(id));
+                        ids.add(Long.parseLong(id));
                     }
                 }
             }, 4096) > 0)
@@ -497,7 +547,7 @@ class FailoverDrillIT
                 // the whole journal
             }
         }
-        return orders;
+        return ids;
     }
 
     private <T extends AutoCloseable> T closing(final T closeable)
