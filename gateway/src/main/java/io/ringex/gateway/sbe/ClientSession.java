@@ -31,6 +31,8 @@ final class ClientSession
     final ExclusivePublication publication;
     /** The next session on the same image, or null. */
     ClientSession nextOnImage;
+    /** The image has carried more than one session: its messages are told apart by the session id they carry. */
+    boolean imageShared;
     final long createdNs;
     State state;
     User user;

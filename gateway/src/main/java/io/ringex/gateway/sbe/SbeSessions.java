@@ -79,15 +79,16 @@ final class SbeSessions
 
     /**
      * The session a client message other than Logon belongs to: the image's one session, whatever session id the
-     * message carries (the gateway stamps its own); or, when several sessions share the image, the one whose id the
-     * message carries. Every such message starts its block with the session id.
+     * message carries (the gateway stamps its own); or, once the image has carried several sessions, the one whose id
+     * the message carries (a session that has gone is not taken for another). Every such message starts its block
+     * with the session id.
      *
      * @return the session, or null if the image has none or none of its sessions is named.
      */
     ClientSession forMessage(final int imageSessionId, final DirectBuffer buffer, final int offset, final int length)
     {
         final ClientSession first = sessionsByImage.get(imageSessionId);
-        if (null == first || null == first.nextOnImage)
+        if (null == first || !first.imageShared)
         {
             return first;
         }
@@ -161,6 +162,10 @@ final class SbeSessions
         {
             session.nextOnImage = first.nextOnImage;
             first.nextOnImage = session;
+            for (ClientSession shared = first; null != shared; shared = shared.nextOnImage)
+            {
+                shared.imageShared = true;
+            }
         }
 
         final User user = ctx.users().authenticate(username, credential);

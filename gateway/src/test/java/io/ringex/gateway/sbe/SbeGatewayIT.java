@@ -329,11 +329,16 @@ class SbeGatewayIT
         Await.until("alice's logout sent", () -> alice.logout() > 0, null);
         Await.until("alice's orders cancelled on her logout", () -> engine.commandLog().contains(
             "MassCancel session=" + aliceSession + " account=100 scope=SESSION cod=TRUE"), bob::poll);
+        // What alice's client still sends names her ended session: dropped, not taken for bob's, the one left.
+        Await.until("an order from alice's ended session sent", () -> alice.newOrder(
+            100, "A3", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10000, 1) > 0, null);
         Await.until("bob's second offer sent", () -> bob.newOrder(
             200, "B2", INSTRUMENT, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, 10200, 1) > 0, null);
         Await.until("bob's second offer acknowledged", () -> b.report(
             r -> r.clientOrderId().equals("B2") && r.execType().equals("NEW")) != null, bob::poll);
         assertTrue(bob.isLoggedOn());
+        assertEquals(1, b.businessRejects.size(), "bob was answered for alice's late order: " + b.businessRejects);
+        assertTrue(engine.commandLog().stream().noneMatch(l -> l.contains("clOrdId=A3")), "alice's late order went in");
     }
 
     @Test
