@@ -248,7 +248,7 @@ public final class EngineNode implements AutoCloseable
             links.live = aeron.addSubscription(ctx.replicationChannel(), ctx.replicationStreamId());
             links.catchUp = aeron.addSubscription(ctx.replicationChannel(), ctx.catchUpStreamId());
             links.toPrimary = toPrimary;
-            links.journaledSequence = () -> sequences.commandSequence(journalStage.sequenceCounter().get());
+            links.journaledSequence = this::journaledSequence;
             links.journaledChecksum = journalHandler::lastChecksum;
             links.journal = journal;
             links.gaps = standbyGaps;

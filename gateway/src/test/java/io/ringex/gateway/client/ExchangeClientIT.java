@@ -1,11 +1,6 @@
 package io.ringex.gateway.client;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.DatagramSocket;
 import java.util.concurrent.TimeUnit;
-
-import java.util.function.BooleanSupplier;
 
 import io.aeron.Aeron;
 import io.aeron.Publication;
@@ -13,6 +8,8 @@ import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.FragmentHandler;
+import io.ringex.engine.node.NodeTestSupport;
+import io.ringex.gateway.testing.Await;
 import io.ringex.gateway.testing.RecordingListener;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
@@ -49,7 +46,7 @@ class ExchangeClientIT
     @Test
     void aClientThatSaysItIsConnectedTakesItsLogonAtOnce()
     {
-        final String gatewayChannel = "aeron:udp?endpoint=localhost:" + freeUdpPort();
+        final String gatewayChannel = "aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort();
         try (MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
             .threadingMode(ThreadingMode.DEDICATED)
             .dirDeleteOnStart(true)
@@ -98,16 +95,16 @@ class ExchangeClientIT
             ExchangeClient client = ExchangeClient.connect(aeron, "aeron:ipc", 2001, "aeron:ipc", 3001,
                 new RecordingListener()))
         {
-            awaitTrue("connected", () -> client.isConnected() && answers.isConnected(), () -> { });
+            Await.until("connected", () -> client.isConnected() && answers.isConnected(), null);
             // The smallest heartbeat interval, and a LogonResponse so that the client heartbeats.
-            awaitTrue("logon sent", () -> client.logon("alice", "secret", false, 1) > 0, () -> { });
+            Await.until("logon sent", () -> client.logon("alice", "secret", false, 1) > 0, null);
             final UnsafeBuffer response = new UnsafeBuffer(new byte[128]);
             final int responseLength = MessageHeaderEncoder.ENCODED_LENGTH + new LogonResponseEncoder()
                 .wrapAndApplyHeader(response, 0, new MessageHeaderEncoder()).sessionId(SESSION)
                 .status(LogonStatus.ACCEPTED).rejectReason(RejectReason.NONE).heartbeatIntervalMs(1).accountId(100)
                 .epoch(1).text("").encodedLength();
-            awaitTrue("logon answered", () -> answers.offer(response, 0, responseLength) > 0, () -> { });
-            awaitTrue("logged on", client::isLoggedOn, client::poll);
+            Await.until("logon answered", () -> answers.offer(response, 0, responseLength) > 0, null);
+            Await.until("logged on", client::isLoggedOn, client::poll);
             client.startPolling(new BusySpinIdleStrategy());
 
             final MessageValidator validator = new MessageValidator(4096);
@@ -126,35 +123,14 @@ class ExchangeClientIT
             for (int i = 1; i <= orders; i++)
             {
                 final long id = i;
-                awaitTrue("order sent", () -> client.newOrder(100, id, 1, Side.BUY, OrderType.LIMIT,
+                Await.until("order sent", () -> client.newOrder(100, id, 1, Side.BUY, OrderType.LIMIT,
                     TimeInForce.GTC, 10_000, 1) > 0, () -> gateway.poll(count, 64));
             }
-            awaitTrue("every order read", () -> seen[0] + seen[2] >= orders, () -> gateway.poll(count, 64));
+            Await.until("every order read", () -> seen[0] + seen[2] >= orders, () -> gateway.poll(count, 64));
             assertEquals(0, seen[2], "torn or garbled messages");
             assertEquals(orders, seen[0], "orders read");
             assertTrue(seen[1] > 0, "the poller sent no heartbeats: the test proved nothing");
         }
     }
 
-    private static void awaitTrue(final String what, final BooleanSupplier condition, final Runnable work)
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean())
-        {
-            assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what);
-            work.run();
-        }
-    }
-
-    private static int freeUdpPort()
-    {
-        try (DatagramSocket socket = new DatagramSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
-    }
 }
