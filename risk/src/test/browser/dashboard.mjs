@@ -1,4 +1,6 @@
-// Browser test of the risk dashboard: Debian chromium driven by playwright-core (STACK.md: browser tests).
+// Browser test of the risk dashboard: Debian chromium (/usr/bin/chromium) driven by playwright-core from npm, which
+// downloads no browser of its own. The launch flags below keep chromium from reaching for the network at start and
+// from relying on a large /dev/shm.
 //
 // Talks to its driver (RiskDashboardBrowserIT, or a person) over stdin/stdout: it prints "REQUEST TRADE <account>"
 // or "REQUEST ORDER <account>" when it needs the engine to trade or to receive an order for the account, and waits
