@@ -10,7 +10,8 @@ import io.aeron.ReservedValueSupplier;
 /**
  * Offer with Aeron's retry rules: a negative result means nothing was sent. ADMIN_ACTION is retried at once (normal
  * at term rotation); BACK_PRESSURED and NOT_CONNECTED are retried after a short park until the deadline, then
- * reported; CLOSED and MAX_POSITION_EXCEEDED are final. Called from HTTP threads; a {@code ConcurrentPublication} allows that.
+ * reported; CLOSED and MAX_POSITION_EXCEEDED are final. Called from HTTP threads; a {@code ConcurrentPublication}
+ * allows that.
  */
 public final class PublicationOffers
 {
