@@ -79,6 +79,8 @@ public final class MessageCatalog
     private static final int MAX_TEMPLATE_ID = 127;
     private static final Kind[] KINDS = new Kind[MAX_TEMPLATE_ID + 1];
     private static final int[] BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
+    /** Per template: the root block length at each schema version, index version - 1; null if it never changed. */
+    private static final int[][] BLOCK_LENGTHS_BY_VERSION = new int[MAX_TEMPLATE_ID + 1][];
     private static final int[][] GROUP_BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1][];
     private static final Part[][] PARTS = new Part[MAX_TEMPLATE_ID + 1][];
     private static final String[] NAMES = new String[MAX_TEMPLATE_ID + 1];
@@ -157,6 +159,10 @@ public final class MessageCatalog
             CatchUpResponseDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
         add(CatchUpStopDecoder.TEMPLATE_ID, "CatchUpStop", Kind.REPLICATION,
             CatchUpStopDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+
+        // Root blocks that grew: their length at versions 1, 2, ... (fields added later sit at the block's end).
+        grew(LogonDecoder.TEMPLATE_ID, 9, LogonDecoder.BLOCK_LENGTH);
+        grew(LogonResponseDecoder.TEMPLATE_ID, 31, LogonResponseDecoder.BLOCK_LENGTH);
     }
 
     private MessageCatalog()
@@ -180,6 +186,16 @@ public final class MessageCatalog
         BLOCK_LENGTHS[templateId] = blockLength;
         PARTS[templateId] = parts;
         GROUP_BLOCK_LENGTHS[templateId] = groupBlockLengths;
+    }
+
+    private static void grew(final int templateId, final int... blockLengthByVersion)
+    {
+        if (blockLengthByVersion.length != MessageValidator.SCHEMA_VERSION ||
+            blockLengthByVersion[blockLengthByVersion.length - 1] != BLOCK_LENGTHS[templateId])
+        {
+            throw new IllegalStateException("block lengths of " + NAMES[templateId] + " must name every version");
+        }
+        BLOCK_LENGTHS_BY_VERSION[templateId] = blockLengthByVersion;
     }
 
     /**
@@ -224,6 +240,20 @@ public final class MessageCatalog
     public static int blockLength(final int templateId)
     {
         return BLOCK_LENGTHS[templateId];
+    }
+
+    /**
+     * Root block length of a known message as written at a schema version: what its header's blockLength must be.
+     *
+     * @param templateId a known template id.
+     * @param version    a schema version from {@link MessageValidator#MIN_SUPPORTED_VERSION} to
+     *                   {@link MessageValidator#SCHEMA_VERSION}.
+     * @return its block length at that version.
+     */
+    public static int blockLength(final int templateId, final int version)
+    {
+        final int[] byVersion = BLOCK_LENGTHS_BY_VERSION[templateId];
+        return null == byVersion ? BLOCK_LENGTHS[templateId] : byVersion[version - 1];
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.ringex.gateway.sbe;
 
+import io.ringex.protocol.MessageValidator;
+import io.ringex.protocol.OlderVersions;
 import io.ringex.protocol.codecs.BusinessRejectEncoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.HeartbeatEncoder;
@@ -20,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What the SBE gateway itself says to a client (as opposed to the engine's events it forwards): LogonResponse,
- * Heartbeat, Logout and BusinessReject, encoded into one reused buffer and offered on the session's publication.
+ * Heartbeat, Logout and BusinessReject, encoded into one reused buffer and offered on the session's publication,
+ * rewritten at the schema version the client logged on with when that is older ({@link OlderVersions}).
  * <p>
  * Thread safety: the {@link SbeGatewayAgent} thread only.
  */
@@ -34,6 +37,7 @@ final class SbeReplies
     private final LogoutEncoder logoutEncoder = new LogoutEncoder();
     private final BusinessRejectEncoder businessRejectEncoder = new BusinessRejectEncoder();
     private final UnsafeBuffer sendBuffer = new UnsafeBuffer(new byte[512]);
+    private final UnsafeBuffer olderBuffer = new UnsafeBuffer(new byte[512]);
     private final AtomicCounter rejects;
     private final AtomicCounter dropped;
 
@@ -53,7 +57,8 @@ final class SbeReplies
             .heartbeatIntervalMs(accepted ? TimeUnit.NANOSECONDS.toMillis(session.heartbeatIntervalNs) : 0)
             .accountId(session.accountId())
             .epoch(epoch)
-            .text(accepted ? "" : "logon refused");
+            .logonRequestId(session.logonRequestId)
+            .text(accepted ? "" : session.logonRejectText);
         return send(session, HEADER_LENGTH + logonResponseEncoder.encodedLength(), nowNs);
     }
 
@@ -137,7 +142,10 @@ final class SbeReplies
 
     private boolean send(final ClientSession session, final int length, final long nowNs)
     {
-        final long result = session.publication.offer(sendBuffer, 0, length);
+        final long result = session.schemaVersion >= MessageValidator.SCHEMA_VERSION ?
+            session.publication.offer(sendBuffer, 0, length) :
+            session.publication.offer(olderBuffer, 0,
+                OlderVersions.copyAs(sendBuffer, 0, length, session.schemaVersion, olderBuffer, 0));
         if (result > 0)
         {
             session.lastSentNs = nowNs;
