@@ -22,6 +22,7 @@ import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.KillSwitchDecoder;
 import io.ringex.protocol.codecs.LogonDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
+import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.NewEpochDecoder;
@@ -35,6 +36,7 @@ import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
+import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 
 /**
  * What this build knows of each message of the schema: its kind, its root block length and the shape of what follows
@@ -121,6 +123,8 @@ public final class MessageCatalog
         add(NewEpochDecoder.TEMPLATE_ID, "NewEpoch", Kind.ADMIN, NewEpochDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
         add(SessionStatusDecoder.TEMPLATE_ID, "SessionStatus", Kind.ADMIN, SessionStatusDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
+        add(UnlockLogonsDecoder.TEMPLATE_ID, "UnlockLogons", Kind.ADMIN, UnlockLogonsDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
 
         add(ExecutionReportDecoder.TEMPLATE_ID, "ExecutionReport", Kind.EVENT, ExecutionReportDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
@@ -146,6 +150,8 @@ public final class MessageCatalog
             NONE, NO_GROUPS);
         add(BusinessRejectDecoder.TEMPLATE_ID, "BusinessReject", Kind.EVENT, BusinessRejectDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA }, NO_GROUPS);
+        add(LogonsUnlockedDecoder.TEMPLATE_ID, "LogonsUnlocked", Kind.EVENT, LogonsUnlockedDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
 
         add(ReplicatedCommandDecoder.TEMPLATE_ID, "ReplicatedCommand", Kind.REPLICATION,
             ReplicatedCommandDecoder.BLOCK_LENGTH, new Part[]{ Part.VAR_DATA }, NO_GROUPS);

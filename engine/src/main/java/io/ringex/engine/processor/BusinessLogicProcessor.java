@@ -15,6 +15,7 @@ import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
+import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
@@ -54,6 +55,7 @@ public final class BusinessLogicProcessor
     private final TakeSnapshotDecoder takeSnapshot = new TakeSnapshotDecoder();
     private final EndOfDayDecoder endOfDay = new EndOfDayDecoder();
     private final NewEpochDecoder newEpoch = new NewEpochDecoder();
+    private final UnlockLogonsDecoder unlockLogons = new UnlockLogonsDecoder();
 
     private final EngineState state;
     private final EventEncoder events;
@@ -216,6 +218,11 @@ public final class BusinessLogicProcessor
                 break;
 
             case SessionStatusDecoder.TEMPLATE_ID:
+                break;
+
+            case UnlockLogonsDecoder.TEMPLATE_ID:
+                unlockLogons.wrap(buffer, offset, blockLength, version);
+                admin.onUnlockLogons(unlockLogons);
                 break;
 
             default:
