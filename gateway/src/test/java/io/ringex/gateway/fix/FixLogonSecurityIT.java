@@ -1,6 +1,8 @@
 package io.ringex.gateway.fix;
 
+import io.aeron.Aeron;
 import io.aeron.CommonContext;
+import io.ringex.engine.node.AdminClient;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.auth.LogonGuard;
@@ -30,7 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * FIX logons as a password guesser sees them, through the real Artio acceptor: a refused Logon is answered with a
  * Logout saying so (the same words for an unknown user, a wrong password and a lockout), every failure is counted,
- * and five in a row lock the name out (the right password included) until an operator lifts it.
+ * and five in a row lock the name out (the right password included) until an operator lifts it through the engine
+ * (UnlockLogons, journaled), which every gateway applies.
  */
 class FixLogonSecurityIT
 {
@@ -43,6 +46,7 @@ class FixLogonSecurityIT
     private EngineUnderTest engine;
     private GatewayContext ctx;
     private int port;
+    private String aeronDir;
 
     @BeforeEach
     void setUp() throws Exception
@@ -51,7 +55,7 @@ class FixLogonSecurityIT
         {
             port = socket.getLocalPort();
         }
-        final String aeronDir = CommonContext.generateRandomDirName();
+        aeronDir = CommonContext.generateRandomDirName();
         ctx = TestGateways.fixOverIpc(3, aeronDir, tempDir, port)
             .embeddedDriver(true)
             .logonPolicy(new LogonPolicy(5, 60_000, 900_000, 100, 64, 10_000));
@@ -130,7 +134,14 @@ class FixLogonSecurityIT
         assertTrue(locked.contains("|58=" + FixAuthenticator.REFUSED_TEXT + "|"), locked);
         assertEquals(5, guard.failures(), "a refusal of a locked name is not a new failure");
 
-        assertTrue(guard.unlockUser("alice"));
+        // The operator's unlock goes through the engine (journaled: who and why) to every gateway.
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+            AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, 2003))
+        {
+            admin.send(admin.commands().unlockLogons(1, "alice", "", "admin", "alice called the desk"));
+            admin.awaitResponses(1);
+        }
+        Await.until("alice unlocked", () -> guard.lockedOut(System.currentTimeMillis()).isEmpty(), null);
         assertTrue(logon("ALICE", "alice", TestUsers.ALICE_PASSWORD).stream().anyMatch(m -> m.contains("|35=A|")));
     }
 }

@@ -103,6 +103,7 @@ public class SecurityConfiguration
                 .requestMatchers(HttpMethod.GET, "/actuator/health", "/actuator/health/**").permitAll()
                 .requestMatchers("/login", "/error", "/default-ui.css", "/favicon.ico").permitAll()
                 .requestMatchers("/api/security/**").hasRole(ADMIN)
+                .requestMatchers(HttpMethod.POST, "/api/actions/unlock-logons").hasRole(ADMIN)
                 .requestMatchers(HttpMethod.POST, "/api/actions/**").hasRole(RISK_OFFICER)
                 .requestMatchers(HttpMethod.GET, "/**").hasRole(VIEWER)
                 .requestMatchers(HttpMethod.HEAD, "/**").hasRole(VIEWER)

@@ -76,6 +76,7 @@ class RiskEndpointAuthorizationMatrixTest
         Map.entry("POST /api/actions/trading-status", Access.OFFICER),
         Map.entry("POST /api/actions/snapshot", Access.OFFICER),
         Map.entry("POST /api/actions/promote", Access.OFFICER),
+        Map.entry("POST /api/actions/unlock-logons", Access.ADMIN),
         Map.entry("GET /api/security/locks", Access.ADMIN),
         Map.entry("POST /api/security/unlock", Access.ADMIN),
         Map.entry("GET /v3/api-docs", Access.VIEWER),
