@@ -87,7 +87,7 @@ public final class BusinessLogicProcessor
     public BusinessLogicProcessor(final EventSink sink, final int expectedOrders, final ErrorHandler errorHandler)
     {
         this.state = new EngineState(expectedOrders);
-        this.events = new EventEncoder(sink);
+        this.events = new EventEncoder(sink, state.statistics());
         this.riskUpdates = new RiskUpdates(state, events);
         final OrderLifecycle lifecycle = new OrderLifecycle(state, events, riskUpdates);
         final MassCancels massCancels = new MassCancels(state, lifecycle);

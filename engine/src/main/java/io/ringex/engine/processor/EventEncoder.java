@@ -49,6 +49,7 @@ public final class EventEncoder
     private static final int HEADER = MessageHeaderEncoder.ENCODED_LENGTH;
 
     private final EventSink sink;
+    private final VenueStatistics statistics;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final CancelRejectEncoder cancelReject = new CancelRejectEncoder();
     private final BookEvents bookEvents = new BookEvents(this);
@@ -63,11 +64,13 @@ public final class EventEncoder
     private long timestampNs;
 
     /**
-     * @param sink where events go.
+     * @param sink       where events go.
+     * @param statistics counted as execution reports and trades are written.
      */
-    public EventEncoder(final EventSink sink)
+    public EventEncoder(final EventSink sink, final VenueStatistics statistics)
     {
         this.sink = sink;
+        this.statistics = statistics;
     }
 
     /** @return the sink. */
@@ -193,6 +196,7 @@ public final class EventEncoder
         putLong(array, at + ExecutionReportEncoder.transactTimeNsEncodingOffset(), timestampNs);
         putLong(array, at + ExecutionReportEncoder.commandSequenceEncodingOffset(), sequence);
         sink.commit(HEADER + ExecutionReportEncoder.BLOCK_LENGTH);
+        statistics.onExecutionReport(execType, rejectReason);
     }
 
     /**
@@ -345,6 +349,7 @@ public final class EventEncoder
         putLong(array, at + TradeEncoder.sellAccountIdEncodingOffset(), sellAccountId);
         putLong(array, at + TradeEncoder.timestampNsEncodingOffset(), timestampNs);
         sink.commit(HEADER + TradeEncoder.BLOCK_LENGTH);
+        statistics.onTrade();
     }
 
     /**
