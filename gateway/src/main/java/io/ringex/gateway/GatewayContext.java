@@ -126,8 +126,10 @@ public final class GatewayContext implements AutoCloseable
     public static final String FIX_ARCHIVE_RESPONSE_CHANNEL_PROP = PREFIX + "fix.archive.response.channel";
     /** Archive directory when the gateway embeds its driver. */
     public static final String ARCHIVE_DIR_PROP = PREFIX + "archive.dir";
-    /** Failed logons in a row that lock a user name or a remote address out. */
+    /** Failed logons in a row that lock a user name out. */
     public static final String LOGON_MAX_FAILURES_PROP = PREFIX + "logon.max.failures";
+    /** Failed logons in a row from one remote address that lock it out. */
+    public static final String LOGON_MAX_ADDRESS_FAILURES_PROP = PREFIX + "logon.max.address.failures";
     /** The first lockout; each further one doubles up to {@link #LOGON_MAX_LOCKOUT_MS_PROP}. */
     public static final String LOGON_LOCKOUT_MS_PROP = PREFIX + "logon.lockout.ms";
     /** The longest lockout, and how long failures are remembered. */
@@ -184,6 +186,7 @@ public final class GatewayContext implements AutoCloseable
     private String fixArchiveResponseChannel;
     private String archiveDir;
     private int logonMaxFailures;
+    private int logonMaxAddressFailures;
     private long logonLockoutMs;
     private long logonMaxLockoutMs;
     private long logonFailureDelayMs;
@@ -242,6 +245,7 @@ public final class GatewayContext implements AutoCloseable
         archiveDir = value(ARCHIVE_DIR_PROP, "ringex-gateway-archive");
         final LogonPolicy logonDefaults = LogonPolicy.DEFAULT;
         logonMaxFailures = intValue(LOGON_MAX_FAILURES_PROP, logonDefaults.maxFailures());
+        logonMaxAddressFailures = intValue(LOGON_MAX_ADDRESS_FAILURES_PROP, logonDefaults.maxAddressFailures());
         logonLockoutMs = longValue(LOGON_LOCKOUT_MS_PROP, logonDefaults.lockoutMs());
         logonMaxLockoutMs = longValue(LOGON_MAX_LOCKOUT_MS_PROP, logonDefaults.maxLockoutMs());
         logonFailureDelayMs = longValue(LOGON_FAILURE_DELAY_MS_PROP, logonDefaults.failureDelayMs());
@@ -344,6 +348,7 @@ public final class GatewayContext implements AutoCloseable
             checkChannel(FIX_ARCHIVE_RESPONSE_CHANNEL_PROP, fixArchiveResponseChannel);
         }
         check(logonMaxFailures >= 1, LOGON_MAX_FAILURES_PROP, "must be >= 1", logonMaxFailures);
+        check(logonMaxAddressFailures >= 1, LOGON_MAX_ADDRESS_FAILURES_PROP, "must be >= 1", logonMaxAddressFailures);
         check(logonLockoutMs >= 0, LOGON_LOCKOUT_MS_PROP, "must be >= 0", logonLockoutMs);
         check(logonMaxLockoutMs >= logonLockoutMs, LOGON_MAX_LOCKOUT_MS_PROP, "must be >= " + LOGON_LOCKOUT_MS_PROP,
             logonMaxLockoutMs);
@@ -384,8 +389,8 @@ public final class GatewayContext implements AutoCloseable
      */
     public LogonPolicy logonPolicy()
     {
-        return new LogonPolicy(logonMaxFailures, logonLockoutMs, logonMaxLockoutMs, logonFailureDelayMs,
-            logonMaxPending, LogonPolicy.DEFAULT.maxTracked());
+        return new LogonPolicy(logonMaxFailures, logonMaxAddressFailures, logonLockoutMs, logonMaxLockoutMs,
+            logonFailureDelayMs, logonMaxPending, LogonPolicy.DEFAULT.maxTracked());
     }
 
     /**
@@ -395,6 +400,7 @@ public final class GatewayContext implements AutoCloseable
     public GatewayContext logonPolicy(final LogonPolicy policy)
     {
         logonMaxFailures = policy.maxFailures();
+        logonMaxAddressFailures = policy.maxAddressFailures();
         logonLockoutMs = policy.lockoutMs();
         logonMaxLockoutMs = policy.maxLockoutMs();
         logonFailureDelayMs = policy.failureDelayMs();

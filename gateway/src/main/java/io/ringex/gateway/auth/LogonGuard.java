@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Failed logons, per user name and per remote address, and the lockouts they earn: after
- * {@link LogonPolicy#maxFailures()} failures in a row a name or an address is locked for
+ * {@link LogonPolicy#maxFailures()} failures in a row a name (or {@link LogonPolicy#maxAddressFailures()} an address)
+ * is locked for
  * {@link LogonPolicy#lockoutMs()}, doubling with each further lockout up to {@link LogonPolicy#maxLockoutMs()}. A
  * success clears the name's and the address's failures; a record untouched for the longest lockout is forgotten.
  * Names are tracked whether a user of that name exists or not, so a lockout tells an attacker nothing about which
@@ -124,8 +125,8 @@ public final class LogonGuard
         }
         LOG.warn("logon failed: protocol={} user={} address={} reason={}",
             protocol, printable(username), address, reason);
-        fail(byUser, username, "user", protocol, username, address, nowMs);
-        fail(byAddress, address, "address", protocol, username, address, nowMs);
+        fail(byUser, username, "user", policy.maxFailures(), protocol, username, address, nowMs);
+        fail(byAddress, address, "address", policy.maxAddressFailures(), protocol, username, address, nowMs);
     }
 
     /**
@@ -210,6 +211,7 @@ public final class LogonGuard
         final Map<String, Record> records,
         final String recordKey,
         final String what,
+        final int maxFailures,
         final String protocol,
         final String username,
         final String address,
@@ -222,7 +224,7 @@ public final class LogonGuard
             records.put(key(recordKey), record);
         }
         record.lastFailureMs = nowMs;
-        if (++record.failures >= policy.maxFailures())
+        if (++record.failures >= maxFailures)
         {
             final long lockMs = Math.min(policy.maxLockoutMs(), policy.lockoutMs() << Math.min(record.lockouts, 20));
             record.lockouts++;
@@ -237,7 +239,7 @@ public final class LogonGuard
             }
             LOG.warn("logon lockout: {} {} locked for {} s after {} failures (protocol={} user={} address={})",
                 what, "user".equals(what) ? printable(recordKey) : recordKey,
-                TimeUnit.MILLISECONDS.toSeconds(lockMs), policy.maxFailures(), protocol, printable(username),
+                TimeUnit.MILLISECONDS.toSeconds(lockMs), maxFailures, protocol, printable(username),
                 address);
         }
     }

@@ -3,8 +3,10 @@ package io.ringex.gateway.auth;
 /**
  * The limits on logons that keep password guessing slow and visible (docs/security.md, "Logons").
  *
- * @param maxFailures    failed logons in a row that lock a user name or a remote address out.
- * @param lockoutMs      the first lockout; each further one doubles, up to {@code maxLockoutMs}.
+ * @param maxFailures        failed logons in a row that lock a user name out.
+ * @param maxAddressFailures failed logons in a row from one remote address that lock it out (higher: many users
+ *                           may share an address behind a NAT, or this machine's).
+ * @param lockoutMs          the first lockout; each further one doubles, up to {@code maxLockoutMs}.
  * @param maxLockoutMs   the longest lockout; also how long failures are remembered.
  * @param failureDelayMs a refused logon is answered this long after it arrived, whatever the reason, so neither the
  *                       answer's timing nor its text tells an unknown user from a wrong password or a lockout.
@@ -14,23 +16,24 @@ package io.ringex.gateway.auth;
  */
 public record LogonPolicy(
     int maxFailures,
+    int maxAddressFailures,
     long lockoutMs,
     long maxLockoutMs,
     long failureDelayMs,
     int maxPending,
     int maxTracked)
 {
-    /** The defaults: 5 failures, 60 s doubling to 15 min, answers after 1 s, 64 pending, 10,000 tracked. */
-    public static final LogonPolicy DEFAULT = new LogonPolicy(5, 60_000, 900_000, 1_000, 64, 10_000);
+    /** The defaults: 5 failures a name, 20 an address, 60 s doubling to 15 min, answers after 1 s, 64 pending. */
+    public static final LogonPolicy DEFAULT = new LogonPolicy(5, 20, 60_000, 900_000, 1_000, 64, 10_000);
 
     /**
      * @throws IllegalArgumentException naming the first limit out of range.
      */
     public LogonPolicy
     {
-        if (maxFailures < 1)
+        if (maxFailures < 1 || maxAddressFailures < 1)
         {
-            throw new IllegalArgumentException("maxFailures must be >= 1: " + maxFailures);
+            throw new IllegalArgumentException("maxFailures and maxAddressFailures must be >= 1");
         }
         if (lockoutMs < 0 || maxLockoutMs < lockoutMs)
         {

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 final class LogonGuardTest
 {
-    private static final LogonPolicy POLICY = new LogonPolicy(3, 1_000, 8_000, 0, 4, 100);
+    private static final LogonPolicy POLICY = new LogonPolicy(3, 3, 1_000, 8_000, 0, 4, 100);
 
     @Test
     void failuresInARowLockTheNameAndTheAddressAndTheLockoutDoubles()

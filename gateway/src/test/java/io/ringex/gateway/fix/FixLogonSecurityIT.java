@@ -58,7 +58,7 @@ class FixLogonSecurityIT
         aeronDir = CommonContext.generateRandomDirName();
         ctx = TestGateways.fixOverIpc(3, aeronDir, tempDir, port)
             .embeddedDriver(true)
-            .logonPolicy(new LogonPolicy(5, 60_000, 900_000, 100, 64, 10_000));
+            .logonPolicy(new LogonPolicy(5, 5, 60_000, 900_000, 100, 64, 10_000));
         gateway = Gateway.launch(ctx, Throwable::printStackTrace);
         engine = TestEngines.launch(new EngineStreams(aeronDir, IPC, 1001, IPC, 1002, IPC, 1003,
             new EngineStreams.TestInstrument(1, "BTC-USD", 2)));

@@ -93,7 +93,7 @@ class SbeLogonSecurityIT
             .fixEnabled(false)
             .sbeResponseTermLength(64 * 1024)
             .logonTimeoutMs(1_000)
-            .logonPolicy(new LogonPolicy(5, 60_000, 900_000, FAILURE_DELAY_MS, 64, 10_000))
+            .logonPolicy(new LogonPolicy(5, 5, 60_000, 900_000, FAILURE_DELAY_MS, 64, 10_000))
             .addUser(TestUsers.ALICE)
             .addUser(TestUsers.BOB)
             .conclude();
