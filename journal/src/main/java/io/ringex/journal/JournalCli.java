@@ -3,10 +3,12 @@ package io.ringex.journal;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.Set;
 
 import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
@@ -22,9 +24,28 @@ import org.agrona.DirectBuffer;
  *     state hash and commands/s.</li>
  *     <li>{@code stats}: counts per message, sequence and time range, sizes.</li>
  * </ul>
+ * Options may come before or after the directory. An option the command does not take, an option without its value
+ * and a value that does not parse stop the command (exit 2) with a message naming the option, before the journal is
+ * opened ({@link CommandLineOptions}). It reads no system properties.
  */
 public final class JournalCli
 {
+    private static final String USAGE = "usage: journal dump|verify|replay|stats <journal-dir> [options]\n" +
+        "       dump [--from S] [--to S] [--account A] [--instrument I]\n" +
+        "       replay [--snapshots DIR] [--allow-gaps]";
+    /** The options each command takes with a value. */
+    private static final Map<String, Set<String>> OPTIONS = Map.of(
+        "dump", Set.of("--from", "--to", "--account", "--instrument"),
+        "verify", Set.of(),
+        "replay", Set.of("--snapshots"),
+        "stats", Set.of());
+    /** The options each command takes without one. */
+    private static final Map<String, Set<String>> SWITCHES = Map.of(
+        "dump", Set.of(),
+        "verify", Set.of(),
+        "replay", Set.of("--allow-gaps"),
+        "stats", Set.of());
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -44,18 +65,32 @@ public final class JournalCli
 
     int run(final String[] args)
     {
-        if (args.length < 2)
+        if (args.length == 0 || !OPTIONS.containsKey(args[0]))
         {
-            err.println("usage: journal dump|verify|replay|stats <journal-dir> [options]");
+            if (args.length > 0)
+            {
+                err.println("unknown command " + args[0]);
+            }
+            err.println(USAGE);
             return 2;
         }
-        final Map<String, String> options = options(args);
-        if (options == null)
+        final String command = args[0];
+        final CommandLineOptions options;
+        final Dump dump;
+        try
         {
-            err.println("options come in pairs: --name value (or a lone --allow-gaps)");
+            options = CommandLineOptions.parse(command, Arrays.asList(args).subList(1, args.length),
+                OPTIONS.get(command), SWITCHES.get(command));
+            options.requirePositionals(1, "one journal directory");
+            dump = command.equals("dump") ? new Dump(options) : null;
+        }
+        catch (final CommandLineOptions.UsageException ex)
+        {
+            err.println(ex.getMessage());
+            err.println(USAGE);
             return 2;
         }
-        final Path directory = Path.of(args[1]);
+        final Path directory = Path.of(options.positionals().get(0));
         if (!directory.toFile().isDirectory())
         {
             err.println("no journal at " + directory);
@@ -63,19 +98,16 @@ public final class JournalCli
         }
         try (Journal journal = Journal.open(directory, Journal.Durability.PROCESS))
         {
-            switch (args[0])
+            switch (command)
             {
                 case "dump":
-                    return dump(journal, options);
+                    return dump(journal, dump);
                 case "verify":
                     return verify(journal);
                 case "replay":
                     return replay(journal, options);
-                case "stats":
-                    return stats(journal);
                 default:
-                    err.println("unknown command " + args[0]);
-                    return 2;
+                    return stats(journal);
             }
         }
     }
@@ -116,13 +148,12 @@ public final class JournalCli
         return report.isClean() ? 0 : 1;
     }
 
-    private int dump(final Journal journal, final Map<String, String> options)
+    private int dump(final Journal journal, final Dump range)
     {
-        final long from = Long.parseLong(options.getOrDefault("--from", "1"));
-        final long to = Long.parseLong(options.getOrDefault("--to", Long.toString(Long.MAX_VALUE)));
-        final Long account = options.containsKey("--account") ? Long.parseLong(options.get("--account")) : null;
-        final Integer instrument = options.containsKey("--instrument") ?
-            Integer.parseInt(options.get("--instrument")) : null;
+        final long from = range.from;
+        final long to = range.to;
+        final Long account = range.account;
+        final Integer instrument = range.instrument;
         final CommandPrinter printer = new CommandPrinter();
         final boolean[] done = new boolean[1];
         try (JournalReader reader = journal.newReader().fromSequence(from).allowGaps(true))
@@ -154,7 +185,7 @@ public final class JournalCli
         return 0;
     }
 
-    private int replay(final Journal journal, final Map<String, String> options)
+    private int replay(final Journal journal, final CommandLineOptions options)
     {
         final Iterator<ReplayTarget> targets = ServiceLoader.load(ReplayTarget.class).iterator();
         if (!targets.hasNext())
@@ -164,7 +195,7 @@ public final class JournalCli
         }
         final ReplayTarget target = targets.next();
         final JournalVerifier.Report report = JournalVerifier.verify(journal);
-        final boolean allowGaps = options.containsKey("--allow-gaps");
+        final boolean allowGaps = options.has("--allow-gaps");
         if (!report.isClean() && !allowGaps)
         {
             err.println("refusing to replay over a gap: " + report.firstProblem() + " (use --allow-gaps)");
@@ -172,9 +203,9 @@ public final class JournalCli
         }
 
         long fromSequence = 1;
-        if (options.containsKey("--snapshots"))
+        if (options.has("--snapshots"))
         {
-            final SnapshotStore.Snapshot snapshot = new SnapshotStore(Path.of(options.get("--snapshots")))
+            final SnapshotStore.Snapshot snapshot = new SnapshotStore(Path.of(options.string("--snapshots", null)))
                 .loadNewest(target.snapshotStateVersion(), (problem) -> err.println("snapshot skipped: " + problem));
             if (snapshot != null)
             {
@@ -216,25 +247,21 @@ public final class JournalCli
         return 0;
     }
 
-    private static Map<String, String> options(final String[] args)
+    /** The dump's filters, read before the journal is opened. */
+    private static final class Dump
     {
-        final Map<String, String> options = new HashMap<>();
-        for (int i = 2; i < args.length; i++)
+        final long from;
+        final long to;
+        final Long account;
+        final Integer instrument;
+
+        Dump(final CommandLineOptions options)
         {
-            if (args[i].equals("--allow-gaps"))
-            {
-                options.put(args[i], "true");
-            }
-            else if (args[i].startsWith("--") && i + 1 < args.length)
-            {
-                options.put(args[i], args[++i]);
-            }
-            else
-            {
-                return null;
-            }
+            from = options.longValue("--from", 1, 1);
+            to = options.longValue("--to", Long.MAX_VALUE, from);
+            account = options.has("--account") ? options.longValue("--account", 0, 0) : null;
+            instrument = options.has("--instrument") ? options.intValue("--instrument", 0, 0) : null;
         }
-        return options;
     }
 
     /** Decodes commands into readable lines with the generated codecs' own formatting. */

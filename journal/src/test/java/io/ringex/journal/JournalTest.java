@@ -197,6 +197,37 @@ class JournalTest
         assertTrue(err.toString().contains("GAP"));
     }
 
+    @Test
+    void cliRefusesATypoedOptionOrAMalformedValueNamingItAndTakesOptionsBeforeTheDirectory()
+    {
+        writeJournal(1, 5);
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final JournalCli cli = new JournalCli(new PrintStream(out, true), new PrintStream(err, true));
+
+        // A lenient reader would ignore --form and dump the whole journal.
+        assertEquals(2, cli.run(new String[]{ "dump", dir.toString(), "--form", "4" }));
+        assertTrue(err.toString().contains(
+            "--form: unknown option for dump (it takes --account, --from, --instrument, --to)"), err.toString());
+        assertEquals(2, cli.run(new String[]{ "dump", dir.toString(), "--from", "four" }));
+        assertTrue(err.toString().contains("--from: must be an integer (was 'four')"), err.toString());
+        assertEquals(2, cli.run(new String[]{ "dump", dir.toString(), "--from", "4", "--to", "2" }));
+        assertTrue(err.toString().contains("--to: must be at least 4 (was '2')"), err.toString());
+        assertEquals(2, cli.run(new String[]{ "verify", dir.toString(), "--allow-gaps" }));
+        assertTrue(err.toString().contains("--allow-gaps: unknown option for verify (it takes none)"), err.toString());
+        assertEquals(2, cli.run(new String[]{ "replay", dir.toString(), "--snapshots" }));
+        assertTrue(err.toString().contains("--snapshots: needs a value"), err.toString());
+        assertEquals(2, cli.run(new String[]{ "stats", dir.toString(), dir.toString() }));
+        assertTrue(err.toString().contains("stats takes one journal directory, not also"), err.toString());
+        assertEquals(2, cli.run(new String[]{ "dupm", dir.toString() }));
+        assertTrue(err.toString().contains("unknown command dupm"), err.toString());
+        assertEquals("", out.toString(), "nothing was dumped");
+
+        assertEquals(0, cli.run(new String[]{ "dump", "--from", "4", dir.toString() }));
+        assertTrue(out.toString().startsWith("4 ") && out.toString().contains("\n5 "), out.toString());
+        assertFalse(out.toString().contains("\n3 "), out.toString());
+    }
+
     private void writeJournal(final long from, final long to)
     {
         try (Journal journal = Journal.open(dir, Journal.Durability.PROCESS);

@@ -3,35 +3,28 @@ package io.ringex.engine.node;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-import io.ringex.engine.ring.Ring;
+import io.aeron.exceptions.ConfigurationException;
+import io.ringex.common.IdleStrategies;
+import io.ringex.common.config.Config;
+import io.ringex.common.config.ConfigOption;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalPretoucher;
-import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.SystemUtil;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
-import org.agrona.concurrent.YieldingIdleStrategy;
 
 /**
  * Configuration of an engine node, in the style of Aeron's {@code MediaDriver.Context}: fluent setters, defaults
- * from {@code ringex.engine.*} system properties, and one {@link #conclude()} that validates and fails naming the
- * key. Spring Boot (or a properties file) binds onto it; the hot path never sees Spring.
+ * from the {@code ringex.engine.*} system properties that {@link Configuration} names and reads strictly, and one
+ * {@link #conclude()} that validates and fails naming the key. Spring Boot (or a properties file) binds onto it; the
+ * hot path never sees Spring.
+ * <p>
+ * A malformed value ({@code ringex.engine.input.ring.capacity=16kb}) throws a {@link ConfigurationException} naming
+ * the key when the context is created; {@link EngineMain} also refuses a key no {@link Configuration} constant names.
  * <p>
  * Thread safety: configure on one thread, conclude, then hand to {@link EngineNode}; not modified afterwards.
  */
 public final class EngineContext
 {
-    /**
-     * Slots in each ring unless configured: 16,384, i.e. 4 MiB of 256-byte commands and 16 MiB of 1 KiB events. Rings
-     * the stages keep in the last-level cache run the in-process pipeline about 1.5x faster than 65,536 slots (80 MiB
-     * between the two rings), while the buffering left, several milliseconds at the node's rates, is more than the
-     * Aeron streams on either side need (docs/benchmarks-engine.md, "Ring size").
-     */
-    public static final int DEFAULT_RING_CAPACITY = 1 << 14;
-    /** Bytes per input slot unless configured (slot header included). */
-    public static final int DEFAULT_INPUT_SLOT_LENGTH = 256;
-    /** Bytes per output slot unless configured (slot header included). */
-    public static final int DEFAULT_OUTPUT_SLOT_LENGTH = 1024;
-
     /** How the node's agents are put on threads. */
     public enum Threading
     {
@@ -61,146 +54,609 @@ public final class EngineContext
         STANDBY
     }
 
-    private int nodeId = Integer.getInteger("ringex.engine.node.id", 1);
-    private Role role = Role.valueOf(System.getProperty("ringex.engine.role", "PRIMARY"));
-    private String aeronDirectoryName = System.getProperty("ringex.engine.aeron.dir");
-    private boolean embeddedMediaDriver = Boolean.parseBoolean(
-        System.getProperty("ringex.engine.aeron.embedded", "false"));
-    private String ingressChannel = System.getProperty("ringex.engine.ingress.channel",
-        "aeron:udp?endpoint=localhost:40100");
-    private int ingressStreamId = Integer.getInteger("ringex.engine.ingress.stream", 1001);
-    private String outboundChannel = System.getProperty("ringex.engine.outbound.channel",
-        "aeron:udp?control=localhost:40101|control-mode=dynamic");
-    private int egressStreamId = Integer.getInteger("ringex.engine.egress.stream", 1002);
-    private int marketDataStreamId = Integer.getInteger("ringex.engine.marketdata.stream", 1003);
-    private int riskStreamId = Integer.getInteger("ringex.engine.risk.stream", 1004);
-    private ReplicationMode replicationMode = ReplicationMode.valueOf(
-        System.getProperty("ringex.engine.replication.mode", "OFF"));
-    private String replicationChannel = System.getProperty("ringex.engine.replication.channel",
-        "aeron:udp?endpoint=localhost:40110");
-    private int replicationStreamId = Integer.getInteger("ringex.engine.replication.stream", 1010);
-    private String replicationAckChannel = System.getProperty("ringex.engine.replication.ack.channel",
-        "aeron:udp?endpoint=localhost:40111");
-    private int replicationAckStreamId = Integer.getInteger("ringex.engine.replication.ack.stream", 1011);
-    private String peerReplicationChannel = System.getProperty("ringex.engine.replication.peer.channel");
-    private String peerReplicationAckChannel = System.getProperty("ringex.engine.replication.peer.ack.channel");
-    private int catchUpStreamId = Integer.getInteger("ringex.engine.replication.catchup.stream", 1012);
-    private int reportWindowBytes = Integer.getInteger("ringex.engine.standby.report.window.bytes", 4 << 20);
-    private long replicationHeartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(
-        Long.getLong("ringex.engine.replication.heartbeat.interval.ms", 100L));
-    private long autoPromoteTimeoutNs = TimeUnit.MILLISECONDS.toNanos(
-        Long.getLong("ringex.engine.standby.auto.promote.ms", 0L));
-    private String controlChannel = System.getProperty("ringex.engine.control.channel",
-        "aeron:udp?endpoint=localhost:40120");
-    private int controlStreamId = Integer.getInteger("ringex.engine.control.stream", 1020);
-    private Path journalDirectory = Path.of(System.getProperty("ringex.engine.journal.dir", "data/journal"));
-    private Path snapshotDirectory = Path.of(System.getProperty("ringex.engine.snapshot.dir", "data/snapshots"));
-    private Journal.Durability durability = Journal.Durability.valueOf(
-        System.getProperty("ringex.engine.journal.durability", "PROCESS"));
-    private boolean allowJournalGaps = Boolean.getBoolean("ringex.engine.journal.allow.gaps");
-    private long journalPretouchBytes = Long.getLong("ringex.engine.journal.pretouch.bytes", 16L << 20);
-    private int inputRingCapacity = Integer.getInteger("ringex.engine.input.ring.capacity", DEFAULT_RING_CAPACITY);
-    private int inputSlotLength = Integer.getInteger("ringex.engine.input.slot.length", DEFAULT_INPUT_SLOT_LENGTH);
-    private int outputRingCapacity = Integer.getInteger("ringex.engine.output.ring.capacity", DEFAULT_RING_CAPACITY);
-    private int outputSlotLength = Integer.getInteger(
-        "ringex.engine.output.slot.length", DEFAULT_OUTPUT_SLOT_LENGTH);
-    private long snapshotEveryCommands = Long.getLong("ringex.engine.snapshot.every.commands", 1_000_000L);
-    private int snapshotsKept = Integer.getInteger("ringex.engine.snapshot.kept", 3);
-    private long statusIntervalNs = TimeUnit.MILLISECONDS.toNanos(
-        Long.getLong("ringex.engine.status.interval.ms", 1000L));
-    private long bookSnapshotIntervalNs = TimeUnit.MILLISECONDS.toNanos(
-        Long.getLong("ringex.engine.marketdata.snapshot.interval.ms", 5000L));
-    private Threading threading = Threading.valueOf(System.getProperty("ringex.engine.threading", "SHARED"));
-    private String idleStrategy = System.getProperty("ringex.engine.idle.strategy", "backoff");
-    private long replicationAckTimeoutNs = TimeUnit.MILLISECONDS.toNanos(
-        Long.getLong("ringex.engine.replication.ack.timeout.ms", 2000L));
+    /**
+     * The engine node's keys and defaults, as Aeron's {@code ClusteredServiceContainer.Configuration} declares its
+     * own: a {@code *_PROP_NAME} constant per key, marked {@link ConfigOption} (so
+     * {@link io.ringex.common.config.KnownKeys} knows it and docs/operations.md's table is generated from it), its
+     * {@code *_DEFAULT} ({@code _NS} for a duration, {@code _BYTES} for a size), and a getter that reads the system
+     * property through {@link Config}: a value that does not parse stops the node naming the key. Durations take
+     * {@code ns}, {@code us}, {@code ms} or {@code s} ({@code 100ms}); sizes and slot counts take {@code k}, {@code m}
+     * or {@code g} ({@code 16k}).
+     */
+    public static final class Configuration
+    {
+        @ConfigOption("unique within a primary/standby pair")
+        public static final String NODE_ID_PROP_NAME = "ringex.engine.node.id";
+        /** Default node id. */
+        public static final int NODE_ID_DEFAULT = 1;
+
+        @ConfigOption("PRIMARY takes client commands; STANDBY receives replicated ones")
+        public static final String ROLE_PROP_NAME = "ringex.engine.role";
+        /** Default role. */
+        public static final Role ROLE_DEFAULT = Role.PRIMARY;
+
+        @ConfigOption(value = "media driver directory", defaultText = "Aeron's default")
+        public static final String AERON_DIR_PROP_NAME = "ringex.engine.aeron.dir";
+
+        @ConfigOption("launch a media driver inside the node")
+        public static final String AERON_EMBEDDED_PROP_NAME = "ringex.engine.aeron.embedded";
+        /** A driver runs beside the node unless configured. */
+        public static final boolean AERON_EMBEDDED_DEFAULT = false;
+
+        @ConfigOption("where commands arrive")
+        public static final String INGRESS_CHANNEL_PROP_NAME = "ringex.engine.ingress.channel";
+        /** Default ingress channel. */
+        public static final String INGRESS_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40100";
+
+        @ConfigOption("stream commands arrive on")
+        public static final String INGRESS_STREAM_PROP_NAME = "ringex.engine.ingress.stream";
+        /** Default ingress stream. */
+        public static final int INGRESS_STREAM_DEFAULT = 1001;
+
+        // The default holds a '|', which a Markdown table cell needs escaped: hence the default text.
+        @ConfigOption(value = "MDC publication of the egress, market-data and risk streams",
+            defaultText = "`aeron:udp?control=localhost:40101\\|control-mode=dynamic`")
+        public static final String OUTBOUND_CHANNEL_PROP_NAME = "ringex.engine.outbound.channel";
+        /** Default outbound channel. */
+        public static final String OUTBOUND_CHANNEL_DEFAULT = "aeron:udp?control=localhost:40101|control-mode=dynamic";
+
+        @ConfigOption("outbound stream of execution reports and rejects, to gateways")
+        public static final String EGRESS_STREAM_PROP_NAME = "ringex.engine.egress.stream";
+        /** Default egress stream. */
+        public static final int EGRESS_STREAM_DEFAULT = 1002;
+
+        @ConfigOption("outbound stream of market data")
+        public static final String MARKETDATA_STREAM_PROP_NAME = "ringex.engine.marketdata.stream";
+        /** Default market-data stream. */
+        public static final int MARKETDATA_STREAM_DEFAULT = 1003;
+
+        @ConfigOption("outbound stream of risk updates, admin responses and `EngineStatus`")
+        public static final String RISK_STREAM_PROP_NAME = "ringex.engine.risk.stream";
+        /** Default risk stream. */
+        public static final int RISK_STREAM_DEFAULT = 1004;
+
+        @ConfigOption("OFF, ASYNC (advance when sent), SYNC (advance when the standby acknowledges)")
+        public static final String REPLICATION_MODE_PROP_NAME = "ringex.engine.replication.mode";
+        /** Default replication mode. */
+        public static final ReplicationMode REPLICATION_MODE_DEFAULT = ReplicationMode.OFF;
+
+        @ConfigOption("this node's endpoint for replicated commands (primary -> standby)")
+        public static final String REPLICATION_CHANNEL_PROP_NAME = "ringex.engine.replication.channel";
+        /** Default replication channel. */
+        public static final String REPLICATION_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40110";
+
+        @ConfigOption("stream of replicated commands and heartbeats")
+        public static final String REPLICATION_STREAM_PROP_NAME = "ringex.engine.replication.stream";
+        /** Default replication stream. */
+        public static final int REPLICATION_STREAM_DEFAULT = 1010;
+
+        @ConfigOption("this node's endpoint for acknowledgements and catch-up requests (standby -> primary)")
+        public static final String REPLICATION_ACK_CHANNEL_PROP_NAME = "ringex.engine.replication.ack.channel";
+        /** Default acknowledgement channel. */
+        public static final String REPLICATION_ACK_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40111";
+
+        @ConfigOption("stream of acknowledgements")
+        public static final String REPLICATION_ACK_STREAM_PROP_NAME = "ringex.engine.replication.ack.stream";
+        /** Default acknowledgement stream. */
+        public static final int REPLICATION_ACK_STREAM_DEFAULT = 1011;
+
+        @ConfigOption("SYNC waits this long for an ack before degrading to ASYNC (logged, counted); also how long a " +
+            "catch-up waits for an unreachable standby")
+        public static final String REPLICATION_ACK_TIMEOUT_PROP_NAME = "ringex.engine.replication.ack.timeout";
+        /** Default acknowledgement timeout. */
+        public static final long REPLICATION_ACK_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(2);
+
+        @ConfigOption(value = "the PEER's replication endpoint, set with " +
+            "`ringex.engine.replication.peer.ack.channel` and different from this node's own: with them either node " +
+            "can be primary, a promoted standby replicates onward, and a restarted old primary rejoins",
+            defaultText = "unset (= this node's own `ringex.engine.replication.channel`)")
+        public static final String REPLICATION_PEER_CHANNEL_PROP_NAME = "ringex.engine.replication.peer.channel";
+
+        @ConfigOption(value = "the PEER's acknowledgement endpoint, set with `ringex.engine.replication.peer.channel`",
+            defaultText = "unset (= this node's own `ringex.engine.replication.ack.channel`)")
+        public static final String REPLICATION_PEER_ACK_CHANNEL_PROP_NAME =
+            "ringex.engine.replication.peer.ack.channel";
+
+        @ConfigOption("stream, on the standby's replication channel, of the catch-up (journal) commands and answers")
+        public static final String REPLICATION_CATCHUP_STREAM_PROP_NAME = "ringex.engine.replication.catchup.stream";
+        /** Default catch-up stream. */
+        public static final int REPLICATION_CATCHUP_STREAM_DEFAULT = 1012;
+
+        @ConfigOption("how often a replicating primary tells its standby it is alive")
+        public static final String REPLICATION_HEARTBEAT_INTERVAL_PROP_NAME =
+            "ringex.engine.replication.heartbeat.interval";
+        /** Default heartbeat interval. */
+        public static final long REPLICATION_HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+        @ConfigOption("a standby's recent client reports kept off-heap, re-sent on promotion (see \"Reports not " +
+            "lost on failover\")")
+        public static final String STANDBY_REPORT_WINDOW_BYTES_PROP_NAME = "ringex.engine.standby.report.window.bytes";
+        /** Default report window. */
+        public static final int STANDBY_REPORT_WINDOW_BYTES_DEFAULT_BYTES = 4 * 1024 * 1024;
+
+        @ConfigOption(value = "silence from the primary after which a standby promotes itself; `0` never (see " +
+            "\"Automatic promotion\": a network partition can then make two primaries)", defaultText = "`0` (never)")
+        public static final String STANDBY_AUTO_PROMOTE_PROP_NAME = "ringex.engine.standby.auto.promote";
+        /** Default: never promote automatically. */
+        public static final long STANDBY_AUTO_PROMOTE_DEFAULT_NS = 0;
+
+        @ConfigOption("where a standby takes promotion requests (`NewEpoch`)")
+        public static final String CONTROL_CHANNEL_PROP_NAME = "ringex.engine.control.channel";
+        /** Default control channel. */
+        public static final String CONTROL_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40120";
+
+        @ConfigOption("stream of promotion requests")
+        public static final String CONTROL_STREAM_PROP_NAME = "ringex.engine.control.stream";
+        /** Default control stream. */
+        public static final int CONTROL_STREAM_DEFAULT = 1020;
+
+        @ConfigOption("the command journal's directory")
+        public static final String JOURNAL_DIR_PROP_NAME = "ringex.engine.journal.dir";
+        /** Default journal directory. */
+        public static final String JOURNAL_DIR_DEFAULT = "data/journal";
+
+        @ConfigOption("PROCESS survives kill -9; MACHINE also power loss (msync per batch)")
+        public static final String JOURNAL_DURABILITY_PROP_NAME = "ringex.engine.journal.durability";
+        /** Default durability. */
+        public static final Journal.Durability JOURNAL_DURABILITY_DEFAULT = Journal.Durability.PROCESS;
+
+        @ConfigOption("start over a gap in the middle of the journal (operator's decision; see \"Recovery and the " +
+            "journal\")")
+        public static final String JOURNAL_ALLOW_GAPS_PROP_NAME = "ringex.engine.journal.allow.gaps";
+        /** Default: a gap stops the node. */
+        public static final boolean JOURNAL_ALLOW_GAPS_DEFAULT = false;
+
+        @ConfigOption("a thread of its own (`ringex-journal-pretouch`, wakes each ms) writes the journal file's " +
+            "pages this far ahead of the writer, so the journal stage never takes the file system's page faults " +
+            "(on ext4 they stalled it 20-60 ms every 8 MiB); 0 turns it off; a multiple of 4k")
+        public static final String JOURNAL_PRETOUCH_BYTES_PROP_NAME = "ringex.engine.journal.pretouch.bytes";
+        /** Default pretouch distance. */
+        public static final long JOURNAL_PRETOUCH_BYTES_DEFAULT_BYTES = 16L * 1024 * 1024;
+
+        @ConfigOption("the snapshots' directory")
+        public static final String SNAPSHOT_DIR_PROP_NAME = "ringex.engine.snapshot.dir";
+        /** Default snapshot directory. */
+        public static final String SNAPSHOT_DIR_DEFAULT = "data/snapshots";
+
+        @ConfigOption("commands between automatic snapshots, plus one on each `TakeSnapshot` admin command")
+        public static final String SNAPSHOT_EVERY_COMMANDS_PROP_NAME = "ringex.engine.snapshot.every.commands";
+        /** Default commands between snapshots. */
+        public static final long SNAPSHOT_EVERY_COMMANDS_DEFAULT = 1_000_000L;
+
+        @ConfigOption("snapshot files kept")
+        public static final String SNAPSHOT_KEPT_PROP_NAME = "ringex.engine.snapshot.kept";
+        /** Default snapshots kept. */
+        public static final int SNAPSHOT_KEPT_DEFAULT = 3;
+
+        /*
+         * Slots in each ring unless configured: 16,384, i.e. 4 MiB of 256-byte commands and 16 MiB of 1 KiB events.
+         * Rings the stages keep in the last-level cache run the in-process pipeline about 1.5x faster than 65,536
+         * slots (80 MiB between the two rings), while the buffering left, several milliseconds at the node's rates, is
+         * more than the Aeron streams on either side need (docs/benchmarks-engine.md, "Ring size").
+         */
+        @ConfigOption("input ring slots, a power of two (`16k` = 16384); capacity x slot length should fit the " +
+            "last-level cache ([benchmarks-engine.md](benchmarks-engine.md#ring-size))")
+        public static final String INPUT_RING_CAPACITY_PROP_NAME = "ringex.engine.input.ring.capacity";
+        /** Default input ring slots. */
+        public static final int INPUT_RING_CAPACITY_DEFAULT = 16 * 1024;
+
+        @ConfigOption("input slot length, slot header included: a power of two >= 128; a command must fit a slot")
+        public static final String INPUT_SLOT_LENGTH_PROP_NAME = "ringex.engine.input.slot.length";
+        /** Default input slot length. */
+        public static final int INPUT_SLOT_LENGTH_DEFAULT_BYTES = 256;
+
+        @ConfigOption("output ring slots, a power of two; the same rule as the input ring")
+        public static final String OUTPUT_RING_CAPACITY_PROP_NAME = "ringex.engine.output.ring.capacity";
+        /** Default output ring slots. */
+        public static final int OUTPUT_RING_CAPACITY_DEFAULT = 16 * 1024;
+
+        @ConfigOption("output slot length, slot header included: a power of two >= 256; an event must fit a slot")
+        public static final String OUTPUT_SLOT_LENGTH_PROP_NAME = "ringex.engine.output.slot.length";
+        /** Default output slot length. */
+        public static final int OUTPUT_SLOT_LENGTH_DEFAULT_BYTES = 1024;
+
+        @ConfigOption("`EngineStatus` on the risk stream; late-joiner refresh every 5 intervals")
+        public static final String STATUS_INTERVAL_PROP_NAME = "ringex.engine.status.interval";
+        /** Default status interval. */
+        public static final long STATUS_INTERVAL_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
+
+        @ConfigOption("full books on market data, in command time")
+        public static final String MARKETDATA_SNAPSHOT_INTERVAL_PROP_NAME =
+            "ringex.engine.marketdata.snapshot.interval";
+        /** Default book snapshot interval. */
+        public static final long MARKETDATA_SNAPSHOT_INTERVAL_DEFAULT_NS = TimeUnit.SECONDS.toNanos(5);
+
+        @ConfigOption("SHARED (2 threads) or DEDICATED (a thread per agent)")
+        public static final String THREADING_PROP_NAME = "ringex.engine.threading";
+        /** Default threading. */
+        public static final Threading THREADING_DEFAULT = Threading.SHARED;
+
+        @ConfigOption("Agrona's names: " + IdleStrategies.NAMES + "; `spin` only with a core per spinning thread")
+        public static final String IDLE_STRATEGY_PROP_NAME = "ringex.engine.idle.strategy";
+        /** Default idle strategy: the venue's back-off ({@link IdleStrategies#backoff()}). */
+        public static final String IDLE_STRATEGY_DEFAULT = "backoff";
+
+        private Configuration()
+        {
+        }
+
+        private static Config config()
+        {
+            return Config.system();
+        }
+
+        /** @return {@link #NODE_ID_PROP_NAME} or its default. */
+        public static int nodeId()
+        {
+            return config().intValue(NODE_ID_PROP_NAME, NODE_ID_DEFAULT);
+        }
+
+        /** @return {@link #ROLE_PROP_NAME} or its default. */
+        public static Role role()
+        {
+            return config().enumValue(ROLE_PROP_NAME, Role.class, ROLE_DEFAULT);
+        }
+
+        /** @return {@link #AERON_DIR_PROP_NAME}, or null for Aeron's default. */
+        public static String aeronDirectoryName()
+        {
+            return config().get(AERON_DIR_PROP_NAME);
+        }
+
+        /** @return {@link #AERON_EMBEDDED_PROP_NAME} or its default. */
+        public static boolean embeddedMediaDriver()
+        {
+            return config().bool(AERON_EMBEDDED_PROP_NAME, AERON_EMBEDDED_DEFAULT);
+        }
+
+        /** @return {@link #INGRESS_CHANNEL_PROP_NAME} or its default. */
+        public static String ingressChannel()
+        {
+            return config().string(INGRESS_CHANNEL_PROP_NAME, INGRESS_CHANNEL_DEFAULT);
+        }
+
+        /** @return {@link #INGRESS_STREAM_PROP_NAME} or its default. */
+        public static int ingressStreamId()
+        {
+            return config().intValue(INGRESS_STREAM_PROP_NAME, INGRESS_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #OUTBOUND_CHANNEL_PROP_NAME} or its default. */
+        public static String outboundChannel()
+        {
+            return config().string(OUTBOUND_CHANNEL_PROP_NAME, OUTBOUND_CHANNEL_DEFAULT);
+        }
+
+        /** @return {@link #EGRESS_STREAM_PROP_NAME} or its default. */
+        public static int egressStreamId()
+        {
+            return config().intValue(EGRESS_STREAM_PROP_NAME, EGRESS_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #MARKETDATA_STREAM_PROP_NAME} or its default. */
+        public static int marketDataStreamId()
+        {
+            return config().intValue(MARKETDATA_STREAM_PROP_NAME, MARKETDATA_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #RISK_STREAM_PROP_NAME} or its default. */
+        public static int riskStreamId()
+        {
+            return config().intValue(RISK_STREAM_PROP_NAME, RISK_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #REPLICATION_MODE_PROP_NAME} or its default. */
+        public static ReplicationMode replicationMode()
+        {
+            return config().enumValue(REPLICATION_MODE_PROP_NAME, ReplicationMode.class, REPLICATION_MODE_DEFAULT);
+        }
+
+        /** @return {@link #REPLICATION_CHANNEL_PROP_NAME} or its default. */
+        public static String replicationChannel()
+        {
+            return config().string(REPLICATION_CHANNEL_PROP_NAME, REPLICATION_CHANNEL_DEFAULT);
+        }
+
+        /** @return {@link #REPLICATION_STREAM_PROP_NAME} or its default. */
+        public static int replicationStreamId()
+        {
+            return config().intValue(REPLICATION_STREAM_PROP_NAME, REPLICATION_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #REPLICATION_ACK_CHANNEL_PROP_NAME} or its default. */
+        public static String replicationAckChannel()
+        {
+            return config().string(REPLICATION_ACK_CHANNEL_PROP_NAME, REPLICATION_ACK_CHANNEL_DEFAULT);
+        }
+
+        /** @return {@link #REPLICATION_ACK_STREAM_PROP_NAME} or its default. */
+        public static int replicationAckStreamId()
+        {
+            return config().intValue(REPLICATION_ACK_STREAM_PROP_NAME, REPLICATION_ACK_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #REPLICATION_ACK_TIMEOUT_PROP_NAME} or its default, in nanoseconds. */
+        public static long replicationAckTimeoutNs()
+        {
+            return config().durationNs(REPLICATION_ACK_TIMEOUT_PROP_NAME, REPLICATION_ACK_TIMEOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #REPLICATION_PEER_CHANNEL_PROP_NAME}, or null when unset. */
+        public static String peerReplicationChannel()
+        {
+            return config().get(REPLICATION_PEER_CHANNEL_PROP_NAME);
+        }
+
+        /** @return {@link #REPLICATION_PEER_ACK_CHANNEL_PROP_NAME}, or null when unset. */
+        public static String peerReplicationAckChannel()
+        {
+            return config().get(REPLICATION_PEER_ACK_CHANNEL_PROP_NAME);
+        }
+
+        /** @return {@link #REPLICATION_CATCHUP_STREAM_PROP_NAME} or its default. */
+        public static int catchUpStreamId()
+        {
+            return config().intValue(REPLICATION_CATCHUP_STREAM_PROP_NAME, REPLICATION_CATCHUP_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #REPLICATION_HEARTBEAT_INTERVAL_PROP_NAME} or its default, in nanoseconds. */
+        public static long replicationHeartbeatIntervalNs()
+        {
+            return config().durationNs(
+                REPLICATION_HEARTBEAT_INTERVAL_PROP_NAME, REPLICATION_HEARTBEAT_INTERVAL_DEFAULT_NS);
+        }
+
+        /** @return {@link #STANDBY_REPORT_WINDOW_BYTES_PROP_NAME} or its default, in bytes. */
+        public static int reportWindowBytes()
+        {
+            return config().sizeAsInt(STANDBY_REPORT_WINDOW_BYTES_PROP_NAME, STANDBY_REPORT_WINDOW_BYTES_DEFAULT_BYTES);
+        }
+
+        /** @return {@link #STANDBY_AUTO_PROMOTE_PROP_NAME} or its default, in nanoseconds (0: never). */
+        public static long autoPromoteTimeoutNs()
+        {
+            return config().durationNs(STANDBY_AUTO_PROMOTE_PROP_NAME, STANDBY_AUTO_PROMOTE_DEFAULT_NS);
+        }
+
+        /** @return {@link #CONTROL_CHANNEL_PROP_NAME} or its default. */
+        public static String controlChannel()
+        {
+            return config().string(CONTROL_CHANNEL_PROP_NAME, CONTROL_CHANNEL_DEFAULT);
+        }
+
+        /** @return {@link #CONTROL_STREAM_PROP_NAME} or its default. */
+        public static int controlStreamId()
+        {
+            return config().intValue(CONTROL_STREAM_PROP_NAME, CONTROL_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #JOURNAL_DIR_PROP_NAME} or its default. */
+        public static Path journalDirectory()
+        {
+            return Path.of(config().string(JOURNAL_DIR_PROP_NAME, JOURNAL_DIR_DEFAULT));
+        }
+
+        /** @return {@link #JOURNAL_DURABILITY_PROP_NAME} or its default. */
+        public static Journal.Durability durability()
+        {
+            return config().enumValue(
+                JOURNAL_DURABILITY_PROP_NAME, Journal.Durability.class, JOURNAL_DURABILITY_DEFAULT);
+        }
+
+        /** @return {@link #JOURNAL_ALLOW_GAPS_PROP_NAME} or its default. */
+        public static boolean allowJournalGaps()
+        {
+            return config().bool(JOURNAL_ALLOW_GAPS_PROP_NAME, JOURNAL_ALLOW_GAPS_DEFAULT);
+        }
+
+        /** @return {@link #JOURNAL_PRETOUCH_BYTES_PROP_NAME} or its default, in bytes. */
+        public static long journalPretouchBytes()
+        {
+            return config().sizeAsLong(JOURNAL_PRETOUCH_BYTES_PROP_NAME, JOURNAL_PRETOUCH_BYTES_DEFAULT_BYTES);
+        }
+
+        /** @return {@link #SNAPSHOT_DIR_PROP_NAME} or its default. */
+        public static Path snapshotDirectory()
+        {
+            return Path.of(config().string(SNAPSHOT_DIR_PROP_NAME, SNAPSHOT_DIR_DEFAULT));
+        }
+
+        /** @return {@link #SNAPSHOT_EVERY_COMMANDS_PROP_NAME} or its default. */
+        public static long snapshotEveryCommands()
+        {
+            return config().longValue(SNAPSHOT_EVERY_COMMANDS_PROP_NAME, SNAPSHOT_EVERY_COMMANDS_DEFAULT);
+        }
+
+        /** @return {@link #SNAPSHOT_KEPT_PROP_NAME} or its default. */
+        public static int snapshotsKept()
+        {
+            return config().intValue(SNAPSHOT_KEPT_PROP_NAME, SNAPSHOT_KEPT_DEFAULT);
+        }
+
+        /** @return {@link #INPUT_RING_CAPACITY_PROP_NAME} or its default. */
+        public static int inputRingCapacity()
+        {
+            return config().sizeAsInt(INPUT_RING_CAPACITY_PROP_NAME, INPUT_RING_CAPACITY_DEFAULT);
+        }
+
+        /** @return {@link #INPUT_SLOT_LENGTH_PROP_NAME} or its default, in bytes. */
+        public static int inputSlotLength()
+        {
+            return config().sizeAsInt(INPUT_SLOT_LENGTH_PROP_NAME, INPUT_SLOT_LENGTH_DEFAULT_BYTES);
+        }
+
+        /** @return {@link #OUTPUT_RING_CAPACITY_PROP_NAME} or its default. */
+        public static int outputRingCapacity()
+        {
+            return config().sizeAsInt(OUTPUT_RING_CAPACITY_PROP_NAME, OUTPUT_RING_CAPACITY_DEFAULT);
+        }
+
+        /** @return {@link #OUTPUT_SLOT_LENGTH_PROP_NAME} or its default, in bytes. */
+        public static int outputSlotLength()
+        {
+            return config().sizeAsInt(OUTPUT_SLOT_LENGTH_PROP_NAME, OUTPUT_SLOT_LENGTH_DEFAULT_BYTES);
+        }
+
+        /** @return {@link #STATUS_INTERVAL_PROP_NAME} or its default, in nanoseconds. */
+        public static long statusIntervalNs()
+        {
+            return config().durationNs(STATUS_INTERVAL_PROP_NAME, STATUS_INTERVAL_DEFAULT_NS);
+        }
+
+        /** @return {@link #MARKETDATA_SNAPSHOT_INTERVAL_PROP_NAME} or its default, in nanoseconds. */
+        public static long bookSnapshotIntervalNs()
+        {
+            return config().durationNs(MARKETDATA_SNAPSHOT_INTERVAL_PROP_NAME, MARKETDATA_SNAPSHOT_INTERVAL_DEFAULT_NS);
+        }
+
+        /** @return {@link #THREADING_PROP_NAME} or its default. */
+        public static Threading threading()
+        {
+            return config().enumValue(THREADING_PROP_NAME, Threading.class, THREADING_DEFAULT);
+        }
+
+        /** @return {@link #IDLE_STRATEGY_PROP_NAME} or its default, one of {@link IdleStrategies#NAMES}. */
+        public static String idleStrategy()
+        {
+            return IdleStrategies.check(IDLE_STRATEGY_PROP_NAME, config().string(IDLE_STRATEGY_PROP_NAME,
+                IDLE_STRATEGY_DEFAULT));
+        }
+    }
+
+    /** The least interval or timeout {@link #conclude()} takes. */
+    private static final long MIN_DURATION_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private int nodeId = Configuration.nodeId();
+    private Role role = Configuration.role();
+    private String aeronDirectoryName = Configuration.aeronDirectoryName();
+    private boolean embeddedMediaDriver = Configuration.embeddedMediaDriver();
+    private String ingressChannel = Configuration.ingressChannel();
+    private int ingressStreamId = Configuration.ingressStreamId();
+    private String outboundChannel = Configuration.outboundChannel();
+    private int egressStreamId = Configuration.egressStreamId();
+    private int marketDataStreamId = Configuration.marketDataStreamId();
+    private int riskStreamId = Configuration.riskStreamId();
+    private ReplicationMode replicationMode = Configuration.replicationMode();
+    private String replicationChannel = Configuration.replicationChannel();
+    private int replicationStreamId = Configuration.replicationStreamId();
+    private String replicationAckChannel = Configuration.replicationAckChannel();
+    private int replicationAckStreamId = Configuration.replicationAckStreamId();
+    private String peerReplicationChannel = Configuration.peerReplicationChannel();
+    private String peerReplicationAckChannel = Configuration.peerReplicationAckChannel();
+    private int catchUpStreamId = Configuration.catchUpStreamId();
+    private int reportWindowBytes = Configuration.reportWindowBytes();
+    private long replicationHeartbeatIntervalNs = Configuration.replicationHeartbeatIntervalNs();
+    private long autoPromoteTimeoutNs = Configuration.autoPromoteTimeoutNs();
+    private String controlChannel = Configuration.controlChannel();
+    private int controlStreamId = Configuration.controlStreamId();
+    private Path journalDirectory = Configuration.journalDirectory();
+    private Path snapshotDirectory = Configuration.snapshotDirectory();
+    private Journal.Durability durability = Configuration.durability();
+    private boolean allowJournalGaps = Configuration.allowJournalGaps();
+    private long journalPretouchBytes = Configuration.journalPretouchBytes();
+    private int inputRingCapacity = Configuration.inputRingCapacity();
+    private int inputSlotLength = Configuration.inputSlotLength();
+    private int outputRingCapacity = Configuration.outputRingCapacity();
+    private int outputSlotLength = Configuration.outputSlotLength();
+    private long snapshotEveryCommands = Configuration.snapshotEveryCommands();
+    private int snapshotsKept = Configuration.snapshotsKept();
+    private long statusIntervalNs = Configuration.statusIntervalNs();
+    private long bookSnapshotIntervalNs = Configuration.bookSnapshotIntervalNs();
+    private Threading threading = Configuration.threading();
+    private String idleStrategy = Configuration.idleStrategy();
+    private long replicationAckTimeoutNs = Configuration.replicationAckTimeoutNs();
     private boolean concluded;
 
     /**
      * Validate and fill in derived values.
      *
      * @return this.
-     * @throws IllegalStateException naming the offending key.
+     * @throws ConfigurationException naming the offending key.
      */
     public EngineContext conclude()
     {
-        require(nodeId > 0, "ringex.engine.node.id", "must be positive");
-        require(Integer.bitCount(inputRingCapacity) == 1, "ringex.engine.input.ring.capacity",
-            "must be a power of two");
-        require(Integer.bitCount(outputRingCapacity) == 1, "ringex.engine.output.ring.capacity",
-            "must be a power of two");
-        require(inputSlotLength >= 128 && Integer.bitCount(inputSlotLength) == 1, "ringex.engine.input.slot.length",
-            "must be a power of two >= 128");
+        require(nodeId > 0, Configuration.NODE_ID_PROP_NAME, nodeId, "must be positive");
+        require(null != role, Configuration.ROLE_PROP_NAME, null, "must be set");
+        require(null != replicationMode, Configuration.REPLICATION_MODE_PROP_NAME, null, "must be set");
+        require(null != threading, Configuration.THREADING_PROP_NAME, null, "must be set");
+        require(null != durability, Configuration.JOURNAL_DURABILITY_PROP_NAME, null, "must be set");
+        require(Integer.bitCount(inputRingCapacity) == 1, Configuration.INPUT_RING_CAPACITY_PROP_NAME,
+            inputRingCapacity, "must be a power of two");
+        require(Integer.bitCount(outputRingCapacity) == 1, Configuration.OUTPUT_RING_CAPACITY_PROP_NAME,
+            outputRingCapacity, "must be a power of two");
+        require(inputSlotLength >= 128 && Integer.bitCount(inputSlotLength) == 1,
+            Configuration.INPUT_SLOT_LENGTH_PROP_NAME, inputSlotLength, "must be a power of two >= 128");
         require(outputSlotLength >= 256 && Integer.bitCount(outputSlotLength) == 1,
-            "ringex.engine.output.slot.length", "must be a power of two >= 256");
-        require(snapshotEveryCommands > 0, "ringex.engine.snapshot.every.commands", "must be positive");
+            Configuration.OUTPUT_SLOT_LENGTH_PROP_NAME, outputSlotLength, "must be a power of two >= 256");
+        require(snapshotEveryCommands > 0, Configuration.SNAPSHOT_EVERY_COMMANDS_PROP_NAME, snapshotEveryCommands,
+            "must be positive");
         require(journalPretouchBytes >= 0 && journalPretouchBytes % JournalPretoucher.PAGE_SIZE == 0,
-            "ringex.engine.journal.pretouch.bytes", "must be 0 (off) or a multiple of " + JournalPretoucher.PAGE_SIZE);
-        require(snapshotsKept > 0, "ringex.engine.snapshot.kept", "must be positive");
-        require(statusIntervalNs > 0, "ringex.engine.status.interval.ms", "must be positive");
-        require(!ingressChannel.isEmpty(), "ringex.engine.ingress.channel", "must be set");
+            Configuration.JOURNAL_PRETOUCH_BYTES_PROP_NAME, journalPretouchBytes,
+            "must be 0 (off) or a multiple of " + JournalPretoucher.PAGE_SIZE);
+        require(snapshotsKept > 0, Configuration.SNAPSHOT_KEPT_PROP_NAME, snapshotsKept, "must be positive");
+        requireMillisecondsOrMore(statusIntervalNs, Configuration.STATUS_INTERVAL_PROP_NAME);
+        requireMillisecondsOrMore(bookSnapshotIntervalNs, Configuration.MARKETDATA_SNAPSHOT_INTERVAL_PROP_NAME);
+        requireMillisecondsOrMore(replicationHeartbeatIntervalNs,
+            Configuration.REPLICATION_HEARTBEAT_INTERVAL_PROP_NAME);
+        requireMillisecondsOrMore(replicationAckTimeoutNs, Configuration.REPLICATION_ACK_TIMEOUT_PROP_NAME);
+        if (0 != autoPromoteTimeoutNs)
+        {
+            requireMillisecondsOrMore(autoPromoteTimeoutNs, Configuration.STANDBY_AUTO_PROMOTE_PROP_NAME);
+        }
+        require(null != ingressChannel && !ingressChannel.isEmpty(), Configuration.INGRESS_CHANNEL_PROP_NAME,
+            ingressChannel, "must be set");
         require((null == peerReplicationChannel) == (null == peerReplicationAckChannel),
-            null == peerReplicationChannel ? "ringex.engine.replication.peer.channel" :
-            "ringex.engine.replication.peer.ack.channel",
-            "must be set together with its pair (ringex.engine.replication.peer.channel and .peer.ack.channel name " +
-            "the peer's receive endpoints, so a promoted standby can replicate onward)");
+            null == peerReplicationChannel ? Configuration.REPLICATION_PEER_CHANNEL_PROP_NAME :
+            Configuration.REPLICATION_PEER_ACK_CHANNEL_PROP_NAME, null, "must be set together with its pair (" +
+            Configuration.REPLICATION_PEER_CHANNEL_PROP_NAME + " and " +
+            Configuration.REPLICATION_PEER_ACK_CHANNEL_PROP_NAME +
+            " name the peer's receive endpoints, so a promoted standby can replicate onward)");
+        require(null == peerReplicationChannel || !peerReplicationChannel.isEmpty(),
+            Configuration.REPLICATION_PEER_CHANNEL_PROP_NAME, peerReplicationChannel, "must be a channel, or unset");
+        require(null == peerReplicationAckChannel || !peerReplicationAckChannel.isEmpty(),
+            Configuration.REPLICATION_PEER_ACK_CHANNEL_PROP_NAME, peerReplicationAckChannel,
+            "must be a channel, or unset");
         require(null == peerReplicationChannel || !peerReplicationChannel.equals(replicationChannel),
-            "ringex.engine.replication.peer.channel", "must name the peer's endpoint, not this node's own " +
-            "ringex.engine.replication.channel (" + replicationChannel + ")");
+            Configuration.REPLICATION_PEER_CHANNEL_PROP_NAME, peerReplicationChannel,
+            "must name the peer's endpoint, not this node's own " + Configuration.REPLICATION_CHANNEL_PROP_NAME);
         require(null == peerReplicationAckChannel || !peerReplicationAckChannel.equals(replicationAckChannel),
-            "ringex.engine.replication.peer.ack.channel", "must name the peer's endpoint, not this node's own " +
-            "ringex.engine.replication.ack.channel (" + replicationAckChannel + ")");
-        require(catchUpStreamId != replicationStreamId, "ringex.engine.replication.catchup.stream",
-            "must differ from ringex.engine.replication.stream (" + replicationStreamId + ")");
-        require(replicationAckTimeoutNs > 0, "ringex.engine.replication.ack.timeout.ms", "must be positive");
-        require(reportWindowBytes >= 4 * outputSlotLength, "ringex.engine.standby.report.window.bytes",
-            "must hold at least 4 output slots (" + 4 * outputSlotLength + " bytes)");
-        newIdleStrategy();
+            Configuration.REPLICATION_PEER_ACK_CHANNEL_PROP_NAME, peerReplicationAckChannel,
+            "must name the peer's endpoint, not this node's own " + Configuration.REPLICATION_ACK_CHANNEL_PROP_NAME);
+        require(catchUpStreamId != replicationStreamId, Configuration.REPLICATION_CATCHUP_STREAM_PROP_NAME,
+            catchUpStreamId, "must differ from " + Configuration.REPLICATION_STREAM_PROP_NAME + " (" +
+            replicationStreamId + ")");
+        require(reportWindowBytes >= 4 * outputSlotLength, Configuration.STANDBY_REPORT_WINDOW_BYTES_PROP_NAME,
+            reportWindowBytes, "must hold at least 4 output slots (" + 4 * outputSlotLength + " bytes)");
+        require(null != idleStrategy, Configuration.IDLE_STRATEGY_PROP_NAME, null, "must be set");
+        IdleStrategies.check(Configuration.IDLE_STRATEGY_PROP_NAME, idleStrategy);
         concluded = true;
         return this;
     }
 
-    private static void require(final boolean condition, final String key, final String message)
+    private static void require(final boolean condition, final String key, final Object value, final String rule)
     {
-        if (!condition)
-        {
-            throw new IllegalStateException(key + " " + message);
-        }
+        Config.require(condition, key, value, rule);
+    }
+
+    /**
+     * Every interval and timeout of the node is of milliseconds or more: a value below a millisecond is a bare number
+     * meant as milliseconds (the keys took milliseconds before they took durations), which would otherwise run.
+     */
+    private static void requireMillisecondsOrMore(final long durationNs, final String key)
+    {
+        require(durationNs >= MIN_DURATION_NS, key, durationNs < 0 ? durationNs + "ns" :
+            SystemUtil.formatDuration(durationNs),
+            "must be at least 1ms (a number without a unit is nanoseconds)");
     }
 
     /**
      * A new idle strategy of the configured kind (each agent runner needs its own).
      *
-     * @return the idle strategy.
+     * @return the idle strategy ({@link IdleStrategies#of(String)}).
      */
     public IdleStrategy newIdleStrategy()
     {
-        return newIdleStrategy(idleStrategy);
-    }
-
-    /**
-     * A new idle strategy by name, as {@code ringex.engine.idle.strategy} takes it.
-     *
-     * @param name backoff (the rings' default, {@link Ring#defaultIdleStrategy()}), yielding, busy-spin or sleeping.
-     * @return the idle strategy.
-     * @throws IllegalStateException naming the key for any other name.
-     */
-    public static IdleStrategy newIdleStrategy(final String name)
-    {
-        switch (name)
-        {
-            case "backoff":
-                return Ring.defaultIdleStrategy();
-            case "yielding":
-                return new YieldingIdleStrategy();
-            case "busy-spin":
-                return new BusySpinIdleStrategy();
-            case "sleeping":
-                return new SleepingMillisIdleStrategy(1);
-            default:
-                throw new IllegalStateException("ringex.engine.idle.strategy must be backoff, yielding, busy-spin or " +
-                    "sleeping, not " + name);
-        }
+        return IdleStrategies.of(idleStrategy);
     }
 
     boolean isConcluded()
@@ -735,7 +1191,7 @@ public final class EngineContext
         return idleStrategy;
     }
 
-    /** @param name backoff, yielding, busy-spin or sleeping. @return this. */
+    /** @param name one of {@link IdleStrategies#NAMES}, checked by {@link #conclude()}. @return this. */
     public EngineContext idleStrategy(final String name)
     {
         this.idleStrategy = name;

@@ -1,37 +1,57 @@
 package io.ringex.engine.node;
 
-import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 
+import io.aeron.exceptions.ConfigurationException;
+import io.ringex.common.config.KnownKeys;
+import org.agrona.PropertyAction;
+import org.agrona.SystemUtil;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
 /**
- * Runs an engine node until SIGINT/SIGTERM: {@code EngineMain [config.properties]}. Keys are the
- * {@code ringex.engine.*} system properties of {@link EngineContext}; a file's keys are applied as system properties
- * unless already set on the command line. Prints one {@code RINGEX ENGINE READY} line once recovered and open.
+ * Runs an engine node until SIGINT/SIGTERM: {@code EngineMain [config.properties ...]}. Keys are the
+ * {@code ringex.engine.*} system properties of {@link EngineContext.Configuration}; the files' keys are loaded into
+ * the system properties (Agrona's {@link SystemUtil#loadPropertiesFiles}), a later file's key winning over an
+ * earlier one's and a key set on the command line ({@code -D}, {@code JAVA_TOOL_OPTIONS}) winning over every file, so
+ * an operator can restart a node of a pair with {@code -Dringex.engine.role=STANDBY} and the same file.
+ * <p>
+ * Before anything starts, a {@code ringex.*} key no {@link EngineContext.Configuration} constant names is refused
+ * with the closest known key named ({@code ringex.engine.replication.mod=SYNC} would otherwise run with replication
+ * off), and a value that does not parse is refused naming its key: the process prints one line and exits with 2.
+ * Prints one {@code RINGEX ENGINE READY} line once recovered and open.
  */
 public final class EngineMain
 {
+    /** The exit status of a configuration the node refuses. */
+    public static final int CONFIGURATION_ERROR_STATUS = 2;
+
     private EngineMain()
     {
     }
 
     /**
-     * @param args an optional properties file.
-     * @throws IOException if the file cannot be read.
+     * @param args properties files, none or several.
      */
-    public static void main(final String[] args) throws IOException
+    public static void main(final String[] args)
     {
-        if (args.length > 0)
+        final EngineContext ctx;
+        try
         {
-            loadProperties(Path.of(args[0]));
+            ctx = configure(args);
+        }
+        catch (final ConfigurationException ex)
+        {
+            System.err.println("ringex engine: " + ex.getMessage());
+            System.exit(CONFIGURATION_ERROR_STATUS);
+            return;
         }
         // The barrier's shutdown hook waits until it is closed, so the node closes cleanly before the JVM exits.
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-            EngineNode node = EngineNode.launch(new EngineContext()))
+            EngineNode node = EngineNode.launch(ctx))
         {
             System.out.println("RINGEX ENGINE READY node=" + node.context().nodeId() + " role=" +
                 node.context().role() + " recovered=" + node.recoveredCommands() + " next=" +
@@ -42,19 +62,75 @@ public final class EngineMain
         }
     }
 
-    static void loadProperties(final Path file) throws IOException
+    /**
+     * What {@link #main} does before it launches the node: load the files into the system properties, refuse unknown
+     * keys, read and conclude the context.
+     *
+     * @param files properties files (paths, classpath resources or URLs), none or several; a later file's key wins.
+     * @return the concluded context.
+     * @throws ConfigurationException naming the file that cannot be read, the unknown key (and the closest known
+     *                                one) or the key whose value is malformed or out of range.
+     */
+    public static EngineContext configure(final String... files)
     {
-        final Properties properties = new Properties();
-        try (InputStream in = Files.newInputStream(file))
+        loadPropertiesFiles(files);
+        knownKeys().check(System.getProperties());
+        return new EngineContext().conclude();
+    }
+
+    /**
+     * @return the {@code ringex.*} keys an engine node understands.
+     */
+    public static KnownKeys knownKeys()
+    {
+        return KnownKeys.of(EngineContext.Configuration.class);
+    }
+
+    /**
+     * Load properties files into the system properties: a key already set (on the command line) is kept, and of the
+     * files a later one's key wins (Agrona's loader preserving what is set, given the files last first).
+     *
+     * @param files properties files (paths, classpath resources or URLs).
+     * @throws ConfigurationException naming a file that cannot be read: Agrona's loader passes over it in silence,
+     *                                which would start the node on its defaults.
+     */
+    static void loadPropertiesFiles(final String... files)
+    {
+        final String[] lastFirst = new String[files.length];
+        for (int i = 0; i < files.length; i++)
         {
-            properties.load(in);
+            requireReadable(files[i]);
+            lastFirst[files.length - 1 - i] = files[i];
         }
-        for (final String key : properties.stringPropertyNames())
+        if (files.length > 0)
         {
-            if (System.getProperty(key) == null)
+            SystemUtil.loadPropertiesFiles(PropertyAction.PRESERVE, lastFirst);
+        }
+    }
+
+    private static void requireReadable(final String file)
+    {
+        final Path path = Path.of(file);
+        if (Files.isRegularFile(path) && Files.isReadable(path))
+        {
+            return;
+        }
+        if (null != ClassLoader.getSystemClassLoader().getResource(file))
+        {
+            return;
+        }
+        if (file.contains("://"))
+        {
+            try (InputStream in = URI.create(file).toURL().openStream())
             {
-                System.setProperty(key, properties.getProperty(key).trim());
+                new Properties().load(in);
+                return;
+            }
+            catch (final Exception ex)
+            {
+                throw new ConfigurationException("configuration file " + file + " cannot be read: " + ex);
             }
         }
+        throw new ConfigurationException("configuration file " + file + " does not exist or cannot be read");
     }
 }

@@ -8,8 +8,7 @@ import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
+import io.ringex.common.aeron.AeronBootstrap;
 import io.ringex.engine.processor.BusinessLogicProcessor;
 import io.ringex.engine.ring.ProducerType;
 import io.ringex.engine.ring.Ring;
@@ -72,7 +71,7 @@ public final class EngineNode implements AutoCloseable
     private final EngineContext ctx;
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final List<AgentRunner> runners = new ArrayList<>();
-    private MediaDriver driver;
+    private AeronBootstrap bootstrap;
     private Aeron aeron;
     private Journal journal;
     private Ring inputRing;
@@ -127,31 +126,13 @@ public final class EngineNode implements AutoCloseable
     private void start()
     {
         final EpochNanoClock clock = new SystemEpochNanoClock();
-        if (ctx.embeddedMediaDriver())
-        {
-            final MediaDriver.Context driverContext = new MediaDriver.Context()
-                .threadingMode(ThreadingMode.SHARED)
-                .dirDeleteOnStart(true)
-                .dirDeleteOnShutdown(true);
-            if (null != ctx.aeronDirectoryName())
-            {
-                driverContext.aeronDirectoryName(ctx.aeronDirectoryName());
-            }
-            driver = MediaDriver.launchEmbedded(driverContext);
-        }
-        // Aeron's default error handler exits the JVM when the driver goes away; a node shares its JVM with others
-        // (the all-in-one, tests), so it logs instead, and the agents stop on their own errors.
-        final Aeron.Context aeronContext = new Aeron.Context().errorHandler((ex) ->
-            LOG.log(System.Logger.Level.ERROR, "aeron client error", ex));
-        if (null != driver)
-        {
-            aeronContext.aeronDirectoryName(driver.aeronDirectoryName());
-        }
-        else if (null != ctx.aeronDirectoryName())
-        {
-            aeronContext.aeronDirectoryName(ctx.aeronDirectoryName());
-        }
-        aeron = Aeron.connect(aeronContext);
+        // The common bootstrap's error handler logs and counts: Aeron's default exits the JVM when the driver goes
+        // away, and a node shares its JVM with others (the all-in-one, tests); the agents stop on their own errors.
+        final String name = "ringex-engine-" + ctx.nodeId();
+        bootstrap = ctx.embeddedMediaDriver() ?
+            AeronBootstrap.launchEmbedded(name, ctx.aeronDirectoryName(), null, null, null) :
+            AeronBootstrap.connect(name, ctx.aeronDirectoryName(), 0, null);
+        aeron = bootstrap.aeron();
 
         final NodeCounters counters = new NodeCounters(ctx.journalDirectory().toAbsolutePath().getParent());
         closeables.add(counters);
@@ -567,7 +548,6 @@ public final class EngineNode implements AutoCloseable
             CloseHelper.quietClose(closeables.get(i));
         }
         CloseHelper.quietClose(journal);
-        CloseHelper.quietClose(aeron);
-        CloseHelper.quietClose(driver);
+        CloseHelper.quietClose(bootstrap);
     }
 }

@@ -5,8 +5,8 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Arrays;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
@@ -14,14 +14,13 @@ import java.util.function.ToIntFunction;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
+import io.ringex.common.aeron.AeronBootstrap;
+import io.ringex.journal.CommandLineOptions;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewEpochEncoder;
 import io.ringex.protocol.codecs.NodeRole;
-import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
@@ -39,6 +38,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Common options: {@code --aeron-dir DIR} uses a running media driver (otherwise one is embedded for the command's
  * life), {@code --timeout-ms N} (10,000). {@code HOST:PORT} are the node's {@code ringex.engine.control.channel}
  * endpoint and {@code ringex.engine.outbound.channel} control address.
+ * <p>
+ * An option the command does not take, an option without its value and a value that does not parse stop it (exit 2)
+ * with a message naming the option, before it connects ({@link CommandLineOptions}). It reads no system properties
+ * of its own.
  * <p>
  * Thread safety: one thread (a command-line tool).
  */
@@ -83,30 +86,41 @@ public final class NodeControlCli
      */
     public int run(final String[] args)
     {
-        final Map<String, String> options = options(args);
-        if (null == options || !(args[0].equals("status") || args[0].equals("promote")))
+        if (args.length == 0 || !(args[0].equals("status") || args[0].equals("promote")))
         {
+            err.println(USAGE);
+            return 2;
+        }
+        final Command command;
+        try
+        {
+            command = new Command(args);
+        }
+        catch (final CommandLineOptions.UsageException ex)
+        {
+            err.println(ex.getMessage());
             err.println(USAGE);
             return 2;
         }
         try
         {
-            return withAeron(options, (aeron) -> args[0].equals("status") ? status(aeron, options) :
-                promote(aeron, options));
+            return withAeron(command.aeronDirectory, (aeron) -> command.promote ? promote(aeron, command) :
+                status(aeron, command));
         }
         catch (final IllegalArgumentException ex)
         {
+            // Aeron's refusal of a channel built from --control or --outbound
             err.println(ex.getMessage());
             err.println(USAGE);
             return 2;
         }
     }
 
-    private int status(final Aeron aeron, final Map<String, String> options)
+    private int status(final Aeron aeron, final Command command)
     {
-        final int count = Integer.parseInt(options.getOrDefault("count", "1"));
-        final long deadline = deadline(options);
-        try (Subscription statuses = subscribeStatus(aeron, required(options, "outbound"), options))
+        final int count = command.count;
+        final long deadline = System.nanoTime() + command.timeoutNs;
+        try (Subscription statuses = subscribeStatus(aeron, command.outbound, command.riskStream))
         {
             final int[] printed = { 0 };
             while (printed[0] < count && System.nanoTime() < deadline)
@@ -122,20 +136,20 @@ public final class NodeControlCli
             }
             if (printed[0] < count)
             {
-                err.println("no EngineStatus from " + options.get("outbound") + " within the timeout");
+                err.println("no EngineStatus from " + command.outbound + " within the timeout");
                 return 1;
             }
             return 0;
         }
     }
 
-    private int promote(final Aeron aeron, final Map<String, String> options)
+    private int promote(final Aeron aeron, final Command command)
     {
-        final int nodeId = Integer.parseInt(required(options, "node"));
-        final String control = "aeron:udp?endpoint=" + options.getOrDefault("control", "localhost:40120");
-        final int controlStream = Integer.parseInt(options.getOrDefault("control-stream", "1020"));
-        final long epoch = Long.parseLong(options.getOrDefault("epoch", "0"));
-        final long deadline = deadline(options);
+        final int nodeId = command.nodeId;
+        final String control = "aeron:udp?endpoint=" + command.control;
+        final int controlStream = command.controlStream;
+        final long epoch = command.epoch;
+        final long deadline = System.nanoTime() + command.timeoutNs;
         final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
         final int length = MessageHeaderEncoder.ENCODED_LENGTH + new NewEpochEncoder()
             .wrapAndApplyHeader(request, 0, new MessageHeaderEncoder())
@@ -144,9 +158,9 @@ public final class NodeControlCli
             .nodeId(nodeId)
             .encodedLength();
 
-        final String outbound = options.get("outbound");
+        final String outbound = command.outbound;
         try (Publication publication = aeron.addPublication(control, controlStream);
-            Subscription statuses = null == outbound ? null : subscribeStatus(aeron, outbound, options))
+            Subscription statuses = null == outbound ? null : subscribeStatus(aeron, outbound, command.riskStream))
         {
             long result;
             while ((result = publication.offer(request, 0, length)) < 0)
@@ -188,9 +202,8 @@ public final class NodeControlCli
         }
     }
 
-    private Subscription subscribeStatus(final Aeron aeron, final String outbound, final Map<String, String> options)
+    private Subscription subscribeStatus(final Aeron aeron, final String outbound, final int riskStream)
     {
-        final int riskStream = Integer.parseInt(options.getOrDefault("risk-stream", "1004"));
         return aeron.addSubscription(
             "aeron:udp?endpoint=localhost:0|control=" + outbound + "|control-mode=dynamic", riskStream);
     }
@@ -212,28 +225,26 @@ public final class NodeControlCli
         }, 16);
     }
 
-    private static int withAeron(
-        final Map<String, String> options, final ToIntFunction<Aeron> command)
+    /**
+     * Run the command with an Aeron client: on the running media driver in {@code aeronDirectory}, or on one embedded
+     * for the command's life (in a directory of its own, deleted after), through the common bootstrap whose error
+     * handler logs instead of exiting the JVM.
+     */
+    private static int withAeron(final String aeronDirectory, final ToIntFunction<Aeron> command)
     {
-        MediaDriver driver = null;
         Path driverDir = null;
         try
         {
-            final Aeron.Context context = new Aeron.Context();
-            if (options.containsKey("aeron-dir"))
-            {
-                context.aeronDirectoryName(options.get("aeron-dir"));
-            }
-            else
+            if (null == aeronDirectory)
             {
                 driverDir = Files.createTempDirectory("ringex-node-cli");
-                driver = MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(driverDir.toString())
-                    .threadingMode(ThreadingMode.SHARED).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
-                context.aeronDirectoryName(driver.aeronDirectoryName());
             }
-            try (Aeron aeron = Aeron.connect(context))
+            try (AeronBootstrap bootstrap = null == aeronDirectory ?
+                AeronBootstrap.launchEmbedded("ringex-node-cli", driverDir.resolve("aeron").toString(), null, null,
+                null) :
+                AeronBootstrap.connect("ringex-node-cli", aeronDirectory, 0, null))
             {
-                return command.applyAsInt(aeron);
+                return command.applyAsInt(bootstrap.aeron());
             }
         }
         catch (final IOException ex)
@@ -242,7 +253,6 @@ public final class NodeControlCli
         }
         finally
         {
-            CloseHelper.quietClose(driver);
             if (null != driverDir)
             {
                 IoUtil.delete(driverDir.toFile(), true);
@@ -250,37 +260,44 @@ public final class NodeControlCli
         }
     }
 
-    private static Map<String, String> options(final String[] args)
+    /** A command line, read whole before anything connects. */
+    private static final class Command
     {
-        if (args.length == 0 || (args.length & 1) == 0)
+        private static final Set<String> STATUS_OPTIONS = Set.of(
+            "--outbound", "--risk-stream", "--count", "--aeron-dir", "--timeout-ms");
+        private static final Set<String> PROMOTE_OPTIONS = Set.of("--node", "--control", "--control-stream",
+            "--epoch", "--outbound", "--risk-stream", "--aeron-dir", "--timeout-ms");
+
+        final boolean promote;
+        final String aeronDirectory;
+        final long timeoutNs;
+        final String outbound;
+        final int riskStream;
+        final int count;
+        final int nodeId;
+        final String control;
+        final int controlStream;
+        final long epoch;
+
+        Command(final String[] args)
         {
-            return null;
-        }
-        final Map<String, String> options = new HashMap<>();
-        for (int i = 1; i < args.length; i += 2)
-        {
-            if (!args[i].startsWith("--"))
+            promote = args[0].equals("promote");
+            final CommandLineOptions options = CommandLineOptions.parse(args[0],
+                Arrays.asList(args).subList(1, args.length), promote ? PROMOTE_OPTIONS : STATUS_OPTIONS, Set.of());
+            options.requirePositionals(0, "options only");
+            aeronDirectory = options.string("--aeron-dir", null);
+            timeoutNs = TimeUnit.MILLISECONDS.toNanos(options.longValue("--timeout-ms", 10_000, 1));
+            outbound = promote ? options.string("--outbound", null) : options.required("--outbound");
+            riskStream = options.intValue("--risk-stream", 1004, 1);
+            count = options.intValue("--count", 1, 1);
+            if (promote)
             {
-                return null;
+                options.required("--node");
             }
-            options.put(args[i].substring(2), args[i + 1]);
+            nodeId = options.intValue("--node", 0, 0);
+            control = options.string("--control", "localhost:40120");
+            controlStream = options.intValue("--control-stream", 1020, 1);
+            epoch = options.longValue("--epoch", 0, 0);
         }
-        return options;
-    }
-
-    private static String required(final Map<String, String> options, final String name)
-    {
-        final String value = options.get(name);
-        if (null == value)
-        {
-            throw new IllegalArgumentException("--" + name + " is required");
-        }
-        return value;
-    }
-
-    private static long deadline(final Map<String, String> options)
-    {
-        return System.nanoTime() +
-            TimeUnit.MILLISECONDS.toNanos(Long.parseLong(options.getOrDefault("timeout-ms", "10000")));
     }
 }

@@ -3,12 +3,11 @@ package io.ringex.engine.ring;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
+import io.ringex.common.IdleStrategies;
 import org.agrona.BufferUtil;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
@@ -127,15 +126,15 @@ public final class Ring implements AutoCloseable
     }
 
     /**
-     * The default way stages and blocking producers wait: spin briefly, yield, then park from 1 us up to 100 us. Right
-     * for 2 cores shared by several agents; busy-spin only where every spinning thread has its own core.
+     * The default way stages and blocking producers wait: the venue's back-off ({@link IdleStrategies#backoff()}),
+     * which spins briefly, yields, then parks from 1 us up to 100 us. Right for 2 cores shared by several agents;
+     * busy-spin only where every spinning thread has its own core.
      *
      * @return a new idle strategy (they are stateful: one per thread).
      */
     public static IdleStrategy defaultIdleStrategy()
     {
-        return new BackoffIdleStrategy(
-            100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
+        return IdleStrategies.backoff();
     }
 
     /**

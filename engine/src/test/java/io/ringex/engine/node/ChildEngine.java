@@ -27,20 +27,23 @@ public final class ChildEngine implements AutoCloseable
     /**
      * @param properties {@code ringex.engine.*} (and Aeron) system properties for the child; its output is kept in
      *                   memory ({@link #output()}) and shown when it fails to start.
+     * @param files      properties files given to {@link EngineMain} as arguments.
      */
-    public ChildEngine(final Map<String, String> properties)
+    public ChildEngine(final Map<String, String> properties, final String... files)
     {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // the JVM flags, and the engine's own (its collector), as ./ringex engine runs it
+        // the JVM flags, and the engine's own (its collector), as ./ringex engine runs it (the build passes both under
+        // ringex.jvm.*, which no process takes as configuration)
         final String flags = System.getProperty("ringex.jvm.flags", "") + " " +
-            System.getProperty("ringex.engine.jvm.flags", "");
+            System.getProperty("ringex.jvm.engine.flags", "");
         command.addAll(Arrays.asList(flags.trim().split("\\s+")));
         command.add("-Xmx512m");
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(EngineMain.class.getName());
+        command.addAll(Arrays.asList(files));
         try
         {
             process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -84,6 +87,28 @@ public final class ChildEngine implements AutoCloseable
             {
                 throw new AssertionError("child engine did not become ready: " + String.join("\n", output));
             }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(ex);
+        }
+    }
+
+    /**
+     * Wait (up to 60 s) for the process to exit by itself, as it does when it refuses its configuration.
+     *
+     * @return its exit status.
+     */
+    public int awaitExit()
+    {
+        try
+        {
+            if (!process.waitFor(60, TimeUnit.SECONDS))
+            {
+                throw new AssertionError("child engine still running: " + String.join("\n", output));
+            }
+            return process.exitValue();
         }
         catch (final InterruptedException ex)
         {

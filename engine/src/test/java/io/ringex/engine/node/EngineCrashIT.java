@@ -51,7 +51,7 @@ class EngineCrashIT
         properties.put("ringex.engine.journal.dir", dir.resolve("node/journal").toString());
         properties.put("ringex.engine.snapshot.dir", dir.resolve("node/snapshots").toString());
         properties.put("ringex.engine.snapshot.every.commands", "700");
-        properties.put("ringex.engine.status.interval.ms", "100");
+        properties.put("ringex.engine.status.interval", "100ms");
         properties.put("aeron.term.buffer.length", "1048576");
         properties.put("aeron.ipc.term.buffer.length", "1048576");
 

@@ -89,19 +89,6 @@ class NodeControlCliIT
         assertEquals(NodeRole.PRIMARY, standby.role());
     }
 
-    @Test
-    void badUsageIsRefusedWithTheUsage()
-    {
-        assertEquals(2, cli.run(new String[]{ "promote" }));
-        assertEquals(2, cli.run(new String[]{ "promote", "--node" }));
-        assertEquals(2, cli.run(new String[]{ "restart", "--node", "2" }));
-        assertEquals(2, cli.run(new String[]{ "status", "outbound", "x" }));
-        assertEquals(2, cli.run(new String[]{ "promote", "--epoch", "1" }));
-        assertTrue(text(err).contains("--node is required"), text(err));
-        assertEquals(2, cli.run(new String[]{ "promote", "--node", "two" }));
-        assertTrue(text(err).contains("usage: node status"), text(err));
-    }
-
     private static String text(final ByteArrayOutputStream stream)
     {
         return stream.toString(StandardCharsets.UTF_8);

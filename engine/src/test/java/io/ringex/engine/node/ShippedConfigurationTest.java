@@ -2,48 +2,109 @@ package io.ringex.engine.node;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Properties;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The engine configurations the project ships (docker/config) conclude: a typo'd or stale key there would only show
- * when someone starts the compose venue.
+ * Every engine configuration the project ships (each properties file in the repository with a
+ * {@code ringex.engine.*} key: docker/config/engine-*.properties today) goes through what {@code ./ringex engine} does
+ * with it ({@link EngineMain#configure}): the unknown-key check, the strict readers and {@code conclude()}. A typo'd,
+ * renamed or malformed key there would otherwise only show when someone starts the compose venue.
  */
 class ShippedConfigurationTest
 {
-    private static final Path CONFIG = Path.of(System.getProperty("ringex.project.dir", ".."), "docker", "config");
+    @RegisterExtension
+    final SystemPropertiesGuard guard = new SystemPropertiesGuard();
 
-    @ParameterizedTest
-    @ValueSource(strings = { "engine-primary", "engine-standby", "engine-single" })
-    void concludes(final String name) throws IOException
+    @Test
+    void everyShippedEngineConfigurationIsKnownParsesAndConcludes() throws IOException
     {
-        final Properties file = new Properties();
-        try (Reader reader = Files.newBufferedReader(CONFIG.resolve(name + ".properties")))
+        final Path root = ProjectRoot.find();
+        final List<Path> files = engineConfigurations(root);
+        assertFalse(files.isEmpty(), "no engine configuration found under " + root);
+        assertTrue(files.contains(root.resolve("docker/config/engine-primary.properties")), files.toString());
+
+        for (final Path path : files)
         {
-            file.load(reader);
-        }
-        // EngineContext reads system properties, as EngineMain sets them from the file.
-        final Properties saved = (Properties)System.getProperties().clone();
-        try
-        {
-            file.stringPropertyNames().forEach((key) -> System.setProperty(key, file.getProperty(key).trim()));
-            final EngineContext ctx = new EngineContext().conclude();
-            assertEquals(file.getProperty("ringex.engine.role", "PRIMARY"), ctx.role().name());
-            if (!name.equals("engine-single"))
+            final Properties file = load(path);
+            final Properties before = (Properties)System.getProperties().clone();
+            try
             {
-                assertNotEquals(ctx.replicationChannel(), ctx.peerReplicationChannel(), "a pair replicates both ways");
+                final EngineContext ctx = EngineMain.configure(path.toString());
+                assertEquals(file.getProperty("ringex.engine.role", "PRIMARY").trim(), ctx.role().name(),
+                    path.toString());
+                if (!"OFF".equals(file.getProperty("ringex.engine.replication.mode", "OFF").trim()))
+                {
+                    assertNotEquals(ctx.replicationChannel(), ctx.peerReplicationChannel(),
+                        path + ": a pair replicates both ways");
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                throw new AssertionError(root.relativize(path) + ": " + ex.getMessage(), ex);
+            }
+            finally
+            {
+                System.setProperties(before);
             }
         }
-        finally
+    }
+
+    /**
+     * @return the properties files (build output, version control and node modules aside) with a ringex.engine.* key.
+     */
+    private static List<Path> engineConfigurations(final Path root) throws IOException
+    {
+        final List<Path> files = new ArrayList<>();
+        Files.walkFileTree(root, new SimpleFileVisitor<>()
         {
-            System.setProperties(saved);
+            public FileVisitResult preVisitDirectory(final Path dir, final BasicFileAttributes attributes)
+            {
+                final String name = String.valueOf(dir.getFileName());
+                return name.equals("target") || name.startsWith(".") || name.equals("node_modules") ?
+                    FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            public FileVisitResult visitFile(final Path file, final BasicFileAttributes attributes)
+            {
+                if (file.toString().endsWith(".properties") &&
+                    load(file).stringPropertyNames().stream().anyMatch((key) -> key.startsWith("ringex.engine.")))
+                {
+                    files.add(file);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        Collections.sort(files);
+        return files;
+    }
+
+    private static Properties load(final Path path)
+    {
+        final Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(path))
+        {
+            properties.load(reader);
         }
+        catch (final IOException ex)
+        {
+            throw new AssertionError(path + " cannot be read", ex);
+        }
+        return properties;
     }
 }

@@ -620,11 +620,11 @@ class FailoverDrillIT
                 "aeron:udp?endpoint=localhost:" + peer.replication);
             properties.put("ringex.engine.replication.peer.ack.channel", "aeron:udp?endpoint=localhost:" + peer.acks);
             properties.put("ringex.engine.control.channel", "aeron:udp?endpoint=localhost:" + control);
-            properties.put("ringex.engine.standby.auto.promote.ms", Long.toString(autoPromoteMs));
+            properties.put("ringex.engine.standby.auto.promote", autoPromoteMs + "ms");
             properties.put("ringex.engine.journal.dir", home.resolve("journal").toString());
             properties.put("ringex.engine.snapshot.dir", home.resolve("snapshots").toString());
             properties.put("ringex.engine.snapshot.every.commands", "5000");
-            properties.put("ringex.engine.status.interval.ms", Long.toString(STATUS_INTERVAL_MS));
+            properties.put("ringex.engine.status.interval", STATUS_INTERVAL_MS + "ms");
             properties.put("ringex.engine.input.ring.capacity", "4096");
             properties.put("ringex.engine.output.ring.capacity", "8192");
             properties.put("aeron.term.buffer.length", "1048576");

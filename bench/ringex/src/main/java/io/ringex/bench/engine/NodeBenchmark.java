@@ -42,7 +42,7 @@ import java.util.stream.Stream;
  * RESULT reports the last of {@code --passes}.
  * <pre>
  * java ${ringex.jvm.flags} -Xms2g -Xmx2g -cp ... io.ringex.bench.engine.NodeBenchmark --workload FILE --dir DIR \
- *     [--passes 2] [--replication OFF|ASYNC|SYNC] [--idle backoff|yielding|busy-spin] [--threading SHARED|DEDICATED]
+ *     [--passes 2] [--replication OFF|ASYNC|SYNC] [--idle backoff|yield|spin] [--threading SHARED|DEDICATED]
  * </pre>
  */
 public final class NodeBenchmark

@@ -1,6 +1,7 @@
 package io.ringex.bench.engine;
 
 import io.ringex.bench.workload.WorkloadFile;
+import io.ringex.common.IdleStrategies;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.RingEventSink;
 import io.ringex.engine.processor.BusinessLogicProcessor;
@@ -28,7 +29,7 @@ import java.util.Locale;
  * node's {@code ProcessorStage} does on its hot path (the command's sequence and timestamp to the sink, onCommand,
  * onEndOfBatch at the end of each ring batch) into the output ring ({@link RingEventSink}); the consumer stage
  * counts every event ({@link EventTally}). Three threads, each waiting with the same idle strategy: by default the
- * engine's own back-off ({@link Ring#defaultIdleStrategy()}); {@code --idle yielding} waits as the exchange-core peer
+ * engine's own back-off ({@link Ring#defaultIdleStrategy()}); {@code --idle yield} waits as the exchange-core peer
  * does (its grouping, risk, matching and results stages are ~5 yielding threads). On 2 cores the back-off leaves
  * the processor more of a core: at 100 instruments it ran 60% faster than yielding, at 1 instrument the same.
  * <p>
@@ -38,7 +39,7 @@ import java.util.Locale;
  * {@code --passes} (the others are warm-up).
  * <pre>
  * java ${ringex.jvm.flags} -Xms2g -Xmx2g -cp ... io.ringex.bench.engine.PipelineBenchmark --workload FILE \
- *     [--passes 2] [--idle backoff|yielding|busy-spin|sleeping] [--ring 16384] [--output-slot 1024]
+ *     [--passes 2] [--idle backoff|yield|spin|sleep-ms|sleep-ns] [--ring 16384] [--output-slot 1024]
  *     (defaults: the engine's)
  * </pre>
  */
@@ -58,8 +59,9 @@ public final class PipelineBenchmark
         final Path workload = Path.of(options.required("--workload"));
         final int passes = options.integer("--passes", 2);
         final String idle = options.string("--idle", "backoff");
-        final int ringCapacity = options.integer("--ring", EngineContext.DEFAULT_RING_CAPACITY);
-        final int outputSlotLength = options.integer("--output-slot", EngineContext.DEFAULT_OUTPUT_SLOT_LENGTH);
+        final int ringCapacity = options.integer("--ring", EngineContext.Configuration.INPUT_RING_CAPACITY_DEFAULT);
+        final int outputSlotLength = options.integer(
+            "--output-slot", EngineContext.Configuration.OUTPUT_SLOT_LENGTH_DEFAULT_BYTES);
 
         final WorkloadEncoder.Encoded encoded;
         final int instruments;
@@ -109,8 +111,8 @@ public final class PipelineBenchmark
 
     static IdleStrategy idleStrategy(final String name)
     {
-        // the engine's own names and parameters (ringex.engine.idle.strategy)
-        return EngineContext.newIdleStrategy(name);
+        // the engine's own names and parameters (ringex.engine.idle.strategy): Agrona's aliases
+        return IdleStrategies.of(name);
     }
 
     /**
@@ -138,7 +140,7 @@ public final class PipelineBenchmark
             final int expectedOrders)
         {
             input = Ring.builder().name("input").capacity(capacity)
-                .slotLength(EngineContext.DEFAULT_INPUT_SLOT_LENGTH).build();
+                .slotLength(EngineContext.Configuration.INPUT_SLOT_LENGTH_DEFAULT_BYTES).build();
             output = Ring.builder().name("output").capacity(capacity).slotLength(outputSlotLength).build();
             sequencer = input.sequencer();
             slots = input.buffer();

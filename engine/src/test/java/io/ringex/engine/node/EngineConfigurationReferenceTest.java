@@ -1,0 +1,41 @@
+package io.ringex.engine.node;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import io.ringex.common.config.ConfigurationReference;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * docs/operations.md's table of the engine's keys is the one {@link ConfigurationReference} writes from
+ * {@link EngineContext.Configuration}'s constants, so a key added, renamed or given another default in the code shows
+ * here until the document says the same. On a difference the expected table is printed, to paste between the markers.
+ */
+class EngineConfigurationReferenceTest
+{
+    static final String BEGIN = "<!-- config:engine:begin -->\n";
+    static final String END = "<!-- config:engine:end -->";
+
+    @Test
+    void theOperationsGuideShowsTheEngineKeysAsTheCodeDeclaresThem() throws IOException
+    {
+        final Path guide = ProjectRoot.find().resolve("docs/operations.md");
+        final String text = Files.readString(guide);
+        final int begin = text.indexOf(BEGIN);
+        final int end = text.indexOf(END);
+        assertTrue(begin >= 0 && end > begin, guide + " lacks the markers " + BEGIN.trim() + " ... " + END);
+
+        final String expected = ConfigurationReference.table(EngineMain.knownKeys());
+        final String actual = text.substring(begin + BEGIN.length(), end);
+        if (!expected.equals(actual))
+        {
+            System.out.println("The engine's configuration table in " + guide + " differs from the code's. Paste " +
+                "this between " + BEGIN.trim() + " and " + END + ":\n" + expected);
+        }
+        assertEquals(expected, actual, "docs/operations.md's engine table (the expected one is printed above)");
+    }
+}
