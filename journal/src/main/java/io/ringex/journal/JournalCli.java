@@ -1,5 +1,6 @@
 package io.ringex.journal;
 
+import io.ringex.common.config.CommandLineOptions;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.nio.file.Path;

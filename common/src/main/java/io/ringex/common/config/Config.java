@@ -1,7 +1,13 @@
 package io.ringex.common.config;
 
 import io.aeron.exceptions.ConfigurationException;
+import org.agrona.PropertyAction;
 import org.agrona.SystemUtil;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import java.util.Arrays;
 import java.util.Properties;
@@ -47,17 +53,53 @@ public final class Config
     }
 
     /**
-     * Load properties files into the system properties (later files win), as a runnable's {@code main} does with its
-     * arguments before building its contexts.
+     * Load properties files into the system properties, as a runnable's {@code main} does with its arguments before
+     * building its contexts: a key already set (on the command line, {@code -D}) is kept, and of the files a later
+     * one's key wins (Agrona's loader preserving what is set, given the files last first). So an operator can restart a
+     * node of a pair with {@code -Dringex.engine.role=STANDBY} and the same file.
      *
-     * @param files file names or URLs; none is fine.
+     * @param files paths, classpath resources or URLs; none is fine.
+     * @throws ConfigurationException naming a file that cannot be read: Agrona's loader passes over it in silence,
+     *                                which would start the process on its defaults.
      */
     public static void loadPropertiesFiles(final String... files)
     {
+        final String[] lastFirst = new String[files.length];
+        for (int i = 0; i < files.length; i++)
+        {
+            requireReadable(files[i]);
+            lastFirst[files.length - 1 - i] = files[i];
+        }
         if (files.length > 0)
         {
-            SystemUtil.loadPropertiesFiles(files);
+            SystemUtil.loadPropertiesFiles(PropertyAction.PRESERVE, lastFirst);
         }
+    }
+
+    private static void requireReadable(final String file)
+    {
+        final Path path = Path.of(file);
+        if (Files.isRegularFile(path) && Files.isReadable(path))
+        {
+            return;
+        }
+        if (null != ClassLoader.getSystemClassLoader().getResource(file))
+        {
+            return;
+        }
+        if (file.contains("://"))
+        {
+            try (InputStream in = URI.create(file).toURL().openStream())
+            {
+                new Properties().load(in);
+                return;
+            }
+            catch (final Exception ex)
+            {
+                throw new ConfigurationException("configuration file " + file + " cannot be read: " + ex);
+            }
+        }
+        throw new ConfigurationException("configuration file " + file + " does not exist or cannot be read");
     }
 
     /**

@@ -34,14 +34,20 @@ public final class ConfigurationReference
         {
             final Field field = entry.getValue();
             final ConfigOption option = field.getAnnotation(ConfigOption.class);
-            out.append("| `").append(entry.getKey()).append("` | ").append(defaultOf(field, option)).append(" | ")
-                .append(option.value()).append(" |\n");
+            out.append("| `").append(entry.getKey()).append("` | ").append(cell(defaultOf(field, option)))
+                .append(" | ").append(cell(option.value())).append(" |\n");
         }
         for (final String[] family : known.families())
         {
-            out.append("| `").append(family[0]).append("` | | ").append(family[1]).append(" |\n");
+            out.append("| `").append(family[0]).append("` | | ").append(cell(family[1])).append(" |\n");
         }
         return out.toString();
+    }
+
+    /** A table cell: a '|' (Aeron channels have them) would end the cell, so it is escaped. */
+    private static String cell(final String text)
+    {
+        return text.replace("\\|", "|").replace("|", "\\|");
     }
 
     /**

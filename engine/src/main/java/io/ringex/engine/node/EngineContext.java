@@ -95,7 +95,7 @@ public final class EngineContext
 
         // The default holds a '|', which a Markdown table cell needs escaped: hence the default text.
         @ConfigOption(value = "MDC publication of the egress, market-data and risk streams",
-            defaultText = "`aeron:udp?control=localhost:40101\\|control-mode=dynamic`")
+            defaultText = "`aeron:udp?control=localhost:40101|control-mode=dynamic`")
         public static final String OUTBOUND_CHANNEL_PROP_NAME = "ringex.engine.outbound.channel";
         /** Default outbound channel. */
         public static final String OUTBOUND_CHANNEL_DEFAULT = "aeron:udp?control=localhost:40101|control-mode=dynamic";

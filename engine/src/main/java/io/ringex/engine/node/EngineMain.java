@@ -1,21 +1,14 @@
 package io.ringex.engine.node;
 
-import java.io.InputStream;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Properties;
-
 import io.aeron.exceptions.ConfigurationException;
+import io.ringex.common.config.Config;
 import io.ringex.common.config.KnownKeys;
-import org.agrona.PropertyAction;
-import org.agrona.SystemUtil;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
 /**
  * Runs an engine node until SIGINT/SIGTERM: {@code EngineMain [config.properties ...]}. Keys are the
  * {@code ringex.engine.*} system properties of {@link EngineContext.Configuration}; the files' keys are loaded into
- * the system properties (Agrona's {@link SystemUtil#loadPropertiesFiles}), a later file's key winning over an
+ * the system properties ({@link Config#loadPropertiesFiles}), a later file's key winning over an
  * earlier one's and a key set on the command line ({@code -D}, {@code JAVA_TOOL_OPTIONS}) winning over every file, so
  * an operator can restart a node of a pair with {@code -Dringex.engine.role=STANDBY} and the same file.
  * <p>
@@ -73,7 +66,7 @@ public final class EngineMain
      */
     public static EngineContext configure(final String... files)
     {
-        loadPropertiesFiles(files);
+        Config.loadPropertiesFiles(files);
         knownKeys().check(System.getProperties());
         return new EngineContext().conclude();
     }
@@ -84,53 +77,5 @@ public final class EngineMain
     public static KnownKeys knownKeys()
     {
         return KnownKeys.of(EngineContext.Configuration.class);
-    }
-
-    /**
-     * Load properties files into the system properties: a key already set (on the command line) is kept, and of the
-     * files a later one's key wins (Agrona's loader preserving what is set, given the files last first).
-     *
-     * @param files properties files (paths, classpath resources or URLs).
-     * @throws ConfigurationException naming a file that cannot be read: Agrona's loader passes over it in silence,
-     *                                which would start the node on its defaults.
-     */
-    static void loadPropertiesFiles(final String... files)
-    {
-        final String[] lastFirst = new String[files.length];
-        for (int i = 0; i < files.length; i++)
-        {
-            requireReadable(files[i]);
-            lastFirst[files.length - 1 - i] = files[i];
-        }
-        if (files.length > 0)
-        {
-            SystemUtil.loadPropertiesFiles(PropertyAction.PRESERVE, lastFirst);
-        }
-    }
-
-    private static void requireReadable(final String file)
-    {
-        final Path path = Path.of(file);
-        if (Files.isRegularFile(path) && Files.isReadable(path))
-        {
-            return;
-        }
-        if (null != ClassLoader.getSystemClassLoader().getResource(file))
-        {
-            return;
-        }
-        if (file.contains("://"))
-        {
-            try (InputStream in = URI.create(file).toURL().openStream())
-            {
-                new Properties().load(in);
-                return;
-            }
-            catch (final Exception ex)
-            {
-                throw new ConfigurationException("configuration file " + file + " cannot be read: " + ex);
-            }
-        }
-        throw new ConfigurationException("configuration file " + file + " does not exist or cannot be read");
     }
 }

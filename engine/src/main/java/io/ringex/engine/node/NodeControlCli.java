@@ -15,7 +15,7 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.ringex.common.aeron.AeronBootstrap;
-import io.ringex.journal.CommandLineOptions;
+import io.ringex.common.config.CommandLineOptions;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;

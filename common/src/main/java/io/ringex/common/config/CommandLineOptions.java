@@ -1,4 +1,4 @@
-package io.ringex.journal;
+package io.ringex.common.config;
 
 import java.util.ArrayList;
 import java.util.Collections;
