@@ -16,9 +16,11 @@ import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import quickfix.Message;
 import uk.co.real_logic.artio.builder.Encoder;
 import uk.co.real_logic.artio.util.MutableAsciiBuffer;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FixEventTranslatorTest
@@ -59,6 +61,44 @@ class FixEventTranslatorTest
         {
             assertTrue(fix.contains(expected), expected + " in " + fix);
         }
+    }
+
+    private ExecutionReportDecoder rejectedOrder(final long price, final long quantity, final RejectReason reason)
+    {
+        final ExecutionReportEncoder e = new ExecutionReportEncoder().wrapAndApplyHeader(sbe, 0,
+            new MessageHeaderEncoder());
+        e.epoch(1).sessionId(5).accountId(100).instrumentId(1).orderId(0).clientOrderId("BIG").origClientOrderId("")
+            .execType(ExecType.REJECTED).orderStatus(OrderStatus.REJECTED).side(Side.BUY)
+            .orderType(OrderType.LIMIT).timeInForce(TimeInForce.GTC).price(price).quantity(quantity).leavesQuantity(0)
+            .cumulativeQuantity(0).lastPrice(0).lastQuantity(0).averagePrice(0).tradeId(0)
+            .rejectReason(reason).cancelReason(CancelReason.NONE).transactTimeNs(0).commandSequence(3);
+        return new ExecutionReportDecoder().wrap(sbe, 8, e.sbeBlockLength(), 1);
+    }
+
+    @Test
+    void engineRejectOfAQuantityBeyondEighteenDigitsReachesTheClient()
+    {
+        // The hostile probe: 38=1000000000000000000 is refused by the engine (NOTIONAL_OVERFLOW), and the report
+        // of it threw ArithmeticException inside Artio's DecimalFloat, so the client never heard back.
+        final Message fix = FixWire.encodeAndValidate(translator.executionReport(
+            rejectedOrder(10125, 1_000_000_000_000_000_000L, RejectReason.NOTIONAL_OVERFLOW), instruments));
+        assertEquals("8", FixWire.field(fix, 150));
+        assertEquals("BIG", FixWire.field(fix, 11));
+        final String text = FixWire.field(fix, 58);
+        assertTrue(text.startsWith("NOTIONAL_OVERFLOW"), text);
+        assertTrue(text.contains("OrderQty(38)=1000000000000000000"), text);
+    }
+
+    @Test
+    void engineRejectOfAPriceBeyondEighteenDigitsReachesTheClient()
+    {
+        // 44=92233720368547758.07 at scale 2 is Long.MAX_VALUE: 19 significant digits, one more than FIX can carry.
+        final Message fix = FixWire.encodeAndValidate(translator.executionReport(
+            rejectedOrder(Long.MAX_VALUE, 1, RejectReason.PRICE_OUTSIDE_BAND), instruments));
+        assertEquals("8", FixWire.field(fix, 150));
+        final String text = FixWire.field(fix, 58);
+        assertTrue(text.startsWith("PRICE_OUTSIDE_BAND"), text);
+        assertTrue(text.contains("Price(44)=92233720368547758.07"), text);
     }
 
     @Test
