@@ -100,15 +100,28 @@ public final class ClientOrderIds
     }
 
     /**
-     * Whether an SBE fixed-length id field is empty (its first byte zero): for ids a message may leave out.
+     * Whether an SBE fixed-length id field carries no id: every byte zero (for ids a message may leave out). A field
+     * whose first byte is zero but not the rest is neither absent nor valid.
      *
      * @param buffer holding the message.
      * @param offset the field's first byte.
-     * @return true if the field carries no id.
+     * @param length the field's length in bytes.
+     * @return true if all {@code length} bytes are zero.
      */
-    public static boolean isAbsent(final DirectBuffer buffer, final int offset)
+    public static boolean isAbsent(final DirectBuffer buffer, final int offset, final int length)
     {
-        return buffer.getByte(offset) == 0;
+        if (offset < 0 || (long)offset + length > buffer.capacity())
+        {
+            return false;
+        }
+        for (int i = 0; i < length; i++)
+        {
+            if (buffer.getByte(offset + i) != 0)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -68,9 +68,12 @@ class ClientOrderIdsTest
         assertFalse(sbe((byte)0, (byte)'A'), "hidden behind a leading zero");
         assertFalse(sbe((byte)'A', (byte)0, (byte)'B'), "hidden behind the padding");
         assertTrue(sbe((byte)'A', (byte)0, (byte)0));
-        assertFalse(ClientOrderIds.isAbsent(field, 0));
+        assertFalse(ClientOrderIds.isAbsent(field, 0, field.capacity()));
         field.setMemory(0, field.capacity(), (byte)0);
-        assertTrue(ClientOrderIds.isAbsent(field, 0));
+        assertTrue(ClientOrderIds.isAbsent(field, 0, field.capacity()));
+        field.putByte(field.capacity() - 1, (byte)'Z');
+        assertFalse(ClientOrderIds.isAbsent(field, 0, field.capacity()), "not absent, and not valid either");
+        assertFalse(ClientOrderIds.isValid(field, 0, field.capacity()));
     }
 
     @Test

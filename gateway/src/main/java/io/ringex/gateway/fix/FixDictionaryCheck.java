@@ -39,6 +39,9 @@ final class FixDictionaryCheck
     /** SessionRejectReason 6. */
     static final int INCORRECT_DATA_FORMAT = 6;
 
+    /** SessionRejectReason 13. */
+    static final int TAG_APPEARS_MORE_THAN_ONCE = 13;
+
     /** SessionRejectReason 99. */
     static final int OTHER = 99;
 
@@ -101,6 +104,14 @@ final class FixDictionaryCheck
         if (reason != VALID)
         {
             return reason;
+        }
+        if (fields.isWellFormed() && fields.repeatedTag() != 0)
+        {
+            // A tag the dictionary does not define for the message (Account(1) on q, a Ringex extension) is not
+            // checked for repeats by Artio.
+            invalidTag = fields.repeatedTag();
+            text.append(reasonText(TAG_APPEARS_MORE_THAN_ONCE)).append(": tag ").append(invalidTag);
+            return TAG_APPEARS_MORE_THAN_ONCE;
         }
         return checkTransactTime(buffer, fields);
     }

@@ -182,7 +182,7 @@ public final class CommandChecker
         {
             return malformed(BAD_CLIENT_ORDER_ID);
         }
-        if (ClientOrderIds.isAbsent(buffer, origClientOrderIdOffset))
+        if (ClientOrderIds.isAbsent(buffer, origClientOrderIdOffset, ClientOrderIds.MAX_LENGTH))
         {
             return orderId != 0 ? RejectReason.NONE : malformed(NO_ORDER_NAMED);
         }

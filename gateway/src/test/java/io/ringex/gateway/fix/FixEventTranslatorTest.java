@@ -102,6 +102,38 @@ class FixEventTranslatorTest
     }
 
     @Test
+    void sessionRejectNamesTheMessageTheTagAndTheReason()
+    {
+        final Message fix = FixWire.encodeAndValidate(translator.sessionReject(FixMessages.scan("35=D|11=A|"), 7, 38,
+            13, "Tag appears more than once: tag 38"));
+        assertEquals("3", FixWire.field(fix, 35));
+        assertEquals("7", FixWire.field(fix, 45));
+        assertEquals("38", FixWire.field(fix, 371));
+        assertEquals("D", FixWire.field(fix, 372));
+        assertEquals("13", FixWire.field(fix, 373));
+        assertEquals("Tag appears more than once: tag 38", FixWire.field(fix, 58));
+    }
+
+    @Test
+    void gatewayRejectsEchoTheClientsIdsWithWhatFixCannotCarryAsQuestionMarks()
+    {
+        final Message newOrder = FixWire.encodeAndValidate(translator.reject(
+            FixMessages.scan("35=D|11=A\u0002\u00e9B|55=BTC\u007f|54=1|"), 'D', 4, RejectReason.MALFORMED, "bad id",
+            "UNKNOWN"));
+        assertEquals("A??B", FixWire.field(newOrder, 11));
+        assertEquals("BTC?", FixWire.field(newOrder, 55));
+        assertTrue(FixWire.field(newOrder, 58).startsWith("MALFORMED: bad id"));
+        assertEquals(FixWireValues.BYTES, translator.issues());
+
+        final Message cancel = FixWire.encodeAndValidate(translator.reject(
+            FixMessages.scan("35=F|11=C\u0003|41=O\u0004|37=7\u0005|"), 'F', 4, RejectReason.MALFORMED, null,
+            "UNKNOWN"));
+        assertEquals("C?", FixWire.field(cancel, 11));
+        assertEquals("O?", FixWire.field(cancel, 41));
+        assertEquals("7?", FixWire.field(cancel, 37));
+    }
+
+    @Test
     void cancelRejectBecomesOrderCancelReject()
     {
         final CancelRejectEncoder e = new CancelRejectEncoder().wrapAndApplyHeader(sbe, 0, new MessageHeaderEncoder());

@@ -42,9 +42,20 @@ final class FixWire
      * Encode as the gateway would send it (header filled as Artio's session would).
      *
      * @param encoder a filled encoder.
-     * @return the message with '|' for SOH.
+     * @return the message with '|' for SOH, for reading (a '|' in a value is then ambiguous: validate the raw form).
      */
     static String encode(final Encoder encoder)
+    {
+        return encodeRaw(encoder).replace('\u0001', '|');
+    }
+
+    /**
+     * Encode as the gateway would send it and check every byte is printable ASCII or SOH.
+     *
+     * @param encoder a filled encoder.
+     * @return the message as sent, SOH delimited.
+     */
+    static String encodeRaw(final Encoder encoder)
     {
         final MutableAsciiBuffer out = new MutableAsciiBuffer(new byte[4096]);
         final var header = (io.ringex.gateway.fix.codecs.builder.HeaderEncoder)encoder.header();
@@ -58,7 +69,7 @@ final class FixWire
             assertTrue(c == '\u0001' || (c >= ' ' && c <= '~'),
                 "byte 0x" + Integer.toHexString(c) + " at " + i + " in " + raw.replace('\u0001', '|'));
         }
-        return raw.replace('\u0001', '|');
+        return raw;
     }
 
     /**
@@ -69,7 +80,7 @@ final class FixWire
      */
     static Message encodeAndValidate(final Encoder encoder)
     {
-        return validate(encode(encoder));
+        return validateRaw(encodeRaw(encoder));
     }
 
     /**
@@ -78,7 +89,16 @@ final class FixWire
      */
     static Message validate(final String pipeSeparated)
     {
-        final String text = pipeSeparated.replace('|', '\u0001');
+        return validateRaw(pipeSeparated.replace('|', '\u0001'));
+    }
+
+    /**
+     * @param text a message, SOH delimited.
+     * @return the parsed message, validated against QuickFIX/J's FIX 4.4 dictionary.
+     */
+    static Message validateRaw(final String text)
+    {
+        final String pipeSeparated = text.replace('\u0001', '|');
         final Message message = new Message();
         try
         {
