@@ -46,6 +46,12 @@ import java.util.concurrent.TimeUnit;
  * </table>
  * ExecID(17) is {@code epoch-commandSequence-orderId-tradeId-execType}: unique per report.
  * <p>
+ * Total: any event, whatever its values, becomes a message Artio encodes and FIX 4.4 accepts. Decimals beyond the 18
+ * significant digits Artio's encoders carry, text FIX cannot carry and instruments the gateway does not know are
+ * fitted by {@link FixWireValues} and said so in Text(58) ({@link #issues()} tells the caller, which counts and logs
+ * them); enum values are read raw, and an event whose ExecType, OrdStatus, Side or CxlRejResponseTo is not one this
+ * gateway knows becomes a BusinessMessageReject saying so, as does {@link #undeliverable} for an event Artio threw on.
+ * <p>
  * No OrderMassCancelReport (r) is sent: Artio 0.175's generated encoder demands the required fields of the optional
  * Instrument and UnderlyingInstrument components, so a cancel-all report cannot be encoded without inventing a
  * Symbol. A mass cancel is answered by one ExecutionReport (ExecType 4, Text MASS_CANCEL) per cancelled order, or

@@ -547,11 +547,9 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             return sent;
         }
         errors.increment();
-        identity.setLength(0);
-        eventTranslator.appendIdentity(identity, buffer, offset).append(" for ")
-            .append(fixSession.session.compositeKey().remoteCompId()).append(": ").append(failure);
-        problemLog.record("could not encode " + eventTranslator.templateName(buffer, offset) + ": " +
-            failure.getClass().getSimpleName(), identity);
+        appendEventIdentity(fixSession, buffer, offset).append(": ").append(failure);
+        problemLog.record("could not encode " + eventName(buffer, offset) + ": " + failure.getClass().getSimpleName(),
+            identity);
         if (sent == ENCODING_FAILED)
         {
             dropped.increment();
@@ -578,18 +576,47 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             {
                 continue;
             }
-            identity.setLength(0);
             if (event != null)
             {
-                eventTranslator.appendIdentity(identity, event, offset).append(" for ")
-                    .append(fixSession.session.compositeKey().remoteCompId());
+                appendEventIdentity(fixSession, event, offset);
             }
             else
             {
+                identity.setLength(0);
                 appendInboundIdentity(identity, fixSession, seqNum);
             }
             identity.append(": ").append(eventTranslator.issueNotes());
             problemLog.record(what + " sent with a " + FixWireValues.kindName(kind) + " fitted to FIX", identity);
+        }
+    }
+
+    /**
+     * The event's kind and ids into {@link #identity}, for a log line; an event too damaged to read says so.
+     */
+    private StringBuilder appendEventIdentity(final FixSession fixSession, final DirectBuffer event, final int offset)
+    {
+        identity.setLength(0);
+        try
+        {
+            eventTranslator.appendIdentity(identity, event, offset);
+        }
+        catch (final RuntimeException ex)
+        {
+            identity.setLength(0);
+            identity.append("an engine event that does not read (").append(ex).append(')');
+        }
+        return identity.append(" for ").append(fixSession.session.compositeKey().remoteCompId());
+    }
+
+    private String eventName(final DirectBuffer event, final int offset)
+    {
+        try
+        {
+            return eventTranslator.templateName(event, offset);
+        }
+        catch (final RuntimeException ex)
+        {
+            return "an engine event";
         }
     }
 
