@@ -1,4 +1,6 @@
-// Browser test of the risk dashboard: Debian chromium driven by playwright-core (STACK.md: browser tests).
+// Browser test of the risk dashboard: Debian chromium (/usr/bin/chromium) driven by playwright-core from npm, which
+// downloads no browser of its own. The launch flags below keep chromium from reaching for the network at start and
+// from relying on a large /dev/shm.
 //
 // Talks to its driver (RiskDashboardBrowserIT, or a person) over stdin/stdout: it prints "REQUEST TRADE <account>"
 // or "REQUEST ORDER <account>" when it needs the engine to trade or to receive an order for the account, and waits
@@ -41,9 +43,23 @@ const context = await chromium.launchPersistentContext(
             '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
     });
 let failed = false;
+// Content-Security-Policy violations on any page (login form, dashboard, every tab): the policy allows no inline
+// script or style, so a style="..." slipping back into the markup shows here (and the page would look broken).
+const violations = [];
+await context.exposeFunction('reportCspViolation', (v) => violations.push(v));
+await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) =>
+        window.reportCspViolation(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:` +
+            `${e.lineNumber} ${e.sample || ''}`));
+});
 try {
     const page = context.pages()[0] || await context.newPage();
     page.on('pageerror', (e) => console.log('page error: ' + e.message));
+    page.on('console', (m) => {
+        if (m.text().includes('Content Security Policy')) {
+            violations.push(m.text());
+        }
+    });
 
     // 1. anonymous -> login form; log in as the risk officer
     await page.goto(base);
@@ -54,6 +70,12 @@ try {
     await page.waitForSelector('#accounts-table tbody tr[data-id]', { timeout: 15000 });
     await page.waitForSelector('#conn.conn-up', { timeout: 15000 });
     check(true, 'logged in; accounts table filled; connection indicator says Live');
+    const headers = (await page.request.get(base)).headers();
+    check((headers['content-security-policy'] || '').includes("script-src 'self'") &&
+        !(headers['content-security-policy'] || '').includes('unsafe-inline'),
+    `the dashboard is served with a strict Content-Security-Policy: ${headers['content-security-policy']}`);
+    const barWidth = await page.evaluate(() => document.querySelector('#accounts-table .bar > i').style.width);
+    check(/^[0-9.]+%$/.test(barWidth), `utilisation bars are sized under the policy (width ${barWidth})`);
 
     // 2. an account's exposure changes after trades
     const account = process.env.ACCOUNT ||
@@ -106,6 +128,7 @@ try {
     const action = await page.textContent('#actions-table tbody tr:first-child');
     check(action.includes('KILL_SWITCH') && action.includes('ACCEPTED'),
         'the kill switch action shows ACCEPTED (correlated by requestId)');
+    check(violations.length === 0, `no Content-Security-Policy violations on any page: ${JSON.stringify(violations)}`);
 } catch (e) {
     failed = true;
     console.log(String(e.stack || e));

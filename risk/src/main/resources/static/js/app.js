@@ -49,7 +49,17 @@ const LIMIT_NAMES = { CREDIT: 'credit', OPEN_ORDERS: 'open orders', POSITION: 'p
 
 function bar(ratio, label) {
     const width = Math.min(100, Math.max(0, ratio * 100));
-    return `<div class="bar ${usageClass(ratio)}"><i style="width:${width}%"></i><span>${esc(label)}</span></div>`;
+    return `<div class="bar ${usageClass(ratio)}"><i data-width="${width}"></i><span>${esc(label)}</span></div>`;
+}
+
+/**
+ * Widths of bars and depth shading. The Content-Security-Policy refuses style attributes in markup, so the markup
+ * carries data-width (a percentage) and this sets it through the CSSOM, which the policy allows.
+ */
+function applyWidths(root) {
+    for (const el of root.querySelectorAll('[data-width]')) {
+        el.style.width = `${Number(el.dataset.width)}%`;
+    }
 }
 
 // ------------------------------------------------------------------ HTTP
@@ -181,6 +191,7 @@ function renderAccounts(accounts) {
             <td class="num">${a.openOrders}/${a.maxOpenOrders}</td>
             <td>${a.killSwitch ? '<span class="badge bad">KILLED</span>' : '<span class="badge ok">active</span>'}</td>
         </tr>`).join('');
+    applyWidths(document.querySelector('#accounts-table tbody'));
     const total = (key) => accounts.reduce((sum, a) => sum + Number(a[key]), 0);
     const killed = accounts.filter((a) => a.killSwitch).length;
     const worst = rows.length ? Math.max(...rows.map((a) => a.utilisation)) : 0;
@@ -311,13 +322,13 @@ async function loadAccount() {
             <div><b>Unrealised</b><span class="${signClass(s.unrealisedPnl)}">${money(s.unrealisedPnl)}</span></div>
             <div><b>Reserved</b><span>${money(s.reserved)}</span></div>
         </div>
-        <table class="grid small"><colgroup><col style="width:100px"><col><col style="width:112px"></colgroup><tbody>
+        <table class="grid small"><colgroup><col class="w100"><col><col class="w112"></colgroup><tbody>
             <tr><td>Credit</td><td>${bar(s.creditUsage, pct(s.creditUsage))}</td><td class="num">${money(s.creditLimit)}</td></tr>
             <tr><td>Open orders</td><td>${bar(s.openOrdersUsage, pct(s.openOrdersUsage))}</td><td class="num">${s.openOrders}/${s.maxOpenOrders}</td></tr>
             <tr><td>Position</td><td>${bar(s.positionUsage, pct(s.positionUsage))}</td><td class="num">worst</td></tr>
         </tbody></table>
         <div class="sub">Positions</div>
-        <table class="grid small"><colgroup><col style="width:72px"><col><col><col><col></colgroup>
+        <table class="grid small"><colgroup><col class="w72"><col><col><col><col></colgroup>
             <thead><tr><th>Instr.</th><th class="num">Position</th><th class="num">Avg cost</th>
                 <th class="num">Mark</th><th class="num">P&amp;L</th></tr></thead><tbody>
             ${d.positions.map((p) => `<tr title="limit ${qty(p.positionLimit)} · open buy ${qty(p.openBuyQuantity)} · open sell ${qty(p.openSellQuantity)}">
@@ -328,7 +339,7 @@ async function loadAccount() {
                 '<tr><td colspan="5" class="empty">No positions.</td></tr>'}
         </tbody></table>
         <div class="sub">Recent fills</div>
-        <table class="grid small"><colgroup><col style="width:72px"><col style="width:76px"><col style="width:44px"><col><col></colgroup>
+        <table class="grid small"><colgroup><col class="w72"><col class="w76"><col class="w44"><col><col></colgroup>
             <thead><tr><th>Time</th><th>Instr.</th><th>Side</th><th class="num">Qty</th><th class="num">Price</th></tr></thead><tbody>
             ${d.recentFills.slice(0, 8).map((f) => `<tr><td>${time(f.timestampNs)}</td><td>${esc(f.symbol)}</td>
                 <td class="${f.side === 'BUY' ? 'pos' : 'neg'}">${f.side}</td><td class="num">${qty(f.quantity)}</td>
@@ -337,6 +348,7 @@ async function loadAccount() {
         </tbody></table>
         <p class="hint">Open orders are shown as counts and open quantities per position; individual orders are not on
             the risk stream.</p>`;
+    applyWidths(pane);
     applyRole();
 }
 
@@ -355,10 +367,10 @@ async function loadInstrument() {
         const a = d.asks[k];
         rows.push(`<tr>
             <td class="num">${b ? b.orderCount : ''}</td>
-            <td class="num">${b ? `<i class="depth bid" style="width:${b.quantity / maxQty * 100}%"></i>${qty(b.quantity)}` : ''}</td>
+            <td class="num">${b ? `<i class="depth bid" data-width="${b.quantity / maxQty * 100}"></i>${qty(b.quantity)}` : ''}</td>
             <td class="num bidp">${b ? price(b.price) : ''}</td>
             <td class="num askp">${a ? price(a.price) : ''}</td>
-            <td class="num">${a ? `<i class="depth ask" style="width:${a.quantity / maxQty * 100}%"></i>${qty(a.quantity)}` : ''}</td>
+            <td class="num">${a ? `<i class="depth ask" data-width="${a.quantity / maxQty * 100}"></i>${qty(a.quantity)}` : ''}</td>
             <td class="num">${a ? a.orderCount : ''}</td></tr>`);
     }
     pane.innerHTML = `
@@ -368,17 +380,18 @@ async function loadInstrument() {
                 '<button class="status-toggle" data-status="OPEN">Resume</button>' :
                 '<button class="status-toggle danger" data-status="HALTED">Halt</button>'}</div></div>
         <div class="sub">Depth (top 10)</div>
-        <table class="grid small ladder"><colgroup><col style="width:36px"><col><col><col><col><col style="width:36px"></colgroup>
+        <table class="grid small ladder"><colgroup><col class="w36"><col><col><col><col><col class="w36"></colgroup>
             <thead><tr><th class="num">#</th><th class="num">Bid qty</th><th class="num">Bid</th><th class="num">Ask</th>
                 <th class="num">Ask qty</th><th class="num">#</th></tr></thead>
             <tbody>${rows.join('')}</tbody></table>
         <div class="sub">Trades (last 50)</div>
-        <div style="height:230px;overflow-y:auto">
-        <table class="grid small"><colgroup><col style="width:70px"><col><col><col style="width:60px"></colgroup>
+        <div class="tape">
+        <table class="grid small"><colgroup><col class="w70"><col><col><col class="w60"></colgroup>
             <thead><tr><th>Time</th><th class="num">Price</th><th class="num">Qty</th><th>Aggr.</th></tr></thead>
             <tbody>${d.tape.map((t) => `<tr><td>${time(t.timestampNs)}</td><td class="num">${price(t.price)}</td>
                 <td class="num">${qty(t.quantity)}</td><td class="${t.aggressorSide === 'BUY' ? 'pos' : 'neg'}">${t.aggressorSide}</td></tr>`).join('') ||
                 '<tr><td colspan="4" class="empty">No trades seen yet.</td></tr>'}</tbody></table></div>`;
+    applyWidths(pane);
     applyRole();
 }
 
@@ -628,8 +641,10 @@ function showTab(tab) {
 async function init() {
     const { body: me } = await api('api/me');
     state.me = me;
+    // roles include the ones a role implies: an ADMIN is also RISK_OFFICER and VIEWER
     state.officer = me.roles.includes('RISK_OFFICER');
-    document.getElementById('user').textContent = `${me.username} (${state.officer ? 'risk officer' : 'viewer'})`;
+    const role = me.roles.includes('ADMIN') ? 'admin' : (state.officer ? 'risk officer' : 'viewer');
+    document.getElementById('user').textContent = `${me.username} (${role})`;
     document.getElementById('logout-form').addEventListener('submit', async (e) => {
         e.preventDefault();
         await fetch('logout', { method: 'POST', headers: { 'X-XSRF-TOKEN': csrfToken() }, credentials: 'same-origin' });

@@ -24,7 +24,7 @@ final class Banner
                 " state: RECOVERED " + venue.engine().recoveredCommands() + " commands from " +
                 settings.dataDirectory() + " (next sequence " + (venue.engine().journaledSequence() + 1) + ")\n")
             .append(" dashboard:   http://localhost:").append(port)
-            .append("/   (viewer/viewer, officer/officer)\n")
+            .append("/   (viewer/viewer, officer/officer, admin/admin)\n")
             .append(" REST API:    http://localhost:").append(port).append("/api/accounts  (docs/risk-api.md)\n")
             .append(" FIX 4.4:     localhost:").append(settings.fixPort()).append("  TargetCompID=")
             .append(Venue.FIX_COMP_ID).append(", SenderCompID=<USER>, Username(553)/Password(554)\n")

@@ -6,6 +6,7 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.aeron.logbuffer.FragmentHandler;
+import io.ringex.gateway.auth.LogonGuard;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.PrimarySelector;
 import io.ringex.protocol.SessionIds;
@@ -13,6 +14,7 @@ import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.RejectReason;
@@ -80,6 +82,7 @@ public final class EngineRouter implements AutoCloseable
     private final CancelRejectDecoder cancelReject = new CancelRejectDecoder();
     private final BusinessRejectDecoder businessReject = new BusinessRejectDecoder();
     private final EngineStatusDecoder engineStatus = new EngineStatusDecoder();
+    private final LogonsUnlockedDecoder logonsUnlocked = new LogonsUnlockedDecoder();
     private final AtomicCounter switches;
     private final AtomicCounter duplicates;
     private final AtomicCounter superseded;
@@ -250,6 +253,25 @@ public final class EngineRouter implements AutoCloseable
         selector.onStatus(engine, role, statusEpoch, nowNs);
     }
 
+    /**
+     * An operator lifted logon lockouts (UnlockLogons, journaled by the engine): apply it to this gateway's guard.
+     * Idempotent, so the copy a promoted standby or the other agent's router delivers does no harm.
+     */
+    private void onLogonsUnlocked(final LogonsUnlockedDecoder decoder)
+    {
+        final String username = decoder.username();
+        final String address = decoder.address();
+        final LogonGuard guard = ctx.logonAuthenticator().guard();
+        if (!username.isEmpty())
+        {
+            guard.unlockUser(username);
+        }
+        if (!address.isEmpty())
+        {
+            guard.unlockAddress(address);
+        }
+    }
+
     private Action onEgress(final int engine, final DirectBuffer buffer, final int offset, final int length)
     {
         if (validator.validate(buffer, offset, length) != RejectReason.NONE)
@@ -285,6 +307,9 @@ public final class EngineRouter implements AutoCloseable
                 eventEpoch = businessReject.epoch();
                 commandSequence = -1;
                 break;
+            case LogonsUnlockedDecoder.TEMPLATE_ID:
+                onLogonsUnlocked(logonsUnlocked.wrap(buffer, body, blockLength, version));
+                return Action.CONTINUE;
             default:
                 return Action.CONTINUE;
         }

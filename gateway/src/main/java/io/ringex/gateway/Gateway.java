@@ -16,6 +16,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.io.File;
 
@@ -27,12 +28,17 @@ import java.io.File;
  */
 public final class Gateway implements AutoCloseable
 {
+    private static final int LOGON_COUNTER_TYPE_ID = 7102;
+
     private final ArchivingMediaDriver archivingDriver;
     private final MediaDriver driver;
     private final Aeron aeron;
     private final FixAcceptor fixAcceptor;
     private final FixGatewayAgent fixAgent;
     private final AgentRunner runner;
+    private final GatewayContext ctx;
+    private final AtomicCounter logonFailures;
+    private final AtomicCounter logonLockouts;
 
     /**
      * The Aeron Archive that Artio records FIX messages in (its resend store), local to the gateway's media driver.
@@ -60,6 +66,7 @@ public final class Gateway implements AutoCloseable
     private Gateway(final GatewayContext ctx, final ErrorHandler errorHandler)
     {
         ctx.conclude();
+        this.ctx = ctx;
         ArchivingMediaDriver archiving = null;
         MediaDriver plain = null;
         if (ctx.embeddedDriver())
@@ -85,6 +92,10 @@ public final class Gateway implements AutoCloseable
         try
         {
             client = Aeron.connect(new Aeron.Context().aeronDirectoryName(ctx.aeronDirectoryName()));
+            final String prefix = "ringex-gateway-" + ctx.gatewayId() + " ";
+            logonFailures = client.addCounter(LOGON_COUNTER_TYPE_ID, prefix + "logons failed");
+            logonLockouts = client.addCounter(LOGON_COUNTER_TYPE_ID, prefix + "logon lockouts");
+            ctx.logonAuthenticator().guard().counters(logonFailures, logonLockouts);
             final Agent sbeAgent = new SbeGatewayAgent(ctx, client, SystemNanoClock.INSTANCE);
             final Agent agent;
             if (ctx.fixEnabled())
@@ -135,6 +146,6 @@ public final class Gateway implements AutoCloseable
      */
     public void close()
     {
-        CloseHelper.closeAll(runner, fixAcceptor, aeron, archivingDriver, driver);
+        CloseHelper.closeAll(runner, fixAcceptor, ctx, logonFailures, logonLockouts, aeron, archivingDriver, driver);
     }
 }

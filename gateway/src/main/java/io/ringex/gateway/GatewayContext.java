@@ -3,13 +3,18 @@ package io.ringex.gateway;
 import io.aeron.CommonContext;
 import io.aeron.exceptions.ConfigurationException;
 import io.ringex.gateway.auth.CredentialHash;
+import io.ringex.gateway.auth.LogonAuthenticator;
+import io.ringex.gateway.auth.LogonGuard;
+import io.ringex.gateway.auth.LogonPolicy;
 import io.ringex.gateway.auth.User;
 import io.ringex.gateway.auth.UserDirectory;
 import io.ringex.protocol.PrimarySelector;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
 import java.io.IOException;
@@ -46,7 +51,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #load(Path)} reads the same keys from a properties file (system properties still give defaults for keys
  * the file omits). Not thread safe: configure on one thread, then hand to the gateway.
  */
-public final class GatewayContext
+public final class GatewayContext implements AutoCloseable
 {
     /** Prefix of every key. */
     public static final String PREFIX = "ringex.gateway.";
@@ -121,6 +126,24 @@ public final class GatewayContext
     public static final String FIX_ARCHIVE_RESPONSE_CHANNEL_PROP = PREFIX + "fix.archive.response.channel";
     /** Archive directory when the gateway embeds its driver. */
     public static final String ARCHIVE_DIR_PROP = PREFIX + "archive.dir";
+    /** Failed logons in a row that lock a user name out. */
+    public static final String LOGON_MAX_FAILURES_PROP = PREFIX + "logon.max.failures";
+    /** Failed logons in a row from one remote address that lock it out. */
+    public static final String LOGON_MAX_ADDRESS_FAILURES_PROP = PREFIX + "logon.max.address.failures";
+    /** The first lockout; each further one doubles up to {@link #LOGON_MAX_LOCKOUT_MS_PROP}. */
+    public static final String LOGON_LOCKOUT_MS_PROP = PREFIX + "logon.lockout.ms";
+    /** The longest lockout, and how long failures are remembered. */
+    public static final String LOGON_MAX_LOCKOUT_MS_PROP = PREFIX + "logon.max.lockout.ms";
+    /** A refused logon is answered this long after it arrived. */
+    public static final String LOGON_FAILURE_DELAY_MS_PROP = PREFIX + "logon.failure.delay.ms";
+    /** Logons being checked at once; beyond, refused at once. */
+    public static final String LOGON_MAX_PENDING_PROP = PREFIX + "logon.max.pending";
+    /** Term length of the publication answering an SBE session (the client cannot choose it). */
+    public static final String SBE_RESPONSE_TERM_LENGTH_PROP = PREFIX + "sbe.response.term.length";
+    /** Whether an SBE Logon's UDP response endpoint must be the address the Logon came from. */
+    public static final String SBE_RESPONSE_SOURCE_CHECK_PROP = PREFIX + "sbe.response.source.check";
+    /** Refused SBE Logons answered at once; beyond, a refusal is counted and not answered. */
+    public static final String SBE_MAX_PENDING_REJECTS_PROP = PREFIX + "sbe.max.pending.rejects";
     /** Prefix of user keys. */
     public static final String USER_PREFIX = PREFIX + "user.";
     /** Prefix of static instrument keys. */
@@ -162,6 +185,16 @@ public final class GatewayContext
     private int fixArchiveControlStreamId;
     private String fixArchiveResponseChannel;
     private String archiveDir;
+    private int logonMaxFailures;
+    private int logonMaxAddressFailures;
+    private long logonLockoutMs;
+    private long logonMaxLockoutMs;
+    private long logonFailureDelayMs;
+    private int logonMaxPending;
+    private int sbeResponseTermLength;
+    private boolean sbeResponseSourceCheck;
+    private int sbeMaxPendingRejects;
+    private LogonAuthenticator logonAuthenticator;
     private UserDirectory users = new UserDirectory();
     private final List<StaticInstrument> instruments = new ArrayList<>();
     private boolean concluded;
@@ -210,6 +243,16 @@ public final class GatewayContext
         fixArchiveControlStreamId = intValue(FIX_ARCHIVE_CONTROL_STREAM_PROP, 10);
         fixArchiveResponseChannel = value(FIX_ARCHIVE_RESPONSE_CHANNEL_PROP, "aeron:ipc");
         archiveDir = value(ARCHIVE_DIR_PROP, "ringex-gateway-archive");
+        final LogonPolicy logonDefaults = LogonPolicy.DEFAULT;
+        logonMaxFailures = intValue(LOGON_MAX_FAILURES_PROP, logonDefaults.maxFailures());
+        logonMaxAddressFailures = intValue(LOGON_MAX_ADDRESS_FAILURES_PROP, logonDefaults.maxAddressFailures());
+        logonLockoutMs = longValue(LOGON_LOCKOUT_MS_PROP, logonDefaults.lockoutMs());
+        logonMaxLockoutMs = longValue(LOGON_MAX_LOCKOUT_MS_PROP, logonDefaults.maxLockoutMs());
+        logonFailureDelayMs = longValue(LOGON_FAILURE_DELAY_MS_PROP, logonDefaults.failureDelayMs());
+        logonMaxPending = intValue(LOGON_MAX_PENDING_PROP, logonDefaults.maxPending());
+        sbeResponseTermLength = intValue(SBE_RESPONSE_TERM_LENGTH_PROP, 4 << 20);
+        sbeResponseSourceCheck = boolValue(SBE_RESPONSE_SOURCE_CHECK_PROP, true);
+        sbeMaxPendingRejects = intValue(SBE_MAX_PENDING_REJECTS_PROP, 16);
         readFamilies();
         source = null;
     }
@@ -304,6 +347,20 @@ public final class GatewayContext
             checkChannel(FIX_ARCHIVE_CONTROL_CHANNEL_PROP, fixArchiveControlChannel);
             checkChannel(FIX_ARCHIVE_RESPONSE_CHANNEL_PROP, fixArchiveResponseChannel);
         }
+        check(logonMaxFailures >= 1, LOGON_MAX_FAILURES_PROP, "must be >= 1", logonMaxFailures);
+        check(logonMaxAddressFailures >= 1, LOGON_MAX_ADDRESS_FAILURES_PROP, "must be >= 1", logonMaxAddressFailures);
+        check(logonLockoutMs >= 0, LOGON_LOCKOUT_MS_PROP, "must be >= 0", logonLockoutMs);
+        check(logonMaxLockoutMs >= logonLockoutMs, LOGON_MAX_LOCKOUT_MS_PROP, "must be >= " + LOGON_LOCKOUT_MS_PROP,
+            logonMaxLockoutMs);
+        check(logonFailureDelayMs >= 0 && logonFailureDelayMs <= 30_000, LOGON_FAILURE_DELAY_MS_PROP,
+            "must be 0..30000", logonFailureDelayMs);
+        check(logonMaxPending >= 1 && logonMaxPending <= 4096, LOGON_MAX_PENDING_PROP, "must be 1..4096",
+            logonMaxPending);
+        check(sbeResponseTermLength >= 64 * 1024 && sbeResponseTermLength <= 64 << 20 &&
+            Integer.bitCount(sbeResponseTermLength) == 1, SBE_RESPONSE_TERM_LENGTH_PROP,
+            "must be a power of two, 65536..67108864", sbeResponseTermLength);
+        check(sbeMaxPendingRejects >= 0 && sbeMaxPendingRejects <= 1024, SBE_MAX_PENDING_REJECTS_PROP,
+            "must be 0..1024", sbeMaxPendingRejects);
         for (final User user : users.users())
         {
             final String key = USER_PREFIX + user.username() + ".credential";
@@ -318,8 +375,109 @@ public final class GatewayContext
             check(!instrument.symbol.isEmpty() && instrument.symbol.length() <= 16, key,
                 "symbol must be 1..16 characters", instrument.symbol);
         }
+        if (null == logonAuthenticator)
+        {
+            logonAuthenticator = new LogonAuthenticator(users, new LogonGuard(logonPolicy()),
+                SystemEpochClock.INSTANCE);
+        }
         concluded = true;
         return this;
+    }
+
+    /**
+     * @return the limits on logons.
+     */
+    public LogonPolicy logonPolicy()
+    {
+        return new LogonPolicy(logonMaxFailures, logonMaxAddressFailures, logonLockoutMs, logonMaxLockoutMs,
+            logonFailureDelayMs, logonMaxPending, LogonPolicy.DEFAULT.maxTracked());
+    }
+
+    /**
+     * @param policy the limits on logons.
+     * @return this.
+     */
+    public GatewayContext logonPolicy(final LogonPolicy policy)
+    {
+        logonMaxFailures = policy.maxFailures();
+        logonMaxAddressFailures = policy.maxAddressFailures();
+        logonLockoutMs = policy.lockoutMs();
+        logonMaxLockoutMs = policy.maxLockoutMs();
+        logonFailureDelayMs = policy.failureDelayMs();
+        logonMaxPending = policy.maxPending();
+        return this;
+    }
+
+    /**
+     * The logon checker the FIX and SBE sides share (created by {@link #conclude()}; {@link #close()} stops it).
+     *
+     * @return the checker.
+     */
+    public LogonAuthenticator logonAuthenticator()
+    {
+        return logonAuthenticator;
+    }
+
+    /**
+     * @return term length of the publications answering SBE sessions.
+     */
+    public int sbeResponseTermLength()
+    {
+        return sbeResponseTermLength;
+    }
+
+    /**
+     * @param termLength term length of the publications answering SBE sessions.
+     * @return this.
+     */
+    public GatewayContext sbeResponseTermLength(final int termLength)
+    {
+        this.sbeResponseTermLength = termLength;
+        return this;
+    }
+
+    /**
+     * @return whether an SBE Logon's UDP response endpoint must be the Logon's source address.
+     */
+    public boolean sbeResponseSourceCheck()
+    {
+        return sbeResponseSourceCheck;
+    }
+
+    /**
+     * @param check whether an SBE Logon's UDP response endpoint must be the Logon's source address.
+     * @return this.
+     */
+    public GatewayContext sbeResponseSourceCheck(final boolean check)
+    {
+        this.sbeResponseSourceCheck = check;
+        return this;
+    }
+
+    /**
+     * @return refused SBE Logons answered at once.
+     */
+    public int sbeMaxPendingRejects()
+    {
+        return sbeMaxPendingRejects;
+    }
+
+    /**
+     * @param count refused SBE Logons answered at once.
+     * @return this.
+     */
+    public GatewayContext sbeMaxPendingRejects(final int count)
+    {
+        this.sbeMaxPendingRejects = count;
+        return this;
+    }
+
+    /**
+     * Stop what {@link #conclude()} started (the logon checker's thread).
+     */
+    public void close()
+    {
+        CloseHelper.close(logonAuthenticator);
     }
 
     /**

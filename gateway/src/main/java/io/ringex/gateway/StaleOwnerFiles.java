@@ -27,6 +27,8 @@ public final class StaleOwnerFiles
 
     private static final System.Logger LOG = System.getLogger(StaleOwnerFiles.class.getName());
     private static final int SBE_HEADER_LENGTH = 8;
+    /** The activity timestamp an Aeron Archive writes when it closes cleanly. */
+    private static final long ARCHIVE_TERMINATED = -1;
 
     private StaleOwnerFiles()
     {
@@ -48,6 +50,7 @@ public final class StaleOwnerFiles
         final MappedByteBuffer mapped = IoUtil.mapExistingFile(markFile, "archive mark file");
         final long pid;
         final long startMs;
+        final long activityMs;
         try
         {
             final UnsafeBuffer buffer = new UnsafeBuffer(mapped);
@@ -60,12 +63,14 @@ public final class StaleOwnerFiles
                 MarkFileHeaderDecoder.SCHEMA_VERSION);
             pid = decoder.pid();
             startMs = decoder.startTimestamp();
+            activityMs = decoder.activityTimestamp();
         }
         finally
         {
             IoUtil.unmap(mapped);
         }
-        return removeIfGone(markFile, pid, startMs);
+        // An archive that closed cleanly signalled it (activity -1): Aeron reuses the file at once, nothing to remove.
+        return activityMs != ARCHIVE_TERMINATED && removeIfGone(markFile, pid, startMs);
     }
 
     /**

@@ -46,6 +46,11 @@ class StaleOwnerFilesTest
             alive.destroyForcibly().waitFor();
         }
 
+        // A clean stop (SIGTERM, close) leaves the file marked terminated: Aeron reuses it, nothing to remove or log.
+        writeArchiveMarkFile(markFile, deadPid(), System.currentTimeMillis(), -1);
+        assertFalse(StaleOwnerFiles.removeArchiveMarkFileIfOwnerGone(dir.toFile()), "cleanly terminated");
+        assertTrue(markFile.exists());
+
         writeArchiveMarkFile(markFile, deadPid(), System.currentTimeMillis());
         assertTrue(StaleOwnerFiles.removeArchiveMarkFileIfOwnerGone(dir.toFile()));
         assertFalse(markFile.exists());
@@ -80,10 +85,16 @@ class StaleOwnerFilesTest
 
     private static void writeArchiveMarkFile(final File file, final long pid, final long startMs) throws IOException
     {
+        writeArchiveMarkFile(file, pid, startMs, System.currentTimeMillis());
+    }
+
+    private static void writeArchiveMarkFile(
+        final File file, final long pid, final long startMs, final long activityMs) throws IOException
+    {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
         new MarkFileHeaderEncoder().wrapAndApplyHeader(buffer, 0,
             new io.aeron.archive.codecs.mark.MessageHeaderEncoder())
-            .activityTimestamp(System.currentTimeMillis()).startTimestamp(startMs).pid(pid);
+            .activityTimestamp(activityMs).startTimestamp(startMs).pid(pid);
         Files.write(file.toPath(), buffer.byteArray());
     }
 

@@ -1,15 +1,25 @@
 package io.ringex.gateway;
 
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.LongRange;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
 
+/**
+ * The token bucket: a burst, the refill rate, fractions of a token at slow rates, and a property over random
+ * rates, bursts and steps (QuickTheories, 200 cases). A failing case is shrunk and its report ends with
+ * {@code Seed was N}; {@code -DQT_SEED=N} replays it, e.g.
+ * {@code mvn -B -o test -pl gateway -am -Dtest=ThrottleTest -Dsurefire.failIfNoSpecifiedTests=false -DQT_SEED=N}.
+ */
 class ThrottleTest
 {
     private static final long SECOND = 1_000_000_000L;
@@ -47,11 +57,15 @@ class ThrottleTest
         assertTrue(throttle.tryAcquire(SECOND));
     }
 
-    @Property(tries = 200)
-    void neverAllowsMoreThanBurstPlusRateTimesElapsed(
-        @ForAll @IntRange(min = 1, max = 10_000) final int rate,
-        @ForAll @IntRange(min = 1, max = 1_000) final int burst,
-        @ForAll @LongRange(min = 1, max = 5_000_000) final long stepNs)
+    @Test
+    void neverAllowsMoreThanBurstPlusRateTimesElapsed()
+    {
+        qt().withExamples(200)
+            .forAll(spread(1, 10_000).map(Long::intValue), spread(1, 1_000).map(Long::intValue), spread(1, 5_000_000))
+            .checkAssert(ThrottleTest::neverAllowsMoreThanBurstPlusRateTimesElapsed);
+    }
+
+    private static void neverAllowsMoreThanBurstPlusRateTimesElapsed(final int rate, final int burst, final long stepNs)
     {
         final Throttle throttle = new Throttle(rate, burst, 0);
         long allowed = 0;
@@ -66,5 +80,18 @@ class ThrottleTest
         }
         final long bound = burst + (long)((double)rate * now / SECOND) + 1;
         assertTrue(allowed <= bound, allowed + " > " + bound);
+    }
+
+    /**
+     * Values in {@code [min, max]}, a range that holds 1: uniform over the range, uniform up to a random power of ten
+     * (small rates, bursts and steps are where fractions of a token and rounding matter), or the range's ends.
+     */
+    private static Gen<Long> spread(final long min, final long max)
+    {
+        final Gen<Long> magnitude = integers().between(0, 18).flatMap((digits) ->
+            longs().between(min, Math.min(max, Math.max(min, (long)Math.pow(10, digits)))));
+        final Gen<Long> edges = Generate.pick(List.of(min, max, Math.min(max, min + 1)));
+        return Generate.frequency(List.of(Pair.of(2, longs().between(min, max)), Pair.of(2, magnitude),
+            Pair.of(1, edges)));
     }
 }

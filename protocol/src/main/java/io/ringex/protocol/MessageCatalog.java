@@ -22,6 +22,7 @@ import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.KillSwitchDecoder;
 import io.ringex.protocol.codecs.LogonDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
+import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.NewEpochDecoder;
@@ -35,6 +36,7 @@ import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
+import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 
 /**
  * What this build knows of each message of the schema: its kind, its root block length and the shape of what follows
@@ -79,6 +81,8 @@ public final class MessageCatalog
     private static final int MAX_TEMPLATE_ID = 127;
     private static final Kind[] KINDS = new Kind[MAX_TEMPLATE_ID + 1];
     private static final int[] BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
+    /** Per template: the root block length at each schema version, index version - 1; null if it never changed. */
+    private static final int[][] BLOCK_LENGTHS_BY_VERSION = new int[MAX_TEMPLATE_ID + 1][];
     private static final int[][] GROUP_BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1][];
     private static final Part[][] PARTS = new Part[MAX_TEMPLATE_ID + 1][];
     private static final String[] NAMES = new String[MAX_TEMPLATE_ID + 1];
@@ -119,6 +123,8 @@ public final class MessageCatalog
         add(NewEpochDecoder.TEMPLATE_ID, "NewEpoch", Kind.ADMIN, NewEpochDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
         add(SessionStatusDecoder.TEMPLATE_ID, "SessionStatus", Kind.ADMIN, SessionStatusDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
+        add(UnlockLogonsDecoder.TEMPLATE_ID, "UnlockLogons", Kind.ADMIN, UnlockLogonsDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
 
         add(ExecutionReportDecoder.TEMPLATE_ID, "ExecutionReport", Kind.EVENT, ExecutionReportDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
@@ -144,6 +150,8 @@ public final class MessageCatalog
             NONE, NO_GROUPS);
         add(BusinessRejectDecoder.TEMPLATE_ID, "BusinessReject", Kind.EVENT, BusinessRejectDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA }, NO_GROUPS);
+        add(LogonsUnlockedDecoder.TEMPLATE_ID, "LogonsUnlocked", Kind.EVENT, LogonsUnlockedDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
 
         add(ReplicatedCommandDecoder.TEMPLATE_ID, "ReplicatedCommand", Kind.REPLICATION,
             ReplicatedCommandDecoder.BLOCK_LENGTH, new Part[]{ Part.VAR_DATA }, NO_GROUPS);
@@ -157,6 +165,10 @@ public final class MessageCatalog
             CatchUpResponseDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
         add(CatchUpStopDecoder.TEMPLATE_ID, "CatchUpStop", Kind.REPLICATION,
             CatchUpStopDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+
+        // Root blocks that grew: their length at versions 1, 2, ... (fields added later sit at the block's end).
+        grew(LogonDecoder.TEMPLATE_ID, 9, LogonDecoder.BLOCK_LENGTH);
+        grew(LogonResponseDecoder.TEMPLATE_ID, 31, LogonResponseDecoder.BLOCK_LENGTH);
     }
 
     private MessageCatalog()
@@ -180,6 +192,16 @@ public final class MessageCatalog
         BLOCK_LENGTHS[templateId] = blockLength;
         PARTS[templateId] = parts;
         GROUP_BLOCK_LENGTHS[templateId] = groupBlockLengths;
+    }
+
+    private static void grew(final int templateId, final int... blockLengthByVersion)
+    {
+        if (blockLengthByVersion.length != MessageValidator.SCHEMA_VERSION ||
+            blockLengthByVersion[blockLengthByVersion.length - 1] != BLOCK_LENGTHS[templateId])
+        {
+            throw new IllegalStateException("block lengths of " + NAMES[templateId] + " must name every version");
+        }
+        BLOCK_LENGTHS_BY_VERSION[templateId] = blockLengthByVersion;
     }
 
     /**
@@ -224,6 +246,20 @@ public final class MessageCatalog
     public static int blockLength(final int templateId)
     {
         return BLOCK_LENGTHS[templateId];
+    }
+
+    /**
+     * Root block length of a known message as written at a schema version: what its header's blockLength must be.
+     *
+     * @param templateId a known template id.
+     * @param version    a schema version from {@link MessageValidator#MIN_SUPPORTED_VERSION} to
+     *                   {@link MessageValidator#SCHEMA_VERSION}.
+     * @return its block length at that version.
+     */
+    public static int blockLength(final int templateId, final int version)
+    {
+        final int[] byVersion = BLOCK_LENGTHS_BY_VERSION[templateId];
+        return null == byVersion ? BLOCK_LENGTHS[templateId] : byVersion[version - 1];
     }
 
     /**

@@ -9,9 +9,12 @@ import org.agrona.DirectBuffer;
  * them: the header is whole, the schema id is ours, the version is one we speak, the template id is known, the root
  * block is whole, and every group and var data field lies inside the given length.
  * <p>
- * A message of a newer schema version is refused ({@link RejectReason#UNSUPPORTED_VERSION}) rather than decoded with
- * an older layout; an unknown template id is refused ({@link RejectReason#UNKNOWN_MESSAGE}); anything cut short or
- * longer than the maximum is {@link RejectReason#MALFORMED}. No exception is thrown and nothing is allocated.
+ * Every schema version from {@link #MIN_SUPPORTED_VERSION} to {@link #SCHEMA_VERSION} is accepted, each with the root
+ * block length it defines ({@link MessageCatalog#blockLength(int, int)}); the generated decoders read an older
+ * message's later fields as their null values. A message of a newer schema version is refused
+ * ({@link RejectReason#UNSUPPORTED_VERSION}) rather than decoded with an older layout; an unknown template id is
+ * refused ({@link RejectReason#UNKNOWN_MESSAGE}); anything cut short or longer than the maximum is
+ * {@link RejectReason#MALFORMED}. No exception is thrown and nothing is allocated.
  * <p>
  * Thread safety: stateless apart from configuration; one instance may be shared.
  */
@@ -83,7 +86,7 @@ public final class MessageValidator
         {
             return RejectReason.UNKNOWN_MESSAGE;
         }
-        if (blockLength != MessageCatalog.blockLength(templateId))
+        if (blockLength != MessageCatalog.blockLength(templateId, version))
         {
             return RejectReason.MALFORMED;
         }

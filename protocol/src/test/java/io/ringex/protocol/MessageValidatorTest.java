@@ -4,30 +4,44 @@ import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SetLimitsEncoder;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.generators.Generate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
 
+/**
+ * The validator on arbitrary bytes and on messages that lie about their length.
+ * <p>
+ * The random cases come from QuickTheories, which shrinks a failing case and ends its report with
+ * {@code Seed was N}; {@code -DQT_SEED=N} replays it, e.g.
+ * {@code mvn -B -o test -pl protocol -Dtest=MessageValidatorTest -DQT_SEED=N}.
+ */
 class MessageValidatorTest
 {
     private final MessageValidator validator = new MessageValidator(1024);
 
-    @Property(tries = 2000)
-    void arbitraryBytesNeverThrowAndAreNeverMistakenForAGroupedMessage(
-        @ForAll @Size(max = 300) final byte[] bytes)
+    @Test
+    void arbitraryBytesNeverThrowAndAreNeverMistakenForAGroupedMessage()
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
-        assertNotNull(validator.validate(buffer, 0, bytes.length));
+        qt().withExamples(2000)
+            .forAll(Generate.byteArrays(integers().between(0, 300), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE,
+                (byte)0)))
+            .checkAssert((bytes) -> assertNotNull(validator.validate(new UnsafeBuffer(bytes), 0, bytes.length)));
     }
 
-    @Property(tries = 500)
-    void aGroupCountPointingPastTheEndIsMalformed(@ForAll @IntRange(min = 1, max = 65535) final int claimedEntries)
+    @Test
+    void aGroupCountPointingPastTheEndIsMalformed()
+    {
+        qt().withExamples(500)
+            .forAll(integers().between(1, 65535))
+            .checkAssert(this::aGroupCountPointingPastTheEndIsMalformed);
+    }
+
+    private void aGroupCountPointingPastTheEndIsMalformed(final int claimedEntries)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
         final SetLimitsEncoder encoder = new SetLimitsEncoder()

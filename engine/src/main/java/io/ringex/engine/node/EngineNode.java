@@ -28,6 +28,7 @@ import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
+import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.TradeDecoder;
 import org.HdrHistogram.Histogram;
@@ -296,10 +297,10 @@ public final class EngineNode implements AutoCloseable
         final AtomicCounter accepted = counters.newCounter("orders-accepted");
         final AtomicCounter trades = counters.newCounter("trades");
         final AtomicCounter rejects = counters.newCounter("rejects");
-        final EventStatistics statistics = new EventStatistics(accepted, trades, rejects);
-        // One stage for the four: each event's header is read once and the ring polled by one stage, not four.
+        // One stage for the three: each event's header is read once and the ring polled by one stage, not three.
         final OutboundStage egressHandler = new OutboundStage(egress, new int[]{
-            ExecutionReportDecoder.TEMPLATE_ID, CancelRejectDecoder.TEMPLATE_ID, BusinessRejectDecoder.TEMPLATE_ID },
+            ExecutionReportDecoder.TEMPLATE_ID, CancelRejectDecoder.TEMPLATE_ID, BusinessRejectDecoder.TEMPLATE_ID,
+            LogonsUnlockedDecoder.TEMPLATE_ID },
             false, Long.MAX_VALUE, ctx.newIdleStrategy(), dropped);
         final OutboundStage marketDataHandler = new OutboundStage(marketData, new int[]{
             InstrumentDefinitionDecoder.TEMPLATE_ID, BookLevelUpdateDecoder.TEMPLATE_ID,
@@ -309,7 +310,7 @@ public final class EngineNode implements AutoCloseable
             AccountRiskUpdateDecoder.TEMPLATE_ID, AdminResponseDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID,
             InstrumentDefinitionDecoder.TEMPLATE_ID }, false, Long.MAX_VALUE, ctx.newIdleStrategy(), dropped);
         final List<Agent> outputAgents = List.of(outputRing.stage("publishers",
-            new FanOutHandler(egressHandler, marketDataHandler, riskHandler, statistics))
+            new FanOutHandler(egressHandler, marketDataHandler, riskHandler))
             .errorPolicy(StageErrorPolicy.SKIP).build());
 
         final StatusAgent.Sources sources = new StatusAgent.Sources();
@@ -327,7 +328,6 @@ public final class EngineNode implements AutoCloseable
         sources.trades = trades;
         sources.rejects = rejects;
         sources.errors = degraded;
-        sources.statistics = statistics;
         sources.snapshots = snapshots;
         sources.latency = latency;
         sources.ringCapacity = ctx.inputRingCapacity();

@@ -6,7 +6,7 @@ import org.agrona.concurrent.AtomicBuffer;
 /**
  * Hands each slot to several handlers in turn, so that one stage (one sequence, one poll of the ring, one read of each
  * event's header) does the work of several: the node's output ring has one consumer stage for the egress, the market
- * data, the risk stream and the statistics, instead of four stages each polling the ring and reading every event.
+ * data and the risk stream, instead of three stages each polling the ring and reading every event.
  * A handler that throws does not keep the slot from the handlers after it; the first exception is rethrown once they
  * have all had the slot, for the stage's error policy.
  * <p>

@@ -5,6 +5,7 @@ import java.util.function.LongSupplier;
 
 import io.aeron.Publication;
 import io.ringex.engine.processor.BusinessLogicProcessor;
+import io.ringex.engine.processor.VenueStatistics;
 import io.ringex.protocol.codecs.EngineCounter;
 import io.ringex.protocol.codecs.EngineStatusEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
@@ -45,7 +46,6 @@ final class StatusAgent implements Agent
         AtomicCounter trades;
         AtomicCounter rejects;
         AtomicCounter errors;
-        EventStatistics statistics;
         BackgroundSnapshotWriter snapshots;
         /** Ingress-to-processed latency, recorded by the processor stage on this agent's thread; reset here. */
         Histogram latency;
@@ -224,21 +224,25 @@ final class StatusAgent implements Agent
             .epochStartSequence(nowRole == NodeRole.PRIMARY ? sources.epochStartSequence.getAsLong() : 0);
         interval.reset();
 
+        // The processor's own counts (this agent runs on its thread): part of the state, so they survive a restart.
+        final VenueStatistics statistics = sources.processor.state().statistics();
+        sources.accepted.setRelease(statistics.ordersAccepted());
+        sources.trades.setRelease(statistics.trades());
+        sources.rejects.setRelease(statistics.rejects());
         final EngineStatusEncoder.CountersEncoder counters = encoder.countersCount(8);
         counters.next().counter(EngineCounter.COMMANDS).value(sources.processor.commandCount());
-        counters.next().counter(EngineCounter.ORDERS_ACCEPTED).value(sources.accepted.get());
-        counters.next().counter(EngineCounter.TRADES).value(sources.trades.get());
-        counters.next().counter(EngineCounter.REJECTS).value(sources.rejects.get());
+        counters.next().counter(EngineCounter.ORDERS_ACCEPTED).value(statistics.ordersAccepted());
+        counters.next().counter(EngineCounter.TRADES).value(statistics.trades());
+        counters.next().counter(EngineCounter.REJECTS).value(statistics.rejects());
         counters.next().counter(EngineCounter.MALFORMED_INGRESS).value(sources.malformed.get());
         counters.next().counter(EngineCounter.BACK_PRESSURE_EVENTS).value(sources.backPressure.get());
         counters.next().counter(EngineCounter.ERRORS).value(sources.errors.get() + sources.processor.errorCount());
         counters.next().counter(EngineCounter.OPEN_ORDERS).value(sources.processor.state().orders().size());
 
-        // Read each count once: the statistics stage keeps counting on another thread meanwhile.
         int nonZero = 0;
         for (int i = 0; i < reasons.length; i++)
         {
-            rejectCounts[i] = reasons[i] == RejectReason.NULL_VAL ? 0 : sources.statistics.rejects(reasons[i]);
+            rejectCounts[i] = reasons[i] == RejectReason.NULL_VAL ? 0 : statistics.rejects(reasons[i]);
             nonZero += rejectCounts[i] > 0 ? 1 : 0;
         }
         final EngineStatusEncoder.RejectsEncoder rejects = encoder.rejectsCount(nonZero);

@@ -19,6 +19,7 @@ import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
+import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 
 /**
  * Admin commands: each is answered with an AdminResponse (ACCEPTED, or REJECTED with a reason) written after its
@@ -30,17 +31,33 @@ import io.ringex.protocol.codecs.TakeSnapshotDecoder;
  * replaces all limits (overrides included); negative values are INVALID_ARGUMENT. SetTradingStatus CLOSED cancels
  * the instrument's resting orders (CancelReason INSTRUMENT_HALTED); HALTED keeps them. A kill switch turned on
  * cancels the orders in its scope (KILL_SWITCH). EndOfDay expires DAY orders (END_OF_DAY). NewEpoch must not go
- * backwards (STALE_EPOCH). TakeSnapshot is only acknowledged: the node writes the snapshot.
+ * backwards (STALE_EPOCH). TakeSnapshot is only acknowledged: the node writes the snapshot. UnlockLogons changes no
+ * state: it names a user name and/or an address (printable ASCII, at most {@value #MAX_UNLOCK_USERNAME} and
+ * {@value #MAX_UNLOCK_ADDRESS} bytes), an operator (1 to {@value #MAX_OPERATOR}) and a reason (at most
+ * {@value #MAX_UNLOCK_REASON}, spaces allowed), else INVALID_ARGUMENT; accepted, it is followed by LogonsUnlocked for
+ * the gateways.
  * <p>
  * Threading: single business-logic thread.
  */
 public final class AdminCommands
 {
+    /** Longest user name an UnlockLogons may name. */
+    public static final int MAX_UNLOCK_USERNAME = 32;
+    /** Longest address an UnlockLogons may name (an IPv6 address in text). */
+    public static final int MAX_UNLOCK_ADDRESS = 45;
+    /** Longest operator name. */
+    public static final int MAX_OPERATOR = 32;
+    /** Longest reason text. */
+    public static final int MAX_UNLOCK_REASON = 64;
+
     private final EngineState state;
     private final EventEncoder events;
     private final RiskUpdates riskUpdates;
     private final MassCancels massCancels;
     private final byte[] symbol = new byte[Instrument.SYMBOL_LENGTH];
+    private final byte[] username = new byte[MAX_UNLOCK_USERNAME];
+    private final byte[] address = new byte[MAX_UNLOCK_ADDRESS];
+    private final byte[] text = new byte[MAX_UNLOCK_REASON];
     private int[] overrideInstruments = new int[16];
     private long[] overrideLimits = new long[16];
 
@@ -329,5 +346,72 @@ public final class AdminCommands
             events.epoch(epoch);
         }
         events.adminResponse(decoder.requestId(), NewEpochDecoder.TEMPLATE_ID, reason);
+    }
+
+    /**
+     * @param decoder wrapped on the command.
+     */
+    public void onUnlockLogons(final UnlockLogonsDecoder decoder)
+    {
+        final long requestId = decoder.requestId();
+        final int usernameLength = readPrintable(decoder.usernameLength(), username, false, decoder, 0);
+        final int addressLength = readPrintable(decoder.addressLength(), address, false, decoder, 1);
+        final int operatorLength = readPrintable(decoder.operatorNameLength(), text, false, decoder, 2);
+        final int reasonLength = operatorLength < 1 ? -1 :
+            readPrintable(decoder.reasonLength(), text, true, decoder, 3);
+        if (usernameLength < 0 || addressLength < 0 || operatorLength < 1 || operatorLength > MAX_OPERATOR ||
+            reasonLength < 0 || usernameLength + addressLength == 0)
+        {
+            events.adminResponse(requestId, UnlockLogonsDecoder.TEMPLATE_ID, RejectReason.INVALID_ARGUMENT);
+            return;
+        }
+        events.adminResponse(requestId, UnlockLogonsDecoder.TEMPLATE_ID, RejectReason.NONE);
+        events.logonsUnlocked(username, usernameLength, address, addressLength);
+    }
+
+    /**
+     * Read the next var data field (in schema order) into {@code into}: printable ASCII only (spaces too if
+     * allowed), no longer than the array.
+     *
+     * @return its length, or -1 if it is too long or holds other bytes (the field is skipped either way).
+     */
+    private static int readPrintable(
+        final int length, final byte[] into, final boolean spaces, final UnlockLogonsDecoder decoder, final int field)
+    {
+        if (length > into.length)
+        {
+            skip(decoder, field);
+            return -1;
+        }
+        switch (field)
+        {
+            case 0 -> decoder.getUsername(into, 0, length);
+            case 1 -> decoder.getAddress(into, 0, length);
+            case 2 -> decoder.getOperatorName(into, 0, length);
+            default -> decoder.getReason(into, 0, length);
+        }
+        for (int i = 0; i < length; i++)
+        {
+            final byte b = into[i];
+            if (b < 0x21 || b > 0x7E)
+            {
+                if (!(spaces && b == ' '))
+                {
+                    return -1;
+                }
+            }
+        }
+        return length;
+    }
+
+    private static void skip(final UnlockLogonsDecoder decoder, final int field)
+    {
+        switch (field)
+        {
+            case 0 -> decoder.skipUsername();
+            case 1 -> decoder.skipAddress();
+            case 2 -> decoder.skipOperatorName();
+            default -> decoder.skipReason();
+        }
     }
 }

@@ -15,6 +15,7 @@ import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
+import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
@@ -54,6 +55,7 @@ public final class BusinessLogicProcessor
     private final TakeSnapshotDecoder takeSnapshot = new TakeSnapshotDecoder();
     private final EndOfDayDecoder endOfDay = new EndOfDayDecoder();
     private final NewEpochDecoder newEpoch = new NewEpochDecoder();
+    private final UnlockLogonsDecoder unlockLogons = new UnlockLogonsDecoder();
 
     private final EngineState state;
     private final EventEncoder events;
@@ -85,7 +87,7 @@ public final class BusinessLogicProcessor
     public BusinessLogicProcessor(final EventSink sink, final int expectedOrders, final ErrorHandler errorHandler)
     {
         this.state = new EngineState(expectedOrders);
-        this.events = new EventEncoder(sink);
+        this.events = new EventEncoder(sink, state.statistics());
         this.riskUpdates = new RiskUpdates(state, events);
         final OrderLifecycle lifecycle = new OrderLifecycle(state, events, riskUpdates);
         final MassCancels massCancels = new MassCancels(state, lifecycle);
@@ -216,6 +218,11 @@ public final class BusinessLogicProcessor
                 break;
 
             case SessionStatusDecoder.TEMPLATE_ID:
+                break;
+
+            case UnlockLogonsDecoder.TEMPLATE_ID:
+                unlockLogons.wrap(buffer, offset, blockLength, version);
+                admin.onUnlockLogons(unlockLogons);
                 break;
 
             default:

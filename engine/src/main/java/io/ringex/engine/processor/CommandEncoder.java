@@ -18,6 +18,7 @@ import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.ReplaceOrderEncoder;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.SessionStatusEncoder;
+import io.ringex.protocol.codecs.UnlockLogonsEncoder;
 import io.ringex.protocol.codecs.SetLimitsEncoder;
 import io.ringex.protocol.codecs.SetTradingStatusEncoder;
 import io.ringex.protocol.codecs.Side;
@@ -58,6 +59,7 @@ public final class CommandEncoder
     private final EndOfDayEncoder endOfDay = new EndOfDayEncoder();
     private final NewEpochEncoder newEpoch = new NewEpochEncoder();
     private final SessionStatusEncoder sessionStatus = new SessionStatusEncoder();
+    private final UnlockLogonsEncoder unlockLogons = new UnlockLogonsEncoder();
 
     /** @return the buffer the last command was written to, at offset 0. */
     public MutableDirectBuffer buffer()
@@ -429,5 +431,25 @@ public final class CommandEncoder
             .accountId(accountId)
             .loggedOn(loggedOn ? BooleanType.TRUE : BooleanType.FALSE);
         return HEADER + sessionStatus.encodedLength();
+    }
+
+    /**
+     * @param requestId request id.
+     * @param username  user name to unlock, or empty.
+     * @param address   address to unlock, or empty.
+     * @param operator  who asks.
+     * @param reason    why.
+     * @return length.
+     */
+    public int unlockLogons(
+        final long requestId, final String username, final String address, final String operator, final String reason)
+    {
+        unlockLogons.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .username(username)
+            .address(address)
+            .operatorName(operator)
+            .reason(reason);
+        return HEADER + unlockLogons.encodedLength();
     }
 }

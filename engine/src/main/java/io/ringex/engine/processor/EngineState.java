@@ -28,6 +28,7 @@ public final class EngineState
     private final AccountIndex accountById = new AccountIndex();
     final ArrayList<Account> accounts = new ArrayList<>();
     final OrderIndex orders;
+    final VenueStatistics statistics = new VenueStatistics();
     final OrderPool pool;
     long lastOrderId;
     long lastTradeId;
@@ -93,7 +94,15 @@ public final class EngineState
         return marks;
     }
 
-    /** @return open orders. */
+    /** @return orders accepted, trades and rejects since the venue began. */
+    public VenueStatistics statistics()
+    {
+        return statistics;
+    }
+
+    /**
+     * @return the open orders, by order id.
+     */
     public OrderIndex orders()
     {
         return orders;

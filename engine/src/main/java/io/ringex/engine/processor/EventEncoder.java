@@ -10,6 +10,7 @@ import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.BestBidOfferEncoder;
 import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
 import io.ringex.protocol.codecs.BusinessRejectEncoder;
+import io.ringex.protocol.codecs.LogonsUnlockedEncoder;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.CancelRejectEncoder;
 import io.ringex.protocol.codecs.CancelRejectResponseTo;
@@ -48,11 +49,13 @@ public final class EventEncoder
     private static final int HEADER = MessageHeaderEncoder.ENCODED_LENGTH;
 
     private final EventSink sink;
+    private final VenueStatistics statistics;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final CancelRejectEncoder cancelReject = new CancelRejectEncoder();
     private final BookEvents bookEvents = new BookEvents(this);
     private final AdminResponseEncoder adminResponse = new AdminResponseEncoder();
     private final BusinessRejectEncoder businessReject = new BusinessRejectEncoder();
+    private final LogonsUnlockedEncoder logonsUnlocked = new LogonsUnlockedEncoder();
 
     private OrderBook[] touchedBooks = new OrderBook[16];
     private int touchedCount;
@@ -61,11 +64,13 @@ public final class EventEncoder
     private long timestampNs;
 
     /**
-     * @param sink where events go.
+     * @param sink       where events go.
+     * @param statistics counted as execution reports and trades are written.
      */
-    public EventEncoder(final EventSink sink)
+    public EventEncoder(final EventSink sink, final VenueStatistics statistics)
     {
         this.sink = sink;
+        this.statistics = statistics;
     }
 
     /** @return the sink. */
@@ -191,6 +196,7 @@ public final class EventEncoder
         putLong(array, at + ExecutionReportEncoder.transactTimeNsEncodingOffset(), timestampNs);
         putLong(array, at + ExecutionReportEncoder.commandSequenceEncodingOffset(), sequence);
         sink.commit(HEADER + ExecutionReportEncoder.BLOCK_LENGTH);
+        statistics.onExecutionReport(execType, rejectReason);
     }
 
     /**
@@ -343,6 +349,7 @@ public final class EventEncoder
         putLong(array, at + TradeEncoder.sellAccountIdEncodingOffset(), sellAccountId);
         putLong(array, at + TradeEncoder.timestampNsEncodingOffset(), timestampNs);
         sink.commit(HEADER + TradeEncoder.BLOCK_LENGTH);
+        statistics.onTrade();
     }
 
     /**
@@ -446,6 +453,29 @@ public final class EventEncoder
             .rejectReason(reason)
             .putText(INTERNAL_ERROR_TEXT, 0, textLength);
         sink.commit(HEADER + businessReject.encodedLength());
+    }
+
+    /**
+     * Tell every gateway to lift logon lockouts (after an accepted UnlockLogons).
+     *
+     * @param username       the name's bytes.
+     * @param usernameLength how many (0 for none).
+     * @param address        the address's bytes.
+     * @param addressLength  how many (0 for none).
+     */
+    public void logonsUnlocked(
+        final byte[] username, final int usernameLength, final byte[] address, final int addressLength)
+    {
+        final int maxLength = HEADER + LogonsUnlockedEncoder.BLOCK_LENGTH +
+            LogonsUnlockedEncoder.usernameHeaderLength() + usernameLength +
+            LogonsUnlockedEncoder.addressHeaderLength() + addressLength;
+        final int offset = sink.claim(maxLength);
+        logonsUnlocked.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .timestampNs(timestampNs)
+            .commandSequence(sequence)
+            .putUsername(username, 0, usernameLength)
+            .putAddress(address, 0, addressLength);
+        sink.commit(HEADER + logonsUnlocked.encodedLength());
     }
 
     static TimeInForce timeInForce(final byte raw)

@@ -34,6 +34,9 @@ package io.ringex.engine.processor;
  *     byte orderType, byte timeInForce, byte postOnly, byte selfTradePrevention, byte[3] padding, long price,
  *     long quantity, long filledQuantity, long cumulativeNotional, long priority, long trackedLeaves,
  *     long trackedReserve
+ *
+ *   Statistics ({@link VenueStatistics}): long ordersAccepted, long trades, long rejects, int reasonCount, then per
+ *     reason with a non-zero count (ascending value): int reason value, long count
  * </pre>
  * Every open order rests in its book; queues are rebuilt from each order's priority (ascending within a book).
  * Account open-order lists are rebuilt in venue order, which is each account's acceptance order.
@@ -45,7 +48,7 @@ public final class SnapshotDescriptor
     /** 'RXSN'. */
     public static final int MAGIC = 0x4E535852;
     /** Format version; bump on any layout change. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     /** Offset of the magic. */
     public static final int MAGIC_OFFSET = 0;

@@ -81,6 +81,7 @@ public final class SnapshotReader
             order.exposure = account.position(order.instrumentId());
             resting.add(order);
         }
+        readStatistics(state.statistics);
         if (position != offset + length)
         {
             throw new IllegalStateException("snapshot body length mismatch");
@@ -95,6 +96,22 @@ public final class SnapshotReader
             state.bookAt(i).markBboPublished();
         }
         buffer = null;
+    }
+
+    private void readStatistics(final VenueStatistics statistics)
+    {
+        statistics.restore(getLong(), getLong(), getLong());
+        final int reasons = getInt();
+        for (int i = 0; i < reasons; i++)
+        {
+            final int value = getInt();
+            final long count = getLong();
+            if (value < 0 || value >= VenueStatistics.REASON_SLOTS)
+            {
+                throw new IllegalStateException("snapshot statistics name reject reason " + value);
+            }
+            statistics.rejectsByValue(value, count);
+        }
     }
 
     private OrderBook readBook()

@@ -50,6 +50,7 @@ public final class SnapshotWriter
             writeOrder(order);
             orders++;
         }
+        writeStatistics(state.statistics);
         final int length = position - offset;
         out.putInt(offset + MAGIC_OFFSET, MAGIC, ORDER);
         out.putInt(offset + VERSION_OFFSET, VERSION, ORDER);
@@ -137,6 +138,28 @@ public final class SnapshotWriter
         putLong(order.priority());
         putLong(order.trackedLeaves());
         putLong(order.trackedReserve());
+    }
+
+    private void writeStatistics(final VenueStatistics statistics)
+    {
+        putLong(statistics.ordersAccepted());
+        putLong(statistics.trades());
+        putLong(statistics.rejects());
+        int reasons = 0;
+        for (int value = 0; value < VenueStatistics.REASON_SLOTS; value++)
+        {
+            reasons += statistics.rejectsByValue(value) != 0 ? 1 : 0;
+        }
+        putInt(reasons);
+        for (int value = 0; value < VenueStatistics.REASON_SLOTS; value++)
+        {
+            final long count = statistics.rejectsByValue(value);
+            if (count != 0)
+            {
+                putInt(value);
+                putLong(count);
+            }
+        }
     }
 
     private void putInt(final int value)

@@ -131,7 +131,10 @@ class EngineNodeIT
             }
         }
         first.await(() -> first.count("NEW") == 200, "200 acknowledgements");
+        client.limit(1, 1_000, Side.BUY, 1, 1);
+        first.await(() -> first.count("REJECTED") == 1, "a reject, so the status counts one");
         final long liveHash = node.stateHash();
+        final String liveCounters = statusCounters(first, node);
         final EngineTestClient done = client;
         client.await(() -> new SnapshotStore(ctx.snapshotDirectory()).list().size() == 1 &&
             done.poll() >= 0, "the snapshot file");
@@ -163,6 +166,17 @@ class EngineNodeIT
         client.await(() -> after.count("CANCELED") == 1 || !after.cancelRejects.isEmpty(), "cancel after restart");
         assertEquals(1, client.count("CANCELED"), resting + " survived the restart: " + after.cancelRejects);
         assertNotEquals(liveHash, node.stateHash());
+        // The venue's counts are part of its state: a restart reports what was decided before it, not zero.
+        assertEquals(liveCounters, statusCounters(after, restarted));
+    }
+
+    /** The latest EngineStatus counters once the status reflects everything processed, commands and errors aside. */
+    private static String statusCounters(final EngineTestClient client, final EngineNode node)
+    {
+        final long processed = node.processedSequence();
+        client.await(() -> client.lastStatusProcessed >= processed, "a status after sequence " + processed);
+        return client.lastStatusCounters.replaceAll("(COMMANDS|MALFORMED_INGRESS|BACK_PRESSURE_EVENTS|ERRORS|" +
+            "OPEN_ORDERS)=\\d+ ", "");
     }
 
     @Test

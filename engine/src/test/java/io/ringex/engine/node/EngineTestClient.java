@@ -52,6 +52,8 @@ final class EngineTestClient implements AutoCloseable
     volatile int statusCount;
     int instrumentDefinitions;
     volatile long lastStatusEpochStart;
+    /** The counters of the latest EngineStatus, "COUNTER=value" and "REJECT:REASON=count", in the order sent. */
+    volatile String lastStatusCounters = "";
     final List<byte[]> sent = new ArrayList<>();
 
     private final Aeron aeron;
@@ -227,6 +229,16 @@ final class EngineTestClient implements AutoCloseable
                 lastStatusHash = status.stateHash();
                 lastStatusProcessed = status.processorSequence();
                 lastStatusEpochStart = status.epochStartSequence();
+                final StringBuilder counters = new StringBuilder();
+                for (final EngineStatusDecoder.CountersDecoder c : status.counters())
+                {
+                    counters.append(c.counter()).append('=').append(c.value()).append(' ');
+                }
+                for (final EngineStatusDecoder.RejectsDecoder r : status.rejects())
+                {
+                    counters.append("REJECT:").append(r.reason()).append('=').append(r.rejectCount()).append(' ');
+                }
+                lastStatusCounters = counters.toString();
                 statusCount++;
                 break;
             case InstrumentDefinitionDecoder.TEMPLATE_ID:

@@ -1,5 +1,6 @@
 package io.ringex.engine.processor;
 
+import io.ringex.protocol.codecs.RejectReason;
 import org.agrona.ExpandableArrayBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Same commands give the same events byte for byte and the same state hash; a snapshot restored into a fresh
@@ -102,6 +104,7 @@ final class DeterminismAndSnapshotTest
         restored.sequence = original.sequence;
         assertEquals(original.processor.stateHash(), restored.processor.stateHash());
         assertEquals(original.processor.lastSequence(), restored.processor.lastSequence());
+        assertStatisticsEqual(original, restored);
 
         for (int i = 0; i < COMMANDS / 2; i++)
         {
@@ -121,10 +124,29 @@ final class DeterminismAndSnapshotTest
         }
         assertEquals(original.processor.stateHash(), restored.processor.stateHash());
 
+        assertStatisticsEqual(original, restored);
+        assertTrue(original.processor.state().statistics().rejects() > 0, "the stream has rejects to count");
+
         final ExpandableArrayBuffer again = new ExpandableArrayBuffer(1024);
         final int againLength = restored.processor.writeSnapshot(again, 0);
         final ExpandableArrayBuffer first = new ExpandableArrayBuffer(1024);
         assertEquals(againLength, original.processor.writeSnapshot(first, 0));
+    }
+
+    private static void assertStatisticsEqual(final Run a, final Run b)
+    {
+        final VenueStatistics x = a.processor.state().statistics();
+        final VenueStatistics y = b.processor.state().statistics();
+        assertEquals(x.ordersAccepted(), y.ordersAccepted());
+        assertEquals(x.trades(), y.trades());
+        assertEquals(x.rejects(), y.rejects());
+        for (final RejectReason reason : RejectReason.values())
+        {
+            if (reason != RejectReason.NULL_VAL)
+            {
+                assertEquals(x.rejects(reason), y.rejects(reason), reason.name());
+            }
+        }
     }
 
     @Test

@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 final class FixedFieldEventsTest
 {
     private final CapturingEventSink sink = new CapturingEventSink();
-    private final EventEncoder events = new EventEncoder(sink);
+    private final EventEncoder events = new EventEncoder(sink, new VenueStatistics());
     private final ExpandableArrayBuffer expected = new ExpandableArrayBuffer(256);
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
 

@@ -12,6 +12,7 @@ import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
+import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.PriceBandType;
@@ -174,6 +175,11 @@ final class Harness
                 final BusinessRejectDecoder d = new BusinessRejectDecoder().wrap(sink.events(), o, bl, v);
                 return new BizRej(d.refTemplateId(), d.rejectReason(), d.text());
             }
+            case LogonsUnlockedDecoder.TEMPLATE_ID:
+            {
+                final LogonsUnlockedDecoder d = new LogonsUnlockedDecoder().wrap(sink.events(), o, bl, v);
+                return new Unlocked(d.commandSequence(), d.username(), d.address());
+            }
             default:
                 return "template " + header.templateId();
         }
@@ -235,6 +241,10 @@ final class Harness
     }
 
     record Snapshot(long mdSequence, List<Level> levels)
+    {
+    }
+
+    record Unlocked(long commandSequence, String username, String address)
     {
     }
 

@@ -286,4 +286,30 @@ final class RiskAndAdminScenarioTest
         assertEquals(List.of(1, 2, 3), first.stream().map(r -> r.positions().get(0).instrumentId()).toList());
         assertEquals(-10, first.get(2).positions().get(0).position());
     }
+
+    @Test
+    void unlockLogonsIsAnsweredAndToldToTheGatewaysButChangesNoState()
+    {
+        final long hash = h.processor.stateHash();
+        final List<Object> events = h.send(h.encoder.unlockLogons(50, "alice", "10.0.0.7", "admin", "called in"));
+        assertEquals(AdminStatus.ACCEPTED, only(events, Harness.Admin.class).get(0).status());
+        final Harness.Unlocked unlocked = only(events, Harness.Unlocked.class).get(0);
+        assertEquals("alice", unlocked.username());
+        assertEquals("10.0.0.7", unlocked.address());
+        assertEquals(hash, h.processor.stateHash());
+
+        for (final int length : new int[]{
+            h.encoder.unlockLogons(51, "", "", "admin", "nothing named"),
+            h.encoder.unlockLogons(52, "alice", "", "", "no operator"),
+            h.encoder.unlockLogons(53, "ali ce", "", "admin", "a space in the name"),
+            h.encoder.unlockLogons(54, "x".repeat(33), "", "admin", "name too long"),
+            h.encoder.unlockLogons(55, "alice", "", "admin", "r".repeat(65)),
+            h.encoder.unlockLogons(56, "alice\n", "", "admin", "control byte") })
+        {
+            final List<Object> refused = h.send(length);
+            assertEquals(RejectReason.INVALID_ARGUMENT, only(refused, Harness.Admin.class).get(0).reason());
+            assertTrue(only(refused, Harness.Unlocked.class).isEmpty());
+        }
+        assertEquals(hash, h.processor.stateHash());
+    }
 }

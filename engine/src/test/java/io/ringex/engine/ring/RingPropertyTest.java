@@ -3,30 +3,49 @@ package io.ringex.engine.ring;
 import java.util.ArrayList;
 import java.util.List;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.agrona.concurrent.AtomicBuffer;
+import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 /**
  * Random single-threaded interleavings of claim (try, batch), publish (out of order for multi-producer) and two
  * pipelined stages, checked against a plain reference model: claims succeed exactly when the slowest stage leaves
  * room, stages see exactly the contiguously published sequences in order and never pass their gate.
+ * <p>
+ * QuickTheories runs 300 sequences of 1 to 200 operations for a random producer type and shrinks a failing one.
+ * A failure ends with {@code Seed was N}; {@code -DQT_SEED=N} replays that run, e.g.
+ * {@code mvn -B -o test -pl engine -am -Dtest=RingPropertyTest -Dsurefire.failIfNoSpecifiedTests=false -DQT_SEED=N}.
  */
 class RingPropertyTest
 {
     private static final int CAPACITY = 8;
 
-    @Property(tries = 300)
-    void shouldMatchReferenceModel(
-        @ForAll("operations") final List<Integer> operations, @ForAll final ProducerType producerType)
+    @Test
+    void shouldMatchReferenceModel()
     {
-        final Ring ring = Ring.builder().name("model").producerType(producerType).capacity(CAPACITY).slotLength(64)
-            .build();
+        qt().withExamples(300)
+            .forAll(lists().of(integers().between(0, 400)).ofSizeBetween(1, 200),
+                arbitrary().enumValues(ProducerType.class))
+            .checkAssert(RingPropertyTest::shouldMatchReferenceModel);
+    }
+
+    private static void shouldMatchReferenceModel(final List<Integer> operations, final ProducerType producerType)
+    {
+        // Closed on failure too: a shrinking run builds thousands of rings.
+        try (Ring ring = Ring.builder().name("model").producerType(producerType).capacity(CAPACITY).slotLength(64)
+            .build())
+        {
+            check(ring, operations, producerType);
+        }
+    }
+
+    private static void check(final Ring ring, final List<Integer> operations, final ProducerType producerType)
+    {
         final List<Long> seenByA = new ArrayList<>();
         final List<Long> seenByB = new ArrayList<>();
         final Stage a = ring.stage("a", recorder(seenByA)).build();
@@ -97,13 +116,6 @@ class RingPropertyTest
         {
             assertEquals(i * 31L, seenByB.get(i));
         }
-        ring.close();
-    }
-
-    @Provide
-    Arbitrary<List<Integer>> operations()
-    {
-        return Arbitraries.integers().between(0, 400).list().ofMinSize(1).ofMaxSize(200);
     }
 
     private static SlotHandler recorder(final List<Long> seen)

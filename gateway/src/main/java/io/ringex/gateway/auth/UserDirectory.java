@@ -1,5 +1,6 @@
 package io.ringex.gateway.auth;
 
+import java.nio.CharBuffer;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -13,6 +14,8 @@ import java.util.Map;
  */
 public final class UserDirectory
 {
+    /** Checked when the name is unknown, so an unknown name costs what a wrong password does. */
+    private static final String DUMMY_CREDENTIAL = CredentialHash.hash("ringex-no-such-user".toCharArray());
     private final Map<String, User> byUsername = new LinkedHashMap<>();
     private final Map<String, User> bySenderCompId = new HashMap<>();
 
@@ -60,21 +63,34 @@ public final class UserDirectory
     }
 
     /**
-     * Authenticate.
+     * Authenticate in the time a wrong password takes, whether the name exists or not: an unknown name is checked
+     * against a dummy hash of the default strength, so timing does not tell which names exist.
      *
      * @param username login name.
      * @param password candidate password.
-     * @return the user if the password matches, else null (unknown users cost the same hashing time as known ones
-     * would not, so the caller should not reveal which failed).
+     * @return the user if the password matches, else null.
      */
     public User authenticate(final String username, final CharSequence password)
     {
         final User user = username == null ? null : byUsername.get(username);
         if (user == null)
         {
+            CredentialHash.verify(password == null ? "" : password, DUMMY_CREDENTIAL);
             return null;
         }
         return user.verify(password) ? user : null;
+    }
+
+    /**
+     * As {@link #authenticate(String, CharSequence)}, for a password held in a char array (wiped by the caller).
+     *
+     * @param username login name.
+     * @param password candidate password.
+     * @return the user if the password matches, else null.
+     */
+    public User authenticate(final String username, final char[] password)
+    {
+        return authenticate(username, CharBuffer.wrap(password));
     }
 
     /**

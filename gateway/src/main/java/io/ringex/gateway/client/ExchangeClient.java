@@ -19,6 +19,7 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -61,6 +62,7 @@ public final class ExchangeClient implements AutoCloseable
     private final HeartbeatEncoder heartbeatEncoder = new HeartbeatEncoder();
     private final Object offerLock = new Object();
     private long lastHeartbeatNs;
+    private long nextLogonRequestId = new SecureRandom().nextLong() & Long.MAX_VALUE;
     private AgentRunner pollerRunner;
 
     private ExchangeClient(
@@ -167,6 +169,15 @@ public final class ExchangeClient implements AutoCloseable
     }
 
     /**
+     * @return LogonResponses received that did not answer this client's Logon, and were ignored (for the poller's
+     * thread: another Logon naming this client's response channel, which the gateway itself refuses).
+     */
+    public long foreignLogonResponses()
+    {
+        return events.foreignLogonResponses();
+    }
+
+    /**
      * @return why the last Logon was refused, NONE if it was not.
      */
     public RejectReason logonRejectReason()
@@ -193,8 +204,10 @@ public final class ExchangeClient implements AutoCloseable
         {
             events.heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs));
         }
+        final long logonRequestId = ++nextLogonRequestId == 0 ? ++nextLogonRequestId : nextLogonRequestId;
+        events.expectLogonResponse(logonRequestId);
         return offer(messages.logon(username, password, cancelOnDisconnect, heartbeatIntervalMs, responseChannel,
-            responseStreamId));
+            responseStreamId, logonRequestId));
     }
 
     /**

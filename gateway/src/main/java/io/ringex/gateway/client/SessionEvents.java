@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The receiving half of {@link ExchangeClient}: decodes what the gateway sends the client, hands it to the
  * {@link ExchangeListener}, and keeps the session state the LogonResponse and Logout set (session id, account,
- * logged-on flag, heartbeat interval).
+ * logged-on flag, heartbeat interval). Only the LogonResponse that answers this client's own Logon (its
+ * logonRequestId) is taken: one answering somebody else's Logon that named this client's channel is ignored.
  * <p>
  * Thread safety: {@link #onFragment} on the polling thread; the state getters from any thread (volatile fields).
  */
@@ -42,6 +43,9 @@ final class SessionEvents implements FragmentHandler
     private volatile boolean loggedOn;
     private volatile RejectReason logonRejectReason = RejectReason.NONE;
     private volatile long heartbeatIntervalNs = TimeUnit.SECONDS.toNanos(1);
+    private volatile long logonRequestId;
+    private volatile boolean logonSent;
+    private long foreignLogonResponses;
 
     SessionEvents(final ExchangeListener listener)
     {
@@ -81,6 +85,17 @@ final class SessionEvents implements FragmentHandler
     void heartbeatIntervalNs(final long intervalNs)
     {
         heartbeatIntervalNs = intervalNs;
+    }
+
+    void expectLogonResponse(final long logonRequestId)
+    {
+        this.logonRequestId = logonRequestId;
+        this.logonSent = true;
+    }
+
+    long foreignLogonResponses()
+    {
+        return foreignLogonResponses;
     }
 
     public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
@@ -123,6 +138,12 @@ final class SessionEvents implements FragmentHandler
         final int version)
     {
         logonResponseDecoder.wrap(buffer, bodyOffset, blockLength, version);
+        if (!logonSent || logonResponseDecoder.logonRequestId() != logonRequestId)
+        {
+            // Not the answer to this client's Logon (someone else's Logon named this client's channel): ignore it.
+            foreignLogonResponses++;
+            return;
+        }
         if (logonResponseDecoder.status() == LogonStatus.ACCEPTED)
         {
             sessionId = logonResponseDecoder.sessionId();

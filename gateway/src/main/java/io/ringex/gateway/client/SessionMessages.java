@@ -49,12 +49,14 @@ final class SessionMessages
         final boolean cancelOnDisconnect,
         final int heartbeatIntervalMs,
         final String responseChannel,
-        final int responseStreamId)
+        final int responseStreamId,
+        final long logonRequestId)
     {
         logonEncoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
             .heartbeatIntervalMs(heartbeatIntervalMs)
             .cancelOnDisconnect(cancelOnDisconnect ? BooleanType.TRUE : BooleanType.FALSE)
             .responseStreamId(responseStreamId)
+            .logonRequestId(logonRequestId)
             .username(username)
             .credential(password.toString())
             .responseChannel(responseChannel);

@@ -10,6 +10,7 @@ import io.ringex.gateway.StaleOwnerFiles;
 import io.ringex.gateway.fix.codecs.FixDictionaryImpl;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.SystemEpochClock;
 import uk.co.real_logic.artio.engine.EngineConfiguration;
 import uk.co.real_logic.artio.engine.FixEngine;
 import uk.co.real_logic.artio.messages.InitialAcceptedSessionOwner;
@@ -19,8 +20,8 @@ import uk.co.real_logic.artio.validation.SessionPersistenceStrategy;
  * The Artio {@link FixEngine} of the FIX acceptor: TCP sockets, session-level protocol, the persistent sequence
  * numbers and message archive (in {@link GatewayContext#fixLogDir()} and the Aeron Archive) that answer
  * ResendRequests with PossDupFlag=Y copies and gap fills. Accepted sessions go to the one {@link FixGatewayAgent}
- * library ({@code SOLE_LIBRARY}). Logon is checked by {@link FixAuthenticator}; the dictionary is the FIX 4.4 one
- * generated at build time ({@link FixDictionaryImpl}).
+ * library ({@code SOLE_LIBRARY}). Logon is checked by {@link FixAuthenticator} on the gateway's logon worker; the
+ * dictionary is the FIX 4.4 one generated at build time ({@link FixDictionaryImpl}).
  * <p>
  * Needs an Aeron Archive reachable on {@link GatewayContext#fixArchiveControlChannel()} (the gateway's embedded
  * driver starts one; see {@code io.ringex.gateway.Gateway}). The engine runs its own threads.
@@ -49,7 +50,9 @@ public final class FixAcceptor implements AutoCloseable
             .libraryAeronChannel(ctx.fixLibraryChannel())
             .logFileDir(ctx.fixLogDir())
             .acceptorfixDictionary(FixDictionaryImpl.class)
-            .authenticationStrategy(new FixAuthenticator(ctx.users()))
+            .authenticationStrategy(new FixAuthenticator(ctx.logonAuthenticator(), SystemEpochClock.INSTANCE))
+            // A logon the worker has not answered by then (refusals come after the failure delay) is dropped.
+            .authenticationTimeoutInMs(ctx.logonPolicy().failureDelayMs() + ctx.logonTimeoutMs())
             .initialAcceptedSessionOwner(InitialAcceptedSessionOwner.SOLE_LIBRARY)
             .sessionPersistenceStrategy(SessionPersistenceStrategy.alwaysPersistent())
             .logInboundMessages(true)

@@ -1,51 +1,134 @@
 package io.ringex.gateway.fix;
 
+import io.ringex.gateway.auth.LogonAttempt;
+import io.ringex.gateway.auth.LogonAuthenticator;
+import io.ringex.gateway.auth.RemoteAddresses;
 import io.ringex.gateway.auth.User;
-import io.ringex.gateway.auth.UserDirectory;
+import io.ringex.gateway.fix.codecs.builder.LogoutEncoder;
 import io.ringex.gateway.fix.codecs.decoder.LogonDecoder;
+import org.agrona.concurrent.EpochClock;
 import uk.co.real_logic.artio.decoder.AbstractLogonDecoder;
 import uk.co.real_logic.artio.decoder.SessionHeaderDecoder;
+import uk.co.real_logic.artio.validation.AuthenticationProxy;
 import uk.co.real_logic.artio.validation.AuthenticationStrategy;
 
 /**
- * Artio authentication for the FIX acceptor: Username(553) and Password(554) must match a configured user, and the
- * Logon's SenderCompID/TargetCompID must be that user's. Anything else refuses the logon.
+ * Artio authentication for the FIX acceptor: Username(553) and Password(554) must match a user, and the Logon's
+ * SenderCompID/TargetCompID must be that user's. The check runs on the gateway's {@link LogonAuthenticator} worker,
+ * off Artio's framer thread, with its lockouts and late answers; a refused Logon is answered with a Logout whose
+ * Text(58) says it was refused (the same words whatever the cause, so they tell an attacker nothing), then the
+ * connection is closed, as FIX 4.4 expects.
  * <p>
- * Threading: called by Artio on its framer thread. Hashing costs a few milliseconds per logon there; move to
- * {@code authenticateAsync} with a worker if logon storms ever matter.
+ * Threading: {@link #authenticateAsync} on Artio's framer thread; the verdict reaches Artio's proxy from the worker
+ * (Artio's pending logon state is volatile and polled by the framer).
  */
 public final class FixAuthenticator implements AuthenticationStrategy
 {
-    private final UserDirectory users;
+    /** Text(58) of the Logout answering a refused Logon. */
+    public static final String REFUSED_TEXT =
+        "Logon refused: invalid credentials, or too many failed logons (retry later)";
+    /** Text(58) of the Logout answering a Logon that arrived while too many were being checked. */
+    public static final String BUSY_TEXT = "Logon refused: the gateway is busy, retry";
+    /** How long the connection lingers after the refusing Logout, so the client reads it before the close. */
+    static final long REJECT_LINGER_MS = 1_000;
+
+    private final LogonAuthenticator authenticator;
+    private final EpochClock clock;
 
     /**
-     * @param users who may log on.
+     * @param authenticator the gateway's logon checker.
+     * @param clock         wall clock.
      */
-    public FixAuthenticator(final UserDirectory users)
+    public FixAuthenticator(final LogonAuthenticator authenticator, final EpochClock clock)
     {
-        this.users = users;
+        this.authenticator = authenticator;
+        this.clock = clock;
     }
 
     /**
      * {@inheritDoc}
      */
+    public void authenticateAsync(final AbstractLogonDecoder logon, final AuthenticationProxy proxy)
+    {
+        final String username = logon.hasUsername() ? logon.usernameAsString() : null;
+        final String password = logon.hasPassword() ? logon.passwordAsString() : null;
+        String sender = null;
+        String target = null;
+        if (logon instanceof LogonDecoder)
+        {
+            final SessionHeaderDecoder header = ((LogonDecoder)logon).header();
+            sender = header.senderCompIDAsString();
+            target = header.targetCompIDAsString();
+        }
+        final FixLogon attempt = new FixLogon(username, password, RemoteAddresses.host(proxy.remoteAddress()),
+            clock.time(), sender, target, proxy);
+        if (!authenticator.submit(attempt))
+        {
+            attempt.onVerdict();
+        }
+    }
+
+    /**
+     * Not used: {@link #authenticateAsync} is.
+     *
+     * @param logon the logon.
+     * @return never.
+     */
     public boolean authenticate(final AbstractLogonDecoder logon)
     {
-        if (!logon.hasUsername() || !logon.hasPassword())
+        throw new UnsupportedOperationException("the FIX acceptor authenticates asynchronously");
+    }
+
+    private static final class FixLogon extends LogonAttempt
+    {
+        private final String senderCompId;
+        private final String targetCompId;
+        private final AuthenticationProxy proxy;
+        private final boolean hasCredentials;
+
+        FixLogon(
+            final String username,
+            final String password,
+            final String address,
+            final long receivedAtMs,
+            final String senderCompId,
+            final String targetCompId,
+            final AuthenticationProxy proxy)
         {
-            return false;
+            super("FIX", username, password, address, receivedAtMs);
+            this.hasCredentials = null != username && null != password;
+            this.senderCompId = senderCompId;
+            this.targetCompId = targetCompId;
+            this.proxy = proxy;
         }
-        final User user = users.authenticate(logon.usernameAsString(), logon.passwordAsString());
-        if (user == null || user.fixSenderCompId() == null)
+
+        protected String permits(final User user)
         {
-            return false;
+            if (!hasCredentials)
+            {
+                return "Username(553) or Password(554) missing";
+            }
+            if (null == user.fixSenderCompId())
+            {
+                return "user has no FIX access";
+            }
+            if (!user.fixSenderCompId().equals(senderCompId) || !user.fixTargetCompId().equals(targetCompId))
+            {
+                return "SenderCompID/TargetCompID " + senderCompId + "/" + targetCompId + " are not the user's";
+            }
+            return null;
         }
-        if (!(logon instanceof LogonDecoder))
+
+        protected void onVerdict()
         {
-            return false;
+            if (verdict() == Verdict.ACCEPTED)
+            {
+                proxy.accept();
+                return;
+            }
+            final LogoutEncoder logout = new LogoutEncoder();
+            logout.text(verdict() == Verdict.BUSY ? BUSY_TEXT : REFUSED_TEXT);
+            proxy.reject(logout, REJECT_LINGER_MS);
         }
-        final SessionHeaderDecoder header = ((LogonDecoder)logon).header();
-        return user.fixSenderCompId().equals(header.senderCompIDAsString()) &&
-            user.fixTargetCompId().equals(header.targetCompIDAsString());
     }
 }

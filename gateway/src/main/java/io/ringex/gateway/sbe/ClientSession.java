@@ -19,10 +19,12 @@ final class ClientSession
     {
         /** Logon accepted; waiting for the response publication to connect before answering. */
         AWAITING_CONNECTION,
-        /** Logon refused; the reject is sent once the publication connects, then the session goes. */
+        /** Logon refused; the refusal is sent once the (small) publication connects, then it closes. */
         REJECTING,
         /** Logged on. */
-        ACTIVE
+        ACTIVE,
+        /** Gone: its publication is closed. */
+        CLOSED
     }
 
     final int imageSessionId;
@@ -44,6 +46,13 @@ final class ClientSession
     long lastSentNs;
     Throttle throttle;
     RejectReason logonRejectReason = RejectReason.NONE;
+    String logonRejectText;
+    /** The resolved response channel and stream: one session's at a time. */
+    String destinationKey;
+    /** The schema version the client's Logon came in: everything it is sent is written at that version. */
+    int schemaVersion;
+    /** The client's Logon request id, echoed in the LogonResponse. */
+    long logonRequestId;
     /** When the command now at the head of this client's image was first back-pressured; 0 if it was not. */
     long ingressBackPressureStartNs;
     /** When an event for this client was first refused by its publication; 0 if none is. */

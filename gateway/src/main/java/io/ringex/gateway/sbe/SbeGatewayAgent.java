@@ -11,6 +11,9 @@ import io.ringex.gateway.EngineIngress;
 import io.ringex.gateway.EngineRouter;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.SessionNumbers;
+import io.ringex.gateway.auth.RemoteAddresses;
+import io.ringex.protocol.MessageValidator;
+import io.ringex.protocol.OlderVersions;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
@@ -30,6 +33,7 @@ import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -61,6 +65,8 @@ public final class SbeGatewayAgent implements Agent
     private static final ByteOrder ORDER = MessageHeaderDecoder.BYTE_ORDER;
     private static final long TIMER_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int COUNTER_TYPE_ID = 7101;
+    /** Room for an engine event rewritten for a client of an older schema version (client events are small). */
+    private static final int OLDER_BUFFER_LENGTH = 64 * 1024;
 
     private final GatewayContext ctx;
     private final Aeron aeron;
@@ -83,6 +89,8 @@ public final class SbeGatewayAgent implements Agent
     private AtomicCounter engineBusy;
     private AtomicCounter backPressureEvents;
     private AtomicCounter dropped;
+    private AtomicCounter refusedLogons;
+    private final UnsafeBuffer olderBuffer;
     private long nextTimerCheckNs;
     private long nowNs;
 
@@ -102,6 +110,7 @@ public final class SbeGatewayAgent implements Agent
         this.clock = clock;
         this.checker = new CommandChecker(ctx.maxMessageLength());
         this.commandBuffer = new UnsafeBuffer(new byte[ctx.maxMessageLength()]);
+        this.olderBuffer = new UnsafeBuffer(new byte[OLDER_BUFFER_LENGTH]);
         this.backPressureTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.backPressureTimeoutMs());
         this.slowClientTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.slowClientTimeoutMs());
     }
@@ -119,10 +128,12 @@ public final class SbeGatewayAgent implements Agent
         engineBusy = aeron.addCounter(COUNTER_TYPE_ID, prefix + "engine busy / no primary rejects");
         backPressureEvents = aeron.addCounter(COUNTER_TYPE_ID, prefix + "engine back-pressure events");
         dropped = aeron.addCounter(COUNTER_TYPE_ID, prefix + "dropped (no session / slow client)");
+        refusedLogons = aeron.addCounter(COUNTER_TYPE_ID, prefix + "logons refused");
         router = new EngineRouter(ctx, aeron, prefix, this::onEngineEvent);
         ingress = router.ingress();
         replies = new SbeReplies(rejects, dropped);
-        sessions = new SbeSessions(ctx, aeron, router, replies, activeSessions, rejects, dropped);
+        sessions = new SbeSessions(ctx, aeron, router, replies, activeSessions, rejects, dropped, refusedLogons,
+            SystemEpochClock.INSTANCE);
         clientSubscription = aeron.addSubscription(
             ctx.clientChannel(), ctx.clientStreamId(), null, this::onClientImageUnavailable);
     }
@@ -136,6 +147,7 @@ public final class SbeGatewayAgent implements Agent
         int work = router.poll(nowNs);
         work += clientSubscription.controlledPoll(clientHandler, FRAGMENT_LIMIT);
         work += processLostImages();
+        work += sessions.pollVerdicts(nowNs);
         if (nowNs >= nextTimerCheckNs)
         {
             nextTimerCheckNs = nowNs + TIMER_INTERVAL_NS;
@@ -154,7 +166,7 @@ public final class SbeGatewayAgent implements Agent
             sessions.closeAll(clock.nanoTime());
         }
         CloseHelper.closeAll(clientSubscription, router, activeSessions, rejects, throttled, engineBusy,
-            backPressureEvents, dropped);
+            backPressureEvents, dropped, refusedLogons);
     }
 
     /**
@@ -186,7 +198,8 @@ public final class SbeGatewayAgent implements Agent
         Integer imageSessionId;
         while ((imageSessionId = lostImages.poll()) != null)
         {
-            // Every session the lost publication carried.
+            // Every session the lost publication carried, and the logons it sent that are still being checked.
+            sessions.abandonPending(imageSessionId.intValue());
             ClientSession session;
             while ((session = sessions.byImage(imageSessionId.intValue())) != null)
             {
@@ -221,7 +234,8 @@ public final class SbeGatewayAgent implements Agent
             buffer.getShort(offset + 2, ORDER) & 0xFFFF : 0;
         if (invalid == RejectReason.NONE && templateId == LogonDecoder.TEMPLATE_ID)
         {
-            sessions.onLogon(buffer, offset, header.sessionId(), nowNs);
+            sessions.onLogon(buffer, offset, header.sessionId(),
+                RemoteAddresses.host(((Image)header.context()).sourceIdentity()), nowNs);
             return Action.CONTINUE;
         }
 
@@ -379,7 +393,10 @@ public final class SbeGatewayAgent implements Agent
             return Action.CONTINUE;
         }
 
-        final long result = session.publication.offer(buffer, offset, length);
+        final long result = session.schemaVersion >= MessageValidator.SCHEMA_VERSION || length > OLDER_BUFFER_LENGTH ?
+            session.publication.offer(buffer, offset, length) :
+            session.publication.offer(olderBuffer, 0,
+                OlderVersions.copyAs(buffer, offset, length, session.schemaVersion, olderBuffer, 0));
         if (result > 0)
         {
             session.egressBackPressureStartNs = 0;

@@ -1,5 +1,7 @@
 package io.ringex.gateway.sbe;
 
+import io.ringex.protocol.MessageValidator;
+import io.ringex.protocol.OlderVersions;
 import io.ringex.protocol.codecs.BusinessRejectEncoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.HeartbeatEncoder;
@@ -20,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What the SBE gateway itself says to a client (as opposed to the engine's events it forwards): LogonResponse,
- * Heartbeat, Logout and BusinessReject, encoded into one reused buffer and offered on the session's publication.
+ * Heartbeat, Logout and BusinessReject, encoded into one reused buffer and offered on the session's publication,
+ * rewritten at the schema version the client logged on with when that is older ({@link OlderVersions}).
  * Each is encoded by an {@code encode...} method (a seam for tests) and then sent. Every field takes any value its
  * source can hold: a heartbeat interval beyond the schema's uint32 is sent as the largest it can carry, not
  * truncated into another number.
@@ -37,6 +40,7 @@ final class SbeReplies
     private final LogoutEncoder logoutEncoder = new LogoutEncoder();
     private final BusinessRejectEncoder businessRejectEncoder = new BusinessRejectEncoder();
     private final UnsafeBuffer sendBuffer = new UnsafeBuffer(new byte[512]);
+    private final UnsafeBuffer olderBuffer = new UnsafeBuffer(new byte[512]);
     private final AtomicCounter rejects;
     private final AtomicCounter dropped;
 
@@ -63,7 +67,8 @@ final class SbeReplies
             .heartbeatIntervalMs(accepted ? heartbeatMs : 0)
             .accountId(session.accountId())
             .epoch(epoch)
-            .text(accepted ? "" : "logon refused");
+            .logonRequestId(session.logonRequestId)
+            .text(accepted ? "" : session.logonRejectText);
         return HEADER_LENGTH + logonResponseEncoder.encodedLength();
     }
 
@@ -177,7 +182,10 @@ final class SbeReplies
 
     private boolean send(final ClientSession session, final int length, final long nowNs)
     {
-        final long result = session.publication.offer(sendBuffer, 0, length);
+        final long result = session.schemaVersion >= MessageValidator.SCHEMA_VERSION ?
+            session.publication.offer(sendBuffer, 0, length) :
+            session.publication.offer(olderBuffer, 0,
+                OlderVersions.copyAs(sendBuffer, 0, length, session.schemaVersion, olderBuffer, 0));
         if (result > 0)
         {
             session.lastSentNs = nowNs;

@@ -6,7 +6,9 @@ import io.ringex.gateway.EngineRouter;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.SessionNumbers;
 import io.ringex.gateway.Throttle;
-import io.ringex.gateway.auth.User;
+import io.ringex.gateway.auth.LogonAttempt;
+import io.ringex.gateway.auth.LogonAuthenticator;
+import io.ringex.gateway.auth.LogonGuard;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.LogonDecoder;
@@ -15,14 +17,23 @@ import io.ringex.protocol.codecs.RejectReason;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The SBE sessions' lifecycle: Logon (authenticate, open the response publication, answer once it connects),
- * heartbeats and their timeouts, and teardown (Logout, cancel-on-disconnect, SessionStatus to the engine). Sessions
+ * The SBE sessions' lifecycle: Logon (checked on the logon worker, credentials and response destination, before
+ * anything is opened for the caller; then the response publication, answered once it connects), heartbeats and their
+ * timeouts, and teardown (Logout, cancel-on-disconnect, SessionStatus to the engine). A response destination (the
+ * resolved channel and stream) belongs to one session at a time: a Logon naming a live session's destination is
+ * refused without a word, and that session is not touched. Sessions
  * live here, in the gateway, not in the engine: when the gateway follows a new primary they stay logged on.
  * <p>
  * Thread safety: the {@link SbeGatewayAgent} thread only.
@@ -32,6 +43,11 @@ final class SbeSessions
     private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
     /** Sessions one client publication may carry; a Logon beyond is refused THROTTLED. */
     static final int MAX_SESSIONS_PER_IMAGE = 64;
+    /** Text of the LogonResponse refusing a Logon: the same whatever the cause, so it tells an attacker nothing. */
+    static final String REFUSED_TEXT = "logon refused: invalid credentials, or too many failed logons (retry later)";
+    /** Term length of the short-lived publication answering a refused Logon (Aeron's minimum). */
+    static final int REJECT_TERM_LENGTH = 64 * 1024;
+    private static final Logger LOG = LoggerFactory.getLogger(SbeSessions.class);
 
     private final GatewayContext ctx;
     private final Aeron aeron;
@@ -40,9 +56,16 @@ final class SbeSessions
     private final AtomicCounter activeSessions;
     private final AtomicCounter rejects;
     private final AtomicCounter dropped;
+    private final AtomicCounter refusedLogons;
+    private final LogonAuthenticator authenticator;
+    private final EpochClock epochClock;
     private final long logonTimeoutNs;
     private final Int2ObjectHashMap<ClientSession> sessionsByImage = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<ClientSession> sessionsByNumber = new Int2ObjectHashMap<>();
+    private final HashMap<String, ClientSession> sessionsByDestination = new HashMap<>();
+    private final ArrayList<SbeLogon> pendingLogons = new ArrayList<>();
+    private final Queue<SbeLogon> verdicts = new ConcurrentLinkedQueue<>();
+    private int pendingRejects;
     private final ArrayList<ClientSession> toClose = new ArrayList<>();
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final LogonDecoder logonDecoder = new LogonDecoder();
@@ -55,9 +78,14 @@ final class SbeSessions
         final SbeReplies replies,
         final AtomicCounter activeSessions,
         final AtomicCounter rejects,
-        final AtomicCounter dropped)
+        final AtomicCounter dropped,
+        final AtomicCounter refusedLogons,
+        final EpochClock epochClock)
     {
         this.ctx = ctx;
+        this.refusedLogons = refusedLogons;
+        this.epochClock = epochClock;
+        this.authenticator = ctx.logonAuthenticator();
         this.sessionCounter = SessionNumbers.firstSbeCounter(System.currentTimeMillis());
         this.aeron = aeron;
         this.router = router;
@@ -90,7 +118,13 @@ final class SbeSessions
         final ClientSession first = sessionsByImage.get(imageSessionId);
         if (null == first || !first.imageShared)
         {
-            return first;
+            // The image's one session; a refusal still being answered on the image is not it.
+            ClientSession session = first;
+            while (null != session && session.state == ClientSession.State.REJECTING && null != session.nextOnImage)
+            {
+                session = session.nextOnImage;
+            }
+            return session;
         }
         if (length < HEADER_LENGTH + Long.BYTES)
         {
@@ -112,23 +146,33 @@ final class SbeSessions
         return sessionsByNumber.get(sessionNumber);
     }
 
-    void onLogon(final DirectBuffer buffer, final int offset, final int image, final long nowNs)
+    /**
+     * A Logon: nothing is allocated for the caller beyond the logon's own record until the worker has checked the
+     * credentials and where the answer would go. A second Logon for the same response channel and stream on the same
+     * image is answered "already logged on" when that session is active, and refused unanswered while the first is
+     * being checked.
+     *
+     * @param buffer     holding the validated Logon.
+     * @param offset     of its header.
+     * @param image      the client's image.
+     * @param sourceHost where the image's frames come from ({@link io.ringex.gateway.auth.RemoteAddresses#host}).
+     * @param nowNs      the clock.
+     */
+    void onLogon(
+        final DirectBuffer buffer, final int offset, final int image, final String sourceHost, final long nowNs)
     {
         headerDecoder.wrap(buffer, offset);
         logonDecoder.wrap(buffer, offset + HEADER_LENGTH, headerDecoder.blockLength(), headerDecoder.version());
         final long heartbeatMs = logonDecoder.heartbeatIntervalMs();
         final boolean cancelOnDisconnect = logonDecoder.cancelOnDisconnectRaw() == BooleanType.TRUE.value();
         final int responseStreamId = logonDecoder.responseStreamId();
+        final long logonRequestId = logonDecoder.logonRequestId();
         final String username = logonDecoder.username();
         final String credential = logonDecoder.credential();
         final String responseChannel = logonDecoder.responseChannel();
 
-        final ClientSession first = sessionsByImage.get(image);
-        int sessionsOnImage = 0;
-        for (ClientSession existing = first; null != existing; existing = existing.nextOnImage)
+        for (ClientSession existing = sessionsByImage.get(image); null != existing; existing = existing.nextOnImage)
         {
-            sessionsOnImage++;
-            // A second Logon answered on the same channel and stream is the same session's; another is a new session.
             if (existing.responseStreamId == responseStreamId && existing.responseChannel.equals(responseChannel))
             {
                 if (existing.state == ClientSession.State.ACTIVE)
@@ -140,52 +184,215 @@ final class SbeSessions
                 return;
             }
         }
-
-        final ExclusivePublication publication;
-        try
+        for (int i = 0, size = pendingLogons.size(); i < size; i++)
         {
-            publication = aeron.addExclusivePublication(responseChannel, responseStreamId);
+            final SbeLogon pending = pendingLogons.get(i);
+            if (pending.imageSessionId == image && pending.destination.streamId() == responseStreamId &&
+                pending.responseChannel.equals(responseChannel))
+            {
+                refusedLogons.increment();
+                unanswered(username, sourceHost, "a Logon for the same response path is being checked");
+                return;
+            }
         }
-        catch (final RuntimeException ex)
+
+        final ResponseDestination destination = ResponseDestination.parse(responseChannel, responseStreamId);
+        if (null == destination)
         {
-            // A channel the driver refuses: there is nowhere to answer.
-            dropped.increment();
+            refusedLogons.increment();
+            unanswered(username, sourceHost, "response channel not accepted: " +
+                LogonGuard.printable(responseChannel) + " stream " + responseStreamId);
             return;
         }
 
-        final ClientSession session = new ClientSession(image, responseChannel, responseStreamId, publication, nowNs);
+        final SbeLogon logon = new SbeLogon(username, credential, sourceHost, epochClock.time(), image,
+            responseChannel, destination, ctx.sbeResponseSourceCheck(), headerDecoder.version(), logonRequestId,
+            heartbeatMs, cancelOnDisconnect, verdicts);
+        if (authenticator.submit(logon))
+        {
+            pendingLogons.add(logon);
+        }
+        else
+        {
+            refusedLogons.increment();
+        }
+    }
+
+    /**
+     * Act on the worker's verdicts: open the session, or answer the refusal at the destination when that is safe.
+     *
+     * @param nowNs the clock.
+     * @return work done.
+     */
+    int pollVerdicts(final long nowNs)
+    {
+        int work = 0;
+        SbeLogon logon;
+        while (null != (logon = verdicts.poll()))
+        {
+            work++;
+            pendingLogons.remove(logon);
+            if (logon.abandoned)
+            {
+                continue;
+            }
+            final String key = logon.destination.key();
+            final boolean accepted = logon.verdict() == LogonAttempt.Verdict.ACCEPTED;
+            if (null != key && sessionsByDestination.containsKey(key))
+            {
+                // A response path belongs to one session: never answer there for another, never disturb it.
+                refusedLogons.increment();
+                unanswered(logon.username(), logon.address(), "response destination " + logon.destination +
+                    " belongs to a live session");
+            }
+            else if (accepted && sessionsOn(logon.imageSessionId) < MAX_SESSIONS_PER_IMAGE)
+            {
+                open(logon, nowNs);
+            }
+            else
+            {
+                refusedLogons.increment();
+                if (accepted)
+                {
+                    answerRefusal(logon, RejectReason.THROTTLED, "too many sessions on one publication", nowNs);
+                }
+                else
+                {
+                    answerRefusal(logon, RejectReason.INVALID_CREDENTIALS, REFUSED_TEXT, nowNs);
+                }
+            }
+        }
+        return work;
+    }
+
+    private void open(final SbeLogon logon, final long nowNs)
+    {
+        final ExclusivePublication publication = addPublication(logon, ctx.sbeResponseTermLength());
+        if (null == publication)
+        {
+            refusedLogons.increment();
+            return;
+        }
+        final ClientSession session = link(logon, publication, nowNs, true);
+        session.user = logon.user();
+        session.state = ClientSession.State.AWAITING_CONNECTION;
+        session.cancelOnDisconnect = logon.cancelOnDisconnect;
+        session.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(
+            logon.heartbeatIntervalMs >= 10 && logon.heartbeatIntervalMs <= 600_000 ?
+            logon.heartbeatIntervalMs : ctx.heartbeatIntervalMs());
+        session.throttle = new Throttle(ctx.throttleMessagesPerSecond(), ctx.throttleBurst(), nowNs);
+        session.sessionNumber = nextSessionNumber();
+        session.sessionId = SessionIds.sessionId(ctx.gatewayId(), session.sessionNumber);
+        sessionsByNumber.put(session.sessionNumber, session);
+    }
+
+    /**
+     * Answer a refused Logon where it asked, on a small short-lived publication, only if the worker found the
+     * destination to be the caller's own and fewer than {@link GatewayContext#sbeMaxPendingRejects()} such answers
+     * are under way; otherwise count it and say nothing.
+     */
+    private void answerRefusal(final SbeLogon logon, final RejectReason reason, final String text, final long nowNs)
+    {
+        if (null != logon.destinationRefusal())
+        {
+            unanswered(logon.username(), logon.address(), logon.destinationRefusal());
+            return;
+        }
+        if (pendingRejects >= ctx.sbeMaxPendingRejects())
+        {
+            unanswered(logon.username(), logon.address(), "too many refusals being answered");
+            return;
+        }
+        final ExclusivePublication publication = addPublication(logon, REJECT_TERM_LENGTH);
+        if (null == publication)
+        {
+            return;
+        }
+        final ClientSession session = link(logon, publication, nowNs, false);
+        session.state = ClientSession.State.REJECTING;
+        session.logonRejectReason = reason;
+        session.logonRejectText = text;
+        pendingRejects++;
+    }
+
+    private ExclusivePublication addPublication(final SbeLogon logon, final int termLength)
+    {
+        try
+        {
+            return aeron.addExclusivePublication(logon.destination.channel(termLength), logon.destination.streamId());
+        }
+        catch (final RuntimeException ex)
+        {
+            unanswered(logon.username(), logon.address(), "the driver refused the response channel: " + ex);
+            return null;
+        }
+    }
+
+    private ClientSession link(
+        final SbeLogon logon, final ExclusivePublication publication, final long nowNs, final boolean accepted)
+    {
+        final ClientSession session = new ClientSession(logon.imageSessionId, logon.responseChannel,
+            logon.destination.streamId(), publication, nowNs);
+        session.destinationKey = logon.destination.key();
+        session.schemaVersion = logon.schemaVersion;
+        session.logonRequestId = logon.logonRequestId;
+        sessionsByDestination.put(session.destinationKey, session);
+        final ClientSession first = sessionsByImage.get(logon.imageSessionId);
         if (null == first)
         {
-            sessionsByImage.put(image, session);
+            sessionsByImage.put(logon.imageSessionId, session);
         }
         else
         {
             session.nextOnImage = first.nextOnImage;
             first.nextOnImage = session;
-            for (ClientSession shared = first; null != shared; shared = shared.nextOnImage)
+            // Several sessions logged on over one image: its messages must say whose they are.
+            if (accepted && sessionsOn(logon.imageSessionId) > 1)
             {
-                shared.imageShared = true;
+                for (ClientSession shared = first; null != shared; shared = shared.nextOnImage)
+                {
+                    shared.imageShared = true;
+                }
             }
         }
+        return session;
+    }
 
-        final User user = ctx.users().authenticate(username, credential);
-        if (user == null || sessionsOnImage >= MAX_SESSIONS_PER_IMAGE)
+    private int sessionsOn(final int image)
+    {
+        int count = 0;
+        for (ClientSession session = sessionsByImage.get(image); null != session; session = session.nextOnImage)
         {
-            rejects.increment();
-            session.state = ClientSession.State.REJECTING;
-            session.logonRejectReason = user == null ? RejectReason.INVALID_CREDENTIALS : RejectReason.THROTTLED;
-            return;
+            if (session.state != ClientSession.State.REJECTING)
+            {
+                count++;
+            }
         }
+        return count;
+    }
 
-        session.user = user;
-        session.state = ClientSession.State.AWAITING_CONNECTION;
-        session.cancelOnDisconnect = cancelOnDisconnect;
-        session.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(
-            heartbeatMs >= 10 && heartbeatMs <= 600_000 ? heartbeatMs : ctx.heartbeatIntervalMs());
-        session.throttle = new Throttle(ctx.throttleMessagesPerSecond(), ctx.throttleBurst(), nowNs);
-        session.sessionNumber = nextSessionNumber();
-        session.sessionId = SessionIds.sessionId(ctx.gatewayId(), session.sessionNumber);
-        sessionsByNumber.put(session.sessionNumber, session);
+    private void unanswered(final String username, final String address, final String reason)
+    {
+        dropped.increment();
+        LOG.warn("SBE logon refused, not answered: user={} address={} reason={}", LogonGuard.printable(username),
+            address, reason);
+    }
+
+    /**
+     * The image went away: logons it sent that are still being checked are dropped when their verdict comes.
+     *
+     * @param image the lost image.
+     */
+    void abandonPending(final int image)
+    {
+        for (int i = 0, size = pendingLogons.size(); i < size; i++)
+        {
+            final SbeLogon pending = pendingLogons.get(i);
+            if (pending.imageSessionId == image)
+            {
+                pending.abandoned = true;
+            }
+        }
     }
 
     private int nextSessionNumber()
@@ -295,6 +502,14 @@ final class SbeSessions
         final ClientSession session, final RejectReason reason, final boolean sendLogout, final long nowNs)
     {
         unlink(session);
+        if (sessionsByDestination.get(session.destinationKey) == session)
+        {
+            sessionsByDestination.remove(session.destinationKey);
+        }
+        if (session.state == ClientSession.State.REJECTING && session.user == null)
+        {
+            pendingRejects--;
+        }
         if (session.sessionNumber != 0)
         {
             sessionsByNumber.remove(session.sessionNumber);
@@ -312,7 +527,7 @@ final class SbeSessions
             }
             router.ingress().sessionStatus(session.sessionId, session.accountId(), false);
         }
-        session.state = ClientSession.State.REJECTING;
+        session.state = ClientSession.State.CLOSED;
         CloseHelper.quietClose(session.publication);
     }
 

@@ -13,6 +13,7 @@ import io.ringex.gateway.testing.Await;
 import io.ringex.gateway.testing.RecordingListener;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.LogonDecoder;
 import io.ringex.protocol.codecs.LogonResponseEncoder;
 import io.ringex.protocol.codecs.LogonStatus;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
@@ -98,11 +99,16 @@ class ExchangeClientIT
             Await.until("connected", () -> client.isConnected() && answers.isConnected(), null);
             // The smallest heartbeat interval, and a LogonResponse so that the client heartbeats.
             Await.until("logon sent", () -> client.logon("alice", "secret", false, 1) > 0, null);
+            // The client takes only the answer to its own Logon: echo its request id.
+            final long[] logonRequestId = new long[1];
+            Await.until("logon read", () -> logonRequestId[0] != 0, () -> gateway.poll((buffer, offset, length, h) ->
+                logonRequestId[0] = new LogonDecoder().wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH,
+                LogonDecoder.BLOCK_LENGTH, LogonDecoder.SCHEMA_VERSION).logonRequestId(), 1));
             final UnsafeBuffer response = new UnsafeBuffer(new byte[128]);
             final int responseLength = MessageHeaderEncoder.ENCODED_LENGTH + new LogonResponseEncoder()
                 .wrapAndApplyHeader(response, 0, new MessageHeaderEncoder()).sessionId(SESSION)
                 .status(LogonStatus.ACCEPTED).rejectReason(RejectReason.NONE).heartbeatIntervalMs(1).accountId(100)
-                .epoch(1).text("").encodedLength();
+                .epoch(1).logonRequestId(logonRequestId[0]).text("").encodedLength();
             Await.until("logon answered", () -> answers.offer(response, 0, responseLength) > 0, null);
             Await.until("logged on", client::isLoggedOn, client::poll);
             client.startPolling(new BusySpinIdleStrategy());

@@ -90,6 +90,7 @@ class SbeRepliesTest
 
         session.state = ClientSession.State.REJECTING;
         session.logonRejectReason = RejectReason.INVALID_CREDENTIALS;
+        session.logonRejectText = "logon refused";
         final UnsafeBuffer refused = valid(replies.encodeLogonResponse(session, epoch));
         final LogonResponseDecoder refusal = new LogonResponseDecoder().wrap(refused, HEADER, header.blockLength(),
             header.version());

@@ -76,4 +76,16 @@ public final class ActionRequests
     public record Promote(int nodeId, long epoch)
     {
     }
+
+    /**
+     * UnlockLogons: lift the gateways' logon lockouts of a user name and/or a remote address (the gateways' own
+     * lockouts, not the dashboard's).
+     *
+     * @param username the gateway user name, or empty.
+     * @param address  the remote address, or empty.
+     * @param reason   why, journaled with the operator's name.
+     */
+    public record UnlockLogons(String username, String address, String reason)
+    {
+    }
 }

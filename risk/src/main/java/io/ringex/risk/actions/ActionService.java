@@ -21,6 +21,7 @@ import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SetLimitsEncoder;
 import io.ringex.protocol.codecs.SetTradingStatusEncoder;
 import io.ringex.protocol.codecs.TakeSnapshotEncoder;
+import io.ringex.protocol.codecs.UnlockLogonsEncoder;
 import io.ringex.protocol.codecs.TradingStatus;
 import io.ringex.risk.aeron.AdminCommandSink;
 import io.ringex.risk.aeron.AdminResponseListener;
@@ -166,6 +167,52 @@ public final class ActionService implements AdminResponseListener
             .status(status);
         return send(requestId, buffer, encoder.encodedLength(), "TRADING_STATUS",
             "instrument " + request.instrumentId() + " -> " + status.name(), user);
+    }
+
+    /**
+     * @param request the user name and/or address, and why.
+     * @param user    who asks: journaled as the operator.
+     * @return the action, PENDING.
+     */
+    public ActionView unlockLogons(final ActionRequests.UnlockLogons request, final String user)
+    {
+        final String username = request.username() == null ? "" : request.username();
+        final String address = request.address() == null ? "" : request.address();
+        final String reason = request.reason() == null ? "" : request.reason();
+        require(!username.isEmpty() || !address.isEmpty(), "give a username, an address or both");
+        require(printable(username, false, 32), "username must be 1..32 printable ASCII characters, no spaces");
+        require(printable(address, false, 45), "address must be at most 45 printable ASCII characters");
+        require(printable(reason, true, 64), "reason must be at most 64 printable ASCII characters");
+        require(printable(user, false, 32) && !user.isEmpty(), "operator name unusable");
+        final long requestId = nextRequestId.incrementAndGet();
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
+        final UnlockLogonsEncoder encoder = new UnlockLogonsEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .requestId(requestId)
+            .username(username)
+            .address(address)
+            .operatorName(user)
+            .reason(reason);
+        return send(requestId, buffer, encoder.encodedLength(), "UNLOCK_LOGONS",
+            (username.isEmpty() ? "" : "user " + username) + (username.isEmpty() || address.isEmpty() ? "" : ", ") +
+            (address.isEmpty() ? "" : "address " + address), user);
+    }
+
+    private static boolean printable(final String text, final boolean spaces, final int maxLength)
+    {
+        if (text.length() > maxLength)
+        {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++)
+        {
+            final char c = text.charAt(i);
+            if ((c < 0x21 || c > 0x7E) && !(spaces && c == ' '))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -8,9 +8,10 @@ import io.aeron.Publication;
 import io.aeron.ReservedValueSupplier;
 
 /**
- * Offer with the retry rules of STACK.md: ADMIN_ACTION is retried at once (normal at term rotation);
- * BACK_PRESSURED and NOT_CONNECTED are retried after a short park until the deadline, then reported; CLOSED and
- * MAX_POSITION_EXCEEDED are final. Called from HTTP threads; a {@code ConcurrentPublication} allows that.
+ * Offer with Aeron's retry rules: a negative result means nothing was sent. ADMIN_ACTION is retried at once (normal
+ * at term rotation); BACK_PRESSURED and NOT_CONNECTED are retried after a short park until the deadline, then
+ * reported; CLOSED and MAX_POSITION_EXCEEDED are final. Called from HTTP threads; a {@code ConcurrentPublication}
+ * allows that.
  */
 public final class PublicationOffers
 {

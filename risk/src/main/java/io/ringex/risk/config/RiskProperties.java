@@ -1,10 +1,13 @@
 package io.ringex.risk.config;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Everything under {@code ringex.risk.*} in application.yml. Defaults follow docs/architecture.md: the engine's
@@ -17,7 +20,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param actions  how admin commands are sent and tracked.
  * @param live     the SSE push to browsers.
  * @param engine   how the engine's health is judged.
- * @param security the users who may log in.
+ * @param security the users who may log in, how logins are throttled, the cookies.
+ * @param http     the HTTP side: the public base URL, the request body limit.
  */
 @ConfigurationProperties("ringex.risk")
 public record RiskProperties(
@@ -27,7 +31,8 @@ public record RiskProperties(
     @DefaultValue Actions actions,
     @DefaultValue Live live,
     @DefaultValue Engine engine,
-    @DefaultValue Security security)
+    @DefaultValue Security security,
+    @DefaultValue Http http)
 {
     /** The engine's outbound channel as a multi-destination-cast subscriber (docs/architecture.md). */
     public static final String ENGINE_OUTBOUND =
@@ -148,13 +153,120 @@ public record RiskProperties(
     }
 
     /**
-     * Who may log in. There are no default users: without any the service refuses to start (the {@code demo}
-     * profile configures viewer/viewer and officer/officer).
+     * Who may log in, and how. There are no default users: without any the service refuses to start (the {@code demo}
+     * profile configures viewer/viewer, officer/officer and admin/admin).
      *
-     * @param users the users.
+     * @param users        the users.
+     * @param httpBasic    accept HTTP Basic credentials (scripts, Prometheus) besides the login form; both go through
+     *                     the same users, lockout and failure log.
+     * @param cookieSecure mark the session and XSRF-TOKEN cookies {@code Secure} even when the request reached this
+     *                     service over plain HTTP (TLS ends in front of it): set it in production.
+     * @param lockout      how failed logins are throttled.
      */
-    public record Security(@DefaultValue List<User> users)
+    public record Security(
+        @DefaultValue List<User> users,
+        @DefaultValue("true") boolean httpBasic,
+        @DefaultValue("false") boolean cookieSecure,
+        @DefaultValue Lockout lockout)
     {
+    }
+
+    /**
+     * Failed-login lockout, per user name and per remote address. After {@code userFailures} failures in a row for a
+     * user name (or {@code addressFailures} from one address) further logins for it are refused for
+     * {@code lockDuration}; a failure after a lock has ended locks again at once for twice as long, up to
+     * {@code maxLockDuration}. A key with no failure for {@code resetAfter} (counted from the end of its last lock)
+     * starts over. A success clears the user name's count, not the address's.
+     *
+     * @param userFailures    failures in a row that lock a user name; 0 turns the per-user lock off.
+     * @param addressFailures failures in a row that lock a remote address; 0 turns the per-address lock off.
+     * @param lockDuration    the first lock.
+     * @param maxLockDuration the longest lock the doubling reaches.
+     * @param resetAfter      a quiet time after which a key's failures and doublings are forgotten.
+     * @param trackedKeys     how many user names and how many addresses are remembered at most (the oldest
+     *                        unlocked ones are forgotten first).
+     */
+    public record Lockout(
+        @DefaultValue("5") int userFailures,
+        @DefaultValue("20") int addressFailures,
+        @DefaultValue("60s") Duration lockDuration,
+        @DefaultValue("15m") Duration maxLockDuration,
+        @DefaultValue("15m") Duration resetAfter,
+        @DefaultValue("10000") int trackedKeys)
+    {
+        /** Refuses settings that would make the lockout meaningless or unbounded, naming the key. */
+        public Lockout
+        {
+            if (userFailures < 0 || addressFailures < 0)
+            {
+                throw new IllegalArgumentException("ringex.risk.security.lockout.user-failures and " +
+                    ".address-failures must be 0 (off) or more, were " + userFailures + " and " + addressFailures);
+            }
+            if (lockDuration.isNegative() || lockDuration.isZero() || maxLockDuration.compareTo(lockDuration) < 0)
+            {
+                throw new IllegalArgumentException("ringex.risk.security.lockout.lock-duration must be positive and " +
+                    "no longer than .max-lock-duration, were " + lockDuration + " and " + maxLockDuration);
+            }
+            if (resetAfter.isNegative() || resetAfter.isZero())
+            {
+                throw new IllegalArgumentException(
+                    "ringex.risk.security.lockout.reset-after must be positive, was " + resetAfter);
+            }
+            if (trackedKeys < 1)
+            {
+                throw new IllegalArgumentException(
+                    "ringex.risk.security.lockout.tracked-keys must be positive, was " + trackedKeys);
+            }
+        }
+    }
+
+    /**
+     * The HTTP side.
+     *
+     * @param publicBaseUrl  the URL users reach the service at, e.g. {@code https://risk.example.com}: the OpenAPI
+     *                       document's server. Empty: the server is given as {@code /}, relative to wherever the
+     *                       document was fetched from. Never taken from a request's Host or X-Forwarded-* headers.
+     * @param maxRequestBody the largest request body accepted; a larger one is answered 413 before it is read.
+     */
+    public record Http(
+        @DefaultValue("") String publicBaseUrl,
+        @DefaultValue("16KB") DataSize maxRequestBody)
+    {
+        /** Refuses a base URL that is not an absolute http(s) URL, or a body limit below 1 KB, naming the key. */
+        public Http
+        {
+            publicBaseUrl = publicBaseUrl.trim();
+            if (!publicBaseUrl.isEmpty())
+            {
+                publicBaseUrl = checkedBaseUrl(publicBaseUrl);
+            }
+            if (maxRequestBody.toBytes() < 1024)
+            {
+                throw new IllegalArgumentException(
+                    "ringex.risk.http.max-request-body must be at least 1KB, was " + maxRequestBody);
+            }
+        }
+
+        private static String checkedBaseUrl(final String url)
+        {
+            final String problem = "ringex.risk.http.public-base-url must be an absolute http or https URL " +
+                "without query or fragment (e.g. https://risk.example.com), was '" + url + "'";
+            final URI uri;
+            try
+            {
+                uri = new URI(url);
+            }
+            catch (final URISyntaxException ex)
+            {
+                throw new IllegalArgumentException(problem, ex);
+            }
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null ||
+                uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null)
+            {
+                throw new IllegalArgumentException(problem);
+            }
+            return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        }
     }
 
     /**
@@ -162,7 +274,7 @@ public record RiskProperties(
      *
      * @param username the login name.
      * @param password the password hash with its id, e.g. {@code {bcrypt}$2a$10$...}; plain text is refused.
-     * @param roles    VIEWER and/or RISK_OFFICER.
+     * @param roles    VIEWER, RISK_OFFICER and/or ADMIN (ADMIN includes RISK_OFFICER, which includes VIEWER).
      */
     public record User(String username, String password, List<String> roles)
     {

@@ -78,6 +78,20 @@ public class ActionController
     }
 
     /**
+     * Lift the gateways' logon lockouts (ADMIN): the engine journals who asked and why, and every gateway applies it.
+     *
+     * @param request the user name and/or address, and why.
+     * @param user    the admin.
+     * @return 202 with the action.
+     */
+    @PostMapping("/unlock-logons")
+    public ResponseEntity<ActionView> unlockLogons(
+        @RequestBody final ActionRequests.UnlockLogons request, final Principal user)
+    {
+        return accepted(actions.unlockLogons(request, user.getName()));
+    }
+
+    /**
      * @param user the officer.
      * @return 202 with the action.
      */

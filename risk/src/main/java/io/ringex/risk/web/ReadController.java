@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -26,13 +27,16 @@ import io.ringex.risk.model.Views;
 public class ReadController
 {
     private final RiskReadModel model;
+    private final RoleHierarchy roles;
 
     /**
      * @param model the read model.
+     * @param roles which roles include which (ADMIN includes RISK_OFFICER includes VIEWER).
      */
-    public ReadController(final RiskReadModel model)
+    public ReadController(final RiskReadModel model, final RoleHierarchy roles)
     {
         this.model = model;
+        this.roles = roles;
     }
 
     /**
@@ -92,20 +96,25 @@ public class ReadController
 
     /**
      * @param principal the logged-in user.
-     * @return their name and roles, for the page to show or hide the actions.
+     * @return their name and every role they hold, the included ones too (an ADMIN is also RISK_OFFICER and
+     *         VIEWER), for the page to show or hide the actions.
      */
     @GetMapping("/me")
     public Map<String, Object> me(final Principal principal)
     {
-        final List<String> roles = new ArrayList<>();
+        final List<String> held = new ArrayList<>();
         if (principal instanceof Authentication auth)
         {
-            for (final GrantedAuthority a : auth.getAuthorities())
+            for (final GrantedAuthority a : roles.getReachableGrantedAuthorities(auth.getAuthorities()))
             {
-                roles.add(a.getAuthority().replaceFirst("^ROLE_", ""));
+                if (a.getAuthority().startsWith("ROLE_"))
+                {
+                    held.add(a.getAuthority().substring("ROLE_".length()));
+                }
             }
         }
-        return Map.of("username", principal.getName(), "roles", roles);
+        held.sort(null);
+        return Map.of("username", principal.getName(), "roles", held);
     }
 
     static AccountSort parseSort(final String sort)

@@ -28,6 +28,7 @@ import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.TradingStatus;
+import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 import io.ringex.risk.aeron.AdminCommandSink;
 import io.ringex.risk.aeron.OfferOutcome;
 import io.ringex.risk.model.RiskReadModel;
@@ -61,6 +62,30 @@ class ActionServiceTest
     private final RiskReadModel model = new RiskReadModel(4, 1, System::nanoTime);
     private final ActionService actions = new ActionService(sink,
         new AeronNewEpochPromotionHook(sink), model, clock, 10_000, 3);
+
+    @Test
+    void unlockLogonsCarriesTheOperatorAndTheReasonAndRefusesWhatTheEngineWould()
+    {
+        final ActionView view = actions.unlockLogons(
+            new ActionRequests.UnlockLogons("alice", "10.0.0.7", "called the desk"), "admin");
+        assertEquals("PENDING", view.status());
+        final MessageHeaderDecoder header = new MessageHeaderDecoder().wrap(sent.get(0), 0);
+        assertEquals(UnlockLogonsDecoder.TEMPLATE_ID, header.templateId());
+        final UnlockLogonsDecoder d = new UnlockLogonsDecoder().wrapAndApplyHeader(sent.get(0), 0, header);
+        assertEquals(view.requestId(), d.requestId());
+        assertEquals("alice", d.username());
+        assertEquals("10.0.0.7", d.address());
+        assertEquals("admin", d.operatorName());
+        assertEquals("called the desk", d.reason());
+
+        assertThrows(IllegalArgumentException.class,
+            () -> actions.unlockLogons(new ActionRequests.UnlockLogons("", null, "nothing named"), "admin"));
+        assertThrows(IllegalArgumentException.class,
+            () -> actions.unlockLogons(new ActionRequests.UnlockLogons("ali ce", null, ""), "admin"));
+        assertThrows(IllegalArgumentException.class,
+            () -> actions.unlockLogons(new ActionRequests.UnlockLogons("alice", null, "x".repeat(65)), "admin"));
+        assertEquals(1, sent.size(), "refusals send nothing");
+    }
 
     @Test
     void setLimitsIsEncodedExactlyAndCorrelatedByRequestId()

@@ -184,7 +184,8 @@ class RiskServiceAeronTest
         mvc.perform(get("/v3/api-docs").with(user("viewer").roles("VIEWER")))
             .andExpect(status().isOk())
             .andExpect(content().string(containsString("/api/actions/kill-switch")));
-        mvc.perform(get("/actuator/prometheus").accept(MediaType.TEXT_PLAIN))
+        // Prometheus scrapes as a VIEWER (HTTP Basic in production; RiskHttpHardeningTest covers the anonymous 401)
+        mvc.perform(get("/actuator/prometheus").with(user("viewer").roles("VIEWER")).accept(MediaType.TEXT_PLAIN))
             .andExpect(status().isOk())
             .andExpect(content().string(containsString("ringex_engine_counter{counter=\"TRADES\"} 77.0")))
             .andExpect(content().string(containsString("ringex_engine_rejects{reason=\"INSUFFICIENT_CREDIT\"} 5.0")))

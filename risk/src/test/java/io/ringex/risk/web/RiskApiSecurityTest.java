@@ -7,6 +7,7 @@ import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestBuilders.formLogin;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
 import static org.springframework.security.test.web.servlet.response.SecurityMockMvcResultMatchers.authenticated;
 import static org.springframework.security.test.web.servlet.response.SecurityMockMvcResultMatchers.unauthenticated;
@@ -44,9 +45,11 @@ import io.ringex.risk.synthetic.EventEncoders;
 
 /**
  * The web layer and its security: who may read, who may act, CSRF, and the status codes of the action endpoints.
- * The read model is a real one fed two events; the action service is a mock.
+ * The read model is a real one fed two events; the action service is a mock. HTTP Basic is turned off here
+ * ({@code ringex.risk.security.http-basic=false}); the full-service tests have it on, as by default.
  */
-@WebMvcTest(controllers = {ReadController.class, ActionController.class})
+@WebMvcTest(controllers = {ReadController.class, ActionController.class},
+    properties = "ringex.risk.security.http-basic=false")
 @Import({SecurityConfiguration.class, RiskApiSecurityTest.Beans.class})
 @ActiveProfiles("demo")
 class RiskApiSecurityTest
@@ -190,5 +193,24 @@ class RiskApiSecurityTest
             "RISK_OFFICER"));
         mvc.perform(formLogin().user("viewer").password("viewer")).andExpect(authenticated().withRoles("VIEWER"));
         mvc.perform(formLogin().user("viewer").password("wrong")).andExpect(unauthenticated());
+    }
+
+    @Test
+    void theDemoAdminLogsInAndMayDoWhatAnOfficerDoes() throws Exception
+    {
+        mvc.perform(formLogin().user("admin").password("admin")).andExpect(authenticated().withRoles("ADMIN"));
+        when(actions.killSwitch(any(), anyString())).thenReturn(pending(43));
+        mvc.perform(post("/api/actions/kill-switch").with(user("admin").roles("ADMIN")).with(csrf())
+            .contentType(MediaType.APPLICATION_JSON).content(KILL))
+            .andExpect(status().isAccepted());
+        mvc.perform(get("/api/me").with(user("admin").roles("ADMIN")))
+            .andExpect(jsonPath("$.roles.length()").value(3));
+    }
+
+    @Test
+    void httpBasicCanBeTurnedOff() throws Exception
+    {
+        mvc.perform(get("/api/me").with(httpBasic("viewer", "viewer"))).andExpect(status().isUnauthorized());
+        mvc.perform(get("/api/me").with(user("viewer").roles("VIEWER"))).andExpect(status().isOk());
     }
 }

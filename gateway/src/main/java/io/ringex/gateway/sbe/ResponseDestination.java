@@ -1,0 +1,237 @@
+package io.ringex.gateway.sbe;
+
+import io.aeron.ChannelUri;
+import io.ringex.gateway.auth.RemoteAddresses;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.util.Set;
+
+/**
+ * Where a Logon asks the gateway to answer: an Aeron channel and stream chosen by the client, checked before the
+ * gateway publishes anything there.
+ * <ul>
+ * <li>{@link #parse}: only {@code aeron:udp?endpoint=host:port} or {@code aeron:ipc}; tuning parameters a client
+ * may add ({@code term-length}, {@code mtu}, {@code sparse}, {@code linger}) are ignored, anything else (control
+ * modes, tags, session ids, spies, interfaces) is refused.</li>
+ * <li>{@link #resolve}, on the logon worker (it may look a name up): with the source check on, a UDP endpoint must be
+ * the address the Logon came from, so nobody can make the gateway send to a third party (an Aeron publication sends
+ * SETUP frames until answered: a reflection vector); an IPC answer is only for callers on this machine.</li>
+ * <li>{@link #key()}: the resolved destination, so two spellings of one endpoint are one destination; a destination
+ * belongs to one session at a time.</li>
+ * <li>{@link #channel(int)}: the channel the gateway publishes on, rebuilt from the resolved address with the
+ * gateway's own term length, never the client's.</li>
+ * </ul>
+ * Thread safety: parsed on the agent thread, resolved on the worker, then read on the agent thread (the worker's
+ * hand-over through a concurrent queue publishes it).
+ */
+final class ResponseDestination
+{
+    /** Parameters a client may add that the gateway ignores (it sets its own). */
+    private static final Set<String> IGNORED = Set.of("term-length", "mtu", "sparse", "linger");
+
+    private final boolean ipc;
+    private final String host;
+    private final int port;
+    private final int streamId;
+    private InetAddress address;
+    private String key;
+
+    private ResponseDestination(final boolean ipc, final String host, final int port, final int streamId)
+    {
+        this.ipc = ipc;
+        this.host = host;
+        this.port = port;
+        this.streamId = streamId;
+    }
+
+    /**
+     * @param channel  the Logon's response channel.
+     * @param streamId the Logon's response stream.
+     * @return the destination, or null if the gateway will not answer there.
+     */
+    static ResponseDestination parse(final String channel, final int streamId)
+    {
+        if (null == channel || channel.length() > 256 || streamId == 0)
+        {
+            return null;
+        }
+        final ChannelUri uri;
+        try
+        {
+            uri = ChannelUri.parse(channel);
+        }
+        catch (final RuntimeException ex)
+        {
+            return null;
+        }
+        if (null != uri.prefix() && !uri.prefix().isEmpty())
+        {
+            return null;
+        }
+        final boolean[] unexpected = new boolean[1];
+        uri.forEachParameter((name, value) ->
+        {
+            if (!IGNORED.contains(name) && !(uri.isUdp() && "endpoint".equals(name)))
+            {
+                unexpected[0] = true;
+            }
+        });
+        if (unexpected[0])
+        {
+            return null;
+        }
+        if (uri.isIpc())
+        {
+            return new ResponseDestination(true, null, 0, streamId);
+        }
+        if (!uri.isUdp())
+        {
+            return null;
+        }
+        final String endpoint = uri.get("endpoint");
+        if (null == endpoint)
+        {
+            return null;
+        }
+        final int colon = endpoint.lastIndexOf(':');
+        if (colon <= 0 || colon == endpoint.length() - 1)
+        {
+            return null;
+        }
+        String hostPart = endpoint.substring(0, colon);
+        if (hostPart.startsWith("[") && hostPart.endsWith("]"))
+        {
+            hostPart = hostPart.substring(1, hostPart.length() - 1);
+        }
+        final int endpointPort;
+        try
+        {
+            endpointPort = Integer.parseInt(endpoint.substring(colon + 1));
+        }
+        catch (final NumberFormatException ex)
+        {
+            return null;
+        }
+        if (endpointPort < 1 || endpointPort > 65535 || hostPart.isEmpty())
+        {
+            return null;
+        }
+        return new ResponseDestination(false, hostPart, endpointPort, streamId);
+    }
+
+    /**
+     * Resolve the endpoint and check it against where the Logon came from. Worker thread.
+     *
+     * @param sourceHost  the Logon's source ({@link RemoteAddresses#host}).
+     * @param checkSource whether a UDP endpoint must be the source address.
+     * @return null if the gateway may answer there, else why not.
+     */
+    String resolve(final String sourceHost, final boolean checkSource)
+    {
+        final boolean localCaller = RemoteAddresses.IPC.equals(sourceHost) || isLocal(sourceHost);
+        if (ipc)
+        {
+            key = "ipc|" + streamId;
+            return localCaller || !checkSource ? null : "an IPC answer for a caller on another machine";
+        }
+        try
+        {
+            address = InetAddress.getByName(host);
+        }
+        catch (final UnknownHostException | SecurityException ex)
+        {
+            return "response endpoint host does not resolve";
+        }
+        key = address.getHostAddress() + "|" + port + "|" + streamId;
+        if (!checkSource)
+        {
+            return null;
+        }
+        if (RemoteAddresses.IPC.equals(sourceHost))
+        {
+            return isLocal(address) ? null : "response endpoint is not on this machine";
+        }
+        final InetAddress source;
+        try
+        {
+            source = InetAddress.getByName(sourceHost);
+        }
+        catch (final UnknownHostException | SecurityException ex)
+        {
+            return "source address unknown";
+        }
+        final boolean same = source.equals(address) || (isLocal(source) && isLocal(address));
+        return same ? null : "response endpoint is not the address the Logon came from";
+    }
+
+    /**
+     * @return the resolved destination ({@link #resolve} first): one key however the endpoint was spelled.
+     */
+    String key()
+    {
+        return key;
+    }
+
+    /**
+     * @param termLength the gateway's term length for this publication.
+     * @return the channel to publish on ({@link #resolve} first).
+     */
+    String channel(final int termLength)
+    {
+        if (ipc)
+        {
+            return "aeron:ipc?term-length=" + termLength + "|sparse=true";
+        }
+        final String literal = address instanceof Inet6Address ?
+            "[" + address.getHostAddress() + "]" : address.getHostAddress();
+        return "aeron:udp?endpoint=" + literal + ":" + port + "|term-length=" + termLength + "|sparse=true";
+    }
+
+    /**
+     * @return the stream.
+     */
+    int streamId()
+    {
+        return streamId;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String toString()
+    {
+        return ipc ? "aeron:ipc stream " + streamId : host + ":" + port + " stream " + streamId;
+    }
+
+    private static boolean isLocal(final String host)
+    {
+        try
+        {
+            return isLocal(InetAddress.getByName(host));
+        }
+        catch (final UnknownHostException | SecurityException ex)
+        {
+            return false;
+        }
+    }
+
+    private static boolean isLocal(final InetAddress address)
+    {
+        if (address.isLoopbackAddress() || address.isAnyLocalAddress())
+        {
+            return true;
+        }
+        try
+        {
+            return null != NetworkInterface.getByInetAddress(address);
+        }
+        catch (final SocketException ex)
+        {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.ringex.gateway.fix;
+
+import io.aeron.Aeron;
+import io.aeron.CommonContext;
+import io.ringex.engine.node.AdminClient;
+import io.ringex.gateway.Gateway;
+import io.ringex.gateway.GatewayContext;
+import io.ringex.gateway.auth.LogonGuard;
+import io.ringex.gateway.auth.LogonPolicy;
+import io.ringex.gateway.testing.Await;
+import io.ringex.gateway.testing.EngineStreams;
+import io.ringex.gateway.testing.EngineUnderTest;
+import io.ringex.gateway.testing.RawFixClient;
+import io.ringex.gateway.testing.TestEngines;
+import io.ringex.gateway.testing.TestGateways;
+import io.ringex.gateway.testing.TestUsers;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * FIX logons as a password guesser sees them, through the real Artio acceptor: a refused Logon is answered with a
+ * Logout saying so (the same words for an unknown user, a wrong password and a lockout), every failure is counted,
+ * and five in a row lock the name out (the right password included) until an operator lifts it through the engine
+ * (UnlockLogons, journaled), which every gateway applies.
+ */
+class FixLogonSecurityIT
+{
+    private static final String IPC = TestGateways.IPC;
+
+    @TempDir
+    Path tempDir;
+
+    private Gateway gateway;
+    private EngineUnderTest engine;
+    private GatewayContext ctx;
+    private int port;
+    private String aeronDir;
+
+    @BeforeEach
+    void setUp() throws Exception
+    {
+        try (ServerSocket socket = new ServerSocket(0))
+        {
+            port = socket.getLocalPort();
+        }
+        aeronDir = CommonContext.generateRandomDirName();
+        ctx = TestGateways.fixOverIpc(3, aeronDir, tempDir, port)
+            .embeddedDriver(true)
+            .logonPolicy(new LogonPolicy(5, 5, 60_000, 900_000, 100, 64, 10_000));
+        gateway = Gateway.launch(ctx, Throwable::printStackTrace);
+        engine = TestEngines.launch(new EngineStreams(aeronDir, IPC, 1001, IPC, 1002, IPC, 1003,
+            new EngineStreams.TestInstrument(1, "BTC-USD", 2)));
+        Await.until("library connected", () -> gateway.fixAgent().isLibraryConnected(), null);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(engine, gateway);
+    }
+
+    /** Log on over a bare socket; return what came back once the acceptor answered (Logon, or Logout and close). */
+    private List<String> logon(final String sender, final String user, final String password)
+    {
+        try (RawFixClient raw = new RawFixClient(port, sender, "RINGEX"))
+        {
+            raw.send("A", 1, "", "98=0|108=30|553=" + user + "|554=" + password + "|");
+            Await.until("logon answered", () -> poll(raw).stream().anyMatch(m -> m.contains("|35=A|") ||
+                m.contains("|35=5|")), null);
+            return poll(raw);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static List<String> poll(final RawFixClient raw)
+    {
+        try
+        {
+            return raw.poll();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static String logout(final List<String> messages)
+    {
+        return messages.stream().filter(m -> m.contains("|35=5|")).findFirst()
+            .orElseThrow(() -> new AssertionError("no Logout: " + messages));
+    }
+
+    @Test
+    void aRefusedLogonIsAnsweredWithALogoutThatSaysSoWhateverTheCause()
+    {
+        final String wrongPassword = logout(logon("ALICE", "alice", "wrong"));
+        final String unknownUser = logout(logon("ALICE", "mallory", "x"));
+        final String wrongCompId = logout(logon("BOB", "alice", TestUsers.ALICE_PASSWORD));
+        for (final String answer : List.of(wrongPassword, unknownUser, wrongCompId))
+        {
+            assertTrue(answer.contains("|58=" + FixAuthenticator.REFUSED_TEXT + "|"), answer);
+        }
+        assertEquals(3, ctx.logonAuthenticator().guard().failures());
+        assertTrue(logon("ALICE", "alice", TestUsers.ALICE_PASSWORD).stream().anyMatch(m -> m.contains("|35=A|")));
+    }
+
+    @Test
+    void guessingLocksTheNameOutUntilAnOperatorUnlocksIt()
+    {
+        for (int i = 0; i < 5; i++)
+        {
+            logout(logon("ALICE", "alice", "guess-" + i));
+        }
+        final LogonGuard guard = ctx.logonAuthenticator().guard();
+        assertTrue(guard.lockedOut(System.currentTimeMillis()).contains("user:alice"), guard.lockedOut(0).toString());
+        guard.unlockAddress("127.0.0.1");
+
+        final String locked = logout(logon("ALICE", "alice", TestUsers.ALICE_PASSWORD));
+        assertTrue(locked.contains("|58=" + FixAuthenticator.REFUSED_TEXT + "|"), locked);
+        assertEquals(5, guard.failures(), "a refusal of a locked name is not a new failure");
+
+        // The operator's unlock goes through the engine (journaled: who and why) to every gateway.
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+            AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, 2003))
+        {
+            admin.send(admin.commands().unlockLogons(1, "alice", "", "admin", "alice called the desk"));
+            admin.awaitResponses(1);
+        }
+        Await.until("alice unlocked", () -> guard.lockedOut(System.currentTimeMillis()).isEmpty(), null);
+        assertTrue(logon("ALICE", "alice", TestUsers.ALICE_PASSWORD).stream().anyMatch(m -> m.contains("|35=A|")));
+    }
+}
