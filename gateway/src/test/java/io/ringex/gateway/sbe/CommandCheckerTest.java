@@ -1,6 +1,7 @@
 package io.ringex.gateway.sbe;
 
 import io.ringex.gateway.testing.TestUsers;
+import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.codecs.AddAccountEncoder;
 import io.ringex.protocol.codecs.CancelOrderEncoder;
 import io.ringex.protocol.codecs.MassCancelEncoder;
@@ -49,7 +50,7 @@ class CommandCheckerTest
         buffer.putByte(8 + NewOrderEncoder.sideEncodingOffset(), (byte)9);
         assertEquals(RejectReason.MALFORMED, both(length));
         assertEquals(RejectReason.MALFORMED, checker.validate(buffer, 0, length - 1));
-        buffer.putShort(6, (short)2); // version 2
+        buffer.putShort(6, (short)(MessageValidator.SCHEMA_VERSION + 1)); // a version newer than this build's
         assertEquals(RejectReason.UNSUPPORTED_VERSION, checker.validate(buffer, 0, length));
     }
 
