@@ -2,6 +2,7 @@ package io.ringex.gateway.fix;
 
 import io.ringex.gateway.InstrumentDirectory;
 import io.ringex.gateway.auth.User;
+import io.ringex.protocol.ClientOrderIds;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.CancelOrderEncoder;
@@ -31,7 +32,9 @@ import org.agrona.MutableDirectBuffer;
  * </table>
  * Prices are parsed from the wire text with {@link FixedPoint#parse} at the instrument's price scale: a price with
  * more significant decimals than the scale allows is refused (INVALID_PRICE), never rounded. Quantities must be whole
- * (trailing zero decimals allowed). ClOrdID/OrigClOrdID are 1..20 printable ASCII characters.
+ * (trailing zero decimals allowed). Neither may carry a '+' sign, which FIX's decimal format does not have.
+ * ClOrdID/OrigClOrdID follow {@link ClientOrderIds} (1..20 characters 0x21..0x7E), the rule the SBE gateway applies
+ * too. A message with one of the translated tags twice is MALFORMED, never read as its first value.
  * <p>
  * Never throws on client input; never allocates. Thread safety: single-threaded, reused.
  */
@@ -41,6 +44,8 @@ public final class FixCommandTranslator
     public static final int MAX_CLIENT_ORDER_ID = NewOrderEncoder.clientOrderIdLength();
 
     private static final int HEADER_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH;
+    private static final String BAD_CL_ORD_ID = "ClOrdID(11) must be " + ClientOrderIds.RULE;
+    private static final String BAD_ORIG_CL_ORD_ID = "OrigClOrdID(41) must be " + ClientOrderIds.RULE;
 
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final NewOrderEncoder newOrder = new NewOrderEncoder();
@@ -75,6 +80,10 @@ public final class FixCommandTranslator
         if (!fields.isWellFormed())
         {
             return fail(RejectReason.MALFORMED, "message does not scan as tag=value pairs");
+        }
+        if (fields.repeatedTag() != 0)
+        {
+            return fail(RejectReason.MALFORMED, "a tag appears more than once");
         }
         switch (msgType)
         {
@@ -116,7 +125,7 @@ public final class FixCommandTranslator
     {
         if (!isValidId(fields, FixFields.CL_ORD_ID))
         {
-            return fail(RejectReason.MALFORMED, "ClOrdID(11) must be 1-20 printable characters");
+            return fail(RejectReason.MALFORMED, BAD_CL_ORD_ID);
         }
         final RejectReason accountReason = resolveAccount(fields, user);
         if (accountReason != RejectReason.NONE)
@@ -251,7 +260,7 @@ public final class FixCommandTranslator
     {
         if (!isValidId(fields, FixFields.CL_ORD_ID))
         {
-            return fail(RejectReason.MALFORMED, "ClOrdID(11) must be 1-20 printable characters");
+            return fail(RejectReason.MALFORMED, BAD_CL_ORD_ID);
         }
         final RejectReason accountReason = resolveAccount(fields, user);
         if (accountReason != RejectReason.NONE)
@@ -293,11 +302,11 @@ public final class FixCommandTranslator
     {
         if (!isValidId(fields, FixFields.CL_ORD_ID))
         {
-            return fail(RejectReason.MALFORMED, "ClOrdID(11) must be 1-20 printable characters");
+            return fail(RejectReason.MALFORMED, BAD_CL_ORD_ID);
         }
         if (!isValidId(fields, FixFields.ORIG_CL_ORD_ID))
         {
-            return fail(RejectReason.MALFORMED, "OrigClOrdID(41) must be 1-20 printable characters");
+            return fail(RejectReason.MALFORMED, BAD_ORIG_CL_ORD_ID);
         }
         return resolveAccount(fields, user);
     }
@@ -324,21 +333,7 @@ public final class FixCommandTranslator
 
     private static boolean isValidId(final FixFields fields, final int tag)
     {
-        final int length = fields.length(tag);
-        if (!fields.has(tag) || length < 1 || length > MAX_CLIENT_ORDER_ID)
-        {
-            return false;
-        }
-        final CharSequence value = fields.value(tag);
-        for (int i = 0; i < length; i++)
-        {
-            final char c = value.charAt(i);
-            if (c <= ' ' || c > '~')
-            {
-                return false;
-            }
-        }
-        return true;
+        return fields.has(tag) && ClientOrderIds.isValid(fields.value(tag));
     }
 
     private static long orderId(final FixFields fields)
@@ -421,7 +416,7 @@ public final class FixCommandTranslator
 
     private static long quantity(final FixFields fields)
     {
-        if (!fields.has(FixFields.ORDER_QTY))
+        if (!fields.has(FixFields.ORDER_QTY) || fields.firstChar(FixFields.ORDER_QTY) == '+')
         {
             return -1;
         }
@@ -431,7 +426,7 @@ public final class FixCommandTranslator
 
     private static long price(final FixFields fields, final int priceScale)
     {
-        if (!fields.has(FixFields.PRICE) || priceScale < 0)
+        if (!fields.has(FixFields.PRICE) || priceScale < 0 || fields.firstChar(FixFields.PRICE) == '+')
         {
             return -1;
         }

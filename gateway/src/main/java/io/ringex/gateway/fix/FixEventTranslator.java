@@ -4,6 +4,7 @@ import io.ringex.gateway.InstrumentDirectory;
 import io.ringex.gateway.fix.codecs.builder.BusinessMessageRejectEncoder;
 import io.ringex.gateway.fix.codecs.builder.ExecutionReportEncoder;
 import io.ringex.gateway.fix.codecs.builder.OrderCancelRejectEncoder;
+import io.ringex.gateway.fix.codecs.builder.RejectEncoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
@@ -45,6 +46,12 @@ import java.util.concurrent.TimeUnit;
  * </table>
  * ExecID(17) is {@code epoch-commandSequence-orderId-tradeId-execType}: unique per report.
  * <p>
+ * Total: any event, whatever its values, becomes a message Artio encodes and FIX 4.4 accepts. Decimals beyond the 18
+ * significant digits Artio's encoders carry, text FIX cannot carry and instruments the gateway does not know are
+ * fitted by {@link FixWireValues} and said so in Text(58) ({@link #issues()} tells the caller, which counts and logs
+ * them); enum values are read raw, and an event whose ExecType, OrdStatus, Side or CxlRejResponseTo is not one this
+ * gateway knows becomes a BusinessMessageReject saying so, as does {@link #undeliverable} for an event Artio threw on.
+ * <p>
  * No OrderMassCancelReport (r) is sent: Artio 0.175's generated encoder demands the required fields of the optional
  * Instrument and UnderlyingInstrument components, so a cancel-all report cannot be encoded without inventing a
  * Symbol. A mass cancel is answered by one ExecutionReport (ExecType 4, Text MASS_CANCEL) per cancelled order, or
@@ -54,6 +61,16 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FixEventTranslator
 {
+    private static final ExecType[] EXEC_TYPES = ExecType.values();
+    private static final OrderStatus[] ORDER_STATUSES = OrderStatus.values();
+    private static final Side[] SIDES = Side.values();
+    private static final OrderType[] ORDER_TYPES = OrderType.values();
+    private static final TimeInForce[] TIMES_IN_FORCE = TimeInForce.values();
+    private static final RejectReason[] REJECT_REASONS = RejectReason.values();
+    private static final CancelReason[] CANCEL_REASONS = CancelReason.values();
+    private static final CancelRejectResponseTo[] RESPONSES_TO = CancelRejectResponseTo.values();
+    private static final int MAX_FAILURE_TEXT = 160;
+
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final ExecutionReportDecoder executionReportDecoder = new ExecutionReportDecoder();
     private final CancelRejectDecoder cancelRejectDecoder = new CancelRejectDecoder();
@@ -61,16 +78,22 @@ public final class FixEventTranslator
     private final ExecutionReportEncoder executionReport = new ExecutionReportEncoder();
     private final OrderCancelRejectEncoder cancelReject = new OrderCancelRejectEncoder();
     private final BusinessMessageRejectEncoder businessReject = new BusinessMessageRejectEncoder();
+    private final RejectEncoder sessionReject = new RejectEncoder();
     private final UtcTimestampEncoder timestampEncoder = new UtcTimestampEncoder();
-    private final StringBuilder text = new StringBuilder(64);
+    private final FixWireValues values = new FixWireValues();
+    private final StringBuilder text = new StringBuilder(256);
     private final StringBuilder id = new StringBuilder(24);
     private final StringBuilder origId = new StringBuilder(24);
     private final StringBuilder account = new StringBuilder(24);
+    private final StringBuilder symbol = new StringBuilder(24);
+    private final StringBuilder scratch = new StringBuilder(64);
     private long gatewayExecIds;
 
     /**
      * Translate a client-bound engine event: an ExecutionReport, a CancelReject or (any other template) a
-     * BusinessReject.
+     * BusinessReject. Total: whatever the event's values, the result encodes as a valid FIX 4.4 message; values FIX
+     * cannot carry are fitted and noted in Text(58) ({@link #issues()} says which kinds), and an event that cannot
+     * be translated at all (an enum value this gateway does not know) becomes a BusinessMessageReject saying so.
      *
      * @param buffer      the engine message, SBE header first.
      * @param offset      where it starts.
@@ -93,72 +116,136 @@ public final class FixEventTranslator
     }
 
     /**
+     * @return what the last translation had to change to fit FIX: a combination of {@link FixWireValues} kinds, 0
+     * if nothing.
+     */
+    public int issues()
+    {
+        return values.kinds();
+    }
+
+    /**
+     * @return the last translation's notes on what it changed (also in the message's Text), empty if none.
+     */
+    public CharSequence issueNotes()
+    {
+        return values.notes();
+    }
+
+    /**
      * Translate an engine ExecutionReport.
      *
      * @param d           the event.
      * @param instruments symbols and price scales.
-     * @return the encoder, ready to send.
+     * @return the ExecutionReport encoder, ready to send; or a BusinessMessageReject if the event's execType,
+     * orderStatus or side is a value this gateway does not know.
      */
-    public ExecutionReportEncoder executionReport(final ExecutionReportDecoder d, final InstrumentDirectory instruments)
+    public Encoder executionReport(final ExecutionReportDecoder d, final InstrumentDirectory instruments)
     {
+        values.reset();
+        final ExecType execType = execTypeOf(d.execTypeRaw());
+        final OrderStatus orderStatus = orderStatusOf(d.orderStatusRaw());
+        final Side side = sideOf(d.sideRaw());
+        final long orderId = d.orderId();
+        id.setLength(0);
+        d.getClientOrderId(id);
+        values.printable(id, scratch, "ClOrdID(11)");
+        id.setLength(0);
+        id.append(scratch);
+        if (execType == null || orderStatus == null || side == null)
+        {
+            values.note(FixWireValues.ENUM).append("ExecutionReport with execType ").append(d.execTypeRaw())
+                .append(", orderStatus ").append(d.orderStatusRaw()).append(", side ").append(d.sideRaw());
+            return untranslatable("8", "ExecutionReport", id, orderId);
+        }
+
         final ExecutionReportEncoder e = executionReport;
         e.reset();
         final int instrumentId = d.instrumentId();
-        final int scale = Math.max(0, instruments.priceScale(instrumentId));
-        final ExecType execType = d.execType();
+        final int scale = scaleOf(instruments, instrumentId);
         final char execTypeChar = execType(execType);
-        final long orderId = d.orderId();
 
-        setDecimal(id, orderId);
-        e.orderID(orderId == 0 ? "NONE" : id);
-        id.setLength(0);
-        id.append('E').append(d.epoch()).append('-').append(d.commandSequence()).append('-').append(orderId)
+        setDecimal(scratch, orderId);
+        e.orderID(orderId == 0 ? "NONE" : scratch);
+        scratch.setLength(0);
+        scratch.append('E').append(d.epoch()).append('-').append(d.commandSequence()).append('-').append(orderId)
             .append('-').append(d.tradeId()).append('-').append(execTypeChar);
-        e.execID(id);
-        id.setLength(0);
-        d.getClientOrderId(id);
-        e.clOrdID(id);
-        origId.setLength(0);
-        d.getOrigClientOrderId(origId);
-        if (origId.length() > 0)
+        e.execID(scratch);
+        if (id.length() > 0)
         {
-            e.origClOrdID(origId);
+            e.clOrdID(id);
+        }
+        scratch.setLength(0);
+        d.getOrigClientOrderId(scratch);
+        if (scratch.length() > 0)
+        {
+            e.origClOrdID(values.printable(scratch, origId, "OrigClOrdID(41)"));
         }
         setDecimal(account, d.accountId());
         e.account(account);
         e.execType(execTypeChar);
-        e.ordStatus(ordStatus(d.orderStatus()));
+        e.ordStatus(ordStatus(orderStatus));
         e.instrument().symbol(symbol(instruments, instrumentId));
-        e.side(side(d.side()));
-        e.ordType(d.orderType() == OrderType.MARKET ? '1' : '2');
-        final char tif = timeInForce(d.timeInForce());
+        e.side(side == Side.SELL ? '2' : '1');
+        final OrderType orderType = orderTypeOf(d.orderTypeRaw());
+        if (orderType != null)
+        {
+            e.ordType(orderType == OrderType.MARKET ? '1' : '2');
+        }
+        else
+        {
+            values.note(FixWireValues.ENUM).append("OrdType(40) left out: engine orderType ").append(d.orderTypeRaw());
+        }
+        final TimeInForce timeInForce = timeInForceOf(d.timeInForceRaw());
+        final char tif = timeInForce == null ? 0 : timeInForce(timeInForce);
         if (tif != 0)
         {
             e.timeInForce(tif);
         }
-        if (d.orderType() != OrderType.MARKET)
+        if (orderType != OrderType.MARKET)
         {
-            e.price(d.price(), scale);
+            values.fit(d.price(), scale, "Price(44)");
+            e.price(values.value(), values.scale());
         }
-        e.orderQtyData().orderQty(d.quantity(), 0);
-        e.leavesQty(d.leavesQuantity(), 0);
-        e.cumQty(d.cumulativeQuantity(), 0);
-        e.avgPx(d.averagePrice(), scale);
-        if (d.lastQuantity() > 0)
+        values.fit(d.quantity(), 0, "OrderQty(38)");
+        e.orderQtyData().orderQty(values.value(), values.scale());
+        values.fit(d.leavesQuantity(), 0, "LeavesQty(151)");
+        e.leavesQty(values.value(), values.scale());
+        values.fit(d.cumulativeQuantity(), 0, "CumQty(14)");
+        e.cumQty(values.value(), values.scale());
+        values.fit(d.averagePrice(), scale, "AvgPx(6)");
+        e.avgPx(values.value(), values.scale());
+        if (d.lastQuantity() != 0)
         {
-            e.lastPx(d.lastPrice(), scale);
-            e.lastQty(d.lastQuantity(), 0);
+            values.fit(d.lastPrice(), scale, "LastPx(31)");
+            e.lastPx(values.value(), values.scale());
+            values.fit(d.lastQuantity(), 0, "LastQty(32)");
+            e.lastQty(values.value(), values.scale());
         }
-        final RejectReason rejectReason = d.rejectReason();
-        final CancelReason cancelReason = d.cancelReason();
+
+        text.setLength(0);
         if (execType == ExecType.REJECTED)
         {
-            e.ordRejReason(ordRejReason(rejectReason));
-            e.text(rejectReason.name());
+            final RejectReason rejectReason = rejectReasonOf(d.rejectReasonRaw());
+            e.ordRejReason(rejectReason == null ? 99 : ordRejReason(rejectReason));
+            appendReason(text, rejectReason, d.rejectReasonRaw());
         }
-        else if (cancelReason != CancelReason.NONE && cancelReason != CancelReason.NULL_VAL)
+        else
         {
-            e.text(cancelReason.name());
+            final CancelReason cancelReason = cancelReasonOf(d.cancelReasonRaw());
+            if (cancelReason == null)
+            {
+                values.note(FixWireValues.ENUM).append("engine cancelReason ").append(d.cancelReasonRaw());
+            }
+            else if (cancelReason != CancelReason.NONE && cancelReason != CancelReason.NULL_VAL)
+            {
+                text.append(cancelReason.name());
+            }
+        }
+        appendNotes(text);
+        if (text.length() > 0)
+        {
+            e.text(text);
         }
         final int length = timestampEncoder.encodeFrom(d.transactTimeNs(), TimeUnit.NANOSECONDS);
         e.transactTime(timestampEncoder.buffer(), length);
@@ -169,28 +256,42 @@ public final class FixEventTranslator
      * Translate an engine CancelReject.
      *
      * @param d the event.
-     * @return the encoder, ready to send.
+     * @return the OrderCancelReject encoder, ready to send; or a BusinessMessageReject if the event's responseTo is a
+     * value this gateway does not know.
      */
-    public OrderCancelRejectEncoder cancelReject(final CancelRejectDecoder d)
+    public Encoder cancelReject(final CancelRejectDecoder d)
     {
-        final OrderCancelRejectEncoder e = cancelReject;
-        e.reset();
+        values.reset();
         final long orderId = d.orderId();
-        setDecimal(id, orderId);
-        e.orderID(orderId == 0 ? "NONE" : id);
         id.setLength(0);
         d.getClientOrderId(id);
-        e.clOrdID(id);
-        origId.setLength(0);
-        d.getOrigClientOrderId(origId);
-        e.origClOrdID(origId.length() == 0 ? "NONE" : origId);
+        values.printable(id, scratch, "ClOrdID(11)");
+        id.setLength(0);
+        id.append(scratch);
+        final CancelRejectResponseTo responseTo = responseToOf(d.responseToRaw());
+        if (responseTo == null)
+        {
+            values.note(FixWireValues.ENUM).append("CancelReject with responseTo ").append(d.responseToRaw());
+            return untranslatable("9", "OrderCancelReject", id, orderId);
+        }
+        final OrderCancelRejectEncoder e = cancelReject;
+        e.reset();
+        setDecimal(scratch, orderId);
+        e.orderID(orderId == 0 ? "NONE" : scratch);
+        e.clOrdID(id.length() == 0 ? "NONE" : id);
+        scratch.setLength(0);
+        d.getOrigClientOrderId(scratch);
+        e.origClOrdID(scratch.length() == 0 ? "NONE" : values.printable(scratch, origId, "OrigClOrdID(41)"));
         e.ordStatus('8');
         setDecimal(account, d.accountId());
         e.account(account);
-        e.cxlRejResponseTo(d.responseTo() == CancelRejectResponseTo.REPLACE ? '2' : '1');
-        final RejectReason reason = d.rejectReason();
-        e.cxlRejReason(cxlRejReason(reason));
-        e.text(reason.name());
+        e.cxlRejResponseTo(responseTo == CancelRejectResponseTo.REPLACE ? '2' : '1');
+        final RejectReason reason = rejectReasonOf(d.rejectReasonRaw());
+        e.cxlRejReason(reason == null ? 99 : cxlRejReason(reason));
+        text.setLength(0);
+        appendReason(text, reason, d.rejectReasonRaw());
+        appendNotes(text);
+        e.text(text);
         return e;
     }
 
@@ -202,6 +303,7 @@ public final class FixEventTranslator
      */
     public BusinessMessageRejectEncoder businessReject(final BusinessRejectDecoder d)
     {
+        values.reset();
         final BusinessMessageRejectEncoder e = businessReject;
         e.reset();
         e.refMsgType(refMsgType(d.refTemplateId()));
@@ -209,18 +311,212 @@ public final class FixEventTranslator
         d.getRefClientOrderId(id);
         if (id.length() > 0)
         {
-            e.businessRejectRefID(id);
+            e.businessRejectRefID(values.printable(id, scratch, "BusinessRejectRefID(379)"));
         }
-        final RejectReason reason = d.rejectReason();
-        e.businessRejectReason(businessRejectReason(reason));
-        e.text(reason.name());
+        final RejectReason reason = rejectReasonOf(d.rejectReasonRaw());
+        e.businessRejectReason(reason == null ? 0 : businessRejectReason(reason));
+        text.setLength(0);
+        appendReason(text, reason, d.rejectReasonRaw());
+        appendNotes(text);
+        e.text(text);
+        return e;
+    }
+
+    /**
+     * The answer when an event could not be encoded at all (Artio threw while encoding it): a BusinessMessageReject
+     * naming the message the gateway failed to send, its ClOrdID and OrderID, and why. Built from the event's ids
+     * and constants only, so it encodes whatever the event held.
+     *
+     * @param buffer  the engine event, SBE header first.
+     * @param offset  where it starts.
+     * @param failure what the encoder threw.
+     * @return the encoder, ready to send.
+     */
+    public BusinessMessageRejectEncoder undeliverable(
+        final DirectBuffer buffer, final int offset, final Throwable failure)
+    {
+        values.reset();
+        final int templateId = headerDecoder.wrap(buffer, offset).templateId();
+        final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final int blockLength = headerDecoder.blockLength();
+        final int version = headerDecoder.version();
+        id.setLength(0);
+        long orderId = 0;
+        final String msgType;
+        final String name;
+        switch (templateId)
+        {
+            case ExecutionReportDecoder.TEMPLATE_ID:
+                executionReportDecoder.wrap(buffer, body, blockLength, version).getClientOrderId(id);
+                orderId = executionReportDecoder.orderId();
+                msgType = "8";
+                name = "ExecutionReport";
+                break;
+            case CancelRejectDecoder.TEMPLATE_ID:
+                cancelRejectDecoder.wrap(buffer, body, blockLength, version).getClientOrderId(id);
+                orderId = cancelRejectDecoder.orderId();
+                msgType = "9";
+                name = "OrderCancelReject";
+                break;
+            default:
+                businessRejectDecoder.wrap(buffer, body, blockLength, version).getRefClientOrderId(id);
+                msgType = "j";
+                name = "BusinessMessageReject";
+                break;
+        }
+        values.printable(id, scratch, "ClOrdID(11)");
+        id.setLength(0);
+        id.append(scratch);
+        final StringBuilder note = values.note(0).append(failure.getClass().getSimpleName()).append(": ");
+        final String message = String.valueOf(failure.getMessage());
+        for (int i = 0, n = Math.min(message.length(), MAX_FAILURE_TEXT); i < n; i++)
+        {
+            final char c = message.charAt(i);
+            note.append(c >= ' ' && c <= '~' ? c : '?');
+        }
+        return untranslatable(msgType, name, id, orderId);
+    }
+
+    /**
+     * The answer to a refused client message when the proper answer could not be encoded: a BusinessMessageReject
+     * with RefSeqNum, RefMsgType and a fixed Text only.
+     *
+     * @param fields    the refused message, scanned.
+     * @param refSeqNum its MsgSeqNum.
+     * @return the encoder, ready to send.
+     */
+    public BusinessMessageRejectEncoder minimalReject(final FixFields fields, final int refSeqNum)
+    {
+        values.reset();
+        final BusinessMessageRejectEncoder e = businessReject;
+        e.reset();
+        e.refSeqNum(Math.max(0, refSeqNum));
+        final int msgTypeLength = fields.isWellFormed() ? fields.length(FixFields.MSG_TYPE) : 0;
+        e.refMsgType(msgTypeLength > 0 && msgTypeLength <= 4 ?
+            values.printable(fields.value(FixFields.MSG_TYPE), symbol, "RefMsgType(372)") : "?");
+        e.businessRejectReason(0);
+        e.text("refused; the gateway could not encode the detailed answer (logged)");
+        return e;
+    }
+
+    /**
+     * Describe an engine event for a log line: its kind and ids.
+     *
+     * @param out    where to append.
+     * @param buffer the event, SBE header first.
+     * @param offset where it starts.
+     * @return {@code out}.
+     */
+    public StringBuilder appendIdentity(final StringBuilder out, final DirectBuffer buffer, final int offset)
+    {
+        final int templateId = headerDecoder.wrap(buffer, offset).templateId();
+        final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final int blockLength = headerDecoder.blockLength();
+        final int version = headerDecoder.version();
+        out.append(templateName(buffer, offset));
+        scratch.setLength(0);
+        switch (templateId)
+        {
+            case ExecutionReportDecoder.TEMPLATE_ID:
+            {
+                final ExecutionReportDecoder d = executionReportDecoder.wrap(buffer, body, blockLength, version);
+                d.getClientOrderId(scratch);
+                out.append(" session ").append(d.sessionId()).append(" ClOrdID ");
+                appendPrintable(out, scratch);
+                out.append(" OrderID ").append(d.orderId()).append(" execType ").append(d.execTypeRaw())
+                    .append(" commandSequence ").append(d.commandSequence());
+                break;
+            }
+            case CancelRejectDecoder.TEMPLATE_ID:
+            {
+                final CancelRejectDecoder d = cancelRejectDecoder.wrap(buffer, body, blockLength, version);
+                d.getClientOrderId(scratch);
+                out.append(" session ").append(d.sessionId()).append(" ClOrdID ");
+                appendPrintable(out, scratch);
+                out.append(" OrderID ").append(d.orderId()).append(" commandSequence ").append(d.commandSequence());
+                break;
+            }
+            default:
+            {
+                final BusinessRejectDecoder d = businessRejectDecoder.wrap(buffer, body, blockLength, version);
+                d.getRefClientOrderId(scratch);
+                out.append(" session ").append(d.sessionId()).append(" refClientOrderId ");
+                appendPrintable(out, scratch);
+                out.append(" refTemplateId ").append(d.refTemplateId());
+                break;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @param buffer an engine event, SBE header first.
+     * @param offset where it starts.
+     * @return the FIX message it becomes, for log lines.
+     */
+    public String templateName(final DirectBuffer buffer, final int offset)
+    {
+        switch (headerDecoder.wrap(buffer, offset).templateId())
+        {
+            case ExecutionReportDecoder.TEMPLATE_ID:
+                return "ExecutionReport";
+            case CancelRejectDecoder.TEMPLATE_ID:
+                return "OrderCancelReject";
+            default:
+                return "BusinessMessageReject";
+        }
+    }
+
+    private static void appendPrintable(final StringBuilder out, final CharSequence value)
+    {
+        for (int i = 0; i < value.length(); i++)
+        {
+            final char c = value.charAt(i);
+            out.append(c >= ' ' && c <= '~' ? c : '?');
+        }
+    }
+
+    /**
+     * FIX session-level Reject(3) of a client message that is not valid FIX 4.4 (a required tag missing, a tag
+     * repeated, a value in the wrong format...).
+     *
+     * @param fields              the refused message, scanned.
+     * @param refSeqNum           its MsgSeqNum.
+     * @param refTagId            the offending tag, or 0 if none in particular.
+     * @param sessionRejectReason SessionRejectReason(373) (FIX 4.4: 0..17, 99).
+     * @param why                 Text(58).
+     * @return the encoder, ready to send.
+     */
+    public RejectEncoder sessionReject(
+        final FixFields fields,
+        final int refSeqNum,
+        final int refTagId,
+        final int sessionRejectReason,
+        final CharSequence why)
+    {
+        values.reset();
+        final RejectEncoder e = sessionReject;
+        e.reset();
+        e.refSeqNum(Math.max(0, refSeqNum));
+        if (refTagId > 0)
+        {
+            e.refTagID(refTagId);
+        }
+        final int msgTypeLength = fields.isWellFormed() ? fields.length(FixFields.MSG_TYPE) : 0;
+        if (msgTypeLength > 0 && msgTypeLength <= 4)
+        {
+            e.refMsgType(values.printable(fields.value(FixFields.MSG_TYPE), symbol, "RefMsgType(372)"));
+        }
+        e.sessionRejectReason(sessionRejectReason);
+        e.text(values.printable(why, text, "Text(58)"));
         return e;
     }
 
     /**
      * The gateway's own refusal of a FIX message (bad field, not authorised, throttled, engine busy).
      * NewOrderSingle gets an ExecutionReport Rejected, cancel and replace an OrderCancelReject, anything else a
-     * BusinessMessageReject.
+     * BusinessMessageReject. The client's ClOrdID, OrigClOrdID, OrderID and Symbol are echoed, with any character
+     * FIX cannot carry as '?'.
      *
      * @param fields    the refused message.
      * @param msgType   its MsgType.
@@ -230,7 +526,7 @@ public final class FixEventTranslator
      * @param symbolFallback Symbol to echo when the message has none.
      * @return the encoder, ready to send.
      */
-    public uk.co.real_logic.artio.builder.Encoder reject(
+    public Encoder reject(
         final FixFields fields,
         final char msgType,
         final int seqNum,
@@ -238,6 +534,7 @@ public final class FixEventTranslator
         final String why,
         final String symbolFallback)
     {
+        values.reset();
         text.setLength(0);
         text.append(reason.name());
         if (why != null && !why.isEmpty())
@@ -246,26 +543,38 @@ public final class FixEventTranslator
         }
         final boolean orderIdsUsable = fields.isWellFormed() && fields.length(FixFields.CL_ORD_ID) > 0 &&
             fields.length(FixFields.CL_ORD_ID) <= 64;
+        if (orderIdsUsable)
+        {
+            values.printable(fields.value(FixFields.CL_ORD_ID), id, "ClOrdID(11)");
+        }
         if (msgType == 'D' && orderIdsUsable && reason != RejectReason.THROTTLED &&
             reason != RejectReason.ENGINE_BUSY)
         {
             final ExecutionReportEncoder e = executionReport;
             e.reset();
             e.orderID("NONE");
-            id.setLength(0);
-            id.append('G').append(++gatewayExecIds);
-            e.execID(id);
-            e.clOrdID(fields.value(FixFields.CL_ORD_ID));
+            scratch.setLength(0);
+            scratch.append('G').append(++gatewayExecIds);
+            e.execID(scratch);
+            e.clOrdID(id);
             e.execType('8');
             e.ordStatus('8');
             e.ordRejReason(ordRejReason(reason));
-            final CharSequence symbol = fields.value(FixFields.SYMBOL);
-            e.instrument().symbol(symbol.length() > 0 ? symbol : symbolFallback);
+            final int symbolLength = fields.length(FixFields.SYMBOL);
+            if (symbolLength > 0 && symbolLength <= 64)
+            {
+                e.instrument().symbol(values.printable(fields.value(FixFields.SYMBOL), symbol, "Symbol(55)"));
+            }
+            else
+            {
+                e.instrument().symbol(symbolFallback);
+            }
             final char side = fields.firstChar(FixFields.SIDE);
             e.side(side == '1' || side == '2' ? side : '1');
             e.leavesQty(0, 0);
             e.cumQty(0, 0);
             e.avgPx(0, 0);
+            appendNotes(text);
             e.text(text);
             return e;
         }
@@ -274,14 +583,17 @@ public final class FixEventTranslator
         {
             final OrderCancelRejectEncoder e = cancelReject;
             e.reset();
-            e.orderID(fields.length(FixFields.ORDER_ID) > 0 && fields.length(FixFields.ORDER_ID) <= 64 ?
-                fields.value(FixFields.ORDER_ID) : "NONE");
-            e.clOrdID(fields.value(FixFields.CL_ORD_ID));
+            final int orderIdLength = fields.length(FixFields.ORDER_ID);
+            e.orderID(orderIdLength > 0 && orderIdLength <= 64 ?
+                values.printable(fields.value(FixFields.ORDER_ID), scratch, "OrderID(37)") : "NONE");
+            e.clOrdID(id);
             final int origLength = fields.length(FixFields.ORIG_CL_ORD_ID);
-            e.origClOrdID(origLength > 0 && origLength <= 64 ? fields.value(FixFields.ORIG_CL_ORD_ID) : "NONE");
+            e.origClOrdID(origLength > 0 && origLength <= 64 ?
+                values.printable(fields.value(FixFields.ORIG_CL_ORD_ID), origId, "OrigClOrdID(41)") : "NONE");
             e.ordStatus('8');
             e.cxlRejResponseTo(msgType == 'G' ? '2' : '1');
             e.cxlRejReason(cxlRejReason(reason));
+            appendNotes(text);
             e.text(text);
             return e;
         }
@@ -294,7 +606,7 @@ public final class FixEventTranslator
         final int msgTypeLength = fields.isWellFormed() ? fields.length(FixFields.MSG_TYPE) : 0;
         if (msgTypeLength > 0 && msgTypeLength <= 4)
         {
-            e.refMsgType(fields.value(FixFields.MSG_TYPE));
+            e.refMsgType(values.printable(fields.value(FixFields.MSG_TYPE), symbol, "RefMsgType(372)"));
         }
         else
         {
@@ -302,11 +614,78 @@ public final class FixEventTranslator
         }
         if (orderIdsUsable)
         {
-            e.businessRejectRefID(fields.value(FixFields.CL_ORD_ID));
+            e.businessRejectRefID(id);
         }
         e.businessRejectReason(businessRejectReason(reason));
+        appendNotes(text);
         e.text(text);
         return e;
+    }
+
+    private BusinessMessageRejectEncoder untranslatable(
+        final String msgType, final String name, final CharSequence clOrdId, final long orderId)
+    {
+        final BusinessMessageRejectEncoder e = businessReject;
+        e.reset();
+        e.refMsgType(msgType);
+        if (clOrdId.length() > 0)
+        {
+            e.businessRejectRefID(clOrdId);
+        }
+        e.businessRejectReason(0);
+        text.setLength(0);
+        text.append("gateway could not send ").append(name).append(" (ClOrdID ").append(clOrdId)
+            .append(", OrderID ").append(orderId).append("): ").append(values.notes());
+        e.text(text);
+        return e;
+    }
+
+    private void appendNotes(final StringBuilder out)
+    {
+        final CharSequence notes = values.notes();
+        if (notes.length() > 0)
+        {
+            if (out.length() > 0)
+            {
+                out.append("; ");
+            }
+            out.append(notes);
+        }
+    }
+
+    private void appendReason(final StringBuilder out, final RejectReason reason, final int raw)
+    {
+        if (reason != null)
+        {
+            out.append(reason.name());
+        }
+        else
+        {
+            out.append("REJECT_REASON_").append(raw);
+            values.note(FixWireValues.ENUM).append("engine rejectReason ").append(raw);
+        }
+    }
+
+    private int scaleOf(final InstrumentDirectory instruments, final int instrumentId)
+    {
+        final int scale = instruments.priceScale(instrumentId);
+        if (scale < 0)
+        {
+            values.note(FixWireValues.INSTRUMENT).append("instrument ").append(instrumentId)
+                .append(" unknown to the gateway: prices are the engine's unscaled integers");
+            return 0;
+        }
+        return scale;
+    }
+
+    private CharSequence symbol(final InstrumentDirectory instruments, final int instrumentId)
+    {
+        final String name = instruments.symbol(instrumentId);
+        if (name == null || name.isEmpty())
+        {
+            return "UNKNOWN";
+        }
+        return values.printable(name, symbol, "Symbol(55)");
     }
 
     private static String msgTypeText(final char msgType)
@@ -341,12 +720,6 @@ public final class FixEventTranslator
             default:
                 return "?";
         }
-    }
-
-    private static CharSequence symbol(final InstrumentDirectory instruments, final int instrumentId)
-    {
-        final String symbol = instruments.symbol(instrumentId);
-        return symbol != null ? symbol : "UNKNOWN";
     }
 
     private static void setDecimal(final StringBuilder builder, final long value)
@@ -398,9 +771,100 @@ public final class FixEventTranslator
         }
     }
 
-    private static char side(final Side side)
+    private static ExecType execTypeOf(final short raw)
     {
-        return side == Side.SELL ? '2' : '1';
+        for (final ExecType value : EXEC_TYPES)
+        {
+            if (value != ExecType.NULL_VAL && value.value() == raw)
+            {
+                return value;
+            }
+        }
+        return null;
+    }
+
+    private static OrderStatus orderStatusOf(final short raw)
+    {
+        for (final OrderStatus value : ORDER_STATUSES)
+        {
+            if (value != OrderStatus.NULL_VAL && value.value() == raw)
+            {
+                return value;
+            }
+        }
+        return null;
+    }
+
+    private static Side sideOf(final short raw)
+    {
+        for (final Side value : SIDES)
+        {
+            if (value != Side.NULL_VAL && value.value() == raw)
+            {
+                return value;
+            }
+        }
+        return null;
+    }
+
+    private static OrderType orderTypeOf(final short raw)
+    {
+        for (final OrderType value : ORDER_TYPES)
+        {
+            if (value != OrderType.NULL_VAL && value.value() == raw)
+            {
+                return value;
+            }
+        }
+        return null;
+    }
+
+    private static TimeInForce timeInForceOf(final short raw)
+    {
+        for (final TimeInForce value : TIMES_IN_FORCE)
+        {
+            if (value != TimeInForce.NULL_VAL && value.value() == raw)
+            {
+                return value;
+            }
+        }
+        return null;
+    }
+
+    private static RejectReason rejectReasonOf(final int raw)
+    {
+        for (final RejectReason value : REJECT_REASONS)
+        {
+            if (value != RejectReason.NULL_VAL && value.value() == raw)
+            {
+                return value;
+            }
+        }
+        return null;
+    }
+
+    private static CancelReason cancelReasonOf(final short raw)
+    {
+        for (final CancelReason value : CANCEL_REASONS)
+        {
+            if (value.value() == raw)
+            {
+                return value;
+            }
+        }
+        return null;
+    }
+
+    private static CancelRejectResponseTo responseToOf(final short raw)
+    {
+        for (final CancelRejectResponseTo value : RESPONSES_TO)
+        {
+            if (value != CancelRejectResponseTo.NULL_VAL && value.value() == raw)
+            {
+                return value;
+            }
+        }
+        return null;
     }
 
     private static char timeInForce(final TimeInForce timeInForce)

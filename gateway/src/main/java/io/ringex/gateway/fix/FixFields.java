@@ -6,7 +6,9 @@ import org.agrona.DirectBuffer;
  * A flyweight index of the few tags the gateway translates, found by one pass over a raw FIX message
  * ({@code tag=value<SOH>...}). Values are read in place: {@link #value(int)} returns a reused {@link CharSequence}
  * view, so decimal text reaches {@code FixedPoint.parse} exactly as the client wrote it, with no intermediate
- * floating point or rounding. The first occurrence of a tag wins; unknown tags are skipped.
+ * floating point or rounding. The first occurrence of a tag wins and a repeat is recorded ({@link #repeatedTag()}):
+ * none of the indexed tags belongs to a repeating group of the messages translated, so a repeat is a malformed
+ * message, never a second value to choose from. Unknown tags are skipped.
  * <p>
  * It never throws on malformed input: a message that does not scan leaves {@link #isWellFormed()} false.
  * Thread safety: single-threaded, reused per message.
@@ -41,13 +43,15 @@ public final class FixFields
     public static final int SYMBOL = 55;
     /** TimeInForce. */
     public static final int TIME_IN_FORCE = 59;
+    /** TransactTime. */
+    public static final int TRANSACT_TIME = 60;
     /** MassCancelRequestType. */
     public static final int MASS_CANCEL_REQUEST_TYPE = 530;
 
     private static final byte SOH = 1;
     private static final int[] TAGS = {
         ACCOUNT, CL_ORD_ID, EXEC_INST, MSG_SEQ_NUM, MSG_TYPE, ORDER_ID, ORDER_QTY, ORD_TYPE, ORIG_CL_ORD_ID,
-        POSS_DUP_FLAG, PRICE, SIDE, SYMBOL, TIME_IN_FORCE, MASS_CANCEL_REQUEST_TYPE };
+        POSS_DUP_FLAG, PRICE, SIDE, SYMBOL, TIME_IN_FORCE, TRANSACT_TIME, MASS_CANCEL_REQUEST_TYPE };
     private static final int MAX_TAG = 530;
     private static final byte[] SLOT_BY_TAG = new byte[MAX_TAG + 1];
 
@@ -65,6 +69,7 @@ public final class FixFields
     private final View[] views = new View[TAGS.length];
     private DirectBuffer buffer;
     private boolean wellFormed;
+    private int repeatedTag;
 
     /** An empty index. */
     public FixFields()
@@ -89,6 +94,7 @@ public final class FixFields
         java.util.Arrays.fill(starts, -1);
         java.util.Arrays.fill(lengths, 0);
         wellFormed = true;
+        repeatedTag = 0;
         final int end = offset + length;
         int i = offset;
         while (i < end)
@@ -126,10 +132,17 @@ public final class FixFields
             if (tag <= MAX_TAG)
             {
                 final int slot = SLOT_BY_TAG[tag];
-                if (slot >= 0 && starts[slot] < 0)
+                if (slot >= 0)
                 {
-                    starts[slot] = valueStart;
-                    lengths[slot] = i - valueStart;
+                    if (starts[slot] < 0)
+                    {
+                        starts[slot] = valueStart;
+                        lengths[slot] = i - valueStart;
+                    }
+                    else if (repeatedTag == 0)
+                    {
+                        repeatedTag = tag;
+                    }
                 }
             }
             i++; // SOH
@@ -143,6 +156,14 @@ public final class FixFields
     public boolean isWellFormed()
     {
         return wellFormed;
+    }
+
+    /**
+     * @return the first indexed tag that appeared more than once, 0 if none did.
+     */
+    public int repeatedTag()
+    {
+        return repeatedTag;
     }
 
     /**
@@ -161,6 +182,15 @@ public final class FixFields
     public int length(final int tag)
     {
         return lengths[slot(tag)];
+    }
+
+    /**
+     * @param tag one of the constants.
+     * @return where the value starts in the scanned buffer, -1 if absent.
+     */
+    public int offset(final int tag)
+    {
+        return starts[slot(tag)];
     }
 
     /**
@@ -193,17 +223,18 @@ public final class FixFields
     }
 
     /**
-     * Parse a value as a non-negative decimal long.
+     * Parse a value as a non-negative decimal long: digits only (no sign, no decimal point), leading zeros allowed,
+     * up to {@link Long#MAX_VALUE}.
      *
      * @param tag one of the constants.
-     * @return the value, or -1 if absent, empty, not digits or too large.
+     * @return the value, or -1 if absent, empty, not digits or beyond {@link Long#MAX_VALUE}.
      */
     public long longValue(final int tag)
     {
         final int slot = slot(tag);
         final int start = starts[slot];
         final int length = lengths[slot];
-        if (start < 0 || length == 0 || length > 18)
+        if (start < 0 || length == 0)
         {
             return -1;
         }
@@ -215,7 +246,12 @@ public final class FixFields
             {
                 return -1;
             }
-            value = value * 10 + (b - '0');
+            final int digit = b - '0';
+            if (value > (Long.MAX_VALUE - digit) / 10)
+            {
+                return -1;
+            }
+            value = value * 10 + digit;
         }
         return value;
     }

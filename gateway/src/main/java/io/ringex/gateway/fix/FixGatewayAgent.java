@@ -46,14 +46,19 @@ import java.util.concurrent.TimeUnit;
  * streams (InstrumentDefinition, for price scales). FIX sessions live here, not in the engine: they stay logged on
  * when the gateway follows a new primary.
  * <p>
- * Inbound: each application message is scanned ({@link FixFields}), translated ({@link FixCommandTranslator}),
- * throttled and forwarded to the engine ingress; a refusal is answered at once ({@link FixEventTranslator#reject}).
+ * Inbound: each application message is scanned ({@link FixFields}), checked against the FIX 4.4 dictionary
+ * ({@link FixDictionaryCheck}: a required tag missing, a repeated tag, a malformed value get a session-level
+ * Reject(3)), translated ({@link FixCommandTranslator}), throttled and forwarded to the engine ingress; a refusal
+ * is answered at once ({@link FixEventTranslator#reject}).
  * A back-pressured engine ingress makes {@code onMessage} return ABORT (Artio redelivers) until the bound, then
  * ENGINE_BUSY (NOT_PRIMARY when no primary engine is known). A message whose MsgSeqNum the session has already
  * processed (a PossDup resend) is ignored.
  * Outbound: engine events for this gateway's FIX sessions become ExecutionReport/OrderCancelReject/
  * BusinessMessageReject; when Artio's {@code trySend} returns &lt; 0 the egress poll returns ABORT so the event is
- * redelivered, up to the slow-client bound.
+ * redelivered, up to the slow-client bound. Every event gets an answer: values FIX cannot carry are fitted and said
+ * so in Text(58) (counted in {@code fix values fitted to FIX}); an answer Artio refuses to encode is replaced by a
+ * BusinessMessageReject naming the message that could not be sent (counted in {@code fix encoding errors}); each
+ * kind of either is logged once on stderr with the message's identity ({@link FixProblemLog}).
  * <p>
  * Store and forward: a FIX session that disconnects stays with this library, offline (Artio keeps a disconnected
  * session in its sole library), and its reports are still sent to it: Artio writes them to its archive with the next
@@ -80,6 +85,8 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private final FixFields fields = new FixFields();
     private final FixCommandTranslator commandTranslator = new FixCommandTranslator();
     private final FixEventTranslator eventTranslator = new FixEventTranslator();
+    private final FixDictionaryCheck dictionaryCheck = new FixDictionaryCheck();
+    private final StringBuilder identity = new StringBuilder(128);
     private final MessageValidator validator;
     private final UnsafeBuffer commandBuffer = new UnsafeBuffer(new byte[256]);
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
@@ -93,11 +100,15 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private EngineIngress ingress;
     private Subscription[] marketDataSubscriptions;
     private AtomicCounter activeSessions;
-    private AtomicCounter rejects;
+    private volatile AtomicCounter rejects;
+    private volatile AtomicCounter sessionRejects;
     private volatile AtomicCounter duplicates;
-    private AtomicCounter dropped;
+    private volatile AtomicCounter dropped;
     private AtomicCounter held;
-    private AtomicCounter errors;
+    private volatile AtomicCounter errors;
+    private volatile AtomicCounter fitted;
+    private FixProblemLog problemLog;
+    private RuntimeException lastFailure;
     private FixOfflineSessions offlineSessions;
     private volatile AtomicCounter instrumentCount;
     private long nowNs;
@@ -135,6 +146,9 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         dropped = aeron.addCounter(COUNTER_TYPE_ID, prefix + "dropped (no session / slow client)");
         held = aeron.addCounter(COUNTER_TYPE_ID, prefix + "reports held for sessions being acquired");
         errors = aeron.addCounter(COUNTER_TYPE_ID, prefix + "encoding errors");
+        sessionRejects = aeron.addCounter(COUNTER_TYPE_ID, prefix + "session rejects (Reject 3)");
+        fitted = aeron.addCounter(COUNTER_TYPE_ID, prefix + "values fitted to FIX (see Text 58)");
+        problemLog = new FixProblemLog(prefix, System.err::println);
         instrumentCount = aeron.addCounter(COUNTER_TYPE_ID, prefix + "instruments known");
         instrumentCount.setRelease(instruments.size());
         router = new EngineRouter(ctx, aeron, prefix, this::onEngineEvent);
@@ -187,7 +201,8 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             offlineSessions.close();
         }
         CloseHelper.closeAll(
-            library, router, activeSessions, rejects, duplicates, dropped, held, errors, instrumentCount);
+            library, router, activeSessions, rejects, sessionRejects, duplicates, dropped, held, errors, fitted,
+            instrumentCount);
         if (marketDataSubscriptions != null)
         {
             CloseHelper.closeAll(marketDataSubscriptions);
@@ -224,7 +239,52 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
      */
     public long duplicatesIgnored()
     {
-        final AtomicCounter counter = duplicates;
+        return valueOf(duplicates);
+    }
+
+    /**
+     * @return client messages the gateway refused itself, Reject(3) included (any thread).
+     */
+    public long rejectsSent()
+    {
+        return valueOf(rejects);
+    }
+
+    /**
+     * @return session-level Reject(3) sent for messages that are not valid FIX 4.4 (any thread).
+     */
+    public long sessionRejectsSent()
+    {
+        return valueOf(sessionRejects);
+    }
+
+    /**
+     * @return answers or reports Artio could not encode, each replaced by a BusinessMessageReject (any thread).
+     */
+    public long encodingErrors()
+    {
+        return valueOf(errors);
+    }
+
+    /**
+     * @return messages sent with values fitted to what FIX can carry, said so in Text(58) (any thread).
+     */
+    public long valuesFitted()
+    {
+        return valueOf(fitted);
+    }
+
+    /**
+     * @return reports and answers not delivered: no session, slow client, or not even a fallback encoded (any
+     * thread).
+     */
+    public long droppedMessages()
+    {
+        return valueOf(dropped);
+    }
+
+    private static long valueOf(final AtomicCounter counter)
+    {
         return counter == null ? 0 : counter.get();
     }
 
@@ -318,6 +378,12 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         final char msgType = messageType == 'D' || messageType == 'F' || messageType == 'G' || messageType == 'q' ?
             (char)messageType : '?';
 
+        final int invalid = dictionaryCheck.check(buffer, offset, length, msgType, fields);
+        if (invalid != FixDictionaryCheck.VALID)
+        {
+            return sessionReject(fixSession, seqNum, invalid);
+        }
+
         final boolean firstAttempt = fixSession.ingressBackPressureStartNs == 0;
         final RejectReason reason = commandTranslator.translate(
             fields, msgType, fixSession.user, fixSession.sessionId, instruments, commandBuffer);
@@ -363,27 +429,232 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         final RejectReason reason,
         final String text)
     {
-        final Encoder encoder = eventTranslator.reject(
-            fields, msgType, (int)Math.max(0, Math.min(seqNum, Integer.MAX_VALUE)), reason, text, "UNKNOWN");
-        final long sent = trySend(fixSession, encoder);
+        Encoder encoder;
+        try
+        {
+            encoder = eventTranslator.reject(fields, msgType, refSeqNum(seqNum), reason, text, "UNKNOWN");
+        }
+        catch (final RuntimeException ex)
+        {
+            lastFailure = ex;
+            encoder = null;
+        }
+        return answer(fixSession, encoder, seqNum, false);
+    }
+
+    private Action sessionReject(final FixSession fixSession, final long seqNum, final int sessionRejectReason)
+    {
+        Encoder encoder;
+        try
+        {
+            encoder = eventTranslator.sessionReject(fields, refSeqNum(seqNum), dictionaryCheck.invalidTag(),
+                sessionRejectReason, dictionaryCheck.text());
+        }
+        catch (final RuntimeException ex)
+        {
+            lastFailure = ex;
+            encoder = null;
+        }
+        return answer(fixSession, encoder, seqNum, true);
+    }
+
+    /**
+     * Send the gateway's answer to a client message it refused; if the answer cannot be encoded (a bug: it is built
+     * from checked values), a minimal BusinessMessageReject goes instead, and the failure is counted and logged.
+     */
+    private Action answer(
+        final FixSession fixSession, final Encoder encoder, final long seqNum, final boolean sessionLevel)
+    {
+        long sent = encoder == null ? ENCODING_FAILED : trySend(fixSession, encoder);
         if (sent == ENCODING_FAILED)
         {
-            dropped.increment();
-            return Action.CONTINUE;
+            final RuntimeException failure = lastFailure;
+            sent = trySend(fixSession, eventTranslator.minimalReject(fields, refSeqNum(seqNum)));
+            if (sent < 0 && sent != ENCODING_FAILED)
+            {
+                // Artio could not take it now: have the inbound message redelivered and answer then.
+                return Action.ABORT;
+            }
+            errors.increment();
+            identity.setLength(0);
+            appendInboundIdentity(identity, fixSession, seqNum).append(": ").append(failure);
+            problemLog.record("could not encode the answer to a refused message: " +
+                failure.getClass().getSimpleName(), identity);
+            if (sent == ENCODING_FAILED)
+            {
+                dropped.increment();
+                return Action.CONTINUE;
+            }
         }
-        if (sent < 0)
+        else if (sent < 0)
         {
             // Artio could not take it now: have the inbound message redelivered and answer then.
             return Action.ABORT;
         }
+        else
+        {
+            recordFitted(eventTranslator.issues(), "answer", fixSession, null, 0, seqNum);
+        }
         rejects.increment();
+        if (sessionLevel)
+        {
+            sessionRejects.increment();
+        }
         fixSession.lastProcessedSeqNum = Math.max(fixSession.lastProcessedSeqNum, seqNum);
         return Action.CONTINUE;
     }
 
     /**
+     * Translate and send an engine event. An event Artio cannot encode is answered by a BusinessMessageReject naming
+     * it instead, counted and logged; values that had to be fitted are counted and logged.
+     *
+     * @return what {@code trySend} returned (&lt; 0: retry later, nothing counted), or {@link #ENCODING_FAILED} if not
+     * even the fallback could be sent.
+     */
+    private long sendEvent(final FixSession fixSession, final DirectBuffer buffer, final int offset)
+    {
+        long sent;
+        try
+        {
+            sent = trySend(fixSession, eventTranslator.engineEvent(buffer, offset, instruments));
+        }
+        catch (final RuntimeException ex)
+        {
+            lastFailure = ex;
+            sent = ENCODING_FAILED;
+        }
+        if (sent >= 0)
+        {
+            recordFitted(eventTranslator.issues(), "report", fixSession, buffer, offset, 0);
+            return sent;
+        }
+        if (sent != ENCODING_FAILED)
+        {
+            return sent;
+        }
+
+        final RuntimeException failure = lastFailure;
+        try
+        {
+            sent = trySend(fixSession, eventTranslator.undeliverable(buffer, offset, failure));
+        }
+        catch (final RuntimeException ex)
+        {
+            sent = ENCODING_FAILED;
+        }
+        if (sent < 0 && sent != ENCODING_FAILED)
+        {
+            return sent;
+        }
+        errors.increment();
+        appendEventIdentity(fixSession, buffer, offset).append(": ").append(failure);
+        problemLog.record("could not encode " + eventName(buffer, offset) + ": " + failure.getClass().getSimpleName(),
+            identity);
+        if (sent == ENCODING_FAILED)
+        {
+            dropped.increment();
+        }
+        return sent;
+    }
+
+    private void recordFitted(
+        final int kinds,
+        final String what,
+        final FixSession fixSession,
+        final DirectBuffer event,
+        final int offset,
+        final long seqNum)
+    {
+        if (kinds == 0)
+        {
+            return;
+        }
+        fitted.increment();
+        for (int kind = 1; kind <= kinds; kind <<= 1)
+        {
+            if ((kinds & kind) == 0)
+            {
+                continue;
+            }
+            if (event != null)
+            {
+                appendEventIdentity(fixSession, event, offset);
+            }
+            else
+            {
+                identity.setLength(0);
+                appendInboundIdentity(identity, fixSession, seqNum);
+            }
+            identity.append(": ").append(eventTranslator.issueNotes());
+            problemLog.record(what + " sent with a " + FixWireValues.kindName(kind) + " fitted to FIX", identity);
+        }
+    }
+
+    /**
+     * The event's kind and ids into {@link #identity}, for a log line; an event too damaged to read says so.
+     */
+    private StringBuilder appendEventIdentity(final FixSession fixSession, final DirectBuffer event, final int offset)
+    {
+        identity.setLength(0);
+        try
+        {
+            eventTranslator.appendIdentity(identity, event, offset);
+        }
+        catch (final RuntimeException ex)
+        {
+            identity.setLength(0);
+            identity.append("an engine event that does not read (").append(ex).append(')');
+        }
+        return identity.append(" for ").append(fixSession.session.compositeKey().remoteCompId());
+    }
+
+    private String eventName(final DirectBuffer event, final int offset)
+    {
+        try
+        {
+            return eventTranslator.templateName(event, offset);
+        }
+        catch (final RuntimeException ex)
+        {
+            return "an engine event";
+        }
+    }
+
+    private StringBuilder appendInboundIdentity(
+        final StringBuilder out, final FixSession fixSession, final long seqNum)
+    {
+        out.append(fixSession.session.compositeKey().remoteCompId()).append(" MsgSeqNum ").append(seqNum);
+        if (fields.isWellFormed() && fields.has(FixFields.MSG_TYPE))
+        {
+            out.append(" MsgType ");
+            appendPrintable(out, fields.value(FixFields.MSG_TYPE), 8);
+        }
+        if (fields.isWellFormed() && fields.has(FixFields.CL_ORD_ID))
+        {
+            out.append(" ClOrdID ");
+            appendPrintable(out, fields.value(FixFields.CL_ORD_ID), 64);
+        }
+        return out;
+    }
+
+    private static void appendPrintable(final StringBuilder out, final CharSequence value, final int max)
+    {
+        for (int i = 0, n = Math.min(max, value.length()); i < n; i++)
+        {
+            final char c = value.charAt(i);
+            out.append(c >= ' ' && c <= '~' ? c : '?');
+        }
+    }
+
+    private static int refSeqNum(final long seqNum)
+    {
+        return (int)Math.max(0, Math.min(seqNum, Integer.MAX_VALUE));
+    }
+
+    /**
      * Artio's {@code trySend}, except that an encoder refusing its own content (a bug, or data the dictionary cannot
-     * carry) is reported as {@link #ENCODING_FAILED} instead of escaping the duty cycle: retrying would fail again.
+     * carry) is reported as {@link #ENCODING_FAILED} ({@link #lastFailure} says why) instead of escaping the duty
+     * cycle: retrying would fail again.
      */
     private long trySend(final FixSession fixSession, final Encoder encoder)
     {
@@ -393,7 +664,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         }
         catch (final RuntimeException ex)
         {
-            errors.increment();
+            lastFailure = ex;
             return ENCODING_FAILED;
         }
     }
@@ -422,14 +693,10 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             return Action.CONTINUE;
         }
 
-        final long sent = trySend(fixSession, eventTranslator.engineEvent(buffer, offset, instruments));
+        final long sent = sendEvent(fixSession, buffer, offset);
         if (sent >= 0 || sent == ENCODING_FAILED)
         {
             fixSession.egressBackPressureStartNs = 0;
-            if (sent == ENCODING_FAILED)
-            {
-                dropped.increment();
-            }
             return Action.CONTINUE;
         }
         if (fixSession.egressBackPressureStartNs == 0)
@@ -452,11 +719,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         {
             return FixOfflineSessions.Delivery.NO_SESSION;
         }
-        final long sent = trySend(fixSession, eventTranslator.engineEvent(buffer, offset, instruments));
-        if (sent == ENCODING_FAILED)
-        {
-            dropped.increment();
-        }
+        final long sent = sendEvent(fixSession, buffer, offset);
         return sent >= 0 || sent == ENCODING_FAILED ?
             FixOfflineSessions.Delivery.DELIVERED : FixOfflineSessions.Delivery.RETRY;
     }

@@ -1,6 +1,7 @@
 package io.ringex.gateway.sbe;
 
 import io.ringex.gateway.auth.User;
+import io.ringex.protocol.ClientOrderIds;
 import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
@@ -16,13 +17,21 @@ import org.agrona.DirectBuffer;
  * The checks the SBE gateway applies to each client message before it forwards anything: structure
  * ({@link MessageValidator}), kind (clients send session and order-entry messages only), then per-message field
  * checks (enum values inside the schema, read raw because SBE's enum getters throw on others; quantities and
- * limit prices positive, ids present) and account authority.
+ * limit prices positive; client order ids following {@link ClientOrderIds}, the rule the FIX gateway applies to
+ * ClOrdID too: required on every order-entry message, as FIX 4.4 requires ClOrdID on D, F, G and q; the original
+ * client order id where given, and a cancel or replace naming its order by engine id or original client order id)
+ * and account authority. {@link #text()} says which field a MALFORMED refusal is about.
  * <p>
  * Never throws on client bytes and never allocates. Thread safety: single-threaded (reused flyweights).
  */
 public final class CommandChecker
 {
     private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
+    private static final String BAD_CLIENT_ORDER_ID = "clientOrderId must be " + ClientOrderIds.RULE;
+    private static final String BAD_ORIG_CLIENT_ORDER_ID = "origClientOrderId must be " + ClientOrderIds.RULE;
+    private static final String BAD_CLIENT_REQUEST_ID = "clientRequestId must be " + ClientOrderIds.RULE;
+    private static final String NO_ORDER_NAMED = "orderId or origClientOrderId must name the order";
+    private static final String BAD_ENUM = "an enum field holds a value outside the schema";
 
     private final MessageValidator validator;
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
@@ -30,6 +39,7 @@ public final class CommandChecker
     private final CancelOrderDecoder cancelOrderDecoder = new CancelOrderDecoder();
     private final ReplaceOrderDecoder replaceOrderDecoder = new ReplaceOrderDecoder();
     private final MassCancelDecoder massCancelDecoder = new MassCancelDecoder();
+    private String text;
 
     /**
      * @param maxMessageLength longest message accepted.
@@ -70,6 +80,7 @@ public final class CommandChecker
      */
     public RejectReason check(final User user, final DirectBuffer buffer, final int offset)
     {
+        text = null;
         headerDecoder.wrap(buffer, offset);
         final int templateId = headerDecoder.templateId();
         final int blockLength = headerDecoder.blockLength();
@@ -84,10 +95,13 @@ public final class CommandChecker
                 accountId = d.accountId();
                 // Raw values: SBE's enum getters throw on values outside the schema.
                 if (!isIn(d.sideRaw(), 1, 2) || !isIn(d.orderTypeRaw(), 1, 2) || !isIn(d.timeInForceRaw(), 1, 4) ||
-                    !isIn(d.postOnlyRaw(), 0, 1) || !isIn(d.selfTradePreventionRaw(), 0, 4) ||
-                    isBlank(d.clientOrderId(0)))
+                    !isIn(d.postOnlyRaw(), 0, 1) || !isIn(d.selfTradePreventionRaw(), 0, 4))
                 {
-                    return RejectReason.MALFORMED;
+                    return malformed(BAD_ENUM);
+                }
+                if (!isValidId(buffer, bodyOffset + NewOrderDecoder.clientOrderIdEncodingOffset()))
+                {
+                    return malformed(BAD_CLIENT_ORDER_ID);
                 }
                 if (d.quantity() <= 0)
                 {
@@ -103,9 +117,12 @@ public final class CommandChecker
             {
                 final CancelOrderDecoder d = cancelOrderDecoder.wrap(buffer, bodyOffset, blockLength, version);
                 accountId = d.accountId();
-                if (d.orderId() == 0 && isBlank(d.origClientOrderId(0)))
+                final RejectReason ids = checkAmendIds(buffer,
+                    bodyOffset + CancelOrderDecoder.clientOrderIdEncodingOffset(),
+                    bodyOffset + CancelOrderDecoder.origClientOrderIdEncodingOffset(), d.orderId());
+                if (ids != RejectReason.NONE)
                 {
-                    return RejectReason.MALFORMED;
+                    return ids;
                 }
                 break;
             }
@@ -113,9 +130,12 @@ public final class CommandChecker
             {
                 final ReplaceOrderDecoder d = replaceOrderDecoder.wrap(buffer, bodyOffset, blockLength, version);
                 accountId = d.accountId();
-                if ((d.orderId() == 0 && isBlank(d.origClientOrderId(0))) || isBlank(d.clientOrderId(0)))
+                final RejectReason ids = checkAmendIds(buffer,
+                    bodyOffset + ReplaceOrderDecoder.clientOrderIdEncodingOffset(),
+                    bodyOffset + ReplaceOrderDecoder.origClientOrderIdEncodingOffset(), d.orderId());
+                if (ids != RejectReason.NONE)
                 {
-                    return RejectReason.MALFORMED;
+                    return ids;
                 }
                 if (d.quantity() <= 0)
                 {
@@ -131,9 +151,13 @@ public final class CommandChecker
             {
                 final MassCancelDecoder d = massCancelDecoder.wrap(buffer, bodyOffset, blockLength, version);
                 accountId = d.accountId();
-                if (!isIn(d.scopeRaw(), 1, 3))
+                if (!isIn(d.scopeRaw(), 1, 3) || !isIn(d.cancelOnDisconnectRaw(), 0, 1))
                 {
-                    return RejectReason.MALFORMED;
+                    return malformed(BAD_ENUM);
+                }
+                if (!isValidId(buffer, bodyOffset + MassCancelDecoder.clientRequestIdEncodingOffset()))
+                {
+                    return malformed(BAD_CLIENT_REQUEST_ID);
                 }
                 break;
             }
@@ -143,14 +167,41 @@ public final class CommandChecker
         return user.mayTrade(accountId) ? RejectReason.NONE : RejectReason.NOT_AUTHORISED;
     }
 
+    /**
+     * @return what a MALFORMED answer from {@link #check} is about (a constant), or null for other answers.
+     */
+    public String text()
+    {
+        return text;
+    }
+
+    private RejectReason checkAmendIds(
+        final DirectBuffer buffer, final int clientOrderIdOffset, final int origClientOrderIdOffset, final long orderId)
+    {
+        if (!isValidId(buffer, clientOrderIdOffset))
+        {
+            return malformed(BAD_CLIENT_ORDER_ID);
+        }
+        if (ClientOrderIds.isAbsent(buffer, origClientOrderIdOffset, ClientOrderIds.MAX_LENGTH))
+        {
+            return orderId != 0 ? RejectReason.NONE : malformed(NO_ORDER_NAMED);
+        }
+        return isValidId(buffer, origClientOrderIdOffset) ? RejectReason.NONE : malformed(BAD_ORIG_CLIENT_ORDER_ID);
+    }
+
+    private RejectReason malformed(final String why)
+    {
+        text = why;
+        return RejectReason.MALFORMED;
+    }
+
     private static boolean isIn(final short value, final int min, final int max)
     {
         return value >= min && value <= max;
     }
 
-    private static boolean isBlank(final byte firstChar)
+    private static boolean isValidId(final DirectBuffer buffer, final int offset)
     {
-        return firstChar == 0 || firstChar == ' ';
+        return ClientOrderIds.isValid(buffer, offset, ClientOrderIds.MAX_LENGTH);
     }
-
 }

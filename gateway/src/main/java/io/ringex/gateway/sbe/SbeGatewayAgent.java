@@ -289,7 +289,7 @@ public final class SbeGatewayAgent implements Agent
             final RejectReason reason = checker.check(session.user, buffer, offset);
             if (reason != RejectReason.NONE)
             {
-                reject(session, templateId, buffer, offset, reason, null);
+                reject(session, templateId, buffer, offset, reason, checker.text());
                 return Action.CONTINUE;
             }
             if (!session.throttle.tryAcquire(nowNs))

@@ -24,6 +24,9 @@ import java.util.concurrent.TimeUnit;
  * What the SBE gateway itself says to a client (as opposed to the engine's events it forwards): LogonResponse,
  * Heartbeat, Logout and BusinessReject, encoded into one reused buffer and offered on the session's publication,
  * rewritten at the schema version the client logged on with when that is older ({@link OlderVersions}).
+ * Each is encoded by an {@code encode...} method (a seam for tests) and then sent. Every field takes any value its
+ * source can hold: a heartbeat interval beyond the schema's uint32 is sent as the largest it can carry, not
+ * truncated into another number.
  * <p>
  * Thread safety: the {@link SbeGatewayAgent} thread only.
  */
@@ -49,34 +52,59 @@ final class SbeReplies
 
     boolean logonResponse(final ClientSession session, final long epoch, final long nowNs)
     {
+        return send(session, encodeLogonResponse(session, epoch), nowNs);
+    }
+
+    int encodeLogonResponse(final ClientSession session, final long epoch)
+    {
         final boolean accepted = session.state == ClientSession.State.AWAITING_CONNECTION;
+        final long heartbeatMs = Math.min(Math.max(0, TimeUnit.NANOSECONDS.toMillis(session.heartbeatIntervalNs)),
+            LogonResponseEncoder.heartbeatIntervalMsMaxValue());
         logonResponseEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
             .sessionId(accepted ? session.sessionId : 0)
             .status(accepted ? LogonStatus.ACCEPTED : LogonStatus.REJECTED)
             .rejectReason(accepted ? RejectReason.NONE : session.logonRejectReason)
-            .heartbeatIntervalMs(accepted ? TimeUnit.NANOSECONDS.toMillis(session.heartbeatIntervalNs) : 0)
+            .heartbeatIntervalMs(accepted ? heartbeatMs : 0)
             .accountId(session.accountId())
             .epoch(epoch)
             .logonRequestId(session.logonRequestId)
             .text(accepted ? "" : session.logonRejectText);
-        return send(session, HEADER_LENGTH + logonResponseEncoder.encodedLength(), nowNs);
+        return HEADER_LENGTH + logonResponseEncoder.encodedLength();
     }
 
     void heartbeat(final ClientSession session, final long nowNs)
     {
+        send(session, encodeHeartbeat(session, nowNs), nowNs);
+    }
+
+    int encodeHeartbeat(final ClientSession session, final long nowNs)
+    {
         heartbeatEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
             .sessionId(session.sessionId)
             .timestampNs(nowNs);
-        send(session, HEADER_LENGTH + heartbeatEncoder.encodedLength(), nowNs);
+        return HEADER_LENGTH + heartbeatEncoder.encodedLength();
     }
 
     void logout(final ClientSession session, final RejectReason reason, final long nowNs)
+    {
+        send(session, encodeLogout(session, reason), nowNs);
+    }
+
+    int encodeLogout(final ClientSession session, final RejectReason reason)
     {
         logoutEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
             .sessionId(session.sessionId)
             .reason(reason)
             .text(reason == RejectReason.NONE ? "logout" : "heartbeat timeout");
-        send(session, HEADER_LENGTH + logoutEncoder.encodedLength(), nowNs);
+        return HEADER_LENGTH + logoutEncoder.encodedLength();
+    }
+
+    /**
+     * @return the buffer the {@code encode...} methods write to (valid until the next one).
+     */
+    UnsafeBuffer sendBuffer()
+    {
+        return sendBuffer;
     }
 
     /**
@@ -102,10 +130,25 @@ final class SbeReplies
         final long nowNs)
     {
         rejects.increment();
+        if (!send(session, encodeReject(session, refTemplateId, message, messageOffset, reason, text, epoch), nowNs))
+        {
+            dropped.increment();
+        }
+    }
+
+    int encodeReject(
+        final ClientSession session,
+        final int refTemplateId,
+        final DirectBuffer message,
+        final int messageOffset,
+        final RejectReason reason,
+        final String text,
+        final long epoch)
+    {
         businessRejectEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
             .epoch(epoch)
             .sessionId(session.sessionId)
-            .refTemplateId(refTemplateId)
+            .refTemplateId(refTemplateId & 0xFFFF)
             .refClientOrderId("");
         final int idOffset = message == null ? -1 : clientOrderIdOffset(refTemplateId);
         if (idOffset >= 0)
@@ -116,10 +159,7 @@ final class SbeReplies
         }
         businessRejectEncoder.rejectReason(reason);
         businessRejectEncoder.text(text == null ? reason.name() : text);
-        if (!send(session, HEADER_LENGTH + businessRejectEncoder.encodedLength(), nowNs))
-        {
-            dropped.increment();
-        }
+        return HEADER_LENGTH + businessRejectEncoder.encodedLength();
     }
 
     /** Offset of the client order id in a validated order-entry root block, or -1. */

@@ -138,7 +138,15 @@ class FixCommandTranslatorTest
         "'11=A|55=BTC-USD|54=1|40=2|59=6|38=1|44=1|', INVALID_ORDER_TYPE",
         "'11=A|1=200|55=BTC-USD|54=1|40=2|38=1|44=1|', NOT_AUTHORISED",
         "'11=A|1=ACC|55=BTC-USD|54=1|40=2|38=1|44=1|', UNKNOWN_ACCOUNT",
-        "'11=A|55=BTC-USD|54=1|40=2|38=1|44=1', MALFORMED" })
+        "'11=A|55=BTC-USD|54=1|40=2|38=1|44=1', MALFORMED",
+        "'11=A|55=BTC-USD|54=1|40=2|38=1|38=1000|44=1|', MALFORMED",
+        "'11=A|55=BTC-USD|54=1|40=2|38=1|44=1|44=2|', MALFORMED",
+        "'11=A|11=B|55=BTC-USD|54=1|40=2|38=1|44=1|', MALFORMED",
+        "'11=A|55=BTC-USD|54=1|40=2|38=+1|44=1|', INVALID_QUANTITY",
+        "'11=A|55=BTC-USD|54=1|40=2|38=1|44=+1|', INVALID_PRICE",
+        "'11=A\u0002|55=BTC-USD|54=1|40=2|38=1|44=1|', MALFORMED",
+        "'11=A B|55=BTC-USD|54=1|40=2|38=1|44=1|', MALFORMED",
+        "'11=\u00e9|55=BTC-USD|54=1|40=2|38=1|44=1|', MALFORMED" })
     void badNewOrdersAreRejectedWithAReason(final String fields, final RejectReason expected)
     {
         assertEquals(expected, translate('D', fields));
@@ -195,10 +203,28 @@ class FixCommandTranslatorTest
     }
 
     @Test
+    void orderIdIsUsedUpToTheInt64MaximumAndIgnoredBeyond()
+    {
+        assertEquals(RejectReason.NONE, translate('F', "11=C2|41=C1|37=9223372036854775807|55=BTC-USD|54=1|"));
+        header.wrap(out, 0);
+        assertEquals(Long.MAX_VALUE, new CancelOrderDecoder().wrap(out, 8, header.blockLength(), 1).orderId());
+        assertEquals(RejectReason.NONE, translate('F', "11=C2|41=C1|37=9223372036854775808|55=BTC-USD|54=1|"));
+        assertEquals(0, new CancelOrderDecoder().wrap(out, 8, header.blockLength(), 1).orderId());
+        assertEquals(RejectReason.NONE, translate('F', "11=C2|41=C1|37=-5|55=BTC-USD|54=1|"));
+        assertEquals(0, new CancelOrderDecoder().wrap(out, 8, header.blockLength(), 1).orderId());
+        assertEquals(RejectReason.NONE, translate('F', "11=C2|41=C1|37=0000000000000000000000077|55=BTC-USD|54=1|"));
+        assertEquals(77, new CancelOrderDecoder().wrap(out, 8, header.blockLength(), 1).orderId());
+        assertEquals(RejectReason.MALFORMED, translate('F', "11=C2|41=C\u0001|55=BTC-USD|54=1|"));
+        assertEquals(RejectReason.MALFORMED, translate('F', "11=C2|41=C\u007f|55=BTC-USD|54=1|"));
+    }
+
+    @Test
     void fieldScannerFindsFirstOccurrenceAndRefusesGarbage()
     {
         final FixFields fields = FixMessages.scan("8=FIX.4.4|9=5|35=D|11=first|11=second|44=1.50|10=000|");
         assertEquals("first", fields.value(FixFields.CL_ORD_ID).toString());
+        assertEquals(FixFields.CL_ORD_ID, fields.repeatedTag(), "and the repeat is recorded");
+        assertEquals(0, FixMessages.scan("35=D|11=a|").repeatedTag());
         assertEquals("1.50", fields.value(FixFields.PRICE).toString());
         assertEquals(-1, fields.longValue(FixFields.PRICE));
         assertFalse(FixMessages.scan("35=D|x=1|").isWellFormed());

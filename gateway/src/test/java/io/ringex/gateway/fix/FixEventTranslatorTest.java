@@ -16,9 +16,11 @@ import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import quickfix.Message;
 import uk.co.real_logic.artio.builder.Encoder;
 import uk.co.real_logic.artio.util.MutableAsciiBuffer;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FixEventTranslatorTest
@@ -59,6 +61,76 @@ class FixEventTranslatorTest
         {
             assertTrue(fix.contains(expected), expected + " in " + fix);
         }
+    }
+
+    private ExecutionReportDecoder rejectedOrder(final long price, final long quantity, final RejectReason reason)
+    {
+        final ExecutionReportEncoder e = new ExecutionReportEncoder().wrapAndApplyHeader(sbe, 0,
+            new MessageHeaderEncoder());
+        e.epoch(1).sessionId(5).accountId(100).instrumentId(1).orderId(0).clientOrderId("BIG").origClientOrderId("")
+            .execType(ExecType.REJECTED).orderStatus(OrderStatus.REJECTED).side(Side.BUY)
+            .orderType(OrderType.LIMIT).timeInForce(TimeInForce.GTC).price(price).quantity(quantity).leavesQuantity(0)
+            .cumulativeQuantity(0).lastPrice(0).lastQuantity(0).averagePrice(0).tradeId(0)
+            .rejectReason(reason).cancelReason(CancelReason.NONE).transactTimeNs(0).commandSequence(3);
+        return new ExecutionReportDecoder().wrap(sbe, 8, e.sbeBlockLength(), 1);
+    }
+
+    @Test
+    void engineRejectOfAQuantityBeyondEighteenDigitsReachesTheClient()
+    {
+        // The hostile probe: 38=1000000000000000000 is refused by the engine (NOTIONAL_OVERFLOW), and the report
+        // of it threw ArithmeticException inside Artio's DecimalFloat, so the client never heard back.
+        final Message fix = FixWire.encodeAndValidate(translator.executionReport(
+            rejectedOrder(10125, 1_000_000_000_000_000_000L, RejectReason.NOTIONAL_OVERFLOW), instruments));
+        assertEquals("8", FixWire.field(fix, 150));
+        assertEquals("BIG", FixWire.field(fix, 11));
+        final String text = FixWire.field(fix, 58);
+        assertTrue(text.startsWith("NOTIONAL_OVERFLOW"), text);
+        assertTrue(text.contains("OrderQty(38)=1000000000000000000"), text);
+    }
+
+    @Test
+    void engineRejectOfAPriceBeyondEighteenDigitsReachesTheClient()
+    {
+        // 44=92233720368547758.07 at scale 2 is Long.MAX_VALUE: 19 significant digits, one more than FIX can carry.
+        final Message fix = FixWire.encodeAndValidate(translator.executionReport(
+            rejectedOrder(Long.MAX_VALUE, 1, RejectReason.PRICE_OUTSIDE_BAND), instruments));
+        assertEquals("8", FixWire.field(fix, 150));
+        final String text = FixWire.field(fix, 58);
+        assertTrue(text.startsWith("PRICE_OUTSIDE_BAND"), text);
+        assertTrue(text.contains("Price(44)=92233720368547758.07"), text);
+    }
+
+    @Test
+    void sessionRejectNamesTheMessageTheTagAndTheReason()
+    {
+        final Message fix = FixWire.encodeAndValidate(translator.sessionReject(FixMessages.scan("35=D|11=A|"), 7, 38,
+            13, "Tag appears more than once: tag 38"));
+        assertEquals("3", FixWire.field(fix, 35));
+        assertEquals("7", FixWire.field(fix, 45));
+        assertEquals("38", FixWire.field(fix, 371));
+        assertEquals("D", FixWire.field(fix, 372));
+        assertEquals("13", FixWire.field(fix, 373));
+        assertEquals("Tag appears more than once: tag 38", FixWire.field(fix, 58));
+    }
+
+    @Test
+    void gatewayRejectsEchoTheClientsIdsWithWhatFixCannotCarryAsQuestionMarks()
+    {
+        final Message newOrder = FixWire.encodeAndValidate(translator.reject(
+            FixMessages.scan("35=D|11=A\u0002\u00e9B|55=BTC\u007f|54=1|"), 'D', 4, RejectReason.MALFORMED, "bad id",
+            "UNKNOWN"));
+        assertEquals("A??B", FixWire.field(newOrder, 11));
+        assertEquals("BTC?", FixWire.field(newOrder, 55));
+        assertTrue(FixWire.field(newOrder, 58).startsWith("MALFORMED: bad id"));
+        assertEquals(FixWireValues.BYTES, translator.issues());
+
+        final Message cancel = FixWire.encodeAndValidate(translator.reject(
+            FixMessages.scan("35=F|11=C\u0003|41=O\u0004|37=7\u0005|"), 'F', 4, RejectReason.MALFORMED, null,
+            "UNKNOWN"));
+        assertEquals("C?", FixWire.field(cancel, 11));
+        assertEquals("O?", FixWire.field(cancel, 41));
+        assertEquals("7?", FixWire.field(cancel, 37));
     }
 
     @Test

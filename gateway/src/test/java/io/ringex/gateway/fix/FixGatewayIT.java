@@ -373,6 +373,131 @@ class FixGatewayIT
         }
     }
 
+    @Test
+    void aQuantityOrPriceBeyondWhatFixCarriesIsAnsweredAndAnEighteenDigitOneIsEchoedExactly() throws Exception
+    {
+        // The hostile probe: 38=1000000000000000000 (and 5e18) and 44=92233720368547758.07 were refused by the
+        // engine, but the report threw inside Artio's encoder and the client never heard back. 19 significant
+        // digits is more than FIX (Artio's DecimalFloat) carries: now a Reject(3), data format, naming the tag.
+        final SessionID alice = alice();
+        startAndLogon(alice);
+        client.send(alice, order("OV1", Side.BUY, "BTC-USD", "1000000000000000000", "101.25"));
+        client.send(alice, order("OV2", Side.BUY, "BTC-USD", "5000000000000000000", "101.25"));
+        client.send(alice, order("OV3", Side.BUY, "BTC-USD", "1", "92233720368547758.07"));
+        Await.until("three Reject(3)", () -> client.receivedAdmin(alice).stream()
+            .filter(m -> "3".equals(FixTestClient.header(m, 35))).count() == 3, null);
+        final List<Message> rejects = client.receivedAdmin(alice).stream()
+            .filter(m -> "3".equals(FixTestClient.header(m, 35))).toList();
+        assertEquals(List.of("38", "38", "44"), rejects.stream().map(m -> field(m, 371)).toList());
+        for (final Message reject : rejects)
+        {
+            assertEquals("6", field(reject, 373), reject.toString());
+            assertTrue(field(reject, 58).startsWith("Incorrect data format for value"), field(reject, 58));
+        }
+
+        // 18 digits is what FIX carries: the engine's answer echoes the client's values exactly.
+        client.send(alice, order("OV4", Side.BUY, "BTC-USD", "999999999999999999", "101.25"));
+        client.send(alice, order("OV5", Side.BUY, "BTC-USD", "1", "9999999999999999.99"));
+        final Message bigQty = awaitOne(alice, "OV4 answered", is("8", 11, "OV4"));
+        assertEquals(0, new java.math.BigDecimal("999999999999999999").compareTo(
+            new java.math.BigDecimal(field(bigQty, 38))), bigQty.toString());
+        final Message bigPrice = awaitOne(alice, "OV5 answered", is("8", 11, "OV5"));
+        assertEquals(0, new java.math.BigDecimal("9999999999999999.99").compareTo(
+            new java.math.BigDecimal(field(bigPrice, 44))), bigPrice.toString());
+        for (final Message report : List.of(bigQty, bigPrice))
+        {
+            final String text = report.isSetField(58) ? field(report, 58) : "";
+            assertTrue(!text.contains("exceeds FIX"), "nothing fitted: " + text);
+        }
+
+        assertTrue(engine.commandLog().stream().noneMatch(l -> l.contains("clOrdId=OV1 ") ||
+            l.contains("clOrdId=OV2 ") || l.contains("clOrdId=OV3 ")), "the refused ones never reached the engine");
+        Await.until("three Reject(3) counted", () -> gateway.fixAgent().sessionRejectsSent() == 3, null);
+        assertEquals(0, gateway.fixAgent().encodingErrors());
+        assertEquals(0, gateway.fixAgent().valuesFitted());
+        assertEquals(0, gateway.fixAgent().droppedMessages());
+        assertTrue(client.isLoggedOn(alice));
+    }
+
+    @Test
+    void aRepeatedTagOrAMissingTransactTimeGetsARejectAndNothingReachesTheEngine() throws Exception
+    {
+        try (RawFixClient raw = new RawFixClient(port, "ALICE", "RINGEX"))
+        {
+            raw.send("A", 1, "", "98=0|108=30|553=alice|554=" + TestUsers.ALICE_PASSWORD + "|");
+            Await.until("logon answered", () -> poll(raw).stream().anyMatch(m -> m.contains("|35=A|")), null);
+
+            // a second OrderQty(38): FIX 4.4 says a tag outside a repeating group appears once
+            raw.send("D", 2, "", "11=DUP1|1=100|55=BTC-USD|54=1|60=" + RawFixClient.now() +
+                "|38=1|40=2|44=70|59=1|38=1000|");
+            // no TransactTime(60), required in D, F, G and q
+            raw.send("D", 3, "", "11=NT1|1=100|55=BTC-USD|54=1|38=1|40=2|44=70|59=1|");
+            raw.send("F", 4, "", "11=NT2|41=X|55=BTC-USD|54=1|");
+            raw.send("G", 5, "", "11=NT3|41=X|55=BTC-USD|54=1|40=2|38=1|44=70|");
+            raw.send("q", 6, "", "11=NT4|530=7|");
+            // a TransactTime that is not a UTCTimestamp
+            raw.send("D", 7, "", "11=BT1|1=100|55=BTC-USD|54=1|60=20261301-00:00:00|38=1|40=2|44=70|59=1|");
+            // Account(1) is not FIX 4.4's on q (a Ringex extension there): repeated, it is refused all the same
+            raw.send("q", 8, "", "11=MQ1|530=7|1=100|1=101|60=" + RawFixClient.now() + "|");
+            // and the session goes on
+            raw.send("D", 9, "", "11=OK1|1=100|55=BTC-USD|54=1|60=" + RawFixClient.now() + "|38=1|40=2|44=70|59=1|");
+            Await.until("OK1 answered", () -> poll(raw).stream().anyMatch(m -> m.contains("|35=8|") &&
+                m.contains("|11=OK1|")), null);
+            Await.until("seven Reject(3)", () -> poll(raw).stream().filter(m -> m.contains("|35=3|")).count() == 7,
+                null);
+
+            final List<String> rejects = poll(raw).stream().filter(m -> m.contains("|35=3|")).toList();
+            final String[][] expected = {
+                { "45=2", "371=38", "372=D", "373=13", "58=Tag appears more than once" },
+                { "45=3", "371=60", "372=D", "373=1", "58=Required tag missing" },
+                { "45=4", "371=60", "372=F", "373=1" },
+                { "45=5", "371=60", "372=G", "373=1" },
+                { "45=6", "371=60", "372=q", "373=1" },
+                { "45=7", "371=60", "372=D", "373=6", "58=Incorrect data format for value" },
+                { "45=8", "371=1", "372=q", "373=13" } };
+            for (int i = 0; i < expected.length; i++)
+            {
+                for (final String fieldText : expected[i])
+                {
+                    assertTrue(rejects.get(i).contains("|" + fieldText), fieldText + " in " + rejects.get(i));
+                }
+            }
+            final List<String> commands = engine.commandLog();
+            for (final String id : new String[]{ "DUP1", "NT1", "NT2", "NT3", "NT4", "BT1", "MQ1" })
+            {
+                assertTrue(commands.stream().noneMatch(l -> l.contains("clOrdId=" + id + " ") ||
+                    l.contains("orig=" + id)), id + " never reached the engine: " + commands);
+            }
+            assertTrue(poll(raw).stream().noneMatch(m -> m.contains("|35=5|")), "still logged on");
+            Await.until("seven Reject(3) counted", () -> gateway.fixAgent().sessionRejectsSent() == 7, null);
+            assertEquals(0, gateway.fixAgent().encodingErrors());
+        }
+    }
+
+    @Test
+    void aClOrdIdWithControlBytesIsRefusedAsTheSbeGatewayRefusesIt() throws Exception
+    {
+        try (RawFixClient raw = new RawFixClient(port, "ALICE", "RINGEX"))
+        {
+            raw.send("A", 1, "", "98=0|108=30|553=alice|554=" + TestUsers.ALICE_PASSWORD + "|");
+            Await.until("logon answered", () -> poll(raw).stream().anyMatch(m -> m.contains("|35=A|")), null);
+            raw.send("D", 2, "", "11=C\u0002X|1=100|55=BTC-USD|54=1|60=" + RawFixClient.now() +
+                "|38=1|40=2|44=70|59=1|");
+            raw.send("D", 3, "", "11=C X|1=100|55=BTC-USD|54=1|60=" + RawFixClient.now() + "|38=1|40=2|44=70|59=1|");
+            Await.until("two rejects", () -> poll(raw).stream().filter(m -> m.contains("|150=8|")).count() == 2,
+                null);
+            final List<String> reports = poll(raw).stream().filter(m -> m.contains("|150=8|")).toList();
+            assertTrue(reports.get(0).contains("|11=C?X|"), "echoed printable: " + reports.get(0));
+            assertTrue(reports.get(1).contains("|11=C X|"), reports.get(1));
+            for (final String report : reports)
+            {
+                assertTrue(report.contains("|58=MALFORMED: ClOrdID(11) must be 1-20 printable ASCII characters"),
+                    report);
+            }
+            assertTrue(engine.commandLog().stream().noneMatch(l -> l.startsWith("NewOrder")));
+        }
+    }
+
     private static List<String> poll(final RawFixClient raw)
     {
         try

@@ -1,7 +1,10 @@
 package io.ringex.gateway.sbe;
 
 import io.ringex.gateway.testing.TestUsers;
+import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.codecs.AddAccountEncoder;
+import io.ringex.protocol.codecs.CancelOrderEncoder;
+import io.ringex.protocol.codecs.MassCancelEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
 import io.ringex.protocol.codecs.RejectReason;
@@ -47,8 +50,40 @@ class CommandCheckerTest
         buffer.putByte(8 + NewOrderEncoder.sideEncodingOffset(), (byte)9);
         assertEquals(RejectReason.MALFORMED, both(length));
         assertEquals(RejectReason.MALFORMED, checker.validate(buffer, 0, length - 1));
-        buffer.putShort(6, (short)2); // version 2
+        buffer.putShort(6, (short)(MessageValidator.SCHEMA_VERSION + 1)); // a version newer than this build's
         assertEquals(RejectReason.UNSUPPORTED_VERSION, checker.validate(buffer, 0, length));
+    }
+
+    @Test
+    void clientOrderIdsFollowTheRuleTheFixGatewayApplies()
+    {
+        final int newOrder = SbeMessages.newOrder(buffer, 100, 10125, 1);
+        final int idOffset = 8 + NewOrderEncoder.clientOrderIdEncodingOffset();
+        buffer.putBytes(idOffset, new byte[]{ 'N', 2, 'X' });
+        assertEquals(RejectReason.MALFORMED, both(newOrder), "a control byte");
+        assertEquals("clientOrderId must be 1-20 printable ASCII characters, no space (0x21-0x7E)", checker.text());
+        buffer.putBytes(idOffset, new byte[]{ 'N', ' ', 'X' });
+        assertEquals(RejectReason.MALFORMED, both(newOrder), "a space");
+        buffer.putBytes(idOffset, new byte[]{ 'N', 0, 'X' });
+        assertEquals(RejectReason.MALFORMED, both(newOrder), "a byte hidden behind the padding");
+        buffer.putBytes(idOffset, new byte[]{ 'N', (byte)0xE9, 0 });
+        assertEquals(RejectReason.MALFORMED, both(newOrder), "not ASCII");
+        buffer.putBytes(idOffset, new byte[]{ 'N', '~', 0 });
+        assertEquals(RejectReason.NONE, both(newOrder));
+        assertEquals(null, checker.text());
+
+        final int cancel = SbeMessages.cancel(buffer, 100, "X", 0);
+        buffer.setMemory(8 + CancelOrderEncoder.clientOrderIdEncodingOffset(), 20, (byte)0);
+        assertEquals(RejectReason.MALFORMED, both(cancel), "a cancel names itself, as FIX's ClOrdID(11) does");
+        final int cancelByOrderId = SbeMessages.cancel(buffer, 100, "", 5);
+        buffer.putByte(8 + CancelOrderEncoder.origClientOrderIdEncodingOffset() + 3, (byte)'Z');
+        assertEquals(RejectReason.MALFORMED, both(cancelByOrderId), "an original id hidden behind zero");
+
+        final int massCancel = SbeMessages.massCancel(buffer, 100);
+        buffer.putByte(8 + MassCancelEncoder.clientRequestIdEncodingOffset(), (byte)0x7F);
+        assertEquals(RejectReason.MALFORMED, both(massCancel));
+        assertEquals("clientRequestId must be 1-20 printable ASCII characters, no space (0x21-0x7E)",
+            checker.text());
     }
 
     @Test

@@ -1,0 +1,207 @@
+package io.ringex.gateway.fix;
+
+import io.ringex.protocol.FixedPoint;
+
+/**
+ * Fits Ringex values into what Artio 0.175's FIX encoders can carry, and notes every change for Text(58).
+ * <p>
+ * Decimal fields (prices, quantities, amounts) go through Artio's {@code DecimalFloat}, which after dropping trailing
+ * fractional zeros holds at most 18 significant digits ({@code |unscaled| <= 999,999,999,999,999,999}) at a scale of
+ * 0..127; its setter throws {@code ArithmeticException("Out of range")} for anything else. An int64 has 19 digits,
+ * so quantities from 10^18 and prices whose fixed-point value has 19 significant digits cannot be sent as they are.
+ * Such a value loses fractional digits, truncated toward zero, until it fits (at most one digit for any int64 at a
+ * scale of 1 or more); a whole number that still does not fit is clamped to &plusmn;999,999,999,999,999,999. The
+ * note gives the exact value.
+ * <p>
+ * String fields are copied byte for byte by Artio: an SOH would end the field early and corrupt the message, other
+ * control bytes and non-ASCII would reach the client as they are. Text copied into a FIX field keeps 0x20..0x7E;
+ * every other character becomes '?', noted.
+ * <p>
+ * Thread safety: single-threaded; reused per message. Allocates nothing.
+ */
+final class FixWireValues
+{
+    /** Largest unscaled magnitude Artio's {@code DecimalFloat} accepts. */
+    static final long MAX_UNSCALED = 999_999_999_999_999_999L;
+
+    /** Largest scale the translator uses (the int64 fixed-point range). */
+    static final int MAX_SCALE = 18;
+
+    /** A decimal lost digits or was clamped. */
+    static final int DIGITS = 1;
+    /** A string had characters FIX cannot carry. */
+    static final int BYTES = 2;
+    /** An event named an instrument the gateway does not know: prices went unscaled. */
+    static final int INSTRUMENT = 4;
+    /** An event carried an enum value outside the schema this gateway was built with. */
+    static final int ENUM = 8;
+
+    private final StringBuilder notes = new StringBuilder(256);
+    private long value;
+    private int scale;
+    private int kinds;
+
+    /** Forget the previous message's notes. */
+    void reset()
+    {
+        notes.setLength(0);
+        kinds = 0;
+    }
+
+    /**
+     * Fit a fixed-point value; read the result from {@link #value()} and {@link #scale()}.
+     *
+     * @param fixedPoint the value at {@code valueScale}.
+     * @param valueScale its scale (clamped to 0..{@link #MAX_SCALE}).
+     * @param field      the FIX field's name and tag, e.g. {@code "Price(44)"}, for the note.
+     * @return true if sent exactly.
+     */
+    boolean fit(final long fixedPoint, final int valueScale, final String field)
+    {
+        final int s0 = Math.max(0, Math.min(MAX_SCALE, valueScale));
+        long v = fixedPoint;
+        int s = s0;
+        while (s > 0 && v != 0 && v % 10 == 0)
+        {
+            v /= 10;
+            s--;
+        }
+        boolean exact = true;
+        while (s > 0 && (v > MAX_UNSCALED || v < -MAX_UNSCALED))
+        {
+            v /= 10;
+            s--;
+            exact = false;
+        }
+        if (v > MAX_UNSCALED)
+        {
+            v = MAX_UNSCALED;
+            exact = false;
+        }
+        else if (v < -MAX_UNSCALED)
+        {
+            v = -MAX_UNSCALED;
+            exact = false;
+        }
+        value = v;
+        scale = s;
+        if (!exact)
+        {
+            kinds |= DIGITS;
+            startNote().append(field).append('=');
+            FixedPoint.appendTo(notes, fixedPoint, s0);
+            notes.append(" exceeds FIX's 18 significant digits, sent as ");
+            FixedPoint.appendTo(notes, v, s);
+        }
+        return exact;
+    }
+
+    /**
+     * @return the unscaled value of the last {@link #fit}.
+     */
+    long value()
+    {
+        return value;
+    }
+
+    /**
+     * @return the scale of the last {@link #fit}.
+     */
+    int scale()
+    {
+        return scale;
+    }
+
+    /**
+     * Copy text for a FIX string field.
+     *
+     * @param in    the text.
+     * @param out   where the printable copy goes (cleared first).
+     * @param field the FIX field's name and tag, for the note.
+     * @return {@code out}.
+     */
+    StringBuilder printable(final CharSequence in, final StringBuilder out, final String field)
+    {
+        out.setLength(0);
+        boolean changed = false;
+        final int length = in.length();
+        for (int i = 0; i < length; i++)
+        {
+            final char c = in.charAt(i);
+            if (c >= ' ' && c <= '~')
+            {
+                out.append(c);
+            }
+            else
+            {
+                out.append('?');
+                changed = true;
+            }
+        }
+        if (changed)
+        {
+            kinds |= BYTES;
+            startNote().append(field).append(" had characters FIX cannot carry, each sent as '?'");
+        }
+        return out;
+    }
+
+    /**
+     * Note something else.
+     *
+     * @param kind one of the kind constants.
+     * @return the note's builder, to append the text to.
+     */
+    StringBuilder note(final int kind)
+    {
+        kinds |= kind;
+        return startNote();
+    }
+
+    /**
+     * @return what the notes are about: a combination of {@link #DIGITS}, {@link #BYTES}, {@link #INSTRUMENT},
+     * {@link #ENUM}; 0 if the message went out as it came.
+     */
+    int kinds()
+    {
+        return kinds;
+    }
+
+    /**
+     * @return the notes, "; "-separated (empty if none).
+     */
+    CharSequence notes()
+    {
+        return notes;
+    }
+
+    /**
+     * @param kind one of the kind constants.
+     * @return its name, for logs.
+     */
+    static String kindName(final int kind)
+    {
+        switch (kind)
+        {
+            case DIGITS:
+                return "decimal beyond FIX's 18 significant digits";
+            case BYTES:
+                return "text with characters FIX cannot carry";
+            case INSTRUMENT:
+                return "instrument unknown to the gateway";
+            case ENUM:
+                return "enum value unknown to this gateway";
+            default:
+                return "kind " + kind;
+        }
+    }
+
+    private StringBuilder startNote()
+    {
+        if (notes.length() > 0)
+        {
+            notes.append("; ");
+        }
+        return notes;
+    }
+}
