@@ -3,38 +3,32 @@ package io.ringex.gateway;
 import io.aeron.Aeron;
 import io.aeron.archive.Archive;
 import io.aeron.archive.ArchiveThreadingMode;
-import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.archive.client.AeronArchive;
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
+import io.ringex.common.aeron.AeronBootstrap;
 import io.ringex.gateway.fix.FixAcceptor;
 import io.ringex.gateway.fix.FixGatewayAgent;
-import io.ringex.gateway.sbe.SbeGatewayAgent;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
-import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.status.AtomicCounter;
 
 import java.io.File;
 
 /**
- * A running gateway: optionally an embedded media driver (archiving, when FIX is on), an Aeron client, the Artio
- * FIX engine, and the SBE and FIX agents composed onto one {@link AgentRunner} (one thread: the gateway is I/O
- * bound and the machines here have two cores). Embedders who want their own threading build
- * {@link SbeGatewayAgent} and {@link FixGatewayAgent} themselves.
+ * A running gateway: optionally an embedded media driver (archiving, when FIX is on) and an Aeron client, both
+ * through {@link AeronBootstrap} (whose error handler logs and counts and never exits the JVM), the Artio FIX engine,
+ * and the {@link GatewayAgent} (the link to the engine nodes, the SBE and the FIX agents) on one {@link AgentRunner}:
+ * the gateway is I/O bound and one thread serves it. Embedders who want their own threading run a
+ * {@link GatewayAgent} themselves.
  */
 public final class Gateway implements AutoCloseable
 {
     private static final int LOGON_COUNTER_TYPE_ID = 7102;
 
-    private final ArchivingMediaDriver archivingDriver;
-    private final MediaDriver driver;
-    private final Aeron aeron;
+    private final AeronBootstrap bootstrap;
     private final FixAcceptor fixAcceptor;
-    private final FixGatewayAgent fixAgent;
+    private final GatewayAgent agent;
     private final AgentRunner runner;
     private final GatewayContext ctx;
     private final AtomicCounter logonFailures;
@@ -67,56 +61,30 @@ public final class Gateway implements AutoCloseable
     {
         ctx.conclude();
         this.ctx = ctx;
-        ArchivingMediaDriver archiving = null;
-        MediaDriver plain = null;
-        if (ctx.embeddedDriver())
-        {
-            final MediaDriver.Context driverContext = new MediaDriver.Context()
-                .aeronDirectoryName(ctx.aeronDirectoryName())
-                .threadingMode(ThreadingMode.SHARED)
-                .dirDeleteOnStart(true)
-                .dirDeleteOnShutdown(true);
-            if (ctx.fixEnabled())
-            {
-                archiving = ArchivingMediaDriver.launch(driverContext, fixArchive(ctx));
-            }
-            else
-            {
-                plain = MediaDriver.launch(driverContext);
-            }
-        }
-        archivingDriver = archiving;
-        driver = plain;
-        Aeron client = null;
+        final String name = "ringex-gateway-" + ctx.gatewayId();
+        bootstrap = ctx.embeddedDriver() ?
+            AeronBootstrap.launchEmbedded(name, ctx.aeronDirectoryName(), null,
+            ctx.fixEnabled() ? fixArchive(ctx) : null, errorHandler) :
+            AeronBootstrap.connect(name, ctx.aeronDirectoryName(), 0, errorHandler);
         FixAcceptor acceptor = null;
         try
         {
-            client = Aeron.connect(new Aeron.Context().aeronDirectoryName(ctx.aeronDirectoryName()));
-            final String prefix = "ringex-gateway-" + ctx.gatewayId() + " ";
-            logonFailures = client.addCounter(LOGON_COUNTER_TYPE_ID, prefix + "logons failed");
-            logonLockouts = client.addCounter(LOGON_COUNTER_TYPE_ID, prefix + "logon lockouts");
+            final Aeron aeron = bootstrap.aeron();
+            logonFailures = aeron.addCounter(LOGON_COUNTER_TYPE_ID, name + " logons failed");
+            logonLockouts = aeron.addCounter(LOGON_COUNTER_TYPE_ID, name + " logon lockouts");
             ctx.logonAuthenticator().guard().counters(logonFailures, logonLockouts);
-            final Agent sbeAgent = new SbeGatewayAgent(ctx, client, SystemNanoClock.INSTANCE);
-            final Agent agent;
             if (ctx.fixEnabled())
             {
                 acceptor = FixAcceptor.launch(ctx);
-                fixAgent = new FixGatewayAgent(ctx, client, SystemNanoClock.INSTANCE);
-                agent = new CompositeAgent(sbeAgent, fixAgent);
             }
-            else
-            {
-                fixAgent = null;
-                agent = sbeAgent;
-            }
-            aeron = client;
             fixAcceptor = acceptor;
-            runner = new AgentRunner(ctx.idleStrategy(), errorHandler, null, agent);
+            agent = new GatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE);
+            runner = new AgentRunner(ctx.idleStrategy(), bootstrap.errorHandler(), null, agent);
             AgentRunner.startOnThread(runner);
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(acceptor, client, archiving, plain);
+            CloseHelper.quietCloseAll(acceptor, bootstrap);
             throw ex;
         }
     }
@@ -125,7 +93,7 @@ public final class Gateway implements AutoCloseable
      * Start a gateway.
      *
      * @param ctx          configuration (concluded here).
-     * @param errorHandler for agent errors.
+     * @param errorHandler also told of every error (after it is logged and counted), or null.
      * @return the running gateway.
      */
     public static Gateway launch(final GatewayContext ctx, final ErrorHandler errorHandler)
@@ -138,14 +106,14 @@ public final class Gateway implements AutoCloseable
      */
     public FixGatewayAgent fixAgent()
     {
-        return fixAgent;
+        return agent.fixAgent();
     }
 
     /**
-     * Stop the agents, then Artio, the client and any embedded driver.
+     * Stop the agents, then Artio, the logon checker, the client and any embedded driver.
      */
     public void close()
     {
-        CloseHelper.closeAll(runner, fixAcceptor, ctx, logonFailures, logonLockouts, aeron, archivingDriver, driver);
+        CloseHelper.closeAll(runner, fixAcceptor, ctx, logonFailures, logonLockouts, bootstrap);
     }
 }

@@ -95,9 +95,9 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private final long backPressureTimeoutNs;
     private final long slowClientTimeoutNs;
 
+    private final EngineRouter router;
+    private final EngineIngress ingress;
     private FixLibrary library;
-    private EngineRouter router;
-    private EngineIngress ingress;
     private Subscription[] marketDataSubscriptions;
     private AtomicCounter activeSessions;
     private volatile AtomicCounter rejects;
@@ -114,11 +114,15 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private long nowNs;
 
     /**
-     * @param ctx   concluded configuration.
-     * @param aeron client for the engine streams; not closed by the agent.
-     * @param clock monotonic clock.
+     * @param ctx    concluded configuration.
+     * @param aeron  client for the engine streams; not closed by the agent.
+     * @param clock  monotonic clock.
+     * @param router the gateway's one link to the engine nodes, polled by its owner ({@link
+     *               io.ringex.gateway.GatewayAgent}), which hands this agent its sessions' events
+     *               ({@link #onEngineEvent}).
      */
-    public FixGatewayAgent(final GatewayContext ctx, final Aeron aeron, final NanoClock clock)
+    public FixGatewayAgent(
+        final GatewayContext ctx, final Aeron aeron, final NanoClock clock, final EngineRouter router)
     {
         if (!ctx.isConcluded())
         {
@@ -127,6 +131,8 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         this.ctx = ctx;
         this.aeron = aeron;
         this.clock = clock;
+        this.router = router;
+        this.ingress = router.ingress();
         this.validator = new MessageValidator(ctx.maxMessageLength());
         this.backPressureTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.backPressureTimeoutMs());
         this.slowClientTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.slowClientTimeoutMs());
@@ -151,8 +157,6 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         problemLog = new FixProblemLog(prefix, System.err::println);
         instrumentCount = aeron.addCounter(COUNTER_TYPE_ID, prefix + "instruments known");
         instrumentCount.setRelease(instruments.size());
-        router = new EngineRouter(ctx, aeron, prefix, this::onEngineEvent);
-        ingress = router.ingress();
         marketDataSubscriptions = new Subscription[ctx.engines().size()];
         for (int i = 0; i < marketDataSubscriptions.length; i++)
         {
@@ -186,7 +190,6 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             work += marketData.poll(marketDataHandler, FRAGMENT_LIMIT);
         }
         work += library.poll(FRAGMENT_LIMIT);
-        work += router.poll(nowNs);
         work += offlineSessions.poll(nowNs);
         return work;
     }
@@ -201,7 +204,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             offlineSessions.close();
         }
         CloseHelper.closeAll(
-            library, router, activeSessions, rejects, sessionRejects, duplicates, dropped, held, errors, fitted,
+            library, activeSessions, rejects, sessionRejects, duplicates, dropped, held, errors, fitted,
             instrumentCount);
         if (marketDataSubscriptions != null)
         {
@@ -677,14 +680,21 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
 
     // ---------------------------------------------------------------- engine streams
 
-    private Action onEngineEvent(
+    /**
+     * An engine event for one of this gateway's FIX sessions: translated and sent, or held while the session is
+     * acquired.
+     *
+     * @param templateId ExecutionReport, CancelReject or BusinessReject.
+     * @param buffer     holding the event.
+     * @param offset     of its header.
+     * @param length     whole message.
+     * @param sessionId  the session.
+     * @return ABORT to have it redelivered while the session's connection is back-pressured.
+     */
+    public Action onEngineEvent(
         final int templateId, final DirectBuffer buffer, final int offset, final int length, final long sessionId)
     {
         final int sessionNumber = SessionIds.sessionNumber(sessionId);
-        if (!SessionNumbers.isFix(sessionNumber))
-        {
-            return Action.CONTINUE;
-        }
         final FixSession fixSession = sessionFor(sessionNumber);
         if (fixSession == null || offlineSessions.isHolding(sessionNumber))
         {

@@ -42,8 +42,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The SBE-over-Aeron side of the gateway, as an Agrona {@link Agent}: one duty cycle polls client ingress, the
- * engine nodes ({@link EngineRouter}) and the session timers ({@link SbeSessions}).
+ * The SBE-over-Aeron side of the gateway, as an Agrona {@link Agent}: one duty cycle polls client ingress and the
+ * session timers ({@link SbeSessions}); the engine nodes ({@link EngineRouter}) are polled by the gateway's
+ * {@link io.ringex.gateway.GatewayAgent}, which hands this agent its sessions' events.
  * <p>
  * A client connection is an Aeron {@link Image} on the client ingress subscription, named by its
  * {@code header.sessionId()}. Its first message must be a Logon ({@link SbeSessions}); a client process that
@@ -78,9 +79,9 @@ public final class SbeGatewayAgent implements Agent
     private final UnsafeBuffer commandBuffer;
     private final ControlledFragmentHandler clientHandler = this::onClientFragmentSafely;
 
+    private final EngineRouter router;
+    private final EngineIngress ingress;
     private Subscription clientSubscription;
-    private EngineRouter router;
-    private EngineIngress ingress;
     private SbeSessions sessions;
     private SbeReplies replies;
     private AtomicCounter activeSessions;
@@ -95,11 +96,15 @@ public final class SbeGatewayAgent implements Agent
     private long nowNs;
 
     /**
-     * @param ctx   concluded configuration.
-     * @param aeron client connected to the media driver; not closed by the agent.
-     * @param clock monotonic clock for heartbeats, timeouts, throttle and back-pressure bounds.
+     * @param ctx    concluded configuration.
+     * @param aeron  client connected to the media driver; not closed by the agent.
+     * @param clock  monotonic clock for heartbeats, timeouts, throttle and back-pressure bounds.
+     * @param router the gateway's one link to the engine nodes, polled by its owner ({@link
+     *               io.ringex.gateway.GatewayAgent}), which hands this agent its sessions' events
+     *               ({@link #onEngineEvent}).
      */
-    public SbeGatewayAgent(final GatewayContext ctx, final Aeron aeron, final NanoClock clock)
+    public SbeGatewayAgent(
+        final GatewayContext ctx, final Aeron aeron, final NanoClock clock, final EngineRouter router)
     {
         if (!ctx.isConcluded())
         {
@@ -108,6 +113,8 @@ public final class SbeGatewayAgent implements Agent
         this.ctx = ctx;
         this.aeron = aeron;
         this.clock = clock;
+        this.router = router;
+        this.ingress = router.ingress();
         this.checker = new CommandChecker(ctx.maxMessageLength());
         this.commandBuffer = new UnsafeBuffer(new byte[ctx.maxMessageLength()]);
         this.olderBuffer = new UnsafeBuffer(new byte[OLDER_BUFFER_LENGTH]);
@@ -129,8 +136,6 @@ public final class SbeGatewayAgent implements Agent
         backPressureEvents = aeron.addCounter(COUNTER_TYPE_ID, prefix + "engine back-pressure events");
         dropped = aeron.addCounter(COUNTER_TYPE_ID, prefix + "dropped (no session / slow client)");
         refusedLogons = aeron.addCounter(COUNTER_TYPE_ID, prefix + "logons refused");
-        router = new EngineRouter(ctx, aeron, prefix, this::onEngineEvent);
-        ingress = router.ingress();
         replies = new SbeReplies(rejects, dropped);
         sessions = new SbeSessions(ctx, aeron, router, replies, activeSessions, rejects, dropped, refusedLogons,
             SystemEpochClock.INSTANCE);
@@ -144,8 +149,7 @@ public final class SbeGatewayAgent implements Agent
     public int doWork()
     {
         nowNs = clock.nanoTime();
-        int work = router.poll(nowNs);
-        work += clientSubscription.controlledPoll(clientHandler, FRAGMENT_LIMIT);
+        int work = clientSubscription.controlledPoll(clientHandler, FRAGMENT_LIMIT);
         work += processLostImages();
         work += sessions.pollVerdicts(nowNs);
         if (nowNs >= nextTimerCheckNs)
@@ -165,7 +169,7 @@ public final class SbeGatewayAgent implements Agent
         {
             sessions.closeAll(clock.nanoTime());
         }
-        CloseHelper.closeAll(clientSubscription, router, activeSessions, rejects, throttled, engineBusy,
+        CloseHelper.closeAll(clientSubscription, activeSessions, rejects, throttled, engineBusy,
             backPressureEvents, dropped, refusedLogons);
     }
 
@@ -378,7 +382,18 @@ public final class SbeGatewayAgent implements Agent
 
     // ---------------------------------------------------------------- engine egress
 
-    private Action onEngineEvent(
+    /**
+     * An engine event for one of this gateway's SBE sessions: offered on its publication, at the client's schema
+     * version.
+     *
+     * @param templateId ExecutionReport, CancelReject or BusinessReject.
+     * @param buffer     holding the event.
+     * @param offset     of its header.
+     * @param length     whole message.
+     * @param sessionId  the session.
+     * @return ABORT to have it redelivered while the client's publication is back-pressured.
+     */
+    public Action onEngineEvent(
         final int templateId, final DirectBuffer buffer, final int offset, final int length, final long sessionId)
     {
         final int sessionNumber = SessionIds.sessionNumber(sessionId);

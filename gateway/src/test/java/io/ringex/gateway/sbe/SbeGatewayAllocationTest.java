@@ -7,6 +7,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.client.ExchangeClient;
 import io.ringex.gateway.client.ExchangeListener;
@@ -61,7 +62,7 @@ final class SbeGatewayAllocationTest
 
     private MediaDriver driver;
     private Aeron aeron;
-    private SbeGatewayAgent agent;
+    private GatewayAgent agent;
     private AgentRunner engine;
     private AgentRunner client;
 
@@ -99,7 +100,7 @@ final class SbeGatewayAllocationTest
             .addUser(TestUsers.ALICE)
             .conclude();
         engine = start(new OneReportPerOrder(aeron));
-        agent = new SbeGatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE);
+        agent = new GatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE);
         agent.onStart();
 
         final Counting counting = new Counting();

@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.gateway.EngineEndpoint;
+import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.client.ExchangeClient;
 import io.ringex.gateway.testing.Await;
@@ -95,7 +96,7 @@ class SbeGatewayIT
     {
         ctx.conclude();
         final AgentRunner runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null,
-            new SbeGatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE));
+            new GatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE));
         AgentRunner.startOnThread(runner);
         gateways.add(runner);
     }

@@ -6,6 +6,7 @@ import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.driver.status.PublisherLimit;
+import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.auth.LogonPolicy;
 import io.ringex.gateway.client.ExchangeClient;
@@ -98,7 +99,7 @@ class SbeLogonSecurityIT
             .addUser(TestUsers.BOB)
             .conclude();
         gateway = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null,
-            new SbeGatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE));
+            new GatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE));
         AgentRunner.startOnThread(gateway);
     }
 

@@ -1,0 +1,132 @@
+package io.ringex.gateway;
+
+import io.aeron.Aeron;
+import io.aeron.logbuffer.ControlledFragmentHandler.Action;
+import io.ringex.gateway.fix.FixGatewayAgent;
+import io.ringex.gateway.sbe.SbeGatewayAgent;
+import io.ringex.protocol.SessionIds;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * The gateway on one duty cycle: its one link to the engine nodes ({@link EngineRouter}: one ingress publication and
+ * one egress and status subscription per node, one choice of primary), the SBE agent and, when FIX is enabled, the
+ * FIX agent. The router is polled once per cycle and each client-bound event is handed to the agent whose session it
+ * is (the session number says which: {@link SessionNumbers}); both agents send to the same primary through the
+ * router's {@link EngineIngress}.
+ * <p>
+ * Threading: one thread (an {@link org.agrona.concurrent.AgentRunner}); the sub-agents are built on the launching
+ * thread, so {@link #fixAgent()} may be read once launched.
+ */
+public final class GatewayAgent implements Agent
+{
+    private final NanoClock clock;
+    private final EngineRouter router;
+    private final SbeGatewayAgent sbe;
+    private final FixGatewayAgent fix;
+
+    /**
+     * @param ctx   concluded configuration; FIX runs if {@link GatewayContext#fixEnabled()} (its Artio engine must be
+     *              launched separately, see {@link Gateway}).
+     * @param aeron client connected to the media driver; not closed by the agent.
+     * @param clock monotonic clock.
+     */
+    public GatewayAgent(final GatewayContext ctx, final Aeron aeron, final NanoClock clock)
+    {
+        if (!ctx.isConcluded())
+        {
+            throw new IllegalStateException("GatewayContext.conclude() first");
+        }
+        this.clock = clock;
+        this.router = new EngineRouter(ctx, aeron, "ringex-gateway-" + ctx.gatewayId() + " ", this::dispatch);
+        this.sbe = new SbeGatewayAgent(ctx, aeron, clock, router);
+        this.fix = ctx.fixEnabled() ? new FixGatewayAgent(ctx, aeron, clock, router) : null;
+    }
+
+    /**
+     * @return the FIX agent, or null when FIX is disabled.
+     */
+    public FixGatewayAgent fixAgent()
+    {
+        return fix;
+    }
+
+    /**
+     * @return the SBE agent.
+     */
+    public SbeGatewayAgent sbeAgent()
+    {
+        return sbe;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onStart()
+    {
+        sbe.onStart();
+        if (null != fix)
+        {
+            fix.onStart();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public int doWork()
+    {
+        int work = router.poll(clock.nanoTime());
+        work += sbe.doWork();
+        if (null != fix)
+        {
+            work += fix.doWork();
+        }
+        return work;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onClose()
+    {
+        try
+        {
+            if (null != fix)
+            {
+                fix.onClose();
+            }
+        }
+        finally
+        {
+            try
+            {
+                sbe.onClose();
+            }
+            finally
+            {
+                CloseHelper.close(router);
+            }
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String roleName()
+    {
+        return "ringex-gateway";
+    }
+
+    private Action dispatch(
+        final int templateId, final DirectBuffer buffer, final int offset, final int length, final long sessionId)
+    {
+        if (SessionNumbers.isFix(SessionIds.sessionNumber(sessionId)))
+        {
+            return null == fix ? Action.CONTINUE : fix.onEngineEvent(templateId, buffer, offset, length, sessionId);
+        }
+        return sbe.onEngineEvent(templateId, buffer, offset, length, sessionId);
+    }
+}
