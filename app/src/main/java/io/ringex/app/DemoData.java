@@ -2,8 +2,8 @@ package io.ringex.app;
 
 import java.util.List;
 
-import io.ringex.engine.node.AdminClient;
-import io.ringex.engine.processor.CommandEncoder;
+import io.ringex.client.AdminClient;
+import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;

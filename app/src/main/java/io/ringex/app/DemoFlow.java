@@ -6,8 +6,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.aeron.Aeron;
-import io.ringex.gateway.client.ExchangeClient;
-import io.ringex.gateway.client.ExchangeListener;
+import io.ringex.client.ExchangeClient;
+import io.ringex.client.ExchangeListener;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;

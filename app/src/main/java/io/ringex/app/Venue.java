@@ -6,7 +6,7 @@ import io.aeron.Aeron;
 import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
-import io.ringex.engine.node.AdminClient;
+import io.ringex.client.AdminClient;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.Gateway;

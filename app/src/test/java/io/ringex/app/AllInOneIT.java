@@ -24,8 +24,8 @@ import java.util.function.BooleanSupplier;
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
-import io.ringex.gateway.client.ExchangeClient;
-import io.ringex.gateway.client.ExchangeListener;
+import io.ringex.client.ExchangeClient;
+import io.ringex.client.ExchangeListener;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
@@ -271,7 +271,7 @@ class AllInOneIT
 
         SbeUser(final Aeron aeron, final int sbePort, final String user, final String password)
         {
-            client = ExchangeClient.connect(aeron, "aeron:udp?endpoint=localhost:" + sbePort, 2001,
+            client = ExchangeClient.connectShared(aeron, "aeron:udp?endpoint=localhost:" + sbePort, 2001,
                 "aeron:udp?endpoint=localhost:" + SbeLoadTransport.freePort(), 7000 + user.hashCode() % 1000, this);
             await(client::isConnected, user + " connected to the gateway", reports);
             // Connected is not yet sendable: the driver raises the publication's limit a duty cycle after it

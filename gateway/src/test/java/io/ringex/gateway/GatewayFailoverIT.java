@@ -2,7 +2,7 @@ package io.ringex.gateway;
 
 import io.aeron.Aeron;
 import io.aeron.CommonContext;
-import io.ringex.gateway.client.ExchangeClient;
+import io.ringex.client.ExchangeClient;
 import io.ringex.gateway.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.FixTestClient;

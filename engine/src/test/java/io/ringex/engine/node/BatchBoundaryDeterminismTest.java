@@ -3,7 +3,7 @@ package io.ringex.engine.node;
 import java.util.Random;
 
 import io.ringex.engine.processor.BusinessLogicProcessor;
-import io.ringex.engine.processor.CommandEncoder;
+import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;

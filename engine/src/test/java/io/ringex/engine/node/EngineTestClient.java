@@ -9,7 +9,7 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
-import io.ringex.engine.processor.CommandEncoder;
+import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;

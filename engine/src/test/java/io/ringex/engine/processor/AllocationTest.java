@@ -1,5 +1,6 @@
 package io.ringex.engine.processor;
 
+import io.ringex.client.CommandEncoder;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;

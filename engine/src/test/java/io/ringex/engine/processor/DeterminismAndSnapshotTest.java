@@ -1,5 +1,6 @@
 package io.ringex.engine.processor;
 
+import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.codecs.RejectReason;
 import org.agrona.ExpandableArrayBuffer;
 import org.junit.jupiter.api.Test;

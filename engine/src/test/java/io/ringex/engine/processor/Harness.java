@@ -1,5 +1,6 @@
 package io.ringex.engine.processor;
 
+import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.AdminStatus;

@@ -1,5 +1,6 @@
 package io.ringex.engine.processor;
 
+import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.codecs.KillSwitchScope;
 import io.ringex.protocol.codecs.MassCancelScope;
 import io.ringex.protocol.codecs.OrderType;

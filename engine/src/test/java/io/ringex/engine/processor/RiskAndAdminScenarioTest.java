@@ -1,5 +1,6 @@
 package io.ringex.engine.processor;
 
+import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.CancelReason;

@@ -1,5 +1,7 @@
 package io.ringex.engine.processor;
 
+import io.ringex.client.CommandEncoder;
+
 /**
  * A rough single-thread throughput figure: mixed random commands straight into the processor (no ring), batches of
  * 16. Not a benchmark harness (see bench/); run by hand: {@code java ... ThroughputMain [commands]}.

@@ -1,5 +1,6 @@
 package io.ringex.gateway.client;
 
+import io.ringex.client.ExchangeClient;
 import java.util.concurrent.TimeUnit;
 
 import io.aeron.Aeron;
@@ -28,6 +29,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -77,9 +79,10 @@ class ExchangeClientIT
     }
 
     /**
-     * A client whose poller thread heartbeats while the caller's thread sends: every message reaches the gateway whole.
-     * Before sends and heartbeats took turns, the two threads wrote one exclusive publication at once and frames were
-     * lost or torn (a failover drill's cancel never answered, a message refused as invalid).
+     * A client whose poller thread heartbeats while the caller's thread sends, over the concurrent publication of
+     * connectShared: every message reaches the gateway whole. (Two threads writing one exclusive publication at once
+     * lost or tore frames: a failover drill's cancel was never answered. The client refuses a poller thread on an
+     * exclusive publication: see the test below.)
      */
     @Test
     void heartbeatsFromThePollerThreadDoNotTearTheSendersMessages()
@@ -93,7 +96,7 @@ class ExchangeClientIT
             Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
             Subscription gateway = aeron.addSubscription("aeron:ipc", 2001);
             Publication answers = aeron.addPublication("aeron:ipc", 3001);
-            ExchangeClient client = ExchangeClient.connect(aeron, "aeron:ipc", 2001, "aeron:ipc", 3001,
+            ExchangeClient client = ExchangeClient.connectShared(aeron, "aeron:ipc", 2001, "aeron:ipc", 3001,
                 new RecordingListener()))
         {
             Await.until("connected", () -> client.isConnected() && answers.isConnected(), null);
@@ -139,4 +142,19 @@ class ExchangeClientIT
         }
     }
 
+    @Test
+    void aPollerThreadIsRefusedOnAnExclusivePublication()
+    {
+        try (MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .ipcTermBufferLength(64 * 1024));
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+            ExchangeClient client = ExchangeClient.connect(aeron, "aeron:ipc", 2001, "aeron:ipc", 3001,
+                new RecordingListener()))
+        {
+            assertThrows(IllegalStateException.class, () -> client.startPolling(new BusySpinIdleStrategy()));
+        }
+    }
 }

@@ -26,7 +26,7 @@ import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.gateway.EngineEndpoint;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.client.ExchangeClient;
+import io.ringex.client.ExchangeClient;
 import io.ringex.gateway.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.FixTestClient;
@@ -440,7 +440,7 @@ class FailoverDrillIT
     private ExchangeClient logOn(final RecordingListener listener, final String user, final String password,
         final int responseStream)
     {
-        final ExchangeClient client = closing(ExchangeClient.connect(aeron, "aeron:ipc", 2001, "aeron:ipc",
+        final ExchangeClient client = closing(ExchangeClient.connectShared(aeron, "aeron:ipc", 2001, "aeron:ipc",
             responseStream, listener));
         Await.until(user + " connected", client::isConnected, client::poll);
         Await.until(user + " logon sent", () -> client.logon(user, password, false, 1000) > 0, null);

@@ -2,7 +2,7 @@ package io.ringex.gateway.fix;
 
 import io.aeron.Aeron;
 import io.aeron.CommonContext;
-import io.ringex.engine.node.AdminClient;
+import io.ringex.client.AdminClient;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.auth.LogonGuard;

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.aeron.Aeron;
-import io.ringex.engine.node.AdminClient;
+import io.ringex.client.AdminClient;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.journal.Journal;

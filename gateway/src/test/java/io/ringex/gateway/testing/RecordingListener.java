@@ -1,6 +1,6 @@
 package io.ringex.gateway.testing;
 
-import io.ringex.gateway.client.ExchangeListener;
+import io.ringex.client.ExchangeListener;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;

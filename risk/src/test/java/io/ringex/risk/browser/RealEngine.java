@@ -26,7 +26,7 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
-import io.ringex.engine.processor.CommandEncoder;
+import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.AdminResponseDecoder;

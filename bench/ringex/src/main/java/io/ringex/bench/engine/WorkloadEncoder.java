@@ -4,7 +4,7 @@ import io.ringex.bench.workload.WorkloadCommand;
 import io.ringex.bench.workload.WorkloadCommandType;
 import io.ringex.bench.workload.WorkloadFile;
 import io.ringex.bench.workload.WorkloadPreamble;
-import io.ringex.engine.processor.CommandEncoder;
+import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.OrderType;

@@ -1,4 +1,4 @@
-package io.ringex.engine.processor;
+package io.ringex.client;
 
 import io.ringex.protocol.codecs.AddAccountEncoder;
 import io.ringex.protocol.codecs.AddInstrumentEncoder;

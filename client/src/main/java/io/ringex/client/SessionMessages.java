@@ -1,4 +1,4 @@
-package io.ringex.gateway.client;
+package io.ringex.client;
 
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.CancelOrderEncoder;

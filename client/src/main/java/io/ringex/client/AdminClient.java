@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.client;
 
 import java.util.concurrent.TimeUnit;
 
@@ -6,7 +6,6 @@ import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.ringex.engine.processor.CommandEncoder;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.AdminStatus;

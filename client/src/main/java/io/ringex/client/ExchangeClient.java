@@ -1,6 +1,7 @@
-package io.ringex.gateway.client;
+package io.ringex.client;
 
 import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.ringex.protocol.codecs.HeartbeatEncoder;
@@ -31,9 +32,12 @@ import java.util.concurrent.TimeUnit;
  * whether to retry. Events arrive through {@link #poll()}, duty-cycle style, on the caller's thread; or use
  * {@link #startPolling(IdleStrategy)} for a thread of its own.
  * <p>
- * Threading: send methods share one encode buffer: call them from one thread at a time. {@link #poll()} (and the
- * heartbeats it sends, from a buffer of their own) may run on another thread; sends and heartbeats take turns on the
- * publication under a lock, as an exclusive publication takes one writer at a time.
+ * Threading: single-threaded by contract, as Aeron's own clients are. With {@link #connect}, sends and
+ * {@link #poll()} (which sends the heartbeats) are called from one thread: the client writes an exclusive
+ * publication, which takes one writer at a time, and takes no lock. A program that wants a thread of its own to poll
+ * and heartbeat ({@link #startPolling}) connects with {@link #connectShared}: its concurrent publication takes the
+ * poller's heartbeats and the caller's sends at once (the sends still come from one thread: they share an encode
+ * buffer). The getters may be read from any thread.
  * <pre>{@code
  * ExchangeClient client = ExchangeClient.connect(aeron, "aeron:udp?endpoint=localhost:40200", 2001,
  *     "aeron:udp?endpoint=localhost:40300", 3001, listener);
@@ -60,7 +64,6 @@ public final class ExchangeClient implements AutoCloseable
     private final UnsafeBuffer heartbeatBuffer = new UnsafeBuffer(new byte[64]);
     private final MessageHeaderEncoder heartbeatHeaderEncoder = new MessageHeaderEncoder();
     private final HeartbeatEncoder heartbeatEncoder = new HeartbeatEncoder();
-    private final Object offerLock = new Object();
     private long lastHeartbeatNs;
     private long nextLogonRequestId = new SecureRandom().nextLong() & Long.MAX_VALUE;
     private AgentRunner pollerRunner;
@@ -108,10 +111,11 @@ public final class ExchangeClient implements AutoCloseable
     }
 
     /**
-     * As {@link #connect}, but over the Aeron client's shared publication to the gateway
+     * As {@link #connect}, but over the Aeron client's shared, concurrent publication to the gateway
      * ({@link Aeron#addPublication}): the clients of several users in one process then send on one stream instead of
-     * one each, and the gateway tells their messages apart by the session id each carries. Each still needs a
-     * response channel and stream of its own.
+     * one each, and the gateway tells their messages apart by the session id each carries (each still needs a
+     * response channel and stream of its own); and a poller thread ({@link #startPolling}) may heartbeat while the
+     * caller's thread sends.
      *
      * @param aeron            connected Aeron client; not closed by this client.
      * @param gatewayChannel   the gateway's client channel.
@@ -374,10 +378,7 @@ public final class ExchangeClient implements AutoCloseable
      */
     public long offerRaw(final DirectBuffer buffer, final int offset, final int length)
     {
-        synchronized (offerLock)
-        {
-            return publication.offer(buffer, offset, length);
-        }
+        return publication.offer(buffer, offset, length);
     }
 
     /**
@@ -416,13 +417,20 @@ public final class ExchangeClient implements AutoCloseable
     }
 
     /**
-     * Run {@link #poll()} on a thread of its own.
+     * Run {@link #poll()} (and so the heartbeats) on a thread of its own, while the caller's thread sends.
      *
      * @param idleStrategy between empty polls.
      * @return the runner; {@link #close()} stops it.
+     * @throws IllegalStateException if the client was made with {@link #connect}: its exclusive publication takes one
+     *                               writer at a time, so a poller's heartbeats would tear the caller's sends.
      */
     public AgentRunner startPolling(final IdleStrategy idleStrategy)
     {
+        if (publication instanceof ExclusivePublication)
+        {
+            throw new IllegalStateException("a poller thread needs the concurrent publication of connectShared: " +
+                "connect's exclusive publication takes one writer at a time");
+        }
         if (pollerRunner != null)
         {
             throw new IllegalStateException("already polling");
@@ -458,10 +466,6 @@ public final class ExchangeClient implements AutoCloseable
 
     private long offer(final DirectBuffer buffer, final int length)
     {
-        // An ExclusivePublication takes one writer at a time: the sender's thread and a poller's heartbeats take turns.
-        synchronized (offerLock)
-        {
-            return publication.offer(buffer, 0, length);
-        }
+        return publication.offer(buffer, 0, length);
     }
 }

@@ -1,4 +1,4 @@
-package io.ringex.gateway.client;
+package io.ringex.client;
 
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
