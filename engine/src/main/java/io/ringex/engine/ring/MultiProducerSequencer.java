@@ -15,6 +15,10 @@ import org.agrona.concurrent.status.AtomicCounter;
  * ({@link #highestPublished(long, long)}), so they never read a slot that is claimed but not yet published.
  * The gating minimum is cached in a padded counter shared by the producers.
  * <p>
+ * The engine node does not use it (its ingress agent is each ring's one producer); it stays because the ring is a
+ * library as much as the node's plumbing: an embedder with several producing threads (an in-process admin path beside
+ * the ingress, several ingress agents) needs it, and the ring's benchmarks measure it against the Disruptor's.
+ * <p>
  * Threading: claim and publish from any number of threads; everything else from any thread.
  */
 public final class MultiProducerSequencer implements Sequencer
