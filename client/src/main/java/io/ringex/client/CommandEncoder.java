@@ -18,6 +18,7 @@ import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.ReplaceOrderEncoder;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.SessionStatusEncoder;
+import io.ringex.protocol.codecs.TickEncoder;
 import io.ringex.protocol.codecs.UnlockLogonsEncoder;
 import io.ringex.protocol.codecs.SetLimitsEncoder;
 import io.ringex.protocol.codecs.SetTradingStatusEncoder;
@@ -60,6 +61,7 @@ public final class CommandEncoder
     private final NewEpochEncoder newEpoch = new NewEpochEncoder();
     private final SessionStatusEncoder sessionStatus = new SessionStatusEncoder();
     private final UnlockLogonsEncoder unlockLogons = new UnlockLogonsEncoder();
+    private final TickEncoder tick = new TickEncoder();
 
     /** @return the buffer the last command was written to, at offset 0. */
     public MutableDirectBuffer buffer()
@@ -451,5 +453,15 @@ public final class CommandEncoder
             .operatorName(operator)
             .reason(reason);
         return HEADER + unlockLogons.encodedLength();
+    }
+
+    /**
+     * @param deadlineNs the deadline that prompted it.
+     * @return length.
+     */
+    public int tick(final long deadlineNs)
+    {
+        tick.wrapAndApplyHeader(buffer, 0, header).deadlineNs(deadlineNs);
+        return HEADER + tick.encodedLength();
     }
 }

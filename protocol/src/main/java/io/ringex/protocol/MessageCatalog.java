@@ -35,6 +35,7 @@ import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
+import io.ringex.protocol.codecs.TickDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
 import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 
@@ -60,7 +61,9 @@ public final class MessageCatalog
         /** Engine to gateways, market data and risk. */
         EVENT,
         /** Between primary and standby. */
-        REPLICATION
+        REPLICATION,
+        /** Made by the engine node itself and journaled (the ring's clock); refused from the network. */
+        TIMER
     }
 
     /** A part after the root block: a repeating group (no nested parts) or a length-prefixed var data field. */
@@ -125,6 +128,7 @@ public final class MessageCatalog
             NONE, NO_GROUPS);
         add(UnlockLogonsDecoder.TEMPLATE_ID, "UnlockLogons", Kind.ADMIN, UnlockLogonsDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
+        add(TickDecoder.TEMPLATE_ID, "Tick", Kind.TIMER, TickDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
 
         add(ExecutionReportDecoder.TEMPLATE_ID, "ExecutionReport", Kind.EVENT, ExecutionReportDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);

@@ -15,6 +15,7 @@ import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
+import io.ringex.protocol.codecs.TickDecoder;
 import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
@@ -123,6 +124,7 @@ public final class BusinessLogicProcessor
         {
             header.wrap(buffer, offset);
             templateId = header.templateId();
+            advanceClock(timestampNs);
             dispatch(templateId, sourceId, buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH,
                 header.blockLength(), header.version());
             events.publishBestBidOffers();
@@ -218,6 +220,8 @@ public final class BusinessLogicProcessor
                 break;
 
             case SessionStatusDecoder.TEMPLATE_ID:
+            case TickDecoder.TEMPLATE_ID:
+                // SessionStatus is for the gateways' bookkeeping; a Tick only moved the clock (advanceClock).
                 break;
 
             case UnlockLogonsDecoder.TEMPLATE_ID:
@@ -229,6 +233,37 @@ public final class BusinessLogicProcessor
                 events.businessReject(sourceId, templateId, NO_ID, RejectReason.UNKNOWN_MESSAGE, false);
                 break;
         }
+    }
+
+    /**
+     * Let every part of the state with a deadline act on what is due by the command's time, before the command.
+     */
+    private void advanceClock(final long nowNs)
+    {
+        final Clocked[] clocked = state.clocked;
+        for (int i = 0, n = state.clockedCount; i < n; i++)
+        {
+            final Clocked c = clocked[i];
+            if (c.nextDeadlineNs() <= nowNs)
+            {
+                c.onTime(nowNs);
+            }
+        }
+    }
+
+    /**
+     * @return the earliest time something in the state must act at ({@link Clocked}), or {@link Long#MAX_VALUE}:
+     * the node journals a Tick then if no command comes first.
+     */
+    public long nextDeadlineNs()
+    {
+        long earliest = Long.MAX_VALUE;
+        final Clocked[] clocked = state.clocked;
+        for (int i = 0, n = state.clockedCount; i < n; i++)
+        {
+            earliest = Math.min(earliest, clocked[i].nextDeadlineNs());
+        }
+        return earliest;
     }
 
     /** End of a batch: publish one AccountRiskUpdate per account that changed in it. */

@@ -29,6 +29,9 @@ public final class EngineState
     final ArrayList<Account> accounts = new ArrayList<>();
     final OrderIndex orders;
     final VenueStatistics statistics = new VenueStatistics();
+    /** The parts of the state that act on the ring's clock, in registration order (deterministic). */
+    Clocked[] clocked = new Clocked[4];
+    int clockedCount;
     final OrderPool pool;
     long lastOrderId;
     long lastTradeId;
@@ -92,6 +95,21 @@ public final class EngineState
     public MarkPrices marks()
     {
         return marks;
+    }
+
+    /**
+     * Register a part of the state that acts on the ring's clock; done while the processor is built, so the order is
+     * the same in every process.
+     *
+     * @param part the part.
+     */
+    void addClocked(final Clocked part)
+    {
+        if (clockedCount == clocked.length)
+        {
+            clocked = java.util.Arrays.copyOf(clocked, clockedCount * 2);
+        }
+        clocked[clockedCount++] = part;
     }
 
     /** @return orders accepted, trades and rejects since the venue began. */
