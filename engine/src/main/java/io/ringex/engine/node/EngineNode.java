@@ -28,6 +28,8 @@ import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
+import io.ringex.protocol.codecs.UserDefinitionDecoder;
+import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.TradeDecoder;
 import org.HdrHistogram.Histogram;
@@ -281,7 +283,8 @@ public final class EngineNode implements AutoCloseable
         // One stage for the three: each event's header is read once and the ring polled by one stage, not three.
         final OutboundStage egressHandler = new OutboundStage(egress, new int[]{
             ExecutionReportDecoder.TEMPLATE_ID, CancelRejectDecoder.TEMPLATE_ID, BusinessRejectDecoder.TEMPLATE_ID,
-            LogonsUnlockedDecoder.TEMPLATE_ID },
+            LogonsUnlockedDecoder.TEMPLATE_ID, UserDefinitionDecoder.TEMPLATE_ID,
+            UserDirectoryEndDecoder.TEMPLATE_ID },
             false, Long.MAX_VALUE, ctx.newIdleStrategy(), dropped);
         final OutboundStage marketDataHandler = new OutboundStage(marketData, new int[]{
             InstrumentDefinitionDecoder.TEMPLATE_ID, BookLevelUpdateDecoder.TEMPLATE_ID,
