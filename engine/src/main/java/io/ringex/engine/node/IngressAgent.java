@@ -16,8 +16,8 @@ import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.RejectReason;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -32,7 +32,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Thread safety: one thread (its agent runner's); it is the only user of the input ring's sequencer.
  */
-final class IngressAgent implements Agent, ControlledFragmentHandler
+final class IngressAgent implements ClientIngress, ControlledFragmentHandler
 {
     private static final System.Logger LOG = System.getLogger(IngressAgent.class.getName());
     private static final int FRAGMENT_LIMIT = 64;
@@ -42,7 +42,8 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
     private final Subscription subscription;
     private final Ring ring;
     private final Sequencer sequencer;
-    private final EpochNanoClock clock;
+    private final EpochNanoClock epochClock;
+    private final NanoClock clock;
     private final MessageValidator validator;
     private final Publication rejects;
     private final AtomicCounter malformedCounter;
@@ -55,10 +56,20 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
     private long lastTimestampNs;
     private long epoch;
 
+    /**
+     * @param subscription        the ingress stream.
+     * @param ring                the input ring, of which this agent is the only producer.
+     * @param epochClock          stamps each command (the time the processor knows).
+     * @param clock               times the log's rate limit.
+     * @param rejects             the egress, where refused fragments that name a session are answered.
+     * @param malformedCounter    counts the fragments refused.
+     * @param backPressureCounter counts the times the ring was full.
+     */
     IngressAgent(
         final Subscription subscription,
         final Ring ring,
-        final EpochNanoClock clock,
+        final EpochNanoClock epochClock,
+        final NanoClock clock,
         final Publication rejects,
         final AtomicCounter malformedCounter,
         final AtomicCounter backPressureCounter)
@@ -66,6 +77,7 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
         this.subscription = subscription;
         this.ring = ring;
         this.sequencer = ring.sequencer();
+        this.epochClock = epochClock;
         this.clock = clock;
         this.validator = new MessageValidator(ring.maxPayloadLength());
         this.rejects = rejects;
@@ -74,11 +86,11 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
     }
 
     /**
-     * Start taking commands (after recovery). Until then fragments wait in the subscription's image.
+     * Start taking commands (after recovery, or on promotion). Until then fragments wait in the subscription's image.
      *
      * @param epoch the primary term stamped on rejects.
      */
-    void open(final long epoch)
+    public void open(final long epoch)
     {
         this.epoch = epoch;
         this.open = true;
@@ -87,7 +99,7 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
     /**
      * Stop taking commands (fenced, or shutting down); what is in flight stays in the image.
      */
-    void close()
+    public void close()
     {
         this.open = false;
     }
@@ -132,7 +144,7 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
         final long sourceId = carriesSession(templateId) ?
             buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH + SESSION_ID_BODY_OFFSET,
             MessageHeaderDecoder.BYTE_ORDER) : adminSource(header.reservedValue());
-        final long now = Math.max(clock.nanoTime(), lastTimestampNs);
+        final long now = Math.max(epochClock.nanoTime(), lastTimestampNs);
         lastTimestampNs = now;
 
         final AtomicBuffer slots = ring.buffer();

@@ -7,8 +7,9 @@ import io.ringex.engine.ring.SlotHandler;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.ReplicatedCommandEncoder;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -44,10 +45,11 @@ final class ReplicationStage implements SlotHandler
     private final boolean sync;
     private final long ackTimeoutNs;
     private final SequenceBase sequences;
-    private final EpochNanoClock clock;
+    private final NanoClock clock;
     private final IdleStrategy idleStrategy;
     private final AtomicCounter ackedCounter;
     private final AtomicCounter degradedCounter;
+    private final Agent whileWaiting;
     private final UnsafeBuffer sendBuffer;
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final ReplicatedCommandEncoder encoder = new ReplicatedCommandEncoder();
@@ -56,18 +58,35 @@ final class ReplicationStage implements SlotHandler
     private long ackedAtLastResync = -1;
     private volatile boolean active;
     private boolean dropping;
-    private org.agrona.concurrent.Agent whileWaiting;
 
+    /**
+     * @param publication      the replication stream to the standby.
+     * @param sync             SYNC (wait for acknowledgements) rather than ASYNC.
+     * @param ackTimeoutNs     how long to wait for an acknowledgement, a connection or a back-pressured send.
+     * @param sequences        ring to command sequences.
+     * @param clock            the node's clock, for every timeout.
+     * @param idleStrategy     how to wait.
+     * @param ackedCounter     what the standby has acknowledged (advanced by the {@link PeerMonitor}).
+     * @param degradedCounter  counts degradations and dropped sends.
+     * @param maxPayloadLength the longest command.
+     * @param whileWaiting     work to do instead of idling while waiting, when it shares this stage's thread: the
+     *                         {@link CatchUpAgent}, so that a standby catching up (which acknowledges nothing until
+     *                         its primary serves it) is served while SYNC replication waits for it; and the output
+     *                         ring's publishers, so that a processor waiting for output slots gets them, finishes its
+     *                         batch, and lets the peer monitor on its thread read the acknowledgement this stage waits
+     *                         for. Null for none (each has a thread of its own).
+     */
     ReplicationStage(
         final ExclusivePublication publication,
         final boolean sync,
         final long ackTimeoutNs,
         final SequenceBase sequences,
-        final EpochNanoClock clock,
+        final NanoClock clock,
         final IdleStrategy idleStrategy,
         final AtomicCounter ackedCounter,
         final AtomicCounter degradedCounter,
-        final int maxPayloadLength)
+        final int maxPayloadLength,
+        final Agent whileWaiting)
     {
         this.publication = publication;
         this.sync = sync;
@@ -77,6 +96,7 @@ final class ReplicationStage implements SlotHandler
         this.idleStrategy = idleStrategy;
         this.ackedCounter = ackedCounter;
         this.degradedCounter = degradedCounter;
+        this.whileWaiting = whileWaiting;
         this.sendBuffer = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH +
             ReplicatedCommandEncoder.BLOCK_LENGTH + ReplicatedCommandEncoder.commandHeaderLength() + maxPayloadLength]);
     }
@@ -106,25 +126,20 @@ final class ReplicationStage implements SlotHandler
     }
 
     /**
-     * Work to do instead of idling while waiting for a standby, when it shares this stage's thread: the
-     * {@link CatchUpAgent}, so that a standby catching up (which acknowledges nothing until its primary serves it) is
-     * served while SYNC replication waits for it; and the output ring's publishers, so that a processor waiting for
-     * output slots gets them, finishes its batch, and lets the peer monitor on its thread read the acknowledgement
-     * this stage waits for.
-     *
-     * @param agent run on this stage's thread; null for none.
-     */
-    void whileWaiting(final org.agrona.concurrent.Agent agent)
-    {
-        this.whileWaiting = agent;
-    }
-
-    /**
-     * @return whether the stage is SYNC and degraded to ASYNC now.
+     * @return whether the stage is SYNC and degraded to ASYNC now (any thread).
      */
     boolean degraded()
     {
         return degraded;
+    }
+
+    /**
+     * @return whether the stage replicates: activated, on a primary at start or on a standby by its promotion (any
+     * thread).
+     */
+    boolean isActive()
+    {
+        return active;
     }
 
     public void onSlot(final AtomicBuffer buffer, final int slotOffset, final long sequence, final boolean endOfBatch)
