@@ -2,6 +2,7 @@ package io.ringex.engine.node;
 
 import java.util.concurrent.TimeUnit;
 
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.protocol.codecs.NodeRole;
 
 /**

@@ -4,6 +4,7 @@ import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.ringex.engine.replication.ClientIngress;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.Sequencer;
 import io.ringex.engine.ring.SlotDescriptor;

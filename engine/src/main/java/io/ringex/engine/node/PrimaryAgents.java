@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.aeron.Aeron;
 import io.ringex.engine.processor.BusinessLogicProcessor;
+import io.ringex.engine.replication.ReplicationHeartbeatAgent;
 import io.ringex.protocol.codecs.NodeRole;
 import org.agrona.concurrent.Agent;
 
@@ -50,7 +51,7 @@ final class PrimaryAgents implements RoleAgents
             replication.handler.activate(processor.state().epoch(), false);
             heartbeat = new ReplicationHeartbeatAgent(replication.heartbeats, null,
                 resources.journalStage.sequenceCounter(), resources.sequences, resources.role,
-                () -> processor.state().epoch(), () -> true, resources.epochClock, resources.clock,
+                () -> processor.state().epoch(), null, resources.epochClock, resources.clock,
                 ctx.replicationHeartbeatIntervalNs(), ctx.nodeId());
         }
         else

@@ -2,6 +2,7 @@ package io.ringex.engine.node;
 
 import java.util.List;
 
+import io.ringex.engine.replication.Promotion;
 import io.ringex.engine.ring.Stage;
 import org.agrona.concurrent.Agent;
 

@@ -3,6 +3,7 @@ package io.ringex.engine.node;
 import io.ringex.engine.processor.BusinessLogicProcessor;
 import io.ringex.engine.processor.EventSink;
 import io.ringex.engine.processor.SnapshotDescriptor;
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.engine.ring.SlotDescriptor;
 import io.ringex.engine.ring.SlotHandler;
 import io.ringex.protocol.codecs.NewEpochDecoder;

@@ -1,5 +1,7 @@
 package io.ringex.engine.node;
 
+import io.ringex.engine.replication.Promotion;
+import io.ringex.engine.replication.ReportWindow;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**

@@ -6,6 +6,10 @@ import java.util.List;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.ringex.engine.processor.BusinessLogicProcessor;
+import io.ringex.engine.replication.AckStage;
+import io.ringex.engine.replication.Promotion;
+import io.ringex.engine.replication.ReplicationHeartbeatAgent;
+import io.ringex.engine.replication.StandbyReceiver;
 import io.ringex.engine.ring.Stage;
 import io.ringex.engine.ring.StageErrorPolicy;
 import io.ringex.protocol.codecs.NodeRole;
@@ -75,7 +79,7 @@ final class StandbyAgents implements RoleAgents
             resources.role, receiver)).gatedOn(resources.journalStage).errorPolicy(StageErrorPolicy.SKIP).build();
         heartbeat = new ReplicationHeartbeatAgent(null == replication ? null : replication.heartbeats, toPrimary,
             resources.journalStage.sequenceCounter(), resources.sequences, resources.role,
-            () -> processor.state().epoch(), receiver::acknowledging, resources.epochClock, resources.clock,
+            () -> processor.state().epoch(), receiver, resources.epochClock, resources.clock,
             ctx.replicationHeartbeatIntervalNs(), ctx.nodeId());
         processing = new ProcessorAgents(resources, publishers, replication, promotion);
     }

@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import io.aeron.Publication;
 import io.ringex.protocol.codecs.BooleanType;

@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import io.ringex.protocol.codecs.NodeRole;
 
@@ -10,14 +10,14 @@ import io.ringex.protocol.codecs.NodeRole;
  * <p>
  * Thread safety: set and read from any thread; a volatile field, so a reader sees the latest role set.
  */
-final class ActingRole
+public final class ActingRole
 {
     private volatile NodeRole role = NodeRole.RECOVERING;
 
     /**
      * @return the role now.
      */
-    NodeRole get()
+    public NodeRole get()
     {
         return role;
     }
@@ -25,7 +25,7 @@ final class ActingRole
     /**
      * @param role the role from now on.
      */
-    void set(final NodeRole role)
+    public void set(final NodeRole role)
     {
         this.role = role;
     }
@@ -33,7 +33,7 @@ final class ActingRole
     /**
      * @return whether the node acts as primary now (fenced is not).
      */
-    boolean isPrimary()
+    public boolean isPrimary()
     {
         return role == NodeRole.PRIMARY;
     }
@@ -41,7 +41,7 @@ final class ActingRole
     /**
      * @return whether the node is a standby following its primary now.
      */
-    boolean isStandby()
+    public boolean isStandby()
     {
         return role == NodeRole.STANDBY;
     }

@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
@@ -28,7 +28,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Thread safety: the processor's thread.
  */
-final class PeerMonitor implements Agent, FragmentHandler
+public final class PeerMonitor implements Agent, FragmentHandler
 {
     private static final System.Logger LOG = System.getLogger(PeerMonitor.class.getName());
 
@@ -51,7 +51,7 @@ final class PeerMonitor implements Agent, FragmentHandler
      * @param ingress            closed when this node is fenced.
      * @param catchUp            whether the standby's journal has been checked against this node's.
      */
-    PeerMonitor(
+    public PeerMonitor(
         final Subscription subscription,
         final AtomicCounter replicatedSequence,
         final BusinessLogicProcessor processor,

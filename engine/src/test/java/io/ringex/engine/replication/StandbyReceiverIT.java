@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import java.nio.ByteBuffer;
 import java.util.function.BooleanSupplier;
@@ -6,8 +6,10 @@ import java.util.function.BooleanSupplier;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.ringex.engine.node.NodeTestResources;
 import io.ringex.engine.ring.ProducerType;
 import io.ringex.engine.ring.Ring;
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.protocol.codecs.CatchUpRequestDecoder;
 import io.ringex.protocol.codecs.CatchUpResponseEncoder;
 import io.ringex.protocol.codecs.CatchUpStatus;

@@ -1,7 +1,8 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.engine.ring.SlotDescriptor;
 import io.ringex.engine.ring.SlotHandler;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
@@ -35,7 +36,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Run with {@link io.ringex.engine.ring.StageErrorPolicy#HALT}. Thread safety: the stage's thread only.
  */
-final class ReplicationStage implements SlotHandler
+public final class ReplicationStage implements SlotHandler
 {
     private static final System.Logger LOG = System.getLogger(ReplicationStage.class.getName());
     /** A degraded stage tries to return to SYNC when the standby acknowledges within this many commands. */
@@ -76,7 +77,7 @@ final class ReplicationStage implements SlotHandler
      *                         batch, and lets the peer monitor on its thread read the acknowledgement this stage waits
      *                         for. Null for none (each has a thread of its own).
      */
-    ReplicationStage(
+    public ReplicationStage(
         final ExclusivePublication publication,
         final boolean sync,
         final long ackTimeoutNs,
@@ -108,7 +109,7 @@ final class ReplicationStage implements SlotHandler
      * @param epoch         the epoch stamped on replicated commands.
      * @param startDegraded whether to start as ASYNC until a standby catches up.
      */
-    void activate(final long epoch, final boolean startDegraded)
+    public void activate(final long epoch, final boolean startDegraded)
     {
         this.epoch = epoch;
         // Only acknowledgements that arrive from now on can bring a degraded stage back to SYNC: what the counter
@@ -128,7 +129,7 @@ final class ReplicationStage implements SlotHandler
     /**
      * @return whether the stage is SYNC and degraded to ASYNC now (any thread).
      */
-    boolean degraded()
+    public boolean degraded()
     {
         return degraded;
     }
@@ -137,7 +138,7 @@ final class ReplicationStage implements SlotHandler
      * @return whether the stage replicates: activated, on a primary at start or on a standby by its promotion (any
      * thread).
      */
-    boolean isActive()
+    public boolean isActive()
     {
         return active;
     }

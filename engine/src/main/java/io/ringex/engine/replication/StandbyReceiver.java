@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import java.util.function.IntSupplier;
 
@@ -8,6 +8,7 @@ import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringex.engine.ring.Ring;
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.journal.Journal;
 import io.ringex.protocol.codecs.CatchUpResponseDecoder;
 import io.ringex.protocol.codecs.CatchUpStatus;
@@ -47,7 +48,7 @@ import org.agrona.concurrent.status.CountersManager;
  * Thread safety: one thread (the input thread); the only user of the standby input ring's sequencer.
  * {@link #acknowledging()} and {@link #isDiverged()} from any thread.
  */
-final class StandbyReceiver implements Agent
+public final class StandbyReceiver implements Agent
 {
     static final long REQUEST_INTERVAL_NS = 250_000_000L;
     private static final System.Logger LOG = System.getLogger(StandbyReceiver.class.getName());
@@ -109,7 +110,7 @@ final class StandbyReceiver implements Agent
      * @param clock             the node's clock, for every interval.
      * @param nodeId            this node's id.
      */
-    StandbyReceiver(
+    public StandbyReceiver(
         final Subscription live,
         final Subscription catchUp,
         final Publication toPrimary,
@@ -228,7 +229,7 @@ final class StandbyReceiver implements Agent
     /**
      * Stop taking commands because the node is closing (from any thread).
      */
-    void close()
+    public void close()
     {
         closed = true;
     }

@@ -1,6 +1,7 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import io.aeron.Publication;
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.engine.ring.SlotHandler;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.ReplicationAckEncoder;
@@ -16,7 +17,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Thread safety: the stage's thread only.
  */
-final class AckStage implements SlotHandler
+public final class AckStage implements SlotHandler
 {
     private static final int MAX_ATTEMPTS = 100_000;
 
@@ -36,7 +37,7 @@ final class AckStage implements SlotHandler
      * @param role        the node's role: it acknowledges while STANDBY only.
      * @param receiver    where the epoch of the primary's commands is known.
      */
-    AckStage(
+    public AckStage(
         final Publication publication,
         final SequenceBase sequences,
         final int nodeId,

@@ -1,9 +1,9 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
-import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 import io.aeron.Publication;
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.ReplicationHeartbeatEncoder;
@@ -27,7 +27,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Thread safety: its agent's thread.
  */
-final class ReplicationHeartbeatAgent implements Agent
+public final class ReplicationHeartbeatAgent implements Agent
 {
     private final Publication toStandby;
     private final Publication toPrimary;
@@ -35,7 +35,7 @@ final class ReplicationHeartbeatAgent implements Agent
     private final SequenceBase sequences;
     private final ActingRole role;
     private final LongSupplier epoch;
-    private final BooleanSupplier acknowledging;
+    private final StandbyReceiver receiver;
     private final EpochNanoClock epochClock;
     private final NanoClock clock;
     private final long intervalNs;
@@ -54,21 +54,22 @@ final class ReplicationHeartbeatAgent implements Agent
      * @param role            the node's role now (a promoted standby heartbeats as PRIMARY of its new epoch, which is
      *                        how a superseded primary learns it is fenced).
      * @param epoch           the node's epoch now.
-     * @param acknowledging   whether this node's journaled sequence may be reported (false while a standby's journal
-     *                        is not yet matched by its primary).
+     * @param receiver        a standby's receiver, which says whether this node's journaled sequence may be reported
+     *                        (not while its journal is not yet matched by its primary); null on a node started as
+     *                        primary.
      * @param epochClock      stamps each heartbeat.
      * @param clock           times the interval.
      * @param intervalNs      between heartbeats.
      * @param nodeId          this node's id.
      */
-    ReplicationHeartbeatAgent(
+    public ReplicationHeartbeatAgent(
         final Publication toStandby,
         final Publication toPrimary,
         final AtomicCounter journalSequence,
         final SequenceBase sequences,
         final ActingRole role,
         final LongSupplier epoch,
-        final BooleanSupplier acknowledging,
+        final StandbyReceiver receiver,
         final EpochNanoClock epochClock,
         final NanoClock clock,
         final long intervalNs,
@@ -80,7 +81,7 @@ final class ReplicationHeartbeatAgent implements Agent
         this.sequences = sequences;
         this.role = role;
         this.epoch = epoch;
-        this.acknowledging = acknowledging;
+        this.receiver = receiver;
         this.epochClock = epochClock;
         this.clock = clock;
         this.intervalNs = intervalNs;
@@ -97,11 +98,12 @@ final class ReplicationHeartbeatAgent implements Agent
         nextNs = now + intervalNs;
         final NodeRole current = role.get();
         final boolean primary = current == NodeRole.PRIMARY || current == NodeRole.FENCED;
+        final boolean reportJournaled = primary || null == receiver || receiver.acknowledging();
         encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
             .epoch(epoch.getAsLong())
             .nodeId(nodeId)
             .role(current)
-            .sequence(primary || acknowledging.getAsBoolean() ? sequences.commandSequence(journalSequence.get()) : 0)
+            .sequence(reportJournaled ? sequences.commandSequence(journalSequence.get()) : 0)
             .timestampNs(epochClock.nanoTime());
         final int length = MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
         // A heartbeat not sent (no peer, back-pressure) is not retried: the next one, an interval later, says the

@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 /**
  * Which publications a standby's primary speaks from: its live commands and its heartbeats come from two, each known

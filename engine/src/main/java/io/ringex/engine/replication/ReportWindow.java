@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import java.nio.ByteBuffer;
 
@@ -44,7 +44,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Thread safety: the processor's thread only (the node's builder before it starts).
  */
-final class ReportWindow implements EventSink
+public final class ReportWindow implements EventSink
 {
     static final int LENGTH_OFFSET = 0;
     static final int TEMPLATE_ID_OFFSET = 4;
@@ -70,7 +70,7 @@ final class ReportWindow implements EventSink
      * @param capacityBytes  bytes kept, rounded up to a power of two.
      * @param maxEventLength the largest event the processor may write.
      */
-    ReportWindow(final int capacityBytes, final int maxEventLength)
+    public ReportWindow(final int capacityBytes, final int maxEventLength)
     {
         this.capacity = BitUtil.findNextPositivePowerOfTwo(capacityBytes);
         this.mask = capacity - 1;
@@ -163,7 +163,7 @@ final class ReportWindow implements EventSink
     /**
      * @return the command sequence of the oldest event held, or -1 if none.
      */
-    long oldestCommandSequence()
+    public long oldestCommandSequence()
     {
         long position = head;
         while (position < tail)
@@ -187,7 +187,7 @@ final class ReportWindow implements EventSink
      * @param epoch  the epoch the node has just been promoted to.
      * @return events written.
      */
-    int republish(final EventSink target, final long epoch)
+    public int republish(final EventSink target, final long epoch)
     {
         int written = 0;
         while (head < tail)

@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import org.agrona.concurrent.Agent;
 
@@ -8,7 +8,7 @@ import org.agrona.concurrent.Agent;
  * <p>
  * Thread safety: {@link #doWork()} on the input thread; {@link #open} and {@link #close} from any thread.
  */
-interface ClientIngress extends Agent
+public interface ClientIngress extends Agent
 {
     /**
      * Take what has arrived, if open.

@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import java.util.function.LongSupplier;
 
@@ -45,7 +45,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Thread safety: one thread (the node's I/O thread), which creates, uses and closes the journal readers.
  */
-final class CatchUpAgent implements Agent, FragmentHandler
+public final class CatchUpAgent implements Agent, FragmentHandler
 {
     static final int SCAN_LIMIT = 4096;
     static final int SEND_LIMIT = 256;
@@ -101,7 +101,7 @@ final class CatchUpAgent implements Agent, FragmentHandler
      * @param sentCounter          counts the commands sent.
      * @param maxPayloadLength     the longest command.
      */
-    CatchUpAgent(
+    public CatchUpAgent(
         final Subscription requests,
         final ExclusivePublication publication,
         final Journal journal,

@@ -1,8 +1,9 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import java.util.ArrayList;
 import java.util.List;
 
+import io.ringex.engine.node.RingEventSink;
 import io.ringex.engine.ring.ProducerType;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.SlotDescriptor;

@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
@@ -38,7 +38,7 @@ import org.agrona.concurrent.NanoClock;
  * {@link #isPromotionCommand}, {@link #completed()}, {@link #epoch()} and {@link #promotionSequence()} from the
  * processor's thread.
  */
-final class Promotion implements Agent
+public final class Promotion implements Agent
 {
     private static final System.Logger LOG = System.getLogger(Promotion.class.getName());
     private static final long PROMOTION_SOURCE = SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 0);
@@ -80,7 +80,7 @@ final class Promotion implements Agent
      * @param autoPromoteTimeoutNs silence from the primary after which it promotes itself; 0 never.
      * @param replication          the node's replication stage, activated by the promotion; null if it has none.
      */
-    Promotion(
+    public Promotion(
         final StandbyReceiver receiver,
         final ClientIngress ingress,
         final Subscription control,
@@ -221,7 +221,7 @@ final class Promotion implements Agent
      * @param ringSequence the command's input-ring sequence.
      * @return true for the promotion command (processor's thread).
      */
-    boolean isPromotionCommand(final long ringSequence)
+    public boolean isPromotionCommand(final long ringSequence)
     {
         // Acquire: the flag is released after the sequence is written.
         return pending && ringSequence == promotionSequence;
@@ -230,7 +230,7 @@ final class Promotion implements Agent
     /**
      * @return the epoch this node was promoted to (read after the role says PRIMARY, which publishes it).
      */
-    long epoch()
+    public long epoch()
     {
         return epoch;
     }
@@ -240,7 +240,7 @@ final class Promotion implements Agent
      * primary), or -1 before that; written before the pending flag and the role are set, so a reader that saw either
      * (volatile reads) sees it.
      */
-    long promotionSequence()
+    public long promotionSequence()
     {
         return promotionSequence;
     }
@@ -248,7 +248,7 @@ final class Promotion implements Agent
     /**
      * The processor has reached the promotion command.
      */
-    void completed()
+    public void completed()
     {
         pending = false;
     }

@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalReader;

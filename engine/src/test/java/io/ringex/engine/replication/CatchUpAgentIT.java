@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -8,6 +8,7 @@ import java.util.List;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.ringex.engine.node.NodeTestResources;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalWriter;
 import io.ringex.protocol.codecs.BooleanType;

@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -7,6 +7,9 @@ import java.util.concurrent.TimeUnit;
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
+import io.ringex.engine.node.NodeTestResources;
+import io.ringex.engine.node.NodeTestSupport;
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.engine.ring.SlotDescriptor;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.IdleStrategy;
