@@ -29,7 +29,8 @@ import org.agrona.concurrent.status.AtomicCounter;
  * When the ring is full the fragment is not dropped: the controlled poll returns ABORT and Aeron redelivers it on the
  * next poll, which pushes back on the publishers. A fragment that fails validation is counted, logged (at most one
  * line per reason per second) and, when it names a session, answered with a {@code BusinessReject} on the egress; it
- * never reaches the ring, so the journal holds only valid commands.
+ * never reaches the ring, so the journal holds only valid commands. A reject the egress does not take at once is
+ * counted ({@code outbound-dropped}), not waited for.
  * <p>
  * Thread safety: one thread (its agent runner's); it is the only user of the input ring's sequencer.
  */
@@ -49,6 +50,7 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
     private final Publication rejects;
     private final AtomicCounter malformedCounter;
     private final AtomicCounter backPressureCounter;
+    private final AtomicCounter rejectsDropped;
     private final UnsafeBuffer rejectBuffer = new UnsafeBuffer(new byte[256]);
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final BusinessRejectEncoder rejectEncoder = new BusinessRejectEncoder();
@@ -65,6 +67,7 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
      * @param rejects             the egress, where refused fragments that name a session are answered.
      * @param malformedCounter    counts the fragments refused.
      * @param backPressureCounter counts the times the ring was full.
+     * @param rejectsDropped      counts the rejects the egress did not take.
      */
     IngressAgent(
         final Subscription subscription,
@@ -73,7 +76,8 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
         final NanoClock clock,
         final Publication rejects,
         final AtomicCounter malformedCounter,
-        final AtomicCounter backPressureCounter)
+        final AtomicCounter backPressureCounter,
+        final AtomicCounter rejectsDropped)
     {
         this.subscription = subscription;
         this.ring = ring;
@@ -84,6 +88,7 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
         this.rejects = rejects;
         this.malformedCounter = malformedCounter;
         this.backPressureCounter = backPressureCounter;
+        this.rejectsDropped = rejectsDropped;
     }
 
     /**
@@ -197,7 +202,18 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
                 .refClientOrderId("")
                 .rejectReason(reason)
                 .text(reason.name());
-            rejects.offer(rejectBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + rejectEncoder.encodedLength());
+            final int rejectLength = MessageHeaderEncoder.ENCODED_LENGTH + rejectEncoder.encodedLength();
+            long result = rejects.offer(rejectBuffer, 0, rejectLength);
+            if (result == Publication.ADMIN_ACTION)
+            {
+                result = rejects.offer(rejectBuffer, 0, rejectLength);
+            }
+            if (result < 0)
+            {
+                // Not waited for: the input thread must not stall on a slow gateway for a message it refused. The
+                // refusal is counted (ingress-malformed) and logged above; the lost answer is counted here.
+                rejectsDropped.incrementRelease();
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ import io.ringex.journal.JournalWriter;
 import io.ringex.journal.SnapshotStore;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.status.AtomicCounter;
@@ -39,6 +40,9 @@ import org.agrona.concurrent.status.AtomicCounter;
  */
 final class NodeResources implements AutoCloseable
 {
+    /** Open orders the processor preallocates for. */
+    private static final int EXPECTED_ORDERS = 1 << 16;
+
     final EngineContext ctx;
     final EpochNanoClock epochClock;
     final NanoClock clock;
@@ -69,6 +73,7 @@ final class NodeResources implements AutoCloseable
     final Histogram latency = new Histogram(3);
     final AtomicCounter malformed;
     final AtomicCounter backPressure;
+    /** Client-bound events not sent: the publishers' (no subscriber, retries spent) and the ingress's rejects. */
     final AtomicCounter dropped;
     final AtomicCounter replicated;
     final AtomicCounter degraded;
@@ -112,7 +117,10 @@ final class NodeResources implements AutoCloseable
             reportWindow = ctx.role() == EngineContext.Role.PRIMARY ? null :
                 new ReportWindow(ctx.reportWindowBytes(), outputRing.maxPayloadLength());
             sink.target(reportWindow);
-            processor = new BusinessLogicProcessor(sink);
+            // Every error the processor catches is counted (the status's ERRORS); the first ones are also logged with
+            // their stack, the rest only counted, so a stream of poison commands cannot flood the log.
+            processor = new BusinessLogicProcessor(sink, EXPECTED_ORDERS,
+                ThrottledErrorLog.of(BusinessLogicProcessor.class.getName(), "processor", clock));
 
             journal = Journal.open(ctx.journalDirectory(), ctx.durability());
             final NodeRecovery recovery = NodeRecovery.recover(ctx, journal, processor);
@@ -129,7 +137,8 @@ final class NodeResources implements AutoCloseable
             journalHandler = new JournalStage(journalWriter, sequences, recovery.lastChecksum);
             pretoucher = ctx.journalPretouchBytes() > 0 ?
                 new JournalPretoucher(journalWriter, ctx.journalPretouchBytes()) : null;
-            journalStage = inputRing.stage("journal", journalHandler).errorPolicy(StageErrorPolicy.HALT).build();
+            journalStage = inputRing.stage("journal", journalHandler).errorPolicy(StageErrorPolicy.HALT)
+                .errorHandler(stageErrors("input/journal")).build();
 
             snapshots = closing(new BackgroundSnapshotWriter(new SnapshotStore(ctx.snapshotDirectory()),
                 ctx.snapshotsKept(), clock));
@@ -142,6 +151,18 @@ final class NodeResources implements AutoCloseable
             close();
             throw ex;
         }
+    }
+
+    /**
+     * Where a stage's errors go: counted by the stage, logged here with their stack at most
+     * {@link ThrottledErrorLog#MAX_PER_WINDOW} a minute (a SKIP stage may meet one per event).
+     *
+     * @param stageName the stage's role name, ring included ({@code output/publishers}).
+     * @return the stage's own error log (a stage runs on one thread).
+     */
+    ErrorHandler stageErrors(final String stageName)
+    {
+        return ThrottledErrorLog.of(Stage.class.getName(), "stage " + stageName, clock);
     }
 
     /**

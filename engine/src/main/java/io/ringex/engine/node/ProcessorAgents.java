@@ -44,7 +44,8 @@ final class ProcessorAgents
             resources.epochClock, resources.latency, resources.snapshots, ctx.snapshotEveryCommands(),
             ctx.bookSnapshotIntervalNs(), handoff);
         // Gated on the journal (and the replication): the processor acts only on commands that survive a crash.
-        final Stage.Builder builder = resources.inputRing.stage("processor", handler).gatedOn(resources.journalStage);
+        final Stage.Builder builder = resources.inputRing.stage("processor", handler).gatedOn(resources.journalStage)
+            .errorHandler(resources.stageErrors("input/processor"));
         stage = null == replication ? builder.build() : builder.gatedOn(replication.stage).build();
         status = new StatusAgent(resources, stage.sequenceCounter(), null == replication ? null : replication.handler,
             promotion, publishers.risk);

@@ -52,6 +52,6 @@ final class Publishers
             InstrumentDefinitionDecoder.TEMPLATE_ID }, false, Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped);
         stage = resources.outputRing.stage("publishers",
             new FanOutHandler(egressHandler, marketDataHandler, riskHandler))
-            .errorPolicy(StageErrorPolicy.SKIP).build();
+            .errorPolicy(StageErrorPolicy.SKIP).errorHandler(resources.stageErrors("output/publishers")).build();
     }
 }

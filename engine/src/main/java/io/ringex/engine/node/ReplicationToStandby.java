@@ -64,7 +64,8 @@ final class ReplicationToStandby
         handler = new ReplicationStage(replication, ctx.replicationMode() == EngineContext.ReplicationMode.SYNC,
             ctx.replicationAckTimeoutNs(), resources.sequences, resources.clock, ctx.newIdleStrategy(),
             resources.replicated, resources.degraded, resources.inputRing.maxPayloadLength(), whileWaiting);
-        stage = resources.inputRing.stage("replication", handler).errorPolicy(StageErrorPolicy.HALT).build();
+        stage = resources.inputRing.stage("replication", handler).errorPolicy(StageErrorPolicy.HALT)
+            .errorHandler(resources.stageErrors("input/replication")).build();
         peerMonitor = new PeerMonitor(aeron.addSubscription(ctx.replicationAckChannel(), ctx.replicationAckStreamId()),
             resources.replicated, resources.processor, resources.role, ingress, catchUp);
     }

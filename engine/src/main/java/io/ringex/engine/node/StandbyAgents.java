@@ -68,7 +68,7 @@ final class StandbyAgents implements RoleAgents
         ingress = new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()),
             resources.inputRing, resources.epochClock, resources.clock,
             aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), resources.malformed,
-            resources.backPressure);
+            resources.backPressure, resources.dropped);
         publishers = new Publishers(resources);
         replication = replicating && ctx.hasPeerChannels() ?
             new ReplicationToStandby(resources, ingress, publishers) : null;
@@ -76,7 +76,8 @@ final class StandbyAgents implements RoleAgents
             ctx.controlStreamId()), resources.inputRing, resources.epochClock, resources.clock, resources.role,
             ctx.nodeId(), ctx.autoPromoteTimeoutNs(), null == replication ? null : replication.handler);
         ackStage = resources.inputRing.stage("ack", new AckStage(toPrimary, resources.sequences, ctx.nodeId(),
-            resources.role, receiver)).gatedOn(resources.journalStage).errorPolicy(StageErrorPolicy.SKIP).build();
+            resources.role, receiver)).gatedOn(resources.journalStage).errorPolicy(StageErrorPolicy.SKIP)
+            .errorHandler(resources.stageErrors("input/ack")).build();
         heartbeat = new ReplicationHeartbeatAgent(null == replication ? null : replication.heartbeats, toPrimary,
             resources.journalStage.sequenceCounter(), resources.sequences, resources.role,
             () -> processor.state().epoch(), receiver, resources.epochClock, resources.clock,
