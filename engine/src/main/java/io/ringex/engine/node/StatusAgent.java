@@ -26,7 +26,10 @@ import org.agrona.concurrent.status.AtomicCounter;
  * (a promotion, fencing) so gateways following the pair switch without waiting an interval: role and epoch, while
  * PRIMARY the first command sequence of its epoch (gateways tell a new primary's new commands from its re-sent window
  * by it), the rings' sequences, journal and replication progress, counters, rejects by reason, latency percentiles
- * since the previous status, and the state hash. It shares the processor's thread (it is composed with the
+ * since the previous status, and the state hash. Replication progress is the sequence the standby has acknowledged
+ * while this node replicates, and the field's null value ({@link EngineStatusEncoder#replicationSequenceNullValue()})
+ * while it does not: replication off, or a standby not (yet) promoted. So a reader never takes a node that replicates
+ * nothing for one whose standby falls ever further behind. It shares the processor's thread (it is composed with the
  * processor's stage), so it may read the processor's state between batches; it is also how other threads get a state
  * hash ({@link #stateHash(long)}).
  * <p>
@@ -200,7 +203,8 @@ final class StatusAgent implements Agent
             .ringCapacity(ringCapacity)
             .ingressSequence(sequences.commandSequence(inputCursor.get()))
             .journalSequence(sequences.commandSequence(journalSequence.get()))
-            .replicationSequence(null == replication ? 0 : replicated.get())
+            .replicationSequence(null != replication && replication.isActive() ? replicated.get() :
+                EngineStatusEncoder.replicationSequenceNullValue())
             .processorSequence(sequences.commandSequence(processorSequence.get()))
             .outputSequence(outputCursor.get())
             .snapshotSequence(snapshots.lastWrittenSequence())
