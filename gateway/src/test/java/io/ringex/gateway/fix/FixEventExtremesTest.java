@@ -392,8 +392,9 @@ class FixEventExtremesTest
         assertTrue(FixWire.field(fix, 17).startsWith("E" + d.epoch() + "-" + d.commandSequence() + "-"));
         if (d.execType() == ExecType.REJECTED)
         {
-            final String reason = d.rejectReasonRaw() <= RejectReason.STALE_EPOCH.value() ?
-                d.rejectReason().name() : "REJECT_REASON_" + d.rejectReasonRaw();
+            final RejectReason known = RejectReason.get(d.rejectReasonRaw());
+            final String reason = known != RejectReason.NULL_VAL ? known.name() :
+                "REJECT_REASON_" + d.rejectReasonRaw();
             assertTrue(text.startsWith(reason), text);
         }
         return fix;
