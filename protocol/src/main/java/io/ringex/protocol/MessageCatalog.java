@@ -175,7 +175,7 @@ public final class MessageCatalog
             new int[]{ EngineStatusDecoder.CountersDecoder.sbeBlockLength(),
                 EngineStatusDecoder.RejectsDecoder.sbeBlockLength() });
         add(AdminResponseDecoder.TEMPLATE_ID, "AdminResponse", Kind.EVENT, AdminResponseDecoder.BLOCK_LENGTH,
-            NONE, NO_GROUPS);
+            new Part[]{ Part.VAR_DATA }, NO_GROUPS);
         add(BusinessRejectDecoder.TEMPLATE_ID, "BusinessReject", Kind.EVENT, BusinessRejectDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA }, NO_GROUPS);
         add(LogonsUnlockedDecoder.TEMPLATE_ID, "LogonsUnlocked", Kind.EVENT, LogonsUnlockedDecoder.BLOCK_LENGTH,
@@ -204,6 +204,7 @@ public final class MessageCatalog
         grew(LogonResponseDecoder.TEMPLATE_ID, 31, LogonResponseDecoder.BLOCK_LENGTH);
         // Parts added to a message later: the schema version of each part, in wire order.
         partsSince(AdjustBalanceDecoder.TEMPLATE_ID, 2, 2, 2);
+        partsSince(AdminResponseDecoder.TEMPLATE_ID, 2);
     }
 
     private MessageCatalog()

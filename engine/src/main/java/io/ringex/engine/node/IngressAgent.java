@@ -15,6 +15,7 @@ import io.ringex.protocol.codecs.BusinessRejectEncoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.TickEncoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochNanoClock;
@@ -55,6 +56,11 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final BusinessRejectEncoder rejectEncoder = new BusinessRejectEncoder();
     private final long[] lastLogNsByReason = new long[RejectReason.values().length];
+    private final AtomicCounter nextDeadline;
+    private final UnsafeBuffer tickBuffer = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH +
+        TickEncoder.BLOCK_LENGTH]);
+    private final TickEncoder tickEncoder = new TickEncoder();
+    private long lastTickDeadline = Long.MAX_VALUE;
     private volatile boolean open;
     private long lastTimestampNs;
     private long epoch;
@@ -68,6 +74,7 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
      * @param malformedCounter    counts the fragments refused.
      * @param backPressureCounter counts the times the ring was full.
      * @param rejectsDropped      counts the rejects the egress did not take.
+     * @param nextDeadline        the processor's earliest deadline: a Tick is journaled when the clock reaches it.
      */
     IngressAgent(
         final Subscription subscription,
@@ -77,8 +84,10 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
         final Publication rejects,
         final AtomicCounter malformedCounter,
         final AtomicCounter backPressureCounter,
-        final AtomicCounter rejectsDropped)
+        final AtomicCounter rejectsDropped,
+        final AtomicCounter nextDeadline)
     {
+        this.nextDeadline = nextDeadline;
         this.subscription = subscription;
         this.ring = ring;
         this.sequencer = ring.sequencer();
@@ -112,7 +121,44 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
 
     public int doWork()
     {
-        return open ? subscription.controlledPoll(this, FRAGMENT_LIMIT) : 0;
+        return open ? subscription.controlledPoll(this, FRAGMENT_LIMIT) + tickIfDue() : 0;
+    }
+
+    /**
+     * Journal a Tick when the clock has reached the processor's earliest deadline and nothing else has carried the
+     * time there: the ring's clock moves only with commands, so an expiry or a scheduled phase would otherwise wait for
+     * the next one. One Tick per deadline; a full ring tries again next cycle.
+     */
+    private int tickIfDue()
+    {
+        final long deadline = nextDeadline.getAcquire();
+        if (deadline == Long.MAX_VALUE || deadline == lastTickDeadline)
+        {
+            return 0;
+        }
+        final long now = Math.max(epochClock.nanoTime(), lastTimestampNs);
+        if (now < deadline)
+        {
+            return 0;
+        }
+        final long sequence = sequencer.tryNext();
+        if (sequence < 0)
+        {
+            return 0;
+        }
+        lastTimestampNs = now;
+        lastTickDeadline = deadline;
+        final int length = MessageHeaderEncoder.ENCODED_LENGTH +
+            tickEncoder.wrapAndApplyHeader(tickBuffer, 0, headerEncoder).deadlineNs(deadline).encodedLength();
+        final AtomicBuffer slots = ring.buffer();
+        final int slot = ring.slotOffset(sequence);
+        slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, now);
+        slots.putLong(slot + SlotDescriptor.SOURCE_ID_OFFSET, 0);
+        slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, TickEncoder.TEMPLATE_ID);
+        slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET, length);
+        slots.putBytes(slot + SlotDescriptor.PAYLOAD_OFFSET, tickBuffer, 0, length);
+        sequencer.publish(sequence);
+        return 1;
     }
 
     public String roleName()

@@ -80,6 +80,8 @@ final class NodeResources implements AutoCloseable
     final AtomicCounter accepted;
     final AtomicCounter trades;
     final AtomicCounter rejects;
+    /** The processor's earliest deadline (epoch ns; Long.MAX_VALUE for none): the ingress journals a Tick at it. */
+    final AtomicCounter nextDeadline;
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
     /**
@@ -145,6 +147,8 @@ final class NodeResources implements AutoCloseable
             accepted = counters.newCounter("orders-accepted");
             trades = counters.newCounter("trades");
             rejects = counters.newCounter("rejects");
+            nextDeadline = counters.newCounter("next-deadline-ns");
+            nextDeadline.setRelease(processor.nextDeadlineNs());
         }
         catch (final RuntimeException ex)
         {

@@ -13,6 +13,7 @@ import org.agrona.ExpandableArrayBuffer;
 import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * The input ring's last stage: hands each command to the business-logic processor, gated on the journal (and the
@@ -30,6 +31,7 @@ import org.agrona.concurrent.EpochNanoClock;
 final class ProcessorStage implements SlotHandler
 {
     private final BusinessLogicProcessor processor;
+    private final AtomicCounter nextDeadline;
     private final EventSink sink;
     private final RingEventSink output;
     private final SequenceBase sequences;
@@ -66,8 +68,10 @@ final class ProcessorStage implements SlotHandler
         final BackgroundSnapshotWriter snapshots,
         final long snapshotEveryCommands,
         final long bookSnapshotIntervalNs,
-        final PromotionHandoff promotion)
+        final PromotionHandoff promotion,
+        final AtomicCounter nextDeadline)
     {
+        this.nextDeadline = nextDeadline;
         this.processor = processor;
         this.sink = sink;
         this.output = output;
@@ -144,6 +148,8 @@ final class ProcessorStage implements SlotHandler
         if (endOfBatch || snapshotDue(templateId, commandSequence))
         {
             processor.onEndOfBatch();
+            // Once a batch: when the state next needs the clock (an expiry, a scheduled phase), for the ingress.
+            nextDeadline.setRelease(processor.nextDeadlineNs());
         }
     }
 

@@ -68,7 +68,7 @@ final class StandbyAgents implements RoleAgents
         ingress = new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()),
             resources.inputRing, resources.epochClock, resources.clock,
             aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), resources.malformed,
-            resources.backPressure, resources.dropped);
+            resources.backPressure, resources.dropped, resources.nextDeadline);
         publishers = new Publishers(resources);
         replication = replicating && ctx.hasPeerChannels() ?
             new ReplicationToStandby(resources, ingress, publishers) : null;

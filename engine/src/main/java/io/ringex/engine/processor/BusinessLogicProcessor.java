@@ -135,6 +135,7 @@ public final class BusinessLogicProcessor
         commands++;
         state.lastSequence = sequence;
         events.beginCommand(sequence, timestampNs);
+        events.command(buffer, offset, length);
         int templateId = 0;
         try
         {

@@ -26,7 +26,9 @@ import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.TradeEncoder;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.ringex.engine.processor.FixedFieldWriter.begin;
 import static io.ringex.engine.processor.FixedFieldWriter.putByte;
@@ -50,8 +52,12 @@ public final class EventEncoder
     private static final byte[] INTERNAL_ERROR_TEXT = "internal error".getBytes(
         java.nio.charset.StandardCharsets.US_ASCII);
     private static final int HEADER = MessageHeaderEncoder.ENCODED_LENGTH;
+    private static final UnsafeBuffer NO_COMMAND = new UnsafeBuffer(new byte[0]);
 
     private final EventSink sink;
+    private DirectBuffer commandBuffer;
+    private int commandOffset;
+    private int commandLength;
     private final VenueStatistics statistics;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final CancelRejectEncoder cancelReject = new CancelRejectEncoder();
@@ -92,8 +98,23 @@ public final class EventEncoder
      */
     public void beginCommand(final long sequence, final long timestampNs)
     {
+        this.commandBuffer = null;
         this.sequence = sequence;
         this.timestampNs = timestampNs;
+    }
+
+    /**
+     * The command being processed, echoed in its AdminResponse (the audit trail: what was asked, by whom, why).
+     *
+     * @param buffer holding it.
+     * @param offset of its header.
+     * @param length its length.
+     */
+    public void command(final DirectBuffer buffer, final int offset, final int length)
+    {
+        this.commandBuffer = buffer;
+        this.commandOffset = offset;
+        this.commandLength = length;
     }
 
     /**
@@ -419,7 +440,10 @@ public final class EventEncoder
      */
     public void adminResponse(final long requestId, final int templateId, final RejectReason reason)
     {
-        final int offset = sink.claim(HEADER + AdminResponseEncoder.BLOCK_LENGTH);
+        final int commandLength = null == commandBuffer ? 0 : this.commandLength;
+        final int length = HEADER + AdminResponseEncoder.BLOCK_LENGTH + AdminResponseEncoder.commandHeaderLength() +
+            commandLength;
+        final int offset = sink.claim(length);
         adminResponse.wrapAndApplyHeader(sink.buffer(), offset, header)
             .requestId(requestId)
             .templateId(templateId)
@@ -427,7 +451,15 @@ public final class EventEncoder
             .rejectReason(reason)
             .commandSequence(sequence)
             .timestampNs(timestampNs);
-        sink.commit(HEADER + AdminResponseEncoder.BLOCK_LENGTH);
+        if (0 == commandLength)
+        {
+            adminResponse.putCommand(NO_COMMAND, 0, 0);
+        }
+        else
+        {
+            adminResponse.putCommand(commandBuffer, commandOffset, commandLength);
+        }
+        sink.commit(length);
     }
 
     /**
