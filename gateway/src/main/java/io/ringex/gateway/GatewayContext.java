@@ -64,9 +64,6 @@ public final class GatewayContext implements AutoCloseable
      */
     public static final class Configuration
     {
-        /** Prefix of every key. */
-        public static final String PREFIX = "ringex.gateway.";
-
         @ConfigOption("stamped into every session id, so the engine routes reports back to this gateway: 1..65535, " +
             "one per gateway of a venue")
         public static final String ID_PROP_NAME = "ringex.gateway.id";
