@@ -5,8 +5,9 @@
 #
 #   RINGEX_MAIN    main class, run on the classpath $RINGEX_HOME/lib/*        (engine, gateway)
 #   RINGEX_JAR     executable jar, run with java -jar                         (risk service, all-in-one)
-#   RINGEX_CONFIG  optional: space-separated properties files, merged in order (a later file's key wins) into one
-#                  file that is passed as the first argument (EngineMain, GatewayMain take one config file)
+#   RINGEX_CONFIG  optional: space-separated properties files, merged in order (a later file's key wins, as it
+#                  would were they given to EngineMain or GatewayMain one by one) into one file that is passed as the
+#                  first argument
 #   $RINGEX_HOME/ringex-engine-jvm.flags, if the image has it (the engine's collector): read after the flag list;
 #   RINGEX_ENGINE_JVM_FLAGS, if set (even empty), replaces it, in any image (only one collector may be named per JVM)
 #   JAVA_OPTS      extra JVM options after the flag lists (JAVA_TOOL_OPTIONS is read by the JVM itself, before it)

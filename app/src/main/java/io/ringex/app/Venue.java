@@ -36,6 +36,8 @@ final class Venue implements AutoCloseable
     static final String FIX_COMP_ID = "RINGEX";
     static final int CLIENT_STREAM = 2001;
 
+    private final GatewayContext gatewayContext;
+    private final EngineContext engineContext;
     private ArchivingMediaDriver driver;
     private EngineNode engine;
     private Gateway gateway;
@@ -44,38 +46,10 @@ final class Venue implements AutoCloseable
     private Venue(final VenueSettings settings)
     {
         this.settings = settings;
-    }
-
-    static Venue start(final VenueSettings settings)
-    {
-        final Venue venue = new Venue(settings);
-        try
-        {
-            venue.launch();
-            return venue;
-        }
-        catch (final RuntimeException ex)
-        {
-            venue.close();
-            throw ex;
-        }
-    }
-
-    private void launch()
-    {
         final Path data = settings.dataDirectory();
-        final GatewayContext gatewayContext = gatewayContext(data);
-        final MediaDriver.Context driverContext = new MediaDriver.Context()
+        gatewayContext = gatewayContext(data);
+        engineContext = new EngineContext()
             .aeronDirectoryName(gatewayContext.aeronDirectoryName())
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .ipcTermBufferLength(8 * 1024 * 1024)
-            .publicationTermBufferLength(4 * 1024 * 1024);
-        driver = ArchivingMediaDriver.launch(driverContext, Gateway.fixArchive(gatewayContext));
-
-        engine = EngineNode.launch(new EngineContext()
-            .aeronDirectoryName(aeronDirectoryName())
             .ingressChannel(IPC)
             .ingressStreamId(INGRESS_STREAM)
             .outboundChannel(IPC)
@@ -85,7 +59,60 @@ final class Venue implements AutoCloseable
             .journalDirectory(data.resolve("journal"))
             .snapshotDirectory(data.resolve("snapshots"))
             .replicationMode(EngineContext.ReplicationMode.OFF)
-            .snapshotEveryCommands(200_000));
+            .snapshotEveryCommands(200_000);
+    }
+
+    /**
+     * Build and check the engine's and the gateway's configuration from the settings and the {@code ringex.engine.*}
+     * and {@code ringex.gateway.*} system properties; nothing is started.
+     *
+     * @param settings the command line.
+     * @return the venue, to be started.
+     * @throws io.aeron.exceptions.ConfigurationException naming a key whose value does not parse or is out of range.
+     */
+    static Venue configure(final VenueSettings settings)
+    {
+        final Venue venue = new Venue(settings);
+        try
+        {
+            venue.engineContext.conclude();
+            venue.gatewayContext.conclude();
+            return venue;
+        }
+        catch (final RuntimeException ex)
+        {
+            venue.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * Start the media driver, the engine (installing the demo data on a fresh data directory) and the gateway.
+     */
+    void start()
+    {
+        try
+        {
+            launch();
+        }
+        catch (final RuntimeException ex)
+        {
+            close();
+            throw ex;
+        }
+    }
+
+    private void launch()
+    {
+        final MediaDriver.Context driverContext = new MediaDriver.Context()
+            .aeronDirectoryName(gatewayContext.aeronDirectoryName())
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .ipcTermBufferLength(8 * 1024 * 1024)
+            .publicationTermBufferLength(4 * 1024 * 1024);
+        driver = ArchivingMediaDriver.launch(driverContext, Gateway.fixArchive(gatewayContext));
+        engine = EngineNode.launch(engineContext);
 
         fresh = engine.journaledSequence() == 0;
         if (fresh)
@@ -166,7 +193,8 @@ final class Venue implements AutoCloseable
 
     public void close()
     {
-        CloseHelper.quietClose(gateway);
+        // The gateway closes its context; one never launched still has its logon checker's thread to stop.
+        CloseHelper.quietClose(null == gateway ? gatewayContext : gateway);
         CloseHelper.quietClose(engine);
         CloseHelper.quietClose(driver);
     }

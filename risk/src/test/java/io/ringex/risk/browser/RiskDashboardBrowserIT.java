@@ -102,7 +102,7 @@ class RiskDashboardBrowserIT
             " (apt-get install -y chromium): browser IT skipped");
         assumeTrue(run(new File("."), "node", "--version") == 0, "no node on PATH: browser IT skipped");
 
-        final Path module = Path.of(System.getProperty("ringex.risk.project.dir", ".")).toAbsolutePath();
+        final Path module = Path.of(System.getProperty("ringex.test.module.dir", ".")).toAbsolutePath();
         final Path harness = module.resolve("target/browser-node");
         final Path sources = module.resolve("src/test/browser");
         if (!Files.isDirectory(harness.resolve("node_modules/playwright-core")))
