@@ -122,6 +122,25 @@ public final class Journal implements AutoCloseable
     }
 
     /**
+     * A reader that starts at the record of a sequence, found by binary search over the queue's indexes instead of
+     * reading everything before it. Gaps are only detected from there on: use {@link JournalVerifier} for the whole
+     * journal.
+     *
+     * @param sequence the first sequence the reader should deliver (it also delivers nothing before it).
+     * @return the reader, positioned at or just before the sequence's record.
+     */
+    public JournalReader newReaderAt(final long sequence)
+    {
+        final long index = new JournalSeek(queue).indexAtOrBefore(sequence);
+        final net.openhft.chronicle.queue.ExcerptTailer tailer = queue.createTailer();
+        if (index >= 0)
+        {
+            tailer.moveToIndex(index);
+        }
+        return new JournalReader(tailer).fromSequence(sequence);
+    }
+
+    /**
      * The first and last good records, found from each end without reading what lies between: what a tool needs to
      * tell a question about a time or sequence outside the journal from one inside it, at once on a long journal.
      *

@@ -3,6 +3,7 @@ package io.ringex.engine.replay;
 import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import org.agrona.DirectBuffer;
+import org.agrona.sbe.MessageDecoderFlyweight;
 
 import java.lang.reflect.Method;
 import java.util.HashMap;
@@ -24,17 +25,15 @@ public final class MessageText
     /** A decoder of one template and its field getters. */
     private static final class Reader
     {
-        final Object decoder;
-        final Method wrap;
-        final Method appendTo;
+        final MessageDecoderFlyweight decoder;
         final Map<String, Method> getters = new HashMap<>();
+        /** Per primitive or char-array field of the root block: {offset, length, sinceVersion, isCharArray}. */
+        final Map<String, int[]> fields = new HashMap<>();
 
-        Reader(final Object decoder) throws ReflectiveOperationException
+        Reader(final MessageDecoderFlyweight decoder) throws ReflectiveOperationException
         {
             this.decoder = decoder;
             final Class<?> type = decoder.getClass();
-            wrap = type.getMethod("wrap", DirectBuffer.class, int.class, int.class, int.class);
-            appendTo = type.getMethod("appendTo", StringBuilder.class);
             for (final Method method : type.getMethods())
             {
                 if (method.getParameterCount() == 0 && !java.lang.reflect.Modifier.isStatic(method.getModifiers()) &&
@@ -42,6 +41,24 @@ public final class MessageText
                     method.getReturnType() == String.class || method.getReturnType().isEnum()))
                 {
                     getters.put(method.getName(), method);
+                }
+            }
+            for (final String name : getters.keySet())
+            {
+                try
+                {
+                    final int offset = (int)type.getMethod(name + "EncodingOffset").invoke(null);
+                    final int length = (int)type.getMethod(name + "EncodingLength").invoke(null);
+                    final int since = (int)type.getMethod(name + "SinceVersion").invoke(null);
+                    final boolean chars = getters.get(name).getReturnType() == String.class;
+                    if (chars || (getters.get(name).getReturnType().isPrimitive() && length <= 8))
+                    {
+                        fields.put(name, new int[]{ offset, length, since, chars ? 1 : 0 });
+                    }
+                }
+                catch (final NoSuchMethodException ex)
+                {
+                    // var data or a group: read through the getter
                 }
             }
         }
@@ -58,27 +75,23 @@ public final class MessageText
     {
         header.wrap(buffer, offset);
         final int templateId = header.templateId();
+        this.buffer = buffer;
+        this.bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        this.blockLength = header.blockLength();
+        this.version = header.version();
         final Reader reader = reader(templateId);
-        if (reader == null)
-        {
-            current = null;
-            return -1;
-        }
-        try
-        {
-            reader.wrap.invoke(reader.decoder, buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH,
-                header.blockLength(), header.version());
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            current = null;
-            return -1;
-        }
         current = reader;
-        return templateId;
+        wrapped = false;
+        return reader == null ? -1 : templateId;
     }
 
     private Reader current;
+    /** The decoder is wrapped only when text or a field without a fixed offset is asked for. */
+    private boolean wrapped;
+    private DirectBuffer buffer;
+    private int bodyOffset;
+    private int blockLength;
+    private int version;
 
     /**
      * @return the wrapped message's name.
@@ -100,7 +113,7 @@ public final class MessageText
         try
         {
             final StringBuilder line = new StringBuilder(256);
-            current.appendTo.invoke(current.decoder, line);
+            decoder().appendTo(line);
             // "[Name](sbeTemplateId=..|sbeBlockLength=..):field=.." -> "Name field=..|.."
             final int close = line.indexOf("):");
             if (line.length() > 0 && line.charAt(0) == '[' && close > 0)
@@ -110,9 +123,9 @@ public final class MessageText
             }
             return line.toString();
         }
-        catch (final ReflectiveOperationException ex)
+        catch (final RuntimeException ex)
         {
-            return MessageCatalog.name(header.templateId()) + " (undecodable: " + ex.getCause() + ")";
+            return MessageCatalog.name(header.templateId()) + " (undecodable: " + ex + ")";
         }
     }
 
@@ -132,6 +145,30 @@ public final class MessageText
      */
     public long longField(final String name, final long defaultValue)
     {
+        if (current == null)
+        {
+            return defaultValue;
+        }
+        final int[] field = current.fields.get(name);
+        if (field != null && field[3] == 0)
+        {
+            if (version < field[2] || field[0] + field[1] > blockLength)
+            {
+                return defaultValue;
+            }
+            final int at = bodyOffset + field[0];
+            switch (field[1])
+            {
+                case 8:
+                    return buffer.getLong(at, java.nio.ByteOrder.LITTLE_ENDIAN);
+                case 4:
+                    return buffer.getInt(at, java.nio.ByteOrder.LITTLE_ENDIAN);
+                case 2:
+                    return buffer.getShort(at, java.nio.ByteOrder.LITTLE_ENDIAN);
+                default:
+                    return buffer.getByte(at);
+            }
+        }
         final Object value = field(name);
         return value instanceof Number ? ((Number)value).longValue() : defaultValue;
     }
@@ -142,6 +179,21 @@ public final class MessageText
      */
     public String textField(final String name)
     {
+        final int[] field = current == null ? null : current.fields.get(name);
+        if (field != null && field[3] == 1)
+        {
+            if (version < field[2] || field[0] + field[1] > blockLength)
+            {
+                return null;
+            }
+            final int at = bodyOffset + field[0];
+            int end = 0;
+            while (end < field[1] && buffer.getByte(at + end) != 0)
+            {
+                end++;
+            }
+            return buffer.getStringWithoutLengthAscii(at, end).trim();
+        }
         final Object value = field(name);
         return value == null ? null : value.toString().trim();
     }
@@ -159,12 +211,22 @@ public final class MessageText
         }
         try
         {
-            return getter.invoke(current.decoder);
+            return getter.invoke(decoder());
         }
         catch (final ReflectiveOperationException ex)
         {
             return null;
         }
+    }
+
+    private MessageDecoderFlyweight decoder()
+    {
+        if (!wrapped)
+        {
+            current.decoder.wrap(buffer, bodyOffset, blockLength, version);
+            wrapped = true;
+        }
+        return current.decoder;
     }
 
     private Reader reader(final int templateId)
@@ -174,11 +236,12 @@ public final class MessageText
         {
             try
             {
-                final Object decoder = Class.forName("io.ringex.protocol.codecs." + MessageCatalog.name(templateId) +
-                    "Decoder").getConstructor().newInstance();
+                final MessageDecoderFlyweight decoder = (MessageDecoderFlyweight)Class.forName(
+                    "io.ringex.protocol.codecs." + MessageCatalog.name(templateId) + "Decoder").getConstructor()
+                    .newInstance();
                 reader = new Reader(decoder);
             }
-            catch (final ReflectiveOperationException | LinkageError ex)
+            catch (final ReflectiveOperationException | LinkageError | ClassCastException ex)
             {
                 reader = null;
             }

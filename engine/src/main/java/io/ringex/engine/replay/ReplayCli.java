@@ -76,7 +76,12 @@ public final class ReplayCli
      */
     public static void main(final String[] args)
     {
-        System.exit(new ReplayCli(System.out, System.err).run(args));
+        // answers can be millions of lines (digest): buffered, flushed once at the end, not at every line
+        final PrintStream out = new PrintStream(new java.io.BufferedOutputStream(
+            new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 16), false, StandardCharsets.UTF_8);
+        final int status = new ReplayCli(out, System.err).run(args);
+        out.flush();
+        System.exit(status);
     }
 
     /**

@@ -299,7 +299,7 @@ public final class Replayer implements AutoCloseable
                 }
             }
         };
-        try (JournalReader reader = journal.newReader().fromSequence(lastApplied + 1).allowGaps(allowGaps))
+        try (JournalReader reader = journal.newReaderAt(lastApplied + 1).allowGaps(allowGaps))
         {
             int read;
             while (!stop[0] && (read = reader.read(handler, 4096)) != 0)

@@ -85,7 +85,8 @@ public final class ShadowCompare
 
     private static String hex(final long value)
     {
-        return String.format("%016x", value);
+        final String digits = Long.toHexString(value);
+        return "0000000000000000".substring(digits.length()) + digits;
     }
 
     /**
