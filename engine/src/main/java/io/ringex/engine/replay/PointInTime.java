@@ -6,15 +6,43 @@ package io.ringex.engine.replay;
  * <p>
  * Threading: the caller's, which owns the replayer.
  */
-final class PointInTime
+public final class PointInTime
 {
-    /** Where the rebuilt state is. */
-    record State(long sequence, long timestampNs, long stateHash)
+    /**
+     * Where the rebuilt state is.
+     *
+     * @param sequence    the last command applied.
+     * @param timestampNs its time.
+     * @param stateHash   the state's hash.
+     */
+    public record State(long sequence, long timestampNs, long stateHash)
     {
     }
 
     private PointInTime()
     {
+    }
+
+    /**
+     * @param replayer a replayer not yet started; afterwards its processor holds the state.
+     * @param sequence the command the state is to be as of.
+     * @return where the state is.
+     * @throws ReplayException for a sequence outside the journal or in a gap.
+     */
+    public static State atSequence(final Replayer replayer, final long sequence)
+    {
+        return rebuild(replayer, new ReplayCli.Point(sequence, 0));
+    }
+
+    /**
+     * @param replayer    a replayer not yet started; afterwards its processor holds the state.
+     * @param timestampNs the time the state is to be as of: after the last command stamped at or before it.
+     * @return where the state is.
+     * @throws ReplayException for a time outside the journal.
+     */
+    public static State atTime(final Replayer replayer, final long timestampNs)
+    {
+        return rebuild(replayer, ReplayCli.Point.time(timestampNs));
     }
 
     /**
