@@ -58,6 +58,19 @@ public final class DemoJournal
     private static final long[] ACCOUNTS = { 1001, 1002, 1003, 1004, 1005 };
     private static final long[] DEPOSITS = { 5_000_000, 5_000_000, 1_000_000, 1_000_000, 1_000_000 };
 
+    /** Sees each command as the venue applied it (a test's view of the live venue). */
+    @FunctionalInterface
+    public interface Observer
+    {
+        /**
+         * @param sequence    the command's sequence.
+         * @param timestampNs its time.
+         * @param events      the events the live processor wrote for it (valid during the call).
+         * @param processor   the live processor, after the command.
+         */
+        void onCommand(long sequence, long timestampNs, EventLog events, BusinessLogicProcessor processor);
+    }
+
     /** What was written. */
     public record Summary(long commands, long firstTimestampNs, long lastTimestampNs, long stateHash, int snapshots)
     {
@@ -66,7 +79,9 @@ public final class DemoJournal
     private final CommandEncoder encoder = new CommandEncoder();
     private final SplittableRandom random;
     private final JournalWriter writer;
-    private final BusinessLogicProcessor processor = new BusinessLogicProcessor(new EventLog(), 1 << 16, null);
+    private final EventLog events = new EventLog();
+    private final BusinessLogicProcessor processor = new BusinessLogicProcessor(events, 1 << 16, null);
+    private final Observer observer;
     private final SnapshotStore snapshots;
     private final long snapshotEvery;
     private final long[] reference = REFERENCES.clone();
@@ -84,8 +99,13 @@ public final class DemoJournal
     private int snapshotCount;
 
     private DemoJournal(
-        final JournalWriter writer, final SnapshotStore snapshots, final long snapshotEvery, final long seed)
+        final JournalWriter writer,
+        final SnapshotStore snapshots,
+        final long snapshotEvery,
+        final long seed,
+        final Observer observer)
     {
+        this.observer = observer;
         this.writer = writer;
         this.snapshots = snapshots;
         this.snapshotEvery = snapshotEvery;
@@ -111,12 +131,36 @@ public final class DemoJournal
         final long seed,
         final long startNs)
     {
+        return write(journalDirectory, snapshotDirectory, commands, snapshotEvery, seed, startNs, null);
+    }
+
+    /**
+     * Write a demo journal into an empty directory, showing each command to an observer.
+     *
+     * @param journalDirectory  where; must hold no journal yet.
+     * @param snapshotDirectory where to write snapshots, or null for none.
+     * @param commands          how many commands (at least the static data's 21).
+     * @param snapshotEvery     commands between snapshots (ignored without a snapshot directory).
+     * @param seed              the flow's random seed.
+     * @param startNs           the first command's time.
+     * @param observer          sees each command with its events, or null.
+     * @return what was written.
+     */
+    public static Summary write(
+        final Path journalDirectory,
+        final Path snapshotDirectory,
+        final long commands,
+        final long snapshotEvery,
+        final long seed,
+        final long startNs,
+        final Observer observer)
+    {
         final long[] clock = { startNs };
         try (Journal journal = Journal.open(journalDirectory, Journal.Durability.PROCESS,
             () -> clock[0] / NS_PER_MS))
         {
             final DemoJournal demo = new DemoJournal(journal.newWriter(0),
-                snapshotDirectory == null ? null : new SnapshotStore(snapshotDirectory), snapshotEvery, seed);
+                snapshotDirectory == null ? null : new SnapshotStore(snapshotDirectory), snapshotEvery, seed, observer);
             demo.nowNs = startNs;
             return demo.run(commands, clock);
         }
@@ -280,7 +324,12 @@ public final class DemoJournal
         lastTimeNs = timeNs;
         header.wrap(buffer, 0);
         writer.append(sequence, timeNs, sourceId, header.templateId(), buffer, 0, length);
+        events.clear();
         processor.onCommand(sequence, timeNs, sourceId, buffer, 0, length);
+        if (observer != null)
+        {
+            observer.onCommand(sequence, timeNs, events, processor);
+        }
         if ((sequence & 255) == 0)
         {
             writer.endOfBatch();
