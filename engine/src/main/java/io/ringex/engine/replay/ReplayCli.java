@@ -155,6 +155,12 @@ public final class ReplayCli
             err.println(command + ": " + ex.getMessage());
             return ex.exitStatus();
         }
+        catch (final RuntimeException ex)
+        {
+            // a failure nothing above foresaw: say what, and where, rather than a bare stack trace
+            err.println(command + ": failed on " + directory + ": " + ex);
+            return ReplayException.NOT_ANSWERABLE;
+        }
     }
 
     private Replayer open(final Path directory, final CommandLineOptions options)
@@ -169,10 +175,11 @@ public final class ReplayCli
         final String format = format(options, "text", "json", "csv");
         final int instrument = options.intValue("--instrument", 0, 1);
         final long account = options.longValue("--account", 0, 1);
+        final Point point = Point.parse(at, "--at");
         final long startNs = System.nanoTime();
         try (Replayer replayer = open(directory, options))
         {
-            final PointInTime.State state = PointInTime.rebuild(replayer, Point.parse(at, "--at"));
+            final PointInTime.State state = PointInTime.rebuild(replayer, point);
             final Map<String, Object> export = StateExport.export(replayer.processor().state(),
                 state.sequence(), state.timestampNs(), instrument, account);
             final long elapsedNs = System.nanoTime() - startNs;

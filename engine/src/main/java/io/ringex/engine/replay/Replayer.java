@@ -108,11 +108,12 @@ public final class Replayer implements AutoCloseable
             }
             return replayer;
         }
-        catch (final RuntimeException ex)
+        catch (final Exception ex)
         {
+            // Chronicle throws some checked exceptions undeclared (a damaged file's StreamCorruptedException)
             journal.close();
-            throw ex instanceof ReplayException ? ex : new ReplayException("cannot read the journal at " +
-                journalDirectory + ": " + ex);
+            throw ex instanceof ReplayException ? (ReplayException)ex : new ReplayException("cannot read the " +
+                "journal at " + journalDirectory + " (a damaged or foreign file?): " + ex);
         }
     }
 
@@ -302,9 +303,14 @@ public final class Replayer implements AutoCloseable
         try (JournalReader reader = journal.newReaderAt(lastApplied + 1).allowGaps(allowGaps))
         {
             int read;
+            // a gap met after the point asked for (in the same batch of records) does not concern this replay
             while (!stop[0] && (read = reader.read(handler, 4096)) != 0)
             {
-                if (read < 0)
+                if (read < 0 && !stop[0] && lastApplied >= toSequence)
+                {
+                    break; // the gap lies after the last sequence asked for
+                }
+                if (read < 0 && !stop[0])
                 {
                     throw new ReplayException("the journal has a gap after sequence " + lastApplied + " (" +
                         reader.problem() + "): the state after it cannot be rebuilt; see `journal verify`, or " +
@@ -320,9 +326,11 @@ public final class Replayer implements AutoCloseable
         {
             throw ex;
         }
-        catch (final RuntimeException ex)
+        catch (final Exception ex)
         {
-            throw new ReplayException("cannot read the journal after sequence " + lastApplied + ": " + ex);
+            // Chronicle throws some checked exceptions undeclared (a damaged file's StreamCorruptedException)
+            throw new ReplayException("cannot read the journal after sequence " + lastApplied + " (a damaged " +
+                "file?): " + ex);
         }
         return lastApplied;
     }
