@@ -5,6 +5,7 @@ import io.ringex.engine.risk.Account;
 import io.ringex.protocol.codecs.AddAccountDecoder;
 import io.ringex.protocol.codecs.AddInstrumentDecoder;
 import io.ringex.protocol.codecs.AdjustBalanceDecoder;
+import io.ringex.protocol.codecs.BustTradeDecoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.EndOfDayDecoder;
 import io.ringex.protocol.codecs.KillSwitchDecoder;
@@ -57,6 +58,7 @@ public final class BusinessLogicProcessor
     private final EndOfDayDecoder endOfDay = new EndOfDayDecoder();
     private final NewEpochDecoder newEpoch = new NewEpochDecoder();
     private final UnlockLogonsDecoder unlockLogons = new UnlockLogonsDecoder();
+    private final BustTradeDecoder bustTrade = new BustTradeDecoder();
 
     private final EngineState state;
     private final EventEncoder events;
@@ -64,6 +66,7 @@ public final class BusinessLogicProcessor
     private final OrderEntry orderEntry;
     private final OrderAmendments amendments;
     private final AdminCommands admin;
+    private final TradeCorrections corrections;
     private final StateHash stateHash = new StateHash();
     private final SnapshotWriter snapshotWriter = new SnapshotWriter();
     private final ErrorHandler errorHandler;
@@ -95,6 +98,7 @@ public final class BusinessLogicProcessor
         this.orderEntry = new OrderEntry(state, events, lifecycle);
         this.amendments = new OrderAmendments(state, events, lifecycle, orderEntry, massCancels);
         this.admin = new AdminCommands(state, events, riskUpdates, massCancels);
+        this.corrections = new TradeCorrections(state, events, riskUpdates);
         this.errorHandler = errorHandler;
     }
 
@@ -227,6 +231,11 @@ public final class BusinessLogicProcessor
             case UnlockLogonsDecoder.TEMPLATE_ID:
                 unlockLogons.wrap(buffer, offset, blockLength, version);
                 admin.onUnlockLogons(unlockLogons);
+                break;
+
+            case BustTradeDecoder.TEMPLATE_ID:
+                bustTrade.wrap(buffer, offset, blockLength, version);
+                corrections.onBustTrade(bustTrade);
                 break;
 
             default:

@@ -7,6 +7,7 @@ import io.ringex.engine.risk.Position;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.TradeBustedDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
 
 import java.math.BigDecimal;
@@ -29,10 +30,10 @@ import java.util.TreeMap;
  */
 public final class PostTrade
 {
-    /** One trade, both sides. */
+    /** One trade, both sides, or the bust of one (a BustTrade that reversed it: {@code bust}, with its reason). */
     public record TradeRow(long tradeId, long sequence, long timestampNs, int instrumentId, long price, long quantity,
         boolean aggressorBuy, long buyOrderId, long sellOrderId, long buyAccountId, long sellAccountId,
-        String buyClientOrderId, String sellClientOrderId)
+        String buyClientOrderId, String sellClientOrderId, boolean bust, String operator, String reason)
     {
     }
 
@@ -115,6 +116,7 @@ public final class PostTrade
         final List<TradeRow> trades = new ArrayList<>();
         final long[] first = { 0, 0 };
         final TradeDecoder trade = new TradeDecoder();
+        final TradeBustedDecoder busted = new TradeBustedDecoder();
         final ExecutionReportDecoder report = new ExecutionReportDecoder();
         final MessageHeaderDecoder header = new MessageHeaderDecoder();
         final Map<Long, String> clientIds = new HashMap<>();
@@ -150,7 +152,17 @@ public final class PostTrade
                         trade.price(), trade.quantity(), trade.aggressorSide() ==
                         io.ringex.protocol.codecs.Side.BUY, trade.buyOrderId(), trade.sellOrderId(),
                         trade.buyAccountId(), trade.sellAccountId(), clientIds.getOrDefault(trade.buyOrderId(), ""),
-                        clientIds.getOrDefault(trade.sellOrderId(), "")));
+                        clientIds.getOrDefault(trade.sellOrderId(), ""), false, "", ""));
+                }
+                else if (log.templateId(i) == TradeBustedDecoder.TEMPLATE_ID)
+                {
+                    header.wrap(log.events(), log.offset(i));
+                    busted.wrap(log.events(), log.offset(i) + MessageHeaderDecoder.ENCODED_LENGTH,
+                        header.blockLength(), header.version());
+                    trades.add(new TradeRow(busted.tradeId(), sequence, timestampNs, busted.instrumentId(),
+                        busted.price(), busted.quantity(), false, busted.buyOrderId(), busted.sellOrderId(),
+                        busted.buyAccountId(), busted.sellAccountId(), "", "", true, busted.operatorName(),
+                        busted.reason()));
                 }
             }
             return true;
@@ -201,17 +213,19 @@ public final class PostTrade
     public static String tradeFile(final Period period)
     {
         final StringBuilder out = new StringBuilder(256 + period.trades().size() * 160);
-        out.append("trade_id,sequence,time,instrument_id,symbol,price,quantity,notional,aggressor_side," +
-            "buy_order_id,buy_account_id,buy_client_order_id,sell_order_id,sell_account_id,sell_client_order_id\n");
+        out.append("record,trade_id,sequence,time,instrument_id,symbol,price,quantity,notional,aggressor_side," +
+            "buy_order_id,buy_account_id,buy_client_order_id,sell_order_id,sell_account_id,sell_client_order_id," +
+            "operator,reason\n");
         for (final TradeRow t : period.trades())
         {
             final int scale = period.scales().getOrDefault(t.instrumentId(), 0);
-            StateExport.row(out, t.tradeId(), t.sequence(), Instant.ofEpochSecond(0, t.timestampNs()),
-                t.instrumentId(), period.symbols().getOrDefault(t.instrumentId(), ""),
-                StateExport.price(t.price(), scale), t.quantity(),
-                StateExport.money(FixedPoint.notional(t.price(), t.quantity(), scale)),
-                t.aggressorBuy() ? "BUY" : "SELL", t.buyOrderId(), t.buyAccountId(), t.buyClientOrderId(),
-                t.sellOrderId(), t.sellAccountId(), t.sellClientOrderId());
+            StateExport.row(out, t.bust() ? "BUST" : "TRADE", t.tradeId(), t.sequence(),
+                Instant.ofEpochSecond(0, t.timestampNs()), t.instrumentId(),
+                period.symbols().getOrDefault(t.instrumentId(), ""), StateExport.price(t.price(), scale),
+                t.quantity(), StateExport.money(FixedPoint.notional(t.price(), t.quantity(), scale)),
+                t.bust() ? "" : t.aggressorBuy() ? "BUY" : "SELL", t.buyOrderId(), t.buyAccountId(),
+                t.buyClientOrderId(), t.sellOrderId(), t.sellAccountId(), t.sellClientOrderId(), t.operator(),
+                t.reason());
         }
         return out.toString();
     }
@@ -235,7 +249,7 @@ public final class PostTrade
         final StringBuilder positions = new StringBuilder("record,account_id,instrument_id,symbol,opening_position," +
             "bought,sold,closing_position,closing_average_cost,realised_pnl,mark_price,unrealised_pnl\n");
         final StringBuilder fills = new StringBuilder("record,account_id,trade_id,sequence,time,instrument_id," +
-            "symbol,side,liquidity,price,quantity,notional,fee,order_id,client_order_id\n");
+            "symbol,side,liquidity,price,quantity,notional,fee,order_id,client_order_id,reason\n");
         for (final Map.Entry<Long, AccountImage> entry : period.closing().entrySet())
         {
             final long account = entry.getKey();
@@ -264,17 +278,19 @@ public final class PostTrade
                     {
                         continue;
                     }
+                    // a bust reverses the side: the buyer sells the quantity back at the trade's price
+                    final boolean bought = buySide != t.bust();
                     count++;
-                    tradeCash += buySide ? -notional : notional;
+                    tradeCash += bought ? -notional : notional;
                     final long[] flow = flows.computeIfAbsent(t.instrumentId(), (k) -> new long[2]);
-                    flow[buySide ? 0 : 1] += t.quantity();
-                    StateExport.row(fills, "fill", account, t.tradeId(), t.sequence(),
+                    flow[bought ? 0 : 1] += t.quantity();
+                    StateExport.row(fills, t.bust() ? "bust" : "fill", account, t.tradeId(), t.sequence(),
                         Instant.ofEpochSecond(0, t.timestampNs()), t.instrumentId(),
-                        period.symbols().getOrDefault(t.instrumentId(), ""), buySide ? "BUY" : "SELL",
-                        buySide == t.aggressorBuy() ? "TAKER" : "MAKER", StateExport.price(t.price(), scale),
-                        t.quantity(), StateExport.money(notional), StateExport.money(0),
-                        buySide ? t.buyOrderId() : t.sellOrderId(),
-                        buySide ? t.buyClientOrderId() : t.sellClientOrderId());
+                        period.symbols().getOrDefault(t.instrumentId(), ""), bought ? "BUY" : "SELL",
+                        t.bust() ? "BUST" : buySide == t.aggressorBuy() ? "TAKER" : "MAKER",
+                        StateExport.price(t.price(), scale), t.quantity(), StateExport.money(notional),
+                        StateExport.money(0), buySide ? t.buyOrderId() : t.sellOrderId(),
+                        buySide ? t.buyClientOrderId() : t.sellClientOrderId(), t.reason());
                 }
             }
             long realised = 0;

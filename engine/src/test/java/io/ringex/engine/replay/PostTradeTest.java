@@ -81,10 +81,11 @@ class PostTradeTest
         final List<String> fromFile = new ArrayList<>();
         for (final String row : rows)
         {
-            final String[] c = row.split(",");
-            final int scale = c[4].equals("EUR-USD") ? 4 : 2;
-            fromFile.add(c[0] + "," + c[1] + "," + c[3] + "," + FixedPoint.parse(c[5], scale) + "," + c[6] + "," +
-                c[9] + "," + c[12]);
+            final String[] c = row.split(",", -1);
+            assertEquals("TRADE", c[0], row);
+            final int scale = c[5].equals("EUR-USD") ? 4 : 2;
+            fromFile.add(c[1] + "," + c[2] + "," + c[4] + "," + FixedPoint.parse(c[6], scale) + "," + c[7] + "," +
+                c[10] + "," + c[13]);
         }
         assertTrue(LIVE_TRADES.size() > 100, "the day has trades: " + LIVE_TRADES.size());
         assertEquals(LIVE_TRADES, fromFile);
