@@ -95,6 +95,12 @@ public final class AuditTrail
             return this;
         }
 
+        /** @return the most commands to list. */
+        public int limit()
+        {
+            return limit;
+        }
+
         /** @return the subject, for titles. */
         public String describe()
         {
@@ -159,7 +165,11 @@ public final class AuditTrail
         }
         if (query.fromNs != Long.MIN_VALUE)
         {
-            replayer.checkTime(Math.max(query.fromNs, replayer.ends().firstTimestampNs()));
+            replayer.checkTime(query.fromNs);
+        }
+        if (query.toNs != Long.MAX_VALUE && query.toNs < replayer.ends().firstTimestampNs())
+        {
+            replayer.checkTime(query.toNs);
         }
         if (query.orderId != 0)
         {
