@@ -41,6 +41,10 @@ public final class RingexApplication
         System.setProperty("ringex.risk.streams.market-data-channel", Venue.IPC);
         System.setProperty("ringex.risk.streams.control-channel", Venue.IPC);
         System.setProperty("ringex.risk.streams.control-stream-id", Integer.toString(Venue.CONTROL_STREAM));
+        // The audit page replays the venue's own journal, read-only, on the risk service's worker thread.
+        System.setProperty("ringex.risk.audit.journal-dir", settings.dataDirectory().resolve("journal").toString());
+        System.setProperty("ringex.risk.audit.snapshot-dir",
+            settings.dataDirectory().resolve("snapshots").toString());
 
         final AgentRunner demoFlow = settings.demoFlow() ? startDemoFlow(venue) : null;
         final SpringApplication spring = new SpringApplication(RiskServiceApplication.class);

@@ -37,12 +37,13 @@ public final class Journal implements AutoCloseable
     private final Path directory;
     private final Durability durability;
 
-    private Journal(final Path directory, final Durability durability, final TimeProvider clock)
+    private Journal(final Path directory, final Durability durability, final TimeProvider clock, final boolean readOnly)
     {
         this.directory = directory;
         this.durability = durability;
         final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder.binary(directory.toFile())
             .rollCycle(RollCycles.FAST_DAILY)
+            .readOnly(readOnly)
             .syncMode(durability == Durability.MACHINE ? SyncMode.SYNC : SyncMode.NONE);
         if (null != clock)
         {
@@ -80,7 +81,24 @@ public final class Journal implements AutoCloseable
         {
             throw new IllegalStateException("cannot create journal directory " + directory);
         }
-        return new Journal(directory, durability, clock);
+        return new Journal(directory, durability, clock, false);
+    }
+
+    /**
+     * Open an existing journal to read only, as tools do beside a running node (the audit page, the replay tools):
+     * nothing of the directory is created or changed, and no writer can be taken.
+     *
+     * @param directory the queue directory.
+     * @return the journal.
+     * @throws IllegalStateException if there is no such directory.
+     */
+    public static Journal openReadOnly(final Path directory)
+    {
+        if (!directory.toFile().isDirectory())
+        {
+            throw new IllegalStateException("no journal directory " + directory);
+        }
+        return new Journal(directory, Durability.PROCESS, null, true);
     }
 
     /**

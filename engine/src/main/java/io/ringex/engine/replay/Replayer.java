@@ -92,7 +92,7 @@ public final class Replayer implements AutoCloseable
         final Journal journal;
         try
         {
-            journal = Journal.open(journalDirectory, Journal.Durability.PROCESS);
+            journal = Journal.openReadOnly(journalDirectory);
         }
         catch (final RuntimeException ex)
         {
