@@ -209,23 +209,46 @@ public final class ShadowCompare
             final String[] theirs = eventsThere(journal, sequence, allowGaps).split("\n");
             report.append("\nthe command and its events, line by line ('=' same, '<' this build, '>' other " +
                 "build):\n");
-            final int n = Math.max(ours.length, theirs.length);
-            for (int i = 0; i < n; i++)
-            {
-                final String a = i < ours.length ? ours[i] : null;
-                final String b = i < theirs.length ? theirs[i] : null;
-                if (a != null && a.equals(b))
-                {
-                    report.append("= ").append(a).append('\n');
-                }
-                else
-                {
-                    report.append("< ").append(a == null ? "(none)" : a).append('\n');
-                    report.append("> ").append(b == null ? "(none)" : b).append('\n');
-                }
-            }
+            diff(ours, theirs, report);
         }
         return new Outcome(false, sequence, report.toString());
+    }
+
+    /**
+     * The two outputs aligned on their longest common subsequence, as diff does: '=' in both, '<' only in this
+     * build's, '>' only in the other's. A command has tens of events, so the quadratic table is small.
+     */
+    static void diff(final String[] ours, final String[] theirs, final StringBuilder out)
+    {
+        final int n = ours.length;
+        final int m = theirs.length;
+        final int[][] common = new int[n + 1][m + 1];
+        for (int i = n - 1; i >= 0; i--)
+        {
+            for (int j = m - 1; j >= 0; j--)
+            {
+                common[i][j] = ours[i].equals(theirs[j]) ? common[i + 1][j + 1] + 1 :
+                    Math.max(common[i + 1][j], common[i][j + 1]);
+            }
+        }
+        int i = 0;
+        int j = 0;
+        while (i < n || j < m)
+        {
+            if (i < n && j < m && ours[i].equals(theirs[j]))
+            {
+                out.append("= ").append(ours[i++]).append('\n');
+                j++;
+            }
+            else if (j == m || (i < n && common[i + 1][j] >= common[i][j + 1]))
+            {
+                out.append("< ").append(ours[i++]).append('\n');
+            }
+            else
+            {
+                out.append("> ").append(theirs[j++]).append('\n');
+            }
+        }
     }
 
     private static long firstSequence(final String ours, final String theirs)
