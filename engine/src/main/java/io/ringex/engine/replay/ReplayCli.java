@@ -20,7 +20,8 @@ import java.util.Set;
  * The journal commands that replay through the business-logic processor, run as {@code ./ringex journal <command>}
  * (the launcher sends these here and the others to the journal module's CLI, which cannot depend on the engine):
  * <ul>
- *     <li>{@code state DIR --at SEQ|TIME}: the state as of a command (books with every order, accounts, positions).</li>
+ *     <li>{@code state DIR --at SEQ|TIME}: the state as of a command (books with every order, accounts,
+ *     positions).</li>
  *     <li>{@code audit DIR --order ID | --client-order C --account A | --account A [--from T] [--to T]}: a
  *     lifecycle.</li>
  *     <li>{@code trades} and {@code statements DIR --day D | --from --to}: post-trade files.</li>
@@ -41,7 +42,8 @@ public final class ReplayCli
         "  audit      DIR --order ID | --client-order ID --account A | --account A  [--from TIME] [--to TIME]",
         "             [--snapshots DIR] [--format text|json] [--limit N]",
         "  trades     DIR --day YYYY-MM-DD | --from SEQ|TIME --to SEQ|TIME [--snapshots DIR] [--out FILE]",
-        "  statements DIR --day YYYY-MM-DD | --from SEQ|TIME --to SEQ|TIME [--account A] [--snapshots DIR] [--out FILE]",
+        "  statements DIR --day YYYY-MM-DD | --from SEQ|TIME --to SEQ|TIME [--account A] [--snapshots DIR]",
+        "             [--out FILE]",
         "  events     DIR --from SEQ [--to SEQ]",
         "  digest     DIR [--hash-every N]",
         "  compare    DIR --with CLASSPATH [--hash-every N]",

@@ -48,7 +48,13 @@ public final class Replayer implements AutoCloseable
          * @return false to stop the replay after this command.
          */
         boolean onCommand(
-            long sequence, long timestampNs, long sourceId, DirectBuffer buffer, int offset, int length, EventLog events);
+            long sequence,
+            long timestampNs,
+            long sourceId,
+            DirectBuffer buffer,
+            int offset,
+            int length,
+            EventLog events);
     }
 
     private final Journal journal;

@@ -117,8 +117,8 @@ class ReferenceJournalTest
             "# The reference journal's expected replay: DemoJournal, " + COMMANDS + " commands, seed " + SEED + ".",
             "# events.digest: SHA-256 of `./ringex journal digest journal --hash-every 500`.",
             "# Regenerate on purpose only (see ReferenceJournalTest):",
-            "# mvn -B -o test -pl protocol,common,client,journal,engine -Dtest=ReferenceJournalTest " +
-                "-Dsurefire.failIfNoSpecifiedTests=false -Dringex.reference.regenerate=true",
+            "# mvn -B -o test -pl protocol,common,client,journal,engine -Dtest=ReferenceJournalTest \\",
+            "#     -Dsurefire.failIfNoSpecifiedTests=false -Dringex.reference.regenerate=true",
             "commands=" + digest[0],
             "events.digest=" + digest[1],
             "state.hash=" + digest[2]);
