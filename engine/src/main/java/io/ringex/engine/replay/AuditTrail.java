@@ -147,6 +147,8 @@ public final class AuditTrail
     private final MessageText command = new MessageText();
     private final MessageText event = new MessageText();
     private final LongHashSet orders = new LongHashSet();
+    /** Whether the command just matched ended the followed order's life (its leaves reported as 0). */
+    private boolean done;
 
     /**
      * Replay and collect the trail.
@@ -213,8 +215,6 @@ public final class AuditTrail
         return new Result(query.describe(), entries, replayer.restoredSequence(), replayer.lastApplied(),
             replayer.appliedCount(), truncated[0], System.nanoTime() - startNs);
     }
-
-    private boolean done;
 
     private Entry match(
         final Query query,

@@ -46,7 +46,7 @@ public final class ReplayCli
         "             [--out FILE]",
         "  events     DIR --from SEQ [--to SEQ]",
         "  digest     DIR [--hash-every N]",
-        "  compare    DIR --with CLASSPATH [--hash-every N]",
+        "  compare    DIR --with CLASSPATH [--hash-every N] [--java PATH]",
         "  synth      DIR --commands N [--snapshots DIR --snapshot-every N] [--seed S] [--start TIME]",
         "TIME is ISO-8601 in UTC (2026-01-05T10:32:05.120Z); every command also takes --allow-gaps");
     private static final Map<String, Set<String>> OPTIONS = Map.of(
