@@ -410,7 +410,8 @@ function renderEngineCards(e) {
         card('p99 / p99.9', `${us(e.latencyNs.p99)} / ${us(e.latencyNs.p999)}`, 'µs'),
         card('Ring occupancy', (e.ringOccupancy * 100).toFixed(2), '%', e.ringOccupancy > 0.9 ? 'neg' : ''),
         card('Journal lag', qty(e.journalLag), 'slots'),
-        card('Replication lag', qty(e.replicationLag), 'slots'),
+        // A node that replicates nothing (replication off, a standby) has no lag to show.
+        card('Replication lag', e.replicating ? qty(e.replicationLag) : 'off', e.replicating ? 'slots' : ''),
     ].concat((e.nodes && e.nodes.length > 1) ? e.nodes.map((n) => card(
         `Node ${n.seen ? n.nodeId : '?'} (${esc(n.name)})${n.followed ? ' · followed' : ''}`,
         n.seen ? `${n.role} · epoch ${n.epoch}` : 'no status',
@@ -470,7 +471,8 @@ async function refreshEngineCharts() {
             { scales: { x: { ticks: { maxTicksLimit: 6, maxRotation: 0 } }, y: { beginAtZero: true, suggestedMax: 1 } } }),
         [h.ringOccupancy.map((o) => o * 100)]);
         set(chart('ch-lag', 'line', [{ label: 'journal', borderColor: '#4e9be6' },
-            { label: 'replication', borderColor: '#a48be8' }]), [h.journalLag, h.replicationLag]);
+            { label: 'replication', borderColor: '#a48be8' }]),
+        [h.journalLag, h.replicationLag.map((lag) => (lag < 0 ? null : lag))]);
         const reasons = Object.keys(e.rejects);
         const rc = chart('ch-rejects', 'bar', [{ label: 'rejects', backgroundColor: '#e0524f', maxBarThickness: 22 }],
             { indexAxis: 'y', plugins: { legend: { display: false } },

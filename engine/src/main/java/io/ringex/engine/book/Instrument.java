@@ -21,6 +21,8 @@ public final class Instrument
     public static final byte STATUS_HALTED = 2;
     /** Closed: no new orders; resting orders canceled when closing. */
     public static final byte STATUS_CLOSED = 3;
+    /** Trading status: delisted (TradingStatus.DELISTED): no longer trades, its history kept. */
+    public static final byte STATUS_DELISTED = 20;
 
     /** Largest basis-point band accepted (100 times the reference price). */
     public static final long MAX_BAND_BASIS_POINTS = 1_000_000L;

@@ -205,6 +205,19 @@ public final class OrderBook
     }
 
     /**
+     * Take the place of an amended instrument's book (which must hold no order): its market-data sequence, last trade
+     * price, priority stamps and mark slot carry on in this one.
+     *
+     * @param old the book replaced.
+     */
+    public void takeOver(final OrderBook old)
+    {
+        this.marks = old.marks;
+        this.markIndex = old.markIndex;
+        restoreState(old.mdSequence, old.lastTradePrice, old.nextPriority);
+    }
+
+    /**
      * Restore market-data state from a snapshot.
      *
      * @param mdSequence     last market-data sequence.

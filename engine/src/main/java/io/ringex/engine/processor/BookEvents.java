@@ -115,6 +115,8 @@ final class BookEvents
                 return TradingStatus.HALTED;
             case Instrument.STATUS_CLOSED:
                 return TradingStatus.CLOSED;
+            case Instrument.STATUS_DELISTED:
+                return TradingStatus.DELISTED;
             default:
                 return TradingStatus.OPEN;
         }

@@ -174,6 +174,10 @@ public final class OrderAmendments
         {
             return RejectReason.ACCOUNT_KILLED;
         }
+        if (account.status() != Account.STATUS_ACTIVE)
+        {
+            return RejectReason.ACCOUNT_SUSPENDED;
+        }
         RejectReason reason = OrderRules.checkOrder(book.instrument(), false, order.timeInForce(), order.postOnly(),
             newPrice, newQuantity);
         if (reason != RejectReason.NONE)

@@ -30,7 +30,8 @@ final class OrderRules
     {
         if (instrument.status() != Instrument.STATUS_OPEN)
         {
-            return RejectReason.INSTRUMENT_HALTED;
+            return instrument.status() == Instrument.STATUS_DELISTED ? RejectReason.INSTRUMENT_DELISTED :
+                RejectReason.INSTRUMENT_HALTED;
         }
         if (market && (timeInForce == Order.TIF_GTC || timeInForce == Order.TIF_DAY || postOnly))
         {

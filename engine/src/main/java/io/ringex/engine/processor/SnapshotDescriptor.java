@@ -25,7 +25,7 @@ package io.ringex.engine.processor;
  *   Account (creation order), 72 bytes + 64 per position:
  *     long accountId, int defaultStp, long balance, long reserved, long creditLimit, long maxOrderQuantity,
  *     long maxOrderNotional, long defaultPositionLimit, int maxOpenOrders, int allowShort, int killed,
- *     int openOrders, int positionCount
+ *     int status (1 active, 2 suspended, 3 closed), int openOrders, int positionCount
  *     Position (creation order): int instrumentId, int priceScale, long position, long cost, long realisedPnl,
  *     long openBuyQuantity, long openSellQuantity, long positionLimit
  *
@@ -37,6 +37,10 @@ package io.ringex.engine.processor;
  *
  *   Statistics ({@link VenueStatistics}): long ordersAccepted, long trades, long rejects, int reasonCount, then per
  *     reason with a non-zero count (ascending value): int reason value, long count
+ *
+ *   Users ({@link Users}, creation order): int userCount, then per user: text username, int enabled,
+ *     int fixCancelOnDisconnect, int throttle, int accountCount, long[accountCount] accounts, text fixSenderCompId,
+ *     text credentialHash (text: int length, then that many US-ASCII bytes)
  * </pre>
  * Every open order rests in its book; queues are rebuilt from each order's priority (ascending within a book).
  * Account open-order lists are rebuilt in venue order, which is each account's acceptance order.
@@ -48,7 +52,7 @@ public final class SnapshotDescriptor
     /** 'RXSN'. */
     public static final int MAGIC = 0x4E535852;
     /** Format version; bump on any layout change. */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     /** Offset of the magic. */
     public static final int MAGIC_OFFSET = 0;

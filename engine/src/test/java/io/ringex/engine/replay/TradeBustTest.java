@@ -40,6 +40,7 @@ class TradeBustTest
         final long liveHash;
         try (JournalFixture venue = new JournalFixture(temp))
         {
+            venue.encoder.operator("ops");
             venue.send(JournalFixture.ADMIN, venue.encoder.addInstrument(1, 1, "ACME", 2, 5, 10, 10_000,
                 PriceBandType.TICKS, 40));
             for (long account = SELLER; account <= BUYER; account++)
@@ -62,18 +63,18 @@ class TradeBustTest
 
             // refused: nothing changes
             final String refusedUnknownAccount = admin(venue, venue.encoder.bustTrade(40, 1, 1, 10_000, 30,
-                buyOrder, sellOrder, 99, SELLER, "ops", "fat finger"));
+                buyOrder, sellOrder, 99, SELLER, "fat finger"));
             assertTrue(refusedUnknownAccount.contains("rejectReason=UNKNOWN_ACCOUNT"), refusedUnknownAccount);
             final String refusedUnknownTrade = admin(venue, venue.encoder.bustTrade(41, 2, 1, 10_000, 30,
-                buyOrder, sellOrder, BUYER, SELLER, "ops", "fat finger"));
+                buyOrder, sellOrder, BUYER, SELLER, "fat finger"));
             assertTrue(refusedUnknownTrade.contains("rejectReason=INVALID_ARGUMENT"), refusedUnknownTrade);
             final String refusedNoReason = admin(venue, venue.encoder.bustTrade(42, 1, 1, 10_000, 30,
-                buyOrder, sellOrder, BUYER, SELLER, "ops", ""));
+                buyOrder, sellOrder, BUYER, SELLER, ""));
             assertTrue(refusedNoReason.contains("rejectReason=INVALID_ARGUMENT"), refusedNoReason);
             assertEquals(before[1] - 3_000_00000000L, venue.live.state().account(BUYER).balance());
 
             final String accepted = admin(venue, venue.encoder.bustTrade(43, 1, 1, 10_000, 30, buyOrder,
-                sellOrder, BUYER, SELLER, "ops", "fat finger"));
+                sellOrder, BUYER, SELLER, "fat finger"));
             assertTrue(accepted.contains("TradeBusted instrumentId=1|tradeId=1|price=10000|quantity=30|buyOrderId=" +
                 buyOrder + "|sellOrderId=" + sellOrder + "|buyAccountId=2|sellAccountId=1|"), accepted);
             assertTrue(accepted.contains("reason='fat finger'"), accepted);

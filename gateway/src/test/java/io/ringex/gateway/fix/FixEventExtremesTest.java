@@ -392,8 +392,10 @@ class FixEventExtremesTest
         assertTrue(FixWire.field(fix, 17).startsWith("E" + d.epoch() + "-" + d.commandSequence() + "-"));
         if (d.execType() == ExecType.REJECTED)
         {
-            final String reason = d.rejectReasonRaw() <= RejectReason.STALE_EPOCH.value() ?
-                d.rejectReason().name() : "REJECT_REASON_" + d.rejectReasonRaw();
+            final int raw = d.rejectReasonRaw();
+            final String reason = java.util.Arrays.stream(RejectReason.values())
+                .filter(r -> r != RejectReason.NULL_VAL && r.value() == raw).map(Enum::name).findFirst()
+                .orElse("REJECT_REASON_" + raw);
             assertTrue(text.startsWith(reason), text);
         }
         return fix;

@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
@@ -28,35 +28,43 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Thread safety: the processor's thread.
  */
-final class PeerMonitor implements Agent, FragmentHandler
+public final class PeerMonitor implements Agent, FragmentHandler
 {
     private static final System.Logger LOG = System.getLogger(PeerMonitor.class.getName());
 
     private final Subscription subscription;
     private final AtomicCounter replicatedSequence;
     private final BusinessLogicProcessor processor;
-    private final Runnable fence;
-    private final java.util.function.BooleanSupplier actingPrimary;
-    private final java.util.function.BooleanSupplier standbyVerified;
+    private final ActingRole role;
+    private final ClientIngress ingress;
+    private final CatchUpAgent catchUp;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final ReplicationAckDecoder ack = new ReplicationAckDecoder();
     private final ReplicationHeartbeatDecoder heartbeat = new ReplicationHeartbeatDecoder();
     private boolean fenced;
 
-    PeerMonitor(
+    /**
+     * @param subscription       this node's acknowledgement channel.
+     * @param replicatedSequence advanced to what the standby has journaled, once verified.
+     * @param processor          this node's processor, whose epoch a newer primary's is compared with.
+     * @param role               the node's role: FENCED when superseded; only a PRIMARY fences.
+     * @param ingress            closed when this node is fenced.
+     * @param catchUp            whether the standby's journal has been checked against this node's.
+     */
+    public PeerMonitor(
         final Subscription subscription,
         final AtomicCounter replicatedSequence,
         final BusinessLogicProcessor processor,
-        final Runnable fence,
-        final java.util.function.BooleanSupplier actingPrimary,
-        final java.util.function.BooleanSupplier standbyVerified)
+        final ActingRole role,
+        final ClientIngress ingress,
+        final CatchUpAgent catchUp)
     {
-        this.actingPrimary = actingPrimary;
-        this.standbyVerified = standbyVerified;
         this.subscription = subscription;
         this.replicatedSequence = replicatedSequence;
         this.processor = processor;
-        this.fence = fence;
+        this.role = role;
+        this.ingress = ingress;
+        this.catchUp = catchUp;
     }
 
     public int doWork()
@@ -83,20 +91,21 @@ final class PeerMonitor implements Agent, FragmentHandler
                 advance(heartbeat.sequence());
             }
             else if (heartbeat.role() == NodeRole.PRIMARY && heartbeat.epoch() > processor.state().epoch() &&
-                !fenced && actingPrimary.getAsBoolean())
+                !fenced && role.isPrimary())
             {
                 fenced = true;
                 LOG.log(System.Logger.Level.ERROR, "node {0} is PRIMARY at epoch {1}, above this node''s {2}: " +
                     "FENCED, taking no more commands; restart this node as a standby of the new primary",
                     heartbeat.nodeId(), heartbeat.epoch(), processor.state().epoch());
-                fence.run();
+                ingress.close();
+                role.set(NodeRole.FENCED);
             }
         }
     }
 
     private void advance(final long sequence)
     {
-        if (sequence > replicatedSequence.getPlain() && standbyVerified.getAsBoolean())
+        if (sequence > replicatedSequence.getPlain() && catchUp.standbyVerified())
         {
             // Release: the replication stage, on another thread, reads it with acquire.
             replicatedSequence.setRelease(sequence);

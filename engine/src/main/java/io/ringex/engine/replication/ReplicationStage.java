@@ -1,14 +1,16 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.engine.ring.SlotDescriptor;
 import io.ringex.engine.ring.SlotHandler;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.ReplicatedCommandEncoder;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -34,7 +36,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Run with {@link io.ringex.engine.ring.StageErrorPolicy#HALT}. Thread safety: the stage's thread only.
  */
-final class ReplicationStage implements SlotHandler
+public final class ReplicationStage implements SlotHandler
 {
     private static final System.Logger LOG = System.getLogger(ReplicationStage.class.getName());
     /** A degraded stage tries to return to SYNC when the standby acknowledges within this many commands. */
@@ -44,10 +46,11 @@ final class ReplicationStage implements SlotHandler
     private final boolean sync;
     private final long ackTimeoutNs;
     private final SequenceBase sequences;
-    private final EpochNanoClock clock;
+    private final NanoClock clock;
     private final IdleStrategy idleStrategy;
     private final AtomicCounter ackedCounter;
     private final AtomicCounter degradedCounter;
+    private final Agent whileWaiting;
     private final UnsafeBuffer sendBuffer;
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final ReplicatedCommandEncoder encoder = new ReplicatedCommandEncoder();
@@ -56,18 +59,35 @@ final class ReplicationStage implements SlotHandler
     private long ackedAtLastResync = -1;
     private volatile boolean active;
     private boolean dropping;
-    private org.agrona.concurrent.Agent whileWaiting;
 
-    ReplicationStage(
+    /**
+     * @param publication      the replication stream to the standby.
+     * @param sync             SYNC (wait for acknowledgements) rather than ASYNC.
+     * @param ackTimeoutNs     how long to wait for an acknowledgement, a connection or a back-pressured send.
+     * @param sequences        ring to command sequences.
+     * @param clock            the node's clock, for every timeout.
+     * @param idleStrategy     how to wait.
+     * @param ackedCounter     what the standby has acknowledged (advanced by the {@link PeerMonitor}).
+     * @param degradedCounter  counts degradations and dropped sends.
+     * @param maxPayloadLength the longest command.
+     * @param whileWaiting     work to do instead of idling while waiting, when it shares this stage's thread: the
+     *                         {@link CatchUpAgent}, so that a standby catching up (which acknowledges nothing until
+     *                         its primary serves it) is served while SYNC replication waits for it; and the output
+     *                         ring's publishers, so that a processor waiting for output slots gets them, finishes its
+     *                         batch, and lets the peer monitor on its thread read the acknowledgement this stage waits
+     *                         for. Null for none (each has a thread of its own).
+     */
+    public ReplicationStage(
         final ExclusivePublication publication,
         final boolean sync,
         final long ackTimeoutNs,
         final SequenceBase sequences,
-        final EpochNanoClock clock,
+        final NanoClock clock,
         final IdleStrategy idleStrategy,
         final AtomicCounter ackedCounter,
         final AtomicCounter degradedCounter,
-        final int maxPayloadLength)
+        final int maxPayloadLength,
+        final Agent whileWaiting)
     {
         this.publication = publication;
         this.sync = sync;
@@ -77,6 +97,7 @@ final class ReplicationStage implements SlotHandler
         this.idleStrategy = idleStrategy;
         this.ackedCounter = ackedCounter;
         this.degradedCounter = degradedCounter;
+        this.whileWaiting = whileWaiting;
         this.sendBuffer = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH +
             ReplicatedCommandEncoder.BLOCK_LENGTH + ReplicatedCommandEncoder.commandHeaderLength() + maxPayloadLength]);
     }
@@ -88,7 +109,7 @@ final class ReplicationStage implements SlotHandler
      * @param epoch         the epoch stamped on replicated commands.
      * @param startDegraded whether to start as ASYNC until a standby catches up.
      */
-    void activate(final long epoch, final boolean startDegraded)
+    public void activate(final long epoch, final boolean startDegraded)
     {
         this.epoch = epoch;
         // Only acknowledgements that arrive from now on can bring a degraded stage back to SYNC: what the counter
@@ -106,25 +127,20 @@ final class ReplicationStage implements SlotHandler
     }
 
     /**
-     * Work to do instead of idling while waiting for a standby, when it shares this stage's thread: the
-     * {@link CatchUpAgent}, so that a standby catching up (which acknowledges nothing until its primary serves it) is
-     * served while SYNC replication waits for it; and the output ring's publishers, so that a processor waiting for
-     * output slots gets them, finishes its batch, and lets the peer monitor on its thread read the acknowledgement
-     * this stage waits for.
-     *
-     * @param agent run on this stage's thread; null for none.
+     * @return whether the stage is SYNC and degraded to ASYNC now (any thread).
      */
-    void whileWaiting(final org.agrona.concurrent.Agent agent)
+    public boolean degraded()
     {
-        this.whileWaiting = agent;
+        return degraded;
     }
 
     /**
-     * @return whether the stage is SYNC and degraded to ASYNC now.
+     * @return whether the stage replicates: activated, on a primary at start or on a standby by its promotion (any
+     * thread).
      */
-    boolean degraded()
+    public boolean isActive()
     {
-        return degraded;
+        return active;
     }
 
     public void onSlot(final AtomicBuffer buffer, final int slotOffset, final long sequence, final boolean endOfBatch)

@@ -1,7 +1,6 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import java.util.function.IntSupplier;
-import java.util.function.LongSupplier;
 
 import io.aeron.Publication;
 import io.aeron.Subscription;
@@ -9,24 +8,18 @@ import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringex.engine.ring.Ring;
-import io.ringex.engine.ring.Sequencer;
-import io.ringex.engine.ring.SlotDescriptor;
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.journal.Journal;
-import io.ringex.journal.JournalReader;
-import io.ringex.protocol.codecs.BooleanType;
-import io.ringex.protocol.codecs.CatchUpRequestEncoder;
 import io.ringex.protocol.codecs.CatchUpResponseDecoder;
 import io.ringex.protocol.codecs.CatchUpStatus;
-import io.ringex.protocol.codecs.CatchUpStopEncoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
-import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.ReplicatedCommandDecoder;
 import io.ringex.protocol.codecs.ReplicationHeartbeatDecoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
 
 /**
  * The standby's input: claims the primary's commands into the standby's input ring with the primary's sequence, time
@@ -55,12 +48,11 @@ import org.agrona.concurrent.status.AtomicCounter;
  * Thread safety: one thread (the input thread); the only user of the standby input ring's sequencer.
  * {@link #acknowledging()} and {@link #isDiverged()} from any thread.
  */
-final class StandbyReceiver implements Agent
+public final class StandbyReceiver implements Agent
 {
     static final long REQUEST_INTERVAL_NS = 250_000_000L;
     private static final System.Logger LOG = System.getLogger(StandbyReceiver.class.getName());
     private static final int FRAGMENT_LIMIT = 64;
-    private static final long NO_SESSION = Long.MIN_VALUE;
     private static final FragmentHandler DISCARD = (buffer, offset, length, header) ->
     {
     };
@@ -70,33 +62,23 @@ final class StandbyReceiver implements Agent
         REQUESTING, CATCHING_UP, LIVE, PROBING, REFUSED, STOPPED
     }
 
-    /** What the receiver needs of its node besides the streams. */
-    static final class Links
-    {
-        Subscription live;
-        Subscription catchUp;
-        Publication toPrimary;
-        LongSupplier journaledSequence;
-        IntSupplier journaledChecksum;
-        Journal journal;
-        AtomicCounter gaps;
-        AtomicCounter diverged;
-        AtomicCounter caughtUp;
-        Runnable onDiverged;
-        int nodeId;
-    }
-
-    private final Links links;
-    private final Ring ring;
-    private final Sequencer sequencer;
+    private final Subscription live;
+    private final Subscription catchUp;
+    private final CatchUpRequester requester;
+    private final DivergenceProbe probe;
+    private final PrimarySessions sessions = new PrimarySessions();
+    private final ReplicatedCommandWriter writer;
+    private final SequenceBase sequences;
+    private final AtomicCounter journalSequence;
+    private final IntSupplier journaledChecksum;
+    private final AtomicCounter gaps;
+    private final AtomicCounter caughtUp;
+    private final NanoClock clock;
+    private final int nodeId;
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final ReplicatedCommandDecoder decoder = new ReplicatedCommandDecoder();
     private final CatchUpResponseDecoder response = new CatchUpResponseDecoder();
     private final ReplicationHeartbeatDecoder heartbeat = new ReplicationHeartbeatDecoder();
-    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
-    private final CatchUpRequestEncoder request = new CatchUpRequestEncoder();
-    private final CatchUpStopEncoder stop = new CatchUpStopEncoder();
-    private final UnsafeBuffer sendBuffer = new UnsafeBuffer(new byte[128]);
     private final ControlledFragmentHandler liveHandler = this::onLive;
     private final ControlledFragmentHandler catchUpHandler = this::onCatchUp;
     private State state = State.REQUESTING;
@@ -112,26 +94,56 @@ final class StandbyReceiver implements Agent
     private long nowNs;
     private long requestId;
     private long nextRequestNs;
-    private long probeLow;
-    private long probeHigh;
-    private long probeSequence;
-    private int probeChecksum;
     private int primaryNodeId;
-    private long commandSession = NO_SESSION;
-    private long heartbeatSession = NO_SESSION;
 
-    StandbyReceiver(final Links links, final Ring ring, final SequenceBase sequences)
+    /**
+     * @param live              the replication stream: the primary's live commands and heartbeats.
+     * @param catchUp           the catch-up stream: the primary's answers and its journal's commands.
+     * @param toPrimary         the primary's acknowledgement channel, where requests and stops go.
+     * @param ring              the standby's input ring, of which this receiver is the only producer.
+     * @param sequences         ring to command sequences.
+     * @param journal           this node's journal, read when bisecting a divergence.
+     * @param journalSequence   the journal stage's sequence: what this node has journaled.
+     * @param journaledChecksum the CRC-32C of the last record journaled.
+     * @param counters          where the receiver's counters are allocated.
+     * @param role              the node's role, set DIVERGED when its journal is found to differ.
+     * @param clock             the node's clock, for every interval.
+     * @param nodeId            this node's id.
+     */
+    public StandbyReceiver(
+        final Subscription live,
+        final Subscription catchUp,
+        final Publication toPrimary,
+        final Ring ring,
+        final SequenceBase sequences,
+        final Journal journal,
+        final AtomicCounter journalSequence,
+        final IntSupplier journaledChecksum,
+        final CountersManager counters,
+        final ActingRole role,
+        final NanoClock clock,
+        final int nodeId)
     {
-        this.links = links;
-        this.ring = ring;
-        this.sequencer = ring.sequencer();
+        this.live = live;
+        this.catchUp = catchUp;
+        this.requester = new CatchUpRequester(toPrimary, nodeId);
+        this.probe = new DivergenceProbe(journal, counters.newCounter("standby-diverged"), role, nodeId);
+        this.writer = new ReplicatedCommandWriter(ring);
+        this.sequences = sequences;
+        this.journalSequence = journalSequence;
+        this.journaledChecksum = journaledChecksum;
+        this.gaps = counters.newCounter("standby-gaps");
+        this.caughtUp = counters.newCounter("standby-caught-up-commands");
+        this.clock = clock;
+        this.nodeId = nodeId;
         this.nextSequence = sequences.firstCommandSequence();
-        this.requestId = System.nanoTime();
+        // Distinct from the ids a previous life of this node used, which its primary may still be serving.
+        this.requestId = clock.nanoTime();
     }
 
     public int doWork()
     {
-        nowNs = System.nanoTime();
+        nowNs = clock.nanoTime();
         if (closed)
         {
             return 0;
@@ -139,7 +151,7 @@ final class StandbyReceiver implements Agent
         if (state == State.STOPPED || state == State.REFUSED)
         {
             // Keep reading and discard: a subscription left unread fills, and its primary's replication then waits.
-            return links.live.poll(DISCARD, FRAGMENT_LIMIT) + links.catchUp.poll(DISCARD, FRAGMENT_LIMIT);
+            return live.poll(DISCARD, FRAGMENT_LIMIT) + catchUp.poll(DISCARD, FRAGMENT_LIMIT);
         }
         ringFull = false;
         int work = 0;
@@ -147,15 +159,15 @@ final class StandbyReceiver implements Agent
         {
             work += sendRequest();
         }
-        work += links.catchUp.controlledPoll(catchUpHandler, FRAGMENT_LIMIT);
-        work += links.live.controlledPoll(liveHandler, FRAGMENT_LIMIT);
+        work += catchUp.controlledPoll(catchUpHandler, FRAGMENT_LIMIT);
+        work += live.controlledPoll(liveHandler, FRAGMENT_LIMIT);
         if (state == State.CATCHING_UP && primarySequence >= nextSequence &&
             nowNs - lastCatchUpNs > REQUEST_INTERVAL_NS)
         {
             // The primary holds what this node lacks but its catch-up went quiet: it ended the session (the standby
             // unreachable for a while, a restart), and only a new request starts another.
             LOG.log(System.Logger.Level.WARNING, "standby node {0}: no catch-up from primary node {1} for {2} ms " +
-                "at sequence {3} (primary at {4}): asking again", links.nodeId, primaryNodeId,
+                "at sequence {3} (primary at {4}): asking again", nodeId, primaryNodeId,
                 REQUEST_INTERVAL_NS / 1_000_000, nextSequence, primarySequence);
             askAgain(0);
             work++;
@@ -177,7 +189,7 @@ final class StandbyReceiver implements Agent
      */
     int drain()
     {
-        final long deadlineNs = System.nanoTime() + REQUEST_INTERVAL_NS;
+        final long deadlineNs = clock.nanoTime() + REQUEST_INTERVAL_NS;
         int work = 0;
         int polled;
         do
@@ -189,12 +201,12 @@ final class StandbyReceiver implements Agent
                 Thread.onSpinWait();
             }
         }
-        while ((polled > 0 || ringFull) && System.nanoTime() < deadlineNs);
+        while ((polled > 0 || ringFull) && clock.nanoTime() < deadlineNs);
         return work;
     }
 
     /**
-     * @return when anything last arrived from the primary (a command or a heartbeat), 0 if never.
+     * @return when anything last arrived from the primary (a command or a heartbeat), by the node's clock; 0 if never.
      */
     long lastHeardNs()
     {
@@ -208,7 +220,8 @@ final class StandbyReceiver implements Agent
     {
         if (state == State.CATCHING_UP)
         {
-            sendStop(nextSequence);
+            // If it is not sent, the old primary stops serving when it finds itself superseded (or is gone).
+            requester.stop(epoch, requestId, nextSequence);
         }
         state = State.STOPPED;
     }
@@ -216,7 +229,7 @@ final class StandbyReceiver implements Agent
     /**
      * Stop taking commands because the node is closing (from any thread).
      */
-    void close()
+    public void close()
     {
         closed = true;
     }
@@ -238,7 +251,8 @@ final class StandbyReceiver implements Agent
     }
 
     /**
-     * @return whether the primary has matched this node's journal, so what it has journaled may be acknowledged.
+     * @return whether the primary has matched this node's journal, so what it has journaled may be acknowledged
+     * (any thread).
      */
     boolean acknowledging()
     {
@@ -272,31 +286,26 @@ final class StandbyReceiver implements Agent
 
     private int sendRequest()
     {
+        final boolean probing = state == State.PROBING;
         final long fromSequence;
         final int checksum;
-        if (state == State.REQUESTING)
+        if (!probing)
         {
             // Name the record the journal holds last: wait until it holds everything taken.
-            if (links.journaledSequence.getAsLong() != nextSequence - 1)
+            if (sequences.commandSequence(journalSequence.get()) != nextSequence - 1)
             {
                 return 0;
             }
             fromSequence = nextSequence;
-            checksum = nextSequence > 1 ? links.journaledChecksum.getAsInt() : 0;
+            checksum = nextSequence > 1 ? journaledChecksum.getAsInt() : 0;
         }
         else
         {
-            fromSequence = probeSequence + 1;
-            checksum = probeChecksum;
+            fromSequence = probe.fromSequence();
+            checksum = probe.checksum();
         }
-        request.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
-            .epoch(epoch)
-            .nodeId(links.nodeId)
-            .fromSequence(fromSequence)
-            .requestId(requestId)
-            .lastChecksum(checksum)
-            .probe(state == State.PROBING ? BooleanType.TRUE : BooleanType.FALSE);
-        links.toPrimary.offer(sendBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + request.encodedLength());
+        // Sent or not, asked again after the interval until answered (CatchUpRequester).
+        requester.request(epoch, requestId, fromSequence, checksum, probing);
         nextRequestNs = nowNs + REQUEST_INTERVAL_NS;
         return 1;
     }
@@ -306,16 +315,6 @@ final class StandbyReceiver implements Agent
         state = State.REQUESTING;
         requestId++;
         nextRequestNs = nowNs + delayNs;
-    }
-
-    private void sendStop(final long liveSequence)
-    {
-        stop.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
-            .epoch(epoch)
-            .nodeId(links.nodeId)
-            .requestId(requestId)
-            .liveSequence(liveSequence);
-        links.toPrimary.offer(sendBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + stop.encodedLength());
     }
 
     private ControlledFragmentHandler.Action onLive(
@@ -346,7 +345,7 @@ final class StandbyReceiver implements Agent
         {
             if (sequence > nextSequence && state == State.LIVE)
             {
-                links.gaps.incrementRelease();
+                gaps.incrementRelease();
                 LOG.log(System.Logger.Level.WARNING, "standby missed live commands {0}..{1}: catching up from the " +
                     "primary''s journal", nextSequence, sequence - 1);
                 state = State.REQUESTING;
@@ -360,9 +359,9 @@ final class StandbyReceiver implements Agent
         if (action == ControlledFragmentHandler.Action.CONTINUE && state == State.CATCHING_UP)
         {
             state = State.LIVE;
-            sendStop(sequence);
-            LOG.log(System.Logger.Level.INFO, "standby node {0} caught up: live from sequence {1}", links.nodeId,
-                sequence);
+            // If it is not sent, sent again when the primary's catch-up stream brings more (onCatchUp).
+            requester.stop(epoch, requestId, sequence);
+            LOG.log(System.Logger.Level.INFO, "standby node {0} caught up: live from sequence {1}", nodeId, sequence);
         }
         return action;
     }
@@ -372,28 +371,18 @@ final class StandbyReceiver implements Agent
      * its place). Its journal may now end before this one (a tail lost in a crash), and then it re-sequences this
      * node's last numbers with other commands: taking them on as if they followed this journal would diverge
      * silently. So stop acknowledging and ask for a catch-up again, which checks this node's last record against the
-     * primary's journal (and refuses the primary if it lacks it). Commands and heartbeats come from two publications,
-     * each followed by its own session id.
+     * primary's journal (and refuses the primary if it lacks it).
      */
     private boolean primaryRestarted(final boolean heartbeat, final int sessionId)
     {
-        final long knownSession = heartbeat ? heartbeatSession : commandSession;
-        if (heartbeat)
-        {
-            heartbeatSession = sessionId;
-        }
-        else
-        {
-            commandSession = sessionId;
-        }
-        if (NO_SESSION == knownSession || knownSession == sessionId ||
-            (state != State.LIVE && state != State.CATCHING_UP))
+        final boolean changed = heartbeat ? sessions.heartbeatsFrom(sessionId) : sessions.commandsFrom(sessionId);
+        if (!changed || (state != State.LIVE && state != State.CATCHING_UP))
         {
             return false;
         }
         LOG.log(System.Logger.Level.WARNING, "standby node {0}: the primary''s replication comes from a new " +
             "publication (a restart?): checking this journal''s last record, sequence {1}, against it again",
-            links.nodeId, nextSequence - 1);
+            nodeId, nextSequence - 1);
         acknowledging = false;
         askAgain(0);
         return true;
@@ -421,7 +410,7 @@ final class StandbyReceiver implements Agent
         if (state == State.LIVE && nowNs >= nextRequestNs)
         {
             // The stop was lost: the primary is still streaming what the live stream already gave.
-            sendStop(nextSequence);
+            requester.stop(epoch, requestId, nextSequence);
             nextRequestNs = nowNs + REQUEST_INTERVAL_NS;
         }
         if (state != State.CATCHING_UP || decoder.sequence() != nextSequence)
@@ -432,7 +421,7 @@ final class StandbyReceiver implements Agent
         final ControlledFragmentHandler.Action action = apply();
         if (action == ControlledFragmentHandler.Action.CONTINUE)
         {
-            links.caughtUp.incrementRelease();
+            caughtUp.incrementRelease();
         }
         return action;
     }
@@ -449,29 +438,19 @@ final class StandbyReceiver implements Agent
             lastCatchUpNs = nowNs;
             primarySequence = Math.max(primarySequence, response.primarySequence());
             LOG.log(System.Logger.Level.INFO, "standby node {0} catching up from primary node {1}: sequences {2}.." +
-                "{3} and on", links.nodeId, primaryNodeId, nextSequence, response.primarySequence());
+                "{3} and on", nodeId, primaryNodeId, nextSequence, response.primarySequence());
         }
         else if (state == State.REQUESTING && status == CatchUpStatus.DIVERGED)
         {
             acknowledging = false;
-            probeLow = 0;
-            probeHigh = response.sequence();
             LOG.log(System.Logger.Level.WARNING, "primary node {0} does not hold this standby''s record {1}: " +
                 "finding the first diverging sequence", primaryNodeId, nextSequence - 1);
             state = State.PROBING;
-            nextProbe();
+            nextProbe(probe.start(response.sequence()));
         }
         else if (state == State.PROBING && (status == CatchUpStatus.MATCHED || status == CatchUpStatus.DIVERGED))
         {
-            if (status == CatchUpStatus.MATCHED)
-            {
-                probeLow = probeSequence;
-            }
-            else
-            {
-                probeHigh = Math.min(probeHigh, Math.min(probeSequence, response.sequence()));
-            }
-            nextProbe();
+            nextProbe(status == CatchUpStatus.MATCHED ? probe.matched() : probe.diverged(response.sequence()));
         }
         else if (status == CatchUpStatus.UNAVAILABLE)
         {
@@ -485,17 +464,14 @@ final class StandbyReceiver implements Agent
         }
     }
 
-    private void nextProbe()
+    private void nextProbe(final boolean more)
     {
         requestId++;
         nextRequestNs = 0;
-        if (probeHigh - probeLow <= 1)
+        if (!more)
         {
-            refuse(probeHigh);
-            return;
+            refuse(probe.firstDiverging());
         }
-        probeSequence = probeLow + (probeHigh - probeLow) / 2;
-        probeChecksum = checksumAt(links.journal, probeSequence);
     }
 
     private void refuse(final long firstDiverging)
@@ -503,32 +479,7 @@ final class StandbyReceiver implements Agent
         state = State.REFUSED;
         acknowledging = false;
         diverged = true;
-        LOG.log(System.Logger.Level.ERROR, "standby node {0}''s journal DIVERGES from primary node {1}''s at " +
-            "sequence {2}: this journal holds commands {2}..{3} that the primary does not (an old primary''s " +
-            "commands the new primary never saw, or a tail the primary lost). This node applies nothing and cannot " +
-            "be promoted. To rejoin: stop it, move its journal and snapshot directories aside, list the commands " +
-            "with `./ringex journal dump --from {2}` on the moved journal, and restart it with an empty journal to " +
-            "catch up in full (docs/operations.md)", links.nodeId, primaryNodeId, firstDiverging, nextSequence - 1);
-        links.diverged.incrementRelease();
-        links.onDiverged.run();
-    }
-
-    /**
-     * The CRC-32C of this node's own record at a sequence (a scan from the start; only when bisecting a divergence,
-     * with nothing being journaled meanwhile).
-     */
-    static int checksumAt(final Journal journal, final long sequence)
-    {
-        try (JournalReader reader = journal.newReader())
-        {
-            while (reader.lastSequence() < sequence && reader.read((s, t, src, template, buffer, offset, length) ->
-            {
-            }, (int)Math.min(CatchUpAgent.SCAN_LIMIT, sequence - reader.lastSequence())) > 0)
-            {
-                Thread.onSpinWait();
-            }
-            return reader.lastSequence() == sequence ? reader.lastChecksum() : 0;
-        }
+        probe.refuse(primaryNodeId, firstDiverging, nextSequence - 1);
     }
 
     private boolean isCommand(final DirectBuffer buffer, final int offset)
@@ -545,7 +496,7 @@ final class StandbyReceiver implements Agent
 
     private ControlledFragmentHandler.Action apply()
     {
-        final long ringSequence = sequencer.tryNext();
+        final long ringSequence = writer.claim();
         if (ringSequence < 0)
         {
             ringFull = true;
@@ -553,18 +504,11 @@ final class StandbyReceiver implements Agent
         }
         if (decoder.epoch() > epoch)
         {
-            // Written only when it changes: the ack stage reads it from another thread.
+            // Written only when it changes, and before the command is published: the ack stage, on another thread,
+            // acknowledges the command with the epoch it reads.
             epoch = decoder.epoch();
         }
-        final AtomicBuffer slots = ring.buffer();
-        final int slot = ring.slotOffset(ringSequence);
-        slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, decoder.timestampNs());
-        slots.putLong(slot + SlotDescriptor.SOURCE_ID_OFFSET, decoder.sourceId());
-        slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, decoder.templateId());
-        final int commandLength = decoder.commandLength();
-        slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET, commandLength);
-        decoder.getCommand(slots, slot + SlotDescriptor.PAYLOAD_OFFSET, commandLength);
-        sequencer.publish(ringSequence);
+        writer.write(ringSequence, decoder);
         nextSequence++;
         return ControlledFragmentHandler.Action.CONTINUE;
     }

@@ -1,11 +1,15 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
+
+import java.util.function.LongSupplier;
 
 import io.aeron.Publication;
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.ReplicationHeartbeatEncoder;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -23,19 +27,19 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Thread safety: its agent's thread.
  */
-final class ReplicationHeartbeatAgent implements Agent
+public final class ReplicationHeartbeatAgent implements Agent
 {
     private final Publication toStandby;
     private final Publication toPrimary;
-    private java.util.function.BooleanSupplier acknowledging = () -> true;
-    private AtomicCounter journalSequence;
+    private final AtomicCounter journalSequence;
     private final SequenceBase sequences;
-    private final EpochNanoClock clock;
+    private final ActingRole role;
+    private final LongSupplier epoch;
+    private final StandbyReceiver receiver;
+    private final EpochNanoClock epochClock;
+    private final NanoClock clock;
     private final long intervalNs;
     private final int nodeId;
-    private final NodeRole initialRole;
-    private java.util.function.Supplier<NodeRole> role;
-    private java.util.function.LongSupplier epoch;
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final ReplicationHeartbeatEncoder encoder = new ReplicationHeartbeatEncoder();
@@ -45,50 +49,43 @@ final class ReplicationHeartbeatAgent implements Agent
      * @param toStandby       the peer's replication channel, used while primary; null if none.
      * @param toPrimary       the peer's acknowledgement channel, used while standby and after a promotion; null if
      *                        this node started primary.
-     * @param journalSequence the journal stage's sequence (or null, and set later).
+     * @param journalSequence the journal stage's sequence.
+     * @param sequences       ring to command sequences.
+     * @param role            the node's role now (a promoted standby heartbeats as PRIMARY of its new epoch, which is
+     *                        how a superseded primary learns it is fenced).
+     * @param epoch           the node's epoch now.
+     * @param receiver        a standby's receiver, which says whether this node's journaled sequence may be reported
+     *                        (not while its journal is not yet matched by its primary); null on a node started as
+     *                        primary.
+     * @param epochClock      stamps each heartbeat.
+     * @param clock           times the interval.
+     * @param intervalNs      between heartbeats.
+     * @param nodeId          this node's id.
      */
-    ReplicationHeartbeatAgent(
+    public ReplicationHeartbeatAgent(
         final Publication toStandby,
         final Publication toPrimary,
         final AtomicCounter journalSequence,
         final SequenceBase sequences,
-        final EpochNanoClock clock,
+        final ActingRole role,
+        final LongSupplier epoch,
+        final StandbyReceiver receiver,
+        final EpochNanoClock epochClock,
+        final NanoClock clock,
         final long intervalNs,
-        final int nodeId,
-        final NodeRole role)
+        final int nodeId)
     {
-        this.initialRole = role;
         this.toStandby = toStandby;
         this.toPrimary = toPrimary;
         this.journalSequence = journalSequence;
         this.sequences = sequences;
+        this.role = role;
+        this.epoch = epoch;
+        this.receiver = receiver;
+        this.epochClock = epochClock;
         this.clock = clock;
         this.intervalNs = intervalNs;
         this.nodeId = nodeId;
-    }
-
-    /**
-     * Where the node's current role and epoch come from (a promoted standby heartbeats as PRIMARY of its new epoch,
-     * which is how a superseded primary learns it is fenced). Both are read on the processor's thread.
-     */
-    void identity(final java.util.function.Supplier<NodeRole> role, final java.util.function.LongSupplier epoch)
-    {
-        this.role = role;
-        this.epoch = epoch;
-    }
-
-    /**
-     * @param acknowledging whether this node's journaled sequence may be reported (false while a standby's journal
-     *                      is not yet matched by its primary).
-     */
-    void acknowledging(final java.util.function.BooleanSupplier acknowledging)
-    {
-        this.acknowledging = acknowledging;
-    }
-
-    void journalSequence(final AtomicCounter journalSequence)
-    {
-        this.journalSequence = journalSequence;
     }
 
     public int doWork()
@@ -99,15 +96,18 @@ final class ReplicationHeartbeatAgent implements Agent
             return 0;
         }
         nextNs = now + intervalNs;
-        final NodeRole current = null == role ? initialRole : role.get();
+        final NodeRole current = role.get();
         final boolean primary = current == NodeRole.PRIMARY || current == NodeRole.FENCED;
+        final boolean reportJournaled = primary || null == receiver || receiver.acknowledging();
         encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .epoch(null == epoch ? 0 : epoch.getAsLong())
+            .epoch(epoch.getAsLong())
             .nodeId(nodeId)
             .role(current)
-            .sequence(primary || acknowledging.getAsBoolean() ? sequences.commandSequence(journalSequence.get()) : 0)
-            .timestampNs(now);
+            .sequence(reportJournaled ? sequences.commandSequence(journalSequence.get()) : 0)
+            .timestampNs(epochClock.nanoTime());
         final int length = MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+        // A heartbeat not sent (no peer, back-pressure) is not retried: the next one, an interval later, says the
+        // same or more, and a peer judges silence over several intervals.
         if (primary && null != toStandby)
         {
             toStandby.offer(buffer, 0, length);

@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import java.nio.ByteBuffer;
 
@@ -44,7 +44,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Thread safety: the processor's thread only (the node's builder before it starts).
  */
-final class ReportWindow implements EventSink
+public final class ReportWindow implements EventSink
 {
     static final int LENGTH_OFFSET = 0;
     static final int TEMPLATE_ID_OFFSET = 4;
@@ -56,7 +56,6 @@ final class ReportWindow implements EventSink
     private static final int PADDING = -1;
     private static final int EPOCH_OFFSET = MessageHeaderDecoder.ENCODED_LENGTH;
 
-    private final RingEventSink commands;
     private final UnsafeBuffer scratch;
     private final UnsafeBuffer window;
     private final int capacity;
@@ -64,17 +63,17 @@ final class ReportWindow implements EventSink
     private long head;
     private long tail;
     private int count;
+    private long commandSequence;
+    private long timestampNs;
 
     /**
      * @param capacityBytes  bytes kept, rounded up to a power of two.
      * @param maxEventLength the largest event the processor may write.
-     * @param commands       where the command being processed is known (its sequence and time).
      */
-    ReportWindow(final int capacityBytes, final int maxEventLength, final RingEventSink commands)
+    public ReportWindow(final int capacityBytes, final int maxEventLength)
     {
         this.capacity = BitUtil.findNextPositivePowerOfTwo(capacityBytes);
         this.mask = capacity - 1;
-        this.commands = commands;
         this.scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(maxEventLength));
         this.window = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity));
     }
@@ -83,6 +82,12 @@ final class ReportWindow implements EventSink
     {
         // Not BusinessReject: it carries no commandSequence, so a gateway could not drop the copies it already sent.
         return templateId == ExecutionReportEncoder.TEMPLATE_ID || templateId == CancelRejectEncoder.TEMPLATE_ID;
+    }
+
+    public void command(final long commandSequence, final long timestampNs)
+    {
+        this.commandSequence = commandSequence;
+        this.timestampNs = timestampNs;
     }
 
     public MutableDirectBuffer buffer()
@@ -101,7 +106,7 @@ final class ReportWindow implements EventSink
             MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF;
         if (isClientBound(templateId))
         {
-            append(templateId, commands.commandSequence(), commands.timestampNs(), length);
+            append(templateId, commandSequence, timestampNs, length);
         }
     }
 
@@ -158,7 +163,7 @@ final class ReportWindow implements EventSink
     /**
      * @return the command sequence of the oldest event held, or -1 if none.
      */
-    long oldestCommandSequence()
+    public long oldestCommandSequence()
     {
         long position = head;
         while (position < tail)
@@ -174,14 +179,15 @@ final class ReportWindow implements EventSink
     }
 
     /**
-     * Write every event held, oldest first, into the output ring, each stamped with the new epoch (the new primary
-     * vouches for them: its state holds their commands) and its own command's sequence; then empty the window.
+     * Write every event held, oldest first, to the target, each stamped with the new epoch (the new primary vouches
+     * for them: its state holds their commands) and told its own command; then empty the window. The caller makes
+     * them visible (the output ring's publish).
      *
      * @param target the output ring's sink.
      * @param epoch  the epoch the node has just been promoted to.
      * @return events written.
      */
-    int republish(final RingEventSink target, final long epoch)
+    public int republish(final EventSink target, final long epoch)
     {
         int written = 0;
         while (head < tail)
@@ -202,7 +208,6 @@ final class ReportWindow implements EventSink
             }
             head += recordLength;
         }
-        target.publish();
         count = 0;
         return written;
     }

@@ -1,6 +1,5 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
-import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 import io.aeron.ExclusivePublication;
@@ -21,7 +20,7 @@ import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.ReplicatedCommandEncoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -46,7 +45,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Thread safety: one thread (the node's I/O thread), which creates, uses and closes the journal readers.
  */
-final class CatchUpAgent implements Agent, FragmentHandler
+public final class CatchUpAgent implements Agent, FragmentHandler
 {
     static final int SCAN_LIMIT = 4096;
     static final int SEND_LIMIT = 256;
@@ -64,8 +63,8 @@ final class CatchUpAgent implements Agent, FragmentHandler
     private final Journal journal;
     private final LongSupplier sequenced;
     private final LongSupplier epoch;
-    private final BooleanSupplier serving;
-    private final EpochNanoClock clock;
+    private final ActingRole role;
+    private final NanoClock clock;
     private final int nodeId;
     private final long unreachableTimeoutNs;
     private final AtomicCounter sentCounter;
@@ -89,14 +88,27 @@ final class CatchUpAgent implements Agent, FragmentHandler
     private long sent;
     private volatile boolean standbyVerified;
 
-    CatchUpAgent(
+    /**
+     * @param requests             this node's acknowledgement channel, where catch-up requests and stops arrive.
+     * @param publication          the catch-up stream to the standby.
+     * @param journal              this node's journal.
+     * @param sequenced            the highest command sequence this node has taken.
+     * @param epoch                this node's epoch.
+     * @param role                 the node's role: it serves while PRIMARY only.
+     * @param clock                the node's clock, for the unreachable timeout.
+     * @param nodeId               this node's id.
+     * @param unreachableTimeoutNs how long a standby may take nothing before its session is ended.
+     * @param sentCounter          counts the commands sent.
+     * @param maxPayloadLength     the longest command.
+     */
+    public CatchUpAgent(
         final Subscription requests,
         final ExclusivePublication publication,
         final Journal journal,
         final LongSupplier sequenced,
         final LongSupplier epoch,
-        final BooleanSupplier serving,
-        final EpochNanoClock clock,
+        final ActingRole role,
+        final NanoClock clock,
         final int nodeId,
         final long unreachableTimeoutNs,
         final AtomicCounter sentCounter,
@@ -107,7 +119,7 @@ final class CatchUpAgent implements Agent, FragmentHandler
         this.journal = journal;
         this.sequenced = sequenced;
         this.epoch = epoch;
-        this.serving = serving;
+        this.role = role;
         this.clock = clock;
         this.nodeId = nodeId;
         this.unreachableTimeoutNs = unreachableTimeoutNs;
@@ -127,7 +139,7 @@ final class CatchUpAgent implements Agent, FragmentHandler
         {
             return work;
         }
-        if (!serving.getAsBoolean())
+        if (!role.isPrimary())
         {
             finish("this node is no longer primary");
             return work + 1;
@@ -143,7 +155,7 @@ final class CatchUpAgent implements Agent, FragmentHandler
         {
             return;
         }
-        if (header.templateId() == CatchUpRequestDecoder.TEMPLATE_ID && serving.getAsBoolean())
+        if (header.templateId() == CatchUpRequestDecoder.TEMPLATE_ID && role.isPrimary())
         {
             request.wrapAndApplyHeader(buffer, offset, header);
             if (state == State.VERIFYING && request.requestId() == requestId && request.nodeId() == standbyNodeId)

@@ -1,8 +1,9 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import java.util.ArrayList;
 import java.util.List;
 
+import io.ringex.engine.node.RingEventSink;
 import io.ringex.engine.ring.ProducerType;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.SlotDescriptor;
@@ -26,11 +27,11 @@ class ReportWindowTest
             .producerType(ProducerType.SINGLE).build())
         {
             final RingEventSink ringSink = new RingEventSink(ring, new BusySpinIdleStrategy());
-            final ReportWindow window = new ReportWindow(4096, ring.maxPayloadLength(), ringSink);
+            final ReportWindow window = new ReportWindow(4096, ring.maxPayloadLength());
             final MessageHeaderEncoder header = new MessageHeaderEncoder();
             for (long command = 1; command <= 200; command++)
             {
-                ringSink.command(command, command * 10);
+                window.command(command, command * 10);
                 // A trade (market data), a business reject (no commandSequence: gateways could not dedupe a re-sent
                 // one) and a report per command: only the report is kept.
                 final int tradeAt = window.claim(128);
@@ -54,6 +55,7 @@ class ReportWindowTest
             assertEquals(200 - kept + 1, window.oldestCommandSequence());
 
             assertEquals(kept, window.republish(ringSink, 9));
+            ringSink.publish();
             assertEquals(0, window.size());
             final List<long[]> out = new ArrayList<>();
             final AtomicBuffer slots = ring.buffer();

@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
@@ -15,6 +15,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.NanoClock;
 
 /**
  * A standby's input side and its promotion. Until promoted it runs the {@link StandbyReceiver}; it also listens on the
@@ -24,7 +25,7 @@ import org.agrona.concurrent.EpochNanoClock;
  * the primary. The processor stage sees the NewEpoch it wrote and, at that command, points the processor's output at
  * the output ring: the events of every command after the promotion go to clients, none before.
  * <p>
- * With {@code ringex.engine.standby.auto.promote.ms} set, a standby that has heard nothing from its primary (neither
+ * With {@code ringex.engine.standby.auto.promote} set, a standby that has heard nothing from its primary (neither
  * commands nor heartbeats) for that long promotes itself: quick, and, without a third party to break ties, able to give
  * two primaries under a network partition; only when in step with its primary (caught up). A standby whose journal
  * diverged from its primary's, or that no primary has matched yet (still requesting or bisecting), refuses to
@@ -33,21 +34,23 @@ import org.agrona.concurrent.EpochNanoClock;
  * old primary, rejoining as standby); the processor stage re-sends the standby's recent reports
  * ({@link ReportWindow}) before the promotion command's events. What promotion does not do: move the gateways.
  * <p>
- * Thread safety: {@link #doWork()} on the input thread, the only producer of the input ring; {@link #pending()} and
- * {@link #completed()} from the processor's thread.
+ * Thread safety: {@link #doWork()} on the input thread, the only producer of the input ring;
+ * {@link #isPromotionCommand}, {@link #completed()}, {@link #epoch()} and {@link #promotionSequence()} from the
+ * processor's thread.
  */
-final class Promotion implements Agent
+public final class Promotion implements Agent
 {
     private static final System.Logger LOG = System.getLogger(Promotion.class.getName());
     private static final long PROMOTION_SOURCE = SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 0);
 
     private final StandbyReceiver receiver;
-    private final IngressAgent ingress;
+    private final ClientIngress ingress;
     private final Subscription control;
     private final Ring ring;
     private final Sequencer sequencer;
-    private final EpochNanoClock clock;
-    private final StatusAgent status;
+    private final EpochNanoClock epochClock;
+    private final NanoClock clock;
+    private final ActingRole role;
     private final int nodeId;
     private final long autoPromoteTimeoutNs;
     private final ReplicationStage replication;
@@ -65,27 +68,41 @@ final class Promotion implements Agent
     private boolean refusalLogged;
     private boolean autoRefusalLogged;
 
-    Promotion(
+    /**
+     * @param receiver             the standby's receiver, run by this agent until the promotion.
+     * @param ingress              the node's client ingress, opened by the promotion and run by this agent after it.
+     * @param control              the control stream promotion requests arrive on.
+     * @param ring                 the input ring the promotion command is written into.
+     * @param epochClock           stamps the promotion command.
+     * @param clock                times the primary's silence.
+     * @param role                 the node's role: PRIMARY once promoted.
+     * @param nodeId               this node's id.
+     * @param autoPromoteTimeoutNs silence from the primary after which it promotes itself; 0 never.
+     * @param replication          the node's replication stage, activated by the promotion; null if it has none.
+     */
+    public Promotion(
         final StandbyReceiver receiver,
-        final IngressAgent ingress,
+        final ClientIngress ingress,
         final Subscription control,
         final Ring ring,
-        final EpochNanoClock clock,
-        final StatusAgent status,
+        final EpochNanoClock epochClock,
+        final NanoClock clock,
+        final ActingRole role,
         final int nodeId,
         final long autoPromoteTimeoutNs,
         final ReplicationStage replication)
     {
-        this.replication = replication;
-        this.autoPromoteTimeoutNs = autoPromoteTimeoutNs;
         this.receiver = receiver;
         this.ingress = ingress;
         this.control = control;
         this.ring = ring;
         this.sequencer = ring.sequencer();
+        this.epochClock = epochClock;
         this.clock = clock;
-        this.status = status;
+        this.role = role;
         this.nodeId = nodeId;
+        this.autoPromoteTimeoutNs = autoPromoteTimeoutNs;
+        this.replication = replication;
     }
 
     public int doWork()
@@ -100,7 +117,7 @@ final class Promotion implements Agent
         work += receiver.doWork();
         final long lastHeardNs = receiver.lastHeardNs();
         if (requestedEpoch == 0 && autoPromoteTimeoutNs > 0 && lastHeardNs != 0 &&
-            System.nanoTime() - lastHeardNs > autoPromoteTimeoutNs)
+            clock.nanoTime() - lastHeardNs > autoPromoteTimeoutNs)
         {
             if (receiver.isInStep())
             {
@@ -182,7 +199,7 @@ final class Promotion implements Agent
             .requestId(requestId)
             .epoch(epoch)
             .nodeId(nodeId);
-        slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, clock.nanoTime());
+        slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, epochClock.nanoTime());
         slots.putLong(slot + SlotDescriptor.SOURCE_ID_OFFSET, PROMOTION_SOURCE);
         slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, NewEpochEncoder.TEMPLATE_ID);
         slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET,
@@ -192,33 +209,38 @@ final class Promotion implements Agent
         pending = true;
         sequencer.publish(sequence);
         ingress.open(epoch);
-        status.role(NodeRole.PRIMARY);
+        role.set(NodeRole.PRIMARY);
         promoted = true;
         LOG.log(System.Logger.Level.WARNING, "node {0} PROMOTED to primary at epoch {1}: ingress open", nodeId, epoch);
     }
 
     /**
-     * @return true between the promotion command being written and the processor reaching it.
+     * Whether a command is the one this node wrote to promote itself, not yet reached by the processor: not any
+     * NewEpoch, since one replicated from the old primary may still be ahead of this node's own.
+     *
+     * @param ringSequence the command's input-ring sequence.
+     * @return true for the promotion command (processor's thread).
      */
-    boolean pending()
+    public boolean isPromotionCommand(final long ringSequence)
     {
-        return pending;
+        // Acquire: the flag is released after the sequence is written.
+        return pending && ringSequence == promotionSequence;
     }
 
     /**
-     * @return the epoch this node was promoted to (read after {@link #pending()}, which publishes it).
+     * @return the epoch this node was promoted to (read after the role says PRIMARY, which publishes it).
      */
-    long epoch()
+    public long epoch()
     {
         return epoch;
     }
 
     /**
      * @return the ring sequence of the NewEpoch command this node wrote to promote itself (the first it handles as
-     * primary), or -1 before that; written before {@link #pending()} and the status agent's role are set, so a
-     * reader that saw either (volatile reads) sees it.
+     * primary), or -1 before that; written before the pending flag and the role are set, so a reader that saw either
+     * (volatile reads) sees it.
      */
-    long promotionSequence()
+    public long promotionSequence()
     {
         return promotionSequence;
     }
@@ -226,7 +248,7 @@ final class Promotion implements Agent
     /**
      * The processor has reached the promotion command.
      */
-    void completed()
+    public void completed()
     {
         pending = false;
     }

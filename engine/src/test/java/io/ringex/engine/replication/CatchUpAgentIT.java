@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.replication;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -8,6 +8,7 @@ import java.util.List;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.ringex.engine.node.NodeTestResources;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalWriter;
 import io.ringex.protocol.codecs.BooleanType;
@@ -15,8 +16,9 @@ import io.ringex.protocol.codecs.CatchUpRequestEncoder;
 import io.ringex.protocol.codecs.CatchUpResponseDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.ReplicatedCommandDecoder;
-import org.agrona.concurrent.SystemEpochNanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.Test;
@@ -63,9 +65,11 @@ class CatchUpAgentIT
         final Publication requests = aeron.addPublication(IPC, 1);
         final Subscription stream = aeron.addSubscription(IPC, 2);
         final AtomicCounter sent = new AtomicCounter(new UnsafeBuffer(ByteBuffer.allocateDirect(1024)), 0);
+        final ActingRole primary = new ActingRole();
+        primary.set(NodeRole.PRIMARY);
         final CatchUpAgent agent = new CatchUpAgent(aeron.addSubscription(IPC, 1),
-            aeron.addExclusivePublication(IPC, 2), journal, () -> RECORDS, () -> 1, () -> true,
-            new SystemEpochNanoClock(), 1, 1_000_000_000L, sent, 64);
+            aeron.addExclusivePublication(IPC, 2), journal, () -> RECORDS, () -> 1, primary,
+            SystemNanoClock.INSTANCE, 1, 1_000_000_000L, sent, 64);
         while (!requests.isConnected() || !stream.isConnected())
         {
             Thread.yield();
@@ -78,7 +82,7 @@ class CatchUpAgentIT
 
         // The same request again, from a later sequence: answered again, streamed again from there.
         received.clear();
-        request(requests, 7, 11, StandbyReceiver.checksumAt(journal, 10));
+        request(requests, 7, 11, DivergenceProbe.checksumAt(journal, 10));
         runUntil(agent, stream, RECORDS - 10 + 1);
         assertEquals("STREAMING 11", received.get(0));
         assertEquals("command 11", received.get(1));
