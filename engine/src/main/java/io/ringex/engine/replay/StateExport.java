@@ -33,6 +33,7 @@ public final class StateExport
 {
     private static final String[] STATUS = { "UNKNOWN", "OPEN", "HALTED", "CLOSED" };
     private static final String[] TIF = { "UNKNOWN", "GTC", "IOC", "FOK", "DAY" };
+    private static final String[] STANDING = { "UNKNOWN", "ACTIVE", "SUSPENDED", "CLOSED" };
 
     private StateExport()
     {
@@ -157,6 +158,7 @@ public final class StateExport
     {
         final Map<String, Object> out = new LinkedHashMap<>();
         out.put("accountId", account.accountId());
+        out.put("status", STANDING[Math.max(0, Math.min(STANDING.length - 1, account.status()))]);
         out.put("balance", money(account.balance()));
         out.put("reserved", money(account.reserved()));
         out.put("creditLimit", money(account.creditLimit()));
@@ -375,9 +377,9 @@ public final class StateExport
         for (final Object a : (List<Object>)venue.get("accounts"))
         {
             final Map<String, Object> account = (Map<String, Object>)a;
-            out.append(String.format("%naccount %s  balance %s  reserved %s  credit %s  open orders %s/%s  " +
+            out.append(String.format("%naccount %s  %s  balance %s  reserved %s  credit %s  open orders %s/%s  " +
                 "kill switch %s  max qty %s  max notional %s  position limit %s  short %s%n",
-                account.get("accountId"), plain(account.get("balance")), plain(account.get("reserved")),
+                account.get("accountId"), account.get("status"), plain(account.get("balance")), plain(account.get("reserved")),
                 plain(account.get("creditLimit")), account.get("openOrders"), account.get("maxOpenOrders"),
                 Boolean.TRUE.equals(account.get("killed")) ? "ON" : "off", account.get("maxOrderQuantity"),
                 plain(account.get("maxOrderNotional")), account.get("defaultPositionLimit"),
@@ -459,7 +461,8 @@ public final class StateExport
                 }
             }
         }
-        final StringBuilder accounts = new StringBuilder("record,sequence,account_id,balance,reserved,credit_limit," +
+        final StringBuilder accounts = new StringBuilder("record,sequence,account_id,status,balance,reserved," +
+            "credit_limit," +
             "max_order_quantity,max_order_notional,default_position_limit,max_open_orders,allow_short,killed," +
             "open_orders\n");
         final StringBuilder positions = new StringBuilder("record,sequence,account_id,instrument_id,symbol," +
@@ -468,7 +471,7 @@ public final class StateExport
         for (final Object a : (List<Object>)venue.get("accounts"))
         {
             final Map<String, Object> account = (Map<String, Object>)a;
-            row(accounts, "account", sequence, account.get("accountId"), account.get("balance"),
+            row(accounts, "account", sequence, account.get("accountId"), account.get("status"), account.get("balance"),
                 account.get("reserved"), account.get("creditLimit"), account.get("maxOrderQuantity"),
                 account.get("maxOrderNotional"), account.get("defaultPositionLimit"), account.get("maxOpenOrders"),
                 account.get("allowShort"), account.get("killed"), account.get("openOrders"));
