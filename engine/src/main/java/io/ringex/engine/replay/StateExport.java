@@ -379,7 +379,8 @@ public final class StateExport
             final Map<String, Object> account = (Map<String, Object>)a;
             out.append(String.format("%naccount %s  %s  balance %s  reserved %s  credit %s  open orders %s/%s  " +
                 "kill switch %s  max qty %s  max notional %s  position limit %s  short %s%n",
-                account.get("accountId"), account.get("status"), plain(account.get("balance")), plain(account.get("reserved")),
+                account.get("accountId"), account.get("status"), plain(account.get("balance")),
+                plain(account.get("reserved")),
                 plain(account.get("creditLimit")), account.get("openOrders"), account.get("maxOpenOrders"),
                 Boolean.TRUE.equals(account.get("killed")) ? "ON" : "off", account.get("maxOrderQuantity"),
                 plain(account.get("maxOrderNotional")), account.get("defaultPositionLimit"),
