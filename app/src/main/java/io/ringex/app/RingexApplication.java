@@ -1,7 +1,10 @@
 package io.ringex.app;
 
-import java.util.List;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.Properties;
 
 import io.aeron.Aeron;
@@ -34,10 +37,7 @@ public final class RingexApplication
     static final int CONFIGURATION_ERROR_STATUS = 2;
 
     /** The dashboard's keys the venue sets, so that it reads the venue's own streams over IPC. */
-    static final List<String> RISK_KEYS_SET_BY_THE_VENUE = List.of("ringex.risk.aeron.dir",
-        "ringex.risk.aeron.embedded-driver", "ringex.risk.streams.ingress-channel", "ringex.risk.streams.risk-channel",
-        "ringex.risk.streams.market-data-channel", "ringex.risk.streams.control-channel",
-        "ringex.risk.streams.control-stream-id");
+    static final Set<String> RISK_KEYS_SET_BY_THE_VENUE = riskKeysSetByTheVenue("", Path.of("")).keySet();
 
     private RingexApplication()
     {
@@ -70,15 +70,7 @@ public final class RingexApplication
         venue.start();
 
         // The dashboard reads the engine's streams on the venue's own media driver, over IPC.
-        final Map<String, String> risk = Map.of(
-            RISK_KEYS_SET_BY_THE_VENUE.get(0), venue.aeronDirectoryName(),
-            RISK_KEYS_SET_BY_THE_VENUE.get(1), "false",
-            RISK_KEYS_SET_BY_THE_VENUE.get(2), Venue.IPC,
-            RISK_KEYS_SET_BY_THE_VENUE.get(3), Venue.IPC,
-            RISK_KEYS_SET_BY_THE_VENUE.get(4), Venue.IPC,
-            RISK_KEYS_SET_BY_THE_VENUE.get(5), Venue.IPC,
-            RISK_KEYS_SET_BY_THE_VENUE.get(6), Integer.toString(Venue.CONTROL_STREAM));
-        risk.forEach(System::setProperty);
+        riskKeysSetByTheVenue(venue.aeronDirectoryName(), settings.dataDirectory()).forEach(System::setProperty);
 
         final AgentRunner demoFlow = settings.demoFlow() ? startDemoFlow(venue) : null;
         final SpringApplication spring = new SpringApplication(RiskServiceApplication.class);
@@ -134,6 +126,25 @@ public final class RingexApplication
         environment.getPropertySources().addFirst(springArgs);
         RiskKeys.check(environment);
         return settings;
+    }
+
+    /**
+     * The dashboard's keys the venue sets: it reads the venue's own streams over IPC, and its audit page replays the
+     * venue's own journal, read-only, on the risk service's worker thread.
+     */
+    static Map<String, String> riskKeysSetByTheVenue(final String aeronDirectory, final Path dataDirectory)
+    {
+        final Map<String, String> keys = new LinkedHashMap<>();
+        keys.put("ringex.risk.aeron.dir", aeronDirectory);
+        keys.put("ringex.risk.aeron.embedded-driver", "false");
+        keys.put("ringex.risk.streams.ingress-channel", Venue.IPC);
+        keys.put("ringex.risk.streams.risk-channel", Venue.IPC);
+        keys.put("ringex.risk.streams.market-data-channel", Venue.IPC);
+        keys.put("ringex.risk.streams.control-channel", Venue.IPC);
+        keys.put("ringex.risk.streams.control-stream-id", Integer.toString(Venue.CONTROL_STREAM));
+        keys.put("ringex.risk.audit.journal-dir", dataDirectory.resolve("journal").toString());
+        keys.put("ringex.risk.audit.snapshot-dir", dataDirectory.resolve("snapshots").toString());
+        return Collections.unmodifiableMap(keys);
     }
 
     /** One line: Spring's message, which names the key, and what is wrong with it. */
