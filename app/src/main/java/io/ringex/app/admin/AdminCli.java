@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +22,22 @@ import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
+
+import static io.ringex.app.admin.AdminOptions.accounts;
+import static io.ringex.app.admin.AdminOptions.bandType;
+import static io.ringex.app.admin.AdminOptions.firstRequestId;
+import static io.ringex.app.admin.AdminOptions.instrumentLimits;
+import static io.ringex.app.admin.AdminOptions.money;
+import static io.ringex.app.admin.AdminOptions.operator;
+import static io.ringex.app.admin.AdminOptions.parse;
+import static io.ringex.app.admin.AdminOptions.price;
+import static io.ringex.app.admin.AdminOptions.reason;
+import static io.ringex.app.admin.AdminOptions.requireOption;
+import static io.ringex.app.admin.AdminOptions.requiredLong;
+import static io.ringex.app.admin.AdminOptions.symbol;
+import static io.ringex.app.admin.AdminOptions.text;
+import static io.ringex.app.admin.AdminOptions.union;
+import static io.ringex.app.admin.AdminOptions.verb;
 
 /**
  * The operator's {@code ./ringex admin} command: a venue's instruments, accounts and users, from a reference-data file
@@ -63,9 +78,6 @@ public final class AdminCli
         "connection: [--aeron-dir DIR | --data DIR | --embedded-driver] [--ingress CHANNEL] [--ingress-stream N]",
         "            [--outbound CHANNEL] [--egress-stream N] [--risk-stream N] [--timeout-ms N]");
 
-    private static final Set<String> AUDIT = Set.of("--operator", "--reason");
-    private static final int MAX_OPERATOR = 32;
-    private static final int MAX_TEXT = 64;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -333,11 +345,11 @@ public final class AdminCli
             case "open" ->
             {
                 final String name = options.string("--stp", "cancel-newest");
-                final SelfTradePrevention stp = ReferenceDataParser.stp(name);
+                final SelfTradePrevention stp = ReferenceData.stp(name);
                 if (null == stp)
                 {
                     throw new CommandLineOptions.UsageException("--stp: must be one of " +
-                        String.join(", ", ReferenceDataParser.stpNames()) + " (was '" + name + "')");
+                        String.join(", ", ReferenceData.stpNames()) + " (was '" + name + "')");
                 }
                 return change(options, operator, "open account " + id, (c, r) -> c.addAccount(r, id, stp));
             }
@@ -391,7 +403,7 @@ public final class AdminCli
         };
         options.requirePositionals(0, "options only");
         final String username = options.required("--username");
-        if (!ReferenceDataParser.isToken(username, ReferenceDataParser.MAX_NAME))
+        if (!YamlFields.isToken(username, ReferenceDataParser.MAX_NAME))
         {
             throw new CommandLineOptions.UsageException("--username: 1 to " + ReferenceDataParser.MAX_NAME +
                 " printable characters without spaces");
@@ -402,7 +414,7 @@ public final class AdminCli
         {
             final long[] accounts = accounts(options.required("--accounts"));
             final String compId = options.string("--fix-sender-comp-id", "");
-            if (!compId.isEmpty() && !ReferenceDataParser.isToken(compId, ReferenceDataParser.MAX_NAME))
+            if (!compId.isEmpty() && !YamlFields.isToken(compId, ReferenceDataParser.MAX_NAME))
             {
                 throw new CommandLineOptions.UsageException("--fix-sender-comp-id: 1 to " +
                     ReferenceDataParser.MAX_NAME + " printable characters without spaces");
@@ -555,174 +567,5 @@ public final class AdminCli
                 Arrays.fill(again, '\0');
             }
         }
-    }
-
-    private static CommandLineOptions parse(
-        final String command, final List<String> args, final Set<String> withValues, final Set<String> switches)
-    {
-        return CommandLineOptions.parse(command, args, union(union(withValues, AUDIT), AdminConnection.OPTIONS),
-            union(switches, AdminConnection.SWITCHES));
-    }
-
-    private static String verb(final String noun, final List<String> args, final Set<String> verbs)
-    {
-        if (args.isEmpty() || !verbs.contains(args.get(0)))
-        {
-            throw new CommandLineOptions.UsageException(noun + " takes one of " + String.join(", ",
-                new java.util.TreeSet<>(verbs)) + (args.isEmpty() ? "" : " (not '" + args.get(0) + "')"));
-        }
-        return args.get(0);
-    }
-
-    private static Set<String> union(final Set<String> a, final Set<String> b)
-    {
-        final Set<String> all = new HashSet<>(a);
-        all.addAll(b);
-        return all;
-    }
-
-    private static String operator(final CommandLineOptions options)
-    {
-        final String operator = options.required("--operator");
-        if (!ReferenceDataParser.isToken(operator, MAX_OPERATOR))
-        {
-            throw new CommandLineOptions.UsageException("--operator: 1 to " + MAX_OPERATOR +
-                " printable characters without spaces (was '" + operator + "')");
-        }
-        return operator;
-    }
-
-    private static String reason(final CommandLineOptions options)
-    {
-        return text(options, "--reason");
-    }
-
-    private static String text(final CommandLineOptions options, final String option)
-    {
-        final String text = options.string(option, "");
-        for (int i = 0; i < text.length(); i++)
-        {
-            if (text.charAt(i) < 0x20 || text.charAt(i) > 0x7E)
-            {
-                throw new CommandLineOptions.UsageException(option + ": printable ASCII only");
-            }
-        }
-        if (text.length() > MAX_TEXT)
-        {
-            throw new CommandLineOptions.UsageException(option + ": at most " + MAX_TEXT + " characters");
-        }
-        return text;
-    }
-
-    private static void requireOption(final CommandLineOptions options, final String option)
-    {
-        options.required(option);
-    }
-
-    private static long requiredLong(final CommandLineOptions options, final String option)
-    {
-        requireOption(options, option);
-        return options.longValue(option, 0, 0);
-    }
-
-    private static String symbol(final String symbol)
-    {
-        if (!ReferenceDataParser.isToken(symbol, ReferenceDataParser.MAX_SYMBOL))
-        {
-            throw new CommandLineOptions.UsageException("--symbol: 1 to " + ReferenceDataParser.MAX_SYMBOL +
-                " printable characters without spaces (was '" + symbol + "')");
-        }
-        return symbol;
-    }
-
-    private static long price(final CommandLineOptions options, final String option, final int scale)
-    {
-        final String text = options.required(option);
-        final long value = FixedPoint.parse(text, scale);
-        if (value == FixedPoint.INVALID || value <= 0)
-        {
-            throw new CommandLineOptions.UsageException(option + ": must be a positive price with at most " + scale +
-                " decimal places (was '" + text + "')");
-        }
-        return value;
-    }
-
-    private static long money(final String text, final String option)
-    {
-        final long value = FixedPoint.parse(text, FixedPoint.MONEY_SCALE);
-        if (value == FixedPoint.INVALID || value < 0)
-        {
-            throw new CommandLineOptions.UsageException(option + ": must be an amount of zero or more with at most " +
-                FixedPoint.MONEY_SCALE + " decimal places (was '" + text + "')");
-        }
-        return value;
-    }
-
-    private static PriceBandType bandType(final String text)
-    {
-        return switch (text)
-        {
-            case "bps" -> PriceBandType.BASIS_POINTS;
-            case "ticks" -> PriceBandType.TICKS;
-            default -> throw new CommandLineOptions.UsageException("--band-type: must be bps or ticks (was '" + text +
-                "')");
-        };
-    }
-
-    private static long[] accounts(final String text)
-    {
-        final String[] parts = text.split(",", -1);
-        final long[] accounts = new long[parts.length];
-        for (int i = 0; i < parts.length; i++)
-        {
-            try
-            {
-                accounts[i] = Long.parseLong(parts[i].trim());
-            }
-            catch (final NumberFormatException ex)
-            {
-                accounts[i] = 0;
-            }
-            if (accounts[i] <= 0)
-            {
-                throw new CommandLineOptions.UsageException("--accounts: a list of account ids, the default first " +
-                    "(was '" + text + "')");
-            }
-        }
-        return accounts;
-    }
-
-    private static Map<Integer, Long> instrumentLimits(final String text)
-    {
-        final Map<Integer, Long> limits = new java.util.TreeMap<>();
-        if (text.isEmpty())
-        {
-            return limits;
-        }
-        for (final String part : text.split(",", -1))
-        {
-            final String[] pair = part.split("=", -1);
-            try
-            {
-                final int instrument = Integer.parseInt(pair[0].trim());
-                final long limit = Long.parseLong(pair[1].trim());
-                if (pair.length != 2 || instrument <= 0 || limit < 0 || null != limits.put(instrument, limit))
-                {
-                    throw new NumberFormatException(part);
-                }
-            }
-            catch (final NumberFormatException | ArrayIndexOutOfBoundsException ex)
-            {
-                throw new CommandLineOptions.UsageException("--instrument-limits: INSTRUMENT_ID=LIMIT,... each " +
-                    "instrument once (was '" + text + "')");
-            }
-        }
-        return limits;
-    }
-
-    /** Request ids from the clock: distinct across runs, so the journal's audit trail tells runs apart. */
-    private static long firstRequestId()
-    {
-        return System.currentTimeMillis() * 1000;
     }
 }

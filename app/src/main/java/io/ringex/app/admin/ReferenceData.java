@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.time.DayOfWeek;
 import java.time.LocalTime;
 import java.time.ZoneId;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 
@@ -129,6 +131,49 @@ public record ReferenceData(
     public record Schedule(
         ZoneId timeZone, Set<DayOfWeek> days, LocalTime open, LocalTime close, LocalTime endOfDay, int line)
     {
+    }
+
+    private static final Map<String, SelfTradePrevention> STP_NAMES = new LinkedHashMap<>();
+
+    static
+    {
+        STP_NAMES.put("cancel-newest", SelfTradePrevention.CANCEL_NEWEST);
+        STP_NAMES.put("cancel-oldest", SelfTradePrevention.CANCEL_OLDEST);
+        STP_NAMES.put("cancel-both", SelfTradePrevention.CANCEL_BOTH);
+        STP_NAMES.put("decrement-and-cancel", SelfTradePrevention.DECREMENT_AND_CANCEL);
+    }
+
+    /**
+     * @param name a self-trade prevention's name in files and on the command line ({@code cancel-newest}, ...).
+     * @return it, or null.
+     */
+    public static SelfTradePrevention stp(final String name)
+    {
+        return STP_NAMES.get(name);
+    }
+
+    /**
+     * @param stp a self-trade prevention.
+     * @return its name in files and on the command line.
+     */
+    public static String stpName(final SelfTradePrevention stp)
+    {
+        for (final Map.Entry<String, SelfTradePrevention> entry : STP_NAMES.entrySet())
+        {
+            if (entry.getValue() == stp)
+            {
+                return entry.getKey();
+            }
+        }
+        return stp.name();
+    }
+
+    /**
+     * @return the self-trade prevention names, for usage messages.
+     */
+    public static Set<String> stpNames()
+    {
+        return STP_NAMES.keySet();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.ringex.app.admin;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,19 +11,18 @@ import java.time.DateTimeException;
 import java.time.DayOfWeek;
 import java.time.LocalTime;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 import io.ringex.engine.book.Instrument;
 import io.ringex.gateway.auth.CredentialHash;
@@ -34,9 +34,7 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
-import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
@@ -77,18 +75,18 @@ public final class ReferenceDataParser
     private static final Set<String> USER = Set.of("username", "credential", "accounts", "fixSenderCompId",
         "cancelOnDisconnect", "throttle", "enabled");
     private static final Set<String> SCHEDULE = Set.of("timeZone", "days", "open", "close", "endOfDay");
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm");
 
     private final String source;
-    private final List<String> problems = new ArrayList<>();
+    private final YamlFields.Problems problems;
     /** Every symbol and account id the file declares, valid or not: a reference to an invalid one is not a second
      * problem. */
-    private final Set<String> declaredSymbols = new java.util.HashSet<>();
-    private final Set<Long> declaredAccounts = new java.util.HashSet<>();
+    private final Set<String> declaredSymbols = new HashSet<>();
+    private final Set<Long> declaredAccounts = new HashSet<>();
 
     private ReferenceDataParser(final String source)
     {
         this.source = source;
+        this.problems = new YamlFields.Problems(source);
     }
 
     /**
@@ -142,23 +140,23 @@ public final class ReferenceDataParser
             throw new ReferenceDataException(List.of(source + ":1: the file is empty"));
         }
         final ReferenceData data = parser.read(root);
-        if (!parser.problems.isEmpty())
+        if (parser.problems.count() > 0)
         {
-            throw new ReferenceDataException(parser.problems);
+            throw new ReferenceDataException(parser.problems.list());
         }
         return data;
     }
 
     private ReferenceData read(final Node root)
     {
-        final Fields top = new Fields("", root, TOP);
+        final YamlFields top = new YamlFields(problems, "", root, TOP);
         final Long version = top.integer("version", 1, Integer.MAX_VALUE, null);
         if (null != version && version != VERSION)
         {
-            problem(top.node("version"), "version", "this Ringex reads version " + VERSION + ", not " + version);
+            problems.add(top.node("version"), "version", "this Ringex reads version " + VERSION + ", not " + version);
         }
         final List<ReferenceData.Instrument> instruments = new ArrayList<>();
-        for (final Fields fields : top.list("instruments", INSTRUMENT))
+        for (final YamlFields fields : top.list("instruments", INSTRUMENT))
         {
             final ReferenceData.Instrument instrument = instrument(fields);
             if (null != instrument)
@@ -172,7 +170,7 @@ public final class ReferenceDataParser
         final Map<String, ReferenceData.Instrument> bySymbol = new HashMap<>();
         instruments.forEach((i) -> bySymbol.put(i.symbol(), i));
         final List<ReferenceData.Account> accounts = new ArrayList<>();
-        for (final Fields fields : top.list("accounts", ACCOUNT))
+        for (final YamlFields fields : top.list("accounts", ACCOUNT))
         {
             final ReferenceData.Account account = account(fields, bySymbol);
             if (null != account)
@@ -182,10 +180,10 @@ public final class ReferenceDataParser
         }
         checkUnique(accounts, ReferenceData.Account::id, "id", "account");
 
-        final Set<Long> accountIds = new java.util.HashSet<>();
+        final Set<Long> accountIds = new HashSet<>();
         accounts.forEach((a) -> accountIds.add(a.id()));
         final List<ReferenceData.User> users = new ArrayList<>();
-        for (final Fields fields : top.list("users", USER))
+        for (final YamlFields fields : top.list("users", USER))
         {
             final ReferenceData.User user = user(fields, accountIds);
             if (null != user)
@@ -200,13 +198,13 @@ public final class ReferenceDataParser
 
         final Node scheduleNode = top.node("schedule");
         final ReferenceData.Schedule schedule = null == scheduleNode ? null :
-            schedule(new Fields("schedule", scheduleNode, SCHEDULE));
+            schedule(new YamlFields(problems, "schedule", scheduleNode, SCHEDULE));
         return new ReferenceData(List.copyOf(instruments), List.copyOf(accounts), List.copyOf(users), schedule);
     }
 
-    private ReferenceData.Instrument instrument(final Fields f)
+    private ReferenceData.Instrument instrument(final YamlFields f)
     {
-        final int before = problems.size();
+        final int before = problems.count();
         final Long id = f.integer("id", 1, Integer.MAX_VALUE, null);
         final String symbol = f.token("symbol", MAX_SYMBOL, null);
         declaredSymbols.add(null == symbol ? f.raw("symbol") : symbol);
@@ -222,7 +220,7 @@ public final class ReferenceDataParser
                 case "ticks" -> PriceBandType.TICKS;
                 default ->
                 {
-                    problem(f.node("bandType"), f.path("bandType"), "must be bps or ticks, not '" + bandTypeText +
+                    problems.add(f.node("bandType"), f.path("bandType"), "must be bps or ticks, not '" + bandTypeText +
                         "'");
                     yield null;
                 }
@@ -241,13 +239,14 @@ public final class ReferenceDataParser
             f.text("tick", true);
             f.text("referencePrice", true);
         }
-        if (problems.size() != before)
+        if (problems.count() != before)
         {
             return null;
         }
         if (reference % tick != 0)
         {
-            problem(f.node("referencePrice"), f.path("referencePrice"), FixedPoint.format(reference, scale.intValue()) +
+            problems.add(f.node("referencePrice"), f.path("referencePrice"),
+                FixedPoint.format(reference, scale.intValue()) +
                 " is not a multiple of the tick " + FixedPoint.format(tick, scale.intValue()));
             return null;
         }
@@ -255,7 +254,7 @@ public final class ReferenceDataParser
         final long ticks = Instrument.bandTicks(reference, tick, rawBandType, band);
         if (ticks < 0)
         {
-            problem(f.node("band"), f.path("band"), "a band of " + band + " " + bandTypeText +
+            problems.add(f.node("band"), f.path("band"), "a band of " + band + " " + bandTypeText +
                 " around " + FixedPoint.format(reference, scale.intValue()) + " is out of the engine's range");
             return null;
         }
@@ -263,11 +262,11 @@ public final class ReferenceDataParser
         {
             // The engine rounds a band that is not a whole number of ticks down; the file must say what it gets.
             final long bandPrice = reference / 10_000 * band + (reference % 10_000) * band / 10_000;
-            final boolean exact = java.math.BigInteger.valueOf(reference).multiply(java.math.BigInteger.valueOf(band))
-                .mod(java.math.BigInteger.valueOf(10_000)).signum() == 0;
+            final boolean exact = BigInteger.valueOf(reference).multiply(BigInteger.valueOf(band))
+                .mod(BigInteger.valueOf(10_000)).signum() == 0;
             if (!exact || bandPrice % tick != 0 || ticks == 0)
             {
-                problem(f.node("band"), f.path("band"), band + " bps of " +
+                problems.add(f.node("band"), f.path("band"), band + " bps of " +
                     FixedPoint.format(reference, scale.intValue()) + " is not a whole number of ticks of " +
                     FixedPoint.format(tick, scale.intValue()) + " (the band's edges must be prices that trade)");
                 return null;
@@ -277,20 +276,20 @@ public final class ReferenceDataParser
             band, f.line());
     }
 
-    private ReferenceData.Account account(final Fields f, final Map<String, ReferenceData.Instrument> bySymbol)
+    private ReferenceData.Account account(final YamlFields f, final Map<String, ReferenceData.Instrument> bySymbol)
     {
-        final int before = problems.size();
+        final int before = problems.count();
         final Long id = f.integer("id", 1, Long.MAX_VALUE, null);
         declaredAccounts.add(id);
         final String stpText = f.text("selfTradePrevention", false);
         SelfTradePrevention stp = SelfTradePrevention.CANCEL_NEWEST;
         if (null != stpText)
         {
-            stp = stp(stpText);
+            stp = ReferenceData.stp(stpText);
             if (null == stp)
             {
-                problem(f.node("selfTradePrevention"), f.path("selfTradePrevention"), "must be one of " +
-                    String.join(", ", STP_NAMES.keySet()) + ", not '" + stpText + "'");
+                problems.add(f.node("selfTradePrevention"), f.path("selfTradePrevention"), "must be one of " +
+                    String.join(", ", ReferenceData.stpNames()) + ", not '" + stpText + "'");
             }
         }
         final Long balance = f.has("balance") ? f.decimal("balance", FixedPoint.MONEY_SCALE, 0, "an amount") :
@@ -303,18 +302,18 @@ public final class ReferenceDataParser
         }
         else
         {
-            limits = limits(new Fields(f.path("limits"), limitsNode, LIMITS), bySymbol);
+            limits = limits(new YamlFields(problems, f.path("limits"), limitsNode, LIMITS), bySymbol);
         }
-        if (problems.size() != before)
+        if (problems.count() != before)
         {
             return null;
         }
         return new ReferenceData.Account(id, stp, balance, limits, f.line());
     }
 
-    private ReferenceData.Limits limits(final Fields f, final Map<String, ReferenceData.Instrument> bySymbol)
+    private ReferenceData.Limits limits(final YamlFields f, final Map<String, ReferenceData.Instrument> bySymbol)
     {
-        final int before = problems.size();
+        final int before = problems.count();
         final Long maxQuantity = f.integer("maxOrderQuantity", 0, Long.MAX_VALUE, null);
         final Long maxNotional = f.decimal("maxOrderNotional", FixedPoint.MONEY_SCALE, 0, "an amount");
         final Long credit = f.decimal("creditLimit", FixedPoint.MONEY_SCALE, 0, "an amount");
@@ -325,14 +324,15 @@ public final class ReferenceDataParser
         final Node overridesNode = f.node("instrumentPositionLimits");
         if (null != overridesNode)
         {
-            final Fields byInstrument = new Fields(f.path("instrumentPositionLimits"), overridesNode, null);
+            final YamlFields byInstrument = new YamlFields(problems, f.path("instrumentPositionLimits"),
+                overridesNode, null);
             for (final String symbol : byInstrument.keys())
             {
                 final ReferenceData.Instrument instrument = bySymbol.get(symbol);
                 final Long limit = byInstrument.integer(symbol, 0, Long.MAX_VALUE, null);
                 if (null == instrument && !declaredSymbols.contains(symbol))
                 {
-                    problem(byInstrument.keyNode(symbol), byInstrument.path(symbol),
+                    problems.add(byInstrument.keyNode(symbol), byInstrument.path(symbol),
                         "unknown instrument: no instrument of the file has the symbol '" + symbol + "'");
                 }
                 else if (null != limit && null != instrument)
@@ -341,7 +341,7 @@ public final class ReferenceDataParser
                 }
             }
         }
-        if (problems.size() != before)
+        if (problems.count() != before)
         {
             return null;
         }
@@ -349,9 +349,9 @@ public final class ReferenceDataParser
             allowShort, Collections.unmodifiableSortedMap(overrides));
     }
 
-    private ReferenceData.User user(final Fields f, final Set<Long> accountIds)
+    private ReferenceData.User user(final YamlFields f, final Set<Long> accountIds)
     {
-        final int before = problems.size();
+        final int before = problems.count();
         final String username = f.token("username", MAX_NAME, null);
         String credential = null;
         if (f.has("credential"))
@@ -360,7 +360,7 @@ public final class ReferenceDataParser
             if (null != credential && (credential.length() > MAX_CREDENTIAL ||
                 !CredentialHash.isWellFormed(credential)))
             {
-                problem(f.node("credential"), f.path("credential"), "is not a credential hash " +
+                problems.add(f.node("credential"), f.path("credential"), "is not a credential hash " +
                     "(pbkdf2-sha256:<iterations>:<salt>:<hash>, as ./ringex admin user passwd or the gateway's " +
                     "HashCredential prints; never a password)");
             }
@@ -374,7 +374,7 @@ public final class ReferenceDataParser
         else if (!(accountsNode instanceof SequenceNode sequence) || sequence.getValue().isEmpty() ||
             sequence.getValue().size() > MAX_USER_ACCOUNTS)
         {
-            problem(accountsNode, f.path("accounts"), "must be a list of 1 to " + MAX_USER_ACCOUNTS +
+            problems.add(accountsNode, f.path("accounts"), "must be a list of 1 to " + MAX_USER_ACCOUNTS +
                 " account ids, the default first");
         }
         else
@@ -383,18 +383,18 @@ public final class ReferenceDataParser
             for (int i = 0; i < items.size(); i++)
             {
                 final String path = f.path("accounts") + "[" + (i + 1) + "]";
-                final Long account = integer(items.get(i), path, 1, Long.MAX_VALUE);
+                final Long account = YamlFields.integer(problems, items.get(i), path, 1, Long.MAX_VALUE);
                 if (null == account)
                 {
                     continue;
                 }
                 if (accounts.contains(account))
                 {
-                    problem(items.get(i), path, "account " + account + " is listed twice");
+                    problems.add(items.get(i), path, "account " + account + " is listed twice");
                 }
                 else if (!accountIds.contains(account) && !declaredAccounts.contains(account))
                 {
-                    problem(items.get(i), path, "unknown account " + account + ": not in the file's accounts");
+                    problems.add(items.get(i), path, "unknown account " + account + ": not in the file's accounts");
                 }
                 accounts.add(account);
             }
@@ -403,7 +403,7 @@ public final class ReferenceDataParser
         final Boolean cancelOnDisconnect = f.bool("cancelOnDisconnect", Boolean.FALSE);
         final Long throttle = f.integer("throttle", 0, MAX_THROTTLE, 0L);
         final Boolean enabled = f.bool("enabled", Boolean.TRUE);
-        if (problems.size() != before)
+        if (problems.count() != before)
         {
             return null;
         }
@@ -411,9 +411,9 @@ public final class ReferenceDataParser
             throttle.intValue(), enabled, f.line());
     }
 
-    private ReferenceData.Schedule schedule(final Fields f)
+    private ReferenceData.Schedule schedule(final YamlFields f)
     {
-        final int before = problems.size();
+        final int before = problems.count();
         final String zoneText = f.text("timeZone", true);
         ZoneId zone = null;
         if (null != zoneText)
@@ -424,7 +424,7 @@ public final class ReferenceDataParser
             }
             catch (final DateTimeException ex)
             {
-                problem(f.node("timeZone"), f.path("timeZone"), "unknown time zone '" + zoneText +
+                problems.add(f.node("timeZone"), f.path("timeZone"), "unknown time zone '" + zoneText +
                     "' (a region such as Europe/London, or UTC)");
             }
         }
@@ -436,7 +436,7 @@ public final class ReferenceDataParser
         }
         else if (!(daysNode instanceof SequenceNode sequence) || sequence.getValue().isEmpty())
         {
-            problem(daysNode, f.path("days"), "must be a list of days (MON, TUE, ...)");
+            problems.add(daysNode, f.path("days"), "must be a list of days (MON, TUE, ...)");
         }
         else
         {
@@ -446,11 +446,12 @@ public final class ReferenceDataParser
                 final DayOfWeek day = DAYS.get(text.toUpperCase(Locale.ROOT));
                 if (null == day)
                 {
-                    problem(item, f.path("days"), "'" + text + "' is not a day (MON, TUE, WED, THU, FRI, SAT, SUN)");
+                    problems.add(item, f.path("days"), "'" + text +
+                        "' is not a day (MON, TUE, WED, THU, FRI, SAT, SUN)");
                 }
                 else if (!days.add(day))
                 {
-                    problem(item, f.path("days"), text + " is listed twice");
+                    problems.add(item, f.path("days"), text + " is listed twice");
                 }
             }
         }
@@ -459,14 +460,15 @@ public final class ReferenceDataParser
         final LocalTime endOfDay = f.time("endOfDay");
         if (null != open && null != close && !open.isBefore(close))
         {
-            problem(f.node("close"), f.path("close"), "the close " + close + " is not after the open " + open);
+            problems.add(f.node("close"), f.path("close"), "the close " + close + " is not after the open " + open);
         }
         if (null != close && null != endOfDay && endOfDay.isBefore(close))
         {
-            problem(f.node("endOfDay"), f.path("endOfDay"), "the end of day " + endOfDay + " is before the close " +
+            problems.add(f.node("endOfDay"), f.path("endOfDay"), "the end of day " + endOfDay +
+                " is before the close " +
                 close);
         }
-        if (problems.size() != before)
+        if (problems.count() != before)
         {
             return null;
         }
@@ -474,7 +476,6 @@ public final class ReferenceDataParser
     }
 
     private static final Map<String, DayOfWeek> DAYS = new HashMap<>();
-    private static final Map<String, SelfTradePrevention> STP_NAMES = new LinkedHashMap<>();
 
     static
     {
@@ -482,48 +483,11 @@ public final class ReferenceDataParser
         {
             DAYS.put(day.name().substring(0, 3), day);
         }
-        STP_NAMES.put("cancel-newest", SelfTradePrevention.CANCEL_NEWEST);
-        STP_NAMES.put("cancel-oldest", SelfTradePrevention.CANCEL_OLDEST);
-        STP_NAMES.put("cancel-both", SelfTradePrevention.CANCEL_BOTH);
-        STP_NAMES.put("decrement-and-cancel", SelfTradePrevention.DECREMENT_AND_CANCEL);
-    }
-
-    /**
-     * @param name a self-trade prevention's name in files and on the command line ({@code cancel-newest}, ...).
-     * @return it, or null.
-     */
-    static SelfTradePrevention stp(final String name)
-    {
-        return STP_NAMES.get(name);
-    }
-
-    /**
-     * @param stp a self-trade prevention.
-     * @return its name in files and on the command line.
-     */
-    static String stpName(final SelfTradePrevention stp)
-    {
-        for (final Map.Entry<String, SelfTradePrevention> entry : STP_NAMES.entrySet())
-        {
-            if (entry.getValue() == stp)
-            {
-                return entry.getKey();
-            }
-        }
-        return stp.name();
-    }
-
-    /**
-     * @return the self-trade prevention names, for usage messages.
-     */
-    static Set<String> stpNames()
-    {
-        return STP_NAMES.keySet();
     }
 
     private <T> void checkUnique(
         final List<T> items,
-        final java.util.function.Function<T, Object> key,
+        final Function<T, Object> key,
         final String keyName,
         final String what)
     {
@@ -533,7 +497,7 @@ public final class ReferenceDataParser
             final T first = seen.putIfAbsent(key.apply(item), item);
             if (null != first)
             {
-                problems.add(source + ":" + line(item) + ": " + keyName + ": duplicate " + what + " " + keyName +
+                problems.addLine(line(item) + ": " + keyName + ": duplicate " + what + " " + keyName +
                     " " + key.apply(item) + " (first on line " + line(first) + ")");
             }
         }
@@ -550,292 +514,5 @@ public final class ReferenceDataParser
             return a.line();
         }
         return ((ReferenceData.User)item).line();
-    }
-
-    private Long integer(final Node node, final String path, final long min, final long max)
-    {
-        final String text = node instanceof ScalarNode scalar ? scalar.getValue() : null;
-        if (null == text || text.isEmpty())
-        {
-            problem(node, path, "must be a whole number");
-            return null;
-        }
-        final long value;
-        try
-        {
-            value = Long.parseLong(text.replace("_", ""));
-        }
-        catch (final NumberFormatException ex)
-        {
-            problem(node, path, "must be a whole number, not '" + text + "'");
-            return null;
-        }
-        if (value < min || value > max)
-        {
-            problem(node, path, value + " is out of range (" + min + " to " + max + ")");
-            return null;
-        }
-        return value;
-    }
-
-    private void problem(final Node node, final String path, final String message)
-    {
-        problems.add(source + ":" + line(node) + ": " + path + ": " + message);
-    }
-
-    private static int line(final Node node)
-    {
-        return null == node ? 1 : node.getStartMark().getLine() + 1;
-    }
-
-    /** One YAML mapping: its keys checked against what it may hold, each given once. */
-    private final class Fields
-    {
-        private final String path;
-        private final Node node;
-        private final Map<String, NodeTuple> byKey = new LinkedHashMap<>();
-
-        /**
-         * @param path    the mapping's place in the file, for messages.
-         * @param node    the mapping.
-         * @param allowed its keys, or null for any (a map keyed by symbol).
-         */
-        Fields(final String path, final Node node, final Set<String> allowed)
-        {
-            this.path = path;
-            this.node = node;
-            if (!(node instanceof MappingNode mapping))
-            {
-                problem(node, path.isEmpty() ? "(top level)" : path, "must be a mapping of keys to values");
-                return;
-            }
-            for (final NodeTuple tuple : mapping.getValue())
-            {
-                final Node keyNode = tuple.getKeyNode();
-                if (!(keyNode instanceof ScalarNode scalar))
-                {
-                    problem(keyNode, path, "a key must be a plain name");
-                    continue;
-                }
-                final String key = scalar.getValue();
-                final NodeTuple first = byKey.get(key);
-                if (null != allowed && !allowed.contains(key))
-                {
-                    problem(keyNode, path(key), "unknown key '" + key + "' (" + (path.isEmpty() ? "the top level" :
-                        path) + " takes " + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
-                }
-                else if (null != first)
-                {
-                    problem(keyNode, path(key), "given twice (first on line " +
-                        ReferenceDataParser.line(first.getKeyNode()) + ")");
-                }
-                else
-                {
-                    byKey.put(key, tuple);
-                }
-            }
-        }
-
-        int line()
-        {
-            return ReferenceDataParser.line(node);
-        }
-
-        String path(final String key)
-        {
-            return path.isEmpty() ? key : path + "." + key;
-        }
-
-        Set<String> keys()
-        {
-            return byKey.keySet();
-        }
-
-        boolean has(final String key)
-        {
-            return byKey.containsKey(key);
-        }
-
-        Node node(final String key)
-        {
-            final NodeTuple tuple = byKey.get(key);
-            return null == tuple ? null : tuple.getValueNode();
-        }
-
-        Node keyNode(final String key)
-        {
-            final NodeTuple tuple = byKey.get(key);
-            return null == tuple ? node : tuple.getKeyNode();
-        }
-
-        void missing(final String key)
-        {
-            if (node instanceof MappingNode)
-            {
-                problem(node, path(key), "missing (required)");
-            }
-        }
-
-        List<Fields> list(final String key, final Set<String> allowed)
-        {
-            final Node value = node(key);
-            if (null == value || isNull(value))
-            {
-                return List.of();
-            }
-            if (!(value instanceof SequenceNode sequence))
-            {
-                problem(value, path(key), "must be a list (items starting with '- ')");
-                return List.of();
-            }
-            final List<Fields> items = new ArrayList<>();
-            for (int i = 0; i < sequence.getValue().size(); i++)
-            {
-                items.add(new Fields(path(key) + "[" + (i + 1) + "]", sequence.getValue().get(i), allowed));
-            }
-            return items;
-        }
-
-        /** The key's text as written, or null; never a problem. */
-        String raw(final String key)
-        {
-            return node(key) instanceof ScalarNode scalar ? scalar.getValue() : null;
-        }
-
-        /** The key's text; a problem (and null) if required and absent, or not a single value. */
-        String text(final String key, final boolean required)
-        {
-            final Node value = node(key);
-            if (null == value)
-            {
-                if (required)
-                {
-                    missing(key);
-                }
-                return null;
-            }
-            if (!(value instanceof ScalarNode scalar) || isNull(value))
-            {
-                problem(value, path(key), "must be a single value");
-                return null;
-            }
-            return scalar.getValue();
-        }
-
-        Long integer(final String key, final long min, final long max, final Long defaultValue)
-        {
-            if (null != defaultValue && !has(key))
-            {
-                return defaultValue;
-            }
-            return null == text(key, true) ? null : ReferenceDataParser.this.integer(node(key), path(key), min, max);
-        }
-
-        Long decimal(final String key, final int scale, final long min, final String what)
-        {
-            final String text = text(key, true);
-            if (null == text)
-            {
-                return null;
-            }
-            final long value = FixedPoint.parse(text.replace("_", ""), scale);
-            if (value == FixedPoint.INVALID)
-            {
-                problem(node(key), path(key), "'" + text + "' is not " + what + " with at most " + scale +
-                    " decimal places");
-                return null;
-            }
-            if (value < min)
-            {
-                problem(node(key), path(key), text + " must be " + (min == 0 ? "zero or more" : "more than zero"));
-                return null;
-            }
-            return value;
-        }
-
-        Boolean bool(final String key, final Boolean defaultValue)
-        {
-            if (!has(key))
-            {
-                return defaultValue;
-            }
-            final String text = text(key, true);
-            if (null == text)
-            {
-                return null;
-            }
-            if (text.equals("true") || text.equals("false"))
-            {
-                return Boolean.valueOf(text);
-            }
-            problem(node(key), path(key), "must be true or false, not '" + text + "'");
-            return null;
-        }
-
-        String token(final String key, final int maxLength, final String defaultValue)
-        {
-            if (null != defaultValue && !has(key))
-            {
-                return defaultValue;
-            }
-            final String text = text(key, true);
-            if (null == text)
-            {
-                return null;
-            }
-            if (!isToken(text, maxLength))
-            {
-                problem(node(key), path(key), "'" + text + "' must be 1 to " + maxLength +
-                    " printable ASCII characters without spaces");
-                return null;
-            }
-            return text;
-        }
-
-        LocalTime time(final String key)
-        {
-            final String text = text(key, true);
-            if (null == text)
-            {
-                return null;
-            }
-            try
-            {
-                return LocalTime.parse(text, TIME);
-            }
-            catch (final DateTimeParseException ex)
-            {
-                problem(node(key), path(key), "'" + text + "' is not a time of day HH:MM");
-                return null;
-            }
-        }
-    }
-
-    private static boolean isNull(final Node node)
-    {
-        return node instanceof ScalarNode scalar && scalar.isPlain() &&
-            (scalar.getValue().isEmpty() || scalar.getValue().equals("~") || scalar.getValue().equals("null"));
-    }
-
-    /**
-     * @param text      a value.
-     * @param maxLength its longest length.
-     * @return whether it is 1 to maxLength printable ASCII characters without spaces (the engine's rule for names).
-     */
-    static boolean isToken(final String text, final int maxLength)
-    {
-        if (null == text || text.isEmpty() || text.length() > maxLength)
-        {
-            return false;
-        }
-        for (int i = 0; i < text.length(); i++)
-        {
-            final char c = text.charAt(i);
-            if (c < 0x21 || c > 0x7E)
-            {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -216,7 +216,7 @@ public final class ReferenceDataPlan
             if (null == have)
             {
                 steps.add(new Step("open account " + want.id() + ": self-trade prevention " +
-                    ReferenceDataParser.stpName(want.stp()), (c, id) -> c.addAccount(id, want.id(), want.stp())));
+                    ReferenceData.stpName(want.stp()), (c, id) -> c.addAccount(id, want.id(), want.stp())));
                 steps.add(new Step("set limits of account " + want.id() + ": " + describe(limits), setLimits));
                 if (want.openingBalance() > 0)
                 {
