@@ -177,16 +177,12 @@ public final class EngineEventHandler implements FragmentHandler
     /** An accepted AddAccount opens the account ACTIVE; an accepted SetAccountStatus sets its standing. */
     private void applyStanding()
     {
-        if (command.capacity() < MessageHeaderDecoder.ENCODED_LENGTH)
+        if (command.capacity() == 0 || validator.validate(command, 0, command.capacity()) != RejectReason.NONE)
         {
             return;
         }
         commandHeader.wrap(command, 0);
         final int blockLength = commandHeader.blockLength();
-        if (command.capacity() < MessageHeaderDecoder.ENCODED_LENGTH + blockLength)
-        {
-            return;
-        }
         switch (commandHeader.templateId())
         {
             case AddAccountDecoder.TEMPLATE_ID:

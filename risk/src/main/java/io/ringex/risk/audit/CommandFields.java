@@ -205,6 +205,21 @@ public final class CommandFields
 
     // ---------------------------------------------------------------- layouts, learnt once per template
 
+    /**
+     * @param templateId an admin command's template id.
+     * @return the names of its top-level fields, groups and var data in the order they are read (for tests: it must
+     *         be the schema's).
+     */
+    static List<String> partNames(final int templateId)
+    {
+        final List<String> names = new ArrayList<>();
+        for (final Part part : LAYOUTS.computeIfAbsent(templateId, CommandFields::layoutOf).parts)
+        {
+            names.add(part.name);
+        }
+        return names;
+    }
+
     private enum Kind
     {
         FIELD, GROUP, TEXT, SKIPPED

@@ -24,13 +24,17 @@ import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
  * The credential hash the engine sends with each user is skipped unread: only whether one is set is kept.
  * <p>
  * When to ask: {@link #requestNeeded} says so after the followed node changed (or its egress reconnected: it may have
- * restarted), before any answer, and when an answer is late; {@link #requested} records the request sent.
+ * restarted), before any answer, and when an answer is late; {@link #requested} records the request sent. Each
+ * request is journaled by the engine, so a node that keeps not answering is asked less and less often: the wait
+ * doubles with each unanswered request, up to 16 times the timeout.
  * <p>
  * Threading: the {@code on*}, {@link #requestNeeded} and {@link #requested} methods run on the Aeron agent thread; the
  * views on any thread. All take this object's monitor.
  */
 public final class UserDirectory
 {
+    private static final int MAX_BACKOFF_SHIFT = 4;
+
     private final int gatewayId;
     private final long timeoutNs;
     private final AtomicLong changeCount = new AtomicLong();
@@ -40,6 +44,7 @@ public final class UserDirectory
     private long requestedAtNs;
     private int requestedFrom = -1;
     private int answeredBy = -1;
+    private int unanswered;
     private boolean stale = true;
 
     /**
@@ -82,7 +87,8 @@ public final class UserDirectory
      */
     public synchronized boolean requestNeeded(final int engine, final long nowNs)
     {
-        return engine != requestedFrom || stale || pendingRequestId != 0 && nowNs - requestedAtNs >= timeoutNs;
+        return engine != requestedFrom || stale ||
+            pendingRequestId != 0 && nowNs - requestedAtNs >= timeoutNs << Math.min(unanswered, MAX_BACKOFF_SHIFT);
     }
 
     /**
@@ -92,6 +98,7 @@ public final class UserDirectory
      */
     public synchronized void requested(final int engine, final long requestId, final long nowNs)
     {
+        unanswered = pendingRequestId != 0 && engine == requestedFrom ? unanswered + 1 : 0;
         pendingRequestId = requestId;
         requestedAtNs = nowNs;
         requestedFrom = engine;
@@ -168,7 +175,7 @@ public final class UserDirectory
     /** @return every user by name, and whether the followed engine's directory has arrived. */
     public synchronized Views.UserList users()
     {
-        return new Views.UserList(answeredBy >= 0 && answeredBy == requestedFrom && pendingRequestId == 0,
+        return new Views.UserList(answeredBy >= 0 && answeredBy == requestedFrom && pendingRequestId == 0, answeredBy,
             List.copyOf(users.values()));
     }
 

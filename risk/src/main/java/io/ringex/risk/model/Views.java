@@ -201,9 +201,11 @@ public final class Views
      *
      * @param loaded  a directory answer from the followed engine has arrived (before that the list holds only the
      *                changes broadcast since the service started, or the previous engine's directory).
+     * @param engine  the node whose directory answer the list is (0 = {@code streams.*}, 1 = {@code standby.*}),
+     *                -1 before any.
      * @param users   every user, by name.
      */
-    public record UserList(boolean loaded, List<UserView> users)
+    public record UserList(boolean loaded, int engine, List<UserView> users)
     {
     }
 
