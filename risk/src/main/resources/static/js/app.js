@@ -162,6 +162,7 @@ function render() {
     renderActions(s.actions);
     renderGlance(s);
     fillSelects(s);
+    consoleRender(s);
     if (state.tab === 'engine') {
         renderEngineCards(s.engine);
         refreshEngineCharts();
@@ -631,6 +632,9 @@ function showTab(tab) {
     if (history.replaceState) {
         history.replaceState(null, '', '#' + tab);
     }
+    // the console's lists and the audit are fetched afresh when their tab is opened
+    consoleState.usersChange = -1;
+    consoleState.auditChange = -1;
     if (tab === 'actions') {
         const limits = document.getElementById('form-limits');
         if (limits.accountId.value && !limits.creditLimit.value) {
@@ -676,9 +680,10 @@ async function init() {
         }
     });
     wireActions();
+    wireConsole();
     applyRole();
     const hash = window.location.hash.replace('#', '');
-    if (['accounts', 'instruments', 'engine', 'actions'].includes(hash)) {
+    if (['accounts', 'instruments', 'engine', 'actions', 'console', 'audit'].includes(hash)) {
         showTab(hash);
     }
     connect();
