@@ -3,7 +3,6 @@ package io.ringex.risk.aeron;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.DirectBuffer;
-
 import org.agrona.concurrent.UnsafeBuffer;
 
 import io.aeron.logbuffer.FragmentHandler;
@@ -64,7 +63,7 @@ public final class EngineEventHandler implements FragmentHandler
     private final MessageHeaderDecoder commandHeader = new MessageHeaderDecoder();
     private final AddAccountDecoder addAccount = new AddAccountDecoder();
     private final SetAccountStatusDecoder setAccountStatus = new SetAccountStatusDecoder();
-    private final UnsafeBuffer command = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer command = new UnsafeBuffer(new byte[0]);
     private final AtomicLong malformed = new AtomicLong();
     private final AtomicLong decoded = new AtomicLong();
 
