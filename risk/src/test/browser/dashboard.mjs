@@ -267,31 +267,53 @@ try {
     await page.screenshot({ path: join(shots, 'risk-console.png') });
     await page.setViewportSize({ width: 1280, height: 800 });
 
-    // 8. the audit view shows those actions, read back from the engine's answers, and never a credential
-    await page.click('.tab[data-tab=audit]');
-    await page.waitForSelector('#audit-table tbody tr[data-command="SetUserCredential"]', { timeout: 15000 });
-    const newest = async (command) => page.textContent(`#audit-table tbody tr[data-command="${command}"]`);
+    // 8. the admin log shows those actions, read back from the engine's answers, and never a credential
+    await page.click('.tab[data-tab=admin-log]');
+    await page.waitForSelector('#admin-log-table tbody tr[data-command="SetUserCredential"]', { timeout: 15000 });
+    const newest = async (command) => page.textContent(`#admin-log-table tbody tr[data-command="${command}"]`);
     const instrumentRow = await newest('AddInstrument');
     check(instrumentRow.includes('admin') && instrumentRow.includes('(console)') &&
         instrumentRow.includes('listing approved') && instrumentRow.includes('symbol=NEW-USD') &&
-        instrumentRow.includes('ACCEPTED'), `audit: AddInstrument by admin, recorded here: ${instrumentRow}`);
+        instrumentRow.includes('ACCEPTED'), `admin log: AddInstrument by admin, recorded here: ${instrumentRow}`);
     const accountRow = await newest('AddAccount');
     check(accountRow.includes('REJECTED') && accountRow.includes('DUPLICATE_ID'),
-        `audit: the refused AddAccount with the engine's reason: ${accountRow}`);
+        `admin log: the refused AddAccount with the engine's reason: ${accountRow}`);
     const fundingRow = await newest('AdjustBalance');
     check(fundingRow.includes('admin') && !fundingRow.includes('(console)') &&
         fundingRow.includes('initial funding') && fundingRow.includes('amount=25000.00000000') &&
         fundingRow.includes('reference=WIRE-2001') && fundingRow.includes('ACCEPTED'),
-    `audit: the deposit with operator, reason and reference from the journaled command: ${fundingRow}`);
+    `admin log: the deposit with operator, reason and reference from the journaled command: ${fundingRow}`);
     const userRow = await newest('UpsertUser');
     check(userRow.includes('admin') && userRow.includes('onboarding') && userRow.includes('username=trader7') &&
-        userRow.includes('accounts=[2001]'), `audit: UpsertUser: ${userRow}`);
+        userRow.includes('accounts=[2001]'), `admin log: UpsertUser: ${userRow}`);
     const credentialRow = await newest('SetUserCredential');
     check(credentialRow.includes('credentialHash=(not shown)') && credentialRow.includes('ACCEPTED'),
-        `audit: SetUserCredential without its hash: ${credentialRow}`);
+        `admin log: SetUserCredential without its hash: ${credentialRow}`);
     const page_ = await page.textContent('body');
     check(!page_.includes('pbkdf2') && !page_.includes(password), 'no credential hash or password anywhere on the page');
+    await page.screenshot({ path: join(shots, 'risk-admin-log.png') });
+
+    // 9. the Audit tab replays the engine's journal (read-only, while the engine writes it): the killed account's
+    //    trail holds the kill switch and the order the engine then rejected
+    await page.click('.tab[data-tab=audit]');
+    await page.fill('#form-audit input[name=account]', String(account));
+    await page.click('#form-audit button[type=submit]');
+    await page.waitForSelector('.audit-entry', { timeout: 30000 });
+    const trail = await page.textContent('#audit-entries');
+    check(trail.includes('KillSwitch') && trail.includes(`accountId=${account}`),
+        `the audit trail of account ${account} shows the kill switch command`);
+    check(trail.includes('rejectReason=ACCOUNT_KILLED'),
+        'and the order the engine rejected after it, with the reason');
     await page.screenshot({ path: join(shots, 'risk-audit.png') });
+    // the console's commands are in the journal too: account 2001's trail, opened and funded by the admin
+    await page.fill('#form-audit input[name=account]', '2001');
+    await page.click('#form-audit button[type=submit]');
+    await page.waitForFunction(() => document.getElementById('audit-entries').textContent.includes('AdjustBalance'),
+        null, { timeout: 30000 });
+    const opened = await page.textContent('#audit-entries');
+    check(opened.includes('AddAccount') && opened.includes('accountId=2001'),
+        'the audit trail of account 2001 holds the AddAccount and the AdjustBalance the admin sent from the console');
+    check(!(await page.textContent('body')).includes('pbkdf2'), 'still no credential hash anywhere on the page');
     check(violations.length === 0, `no Content-Security-Policy violations on any page: ${JSON.stringify(violations)}`);
 } catch (e) {
     failed = true;

@@ -620,6 +620,57 @@ function applyRole() {
     document.getElementById('viewer-notice').hidden = state.officer;
 }
 
+// ------------------------------------------------------------------ audit
+/** "Name field=value|field=value" as the name and one line per field, for reading. */
+function auditMessage(text) {
+    const space = text.indexOf(' ');
+    const name = space < 0 ? text : text.slice(0, space);
+    const fields = space < 0 ? '' : text.slice(space + 1).split('|').join('  ');
+    return `<b>${esc(name)}</b> <span class="mono audit-fields-text">${esc(fields)}</span>`;
+}
+
+function renderAudit(trail) {
+    const summary = document.getElementById('audit-summary');
+    summary.textContent = `${trail.subject}: ${trail.entries.length} commands` +
+        (trail.truncated ? ' (limit reached: narrow the window)' : '') +
+        ` · replayed ${qty(trail.commandsReplayed)} commands from ` +
+        (trail.restoredSequence ? `the snapshot at ${qty(trail.restoredSequence)}` : 'the journal\'s start') +
+        ` to ${qty(trail.lastSequence)} in ${qty(trail.elapsedMs)} ms`;
+    const out = document.getElementById('audit-entries');
+    if (!trail.entries.length) {
+        out.innerHTML = '<p class="empty">Nothing in the journal concerns it.</p>';
+        return;
+    }
+    out.innerHTML = trail.entries.map((e) => `<div class="audit-entry">
+        <div class="audit-head"><span class="mono">#${esc(e.sequence)}</span> <span class="mono">${esc(e.time)}</span>
+            <span class="hint">gateway ${esc(e.gateway)} session ${esc(e.session)}</span></div>
+        <div class="audit-command">${auditMessage(e.commandText)}</div>
+        <ul class="audit-events">${e.events.map((ev) => `<li>${auditMessage(ev.text)}</li>`).join('')}</ul>
+    </div>`).join('');
+}
+
+function wireAudit() {
+    document.getElementById('form-audit').addEventListener('submit', async (e) => {
+        e.preventDefault();
+        const f = e.target;
+        const params = new URLSearchParams();
+        for (const name of ['order', 'clientOrder', 'account', 'from', 'to']) {
+            if (f[name].value.trim()) {
+                params.set(name, f[name].value.trim());
+            }
+        }
+        document.getElementById('audit-summary').textContent = 'replaying the journal…';
+        const { status, body } = await api('api/audit?' + params.toString());
+        if (status !== 200) {
+            document.getElementById('audit-summary').textContent = '';
+            document.getElementById('audit-entries').innerHTML =
+                `<p class="empty">${esc(body && body.message ? body.message : 'HTTP ' + status)}</p>`;
+            return;
+        }
+        renderAudit(body);
+    });
+}
+
 // ------------------------------------------------------------------ navigation
 function showTab(tab) {
     state.tab = tab;
@@ -632,9 +683,9 @@ function showTab(tab) {
     if (history.replaceState) {
         history.replaceState(null, '', '#' + tab);
     }
-    // the console's lists and the audit are fetched afresh when their tab is opened
+    // the console's lists and the admin log are fetched afresh when their tab is opened
     consoleState.usersChange = -1;
-    consoleState.auditChange = -1;
+    consoleState.adminLogChange = -1;
     if (tab === 'actions') {
         const limits = document.getElementById('form-limits');
         if (limits.accountId.value && !limits.creditLimit.value) {
@@ -681,9 +732,10 @@ async function init() {
     });
     wireActions();
     wireConsole();
+    wireAudit();
     applyRole();
     const hash = window.location.hash.replace('#', '');
-    if (['accounts', 'instruments', 'engine', 'actions', 'console', 'audit'].includes(hash)) {
+    if (['accounts', 'instruments', 'engine', 'actions', 'console', 'admin-log', 'audit'].includes(hash)) {
         showTab(hash);
     }
     connect();

@@ -1,13 +1,14 @@
 /*
- * The operator console (ADMIN) and the audit view. Uses app.js's helpers (api, esc, price, money, time, toast,
- * confirmAction, state). The lists come from the live snapshot (instruments, accounts) and from the REST API (users,
- * audit), fetched again when the snapshot's change counters say they moved. Each form sends one request to
+ * The operator console (ADMIN) and the admin log (the admin commands the engine answered). Uses app.js's helpers
+ * (api, esc, price, money, time, toast, confirmAction, state). The lists come from the live snapshot (instruments,
+ * accounts) and from the REST API (users, admin log), fetched again when the snapshot's change counters say they moved.
+ * (The Audit tab, a lifecycle replayed from the engine's journal, is app.js's.) Each form sends one request to
  * /api/admin/** and shows the engine's answer under it: ACCEPTED, or REJECTED with the engine's reason (the result
  * line's data-outcome says which, for people and tests alike).
  */
 'use strict';
 
-const consoleState = { usersChange: -1, auditChange: -1, users: [], usersLoaded: false, usersEngine: -1 };
+const consoleState = { usersChange: -1, adminLogChange: -1, users: [], usersLoaded: false, usersEngine: -1 };
 
 const isAdmin = () => Boolean(state.me && state.me.roles.includes('ADMIN'));
 
@@ -30,9 +31,9 @@ function consoleRender(s) {
             loadUsers();
         }
     }
-    if (state.tab === 'audit' && s.auditChange !== consoleState.auditChange) {
-        consoleState.auditChange = s.auditChange;
-        loadAudit();
+    if (state.tab === 'admin-log' && s.adminLogChange !== consoleState.adminLogChange) {
+        consoleState.adminLogChange = s.adminLogChange;
+        loadAdminLog();
     }
 }
 
@@ -98,13 +99,13 @@ function fieldsText(fields) {
     }).join(' ');
 }
 
-async function loadAudit() {
-    const { status, body } = await api('api/audit?limit=200');
+async function loadAdminLog() {
+    const { status, body } = await api('api/admin-log?limit=200');
     if (status !== 200) {
-        consoleState.auditChange = -1;
+        consoleState.adminLogChange = -1;
         return;
     }
-    document.querySelector('#audit-table tbody').innerHTML = body.map((e) => `
+    document.querySelector('#admin-log-table tbody').innerHTML = body.map((e) => `
         <tr data-seq="${e.commandSequence}" data-command="${esc(e.command)}" data-status="${esc(e.status)}">
             <td>${time(e.timestampNs)}</td><td class="num mono">${e.commandSequence}</td><td>${esc(e.command)}</td>
             <td title="${e.operatorSource === 'THIS_SERVICE' ? 'the command names no operator: this service sent it for this user' : ''}">

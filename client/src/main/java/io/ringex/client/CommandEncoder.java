@@ -6,6 +6,7 @@ import io.ringex.protocol.codecs.AddInstrumentEncoder;
 import io.ringex.protocol.codecs.AdjustBalanceEncoder;
 import io.ringex.protocol.codecs.AmendInstrumentEncoder;
 import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.BustTradeEncoder;
 import io.ringex.protocol.codecs.CancelOrderEncoder;
 import io.ringex.protocol.codecs.DelistInstrumentEncoder;
 import io.ringex.protocol.codecs.EndOfDayEncoder;
@@ -71,6 +72,7 @@ public final class CommandEncoder
     private final SessionStatusEncoder sessionStatus = new SessionStatusEncoder();
     private final UnlockLogonsEncoder unlockLogons = new UnlockLogonsEncoder();
     private final TickEncoder tick = new TickEncoder();
+    private final BustTradeEncoder bustTrade = new BustTradeEncoder();
     private final AmendInstrumentEncoder amendInstrument = new AmendInstrumentEncoder();
     private final DelistInstrumentEncoder delistInstrument = new DelistInstrumentEncoder();
     private final SetAccountStatusEncoder setAccountStatus = new SetAccountStatusEncoder();
@@ -670,5 +672,48 @@ public final class CommandEncoder
     {
         userDirectoryRequest.wrapAndApplyHeader(buffer, 0, header).gatewayId(gatewayId).requestId(requestId);
         return HEADER + userDirectoryRequest.encodedLength();
+    }
+
+    /**
+     * A trade bust (post-trade correction): the trade as the trade file and the audit trail show it, by the
+     * operator named with {@link #operator(String)}.
+     *
+     * @param requestId     request id.
+     * @param tradeId       the trade.
+     * @param instrumentId  its instrument.
+     * @param price         its price.
+     * @param quantity      its quantity.
+     * @param buyOrderId    the buy order.
+     * @param sellOrderId   the sell order.
+     * @param buyAccountId  the buying account.
+     * @param sellAccountId the selling account.
+     * @param reason        why.
+     * @return length.
+     */
+    public int bustTrade(
+        final long requestId,
+        final long tradeId,
+        final int instrumentId,
+        final long price,
+        final long quantity,
+        final long buyOrderId,
+        final long sellOrderId,
+        final long buyAccountId,
+        final long sellAccountId,
+        final String reason)
+    {
+        bustTrade.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .tradeId(tradeId)
+            .instrumentId(instrumentId)
+            .price(price)
+            .quantity(quantity)
+            .buyOrderId(buyOrderId)
+            .sellOrderId(sellOrderId)
+            .buyAccountId(buyAccountId)
+            .sellAccountId(sellAccountId)
+            .operatorName(operator)
+            .reason(reason);
+        return HEADER + bustTrade.encodedLength();
     }
 }

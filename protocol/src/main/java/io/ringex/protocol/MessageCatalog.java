@@ -10,6 +10,7 @@ import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.BustTradeDecoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.CatchUpRequestDecoder;
@@ -40,6 +41,7 @@ import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.SetUserCredentialDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
 import io.ringex.protocol.codecs.TickDecoder;
+import io.ringex.protocol.codecs.TradeBustedDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
 import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 import io.ringex.protocol.codecs.UpsertUserDecoder;
@@ -198,6 +200,12 @@ public final class MessageCatalog
             CatchUpResponseDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
         add(CatchUpStopDecoder.TEMPLATE_ID, "CatchUpStop", Kind.REPLICATION,
             CatchUpStopDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+
+        // Post-trade corrections (the schema's ids 90-99)
+        add(BustTradeDecoder.TEMPLATE_ID, "BustTrade", Kind.ADMIN, BustTradeDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
+        add(TradeBustedDecoder.TEMPLATE_ID, "TradeBusted", Kind.EVENT, TradeBustedDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
 
         // Root blocks that grew: their length at versions 1, 2, ... (fields added later sit at the block's end).
         grew(LogonDecoder.TEMPLATE_ID, 9, LogonDecoder.BLOCK_LENGTH);

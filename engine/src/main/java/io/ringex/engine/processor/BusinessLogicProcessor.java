@@ -5,6 +5,7 @@ import io.ringex.engine.risk.Account;
 import io.ringex.protocol.codecs.AddAccountDecoder;
 import io.ringex.protocol.codecs.AddInstrumentDecoder;
 import io.ringex.protocol.codecs.AdjustBalanceDecoder;
+import io.ringex.protocol.codecs.BustTradeDecoder;
 import io.ringex.protocol.codecs.AmendInstrumentDecoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.DelistInstrumentDecoder;
@@ -63,6 +64,7 @@ public final class BusinessLogicProcessor
     private final EndOfDayDecoder endOfDay = new EndOfDayDecoder();
     private final NewEpochDecoder newEpoch = new NewEpochDecoder();
     private final UnlockLogonsDecoder unlockLogons = new UnlockLogonsDecoder();
+    private final BustTradeDecoder bustTrade = new BustTradeDecoder();
     private final AmendInstrumentDecoder amendInstrument = new AmendInstrumentDecoder();
     private final DelistInstrumentDecoder delistInstrument = new DelistInstrumentDecoder();
     private final SetAccountStatusDecoder setAccountStatus = new SetAccountStatusDecoder();
@@ -76,6 +78,7 @@ public final class BusinessLogicProcessor
     private final OrderEntry orderEntry;
     private final OrderAmendments amendments;
     private final AdminCommands admin;
+    private final TradeCorrections corrections;
     private final Onboarding onboarding;
     private final UserCommands users;
     private final StateHash stateHash = new StateHash();
@@ -109,6 +112,7 @@ public final class BusinessLogicProcessor
         this.orderEntry = new OrderEntry(state, events, lifecycle);
         this.amendments = new OrderAmendments(state, events, lifecycle, orderEntry, massCancels);
         this.admin = new AdminCommands(state, events, riskUpdates, massCancels);
+        this.corrections = new TradeCorrections(state, events, riskUpdates);
         this.onboarding = new Onboarding(state, events, riskUpdates, massCancels);
         this.users = new UserCommands(state, events);
         this.errorHandler = errorHandler;
@@ -244,6 +248,11 @@ public final class BusinessLogicProcessor
             case UnlockLogonsDecoder.TEMPLATE_ID:
                 unlockLogons.wrap(buffer, offset, blockLength, version);
                 admin.onUnlockLogons(unlockLogons);
+                break;
+
+            case BustTradeDecoder.TEMPLATE_ID:
+                bustTrade.wrap(buffer, offset, blockLength, version);
+                corrections.onBustTrade(bustTrade);
                 break;
 
             case AmendInstrumentDecoder.TEMPLATE_ID:

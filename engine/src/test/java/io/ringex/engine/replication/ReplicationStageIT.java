@@ -86,6 +86,7 @@ class ReplicationStageIT
         final long ackTimeoutNs = 200_000_000L;
         final String channel = "aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort() + "|term-length=65536";
         final ExclusivePublication publication = connectedPublication(channel, 10);
+        fillUntilStalled(publication);
         final ReplicationStage stage = new ReplicationStage(publication, true, ackTimeoutNs, new SequenceBase(1),
             clock, new AdvancingIdle(TimeUnit.MILLISECONDS.toNanos(1)), acked, degraded, PAYLOAD_LENGTH, null);
         // SYNC, started degraded (as after losing the standby's acks): only back-pressure could stall it.
@@ -119,6 +120,28 @@ class ReplicationStageIT
             Thread.yield();
         }
         return publication;
+    }
+
+    /**
+     * Offers until the stream has taken nothing for half a second of real time: the subscriber's window is full and
+     * the driver has caught up with it. Without this, a slow driver's conductor can still be moving the publication's
+     * limit up to that window while the stage runs, and the stage would see room again after it began dropping.
+     */
+    private static void fillUntilStalled(final ExclusivePublication publication)
+    {
+        final UnsafeBuffer filler = new UnsafeBuffer(new byte[PAYLOAD_LENGTH]);
+        long lastProgressNs = System.nanoTime();
+        while (System.nanoTime() - lastProgressNs < TimeUnit.MILLISECONDS.toNanos(500))
+        {
+            if (publication.offer(filler, 0, PAYLOAD_LENGTH) > 0)
+            {
+                lastProgressNs = System.nanoTime();
+            }
+            else
+            {
+                Thread.yield();
+            }
+        }
     }
 
     /**

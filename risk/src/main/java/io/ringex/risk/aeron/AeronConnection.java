@@ -68,7 +68,7 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
      * @param model          the read model the agent feeds; it knows as many nodes as {@code engines} lists.
      * @param adminResponses who correlates admin responses.
      * @param users          the user directory, learnt from the followed node's egress.
-     * @param audit          the audit view of answered admin commands.
+     * @param audit          the admin log of answered admin commands.
      */
     public AeronConnection(
         final RiskProperties properties,

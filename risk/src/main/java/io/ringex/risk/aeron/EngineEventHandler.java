@@ -30,16 +30,16 @@ import io.ringex.risk.model.UserDirectory;
 
 /**
  * Decodes one engine node's events (one SBE message per reassembled fragment, from its risk, market-data and egress
- * streams) into the read model and the user directory, and hands AdminResponses to the action tracker and the audit
- * view. EngineStatus is always applied (it says which node to follow); other events only while this node is the one
+ * streams) into the read model and the user directory, and hands AdminResponses to the action tracker and the admin
+ * log. EngineStatus is always applied (it says which node to follow); other events only while this node is the one
  * followed ({@link RiskReadModel#follows(int)}): a standby publishes none, and a superseded or silent primary's are not
- * shown. AdminResponses are passed on to the tracker and the audit from any node (request ids are unique, the audit
- * keeps a command once); the effect of an accepted AddAccount or SetAccountStatus on an account's standing, which no
- * other event carries, is read from the command the AdminResponse echoes. Messages this service does not use (on the
+ * shown. AdminResponses are passed on to the tracker and the admin log from any node (request ids are unique, the admin
+ * log keeps a command once); the effect of an accepted AddAccount or SetAccountStatus on an account's standing, which
+ * no other event carries, is read from the command the AdminResponse echoes. Messages this service does not use (on the
  * egress, every ExecutionReport) are skipped; malformed ones are counted and skipped.
  * <p>
  * Threading: one instance per node, on the agent thread; its decoders are reused and nothing is allocated per
- * message but what the user directory and the audit keep (rare: admin changes).
+ * message but what the user directory and the admin log keep (rare: admin changes).
  */
 public final class EngineEventHandler implements FragmentHandler
 {

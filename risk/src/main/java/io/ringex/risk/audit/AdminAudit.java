@@ -16,15 +16,16 @@ import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.RejectReason;
 
 /**
- * The audit view: every admin command the engine answered, read back from the engine's own stream. Each AdminResponse
- * on the risk stream carries the command it answers, as the engine journaled it; this keeps the latest
- * {@code retained} of them decoded ({@link CommandFields}): who (the operator the command names; for the older
- * commands that name none, the dashboard user this service recorded as sending it), when (engine time), what (the
- * command and its fields, a credential never among them), why (its reason) and the engine's answer.
+ * The admin log (the dashboard's Admin log tab, {@code GET /api/admin-log}): every admin command the engine answered,
+ * read back from the engine's own stream. Each AdminResponse on the risk stream carries the command it answers, as the
+ * engine journaled it; this keeps the latest {@code retained} of them decoded ({@link CommandFields}): who (the
+ * operator the command names; for the older commands that name none, the dashboard user this service recorded as
+ * sending it), when (engine time), what (the command and its fields, a credential never among them), why (its reason)
+ * and the engine's answer.
  * <p>
  * It starts empty: a restarted service shows what the engine answers from then on. The engine's journal is the full
- * history. An answer heard twice (from both nodes of a pair around a failover) is kept once: the command sequence
- * names a command for the venue's life.
+ * history ({@link AuditService} replays it for the Audit tab). An answer heard twice (from both nodes of a pair around
+ * a failover) is kept once: the command sequence names a command for the venue's life.
  * <p>
  * Threading: {@link #onAdminResponse} on the Aeron agent thread; the views on any thread; all under this object's
  * monitor.

@@ -23,7 +23,7 @@ import io.ringex.protocol.codecs.RejectReason;
 /**
  * Decodes any admin command of the schema into its fields by name, with the generated SBE decoder of its template
  * ({@code io.ringex.protocol.codecs.<MessageCatalog.name>Decoder}) read through reflection: a message added to the
- * schema shows in the audit view without code here. The layout of each template (its fields, groups and var data, in
+ * schema shows in the admin log without code here. The layout of each template (its fields, groups and var data, in
  * wire order: by schema id, which the schema assigns in that order) is learnt once and cached.
  * <p>
  * What a command carries that must not be shown is never turned into text: a var data field named in
@@ -52,7 +52,7 @@ public final class CommandFields
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
 
     /**
-     * A command as the audit shows it.
+     * A command as the admin log shows it.
      *
      * @param templateId   its template id, 0 when there was no command.
      * @param name         its message name ({@link MessageCatalog#name}).

@@ -9,30 +9,37 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import io.ringex.risk.audit.AuditProperties;
+
 /**
  * Everything under {@code ringex.risk.*} in application.yml. Defaults follow docs/architecture.md: the engine's
  * ingress on {@code localhost:40100} stream 1001, its outbound streams joined as a multi-destination-cast subscriber
- * of control {@code localhost:40101} (market data 1003, risk 1004).
+ * of control {@code localhost:40101} (market data 1003, risk 1004). A key under {@code ringex.risk} that binds to
+ * nothing here stops the service naming it ({@link RiskKeys}, which also covers system properties and environment
+ * variables).
  *
  * @param aeron    where the Aeron media driver is and whether to embed one.
  * @param streams  channels and stream ids of the engine's streams (the first node of a pair).
  * @param standby  the second node of a primary/standby pair, if any ({@link EngineEndpoints} validates both).
  * @param actions  how admin commands are sent and tracked.
  * @param users    how the service learns the venue's users and hashes new passwords.
- * @param audit    the audit view of admin actions.
+ * @param adminLog the admin log: the admin commands the engine answered.
+ * @param audit    where the Audit tab replays the engine's journal ({@link AuditProperties}, which the audit service
+ *                 binds on its own: named here so that {@link RiskKeys} knows its keys).
  * @param live     the SSE push to browsers.
  * @param engine   how the engine's health is judged.
  * @param security the users who may log in, how logins are throttled, the cookies.
  * @param http     the HTTP side: the public base URL, the request body limit.
  */
-@ConfigurationProperties("ringex.risk")
+@ConfigurationProperties(prefix = "ringex.risk", ignoreUnknownFields = false)
 public record RiskProperties(
     @DefaultValue Aeron aeron,
     @DefaultValue Streams streams,
     @DefaultValue Standby standby,
     @DefaultValue Actions actions,
     @DefaultValue Users users,
-    @DefaultValue Audit audit,
+    @DefaultValue AdminLog adminLog,
+    @DefaultValue AuditProperties audit,
     @DefaultValue Live live,
     @DefaultValue Engine engine,
     @DefaultValue Security security,
@@ -187,19 +194,19 @@ public record RiskProperties(
     }
 
     /**
-     * The audit view: every admin command the engine answered since the service started, as the engine echoed it in
-     * its AdminResponse. The engine's journal is the full history.
+     * The admin log: every admin command the engine answered since the service started, as the engine echoed it in
+     * its AdminResponse. The engine's journal is the full history (the Audit tab replays it: {@code audit}).
      *
      * @param retained how many of the latest entries are kept in memory.
      */
-    public record Audit(@DefaultValue("1000") int retained)
+    public record AdminLog(@DefaultValue("1000") int retained)
     {
         /** Refuses a size that is not positive, naming the key. */
-        public Audit
+        public AdminLog
         {
             if (retained < 1)
             {
-                throw new IllegalArgumentException("ringex.risk.audit.retained must be positive, was " + retained);
+                throw new IllegalArgumentException("ringex.risk.admin-log.retained must be positive, was " + retained);
             }
         }
     }

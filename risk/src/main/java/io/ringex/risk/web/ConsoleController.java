@@ -18,7 +18,7 @@ import io.ringex.risk.actions.ConsoleRequests;
  * The operator console ({@code POST /api/admin/**}): ADMIN only, with the CSRF token. Each names the logged-in ADMIN
  * as the operator and takes a reason, and answers 202 Accepted with the action (creating a user: the two actions)
  * as the risk officer's actions do; the engine's verdict follows on GET /api/actions/{requestId}, the live stream and
- * the audit view. 400 for a malformed request, 409 for one that does not apply ({@code UNKNOWN_INSTRUMENT},
+ * the admin log. 400 for a malformed request, 409 for one that does not apply ({@code UNKNOWN_INSTRUMENT},
  * {@code UNKNOWN_USER}, {@code USER_EXISTS}, {@code DIRECTORY_NOT_LOADED}), 503 when the command could not be sent
  * ({@link ActionErrors}).
  */

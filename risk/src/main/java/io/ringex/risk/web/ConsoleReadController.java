@@ -15,23 +15,24 @@ import io.ringex.risk.model.Views;
 
 /**
  * What the operator console lists, for any logged-in user (VIEWER and up): the venue's users (never a credential)
- * and the audit view of admin actions.
+ * and the admin log, the admin commands the engine answered. (The Audit tab's lifecycle replayed from the journal is
+ * {@link AuditController}'s {@code /api/audit}.)
  */
 @RestController
 @RequestMapping(path = "/api", produces = "application/json")
 public class ConsoleReadController
 {
     private final UserDirectory users;
-    private final AdminAudit audit;
+    private final AdminAudit adminLog;
 
     /**
-     * @param users the user directory.
-     * @param audit the audit view.
+     * @param users    the user directory.
+     * @param adminLog the admin commands the engine answered.
      */
-    public ConsoleReadController(final UserDirectory users, final AdminAudit audit)
+    public ConsoleReadController(final UserDirectory users, final AdminAudit adminLog)
     {
         this.users = users;
-        this.audit = audit;
+        this.adminLog = adminLog;
     }
 
     /** @return every user by name, and whether the engine's directory has arrived. */
@@ -42,16 +43,16 @@ public class ConsoleReadController
     }
 
     /**
-     * @param limit at most this many, 1 to {@code ringex.risk.audit.retained}; default 200.
+     * @param limit at most this many, 1 to {@code ringex.risk.admin-log.retained}; default 200.
      * @return the admin commands the engine answered since the service started, newest first.
      */
-    @GetMapping("/audit")
-    public List<AdminAudit.Entry> audit(@RequestParam(name = "limit", defaultValue = "200") final int limit)
+    @GetMapping("/admin-log")
+    public List<AdminAudit.Entry> adminLog(@RequestParam(name = "limit", defaultValue = "200") final int limit)
     {
         if (limit < 1)
         {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "limit must be positive");
         }
-        return audit.latest(Math.min(limit, audit.retained()));
+        return adminLog.latest(Math.min(limit, adminLog.retained()));
     }
 }

@@ -23,10 +23,10 @@ import io.ringex.risk.model.UserDirectory;
 
 /**
  * Pushes the dashboard's state to browsers over SSE, coalesced: a pusher thread looks at the change counters of the
- * model, the action tracker, the user directory and the audit view every {@code ringex.risk.live.push-interval} (200
- * ms: at most 5 pushes a second) and sends one {@code snapshot} event when any moved (the users and the audit are not
- * in it: it carries their change counters, and the page fetches them when they moved), plus a {@code ping} comment
- * every few seconds so proxies and the page can tell a live connection from a dead one.
+ * model, the action tracker, the user directory and the admin log every {@code ringex.risk.live.push-interval}
+ * (200 ms: at most 5 pushes a second) and sends one {@code snapshot} event when any moved (the users and the admin log
+ * are not in it: it carries their change counters, and the page fetches them when they moved), plus a {@code ping}
+ * comment every few seconds so proxies and the page can tell a live connection from a dead one.
  * <p>
  * On shutdown every emitter is completed first (this lifecycle's phase stops before the web server's graceful
  * shutdown), so open streams do not hold the shutdown for its full timeout; the page's EventSource reconnects when
@@ -40,7 +40,7 @@ public class LiveUpdates implements SmartLifecycle
     private final RiskReadModel model;
     private final ActionService actions;
     private final UserDirectory users;
-    private final AdminAudit audit;
+    private final AdminAudit adminLog;
     private final RiskProperties properties;
     private final List<SseEmitter> emitters = new CopyOnWriteArrayList<>();
     private ScheduledExecutorService pusher;
@@ -54,20 +54,20 @@ public class LiveUpdates implements SmartLifecycle
      * @param model      the read model.
      * @param actions    the action tracker.
      * @param users      the user directory.
-     * @param audit      the audit view.
+     * @param adminLog   the admin log.
      * @param properties push interval and emitter timeout.
      */
     public LiveUpdates(
         final RiskReadModel model,
         final ActionService actions,
         final UserDirectory users,
-        final AdminAudit audit,
+        final AdminAudit adminLog,
         final RiskProperties properties)
     {
         this.model = model;
         this.actions = actions;
         this.users = users;
-        this.audit = audit;
+        this.adminLog = adminLog;
         this.properties = properties;
     }
 
@@ -106,7 +106,7 @@ public class LiveUpdates implements SmartLifecycle
         out.put("engine", model.engine(false));
         out.put("actions", actions.recent());
         out.put("usersChange", users.changeCount());
-        out.put("auditChange", audit.changeCount());
+        out.put("adminLogChange", adminLog.changeCount());
         return out;
     }
 
@@ -159,7 +159,7 @@ public class LiveUpdates implements SmartLifecycle
         }
         final long modelChange = model.changeCount();
         final long actionChange = actions.changeCount();
-        final long consoleChange = users.changeCount() + audit.changeCount();
+        final long consoleChange = users.changeCount() + adminLog.changeCount();
         final long nowMs = System.currentTimeMillis();
         // The engine's "seconds since last status" ages without events, so push at least once a second anyway.
         final boolean changed = modelChange != lastModelChange || actionChange != lastActionChange ||

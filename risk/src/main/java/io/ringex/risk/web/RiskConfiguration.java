@@ -17,21 +17,34 @@ import io.ringex.risk.actions.PromotionHook;
 import io.ringex.risk.aeron.AeronConnection;
 import io.ringex.risk.audit.AdminAudit;
 import io.ringex.risk.config.EngineEndpoints;
+import io.ringex.risk.config.RiskKeys;
 import io.ringex.risk.config.RiskProperties;
 import io.ringex.risk.model.RiskReadModel;
 import io.ringex.risk.model.UserDirectory;
 
 /**
- * Wires the plain objects of the service: the read model, the user directory, the audit view, the Aeron connection,
- * the action tracker and the console's commands. The action tracker, the directory and the audit receive the
+ * Wires the plain objects of the service: the read model, the user directory, the admin log, the Aeron connection,
+ * the action tracker and the console's commands. The action tracker, the directory and the admin log receive the
  * engine's events from the Aeron agent directly, without Spring in between. The engine nodes (one,
  * or a primary/standby pair) are validated here: a bad {@code ringex.risk.streams.*} or {@code ringex.risk.standby.*}
- * key stops the start with a message naming it.
+ * key stops the start with a message naming it, as an unknown {@code ringex.risk.*} key does ({@link RiskKeys}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RiskProperties.class)
 public class RiskConfiguration
 {
+    /**
+     * Static, so it runs before any bean is made: an unknown {@code ringex.risk.*} key from any source stops the start
+     * before Aeron or Tomcat does anything.
+     *
+     * @return the check of the {@code ringex.risk.*} keys.
+     */
+    @Bean
+    public static RiskKeys riskKeys()
+    {
+        return new RiskKeys();
+    }
+
     /**
      * @param properties configuration.
      * @return the read model.
@@ -60,11 +73,11 @@ public class RiskConfiguration
     }
 
     /**
-     * @param properties {@code ringex.risk.audit.retained}.
+     * @param properties {@code ringex.risk.admin-log.retained}.
      * @param model      the instruments' price scales, to show prices.
      * @param actions    what this service recorded of the requests it sent (who and why, for the commands that do
      *                   not carry them).
-     * @return the audit view.
+     * @return the admin log.
      */
     @Bean
     public AdminAudit adminAudit(
@@ -72,7 +85,7 @@ public class RiskConfiguration
         final RiskReadModel model,
         final ObjectProvider<ActionService> actions)
     {
-        return new AdminAudit(properties.audit().retained(), requestId ->
+        return new AdminAudit(properties.adminLog().retained(), requestId ->
         {
             final ActionView sent = actions.getObject().sent(requestId);
             return sent == null ? null : new AdminAudit.SentHere(sent.requestedBy(), sent.reason());
@@ -84,7 +97,7 @@ public class RiskConfiguration
      * @param model      the read model.
      * @param actions    the action tracker, told of AdminResponses.
      * @param users      the user directory.
-     * @param audit      the audit view.
+     * @param adminLog   the admin log.
      * @return the Aeron side, started by Spring's lifecycle.
      */
     @Bean
@@ -93,13 +106,13 @@ public class RiskConfiguration
         final RiskReadModel model,
         final ObjectProvider<ActionService> actions,
         final UserDirectory users,
-        final AdminAudit audit)
+        final AdminAudit adminLog)
     {
         // The tracker needs the connection to send and the connection tells the tracker of answers: break the cycle
         // by looking the tracker up when the first answer arrives.
         return new AeronConnection(properties, EngineEndpoints.of(properties), model,
             (requestId, templateId, status, reason, sequence) ->
-                actions.getObject().onAdminResponse(requestId, templateId, status, reason, sequence), users, audit);
+                actions.getObject().onAdminResponse(requestId, templateId, status, reason, sequence), users, adminLog);
     }
 
     /**

@@ -33,11 +33,11 @@ import io.ringex.risk.security.PasswordLogin;
 
 /**
  * Who may see and do what. Three roles, each including the one before: VIEWER reads (the API, the page, OpenAPI,
- * metrics, the users and the audit view); RISK_OFFICER also acts ({@code POST /api/actions/**}); ADMIN, the venue's
- * operator, also runs the venue's reference data and users ({@code /api/admin/**}, the operator console) and
- * administers security ({@code /api/security/**}). Anything not granted here is refused: a new state-changing endpoint
- * is denied to everyone until it is given a role (and RiskEndpointAuthorizationMatrixTest fails until its table names
- * it). <p>
+ * metrics, the users, the admin log and the journal audit); RISK_OFFICER also acts ({@code POST /api/actions/**});
+ * ADMIN, the venue's operator, also runs the venue's reference data and users ({@code /api/admin/**}, the operator
+ * console; {@code GET /api/admin-log} is another path, a read) and administers security ({@code /api/security/**}).
+ * Anything not granted here is refused: a new state-changing endpoint is denied to everyone until it is given a role
+ * (and RiskEndpointAuthorizationMatrixTest fails until its table names it). <p>
  * Logins: the form ({@code /login}, session cookie) and, unless {@code ringex.risk.security.http-basic=false}, HTTP
  * Basic (no session); both through {@link PasswordLogin}, with its lockout, failure log and counters. CSRF protection
  * on every state-changing call whatever the login, the token in the {@code XSRF-TOKEN} cookie for the page's script

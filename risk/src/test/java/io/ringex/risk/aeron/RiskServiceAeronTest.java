@@ -63,7 +63,7 @@ import io.ringex.risk.synthetic.EventEncoders;
  * The whole service over a real (embedded) media driver: SBE events published on the risk and market-data streams
  * reach the read model, the API, health and metrics; an action becomes an SBE admin command on the ingress stream,
  * stamped with the admin source, and the engine's AdminResponse settles it; the service asks for the user directory
- * on the ingress and learns the users from the egress, and lists the answered admin commands in the audit view.
+ * on the ingress and learns the users from the egress, and lists the answered admin commands in the admin log.
  */
 @SpringBootTest
 @AutoConfigureMockMvc
@@ -95,7 +95,7 @@ class RiskServiceAeronTest
     private UserDirectory users;
 
     @Autowired
-    private AdminAudit audit;
+    private AdminAudit adminLog;
 
     @DynamicPropertySource
     static void aeronProperties(final DynamicPropertyRegistry registry)
@@ -280,7 +280,7 @@ class RiskServiceAeronTest
 
     @Test
     @Order(5)
-    void theUsersComeFromTheEnginesEgressAndTheAuditFromItsAnswersNeverACredential() throws Exception
+    void theUsersComeFromTheEnginesEgressAndTheAdminLogFromItsAnswersNeverACredential() throws Exception
     {
         engineSide();
         final String hash = "pbkdf2-sha256:1000:mzOOQOrA1xeNjmldoIrVew==:n2wNjxFlNPIbyt7ckNZKiqkMtPnDR1t5qBB+ZFJ7xiI=";
@@ -331,13 +331,13 @@ class RiskServiceAeronTest
                 .andReturn().getResponse().getContentAsString();
             assertFalse(list.contains("mzOOQOrA1xeNjmldoIrVew"), list);
 
-            // the audit view: an AdminResponse on the risk stream echoing the command it answers
+            // the admin log: an AdminResponse on the risk stream echoing the command it answers
             final CommandEncoder commands = new CommandEncoder().operator("ops1");
             final int length = commands.setUserCredential(900, "bob", hash, "reset at his request");
             publish(risk, events.adminResponse(900, SetUserCredentialDecoder.TEMPLATE_ID, AdminStatus.ACCEPTED,
                 RejectReason.NONE, 32, 5, commands.buffer(), length));
-            await(() -> !audit.latest(1).isEmpty());
-            final String entries = mvc.perform(get("/api/audit").with(user("viewer").roles("VIEWER")))
+            await(() -> !adminLog.latest(1).isEmpty());
+            final String entries = mvc.perform(get("/api/admin-log").with(user("viewer").roles("VIEWER")))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$[0].command").value("SetUserCredential"))
                 .andExpect(jsonPath("$[0].operator").value("ops1"))
@@ -349,7 +349,7 @@ class RiskServiceAeronTest
                 .andExpect(jsonPath("$[0].fields.credentialHash").value("(not shown)"))
                 .andReturn().getResponse().getContentAsString();
             assertFalse(entries.contains("mzOOQOrA1xeNjmldoIrVew"), entries);
-            mvc.perform(get("/api/audit?limit=0").with(user("viewer").roles("VIEWER")))
+            mvc.perform(get("/api/admin-log?limit=0").with(user("viewer").roles("VIEWER")))
                 .andExpect(status().isBadRequest());
         }
     }

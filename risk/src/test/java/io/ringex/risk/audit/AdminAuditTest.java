@@ -41,7 +41,7 @@ import io.ringex.risk.synthetic.EventEncoders;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The audit view fed the engine's AdminResponses (synthetic, each echoing a command the client's CommandEncoder
+ * The admin log fed the engine's AdminResponses (synthetic, each echoing a command the client's CommandEncoder
  * wrote, as the engine echoes what it received) through the agent's handler: who, what and why decoded from the
  * command by the generated decoders, the credential hash never turned into text, each command once, the latest kept.
  */

@@ -124,7 +124,7 @@ class ConsoleApiTest
             .andExpect(jsonPath("$.loaded").value(false))
             .andExpect(jsonPath("$.engine").value(-1))
             .andExpect(jsonPath("$.users.length()").value(0));
-        mvc.perform(get("/api/audit").with(user("viewer").roles("VIEWER")))
+        mvc.perform(get("/api/admin-log").with(user("viewer").roles("VIEWER")))
             .andExpect(status().isOk())
             .andExpect(content().json("[]"));
     }
