@@ -3,8 +3,11 @@
 // from relying on a large /dev/shm.
 //
 // Talks to its driver (RiskDashboardBrowserIT, or a person) over stdin/stdout: it prints "REQUEST TRADE <account>"
-// or "REQUEST ORDER <account>" when it needs the engine to trade or to receive an order for the account, and waits
-// for a line "OK". Everything else it prints is progress. Exit code 0 means every check passed.
+// or "REQUEST ORDER <account>" when it needs the engine to trade or to receive an order for the account,
+// "REQUEST INSTRUMENT <id>" when the engine should take an order in an instrument the admin added, and
+// "REQUEST USER <name> <password>" when the engine's user directory should hold the user the admin created with a hash
+// of that password; it waits for a line "OK". Everything else it prints is progress. Exit code 0 means every check
+// passed.
 //
 // env: BASE_URL (http://localhost:8080/), SHOT_DIR (where PNGs go), CHROMIUM (/usr/bin/chromium),
 //      USER_DATA_DIR (fresh profile dir), ACCOUNT (account to kill; default: the worst-utilised one)
@@ -52,8 +55,78 @@ await context.addInitScript(() => {
         window.reportCspViolation(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:` +
             `${e.lineNumber} ${e.sample || ''}`));
 });
+// Every console action with a well-formed body: refused for the role, never for the body.
+const ADMIN_CALLS = [
+    ['api/admin/instruments/add', { instrumentId: 9, symbol: 'NO-USD', priceScale: 2, tickSize: '0.01', lotSize: 1,
+        referencePrice: '1.00', priceBandType: 'TICKS', priceBand: 10, reason: 'role test' }],
+    ['api/admin/instruments/amend', { instrumentId: 1, symbol: 'RGX-USD', tickSize: '0.01', lotSize: 1,
+        referencePrice: '100.00', priceBandType: 'BASIS_POINTS', priceBand: 1000, reason: 'role test' }],
+    ['api/admin/instruments/delist', { instrumentId: 1, reason: 'role test' }],
+    ['api/admin/accounts/open', { accountId: 9, selfTradePrevention: 'CANCEL_NEWEST', reason: 'role test' }],
+    ['api/admin/accounts/status', { accountId: 1003, status: 'SUSPENDED', reason: 'role test' }],
+    ['api/admin/accounts/deposit', { accountId: 1003, amount: '1.00', reference: 'R', reason: 'role test' }],
+    ['api/admin/accounts/withdraw', { accountId: 1003, amount: '1.00', reference: 'R', reason: 'role test' }],
+    ['api/admin/users/create', { username: 'sneaky', password: 'long enough 1', accounts: [1003],
+        fixSenderCompId: '', fixCancelOnDisconnect: false, throttleMessagesPerSecond: 0, enabled: true,
+        reason: 'role test' }],
+    ['api/admin/users/password', { username: 'sneaky', password: 'long enough 1', reason: 'role test' }],
+    ['api/admin/users/enabled', { username: 'sneaky', enabled: false, reason: 'role test' }],
+    ['api/admin/users/accounts', { username: 'sneaky', accounts: [1003], reason: 'role test' }],
+];
+let page;
+
+async function login(user, password) {
+    await page.goto(base + 'login');
+    await page.fill('input[name=username]', user);
+    await page.fill('input[name=password]', password);
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    await page.waitForSelector('#conn.conn-up', { timeout: 15000 });
+    check((await page.textContent('#user')).startsWith(user), `logged in as ${user}`);
+}
+
+async function logout() {
+    await Promise.all([page.waitForNavigation(), page.click('#logout-form button')]);
+}
+
+async function refusedEveryAdminAction(who) {
+    // the page's own api(): the session, the CSRF token and a valid body; only the role is missing
+    const answers = await page.evaluate(async (calls) => {
+        const out = [];
+        for (const [path, body] of calls) {
+            out.push(`${path} ${(await api(path, { method: 'POST', body })).status}`);
+        }
+        return out;
+    }, ADMIN_CALLS);
+    check(answers.length === 11 && answers.every((a) => a.endsWith(' 403')),
+        `${who} gets 403 on every admin action: ${answers.join(', ')}`);
+}
+
+/** Fill a console form, press its button, confirm, and wait for the engine's answer under it. */
+async function submit(formId, values, button) {
+    for (const [name, value] of Object.entries(values)) {
+        const field = `#${formId} [name=${name}]:not(button)`;
+        const kind = await page.$eval(field, (el) => `${el.tagName}:${el.type}`);
+        if (kind.startsWith('SELECT')) {
+            await page.selectOption(field, String(value));
+        } else if (kind.endsWith('checkbox')) {
+            await page.setChecked(field, Boolean(value));
+        } else {
+            await page.fill(field, String(value));
+        }
+    }
+    await page.$eval(`#${formId} .result`, (r) => { delete r.dataset.outcome; });
+    await page.click(button ? `#${formId} button[value="${button}"]` : `#${formId} button[type=submit]`);
+    await page.waitForSelector('#confirm[open]');
+    await page.click('#confirm-ok');
+    await page.waitForFunction((id) => {
+        const outcome = document.querySelector(`#${id} .result`).dataset.outcome;
+        return outcome && outcome !== 'SENDING';
+    }, formId, { timeout: 30000 });
+    return page.$eval(`#${formId} .result`, (r) => ({ outcome: r.dataset.outcome, text: r.textContent }));
+}
+
 try {
-    const page = context.pages()[0] || await context.newPage();
+    page = context.pages()[0] || await context.newPage();
     page.on('pageerror', (e) => console.log('page error: ' + e.message));
     page.on('console', (m) => {
         if (m.text().includes('Content Security Policy')) {
@@ -129,8 +202,99 @@ try {
     check(action.includes('KILL_SWITCH') && action.includes('ACCEPTED'),
         'the kill switch action shows ACCEPTED (correlated by requestId)');
 
-    // 6. the audit tab replays the engine's journal (read-only, while the engine writes it): the account's trail
-    //    holds the kill switch and the order the engine then rejected
+    // 6. the operator console: a risk officer and a viewer see its lists, and every admin action is refused (403)
+    await page.click('.tab[data-tab=console]');
+    await page.waitForSelector('#console-instruments tbody tr[data-id]', { timeout: 10000 });
+    check(await page.$eval('#form-add-instrument button[type=submit]', (b) => b.disabled) &&
+        !(await page.$eval('#admin-notice', (n) => n.hidden)), 'a risk officer sees the console with its forms disabled');
+    await refusedEveryAdminAction('a risk officer');
+    await logout();
+    await login('viewer', 'viewer');
+    await refusedEveryAdminAction('a viewer');
+    await logout();
+
+    // 7. an admin adds an instrument, opens and funds an account, creates a user; the engine answers each
+    await login('admin', 'admin');
+    await page.click('.tab[data-tab=console]');
+    await page.waitForFunction(() => document.getElementById('users-source').textContent.includes('node'), null,
+        { timeout: 15000 });
+    check(true, 'the user directory arrived from the engine');
+    let result = await submit('form-add-instrument', { instrumentId: 4, symbol: 'NEW-USD', priceScale: 2,
+        tickSize: '0.01', lotSize: 1, referencePrice: '50.00', priceBandType: 'BASIS_POINTS', priceBand: 1000,
+        reason: 'listing approved' });
+    check(result.outcome === 'ACCEPTED', `AddInstrument answered: ${result.text}`);
+    await page.waitForSelector('#console-instruments tbody tr[data-id="4"]', { timeout: 15000 });
+    check((await page.textContent('#console-instruments tbody tr[data-id="4"]')).includes('NEW-USD'),
+        'the new instrument is listed, from the engine\'s InstrumentDefinition');
+    await request('INSTRUMENT 4');
+    check(true, 'the engine took a resting order in the new instrument');
+
+    result = await submit('form-open-account', { accountId: 2001, selfTradePrevention: 'CANCEL_NEWEST',
+        reason: 'new client' });
+    check(result.outcome === 'ACCEPTED', `AddAccount answered: ${result.text}`);
+    await page.waitForSelector('#console-accounts tbody tr[data-id="2001"] .badge.ok', { timeout: 15000 });
+    check(true, 'account 2001 is listed ACTIVE');
+    result = await submit('form-open-account', { accountId: 2001, selfTradePrevention: 'CANCEL_NEWEST',
+        reason: 'opened twice by mistake' });
+    check(result.outcome === 'REJECTED' && result.text.includes('DUPLICATE_ID'),
+        `the engine's refusal is shown with its reason: ${result.text}`);
+
+    await page.waitForSelector('#form-transfer select[name=accountId] option[value="2001"]',
+        { state: 'attached', timeout: 15000 });
+    result = await submit('form-transfer', { accountId: 2001, amount: '25000.00', reference: 'WIRE-2001',
+        reason: 'initial funding' }, 'deposit');
+    check(result.outcome === 'ACCEPTED', `the deposit answered: ${result.text}`);
+    await page.waitForFunction(() => (document.querySelector('#console-accounts tbody tr[data-id="2001"]')
+        ?.textContent || '').includes('25,000.00'), null, { timeout: 15000 });
+    check(true, 'account 2001 shows a balance of 25,000.00 (the engine\'s AccountRiskUpdate)');
+
+    const password = 'Tr4der-Seven!';
+    result = await submit('form-create-user', { username: 'trader7', password, accounts: '2001',
+        fixSenderCompId: 'TRADER7', reason: 'onboarding' });
+    check(result.outcome === 'ACCEPTED' && result.text.includes('UPSERT_USER ACCEPTED') &&
+        result.text.includes('SET_PASSWORD ACCEPTED'), `the new user answered: ${result.text}`);
+    check(await page.$eval('#form-create-user input[name=password]', (i) => i.value) === '',
+        'the password field is emptied once sent');
+    await page.waitForFunction(() => (document.querySelector('#console-users tbody tr[data-user="trader7"]')
+        ?.textContent || '').includes('set'), null, { timeout: 15000 });
+    check(true, 'trader7 is listed with a password set (the engine\'s UserDefinition)');
+    await request(`USER trader7 ${password}`);
+    check(true, 'the engine holds trader7 with a hash of the password typed');
+    // a taller window for the console's forms (a full-page shot would draw the sticky bar mid-page)
+    await page.setViewportSize({ width: 1280, height: 1180 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(shots, 'risk-console.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // 8. the admin log shows those actions, read back from the engine's answers, and never a credential
+    await page.click('.tab[data-tab=admin-log]');
+    await page.waitForSelector('#admin-log-table tbody tr[data-command="SetUserCredential"]', { timeout: 15000 });
+    const newest = async (command) => page.textContent(`#admin-log-table tbody tr[data-command="${command}"]`);
+    const instrumentRow = await newest('AddInstrument');
+    check(instrumentRow.includes('admin') && instrumentRow.includes('(console)') &&
+        instrumentRow.includes('listing approved') && instrumentRow.includes('symbol=NEW-USD') &&
+        instrumentRow.includes('ACCEPTED'), `admin log: AddInstrument by admin, recorded here: ${instrumentRow}`);
+    const accountRow = await newest('AddAccount');
+    check(accountRow.includes('REJECTED') && accountRow.includes('DUPLICATE_ID'),
+        `admin log: the refused AddAccount with the engine's reason: ${accountRow}`);
+    const fundingRow = await newest('AdjustBalance');
+    check(fundingRow.includes('admin') && !fundingRow.includes('(console)') &&
+        fundingRow.includes('initial funding') && fundingRow.includes('amount=25000.00000000') &&
+        fundingRow.includes('reference=WIRE-2001') && fundingRow.includes('ACCEPTED'),
+    `admin log: the deposit with operator, reason and reference from the journaled command: ${fundingRow}`);
+    const userRow = await newest('UpsertUser');
+    check(userRow.includes('admin') && userRow.includes('onboarding') && userRow.includes('username=trader7') &&
+        userRow.includes('accounts=[2001]'), `admin log: UpsertUser: ${userRow}`);
+    const credentialRow = await newest('SetUserCredential');
+    check(credentialRow.includes('credentialHash=(not shown)') && credentialRow.includes('ACCEPTED'),
+        `admin log: SetUserCredential without its hash: ${credentialRow}`);
+    const page_ = await page.textContent('body');
+    check(!page_.includes('pbkdf2') && !page_.includes(password), 'no credential hash or password anywhere on the page');
+    await page.screenshot({ path: join(shots, 'risk-admin-log.png') });
+
+    // 9. the Audit tab replays the engine's journal (read-only, while the engine writes it): the killed account's
+    //    trail holds the kill switch and the order the engine then rejected
     await page.click('.tab[data-tab=audit]');
     await page.fill('#form-audit input[name=account]', String(account));
     await page.click('#form-audit button[type=submit]');
@@ -141,6 +305,20 @@ try {
     check(trail.includes('rejectReason=ACCOUNT_KILLED'),
         'and the order the engine rejected after it, with the reason');
     await page.screenshot({ path: join(shots, 'risk-audit.png') });
+    // the console's commands are in the journal too: account 2001's trail, opened and funded by the admin
+    await page.fill('#form-audit input[name=account]', '2001');
+    await page.click('#form-audit button[type=submit]');
+    // the answer replaces the killed account's trail (which holds an AdjustBalance too): wait for its summary, or
+    // for the emptied one of a refusal
+    await page.waitForFunction(() => {
+        const summary = document.getElementById('audit-summary').textContent;
+        return summary.startsWith('account 2001:') || summary === '';
+    }, null, { timeout: 30000 });
+    const opened = await page.textContent('#audit-entries');
+    check(opened.includes('AddAccount') && opened.includes('AdjustBalance') && opened.includes('accountId=2001'),
+        'the audit trail of account 2001 holds the AddAccount and the AdjustBalance the admin sent from the console: ' +
+        opened.slice(0, 300));
+    check(!(await page.textContent('body')).includes('pbkdf2'), 'still no credential hash anywhere on the page');
     check(violations.length === 0, `no Content-Security-Policy violations on any page: ${JSON.stringify(violations)}`);
 } catch (e) {
     failed = true;

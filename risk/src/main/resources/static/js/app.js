@@ -162,6 +162,7 @@ function render() {
     renderActions(s.actions);
     renderGlance(s);
     fillSelects(s);
+    consoleRender(s);
     if (state.tab === 'engine') {
         renderEngineCards(s.engine);
         refreshEngineCharts();
@@ -682,6 +683,9 @@ function showTab(tab) {
     if (history.replaceState) {
         history.replaceState(null, '', '#' + tab);
     }
+    // the console's lists and the admin log are fetched afresh when their tab is opened
+    consoleState.usersChange = -1;
+    consoleState.adminLogChange = -1;
     if (tab === 'actions') {
         const limits = document.getElementById('form-limits');
         if (limits.accountId.value && !limits.creditLimit.value) {
@@ -727,10 +731,11 @@ async function init() {
         }
     });
     wireActions();
+    wireConsole();
     wireAudit();
     applyRole();
     const hash = window.location.hash.replace('#', '');
-    if (['accounts', 'instruments', 'engine', 'actions', 'audit'].includes(hash)) {
+    if (['accounts', 'instruments', 'engine', 'actions', 'console', 'admin-log', 'audit'].includes(hash)) {
         showTab(hash);
     }
     connect();

@@ -9,6 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
 
+import java.util.function.LongToIntFunction;
+
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import io.ringex.protocol.FixedPoint;
@@ -125,7 +128,8 @@ public final class ActionService implements AdminResponseListener
             require(limit.positionLimit() >= 0, "position limits must not be negative");
             group.next().instrumentId(limit.instrumentId()).positionLimit(limit.positionLimit());
         }
-        return send(requestId, buffer, encoder.encodedLength(), "SET_LIMITS", "account " + request.accountId(), user);
+        return send(requestId, buffer, framed(encoder.encodedLength()), "SET_LIMITS", "account " + request.accountId(),
+            user);
     }
 
     /**
@@ -147,7 +151,7 @@ public final class ActionService implements AdminResponseListener
             .active(request.active() ? BooleanType.TRUE : BooleanType.FALSE);
         final String target = (scope == KillSwitchScope.ACCOUNT ? "account " + request.accountId() : "venue") +
             (request.active() ? " ON" : " OFF");
-        return send(requestId, buffer, encoder.encodedLength(), "KILL_SWITCH", target, user);
+        return send(requestId, buffer, framed(encoder.encodedLength()), "KILL_SWITCH", target, user);
     }
 
     /**
@@ -165,7 +169,7 @@ public final class ActionService implements AdminResponseListener
             .requestId(requestId)
             .instrumentId(request.instrumentId())
             .status(status);
-        return send(requestId, buffer, encoder.encodedLength(), "TRADING_STATUS",
+        return send(requestId, buffer, framed(encoder.encodedLength()), "TRADING_STATUS",
             "instrument " + request.instrumentId() + " -> " + status.name(), user);
     }
 
@@ -193,7 +197,7 @@ public final class ActionService implements AdminResponseListener
             .address(address)
             .operatorName(user)
             .reason(reason);
-        return send(requestId, buffer, encoder.encodedLength(), "UNLOCK_LOGONS",
+        return send(requestId, buffer, framed(encoder.encodedLength()), "UNLOCK_LOGONS",
             (username.isEmpty() ? "" : "user " + username) + (username.isEmpty() || address.isEmpty() ? "" : ", ") +
             (address.isEmpty() ? "" : "address " + address), user);
     }
@@ -216,6 +220,43 @@ public final class ActionService implements AdminResponseListener
     }
 
     /**
+     * Send a command encoded elsewhere (the console's ADMIN commands, {@link ConsoleActions}), recorded and tracked
+     * as the actions here are.
+     *
+     * @param action  what it is, e.g. ADD_INSTRUMENT.
+     * @param target  what it acts on, for people.
+     * @param reason  why, as the operator gave it.
+     * @param user    who asks.
+     * @param buffer  where {@code encoder} writes the command, at offset 0.
+     * @param encoder writes the command with the request id it is given; returns its length, header included.
+     * @return the action, PENDING.
+     * @throws ActionUnavailableException if it could not be put on the ingress (nothing recorded).
+     */
+    public ActionView submit(
+        final String action,
+        final String target,
+        final String reason,
+        final String user,
+        final DirectBuffer buffer,
+        final LongToIntFunction encoder)
+    {
+        final long requestId = nextRequestId.incrementAndGet();
+        final int length = encoder.applyAsInt(requestId);
+        return send(requestId, buffer, length,
+            new ActionView(requestId, action, target, user, clock.millis(), PENDING, null, 0, 0, reason));
+    }
+
+    /**
+     * @param requestId a request id.
+     * @return the action sent from this service under it, as recorded (its status not brought up to date), or null
+     *         if it is not (or no longer) retained.
+     */
+    public ActionView sent(final long requestId)
+    {
+        return actions.get(requestId);
+    }
+
+    /**
      * @param user who asks.
      * @return the action, PENDING.
      */
@@ -226,7 +267,7 @@ public final class ActionService implements AdminResponseListener
         final TakeSnapshotEncoder encoder = new TakeSnapshotEncoder()
             .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
             .requestId(requestId);
-        return send(requestId, buffer, encoder.encodedLength(), "TAKE_SNAPSHOT", "engine", user);
+        return send(requestId, buffer, framed(encoder.encodedLength()), "TAKE_SNAPSHOT", "engine", user);
     }
 
     /**
@@ -328,16 +369,21 @@ public final class ActionService implements AdminResponseListener
 
     private ActionView send(
         final long requestId,
-        final UnsafeBuffer buffer,
-        final int bodyLength,
+        final DirectBuffer buffer,
+        final int length,
         final String action,
         final String target,
         final String user)
     {
-        // Recorded before the offer: over IPC the engine's answer can arrive before offer() returns.
-        final ActionView view = record(
+        return send(requestId, buffer, length,
             new ActionView(requestId, action, target, user, clock.millis(), PENDING, null, 0, 0));
-        final OfferOutcome outcome = sink.offerIngress(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
+    }
+
+    private ActionView send(final long requestId, final DirectBuffer buffer, final int length, final ActionView pending)
+    {
+        // Recorded before the offer: over IPC the engine's answer can arrive before offer() returns.
+        final ActionView view = record(pending);
+        final OfferOutcome outcome = sink.offerIngress(buffer, 0, length);
         if (outcome != OfferOutcome.SENT)
         {
             forget(requestId);
@@ -371,7 +417,12 @@ public final class ActionService implements AdminResponseListener
         changeCount.incrementAndGet();
     }
 
-    private static long money(final String field, final String text)
+    private static int framed(final int bodyLength)
+    {
+        return MessageHeaderEncoder.ENCODED_LENGTH + bodyLength;
+    }
+
+    static long money(final String field, final String text)
     {
         final long value = FixedPoint.parse(text, FixedPoint.MONEY_SCALE);
         if (value == FixedPoint.INVALID)
@@ -390,7 +441,7 @@ public final class ActionService implements AdminResponseListener
         }
     }
 
-    private static <E extends Enum<E>> E parseEnum(final Class<E> type, final String field, final String text)
+    static <E extends Enum<E>> E parseEnum(final Class<E> type, final String field, final String text)
     {
         try
         {

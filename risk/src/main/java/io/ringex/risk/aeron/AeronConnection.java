@@ -20,15 +20,17 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.protocol.SessionIds;
 import io.ringex.risk.config.EngineEndpoints;
+import io.ringex.risk.audit.AdminAudit;
 import io.ringex.risk.config.RiskProperties;
 import io.ringex.protocol.PrimarySelector;
 import io.ringex.risk.model.RiskReadModel;
+import io.ringex.risk.model.UserDirectory;
 
 /**
  * Owns the Aeron side of the service: an optional embedded media driver, the client, each configured engine node's
- * risk and market-data subscriptions and ingress and control publications ({@link EngineEndpoints}: one node, or a
- * primary/standby pair), and the agent thread that polls. Started and stopped by Spring as a {@link SmartLifecycle};
- * after start nothing here involves Spring.
+ * risk, market-data and egress subscriptions and ingress and control publications ({@link EngineEndpoints}: one node,
+ * or a primary/standby pair), and the agent thread that polls. Started and stopped by Spring as a {@link
+ * SmartLifecycle}; after start nothing here involves Spring.
  * <p>
  * Admin commands go to the ingress of the node the read model follows ({@link RiskReadModel#followedEngine()}):
  * with a pair, the primary; with none known, nothing is sent ({@link OfferOutcome#NO_PRIMARY}). Promotion requests
@@ -47,6 +49,8 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
     private final List<EngineEndpoints> engines;
     private final RiskReadModel model;
     private final AdminResponseListener adminResponses;
+    private final UserDirectory users;
+    private final AdminAudit audit;
     private final ErrorHandler errorHandler;
     private final long adminSessionId;
     private final ReservedValueSupplier adminSource;
@@ -63,17 +67,23 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
      * @param engines        the engine nodes, validated ({@link EngineEndpoints#of(RiskProperties)}).
      * @param model          the read model the agent feeds; it knows as many nodes as {@code engines} lists.
      * @param adminResponses who correlates admin responses.
+     * @param users          the user directory, learnt from the followed node's egress.
+     * @param audit          the admin log of answered admin commands.
      */
     public AeronConnection(
         final RiskProperties properties,
         final List<EngineEndpoints> engines,
         final RiskReadModel model,
-        final AdminResponseListener adminResponses)
+        final AdminResponseListener adminResponses,
+        final UserDirectory users,
+        final AdminAudit audit)
     {
         this.properties = properties;
         this.engines = List.copyOf(engines);
         this.model = model;
         this.adminResponses = adminResponses;
+        this.users = users;
+        this.audit = audit;
         this.errorHandler = t -> LOG.error("Aeron error", t);
         this.adminSessionId = SessionIds.sessionId(
             SessionIds.ADMIN_GATEWAY_ID, properties.actions().adminSessionNumber());
@@ -122,6 +132,7 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
         final int count = engines.size();
         final Subscription[] risk = new Subscription[count];
         final Subscription[] marketData = new Subscription[count];
+        final Subscription[] egress = new Subscription[count];
         final Publication[] ingressPublications = new Publication[count];
         final Publication[] controlPublications = new Publication[count];
         final EngineEventHandler[] eventHandlers = new EngineEventHandler[count];
@@ -130,19 +141,21 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
             final EngineEndpoints e = engines.get(i);
             risk[i] = aeron.addSubscription(e.riskChannel(), e.riskStreamId());
             marketData[i] = aeron.addSubscription(e.marketDataChannel(), e.marketDataStreamId());
+            egress[i] = aeron.addSubscription(e.egressChannel(), e.egressStreamId());
             ingressPublications[i] = aeron.addPublication(e.ingressChannel(), e.ingressStreamId());
             controlPublications[i] = aeron.addPublication(e.controlChannel(), e.controlStreamId());
-            eventHandlers[i] = new EngineEventHandler(i, model, adminResponses);
-            LOG.info("Engine {} ({}): risk {} stream {}, market data {} stream {}, admin commands to {} stream {} " +
-                "as {}, promotion to {} stream {}", i, e.name(), e.riskChannel(), e.riskStreamId(),
-                e.marketDataChannel(), e.marketDataStreamId(), e.ingressChannel(), e.ingressStreamId(),
-                adminSessionId, e.controlChannel(), e.controlStreamId());
+            eventHandlers[i] = new EngineEventHandler(i, model, adminResponses, users, audit);
+            LOG.info("Engine {} ({}): risk {} stream {}, market data {} stream {}, user directory from egress {} " +
+                "stream {}, admin commands to {} stream {} as {}, promotion to {} stream {}", i, e.name(),
+                e.riskChannel(), e.riskStreamId(), e.marketDataChannel(), e.marketDataStreamId(), e.egressChannel(),
+                e.egressStreamId(), e.ingressChannel(), e.ingressStreamId(), adminSessionId, e.controlChannel(),
+                e.controlStreamId());
         }
         ingress = ingressPublications;
         control = controlPublications;
         handlers = eventHandlers;
-        final EngineStreamsAgent agent = new EngineStreamsAgent(risk, marketData, ingressPublications,
-            eventHandlers, model);
+        final EngineStreamsAgent agent = new EngineStreamsAgent(risk, marketData, egress, ingressPublications,
+            eventHandlers, model, users, adminSource);
         runner = new AgentRunner(new SleepingMillisIdleStrategy(1), errorHandler, null, agent);
         AgentRunner.startOnThread(runner);
         running = true;

@@ -3,12 +3,16 @@ package io.ringex.risk.aeron;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
+import io.ringex.protocol.codecs.AccountStatus;
+import io.ringex.protocol.codecs.AddAccountDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
+import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
@@ -16,24 +20,34 @@ import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SetAccountStatusDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
+import io.ringex.protocol.codecs.UserDefinitionDecoder;
+import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
+import io.ringex.risk.audit.AdminAudit;
 import io.ringex.risk.model.RiskReadModel;
+import io.ringex.risk.model.UserDirectory;
 
 /**
- * Decodes one engine node's events (one SBE message per reassembled fragment) into the read model and hands
- * AdminResponses to the action tracker. EngineStatus is always applied (it says which node to follow); other events
- * only while this node is the one followed ({@link RiskReadModel#follows(int)}): a standby publishes none, and a
- * superseded or silent primary's are not shown. AdminResponses are passed on from any node (request ids are unique).
- * Messages this service does not use are skipped; malformed ones are counted and skipped.
+ * Decodes one engine node's events (one SBE message per reassembled fragment, from its risk, market-data and egress
+ * streams) into the read model and the user directory, and hands AdminResponses to the action tracker and the admin
+ * log. EngineStatus is always applied (it says which node to follow); other events only while this node is the one
+ * followed ({@link RiskReadModel#follows(int)}): a standby publishes none, and a superseded or silent primary's are not
+ * shown. AdminResponses are passed on to the tracker and the admin log from any node (request ids are unique, the admin
+ * log keeps a command once); the effect of an accepted AddAccount or SetAccountStatus on an account's standing, which
+ * no other event carries, is read from the command the AdminResponse echoes. Messages this service does not use (on the
+ * egress, every ExecutionReport) are skipped; malformed ones are counted and skipped.
  * <p>
  * Threading: one instance per node, on the agent thread; its decoders are reused and nothing is allocated per
- * message.
+ * message but what the user directory and the admin log keep (rare: admin changes).
  */
 public final class EngineEventHandler implements FragmentHandler
 {
     private final int engine;
     private final RiskReadModel model;
     private final AdminResponseListener adminResponses;
+    private final UserDirectory users;
+    private final AdminAudit audit;
     private final MessageValidator validator = new MessageValidator(1 << 20);
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final AccountRiskUpdateDecoder accountRiskUpdate = new AccountRiskUpdateDecoder();
@@ -44,6 +58,12 @@ public final class EngineEventHandler implements FragmentHandler
     private final BookLevelUpdateDecoder bookLevelUpdate = new BookLevelUpdateDecoder();
     private final BestBidOfferDecoder bestBidOffer = new BestBidOfferDecoder();
     private final BookSnapshotDecoder bookSnapshot = new BookSnapshotDecoder();
+    private final UserDefinitionDecoder userDefinition = new UserDefinitionDecoder();
+    private final UserDirectoryEndDecoder userDirectoryEnd = new UserDirectoryEndDecoder();
+    private final MessageHeaderDecoder commandHeader = new MessageHeaderDecoder();
+    private final AddAccountDecoder addAccount = new AddAccountDecoder();
+    private final SetAccountStatusDecoder setAccountStatus = new SetAccountStatusDecoder();
+    private final UnsafeBuffer command = new UnsafeBuffer(new byte[0]);
     private final AtomicLong malformed = new AtomicLong();
     private final AtomicLong decoded = new AtomicLong();
 
@@ -54,9 +74,29 @@ public final class EngineEventHandler implements FragmentHandler
      */
     public EngineEventHandler(final int engine, final RiskReadModel model, final AdminResponseListener adminResponses)
     {
+        this(engine, model, adminResponses, new UserDirectory(Integer.MAX_VALUE, Long.MAX_VALUE),
+            new AdminAudit(1, requestId -> null, instrumentId -> -1));
+    }
+
+    /**
+     * @param engine         index of the node whose streams this handler reads.
+     * @param model          where events go.
+     * @param adminResponses who correlates admin responses.
+     * @param users          where the user directory's events go.
+     * @param audit          where answered admin commands go.
+     */
+    public EngineEventHandler(
+        final int engine,
+        final RiskReadModel model,
+        final AdminResponseListener adminResponses,
+        final UserDirectory users,
+        final AdminAudit audit)
+    {
         this.engine = engine;
         this.model = model;
         this.adminResponses = adminResponses;
+        this.users = users;
+        this.audit = audit;
     }
 
     @Override
@@ -102,14 +142,64 @@ public final class EngineEventHandler implements FragmentHandler
                 model.onBookSnapshot(bookSnapshot.wrap(buffer, bodyOffset, blockLength, version));
                 break;
             case AdminResponseDecoder.TEMPLATE_ID:
-                adminResponse.wrap(buffer, bodyOffset, blockLength, version);
-                adminResponses.onAdminResponse(adminResponse.requestId(), adminResponse.templateId(),
-                    adminResponse.status(), adminResponse.rejectReason(), adminResponse.commandSequence());
+                onAdminResponse(adminResponse.wrap(buffer, bodyOffset, blockLength, version));
+                break;
+            case UserDefinitionDecoder.TEMPLATE_ID:
+                users.onUserDefinition(engine, userDefinition.wrap(buffer, bodyOffset, blockLength, version));
+                break;
+            case UserDirectoryEndDecoder.TEMPLATE_ID:
+                users.onUserDirectoryEnd(engine, userDirectoryEnd.wrap(buffer, bodyOffset, blockLength, version));
                 break;
             default:
                 return;
         }
         decoded.incrementAndGet();
+    }
+
+    private void onAdminResponse(final AdminResponseDecoder response)
+    {
+        final long requestId = response.requestId();
+        final int templateId = response.templateId();
+        final AdminStatus status = response.status();
+        final RejectReason reason = response.rejectReason();
+        final long sequence = response.commandSequence();
+        final long timestampNs = response.timestampNs();
+        response.wrapCommand(command);
+        adminResponses.onAdminResponse(requestId, templateId, status, reason, sequence);
+        if (status == AdminStatus.ACCEPTED && model.follows(engine))
+        {
+            applyStanding();
+        }
+        audit.onAdminResponse(engine, requestId, templateId, status, reason, sequence, timestampNs, command);
+    }
+
+    /** An accepted AddAccount opens the account ACTIVE; an accepted SetAccountStatus sets its standing. */
+    private void applyStanding()
+    {
+        if (command.capacity() == 0 || validator.validate(command, 0, command.capacity()) != RejectReason.NONE)
+        {
+            return;
+        }
+        commandHeader.wrap(command, 0);
+        final int blockLength = commandHeader.blockLength();
+        switch (commandHeader.templateId())
+        {
+            case AddAccountDecoder.TEMPLATE_ID:
+                addAccount.wrap(command, MessageHeaderDecoder.ENCODED_LENGTH, blockLength, commandHeader.version());
+                model.onAccountStatus(addAccount.accountId(), AccountStatus.ACTIVE);
+                break;
+            case SetAccountStatusDecoder.TEMPLATE_ID:
+                setAccountStatus.wrap(command, MessageHeaderDecoder.ENCODED_LENGTH, blockLength,
+                    commandHeader.version());
+                final AccountStatus standing = setAccountStatus.status();
+                if (standing != AccountStatus.NULL_VAL)
+                {
+                    model.onAccountStatus(setAccountStatus.accountId(), standing);
+                }
+                break;
+            default:
+                break;
+        }
     }
 
     /** @return messages refused by the validator. */

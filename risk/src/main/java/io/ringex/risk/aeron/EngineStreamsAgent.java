@@ -1,20 +1,32 @@
 package io.ringex.risk.aeron;
 
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import io.aeron.FragmentAssembler;
 import io.aeron.Publication;
+import io.aeron.ReservedValueSupplier;
 import io.aeron.Subscription;
+import io.ringex.protocol.PrimarySelector;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.UserDirectoryRequestEncoder;
 import io.ringex.risk.model.RiskReadModel;
+import io.ringex.risk.model.UserDirectory;
 
 /**
- * The hot path: polls every configured engine node's risk and market-data subscriptions and feeds the read model,
- * which applies a node's events only while it is the node followed. A plain Agrona agent on its own thread (started
- * by {@link AeronConnection}); nothing here touches Spring.
+ * The hot path: polls every configured engine node's risk, market-data and egress subscriptions and feeds the read
+ * model, which applies a node's events only while it is the node followed. A plain Agrona agent on its own thread
+ * (started by {@link AeronConnection}); nothing here touches Spring.
  * <p>
  * Fragments are reassembled first: a BookSnapshot of a deep book can exceed one MTU. Every
  * {@code CONNECTION_CHECK_INTERVAL_NS} the agent reports each node's stream connections and has the model choose the
  * followed node again, so a node that went silent stops being followed even when nothing arrives.
+ * <p>
+ * The user directory: at the same interval, when the directory asks for it ({@link UserDirectory#requestNeeded}: a
+ * node followed for the first time, its egress reconnected, or an answer late), and the followed node's egress and
+ * ingress are connected (the engine answers only subscribers it has), the agent offers a UserDirectoryRequest naming
+ * the directory's gateway id on that node's ingress, once, without waiting: a refused offer is tried again at the next
+ * check.
  * <p>
  * Threading: the agent's thread only.
  */
@@ -25,36 +37,57 @@ public final class EngineStreamsAgent implements Agent
 
     private final Subscription[] risk;
     private final Subscription[] marketData;
+    private final Subscription[] egress;
     private final Publication[] ingress;
     private final RiskReadModel model;
+    private final UserDirectory users;
+    private final ReservedValueSupplier adminSource;
     private final FragmentAssembler[] riskAssemblers;
     private final FragmentAssembler[] marketDataAssemblers;
+    private final FragmentAssembler[] egressAssemblers;
+    private final boolean[] egressConnected;
+    private final UnsafeBuffer requestBuffer = new UnsafeBuffer(new byte[64]);
+    private final MessageHeaderEncoder requestHeader = new MessageHeaderEncoder();
+    private final UserDirectoryRequestEncoder request = new UserDirectoryRequestEncoder();
+    private long nextDirectoryRequestId = System.currentTimeMillis() * 1000L;
     private long nextConnectionCheckNs;
 
     /**
-     * @param risk       each node's risk stream, in configuration order.
-     * @param marketData each node's market-data stream.
-     * @param ingress    each node's ingress, watched for its connection state only.
-     * @param handlers   each node's decoder into the model.
-     * @param model      the read model, told of connection changes.
+     * @param risk        each node's risk stream, in configuration order.
+     * @param marketData  each node's market-data stream.
+     * @param egress      each node's egress stream (the user directory).
+     * @param ingress     each node's ingress, watched for its connection state, and where directory requests go.
+     * @param handlers    each node's decoder into the model.
+     * @param model       the read model, told of connection changes.
+     * @param users       the user directory, which says when to ask for it.
+     * @param adminSource the admin source id stamped in each request's frame.
      */
     public EngineStreamsAgent(
         final Subscription[] risk,
         final Subscription[] marketData,
+        final Subscription[] egress,
         final Publication[] ingress,
         final EngineEventHandler[] handlers,
-        final RiskReadModel model)
+        final RiskReadModel model,
+        final UserDirectory users,
+        final ReservedValueSupplier adminSource)
     {
         this.risk = risk.clone();
         this.marketData = marketData.clone();
+        this.egress = egress.clone();
         this.ingress = ingress.clone();
         this.model = model;
+        this.users = users;
+        this.adminSource = adminSource;
         this.riskAssemblers = new FragmentAssembler[risk.length];
         this.marketDataAssemblers = new FragmentAssembler[risk.length];
+        this.egressAssemblers = new FragmentAssembler[risk.length];
+        this.egressConnected = new boolean[risk.length];
         for (int i = 0; i < risk.length; i++)
         {
             riskAssemblers[i] = new FragmentAssembler(handlers[i]);
             marketDataAssemblers[i] = new FragmentAssembler(handlers[i]);
+            egressAssemblers[i] = new FragmentAssembler(handlers[i]);
         }
     }
 
@@ -66,19 +99,51 @@ public final class EngineStreamsAgent implements Agent
         {
             work += risk[i].poll(riskAssemblers[i], FRAGMENT_LIMIT);
             work += marketData[i].poll(marketDataAssemblers[i], FRAGMENT_LIMIT);
+            work += egress[i].poll(egressAssemblers[i], FRAGMENT_LIMIT);
         }
 
         final long nowNs = System.nanoTime();
         if (nowNs - nextConnectionCheckNs >= 0)
         {
             nextConnectionCheckNs = nowNs + CONNECTION_CHECK_INTERVAL_NS;
+            final int followed = model.followedEngine();
             for (int i = 0; i < risk.length; i++)
             {
                 model.streamsConnected(i, risk[i].isConnected(), marketData[i].isConnected(), ingress[i].isConnected());
+                final boolean connected = egress[i].isConnected();
+                if (connected && !egressConnected[i] && i == followed)
+                {
+                    // a node whose egress (re)appears may have restarted: what it said before may be gone
+                    users.invalidate();
+                }
+                egressConnected[i] = connected;
             }
             model.tick();
+            work += requestDirectoryIfNeeded(nowNs);
         }
         return work;
+    }
+
+    private int requestDirectoryIfNeeded(final long nowNs)
+    {
+        final int followed = model.followedEngine();
+        if (followed == PrimarySelector.NONE || !egressConnected[followed] || !ingress[followed].isConnected() ||
+            !users.requestNeeded(followed, nowNs))
+        {
+            return 0;
+        }
+        final long requestId = ++nextDirectoryRequestId;
+        request.wrapAndApplyHeader(requestBuffer, 0, requestHeader)
+            .gatewayId(users.gatewayId())
+            .requestId(requestId);
+        final long result = ingress[followed].offer(requestBuffer, 0,
+            MessageHeaderEncoder.ENCODED_LENGTH + request.encodedLength(), adminSource);
+        if (result > 0)
+        {
+            users.requested(followed, requestId, nowNs);
+            return 1;
+        }
+        return 0;
     }
 
     @Override

@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * How the service reaches one engine node: its ingress (admin commands), its risk and market-data streams, and its
- * control stream (promotion requests). {@link #of(RiskProperties)} turns the configuration into the list of nodes,
- * one ({@code ringex.risk.streams.*}) or a pair (plus {@code ringex.risk.standby.*}), and refuses at start-up,
- * naming the key, what cannot work.
+ * How the service reaches one engine node: its ingress (admin commands), its risk, market-data and egress streams (the
+ * egress for the user directory only), and its control stream (promotion requests). {@link #of(RiskProperties)} turns
+ * the configuration into the list of nodes, one ({@code ringex.risk.streams.*}) or a pair (plus
+ * {@code ringex.risk.standby.*}), and refuses at start-up, naming the key, what cannot work.
  * <p>
  * Thread safety: immutable.
  *
@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param riskStreamId       its risk stream.
  * @param marketDataChannel  where it publishes market data.
  * @param marketDataStreamId its market-data stream.
+ * @param egressChannel      where it publishes its egress (the gateways' stream, which carries the user directory).
+ * @param egressStreamId     its egress stream.
  * @param controlChannel     where promotion requests for it go.
  * @param controlStreamId    its control stream.
  */
@@ -29,6 +31,8 @@ public record EngineEndpoints(
     int riskStreamId,
     String marketDataChannel,
     int marketDataStreamId,
+    String egressChannel,
+    int egressStreamId,
     String controlChannel,
     int controlStreamId)
 {
@@ -44,12 +48,15 @@ public record EngineEndpoints(
     public static List<EngineEndpoints> of(final RiskProperties properties)
     {
         final RiskProperties.Streams s = properties.streams();
+        final String firstRisk = channel(STREAMS + "risk-channel", s.riskChannel());
         final EngineEndpoints first = new EngineEndpoints("streams",
             channel(STREAMS + "ingress-channel", s.ingressChannel()), stream(STREAMS + "ingress-stream-id",
-            s.ingressStreamId()), channel(STREAMS + "risk-channel", s.riskChannel()),
+            s.ingressStreamId()), firstRisk,
             stream(STREAMS + "risk-stream-id", s.riskStreamId()),
             channel(STREAMS + "market-data-channel", s.marketDataChannel()),
             stream(STREAMS + "market-data-stream-id", s.marketDataStreamId()),
+            s.egressChannel().isEmpty() ? firstRisk : channel(STREAMS + "egress-channel", s.egressChannel()),
+            stream(STREAMS + "egress-stream-id", s.egressStreamId()),
             channel(STREAMS + "control-channel", s.controlChannel()),
             stream(STREAMS + "control-stream-id", s.controlStreamId()));
         final RiskProperties.Standby b = properties.standby();
@@ -72,6 +79,8 @@ public record EngineEndpoints(
             b.marketDataChannel().isEmpty() ? riskChannel :
                 channel(STANDBY + "market-data-channel", b.marketDataChannel()),
             stream(STANDBY + "market-data-stream-id", or(b.marketDataStreamId(), s.marketDataStreamId())),
+            b.egressChannel().isEmpty() ? riskChannel : channel(STANDBY + "egress-channel", b.egressChannel()),
+            stream(STANDBY + "egress-stream-id", or(b.egressStreamId(), s.egressStreamId())),
             channel(STANDBY + "control-channel", b.controlChannel()),
             stream(STANDBY + "control-stream-id", or(b.controlStreamId(), s.controlStreamId())));
         distinct("ingress", first.ingressChannel(), first.ingressStreamId(), second.ingressChannel(),
@@ -79,6 +88,8 @@ public record EngineEndpoints(
         distinct("risk", first.riskChannel(), first.riskStreamId(), second.riskChannel(), second.riskStreamId());
         distinct("market-data", first.marketDataChannel(), first.marketDataStreamId(), second.marketDataChannel(),
             second.marketDataStreamId());
+        distinct("egress", first.egressChannel(), first.egressStreamId(), second.egressChannel(),
+            second.egressStreamId());
         distinct("control", first.controlChannel(), first.controlStreamId(), second.controlChannel(),
             second.controlStreamId());
         return List.of(first, second);

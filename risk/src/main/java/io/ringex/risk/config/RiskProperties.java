@@ -9,6 +9,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import io.ringex.risk.audit.AuditProperties;
+
 /**
  * Everything under {@code ringex.risk.*} in application.yml. Defaults follow docs/architecture.md: the engine's
  * ingress on {@code localhost:40100} stream 1001, its outbound streams joined as a multi-destination-cast subscriber
@@ -20,6 +22,10 @@ import org.springframework.util.unit.DataSize;
  * @param streams  channels and stream ids of the engine's streams (the first node of a pair).
  * @param standby  the second node of a primary/standby pair, if any ({@link EngineEndpoints} validates both).
  * @param actions  how admin commands are sent and tracked.
+ * @param users    how the service learns the venue's users and hashes new passwords.
+ * @param adminLog the admin log: the admin commands the engine answered.
+ * @param audit    where the Audit tab replays the engine's journal ({@link AuditProperties}, which the audit service
+ *                 binds on its own: named here so that {@link RiskKeys} knows its keys).
  * @param live     the SSE push to browsers.
  * @param engine   how the engine's health is judged.
  * @param security the users who may log in, how logins are throttled, the cookies.
@@ -31,6 +37,9 @@ public record RiskProperties(
     @DefaultValue Streams streams,
     @DefaultValue Standby standby,
     @DefaultValue Actions actions,
+    @DefaultValue Users users,
+    @DefaultValue AdminLog adminLog,
+    @DefaultValue AuditProperties audit,
     @DefaultValue Live live,
     @DefaultValue Engine engine,
     @DefaultValue Security security,
@@ -63,6 +72,10 @@ public record RiskProperties(
      * @param riskStreamId      risk stream: AccountRiskUpdate, EngineStatus, AdminResponse, Trade, definitions.
      * @param marketDataChannel where the engine publishes market data.
      * @param marketDataStreamId market-data stream: definitions, book levels, BBO, trades, snapshots.
+     * @param egressChannel     where the engine publishes its egress (to the gateways); empty: the risk channel (the
+     *                          engine publishes all three outbound streams on one channel). The service reads only
+     *                          the user directory from it.
+     * @param egressStreamId    egress stream: UserDefinition and UserDirectoryEnd, among the gateways' reports.
      * @param controlChannel    with a single engine: where a promotion request (NewEpoch) would go (unused: the
      *                          dashboard promotes only a standby it is configured with); with a pair: this first
      *                          node's own control stream, used when it is the standby.
@@ -75,6 +88,8 @@ public record RiskProperties(
         @DefaultValue("1004") int riskStreamId,
         @DefaultValue(ENGINE_OUTBOUND) String marketDataChannel,
         @DefaultValue("1003") int marketDataStreamId,
+        @DefaultValue("") String egressChannel,
+        @DefaultValue("1002") int egressStreamId,
         @DefaultValue("aeron:udp?endpoint=localhost:40120") String controlChannel,
         @DefaultValue("1020") int controlStreamId)
     {
@@ -91,6 +106,8 @@ public record RiskProperties(
      * @param riskStreamId       its risk stream, or null for the first node's.
      * @param marketDataChannel  where it publishes market data, or empty for its risk channel.
      * @param marketDataStreamId its market-data stream, or null for the first node's.
+     * @param egressChannel      where it publishes its egress, or empty for its risk channel.
+     * @param egressStreamId     its egress stream, or null for the first node's.
      * @param controlChannel     its control stream, where promotion requests (NewEpoch) for it go.
      * @param controlStreamId    its control stream id, or null for the first node's.
      */
@@ -101,6 +118,8 @@ public record RiskProperties(
         Integer riskStreamId,
         @DefaultValue("") String marketDataChannel,
         Integer marketDataStreamId,
+        @DefaultValue("") String egressChannel,
+        Integer egressStreamId,
         @DefaultValue("") String controlChannel,
         Integer controlStreamId)
     {
@@ -108,8 +127,9 @@ public record RiskProperties(
         public boolean anySet()
         {
             return !ingressChannel.isEmpty() || !riskChannel.isEmpty() || !marketDataChannel.isEmpty() ||
-                !controlChannel.isEmpty() || ingressStreamId != null || riskStreamId != null ||
-                marketDataStreamId != null || controlStreamId != null;
+                !egressChannel.isEmpty() || !controlChannel.isEmpty() || ingressStreamId != null ||
+                riskStreamId != null || marketDataStreamId != null || egressStreamId != null ||
+                controlStreamId != null;
         }
     }
 
@@ -128,6 +148,67 @@ public record RiskProperties(
         @DefaultValue("10s") Duration responseTimeout,
         @DefaultValue("200") int retained)
     {
+    }
+
+    /**
+     * The venue's users: the service learns them from the engine's egress stream (a UserDirectoryRequest answered by
+     * UserDefinitions and a UserDirectoryEnd, then every change the engine broadcasts) and hashes the passwords an
+     * ADMIN sets in the gateways' format.
+     *
+     * @param directoryGatewayId the gateway id the service claims in its UserDirectoryRequest, to tell the answers
+     *                           meant for it from another gateway's; must not be the id of a real gateway.
+     * @param directoryTimeout   a directory request not answered within this is sent again.
+     * @param passwordIterations PBKDF2 iterations of the hashes of new passwords (the gateways verify any count).
+     * @param passwordMinLength  the shortest password an ADMIN may set.
+     */
+    public record Users(
+        @DefaultValue("65535") int directoryGatewayId,
+        @DefaultValue("5s") Duration directoryTimeout,
+        @DefaultValue("20000") int passwordIterations,
+        @DefaultValue("8") int passwordMinLength)
+    {
+        /** Refuses settings that cannot work, naming the key. */
+        public Users
+        {
+            if (directoryGatewayId < 1)
+            {
+                throw new IllegalArgumentException("ringex.risk.users.directory-gateway-id must be positive (gateway " +
+                    "id 0 is the admin sources'), was " + directoryGatewayId);
+            }
+            if (directoryTimeout.isNegative() || directoryTimeout.isZero())
+            {
+                throw new IllegalArgumentException(
+                    "ringex.risk.users.directory-timeout must be positive, was " + directoryTimeout);
+            }
+            if (passwordIterations < 1000)
+            {
+                throw new IllegalArgumentException(
+                    "ringex.risk.users.password-iterations must be at least 1000, was " + passwordIterations);
+            }
+            if (passwordMinLength < 1 || passwordMinLength > 128)
+            {
+                throw new IllegalArgumentException(
+                    "ringex.risk.users.password-min-length must be 1 to 128, was " + passwordMinLength);
+            }
+        }
+    }
+
+    /**
+     * The admin log: every admin command the engine answered since the service started, as the engine echoed it in
+     * its AdminResponse. The engine's journal is the full history (the Audit tab replays it: {@code audit}).
+     *
+     * @param retained how many of the latest entries are kept in memory.
+     */
+    public record AdminLog(@DefaultValue("1000") int retained)
+    {
+        /** Refuses a size that is not positive, naming the key. */
+        public AdminLog
+        {
+            if (retained < 1)
+            {
+                throw new IllegalArgumentException("ringex.risk.admin-log.retained must be positive, was " + retained);
+            }
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.List;
 import org.agrona.collections.Int2ObjectHashMap;
 
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
+import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.BooleanType;
 
 /**
@@ -29,6 +30,8 @@ final class AccountState
     int openOrders;
     int maxOpenOrders;
     boolean killSwitch;
+    /** Learnt from the engine's answers to AddAccount and SetAccountStatus; null when not known. */
+    AccountStatus status;
     final Int2ObjectHashMap<PositionState> positions = new Int2ObjectHashMap<>();
     private final FillState[] fills = new FillState[FILLS_KEPT];
     private long fillCount;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TradingStatus;
 
@@ -20,10 +21,14 @@ final class InstrumentState
 
     final int instrumentId;
     String symbol;
+    /** Its InstrumentDefinition has arrived: the scale and static data are known. */
+    boolean defined;
     int priceScale;
     long tickSize;
     long lotSize;
     long referencePrice;
+    PriceBandType priceBandType = PriceBandType.NULL_VAL;
+    long priceBand;
     TradingStatus status = TradingStatus.NULL_VAL;
     long lastPrice = Money.NULL_PRICE;
     long bidPrice = Money.NULL_PRICE;
@@ -124,6 +129,8 @@ final class InstrumentState
     Views.InstrumentSummary summary()
     {
         return new Views.InstrumentSummary(instrumentId, symbol, priceScale, Money.price(tickSize, priceScale), lotSize,
+            Money.price(referencePrice, priceScale),
+            priceBandType == PriceBandType.NULL_VAL ? "UNKNOWN" : priceBandType.name(), priceBand,
             status == TradingStatus.NULL_VAL ? "UNKNOWN" : status.name(), Money.price(lastPrice, priceScale),
             Money.price(bidPrice, priceScale), bidQuantity, Money.price(askPrice, priceScale), askQuantity, volume,
             tradeCount);

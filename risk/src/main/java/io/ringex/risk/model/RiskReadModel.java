@@ -13,6 +13,7 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
+import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
@@ -191,13 +192,39 @@ public final class RiskReadModel
     public synchronized void onInstrumentDefinition(final InstrumentDefinitionDecoder definition)
     {
         final InstrumentState instrument = instrumentState(definition.instrumentId());
+        instrument.defined = true;
         instrument.symbol = definition.symbol();
         instrument.priceScale = definition.priceScale();
         instrument.tickSize = definition.tickSize();
         instrument.lotSize = definition.lotSize();
         instrument.referencePrice = definition.referencePrice();
+        instrument.priceBandType = definition.priceBandType();
+        instrument.priceBand = definition.priceBand();
         instrument.status = definition.status();
         changeCount.incrementAndGet();
+    }
+
+    /**
+     * An account's standing, from the engine's answer to an accepted AddAccount (ACTIVE) or SetAccountStatus: the
+     * engine's AccountRiskUpdate does not carry it, so only the changes seen since the service started are known.
+     *
+     * @param accountId the account.
+     * @param status    its standing now.
+     */
+    public synchronized void onAccountStatus(final long accountId, final AccountStatus status)
+    {
+        accountState(accountId).status = status;
+        changeCount.incrementAndGet();
+    }
+
+    /**
+     * @param instrumentId an instrument.
+     * @return its price scale, or -1 before its definition arrived.
+     */
+    public synchronized int priceScale(final int instrumentId)
+    {
+        final InstrumentState i = instruments.get(instrumentId);
+        return i == null || !i.defined ? -1 : i.priceScale;
     }
 
     /** @param update a price level's new total. */
@@ -444,7 +471,8 @@ public final class RiskReadModel
         }
         return new Views.AccountSummary(a.accountId, Money.money(a.balance), Money.money(a.reserved),
             Money.money(a.realisedPnl), Money.money(a.unrealisedPnl), Money.money(a.realisedPnl + a.unrealisedPnl),
-            Money.money(a.exposure), Money.money(a.creditLimit), a.openOrders, a.maxOpenOrders, a.killSwitch, credit,
+            Money.money(a.exposure), Money.money(a.creditLimit), a.openOrders, a.maxOpenOrders, a.killSwitch,
+            a.status == null ? null : a.status.name(), credit,
             orders, position, worst, worstOf, a.timestampNs);
     }
 

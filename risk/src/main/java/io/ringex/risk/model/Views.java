@@ -28,6 +28,9 @@ public final class Views
      * @param openOrders       open orders now.
      * @param maxOpenOrders    limit on open orders.
      * @param killSwitch       the account's kill switch is on.
+     * @param status           ACTIVE, SUSPENDED or CLOSED as learnt from the engine's answers to AddAccount and
+     *                         SetAccountStatus since the service started; null when not known (the engine's
+     *                         AccountRiskUpdate does not carry it).
      * @param creditUsage      max(0, reserved - balance) / creditLimit, 0..1+.
      * @param openOrdersUsage  openOrders / maxOpenOrders.
      * @param positionUsage    worst position (open orders counted) / its position limit.
@@ -47,6 +50,7 @@ public final class Views
         int openOrders,
         int maxOpenOrders,
         boolean killSwitch,
+        String status,
         double creditUsage,
         double openOrdersUsage,
         double positionUsage,
@@ -136,7 +140,10 @@ public final class Views
      * @param priceScale     decimal places of its prices.
      * @param tickSize       price text.
      * @param lotSize        units.
-     * @param status         OPEN, HALTED, CLOSED.
+     * @param referencePrice price text: the centre of the price band.
+     * @param priceBandType  BASIS_POINTS or TICKS, UNKNOWN before the definition.
+     * @param priceBand      the band's width either side of the reference, in its unit.
+     * @param status         OPEN, HALTED, CLOSED, DELISTED.
      * @param lastPrice      price text or null.
      * @param bidPrice       price text or null.
      * @param bidQuantity    units.
@@ -151,6 +158,9 @@ public final class Views
         int priceScale,
         String tickSize,
         long lotSize,
+        String referencePrice,
+        String priceBandType,
+        long priceBand,
         String status,
         String lastPrice,
         String bidPrice,
@@ -159,6 +169,43 @@ public final class Views
         long askQuantity,
         long volume,
         long tradeCount)
+    {
+    }
+
+    /**
+     * A user of the venue (who may log on to a gateway) as the engine holds it; its credential is never shown.
+     *
+     * @param username                  the login name.
+     * @param enabled                   may log on.
+     * @param accounts                  the accounts it may trade, the default first.
+     * @param fixSenderCompId           its FIX SenderCompID, empty for no FIX access.
+     * @param fixCancelOnDisconnect     its FIX sessions cancel their orders on disconnect.
+     * @param throttleMessagesPerSecond 0 for the gateway's default.
+     * @param passwordSet               a credential is set (without one it cannot log on).
+     * @param commandSequence           the command that last changed it.
+     */
+    public record UserView(
+        String username,
+        boolean enabled,
+        List<Long> accounts,
+        String fixSenderCompId,
+        boolean fixCancelOnDisconnect,
+        int throttleMessagesPerSecond,
+        boolean passwordSet,
+        long commandSequence)
+    {
+    }
+
+    /**
+     * The user directory.
+     *
+     * @param loaded  a directory answer from the followed engine has arrived (before that the list holds only the
+     *                changes broadcast since the service started, or the previous engine's directory).
+     * @param engine  the node whose directory answer the list is (0 = {@code streams.*}, 1 = {@code standby.*}),
+     *                -1 before any.
+     * @param users   every user, by name.
+     */
+    public record UserList(boolean loaded, int engine, List<UserView> users)
     {
     }
 

@@ -2,11 +2,9 @@ package io.ringex.risk.web;
 
 import java.security.Principal;
 import java.util.List;
-import java.util.Map;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -15,17 +13,15 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
-import io.ringex.risk.actions.ActionRefusedException;
 import io.ringex.risk.actions.ActionRequests;
 import io.ringex.risk.actions.ActionService;
-import io.ringex.risk.actions.ActionUnavailableException;
 import io.ringex.risk.actions.ActionView;
 
 /**
  * Admin actions: POSTs need the RISK_OFFICER role and a CSRF token. Each answers 202 Accepted with the action's
  * {@code requestId}; the engine's verdict follows on GET /api/actions/{requestId} and the live stream. 503 when the
  * command could not be put on the engine's ingress (with a pair: also when no primary is known), 409 when the action
- * does not apply (promote without a standby, or of the primary), 400 for a malformed request.
+ * does not apply (promote without a standby, or of the primary), 400 for a malformed request ({@link ActionErrors}).
  */
 @RestController
 @RequestMapping(path = "/api/actions", produces = "application/json")
@@ -134,39 +130,7 @@ public class ActionController
         return view;
     }
 
-    /**
-     * @param ex why the command could not be sent.
-     * @return 503 with the reason.
-     */
-    @ExceptionHandler(ActionUnavailableException.class)
-    public ResponseEntity<Map<String, String>> unavailable(final ActionUnavailableException ex)
-    {
-        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-            .header("Retry-After", "1")
-            .body(Map.of("error", ex.outcome().name(), "message", ex.getMessage()));
-    }
-
-    /**
-     * @param ex why the action does not apply (e.g. no standby to promote).
-     * @return 409 with the code and reason.
-     */
-    @ExceptionHandler(ActionRefusedException.class)
-    public ResponseEntity<Map<String, String>> refused(final ActionRefusedException ex)
-    {
-        return ResponseEntity.status(HttpStatus.CONFLICT).body(Map.of("error", ex.code(), "message", ex.getMessage()));
-    }
-
-    /**
-     * @param ex what is wrong with the request.
-     * @return 400 with the reason.
-     */
-    @ExceptionHandler(IllegalArgumentException.class)
-    public ResponseEntity<Map<String, String>> badRequest(final IllegalArgumentException ex)
-    {
-        return ResponseEntity.badRequest().body(Map.of("error", "BAD_REQUEST", "message", ex.getMessage()));
-    }
-
-    private static ResponseEntity<ActionView> accepted(final ActionView view)
+    static ResponseEntity<ActionView> accepted(final ActionView view)
     {
         return ResponseEntity.status(HttpStatus.ACCEPTED)
             .header("Location", "/api/actions/" + view.requestId())

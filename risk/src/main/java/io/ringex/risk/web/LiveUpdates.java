@@ -15,15 +15,18 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 import io.ringex.risk.actions.ActionService;
+import io.ringex.risk.audit.AdminAudit;
 import io.ringex.risk.config.RiskProperties;
 import io.ringex.risk.model.AccountSort;
 import io.ringex.risk.model.RiskReadModel;
+import io.ringex.risk.model.UserDirectory;
 
 /**
- * Pushes the dashboard's state to browsers over SSE, coalesced: a pusher thread looks at the model's and the action
- * tracker's change counters every {@code ringex.risk.live.push-interval} (200 ms: at most 5 pushes a second) and
- * sends one {@code snapshot} event when either moved, plus a {@code ping} comment every few seconds so proxies and
- * the page can tell a live connection from a dead one.
+ * Pushes the dashboard's state to browsers over SSE, coalesced: a pusher thread looks at the change counters of the
+ * model, the action tracker, the user directory and the admin log every {@code ringex.risk.live.push-interval}
+ * (200 ms: at most 5 pushes a second) and sends one {@code snapshot} event when any moved (the users and the admin log
+ * are not in it: it carries their change counters, and the page fetches them when they moved), plus a {@code ping}
+ * comment every few seconds so proxies and the page can tell a live connection from a dead one.
  * <p>
  * On shutdown every emitter is completed first (this lifecycle's phase stops before the web server's graceful
  * shutdown), so open streams do not hold the shutdown for its full timeout; the page's EventSource reconnects when
@@ -36,23 +39,35 @@ public class LiveUpdates implements SmartLifecycle
 
     private final RiskReadModel model;
     private final ActionService actions;
+    private final UserDirectory users;
+    private final AdminAudit adminLog;
     private final RiskProperties properties;
     private final List<SseEmitter> emitters = new CopyOnWriteArrayList<>();
     private ScheduledExecutorService pusher;
     private volatile boolean running;
     private long lastModelChange = -1;
     private long lastActionChange = -1;
+    private long lastConsoleChange = -1;
     private long lastPushMs;
 
     /**
      * @param model      the read model.
      * @param actions    the action tracker.
+     * @param users      the user directory.
+     * @param adminLog   the admin log.
      * @param properties push interval and emitter timeout.
      */
-    public LiveUpdates(final RiskReadModel model, final ActionService actions, final RiskProperties properties)
+    public LiveUpdates(
+        final RiskReadModel model,
+        final ActionService actions,
+        final UserDirectory users,
+        final AdminAudit adminLog,
+        final RiskProperties properties)
     {
         this.model = model;
         this.actions = actions;
+        this.users = users;
+        this.adminLog = adminLog;
         this.properties = properties;
     }
 
@@ -90,6 +105,8 @@ public class LiveUpdates implements SmartLifecycle
         out.put("instruments", model.instruments());
         out.put("engine", model.engine(false));
         out.put("actions", actions.recent());
+        out.put("usersChange", users.changeCount());
+        out.put("adminLogChange", adminLog.changeCount());
         return out;
     }
 
@@ -142,15 +159,18 @@ public class LiveUpdates implements SmartLifecycle
         }
         final long modelChange = model.changeCount();
         final long actionChange = actions.changeCount();
+        final long consoleChange = users.changeCount() + adminLog.changeCount();
         final long nowMs = System.currentTimeMillis();
         // The engine's "seconds since last status" ages without events, so push at least once a second anyway.
-        final boolean changed = modelChange != lastModelChange || actionChange != lastActionChange;
+        final boolean changed = modelChange != lastModelChange || actionChange != lastActionChange ||
+            consoleChange != lastConsoleChange;
         if (!changed && nowMs - lastPushMs < 1000)
         {
             return;
         }
         lastModelChange = modelChange;
         lastActionChange = actionChange;
+        lastConsoleChange = consoleChange;
         lastPushMs = nowMs;
         final Map<String, Object> snapshot = snapshot();
         for (final SseEmitter emitter : emitters)

@@ -26,17 +26,18 @@ import org.springframework.security.web.util.matcher.AnyRequestMatcher;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.ringex.risk.actions.ConsoleActions;
 import io.ringex.risk.config.RiskProperties;
 import io.ringex.risk.security.LoginLockout;
 import io.ringex.risk.security.PasswordLogin;
 
 /**
  * Who may see and do what. Three roles, each including the one before: VIEWER reads (the API, the page, OpenAPI,
- * metrics); RISK_OFFICER also acts ({@code POST /api/actions/**}); ADMIN, the venue's operator, also administers
- * security ({@code /api/security/**}). Anything not granted here is refused: a new state-changing endpoint is
- * denied to everyone until it is given a role (and RiskEndpointAuthorizationMatrixTest fails until its table names
- * it).
- * <p>
+ * metrics, the users, the admin log and the journal audit); RISK_OFFICER also acts ({@code POST /api/actions/**});
+ * ADMIN, the venue's operator, also runs the venue's reference data and users ({@code /api/admin/**}, the operator
+ * console; {@code GET /api/admin-log} is another path, a read) and administers security ({@code /api/security/**}).
+ * Anything not granted here is refused: a new state-changing endpoint is denied to everyone until it is given a role
+ * (and RiskEndpointAuthorizationMatrixTest fails until its table names it). <p>
  * Logins: the form ({@code /login}, session cookie) and, unless {@code ringex.risk.security.http-basic=false}, HTTP
  * Basic (no session); both through {@link PasswordLogin}, with its lockout, failure log and counters. CSRF protection
  * on every state-changing call whatever the login, the token in the {@code XSRF-TOKEN} cookie for the page's script
@@ -48,7 +49,8 @@ import io.ringex.risk.security.PasswordLogin;
  * <p>
  * Users come from {@code ringex.risk.security.users} with {@code {bcrypt}} hashes; there are none by default, and the
  * service refuses to start without any. The {@code demo} profile defines viewer/viewer, officer/officer and
- * admin/admin.
+ * admin/admin. An ADMIN's name is journaled as the operator of what it does, so it must be a name the engine takes
+ * (1 to 32 printable ASCII characters without spaces): the service refuses to start otherwise.
  */
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfiguration
@@ -103,6 +105,7 @@ public class SecurityConfiguration
                 .requestMatchers(HttpMethod.GET, "/actuator/health", "/actuator/health/**").permitAll()
                 .requestMatchers("/login", "/error", "/default-ui.css", "/favicon.ico").permitAll()
                 .requestMatchers("/api/security/**").hasRole(ADMIN)
+                .requestMatchers("/api/admin/**").hasRole(ADMIN)
                 .requestMatchers(HttpMethod.POST, "/api/actions/unlock-logons").hasRole(ADMIN)
                 .requestMatchers(HttpMethod.POST, "/api/actions/**").hasRole(RISK_OFFICER)
                 .requestMatchers(HttpMethod.GET, "/**").hasRole(VIEWER)
@@ -226,6 +229,12 @@ public class SecurityConfiguration
                     throw new IllegalStateException("ringex.risk.security.users: '" + u.username() +
                         "' has role '" + role + "'; roles are " + VIEWER + ", " + RISK_OFFICER + " and " + ADMIN);
                 }
+            }
+            if (u.roles().contains(ADMIN) && !ConsoleActions.isToken(u.username(), ConsoleActions.MAX_OPERATOR))
+            {
+                throw new IllegalStateException("ringex.risk.security.users: the ADMIN '" + u.username() +
+                    "' cannot be journaled as an operator: an ADMIN's username must be 1 to " +
+                    ConsoleActions.MAX_OPERATOR + " printable ASCII characters without spaces");
             }
             users.add(User.withUsername(u.username()).password(u.password())
                 .roles(u.roles().toArray(new String[0])).build());

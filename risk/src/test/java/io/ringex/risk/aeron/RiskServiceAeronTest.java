@@ -2,6 +2,7 @@ package io.ringex.risk.aeron;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
@@ -37,6 +38,7 @@ import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
+import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.BooleanType;
@@ -46,17 +48,22 @@ import io.ringex.protocol.codecs.KillSwitchScope;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SetUserCredentialDecoder;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TradingStatus;
+import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
 import io.ringex.risk.RiskServiceApplication;
+import io.ringex.risk.audit.AdminAudit;
 import io.ringex.risk.model.AccountSort;
 import io.ringex.risk.model.RiskReadModel;
+import io.ringex.risk.model.UserDirectory;
 import io.ringex.risk.synthetic.EventEncoders;
 
 /**
  * The whole service over a real (embedded) media driver: SBE events published on the risk and market-data streams
  * reach the read model, the API, health and metrics; an action becomes an SBE admin command on the ingress stream,
- * stamped with the admin source, and the engine's AdminResponse settles it.
+ * stamped with the admin source, and the engine's AdminResponse settles it; the service asks for the user directory
+ * on the ingress and learns the users from the egress, and lists the answered admin commands in the admin log.
  */
 @SpringBootTest
 @AutoConfigureMockMvc
@@ -66,6 +73,7 @@ class RiskServiceAeronTest
 {
     private static final String DIR = "/dev/shm/ringex-risk-test-" + UUID.randomUUID();
     private static final int INGRESS = 1001;
+    private static final int EGRESS = 1002;
     private static final int MARKET_DATA = 1003;
     private static final int RISK = 1004;
 
@@ -82,6 +90,12 @@ class RiskServiceAeronTest
 
     @Autowired
     private AeronConnection connection;
+
+    @Autowired
+    private UserDirectory users;
+
+    @Autowired
+    private AdminAudit adminLog;
 
     @DynamicPropertySource
     static void aeronProperties(final DynamicPropertyRegistry registry)
@@ -262,5 +276,81 @@ class RiskServiceAeronTest
             cause = cause.getCause();
         }
         assertTrue(String.valueOf(cause.getMessage()).contains("No users configured"), String.valueOf(ex));
+    }
+
+    @Test
+    @Order(5)
+    void theUsersComeFromTheEnginesEgressAndTheAdminLogFromItsAnswersNeverACredential() throws Exception
+    {
+        engineSide();
+        final String hash = "pbkdf2-sha256:1000:mzOOQOrA1xeNjmldoIrVew==:n2wNjxFlNPIbyt7ckNZKiqkMtPnDR1t5qBB+ZFJ7xiI=";
+        try (Subscription ingress = aeron.addSubscription("aeron:ipc", INGRESS);
+            ExclusivePublication egress = aeron.addExclusivePublication("aeron:ipc", EGRESS))
+        {
+            await(() -> ingress.isConnected() && egress.isConnected());
+            // the service follows this (single) engine and hears its egress: it asks for the user directory
+            final UserDirectoryRequestDecoder request = new UserDirectoryRequestDecoder();
+            final MessageHeaderDecoder header = new MessageHeaderDecoder();
+            final AtomicLong requestId = new AtomicLong();
+            final AtomicLong source = new AtomicLong();
+            final int[] gatewayId = new int[1];
+            await(() ->
+            {
+                ingress.poll((DirectBuffer buffer, int offset, int length, Header h) ->
+                {
+                    header.wrap(buffer, offset);
+                    if (header.templateId() == UserDirectoryRequestDecoder.TEMPLATE_ID)
+                    {
+                        request.wrapAndApplyHeader(buffer, offset, header);
+                        gatewayId[0] = request.gatewayId();
+                        requestId.set(request.requestId());
+                        source.set(h.reservedValue());
+                    }
+                }, 10);
+                return requestId.get() != 0;
+            });
+            assertEquals(65535, gatewayId[0], "the gateway id the service claims (ringex.risk.users.*)");
+            assertEquals(SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 1), source.get());
+
+            publish(egress, events.userDefinition(65535, requestId.get(), "alice", true, new long[] {7}, "ALICE",
+                hash, 30));
+            publish(egress, events.userDefinition(9, requestId.get(), "mallory", true, new long[] {7}, "", hash, 30));
+            publish(egress, events.userDirectoryEnd(65535, requestId.get(), 1, 30));
+            publish(egress, events.userDefinition(0, 0, "bob", false, new long[] {7, 8}, "", "", 31));
+            await(() -> users.user("bob") != null);
+            final String list = mvc.perform(get("/api/users").with(user("viewer").roles("VIEWER")))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.loaded").value(true))
+                .andExpect(jsonPath("$.users.length()").value(2))
+                .andExpect(jsonPath("$.users[0].username").value("alice"))
+                .andExpect(jsonPath("$.users[0].passwordSet").value(true))
+                .andExpect(jsonPath("$.users[0].fixSenderCompId").value("ALICE"))
+                .andExpect(jsonPath("$.users[1].username").value("bob"))
+                .andExpect(jsonPath("$.users[1].enabled").value(false))
+                .andExpect(jsonPath("$.users[1].accounts[1]").value(8))
+                .andReturn().getResponse().getContentAsString();
+            assertFalse(list.contains("mzOOQOrA1xeNjmldoIrVew"), list);
+
+            // the admin log: an AdminResponse on the risk stream echoing the command it answers
+            final CommandEncoder commands = new CommandEncoder().operator("ops1");
+            final int length = commands.setUserCredential(900, "bob", hash, "reset at his request");
+            publish(risk, events.adminResponse(900, SetUserCredentialDecoder.TEMPLATE_ID, AdminStatus.ACCEPTED,
+                RejectReason.NONE, 32, 5, commands.buffer(), length));
+            await(() -> !adminLog.latest(1).isEmpty());
+            final String entries = mvc.perform(get("/api/admin-log").with(user("viewer").roles("VIEWER")))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$[0].command").value("SetUserCredential"))
+                .andExpect(jsonPath("$[0].operator").value("ops1"))
+                .andExpect(jsonPath("$[0].operatorSource").value("COMMAND"))
+                .andExpect(jsonPath("$[0].reason").value("reset at his request"))
+                .andExpect(jsonPath("$[0].status").value("ACCEPTED"))
+                .andExpect(jsonPath("$[0].commandSequence").value(32))
+                .andExpect(jsonPath("$[0].fields.username").value("bob"))
+                .andExpect(jsonPath("$[0].fields.credentialHash").value("(not shown)"))
+                .andReturn().getResponse().getContentAsString();
+            assertFalse(entries.contains("mzOOQOrA1xeNjmldoIrVew"), entries);
+            mvc.perform(get("/api/admin-log?limit=0").with(user("viewer").roles("VIEWER")))
+                .andExpect(status().isBadRequest());
+        }
     }
 }

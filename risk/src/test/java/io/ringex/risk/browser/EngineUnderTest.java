@@ -34,6 +34,27 @@ interface EngineUnderTest extends AutoCloseable
      */
     Verdict submitOrder(long accountId, int instrumentId, Side side, long quantity);
 
+    /**
+     * Send a GTC limit NewOrder (as a gateway would) and wait for the engine's first answer.
+     *
+     * @param accountId    the account.
+     * @param instrumentId the instrument.
+     * @param side         BUY or SELL.
+     * @param price        in ticks of the instrument's price scale.
+     * @param quantity     units.
+     * @return the engine's verdict (NEW when it rests).
+     */
+    Verdict restLimit(long accountId, int instrumentId, Side side, long price, long quantity);
+
+    /**
+     * Ask the engine for its user directory as a gateway would (a UserDirectoryRequest under a gateway id of the
+     * test's own) and read the user's credential hash from the answer.
+     *
+     * @param username the user.
+     * @return its credential hash as the engine holds it, empty if it has none, null if there is no such user.
+     */
+    String credentialOf(String username);
+
     @Override
     void close();
 }

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -39,6 +40,8 @@ import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
+import io.ringex.protocol.codecs.UserDefinitionDecoder;
+import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
 
 /**
  * The real engine node ({@link EngineNode}) for the browser IT, on the risk service's media driver with every stream
@@ -70,6 +73,8 @@ final class RealEngine implements EngineUnderTest
     static final int RISK_STREAM = 1004;
     static final long ADMIN_SOURCE = SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 98);
     static final long GATEWAY_SESSION = SessionIds.sessionId(1, 1);
+    /** The gateway id the test names when it asks for the user directory, as a gateway would. */
+    static final int DIRECTORY_GATEWAY_ID = 7;
 
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
     private static final long MONEY_UNIT = FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE);
@@ -104,6 +109,8 @@ final class RealEngine implements EngineUnderTest
     private final CommandEncoder commands = new CommandEncoder();
     private final Map<Long, String> adminAnswers = new ConcurrentHashMap<>();
     private final Map<String, Report> lastReports = new ConcurrentHashMap<>();
+    private final Map<String, String> directoryCredentials = new ConcurrentHashMap<>();
+    private final Set<Long> directoryEnds = ConcurrentHashMap.newKeySet();
     private Path dataDirectory;
     private EngineNode node;
     private Aeron aeron;
@@ -278,6 +285,24 @@ final class RealEngine implements EngineUnderTest
             new Verdict(report.execType().name(), report.rejectReason(), report.cumulative());
     }
 
+    @Override
+    public Verdict restLimit(final long accountId, final int instrumentId, final Side side, final long price,
+        final long quantity)
+    {
+        final Report report = limit(accountId, instrumentId, side, price, quantity);
+        return report == null ? Verdict.NO_ANSWER :
+            new Verdict(report.execType().name(), report.rejectReason(), report.cumulative());
+    }
+
+    @Override
+    public String credentialOf(final String username)
+    {
+        final long id = ++requestId;
+        sendAdmin(commands.userDirectoryRequest(DIRECTORY_GATEWAY_ID, id));
+        await(() -> directoryEnds.contains(id), "the engine's user directory (request " + id + ")");
+        return directoryCredentials.get(id + ":" + username);
+    }
+
     private Report awaitFinal(final String id)
     {
         final long deadline = System.nanoTime() + TIMEOUT_NS;
@@ -366,6 +391,8 @@ final class RealEngine implements EngineUnderTest
         private final MessageHeaderDecoder header = new MessageHeaderDecoder();
         private final ExecutionReportDecoder report = new ExecutionReportDecoder();
         private final AdminResponseDecoder response = new AdminResponseDecoder();
+        private final UserDefinitionDecoder user = new UserDefinitionDecoder();
+        private final UserDirectoryEndDecoder directoryEnd = new UserDirectoryEndDecoder();
         private final FragmentAssembler egressHandler = new FragmentAssembler(this::onEvent);
         private final FragmentAssembler riskHandler = new FragmentAssembler(this::onEvent);
         private final CommandEncoder flowCommands = new CommandEncoder();
@@ -422,6 +449,27 @@ final class RealEngine implements EngineUnderTest
                     {
                         lastReports.put(id, new Report(report.execType(), report.rejectReason().name(),
                             report.cumulativeQuantity(), report.leavesQuantity()));
+                    }
+                    break;
+                case UserDefinitionDecoder.TEMPLATE_ID:
+                    user.wrapAndApplyHeader(buffer, offset, header);
+                    if (user.gatewayId() == DIRECTORY_GATEWAY_ID)
+                    {
+                        final long answered = user.requestId();
+                        for (final UserDefinitionDecoder.AccountsDecoder ignored : user.accounts())
+                        {
+                            ignored.accountId();
+                        }
+                        final String name = user.username();
+                        user.skipFixSenderCompId();
+                        directoryCredentials.put(answered + ":" + name, user.credentialHash());
+                    }
+                    break;
+                case UserDirectoryEndDecoder.TEMPLATE_ID:
+                    directoryEnd.wrapAndApplyHeader(buffer, offset, header);
+                    if (directoryEnd.gatewayId() == DIRECTORY_GATEWAY_ID)
+                    {
+                        directoryEnds.add(directoryEnd.requestId());
                     }
                     break;
                 case AdminResponseDecoder.TEMPLATE_ID:

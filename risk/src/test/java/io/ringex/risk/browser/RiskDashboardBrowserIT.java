@@ -28,11 +28,16 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.risk.RiskServiceApplication;
 import io.ringex.risk.aeron.AeronConnection;
+import io.ringex.risk.security.GatewayCredentials;
 
 /**
  * The dashboard in a real browser (Debian chromium driven by playwright-core, risk/src/test/browser/dashboard.mjs):
- * log in, see an account's exposure change after a trade, hit its kill switch, see the engine reject its next order,
- * and leave screenshots in {@code risk/target/browser-shots} ({@code -Dringex.browser.shots=<dir>} to choose, e.g.
+ * log in, see an account's exposure change after a trade, hit its kill switch, see the engine reject its next order;
+ * as a risk officer and as a viewer, be refused (403) every operator-console action; as an admin, add an instrument
+ * (and see the engine take an order in it), open and fund an account, create a user with a password (and find it in
+ * the engine's user directory with a hash of that password), and see those actions in the admin log; find the killed
+ * account's trail, replayed from the engine's journal, in the Audit tab; and leave
+ * screenshots in {@code risk/target/browser-shots} ({@code -Dringex.browser.shots=<dir>} to choose, e.g.
  * docs/img to refresh the documentation's).
  * <p>
  * The engine is the real engine node ({@link RealEngine}) on the service's embedded media driver, every stream on
@@ -149,8 +154,10 @@ class RiskDashboardBrowserIT
             driver.join(5000);
             assertEquals(0, browser.exitValue(), "browser test failed: see its output above");
             // the engine's own answers on its egress stream, as a gateway sees them
-            assertEquals(List.of("TRADE FILL NONE 1", "ORDER REJECTED ACCOUNT_KILLED 0"), verdicts,
-                "ExecutionReports for account 1003's market BUY of 1 before and after the dashboard's kill switch");
+            assertEquals(List.of("TRADE FILL NONE 1", "ORDER REJECTED ACCOUNT_KILLED 0", "INSTRUMENT NEW NONE",
+                "USER PASSWORD_MATCHES"), verdicts, "ExecutionReports for account 1003's market BUY of 1 before and " +
+                "after the dashboard's kill switch; a resting bid on the instrument the admin added; the user the " +
+                "admin created, with the password typed, in the engine's directory");
         }
         finally
         {
@@ -159,8 +166,10 @@ class RiskDashboardBrowserIT
     }
 
     /**
-     * Echo the script's output and answer its requests for engine activity: TRADE must fill, ORDER (after the kill
-     * switch) must be rejected ACCOUNT_KILLED; the script hears OK only when the engine said so.
+     * Echo the script's output and answer its requests for engine activity, each checked on the engine's side: TRADE
+     * must fill, ORDER (after the kill switch) must be rejected ACCOUNT_KILLED, INSTRUMENT (after the admin added it)
+     * must take a resting order, USER (after the admin created it) must be in the engine's user directory with a
+     * credential that verifies the password typed in the page. The script hears OK only when the engine said so.
      */
     private static void drive(final Process browser, final EngineUnderTest engine,
         final List<String> verdicts)
@@ -172,26 +181,62 @@ class RiskDashboardBrowserIT
             String line;
             while ((line = out.readLine()) != null)
             {
-                System.out.println("[browser] " + line);
+                // a test password, but a password: not echoed into the build log
+                final String shown = line.replaceAll("^(REQUEST USER \\S+) .*", "$1 ****");
+                System.out.println("[browser] " + shown);
                 if (line.startsWith("REQUEST "))
                 {
                     final String[] parts = line.split(" ");
-                    final long accountId = Long.parseLong(parts[2]);
-                    // TRADE: an order that trades (exposure moves); ORDER: the next order after the kill switch
-                    final EngineUnderTest.Verdict verdict = engine.submitOrder(accountId, 1, Side.BUY, 1);
-                    final String said = parts[1] + " " + verdict.execType() + " " + verdict.rejectReason() + " " +
-                        verdict.filledQuantity();
+                    final String said;
+                    final boolean expected;
+                    switch (parts[1])
+                    {
+                        case "TRADE":
+                        case "ORDER":
+                        {
+                            // TRADE: an order that trades (exposure moves); ORDER: the next order after the kill
+                            // switch
+                            final EngineUnderTest.Verdict verdict =
+                                engine.submitOrder(Long.parseLong(parts[2]), 1, Side.BUY, 1);
+                            said = parts[1] + " " + verdict.execType() + " " + verdict.rejectReason() + " " +
+                                verdict.filledQuantity();
+                            expected = parts[1].equals("TRADE") ?
+                                verdict.execType().equals("FILL") && verdict.filledQuantity() == 1 :
+                                verdict.execType().equals("REJECTED") &&
+                                verdict.rejectReason().equals("ACCOUNT_KILLED");
+                            break;
+                        }
+                        case "INSTRUMENT":
+                        {
+                            // a bid of 1 at 49.00 for trader 1004: the engine knows the instrument and rests it
+                            final EngineUnderTest.Verdict verdict =
+                                engine.restLimit(1004, Integer.parseInt(parts[2]), Side.BUY, 4_900, 1);
+                            said = "INSTRUMENT " + verdict.execType() + " " + verdict.rejectReason();
+                            expected = verdict.execType().equals("NEW");
+                            break;
+                        }
+                        case "USER":
+                        {
+                            final String hash = engine.credentialOf(parts[2]);
+                            said = "USER " + (hash == null ? "UNKNOWN" : hash.isEmpty() ? "NO_PASSWORD" :
+                                GatewayCredentials.matches(parts[3].toCharArray(), hash) ? "PASSWORD_MATCHES" :
+                                "PASSWORD_DIFFERS");
+                            expected = said.equals("USER PASSWORD_MATCHES");
+                            break;
+                        }
+                        default:
+                            said = "UNKNOWN_REQUEST " + line;
+                            expected = false;
+                            break;
+                    }
                     verdicts.add(said);
-                    System.out.println("[engine] account " + accountId + " market BUY 1: " + said);
-                    final boolean expected = parts[1].equals("TRADE") ?
-                        verdict.execType().equals("FILL") && verdict.filledQuantity() == 1 :
-                        verdict.execType().equals("REJECTED") && verdict.rejectReason().equals("ACCOUNT_KILLED");
+                    System.out.println("[engine] " + shown.substring("REQUEST ".length()) + ": " + said);
                     in.write(expected ? "OK\n" : "FAILED " + said + "\n");
                     in.flush();
                 }
             }
         }
-        catch (final IOException ex)
+        catch (final IOException | RuntimeException ex)
         {
             System.out.println("[browser] driver stopped: " + ex);
         }

@@ -36,6 +36,43 @@ class EngineEndpointsTest
         assertEquals(1, engines.size());
         assertEquals("aeron:udp?endpoint=localhost:40100", engines.get(0).ingressChannel());
         assertEquals(1004, engines.get(0).riskStreamId());
+        assertEquals(engines.get(0).riskChannel(), engines.get(0).egressChannel(),
+            "the engine publishes its outbound streams on one channel: the egress defaults to the risk channel");
+        assertEquals(1002, engines.get(0).egressStreamId());
+        assertEquals("aeron:ipc", bind(Map.of("ringex.risk.streams.risk-channel", "aeron:ipc")).get(0)
+            .egressChannel(), "as the all-in-one sets it");
+    }
+
+    @Test
+    void theEgressOfEachNodeIsConfigurableAndTheTwoMustDiffer()
+    {
+        final List<EngineEndpoints> engines = bind(Map.of(
+            "ringex.risk.streams.egress-channel", "aeron:udp?endpoint=risk:0|control=engine-a:40101",
+            "ringex.risk.streams.egress-stream-id", "2002",
+            "ringex.risk.standby.ingress-channel", "aeron:udp?endpoint=engine-b:40100",
+            "ringex.risk.standby.risk-channel", "aeron:udp?endpoint=risk:0|control=engine-b:40101",
+            "ringex.risk.standby.control-channel", "aeron:udp?endpoint=engine-b:40120"));
+        assertEquals("aeron:udp?endpoint=risk:0|control=engine-a:40101", engines.get(0).egressChannel());
+        assertEquals(2002, engines.get(0).egressStreamId());
+        assertEquals("aeron:udp?endpoint=risk:0|control=engine-b:40101", engines.get(1).egressChannel(),
+            "the standby's egress: its risk channel unless set");
+        assertEquals(2002, engines.get(1).egressStreamId(), "the first node's stream id unless set");
+
+        assertTrue(refusal(Map.of("ringex.risk.streams.egress-channel", "udp://engine:40101"))
+            .startsWith("ringex.risk.streams.egress-channel must be an Aeron channel"));
+        assertTrue(refusal(Map.of("ringex.risk.streams.egress-stream-id", "-1"))
+            .startsWith("ringex.risk.streams.egress-stream-id must be a positive stream id"));
+        final String shared = refusal(Map.of(
+            "ringex.risk.streams.risk-channel", "aeron:ipc",
+            "ringex.risk.streams.control-channel", "aeron:ipc",
+            "ringex.risk.standby.ingress-channel", "aeron:ipc",
+            "ringex.risk.standby.ingress-stream-id", "2001",
+            "ringex.risk.standby.risk-channel", "aeron:ipc",
+            "ringex.risk.standby.risk-stream-id", "2004",
+            "ringex.risk.standby.market-data-stream-id", "2003",
+            "ringex.risk.standby.control-channel", "aeron:ipc",
+            "ringex.risk.standby.control-stream-id", "2020"));
+        assertTrue(shared.startsWith("ringex.risk.standby.egress-channel and its stream id must differ"), shared);
     }
 
     @Test

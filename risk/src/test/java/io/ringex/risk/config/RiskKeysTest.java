@@ -106,6 +106,30 @@ class RiskKeysTest
         assertTrue(messages(malformed).contains("ringex.risk.http.max-request-body"), messages(malformed));
     }
 
+    @Test
+    void theAuditPagesJournalKeysAndTheAdminLogsSizeAreKnownKeys()
+    {
+        // the all-in-one and the browser IT set the journal keys: the Audit tab's, bound by AuditProperties too
+        final RiskProperties properties = RiskKeys.check(environment(Map.of("RINGEX_RISK_AUDIT_TIMEOUT", "5s"), Map.of(
+            "ringex.risk.audit.journal-dir", "/var/lib/ringex/journal",
+            "ringex.risk.audit.snapshot-dir", "/var/lib/ringex/snapshots",
+            "ringex.risk.audit.max-commands", "50",
+            "ringex.risk.admin-log.retained", "10")));
+        assertEquals("/var/lib/ringex/journal", properties.audit().journalDir());
+        assertEquals("/var/lib/ringex/snapshots", properties.audit().snapshotDir());
+        assertEquals(Duration.ofSeconds(5), properties.audit().timeout());
+        assertEquals(50, properties.audit().maxCommands());
+        assertEquals(10, properties.adminLog().retained());
+
+        // the admin log's size moved out of audit.* when the Audit tab became the journal's
+        final BindException moved = assertThrows(BindException.class, () -> RiskKeys.check(environment(Map.of(),
+            Map.of("ringex.risk.audit.retained", "10"))));
+        assertTrue(messages(moved).contains("ringex.risk.audit.retained"), messages(moved));
+        final BindException refused = assertThrows(BindException.class, () -> RiskKeys.check(environment(Map.of(),
+            Map.of("ringex.risk.admin-log.retained", "0"))));
+        assertTrue(messages(refused).contains("ringex.risk.admin-log.retained"), messages(refused));
+    }
+
     /** An environment with the given variables and system properties, as a process would have. */
     private static StandardEnvironment environment(final Map<String, Object> variables,
         final Map<String, Object> systemProperties)

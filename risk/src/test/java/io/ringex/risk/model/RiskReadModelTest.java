@@ -14,11 +14,14 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.ringex.client.CommandEncoder;
+import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.EngineCounter;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TradingStatus;
 import io.ringex.risk.aeron.EngineEventHandler;
@@ -254,5 +257,26 @@ class RiskReadModelTest
         handler.onFragment(new UnsafeBuffer(new byte[4]), 0, 4, null);
         assertEquals(1, handler.malformedCount());
         assertEquals(before, model.changeCount());
+    }
+
+    @Test
+    void anAccountsStandingIsLearntFromTheCommandsTheEngineAccepted()
+    {
+        final CommandEncoder commands = new CommandEncoder().operator("admin");
+        int length = commands.addAccount(1, 2001, SelfTradePrevention.CANCEL_NEWEST);
+        feed(events.adminResponse(1, 31, AdminStatus.ACCEPTED, RejectReason.NONE, 1, 1, commands.buffer(), length));
+        assertEquals("ACTIVE", model.account(2001).summary().status());
+
+        length = commands.setAccountStatus(2, 2001, AccountStatus.SUSPENDED, "KYC review");
+        feed(events.adminResponse(2, 45, AdminStatus.ACCEPTED, RejectReason.NONE, 2, 2, commands.buffer(), length));
+        assertEquals("SUSPENDED", model.accounts(AccountSort.ACCOUNT).get(0).status());
+
+        length = commands.setAccountStatus(3, 2001, AccountStatus.CLOSED, "client left");
+        feed(events.adminResponse(3, 45, AdminStatus.REJECTED, RejectReason.ACCOUNT_NOT_FLAT, 3, 3,
+            commands.buffer(), length));
+        assertEquals("SUSPENDED", model.account(2001).summary().status(), "a refused change changes nothing");
+
+        feed(events.accountRiskUpdate(account(7, 0, 0, 0, 0, 10, false, List.of())));
+        assertNull(model.account(7).summary().status(), "not known: no AccountRiskUpdate carries it");
     }
 }

@@ -1,6 +1,7 @@
 package io.ringex.risk.pair;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -16,6 +17,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.agrona.CloseHelper;
@@ -49,6 +52,7 @@ import io.ringex.risk.actions.ActionService;
 import io.ringex.risk.aeron.AeronConnection;
 import io.ringex.protocol.PrimarySelector;
 import io.ringex.risk.model.RiskReadModel;
+import io.ringex.risk.model.UserDirectory;
 import io.ringex.risk.model.Views;
 
 /**
@@ -88,6 +92,9 @@ class RiskPairFailoverIT
     @Autowired
     private AeronConnection connection;
 
+    @Autowired
+    private UserDirectory users;
+
     private final CommandEncoder commands = new CommandEncoder();
     private Path dataDirectory;
     private EngineNode primary;
@@ -118,6 +125,8 @@ class RiskPairFailoverIT
         registry.add("ringex.risk.standby.market-data-stream-id", () -> BASE[1] + 3);
         registry.add("ringex.risk.standby.control-channel", () -> IPC);
         registry.add("ringex.risk.standby.control-stream-id", () -> BASE[1] + 20);
+        registry.add("ringex.risk.streams.egress-stream-id", () -> BASE[0] + 2);
+        registry.add("ringex.risk.standby.egress-stream-id", () -> BASE[1] + 2);
     }
 
     @AfterEach
@@ -152,6 +161,24 @@ class RiskPairFailoverIT
         await("the service to follow node 1 and see node 2 as standby", () -> model.followedEngine() == 0 &&
             "STANDBY".equals(model.engine(false).nodes().get(1).role()));
         installVenue(ingress[0]);
+        await("node 1's user directory", () -> users.users().loaded() && users.users().engine() == 0);
+        final String created = mvc.perform(admin(post("/api/admin/users/create")).content("{\"username\":" +
+            "\"pairuser\",\"password\":\"pair-password-1\",\"accounts\":[1003],\"fixSenderCompId\":\"\"," +
+            "\"fixCancelOnDisconnect\":true,\"throttleMessagesPerSecond\":0,\"enabled\":true," +
+            "\"reason\":\"pair test\"}"))
+            .andExpect(status().isAccepted())
+            .andReturn().getResponse().getContentAsString();
+        final Matcher ids = Pattern.compile("\"requestId\":(\\d+)").matcher(created);
+        int answered = 0;
+        while (ids.find())
+        {
+            final long id = Long.parseLong(ids.group(1));
+            await("user creation " + id + " accepted by node 1", () -> "ACCEPTED".equals(actions.find(id).status()));
+            answered++;
+        }
+        assertEquals(2, answered, "UpsertUser and SetUserCredential");
+        await("the new user in the directory", () -> users.user("pairuser") != null &&
+            users.user("pairuser").passwordSet());
         offer(ingress[0], commands.limit(SESSION, MAKER, ++clientOrderId, 1, Side.SELL, 10_001, 10), false);
         offer(ingress[0], market(TRADER, Side.BUY, 3), false);
         await("account 1003's position of 3 from node 1", () -> position(TRADER) == 3);
@@ -176,6 +203,15 @@ class RiskPairFailoverIT
         await("node 2 promoted", () -> standby.role() == NodeRole.PRIMARY);
         await("the service to follow node 2", () -> model.followedEngine() == 1);
         assertEquals("ACCEPTED", actions.find(requestId(promotion)).status());
+        await("the user directory asked again, of node 2", () -> users.users().loaded() &&
+            users.users().engine() == 1);
+        assertTrue(users.user("pairuser").passwordSet(), "node 2 holds the user node 1 created");
+        final String disabled = mvc.perform(admin(post("/api/admin/users/enabled"))
+            .content("{\"username\":\"pairuser\",\"enabled\":false,\"reason\":\"pair test\"}"))
+            .andExpect(status().isAccepted())
+            .andReturn().getResponse().getContentAsString();
+        await("the disable accepted by node 2", () -> "ACCEPTED".equals(actions.find(requestId(disabled)).status()));
+        await("node 2's broadcast in the directory", () -> !users.user("pairuser").enabled());
 
         // A trade on the new primary reaches the dashboard.
         offer(ingress[1], market(TRADER, Side.BUY, 2), false);
@@ -235,6 +271,11 @@ class RiskPairFailoverIT
         }
         return account.positions().stream().filter((p) -> p.instrumentId() == 1)
             .mapToLong(Views.PositionView::position).findFirst().orElse(0);
+    }
+
+    private static MockHttpServletRequestBuilder admin(final MockHttpServletRequestBuilder request)
+    {
+        return request.with(user("admin").roles("ADMIN")).with(csrf()).contentType(MediaType.APPLICATION_JSON);
     }
 
     private static MockHttpServletRequestBuilder officer(final MockHttpServletRequestBuilder request)

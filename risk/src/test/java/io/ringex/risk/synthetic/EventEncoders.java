@@ -2,6 +2,7 @@ package io.ringex.risk.synthetic;
 
 import java.util.List;
 
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import io.ringex.protocol.codecs.AccountRiskUpdateEncoder;
@@ -21,6 +22,8 @@ import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TradeEncoder;
 import io.ringex.protocol.codecs.TradingStatus;
+import io.ringex.protocol.codecs.UserDefinitionEncoder;
+import io.ringex.protocol.codecs.UserDirectoryEndEncoder;
 
 /**
  * Encodes the engine's events exactly as the schema lays them out, into one reusable buffer: each method returns the
@@ -40,6 +43,8 @@ public final class EventEncoders
     private final BookLevelUpdateEncoder level = new BookLevelUpdateEncoder();
     private final BestBidOfferEncoder bbo = new BestBidOfferEncoder();
     private final BookSnapshotEncoder snapshot = new BookSnapshotEncoder();
+    private final UserDefinitionEncoder userDefinition = new UserDefinitionEncoder();
+    private final UserDirectoryEndEncoder userDirectoryEnd = new UserDirectoryEndEncoder();
 
     /** @return the buffer every method encodes into, at offset 0. */
     public UnsafeBuffer buffer()
@@ -212,6 +217,7 @@ public final class EventEncoders
         return MessageHeaderEncoder.ENCODED_LENGTH + engineStatus.encodedLength();
     }
 
+    /** An AdminResponse that echoes no command (as an engine may for a command it could not copy). */
     public int adminResponse(
         final long requestId,
         final int templateId,
@@ -220,6 +226,26 @@ public final class EventEncoders
         final long commandSequence,
         final long timeNs)
     {
+        return adminResponse(requestId, templateId, status, reason, commandSequence, timeNs,
+            new UnsafeBuffer(new byte[0]), 0);
+    }
+
+    /**
+     * An AdminResponse echoing the command it answers, header included, as the engine writes it.
+     *
+     * @param command       holding the command at offset 0 (e.g. a client CommandEncoder's buffer).
+     * @param commandLength its length, header included.
+     */
+    public int adminResponse(
+        final long requestId,
+        final int templateId,
+        final AdminStatus status,
+        final RejectReason reason,
+        final long commandSequence,
+        final long timeNs,
+        final DirectBuffer command,
+        final int commandLength)
+    {
         adminResponse.wrapAndApplyHeader(buffer, 0, header)
             .requestId(requestId)
             .templateId(templateId)
@@ -227,9 +253,57 @@ public final class EventEncoders
             .rejectReason(reason)
             .commandSequence(commandSequence)
             .timestampNs(timeNs)
-            // since main's AdminResponse echoes the command: a response without its var data is malformed
-            .putCommand(new byte[0], 0, 0);
+            .putCommand(command, 0, commandLength);
         return MessageHeaderEncoder.ENCODED_LENGTH + adminResponse.encodedLength();
+    }
+
+    /**
+     * A UserDefinition as the engine writes it, credential hash included.
+     *
+     * @param gatewayId       the gateway it answers, 0 for a broadcast.
+     * @param requestId       the directory request it answers, 0 for a broadcast.
+     * @param username        the user.
+     * @param enabled         may log on.
+     * @param accounts        the accounts it trades.
+     * @param compId          its FIX SenderCompID or empty.
+     * @param credentialHash  its hash or empty.
+     * @param commandSequence the command that last changed it.
+     */
+    public int userDefinition(
+        final int gatewayId,
+        final long requestId,
+        final String username,
+        final boolean enabled,
+        final long[] accounts,
+        final String compId,
+        final String credentialHash,
+        final long commandSequence)
+    {
+        userDefinition.wrapAndApplyHeader(buffer, 0, header)
+            .gatewayId(gatewayId)
+            .requestId(requestId)
+            .enabled(enabled ? BooleanType.TRUE : BooleanType.FALSE)
+            .fixCancelOnDisconnect(BooleanType.TRUE)
+            .throttleMessagesPerSecond(100)
+            .commandSequence(commandSequence);
+        final UserDefinitionEncoder.AccountsEncoder group = userDefinition.accountsCount(accounts.length);
+        for (final long account : accounts)
+        {
+            group.next().accountId(account);
+        }
+        userDefinition.username(username).fixSenderCompId(compId).credentialHash(credentialHash);
+        return MessageHeaderEncoder.ENCODED_LENGTH + userDefinition.encodedLength();
+    }
+
+    /** The end of a directory answer. */
+    public int userDirectoryEnd(final int gatewayId, final long requestId, final int userCount, final long sequence)
+    {
+        userDirectoryEnd.wrapAndApplyHeader(buffer, 0, header)
+            .gatewayId(gatewayId)
+            .requestId(requestId)
+            .userCount(userCount)
+            .commandSequence(sequence);
+        return MessageHeaderEncoder.ENCODED_LENGTH + userDirectoryEnd.encodedLength();
     }
 
     public int trade(
