@@ -24,6 +24,7 @@ import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.SessionStatusEncoder;
 import io.ringex.protocol.codecs.SetAccountStatusEncoder;
 import io.ringex.protocol.codecs.SetLimitsEncoder;
+import io.ringex.protocol.codecs.SetTradingScheduleEncoder;
 import io.ringex.protocol.codecs.SetTradingStatusEncoder;
 import io.ringex.protocol.codecs.SetUserCredentialEncoder;
 import io.ringex.protocol.codecs.Side;
@@ -79,6 +80,7 @@ public final class CommandEncoder
     private final UpsertUserEncoder upsertUser = new UpsertUserEncoder();
     private final SetUserCredentialEncoder setUserCredential = new SetUserCredentialEncoder();
     private final UserDirectoryRequestEncoder userDirectoryRequest = new UserDirectoryRequestEncoder();
+    private final SetTradingScheduleEncoder setTradingSchedule = new SetTradingScheduleEncoder();
     private static final byte[] NO_TEXT = new byte[0];
     private String operator = "ringex";
     private byte[] operatorBytes = operator.getBytes(StandardCharsets.US_ASCII);
@@ -661,6 +663,49 @@ public final class CommandEncoder
             .operatorName(operator)
             .reason(reason);
         return HEADER + setUserCredential.encodedLength();
+    }
+
+    /**
+     * The venue's trading day, by the operator named with {@link #operator(String)}.
+     *
+     * @param requestId      request id.
+     * @param tradingDays    bit 0 Monday ... bit 6 Sunday; 0 removes the schedule.
+     * @param preOpenMinute  minute of the local day of the pre-open, or -1.
+     * @param openMinute     minute of the open.
+     * @param closeMinute    minute of the close.
+     * @param endOfDayMinute minute DAY orders expire.
+     * @param holidays       closed local dates, as days since 1970-01-01.
+     * @param timeZone       IANA time zone id.
+     * @param reason         why.
+     * @return length.
+     */
+    public int setTradingSchedule(
+        final long requestId,
+        final int tradingDays,
+        final int preOpenMinute,
+        final int openMinute,
+        final int closeMinute,
+        final int endOfDayMinute,
+        final int[] holidays,
+        final String timeZone,
+        final String reason)
+    {
+        setTradingSchedule.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .tradingDays((short)tradingDays)
+            .preOpenMinute((short)preOpenMinute)
+            .openMinute((short)openMinute)
+            .closeMinute((short)closeMinute)
+            .endOfDayMinute((short)endOfDayMinute);
+        final SetTradingScheduleEncoder.HolidaysEncoder group = setTradingSchedule.holidaysCount(holidays.length);
+        for (final int day : holidays)
+        {
+            group.next().epochDay(day);
+        }
+        setTradingSchedule.timeZone(timeZone)
+            .operatorName(operator)
+            .reason(reason);
+        return HEADER + setTradingSchedule.encodedLength();
     }
 
     /**

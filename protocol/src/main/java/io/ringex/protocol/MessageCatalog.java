@@ -37,12 +37,14 @@ import io.ringex.protocol.codecs.ReplicationHeartbeatDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.SetAccountStatusDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
+import io.ringex.protocol.codecs.SetTradingScheduleDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.SetUserCredentialDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
 import io.ringex.protocol.codecs.TickDecoder;
 import io.ringex.protocol.codecs.TradeBustedDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
+import io.ringex.protocol.codecs.TradingScheduleDefinitionDecoder;
 import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 import io.ringex.protocol.codecs.UpsertUserDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
@@ -155,7 +157,14 @@ public final class MessageCatalog
             new Part[]{ Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
         add(UserDirectoryRequestDecoder.TEMPLATE_ID, "UserDirectoryRequest", Kind.ADMIN,
             UserDirectoryRequestDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(SetTradingScheduleDecoder.TEMPLATE_ID, "SetTradingSchedule", Kind.ADMIN,
+            SetTradingScheduleDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.GROUP, Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA },
+            new int[]{ SetTradingScheduleDecoder.HolidaysDecoder.sbeBlockLength() });
 
+        add(TradingScheduleDefinitionDecoder.TEMPLATE_ID, "TradingScheduleDefinition", Kind.EVENT,
+            TradingScheduleDefinitionDecoder.BLOCK_LENGTH, new Part[]{ Part.GROUP, Part.VAR_DATA },
+            new int[]{ TradingScheduleDefinitionDecoder.HolidaysDecoder.sbeBlockLength() });
         add(ExecutionReportDecoder.TEMPLATE_ID, "ExecutionReport", Kind.EVENT, ExecutionReportDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
         add(CancelRejectDecoder.TEMPLATE_ID, "CancelReject", Kind.EVENT, CancelRejectDecoder.BLOCK_LENGTH,

@@ -209,13 +209,6 @@ public final class AdminCli
         {
             out.println("  (not in the file, left as it is: " + extra + ")");
         }
-        final ReferenceData.Schedule schedule = file.schedule();
-        if (null != schedule)
-        {
-            out.println("  (schedule " + schedule.timeZone() + " " + schedule.days() + " " + schedule.open() + "-" +
-                schedule.close() + ", end of day " + schedule.endOfDay() + ": not applied, the engine has no " +
-                "trading-day schedule yet)");
-        }
     }
 
     private int status(final List<String> args)

@@ -3,6 +3,7 @@ package io.ringex.app.admin;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.DayOfWeek;
+import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
@@ -119,18 +120,45 @@ public record ReferenceData(
     }
 
     /**
-     * The trading day: validated and shown, not yet applied (the engine has no schedule yet).
+     * The trading day (docs/operations.md, "The trading day").
      *
      * @param timeZone the venue's time zone.
      * @param days     the trading days.
+     * @param preOpen  when instruments enter pre-open, or null for none.
      * @param open     when instruments open.
      * @param close    when they close.
      * @param endOfDay when DAY orders expire (at or after the close).
+     * @param holidays closed dates (local), ascending.
      * @param line     where it starts in the file.
      */
     public record Schedule(
-        ZoneId timeZone, Set<DayOfWeek> days, LocalTime open, LocalTime close, LocalTime endOfDay, int line)
+        ZoneId timeZone,
+        Set<DayOfWeek> days,
+        LocalTime preOpen,
+        LocalTime open,
+        LocalTime close,
+        LocalTime endOfDay,
+        List<LocalDate> holidays,
+        int line)
     {
+        /**
+         * @return the schedule as the engine holds and publishes it.
+         */
+        VenueState.Schedule asVenue()
+        {
+            int mask = 0;
+            for (final DayOfWeek day : days)
+            {
+                mask |= 1 << (day.getValue() - 1);
+            }
+            return new VenueState.Schedule(mask, null == preOpen ? -1 : minute(preOpen), minute(open), minute(close),
+                minute(endOfDay), holidays.stream().map(d -> (int)d.toEpochDay()).toList(), timeZone.getId());
+        }
+
+        private static int minute(final LocalTime time)
+        {
+            return time.getHour() * 60 + time.getMinute();
+        }
     }
 
     private static final Map<String, SelfTradePrevention> STP_NAMES = new LinkedHashMap<>();

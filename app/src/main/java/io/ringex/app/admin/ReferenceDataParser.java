@@ -9,8 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.DayOfWeek;
+import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -22,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 import io.ringex.engine.book.Instrument;
@@ -74,7 +77,10 @@ public final class ReferenceDataParser
         "positionLimit", "maxOpenOrders", "allowShort", "instrumentPositionLimits");
     private static final Set<String> USER = Set.of("username", "credential", "accounts", "fixSenderCompId",
         "cancelOnDisconnect", "throttle", "enabled");
-    private static final Set<String> SCHEDULE = Set.of("timeZone", "days", "open", "close", "endOfDay");
+    private static final Set<String> SCHEDULE = Set.of("timeZone", "days", "preOpen", "open", "close", "endOfDay",
+        "holidays");
+    /** As the engine takes them: one SetTradingSchedule must fit an input slot. */
+    private static final int MAX_HOLIDAYS = 12;
 
     private final String source;
     private final YamlFields.Problems problems;
@@ -455,9 +461,20 @@ public final class ReferenceDataParser
                 }
             }
         }
+        final LocalTime preOpen = null == f.node("preOpen") ? null : f.time("preOpen");
         final LocalTime open = f.time("open");
         final LocalTime close = f.time("close");
         final LocalTime endOfDay = f.time("endOfDay");
+        if (null != preOpen && null != open && !preOpen.isBefore(open))
+        {
+            problems.add(f.node("preOpen"), f.path("preOpen"), "the pre-open " + preOpen + " is not before the open " +
+                open);
+        }
+        if (null != zoneText && zoneText.length() > 32)
+        {
+            problems.add(f.node("timeZone"), f.path("timeZone"), "a time zone id of at most 32 characters");
+        }
+        final List<LocalDate> holidays = holidays(f);
         if (null != open && null != close && !open.isBefore(close))
         {
             problems.add(f.node("close"), f.path("close"), "the close " + close + " is not after the open " + open);
@@ -472,7 +489,44 @@ public final class ReferenceDataParser
         {
             return null;
         }
-        return new ReferenceData.Schedule(zone, Collections.unmodifiableSet(days), open, close, endOfDay, f.line());
+        return new ReferenceData.Schedule(zone, Collections.unmodifiableSet(days), preOpen, open, close, endOfDay,
+            holidays, f.line());
+    }
+
+    private List<LocalDate> holidays(final YamlFields f)
+    {
+        final Node node = f.node("holidays");
+        if (null == node)
+        {
+            return List.of();
+        }
+        if (!(node instanceof SequenceNode sequence))
+        {
+            problems.add(node, f.path("holidays"), "must be a list of dates (YYYY-MM-DD)");
+            return List.of();
+        }
+        if (sequence.getValue().size() > MAX_HOLIDAYS)
+        {
+            problems.add(node, f.path("holidays"), "at most " + MAX_HOLIDAYS + " dates (a year's closures: the " +
+                "next year's go in with the next schedule)");
+        }
+        final TreeSet<LocalDate> dates = new TreeSet<>();
+        for (final Node item : sequence.getValue())
+        {
+            final String text = item instanceof ScalarNode scalar ? scalar.getValue() : "";
+            try
+            {
+                if (!dates.add(LocalDate.parse(text)))
+                {
+                    problems.add(item, f.path("holidays"), text + " is listed twice");
+                }
+            }
+            catch (final DateTimeParseException ex)
+            {
+                problems.add(item, f.path("holidays"), "'" + text + "' is not a date YYYY-MM-DD");
+            }
+        }
+        return List.copyOf(dates);
     }
 
     private static final Map<String, DayOfWeek> DAYS = new HashMap<>();

@@ -78,6 +78,7 @@ public final class ReferenceDataPlan
         plan.instruments(file, venue, reason);
         plan.accounts(file, venue, reason);
         plan.users(file, venue, reason);
+        plan.schedule(file, venue, reason);
         return plan;
     }
 
@@ -289,6 +290,28 @@ public final class ReferenceDataPlan
             {
                 extras.add("user " + have.username() + (have.enabled() ? "" : " (disabled)"));
             }
+        }
+    }
+
+    private void schedule(final ReferenceData file, final VenueState venue, final String reason)
+    {
+        final VenueState.Schedule have = venue.schedule;
+        if (null == file.schedule())
+        {
+            if (null != have && have.tradingDays() != 0)
+            {
+                extras.add("the trading schedule " + have.describe());
+            }
+            return;
+        }
+        final VenueState.Schedule want = file.schedule().asVenue();
+        if (!want.equals(have))
+        {
+            steps.add(new Step("set the trading schedule: " + want.describe() +
+                (null == have ? "" : " (was " + have.describe() + ")"), (c, id) -> c.setTradingSchedule(id,
+                want.tradingDays(), want.preOpenMinute(), want.openMinute(), want.closeMinute(),
+                want.endOfDayMinute(), want.holidays().stream().mapToInt(Integer::intValue).toArray(),
+                want.timeZone(), reason)));
         }
     }
 

@@ -17,6 +17,7 @@ import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NodeRole;
+import io.ringex.protocol.codecs.TradingScheduleDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
 import org.agrona.concurrent.IdleStrategy;
@@ -25,8 +26,9 @@ import org.agrona.concurrent.SleepingMillisIdleStrategy;
 /**
  * Learns what a running venue holds from its engine's streams, as a late-joining dashboard does:
  * <ul>
- * <li>the instruments and the accounts from the risk stream, which carries every InstrumentDefinition and
- * AccountRiskUpdate after a change and, from the engine's late-joiner refresh (every 5 status intervals), all of them.
+ * <li>the instruments, the accounts and the trading schedule from the risk stream, which carries every
+ * InstrumentDefinition, AccountRiskUpdate and TradingScheduleDefinition after a change and, from the engine's
+ * late-joiner refresh (every 5 status intervals), all of them.
  * The engine has no request for them, so {@link #read} waits for a refresh: until 7 EngineStatus messages (one a
  * status interval, 1 s by default) have come, 6 intervals, which holds a whole refresh started after it joined;</li>
  * <li>the users by asking: a UserDirectoryRequest from a gateway id this tool claims for itself (65000 to 65499), whose
@@ -55,6 +57,7 @@ final class VenueReader implements AutoCloseable
     private final InstrumentDefinitionDecoder definition = new InstrumentDefinitionDecoder();
     private final AccountRiskUpdateDecoder riskUpdate = new AccountRiskUpdateDecoder();
     private final EngineStatusDecoder status = new EngineStatusDecoder();
+    private final TradingScheduleDefinitionDecoder schedule = new TradingScheduleDefinitionDecoder();
     private final UserDefinitionDecoder userDefinition = new UserDefinitionDecoder();
     private final UserDirectoryEndDecoder directoryEnd = new UserDirectoryEndDecoder();
     private final FragmentHandler onRisk = this::onRisk;
@@ -159,6 +162,18 @@ final class VenueReader implements AutoCloseable
                     definition.status()));
             }
             case AccountRiskUpdateDecoder.TEMPLATE_ID -> onAccount(buffer, offset);
+            case TradingScheduleDefinitionDecoder.TEMPLATE_ID ->
+            {
+                schedule.wrapAndApplyHeader(buffer, offset, header);
+                final List<Integer> holidays = new ArrayList<>();
+                for (final TradingScheduleDefinitionDecoder.HolidaysDecoder day : schedule.holidays())
+                {
+                    holidays.add(day.epochDay());
+                }
+                state.schedule = new VenueState.Schedule(schedule.tradingDays(), schedule.preOpenMinute(),
+                    schedule.openMinute(), schedule.closeMinute(), schedule.endOfDayMinute(), List.copyOf(holidays),
+                    schedule.timeZone());
+            }
             case EngineStatusDecoder.TEMPLATE_ID ->
             {
                 status.wrapAndApplyHeader(buffer, offset, header);

@@ -101,6 +101,65 @@ final class VenueState
     final SortedMap<Long, Account> accounts = new TreeMap<>();
     /** In the engine's order (creation). */
     final Map<String, User> users = new LinkedHashMap<>();
+    /** The trading day, once a TradingScheduleDefinition came (null before; tradingDays 0: none). */
+    Schedule schedule;
+
+    /**
+     * The trading day as the engine publishes it (TradingScheduleDefinition).
+     *
+     * @param tradingDays    bit 0 Monday ... bit 6 Sunday; 0 for no schedule.
+     * @param preOpenMinute  minute of the local day, or -1.
+     * @param openMinute     minute of the open.
+     * @param closeMinute    minute of the close.
+     * @param endOfDayMinute minute DAY orders expire.
+     * @param holidays       closed local dates as days since 1970-01-01, ascending.
+     * @param timeZone       IANA id.
+     */
+    record Schedule(
+        int tradingDays,
+        int preOpenMinute,
+        int openMinute,
+        int closeMinute,
+        int endOfDayMinute,
+        List<Integer> holidays,
+        String timeZone)
+    {
+        /**
+         * @return a line for the operator.
+         */
+        String describe()
+        {
+            if (0 == tradingDays)
+            {
+                return "none";
+            }
+            final StringBuilder text = new StringBuilder(timeZone).append(' ');
+            for (final java.time.DayOfWeek day : java.time.DayOfWeek.values())
+            {
+                if ((tradingDays & (1 << (day.getValue() - 1))) != 0)
+                {
+                    text.append(day.name(), 0, 3).append(' ');
+                }
+            }
+            if (preOpenMinute >= 0)
+            {
+                text.append("pre-open ").append(time(preOpenMinute)).append(", ");
+            }
+            text.append("open ").append(time(openMinute)).append(", close ").append(time(closeMinute))
+                .append(", end of day ").append(time(endOfDayMinute));
+            if (!holidays.isEmpty())
+            {
+                text.append(", holidays ").append(holidays.stream()
+                    .map(d -> java.time.LocalDate.ofEpochDay(d).toString()).toList());
+            }
+            return text.toString();
+        }
+
+        private static String time(final int minute)
+        {
+            return String.format("%02d:%02d", minute / 60, minute % 60);
+        }
+    }
 
     /**
      * @param symbol a symbol.

@@ -90,8 +90,6 @@ class AdminCliIT
             "band 1000 bps\n"), dryRun.out());
         assertTrue(dryRun.out().contains("  deposit 5000000 to account 1001 (opening balance)\n"), dryRun.out());
         assertTrue(dryRun.out().contains("  set the credential of user fixtrader\n"), dryRun.out());
-        assertTrue(dryRun.out().contains("(schedule UTC [MONDAY, TUESDAY, WEDNESDAY, THURSDAY, FRIDAY] 00:00-23:59, " +
-            "end of day 23:59: not applied, the engine has no trading-day schedule yet)"), dryRun.out());
         assertTrue(dryRun.out().contains("28 changes (dry run: nothing sent)"), dryRun.out());
         assertTrue(read().isEmpty(), "a dry run sends nothing");
 
@@ -263,6 +261,20 @@ class AdminCliIT
             "  set limits of account 1002: maxOpenOrders 500 -> 50\n"), limits.out());
         assertTrue(limits.out().endsWith("2 changes applied\n"), limits.out());
         assertEquals(50, read().accounts.get(1001L).maxOpenOrders());
+
+        // a trading day: applied once, read back from the engine, and then nothing to change
+        final Path withSchedule = data.resolve("schedule.yml");
+        Files.writeString(withSchedule, Files.readString(tighter) + "schedule:\n  timeZone: Europe/London\n" +
+            "  days: [MON, TUE, WED, THU, FRI]\n  preOpen: \"07:50\"\n  open: \"08:00\"\n  close: \"16:30\"\n" +
+            "  endOfDay: \"17:00\"\n  holidays: [2026-12-25, 2026-12-28]\n");
+        final Result schedule = admin("apply", withSchedule.toString(), "--operator", "ops1");
+        assertEquals(0, schedule.code(), schedule.toString());
+        assertTrue(schedule.out().contains("done: set the trading schedule: Europe/London MON TUE WED THU FRI " +
+            "pre-open 07:50, open 08:00, close 16:30, end of day 17:00, holidays [2026-12-25, 2026-12-28]"),
+            schedule.out());
+        assertEquals(0b11111, read().schedule.tradingDays());
+        final Result scheduleAgain = admin("apply", withSchedule.toString(), "--operator", "ops1");
+        assertTrue(scheduleAgain.out().contains("\nnothing to change\n"), scheduleAgain.out());
     }
 
     private void trade(final long seller, final long buyer, final int instrument, final long price, final long qty)

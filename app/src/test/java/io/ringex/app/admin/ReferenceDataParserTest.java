@@ -2,6 +2,7 @@ package io.ringex.app.admin;
 
 import java.io.StringReader;
 import java.time.DayOfWeek;
+import java.time.LocalDate;
 import java.time.LocalTime;
 import java.util.List;
 
@@ -251,6 +252,26 @@ class ReferenceDataParserTest
         assertProblem(VALID.replace("\"16:35\"", "\"16:00\""),
             "test.yml:35: schedule.endOfDay: the end of day 16:00 is before the close 16:30");
         assertProblem(VALID.replace("\"16:35\"", "\"4pm\""), "test.yml:35: schedule.endOfDay: '4pm' is not a time");
+        assertProblem(VALID.replace("  open: 08:00", "  preOpen: \"08:10\"\n  open: 08:00"),
+            "test.yml:33: schedule.preOpen: the pre-open 08:10 is not before the open 08:00");
+        assertProblem(VALID.replace("  endOfDay: \"16:35\"", "  endOfDay: \"16:35\"\n  holidays: [2026-12-25, " +
+            "2026-12-25]"), "test.yml:36: schedule.holidays: 2026-12-25 is listed twice");
+        assertProblem(VALID.replace("  endOfDay: \"16:35\"", "  endOfDay: \"16:35\"\n  holidays: [Christmas]"),
+            "test.yml:36: schedule.holidays: 'Christmas' is not a date YYYY-MM-DD");
+        assertProblem(VALID.replace("  endOfDay: \"16:35\"", "  endOfDay: \"16:35\"\n  holidays: [" +
+            "2026-01-01, 2026-01-02, 2026-01-03, 2026-01-04, 2026-01-05, 2026-01-06, 2026-01-07, 2026-01-08, " +
+            "2026-01-09, 2026-01-10, 2026-01-11, 2026-01-12, 2026-01-13]"),
+            "test.yml:36: schedule.holidays: at most 12 dates");
+    }
+
+    @Test
+    void aScheduleReadsAsTheEngineHoldsIt() throws ReferenceDataException
+    {
+        final ReferenceData data = parse(VALID.replace("  open: 08:00", "  preOpen: \"07:50\"\n  open: 08:00")
+            .replace("  endOfDay: \"16:35\"", "  endOfDay: \"16:35\"\n  holidays: [2026-12-28, 2026-12-25]"));
+        assertEquals(new VenueState.Schedule(0b11111, 470, 480, 990, 995,
+            List.of((int)LocalDate.of(2026, 12, 25).toEpochDay(), (int)LocalDate.of(2026, 12, 28).toEpochDay()),
+            "Europe/London"), data.schedule().asVenue());
     }
 
     @Test

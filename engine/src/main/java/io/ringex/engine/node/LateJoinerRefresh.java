@@ -6,9 +6,9 @@ import org.agrona.concurrent.NanoClock;
 
 /**
  * Late joiners (a dashboard or gateway started after the engine) learn the venue from a slow, periodic refresh:
- * every instrument's definition and book, and every account's risk. Output only: the state is not touched, and it runs
- * between batches on the processor's thread, the output ring's only producer. A node refreshes once it serves
- * clients: a primary from the start, a standby from its promotion ({@link #enable()}).
+ * every instrument's definition and book, every account's risk, and the trading schedule. Output only: the state is
+ * not touched, and it runs between batches on the processor's thread, the output ring's only producer. A node
+ * refreshes once it serves clients: a primary from the start, a standby from its promotion ({@link #enable()}).
  * <p>
  * Thread safety: {@link #doWork()} on the processor's thread; {@link #enable()} from any thread.
  */
@@ -72,6 +72,7 @@ final class LateJoinerRefresh implements Agent
         {
             processor.publishAccountRisk(processor.state().accountAt(i).accountId());
         }
+        processor.publishTradingSchedule();
         output.publish();
         return 1;
     }

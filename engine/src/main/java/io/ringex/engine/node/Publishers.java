@@ -13,9 +13,10 @@ import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
+import io.ringex.protocol.codecs.TradeDecoder;
+import io.ringex.protocol.codecs.TradingScheduleDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
-import io.ringex.protocol.codecs.TradeDecoder;
 
 /**
  * The output ring's consumer: one stage that offers each event on the egress, market-data or risk publication it
@@ -52,7 +53,8 @@ final class Publishers
             true, 1000, ctx.newIdleStrategy(), resources.dropped);
         final OutboundStage riskHandler = new OutboundStage(risk, new int[]{
             AccountRiskUpdateDecoder.TEMPLATE_ID, AdminResponseDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID,
-            InstrumentDefinitionDecoder.TEMPLATE_ID }, false, Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped);
+            InstrumentDefinitionDecoder.TEMPLATE_ID, TradingScheduleDefinitionDecoder.TEMPLATE_ID }, false,
+            Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped);
         stage = resources.outputRing.stage("publishers",
             new FanOutHandler(egressHandler, marketDataHandler, riskHandler))
             .errorPolicy(StageErrorPolicy.SKIP).errorHandler(resources.stageErrors("output/publishers")).build();

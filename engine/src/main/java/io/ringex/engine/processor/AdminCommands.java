@@ -54,6 +54,7 @@ public final class AdminCommands
     private final EventEncoder events;
     private final RiskUpdates riskUpdates;
     private final MassCancels massCancels;
+    private TradingSchedule schedule;
     private final byte[] symbol = new byte[Instrument.SYMBOL_LENGTH];
     private final byte[] text = new byte[Text.MAX_REASON];
     private int[] overrideInstruments = new int[16];
@@ -274,6 +275,14 @@ public final class AdminCommands
     }
 
     /**
+     * @param schedule the trading day, told when an operator sets an instrument's status.
+     */
+    void schedule(final TradingSchedule schedule)
+    {
+        this.schedule = schedule;
+    }
+
+    /**
      * @param decoder wrapped on the command.
      */
     public void onSetTradingStatus(final SetTradingStatusDecoder decoder)
@@ -295,6 +304,10 @@ public final class AdminCommands
             return;
         }
         book.instrument().status((byte)status);
+        if (null != schedule)
+        {
+            schedule.onOperatorStatus(book.instrument().instrumentId());
+        }
         if (status == Instrument.STATUS_CLOSED)
         {
             massCancels.cancelVenue(book.instrument().instrumentId(), MassCancels.ANY_SESSION, false,

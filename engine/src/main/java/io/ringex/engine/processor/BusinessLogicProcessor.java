@@ -20,6 +20,7 @@ import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.SetAccountStatusDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
+import io.ringex.protocol.codecs.SetTradingScheduleDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.SetUserCredentialDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
@@ -69,6 +70,7 @@ public final class BusinessLogicProcessor
     private final DelistInstrumentDecoder delistInstrument = new DelistInstrumentDecoder();
     private final SetAccountStatusDecoder setAccountStatus = new SetAccountStatusDecoder();
     private final UpsertUserDecoder upsertUser = new UpsertUserDecoder();
+    private final SetTradingScheduleDecoder setTradingSchedule = new SetTradingScheduleDecoder();
     private final SetUserCredentialDecoder setUserCredential = new SetUserCredentialDecoder();
     private final UserDirectoryRequestDecoder userDirectoryRequest = new UserDirectoryRequestDecoder();
 
@@ -81,11 +83,13 @@ public final class BusinessLogicProcessor
     private final TradeCorrections corrections;
     private final Onboarding onboarding;
     private final UserCommands users;
+    private final TradingSchedule schedule;
     private final StateHash stateHash = new StateHash();
     private final SnapshotWriter snapshotWriter = new SnapshotWriter();
     private final ErrorHandler errorHandler;
     private long commands;
     private long errors;
+    private long commandTimeNs;
 
     /**
      * A processor sized for 64k open orders whose errors are only counted.
@@ -115,6 +119,10 @@ public final class BusinessLogicProcessor
         this.corrections = new TradeCorrections(state, events, riskUpdates);
         this.onboarding = new Onboarding(state, events, riskUpdates, massCancels);
         this.users = new UserCommands(state, events);
+        this.schedule = new TradingSchedule(state, events, massCancels);
+        state.schedule = schedule;
+        state.addClocked(schedule);
+        this.admin.schedule(schedule);
         this.errorHandler = errorHandler;
     }
 
@@ -146,6 +154,7 @@ public final class BusinessLogicProcessor
             header.wrap(buffer, offset);
             templateId = header.templateId();
             advanceClock(timestampNs);
+            commandTimeNs = timestampNs;
             dispatch(templateId, sourceId, buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH,
                 header.blockLength(), header.version());
             events.publishBestBidOffers();
@@ -279,6 +288,11 @@ public final class BusinessLogicProcessor
                 users.onUserDirectoryRequest(userDirectoryRequest.wrap(buffer, offset, blockLength, version));
                 break;
 
+            case SetTradingScheduleDecoder.TEMPLATE_ID:
+                schedule.onSetTradingSchedule(setTradingSchedule.wrap(buffer, offset, blockLength, version),
+                    commandTimeNs);
+                break;
+
             default:
                 events.businessReject(sourceId, templateId, NO_ID, RejectReason.UNKNOWN_MESSAGE, false);
                 break;
@@ -365,6 +379,14 @@ public final class BusinessLogicProcessor
         }
         events.instrumentDefinition(book.instrument());
         return true;
+    }
+
+    /**
+     * Publish the trading schedule now (e.g. for a new dashboard or admin tool).
+     */
+    public void publishTradingSchedule()
+    {
+        events.tradingSchedule(schedule);
     }
 
     /**

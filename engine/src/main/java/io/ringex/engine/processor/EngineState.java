@@ -30,6 +30,8 @@ public final class EngineState
     final OrderIndex orders;
     final VenueStatistics statistics = new VenueStatistics();
     final Users users = new Users();
+    /** The trading day (set by the processor, which wires it to the events). */
+    TradingSchedule schedule;
     /** The parts of the state that act on the ring's clock, in registration order (deterministic). */
     Clocked[] clocked = new Clocked[4];
     int clockedCount;

@@ -11,14 +11,12 @@ import io.ringex.protocol.codecs.BestBidOfferEncoder;
 import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.BusinessRejectEncoder;
-import io.ringex.protocol.codecs.LogonsUnlockedEncoder;
-import io.ringex.protocol.codecs.UserDefinitionEncoder;
-import io.ringex.protocol.codecs.UserDirectoryEndEncoder;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.CancelRejectEncoder;
 import io.ringex.protocol.codecs.CancelRejectResponseTo;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportEncoder;
+import io.ringex.protocol.codecs.LogonsUnlockedEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.OrderType;
@@ -26,6 +24,9 @@ import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.TradeEncoder;
+import io.ringex.protocol.codecs.TradingScheduleDefinitionEncoder;
+import io.ringex.protocol.codecs.UserDefinitionEncoder;
+import io.ringex.protocol.codecs.UserDirectoryEndEncoder;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -67,6 +68,7 @@ public final class EventEncoder
     private final LogonsUnlockedEncoder logonsUnlocked = new LogonsUnlockedEncoder();
     private final UserDefinitionEncoder userDefinition = new UserDefinitionEncoder();
     private final UserDirectoryEndEncoder userDirectoryEnd = new UserDirectoryEndEncoder();
+    private final TradingScheduleDefinitionEncoder tradingSchedule = new TradingScheduleDefinitionEncoder();
 
     private OrderBook[] touchedBooks = new OrderBook[16];
     private int touchedCount;
@@ -561,6 +563,35 @@ public final class EventEncoder
             .userCount(userCount)
             .commandSequence(sequence);
         sink.commit(HEADER + UserDirectoryEndEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * The venue's trading day as the engine holds it.
+     *
+     * @param schedule the schedule.
+     */
+    void tradingSchedule(final TradingSchedule schedule)
+    {
+        final int[] holidays = schedule.holidays();
+        final String zone = schedule.timeZone();
+        final int offset = sink.claim(HEADER + TradingScheduleDefinitionEncoder.BLOCK_LENGTH +
+            TradingScheduleDefinitionEncoder.HolidaysEncoder.sbeHeaderSize() +
+            holidays.length * TradingScheduleDefinitionEncoder.HolidaysEncoder.sbeBlockLength() +
+            TradingScheduleDefinitionEncoder.timeZoneHeaderLength() + zone.length());
+        tradingSchedule.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .tradingDays((short)schedule.tradingDays())
+            .preOpenMinute((short)schedule.preOpenMinute())
+            .openMinute((short)schedule.openMinute())
+            .closeMinute((short)schedule.closeMinute())
+            .endOfDayMinute((short)schedule.endOfDayMinute())
+            .commandSequence(sequence);
+        final TradingScheduleDefinitionEncoder.HolidaysEncoder group = tradingSchedule.holidaysCount(holidays.length);
+        for (final int day : holidays)
+        {
+            group.next().epochDay(day);
+        }
+        tradingSchedule.timeZone(zone);
+        sink.commit(HEADER + tradingSchedule.encodedLength());
     }
 
     static TimeInForce timeInForce(final byte raw)

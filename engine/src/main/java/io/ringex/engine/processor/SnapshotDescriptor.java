@@ -41,6 +41,10 @@ package io.ringex.engine.processor;
  *   Users ({@link Users}, creation order): int userCount, then per user: text username, int enabled,
  *     int fixCancelOnDisconnect, int throttle, int accountCount, long[accountCount] accounts, text fixSenderCompId,
  *     text credentialHash (text: int length, then that many US-ASCII bytes)
+ *
+ *   Trading schedule ({@link TradingSchedule}): int tradingDays (0: none, and nothing follows), int preOpenMinute,
+ *     int openMinute, int closeMinute, int endOfDayMinute, text timeZone, int holidayCount, int[holidayCount] epoch
+ *     days (ascending), long the time it last acted at, int heldCount, int[heldCount] instruments it holds (ascending)
  * </pre>
  * Every open order rests in its book; queues are rebuilt from each order's priority (ascending within a book).
  * Account open-order lists are rebuilt in venue order, which is each account's acceptance order.
@@ -52,7 +56,7 @@ public final class SnapshotDescriptor
     /** 'RXSN'. */
     public static final int MAGIC = 0x4E535852;
     /** Format version; bump on any layout change. */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     /** Offset of the magic. */
     public static final int MAGIC_OFFSET = 0;

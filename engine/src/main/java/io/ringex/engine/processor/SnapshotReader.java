@@ -83,6 +83,7 @@ public final class SnapshotReader
         }
         readStatistics(state.statistics);
         readUsers(state.users);
+        readSchedule(state.schedule);
         if (position != offset + length)
         {
             throw new IllegalStateException("snapshot body length mismatch");
@@ -132,6 +133,39 @@ public final class SnapshotReader
             user.accounts = accounts;
             user.fixSenderCompId = getString();
             user.credentialHash = getString();
+        }
+    }
+
+    private void readSchedule(final TradingSchedule schedule)
+    {
+        final int days = getInt();
+        if (days == 0)
+        {
+            if (null != schedule)
+            {
+                schedule.restore(0, TradingSchedule.NO_PRE_OPEN, 0, 0, 0, "", new int[0], 0, new int[0]);
+            }
+            return;
+        }
+        final int preOpen = getInt();
+        final int open = getInt();
+        final int close = getInt();
+        final int endOfDay = getInt();
+        final String zone = getString();
+        final int[] holidays = new int[getInt()];
+        for (int i = 0; i < holidays.length; i++)
+        {
+            holidays[i] = getInt();
+        }
+        final long lastActed = getLong();
+        final int[] held = new int[getInt()];
+        for (int i = 0; i < held.length; i++)
+        {
+            held[i] = getInt();
+        }
+        if (null != schedule)
+        {
+            schedule.restore(days, preOpen, open, close, endOfDay, zone, holidays, lastActed, held);
         }
     }
 

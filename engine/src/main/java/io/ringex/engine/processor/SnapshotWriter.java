@@ -52,6 +52,7 @@ public final class SnapshotWriter
         }
         writeStatistics(state.statistics);
         writeUsers(state.users);
+        writeSchedule(state.schedule);
         final int length = position - offset;
         out.putInt(offset + MAGIC_OFFSET, MAGIC, ORDER);
         out.putInt(offset + VERSION_OFFSET, VERSION, ORDER);
@@ -180,6 +181,34 @@ public final class SnapshotWriter
             }
             putString(user.fixSenderCompId());
             putString(user.credentialHash());
+        }
+    }
+
+    private void writeSchedule(final TradingSchedule schedule)
+    {
+        if (null == schedule || schedule.tradingDays() == 0)
+        {
+            putInt(0);
+            return;
+        }
+        putInt(schedule.tradingDays());
+        putInt(schedule.preOpenMinute());
+        putInt(schedule.openMinute());
+        putInt(schedule.closeMinute());
+        putInt(schedule.endOfDayMinute());
+        putString(schedule.timeZone());
+        final int[] holidays = schedule.holidays();
+        putInt(holidays.length);
+        for (final int day : holidays)
+        {
+            putInt(day);
+        }
+        putLong(schedule.lastActedNs());
+        final int[] held = schedule.heldInstruments();
+        putInt(held.length);
+        for (final int id : held)
+        {
+            putInt(id);
         }
     }
 

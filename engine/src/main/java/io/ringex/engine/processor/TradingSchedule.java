@@ -1,0 +1,405 @@
+package io.ringex.engine.processor;
+
+import java.time.DateTimeException;
+import java.time.DayOfWeek;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.util.Arrays;
+
+import io.ringex.engine.book.Instrument;
+import io.ringex.engine.book.OrderBook;
+import io.ringex.protocol.codecs.CancelReason;
+import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SetTradingScheduleDecoder;
+import org.agrona.collections.IntHashSet;
+
+/**
+ * The venue's trading day, as engine state: on each trading day that is not a holiday, in the schedule's time zone,
+ * the listed instruments are held before the open (from the pre-open, if any, or from the previous close), open at the
+ * open, are held again at the close, and DAY orders expire at the end of day. Held means HALTED: no new orders,
+ * cancels allowed, resting orders kept, so GTC orders live on to the next day.
+ * <p>
+ * The transitions happen on the ring's clock ({@link Clocked}): before a command whose timestamp has passed the next
+ * transition, every transition due is applied in order, so the live node, its standby and a replay of the journal
+ * apply them at the same command. When the venue is idle the node journals a Tick at the transition's time. A
+ * transition that fell while the node was down is applied at the first command after it, in order (an open and the
+ * close after it both, if both were missed).
+ * <p>
+ * Operators keep their hand: a SetTradingStatus on an instrument takes it from the schedule until the next close
+ * (an instrument an operator halted is not reopened by the next open); the close holds every instrument that is open
+ * then. A delisted instrument is left alone. Setting a schedule outside the open hours holds the open instruments at
+ * once. A schedule with no trading days removes it: statuses stay as they are, and the venue is run by hand.
+ * <p>
+ * Local times use the JVM's time-zone rules (java.time): a replay on another JVM reproduces the transitions only if
+ * its rules for the zone are the same, as with any change of the engine's build (journal compare).
+ * <p>
+ * Threading: single business-logic thread.
+ */
+final class TradingSchedule implements Clocked
+{
+    /** A year's closures: a command must fit an input slot (256 bytes by default). */
+    static final int MAX_HOLIDAYS = 12;
+    static final int MAX_TIME_ZONE = 32;
+    static final int NO_PRE_OPEN = -1;
+    static final int MINUTES_A_DAY = 24 * 60;
+    /** Transitions in their order within a day. */
+    static final byte PRE_OPEN = 0;
+    static final byte OPEN = 1;
+    static final byte CLOSE = 2;
+    static final byte END_OF_DAY = 3;
+    private static final int SEARCH_DAYS = 400;
+    private static final long NANOS_A_SECOND = 1_000_000_000L;
+
+    private final EngineState state;
+    private final EventEncoder events;
+    private final MassCancels massCancels;
+    private final IntHashSet held = new IntHashSet();
+    private int tradingDays;
+    private int preOpenMinute = NO_PRE_OPEN;
+    private int openMinute;
+    private int closeMinute;
+    private int endOfDayMinute;
+    private String timeZone = "";
+    private ZoneId zone;
+    private int[] holidays = new int[0];
+    private long lastActedNs;
+    private long nextNs = Long.MAX_VALUE;
+    private byte nextKind;
+
+    TradingSchedule(final EngineState state, final EventEncoder events, final MassCancels massCancels)
+    {
+        this.state = state;
+        this.events = events;
+        this.massCancels = massCancels;
+    }
+
+    /**
+     * SetTradingSchedule: INVALID_ARGUMENT unless the days are 0..127 and, with trading days, the minutes are in
+     * order within the day (pre-open before the open, the open before the close, the end of day at or after the close),
+     * at most {@value #MAX_HOLIDAYS} holidays, a time zone the JVM knows and the operator named.
+     *
+     * @param decoder wrapped on the command.
+     * @param nowNs   the command's time.
+     */
+    void onSetTradingSchedule(final SetTradingScheduleDecoder decoder, final long nowNs)
+    {
+        final long requestId = decoder.requestId();
+        final int days = decoder.tradingDays();
+        final int preOpen = decoder.preOpenMinute();
+        final int open = decoder.openMinute();
+        final int close = decoder.closeMinute();
+        final int endOfDay = decoder.endOfDayMinute();
+        final SetTradingScheduleDecoder.HolidaysDecoder group = decoder.holidays();
+        final int[] closedDays = new int[group.count()];
+        int i = 0;
+        for (final SetTradingScheduleDecoder.HolidaysDecoder holiday : group)
+        {
+            closedDays[i++] = holiday.epochDay();
+        }
+        final String zoneId = decoder.timeZone();
+        final String operator = decoder.operatorName();
+        final String reason = decoder.reason();
+        ZoneId parsedZone = null;
+        if (days != 0 && zoneId.length() <= MAX_TIME_ZONE && Text.isToken(zoneId, MAX_TIME_ZONE))
+        {
+            try
+            {
+                parsedZone = ZoneId.of(zoneId);
+            }
+            catch (final DateTimeException ex)
+            {
+                parsedZone = null;
+            }
+        }
+        final boolean valid = Text.isAudited(operator, reason) && days >= 0 && days < 128 &&
+            (days != 0 || closedDays.length == 0) &&
+            (days == 0 || null != parsedZone && closedDays.length <= MAX_HOLIDAYS &&
+            open >= 0 && close > open && close < MINUTES_A_DAY && endOfDay >= close && endOfDay < MINUTES_A_DAY &&
+            (preOpen == NO_PRE_OPEN || preOpen >= 0 && preOpen < open));
+        if (!valid)
+        {
+            events.adminResponse(requestId, SetTradingScheduleDecoder.TEMPLATE_ID, RejectReason.INVALID_ARGUMENT);
+            return;
+        }
+        held.clear();
+        if (days == 0)
+        {
+            tradingDays = 0;
+            timeZone = "";
+            zone = null;
+            holidays = new int[0];
+            preOpenMinute = NO_PRE_OPEN;
+            openMinute = closeMinute = endOfDayMinute = 0;
+            nextNs = Long.MAX_VALUE;
+            events.adminResponse(requestId, SetTradingScheduleDecoder.TEMPLATE_ID, RejectReason.NONE);
+            events.tradingSchedule(this);
+            return;
+        }
+        tradingDays = days;
+        preOpenMinute = preOpen;
+        openMinute = open;
+        closeMinute = close;
+        endOfDayMinute = endOfDay;
+        timeZone = zoneId;
+        zone = parsedZone;
+        Arrays.sort(closedDays);
+        holidays = closedDays;
+        lastActedNs = nowNs;
+        events.adminResponse(requestId, SetTradingScheduleDecoder.TEMPLATE_ID, RejectReason.NONE);
+        events.tradingSchedule(this);
+        if (!withinOpenHours(nowNs))
+        {
+            close();
+        }
+        scheduleNext();
+    }
+
+    /**
+     * An operator set an instrument's status: the schedule lets go of it until the next close.
+     *
+     * @param instrumentId the instrument.
+     */
+    void onOperatorStatus(final int instrumentId)
+    {
+        held.remove(instrumentId);
+    }
+
+    public long nextDeadlineNs()
+    {
+        return nextNs;
+    }
+
+    public void onTime(final long nowNs)
+    {
+        while (nextNs <= nowNs)
+        {
+            lastActedNs = nextNs;
+            switch (nextKind)
+            {
+                case OPEN:
+                    open();
+                    break;
+                case CLOSE:
+                    close();
+                    break;
+                case END_OF_DAY:
+                    massCancels.cancelVenue(MassCancels.ANY_INSTRUMENT, MassCancels.ANY_SESSION, true,
+                        ExecType.EXPIRED, CancelReason.END_OF_DAY, null);
+                    break;
+                default:
+                    // PRE_OPEN: the instruments are held already (since the close).
+                    break;
+            }
+            scheduleNext();
+        }
+    }
+
+    private void open()
+    {
+        for (int b = 0, n = state.bookCount(); b < n; b++)
+        {
+            final Instrument instrument = state.bookAt(b).instrument();
+            if (held.remove(instrument.instrumentId()) && instrument.status() == Instrument.STATUS_HALTED)
+            {
+                instrument.status(Instrument.STATUS_OPEN);
+                events.instrumentDefinition(instrument);
+            }
+        }
+    }
+
+    private void close()
+    {
+        for (int b = 0, n = state.bookCount(); b < n; b++)
+        {
+            final OrderBook book = state.bookAt(b);
+            final Instrument instrument = book.instrument();
+            if (instrument.status() == Instrument.STATUS_OPEN)
+            {
+                instrument.status(Instrument.STATUS_HALTED);
+                held.add(instrument.instrumentId());
+                events.instrumentDefinition(instrument);
+            }
+        }
+    }
+
+    private void scheduleNext()
+    {
+        nextNs = Long.MAX_VALUE;
+        if (tradingDays == 0)
+        {
+            return;
+        }
+        final long startDay = localDay(lastActedNs) - 1;
+        for (long day = startDay; day <= startDay + SEARCH_DAYS; day++)
+        {
+            if (!isTradingDay(day))
+            {
+                continue;
+            }
+            for (byte kind = PRE_OPEN; kind <= END_OF_DAY; kind++)
+            {
+                final int minute = minute(kind);
+                if (minute == NO_PRE_OPEN)
+                {
+                    continue;
+                }
+                final long atNs = instantNs(day, minute);
+                if (atNs > lastActedNs)
+                {
+                    nextNs = atNs;
+                    nextKind = kind;
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether the last transition at or before a time was an open: the venue is within its open hours.
+     */
+    private boolean withinOpenHours(final long nowNs)
+    {
+        final long today = localDay(nowNs);
+        for (long day = today; day >= today - SEARCH_DAYS; day--)
+        {
+            if (!isTradingDay(day))
+            {
+                continue;
+            }
+            for (byte kind = END_OF_DAY; kind >= PRE_OPEN; kind--)
+            {
+                final int minute = minute(kind);
+                if (minute != NO_PRE_OPEN && instantNs(day, minute) <= nowNs)
+                {
+                    return kind == OPEN;
+                }
+            }
+        }
+        return false;
+    }
+
+    private int minute(final byte kind)
+    {
+        switch (kind)
+        {
+            case PRE_OPEN:
+                return preOpenMinute;
+            case OPEN:
+                return openMinute;
+            case CLOSE:
+                return closeMinute;
+            default:
+                return endOfDayMinute;
+        }
+    }
+
+    private boolean isTradingDay(final long epochDay)
+    {
+        final DayOfWeek dayOfWeek = LocalDate.ofEpochDay(epochDay).getDayOfWeek();
+        return (tradingDays & (1 << (dayOfWeek.getValue() - 1))) != 0 &&
+            Arrays.binarySearch(holidays, (int)epochDay) < 0;
+    }
+
+    private long localDay(final long epochNs)
+    {
+        return LocalDate.ofInstant(Instant.ofEpochSecond(Math.floorDiv(epochNs, NANOS_A_SECOND)), zone).toEpochDay();
+    }
+
+    private long instantNs(final long epochDay, final int minute)
+    {
+        return LocalDate.ofEpochDay(epochDay).atTime(LocalTime.of(minute / 60, minute % 60)).atZone(zone)
+            .toEpochSecond() * NANOS_A_SECOND;
+    }
+
+    // ---------------------------------------------------------------- snapshot
+
+    int tradingDays()
+    {
+        return tradingDays;
+    }
+
+    int preOpenMinute()
+    {
+        return preOpenMinute;
+    }
+
+    int openMinute()
+    {
+        return openMinute;
+    }
+
+    int closeMinute()
+    {
+        return closeMinute;
+    }
+
+    int endOfDayMinute()
+    {
+        return endOfDayMinute;
+    }
+
+    String timeZone()
+    {
+        return timeZone;
+    }
+
+    int[] holidays()
+    {
+        return holidays;
+    }
+
+    long lastActedNs()
+    {
+        return lastActedNs;
+    }
+
+    /**
+     * @return the instruments the schedule holds, ascending (a canonical order for the snapshot and the hash).
+     */
+    int[] heldInstruments()
+    {
+        final int[] ids = new int[held.size()];
+        int i = 0;
+        final IntHashSet.IntIterator iterator = held.iterator();
+        while (iterator.hasNext())
+        {
+            ids[i++] = iterator.nextValue();
+        }
+        Arrays.sort(ids);
+        return ids;
+    }
+
+    /**
+     * Restore from a snapshot.
+     */
+    void restore(
+        final int days,
+        final int preOpen,
+        final int open,
+        final int close,
+        final int endOfDay,
+        final String zoneId,
+        final int[] closedDays,
+        final long lastActed,
+        final int[] heldInstruments)
+    {
+        tradingDays = days;
+        preOpenMinute = preOpen;
+        openMinute = open;
+        closeMinute = close;
+        endOfDayMinute = endOfDay;
+        timeZone = zoneId;
+        zone = days == 0 ? null : ZoneId.of(zoneId);
+        holidays = closedDays;
+        lastActedNs = lastActed;
+        held.clear();
+        for (final int id : heldInstruments)
+        {
+            held.add(id);
+        }
+        scheduleNext();
+    }
+}
