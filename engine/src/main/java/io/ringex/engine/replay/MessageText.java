@@ -19,6 +19,8 @@ import java.util.Map;
  */
 public final class MessageText
 {
+    /** What a credential hash prints as. */
+    static final String HIDDEN = "(not shown)";
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final Map<Integer, Reader> readers = new HashMap<>();
 
@@ -102,7 +104,25 @@ public final class MessageText
     }
 
     /**
-     * @return the wrapped message as the decoder prints it (fields in schema order).
+     * A user's credential hash (SetUserCredential, UserDefinition) is never printed: an audit trail or an event log
+     * passes through more hands than the journal does, and a hash invites offline guessing.
+     */
+    static void redactCredentials(final StringBuilder line)
+    {
+        final String field = "credentialHash='";
+        for (int at = line.indexOf(field); at >= 0; at = line.indexOf(field, at + 1))
+        {
+            final int start = at + field.length();
+            final int end = line.indexOf("'", start);
+            if (end > start)
+            {
+                line.replace(start, end, HIDDEN);
+            }
+        }
+    }
+
+    /**
+     * @return the wrapped message as the decoder prints it (fields in schema order), credential hashes hidden.
      */
     public String text()
     {
@@ -114,6 +134,7 @@ public final class MessageText
         {
             final StringBuilder line = new StringBuilder(256);
             decoder().appendTo(line);
+            redactCredentials(line);
             // "[Name](sbeTemplateId=..|sbeBlockLength=..):field=.." -> "Name field=..|.."
             final int close = line.indexOf("):");
             if (line.length() > 0 && line.charAt(0) == '[' && close > 0)
