@@ -1,5 +1,6 @@
 package io.ringex.testing;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,6 +23,23 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class ChildProcesses implements AfterTestExecutionCallback, AfterEachCallback
 {
     private final List<ChildProcess> started = new ArrayList<>();
+    private final PrintStream out;
+
+    /**
+     * Tails go to {@link System#out}, which the build's report keeps with the test.
+     */
+    public ChildProcesses()
+    {
+        this(System.out);
+    }
+
+    /**
+     * @param out where the tails of a failed test's children go.
+     */
+    public ChildProcesses(final PrintStream out)
+    {
+        this.out = out;
+    }
 
     /**
      * @param builder what to start.
@@ -53,7 +71,7 @@ public final class ChildProcesses implements AfterTestExecutionCallback, AfterEa
         {
             for (final ChildProcess child : started)
             {
-                System.out.println(context.getDisplayName() + " failed; " + child.tail());
+                out.println(context.getDisplayName() + " failed; " + child.tail());
             }
         }
     }

@@ -1,11 +1,17 @@
 package io.ringex.testing;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -102,5 +108,44 @@ class ChildProcessTest
         assertThrows(IllegalStateException.class,
             () -> child("x").command(List.of("/bin/true")).commandLine());
         assertThrows(IllegalStateException.class, () -> ChildProcess.builder("nothing").commandLine());
+    }
+
+    @Test
+    void aFailedTestGetsEachChildsLogTailPrintedAndEveryChildIsStoppedAfterTheTest()
+    {
+        final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        final ChildProcesses inner = new ChildProcesses(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        final ChildProcess lingering = inner.start(child("the venue said why", "linger"));
+        lingering.awaitLine("its line", TIMEOUT, (line) -> line.equals("the venue said why"));
+
+        inner.afterTestExecution(context(null));
+        assertEquals("", printed.toString(StandardCharsets.UTF_8), "a passing test prints nothing");
+
+        inner.afterTestExecution(context(new AssertionError("the fill never came")));
+        final String text = printed.toString(StandardCharsets.UTF_8);
+        assertTrue(text.startsWith("inner() failed; ---- echo child (pid " + lingering.pid() + ", running)"), text);
+        assertTrue(text.contains("\nthe venue said why\n"), text);
+
+        inner.afterEach(context(null));
+        assertFalse(lingering.isAlive());
+        assertTrue(inner.started().isEmpty());
+    }
+
+    /** The two things the extension asks of JUnit's context. */
+    private static ExtensionContext context(final Throwable failure)
+    {
+        return (ExtensionContext)Proxy.newProxyInstance(ExtensionContext.class.getClassLoader(),
+            new Class<?>[]{ ExtensionContext.class }, (proxy, method, args) ->
+            {
+                switch (method.getName())
+                {
+                    case "getExecutionException":
+                        return Optional.ofNullable(failure);
+                    case "getDisplayName":
+                        return "inner()";
+                    default:
+                        throw new UnsupportedOperationException(method.getName());
+                }
+            });
     }
 }
