@@ -8,10 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import io.aeron.Aeron;
+import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
@@ -19,6 +21,9 @@ import io.ringex.client.CommandEncoder;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.auth.CredentialHash;
+import io.ringex.testing.Await;
+import io.ringex.testing.ChildProcess;
+import io.ringex.testing.ChildProcesses;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TradingStatus;
@@ -26,6 +31,7 @@ import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,6 +50,9 @@ class AdminCliIT
     private static final Path DEMO = PROJECT.resolve("app/src/main/resources/reference-data/demo.yml");
     private static final String IPC = "aeron:ipc";
 
+    @RegisterExtension
+    final ChildProcesses children = new ChildProcesses();
+
     @TempDir
     Path data;
 
@@ -55,6 +64,7 @@ class AdminCliIT
     void startAnEmptyVenue()
     {
         driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .aeronDirectoryName(CommonContext.generateRandomDirName())
             .threadingMode(ThreadingMode.SHARED)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
@@ -139,12 +149,12 @@ class AdminCliIT
             status.out());
 
         // The launcher, in its own JVM, on the same venue.
-        final Process launched = new ProcessBuilder(PROJECT.resolve("ringex").toString(), "admin", "status",
-            "--aeron-dir", driver.aeronDirectoryName()).directory(PROJECT.toFile()).redirectErrorStream(true).start();
-        final String launchedOut = new String(launched.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(launched.waitFor(60, TimeUnit.SECONDS), launchedOut);
-        assertEquals(0, launched.exitValue(), launchedOut);
-        assertTrue(launchedOut.contains("users (5):"), launchedOut);
+        final ChildProcess launched = children.start(ChildProcess.builder("./ringex admin status")
+            .command(List.of(PROJECT.resolve("ringex").toString(), "admin", "status"))
+            .args("--aeron-dir", driver.aeronDirectoryName())
+            .directory(PROJECT).log(data.resolve("ringex-admin-status.log")));
+        assertEquals(0, launched.awaitExit(Duration.ofSeconds(60)), launched::tail);
+        assertTrue(launched.hasLine((line) -> line.contains("users (5):")), launched::tail);
     }
 
     @Test
@@ -291,12 +301,8 @@ class AdminCliIT
 
     private static void offer(final ExclusivePublication publication, final CommandEncoder commands, final int length)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (publication.offer(commands.buffer(), 0, length) < 0)
-        {
-            assertTrue(System.nanoTime() < deadline, "ingress did not take the order");
-            Thread.yield();
-        }
+        Await.until("the ingress to take the order", Duration.ofSeconds(10),
+            () -> publication.offer(commands.buffer(), 0, length) >= 0, null);
     }
 
     private VenueState read()
@@ -312,12 +318,8 @@ class AdminCliIT
         try (AdminConnection link = AdminConnection.open(settings(), null))
         {
             final VenueState venue = link.reader().read(true);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!condition.test(link.reader().poll()))
-            {
-                assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what + ": " + venue.accounts);
-                Thread.yield();
-            }
+            Await.until(what, Duration.ofSeconds(30), () -> condition.test(link.reader().poll()), null,
+                () -> venue.accounts);
         }
     }
 

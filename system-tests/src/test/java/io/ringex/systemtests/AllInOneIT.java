@@ -1,9 +1,6 @@
-package io.ringex.app;
+package io.ringex.systemtests;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,15 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import io.aeron.Aeron;
+import io.aeron.CommonContext;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.client.ExchangeClient;
@@ -33,8 +28,13 @@ import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
+import io.ringex.testing.Await;
+import io.ringex.testing.ChildProcess;
+import io.ringex.testing.ChildProcesses;
+import io.ringex.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import quickfix.Application;
 import quickfix.DefaultMessageFactory;
@@ -69,26 +69,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AllInOneIT
 {
-    private static final Path PROJECT = Path.of(System.getProperty("ringex.project.dir", "..")).toAbsolutePath();
+    private static final Path PROJECT = DemoVenue.PROJECT;
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    @RegisterExtension
+    final ChildProcesses children = new ChildProcesses();
 
     @TempDir
     Path data;
 
+    @TempDir
+    Path logs;
+
     @Test
     void ordersOverSbeAndFixFillTheDashboardShowsThemAndARestartAfterAKillKeepsThem() throws Exception
     {
-        final int httpPort = freeTcpPort();
-        final int fixPort = freeTcpPort();
-        final int sbePort = freeTcpPort();
+        final int httpPort = FreePorts.tcp();
+        final int fixPort = FreePorts.tcp();
+        final int sbePort = FreePorts.tcpAndUdp();
         final List<String> args = List.of("--data=" + data, "--server.port=" + httpPort, "--fix-port=" + fixPort,
             "--sbe-port=" + sbePort);
 
-        try (Venue venue = new Venue(args))
+        try (ChildProcess venue = DemoVenue.start(children, logs.resolve("venue-1.log"), args))
         {
-            venue.awaitReady();
-            assertTrue(venue.output().stream().anyMatch((l) -> l.contains("state: new venue")), venue.tail());
+            assertTrue(venue.hasLine((l) -> l.contains("state: new venue")), venue::tail);
 
             final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+                .aeronDirectoryName(CommonContext.generateRandomDirName())
                 .threadingMode(ThreadingMode.SHARED).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
             try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
                 SbeUser maker = new SbeUser(aeron, sbePort, "maker1", "maker1");
@@ -125,10 +132,9 @@ class AllInOneIT
             venue.kill();
         }
 
-        try (Venue venue = new Venue(args))
+        try (ChildProcess venue = DemoVenue.start(children, logs.resolve("venue-2.log"), args))
         {
-            venue.awaitReady();
-            assertTrue(venue.output().stream().anyMatch((l) -> l.contains("state: RECOVERED")), venue.tail());
+            assertTrue(venue.hasLine((l) -> l.contains("state: RECOVERED")), venue::tail);
             await(() -> positionOf(httpPort, 1003).contains("\"position\":5,") &&
                 positionOf(httpPort, 1005).contains("\"position\":3,") &&
                 positionOf(httpPort, 1001).contains("\"position\":-8,"), "positions after the restart",
@@ -137,19 +143,20 @@ class AllInOneIT
             // The recovered venue takes load from the README's load generator (its own JVM and client driver), at
             // half the default per-session throttle.
             final Path timeline = data.resolve("timeline.csv");
-            final Process loadgen = new ProcessBuilder(PROJECT.resolve("ringex").toString(), "loadgen",
-                "--transport", "sbe", "--sbe-port", String.valueOf(sbePort), "--rate", "1000", "--duration", "1",
+            final ChildProcess loadgen = children.start(ChildProcess.builder("loadgen (./ringex loadgen)")
+                .command(List.of(PROJECT.resolve("ringex").toString(), "loadgen"))
+                .args("--transport", "sbe", "--sbe-port", String.valueOf(sbePort), "--rate", "1000", "--duration", "1",
                 "--warmup", "1", "--accounts", "2", "--timeline", timeline.toString())
-                .directory(PROJECT.toFile()).redirectErrorStream(true).start();
-            final String out = new String(loadgen.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(loadgen.waitFor(60, TimeUnit.SECONDS) && loadgen.exitValue() == 0, out);
-            assertTrue(out.contains("RESULT rate=1000 sent=1000 answered=1000 rejects=0"), out);
+                .directory(PROJECT).log(logs.resolve("loadgen.log")));
+            assertEquals(0, loadgen.awaitExit(TIMEOUT), loadgen::tail);
+            assertTrue(loadgen.hasLine((l) -> l.contains("RESULT rate=1000 sent=1000 answered=1000 rejects=0")),
+                loadgen::tail);
             assertEquals(101, Files.readAllLines(timeline).size(), "header and 100 rows of 10 ms");
         }
     }
 
     @Test
-    void aBadOptionOrKeyStopsTheAllInOneAndTheLoadGeneratorBeforeAnythingStartsWithOneLineNamingIt() throws Exception
+    void aBadOptionOrKeyStopsTheAllInOneAndTheLoadGeneratorBeforeAnythingStartsWithOneLineNamingIt()
     {
         final String dataOption = "--data=" + data;
         assertRefused(List.of("demo", dataOption, "--fix-port=98x0"), "",
@@ -170,20 +177,15 @@ class AllInOneIT
     }
 
     /** {@code ./ringex <args>} with the JVM options exits 2, printing a line that starts with the expected one. */
-    private static void assertRefused(final List<String> args, final String javaOptions, final String expected)
-        throws Exception
+    private void assertRefused(final List<String> args, final String javaOptions, final String expected)
     {
-        final List<String> command = new ArrayList<>();
-        command.add(PROJECT.resolve("ringex").toString());
-        command.addAll(args);
-        final ProcessBuilder builder = new ProcessBuilder(command).directory(PROJECT.toFile())
-            .redirectErrorStream(true);
-        builder.environment().put("RINGEX_JAVA_OPTS", javaOptions);
-        final Process process = builder.start();
-        final String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), out);
-        assertEquals(2, process.exitValue(), out);
-        assertTrue(out.lines().anyMatch((line) -> line.startsWith(expected)), args + " " + javaOptions + ":\n" + out);
+        final ChildProcess process = children.start(ChildProcess.builder("./ringex " + args.get(0))
+            .command(List.of(PROJECT.resolve("ringex").toString())).args(args)
+            .environment("RINGEX_JAVA_OPTS", javaOptions)
+            .directory(PROJECT).log(logs.resolve("refused-" + children.started().size() + ".log")));
+        assertEquals(2, process.awaitExit(TIMEOUT), process::tail);
+        assertTrue(process.hasLine((line) -> line.startsWith(expected)), () -> args + " " + javaOptions + ":\n" +
+            process.tail());
     }
 
     private static String positionOf(final int httpPort, final long account)
@@ -211,94 +213,7 @@ class AllInOneIT
 
     private static void await(final BooleanSupplier condition, final String what, final List<?> context)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() > deadline)
-            {
-                throw new AssertionError("timed out waiting for " + what + ": " + context);
-            }
-            Thread.onSpinWait();
-            Thread.yield();
-        }
-    }
-
-    private static int freeTcpPort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** The all-in-one in a child process, started the README's way. */
-    private static final class Venue implements AutoCloseable
-    {
-        private final Process process;
-        private final List<String> output = new CopyOnWriteArrayList<>();
-
-        Venue(final List<String> args) throws IOException
-        {
-            final List<String> command = new ArrayList<>();
-            command.add(PROJECT.resolve("ringex").toString());
-            command.add("demo");
-            command.addAll(args);
-            process = new ProcessBuilder(command).directory(PROJECT.toFile()).redirectErrorStream(true).start();
-            final Thread reader = new Thread(() ->
-            {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8)))
-                {
-                    String line;
-                    while ((line = in.readLine()) != null)
-                    {
-                        output.add(line);
-                    }
-                }
-                catch (final IOException ignore)
-                {
-                    // the process ended
-                }
-            });
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        void awaitReady()
-        {
-            await(() -> output.stream().anyMatch((l) -> l.startsWith("RINGEX READY")) || !process.isAlive(),
-                "RINGEX READY", Collections.emptyList());
-            if (!process.isAlive())
-            {
-                throw new AssertionError("the venue died: " + tail());
-            }
-        }
-
-        void kill() throws InterruptedException
-        {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-        }
-
-        List<String> output()
-        {
-            return output;
-        }
-
-        String tail()
-        {
-            return String.join("\n", output.subList(Math.max(0, output.size() - 40), output.size()));
-        }
-
-        public void close() throws InterruptedException
-        {
-            process.destroy();
-            if (!process.waitFor(60, TimeUnit.SECONDS))
-            {
-                process.destroyForcibly();
-                throw new AssertionError("the venue did not stop on SIGTERM: " + tail());
-            }
-        }
+        Await.until(what, TIMEOUT, condition, null, () -> context);
     }
 
     /** An SBE client of the gateway; reports as "clientOrderId:EXEC_TYPE". */
@@ -311,7 +226,7 @@ class AllInOneIT
         SbeUser(final Aeron aeron, final int sbePort, final String user, final String password)
         {
             client = ExchangeClient.connectShared(aeron, "aeron:udp?endpoint=localhost:" + sbePort, 2001,
-                "aeron:udp?endpoint=localhost:" + SbeLoadTransport.freePort(), 7000 + user.hashCode() % 1000, this);
+                "aeron:udp?endpoint=localhost:" + FreePorts.udp(), 7000 + user.hashCode() % 1000, this);
             await(client::isConnected, user + " connected to the gateway", reports);
             // Connected is not yet sendable: the driver raises the publication's limit a duty cycle after it
             // connects, and an offer in between is refused as back-pressured. Send until one is taken.
