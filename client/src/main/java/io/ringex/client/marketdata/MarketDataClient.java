@@ -96,6 +96,7 @@ public final class MarketDataClient implements AutoCloseable
     private long retransmitDeadlineNs;
     private final int maxHeldBytes;
 
+    private long lastEventTimestampNs;
     private long channelGaps;
     private long retransmissions;
     private long snapshots;
@@ -215,6 +216,15 @@ public final class MarketDataClient implements AutoCloseable
     public long recoveries()
     {
         return recoveries;
+    }
+
+    /**
+     * @return the engine's timestamp (ns since the epoch, the ingress time of the command that caused it) of the last
+     * book change, trade or BBO passed to the listener: in a callback, the one being delivered.
+     */
+    public long lastEventTimestampNs()
+    {
+        return lastEventTimestampNs;
     }
 
     /** @return the next channel sequence expected. */
@@ -529,6 +539,7 @@ public final class MarketDataClient implements AutoCloseable
                 bbo.wrapAndApplyHeader(buffer, offset, headerDecoder);
                 if (sequenced(instrument, bbo.mdSequence(), buffer, offset, length))
                 {
+                    lastEventTimestampNs = bbo.timestampNs();
                     listener.onBestBidOffer(instrumentId, bbo.bidPrice(), bbo.bidQuantity(), bbo.askPrice(),
                         bbo.askQuantity());
                 }
@@ -537,6 +548,7 @@ public final class MarketDataClient implements AutoCloseable
                 trade.wrapAndApplyHeader(buffer, offset, headerDecoder);
                 if (sequenced(instrument, trade.mdSequence(), buffer, offset, length))
                 {
+                    lastEventTimestampNs = trade.timestampNs();
                     listener.onTrade(instrumentId, trade.tradeId(), trade.price(), trade.quantity(),
                         trade.aggressorSide(), trade.timestampNs());
                 }
@@ -623,6 +635,7 @@ public final class MarketDataClient implements AutoCloseable
                 applied = false;
                 break;
         }
+        lastEventTimestampNs = levelUpdate.timestampNs();
         final int level = book.levelIndex(buy, levelUpdate.price());
         final long quantity = level == MarketDataBook.NONE ? 0 : book.levelQuantity(buy, level);
         final int orders = level == MarketDataBook.NONE ? 0 : book.levelOrderCount(buy, level);
