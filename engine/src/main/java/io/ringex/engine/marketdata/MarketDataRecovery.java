@@ -50,7 +50,9 @@ import org.agrona.concurrent.status.AtomicCounter;
  * RetransmitResponse) and, when accepted, what it announces (BookOrders parts carrying the request id; or the feed
  * messages as first sent, each with its channel sequence in the frame's reserved value). A request is refused at once
  * with a reason when it cannot be read (MALFORMED), names an unknown instrument, a delisted one, a range not held, too
- * long a range, or when {@code maxPending} requests already wait (BUSY).
+ * long a range, or when {@code maxPending} requests already wait (BUSY). Refusals wait in a ring of their own (4096)
+ * for the recovery stream to take them; beyond that they are dropped and counted, and their requesters, hearing
+ * nothing, ask again.
  * <p>
  * Thread safety: {@link #doWork()} on the agent's thread only.
  */
@@ -65,6 +67,8 @@ public final class MarketDataRecovery implements Agent
     private static final int BROADCAST_BATCH = 4096;
     private static final int RECORD_HEADER = 12;
     private static final long STUCK_ANSWER_MS = 5_000;
+    private static final int MAX_REFUSALS = 4096;
+    private static final int REFUSAL_SLOT = 64;
 
     private final CopyBroadcastReceiver feed;
     private final Subscription requests;
@@ -72,6 +76,7 @@ public final class MarketDataRecovery implements Agent
     private final EpochClock clock;
     private final AtomicCounter refused;
     private final AtomicCounter lapped;
+    private final AtomicCounter refusalsDropped;
     private final RetransmissionWindow window;
     private final Int2ObjectHashMap<Instrument> instruments = new Int2ObjectHashMap<>();
     private final MessageValidator validator = new MessageValidator(256);
@@ -84,7 +89,9 @@ public final class MarketDataRecovery implements Agent
     private final RetransmitRequestDecoder retransmitRequest = new RetransmitRequestDecoder();
     private final SnapshotResponseEncoder snapshotResponse = new SnapshotResponseEncoder();
     private final RetransmitResponseEncoder retransmitResponse = new RetransmitResponseEncoder();
-    private final UnsafeBuffer replyBuffer = new UnsafeBuffer(new byte[64]);
+    private final UnsafeBuffer refusals = new UnsafeBuffer(new byte[MAX_REFUSALS * REFUSAL_SLOT]);
+    private int refusalHead;
+    private int refusalCount;
     private final MessageHandler onFeed = this::onFeed;
     private final FragmentHandler onRequest = this::onRequest;
     private final MarketDataBook.OrderVisitor writeOrder = this::writeOrder;
@@ -121,6 +128,7 @@ public final class MarketDataRecovery implements Agent
      * @param maxPending requests that may wait before BUSY.
      * @param refused    counts requests refused.
      * @param lapped     counts the times the agent fell a broadcast buffer behind.
+     * @param refusalsDropped counts refusals not sent because 4096 were waiting already.
      */
     public MarketDataRecovery(
         final CopyBroadcastReceiver feed,
@@ -130,8 +138,10 @@ public final class MarketDataRecovery implements Agent
         final RetransmissionWindow window,
         final int maxPending,
         final AtomicCounter refused,
-        final AtomicCounter lapped)
+        final AtomicCounter lapped,
+        final AtomicCounter refusalsDropped)
     {
+        this.refusalsDropped = refusalsDropped;
         this.feed = feed;
         this.requests = requests;
         this.answers = answers;
@@ -190,6 +200,7 @@ public final class MarketDataRecovery implements Agent
             work++;
         }
         work += requests.poll(onRequest, 16);
+        work += sendRefusals();
         work += sendAnswer();
         if (answerSent == answerLength && pendingSize > 0)
         {
@@ -565,18 +576,61 @@ public final class MarketDataRecovery implements Agent
     private void refuseSnapshot(final long requestId, final int instrumentId, final MarketDataRequestStatus status)
     {
         refused.incrementRelease();
-        snapshotResponse.wrapAndApplyHeader(replyBuffer, 0, headerEncoder).requestId(requestId)
-            .instrumentId(instrumentId).status(status).mdSequence(0).channelSequence(0).orderCount(0);
-        answers.offer(replyBuffer, 0, HEADER + SnapshotResponseEncoder.BLOCK_LENGTH);
+        final int at = claimRefusal();
+        if (at >= 0)
+        {
+            snapshotResponse.wrapAndApplyHeader(refusals, at + 4, headerEncoder).requestId(requestId)
+                .instrumentId(instrumentId).status(status).mdSequence(0).channelSequence(0).orderCount(0);
+            refusals.putInt(at, HEADER + SnapshotResponseEncoder.BLOCK_LENGTH);
+        }
     }
 
     private void refuseRetransmit(
         final long requestId, final long from, final int count, final MarketDataRequestStatus status)
     {
         refused.incrementRelease();
-        retransmitResponse.wrapAndApplyHeader(replyBuffer, 0, headerEncoder).requestId(requestId).status(status)
-            .fromChannelSequence(from).count(count);
-        answers.offer(replyBuffer, 0, HEADER + RetransmitResponseEncoder.BLOCK_LENGTH);
+        final int at = claimRefusal();
+        if (at >= 0)
+        {
+            retransmitResponse.wrapAndApplyHeader(refusals, at + 4, headerEncoder).requestId(requestId)
+                .status(status).fromChannelSequence(from).count(count);
+            refusals.putInt(at, HEADER + RetransmitResponseEncoder.BLOCK_LENGTH);
+        }
+    }
+
+    /**
+     * @return the offset of a free slot of the refusals ring, or -1 when it is full: the refusal is then dropped
+     * (counted), and its requester, hearing nothing, asks again later.
+     */
+    private int claimRefusal()
+    {
+        if (refusalCount == MAX_REFUSALS)
+        {
+            refusalsDropped.incrementRelease();
+            return -1;
+        }
+        final int slot = (refusalHead + refusalCount) % MAX_REFUSALS;
+        refusalCount++;
+        return slot * REFUSAL_SLOT;
+    }
+
+    /** Refusals go out before the answer in progress: they are small, and their requesters wait on nothing else. */
+    private int sendRefusals()
+    {
+        int sent = 0;
+        while (refusalCount > 0)
+        {
+            final int at = refusalHead * REFUSAL_SLOT;
+            final long result = answers.offer(refusals, at + 4, refusals.getInt(at));
+            if (result < 0 && result != Publication.NOT_CONNECTED)
+            {
+                break; // back-pressured: next duty cycle
+            }
+            refusalHead = (refusalHead + 1) % MAX_REFUSALS;
+            refusalCount--;
+            sent++;
+        }
+        return sent;
     }
 
     private static final class Instrument

@@ -76,7 +76,8 @@ final class Publishers
             resources.aeron.addPublication(ctx.outboundChannel(), ctx.marketDataRecoveryStreamId()),
             SystemEpochClock.INSTANCE, MarketDataRecovery.window(RETRANSMIT_WINDOW_BYTES, RETRANSMIT_WINDOW_MESSAGES),
             MAX_PENDING_REQUESTS, resources.counters.newCounter("marketdata-requests-refused"),
-            resources.counters.newCounter("marketdata-recovery-lapped"));
+            resources.counters.newCounter("marketdata-recovery-lapped"),
+            resources.counters.newCounter("marketdata-refusals-dropped"));
         final OutboundStage riskHandler = new OutboundStage(risk, new int[]{
             AccountRiskUpdateDecoder.TEMPLATE_ID, AdminResponseDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID,
             InstrumentDefinitionDecoder.TEMPLATE_ID }, false, Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped);

@@ -192,9 +192,12 @@ class MarketDataRecoveryIT
             subscriber.book(EngineTestClient.INSTRUMENT).mdSequence() == book.mdSequence(), "the subscriber");
         MarketDataFeedIT.assertBooksEqual(book, subscriber.book(EngineTestClient.INSTRUMENT), "after the storm");
 
-        await(() -> poll(subscriber) >= 0 && stormIds.stream().allMatch((r) -> answers.containsKey(r) &&
-            (answers.get(r).contains("last part") || answers.get(r).contains("snapshot BUSY"))),
-            "every request of the storm answered");
+        final BooleanSupplier allAnswered = () -> stormIds.stream().allMatch((r) -> answers.containsKey(r) &&
+            (answers.get(r).contains("last part") || answers.get(r).contains("snapshot BUSY")));
+        await(() -> poll(subscriber) >= 0 && allAnswered.getAsBoolean(), () -> "every request of the storm " +
+            "answered; unanswered or incomplete: " + stormIds.stream().filter((r) -> !answers.containsKey(r) ||
+            !(answers.get(r).contains("last part") || answers.get(r).contains("snapshot BUSY")))
+            .map((r) -> r + "=" + answers.get(r)).limit(20).toList());
         int busy = 0;
         for (final long requestId : stormIds)
         {
@@ -287,10 +290,18 @@ class MarketDataRecoveryIT
 
     private void await(final BooleanSupplier condition, final String what)
     {
+        await(condition, () -> what);
+    }
+
+    private void await(final BooleanSupplier condition, final java.util.function.Supplier<String> what)
+    {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!condition.getAsBoolean())
         {
-            assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what);
+            if (System.nanoTime() > deadline)
+            {
+                throw new AssertionError("timed out waiting for " + what.get());
+            }
             recovery.poll(onAnswer, 64);
             Thread.yield();
         }
