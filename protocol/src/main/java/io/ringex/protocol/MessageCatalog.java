@@ -9,6 +9,12 @@ import io.ringex.protocol.codecs.AmendInstrumentDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
+import io.ringex.protocol.codecs.BookOrdersDecoder;
+import io.ringex.protocol.codecs.MarketStatisticsDecoder;
+import io.ringex.protocol.codecs.RetransmitRequestDecoder;
+import io.ringex.protocol.codecs.RetransmitResponseDecoder;
+import io.ringex.protocol.codecs.SnapshotRequestDecoder;
+import io.ringex.protocol.codecs.SnapshotResponseDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.BustTradeDecoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
@@ -75,7 +81,9 @@ public final class MessageCatalog
         /** Between primary and standby. */
         REPLICATION,
         /** Made by the engine node itself and journaled (the ring's clock); refused from the network. */
-        TIMER
+        TIMER,
+        /** Market-data subscriber to the engine's recovery service (never journaled, never to the book). */
+        MARKET_DATA_REQUEST
     }
 
     /** A part after the root block: a repeating group (no nested parts) or a length-prefixed var data field. */
@@ -216,9 +224,26 @@ public final class MessageCatalog
         add(TradeBustedDecoder.TEMPLATE_ID, "TradeBusted", Kind.EVENT, TradeBustedDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
 
+        // Market-data feed and recovery (the schema's ids 110-129)
+        add(MarketStatisticsDecoder.TEMPLATE_ID, "MarketStatistics", Kind.EVENT, MarketStatisticsDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(BookOrdersDecoder.TEMPLATE_ID, "BookOrders", Kind.EVENT, BookOrdersDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.GROUP }, new int[]{ BookOrdersDecoder.OrdersDecoder.sbeBlockLength() });
+        add(SnapshotRequestDecoder.TEMPLATE_ID, "SnapshotRequest", Kind.MARKET_DATA_REQUEST,
+            SnapshotRequestDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(SnapshotResponseDecoder.TEMPLATE_ID, "SnapshotResponse", Kind.EVENT, SnapshotResponseDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(RetransmitRequestDecoder.TEMPLATE_ID, "RetransmitRequest", Kind.MARKET_DATA_REQUEST,
+            RetransmitRequestDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(RetransmitResponseDecoder.TEMPLATE_ID, "RetransmitResponse", Kind.EVENT,
+            RetransmitResponseDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+
         // Root blocks that grew: their length at versions 1, 2, ... (fields added later sit at the block's end).
         grew(LogonDecoder.TEMPLATE_ID, 9, LogonDecoder.BLOCK_LENGTH);
         grew(LogonResponseDecoder.TEMPLATE_ID, 31, LogonResponseDecoder.BLOCK_LENGTH);
+        grew(BookLevelUpdateDecoder.TEMPLATE_ID, 41, BookLevelUpdateDecoder.BLOCK_LENGTH);
+        grew(InstrumentDefinitionDecoder.TEMPLATE_ID, InstrumentDefinitionDecoder.BLOCK_LENGTH - 8,
+            InstrumentDefinitionDecoder.BLOCK_LENGTH);
         // Parts added to a message later: the schema version of each part, in wire order.
         partsSince(AdjustBalanceDecoder.TEMPLATE_ID, 2, 2, 2);
         partsSince(AdminResponseDecoder.TEMPLATE_ID, 2);

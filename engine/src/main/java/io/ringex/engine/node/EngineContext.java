@@ -114,6 +114,16 @@ public final class EngineContext
         /** Default market-data stream. */
         public static final int MARKETDATA_STREAM_DEFAULT = 1003;
 
+        @ConfigOption("outbound stream of the market-data recovery service's answers (snapshots, retransmissions)")
+        public static final String MARKETDATA_RECOVERY_STREAM_PROP_NAME = "ringex.engine.marketdata.recovery.stream";
+        /** Default market-data recovery stream (on the outbound channel). */
+        public static final int MARKETDATA_RECOVERY_STREAM_DEFAULT = 1030;
+
+        @ConfigOption("inbound stream of market-data snapshot and retransmission requests (on the ingress channel)")
+        public static final String MARKETDATA_REQUEST_STREAM_PROP_NAME = "ringex.engine.marketdata.request.stream";
+        /** Default market-data request stream (on the ingress channel). */
+        public static final int MARKETDATA_REQUEST_STREAM_DEFAULT = 1031;
+
         @ConfigOption("outbound stream of risk updates, admin responses and `EngineStatus`")
         public static final String RISK_STREAM_PROP_NAME = "ringex.engine.risk.stream";
         /** Default risk stream. */
@@ -343,6 +353,18 @@ public final class EngineContext
             return config().intValue(MARKETDATA_STREAM_PROP_NAME, MARKETDATA_STREAM_DEFAULT);
         }
 
+        /** @return {@link #MARKETDATA_RECOVERY_STREAM_PROP_NAME} or its default. */
+        public static int marketDataRecoveryStreamId()
+        {
+            return config().intValue(MARKETDATA_RECOVERY_STREAM_PROP_NAME, MARKETDATA_RECOVERY_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #MARKETDATA_REQUEST_STREAM_PROP_NAME} or its default. */
+        public static int marketDataRequestStreamId()
+        {
+            return config().intValue(MARKETDATA_REQUEST_STREAM_PROP_NAME, MARKETDATA_REQUEST_STREAM_DEFAULT);
+        }
+
         /** @return {@link #RISK_STREAM_PROP_NAME} or its default. */
         public static int riskStreamId()
         {
@@ -539,6 +561,8 @@ public final class EngineContext
     private String outboundChannel = Configuration.outboundChannel();
     private int egressStreamId = Configuration.egressStreamId();
     private int marketDataStreamId = Configuration.marketDataStreamId();
+    private int marketDataRecoveryStreamId = Configuration.marketDataRecoveryStreamId();
+    private int marketDataRequestStreamId = Configuration.marketDataRequestStreamId();
     private int riskStreamId = Configuration.riskStreamId();
     private ReplicationMode replicationMode = Configuration.replicationMode();
     private String replicationChannel = Configuration.replicationChannel();
@@ -794,6 +818,32 @@ public final class EngineContext
     public EngineContext marketDataStreamId(final int streamId)
     {
         this.marketDataStreamId = streamId;
+        return this;
+    }
+
+    /** @return the market-data recovery stream, on the outbound channel. */
+    public int marketDataRecoveryStreamId()
+    {
+        return marketDataRecoveryStreamId;
+    }
+
+    /** @param streamId the market-data recovery stream. @return this. */
+    public EngineContext marketDataRecoveryStreamId(final int streamId)
+    {
+        this.marketDataRecoveryStreamId = streamId;
+        return this;
+    }
+
+    /** @return the market-data request stream, on the ingress channel. */
+    public int marketDataRequestStreamId()
+    {
+        return marketDataRequestStreamId;
+    }
+
+    /** @param streamId the market-data request stream. @return this. */
+    public EngineContext marketDataRequestStreamId(final int streamId)
+    {
+        this.marketDataRequestStreamId = streamId;
         return this;
     }
 

@@ -111,6 +111,17 @@ public final class EngineNode implements AutoCloseable
     }
 
     /**
+     * The processor, for tests in this package that compare what the node published with its state once it is
+     * quiescent (read it only then: its thread owns it).
+     *
+     * @return the processor.
+     */
+    io.ringex.engine.processor.BusinessLogicProcessor processor()
+    {
+        return resources.processor;
+    }
+
+    /**
      * @return the sequence of the last command the processor has applied.
      */
     public long processedSequence()

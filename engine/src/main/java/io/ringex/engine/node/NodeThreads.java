@@ -7,6 +7,7 @@ import io.ringex.journal.JournalPretoucher;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
@@ -44,6 +45,8 @@ final class NodeThreads implements AutoCloseable
                 // 16 MiB ahead.
                 start(pretoucher, new SleepingMillisIdleStrategy(1));
             }
+            // Its own thread, resting when idle: a storm of market-data requests costs this thread, not the engine's.
+            start(agents.marketDataRecovery(), new BackoffIdleStrategy(100, 10, 1_000, 1_000_000));
             final Agent processorThread = new CompositeAgent(agents.processorAgents());
             if (ctx.threading() == EngineContext.Threading.SHARED)
             {

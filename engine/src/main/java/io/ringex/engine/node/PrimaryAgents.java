@@ -95,6 +95,11 @@ final class PrimaryAgents implements RoleAgents
         return publishers.stage;
     }
 
+    public Agent marketDataRecovery()
+    {
+        return publishers.recovery;
+    }
+
     public ProcessorAgents processing()
     {
         return processing;

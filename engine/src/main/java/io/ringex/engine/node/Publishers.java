@@ -1,13 +1,14 @@
 package io.ringex.engine.node;
 
+import java.nio.ByteBuffer;
+
 import io.aeron.Publication;
+import io.ringex.engine.marketdata.MarketDataFeed;
+import io.ringex.engine.marketdata.MarketDataRecovery;
 import io.ringex.engine.ring.Stage;
 import io.ringex.engine.ring.StageErrorPolicy;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
-import io.ringex.protocol.codecs.BestBidOfferDecoder;
-import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
-import io.ringex.protocol.codecs.BookSnapshotDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
@@ -17,10 +18,17 @@ import io.ringex.protocol.codecs.TradeDecoder;
 import io.ringex.protocol.codecs.TradingScheduleDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
+import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.broadcast.BroadcastBufferDescriptor;
+import org.agrona.concurrent.broadcast.BroadcastReceiver;
+import org.agrona.concurrent.broadcast.BroadcastTransmitter;
+import org.agrona.concurrent.broadcast.CopyBroadcastReceiver;
 
 /**
  * The output ring's consumer: one stage that offers each event on the egress, market-data or risk publication it
- * belongs on ({@link FanOutHandler} of three {@link OutboundStage}s), so the ring is read once per event. The risk
+ * belongs on ({@link FanOutHandler} of two {@link OutboundStage}s and the {@link MarketDataFeed}), so the ring is read
+ * once per event; and the market-data recovery agent, which the feed hands what it sends. The risk
  * publication also carries the node's {@code EngineStatus}.
  * <p>
  * Thread safety: built on the launching thread; the stage then runs on its agent's thread.
@@ -31,6 +39,14 @@ final class Publishers
     final Stage stage;
     /** The risk stream, which the status agent publishes on too. */
     final Publication risk;
+    /** The market-data recovery service, an agent of its own. */
+    final MarketDataRecovery recovery;
+
+    private static final int RECOVERY_BROADCAST_BYTES = 16 * 1024 * 1024;
+    private static final int MAX_RECOVERY_MESSAGE = 64 * 1024;
+    private static final int RETRANSMIT_WINDOW_BYTES = 8 * 1024 * 1024;
+    private static final int RETRANSMIT_WINDOW_MESSAGES = 64 * 1024;
+    private static final int MAX_PENDING_REQUESTS = 64;
 
     /**
      * @param resources the node's Aeron client, output ring, counters and configuration.
@@ -47,10 +63,22 @@ final class Publishers
             LogonsUnlockedDecoder.TEMPLATE_ID, UserDefinitionDecoder.TEMPLATE_ID,
             UserDirectoryEndDecoder.TEMPLATE_ID },
             false, Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped);
-        final OutboundStage marketDataHandler = new OutboundStage(marketData, new int[]{
-            InstrumentDefinitionDecoder.TEMPLATE_ID, BookLevelUpdateDecoder.TEMPLATE_ID,
-            BestBidOfferDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID, BookSnapshotDecoder.TEMPLATE_ID },
-            true, 1000, ctx.newIdleStrategy(), resources.dropped);
+        // The feed never waits for a subscriber; the recovery agent reads what it sends from a broadcast buffer and
+        // answers snapshot and retransmission requests on a thread of its own (docs/protocol.md, "Market data").
+        final UnsafeBuffer broadcast = new UnsafeBuffer(
+            ByteBuffer.allocateDirect(RECOVERY_BROADCAST_BYTES + BroadcastBufferDescriptor.TRAILER_LENGTH));
+        final BroadcastTransmitter toRecovery = new BroadcastTransmitter(broadcast);
+        final MarketDataFeed marketDataHandler = new MarketDataFeed(marketData, toRecovery,
+            resources.outputRing.maxPayloadLength(), resources.counters.newCounter("marketdata-dropped"),
+            resources.counters.newCounter("marketdata-channel-sequence"));
+        recovery = new MarketDataRecovery(
+            new CopyBroadcastReceiver(new BroadcastReceiver(broadcast), MAX_RECOVERY_MESSAGE),
+            resources.aeron.addSubscription(ctx.ingressChannel(), ctx.marketDataRequestStreamId()),
+            resources.aeron.addPublication(ctx.outboundChannel(), ctx.marketDataRecoveryStreamId()),
+            SystemEpochClock.INSTANCE, MarketDataRecovery.window(RETRANSMIT_WINDOW_BYTES, RETRANSMIT_WINDOW_MESSAGES),
+            MAX_PENDING_REQUESTS, resources.counters.newCounter("marketdata-requests-refused"),
+            resources.counters.newCounter("marketdata-recovery-lapped"),
+            resources.counters.newCounter("marketdata-refusals-dropped"));
         final OutboundStage riskHandler = new OutboundStage(risk, new int[]{
             AccountRiskUpdateDecoder.TEMPLATE_ID, AdminResponseDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID,
             InstrumentDefinitionDecoder.TEMPLATE_ID, TradingScheduleDefinitionDecoder.TEMPLATE_ID }, false,

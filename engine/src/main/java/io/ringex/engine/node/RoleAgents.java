@@ -28,6 +28,11 @@ interface RoleAgents
     Agent publishers();
 
     /**
+     * @return the market-data recovery service, on a thread of its own so that no request slows the engine.
+     */
+    Agent marketDataRecovery();
+
+    /**
      * @return the agents of the processor's thread every role has.
      */
     ProcessorAgents processing();

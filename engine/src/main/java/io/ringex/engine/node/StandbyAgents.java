@@ -118,6 +118,11 @@ final class StandbyAgents implements RoleAgents
         return publishers.stage;
     }
 
+    public Agent marketDataRecovery()
+    {
+        return publishers.recovery;
+    }
+
     public ProcessorAgents processing()
     {
         return processing;

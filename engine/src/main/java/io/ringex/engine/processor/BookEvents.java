@@ -1,8 +1,11 @@
 package io.ringex.engine.processor;
 
 import io.ringex.engine.book.Instrument;
+import io.ringex.engine.book.Order;
 import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.book.PriceLevels;
+import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.BookOrdersEncoder;
 import io.ringex.protocol.codecs.BookSnapshotEncoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
@@ -25,6 +28,7 @@ final class BookEvents
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final BookSnapshotEncoder bookSnapshot = new BookSnapshotEncoder();
     private final InstrumentDefinitionEncoder instrumentDefinition = new InstrumentDefinitionEncoder();
+    private final BookOrdersEncoder bookOrders = new BookOrdersEncoder();
 
     /**
      * @param events the encoder whose sink and timestamp are used.
@@ -82,6 +86,70 @@ final class BookEvents
             written++;
         }
         events.sink().commit(HEADER + bookSnapshot.encodedLength());
+    }
+
+    /**
+     * Write the order-by-order (L3) state of a book as BookOrders events, as many as its orders need (each fills one
+     * event), ending with one marked last: bids best first then asks best first, each level's orders in queue order.
+     * The market-data publisher starts its own copy of the book from these (the processor's thread writes them all at
+     * once, so no event of the book comes between the parts), then keeps it with the BookLevelUpdates' order fields.
+     *
+     * @param book the book.
+     */
+    void bookOrders(final OrderBook book)
+    {
+        final int maxLength = events.sink().maxEventLength();
+        final int fixed = HEADER + BookOrdersEncoder.BLOCK_LENGTH + BookOrdersEncoder.OrdersEncoder.HEADER_SIZE;
+        final int perPart = Math.min(0xFFFE, (maxLength - fixed) / BookOrdersEncoder.OrdersEncoder.sbeBlockLength());
+        final PriceLevels levels = book.levels();
+        int remaining = 0;
+        for (int i = levels.bestBid(); i != PriceLevels.NONE; i = levels.nextBidBelow(i))
+        {
+            remaining += levels.orderCount(i);
+        }
+        for (int i = levels.bestAsk(); i != PriceLevels.NONE; i = levels.nextAskAbove(i))
+        {
+            remaining += levels.orderCount(i);
+        }
+        int level = levels.bestBid();
+        boolean bids = true;
+        if (level == PriceLevels.NONE)
+        {
+            level = levels.bestAsk();
+            bids = false;
+        }
+        Order order = level == PriceLevels.NONE ? null : levels.head(level);
+        do
+        {
+            final int count = Math.min(perPart, remaining);
+            remaining -= count;
+            final int offset = events.sink().claim(maxLength);
+            bookOrders.wrapAndApplyHeader(events.sink().buffer(), offset, header)
+                .requestId(0L)
+                .instrumentId(book.instrument().instrumentId())
+                .mdSequence(book.mdSequence())
+                .status(tradingStatus(book.instrument().status()))
+                .lastPart(remaining == 0 ? BooleanType.TRUE : BooleanType.FALSE);
+            final BookOrdersEncoder.OrdersEncoder entries = bookOrders.ordersCount(count);
+            for (int written = 0; written < count; written++)
+            {
+                while (null == order)
+                {
+                    level = bids ? levels.nextBidBelow(level) : levels.nextAskAbove(level);
+                    if (level == PriceLevels.NONE && bids)
+                    {
+                        bids = false;
+                        level = levels.bestAsk();
+                    }
+                    order = levels.head(level);
+                }
+                entries.next().orderId(order.orderId()).side(order.isBuy() ? Side.BUY : Side.SELL)
+                    .price(order.price()).quantity(order.leavesQuantity());
+                order = PriceLevels.next(order);
+            }
+            events.sink().commit(HEADER + bookOrders.encodedLength());
+        }
+        while (remaining > 0);
     }
 
     /**

@@ -365,6 +365,24 @@ public final class BusinessLogicProcessor
     }
 
     /**
+     * Publish the order-by-order state of a book (BookOrders events, for the market-data publisher's copy of the
+     * book); changes no state.
+     *
+     * @param instrumentId instrument.
+     * @return false if the instrument is unknown.
+     */
+    public boolean publishBookOrders(final int instrumentId)
+    {
+        final OrderBook book = state.book(instrumentId);
+        if (book == null)
+        {
+            return false;
+        }
+        events.bookOrders(book);
+        return true;
+    }
+
+    /**
      * Publish an instrument's definition and status again (for late joiners); changes no state.
      *
      * @param instrumentId instrument.

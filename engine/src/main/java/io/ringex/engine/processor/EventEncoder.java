@@ -18,6 +18,7 @@ import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportEncoder;
 import io.ringex.protocol.codecs.LogonsUnlockedEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.OrderAction;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
@@ -274,6 +275,29 @@ public final class EventEncoder
      */
     public void levelUpdate(final OrderBook book, final boolean buy, final int index)
     {
+        levelUpdate(book, buy, index, 0L, OrderAction.NONE, 0L);
+    }
+
+    /**
+     * Write the new total of a price level and the order-by-order change that moved it: the level's L2 total and the
+     * one order's L3 event travel in one event, so the order-by-order feed costs the processor three stores, not an
+     * event of its own.
+     *
+     * @param book          the book.
+     * @param buy           side of the level.
+     * @param index         the level's slot.
+     * @param orderId       the order that changed.
+     * @param action        what happened to it.
+     * @param orderQuantity its quantity in the book afterwards (0 once it left).
+     */
+    public void levelUpdate(
+        final OrderBook book,
+        final boolean buy,
+        final int index,
+        final long orderId,
+        final OrderAction action,
+        final long orderQuantity)
+    {
         final PriceLevels levels = book.levels();
         touch(book);
         final int instrumentId = book.instrument().instrumentId();
@@ -296,6 +320,9 @@ public final class EventEncoder
         putLong(array, at + BookLevelUpdateEncoder.quantityEncodingOffset(), quantity);
         putInt(array, at + BookLevelUpdateEncoder.orderCountEncodingOffset(), orderCount);
         putLong(array, at + BookLevelUpdateEncoder.timestampNsEncodingOffset(), timestampNs);
+        putLong(array, at + BookLevelUpdateEncoder.orderIdEncodingOffset(), orderId);
+        putByte(array, at + BookLevelUpdateEncoder.orderActionEncodingOffset(), action.value());
+        putLong(array, at + BookLevelUpdateEncoder.orderQuantityEncodingOffset(), orderQuantity);
         sink.commit(HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH);
     }
 
@@ -421,6 +448,16 @@ public final class EventEncoder
     public void bookSnapshot(final OrderBook book)
     {
         bookEvents.bookSnapshot(book);
+    }
+
+    /**
+     * Write the order-by-order state of a book ({@link BookEvents#bookOrders}).
+     *
+     * @param book the book.
+     */
+    public void bookOrders(final OrderBook book)
+    {
+        bookEvents.bookOrders(book);
     }
 
     /**

@@ -11,6 +11,7 @@ import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.OrderAction;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 
@@ -141,13 +142,14 @@ public final class OrderAmendments
             events.executionReport(order, scale, order.orderId(), order.clientOrderId(), previousId,
                 ExecType.REPLACED, OrderLifecycle.openStatus(order), 0, 0, 0, RejectReason.NONE, CancelReason.NONE,
                 false);
-            events.levelUpdate(book, order.isBuy(), book.levels().index(order.price()));
+            events.levelUpdate(book, order.isBuy(), book.levels().index(order.price()), order.orderId(),
+                OrderAction.MODIFY, order.leavesQuantity());
             return;
         }
 
         final int oldIndex = book.levels().index(order.price());
         book.remove(order);
-        events.levelUpdate(book, order.isBuy(), oldIndex);
+        events.levelUpdate(book, order.isBuy(), oldIndex, order.orderId(), OrderAction.DELETE, 0L);
         order.price(newPrice);
         order.quantity(newQuantity);
         events.executionReport(order, scale, order.orderId(), order.clientOrderId(), previousId,

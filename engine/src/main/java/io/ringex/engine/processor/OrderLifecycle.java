@@ -9,6 +9,7 @@ import io.ringex.engine.risk.Settlement;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.OrderAction;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.RejectReason;
 
@@ -67,7 +68,8 @@ public final class OrderLifecycle implements MatchHandler
     {
         book.rest(order);
         track(book, account, order);
-        events.levelUpdate(book, order.isBuy(), book.levels().index(order.price()));
+        events.levelUpdate(book, order.isBuy(), book.levels().index(order.price()), order.orderId(), OrderAction.ADD,
+            order.leavesQuantity());
     }
 
     /**
@@ -107,7 +109,7 @@ public final class OrderLifecycle implements MatchHandler
     {
         final int index = book.levels().index(order.price());
         book.remove(order);
-        events.levelUpdate(book, order.isBuy(), index);
+        events.levelUpdate(book, order.isBuy(), index, order.orderId(), OrderAction.DELETE, 0L);
         end(book, order, execType, cancelReason, RejectReason.NONE, clientOrderId, origClientOrderId);
     }
 
@@ -187,7 +189,8 @@ public final class OrderLifecycle implements MatchHandler
             taker.isBuy() ? taker.orderId() : maker.orderId(),
             taker.isBuy() ? maker.orderId() : taker.orderId(),
             buyer.accountId(), seller.accountId());
-        events.levelUpdate(book, maker.isBuy(), book.levels().index(price));
+        events.levelUpdate(book, maker.isBuy(), book.levels().index(price), maker.orderId(), OrderAction.EXECUTE,
+            maker.leavesQuantity());
         if (maker.leavesQuantity() == 0)
         {
             release(makerAccount, maker);
@@ -197,7 +200,8 @@ public final class OrderLifecycle implements MatchHandler
     /** {@inheritDoc} */
     public void onMakerSelfTradeCanceled(final OrderBook book, final Order maker)
     {
-        events.levelUpdate(book, maker.isBuy(), book.levels().index(maker.price()));
+        events.levelUpdate(book, maker.isBuy(), book.levels().index(maker.price()), maker.orderId(),
+            OrderAction.DELETE, 0L);
         end(book, maker, ExecType.CANCELED, CancelReason.SELF_TRADE_PREVENTION, RejectReason.NONE,
             maker.clientOrderId(), EventEncoder.NO_CLIENT_ORDER_ID);
     }
@@ -210,7 +214,8 @@ public final class OrderLifecycle implements MatchHandler
         events.executionReport(maker, book.instrument().priceScale(), maker.orderId(), maker.clientOrderId(),
             EventEncoder.NO_CLIENT_ORDER_ID, ExecType.REPLACED, openStatus(maker), 0, 0, 0, RejectReason.NONE,
             CancelReason.SELF_TRADE_PREVENTION, false);
-        events.levelUpdate(book, maker.isBuy(), book.levels().index(maker.price()));
+        events.levelUpdate(book, maker.isBuy(), book.levels().index(maker.price()), maker.orderId(),
+            OrderAction.MODIFY, maker.leavesQuantity());
     }
 
     /**

@@ -148,6 +148,17 @@ final class EngineTestClient implements AutoCloseable
         send(commands.cancel(SESSION, account, clientOrderId, origClientOrderId, 0, INSTRUMENT));
     }
 
+    void replace(final long account, final long clientOrderId, final long origClientOrderId, final long price,
+        final long quantity)
+    {
+        send(commands.replace(SESSION, account, clientOrderId, origClientOrderId, 0, INSTRUMENT, price, quantity));
+    }
+
+    void delist()
+    {
+        send(commands.delistInstrument(++requestId, INSTRUMENT, "test"));
+    }
+
     void takeSnapshot()
     {
         send(commands.takeSnapshot(++requestId));

@@ -71,12 +71,13 @@ class AuditTrailTest
         venue.close();
 
         final AuditTrail.Result byOrder = audit(AuditTrail.Query.order(orderId));
+        // The order's book events (BookLevelUpdate names the order since the order-by-order feed) are in its trail.
         assertEquals(List.of(
-            "NewOrder: ExecutionReport NEW",
-            "NewOrder: ExecutionReport PARTIAL_FILL, Trade",
-            "ReplaceOrder: ExecutionReport REPLACED",
-            "NewOrder: ExecutionReport PARTIAL_FILL, Trade",
-            "CancelOrder: ExecutionReport CANCELED"), lifecycle(byOrder), AuditTrail.text(byOrder));
+            "NewOrder: ExecutionReport NEW, BookLevelUpdate",
+            "NewOrder: ExecutionReport PARTIAL_FILL, Trade, BookLevelUpdate",
+            "ReplaceOrder: BookLevelUpdate, ExecutionReport REPLACED, BookLevelUpdate",
+            "NewOrder: ExecutionReport PARTIAL_FILL, Trade, BookLevelUpdate",
+            "CancelOrder: BookLevelUpdate, ExecutionReport CANCELED"), lifecycle(byOrder), AuditTrail.text(byOrder));
         final AuditTrail.Entry secondFill = byOrder.entries().get(3);
         assertTrue(secondFill.eventTexts().get(1).contains("sellOrderId=" + orderId), secondFill.toString());
         assertTrue(secondFill.eventTexts().get(1).contains("buyOrderId=" + (orderId + 3)),

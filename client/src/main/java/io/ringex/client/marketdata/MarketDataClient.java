@@ -1,0 +1,736 @@
+package io.ringex.client.marketdata;
+
+import java.security.SecureRandom;
+
+import io.aeron.Aeron;
+import io.aeron.FragmentAssembler;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.Header;
+import io.ringex.protocol.codecs.BestBidOfferDecoder;
+import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
+import io.ringex.protocol.codecs.BookOrdersDecoder;
+import io.ringex.protocol.codecs.BookSnapshotDecoder;
+import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
+import io.ringex.protocol.codecs.MarketDataRequestStatus;
+import io.ringex.protocol.codecs.MarketStatisticsDecoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.RetransmitRequestEncoder;
+import io.ringex.protocol.codecs.RetransmitResponseDecoder;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.SnapshotRequestEncoder;
+import io.ringex.protocol.codecs.SnapshotResponseDecoder;
+import io.ringex.protocol.codecs.TradeDecoder;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The Java client of the Ringex market-data feed (docs/protocol.md, "Market data"): subscribe to instruments, get
+ * callbacks for trades, BBO, statistics and book changes, and hold each instrument's book order by order (L3) with its
+ * level totals (L2), which the client rebuilds by itself when it misses something.
+ * <p>
+ * Recovery, as the specification describes it: the channel sequence (each frame's reserved value) shows a gap on the
+ * channel; a short one is asked again of the recovery service ({@code RetransmitRequest}) while what arrives live waits
+ * in a buffer. A gap in an instrument's own sequence, or a retransmission refused, starts that instrument's recovery:
+ * its incrementals are buffered, a snapshot is asked for ({@code SnapshotRequest}), the book is rebuilt from it, and
+ * the buffered incrementals after the snapshot's sequence are applied. A subscription starts the same way.
+ * <p>
+ * Threading: single-threaded by contract, like {@code ExchangeClient}: {@link #subscribe}, {@link #poll()} and the
+ * getters from one thread. Allocation: subscribing allocates the instrument's book; in steady state (no gap) nothing
+ * is allocated per message.
+ */
+public final class MarketDataClient implements AutoCloseable
+{
+    /** Most feed messages one retransmission may ask for (the service's limit). */
+    public static final int MAX_RETRANSMIT = 4096;
+    /** Wait for an answer before asking again. */
+    public static final long REQUEST_TIMEOUT_NS = 2_000_000_000L;
+    /** Wait after a BUSY or NOT_READY before asking again. */
+    public static final long RETRY_DELAY_NS = 50_000_000L;
+
+    private static final int HEADER = MessageHeaderDecoder.ENCODED_LENGTH;
+    private static final int FRAGMENT_LIMIT = 64;
+
+    private final Subscription feed;
+    private final Subscription recovery;
+    private final Publication requests;
+    private final MarketDataListener listener;
+    private final NanoClock clock;
+    private final FragmentAssembler feedAssembler = new FragmentAssembler(this::onFeedFragment);
+    private final FragmentAssembler recoveryAssembler = new FragmentAssembler(this::onRecoveryFragment);
+    private final Int2ObjectHashMap<Subscribed> instruments = new Int2ObjectHashMap<>();
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final BookLevelUpdateDecoder levelUpdate = new BookLevelUpdateDecoder();
+    private final BestBidOfferDecoder bbo = new BestBidOfferDecoder();
+    private final TradeDecoder trade = new TradeDecoder();
+    private final MarketStatisticsDecoder statistics = new MarketStatisticsDecoder();
+    private final InstrumentDefinitionDecoder definition = new InstrumentDefinitionDecoder();
+    private final BookOrdersDecoder bookOrders = new BookOrdersDecoder();
+    private final SnapshotResponseDecoder snapshotResponse = new SnapshotResponseDecoder();
+    private final RetransmitResponseDecoder retransmitResponse = new RetransmitResponseDecoder();
+    private final SnapshotRequestEncoder snapshotRequest = new SnapshotRequestEncoder();
+    private final RetransmitRequestEncoder retransmitRequest = new RetransmitRequestEncoder();
+    private final UnsafeBuffer requestBuffer = new UnsafeBuffer(new byte[64]);
+    private long nextRequestId = new SecureRandom().nextLong() & 0x3FFF_FFFF_FFFF_FFFFL;
+
+    private long expectedChannelSequence;
+    private int feedSessionId;
+    private boolean feedSeen;
+    /** Live messages held while a retransmission is outstanding: [int32 length][int64 channel sequence][message]. */
+    private ExpandableArrayBuffer held = new ExpandableArrayBuffer(64 * 1024);
+    private ExpandableArrayBuffer draining = new ExpandableArrayBuffer(64 * 1024);
+    private int heldLength;
+    private long retransmitRequestId;
+    private long retransmitFrom;
+    private int retransmitCount;
+    private boolean retransmitAccepted;
+    private boolean retransmitSent;
+    private long retransmitDeadlineNs;
+    private final int maxHeldBytes;
+
+    private long lastEventTimestampNs;
+    private long channelGaps;
+    private long retransmissions;
+    private long snapshots;
+    private long recoveries;
+
+    private MarketDataClient(
+        final Aeron aeron,
+        final String feedChannel,
+        final int feedStreamId,
+        final String recoveryChannel,
+        final int recoveryStreamId,
+        final String requestChannel,
+        final int requestStreamId,
+        final MarketDataListener listener,
+        final NanoClock clock)
+    {
+        this.feed = aeron.addSubscription(feedChannel, feedStreamId);
+        this.recovery = aeron.addSubscription(recoveryChannel, recoveryStreamId);
+        this.requests = aeron.addPublication(requestChannel, requestStreamId);
+        this.listener = listener;
+        this.clock = clock;
+        this.maxHeldBytes = 16 * 1024 * 1024;
+    }
+
+    /**
+     * Subscribe to the engine's feed and recovery streams and open the request publication.
+     *
+     * @param aeron            connected Aeron client; not closed by this client.
+     * @param feedChannel      the engine's outbound channel as a subscriber names it (for a slow reader on IPC, add
+     *                         {@code tether=false}: docs/protocol.md, "Slow consumers").
+     * @param feedStreamId     the market-data stream (1003 by default).
+     * @param recoveryChannel  the engine's outbound channel again (or another destination of it).
+     * @param recoveryStreamId the recovery stream (1030 by default).
+     * @param requestChannel   the engine's ingress channel.
+     * @param requestStreamId  the request stream (1031 by default).
+     * @param listener         receives callbacks during {@link #poll()}.
+     * @return the client.
+     */
+    public static MarketDataClient connect(
+        final Aeron aeron,
+        final String feedChannel,
+        final int feedStreamId,
+        final String recoveryChannel,
+        final int recoveryStreamId,
+        final String requestChannel,
+        final int requestStreamId,
+        final MarketDataListener listener)
+    {
+        return new MarketDataClient(aeron, feedChannel, feedStreamId, recoveryChannel, recoveryStreamId,
+            requestChannel, requestStreamId, listener, SystemNanoClock.INSTANCE);
+    }
+
+    /**
+     * Start following an instrument: its book is built from a snapshot, then kept live.
+     *
+     * @param instrumentId the instrument.
+     */
+    public void subscribe(final int instrumentId)
+    {
+        if (!instruments.containsKey(instrumentId))
+        {
+            final Subscribed instrument = new Subscribed(instrumentId);
+            instruments.put(instrumentId, instrument);
+            startRecovery(instrument);
+        }
+    }
+
+    /**
+     * Stop following an instrument.
+     *
+     * @param instrumentId the instrument.
+     */
+    public void unsubscribe(final int instrumentId)
+    {
+        instruments.remove(instrumentId);
+    }
+
+    /**
+     * @param instrumentId a subscribed instrument.
+     * @return its book, or null if not subscribed.
+     */
+    public MarketDataBook book(final int instrumentId)
+    {
+        final Subscribed instrument = instruments.get(instrumentId);
+        return null == instrument ? null : instrument.book;
+    }
+
+    /**
+     * @param instrumentId a subscribed instrument.
+     * @return whether its book follows the feed now (not waiting for a snapshot).
+     */
+    public boolean isLive(final int instrumentId)
+    {
+        final Subscribed instrument = instruments.get(instrumentId);
+        return null != instrument && instrument.state == Subscribed.LIVE && !retransmitting();
+    }
+
+    /** @return gaps seen in the channel sequence. */
+    public long channelGaps()
+    {
+        return channelGaps;
+    }
+
+    /** @return retransmissions applied. */
+    public long retransmissions()
+    {
+        return retransmissions;
+    }
+
+    /** @return snapshots asked for. */
+    public long snapshots()
+    {
+        return snapshots;
+    }
+
+    /** @return books rebuilt from a snapshot and buffered incrementals. */
+    public long recoveries()
+    {
+        return recoveries;
+    }
+
+    /**
+     * @return the engine's timestamp (ns since the epoch, the ingress time of the command that caused it) of the last
+     * book change, trade or BBO passed to the listener: in a callback, the one being delivered.
+     */
+    public long lastEventTimestampNs()
+    {
+        return lastEventTimestampNs;
+    }
+
+    /** @return the next channel sequence expected. */
+    public long expectedChannelSequence()
+    {
+        return expectedChannelSequence;
+    }
+
+    /**
+     * Read the feed and the recovery stream, send what requests are due, and call the listener.
+     *
+     * @return work done.
+     */
+    public int poll()
+    {
+        int work = feed.poll(feedAssembler, FRAGMENT_LIMIT);
+        work += recovery.poll(recoveryAssembler, FRAGMENT_LIMIT);
+        work += sendRequests();
+        return work;
+    }
+
+    public void close()
+    {
+        CloseHelper.closeAll(feed, recovery, requests);
+    }
+
+    private boolean retransmitting()
+    {
+        return retransmitRequestId != 0;
+    }
+
+    private void onFeedFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        final int sessionId = header.sessionId();
+        if (sessionId != feedSessionId)
+        {
+            if (feedSeen)
+            {
+                // Another publication of the feed (the engine restarted, or a standby took over): its channel
+                // sequence starts again at 1, so every book starts over from a snapshot.
+                if (retransmitting())
+                {
+                    retransmitRequestId = 0;
+                    heldLength = 0;
+                }
+                expectedChannelSequence = 0;
+                resyncAll();
+            }
+            feedSeen = true;
+            feedSessionId = sessionId;
+        }
+        onLive(buffer, offset, length, header.reservedValue());
+    }
+
+    private void onLive(final DirectBuffer buffer, final int offset, final int length, final long channelSequence)
+    {
+        if (retransmitting())
+        {
+            hold(buffer, offset, length, channelSequence);
+            return;
+        }
+        if (0 == expectedChannelSequence || channelSequence == expectedChannelSequence)
+        {
+            expectedChannelSequence = channelSequence + 1;
+            apply(buffer, offset, length);
+            return;
+        }
+        if (channelSequence < expectedChannelSequence)
+        {
+            return; // seen already
+        }
+        channelGaps++;
+        final long missing = channelSequence - expectedChannelSequence;
+        if (missing <= MAX_RETRANSMIT)
+        {
+            retransmitRequestId = newRequestId();
+            retransmitFrom = expectedChannelSequence;
+            retransmitCount = (int)missing;
+            retransmitAccepted = false;
+            retransmitSent = false;
+            hold(buffer, offset, length, channelSequence);
+            return;
+        }
+        // Too much lost to ask again: every book starts over from a snapshot.
+        expectedChannelSequence = channelSequence + 1;
+        resyncAll();
+        apply(buffer, offset, length);
+    }
+
+    private void hold(final DirectBuffer buffer, final int offset, final int length, final long channelSequence)
+    {
+        if (heldLength + 12 + length > maxHeldBytes)
+        {
+            // The retransmission takes too long for what arrives meanwhile: give it up.
+            abandonRetransmission();
+            onLive(buffer, offset, length, channelSequence);
+            return;
+        }
+        held.putInt(heldLength, length);
+        held.putLong(heldLength + 4, channelSequence);
+        held.putBytes(heldLength + 12, buffer, offset, length);
+        heldLength += 12 + length;
+    }
+
+    private void endRetransmission()
+    {
+        retransmitRequestId = 0;
+        final ExpandableArrayBuffer drain = held;
+        final int drainLength = heldLength;
+        held = draining;
+        draining = drain;
+        heldLength = 0;
+        for (int at = 0; at < drainLength; )
+        {
+            final int length = drain.getInt(at);
+            onLive(drain, at + 12, length, drain.getLong(at + 4));
+            at += 12 + length;
+        }
+    }
+
+    private void abandonRetransmission()
+    {
+        // Every book starts over from a snapshot, so the channel may start over from the next message.
+        expectedChannelSequence = 0;
+        resyncAll();
+        endRetransmission();
+    }
+
+    private void resyncAll()
+    {
+        for (final Subscribed instrument : instruments.values())
+        {
+            if (instrument.state == Subscribed.LIVE)
+            {
+                startRecovery(instrument);
+            }
+        }
+    }
+
+    private void onRecoveryFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        if (length < HEADER)
+        {
+            return;
+        }
+        headerDecoder.wrap(buffer, offset);
+        switch (headerDecoder.templateId())
+        {
+            case SnapshotResponseDecoder.TEMPLATE_ID:
+                onSnapshotResponse(buffer, offset);
+                break;
+            case BookOrdersDecoder.TEMPLATE_ID:
+                onBookOrders(buffer, offset);
+                break;
+            case RetransmitResponseDecoder.TEMPLATE_ID:
+                onRetransmitResponse(buffer, offset);
+                break;
+            default:
+                // A feed message again: ours if we await a retransmission it belongs to.
+                final long channelSequence = header.reservedValue();
+                if (retransmitAccepted && channelSequence == expectedChannelSequence &&
+                    channelSequence < retransmitFrom + retransmitCount)
+                {
+                    expectedChannelSequence++;
+                    apply(buffer, offset, length);
+                    if (expectedChannelSequence == retransmitFrom + retransmitCount)
+                    {
+                        retransmissions++;
+                        endRetransmission();
+                    }
+                }
+                break;
+        }
+    }
+
+    private void onRetransmitResponse(final DirectBuffer buffer, final int offset)
+    {
+        retransmitResponse.wrapAndApplyHeader(buffer, offset, headerDecoder);
+        if (!retransmitting() || retransmitResponse.requestId() != retransmitRequestId)
+        {
+            return;
+        }
+        if (retransmitResponse.status() == MarketDataRequestStatus.ACCEPTED)
+        {
+            retransmitAccepted = true;
+        }
+        else
+        {
+            abandonRetransmission();
+        }
+    }
+
+    private void onSnapshotResponse(final DirectBuffer buffer, final int offset)
+    {
+        snapshotResponse.wrapAndApplyHeader(buffer, offset, headerDecoder);
+        final Subscribed instrument = instruments.get(snapshotResponse.instrumentId());
+        if (null == instrument || instrument.state != Subscribed.RECOVERING ||
+            snapshotResponse.requestId() != instrument.requestId)
+        {
+            return;
+        }
+        final MarketDataRequestStatus status = snapshotResponse.status();
+        if (status == MarketDataRequestStatus.ACCEPTED)
+        {
+            instrument.snapshotSequence = snapshotResponse.mdSequence();
+            instrument.book.clear();
+            instrument.loading = true;
+        }
+        else if (status == MarketDataRequestStatus.UNKNOWN_INSTRUMENT || status == MarketDataRequestStatus.DELISTED)
+        {
+            instruments.remove(instrument.instrumentId);
+            listener.onSubscriptionRefused(instrument.instrumentId, status);
+        }
+        else
+        {
+            instrument.requestSent = false;
+            instrument.nextRequestNs = clock.nanoTime() + RETRY_DELAY_NS;
+        }
+    }
+
+    private void onBookOrders(final DirectBuffer buffer, final int offset)
+    {
+        bookOrders.wrapAndApplyHeader(buffer, offset, headerDecoder);
+        final Subscribed instrument = instruments.get(bookOrders.instrumentId());
+        if (null == instrument || !instrument.loading || bookOrders.requestId() != instrument.requestId)
+        {
+            return;
+        }
+        final boolean last = bookOrders.lastPart() == BooleanType.TRUE;
+        for (final BookOrdersDecoder.OrdersDecoder order : bookOrders.orders())
+        {
+            instrument.book.add(order.orderId(), order.side() == Side.BUY, order.price(), order.quantity());
+        }
+        if (last)
+        {
+            instrument.loading = false;
+            instrument.state = Subscribed.LIVE;
+            instrument.book.mdSequence(instrument.snapshotSequence);
+            recoveries++;
+            listener.onBookChanged(instrument.book);
+            listener.onRecovered(instrument.instrumentId, instrument.snapshotSequence);
+            final ExpandableArrayBuffer buffered = instrument.buffered;
+            final int bufferedLength = instrument.bufferedLength;
+            instrument.buffered = instrument.spare;
+            instrument.spare = buffered;
+            instrument.bufferedLength = 0;
+            for (int at = 0; at < bufferedLength; )
+            {
+                final int length = buffered.getInt(at);
+                apply(buffered, at + 4, length);
+                at += 4 + length;
+            }
+        }
+    }
+
+    private void startRecovery(final Subscribed instrument)
+    {
+        snapshots++;
+        instrument.state = Subscribed.RECOVERING;
+        instrument.loading = false;
+        instrument.requestSent = false;
+        instrument.requestId = newRequestId();
+        instrument.nextRequestNs = 0;
+        instrument.bufferedLength = 0;
+    }
+
+    /** A feed message, in channel order: route it to its instrument. */
+    private void apply(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (length < HEADER)
+        {
+            return;
+        }
+        headerDecoder.wrap(buffer, offset);
+        final int templateId = headerDecoder.templateId();
+        final int instrumentId;
+        switch (templateId)
+        {
+            case BookLevelUpdateDecoder.TEMPLATE_ID:
+            case BestBidOfferDecoder.TEMPLATE_ID:
+            case TradeDecoder.TEMPLATE_ID:
+            case MarketStatisticsDecoder.TEMPLATE_ID:
+            case InstrumentDefinitionDecoder.TEMPLATE_ID:
+            case BookSnapshotDecoder.TEMPLATE_ID:
+                // every one of them starts its body with the instrument id
+                instrumentId = buffer.getInt(offset + HEADER, MessageHeaderDecoder.BYTE_ORDER);
+                break;
+            default:
+                return;
+        }
+        final Subscribed instrument = instruments.get(instrumentId);
+        if (null == instrument)
+        {
+            return;
+        }
+        if (instrument.state == Subscribed.RECOVERING)
+        {
+            instrument.buffer(buffer, offset, length);
+            return;
+        }
+        final MarketDataBook book = instrument.book;
+        switch (templateId)
+        {
+            case BookLevelUpdateDecoder.TEMPLATE_ID:
+                levelUpdate.wrapAndApplyHeader(buffer, offset, headerDecoder);
+                if (sequenced(instrument, levelUpdate.mdSequence(), buffer, offset, length))
+                {
+                    applyLevelUpdate(instrument);
+                }
+                break;
+            case BestBidOfferDecoder.TEMPLATE_ID:
+                bbo.wrapAndApplyHeader(buffer, offset, headerDecoder);
+                if (sequenced(instrument, bbo.mdSequence(), buffer, offset, length))
+                {
+                    lastEventTimestampNs = bbo.timestampNs();
+                    listener.onBestBidOffer(instrumentId, bbo.bidPrice(), bbo.bidQuantity(), bbo.askPrice(),
+                        bbo.askQuantity());
+                }
+                break;
+            case TradeDecoder.TEMPLATE_ID:
+                trade.wrapAndApplyHeader(buffer, offset, headerDecoder);
+                if (sequenced(instrument, trade.mdSequence(), buffer, offset, length))
+                {
+                    lastEventTimestampNs = trade.timestampNs();
+                    listener.onTrade(instrumentId, trade.tradeId(), trade.price(), trade.quantity(),
+                        trade.aggressorSide(), trade.timestampNs());
+                }
+                break;
+            case MarketStatisticsDecoder.TEMPLATE_ID:
+                statistics.wrapAndApplyHeader(buffer, offset, headerDecoder);
+                if (asOf(instrument, statistics.mdSequence(), buffer, offset, length))
+                {
+                    listener.onStatistics(statistics);
+                }
+                break;
+            case BookSnapshotDecoder.TEMPLATE_ID:
+                // The periodic L2 snapshot: the book is kept order by order, so it only tells the sequence, which
+                // shows a loss at the end of a burst that nothing after it would have shown.
+                asOf(instrument, buffer.getLong(offset + HEADER + BookSnapshotDecoder.mdSequenceEncodingOffset(),
+                    MessageHeaderDecoder.BYTE_ORDER), buffer, offset, length);
+                break;
+            default:
+                definition.wrapAndApplyHeader(buffer, offset, headerDecoder);
+                if (asOf(instrument, definition.mdSequence(), buffer, offset, length))
+                {
+                    listener.onInstrument(definition);
+                }
+                break;
+        }
+        if (book != instrument.book)
+        {
+            throw new IllegalStateException("book replaced");
+        }
+    }
+
+    /** @return true to apply an incremental that moves the instrument's sequence on by one. */
+    private boolean sequenced(
+        final Subscribed instrument, final long mdSequence, final DirectBuffer buffer, final int offset,
+        final int length)
+    {
+        final long last = instrument.book.mdSequence();
+        if (mdSequence <= last)
+        {
+            return false; // in the snapshot already, or seen
+        }
+        if (mdSequence != last + 1)
+        {
+            startRecovery(instrument);
+            instrument.buffer(buffer, offset, length);
+            return false;
+        }
+        instrument.book.mdSequence(mdSequence);
+        return true;
+    }
+
+    /** @return true to pass on a message that states the sequence it is as of (statistics, definitions). */
+    private boolean asOf(
+        final Subscribed instrument, final long mdSequence, final DirectBuffer buffer, final int offset,
+        final int length)
+    {
+        if (mdSequence > instrument.book.mdSequence())
+        {
+            startRecovery(instrument);
+            instrument.buffer(buffer, offset, length);
+            return false;
+        }
+        return true;
+    }
+
+    private void applyLevelUpdate(final Subscribed instrument)
+    {
+        final MarketDataBook book = instrument.book;
+        final boolean buy = levelUpdate.side() == Side.BUY;
+        final boolean applied;
+        switch (levelUpdate.orderAction())
+        {
+            case ADD:
+                applied = book.add(levelUpdate.orderId(), buy, levelUpdate.price(), levelUpdate.orderQuantity());
+                break;
+            case MODIFY:
+            case EXECUTE:
+                applied = book.update(levelUpdate.orderId(), levelUpdate.orderQuantity());
+                break;
+            case DELETE:
+                applied = book.delete(levelUpdate.orderId());
+                break;
+            default:
+                applied = false;
+                break;
+        }
+        lastEventTimestampNs = levelUpdate.timestampNs();
+        final int level = book.levelIndex(buy, levelUpdate.price());
+        final long quantity = level == MarketDataBook.NONE ? 0 : book.levelQuantity(buy, level);
+        final int orders = level == MarketDataBook.NONE ? 0 : book.levelOrderCount(buy, level);
+        if (!applied || quantity != levelUpdate.quantity() || orders != levelUpdate.orderCount())
+        {
+            // The book disagrees with the engine's level total: rebuild it rather than show a wrong book.
+            startRecovery(instrument);
+            return;
+        }
+        listener.onBookChanged(book);
+    }
+
+    private int sendRequests()
+    {
+        int work = 0;
+        final long now = clock.nanoTime();
+        if (retransmitting() && (!retransmitSent || (!retransmitAccepted && now > retransmitDeadlineNs)))
+        {
+            if (retransmitSent)
+            {
+                abandonRetransmission(); // no answer in time: snapshots instead
+            }
+            else
+            {
+                retransmitRequest.wrapAndApplyHeader(requestBuffer, 0, headerEncoder).requestId(retransmitRequestId)
+                    .fromChannelSequence(retransmitFrom).count(retransmitCount);
+                if (requests.offer(requestBuffer, 0, HEADER + RetransmitRequestEncoder.BLOCK_LENGTH) > 0)
+                {
+                    retransmitSent = true;
+                    retransmitDeadlineNs = now + REQUEST_TIMEOUT_NS;
+                    work++;
+                }
+            }
+        }
+        for (final Subscribed instrument : instruments.values())
+        {
+            if (instrument.state != Subscribed.RECOVERING || instrument.loading)
+            {
+                continue;
+            }
+            if (instrument.requestSent && now > instrument.nextRequestNs)
+            {
+                instrument.requestSent = false; // no answer: ask again
+                instrument.requestId = newRequestId();
+            }
+            if (!instrument.requestSent && now >= instrument.nextRequestNs)
+            {
+                snapshotRequest.wrapAndApplyHeader(requestBuffer, 0, headerEncoder).requestId(instrument.requestId)
+                    .instrumentId(instrument.instrumentId);
+                if (requests.offer(requestBuffer, 0, HEADER + SnapshotRequestEncoder.BLOCK_LENGTH) > 0)
+                {
+                    instrument.requestSent = true;
+                    instrument.nextRequestNs = now + REQUEST_TIMEOUT_NS;
+                    work++;
+                }
+            }
+        }
+        return work;
+    }
+
+    private long newRequestId()
+    {
+        return ++nextRequestId;
+    }
+
+    /** A subscribed instrument's book and recovery state. */
+    private static final class Subscribed
+    {
+        static final int RECOVERING = 1;
+        static final int LIVE = 2;
+
+        final int instrumentId;
+        final MarketDataBook book;
+        int state;
+        boolean loading;
+        boolean requestSent;
+        long requestId;
+        long nextRequestNs;
+        long snapshotSequence;
+        /** Incrementals that arrived while recovering: [int32 length][message]. */
+        ExpandableArrayBuffer buffered = new ExpandableArrayBuffer(4096);
+        ExpandableArrayBuffer spare = new ExpandableArrayBuffer(4096);
+        int bufferedLength;
+
+        Subscribed(final int instrumentId)
+        {
+            this.instrumentId = instrumentId;
+            this.book = new MarketDataBook(instrumentId);
+        }
+
+        void buffer(final DirectBuffer buffer, final int offset, final int length)
+        {
+            buffered.putInt(bufferedLength, length);
+            buffered.putBytes(bufferedLength + 4, buffer, offset, length);
+            bufferedLength += 4 + length;
+        }
+    }
+}

@@ -1,0 +1,651 @@
+package io.ringex.engine.marketdata;
+
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.ringex.client.marketdata.MarketDataBook;
+import io.ringex.protocol.MessageCatalog;
+import io.ringex.protocol.MessageValidator;
+import io.ringex.protocol.codecs.BestBidOfferDecoder;
+import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
+import io.ringex.protocol.codecs.BookOrdersDecoder;
+import io.ringex.protocol.codecs.BookOrdersEncoder;
+import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
+import io.ringex.protocol.codecs.MarketDataRequestStatus;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.OrderAction;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.RetransmitRequestDecoder;
+import io.ringex.protocol.codecs.RetransmitResponseEncoder;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.SnapshotRequestDecoder;
+import io.ringex.protocol.codecs.SnapshotResponseEncoder;
+import io.ringex.protocol.codecs.TradeDecoder;
+import io.ringex.protocol.codecs.TradingStatus;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.broadcast.CopyBroadcastReceiver;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * The market-data recovery service: snapshots (a book, order by order, at an instrument sequence) and
+ * retransmissions (feed messages by channel sequence), on request.
+ * <p>
+ * It is an agent of its own, apart from the engine's threads, and keeps its own copy of every book, built from what the
+ * {@link MarketDataFeed} hands it over a broadcast buffer: the processor's periodic BookOrders refresh to start (or
+ * restart) each book, then each feed message; it holds the last feed messages for retransmission. The feed never waits
+ * for it: should it fall a whole broadcast buffer behind, it drops its books and window and waits for the next refresh
+ * (answering NOT_READY meanwhile). So neither a request nor a storm of them can slow the engine or the live feed:
+ * they cost this agent's thread only.
+ * <p>
+ * Requests are answered in arrival order, one at a time, on the recovery publication: the answer (SnapshotResponse or
+ * RetransmitResponse) and, when accepted, what it announces (BookOrders parts carrying the request id; or the feed
+ * messages as first sent, each with its channel sequence in the frame's reserved value). A request is refused at once
+ * with a reason when it cannot be read (MALFORMED), names an unknown instrument, a delisted one, a range not held, too
+ * long a range, or when {@code maxPending} requests already wait (BUSY). Refusals wait in a ring of their own (4096)
+ * for the recovery stream to take them; beyond that they are dropped and counted, and their requesters, hearing
+ * nothing, ask again.
+ * <p>
+ * Thread safety: {@link #doWork()} on the agent's thread only.
+ */
+public final class MarketDataRecovery implements Agent
+{
+    /** Most orders in one BookOrders part of an answer. */
+    static final int ORDERS_PER_PART = 512;
+    /** Most feed messages one retransmission request may ask for. */
+    public static final int MAX_RETRANSMIT = 4096;
+
+    private static final int HEADER = MessageHeaderDecoder.ENCODED_LENGTH;
+    private static final int BROADCAST_BATCH = 4096;
+    private static final int RECORD_HEADER = 12;
+    private static final long STUCK_ANSWER_MS = 5_000;
+    private static final int MAX_REFUSALS = 4096;
+    private static final int REFUSAL_SLOT = 64;
+
+    private final CopyBroadcastReceiver feed;
+    private final Subscription requests;
+    private final Publication answers;
+    private final EpochClock clock;
+    private final AtomicCounter refused;
+    private final AtomicCounter lapped;
+    private final AtomicCounter refusalsDropped;
+    private final RetransmissionWindow window;
+    private final Int2ObjectHashMap<Instrument> instruments = new Int2ObjectHashMap<>();
+    private final MessageValidator validator = new MessageValidator(256);
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final BookLevelUpdateDecoder levelUpdate = new BookLevelUpdateDecoder();
+    private final BookOrdersDecoder bookOrdersDecoder = new BookOrdersDecoder();
+    private final BookOrdersEncoder bookOrders = new BookOrdersEncoder();
+    private final SnapshotRequestDecoder snapshotRequest = new SnapshotRequestDecoder();
+    private final RetransmitRequestDecoder retransmitRequest = new RetransmitRequestDecoder();
+    private final SnapshotResponseEncoder snapshotResponse = new SnapshotResponseEncoder();
+    private final RetransmitResponseEncoder retransmitResponse = new RetransmitResponseEncoder();
+    private final UnsafeBuffer refusals = new UnsafeBuffer(new byte[MAX_REFUSALS * REFUSAL_SLOT]);
+    private int refusalHead;
+    private int refusalCount;
+    private final MessageHandler onFeed = this::onFeed;
+    private final FragmentHandler onRequest = this::onRequest;
+    private final MarketDataBook.OrderVisitor writeOrder = this::writeOrder;
+    private final io.aeron.ReservedValueSupplier reservedValueSupplier = (termBuffer, termOffset, frameLength) ->
+        reservedValue();
+    private long reservedValue;
+
+    private final int maxPending;
+    private final int[] pendingTemplate;
+    private final long[] pendingRequestId;
+    private final long[] pendingArgument;
+    private final int[] pendingCount;
+    private int pendingHead;
+    private int pendingSize;
+
+    /** The answer being sent: records of [int32 length][int64 reserved value][message]. */
+    private final ExpandableArrayBuffer answer = new ExpandableArrayBuffer(64 * 1024);
+    private int answerLength;
+    private int answerSent;
+    private long answerStartedMs;
+    private BookOrdersEncoder.OrdersEncoder partEntries;
+    private int partRemaining;
+    private int ordersRemaining;
+    private int partStart;
+    private long partRequestId;
+    private Instrument partInstrument;
+
+    /**
+     * @param feed       the {@link MarketDataFeed}'s broadcast, read from its start.
+     * @param requests   where subscribers' requests arrive.
+     * @param answers    the recovery stream.
+     * @param clock      for answers stuck on a back-pressured stream.
+     * @param window     retransmission window.
+     * @param maxPending requests that may wait before BUSY.
+     * @param refused    counts requests refused.
+     * @param lapped     counts the times the agent fell a broadcast buffer behind.
+     * @param refusalsDropped counts refusals not sent because 4096 were waiting already.
+     */
+    public MarketDataRecovery(
+        final CopyBroadcastReceiver feed,
+        final Subscription requests,
+        final Publication answers,
+        final EpochClock clock,
+        final RetransmissionWindow window,
+        final int maxPending,
+        final AtomicCounter refused,
+        final AtomicCounter lapped,
+        final AtomicCounter refusalsDropped)
+    {
+        this.refusalsDropped = refusalsDropped;
+        this.feed = feed;
+        this.requests = requests;
+        this.answers = answers;
+        this.clock = clock;
+        this.window = window;
+        this.maxPending = maxPending;
+        this.refused = refused;
+        this.lapped = lapped;
+        pendingTemplate = new int[maxPending];
+        pendingRequestId = new long[maxPending];
+        pendingArgument = new long[maxPending];
+        pendingCount = new int[maxPending];
+    }
+
+    /**
+     * @param windowBytes    bytes of feed messages held for retransmission.
+     * @param windowMessages feed messages held for retransmission.
+     * @return a window to pass to the constructor.
+     */
+    public static RetransmissionWindow window(final int windowBytes, final int windowMessages)
+    {
+        return new RetransmissionWindow(windowBytes, windowMessages);
+    }
+
+    public String roleName()
+    {
+        return "md-recovery";
+    }
+
+    public int doWork()
+    {
+        int work = 0;
+        try
+        {
+            for (int i = 0; i < BROADCAST_BATCH; i++)
+            {
+                final int received = feed.receive(onFeed);
+                if (0 == received)
+                {
+                    break;
+                }
+                work += received;
+            }
+        }
+        catch (final IllegalStateException ex)
+        {
+            // Lapped: what the agent holds no longer follows the feed. Start over from the next refresh.
+            lapped.incrementRelease();
+            window.reset();
+            for (final Instrument instrument : instruments.values())
+            {
+                instrument.ready = false;
+                instrument.loading = false;
+                instrument.skipToNextRefresh = true;
+            }
+            work++;
+        }
+        work += requests.poll(onRequest, 16);
+        work += sendRefusals();
+        work += sendAnswer();
+        if (answerSent == answerLength && pendingSize > 0)
+        {
+            work += startNextAnswer();
+        }
+        return work;
+    }
+
+    private long reservedValue()
+    {
+        return reservedValue;
+    }
+
+    private void onFeed(final int msgTypeId, final org.agrona.MutableDirectBuffer buffer, final int index,
+        final int length)
+    {
+        final long channelSequence = buffer.getLong(index);
+        final int offset = index + MarketDataFeed.MESSAGE_OFFSET;
+        final int messageLength = length - MarketDataFeed.MESSAGE_OFFSET;
+        headerDecoder.wrap(buffer, offset);
+        final int templateId = headerDecoder.templateId();
+        if (msgTypeId == MarketDataFeed.BOOK_ORDERS)
+        {
+            onBookOrders(buffer, offset);
+            return;
+        }
+        window.add(channelSequence, buffer, offset, messageLength);
+        final int body = offset + HEADER;
+        switch (templateId)
+        {
+            case BookLevelUpdateDecoder.TEMPLATE_ID:
+                onLevelUpdate(buffer, offset);
+                break;
+            case BestBidOfferDecoder.TEMPLATE_ID:
+                sequenced(buffer.getInt(body + BestBidOfferDecoder.instrumentIdEncodingOffset()),
+                    buffer.getLong(body + BestBidOfferDecoder.mdSequenceEncodingOffset()));
+                break;
+            case TradeDecoder.TEMPLATE_ID:
+                sequenced(buffer.getInt(body + TradeDecoder.instrumentIdEncodingOffset()),
+                    buffer.getLong(body + TradeDecoder.mdSequenceEncodingOffset()));
+                break;
+            case InstrumentDefinitionDecoder.TEMPLATE_ID:
+                instrument(buffer.getInt(body + InstrumentDefinitionDecoder.instrumentIdEncodingOffset())).status =
+                    (short)(buffer.getByte(body + InstrumentDefinitionDecoder.statusEncodingOffset()) & 0xFF);
+                break;
+            default:
+                break;
+        }
+    }
+
+    private void sequenced(final int instrumentId, final long mdSequence)
+    {
+        final Instrument instrument = instrument(instrumentId);
+        if (instrument.ready && mdSequence != instrument.book.mdSequence() + 1)
+        {
+            instrument.ready = false;
+        }
+        instrument.book.mdSequence(mdSequence);
+    }
+
+    private void onLevelUpdate(final DirectBuffer buffer, final int offset)
+    {
+        levelUpdate.wrapAndApplyHeader(buffer, offset, headerDecoder);
+        final int instrumentId = levelUpdate.instrumentId();
+        sequenced(instrumentId, levelUpdate.mdSequence());
+        final Instrument instrument = instrument(instrumentId);
+        if (!instrument.ready)
+        {
+            return;
+        }
+        final MarketDataBook book = instrument.book;
+        final boolean buy = levelUpdate.side() == Side.BUY;
+        final OrderAction action = levelUpdate.orderAction();
+        final boolean applied;
+        switch (action)
+        {
+            case ADD:
+                applied = book.add(levelUpdate.orderId(), buy, levelUpdate.price(), levelUpdate.orderQuantity());
+                break;
+            case MODIFY:
+            case EXECUTE:
+                applied = book.update(levelUpdate.orderId(), levelUpdate.orderQuantity());
+                break;
+            case DELETE:
+                applied = book.delete(levelUpdate.orderId());
+                break;
+            default:
+                applied = false;
+                break;
+        }
+        final int level = book.levelIndex(buy, levelUpdate.price());
+        final long quantity = level == MarketDataBook.NONE ? 0 : book.levelQuantity(buy, level);
+        final int orders = level == MarketDataBook.NONE ? 0 : book.levelOrderCount(buy, level);
+        if (!applied || quantity != levelUpdate.quantity() || orders != levelUpdate.orderCount())
+        {
+            // Out of step with the engine: serve nothing of this book until the next refresh mends it.
+            instrument.ready = false;
+        }
+    }
+
+    private void onBookOrders(final DirectBuffer buffer, final int offset)
+    {
+        bookOrdersDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder);
+        final Instrument instrument = instrument(bookOrdersDecoder.instrumentId());
+        final long mdSequence = bookOrdersDecoder.mdSequence();
+        final TradingStatus status = bookOrdersDecoder.status();
+        final boolean last = bookOrdersDecoder.lastPart() == BooleanType.TRUE;
+        if (instrument.skipToNextRefresh)
+        {
+            // After a lap the agent may be in the middle of a refresh whose first parts it missed.
+            instrument.skipToNextRefresh = !last;
+            return;
+        }
+        if (!instrument.loading)
+        {
+            instrument.loading = true;
+            instrument.ready = false;
+            instrument.book.clear();
+        }
+        for (final BookOrdersDecoder.OrdersDecoder order : bookOrdersDecoder.orders())
+        {
+            instrument.book.add(order.orderId(), order.side() == Side.BUY, order.price(), order.quantity());
+        }
+        if (last)
+        {
+            instrument.loading = false;
+            instrument.ready = true;
+            instrument.status = status.value();
+            instrument.book.mdSequence(mdSequence);
+        }
+    }
+
+    private Instrument instrument(final int instrumentId)
+    {
+        Instrument instrument = instruments.get(instrumentId);
+        if (null == instrument)
+        {
+            instrument = new Instrument(instrumentId);
+            instruments.put(instrumentId, instrument);
+        }
+        return instrument;
+    }
+
+    private void onRequest(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        final RejectReason reason = validator.validate(buffer, offset, length);
+        final int templateId = length >= HEADER ? headerDecoder.wrap(buffer, offset).templateId() : -1;
+        if (reason != RejectReason.NONE ||
+            MessageCatalog.kind(templateId) != MessageCatalog.Kind.MARKET_DATA_REQUEST)
+        {
+            // Echo the request id when there is one to echo, so its sender learns why.
+            final long requestId = reason == RejectReason.NONE && length >= HEADER + 8 ?
+                buffer.getLong(offset + HEADER) : 0L;
+            refuseSnapshot(requestId, 0, MarketDataRequestStatus.MALFORMED);
+            return;
+        }
+        if (templateId == SnapshotRequestDecoder.TEMPLATE_ID)
+        {
+            snapshotRequest.wrapAndApplyHeader(buffer, offset, headerDecoder);
+            final long requestId = snapshotRequest.requestId();
+            final int instrumentId = snapshotRequest.instrumentId();
+            final Instrument instrument = instruments.get(instrumentId);
+            if (null == instrument)
+            {
+                refuseSnapshot(requestId, instrumentId, MarketDataRequestStatus.UNKNOWN_INSTRUMENT);
+            }
+            else if (instrument.status == TradingStatus.DELISTED.value())
+            {
+                refuseSnapshot(requestId, instrumentId, MarketDataRequestStatus.DELISTED);
+            }
+            else
+            {
+                enqueue(templateId, requestId, instrumentId, 0);
+            }
+        }
+        else
+        {
+            retransmitRequest.wrapAndApplyHeader(buffer, offset, headerDecoder);
+            final long requestId = retransmitRequest.requestId();
+            final long from = retransmitRequest.fromChannelSequence();
+            final int count = retransmitRequest.count();
+            if (count <= 0 || from <= 0)
+            {
+                refuseRetransmit(requestId, from, count, MarketDataRequestStatus.MALFORMED);
+            }
+            else if (count > MAX_RETRANSMIT)
+            {
+                refuseRetransmit(requestId, from, count, MarketDataRequestStatus.TOO_LARGE);
+            }
+            else if (!window.holds(from, count))
+            {
+                refuseRetransmit(requestId, from, count, MarketDataRequestStatus.OUT_OF_WINDOW);
+            }
+            else
+            {
+                enqueue(templateId, requestId, from, count);
+            }
+        }
+    }
+
+    private void enqueue(final int templateId, final long requestId, final long argument, final int count)
+    {
+        if (pendingSize == maxPending)
+        {
+            if (templateId == SnapshotRequestDecoder.TEMPLATE_ID)
+            {
+                refuseSnapshot(requestId, (int)argument, MarketDataRequestStatus.BUSY);
+            }
+            else
+            {
+                refuseRetransmit(requestId, argument, count, MarketDataRequestStatus.BUSY);
+            }
+            return;
+        }
+        final int slot = (pendingHead + pendingSize) % maxPending;
+        pendingTemplate[slot] = templateId;
+        pendingRequestId[slot] = requestId;
+        pendingArgument[slot] = argument;
+        pendingCount[slot] = count;
+        pendingSize++;
+    }
+
+    private int startNextAnswer()
+    {
+        final int slot = pendingHead;
+        final long requestId = pendingRequestId[slot];
+        answerLength = 0;
+        answerSent = 0;
+        answerStartedMs = clock.time();
+        if (pendingTemplate[slot] == SnapshotRequestDecoder.TEMPLATE_ID)
+        {
+            final Instrument instrument = instruments.get((int)pendingArgument[slot]);
+            if (!instrument.ready)
+            {
+                if (instrument.loading)
+                {
+                    return 0; // its refresh is half read: answer once it is whole
+                }
+                refuseSnapshot(requestId, instrument.instrumentId, MarketDataRequestStatus.NOT_READY);
+            }
+            else
+            {
+                encodeSnapshot(requestId, instrument);
+            }
+        }
+        else
+        {
+            final long from = pendingArgument[slot];
+            final int count = pendingCount[slot];
+            if (!window.holds(from, count))
+            {
+                refuseRetransmit(requestId, from, count, MarketDataRequestStatus.OUT_OF_WINDOW);
+            }
+            else
+            {
+                final int at = beginRecord(0L);
+                retransmitResponse.wrapAndApplyHeader(answer, at, headerEncoder).requestId(requestId)
+                    .status(MarketDataRequestStatus.ACCEPTED).fromChannelSequence(from).count(count);
+                endRecord(at, HEADER + RetransmitResponseEncoder.BLOCK_LENGTH);
+                for (long sequence = from; sequence < from + count; sequence++)
+                {
+                    final int record = beginRecord(sequence);
+                    answer.checkLimit(record + 4096);
+                    endRecord(record, window.copy(sequence, answer, record));
+                }
+            }
+        }
+        pendingHead = (pendingHead + 1) % maxPending;
+        pendingSize--;
+        return 1;
+    }
+
+    private void encodeSnapshot(final long requestId, final Instrument instrument)
+    {
+        final MarketDataBook book = instrument.book;
+        final int at = beginRecord(0L);
+        snapshotResponse.wrapAndApplyHeader(answer, at, headerEncoder).requestId(requestId)
+            .instrumentId(instrument.instrumentId).status(MarketDataRequestStatus.ACCEPTED)
+            .mdSequence(book.mdSequence()).channelSequence(window.lastSequence()).orderCount(book.orderCount());
+        endRecord(at, HEADER + SnapshotResponseEncoder.BLOCK_LENGTH);
+        partRequestId = requestId;
+        partInstrument = instrument;
+        ordersRemaining = book.orderCount();
+        partRemaining = 0;
+        if (0 == ordersRemaining)
+        {
+            startPart();
+        }
+        for (int side = 0; side < 2; side++)
+        {
+            final boolean buy = side == 0;
+            for (int level = 0, n = book.levelCount(buy); level < n; level++)
+            {
+                book.forEachOrder(buy, level, writeOrder);
+            }
+        }
+        partInstrument = null;
+    }
+
+    private void startPart()
+    {
+        final int count = Math.min(ORDERS_PER_PART, ordersRemaining);
+        ordersRemaining -= count;
+        partRemaining = count;
+        partStart = beginRecord(0L);
+        answer.checkLimit(partStart + HEADER + BookOrdersEncoder.BLOCK_LENGTH + 4 +
+            count * BookOrdersEncoder.OrdersEncoder.sbeBlockLength());
+        bookOrders.wrapAndApplyHeader(answer, partStart, headerEncoder).requestId(partRequestId)
+            .instrumentId(partInstrument.instrumentId).mdSequence(partInstrument.book.mdSequence())
+            .status(TradingStatus.get(partInstrument.status))
+            .lastPart(0 == ordersRemaining ? BooleanType.TRUE : BooleanType.FALSE);
+        partEntries = bookOrders.ordersCount(count);
+        if (0 == count)
+        {
+            endRecord(partStart, HEADER + bookOrders.encodedLength());
+        }
+    }
+
+    private void writeOrder(final long orderId, final boolean buy, final long price, final long quantity)
+    {
+        if (0 == partRemaining)
+        {
+            startPart();
+        }
+        partEntries.next().orderId(orderId).side(buy ? Side.BUY : Side.SELL).price(price).quantity(quantity);
+        if (0 == --partRemaining)
+        {
+            endRecord(partStart, HEADER + bookOrders.encodedLength());
+        }
+    }
+
+    private int beginRecord(final long reservedValue)
+    {
+        final int at = answerLength;
+        answer.checkLimit(at + RECORD_HEADER + 256);
+        answer.putLong(at + 4, reservedValue);
+        return at + RECORD_HEADER;
+    }
+
+    private void endRecord(final int messageOffset, final int length)
+    {
+        answer.putInt(messageOffset - RECORD_HEADER, length);
+        answerLength = messageOffset + length;
+    }
+
+    private int sendAnswer()
+    {
+        int sent = 0;
+        while (answerSent < answerLength)
+        {
+            final int length = answer.getInt(answerSent);
+            reservedValue = answer.getLong(answerSent + 4);
+            final long result = answers.offer(answer, answerSent + RECORD_HEADER, length, reservedValueSupplier);
+            if (result > 0)
+            {
+                answerSent += RECORD_HEADER + length;
+                sent++;
+            }
+            else
+            {
+                if (result == Publication.NOT_CONNECTED || clock.time() - answerStartedMs > STUCK_ANSWER_MS)
+                {
+                    // Nobody to tell, or nobody reading: the requester asks again.
+                    refused.incrementRelease();
+                    answerSent = answerLength;
+                }
+                break;
+            }
+        }
+        return sent;
+    }
+
+    private void refuseSnapshot(final long requestId, final int instrumentId, final MarketDataRequestStatus status)
+    {
+        refused.incrementRelease();
+        final int at = claimRefusal();
+        if (at >= 0)
+        {
+            snapshotResponse.wrapAndApplyHeader(refusals, at + 4, headerEncoder).requestId(requestId)
+                .instrumentId(instrumentId).status(status).mdSequence(0).channelSequence(0).orderCount(0);
+            refusals.putInt(at, HEADER + SnapshotResponseEncoder.BLOCK_LENGTH);
+        }
+    }
+
+    private void refuseRetransmit(
+        final long requestId, final long from, final int count, final MarketDataRequestStatus status)
+    {
+        refused.incrementRelease();
+        final int at = claimRefusal();
+        if (at >= 0)
+        {
+            retransmitResponse.wrapAndApplyHeader(refusals, at + 4, headerEncoder).requestId(requestId)
+                .status(status).fromChannelSequence(from).count(count);
+            refusals.putInt(at, HEADER + RetransmitResponseEncoder.BLOCK_LENGTH);
+        }
+    }
+
+    /**
+     * @return the offset of a free slot of the refusals ring, or -1 when it is full: the refusal is then dropped
+     * (counted), and its requester, hearing nothing, asks again later.
+     */
+    private int claimRefusal()
+    {
+        if (refusalCount == MAX_REFUSALS)
+        {
+            refusalsDropped.incrementRelease();
+            return -1;
+        }
+        final int slot = (refusalHead + refusalCount) % MAX_REFUSALS;
+        refusalCount++;
+        return slot * REFUSAL_SLOT;
+    }
+
+    /** Refusals go out before the answer in progress: they are small, and their requesters wait on nothing else. */
+    private int sendRefusals()
+    {
+        int sent = 0;
+        while (refusalCount > 0)
+        {
+            final int at = refusalHead * REFUSAL_SLOT;
+            final long result = answers.offer(refusals, at + 4, refusals.getInt(at));
+            if (result < 0 && result != Publication.NOT_CONNECTED)
+            {
+                break; // back-pressured: next duty cycle
+            }
+            refusalHead = (refusalHead + 1) % MAX_REFUSALS;
+            refusalCount--;
+            sent++;
+        }
+        return sent;
+    }
+
+    private static final class Instrument
+    {
+        final int instrumentId;
+        final MarketDataBook book;
+        short status = TradingStatus.OPEN.value();
+        boolean ready;
+        boolean loading;
+        boolean skipToNextRefresh;
+
+        Instrument(final int instrumentId)
+        {
+            this.instrumentId = instrumentId;
+            this.book = new MarketDataBook(instrumentId);
+        }
+    }
+}
