@@ -9,6 +9,7 @@ import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;
 import io.ringex.gateway.testing.FixMarketDataBook;
 import io.ringex.gateway.testing.FixTestClient;
+import io.ringex.gateway.testing.RawFixClient;
 import io.ringex.gateway.testing.RealEngineNode;
 import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
@@ -450,5 +451,57 @@ class FixMarketDataIT
         final Message reject = awaitOne(id, "reject of " + mdReqId, is("Y", 262, mdReqId));
         assertEquals(reason, field(reject, 281), field(reject, 58));
         assertTrue(field(reject, 58).contains(text), field(reject, 58));
+    }
+
+    @Test
+    void aSubscriberThatNeverReadsDoesNotHoldUpTheOthers() throws Exception
+    {
+        final SessionID carol = session("CAROL", "carol", TestUsers.CAROL_FIX_PASSWORD);
+        final SessionID alice = session("ALICE", "alice", TestUsers.ALICE_PASSWORD);
+        startAndLogon(carol, alice);
+        try (RawFixClient bob = new RawFixClient(port, "BOB", "RINGEX"))
+        {
+            bob.send("A", 1, "", "98=0|108=600|553=bob|554=" + TestUsers.BOB_PASSWORD + "|");
+            Await.until("bob logged on", () -> pollQuietly(bob).stream().anyMatch(m -> m.contains("|35=A|")), null);
+            // Bob asks for the most he may: every subscription amplifies each change of the book.
+            for (int i = 1; i <= FixMarketData.DEFAULT_MAX_SUBSCRIPTIONS_PER_SESSION; i++)
+            {
+                bob.send("V", 1 + i, "", "262=SLOW" + i + "|263=1|264=0|267=3|269=0|269=1|269=2|146=1|55=BTC-USD|");
+            }
+            Await.until("bob subscribed", () -> gateway.fixAgent().marketDataSubscriptions() ==
+                FixMarketData.DEFAULT_MAX_SUBSCRIPTIONS_PER_SESSION, null);
+            client.send(carol, subscribe("FAST", '1', 0, "012", "BTC-USD"));
+            awaitOne(carol, "carol's full refresh", m -> "W".equals(FixTestClient.header(m, 35)));
+
+            // Bob stops reading. Trade until Artio finds his connection full and the gateway, past the slow-client
+            // timeout, lets him go.
+            final Random random = new Random(7);
+            for (int round = 0; round < 100 && gateway.fixAgent().slowSessionsDisconnected() == 0; round++)
+            {
+                awaitAnswered(alice, trade(alice, random, 20));
+            }
+            assertEquals(1, gateway.fixAgent().slowSessionsDisconnected(), "bob's connection never filled up");
+            assertTrue(gateway.fixAgent().marketDataDeferred() > 0, "bob's updates were deferred before he went");
+            awaitAnswered(alice, trade(alice, random, 50));
+            final long total = tradedQuantity(alice);
+
+            awaitBooksEqual("carol keeps up", () -> quietBook(carol, "FAST"), Integer.MAX_VALUE);
+            Await.until("carol has every trade", () ->
+                quietBook(carol, "FAST").tradeSizes().stream().mapToLong(Long::longValue).sum() == total, null);
+            assertEquals(1, gateway.fixAgent().marketDataSubscriptions(), "bob's subscription ended with him");
+            assertTrue(client.isLoggedOn(carol) && client.isLoggedOn(alice));
+        }
+    }
+
+    private static List<String> pollQuietly(final RawFixClient raw)
+    {
+        try
+        {
+            return raw.poll();
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError(ex);
+        }
     }
 }

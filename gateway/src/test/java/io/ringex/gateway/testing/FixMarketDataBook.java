@@ -13,8 +13,8 @@ import java.util.TreeMap;
 /**
  * A FIX client's book of one symbol as a market-data subscriber would keep it: replaced by each
  * MarketDataSnapshotFullRefresh (W), changed by each MarketDataIncrementalRefresh (X) entry (New/Change set the
- * level, Delete removes it); trades collected from both. Independent of the gateway's code: it reads QuickFIX/J
- * messages or raw {@code tag=value|} text.
+ * level, Delete removes it); trades collected from X. Independent of the gateway's code: it reads QuickFIX/J
+ * messages.
  */
 public final class FixMarketDataBook
 {
@@ -51,67 +51,6 @@ public final class FixMarketDataBook
             for (final Group entry : m.getGroups(268))
             {
                 entry(entry.getChar(269), entry.getChar(279), price(entry), size(entry), true);
-            }
-        }
-    }
-
-    /**
-     * Apply a raw W or X, '|' for SOH, as {@link RawFixClient} returns it.
-     *
-     * @param raw the message.
-     */
-    public void applyRaw(final String raw)
-    {
-        final boolean full = raw.contains("|35=W|");
-        if (!full && !raw.contains("|35=X|"))
-        {
-            return;
-        }
-        if (full)
-        {
-            bids.clear();
-            asks.clear();
-            fullRefreshes++;
-        }
-        else
-        {
-            incrementals++;
-        }
-        char action = '0';
-        char entryType = 0;
-        BigDecimal price = null;
-        Long size = null;
-        boolean open = false;
-        for (final String field : raw.split("\\|"))
-        {
-            final int eq = field.indexOf('=');
-            if (eq < 0)
-            {
-                continue;
-            }
-            final String tag = field.substring(0, eq);
-            final String value = field.substring(eq + 1);
-            final boolean startsEntry = full ? "269".equals(tag) : "279".equals(tag);
-            if (startsEntry || "10".equals(tag))
-            {
-                if (open)
-                {
-                    entry(entryType, action, price, size, !full);
-                }
-                open = startsEntry;
-                price = null;
-                size = null;
-            }
-            switch (tag)
-            {
-                case "279" -> action = value.charAt(0);
-                case "269" -> entryType = value.charAt(0);
-                case "270" -> price = new BigDecimal(value).stripTrailingZeros();
-                case "271" -> size = Long.parseLong(value);
-                default ->
-                {
-                    // not needed for the book
-                }
             }
         }
     }
