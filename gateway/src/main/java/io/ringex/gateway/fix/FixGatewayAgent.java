@@ -14,6 +14,7 @@ import io.ringex.gateway.InstrumentDirectory;
 import io.ringex.gateway.SessionNumbers;
 import io.ringex.gateway.Throttle;
 import io.ringex.gateway.auth.User;
+import io.ringex.gateway.marketdata.MarketDataCache;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
@@ -62,6 +63,11 @@ import java.util.concurrent.TimeUnit;
  * BusinessMessageReject naming the message that could not be sent (counted in {@code fix encoding errors}); each
  * kind of either is logged once on stderr with the message's identity ({@link FixProblemLog}).
  * <p>
+ * Market data: every market-data message also goes into the agent's copy of the market ({@link MarketDataCache});
+ * SecurityListRequest (x) and MarketDataRequest (V) are answered from it and subscriptions served each duty cycle
+ * ({@link FixMarketData}, {@link FixMarketDataPublisher}). A session Artio reports slow (not reading) for longer than
+ * the slow-client timeout is disconnected: all sessions share one stream to Artio's framer.
+ * <p>
  * Store and forward: a FIX session that disconnects stays with this library, offline (Artio keeps a disconnected
  * session in its sole library), and its reports are still sent to it: Artio writes them to its archive with the next
  * sequence numbers, and the client gets them as PossDupFlag=Y resends when it logs on again and asks for the gap.
@@ -95,6 +101,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final InstrumentDefinitionDecoder instrumentDefinition = new InstrumentDefinitionDecoder();
     private final FragmentHandler marketDataHandler = this::onMarketData;
+    private final MarketDataCache marketDataCache = new MarketDataCache();
     private final long backPressureTimeoutNs;
     private final long slowClientTimeoutNs;
 
@@ -114,6 +121,15 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private RuntimeException lastFailure;
     private FixOfflineSessions offlineSessions;
     private volatile AtomicCounter instrumentCount;
+    private volatile AtomicCounter mdSubscriptions;
+    private volatile AtomicCounter mdRejects;
+    private volatile AtomicCounter mdFullRefreshes;
+    private volatile AtomicCounter mdIncrementals;
+    private volatile AtomicCounter mdDeferred;
+    private AtomicCounter mdErrors;
+    private FixMarketData marketData;
+    private volatile AtomicCounter slowDisconnects;
+    private int slowSessions;
     private long nowNs;
 
     /**
@@ -160,6 +176,16 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         problemLog = new FixProblemLog(prefix, System.err::println);
         instrumentCount = aeron.addCounter(COUNTER_TYPE_ID, prefix + "instruments known");
         instrumentCount.setRelease(instruments.size());
+        mdSubscriptions = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data subscriptions");
+        mdRejects = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data requests rejected (Y)");
+        mdFullRefreshes = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data full refreshes (W)");
+        mdIncrementals = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data incremental refreshes (X)");
+        mdDeferred = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data subscribers deferred (conflated)");
+        mdErrors = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data encoding errors");
+        slowDisconnects = aeron.addCounter(COUNTER_TYPE_ID, prefix + "sessions disconnected: not reading");
+        marketData = new FixMarketData(marketDataCache, FixMarketData.DEFAULT_MAX_SUBSCRIPTIONS_PER_SESSION,
+            mdSubscriptions, mdRejects,
+            new FixMarketDataPublisher(mdFullRefreshes, mdIncrementals, mdDeferred, mdErrors));
         marketDataSubscriptions = new Subscription[ctx.engines().size()];
         for (int i = 0; i < marketDataSubscriptions.length; i++)
         {
@@ -193,6 +219,11 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             work += marketData.poll(marketDataHandler, FRAGMENT_LIMIT);
         }
         work += library.poll(FRAGMENT_LIMIT);
+        work += marketData.doWork();
+        if (slowSessions > 0)
+        {
+            work += disconnectSlowSessions();
+        }
         work += offlineSessions.poll(nowNs);
         return work;
     }
@@ -208,7 +239,8 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         }
         CloseHelper.closeAll(
             library, activeSessions, rejects, sessionRejects, duplicates, dropped, held, errors, fitted,
-            instrumentCount);
+            instrumentCount, mdSubscriptions, mdRejects, mdFullRefreshes, mdIncrementals, mdDeferred, mdErrors,
+            slowDisconnects);
         if (marketDataSubscriptions != null)
         {
             CloseHelper.closeAll(marketDataSubscriptions);
@@ -289,6 +321,47 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         return valueOf(dropped);
     }
 
+    /**
+     * @return live FIX market-data subscriptions (any thread).
+     */
+    public long marketDataSubscriptions()
+    {
+        return valueOf(mdSubscriptions);
+    }
+
+    /**
+     * @return MarketDataRequestReject (Y) sent (any thread).
+     */
+    public long marketDataRejects()
+    {
+        return valueOf(mdRejects);
+    }
+
+    /**
+     * @return MarketDataSnapshotFullRefresh (W) sent (any thread).
+     */
+    public long marketDataFullRefreshes()
+    {
+        return valueOf(mdFullRefreshes);
+    }
+
+    /**
+     * @return MarketDataIncrementalRefresh (X) sent (any thread).
+     */
+    public long marketDataIncrementals()
+    {
+        return valueOf(mdIncrementals);
+    }
+
+    /**
+     * @return times a market-data subscriber could not be sent to (slow) and was left to catch up later, conflated
+     * (any thread).
+     */
+    public long marketDataDeferred()
+    {
+        return valueOf(mdDeferred);
+    }
+
     private static long valueOf(final AtomicCounter counter)
     {
         return counter == null ? 0 : counter.get();
@@ -320,6 +393,11 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             user.throttleMessagesPerSecond(ctx.throttleMessagesPerSecond()), ctx.throttleBurst(), clock.nanoTime());
         fixSession.lastProcessedSeqNum = session.lastReceivedMsgSeqNum();
         final FixSession previous = sessionsByNumber.put(fixSession.sessionNumber, fixSession);
+        if (previous != null)
+        {
+            marketData.onDisconnect(previous);
+            onSlowStatus(previous, false);
+        }
         offlineSessions.known(fixSession.sessionNumber);
         final boolean wasOnline = previous != null && previous.online;
         if (online && !wasOnline)
@@ -360,8 +438,58 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         }
     }
 
+    /**
+     * Artio's word that a session's TCP connection is full (the client is not reading) or drains again. All sessions
+     * of the library share one stream to Artio's framer, which can only move on so far past a session it cannot
+     * write to: a client that stops reading for longer than the slow-client timeout is disconnected, so it cannot
+     * hold up the others for long. Market data to it is deferred meanwhile ({@link FixMarketDataPublisher}).
+     */
+    void onSlowStatus(final FixSession fixSession, final boolean hasBecomeSlow)
+    {
+        if (hasBecomeSlow && fixSession.slowSinceNs == 0)
+        {
+            fixSession.slowSinceNs = Math.max(1, nowNs);
+            slowSessions++;
+        }
+        else if (!hasBecomeSlow && fixSession.slowSinceNs != 0)
+        {
+            fixSession.slowSinceNs = 0;
+            slowSessions--;
+        }
+    }
+
+    private int disconnectSlowSessions()
+    {
+        int work = 0;
+        for (final FixSession fixSession : sessionsByNumber.values())
+        {
+            if (fixSession.slowSinceNs != 0 && nowNs - fixSession.slowSinceNs >= slowClientTimeoutNs)
+            {
+                onSlowStatus(fixSession, false);
+                slowDisconnects.increment();
+                fixSession.session.requestDisconnect();
+                work++;
+            }
+        }
+        return work;
+    }
+
+    /**
+     * @return FIX sessions disconnected because Artio found their connection full for longer than the slow-client
+     * timeout (any thread).
+     */
+    public long slowSessionsDisconnected()
+    {
+        return valueOf(slowDisconnects);
+    }
+
     void onFixDisconnect(final FixSession fixSession)
     {
+        if (fixSession.slowSinceNs != 0)
+        {
+            onSlowStatus(fixSession, false);
+        }
+        marketData.onDisconnect(fixSession);
         if (fixSession.user == null || !fixSession.online)
         {
             return;
@@ -406,6 +534,17 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         {
             duplicates.increment();
             return Action.CONTINUE;
+        }
+        if (messageType == 'V' || messageType == 'x')
+        {
+            final Action action = messageType == 'V' ?
+                marketData.onMarketDataRequest(fixSession, buffer, offset, length) :
+                marketData.onSecurityListRequest(fixSession, buffer, offset, length);
+            if (action == Action.CONTINUE)
+            {
+                fixSession.lastProcessedSeqNum = Math.max(fixSession.lastProcessedSeqNum, seqNum);
+            }
+            return action;
         }
         final char msgType = messageType == 'D' || messageType == 'F' || messageType == 'G' || messageType == 'q' ?
             (char)messageType : '?';
@@ -769,6 +908,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         {
             return;
         }
+        marketDataCache.onMessage(buffer, offset);
         headerDecoder.wrap(buffer, offset);
         if (headerDecoder.templateId() != InstrumentDefinitionDecoder.TEMPLATE_ID)
         {

@@ -32,6 +32,7 @@ final class FixSession implements SessionHandler
     long lastProcessedSeqNum;
     long ingressBackPressureStartNs;
     long egressBackPressureStartNs;
+    long slowSinceNs;
 
     FixSession(final FixGatewayAgent agent, final Session session, final User user, final boolean online)
     {
@@ -71,6 +72,7 @@ final class FixSession implements SessionHandler
      */
     public void onSlowStatus(final int libraryId, final Session session, final boolean hasBecomeSlow)
     {
+        agent.onSlowStatus(this, hasBecomeSlow);
     }
 
     /**

@@ -1,0 +1,400 @@
+package io.ringex.gateway.marketdata;
+
+import io.ringex.protocol.codecs.TradingStatus;
+
+/**
+ * What the gateway holds of one instrument from the engine's market data: its definition, its price-level book with
+ * the per-instrument sequence it is at, the recent trades (a ring that subscribers read at their own pace) and the
+ * statistics computed from them.
+ * <p>
+ * Sequencing: {@link #appliedSequence()} is the last {@code mdSequence} whose effect the book holds. While
+ * {@link #isSynced()} the next update must carry the next sequence; a later one is a gap (a lost message): the book
+ * stops taking updates until the engine's next periodic BookSnapshot replaces it. An update at or below the applied
+ * sequence is a duplicate (both nodes of a pair may publish) and is ignored.
+ * <p>
+ * Statistics (open, high, low, last, volume, VWAP) are the gateway's own, from the trades it has seen since it started
+ * (reset at the first trade of each UTC day): a gateway started mid-day, or one that lost trades in a gap, reports
+ * partial figures. The engine's BookSnapshot carries the last trade price, which seeds {@link #lastPrice()}.
+ * <p>
+ * Thread safety: single-threaded (the agent polling the market-data stream).
+ */
+public final class InstrumentFeed
+{
+    /** Trades kept for subscribers that lag; one that falls further behind gets a full refresh. */
+    public static final int TRADE_RING_CAPACITY = 1024;
+    /** No price (no trade yet). */
+    public static final long NO_PRICE = Long.MIN_VALUE;
+
+    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
+    private static final int TRADE_MASK = TRADE_RING_CAPACITY - 1;
+
+    private final int instrumentId;
+    private final LevelBook book = new LevelBook();
+    private final long[] tradeIds = new long[TRADE_RING_CAPACITY];
+    private final long[] tradePrices = new long[TRADE_RING_CAPACITY];
+    private final long[] tradeQuantities = new long[TRADE_RING_CAPACITY];
+    private final long[] tradeTimes = new long[TRADE_RING_CAPACITY];
+    private final byte[] tradeAggressors = new byte[TRADE_RING_CAPACITY];
+
+    private String symbol;
+    private int priceScale = -1;
+    private long tickSize;
+    private long lotSize;
+    private TradingStatus status = TradingStatus.NULL_VAL;
+    private boolean synced;
+    private long appliedSequence;
+    private long lastTradeSequence;
+    private long bookVersion;
+    private long tradeCount;
+    private long statisticsVersion;
+    private long tradingDay = Long.MIN_VALUE;
+    private long openPrice = NO_PRICE;
+    private long highPrice = NO_PRICE;
+    private long lowPrice = NO_PRICE;
+    private long lastPrice = NO_PRICE;
+    private long volume;
+    private double notional;
+
+    InstrumentFeed(final int instrumentId)
+    {
+        this.instrumentId = instrumentId;
+    }
+
+    void define(
+        final String symbol, final int priceScale, final long tickSize, final long lotSize, final TradingStatus status)
+    {
+        this.symbol = symbol;
+        this.priceScale = priceScale;
+        this.tickSize = tickSize;
+        this.lotSize = lotSize;
+        this.status = status;
+    }
+
+    /**
+     * A level update; applied if it is the next in sequence.
+     *
+     * @return true if the book changed.
+     */
+    boolean onLevel(final long sequence, final int side, final long price, final long quantity, final int orderCount)
+    {
+        if (!accept(sequence))
+        {
+            return false;
+        }
+        book.set(side, price, quantity, orderCount);
+        bookVersion++;
+        return true;
+    }
+
+    /**
+     * A sequenced event that does not change the book (BBO): it moves the sequence on.
+     */
+    void onOtherSequenced(final long sequence)
+    {
+        accept(sequence);
+    }
+
+    /**
+     * A trade: into the ring and the statistics unless already seen (a duplicate from the other node).
+     *
+     * @return true if it was new.
+     */
+    boolean onTrade(
+        final long sequence,
+        final long tradeId,
+        final long price,
+        final long quantity,
+        final byte aggressor,
+        final long timestampNs)
+    {
+        accept(sequence);
+        if (sequence <= lastTradeSequence)
+        {
+            return false;
+        }
+        lastTradeSequence = sequence;
+        final int slot = (int)(tradeCount & TRADE_MASK);
+        tradeIds[slot] = tradeId;
+        tradePrices[slot] = price;
+        tradeQuantities[slot] = quantity;
+        tradeTimes[slot] = timestampNs;
+        tradeAggressors[slot] = aggressor;
+        tradeCount++;
+
+        final long day = Math.floorDiv(timestampNs, NANOS_PER_DAY);
+        if (day != tradingDay)
+        {
+            tradingDay = day;
+            openPrice = price;
+            highPrice = price;
+            lowPrice = price;
+            volume = 0;
+            notional = 0;
+        }
+        highPrice = Math.max(highPrice, price);
+        lowPrice = Math.min(lowPrice, price);
+        lastPrice = price;
+        volume += quantity;
+        notional += (double)price * (double)quantity;
+        statisticsVersion++;
+        return true;
+    }
+
+    /**
+     * Start a snapshot: if it is news (the book is not synced, or the snapshot is ahead of it), the book is cleared
+     * for the levels that follow.
+     *
+     * @return true if the levels should be applied ({@link #snapshotLevel}), then {@link #endSnapshot}.
+     */
+    boolean beginSnapshot(final long sequence, final long lastTradePrice)
+    {
+        if (synced && sequence <= appliedSequence)
+        {
+            return false;
+        }
+        book.clear();
+        appliedSequence = sequence;
+        lastTradeSequence = Math.max(lastTradeSequence, sequence);
+        if (lastPrice == NO_PRICE && lastTradePrice != NO_PRICE)
+        {
+            lastPrice = lastTradePrice;
+            statisticsVersion++;
+        }
+        return true;
+    }
+
+    void snapshotLevel(final int side, final long price, final long quantity, final int orderCount)
+    {
+        book.set(side, price, quantity, orderCount);
+    }
+
+    void endSnapshot()
+    {
+        synced = true;
+        bookVersion++;
+    }
+
+    private boolean accept(final long sequence)
+    {
+        if (sequence <= appliedSequence)
+        {
+            return false;
+        }
+        if (!synced)
+        {
+            if (appliedSequence == 0 && sequence == 1)
+            {
+                // A fresh engine: the book starts empty and this is its first event.
+                synced = true;
+            }
+            else
+            {
+                return false;
+            }
+        }
+        else if (sequence != appliedSequence + 1)
+        {
+            synced = false;
+            return false;
+        }
+        appliedSequence = sequence;
+        return true;
+    }
+
+    /**
+     * @return the engine's id of the instrument.
+     */
+    public int instrumentId()
+    {
+        return instrumentId;
+    }
+
+    /**
+     * @return the symbol, or null before the definition is seen.
+     */
+    public String symbol()
+    {
+        return symbol;
+    }
+
+    /**
+     * @return decimal places of prices, -1 before the definition is seen.
+     */
+    public int priceScale()
+    {
+        return priceScale;
+    }
+
+    /**
+     * @return the tick size (fixed point at the price scale).
+     */
+    public long tickSize()
+    {
+        return tickSize;
+    }
+
+    /**
+     * @return the lot size.
+     */
+    public long lotSize()
+    {
+        return lotSize;
+    }
+
+    /**
+     * @return the trading status from the last definition.
+     */
+    public TradingStatus status()
+    {
+        return status;
+    }
+
+    /**
+     * @return whether the definition has been seen.
+     */
+    public boolean isDefined()
+    {
+        return symbol != null;
+    }
+
+    /**
+     * @return whether the book follows the feed (false before the first snapshot and after a gap until the next).
+     */
+    public boolean isSynced()
+    {
+        return synced;
+    }
+
+    /**
+     * @return the last sequence the book holds.
+     */
+    public long appliedSequence()
+    {
+        return appliedSequence;
+    }
+
+    /**
+     * @return the book.
+     */
+    public LevelBook book()
+    {
+        return book;
+    }
+
+    /**
+     * @return incremented on every change of the book.
+     */
+    public long bookVersion()
+    {
+        return bookVersion;
+    }
+
+    /**
+     * @return trades seen since start; the ring holds the last {@link #TRADE_RING_CAPACITY}.
+     */
+    public long tradeCount()
+    {
+        return tradeCount;
+    }
+
+    /**
+     * @param index a trade's index, from {@code tradeCount() - TRADE_RING_CAPACITY} to {@code tradeCount() - 1}.
+     * @return its trade id.
+     */
+    public long tradeId(final long index)
+    {
+        return tradeIds[(int)(index & TRADE_MASK)];
+    }
+
+    /**
+     * @param index a trade's index.
+     * @return its price.
+     */
+    public long tradePrice(final long index)
+    {
+        return tradePrices[(int)(index & TRADE_MASK)];
+    }
+
+    /**
+     * @param index a trade's index.
+     * @return its quantity.
+     */
+    public long tradeQuantity(final long index)
+    {
+        return tradeQuantities[(int)(index & TRADE_MASK)];
+    }
+
+    /**
+     * @param index a trade's index.
+     * @return its engine time, nanoseconds since the epoch.
+     */
+    public long tradeTimeNs(final long index)
+    {
+        return tradeTimes[(int)(index & TRADE_MASK)];
+    }
+
+    /**
+     * @param index a trade's index.
+     * @return its aggressor side: 1 buy, 2 sell.
+     */
+    public byte tradeAggressor(final long index)
+    {
+        return tradeAggressors[(int)(index & TRADE_MASK)];
+    }
+
+    /**
+     * @return incremented whenever a statistic changes.
+     */
+    public long statisticsVersion()
+    {
+        return statisticsVersion;
+    }
+
+    /**
+     * @return first trade price of the UTC day, or {@link #NO_PRICE}.
+     */
+    public long openPrice()
+    {
+        return openPrice;
+    }
+
+    /**
+     * @return highest trade price of the day, or {@link #NO_PRICE}.
+     */
+    public long highPrice()
+    {
+        return highPrice;
+    }
+
+    /**
+     * @return lowest trade price of the day, or {@link #NO_PRICE}.
+     */
+    public long lowPrice()
+    {
+        return lowPrice;
+    }
+
+    /**
+     * @return last trade price, or {@link #NO_PRICE}.
+     */
+    public long lastPrice()
+    {
+        return lastPrice;
+    }
+
+    /**
+     * @return quantity traded in the day.
+     */
+    public long volume()
+    {
+        return volume;
+    }
+
+    /**
+     * @return volume-weighted average price of the day, rounded to the price scale, or {@link #NO_PRICE}.
+     */
+    public long vwapPrice()
+    {
+        return volume == 0 ? NO_PRICE : Math.round(notional / volume);
+    }
+}
