@@ -193,6 +193,9 @@ try {
     await page.screenshot({ path: join(shots, 'risk-engine.png') });
     await page.click('.tab[data-tab=instruments]');
     await page.waitForSelector('#instrument-detail .ladder, #instrument-detail table', { timeout: 10000 });
+    await page.waitForSelector('#candles[data-candles]', { timeout: 10000 });
+    check(await page.$eval('#candles', (c) => Number(c.dataset.candles)) >= 1,
+        'the instrument pane draws one-minute candles from the engine\'s trades');
     await page.waitForTimeout(1000);
     await page.screenshot({ path: join(shots, 'risk-instruments.png') });
     await page.click('.tab[data-tab=actions]');

@@ -18,6 +18,16 @@ final class InstrumentState
 {
     static final int LADDER_DEPTH = 10;
     static final int TAPE_KEPT = 50;
+    /** One-minute candles kept: the last hour that had trades. */
+    static final int CANDLES_KEPT = 60;
+    private static final long MINUTE_NS = 60_000_000_000L;
+    private static final int CANDLE_FIELDS = 6;
+    private static final int MINUTE = 0;
+    private static final int OPEN = 1;
+    private static final int HIGH = 2;
+    private static final int LOW = 3;
+    private static final int CLOSE = 4;
+    private static final int VOLUME = 5;
 
     final int instrumentId;
     String symbol;
@@ -42,6 +52,8 @@ final class InstrumentState
     final TreeMap<Long, long[]> bids = new TreeMap<>(Comparator.reverseOrder());
     final TreeMap<Long, long[]> asks = new TreeMap<>();
     private final TradeState[] tape = new TradeState[TAPE_KEPT];
+    private final long[][] candles = new long[CANDLES_KEPT][CANDLE_FIELDS];
+    private int candleCount;
 
     InstrumentState(final int instrumentId)
     {
@@ -96,7 +108,48 @@ final class InstrumentState
         lastTradeId = tradeId;
         lastPrice = price;
         volume += quantity;
+        candle(price, quantity, timeNs);
         return true;
+    }
+
+    /**
+     * Add a trade to its minute's candle (open, high, low, close, volume), on the engine's clock: a trade of a later
+     * minute starts a new candle, one of an earlier minute (a late copy) joins the latest.
+     */
+    private void candle(final long price, final long quantity, final long timeNs)
+    {
+        final long minute = Math.floorDiv(timeNs, MINUTE_NS);
+        long[] c = candleCount == 0 ? null : candles[(candleCount - 1) % CANDLES_KEPT];
+        if (null == c || minute > c[MINUTE])
+        {
+            c = candles[candleCount++ % CANDLES_KEPT];
+            c[MINUTE] = minute;
+            c[OPEN] = price;
+            c[HIGH] = price;
+            c[LOW] = price;
+            c[VOLUME] = 0;
+        }
+        c[HIGH] = Math.max(c[HIGH], price);
+        c[LOW] = Math.min(c[LOW], price);
+        c[CLOSE] = price;
+        c[VOLUME] += quantity;
+    }
+
+    /**
+     * @return the one-minute candles of the last {@value #CANDLES_KEPT} minutes that had trades, oldest first.
+     */
+    List<Views.CandleView> candles()
+    {
+        final int n = Math.min(candleCount, CANDLES_KEPT);
+        final List<Views.CandleView> out = new ArrayList<>(n);
+        for (int i = candleCount - n; i < candleCount; i++)
+        {
+            final long[] c = candles[i % CANDLES_KEPT];
+            out.add(new Views.CandleView(c[MINUTE] * MINUTE_NS, Money.price(c[OPEN], priceScale),
+                Money.price(c[HIGH], priceScale), Money.price(c[LOW], priceScale), Money.price(c[CLOSE], priceScale),
+                c[VOLUME]));
+        }
+        return out;
     }
 
     List<Views.LevelView> ladder(final TreeMap<Long, long[]> book)

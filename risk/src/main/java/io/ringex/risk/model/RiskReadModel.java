@@ -379,7 +379,7 @@ public final class RiskReadModel
 
     /**
      * @param instrumentId the instrument.
-     * @return its ladder (top ten a side) and tape, or null if unknown.
+     * @return its ladder (top ten a side), tape and one-minute candles, or null if unknown.
      */
     public synchronized Views.InstrumentDetail instrument(final long instrumentId)
     {
@@ -389,7 +389,7 @@ public final class RiskReadModel
         {
             return null;
         }
-        return new Views.InstrumentDetail(i.summary(), i.ladder(i.bids), i.ladder(i.asks), i.tape());
+        return new Views.InstrumentDetail(i.summary(), i.ladder(i.bids), i.ladder(i.asks), i.tape(), i.candles());
     }
 
     /**

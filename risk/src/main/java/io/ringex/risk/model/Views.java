@@ -216,9 +216,24 @@ public final class Views
      * @param bids    best ten bid levels, best first.
      * @param asks    best ten ask levels, best first.
      * @param tape    last trades, newest first.
+     * @param candles one-minute candles of the last hour with trades, oldest first.
      */
     public record InstrumentDetail(InstrumentSummary summary, List<LevelView> bids, List<LevelView> asks,
-        List<TradeView> tape)
+        List<TradeView> tape, List<CandleView> candles)
+    {
+    }
+
+    /**
+     * One minute of trades (OHLC), on the engine's clock.
+     *
+     * @param startNs the minute's start, ns since the epoch.
+     * @param open    first trade's price.
+     * @param high    highest price.
+     * @param low     lowest price.
+     * @param close   last trade's price.
+     * @param volume  units traded.
+     */
+    public record CandleView(long startNs, String open, String high, String low, String close, long volume)
     {
     }
 

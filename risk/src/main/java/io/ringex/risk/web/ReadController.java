@@ -74,7 +74,8 @@ public class ReadController
 
     /**
      * @param id the instrument.
-     * @return its ladder (ten levels a side) and tape (last 50 trades).
+     * @return its ladder (ten levels a side), tape (last 50 trades) and one-minute candles (the last hour with
+     *         trades).
      */
     @GetMapping("/instruments/{id}")
     public Views.InstrumentDetail instrument(@PathVariable("id") final long id)
