@@ -275,10 +275,12 @@ final class SchemaMessages
         final long value = min + Math.floorMod(random.nextLong(), Math.max(1, max - min));
         switch (type)
         {
+            // SBE's Java setters: int8 takes a byte, uint8 and int16 a short, uint16 and int32 an int.
             case INT8:
+                return (byte)value;
             case UINT8:
-                return (short)value;
             case INT16:
+                return (short)value;
             case UINT16:
             case INT32:
                 return (int)value;
@@ -292,6 +294,10 @@ final class SchemaMessages
         if (value instanceof Enum)
         {
             return value.getClass();
+        }
+        if (value instanceof Byte)
+        {
+            return byte.class;
         }
         if (value instanceof Short)
         {
