@@ -19,6 +19,8 @@ import io.ringex.protocol.codecs.CatchUpStopDecoder;
 import io.ringex.protocol.codecs.DelistInstrumentDecoder;
 import io.ringex.protocol.codecs.EndOfDayDecoder;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
+import io.ringex.protocol.codecs.GatewayBarrierDecoder;
+import io.ringex.protocol.codecs.GatewayBarrierReachedDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.HeartbeatDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
@@ -206,6 +208,12 @@ public final class MessageCatalog
             new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
         add(TradeBustedDecoder.TEMPLATE_ID, "TradeBusted", Kind.EVENT, TradeBustedDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
+
+        // Failover (the schema's ids 100-109): a gateway's barrier is journaled like SessionStatus.
+        add(GatewayBarrierDecoder.TEMPLATE_ID, "GatewayBarrier", Kind.ADMIN, GatewayBarrierDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(GatewayBarrierReachedDecoder.TEMPLATE_ID, "GatewayBarrierReached", Kind.EVENT,
+            GatewayBarrierReachedDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
 
         // Root blocks that grew: their length at versions 1, 2, ... (fields added later sit at the block's end).
         grew(LogonDecoder.TEMPLATE_ID, 9, LogonDecoder.BLOCK_LENGTH);

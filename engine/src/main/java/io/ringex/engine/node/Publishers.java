@@ -11,6 +11,7 @@ import io.ringex.protocol.codecs.BookSnapshotDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.GatewayBarrierReachedDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
@@ -44,7 +45,7 @@ final class Publishers
         final OutboundStage egressHandler = new OutboundStage(egress, new int[]{
             ExecutionReportDecoder.TEMPLATE_ID, CancelRejectDecoder.TEMPLATE_ID, BusinessRejectDecoder.TEMPLATE_ID,
             LogonsUnlockedDecoder.TEMPLATE_ID, UserDefinitionDecoder.TEMPLATE_ID,
-            UserDirectoryEndDecoder.TEMPLATE_ID },
+            UserDirectoryEndDecoder.TEMPLATE_ID, GatewayBarrierReachedDecoder.TEMPLATE_ID },
             false, Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped);
         final OutboundStage marketDataHandler = new OutboundStage(marketData, new int[]{
             InstrumentDefinitionDecoder.TEMPLATE_ID, BookLevelUpdateDecoder.TEMPLATE_ID,

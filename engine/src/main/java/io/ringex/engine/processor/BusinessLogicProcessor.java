@@ -10,6 +10,7 @@ import io.ringex.protocol.codecs.AmendInstrumentDecoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.DelistInstrumentDecoder;
 import io.ringex.protocol.codecs.EndOfDayDecoder;
+import io.ringex.protocol.codecs.GatewayBarrierDecoder;
 import io.ringex.protocol.codecs.KillSwitchDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
@@ -71,6 +72,7 @@ public final class BusinessLogicProcessor
     private final UpsertUserDecoder upsertUser = new UpsertUserDecoder();
     private final SetUserCredentialDecoder setUserCredential = new SetUserCredentialDecoder();
     private final UserDirectoryRequestDecoder userDirectoryRequest = new UserDirectoryRequestDecoder();
+    private final GatewayBarrierDecoder gatewayBarrier = new GatewayBarrierDecoder();
 
     private final EngineState state;
     private final EventEncoder events;
@@ -277,6 +279,12 @@ public final class BusinessLogicProcessor
 
             case UserDirectoryRequestDecoder.TEMPLATE_ID:
                 users.onUserDirectoryRequest(userDirectoryRequest.wrap(buffer, offset, blockLength, version));
+                break;
+
+            case GatewayBarrierDecoder.TEMPLATE_ID:
+                // Changes nothing: its answer, after every event of the commands before it, is all a gateway needs.
+                gatewayBarrier.wrap(buffer, offset, blockLength, version);
+                events.gatewayBarrierReached(gatewayBarrier.sessionId(), gatewayBarrier.token());
                 break;
 
             default:
