@@ -216,10 +216,11 @@ class FailoverDrillIT
     }
 
     /**
-     * Every order of the flow got exactly one first answer: acknowledged (NEW), rejected (an ExecutionReport
-     * REJECTED, e.g. NO_PRIMARY's or OUTCOME_UNKNOWN's) or refused (a BusinessReject); sent = acked + rejected.
+     * Every order of the flow, SBE and FIX, got exactly one first answer: acknowledged (NEW), rejected (an
+     * ExecutionReport REJECTED, e.g. NO_PRIMARY's or OUTCOME_UNKNOWN's) or refused (a BusinessReject, FIX
+     * BusinessMessageReject); sent = acked + rejected.
      *
-     * @return the orders acknowledged.
+     * @return the SBE orders acknowledged (the live check cancels them over SBE).
      */
     private Set<Long> assertEveryOrderWasAnsweredOnce(final OrderFlow flow, final int round)
     {
@@ -256,7 +257,7 @@ class FailoverDrillIT
                 " (round " + round + ", seed " + seed + ")");
             final String outcome = entry.getValue().get(0);
             byOutcome.merge(outcome, 1, Integer::sum);
-            if (outcome.equals("NEW"))
+            if (outcome.equals("NEW") && !flow.sentOverFix(entry.getKey()))
             {
                 acknowledged.add(entry.getKey());
             }
@@ -284,6 +285,26 @@ class FailoverDrillIT
                 }
             }
         }
+        for (final quickfix.Message message : fix.received(carolFix))
+        {
+            final String msgType = FixTestClient.header(message, quickfix.field.MsgType.FIELD);
+            final String clOrdId = "8".equals(msgType) ? FixTestClient.field(message, ClOrdID.FIELD) :
+                "j".equals(msgType) ? FixTestClient.field(message, quickfix.field.BusinessRejectRefID.FIELD) : null;
+            if (null == clOrdId || !clOrdId.startsWith("FX"))
+            {
+                continue;
+            }
+            final long id = Long.parseLong(clOrdId.substring(2));
+            final String execType = "8".equals(msgType) ? FixTestClient.field(message, ExecType.FIELD) : null;
+            if (id >= first && id < end && (null == execType || execType.equals(String.valueOf(ExecType.NEW)) ||
+                execType.equals(String.valueOf(ExecType.REJECTED))))
+            {
+                answers.computeIfAbsent(id, (k) -> new ArrayList<>()).add(
+                    null == execType ? "BUSINESS " + FixTestClient.field(message, quickfix.field.Text.FIELD) :
+                    execType.equals(String.valueOf(ExecType.NEW)) ? "NEW" :
+                    "REJECTED " + FixTestClient.field(message, quickfix.field.Text.FIELD));
+            }
+        }
         final List<RecordingListener.BusinessRej> businessRejects = new ArrayList<>(aliceEvents.businessRejects);
         businessRejects.addAll(bobEvents.businessRejects);
         for (final RecordingListener.BusinessRej reject : businessRejects)
@@ -306,20 +327,27 @@ class FailoverDrillIT
         return null != alices ? alices : bobEvents.report(predicate);
     }
 
+    private static String fixClientOrderId(final long id)
+    {
+        return "FX" + id;
+    }
+
     private static boolean isNumeric(final String clientOrderId)
     {
         return !clientOrderId.isEmpty() && Character.isDigit(clientOrderId.charAt(0));
     }
 
     /**
-     * Resting orders from alice (buys) and bob (sells), one every half millisecond, from a thread of its own so that
-     * they keep coming through the kill, the silence and the promotion. Only this thread sends while it runs.
+     * Resting orders, one every half millisecond, from a thread of its own so that they keep coming through the kill,
+     * the silence and the promotion: alice's buys and bob's sells over SBE, and every fourth order from carol over FIX
+     * (QuickFIX/J), ClOrdID {@code FX<id>}. Only this thread sends while it runs.
      */
     private final class OrderFlow implements Runnable
     {
         private final long firstId;
         private final Random flowRandom;
         private final Thread thread = new Thread(this, "drill-order-flow");
+        private final Set<Long> fixIds = java.util.concurrent.ConcurrentHashMap.newKeySet();
         private volatile boolean running = true;
         private volatile long nextId;
         private volatile Throwable failure;
@@ -368,6 +396,11 @@ class FailoverDrillIT
             return nextId - firstId;
         }
 
+        boolean sentOverFix(final long id)
+        {
+            return fixIds.contains(id);
+        }
+
         public void run()
         {
             try
@@ -383,15 +416,35 @@ class FailoverDrillIT
                     }
                     // Buys below and sells above the reference price: they rest, so a cancel later proves they live.
                     final boolean buy = flowRandom.nextBoolean();
-                    final ExchangeClient client = buy ? alice : bob;
                     final long id = nextId;
                     final long price = buy ? 9_000 + flowRandom.nextInt(500) : 10_500 + flowRandom.nextInt(500);
                     final long quantity = 1 + flowRandom.nextInt(5);
-                    // A send the client's own publication refuses was not sent: try the same order again.
-                    while (running && client.newOrder(buy ? TestUsers.ALICE_ACCOUNT : TestUsers.BOB_ACCOUNT, id,
-                        INSTRUMENT, buy ? Side.BUY : Side.SELL, OrderType.LIMIT, TimeInForce.GTC, price, quantity) <= 0)
+                    if (id % 4 == 0)
                     {
-                        LockSupport.parkNanos(100_000L);
+                        // Every fourth from carol over FIX (QuickFIX/J queues it, or sends it on reconnecting).
+                        final NewOrderSingle order = new NewOrderSingle(new ClOrdID(fixClientOrderId(id)),
+                            new quickfix.field.Side(buy ? quickfix.field.Side.BUY : quickfix.field.Side.SELL),
+                            new TransactTime(LocalDateTime.now(ZoneOffset.UTC)), new OrdType(OrdType.LIMIT));
+                        order.set(new Symbol("BTC-USD"));
+                        order.setString(OrderQty.FIELD, Long.toString(quantity));
+                        order.setString(Price.FIELD, (price / 100) + "." + String.format("%02d", price % 100));
+                        order.set(new quickfix.field.TimeInForce(quickfix.field.TimeInForce.GOOD_TILL_CANCEL));
+                        if (!fix.send(carolFix, order))
+                        {
+                            throw new AssertionError("QuickFIX/J did not take order " + id);
+                        }
+                        fixIds.add(id);
+                    }
+                    else
+                    {
+                        final ExchangeClient client = buy ? alice : bob;
+                        // A send the client's own publication refuses was not sent: try the same order again.
+                        while (running && client.newOrder(buy ? TestUsers.ALICE_ACCOUNT : TestUsers.BOB_ACCOUNT, id,
+                            INSTRUMENT, buy ? Side.BUY : Side.SELL, OrderType.LIMIT, TimeInForce.GTC, price,
+                            quantity) <= 0)
+                        {
+                            LockSupport.parkNanos(100_000L);
+                        }
                     }
                     nextId = id + 1;
                     nextSendNs += 500_000L;
