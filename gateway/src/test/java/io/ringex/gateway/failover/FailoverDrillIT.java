@@ -438,11 +438,16 @@ class FailoverDrillIT
                     else
                     {
                         final ExchangeClient client = buy ? alice : bob;
-                        // A send the client's own publication refuses was not sent: try the same order again.
-                        while (running && client.newOrder(buy ? TestUsers.ALICE_ACCOUNT : TestUsers.BOB_ACCOUNT, id,
+                        // A send the client's own publication refuses was not sent: try the same order again, and
+                        // count it only once sent.
+                        while (client.newOrder(buy ? TestUsers.ALICE_ACCOUNT : TestUsers.BOB_ACCOUNT, id,
                             INSTRUMENT, buy ? Side.BUY : Side.SELL, OrderType.LIMIT, TimeInForce.GTC, price,
                             quantity) <= 0)
                         {
+                            if (!running)
+                            {
+                                return;
+                            }
                             LockSupport.parkNanos(100_000L);
                         }
                     }
@@ -483,8 +488,9 @@ class FailoverDrillIT
         final long epochBefore = b.watch.epoch();
         fillBetweenSbeAndFix(2);
         assertEquals(epochBefore, b.watch.epoch());
-        assertTrue(bobEvents.reports.stream().filter((r) -> r.execType().equals("FILL")).count() >= 2,
-            "two fills through the gateway after the promotion");
+        // Carol's side of the second fill may arrive before bob's: wait for his.
+        awaitDrill("two fills through the gateway after the promotion", () ->
+            bobEvents.reports.stream().filter((r) -> r.execType().equals("FILL")).count() >= 2);
         assertEveryAcknowledgedOrderIsLive(acknowledged, 1);
     }
 
