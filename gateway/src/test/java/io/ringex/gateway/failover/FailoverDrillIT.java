@@ -188,7 +188,7 @@ class FailoverDrillIT
         // Trading resumes through the same gateway, with the same sessions: a fill between SBE and FIX.
         final long resumedNs = fillBetweenSbeAndFix(round);
         System.out.printf("DRILL round %d (%s promotion, seed %d): kill->detected %.0f ms, ->PRIMARY %.0f ms, " +
-            "->trading resumed %.0f ms (kill after %d ms, %d orders sent, %d acknowledged)%n", round,
+            "->trading resumed %.0f ms (kill after %d ms, %d orders sent, %d acknowledged over SBE)%n", round,
             automatic ? "automatic" : "explicit", seed, (detectedNs - killedNs) / 1e6, (promotedNs - killedNs) / 1e6,
             (resumedNs - killedNs) / 1e6, killAfterNs / 1_000_000, flow.sent(), acknowledged.size());
 
