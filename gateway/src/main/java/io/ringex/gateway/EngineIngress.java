@@ -13,6 +13,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 
 /**
@@ -38,6 +39,8 @@ public final class EngineIngress
     private static final int SENT_CONTROL_KEPT = 4096;
 
     private Publication publication;
+    private final InFlightCommands inFlight;
+    private boolean held;
     private long nowNs;
     private final ArrayDeque<UnsafeBuffer> pendingControl = new ArrayDeque<>();
     private final ArrayDeque<SentControl> sentControl = new ArrayDeque<>();
@@ -56,7 +59,35 @@ public final class EngineIngress
      */
     public EngineIngress(final Publication publication)
     {
+        this(publication, null);
+    }
+
+    /**
+     * @param publication to the engine ingress, or null until a primary is known.
+     * @param inFlight    where forwarded order commands are kept until answered, or null to keep none.
+     */
+    public EngineIngress(final Publication publication, final InFlightCommands inFlight)
+    {
         this.publication = publication;
+        this.inFlight = inFlight;
+    }
+
+    /**
+     * Hold client commands back (refused as back-pressured) or let them go again.
+     *
+     * @param held true while the commands in doubt after a change of primary are being settled.
+     */
+    public void hold(final boolean held)
+    {
+        this.held = held;
+    }
+
+    /**
+     * @return whether client commands are held back.
+     */
+    public boolean isHeld()
+    {
+        return held;
     }
 
     /**
@@ -141,6 +172,10 @@ public final class EngineIngress
         {
             return NO_PRIMARY;
         }
+        if (held)
+        {
+            return Publication.BACK_PRESSURED;
+        }
         if (!pendingControl.isEmpty())
         {
             drainPending();
@@ -149,7 +184,18 @@ public final class EngineIngress
                 return Publication.BACK_PRESSURED;
             }
         }
-        return publication.offer(buffer, offset, length);
+        final boolean tracked = inFlight != null &&
+            InFlightCommands.isTracked(buffer.getShort(offset + 2, ByteOrder.LITTLE_ENDIAN) & 0xFFFF);
+        if (tracked && !inFlight.hasRoom())
+        {
+            return Publication.BACK_PRESSURED;
+        }
+        final long result = publication.offer(buffer, offset, length);
+        if (result > 0 && tracked)
+        {
+            inFlight.add(buffer, offset, length, nowNs);
+        }
+        return result;
     }
 
     /**

@@ -14,14 +14,18 @@ import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.GatewayBarrierEncoder;
+import io.ringex.protocol.codecs.GatewayBarrierReachedDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 import java.util.Arrays;
@@ -41,6 +45,22 @@ import java.util.concurrent.TimeUnit;
  * not deduplicated. On a switch, the control messages sent to the old primary since shortly before it was last heard
  * from are sent again to the new one ({@link EngineIngress#resendSince(long)}).
  * <p>
+ * No order left unanswered: the order commands forwarded and not yet answered are kept ({@link InFlightCommands}).
+ * When the router starts following another primary, or the same node in another era (a new epoch, or restarted), with
+ * commands still unanswered, those are in doubt: sent to a primary that may have died with them. The router then holds
+ * new commands back ({@link EngineIngress#hold}), sends the new primary a {@code GatewayBarrier} and waits for its
+ * {@code GatewayBarrierReached}. The new primary publishes the events of every command it holds before that answer: a
+ * promoted standby re-sends its report window first, then the events of the commands after its promotion. So a
+ * command still unanswered when the answer comes is either not in the new primary's state, or one whose reports fell
+ * out of the window. It cannot be the latter when the window reached back to just after the last command of the old
+ * era whose events the router saw (every command up to that one was answered in order), when the new primary holds
+ * nothing beyond that command, or when the primary is the very one, in the same era, the command went to (it answers
+ * in order). Then every command in doubt is re-submitted, in the order first sent, before anything newer; otherwise,
+ * or if the primary changed again before the answer, each is answered by the gateway itself with a reject
+ * (OUTCOME_UNKNOWN: ask order status), built as the engine's ExecutionReport or CancelReject would be, so both
+ * protocols translate it as they translate the engine's. Either way, no command is executed twice and none goes
+ * unanswered; commands the gateway cannot forward while it follows no primary are refused at once (NO_PRIMARY).
+ * <p>
  * Thread safety: one instance per agent, used on the agent's thread only.
  */
 public final class EngineRouter implements AutoCloseable
@@ -49,6 +69,9 @@ public final class EngineRouter implements AutoCloseable
     private static final int STATUS_FRAGMENT_LIMIT = 64;
     private static final int COUNTER_TYPE_ID = 7103;
     private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
+    private static final long EXPIRY_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
+    /** A command unanswered for this long, its primary unchanged, is taken as answered elsewhere and forgotten. */
+    private static final long UNANSWERED_EXPIRY_NS = TimeUnit.SECONDS.toNanos(60);
 
     /**
      * Receives the client-bound events the router lets through; the agent delivers them to its sessions.
@@ -75,7 +98,7 @@ public final class EngineRouter implements AutoCloseable
     private final Subscription[] statusSubscriptions;
     private final ControlledFragmentHandler[] egressHandlers;
     private final FragmentHandler[] statusHandlers;
-    private final EngineIngress ingress = new EngineIngress(null);
+    private final EngineIngress ingress;
     private final PrimarySelector selector;
     private final EgressDeduplicator deduplicator = new EgressDeduplicator();
     private final MessageValidator validator;
@@ -93,12 +116,47 @@ public final class EngineRouter implements AutoCloseable
     private final AtomicCounter superseded;
     private final AtomicCounter malformed;
     private final AtomicCounter controlResent;
+    private final AtomicCounter resubmitted;
+    private final AtomicCounter answeredUnknown;
+    private final AtomicCounter unansweredExpired;
     private final long statusTimeoutNs;
     private final long[] primaryEpochs;
     private final long[] epochStartSequences;
     private final long[] ingressSequences;
     private boolean followedEgressConnected;
+    private final InFlightCommands inFlight;
+    private final InDoubtAnswers inDoubtAnswers;
+    private final long barrierSessionId;
+    private final GatewayBarrierReachedDecoder barrierReached = new GatewayBarrierReachedDecoder();
+    private final GatewayBarrierEncoder barrierEncoder = new GatewayBarrierEncoder();
+    private final MessageHeaderEncoder barrierHeader = new MessageHeaderEncoder();
+    private final UnsafeBuffer barrierBuffer = new UnsafeBuffer(new byte[64]);
+    private final int[] doubtSlots;
+    /** Per node, the era (primary epoch and its start) the two values after it were seen in. */
+    private final long[] eraEpochs;
+    private final long[] eraStarts;
+    /** Per node: the highest command sequence of its events seen in its era, and its first re-sent window event's. */
+    private final long[] lastSequencesSeen;
+    private final long[] windowFirstSequences;
     private int lastFollowed = PrimarySelector.NONE;
+    private int followedEngine = PrimarySelector.NONE;
+    private long followedEpoch = -1;
+    private long followedEpochStart = -1;
+    private boolean barrierPending;
+    private boolean barrierSent;
+    private boolean resolving;
+    private boolean resubmitDoubts;
+    private boolean doubtUnsafe;
+    private int barrierTarget = PrimarySelector.NONE;
+    private long barrierToken;
+    private long barrierSentNs;
+    private int doubtEngine;
+    private long doubtEpoch;
+    private long doubtEpochStart;
+    private long doubtBaseline;
+    private int resolveIndex;
+    private int resolveCount;
+    private long nextExpiryNs;
     private long epoch;
     private long nowNs;
 
@@ -137,6 +195,23 @@ public final class EngineRouter implements AutoCloseable
         superseded = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "superseded-epoch events dropped");
         malformed = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "malformed engine events");
         controlResent = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "control re-sent to a new primary");
+        resubmitted = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "commands in doubt re-submitted");
+        answeredUnknown = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "commands in doubt answered unknown");
+        unansweredExpired = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "unanswered commands forgotten");
+        inFlight = new InFlightCommands(ctx.inFlightCapacity());
+        ingress = new EngineIngress(null, inFlight);
+        inDoubtAnswers = new InDoubtAnswers(inFlight);
+        doubtSlots = new int[inFlight.capacity()];
+        barrierSessionId = SessionIds.sessionId(ctx.gatewayId(), 0);
+        // Tokens differ between runs of a gateway, so a barrier answer re-sent from an old window is not taken for one.
+        barrierToken = System.nanoTime();
+        eraEpochs = new long[count];
+        eraStarts = new long[count];
+        lastSequencesSeen = new long[count];
+        windowFirstSequences = new long[count];
+        Arrays.fill(eraEpochs, -1);
+        Arrays.fill(lastSequencesSeen, -1);
+        Arrays.fill(windowFirstSequences, -1);
         for (int i = 0; i < count; i++)
         {
             final EngineEndpoint endpoint = endpoints.get(i);
@@ -176,6 +251,11 @@ public final class EngineRouter implements AutoCloseable
             }
             final int before = selector.primary();
             final int after = selector.select(nowNs);
+            if (after != PrimarySelector.NONE && (after != followedEngine ||
+                primaryEpochs[after] != followedEpoch || epochStartSequences[after] != followedEpochStart))
+            {
+                onNewPrimaryEra(after);
+            }
             if (after != before)
             {
                 ingress.target(after == PrimarySelector.NONE ? null : ingressPublications[after]);
@@ -213,6 +293,15 @@ public final class EngineRouter implements AutoCloseable
         {
             work += egressSubscriptions[i].controlledPoll(egressHandlers[i], EGRESS_FRAGMENT_LIMIT);
         }
+        if (barrierPending)
+        {
+            work += settleDoubts();
+        }
+        if (nowNs - nextExpiryNs >= 0)
+        {
+            nextExpiryNs = nowNs + EXPIRY_INTERVAL_NS;
+            unansweredExpired.getAndAdd(inFlight.expire(nowNs - UNANSWERED_EXPIRY_NS));
+        }
         return work;
     }
 
@@ -222,6 +311,178 @@ public final class EngineRouter implements AutoCloseable
     private int followed()
     {
         return endpoints.size() == 1 ? 0 : selector.primary();
+    }
+
+    /**
+     * @return the commands forwarded and not yet answered.
+     */
+    public InFlightCommands inFlight()
+    {
+        return inFlight;
+    }
+
+    /**
+     * @return whether commands in doubt after a change of primary are still being settled.
+     */
+    public boolean isSettlingDoubts()
+    {
+        return barrierPending;
+    }
+
+    /**
+     * The router follows another primary, or the same node in another era: what was unanswered is in doubt until the
+     * new primary's answer to a barrier. A second change before that answer leaves nothing to reason from.
+     */
+    private void onNewPrimaryEra(final int primary)
+    {
+        if (inFlight.size() > 0 || barrierPending)
+        {
+            if (barrierPending)
+            {
+                doubtUnsafe = true;
+            }
+            else
+            {
+                doubtUnsafe = followedEngine == PrimarySelector.NONE;
+                doubtEngine = followedEngine;
+                doubtEpoch = followedEpoch;
+                doubtEpochStart = followedEpochStart;
+                doubtBaseline = doubtUnsafe || eraEpochs[doubtEngine] != doubtEpoch ||
+                    eraStarts[doubtEngine] != doubtEpochStart ? -1 : lastSequencesSeen[doubtEngine];
+            }
+            inFlight.markAllInDoubt();
+            barrierPending = true;
+            barrierSent = false;
+            resolving = false;
+            barrierTarget = primary;
+            ingress.hold(true);
+        }
+        followedEngine = primary;
+        followedEpoch = primaryEpochs[primary];
+        followedEpochStart = epochStartSequences[primary];
+    }
+
+    /**
+     * Send the barrier to the primary, once its ingress takes it and the control messages due before it are gone;
+     * once answered, re-submit or answer the commands in doubt, in order, as far as the publications let us.
+     */
+    private int settleDoubts()
+    {
+        final int primary = selector.primary();
+        if (primary != barrierTarget)
+        {
+            return 0;
+        }
+        if (!resolving)
+        {
+            if (barrierSent && nowNs - barrierSentNs < 2 * statusTimeoutNs)
+            {
+                return 0;
+            }
+            if (ingress.pendingControlCount() > 0)
+            {
+                ingress.drainPending();
+                if (ingress.pendingControlCount() > 0)
+                {
+                    return 0;
+                }
+            }
+            // A barrier unanswered for long (its node's ingress image lost it) is sent again under a new token.
+            barrierEncoder.wrapAndApplyHeader(barrierBuffer, 0, barrierHeader)
+                .sessionId(barrierSessionId)
+                .token(++barrierToken);
+            if (ingressPublications[primary].offer(barrierBuffer, 0,
+                HEADER_LENGTH + GatewayBarrierEncoder.BLOCK_LENGTH) > 0)
+            {
+                barrierSent = true;
+                barrierSentNs = nowNs;
+                return 1;
+            }
+            return 0;
+        }
+
+        int work = 0;
+        while (resolveIndex < resolveCount)
+        {
+            final int slot = doubtSlots[resolveIndex];
+            if (inFlight.isInDoubt(slot))
+            {
+                if (resubmitDoubts)
+                {
+                    if (ingressPublications[primary].offer(inFlight.commands(), inFlight.commandOffset(slot),
+                        inFlight.commandLength(slot)) <= 0)
+                    {
+                        return work;
+                    }
+                    inFlight.resubmitted(slot, nowNs);
+                    resubmitted.increment();
+                }
+                else
+                {
+                    final int length = inDoubtAnswers.encode(slot, Math.max(epoch, primaryEpochs[primary]));
+                    if (handler.onClientEvent(inDoubtAnswers.templateId(), inDoubtAnswers.buffer(), 0, length,
+                        inFlight.sessionId(slot)) == Action.ABORT)
+                    {
+                        return work;
+                    }
+                    inFlight.remove(slot);
+                    answeredUnknown.increment();
+                }
+                work++;
+            }
+            resolveIndex++;
+        }
+        barrierPending = false;
+        resolving = false;
+        doubtUnsafe = false;
+        ingress.hold(false);
+        return work + 1;
+    }
+
+    private void onBarrierReached(final int engine)
+    {
+        if (!barrierPending || !barrierSent || resolving || engine != barrierTarget ||
+            barrierReached.sessionId() != barrierSessionId || barrierReached.token() != barrierToken ||
+            barrierReached.epoch() != primaryEpochs[engine])
+        {
+            return;
+        }
+        final long epochStart = epochStartSequences[engine];
+        final boolean sameEra = doubtEngine == engine && doubtEpoch == primaryEpochs[engine] &&
+            doubtEpochStart == epochStart;
+        final long windowFirst = eraEpochs[engine] == primaryEpochs[engine] && eraStarts[engine] == epochStart ?
+            windowFirstSequences[engine] : -1;
+        final boolean windowCovers = windowFirst >= 0 && doubtBaseline >= 0 && windowFirst <= doubtBaseline + 1;
+        final boolean nothingBeyond = doubtBaseline >= 0 && epochStart - 1 <= doubtBaseline;
+        resubmitDoubts = !doubtUnsafe && (sameEra || windowCovers || nothingBeyond);
+        resolveCount = inFlight.inDoubtInSendOrder(doubtSlots);
+        resolveIndex = 0;
+        resolving = true;
+    }
+
+    /**
+     * Note, per node and era, the highest command sequence seen and where the re-sent window began.
+     */
+    private void noteSequence(final int engine, final long eventEpoch, final long commandSequence)
+    {
+        final long primaryEpoch = primaryEpochs[engine];
+        final long epochStart = epochStartSequences[engine];
+        if (eventEpoch != primaryEpoch)
+        {
+            return;
+        }
+        if (eraEpochs[engine] != primaryEpoch || eraStarts[engine] != epochStart)
+        {
+            eraEpochs[engine] = primaryEpoch;
+            eraStarts[engine] = epochStart;
+            lastSequencesSeen[engine] = -1;
+            windowFirstSequences[engine] = -1;
+        }
+        if (commandSequence < epochStart && windowFirstSequences[engine] < 0)
+        {
+            windowFirstSequences[engine] = commandSequence;
+        }
+        lastSequencesSeen[engine] = Math.max(lastSequencesSeen[engine], commandSequence);
     }
 
     /**
@@ -256,7 +517,8 @@ public final class EngineRouter implements AutoCloseable
         CloseHelper.closeAll(ingressPublications);
         CloseHelper.closeAll(egressSubscriptions);
         CloseHelper.closeAll(statusSubscriptions);
-        CloseHelper.closeAll(switches, duplicates, superseded, malformed, controlResent);
+        CloseHelper.closeAll(switches, duplicates, superseded, malformed, controlResent, resubmitted,
+            answeredUnknown, unansweredExpired);
     }
 
     private void onStatus(final int engine, final DirectBuffer buffer, final int offset, final int length)
@@ -352,6 +614,10 @@ public final class EngineRouter implements AutoCloseable
                     users.onDirectoryEnd(userDirectoryEnd.wrap(buffer, body, blockLength, version));
                 }
                 return Action.CONTINUE;
+            case GatewayBarrierReachedDecoder.TEMPLATE_ID:
+                barrierReached.wrap(buffer, body, blockLength, version);
+                onBarrierReached(engine);
+                return Action.CONTINUE;
             default:
                 return Action.CONTINUE;
         }
@@ -379,21 +645,42 @@ public final class EngineRouter implements AutoCloseable
             }
             epochStart = epochStartSequences[engine];
         }
+        if (commandSequence >= 0 && endpoints.size() > 1)
+        {
+            noteSequence(engine, eventEpoch, commandSequence);
+        }
         if (commandSequence >= 0 && !deduplicator.isNew(engine, eventEpoch, epochStart, commandSequence))
         {
             duplicates.increment();
             return Action.CONTINUE;
         }
         epoch = eventEpoch;
-        if (SessionIds.gatewayId(sessionId) == ctx.gatewayId() &&
-            handler.onClientEvent(templateId, buffer, offset, length, sessionId) == Action.ABORT)
+        final boolean ours = SessionIds.gatewayId(sessionId) == ctx.gatewayId();
+        if (ours && handler.onClientEvent(templateId, buffer, offset, length, sessionId) == Action.ABORT)
         {
             return Action.ABORT;
+        }
+        if (ours)
+        {
+            inFlight.answered(sessionId, buffer, body + clientOrderIdOffset(templateId));
         }
         if (commandSequence >= 0)
         {
             deduplicator.delivered(engine, eventEpoch, epochStart, commandSequence);
         }
         return Action.CONTINUE;
+    }
+
+    private static int clientOrderIdOffset(final int templateId)
+    {
+        switch (templateId)
+        {
+            case ExecutionReportDecoder.TEMPLATE_ID:
+                return ExecutionReportDecoder.clientOrderIdEncodingOffset();
+            case CancelRejectDecoder.TEMPLATE_ID:
+                return CancelRejectDecoder.clientOrderIdEncodingOffset();
+            default:
+                return BusinessRejectDecoder.refClientOrderIdEncodingOffset();
+        }
     }
 }

@@ -133,6 +133,12 @@ public final class GatewayContext implements AutoCloseable
         /** Default status timeout. */
         public static final long ENGINE_STATUS_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(3);
 
+        @ConfigOption("commands forwarded and not yet answered that the gateway keeps, to settle them on a change of " +
+            "primary; when full, further commands wait as if back-pressured")
+        public static final String IN_FLIGHT_CAPACITY_PROP_NAME = "ringex.gateway.inflight.capacity";
+        /** Default in-flight capacity. */
+        public static final int IN_FLIGHT_CAPACITY_DEFAULT = 16384;
+
         @ConfigOption("heartbeat interval given to a client whose Logon asks for none or one out of 10ms..600s")
         public static final String HEARTBEAT_INTERVAL_PROP_NAME = "ringex.gateway.heartbeat.interval";
         /** Default heartbeat interval. */
@@ -375,6 +381,12 @@ public final class GatewayContext implements AutoCloseable
             return durationMs(ENGINE_STATUS_TIMEOUT_PROP_NAME, ENGINE_STATUS_TIMEOUT_DEFAULT_NS);
         }
 
+        /** @return {@link #IN_FLIGHT_CAPACITY_PROP_NAME} or its default. */
+        public static int inFlightCapacity()
+        {
+            return config().intValue(IN_FLIGHT_CAPACITY_PROP_NAME, IN_FLIGHT_CAPACITY_DEFAULT);
+        }
+
         /** @return {@link #HEARTBEAT_INTERVAL_PROP_NAME} or its default, in milliseconds. */
         public static long heartbeatIntervalMs()
         {
@@ -572,6 +584,7 @@ public final class GatewayContext implements AutoCloseable
     private String engineStatusChannel = Configuration.engineStatusChannel();
     private int engineStatusStreamId = Configuration.engineStatusStreamId();
     private long engineStatusTimeoutMs = Configuration.engineStatusTimeoutMs();
+    private int inFlightCapacity = Configuration.inFlightCapacity();
     private final EngineList engineList = EngineList.fromConfig(Config.system());
     private List<EngineEndpoint> engines = List.of();
     private long heartbeatIntervalMs = Configuration.heartbeatIntervalMs();
@@ -642,6 +655,8 @@ public final class GatewayContext implements AutoCloseable
         requireStream(Configuration.ENGINE_MARKETDATA_STREAM_PROP_NAME, marketDataStreamId);
         requireStream(Configuration.ENGINE_STATUS_STREAM_PROP_NAME, engineStatusStreamId);
         requireDurationMs(Configuration.ENGINE_STATUS_TIMEOUT_PROP_NAME, engineStatusTimeoutMs, 1, Long.MAX_VALUE);
+        require(inFlightCapacity >= 1 && inFlightCapacity <= 1 << 20, Configuration.IN_FLIGHT_CAPACITY_PROP_NAME,
+            inFlightCapacity, "must be 1..1048576");
         engines = engineList.conclude(new EngineEndpoint(engineIngressChannel, engineIngressStreamId,
             engineEgressChannel, engineEgressStreamId, marketDataChannel, marketDataStreamId, engineStatusChannel,
             engineStatusStreamId));
@@ -1518,6 +1533,24 @@ public final class GatewayContext implements AutoCloseable
     public GatewayContext engineStatusTimeoutMs(final long timeoutMs)
     {
         this.engineStatusTimeoutMs = timeoutMs;
+        return this;
+    }
+
+    /**
+     * @return commands forwarded and not yet answered that the gateway keeps ({@link InFlightCommands}).
+     */
+    public int inFlightCapacity()
+    {
+        return inFlightCapacity;
+    }
+
+    /**
+     * @param capacity commands forwarded and not yet answered that the gateway keeps.
+     * @return this.
+     */
+    public GatewayContext inFlightCapacity(final int capacity)
+    {
+        this.inFlightCapacity = capacity;
         return this;
     }
 

@@ -8,13 +8,8 @@ import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.AmendInstrumentDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
-import io.ringex.protocol.codecs.BookSnapshotDecoder;
 import io.ringex.protocol.codecs.BookOrdersDecoder;
-import io.ringex.protocol.codecs.MarketStatisticsDecoder;
-import io.ringex.protocol.codecs.RetransmitRequestDecoder;
-import io.ringex.protocol.codecs.RetransmitResponseDecoder;
-import io.ringex.protocol.codecs.SnapshotRequestDecoder;
-import io.ringex.protocol.codecs.SnapshotResponseDecoder;
+import io.ringex.protocol.codecs.BookSnapshotDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.BustTradeDecoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
@@ -26,6 +21,8 @@ import io.ringex.protocol.codecs.DelistInstrumentDecoder;
 import io.ringex.protocol.codecs.EndOfDayDecoder;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.GatewayBarrierDecoder;
+import io.ringex.protocol.codecs.GatewayBarrierReachedDecoder;
 import io.ringex.protocol.codecs.HeartbeatDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.KillSwitchDecoder;
@@ -33,6 +30,7 @@ import io.ringex.protocol.codecs.LogonDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
+import io.ringex.protocol.codecs.MarketStatisticsDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.NewEpochDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
@@ -40,12 +38,16 @@ import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.ReplicatedCommandDecoder;
 import io.ringex.protocol.codecs.ReplicationAckDecoder;
 import io.ringex.protocol.codecs.ReplicationHeartbeatDecoder;
+import io.ringex.protocol.codecs.RetransmitRequestDecoder;
+import io.ringex.protocol.codecs.RetransmitResponseDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.SetAccountStatusDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingScheduleDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.SetUserCredentialDecoder;
+import io.ringex.protocol.codecs.SnapshotRequestDecoder;
+import io.ringex.protocol.codecs.SnapshotResponseDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
 import io.ringex.protocol.codecs.TickDecoder;
 import io.ringex.protocol.codecs.TradeBustedDecoder;
@@ -237,6 +239,12 @@ public final class MessageCatalog
             RetransmitRequestDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
         add(RetransmitResponseDecoder.TEMPLATE_ID, "RetransmitResponse", Kind.EVENT,
             RetransmitResponseDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+
+        // Failover (the schema's ids 100-109): a gateway's barrier is journaled like SessionStatus.
+        add(GatewayBarrierDecoder.TEMPLATE_ID, "GatewayBarrier", Kind.ADMIN, GatewayBarrierDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(GatewayBarrierReachedDecoder.TEMPLATE_ID, "GatewayBarrierReached", Kind.EVENT,
+            GatewayBarrierReachedDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
 
         // Root blocks that grew: their length at versions 1, 2, ... (fields added later sit at the block's end).
         grew(LogonDecoder.TEMPLATE_ID, 9, LogonDecoder.BLOCK_LENGTH);

@@ -217,9 +217,11 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
 
     private static boolean carriesSession(final int templateId)
     {
-        // Order-entry commands and SessionStatus start their body with the session id (schema convention).
+        // Order-entry commands, SessionStatus and GatewayBarrier start their body with the session id (schema
+        // convention), so the journal and the audit trail name the gateway that sent them.
         return MessageCatalog.kind(templateId) == MessageCatalog.Kind.ORDER_ENTRY ||
-            templateId == io.ringex.protocol.codecs.SessionStatusDecoder.TEMPLATE_ID;
+            templateId == io.ringex.protocol.codecs.SessionStatusDecoder.TEMPLATE_ID ||
+            templateId == io.ringex.protocol.codecs.GatewayBarrierDecoder.TEMPLATE_ID;
     }
 
     private void refuse(

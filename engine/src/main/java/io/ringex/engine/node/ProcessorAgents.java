@@ -49,6 +49,10 @@ final class ProcessorAgents
         stage = null == replication ? builder.build() : builder.gatedOn(replication.stage).build();
         status = new StatusAgent(resources, stage.sequenceCounter(), null == replication ? null : replication.handler,
             promotion, publishers.risk);
+        if (null != handoff)
+        {
+            handoff.announceWith(status::announce);
+        }
     }
 
     /**

@@ -22,6 +22,7 @@ final class PromotionHandoff
     private final ReportWindow window;
     private final LateJoinerRefresh refresh;
     private final AtomicCounter resent;
+    private Runnable announce;
 
     /**
      * @param promotion the standby's promotion.
@@ -48,6 +49,14 @@ final class PromotionHandoff
     }
 
     /**
+     * @param announce publishes the node's status now (the status agent, on this same thread).
+     */
+    void announceWith(final Runnable announce)
+    {
+        this.announce = announce;
+    }
+
+    /**
      * @param ringSequence a NewEpoch command's input-ring sequence.
      * @return whether it is this node's promotion command, not yet handed off.
      */
@@ -61,6 +70,13 @@ final class PromotionHandoff
      */
     void handOff()
     {
+        // Announce PRIMARY at the new epoch before the window: a gateway holds a node's events of an epoch it has not
+        // seen claimed in a status, and a window larger than the output ring would otherwise block this thread, the
+        // status agent's too, on an egress the gateway does not drain until that status comes.
+        if (null != announce)
+        {
+            announce.run();
+        }
         sink.target(output);
         final long oldest = window.oldestCommandSequence();
         final int count = window.republish(output, promotion.epoch());

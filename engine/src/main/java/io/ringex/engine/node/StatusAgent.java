@@ -148,6 +148,15 @@ final class StatusAgent implements Agent
     }
 
     /**
+     * Publish a status now, on the processor's thread (a promoted standby's hand-off, before its re-sent window).
+     */
+    void announce()
+    {
+        nextChangeRetryNs = clock.nanoTime() + CHANGE_RETRY_NS;
+        publish();
+    }
+
+    /**
      * The processor's state hash, computed on its thread between batches.
      *
      * @param timeoutNs how long to wait for the processor's thread, by the node's clock.

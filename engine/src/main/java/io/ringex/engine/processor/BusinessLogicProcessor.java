@@ -5,11 +5,12 @@ import io.ringex.engine.risk.Account;
 import io.ringex.protocol.codecs.AddAccountDecoder;
 import io.ringex.protocol.codecs.AddInstrumentDecoder;
 import io.ringex.protocol.codecs.AdjustBalanceDecoder;
-import io.ringex.protocol.codecs.BustTradeDecoder;
 import io.ringex.protocol.codecs.AmendInstrumentDecoder;
+import io.ringex.protocol.codecs.BustTradeDecoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.DelistInstrumentDecoder;
 import io.ringex.protocol.codecs.EndOfDayDecoder;
+import io.ringex.protocol.codecs.GatewayBarrierDecoder;
 import io.ringex.protocol.codecs.KillSwitchDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
@@ -73,6 +74,7 @@ public final class BusinessLogicProcessor
     private final SetTradingScheduleDecoder setTradingSchedule = new SetTradingScheduleDecoder();
     private final SetUserCredentialDecoder setUserCredential = new SetUserCredentialDecoder();
     private final UserDirectoryRequestDecoder userDirectoryRequest = new UserDirectoryRequestDecoder();
+    private final GatewayBarrierDecoder gatewayBarrier = new GatewayBarrierDecoder();
 
     private final EngineState state;
     private final EventEncoder events;
@@ -291,6 +293,12 @@ public final class BusinessLogicProcessor
             case SetTradingScheduleDecoder.TEMPLATE_ID:
                 schedule.onSetTradingSchedule(setTradingSchedule.wrap(buffer, offset, blockLength, version),
                     commandTimeNs);
+                break;
+
+            case GatewayBarrierDecoder.TEMPLATE_ID:
+                // Changes nothing: its answer, after every event of the commands before it, is all a gateway needs.
+                gatewayBarrier.wrap(buffer, offset, blockLength, version);
+                events.gatewayBarrierReached(gatewayBarrier.sessionId(), gatewayBarrier.token());
                 break;
 
             default:

@@ -16,6 +16,7 @@ import io.ringex.protocol.codecs.CancelRejectEncoder;
 import io.ringex.protocol.codecs.CancelRejectResponseTo;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportEncoder;
+import io.ringex.protocol.codecs.GatewayBarrierReachedEncoder;
 import io.ringex.protocol.codecs.LogonsUnlockedEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.OrderAction;
@@ -70,6 +71,7 @@ public final class EventEncoder
     private final UserDefinitionEncoder userDefinition = new UserDefinitionEncoder();
     private final UserDirectoryEndEncoder userDirectoryEnd = new UserDirectoryEndEncoder();
     private final TradingScheduleDefinitionEncoder tradingSchedule = new TradingScheduleDefinitionEncoder();
+    private final GatewayBarrierReachedEncoder barrierReached = new GatewayBarrierReachedEncoder();
 
     private OrderBook[] touchedBooks = new OrderBook[16];
     private int touchedCount;
@@ -629,6 +631,23 @@ public final class EventEncoder
         }
         tradingSchedule.timeZone(zone);
         sink.commit(HEADER + tradingSchedule.encodedLength());
+    }
+
+    /**
+     * Answer a gateway's barrier: every event of the commands before it has been written.
+     *
+     * @param sessionId the gateway's (session number 0).
+     * @param token     the barrier's, echoed.
+     */
+    public void gatewayBarrierReached(final long sessionId, final long token)
+    {
+        final int offset = sink.claim(HEADER + GatewayBarrierReachedEncoder.BLOCK_LENGTH);
+        barrierReached.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .epoch(epoch)
+            .sessionId(sessionId)
+            .token(token)
+            .commandSequence(sequence);
+        sink.commit(HEADER + GatewayBarrierReachedEncoder.BLOCK_LENGTH);
     }
 
     static TimeInForce timeInForce(final byte raw)

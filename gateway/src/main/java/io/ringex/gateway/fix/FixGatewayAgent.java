@@ -574,7 +574,8 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             fixSession.lastProcessedSeqNum = seqNum;
             return Action.CONTINUE;
         }
-        if (result != Publication.CLOSED && result != Publication.MAX_POSITION_EXCEEDED)
+        if (result != Publication.CLOSED && result != Publication.MAX_POSITION_EXCEEDED &&
+            result != EngineIngress.NO_PRIMARY)
         {
             if (firstAttempt)
             {
@@ -588,7 +589,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         fixSession.ingressBackPressureStartNs = 0;
         if (result == EngineIngress.NO_PRIMARY)
         {
-            return reject(fixSession, msgType, seqNum, RejectReason.NOT_PRIMARY, "no primary engine; retry");
+            return reject(fixSession, msgType, seqNum, RejectReason.NO_PRIMARY, "no primary engine; retry");
         }
         return reject(fixSession, msgType, seqNum, RejectReason.ENGINE_BUSY, null);
     }

@@ -333,6 +333,14 @@ public final class SbeGatewayAgent implements Agent
             return Action.CONTINUE;
         }
 
+        if (result == EngineIngress.NO_PRIMARY)
+        {
+            // Nothing to wait for: refused at once, so the client is never left without an answer.
+            session.ingressBackPressureStartNs = 0;
+            engineBusy.increment();
+            reject(session, templateId, buffer, offset, RejectReason.NO_PRIMARY, "no primary engine; retry");
+            return Action.CONTINUE;
+        }
         if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED)
         {
             session.ingressBackPressureStartNs = 0;
@@ -352,14 +360,7 @@ public final class SbeGatewayAgent implements Agent
         }
         session.ingressBackPressureStartNs = 0;
         engineBusy.increment();
-        if (result == EngineIngress.NO_PRIMARY)
-        {
-            reject(session, templateId, buffer, offset, RejectReason.NOT_PRIMARY, "no primary engine; retry");
-        }
-        else
-        {
-            reject(session, templateId, buffer, offset, RejectReason.ENGINE_BUSY, null);
-        }
+        reject(session, templateId, buffer, offset, RejectReason.ENGINE_BUSY, null);
         return Action.CONTINUE;
     }
 

@@ -141,44 +141,325 @@ class FailoverDrillIT
     }
 
     /**
-     * Load, SIGKILL the primary at a random moment, promote the standby (explicitly on the primary's silence, or by
-     * itself in the last round), check nothing acknowledged was lost and trading resumes, then restart the killed
-     * node as the new primary's standby and wait for it to converge.
+     * Load, SIGKILL the primary at a random moment while orders keep coming, promote the standby (explicitly on the
+     * primary's silence, or by itself in the last round), check every order sent was answered exactly once across the
+     * kill and the promotion, nothing acknowledged was lost and trading resumes, then restart the killed node as the
+     * new primary's standby and wait for it to converge.
      */
     private void failOver(final int round, final Node primary, final Node standby)
     {
         final boolean automatic = round == ROUNDS && ROUNDS > 1;
-        final Set<Long> acknowledged = new HashSet<>();
         final long firstOrder = nextOrderId;
         final long killAfterNs = (300 + random.nextInt(1200)) * 1_000_000L;
-        sendRestingOrders(killAfterNs, acknowledged);
-
-        final long killedNs = System.nanoTime();
-        primary.process.kill();
-        long detectedNs = killedNs;
-        if (!automatic)
+        final OrderFlow flow = new OrderFlow(firstOrder, seed + round);
+        final long killedNs;
+        long detectedNs;
+        final long promotedNs;
+        try
         {
-            awaitDrill("the kill detected by the primary's silence", primary::silent);
-            detectedNs = System.nanoTime();
-            promote(standby);
+            flow.start();
+            final long start = System.nanoTime();
+            awaitDrill("the load before the kill", () -> System.nanoTime() - start >= killAfterNs);
+
+            killedNs = System.nanoTime();
+            primary.process.kill();
+            detectedNs = killedNs;
+            if (!automatic)
+            {
+                awaitDrill("the kill detected by the primary's silence", primary::silent);
+                detectedNs = System.nanoTime();
+                promote(standby);
+            }
+            awaitDrill("node " + standby.id + " PRIMARY", () -> standby.watch.role() == NodeRole.PRIMARY);
+            promotedNs = System.nanoTime();
+            // The flow goes on until the new primary has acknowledged one of its orders sent after the promotion.
+            final long firstAfterPromotion = flow.nextId();
+            awaitDrill("an order sent after the promotion acknowledged", () ->
+                null != report((r) -> r.execType().equals("NEW") && isNumeric(r.clientOrderId()) &&
+                Long.parseLong(r.clientOrderId()) >= firstAfterPromotion));
         }
-        awaitDrill("node " + standby.id + " PRIMARY", () -> standby.watch.role() == NodeRole.PRIMARY);
-        final long promotedNs = System.nanoTime();
+        finally
+        {
+            flow.stop();
+        }
+        nextOrderId = flow.nextId();
+        final Set<Long> acknowledged = assertEveryOrderWasAnsweredOnce(flow, round);
 
         // Trading resumes through the same gateway, with the same sessions: a fill between SBE and FIX.
         final long resumedNs = fillBetweenSbeAndFix(round);
         System.out.printf("DRILL round %d (%s promotion, seed %d): kill->detected %.0f ms, ->PRIMARY %.0f ms, " +
-            "->trading resumed %.0f ms (kill after %d ms, %d orders acknowledged)%n", round,
+            "->trading resumed %.0f ms (kill after %d ms, %d orders sent, %d acknowledged over SBE)%n", round,
             automatic ? "automatic" : "explicit", seed, (detectedNs - killedNs) / 1e6, (promotedNs - killedNs) / 1e6,
-            (resumedNs - killedNs) / 1e6, killAfterNs / 1_000_000, acknowledged.size());
+            (resumedNs - killedNs) / 1e6, killAfterNs / 1_000_000, flow.sent(), acknowledged.size());
 
         assertEveryAcknowledgedOrderIsLive(acknowledged, round);
         assertEveryJournaledOrderWasAnswered(standby, firstOrder, round);
 
         // The old primary comes back as the standby of the new one, catches up and converges. Before the last
         // round it comes back with automatic promotion on, so that round's failover needs no operator.
-        primary.start(NodeRole.STANDBY, standby, round + 1 == ROUNDS && ROUNDS > 1 ? 2_000 : 0);
+        final long autoPromoteMs = round + 1 == ROUNDS && ROUNDS > 1 ? 2_000 : 0;
+        primary.start(NodeRole.STANDBY, standby, autoPromoteMs);
+        awaitDrill("node " + primary.id + " to converge on node " + standby.id + " or be refused as DIVERGED", () ->
+            converged(standby, primary) || primary.watch.role() == NodeRole.DIVERGED);
+        if (primary.watch.role() == NodeRole.DIVERGED)
+        {
+            // Killed under load, it had journaled commands it never replicated (nor processed: its processor waits
+            // for the standby's acknowledgement), which every client order above was answered without. The
+            // operator's way back (docs/operations.md): its journal aside, an empty one, a full catch-up.
+            System.out.printf("DRILL round %d: node %d DIVERGED on rejoining; restarted with an empty journal%n",
+                round, primary.id);
+            primary.process.kill();
+            primary.moveJournalAside(round);
+            primary.start(NodeRole.STANDBY, standby, autoPromoteMs);
+        }
         awaitConverged(standby, primary, "round " + round);
+    }
+
+    /**
+     * Every order of the flow, SBE and FIX, got exactly one first answer: acknowledged (NEW), rejected (an
+     * ExecutionReport REJECTED, e.g. NO_PRIMARY's or OUTCOME_UNKNOWN's) or refused (a BusinessReject, FIX
+     * BusinessMessageReject); sent = acked + rejected.
+     *
+     * @return the SBE orders acknowledged (the live check cancels them over SBE).
+     */
+    private Set<Long> assertEveryOrderWasAnsweredOnce(final OrderFlow flow, final int round)
+    {
+        final long first = flow.firstId();
+        final long end = flow.nextId();
+        try
+        {
+            awaitDrill("an answer to each of the " + flow.sent() + " orders sent", () ->
+                firstAnswers(first, end).size() == end - first);
+        }
+        catch (final AssertionError ex)
+        {
+            final Map<Long, List<String>> answers = firstAnswers(first, end);
+            final List<Long> unanswered = new ArrayList<>();
+            for (long id = first; id < end && unanswered.size() < 20; id++)
+            {
+                if (!answers.containsKey(id))
+                {
+                    unanswered.add(id);
+                }
+            }
+            throw new AssertionError(ex.getMessage() + "\nunanswered (first 20): " + unanswered, ex);
+        }
+        // Anything answered twice would have its second answer by now, at the latest just behind the first.
+        final long settleUntil = System.nanoTime() + 300_000_000L;
+        awaitDrill("the answers settled", () -> System.nanoTime() >= settleUntil);
+
+        final Map<Long, List<String>> answers = firstAnswers(first, end);
+        final Set<Long> acknowledged = new HashSet<>();
+        final Map<String, Integer> byOutcome = new HashMap<>();
+        for (final Map.Entry<Long, List<String>> entry : answers.entrySet())
+        {
+            assertEquals(1, entry.getValue().size(), "order " + entry.getKey() + " answered " + entry.getValue() +
+                " (round " + round + ", seed " + seed + ")");
+            final String outcome = entry.getValue().get(0);
+            byOutcome.merge(outcome, 1, Integer::sum);
+            if (outcome.equals("NEW") && !flow.sentOverFix(entry.getKey()))
+            {
+                acknowledged.add(entry.getKey());
+            }
+        }
+        assertEquals(end - first, answers.size(), "sent = acknowledged + rejected, none unanswered");
+        System.out.printf("DRILL round %d: %d orders sent, answered: %s; gateway: %s%n", round, end - first, byOutcome,
+            gatewayCounters());
+        return acknowledged;
+    }
+
+    /** For each order id in [first, end): its first answers, as "NEW", "REJECTED reason" or "BUSINESS reason". */
+    private Map<Long, List<String>> firstAnswers(final long first, final long end)
+    {
+        final Map<Long, List<String>> answers = new HashMap<>();
+        for (final RecordingListener.Report report : allReports())
+        {
+            if ((report.execType().equals("NEW") || report.execType().equals("REJECTED")) &&
+                isNumeric(report.clientOrderId()))
+            {
+                final long id = Long.parseLong(report.clientOrderId());
+                if (id >= first && id < end)
+                {
+                    answers.computeIfAbsent(id, (k) -> new ArrayList<>()).add(report.execType().equals("NEW") ?
+                        "NEW" : "REJECTED " + report.rejectReason());
+                }
+            }
+        }
+        for (final quickfix.Message message : fix.received(carolFix))
+        {
+            final String msgType = FixTestClient.header(message, quickfix.field.MsgType.FIELD);
+            final String clOrdId = "8".equals(msgType) ? FixTestClient.field(message, ClOrdID.FIELD) :
+                "j".equals(msgType) ? FixTestClient.field(message, quickfix.field.BusinessRejectRefID.FIELD) : null;
+            if (null == clOrdId || !clOrdId.startsWith("FX"))
+            {
+                continue;
+            }
+            final long id = Long.parseLong(clOrdId.substring(2));
+            final String execType = "8".equals(msgType) ? FixTestClient.field(message, ExecType.FIELD) : null;
+            if (id >= first && id < end && (null == execType || execType.equals(String.valueOf(ExecType.NEW)) ||
+                execType.equals(String.valueOf(ExecType.REJECTED))))
+            {
+                answers.computeIfAbsent(id, (k) -> new ArrayList<>()).add(
+                    null == execType ? "BUSINESS " + FixTestClient.field(message, quickfix.field.Text.FIELD) :
+                    execType.equals(String.valueOf(ExecType.NEW)) ? "NEW" :
+                    "REJECTED " + FixTestClient.field(message, quickfix.field.Text.FIELD));
+            }
+        }
+        final List<RecordingListener.BusinessRej> businessRejects = new ArrayList<>(aliceEvents.businessRejects);
+        businessRejects.addAll(bobEvents.businessRejects);
+        for (final RecordingListener.BusinessRej reject : businessRejects)
+        {
+            if (isNumeric(reject.refClientOrderId()))
+            {
+                final long id = Long.parseLong(reject.refClientOrderId());
+                if (id >= first && id < end)
+                {
+                    answers.computeIfAbsent(id, (k) -> new ArrayList<>()).add("BUSINESS " + reject.reason());
+                }
+            }
+        }
+        return answers;
+    }
+
+    private RecordingListener.Report report(final java.util.function.Predicate<RecordingListener.Report> predicate)
+    {
+        final RecordingListener.Report alices = aliceEvents.report(predicate);
+        return null != alices ? alices : bobEvents.report(predicate);
+    }
+
+    private static String fixClientOrderId(final long id)
+    {
+        return "FX" + id;
+    }
+
+    private static boolean isNumeric(final String clientOrderId)
+    {
+        return !clientOrderId.isEmpty() && Character.isDigit(clientOrderId.charAt(0));
+    }
+
+    /**
+     * Resting orders, one every half millisecond, from a thread of its own so that they keep coming through the kill,
+     * the silence and the promotion: alice's buys and bob's sells over SBE, and every fourth order from carol over FIX
+     * (QuickFIX/J), ClOrdID {@code FX<id>}. Only this thread sends while it runs.
+     */
+    private final class OrderFlow implements Runnable
+    {
+        private final long firstId;
+        private final Random flowRandom;
+        private final Thread thread = new Thread(this, "drill-order-flow");
+        private final Set<Long> fixIds = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private volatile boolean running = true;
+        private volatile long nextId;
+        private volatile Throwable failure;
+
+        OrderFlow(final long firstId, final long flowSeed)
+        {
+            this.firstId = firstId;
+            this.nextId = firstId;
+            this.flowRandom = new Random(flowSeed);
+        }
+
+        void start()
+        {
+            thread.start();
+        }
+
+        void stop()
+        {
+            running = false;
+            try
+            {
+                thread.join();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            if (null != failure)
+            {
+                throw new AssertionError("the order flow failed", failure);
+            }
+        }
+
+        long firstId()
+        {
+            return firstId;
+        }
+
+        long nextId()
+        {
+            return nextId;
+        }
+
+        long sent()
+        {
+            return nextId - firstId;
+        }
+
+        boolean sentOverFix(final long id)
+        {
+            return fixIds.contains(id);
+        }
+
+        public void run()
+        {
+            try
+            {
+                long nextSendNs = System.nanoTime();
+                while (running)
+                {
+                    final long now = System.nanoTime();
+                    if (now < nextSendNs)
+                    {
+                        LockSupport.parkNanos(Math.min(nextSendNs - now, 200_000L));
+                        continue;
+                    }
+                    // Buys below and sells above the reference price: they rest, so a cancel later proves they live.
+                    final boolean buy = flowRandom.nextBoolean();
+                    final long id = nextId;
+                    final long price = buy ? 9_000 + flowRandom.nextInt(500) : 10_500 + flowRandom.nextInt(500);
+                    final long quantity = 1 + flowRandom.nextInt(5);
+                    if (id % 4 == 0)
+                    {
+                        // Every fourth from carol over FIX (QuickFIX/J queues it, or sends it on reconnecting).
+                        final NewOrderSingle order = new NewOrderSingle(new ClOrdID(fixClientOrderId(id)),
+                            new quickfix.field.Side(buy ? quickfix.field.Side.BUY : quickfix.field.Side.SELL),
+                            new TransactTime(LocalDateTime.now(ZoneOffset.UTC)), new OrdType(OrdType.LIMIT));
+                        order.set(new Symbol("BTC-USD"));
+                        order.setString(OrderQty.FIELD, Long.toString(quantity));
+                        order.setString(Price.FIELD, (price / 100) + "." + String.format("%02d", price % 100));
+                        order.set(new quickfix.field.TimeInForce(quickfix.field.TimeInForce.GOOD_TILL_CANCEL));
+                        if (!fix.send(carolFix, order))
+                        {
+                            throw new AssertionError("QuickFIX/J did not take order " + id);
+                        }
+                        fixIds.add(id);
+                    }
+                    else
+                    {
+                        final ExchangeClient client = buy ? alice : bob;
+                        // A send the client's own publication refuses was not sent: try the same order again, and
+                        // count it only once sent.
+                        while (client.newOrder(buy ? TestUsers.ALICE_ACCOUNT : TestUsers.BOB_ACCOUNT, id,
+                            INSTRUMENT, buy ? Side.BUY : Side.SELL, OrderType.LIMIT, TimeInForce.GTC, price,
+                            quantity) <= 0)
+                        {
+                            if (!running)
+                            {
+                                return;
+                            }
+                            LockSupport.parkNanos(100_000L);
+                        }
+                    }
+                    nextId = id + 1;
+                    nextSendNs += 500_000L;
+                }
+            }
+            catch (final Throwable ex)
+            {
+                failure = ex;
+            }
+        }
     }
 
     @Test
@@ -207,8 +488,9 @@ class FailoverDrillIT
         final long epochBefore = b.watch.epoch();
         fillBetweenSbeAndFix(2);
         assertEquals(epochBefore, b.watch.epoch());
-        assertTrue(bobEvents.reports.stream().filter((r) -> r.execType().equals("FILL")).count() >= 2,
-            "two fills through the gateway after the promotion");
+        // Carol's side of the second fill may arrive before bob's: wait for his.
+        awaitDrill("two fills through the gateway after the promotion", () ->
+            bobEvents.reports.stream().filter((r) -> r.execType().equals("FILL")).count() >= 2);
         assertEveryAcknowledgedOrderIsLive(acknowledged, 1);
     }
 
@@ -388,8 +670,13 @@ class FailoverDrillIT
     private void awaitConverged(final Node primary, final Node standby, final String when)
     {
         awaitDrill("node " + standby.id + " to converge on node " + primary.id + " (" + when + ")", () ->
-            primary.watch.processed() > 0 && primary.watch.processed() == standby.watch.processed() &&
-            primary.watch.stateHash() == standby.watch.stateHash() && standby.watch.role() == NodeRole.STANDBY);
+            converged(primary, standby));
+    }
+
+    private static boolean converged(final Node primary, final Node standby)
+    {
+        return primary.watch.processed() > 0 && primary.watch.processed() == standby.watch.processed() &&
+            primary.watch.stateHash() == standby.watch.stateHash() && standby.watch.role() == NodeRole.STANDBY;
     }
 
     private void promote(final Node node)
@@ -640,6 +927,19 @@ class FailoverDrillIT
         void awaitReady()
         {
             process.awaitReady();
+        }
+
+        void moveJournalAside(final int round)
+        {
+            try
+            {
+                java.nio.file.Files.move(home.resolve("journal"), home.resolve("journal.diverged-" + round));
+                java.nio.file.Files.move(home.resolve("snapshots"), home.resolve("snapshots.diverged-" + round));
+            }
+            catch (final IOException ex)
+            {
+                throw new java.io.UncheckedIOException(ex);
+            }
         }
 
         EngineEndpoint endpoint()

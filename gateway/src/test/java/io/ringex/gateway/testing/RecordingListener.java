@@ -19,7 +19,7 @@ public final class RecordingListener implements ExchangeListener
     /** Copy of an ExecutionReport. */
     public record Report(long sessionId, long accountId, long orderId, String clientOrderId, String origClientOrderId,
         String execType, String orderStatus, long price, long quantity, long leaves, long cumulative, long lastPrice,
-        long lastQuantity, String cancelReason)
+        long lastQuantity, String cancelReason, String rejectReason)
     {
     }
 
@@ -59,7 +59,8 @@ public final class RecordingListener implements ExchangeListener
     {
         reports.add(new Report(r.sessionId(), r.accountId(), r.orderId(), r.clientOrderId(), r.origClientOrderId(),
             r.execType().name(), r.orderStatus().name(), r.price(), r.quantity(), r.leavesQuantity(),
-            r.cumulativeQuantity(), r.lastPrice(), r.lastQuantity(), r.cancelReason().name()));
+            r.cumulativeQuantity(), r.lastPrice(), r.lastQuantity(), r.cancelReason().name(),
+            r.rejectReason().name()));
     }
 
     /**

@@ -1,0 +1,305 @@
+package io.ringex.gateway;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.aeron.logbuffer.ControlledFragmentHandler.Action;
+import io.ringex.client.CommandEncoder;
+import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.CancelReason;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.EngineStatusEncoder;
+import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.ExecutionReportEncoder;
+import io.ringex.protocol.codecs.GatewayBarrierDecoder;
+import io.ringex.protocol.codecs.GatewayBarrierReachedEncoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.NewOrderDecoder;
+import io.ringex.protocol.codecs.NodeRole;
+import io.ringex.protocol.codecs.OrderStatus;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link EngineRouter}'s commands in doubt, against two scripted engine nodes on IPC streams of a real media driver:
+ * node A takes three orders, answers the first and dies; node B is promoted. If B's re-sent window reaches back to
+ * just after the last command of A's the router saw answered, the two unanswered orders cannot be in B unanswered, so
+ * they are re-submitted to B after the barrier, before anything newer; if the window does not reach back that far,
+ * each is answered by the gateway itself, OUTCOME_UNKNOWN, and nothing is re-submitted.
+ */
+class EngineRouterInDoubtTest
+{
+    private static final String IPC = "aeron:ipc";
+    private static final int GATEWAY_ID = 7;
+    private static final long OURS = SessionIds.sessionId(GATEWAY_ID, 1);
+    private static final long THEIRS = SessionIds.sessionId(GATEWAY_ID + 1, 1);
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[512]);
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final CommandEncoder commands = new CommandEncoder();
+    private final List<String> delivered = new ArrayList<>();
+    private MediaDriver driver;
+    private Aeron aeron;
+    private EngineRouter router;
+    private Subscription ingressA;
+    private Subscription ingressB;
+    private Publication egressA;
+    private Publication statusA;
+    private Publication egressB;
+    private Publication statusB;
+    private long nowNs;
+
+    @BeforeEach
+    void setUp()
+    {
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .ipcTermBufferLength(64 * 1024));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+        router = new EngineRouter(new GatewayContext()
+            .gatewayId(GATEWAY_ID)
+            .aeronDirectoryName(driver.aeronDirectoryName())
+            .engineIngressChannel(IPC).engineIngressStreamId(1001)
+            .engineEgressChannel(IPC).engineEgressStreamId(1002)
+            .marketDataChannel(IPC).marketDataStreamId(1003)
+            .engineStatusStreamId(1004)
+            .engineStatusTimeoutMs(60_000)
+            .addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, 1104))
+            .fixEnabled(false)
+            .conclude(), aeron, "test ", this::record);
+        ingressA = aeron.addSubscription(IPC, 1001);
+        ingressB = aeron.addSubscription(IPC, 1101);
+        egressA = aeron.addPublication(IPC, 1002);
+        statusA = aeron.addPublication(IPC, 1004);
+        egressB = aeron.addPublication(IPC, 1102);
+        statusB = aeron.addPublication(IPC, 1104);
+        pollUntil("engine streams connected", () -> egressA.isConnected() && statusA.isConnected() &&
+            egressB.isConnected() && statusB.isConnected());
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(router, aeron, driver);
+    }
+
+    @Test
+    void ordersInDoubtAreResubmittedWhenTheNewPrimarysWindowCoversThem()
+    {
+        aTakesThreeOrdersAnswersOneAndDies();
+
+        // B holds A's commands up to 4 (its NewEpoch is 5) and re-sends its window from command 4 on: just after 3,
+        // the last of A's the router saw. So orders 2 and 3, unanswered, are not in B.
+        status(statusB, NodeRole.PRIMARY, 2, 5);
+        pollUntil("node B followed", () -> router.primary() == 1);
+        report(egressB, THEIRS, "9", 4, 2);
+        final long token = awaitBarrier();
+        assertEquals(Publication.BACK_PRESSURED, offerOrder(4), "new orders wait while the doubts are settled");
+        barrierReached(token, 6);
+
+        assertEquals(List.of("NewOrder 2", "NewOrder 3"), received(ingressB, 2), "re-submitted, in order");
+        pollUntil("order 4 goes once they have", () -> offerOrder(4) > 0);
+        assertEquals(List.of("NewOrder 4"), received(ingressB, 1));
+        assertEquals(List.of("1 NEW"), delivered, "the gateway answered nothing itself");
+        assertFalse(router.isSettlingDoubts());
+        assertEquals(3, router.inFlight().size(), "2, 3 and 4 await B's answers");
+    }
+
+    @Test
+    void ordersInDoubtAreAnsweredOutcomeUnknownWhenTheWindowMayHaveLostTheirReports()
+    {
+        aTakesThreeOrdersAnswersOneAndDies();
+
+        // B holds A's commands up to 11 and its window starts at 8: the reports of 4..7 may have been lost, and 2 or
+        // 3 may be among those commands. Re-sending could execute them twice.
+        status(statusB, NodeRole.PRIMARY, 2, 12);
+        pollUntil("node B followed", () -> router.primary() == 1);
+        report(egressB, THEIRS, "9", 8, 2);
+        barrierReached(awaitBarrier(), 13);
+
+        pollUntil("both answered", () -> delivered.size() == 3);
+        assertEquals("1 NEW", delivered.get(0));
+        assertTrue(delivered.get(1).startsWith("2 REJECTED OUTCOME_UNKNOWN seq -"), delivered.get(1));
+        assertTrue(delivered.get(2).startsWith("3 REJECTED OUTCOME_UNKNOWN seq -"), delivered.get(2));
+        assertEquals(0, router.inFlight().size());
+        pollUntil("a new order goes to B", () -> offerOrder(4) > 0);
+        assertEquals(List.of("NewOrder 4"), received(ingressB, 1), "nothing was re-submitted");
+    }
+
+    private void aTakesThreeOrdersAnswersOneAndDies()
+    {
+        status(statusA, NodeRole.PRIMARY, 1, 1);
+        status(statusB, NodeRole.STANDBY, 1, 0);
+        pollUntil("node A followed", () -> router.primary() == 0);
+        pollUntil("order 1 reaches A", () -> ingressA.isConnected() && offerOrder(1) > 0);
+        pollUntil("orders 2 and 3 reach A", () -> offerOrder(2) > 0);
+        pollUntil("order 3", () -> offerOrder(3) > 0);
+        assertEquals(3, received(ingressA, 3).size());
+        report(egressA, OURS, "1", 2, 1);
+        report(egressA, THEIRS, "8", 3, 1);
+        pollUntil("order 1 answered", () -> delivered.size() == 1 && router.inFlight().size() == 2);
+    }
+
+    private long offerOrder(final long clientOrderId)
+    {
+        final int length = commands.limit(OURS, 100, clientOrderId, 1, Side.BUY, 100, 1);
+        return router.ingress().offer(commands.buffer(), 0, length);
+    }
+
+    private long awaitBarrier()
+    {
+        final long[] token = { 0 };
+        pollUntil("a barrier reaches B", () ->
+        {
+            ingressB.poll((b, o, l, h) ->
+            {
+                headerDecoder.wrap(b, o);
+                assertEquals(GatewayBarrierDecoder.TEMPLATE_ID, headerDecoder.templateId(), "the barrier first");
+                final GatewayBarrierDecoder barrier = new GatewayBarrierDecoder().wrapAndApplyHeader(b, o,
+                    headerDecoder);
+                assertEquals(SessionIds.sessionId(GATEWAY_ID, 0), barrier.sessionId());
+                token[0] = barrier.token();
+            }, 1);
+            return token[0] != 0;
+        });
+        return token[0];
+    }
+
+    private void barrierReached(final long token, final long commandSequence)
+    {
+        final GatewayBarrierReachedEncoder encoder = new GatewayBarrierReachedEncoder()
+            .wrapAndApplyHeader(buffer, 0, header)
+            .epoch(2)
+            .sessionId(SessionIds.sessionId(GATEWAY_ID, 0))
+            .token(token)
+            .commandSequence(commandSequence);
+        offer(egressB, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private List<String> received(final Subscription ingress, final int count)
+    {
+        final List<String> messages = new ArrayList<>();
+        final NewOrderDecoder order = new NewOrderDecoder();
+        pollUntil(count + " messages received", () ->
+        {
+            ingress.poll((b, o, l, h) ->
+            {
+                headerDecoder.wrap(b, o);
+                if (headerDecoder.templateId() == NewOrderDecoder.TEMPLATE_ID)
+                {
+                    messages.add("NewOrder " + order.wrapAndApplyHeader(b, o, headerDecoder).clientOrderId());
+                }
+                else
+                {
+                    messages.add("template " + headerDecoder.templateId());
+                }
+            }, 1);
+            return messages.size() >= count;
+        });
+        return messages;
+    }
+
+    private Action record(final int templateId, final DirectBuffer b, final int offset, final int length,
+        final long sessionId)
+    {
+        headerDecoder.wrap(b, offset);
+        if (templateId == ExecutionReportDecoder.TEMPLATE_ID)
+        {
+            final ExecutionReportDecoder report = new ExecutionReportDecoder().wrapAndApplyHeader(b, offset,
+                headerDecoder);
+            delivered.add(report.clientOrderId() + " " + report.execType() +
+                (report.rejectReason() == RejectReason.NONE ? "" :
+                " " + report.rejectReason() + " seq " + report.commandSequence()));
+        }
+        else if (templateId == CancelRejectDecoder.TEMPLATE_ID)
+        {
+            final CancelRejectDecoder reject = new CancelRejectDecoder().wrapAndApplyHeader(b, offset, headerDecoder);
+            delivered.add(reject.clientOrderId() + " CANCEL_REJECT " + reject.rejectReason());
+        }
+        return Action.CONTINUE;
+    }
+
+    private void pollUntil(final String what, final BooleanSupplier condition)
+    {
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!condition.getAsBoolean())
+        {
+            router.poll(++nowNs);
+            if (System.nanoTime() > deadline)
+            {
+                throw new AssertionError("timed out waiting for: " + what + "; delivered " + delivered);
+            }
+            Thread.yield();
+        }
+    }
+
+    private void status(final Publication publication, final NodeRole role, final long epoch, final long epochStart)
+    {
+        final EngineStatusEncoder encoder = new EngineStatusEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .epoch(epoch).nodeId(publication.streamId()).role(role).epochStartSequence(epochStart)
+            .ingressSequence(epochStart);
+        encoder.countersCount(0);
+        encoder.rejectsCount(0);
+        offer(publication, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private void report(
+        final Publication publication, final long sessionId, final String clientOrderId, final long sequence,
+        final long epoch)
+    {
+        final ExecutionReportEncoder encoder = new ExecutionReportEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .epoch(epoch)
+            .sessionId(sessionId)
+            .accountId(100)
+            .instrumentId(1)
+            .orderId(sequence)
+            .clientOrderId(clientOrderId)
+            .origClientOrderId("")
+            .execType(ExecType.NEW)
+            .orderStatus(OrderStatus.NEW)
+            .side(Side.BUY)
+            .orderType(OrderType.LIMIT)
+            .timeInForce(TimeInForce.GTC)
+            .price(100)
+            .quantity(1)
+            .leavesQuantity(1)
+            .cumulativeQuantity(0)
+            .lastPrice(0)
+            .lastQuantity(0)
+            .averagePrice(0)
+            .tradeId(0)
+            .rejectReason(RejectReason.NONE)
+            .cancelReason(CancelReason.NONE)
+            .transactTimeNs(0)
+            .commandSequence(sequence);
+        offer(publication, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private void offer(final Publication publication, final int length)
+    {
+        pollUntil("offered", () -> publication.offer(buffer, 0, length) > 0);
+    }
+}
