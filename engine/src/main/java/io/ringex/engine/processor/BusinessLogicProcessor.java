@@ -15,6 +15,8 @@ import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewEpochDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
+import io.ringex.protocol.codecs.OrderMassStatusRequestDecoder;
+import io.ringex.protocol.codecs.OrderStatusRequestDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
@@ -71,6 +73,8 @@ public final class BusinessLogicProcessor
     private final UpsertUserDecoder upsertUser = new UpsertUserDecoder();
     private final SetUserCredentialDecoder setUserCredential = new SetUserCredentialDecoder();
     private final UserDirectoryRequestDecoder userDirectoryRequest = new UserDirectoryRequestDecoder();
+    private final OrderStatusRequestDecoder orderStatusRequest = new OrderStatusRequestDecoder();
+    private final OrderMassStatusRequestDecoder orderMassStatusRequest = new OrderMassStatusRequestDecoder();
 
     private final EngineState state;
     private final EventEncoder events;
@@ -81,6 +85,7 @@ public final class BusinessLogicProcessor
     private final TradeCorrections corrections;
     private final Onboarding onboarding;
     private final UserCommands users;
+    private final OrderStatusQueries statusQueries;
     private final StateHash stateHash = new StateHash();
     private final SnapshotWriter snapshotWriter = new SnapshotWriter();
     private final ErrorHandler errorHandler;
@@ -115,6 +120,7 @@ public final class BusinessLogicProcessor
         this.corrections = new TradeCorrections(state, events, riskUpdates);
         this.onboarding = new Onboarding(state, events, riskUpdates, massCancels);
         this.users = new UserCommands(state, events);
+        this.statusQueries = new OrderStatusQueries(state, events);
         this.errorHandler = errorHandler;
     }
 
@@ -193,6 +199,15 @@ public final class BusinessLogicProcessor
             case MassCancelDecoder.TEMPLATE_ID:
                 massCancel.wrap(buffer, offset, blockLength, version);
                 amendments.onMassCancel(massCancel, sourceId);
+                break;
+
+            case OrderStatusRequestDecoder.TEMPLATE_ID:
+                statusQueries.onOrderStatusRequest(orderStatusRequest.wrap(buffer, offset, blockLength, version));
+                break;
+
+            case OrderMassStatusRequestDecoder.TEMPLATE_ID:
+                statusQueries.onOrderMassStatusRequest(
+                    orderMassStatusRequest.wrap(buffer, offset, blockLength, version));
                 break;
 
             case AddInstrumentDecoder.TEMPLATE_ID:
