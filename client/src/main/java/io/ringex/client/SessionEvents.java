@@ -11,6 +11,7 @@ import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogonStatus;
 import io.ringex.protocol.codecs.LogoutDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import org.agrona.DirectBuffer;
 
@@ -36,6 +37,7 @@ final class SessionEvents implements FragmentHandler
     private final CancelRejectDecoder cancelRejectDecoder = new CancelRejectDecoder();
     private final BusinessRejectDecoder businessRejectDecoder = new BusinessRejectDecoder();
     private final LogoutDecoder logoutDecoder = new LogoutDecoder();
+    private final OrderStatusReportDecoder orderStatusReportDecoder = new OrderStatusReportDecoder();
     private final HeartbeatDecoder heartbeatDecoder = new HeartbeatDecoder();
 
     private volatile long sessionId;
@@ -118,6 +120,10 @@ final class SessionEvents implements FragmentHandler
                 break;
             case BusinessRejectDecoder.TEMPLATE_ID:
                 listener.onBusinessReject(businessRejectDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                break;
+            case OrderStatusReportDecoder.TEMPLATE_ID:
+                listener.onOrderStatusReport(
+                    orderStatusReportDecoder.wrap(buffer, bodyOffset, blockLength, version));
                 break;
             case HeartbeatDecoder.TEMPLATE_ID:
                 listener.onHeartbeat(heartbeatDecoder.wrap(buffer, bodyOffset, blockLength, version).timestampNs());

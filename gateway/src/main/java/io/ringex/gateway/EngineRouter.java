@@ -16,6 +16,7 @@ import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.RejectReason;
 import org.agrona.CloseHelper;
@@ -55,7 +56,7 @@ public final class EngineRouter implements AutoCloseable
     public interface EventHandler
     {
         /**
-         * @param templateId ExecutionReport, CancelReject or BusinessReject.
+         * @param templateId ExecutionReport, CancelReject, BusinessReject or OrderStatusReport.
          * @param buffer     holding the event.
          * @param offset     of its message header.
          * @param length     whole message.
@@ -83,6 +84,7 @@ public final class EngineRouter implements AutoCloseable
     private final BusinessRejectDecoder businessReject = new BusinessRejectDecoder();
     private final EngineStatusDecoder engineStatus = new EngineStatusDecoder();
     private final LogonsUnlockedDecoder logonsUnlocked = new LogonsUnlockedDecoder();
+    private final OrderStatusReportDecoder orderStatusReport = new OrderStatusReportDecoder();
     private final AtomicCounter switches;
     private final AtomicCounter duplicates;
     private final AtomicCounter superseded;
@@ -306,6 +308,12 @@ public final class EngineRouter implements AutoCloseable
                 sessionId = businessReject.sessionId();
                 eventEpoch = businessReject.epoch();
                 commandSequence = -1;
+                break;
+            case OrderStatusReportDecoder.TEMPLATE_ID:
+                orderStatusReport.wrap(buffer, body, blockLength, version);
+                sessionId = orderStatusReport.sessionId();
+                eventEpoch = orderStatusReport.epoch();
+                commandSequence = orderStatusReport.commandSequence();
                 break;
             case LogonsUnlockedDecoder.TEMPLATE_ID:
                 onLogonsUnlocked(logonsUnlocked.wrap(buffer, body, blockLength, version));

@@ -684,7 +684,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
      * An engine event for one of this gateway's FIX sessions: translated and sent, or held while the session is
      * acquired.
      *
-     * @param templateId ExecutionReport, CancelReject or BusinessReject.
+     * @param templateId ExecutionReport, CancelReject, BusinessReject or OrderStatusReport.
      * @param buffer     holding the event.
      * @param offset     of its header.
      * @param length     whole message.
