@@ -5,6 +5,7 @@ import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
+import io.ringex.protocol.codecs.MassCancelReportDecoder;
 import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 
 /**
@@ -53,6 +54,15 @@ public interface ExchangeListener
      * @param report the report.
      */
     default void onOrderStatusReport(final OrderStatusReportDecoder report)
+    {
+    }
+
+    /**
+     * How many orders a {@link ExchangeClient#massCancel} cancelled (0 included), after their execution reports.
+     *
+     * @param report the report.
+     */
+    default void onMassCancelReport(final MassCancelReportDecoder report)
     {
     }
 

@@ -85,6 +85,8 @@ public final class EngineRouter implements AutoCloseable
     private final EngineStatusDecoder engineStatus = new EngineStatusDecoder();
     private final LogonsUnlockedDecoder logonsUnlocked = new LogonsUnlockedDecoder();
     private final OrderStatusReportDecoder orderStatusReport = new OrderStatusReportDecoder();
+    private final io.ringex.protocol.codecs.MassCancelReportDecoder massCancelReport =
+        new io.ringex.protocol.codecs.MassCancelReportDecoder();
     private final AtomicCounter switches;
     private final AtomicCounter duplicates;
     private final AtomicCounter superseded;
@@ -314,6 +316,12 @@ public final class EngineRouter implements AutoCloseable
                 sessionId = orderStatusReport.sessionId();
                 eventEpoch = orderStatusReport.epoch();
                 commandSequence = orderStatusReport.commandSequence();
+                break;
+            case io.ringex.protocol.codecs.MassCancelReportDecoder.TEMPLATE_ID:
+                massCancelReport.wrap(buffer, body, blockLength, version);
+                sessionId = massCancelReport.sessionId();
+                eventEpoch = massCancelReport.epoch();
+                commandSequence = massCancelReport.commandSequence();
                 break;
             case LogonsUnlockedDecoder.TEMPLATE_ID:
                 onLogonsUnlocked(logonsUnlocked.wrap(buffer, body, blockLength, version));

@@ -28,6 +28,7 @@ import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.MassCancelReportDecoder;
 import io.ringex.protocol.codecs.NewEpochDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.OrderMassStatusRequestDecoder;
@@ -190,6 +191,8 @@ public final class MessageCatalog
             new Part[]{ Part.VAR_DATA }, NO_GROUPS);
         add(OrderStatusReportDecoder.TEMPLATE_ID, "OrderStatusReport", Kind.EVENT,
             OrderStatusReportDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(MassCancelReportDecoder.TEMPLATE_ID, "MassCancelReport", Kind.EVENT,
+            MassCancelReportDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
         add(LogonsUnlockedDecoder.TEMPLATE_ID, "LogonsUnlocked", Kind.EVENT, LogonsUnlockedDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
         add(UserDefinitionDecoder.TEMPLATE_ID, "UserDefinition", Kind.EVENT, UserDefinitionDecoder.BLOCK_LENGTH,

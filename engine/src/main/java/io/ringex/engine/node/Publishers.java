@@ -15,6 +15,7 @@ import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
+import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
 
 /**
@@ -44,7 +45,8 @@ final class Publishers
         final OutboundStage egressHandler = new OutboundStage(egress, new int[]{
             ExecutionReportDecoder.TEMPLATE_ID, CancelRejectDecoder.TEMPLATE_ID, BusinessRejectDecoder.TEMPLATE_ID,
             LogonsUnlockedDecoder.TEMPLATE_ID, UserDefinitionDecoder.TEMPLATE_ID,
-            UserDirectoryEndDecoder.TEMPLATE_ID },
+            UserDirectoryEndDecoder.TEMPLATE_ID, OrderStatusReportDecoder.TEMPLATE_ID,
+            io.ringex.protocol.codecs.MassCancelReportDecoder.TEMPLATE_ID },
             false, Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped);
         final OutboundStage marketDataHandler = new OutboundStage(marketData, new int[]{
             InstrumentDefinitionDecoder.TEMPLATE_ID, BookLevelUpdateDecoder.TEMPLATE_ID,

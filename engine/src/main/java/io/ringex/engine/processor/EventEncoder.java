@@ -22,6 +22,8 @@ import io.ringex.protocol.codecs.ExecutionReportEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.OrderStatusReportEncoder;
+import io.ringex.protocol.codecs.MassCancelReportEncoder;
+import io.ringex.protocol.codecs.MassCancelScope;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
@@ -69,6 +71,7 @@ public final class EventEncoder
     private final UserDefinitionEncoder userDefinition = new UserDefinitionEncoder();
     private final UserDirectoryEndEncoder userDirectoryEnd = new UserDirectoryEndEncoder();
     private final OrderStatusReportEncoder orderStatusReport = new OrderStatusReportEncoder();
+    private final MassCancelReportEncoder massCancelReport = new MassCancelReportEncoder();
 
     private OrderBook[] touchedBooks = new OrderBook[16];
     private int touchedCount;
@@ -662,6 +665,38 @@ public final class EventEncoder
             .transactTimeNs(timestampNs)
             .commandSequence(sequence);
         sink.commit(HEADER + OrderStatusReportEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * Tell a client how many orders its mass cancel cancelled (after their execution reports).
+     *
+     * @param sessionId       the session that asked.
+     * @param accountId       the account in the request.
+     * @param clientRequestId 20 bytes of the request's id.
+     * @param scope           the request's scope.
+     * @param instrumentId    the request's instrument.
+     * @param affected        orders cancelled.
+     */
+    public void massCancelReport(
+        final long sessionId,
+        final long accountId,
+        final byte[] clientRequestId,
+        final MassCancelScope scope,
+        final int instrumentId,
+        final int affected)
+    {
+        final int offset = sink.claim(HEADER + MassCancelReportEncoder.BLOCK_LENGTH);
+        massCancelReport.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .epoch(epoch)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .putClientRequestId(clientRequestId, 0)
+            .scope(scope)
+            .instrumentId(instrumentId)
+            .totalAffectedOrders(affected)
+            .transactTimeNs(timestampNs)
+            .commandSequence(sequence);
+        sink.commit(HEADER + MassCancelReportEncoder.BLOCK_LENGTH);
     }
 
     static TimeInForce timeInForce(final byte raw)

@@ -1,5 +1,6 @@
 package io.ringex.gateway.fix;
 
+import io.ringex.gateway.fix.codecs.decoder.OrderMassStatusRequestDecoder;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
@@ -378,8 +379,10 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             duplicates.increment();
             return Action.CONTINUE;
         }
-        final char msgType = messageType == 'D' || messageType == 'F' || messageType == 'G' || messageType == 'q' ?
-            (char)messageType : '?';
+        final char msgType = messageType == 'D' || messageType == 'F' || messageType == 'G' || messageType == 'q' ||
+            messageType == 'H' ? (char)messageType :
+            messageType == OrderMassStatusRequestDecoder.MESSAGE_TYPE ? FixCommandTranslator.ORDER_MASS_STATUS_REQUEST :
+            '?';
 
         final int invalid = dictionaryCheck.check(buffer, offset, length, msgType, fields);
         if (invalid != FixDictionaryCheck.VALID)
