@@ -69,8 +69,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * SYNC replication over UDP loopback), one gateway in this JVM that knows both, an SBE client and a FIX client
  * (QuickFIX/J) trading through it. The drills kill the primary with SIGKILL at a random moment under load, pause it
  * with SIGSTOP, and start a standby late; after each, every order acknowledged to a client must be in the new
- * primary's state, every order in that state must have had its report delivered, the clients must still be logged on,
- * and a restarted node must converge on the primary's state hash.
+ * primary's state, every order in that state must have had its report delivered, each SBE client's view of its open
+ * orders (from its execution reports) must equal the new primary's answer to its mass status (reconciliation as
+ * docs/client.md describes it), the clients must still be logged on, and a restarted node must converge on the
+ * primary's state hash.
  * <p>
  * {@code -Dringex.drill.rounds=N} sets the number of kills (3 by default), {@code -Dringex.drill.seed=S} replays one.
  */

@@ -218,8 +218,9 @@ class OrderStatusSbeIT
         {
             final String id = "L" + i;
             final long account = i % 2 == 0 ? TestUsers.ALICE_ACCOUNT : TestUsers.ALICE_SECOND_ACCOUNT;
+            final long price = 9_000 + i % 100;
             Await.until("order sent", () -> alice.newOrder(account, id, INSTRUMENT, Side.BUY, OrderType.LIMIT,
-                TimeInForce.GTC, 9_000 + i % 100, 1) > 0, alice::poll);
+                TimeInForce.GTC, price, 1) > 0, alice::poll);
             if (i % 100 == 0)
             {
                 final int sent = i;
