@@ -16,7 +16,10 @@ import io.ringex.protocol.codecs.MassCancelEncoder;
 import io.ringex.protocol.codecs.MassCancelScope;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewEpochEncoder;
+import io.ringex.protocol.codecs.MassStatusScope;
 import io.ringex.protocol.codecs.NewOrderEncoder;
+import io.ringex.protocol.codecs.OrderMassStatusRequestEncoder;
+import io.ringex.protocol.codecs.OrderStatusRequestEncoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.ReplaceOrderEncoder;
@@ -61,6 +64,9 @@ public final class CommandEncoder
     private final CancelOrderEncoder cancel = new CancelOrderEncoder();
     private final ReplaceOrderEncoder replace = new ReplaceOrderEncoder();
     private final MassCancelEncoder massCancel = new MassCancelEncoder();
+    private final OrderStatusRequestEncoder orderStatusRequest = new OrderStatusRequestEncoder();
+    private final OrderMassStatusRequestEncoder orderMassStatusRequest = new OrderMassStatusRequestEncoder();
+    private final byte[] statusId = new byte[20];
     private final AddInstrumentEncoder addInstrument = new AddInstrumentEncoder();
     private final AddAccountEncoder addAccount = new AddAccountEncoder();
     private final SetLimitsEncoder setLimits = new SetLimitsEncoder();
@@ -271,6 +277,67 @@ public final class CommandEncoder
             .instrumentId(instrumentId)
             .cancelOnDisconnect(cancelOnDisconnect ? BooleanType.TRUE : BooleanType.FALSE);
         return HEADER + massCancel.encodedLength();
+    }
+
+    /**
+     * Ask for one open order's current state.
+     *
+     * @param sessionId       the session (the gateway stamps its own).
+     * @param accountId       the order's account.
+     * @param statusRequestId echoed in the answer, as decimal digits; 0 for none.
+     * @param orderId         engine order id, or 0 to name the order by its client order id.
+     * @param clientOrderId   the order's client order id as decimal digits, used when orderId is 0.
+     * @return length.
+     */
+    public int orderStatusRequest(
+        final long sessionId,
+        final long accountId,
+        final long statusRequestId,
+        final long orderId,
+        final long clientOrderId)
+    {
+        orderStatusRequest.wrapAndApplyHeader(buffer, 0, header)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .putStatusRequestId(clientOrderId(statusRequestId, statusId), 0)
+            .orderId(orderId)
+            .putClientOrderId(clientOrderId(clientOrderId, id), 0);
+        return HEADER + orderStatusRequest.encodedLength();
+    }
+
+    /**
+     * Ask for the open orders of a scope. The accounts the answer may show are the gateway's to set (the user's
+     * accounts, or {@code accountId}); the ones given here reach the engine only from a trusted source (tests, tools).
+     *
+     * @param sessionId       the session (the gateway stamps its own).
+     * @param accountId       one of the user's accounts, or 0 for all of them.
+     * @param statusRequestId echoed in every report, as decimal digits.
+     * @param scope           SESSION, ACCOUNTS or INSTRUMENT.
+     * @param instrumentId    for scope INSTRUMENT.
+     * @param accounts        the accounts group (the gateway replaces it).
+     * @return length.
+     */
+    public int orderMassStatusRequest(
+        final long sessionId,
+        final long accountId,
+        final long statusRequestId,
+        final MassStatusScope scope,
+        final int instrumentId,
+        final long... accounts)
+    {
+        orderMassStatusRequest.wrapAndApplyHeader(buffer, 0, header)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .putStatusRequestId(clientOrderId(statusRequestId, statusId), 0)
+            .scope(scope)
+            .instrumentId(instrumentId);
+        final OrderMassStatusRequestEncoder.AccountsEncoder group =
+            orderMassStatusRequest.accountsCount(accounts.length);
+        for (final long account : accounts)
+        {
+            group.next().accountId(account);
+        }
+        return HEADER + orderMassStatusRequest.encodedLength();
     }
 
     /**

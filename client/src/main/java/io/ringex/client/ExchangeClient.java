@@ -6,6 +6,7 @@ import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.ringex.protocol.codecs.HeartbeatEncoder;
 import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.MassStatusScope;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
@@ -366,6 +367,47 @@ public final class ExchangeClient implements AutoCloseable
         final int instrumentId)
     {
         return offer(messages.massCancel(events.sessionId(), accountId, requestId, scope, instrumentId));
+    }
+
+    /**
+     * Ask for one open order's current state: answered by one {@link ExchangeListener#onOrderStatusReport}, the
+     * order's state, or with a reject reason (UNKNOWN_ORDER for an order that is done, never existed or is another
+     * account's). The answer reflects every report this session received before it.
+     *
+     * @param accountId       the order's account (one of the user's).
+     * @param statusRequestId echoed in the answer, up to 20 ASCII characters; may be empty.
+     * @param orderId         engine order id, or 0 to name the order by {@code clientOrderId}.
+     * @param clientOrderId   the order's current client order id (may be empty when orderId is set).
+     * @return offer result.
+     */
+    public long orderStatus(
+        final long accountId,
+        final CharSequence statusRequestId,
+        final long orderId,
+        final CharSequence clientOrderId)
+    {
+        return offer(messages.orderStatus(events.sessionId(), accountId, statusRequestId, orderId, clientOrderId));
+    }
+
+    /**
+     * Ask for every open order of a scope: answered by {@code totalReports} {@link
+     * ExchangeListener#onOrderStatusReport} calls numbered 1 to totalReports, or by one with totalReports 0 (none;
+     * or a refusal, with its reason: UNKNOWN_INSTRUMENT). Reconcile with it after logon: the answer is every order
+     * the engine holds open for the scope, as of after every report sent before it.
+     *
+     * @param accountId       one of the user's accounts, or 0 for all of them.
+     * @param statusRequestId echoed in every report, 1 to 20 ASCII characters.
+     * @param scope           SESSION (orders this session entered), ACCOUNTS, or INSTRUMENT.
+     * @param instrumentId    for scope INSTRUMENT.
+     * @return offer result.
+     */
+    public long massStatus(
+        final long accountId,
+        final CharSequence statusRequestId,
+        final MassStatusScope scope,
+        final int instrumentId)
+    {
+        return offer(messages.massStatus(events.sessionId(), accountId, statusRequestId, scope, instrumentId));
     }
 
     /**

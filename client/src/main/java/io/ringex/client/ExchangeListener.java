@@ -5,6 +5,8 @@ import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
+import io.ringex.protocol.codecs.MassCancelReportDecoder;
+import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 
 /**
  * What an {@link ExchangeClient} delivers. Each callback gets the SBE decoder flyweight wrapped over the received
@@ -43,6 +45,26 @@ public interface ExchangeListener
      * @param reject the reject.
      */
     void onBusinessReject(BusinessRejectDecoder reject);
+
+    /**
+     * An answer to {@link ExchangeClient#orderStatus} or {@link ExchangeClient#massStatus}: one open order's state
+     * (reportNumber 1 to totalReports), or, with totalReports 0, no order: the empty answer of a mass status
+     * (rejectReason NONE) or a refusal (its reason). {@code statusRequestId} is the request's.
+     *
+     * @param report the report.
+     */
+    default void onOrderStatusReport(final OrderStatusReportDecoder report)
+    {
+    }
+
+    /**
+     * How many orders a {@link ExchangeClient#massCancel} cancelled (0 included), after their execution reports.
+     *
+     * @param report the report.
+     */
+    default void onMassCancelReport(final MassCancelReportDecoder report)
+    {
+    }
 
     /**
      * The gateway closed the session (logout answered, or heartbeat timeout).

@@ -10,7 +10,9 @@ import io.ringex.protocol.codecs.HeartbeatDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogonStatus;
 import io.ringex.protocol.codecs.LogoutDecoder;
+import io.ringex.protocol.codecs.MassCancelReportDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import org.agrona.DirectBuffer;
 
@@ -36,6 +38,8 @@ final class SessionEvents implements FragmentHandler
     private final CancelRejectDecoder cancelRejectDecoder = new CancelRejectDecoder();
     private final BusinessRejectDecoder businessRejectDecoder = new BusinessRejectDecoder();
     private final LogoutDecoder logoutDecoder = new LogoutDecoder();
+    private final OrderStatusReportDecoder orderStatusReportDecoder = new OrderStatusReportDecoder();
+    private final MassCancelReportDecoder massCancelReportDecoder = new MassCancelReportDecoder();
     private final HeartbeatDecoder heartbeatDecoder = new HeartbeatDecoder();
 
     private volatile long sessionId;
@@ -118,6 +122,13 @@ final class SessionEvents implements FragmentHandler
                 break;
             case BusinessRejectDecoder.TEMPLATE_ID:
                 listener.onBusinessReject(businessRejectDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                break;
+            case OrderStatusReportDecoder.TEMPLATE_ID:
+                listener.onOrderStatusReport(
+                    orderStatusReportDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                break;
+            case MassCancelReportDecoder.TEMPLATE_ID:
+                listener.onMassCancelReport(massCancelReportDecoder.wrap(buffer, bodyOffset, blockLength, version));
                 break;
             case HeartbeatDecoder.TEMPLATE_ID:
                 listener.onHeartbeat(heartbeatDecoder.wrap(buffer, bodyOffset, blockLength, version).timestampNs());

@@ -6,8 +6,11 @@ import io.ringex.protocol.codecs.LogonEncoder;
 import io.ringex.protocol.codecs.LogoutEncoder;
 import io.ringex.protocol.codecs.MassCancelEncoder;
 import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.MassStatusScope;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
+import io.ringex.protocol.codecs.OrderMassStatusRequestEncoder;
+import io.ringex.protocol.codecs.OrderStatusRequestEncoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderEncoder;
@@ -35,6 +38,8 @@ final class SessionMessages
     private final CancelOrderEncoder cancelOrderEncoder = new CancelOrderEncoder();
     private final ReplaceOrderEncoder replaceOrderEncoder = new ReplaceOrderEncoder();
     private final MassCancelEncoder massCancelEncoder = new MassCancelEncoder();
+    private final OrderStatusRequestEncoder orderStatusEncoder = new OrderStatusRequestEncoder();
+    private final OrderMassStatusRequestEncoder massStatusEncoder = new OrderMassStatusRequestEncoder();
     private final StringBuilder idBuilder = new StringBuilder(20);
     private final StringBuilder origIdBuilder = new StringBuilder(20);
 
@@ -159,6 +164,42 @@ final class SessionMessages
             .instrumentId(instrumentId)
             .cancelOnDisconnect(BooleanType.FALSE);
         return HEADER_LENGTH + massCancelEncoder.encodedLength();
+    }
+
+    int orderStatus(
+        final long sessionId,
+        final long accountId,
+        final CharSequence statusRequestId,
+        final long orderId,
+        final CharSequence clientOrderId)
+    {
+        checkId(statusRequestId);
+        checkId(clientOrderId);
+        orderStatusEncoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .statusRequestId(statusRequestId)
+            .orderId(orderId)
+            .clientOrderId(clientOrderId);
+        return HEADER_LENGTH + orderStatusEncoder.encodedLength();
+    }
+
+    int massStatus(
+        final long sessionId,
+        final long accountId,
+        final CharSequence statusRequestId,
+        final MassStatusScope scope,
+        final int instrumentId)
+    {
+        checkId(statusRequestId);
+        massStatusEncoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .statusRequestId(statusRequestId)
+            .scope(scope)
+            .instrumentId(instrumentId)
+            .accountsCount(0);
+        return HEADER_LENGTH + massStatusEncoder.encodedLength();
     }
 
     CharSequence id(final long value)

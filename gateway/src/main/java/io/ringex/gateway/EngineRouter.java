@@ -17,9 +17,11 @@ import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.GatewayBarrierEncoder;
 import io.ringex.protocol.codecs.GatewayBarrierReachedDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
+import io.ringex.protocol.codecs.MassCancelReportDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NodeRole;
+import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
@@ -80,7 +82,7 @@ public final class EngineRouter implements AutoCloseable
     public interface EventHandler
     {
         /**
-         * @param templateId ExecutionReport, CancelReject or BusinessReject.
+         * @param templateId ExecutionReport, CancelReject, BusinessReject or OrderStatusReport.
          * @param buffer     holding the event.
          * @param offset     of its message header.
          * @param length     whole message.
@@ -111,6 +113,8 @@ public final class EngineRouter implements AutoCloseable
     private final UserDefinitionDecoder userDefinition = new UserDefinitionDecoder();
     private final UserDirectoryEndDecoder userDirectoryEnd = new UserDirectoryEndDecoder();
     private final UserDirectoryFeed users;
+    private final OrderStatusReportDecoder orderStatusReport = new OrderStatusReportDecoder();
+    private final MassCancelReportDecoder massCancelReport = new MassCancelReportDecoder();
     private final AtomicCounter switches;
     private final AtomicCounter duplicates;
     private final AtomicCounter superseded;
@@ -598,6 +602,18 @@ public final class EngineRouter implements AutoCloseable
                 sessionId = businessReject.sessionId();
                 eventEpoch = businessReject.epoch();
                 commandSequence = -1;
+                break;
+            case OrderStatusReportDecoder.TEMPLATE_ID:
+                orderStatusReport.wrap(buffer, body, blockLength, version);
+                sessionId = orderStatusReport.sessionId();
+                eventEpoch = orderStatusReport.epoch();
+                commandSequence = orderStatusReport.commandSequence();
+                break;
+            case MassCancelReportDecoder.TEMPLATE_ID:
+                massCancelReport.wrap(buffer, body, blockLength, version);
+                sessionId = massCancelReport.sessionId();
+                eventEpoch = massCancelReport.epoch();
+                commandSequence = massCancelReport.commandSequence();
                 break;
             case LogonsUnlockedDecoder.TEMPLATE_ID:
                 onLogonsUnlocked(logonsUnlocked.wrap(buffer, body, blockLength, version));

@@ -32,8 +32,12 @@ import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
 import io.ringex.protocol.codecs.MarketStatisticsDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.MassCancelReportDecoder;
 import io.ringex.protocol.codecs.NewEpochDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
+import io.ringex.protocol.codecs.OrderMassStatusRequestDecoder;
+import io.ringex.protocol.codecs.OrderStatusReportDecoder;
+import io.ringex.protocol.codecs.OrderStatusRequestDecoder;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.ReplicatedCommandDecoder;
 import io.ringex.protocol.codecs.ReplicationAckDecoder;
@@ -133,6 +137,11 @@ public final class MessageCatalog
             NONE, NO_GROUPS);
         add(MassCancelDecoder.TEMPLATE_ID, "MassCancel", Kind.ORDER_ENTRY, MassCancelDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
+        add(OrderStatusRequestDecoder.TEMPLATE_ID, "OrderStatusRequest", Kind.ORDER_ENTRY,
+            OrderStatusRequestDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(OrderMassStatusRequestDecoder.TEMPLATE_ID, "OrderMassStatusRequest", Kind.ORDER_ENTRY,
+            OrderMassStatusRequestDecoder.BLOCK_LENGTH, new Part[]{ Part.GROUP },
+            new int[]{ OrderMassStatusRequestDecoder.AccountsDecoder.sbeBlockLength() });
 
         add(AddInstrumentDecoder.TEMPLATE_ID, "AddInstrument", Kind.ADMIN, AddInstrumentDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
@@ -199,6 +208,10 @@ public final class MessageCatalog
             new Part[]{ Part.VAR_DATA }, NO_GROUPS);
         add(BusinessRejectDecoder.TEMPLATE_ID, "BusinessReject", Kind.EVENT, BusinessRejectDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA }, NO_GROUPS);
+        add(OrderStatusReportDecoder.TEMPLATE_ID, "OrderStatusReport", Kind.EVENT,
+            OrderStatusReportDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(MassCancelReportDecoder.TEMPLATE_ID, "MassCancelReport", Kind.EVENT,
+            MassCancelReportDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
         add(LogonsUnlockedDecoder.TEMPLATE_ID, "LogonsUnlocked", Kind.EVENT, LogonsUnlockedDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
         add(UserDefinitionDecoder.TEMPLATE_ID, "UserDefinition", Kind.EVENT, UserDefinitionDecoder.BLOCK_LENGTH,

@@ -15,6 +15,8 @@ import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.GatewayBarrierReachedDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
+import io.ringex.protocol.codecs.MassCancelReportDecoder;
+import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
 import io.ringex.protocol.codecs.TradingScheduleDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
@@ -62,7 +64,8 @@ final class Publishers
         final OutboundStage egressHandler = new OutboundStage(egress, new int[]{
             ExecutionReportDecoder.TEMPLATE_ID, CancelRejectDecoder.TEMPLATE_ID, BusinessRejectDecoder.TEMPLATE_ID,
             LogonsUnlockedDecoder.TEMPLATE_ID, UserDefinitionDecoder.TEMPLATE_ID,
-            UserDirectoryEndDecoder.TEMPLATE_ID, GatewayBarrierReachedDecoder.TEMPLATE_ID },
+            UserDirectoryEndDecoder.TEMPLATE_ID, GatewayBarrierReachedDecoder.TEMPLATE_ID,
+            OrderStatusReportDecoder.TEMPLATE_ID, MassCancelReportDecoder.TEMPLATE_ID },
             false, Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped);
         // The feed never waits for a subscriber; the recovery agent reads what it sends from a broadcast buffer and
         // answers snapshot and retransmission requests on a thread of its own (docs/protocol.md, "Market data").

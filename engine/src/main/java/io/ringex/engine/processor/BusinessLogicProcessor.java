@@ -16,6 +16,8 @@ import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewEpochDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
+import io.ringex.protocol.codecs.OrderMassStatusRequestDecoder;
+import io.ringex.protocol.codecs.OrderStatusRequestDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
@@ -75,6 +77,8 @@ public final class BusinessLogicProcessor
     private final SetUserCredentialDecoder setUserCredential = new SetUserCredentialDecoder();
     private final UserDirectoryRequestDecoder userDirectoryRequest = new UserDirectoryRequestDecoder();
     private final GatewayBarrierDecoder gatewayBarrier = new GatewayBarrierDecoder();
+    private final OrderStatusRequestDecoder orderStatusRequest = new OrderStatusRequestDecoder();
+    private final OrderMassStatusRequestDecoder orderMassStatusRequest = new OrderMassStatusRequestDecoder();
 
     private final EngineState state;
     private final EventEncoder events;
@@ -86,6 +90,7 @@ public final class BusinessLogicProcessor
     private final Onboarding onboarding;
     private final UserCommands users;
     private final TradingSchedule schedule;
+    private final OrderStatusQueries statusQueries;
     private final StateHash stateHash = new StateHash();
     private final SnapshotWriter snapshotWriter = new SnapshotWriter();
     private final ErrorHandler errorHandler;
@@ -125,6 +130,7 @@ public final class BusinessLogicProcessor
         state.schedule = schedule;
         state.addClocked(schedule);
         this.admin.schedule(schedule);
+        this.statusQueries = new OrderStatusQueries(state, events);
         this.errorHandler = errorHandler;
     }
 
@@ -204,6 +210,15 @@ public final class BusinessLogicProcessor
             case MassCancelDecoder.TEMPLATE_ID:
                 massCancel.wrap(buffer, offset, blockLength, version);
                 amendments.onMassCancel(massCancel, sourceId);
+                break;
+
+            case OrderStatusRequestDecoder.TEMPLATE_ID:
+                statusQueries.onOrderStatusRequest(orderStatusRequest.wrap(buffer, offset, blockLength, version));
+                break;
+
+            case OrderMassStatusRequestDecoder.TEMPLATE_ID:
+                statusQueries.onOrderMassStatusRequest(
+                    orderMassStatusRequest.wrap(buffer, offset, blockLength, version));
                 break;
 
             case AddInstrumentDecoder.TEMPLATE_ID:

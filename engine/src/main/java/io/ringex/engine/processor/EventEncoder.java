@@ -18,9 +18,12 @@ import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportEncoder;
 import io.ringex.protocol.codecs.GatewayBarrierReachedEncoder;
 import io.ringex.protocol.codecs.LogonsUnlockedEncoder;
+import io.ringex.protocol.codecs.MassCancelReportEncoder;
+import io.ringex.protocol.codecs.MassCancelScope;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.OrderAction;
 import io.ringex.protocol.codecs.OrderStatus;
+import io.ringex.protocol.codecs.OrderStatusReportEncoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
@@ -72,6 +75,8 @@ public final class EventEncoder
     private final UserDirectoryEndEncoder userDirectoryEnd = new UserDirectoryEndEncoder();
     private final TradingScheduleDefinitionEncoder tradingSchedule = new TradingScheduleDefinitionEncoder();
     private final GatewayBarrierReachedEncoder barrierReached = new GatewayBarrierReachedEncoder();
+    private final OrderStatusReportEncoder orderStatusReport = new OrderStatusReportEncoder();
+    private final MassCancelReportEncoder massCancelReport = new MassCancelReportEncoder();
 
     private OrderBook[] touchedBooks = new OrderBook[16];
     private int touchedCount;
@@ -648,6 +653,137 @@ public final class EventEncoder
             .token(token)
             .commandSequence(sequence);
         sink.commit(HEADER + GatewayBarrierReachedEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * Answer an order status or mass status request with one open order's current state. Changes nothing.
+     *
+     * @param sessionId       the session that asked.
+     * @param statusRequestId 20 bytes of the request's id.
+     * @param massStatus      true when answering an OrderMassStatusRequest.
+     * @param reportNumber    1 to totalReports.
+     * @param totalReports    orders in the whole answer.
+     * @param order           the open order.
+     * @param priceScale      its instrument's price scale (for the average price).
+     */
+    public void orderStatusReport(
+        final long sessionId,
+        final byte[] statusRequestId,
+        final boolean massStatus,
+        final int reportNumber,
+        final int totalReports,
+        final Order order,
+        final int priceScale)
+    {
+        final long filled = order.filledQuantity();
+        final boolean market = order.orderType() == Order.TYPE_MARKET;
+        final int offset = sink.claim(HEADER + OrderStatusReportEncoder.BLOCK_LENGTH);
+        orderStatusReport.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .epoch(epoch)
+            .sessionId(sessionId)
+            .putStatusRequestId(statusRequestId, 0)
+            .massStatus(massStatus ? BooleanType.TRUE : BooleanType.FALSE)
+            .reportNumber(reportNumber)
+            .totalReports(totalReports)
+            .rejectReason(RejectReason.NONE)
+            .accountId(order.accountId())
+            .instrumentId(order.instrumentId())
+            .orderId(order.orderId())
+            .putClientOrderId(order.clientOrderId(), 0)
+            .orderStatus(filled > 0 ? OrderStatus.PARTIALLY_FILLED : OrderStatus.NEW)
+            .side(order.isBuy() ? Side.BUY : Side.SELL)
+            .orderType(market ? OrderType.MARKET : OrderType.LIMIT)
+            .timeInForce(timeInForce(order.timeInForce()))
+            .price(market ? 0 : order.price())
+            .quantity(order.quantity())
+            .leavesQuantity(order.quantity() - filled)
+            .cumulativeQuantity(filled)
+            .averagePrice(PnlMath.averagePrice(order.cumulativeNotional(), filled, priceScale))
+            .transactTimeNs(timestampNs)
+            .commandSequence(sequence);
+        sink.commit(HEADER + OrderStatusReportEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * Answer an order status or mass status request without an order: a refusal (the reason says why; the order
+     * status is REJECTED) or, with reason NONE, the explicit empty answer of a mass status that matched nothing.
+     *
+     * @param sessionId       the session that asked.
+     * @param statusRequestId 20 bytes of the request's id.
+     * @param massStatus      true when answering an OrderMassStatusRequest.
+     * @param accountId       the account named in the request.
+     * @param instrumentId    the instrument named in the request, or 0.
+     * @param orderId         the order id named in the request, or 0.
+     * @param clientOrderId   20 bytes of the client order id named in the request, or zeros.
+     * @param reason          why, or NONE for an empty answer.
+     */
+    public void orderStatusNone(
+        final long sessionId,
+        final byte[] statusRequestId,
+        final boolean massStatus,
+        final long accountId,
+        final int instrumentId,
+        final long orderId,
+        final byte[] clientOrderId,
+        final RejectReason reason)
+    {
+        final int offset = sink.claim(HEADER + OrderStatusReportEncoder.BLOCK_LENGTH);
+        orderStatusReport.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .epoch(epoch)
+            .sessionId(sessionId)
+            .putStatusRequestId(statusRequestId, 0)
+            .massStatus(massStatus ? BooleanType.TRUE : BooleanType.FALSE)
+            .reportNumber(0)
+            .totalReports(0)
+            .rejectReason(reason)
+            .accountId(accountId)
+            .instrumentId(instrumentId)
+            .orderId(orderId)
+            .putClientOrderId(clientOrderId, 0)
+            .orderStatus(reason == RejectReason.NONE ? OrderStatus.NULL_VAL : OrderStatus.REJECTED)
+            .side(Side.NULL_VAL)
+            .orderType(OrderType.NULL_VAL)
+            .timeInForce(TimeInForce.NULL_VAL)
+            .price(0)
+            .quantity(0)
+            .leavesQuantity(0)
+            .cumulativeQuantity(0)
+            .averagePrice(0)
+            .transactTimeNs(timestampNs)
+            .commandSequence(sequence);
+        sink.commit(HEADER + OrderStatusReportEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * Tell a client how many orders its mass cancel cancelled (after their execution reports).
+     *
+     * @param sessionId       the session that asked.
+     * @param accountId       the account in the request.
+     * @param clientRequestId 20 bytes of the request's id.
+     * @param scope           the request's scope.
+     * @param instrumentId    the request's instrument.
+     * @param affected        orders cancelled.
+     */
+    public void massCancelReport(
+        final long sessionId,
+        final long accountId,
+        final byte[] clientRequestId,
+        final MassCancelScope scope,
+        final int instrumentId,
+        final int affected)
+    {
+        final int offset = sink.claim(HEADER + MassCancelReportEncoder.BLOCK_LENGTH);
+        massCancelReport.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .epoch(epoch)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .putClientRequestId(clientRequestId, 0)
+            .scope(scope)
+            .instrumentId(instrumentId)
+            .totalAffectedOrders(affected)
+            .transactTimeNs(timestampNs)
+            .commandSequence(sequence);
+        sink.commit(HEADER + MassCancelReportEncoder.BLOCK_LENGTH);
     }
 
     static TimeInForce timeInForce(final byte raw)

@@ -231,10 +231,18 @@ public final class OrderAmendments
             CancelReason.CANCEL_ON_DISCONNECT : CancelReason.MASS_CANCEL;
         final boolean admin = SessionIds.gatewayId(sourceId) == SessionIds.ADMIN_GATEWAY_ID;
 
+        // A client's own mass cancel ends with a MassCancelReport: how many it cancelled, so that even none is an
+        // answer (FIX OrderMassCancelReport); cancel-on-disconnect has nobody to tell; an admin source is no client.
+        final boolean report = reason == CancelReason.MASS_CANCEL && !admin;
         if (scopeRaw == MassCancelScope.SESSION.value())
         {
-            massCancels.cancelVenue(MassCancels.ANY_INSTRUMENT, sessionId, false, ExecType.CANCELED, reason,
-                requestId);
+            final int affected = massCancels.cancelVenue(MassCancels.ANY_INSTRUMENT, sessionId, false,
+                ExecType.CANCELED, reason, requestId);
+            if (report)
+            {
+                events.massCancelReport(sessionId, accountId, requestId, MassCancelScope.SESSION, instrumentId,
+                    affected);
+            }
             return;
         }
         if (scopeRaw == MassCancelScope.INSTRUMENT.value() && accountId == 0 && admin)
@@ -251,9 +259,14 @@ public final class OrderAmendments
                 account == null ? RejectReason.UNKNOWN_ACCOUNT : RejectReason.MALFORMED, false);
             return;
         }
-        massCancels.cancelAccount(account,
-            scopeRaw == MassCancelScope.ACCOUNT.value() ? MassCancels.ANY_INSTRUMENT : instrumentId, reason,
-            requestId);
+        final boolean wholeAccount = scopeRaw == MassCancelScope.ACCOUNT.value();
+        final int affected = massCancels.cancelAccount(account,
+            wholeAccount ? MassCancels.ANY_INSTRUMENT : instrumentId, reason, requestId);
+        if (report)
+        {
+            events.massCancelReport(sessionId, accountId, requestId,
+                wholeAccount ? MassCancelScope.ACCOUNT : MassCancelScope.INSTRUMENT, instrumentId, affected);
+        }
     }
 
     private Order find(final long accountId, final long orderId, final CommandReader command, final int origField)

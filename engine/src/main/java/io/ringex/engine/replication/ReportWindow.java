@@ -81,7 +81,10 @@ public final class ReportWindow implements EventSink
     static boolean isClientBound(final int templateId)
     {
         // Not BusinessReject: it carries no commandSequence, so a gateway could not drop the copies it already sent.
-        return templateId == ExecutionReportEncoder.TEMPLATE_ID || templateId == CancelRejectEncoder.TEMPLATE_ID;
+        // An OrderStatusReport does: a promoted standby re-sends the answer to a query its old primary sequenced.
+        return templateId == ExecutionReportEncoder.TEMPLATE_ID || templateId == CancelRejectEncoder.TEMPLATE_ID ||
+            templateId == io.ringex.protocol.codecs.OrderStatusReportEncoder.TEMPLATE_ID ||
+            templateId == io.ringex.protocol.codecs.MassCancelReportEncoder.TEMPLATE_ID;
     }
 
     public void command(final long commandSequence, final long timestampNs)

@@ -10,7 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * After warm-up, a million mixed commands (orders of every kind, cancels, replaces, mass cancels, kill switches,
- * end of day, deposits, epochs) with end-of-batch risk updates allocate nothing on the processing thread, measured
+ * end of day, deposits, epochs), with order status and mass status queries interleaved (one per eight commands) and
+ * end-of-batch risk updates, allocate nothing on the processing thread, measured
  * with {@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}.
  */
 final class AllocationTest
@@ -84,6 +85,11 @@ final class AllocationTest
         {
             final int length = commands.next();
             processor.onCommand(++sequence, sequence * 100, 1, encoder.buffer(), 0, length);
+            if ((i & 7) == 3)
+            {
+                final int queryLength = commands.nextQuery();
+                processor.onCommand(++sequence, sequence * 100, 1, encoder.buffer(), 0, queryLength);
+            }
             if ((i & 15) == 15)
             {
                 processor.onEndOfBatch();

@@ -18,6 +18,7 @@ import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.OrderStatus;
+import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SelfTradePrevention;
@@ -197,6 +198,15 @@ final class Harness
                 final UserDirectoryEndDecoder d = new UserDirectoryEndDecoder().wrap(sink.events(), o, bl, v);
                 return new DirectoryEnd(d.gatewayId(), d.requestId(), d.userCount());
             }
+            case OrderStatusReportDecoder.TEMPLATE_ID:
+            {
+                final OrderStatusReportDecoder d = new OrderStatusReportDecoder().wrap(sink.events(), o, bl, v);
+                return new StatusRep(d.sessionId(), d.statusRequestId(),
+                    d.massStatus() == io.ringex.protocol.codecs.BooleanType.TRUE, d.reportNumber(), d.totalReports(),
+                    d.rejectReason(), d.accountId(), d.instrumentId(), d.orderId(), d.clientOrderId(), d.orderStatus(),
+                    d.side(), d.price(), d.quantity(), d.leavesQuantity(), d.cumulativeQuantity(), d.averagePrice(),
+                    d.commandSequence());
+            }
             case LogonsUnlockedDecoder.TEMPLATE_ID:
             {
                 final LogonsUnlockedDecoder d = new LogonsUnlockedDecoder().wrap(sink.events(), o, bl, v);
@@ -224,6 +234,12 @@ final class Harness
         String origClientOrderId, ExecType execType, OrderStatus status, Side side, long price, long quantity,
         long leaves, long cumulative, long lastPrice, long lastQuantity, long averagePrice, long tradeId,
         RejectReason rejectReason, CancelReason cancelReason, long transactTimeNs, long commandSequence)
+    {
+    }
+
+    record StatusRep(long sessionId, String statusRequestId, boolean mass, int reportNumber, int totalReports,
+        RejectReason reason, long accountId, int instrumentId, long orderId, String clientOrderId, OrderStatus status,
+        Side side, long price, long quantity, long leaves, long cumulative, long averagePrice, long commandSequence)
     {
     }
 

@@ -3,6 +3,7 @@ package io.ringex.engine.processor;
 import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.codecs.KillSwitchScope;
 import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.MassStatusScope;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
@@ -27,7 +28,13 @@ final class RandomCommands
         SelfTradePrevention.CANCEL_BOTH, SelfTradePrevention.DECREMENT_AND_CANCEL };
     private static final TimeInForce[] TIF = { TimeInForce.GTC, TimeInForce.IOC, TimeInForce.FOK, TimeInForce.DAY };
 
+    private static final MassStatusScope[] STATUS_SCOPES = {
+        MassStatusScope.SESSION, MassStatusScope.ACCOUNTS, MassStatusScope.INSTRUMENT };
+
     private final SplittableRandom random;
+    private final SplittableRandom queryRandom;
+    private final long[][] accountSets = { { 1 }, { 2 }, { 3 }, { 4 }, { 1, 2 }, { 3, 4, 1 }, { 1, 2, 3, 4 } };
+    private long statusRequestId;
     private final CommandEncoder encoder;
     private final BusinessLogicProcessor processor;
     private long clientOrderId;
@@ -37,6 +44,7 @@ final class RandomCommands
     RandomCommands(final long seed, final CommandEncoder encoder, final BusinessLogicProcessor processor)
     {
         this.random = new SplittableRandom(seed);
+        this.queryRandom = new SplittableRandom(seed ^ 0x5DEECE66DL);
         this.encoder = encoder;
         this.processor = processor;
     }
@@ -76,6 +84,33 @@ final class RandomCommands
     long deposited()
     {
         return deposited;
+    }
+
+    /**
+     * Write a random read-only query (order status by order id or client order id, of the right account or another,
+     * of open, done or never-seen orders; mass status of every scope, sometimes of an unknown instrument), drawn from
+     * its own random stream so interleaving queries leaves {@link #next()}'s commands unchanged. Allocation-free.
+     *
+     * @return its length.
+     */
+    int nextQuery()
+    {
+        final SplittableRandom r = queryRandom;
+        final long account = 1 + r.nextInt(ACCOUNTS);
+        final long session = SESSION_BASE + account + (r.nextInt(4) == 0 ? 100 : 0);
+        if (r.nextBoolean())
+        {
+            final long lastOrderId = processor.state().lastOrderId();
+            final long target = lastOrderId == 0 ? 1 : 1 + Math.max(0, lastOrderId - r.nextInt(60));
+            return r.nextBoolean() ?
+                encoder.orderStatusRequest(session, account, ++statusRequestId, target, 0) :
+                encoder.orderStatusRequest(session, account, ++statusRequestId, 0,
+                    Math.max(1, clientOrderId - r.nextInt(60)));
+        }
+        final MassStatusScope scope = STATUS_SCOPES[r.nextInt(STATUS_SCOPES.length)];
+        final int instrument = r.nextInt(10) == 0 ? 3 : 1 + r.nextInt(2);
+        return encoder.orderMassStatusRequest(session, 0, ++statusRequestId, scope, instrument,
+            accountSets[r.nextInt(accountSets.length)]);
     }
 
     /** Write the next random command; returns its length. */

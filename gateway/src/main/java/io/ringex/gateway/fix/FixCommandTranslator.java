@@ -9,7 +9,10 @@ import io.ringex.protocol.codecs.CancelOrderEncoder;
 import io.ringex.protocol.codecs.MassCancelEncoder;
 import io.ringex.protocol.codecs.MassCancelScope;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.MassStatusScope;
 import io.ringex.protocol.codecs.NewOrderEncoder;
+import io.ringex.protocol.codecs.OrderMassStatusRequestEncoder;
+import io.ringex.protocol.codecs.OrderStatusRequestEncoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderEncoder;
@@ -29,6 +32,11 @@ import org.agrona.MutableDirectBuffer;
  * <tr><td>F OrderCancelRequest</td><td>CancelOrder</td><td>11, 41 OrigClOrdID, 37 OrderID (if numeric), 55, 1</td></tr>
  * <tr><td>G OrderCancelReplaceRequest</td><td>ReplaceOrder</td><td>11, 41, 37, 55, 1, 44, 38</td></tr>
  * <tr><td>q OrderMassCancelRequest</td><td>MassCancel</td><td>11, 530 (1 = instrument via 55, 7 = account), 1</td></tr>
+ * <tr><td>H OrderStatusRequest</td><td>OrderStatusRequest</td><td>11 (the order's ClOrdID), 37 OrderID (if numeric:
+ * takes precedence), 790 OrdStatusReqID (optional, echoed), 1</td></tr>
+ * <tr><td>AF OrderMassStatusRequest</td><td>OrderMassStatusRequest</td><td>584 MassStatusReqID, 585
+ * MassStatusReqType (1 = instrument via 55, 7 = every account of the user, 8 = the account in 1), 1 (narrows 1 to
+ * one account)</td></tr>
  * </table>
  * Prices are parsed from the wire text with {@link FixedPoint#parse} at the instrument's price scale: a price with
  * more significant decimals than the scale allows is refused (INVALID_PRICE), never rounded. Quantities must be whole
@@ -46,12 +54,23 @@ public final class FixCommandTranslator
     private static final int HEADER_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH;
     private static final String BAD_CL_ORD_ID = "ClOrdID(11) must be " + ClientOrderIds.RULE;
     private static final String BAD_ORIG_CL_ORD_ID = "OrigClOrdID(41) must be " + ClientOrderIds.RULE;
+    private static final String BAD_ORD_STATUS_REQ_ID = "OrdStatusReqID(790) must be " + ClientOrderIds.RULE;
+    private static final String BAD_MASS_STATUS_REQ_ID = "MassStatusReqID(584) must be " + ClientOrderIds.RULE;
+
+    /**
+     * The single character this translator and the dictionary check use for OrderMassStatusRequest, whose FIX MsgType
+     * (AF) has two.
+     */
+    public static final char ORDER_MASS_STATUS_REQUEST = '\u00AF';
 
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final NewOrderEncoder newOrder = new NewOrderEncoder();
     private final CancelOrderEncoder cancelOrder = new CancelOrderEncoder();
     private final ReplaceOrderEncoder replaceOrder = new ReplaceOrderEncoder();
     private final MassCancelEncoder massCancel = new MassCancelEncoder();
+    private final OrderStatusRequestEncoder orderStatus = new OrderStatusRequestEncoder();
+    private final OrderMassStatusRequestEncoder massStatus = new OrderMassStatusRequestEncoder();
+    private final io.ringex.gateway.StatusRequests statusRequests = new io.ringex.gateway.StatusRequests();
     private String text = "";
     private int encodedLength;
     private long accountId;
@@ -60,7 +79,7 @@ public final class FixCommandTranslator
      * Translate one message.
      *
      * @param fields      the scanned message.
-     * @param msgType     its MsgType (single character: D, F, G or q).
+     * @param msgType     its MsgType (D, F, G, q, H, or {@link #ORDER_MASS_STATUS_REQUEST} for AF).
      * @param user        the session's user (authority over accounts).
      * @param sessionId   stamped on the command.
      * @param instruments symbols and price scales.
@@ -95,6 +114,10 @@ public final class FixCommandTranslator
                 return replace(fields, user, sessionId, instruments, out);
             case 'q':
                 return massCancel(fields, user, sessionId, instruments, out);
+            case 'H':
+                return orderStatus(fields, user, sessionId, out);
+            case ORDER_MASS_STATUS_REQUEST:
+                return massStatus(fields, user, sessionId, instruments, out);
             default:
                 return fail(RejectReason.UNKNOWN_MESSAGE, "unsupported MsgType");
         }
@@ -295,6 +318,85 @@ public final class FixCommandTranslator
             .instrumentId(instrumentId)
             .cancelOnDisconnect(BooleanType.FALSE);
         encodedLength = HEADER_LENGTH + massCancel.encodedLength();
+        return RejectReason.NONE;
+    }
+
+    private RejectReason orderStatus(
+        final FixFields fields, final User user, final long sessionId, final MutableDirectBuffer out)
+    {
+        if (!isValidId(fields, FixFields.CL_ORD_ID))
+        {
+            return fail(RejectReason.MALFORMED, BAD_CL_ORD_ID);
+        }
+        if (fields.has(FixFields.ORD_STATUS_REQ_ID) && !isValidId(fields, FixFields.ORD_STATUS_REQ_ID))
+        {
+            return fail(RejectReason.MALFORMED, BAD_ORD_STATUS_REQ_ID);
+        }
+        final RejectReason accountReason = resolveAccount(fields, user);
+        if (accountReason != RejectReason.NONE)
+        {
+            return accountReason;
+        }
+        orderStatus.wrapAndApplyHeader(out, 0, headerEncoder)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .statusRequestId(fields.has(FixFields.ORD_STATUS_REQ_ID) ? fields.value(FixFields.ORD_STATUS_REQ_ID) : "")
+            .orderId(orderId(fields))
+            .clientOrderId(fields.value(FixFields.CL_ORD_ID));
+        encodedLength = HEADER_LENGTH + orderStatus.encodedLength();
+        return RejectReason.NONE;
+    }
+
+    private RejectReason massStatus(
+        final FixFields fields,
+        final User user,
+        final long sessionId,
+        final InstrumentDirectory instruments,
+        final MutableDirectBuffer out)
+    {
+        if (!isValidId(fields, FixFields.MASS_STATUS_REQ_ID))
+        {
+            return fail(RejectReason.MALFORMED, BAD_MASS_STATUS_REQ_ID);
+        }
+        final RejectReason accountReason = resolveAccount(fields, user);
+        if (accountReason != RejectReason.NONE)
+        {
+            return accountReason;
+        }
+        final boolean accountNamed = fields.has(FixFields.ACCOUNT);
+        final MassStatusScope scope;
+        int instrumentId = 0;
+        long account = accountNamed ? accountId : 0;
+        final char type = fields.isSingleChar(FixFields.MASS_STATUS_REQ_TYPE) ?
+            fields.firstChar(FixFields.MASS_STATUS_REQ_TYPE) : 0;
+        switch (type)
+        {
+            case '1':
+                scope = MassStatusScope.INSTRUMENT;
+                instrumentId = instruments.instrumentId(fields.value(FixFields.SYMBOL));
+                if (instrumentId == InstrumentDirectory.UNKNOWN)
+                {
+                    return fail(RejectReason.UNKNOWN_INSTRUMENT, "unknown Symbol(55)");
+                }
+                break;
+            case '7':
+                scope = MassStatusScope.ACCOUNTS;
+                account = 0;
+                break;
+            case '8':
+                scope = MassStatusScope.ACCOUNTS;
+                account = accountId;
+                break;
+            default:
+                return fail(RejectReason.INVALID_ARGUMENT, "MassStatusReqType(585) must be 1, 7 or 8");
+        }
+        massStatus.wrapAndApplyHeader(out, 0, headerEncoder)
+            .sessionId(sessionId)
+            .accountId(account)
+            .statusRequestId(fields.value(FixFields.MASS_STATUS_REQ_ID))
+            .scope(scope)
+            .instrumentId(instrumentId);
+        encodedLength = statusRequests.writeAccounts(user, account, out);
         return RejectReason.NONE;
     }
 

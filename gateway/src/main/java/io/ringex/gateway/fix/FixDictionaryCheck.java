@@ -4,6 +4,8 @@ import io.ringex.gateway.fix.codecs.decoder.NewOrderSingleDecoder;
 import io.ringex.gateway.fix.codecs.decoder.OrderCancelReplaceRequestDecoder;
 import io.ringex.gateway.fix.codecs.decoder.OrderCancelRequestDecoder;
 import io.ringex.gateway.fix.codecs.decoder.OrderMassCancelRequestDecoder;
+import io.ringex.gateway.fix.codecs.decoder.OrderMassStatusRequestDecoder;
+import io.ringex.gateway.fix.codecs.decoder.OrderStatusRequestDecoder;
 import org.agrona.DirectBuffer;
 import uk.co.real_logic.artio.builder.Decoder;
 import uk.co.real_logic.artio.fields.UtcTimestampDecoder;
@@ -12,7 +14,8 @@ import uk.co.real_logic.artio.util.MutableAsciiBuffer;
 /**
  * Is an order-entry message valid FIX 4.4? Artio's acceptor checks the session layer (framing, CheckSum,
  * BodyLength, CompIDs, sequence numbers) but hands application messages over unchecked; this applies the dictionary's
- * own rules to D, F, G and q with Artio's generated decoders ({@code validate()}), before the gateway reads them:
+ * own rules to D, F, G, q, H and AF with Artio's generated decoders ({@code validate()}), before the gateway reads
+ * them:
  * <ul>
  * <li>a required tag missing (TransactTime(60) included: FIX 4.4 requires it on all four): SessionRejectReason 1;</li>
  * <li>a tag outside a repeating group appearing more than once (a second OrderQty(38), say): 13;</li>
@@ -49,6 +52,8 @@ final class FixDictionaryCheck
     private final OrderCancelRequestDecoder orderCancelRequest = new OrderCancelRequestDecoder();
     private final OrderCancelReplaceRequestDecoder orderCancelReplaceRequest = new OrderCancelReplaceRequestDecoder();
     private final OrderMassCancelRequestDecoder orderMassCancelRequest = new OrderMassCancelRequestDecoder();
+    private final OrderStatusRequestDecoder orderStatusRequest = new OrderStatusRequestDecoder();
+    private final OrderMassStatusRequestDecoder orderMassStatusRequest = new OrderMassStatusRequestDecoder();
     private final MutableAsciiBuffer ascii = new MutableAsciiBuffer();
     private final StringBuilder text = new StringBuilder(96);
     private int invalidTag;
@@ -59,7 +64,8 @@ final class FixDictionaryCheck
      * @param buffer  holding the whole message, BeginString to CheckSum.
      * @param offset  its first byte.
      * @param length  its length.
-     * @param msgType D, F, G or q (anything else is not checked here).
+     * @param msgType D, F, G, q, H or {@link FixCommandTranslator#ORDER_MASS_STATUS_REQUEST} (anything else is not
+     *                checked here).
      * @param fields  the same message, scanned (for TransactTime).
      * @return {@link #VALID}, or the SessionRejectReason ({@link #invalidTag()} and {@link #text()} say more).
      */
@@ -82,6 +88,12 @@ final class FixDictionaryCheck
                 break;
             case 'q':
                 decoder = orderMassCancelRequest;
+                break;
+            case 'H':
+                decoder = orderStatusRequest;
+                break;
+            case FixCommandTranslator.ORDER_MASS_STATUS_REQUEST:
+                decoder = orderMassStatusRequest;
                 break;
             default:
                 return VALID;

@@ -13,9 +13,13 @@ import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.MassCancelReportDecoder;
+import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.gateway.fix.codecs.builder.RingexMassCancelReportEncoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.OrderStatus;
+import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
@@ -29,7 +33,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Builds the FIX 4.4 messages the gateway sends: engine events translated (ExecutionReport 8, OrderCancelReject 9,
- * BusinessMessageReject j) and the gateway's own answers to messages it refused before they reached the engine.
+ * BusinessMessageReject j, OrderMassCancelReport r) and the gateway's own answers to messages it refused before
+ * they reached the engine.
  * <table>
  * <caption>SBE ExecutionReport to FIX</caption>
  * <tr><th>SBE</th><th>FIX</th></tr>
@@ -52,10 +57,11 @@ import java.util.concurrent.TimeUnit;
  * them); enum values are read raw, and an event whose ExecType, OrdStatus, Side or CxlRejResponseTo is not one this
  * gateway knows becomes a BusinessMessageReject saying so, as does {@link #undeliverable} for an event Artio threw on.
  * <p>
- * No OrderMassCancelReport (r) is sent: Artio 0.175's generated encoder demands the required fields of the optional
- * Instrument and UnderlyingInstrument components, so a cancel-all report cannot be encoded without inventing a
- * Symbol. A mass cancel is answered by one ExecutionReport (ExecType 4, Text MASS_CANCEL) per cancelled order, or
- * a BusinessMessageReject if refused.
+ * A mass cancel is answered by one ExecutionReport (ExecType 4, Text MASS_CANCEL) per cancelled order, then an
+ * OrderMassCancelReport (r) with TotalAffectedOrders(533), from the engine's MassCancelReport, or a
+ * BusinessMessageReject if refused. Artio 0.175's generated r encoder demands the required fields of the optional
+ * Instrument and UnderlyingInstrument components, so r is written by {@link RingexMassCancelReportEncoder}. An
+ * order status or mass status answer (OrderStatusReport) becomes an ExecutionReport with ExecType I.
  * <p>
  * Thread safety: single-threaded; encoders are reused and must be sent before the next call.
  */
@@ -75,6 +81,9 @@ public final class FixEventTranslator
     private final ExecutionReportDecoder executionReportDecoder = new ExecutionReportDecoder();
     private final CancelRejectDecoder cancelRejectDecoder = new CancelRejectDecoder();
     private final BusinessRejectDecoder businessRejectDecoder = new BusinessRejectDecoder();
+    private final OrderStatusReportDecoder orderStatusReportDecoder = new OrderStatusReportDecoder();
+    private final MassCancelReportDecoder massCancelReportDecoder = new MassCancelReportDecoder();
+    private final RingexMassCancelReportEncoder massCancelReport = new RingexMassCancelReportEncoder();
     private final ExecutionReportEncoder executionReport = new ExecutionReportEncoder();
     private final OrderCancelRejectEncoder cancelReject = new OrderCancelRejectEncoder();
     private final BusinessMessageRejectEncoder businessReject = new BusinessMessageRejectEncoder();
@@ -111,6 +120,10 @@ public final class FixEventTranslator
                 executionReport(executionReportDecoder.wrap(buffer, body, blockLength, version), instruments);
             case CancelRejectDecoder.TEMPLATE_ID ->
                 cancelReject(cancelRejectDecoder.wrap(buffer, body, blockLength, version));
+            case OrderStatusReportDecoder.TEMPLATE_ID ->
+                orderStatusReport(orderStatusReportDecoder.wrap(buffer, body, blockLength, version), instruments);
+            case MassCancelReportDecoder.TEMPLATE_ID ->
+                massCancelReport(massCancelReportDecoder.wrap(buffer, body, blockLength, version), instruments);
             default -> businessReject(businessRejectDecoder.wrap(buffer, body, blockLength, version));
         };
     }
@@ -253,6 +266,169 @@ public final class FixEventTranslator
     }
 
     /**
+     * Translate an engine OrderStatusReport: an ExecutionReport with ExecType(150) I (order status). An order's report
+     * carries its OrdStatus, LeavesQty, CumQty and AvgPx; an answer to H echoes OrdStatusReqID(790) when the request
+     * had one, an answer to AF carries MassStatusReqID(584), TotNumReports(911) and LastRptRequested(912)=Y on the
+     * last report. A report without an order (an unknown order, an unknown instrument, or the empty answer of a mass
+     * status) has OrderID(37) NONE, OrdStatus(39) 8, Side(54) 7 (undisclosed), Symbol(55) [N/A] and, for a refusal,
+     * OrdRejReason(103) and Text(58) with the reason; the empty answer has TotNumReports 0 and Text "no open orders".
+     *
+     * @param d           the event.
+     * @param instruments symbols and price scales.
+     * @return the ExecutionReport encoder, ready to send; or a BusinessMessageReject if a value is one this gateway
+     * does not know.
+     */
+    public Encoder orderStatusReport(final OrderStatusReportDecoder d, final InstrumentDirectory instruments)
+    {
+        values.reset();
+        final boolean mass = d.massStatusRaw() == 1;
+        final int total = d.totalReports();
+        final int number = d.reportNumber();
+        final long orderId = d.orderId();
+        final RejectReason reason = rejectReasonOf(d.rejectReasonRaw());
+        id.setLength(0);
+        d.getClientOrderId(id);
+        values.printable(id, scratch, "ClOrdID(11)");
+        id.setLength(0);
+        id.append(scratch);
+        final boolean hasOrder = orderId != 0 && total > 0;
+        final OrderStatus orderStatus = hasOrder ? orderStatusOf(d.orderStatusRaw()) : OrderStatus.REJECTED;
+        final Side side = hasOrder ? sideOf(d.sideRaw()) : Side.NULL_VAL;
+        if (orderStatus == null || side == null || reason == null)
+        {
+            values.note(FixWireValues.ENUM).append("OrderStatusReport with orderStatus ").append(d.orderStatusRaw())
+                .append(", side ").append(d.sideRaw()).append(", rejectReason ").append(d.rejectReasonRaw());
+            return untranslatable("8", "ExecutionReport (order status)", id, orderId);
+        }
+
+        final ExecutionReportEncoder e = executionReport;
+        e.reset();
+        final int instrumentId = d.instrumentId();
+        setDecimal(scratch, orderId);
+        e.orderID(hasOrder ? scratch : "NONE");
+        scratch.setLength(0);
+        scratch.append('S').append(d.epoch()).append('-').append(d.commandSequence()).append('-').append(number);
+        e.execID(scratch);
+        if (id.length() > 0)
+        {
+            e.clOrdID(id);
+        }
+        scratch.setLength(0);
+        d.getStatusRequestId(scratch);
+        if (scratch.length() > 0)
+        {
+            values.printable(scratch, origId, mass ? "MassStatusReqID(584)" : "OrdStatusReqID(790)");
+            if (mass)
+            {
+                e.massStatusReqID(origId);
+            }
+            else
+            {
+                e.ordStatusReqID(origId);
+            }
+        }
+        if (mass)
+        {
+            e.totNumReports(total);
+            e.lastRptRequested(number >= total);
+        }
+        if (d.accountId() != 0)
+        {
+            setDecimal(account, d.accountId());
+            e.account(account);
+        }
+        e.execType('I');
+        e.ordStatus(ordStatus(orderStatus));
+        text.setLength(0);
+        if (hasOrder)
+        {
+            final int scale = scaleOf(instruments, instrumentId);
+            e.instrument().symbol(symbol(instruments, instrumentId));
+            e.side(side == Side.SELL ? '2' : '1');
+            final OrderType orderType = orderTypeOf(d.orderTypeRaw());
+            if (orderType != null)
+            {
+                e.ordType(orderType == OrderType.MARKET ? '1' : '2');
+            }
+            final TimeInForce timeInForce = timeInForceOf(d.timeInForceRaw());
+            if (timeInForce != null)
+            {
+                e.timeInForce(timeInForce(timeInForce));
+            }
+            if (orderType != OrderType.MARKET)
+            {
+                values.fit(d.price(), scale, "Price(44)");
+                e.price(values.value(), values.scale());
+            }
+            values.fit(d.quantity(), 0, "OrderQty(38)");
+            e.orderQtyData().orderQty(values.value(), values.scale());
+            values.fit(d.leavesQuantity(), 0, "LeavesQty(151)");
+            e.leavesQty(values.value(), values.scale());
+            values.fit(d.cumulativeQuantity(), 0, "CumQty(14)");
+            e.cumQty(values.value(), values.scale());
+            values.fit(d.averagePrice(), scale, "AvgPx(6)");
+            e.avgPx(values.value(), values.scale());
+        }
+        else
+        {
+            e.instrument().symbol(reason == RejectReason.UNKNOWN_INSTRUMENT && instrumentId != 0 &&
+                instruments.symbol(instrumentId) != null ? symbol(instruments, instrumentId) : "[N/A]");
+            e.side('7');
+            e.leavesQty(0, 0);
+            e.cumQty(0, 0);
+            e.avgPx(0, 0);
+            if (reason != RejectReason.NONE)
+            {
+                e.ordRejReason(ordRejReason(reason));
+                appendReason(text, reason, d.rejectReasonRaw());
+            }
+            else
+            {
+                text.append("no open orders");
+            }
+        }
+        appendNotes(text);
+        if (text.length() > 0)
+        {
+            e.text(text);
+        }
+        final int length = timestampEncoder.encodeFrom(d.transactTimeNs(), TimeUnit.NANOSECONDS);
+        e.transactTime(timestampEncoder.buffer(), length);
+        return e;
+    }
+
+    /**
+     * Translate an engine MassCancelReport into OrderMassCancelReport (r): ClOrdID(11) the request's,
+     * OrderID(37) {@code M<epoch>-<commandSequence>}, MassCancelRequestType(530) and MassCancelResponse(531) 1 (an
+     * instrument, with its Symbol) or 7 (all orders), TotalAffectedOrders(533), TransactTime(60). It follows the
+     * ExecutionReports of the orders cancelled. ({@link RingexMassCancelReportEncoder} says why not Artio's encoder.)
+     *
+     * @param d           the event.
+     * @param instruments symbols.
+     * @return the encoder, ready to send.
+     */
+    public Encoder massCancelReport(final MassCancelReportDecoder d, final InstrumentDirectory instruments)
+    {
+        values.reset();
+        id.setLength(0);
+        d.getClientRequestId(id);
+        values.printable(id, scratch, "ClOrdID(11)");
+        id.setLength(0);
+        id.append(scratch);
+        final boolean instrument = d.scopeRaw() == MassCancelScope.INSTRUMENT.value();
+        final char type = instrument ? '1' : '7';
+        scratch.setLength(0);
+        scratch.append('M').append(d.epoch()).append('-').append(d.commandSequence());
+        final CharSequence symbolText = instrument ? symbol(instruments, d.instrumentId()) : "";
+        final int length = timestampEncoder.encodeFrom(d.transactTimeNs(), TimeUnit.NANOSECONDS);
+        text.setLength(0);
+        appendNotes(text);
+        massCancelReport.reset();
+        return massCancelReport.report(id, scratch, type, type, d.totalAffectedOrders(), symbolText,
+            timestampEncoder.buffer(), length, text);
+    }
+
+    /**
      * Translate an engine CancelReject.
      *
      * @param d the event.
@@ -357,6 +533,17 @@ public final class FixEventTranslator
                 orderId = cancelRejectDecoder.orderId();
                 msgType = "9";
                 name = "OrderCancelReject";
+                break;
+            case MassCancelReportDecoder.TEMPLATE_ID:
+                massCancelReportDecoder.wrap(buffer, body, blockLength, version).getClientRequestId(id);
+                msgType = "r";
+                name = "OrderMassCancelReport";
+                break;
+            case OrderStatusReportDecoder.TEMPLATE_ID:
+                orderStatusReportDecoder.wrap(buffer, body, blockLength, version).getClientOrderId(id);
+                orderId = orderStatusReportDecoder.orderId();
+                msgType = "8";
+                name = "ExecutionReport (order status)";
                 break;
             default:
                 businessRejectDecoder.wrap(buffer, body, blockLength, version).getRefClientOrderId(id);
@@ -612,7 +799,15 @@ public final class FixEventTranslator
         {
             e.refMsgType(msgTypeText(msgType));
         }
-        if (orderIdsUsable)
+        final int massStatusIdLength = fields.isWellFormed() ? fields.length(FixFields.MASS_STATUS_REQ_ID) : 0;
+        if (msgType == FixCommandTranslator.ORDER_MASS_STATUS_REQUEST && massStatusIdLength > 0 &&
+            massStatusIdLength <= 64)
+        {
+            // AF has no ClOrdID: its MassStatusReqID names the request refused.
+            e.businessRejectRefID(values.printable(fields.value(FixFields.MASS_STATUS_REQ_ID), id,
+                "BusinessRejectRefID(379)"));
+        }
+        else if (orderIdsUsable)
         {
             e.businessRejectRefID(id);
         }
@@ -700,6 +895,10 @@ public final class FixEventTranslator
                 return "G";
             case 'q':
                 return "q";
+            case 'H':
+                return "H";
+            case FixCommandTranslator.ORDER_MASS_STATUS_REQUEST:
+                return "AF";
             default:
                 return "?";
         }
@@ -717,6 +916,10 @@ public final class FixEventTranslator
                 return "G";
             case MassCancelDecoder.TEMPLATE_ID:
                 return "q";
+            case io.ringex.protocol.codecs.OrderStatusRequestDecoder.TEMPLATE_ID:
+                return "H";
+            case io.ringex.protocol.codecs.OrderMassStatusRequestDecoder.TEMPLATE_ID:
+                return "AF";
             default:
                 return "?";
         }

@@ -47,12 +47,19 @@ public final class FixFields
     public static final int TRANSACT_TIME = 60;
     /** MassCancelRequestType. */
     public static final int MASS_CANCEL_REQUEST_TYPE = 530;
+    /** MassStatusReqID. */
+    public static final int MASS_STATUS_REQ_ID = 584;
+    /** MassStatusReqType. */
+    public static final int MASS_STATUS_REQ_TYPE = 585;
+    /** OrdStatusReqID. */
+    public static final int ORD_STATUS_REQ_ID = 790;
 
     private static final byte SOH = 1;
     private static final int[] TAGS = {
         ACCOUNT, CL_ORD_ID, EXEC_INST, MSG_SEQ_NUM, MSG_TYPE, ORDER_ID, ORDER_QTY, ORD_TYPE, ORIG_CL_ORD_ID,
-        POSS_DUP_FLAG, PRICE, SIDE, SYMBOL, TIME_IN_FORCE, TRANSACT_TIME, MASS_CANCEL_REQUEST_TYPE };
-    private static final int MAX_TAG = 530;
+        POSS_DUP_FLAG, PRICE, SIDE, SYMBOL, TIME_IN_FORCE, TRANSACT_TIME, MASS_CANCEL_REQUEST_TYPE,
+        MASS_STATUS_REQ_ID, MASS_STATUS_REQ_TYPE, ORD_STATUS_REQ_ID };
+    private static final int MAX_TAG = 790;
     private static final byte[] SLOT_BY_TAG = new byte[MAX_TAG + 1];
 
     static

@@ -1,5 +1,6 @@
 package io.ringex.gateway.fix;
 
+import io.ringex.gateway.fix.codecs.decoder.OrderMassStatusRequestDecoder;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
@@ -546,8 +547,10 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             }
             return action;
         }
-        final char msgType = messageType == 'D' || messageType == 'F' || messageType == 'G' || messageType == 'q' ?
-            (char)messageType : '?';
+        final char msgType = messageType == 'D' || messageType == 'F' || messageType == 'G' || messageType == 'q' ||
+            messageType == 'H' ? (char)messageType :
+            messageType == OrderMassStatusRequestDecoder.MESSAGE_TYPE ? FixCommandTranslator.ORDER_MASS_STATUS_REQUEST :
+            '?';
 
         final int invalid = dictionaryCheck.check(buffer, offset, length, msgType, fields);
         if (invalid != FixDictionaryCheck.VALID)
@@ -853,7 +856,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
      * An engine event for one of this gateway's FIX sessions: translated and sent, or held while the session is
      * acquired.
      *
-     * @param templateId ExecutionReport, CancelReject or BusinessReject.
+     * @param templateId ExecutionReport, CancelReject, BusinessReject or OrderStatusReport.
      * @param buffer     holding the event.
      * @param offset     of its header.
      * @param length     whole message.

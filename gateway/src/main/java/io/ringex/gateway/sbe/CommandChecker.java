@@ -8,6 +8,8 @@ import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
+import io.ringex.protocol.codecs.OrderMassStatusRequestDecoder;
+import io.ringex.protocol.codecs.OrderStatusRequestDecoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
@@ -31,6 +33,8 @@ public final class CommandChecker
     private static final String BAD_ORIG_CLIENT_ORDER_ID = "origClientOrderId must be " + ClientOrderIds.RULE;
     private static final String BAD_CLIENT_REQUEST_ID = "clientRequestId must be " + ClientOrderIds.RULE;
     private static final String NO_ORDER_NAMED = "orderId or origClientOrderId must name the order";
+    private static final String BAD_STATUS_REQUEST_ID = "statusRequestId must be " + ClientOrderIds.RULE;
+    private static final String NO_STATUS_ORDER_NAMED = "orderId or clientOrderId must name the order";
     private static final String BAD_ENUM = "an enum field holds a value outside the schema";
 
     private final MessageValidator validator;
@@ -39,6 +43,8 @@ public final class CommandChecker
     private final CancelOrderDecoder cancelOrderDecoder = new CancelOrderDecoder();
     private final ReplaceOrderDecoder replaceOrderDecoder = new ReplaceOrderDecoder();
     private final MassCancelDecoder massCancelDecoder = new MassCancelDecoder();
+    private final OrderStatusRequestDecoder statusDecoder = new OrderStatusRequestDecoder();
+    private final OrderMassStatusRequestDecoder massStatusDecoder = new OrderMassStatusRequestDecoder();
     private String text;
 
     /**
@@ -159,6 +165,40 @@ public final class CommandChecker
                 {
                     return malformed(BAD_CLIENT_REQUEST_ID);
                 }
+                break;
+            }
+            case OrderStatusRequestDecoder.TEMPLATE_ID:
+            {
+                final OrderStatusRequestDecoder d = statusDecoder.wrap(buffer, bodyOffset, blockLength, version);
+                accountId = d.accountId();
+                final int requestIdOffset = bodyOffset + OrderStatusRequestDecoder.statusRequestIdEncodingOffset();
+                if (!ClientOrderIds.isAbsent(buffer, requestIdOffset, ClientOrderIds.MAX_LENGTH) &&
+                    !isValidId(buffer, requestIdOffset))
+                {
+                    return malformed(BAD_STATUS_REQUEST_ID);
+                }
+                final int idOffset = bodyOffset + OrderStatusRequestDecoder.clientOrderIdEncodingOffset();
+                if (ClientOrderIds.isAbsent(buffer, idOffset, ClientOrderIds.MAX_LENGTH) ? d.orderId() == 0 :
+                    !isValidId(buffer, idOffset))
+                {
+                    return malformed(NO_STATUS_ORDER_NAMED);
+                }
+                break;
+            }
+            case OrderMassStatusRequestDecoder.TEMPLATE_ID:
+            {
+                final OrderMassStatusRequestDecoder d =
+                    massStatusDecoder.wrap(buffer, bodyOffset, blockLength, version);
+                if (!isIn(d.scopeRaw(), 1, 3))
+                {
+                    return malformed(BAD_ENUM);
+                }
+                if (!isValidId(buffer, bodyOffset + OrderMassStatusRequestDecoder.statusRequestIdEncodingOffset()))
+                {
+                    return malformed(BAD_STATUS_REQUEST_ID);
+                }
+                // 0 asks about every account of the user; the gateway names them to the engine.
+                accountId = d.accountId() == 0 ? user.defaultAccount() : d.accountId();
                 break;
             }
             default:

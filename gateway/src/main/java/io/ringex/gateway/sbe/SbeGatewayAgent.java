@@ -11,6 +11,7 @@ import io.ringex.gateway.EngineIngress;
 import io.ringex.gateway.EngineRouter;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.SessionNumbers;
+import io.ringex.gateway.StatusRequests;
 import io.ringex.gateway.auth.RemoteAddresses;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.OlderVersions;
@@ -26,6 +27,10 @@ import io.ringex.protocol.codecs.MassCancelEncoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
+import io.ringex.protocol.codecs.OrderMassStatusRequestDecoder;
+import io.ringex.protocol.codecs.OrderMassStatusRequestEncoder;
+import io.ringex.protocol.codecs.OrderStatusRequestDecoder;
+import io.ringex.protocol.codecs.OrderStatusRequestEncoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.ReplaceOrderEncoder;
@@ -80,6 +85,7 @@ public final class SbeGatewayAgent implements Agent
     private final long slowClientTimeoutNs;
     private final ConcurrentLinkedQueue<Integer> lostImages = new ConcurrentLinkedQueue<>();
     private final UnsafeBuffer commandBuffer;
+    private final StatusRequests statusRequests = new StatusRequests();
     private final ControlledFragmentHandler clientHandler = this::onClientFragmentSafely;
 
     private final EngineRouter router;
@@ -325,8 +331,8 @@ public final class SbeGatewayAgent implements Agent
 
         // Never write into the term buffer: stamp a copy.
         commandBuffer.putBytes(0, buffer, offset, length);
-        stamp(session, templateId);
-        final long result = ingress.offer(commandBuffer, 0, length);
+        final int stampedLength = stamp(session, templateId, length);
+        final long result = ingress.offer(commandBuffer, 0, stampedLength);
         if (result > 0)
         {
             session.ingressBackPressureStartNs = 0;
@@ -364,7 +370,8 @@ public final class SbeGatewayAgent implements Agent
         return Action.CONTINUE;
     }
 
-    private void stamp(final ClientSession session, final int templateId)
+    /** Stamp the session (and for a mass status, the accounts it may see) on the copy; returns its length. */
+    private int stamp(final ClientSession session, final int templateId, final int length)
     {
         final int at = HEADER_LENGTH;
         switch (templateId)
@@ -384,9 +391,20 @@ public final class SbeGatewayAgent implements Agent
                 commandBuffer.putByte(
                     at + MassCancelEncoder.cancelOnDisconnectEncodingOffset(), (byte)BooleanType.FALSE.value());
                 break;
+            case OrderStatusRequestDecoder.TEMPLATE_ID:
+                commandBuffer.putLong(at + OrderStatusRequestEncoder.sessionIdEncodingOffset(), session.sessionId,
+                    ORDER);
+                break;
+            case OrderMassStatusRequestDecoder.TEMPLATE_ID:
+                commandBuffer.putLong(at + OrderMassStatusRequestEncoder.sessionIdEncodingOffset(), session.sessionId,
+                    ORDER);
+                return statusRequests.writeAccounts(session.user,
+                    commandBuffer.getLong(at + OrderMassStatusRequestEncoder.accountIdEncodingOffset(), ORDER),
+                    commandBuffer);
             default:
                 break;
         }
+        return length;
     }
 
     private void reject(
@@ -406,7 +424,7 @@ public final class SbeGatewayAgent implements Agent
      * An engine event for one of this gateway's SBE sessions: offered on its publication, at the client's schema
      * version.
      *
-     * @param templateId ExecutionReport, CancelReject or BusinessReject.
+     * @param templateId ExecutionReport, CancelReject, BusinessReject or OrderStatusReport.
      * @param buffer     holding the event.
      * @param offset     of its header.
      * @param length     whole message.

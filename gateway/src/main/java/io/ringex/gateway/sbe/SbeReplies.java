@@ -190,6 +190,10 @@ final class SbeReplies
                 return ReplaceOrderDecoder.clientOrderIdEncodingOffset();
             case MassCancelDecoder.TEMPLATE_ID:
                 return MassCancelDecoder.clientRequestIdEncodingOffset();
+            case io.ringex.protocol.codecs.OrderStatusRequestDecoder.TEMPLATE_ID:
+                return io.ringex.protocol.codecs.OrderStatusRequestDecoder.statusRequestIdEncodingOffset();
+            case io.ringex.protocol.codecs.OrderMassStatusRequestDecoder.TEMPLATE_ID:
+                return io.ringex.protocol.codecs.OrderMassStatusRequestDecoder.statusRequestIdEncodingOffset();
             default:
                 return -1;
         }

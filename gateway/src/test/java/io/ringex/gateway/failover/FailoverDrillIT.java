@@ -69,8 +69,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * SYNC replication over UDP loopback), one gateway in this JVM that knows both, an SBE client and a FIX client
  * (QuickFIX/J) trading through it. The drills kill the primary with SIGKILL at a random moment under load, pause it
  * with SIGSTOP, and start a standby late; after each, every order acknowledged to a client must be in the new
- * primary's state, every order in that state must have had its report delivered, the clients must still be logged on,
- * and a restarted node must converge on the primary's state hash.
+ * primary's state, every order in that state must have had its report delivered, each SBE client's view of its open
+ * orders (from its execution reports) must equal the new primary's answer to its mass status (reconciliation as
+ * docs/client.md describes it), the clients must still be logged on, and a restarted node must converge on the
+ * primary's state hash.
  * <p>
  * {@code -Dringex.drill.rounds=N} sets the number of kills (3 by default), {@code -Dringex.drill.seed=S} replays one.
  */
@@ -192,6 +194,7 @@ class FailoverDrillIT
             automatic ? "automatic" : "explicit", seed, (detectedNs - killedNs) / 1e6, (promotedNs - killedNs) / 1e6,
             (resumedNs - killedNs) / 1e6, killAfterNs / 1_000_000, flow.sent(), acknowledged.size());
 
+        assertClientsReconcileWithTheEngine("after failover " + round);
         assertEveryAcknowledgedOrderIsLive(acknowledged, round);
         assertEveryJournaledOrderWasAnswered(standby, firstOrder, round);
 
@@ -491,6 +494,7 @@ class FailoverDrillIT
         // Carol's side of the second fill may arrive before bob's: wait for his.
         awaitDrill("two fills through the gateway after the promotion", () ->
             bobEvents.reports.stream().filter((r) -> r.execType().equals("FILL")).count() >= 2);
+        assertClientsReconcileWithTheEngine("after the fenced primary");
         assertEveryAcknowledgedOrderIsLive(acknowledged, 1);
     }
 
@@ -687,6 +691,49 @@ class FailoverDrillIT
             Integer.toString(node.id), "--control", "localhost:" + node.control, "--aeron-dir",
             aeron.context().aeronDirectoryName() });
         assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+    }
+
+    // ------------------------------------------------------------------------------------------------ reconciliation
+
+    /**
+     * Each SBE client does what docs/client.md tells a client to do after a failover: asks mass status of all its
+     * user's accounts, and the answer (the new primary's open orders) must equal the client's own view, built from
+     * every execution report it received: the same orders, each with the same leaves.
+     */
+    private void assertClientsReconcileWithTheEngine(final String when)
+    {
+        reconcile(alice, aliceEvents, "R-alice-" + when.hashCode(), when);
+        reconcile(bob, bobEvents, "R-bob-" + when.hashCode(), when);
+    }
+
+    private void reconcile(
+        final ExchangeClient client, final RecordingListener events, final String requestId, final String when)
+    {
+        final String id = requestId.length() > 20 ? requestId.substring(0, 20) : requestId;
+        awaitDrill("mass status sent", () -> client.massStatus(0, id,
+            io.ringex.protocol.codecs.MassStatusScope.ACCOUNTS, 0) > 0);
+        awaitDrill("mass status " + id + " answered (" + when + ")", () -> events.statusAnswer(id) != null);
+        final Map<Long, Long> engineView = new HashMap<>();
+        for (final RecordingListener.StatusReport report : events.statusAnswer(id))
+        {
+            assertEquals("NONE", report.reason(), when);
+            if (report.totalReports() > 0)
+            {
+                engineView.put(report.orderId(), report.leaves());
+            }
+        }
+        final Map<Long, Long> clientView = new HashMap<>();
+        for (final RecordingListener.Report report : events.reports)
+        {
+            switch (report.orderStatus())
+            {
+                case "NEW", "PARTIALLY_FILLED" -> clientView.put(report.orderId(), report.leaves());
+                default -> clientView.remove(report.orderId());
+            }
+        }
+        clientView.remove(0L);
+        assertEquals(clientView, engineView, "the client's view of its open orders and the engine's (" + when +
+            ", seed " + seed + ")");
     }
 
     // ------------------------------------------------------------------------------------------------ the venue

@@ -225,8 +225,9 @@ class FixFuzzIT
             }
             default ->
             {
-                // forwarded: the engine answers D, F and G; a mass cancel is answered by the cancels it makes
-                if ("q".equals(msgType))
+                // forwarded: the engine answers D, F and G; a mass cancel is answered by the cancels it makes; a
+                // status or mass status by reports that may name another ClOrdID (the order's) or none
+                if ("q".equals(msgType) || "H".equals(msgType) || "AF".equals(msgType))
                 {
                     connection.drainFor(OPTIONAL_ANSWER_MS);
                     break;
@@ -268,8 +269,9 @@ class FixFuzzIT
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(message);
         fields.scan(buffer, 0, message.length);
-        final char type = "D".equals(msgType) || "F".equals(msgType) || "G".equals(msgType) || "q".equals(msgType) ?
-            msgType.charAt(0) : '?';
+        final char type = "D".equals(msgType) || "F".equals(msgType) || "G".equals(msgType) || "q".equals(msgType) ||
+            "H".equals(msgType) ? msgType.charAt(0) :
+            "AF".equals(msgType) ? FixCommandTranslator.ORDER_MASS_STATUS_REQUEST : '?';
         final int invalid = dictionaryCheck.check(buffer, 0, message.length, type, fields);
         if (invalid != FixDictionaryCheck.VALID)
         {

@@ -31,14 +31,19 @@ import quickfix.field.Side;
 import quickfix.field.Symbol;
 import quickfix.field.TimeInForce;
 import quickfix.field.TransactTime;
+import quickfix.field.MassStatusReqID;
+import quickfix.field.MassStatusReqType;
 import quickfix.fix44.NewOrderSingle;
+import quickfix.fix44.OrderMassStatusRequest;
 
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 import static io.ringex.gateway.testing.FixTestClient.field;
@@ -262,6 +267,47 @@ class FixStoreAndForwardIT
         bobFillsAliceInTwoTrades(bob);
 
         aliceLogsOnAndReceivesBothFills(alice);
+        aliceReconcilesWithTheEngine(alice);
+    }
+
+    /**
+     * After the restart, alice does what docs/client.md says: asks mass status (AF, all her orders) and compares
+     * the answer with her own view, built from every ExecutionReport she received: the same orders, the same leaves.
+     */
+    private void aliceReconcilesWithTheEngine(final SessionID alice)
+    {
+        final Map<String, String> clientView = new HashMap<>();
+        for (final Message report : client.find(alice, m -> "8".equals(header(m, MsgType.FIELD))))
+        {
+            if ("I".equals(field(report, 150)))
+            {
+                continue;
+            }
+            final String status = field(report, 39);
+            if ("0".equals(status) || "1".equals(status))
+            {
+                clientView.put(field(report, 37), field(report, 151));
+            }
+            else
+            {
+                clientView.remove(field(report, 37));
+            }
+        }
+        client.send(alice, new OrderMassStatusRequest(new MassStatusReqID("RECONCILE"),
+            new MassStatusReqType(MassStatusReqType.STATUS_FOR_ALL_ORDERS)));
+        Await.until("mass status answered", () -> client.find(alice, is("8", 584, "RECONCILE")).stream()
+            .anyMatch(m -> "Y".equals(field(m, 912))), null);
+        final Map<String, String> engineView = new HashMap<>();
+        for (final Message report : client.find(alice, is("8", 584, "RECONCILE")))
+        {
+            if (!"0".equals(field(report, 911)))
+            {
+                engineView.put(field(report, 37), field(report, 151));
+            }
+        }
+        assertEquals(Map.of(field(client.find(alice, is("8", 11, "A2")).get(0), 37), "1"), engineView,
+            "the engine holds A2 open, and only it");
+        assertEquals(clientView, engineView, "alice's view of her open orders and the engine's");
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
+import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -38,6 +39,14 @@ public final class RecordingListener implements ExchangeListener
     {
     }
 
+    /** An OrderStatusReport: one open order's state, or (total 0) an empty answer or a refusal. */
+    public record StatusReport(long sessionId, String statusRequestId, boolean mass, int reportNumber,
+        int totalReports, String reason, long accountId, int instrumentId, long orderId, String clientOrderId,
+        String orderStatus, long price, long quantity, long leaves, long cumulative, long averagePrice)
+    {
+    }
+
+    public final List<StatusReport> statusReports = new CopyOnWriteArrayList<>();
     public final List<Report> reports = new CopyOnWriteArrayList<>();
     public final List<CancelRej> cancelRejects = new CopyOnWriteArrayList<>();
     public final List<BusinessRej> businessRejects = new CopyOnWriteArrayList<>();
@@ -79,6 +88,36 @@ public final class RecordingListener implements ExchangeListener
     {
         businessRejects.add(new BusinessRej(r.refTemplateId(), r.refClientOrderId(), r.rejectReason().name(),
             r.text()));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onOrderStatusReport(final OrderStatusReportDecoder r)
+    {
+        statusReports.add(new StatusReport(r.sessionId(), r.statusRequestId(),
+            r.massStatus() == io.ringex.protocol.codecs.BooleanType.TRUE, r.reportNumber(), r.totalReports(),
+            r.rejectReason().name(), r.accountId(), r.instrumentId(), r.orderId(), r.clientOrderId(),
+            r.orderStatus().name(), r.price(), r.quantity(), r.leavesQuantity(), r.cumulativeQuantity(),
+            r.averagePrice()));
+    }
+
+    /**
+     * The complete answer to a status request, once every report of it has arrived.
+     *
+     * @param statusRequestId the request's id.
+     * @return its reports in arrival order, or null while incomplete.
+     */
+    public List<StatusReport> statusAnswer(final String statusRequestId)
+    {
+        final List<StatusReport> answer = statusReports.stream()
+            .filter(r -> r.statusRequestId().equals(statusRequestId)).toList();
+        if (answer.isEmpty())
+        {
+            return null;
+        }
+        final int total = answer.get(0).totalReports();
+        return answer.size() >= Math.max(1, total) ? answer : null;
     }
 
     /**
