@@ -5,6 +5,7 @@ import io.ringex.protocol.codecs.AddAccountDecoder;
 import io.ringex.protocol.codecs.AddInstrumentDecoder;
 import io.ringex.protocol.codecs.AdjustBalanceDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
+import io.ringex.protocol.codecs.AuctionIndicativeDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
@@ -32,6 +33,7 @@ import io.ringex.protocol.codecs.ReplicatedCommandDecoder;
 import io.ringex.protocol.codecs.ReplicationAckDecoder;
 import io.ringex.protocol.codecs.ReplicationHeartbeatDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
+import io.ringex.protocol.codecs.SetDynamicBandDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
@@ -130,6 +132,12 @@ public final class MessageCatalog
             new Part[]{ Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
         add(TickDecoder.TEMPLATE_ID, "Tick", Kind.TIMER, TickDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
 
+        // Trading phases (issue 23)
+        add(SetDynamicBandDecoder.TEMPLATE_ID, "SetDynamicBand", Kind.ADMIN, SetDynamicBandDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(AuctionIndicativeDecoder.TEMPLATE_ID, "AuctionIndicative", Kind.EVENT,
+            AuctionIndicativeDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+
         add(ExecutionReportDecoder.TEMPLATE_ID, "ExecutionReport", Kind.EVENT, ExecutionReportDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
         add(CancelRejectDecoder.TEMPLATE_ID, "CancelReject", Kind.EVENT, CancelRejectDecoder.BLOCK_LENGTH,
@@ -173,6 +181,12 @@ public final class MessageCatalog
         // Root blocks that grew: their length at versions 1, 2, ... (fields added later sit at the block's end).
         grew(LogonDecoder.TEMPLATE_ID, 9, LogonDecoder.BLOCK_LENGTH);
         grew(LogonResponseDecoder.TEMPLATE_ID, 31, LogonResponseDecoder.BLOCK_LENGTH);
+        // Order types and trading phases (issue 23)
+        grew(NewOrderDecoder.TEMPLATE_ID, 61, NewOrderDecoder.BLOCK_LENGTH);
+        grew(ReplaceOrderDecoder.TEMPLATE_ID, 84, ReplaceOrderDecoder.BLOCK_LENGTH);
+        grew(SetTradingStatusDecoder.TEMPLATE_ID, 13, SetTradingStatusDecoder.BLOCK_LENGTH);
+        grew(ExecutionReportDecoder.TEMPLATE_ID, 164, ExecutionReportDecoder.BLOCK_LENGTH);
+        grew(TradeDecoder.TEMPLATE_ID, 77, TradeDecoder.BLOCK_LENGTH);
     }
 
     private MessageCatalog()
