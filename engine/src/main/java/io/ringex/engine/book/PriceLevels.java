@@ -8,14 +8,20 @@ package io.ringex.engine.book;
  * then an array slot: adding, finding and removing are O(1) with no allocation and no tree rebalancing. Finding the
  * next best level after one empties scans an occupancy bitmap 64 levels per word.
  * <p>
- * Bids and asks share the slots: an uncrossed book never has both sides resting at one price, because an order that
- * would meet the other side matches (or is refused, post-only) before it rests. Each side has its own occupancy
- * bitmap so the best bid and best ask are found independently.
+ * Each price has a bid slot and an ask slot side by side (one cache line holds both): in continuous trading a book
+ * never rests both sides at one price, but during a call phase orders rest without matching and the book may cross.
+ * Each side has its own occupancy bitmap so the best bid and best ask are found independently.
  * <pre>
  *   index:   0 .. levelCount-1
  *   price:   minPrice + index * tickSize
- *   slot:    head/tail of a FIFO of orders (time priority), total quantity, order count
+ *   slot:    index * 2 + (bid ? 0 : 1): head/tail of a FIFO of orders (time priority), visible quantity, hidden
+ *            quantity (icebergs' leaves beyond their peaks), order count
  * </pre>
+ * The visible quantity is what market data shows; the hidden quantity only takes part in an auction's uncrossing.
+ * <p>
+ * The same structure holds pending stops ({@link StopBook}) with the sides swapped ({@code swapSides}): a buy stop
+ * sits on the side whose best is the lowest index, so the first stop a rising price reaches is found like a best ask.
+ * <p>
  * Threading: single business-logic thread.
  */
 public final class PriceLevels
@@ -29,7 +35,9 @@ public final class PriceLevels
     private final long minPrice;
     private final long tickSize;
     private final int levelCount;
+    private final boolean swapSides;
     private final long[] quantity;
+    private final long[] hidden;
     private final int[] orderCount;
     private final Order[] head;
     private final Order[] tail;
@@ -45,6 +53,17 @@ public final class PriceLevels
      */
     public PriceLevels(final long minPrice, final long tickSize, final int levelCount)
     {
+        this(minPrice, tickSize, levelCount, false);
+    }
+
+    /**
+     * @param minPrice   lowest price of the band (a positive multiple of the tick).
+     * @param tickSize   tick size.
+     * @param levelCount number of prices from minPrice upwards, 1..{@link #MAX_LEVELS}.
+     * @param swapSides  true to place buys on the ask side and sells on the bid side (pending stops).
+     */
+    PriceLevels(final long minPrice, final long tickSize, final int levelCount, final boolean swapSides)
+    {
         if (levelCount < 1 || levelCount > MAX_LEVELS)
         {
             throw new IllegalArgumentException("levelCount out of range: " + levelCount);
@@ -52,10 +71,12 @@ public final class PriceLevels
         this.minPrice = minPrice;
         this.tickSize = tickSize;
         this.levelCount = levelCount;
-        quantity = new long[levelCount];
-        orderCount = new int[levelCount];
-        head = new Order[levelCount];
-        tail = new Order[levelCount];
+        this.swapSides = swapSides;
+        quantity = new long[levelCount * 2];
+        hidden = new long[levelCount * 2];
+        orderCount = new int[levelCount * 2];
+        head = new Order[levelCount * 2];
+        tail = new Order[levelCount * 2];
         bidBits = new long[(levelCount + 63) >>> 6];
         askBits = new long[(levelCount + 63) >>> 6];
     }
@@ -72,7 +93,7 @@ public final class PriceLevels
         return minPrice + (levelCount - 1) * tickSize;
     }
 
-    /** @return number of slots. */
+    /** @return number of prices. */
     public int levelCount()
     {
         return levelCount;
@@ -80,7 +101,7 @@ public final class PriceLevels
 
     /**
      * @param price a price on the tick within [minPrice, maxPrice].
-     * @return its slot.
+     * @return its index.
      */
     public int index(final long price)
     {
@@ -88,7 +109,7 @@ public final class PriceLevels
     }
 
     /**
-     * @param index a slot.
+     * @param index an index.
      * @return its price.
      */
     public long price(final int index)
@@ -96,43 +117,66 @@ public final class PriceLevels
         return minPrice + index * tickSize;
     }
 
-    /** @return slot of the best bid or {@link #NONE}. */
+    /** @return index of the best (highest) bid or {@link #NONE}. */
     public int bestBid()
     {
         return bestBid;
     }
 
-    /** @return slot of the best ask or {@link #NONE}. */
+    /** @return index of the best (lowest) ask or {@link #NONE}. */
     public int bestAsk()
     {
         return bestAsk;
     }
 
-    /**
-     * @param index a slot.
-     * @return total leaves quantity resting there.
-     */
-    public long quantity(final int index)
+    private static int slot(final int index, final boolean bid)
     {
-        return quantity[index];
+        return bid ? index << 1 : (index << 1) | 1;
+    }
+
+    private boolean bidSide(final Order order)
+    {
+        return order.buy != swapSides;
     }
 
     /**
-     * @param index a slot.
+     * @param index an index.
+     * @param bid   the side.
+     * @return total visible leaves quantity resting there.
+     */
+    public long quantity(final int index, final boolean bid)
+    {
+        return quantity[slot(index, bid)];
+    }
+
+    /**
+     * @param index an index.
+     * @param bid   the side.
+     * @return icebergs' leaves there beyond what they show.
+     */
+    public long hiddenQuantity(final int index, final boolean bid)
+    {
+        return hidden[slot(index, bid)];
+    }
+
+    /**
+     * @param index an index.
+     * @param bid   the side.
      * @return number of orders resting there.
      */
-    public int orderCount(final int index)
+    public int orderCount(final int index, final boolean bid)
     {
-        return orderCount[index];
+        return orderCount[slot(index, bid)];
     }
 
     /**
-     * @param index a slot.
+     * @param index an index.
+     * @param bid   the side.
      * @return first order in time priority, or null.
      */
-    public Order head(final int index)
+    public Order head(final int index, final boolean bid)
     {
-        return head[index];
+        return head[slot(index, bid)];
     }
 
     /**
@@ -147,8 +191,8 @@ public final class PriceLevels
     /**
      * Next worse bid level below {@code index}.
      *
-     * @param index a slot.
-     * @return the next lower occupied bid slot, or {@link #NONE}.
+     * @param index an index.
+     * @return the next lower occupied bid index, or {@link #NONE}.
      */
     public int nextBidBelow(final int index)
     {
@@ -158,12 +202,30 @@ public final class PriceLevels
     /**
      * Next worse ask level above {@code index}.
      *
-     * @param index a slot.
-     * @return the next higher occupied ask slot, or {@link #NONE}.
+     * @param index an index.
+     * @return the next higher occupied ask index, or {@link #NONE}.
      */
     public int nextAskAbove(final int index)
     {
         return nextSetBit(askBits, index + 1);
+    }
+
+    /**
+     * @param index an index.
+     * @return the next occupied bid index at or above it, or {@link #NONE}.
+     */
+    public int bidAtOrAbove(final int index)
+    {
+        return nextSetBit(bidBits, index);
+    }
+
+    /**
+     * @param index an index.
+     * @return the next occupied ask index at or above it, or {@link #NONE}.
+     */
+    public int askAtOrAbove(final int index)
+    {
+        return nextSetBit(askBits, index);
     }
 
     /**
@@ -174,15 +236,29 @@ public final class PriceLevels
      */
     public void append(final Order order, final long priority)
     {
-        final int index = index(order.price);
+        append(order, order.price, priority);
+    }
+
+    /**
+     * Append an order at the back of the queue at a price of the caller's choosing (a stop's stop price).
+     *
+     * @param order    an order not in any book.
+     * @param price    the price whose queue it joins, on tick and within range.
+     * @param priority its time-priority stamp.
+     */
+    void append(final Order order, final long price, final long priority)
+    {
+        final int index = index(price);
+        final boolean bid = bidSide(order);
+        final int slot = slot(index, bid);
         order.levelIndex = index;
         order.priority(priority);
         order.levelNext = null;
-        order.levelPrev = tail[index];
-        if (tail[index] == null)
+        order.levelPrev = tail[slot];
+        if (tail[slot] == null)
         {
-            head[index] = order;
-            if (order.buy)
+            head[slot] = order;
+            if (bid)
             {
                 setBit(bidBits, index);
                 if (bestBid == NONE || index > bestBid)
@@ -201,11 +277,16 @@ public final class PriceLevels
         }
         else
         {
-            tail[index].levelNext = order;
+            tail[slot].levelNext = order;
         }
-        tail[index] = order;
-        quantity[index] += order.leavesQuantity();
-        orderCount[index]++;
+        tail[slot] = order;
+        final long visible = order.visibleQuantity();
+        quantity[slot] += visible;
+        if (order.displayQuantity != 0)
+        {
+            hidden[slot] += order.leavesQuantity() - visible;
+        }
+        orderCount[slot]++;
     }
 
     /**
@@ -216,11 +297,18 @@ public final class PriceLevels
     public void remove(final Order order)
     {
         final int index = order.levelIndex;
-        quantity[index] -= order.leavesQuantity();
-        orderCount[index]--;
+        final boolean bid = bidSide(order);
+        final int slot = slot(index, bid);
+        final long visible = order.visibleQuantity();
+        quantity[slot] -= visible;
+        if (order.displayQuantity != 0)
+        {
+            hidden[slot] -= order.leavesQuantity() - visible;
+        }
+        orderCount[slot]--;
         if (order.levelPrev == null)
         {
-            head[index] = order.levelNext;
+            head[slot] = order.levelNext;
         }
         else
         {
@@ -228,7 +316,7 @@ public final class PriceLevels
         }
         if (order.levelNext == null)
         {
-            tail[index] = order.levelPrev;
+            tail[slot] = order.levelPrev;
         }
         else
         {
@@ -237,9 +325,9 @@ public final class PriceLevels
         order.levelPrev = null;
         order.levelNext = null;
         order.levelIndex = -1;
-        if (head[index] == null)
+        if (head[slot] == null)
         {
-            if (order.buy)
+            if (bid)
             {
                 clearBit(bidBits, index);
                 if (index == bestBid)
@@ -259,15 +347,18 @@ public final class PriceLevels
     }
 
     /**
-     * Reduce a resting order's leaves in place (a fill, or a decrement that keeps its priority). The caller removes
-     * the order if its leaves reach zero.
+     * Account for a resting order's leaves going down in place (a fill, or a decrement that keeps its priority).
+     * The caller has already updated the order, and removes it if its leaves reach zero.
      *
-     * @param order    an order resting in this book.
-     * @param quantity by how much its leaves went down; the caller has already updated the order.
+     * @param order   an order resting in this book.
+     * @param visible by how much its visible quantity went down.
+     * @param hidden  by how much its hidden quantity went down (0 unless an iceberg).
      */
-    public void reduced(final Order order, final long quantity)
+    public void reduced(final Order order, final long visible, final long hidden)
     {
-        this.quantity[order.levelIndex] -= quantity;
+        final int slot = slot(order.levelIndex, bidSide(order));
+        quantity[slot] -= visible;
+        this.hidden[slot] -= hidden;
     }
 
     private static void setBit(final long[] bits, final int index)
@@ -280,8 +371,9 @@ public final class PriceLevels
         bits[index >>> 6] &= ~(1L << index);
     }
 
-    private int nextSetBit(final long[] bits, final int from)
+    private int nextSetBit(final long[] bits, final int fromIndex)
     {
+        final int from = Math.max(0, fromIndex);
         if (from >= levelCount)
         {
             return NONE;

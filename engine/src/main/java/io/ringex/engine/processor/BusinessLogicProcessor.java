@@ -15,6 +15,7 @@ import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
+import io.ringex.protocol.codecs.SetDynamicBandDecoder;
 import io.ringex.protocol.codecs.TickDecoder;
 import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
@@ -57,6 +58,7 @@ public final class BusinessLogicProcessor
     private final EndOfDayDecoder endOfDay = new EndOfDayDecoder();
     private final NewEpochDecoder newEpoch = new NewEpochDecoder();
     private final UnlockLogonsDecoder unlockLogons = new UnlockLogonsDecoder();
+    private final SetDynamicBandDecoder setDynamicBand = new SetDynamicBandDecoder();
 
     private final EngineState state;
     private final EventEncoder events;
@@ -64,6 +66,7 @@ public final class BusinessLogicProcessor
     private final OrderEntry orderEntry;
     private final OrderAmendments amendments;
     private final AdminCommands admin;
+    private final TradingPhases phases;
     private final StateHash stateHash = new StateHash();
     private final SnapshotWriter snapshotWriter = new SnapshotWriter();
     private final ErrorHandler errorHandler;
@@ -92,9 +95,11 @@ public final class BusinessLogicProcessor
         this.riskUpdates = new RiskUpdates(state, events);
         final OrderLifecycle lifecycle = new OrderLifecycle(state, events, riskUpdates);
         final MassCancels massCancels = new MassCancels(state, lifecycle);
-        this.orderEntry = new OrderEntry(state, events, lifecycle);
+        this.phases = new TradingPhases(state, events, lifecycle, massCancels);
+        this.orderEntry = new OrderEntry(state, events, lifecycle, phases);
         this.amendments = new OrderAmendments(state, events, lifecycle, orderEntry, massCancels);
         this.admin = new AdminCommands(state, events, riskUpdates, massCancels);
+        state.addClocked(new Deadlines(state, lifecycle, phases, orderEntry));
         this.errorHandler = errorHandler;
     }
 
@@ -127,6 +132,8 @@ public final class BusinessLogicProcessor
             advanceClock(timestampNs);
             dispatch(templateId, sourceId, buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH,
                 header.blockLength(), header.version());
+            orderEntry.enterTriggeredStops();
+            phases.publishIndicatives();
             events.publishBestBidOffers();
         }
         catch (final Exception ex)
@@ -158,7 +165,7 @@ public final class BusinessLogicProcessor
         switch (templateId)
         {
             case NewOrderDecoder.TEMPLATE_ID:
-                orderEntry.onNewOrder(command.wrap(buffer, offset, NewOrderDecoder.BLOCK_LENGTH));
+                orderEntry.onNewOrder(command.wrap(buffer, offset, blockLength));
                 break;
 
             case CancelOrderDecoder.TEMPLATE_ID:
@@ -166,7 +173,7 @@ public final class BusinessLogicProcessor
                 break;
 
             case ReplaceOrderDecoder.TEMPLATE_ID:
-                amendments.onReplace(command.wrap(buffer, offset, ReplaceOrderDecoder.BLOCK_LENGTH));
+                amendments.onReplace(command.wrap(buffer, offset, blockLength));
                 break;
 
             case MassCancelDecoder.TEMPLATE_ID:
@@ -196,7 +203,12 @@ public final class BusinessLogicProcessor
 
             case SetTradingStatusDecoder.TEMPLATE_ID:
                 setTradingStatus.wrap(buffer, offset, blockLength, version);
-                admin.onSetTradingStatus(setTradingStatus);
+                phases.onSetTradingStatus(setTradingStatus);
+                break;
+
+            case SetDynamicBandDecoder.TEMPLATE_ID:
+                setDynamicBand.wrap(buffer, offset, blockLength, version);
+                phases.onSetDynamicBand(setDynamicBand);
                 break;
 
             case KillSwitchDecoder.TEMPLATE_ID:

@@ -3,6 +3,7 @@ package io.ringex.engine.processor;
 import io.ringex.engine.book.MarkPrices;
 import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.book.OrderPool;
+import io.ringex.engine.book.TriggeredStops;
 import io.ringex.engine.risk.Account;
 import org.agrona.collections.Int2ObjectHashMap;
 
@@ -33,6 +34,12 @@ public final class EngineState
     Clocked[] clocked = new Clocked[4];
     int clockedCount;
     final OrderPool pool;
+    /** Open GTD orders by expiry (derived from the orders). */
+    final Expiries expiries = new Expiries();
+    /** Stops triggered in the current command, waiting to enter (empty between commands). */
+    final TriggeredStops triggered = new TriggeredStops();
+    /** The earliest end of a book's timed phase, {@link Long#MAX_VALUE} if none (derived from the books). */
+    long nextPhaseEndNs = Long.MAX_VALUE;
     long lastOrderId;
     long lastTradeId;
     long epoch;
@@ -110,6 +117,17 @@ public final class EngineState
             clocked = java.util.Arrays.copyOf(clocked, clockedCount * 2);
         }
         clocked[clockedCount++] = part;
+    }
+
+    /** Recompute {@link #nextPhaseEndNs} from the books (after a phase starts or ends: rare). */
+    void recomputeNextPhaseEnd()
+    {
+        long earliest = Long.MAX_VALUE;
+        for (int i = 0, n = books.size(); i < n; i++)
+        {
+            earliest = Math.min(earliest, books.get(i).phaseEndNs());
+        }
+        nextPhaseEndNs = earliest;
     }
 
     /** @return orders accepted, trades and rejects since the venue began. */

@@ -3,6 +3,7 @@ package io.ringex.engine.processor;
 import io.ringex.engine.book.MatchHandler;
 import io.ringex.engine.book.Order;
 import io.ringex.engine.book.OrderBook;
+import io.ringex.engine.book.PriceLevels;
 import io.ringex.engine.risk.Account;
 import io.ringex.engine.risk.Position;
 import io.ringex.engine.risk.Settlement;
@@ -14,10 +15,14 @@ import io.ringex.protocol.codecs.RejectReason;
 
 /**
  * The steps every order goes through, each keeping book, open-order index, account exposure and events in step:
- * accept, rest, trade (as {@link MatchHandler}), cancel or expire, and finally release to the pool.
+ * accept, rest (or wait as a pending stop or a call phase's market order), trade (as {@link MatchHandler}, or at an
+ * uncrossing), cancel or expire wherever it waits, and finally release to the pool.
+ * <p>
+ * An order's exposure (open quantity, money reserved for a buy, the open-order count) is counted while it waits
+ * anywhere: in the book, as a pending or triggered stop, or queued for an uncrossing.
  * <p>
  * Event order for a trade: execution report of the incoming order, execution report of the resting order, the
- * Trade, then the resting level's new total.
+ * Trade, then the resting level's new total. Every trade queues the stops it reaches ({@link TriggeredStops}).
  * <p>
  * Threading: single business-logic thread.
  */
@@ -71,6 +76,33 @@ public final class OrderLifecycle implements MatchHandler
     }
 
     /**
+     * Queue an accepted market order for a call phase's uncrossing and count its exposure.
+     *
+     * @param book    its book, in a call phase.
+     * @param account its account.
+     * @param order   the order, not in the book.
+     */
+    public void queueMarket(final OrderBook book, final Account account, final Order order)
+    {
+        book.queueMarket(order);
+        track(book, account, order);
+        events.touch(book);
+    }
+
+    /**
+     * Hold an accepted stop until a trade reaches its stop price, and count its exposure.
+     *
+     * @param book    its book.
+     * @param account its account.
+     * @param order   the stop, not in the book.
+     */
+    public void holdStop(final OrderBook book, final Account account, final Order order)
+    {
+        book.addStop(order);
+        track(book, account, order);
+    }
+
+    /**
      * Bring the account's view of an order's exposure up to date with its leaves and price.
      *
      * @param book    its book.
@@ -79,7 +111,7 @@ public final class OrderLifecycle implements MatchHandler
      */
     public void track(final OrderBook book, final Account account, final Order order)
     {
-        final long leaves = order.isResting() ? order.leavesQuantity() : 0;
+        final long leaves = order.location() != Order.AT_NONE ? order.leavesQuantity() : 0;
         final long reserve = order.isBuy() && leaves > 0 ?
             FixedPoint.notional(order.price(), leaves, book.instrument().priceScale()) : 0;
         final Position position = position(book, account, order);
@@ -88,10 +120,11 @@ public final class OrderLifecycle implements MatchHandler
     }
 
     /**
-     * Take a resting order out of the book and end it, reporting why.
+     * Take an order out of wherever it waits (the book, the pending stops, the uncrossing's market queue, the
+     * triggered stops) and end it, reporting why.
      *
      * @param book          its book.
-     * @param order         a resting order.
+     * @param order         an open order.
      * @param execType      CANCELED or EXPIRED.
      * @param cancelReason  why.
      * @param clientOrderId id to report as the request's (the order's own for unsolicited cancels).
@@ -105,10 +138,41 @@ public final class OrderLifecycle implements MatchHandler
         final byte[] clientOrderId,
         final byte[] origClientOrderId)
     {
-        final int index = book.levels().index(order.price());
-        book.remove(order);
-        events.levelUpdate(book, order.isBuy(), index);
+        takeOut(book, order);
         end(book, order, execType, cancelReason, RejectReason.NONE, clientOrderId, origClientOrderId);
+    }
+
+    /**
+     * Take an open order out of wherever it waits, writing the level's new total if it rested in the book. Its
+     * exposure is still counted: the caller ends it or enters it again.
+     *
+     * @param book  its book.
+     * @param order an open order.
+     */
+    public void takeOut(final OrderBook book, final Order order)
+    {
+        switch (order.location())
+        {
+            case Order.AT_BOOK:
+            {
+                final int index = book.levels().index(order.price());
+                book.remove(order);
+                events.levelUpdate(book, order.isBuy(), index);
+                break;
+            }
+            case Order.AT_STOPS:
+                book.removeStop(order);
+                break;
+            case Order.AT_AUCTION_MARKET:
+                book.unqueueMarket(order);
+                events.touch(book);
+                break;
+            case Order.AT_TRIGGERED:
+                state.triggered.remove(order);
+                break;
+            default:
+                break;
+        }
     }
 
     /**
@@ -148,6 +212,10 @@ public final class OrderLifecycle implements MatchHandler
      */
     public void release(final Account account, final Order order)
     {
+        if (order.expiryIndex() >= 0)
+        {
+            state.expiries.remove(order);
+        }
         account.unlinkOrder(order);
         state.orders.remove(order);
         state.pool.release(order);
@@ -168,12 +236,8 @@ public final class OrderLifecycle implements MatchHandler
         final Account makerAccount = state.account(maker.accountId());
         final Account buyer = taker.isBuy() ? takerAccount : makerAccount;
         final Account seller = taker.isBuy() ? makerAccount : takerAccount;
-        final Position takerPosition = position(book, takerAccount, taker);
-        final Position makerPosition = position(book, makerAccount, maker);
-        Settlement.settle(
-            buyer, taker.isBuy() ? takerPosition : makerPosition,
-            seller, taker.isBuy() ? makerPosition : takerPosition,
-            quantity, notional);
+        settle(book, buyer, taker.isBuy() ? taker : maker, seller, taker.isBuy() ? maker : taker, quantity,
+            notional);
         track(book, makerAccount, maker);
         riskUpdates.touch(takerAccount);
 
@@ -186,12 +250,80 @@ public final class OrderLifecycle implements MatchHandler
         events.trade(book, tradeId, price, quantity, taker.isBuy(),
             taker.isBuy() ? taker.orderId() : maker.orderId(),
             taker.isBuy() ? maker.orderId() : taker.orderId(),
-            buyer.accountId(), seller.accountId());
+            buyer.accountId(), seller.accountId(), false);
         events.levelUpdate(book, maker.isBuy(), book.levels().index(price));
         if (maker.leavesQuantity() == 0)
         {
             release(makerAccount, maker);
         }
+        state.triggered.onTrade(book, price);
+    }
+
+    /**
+     * A trade of an uncrossing between two waiting orders, both already filled in the book (a filled one has left
+     * it): settles, reports the buy then the sell, prints the Trade (marked auction; the aggressor is the side of
+     * the later order), writes the levels' new totals and releases a filled order.
+     *
+     * @param book     the book.
+     * @param buy      the buy order.
+     * @param sell     the sell order.
+     * @param price    the uncrossing price.
+     * @param quantity trade quantity.
+     * @param notional price x quantity at money scale.
+     */
+    public void onAuctionTrade(
+        final OrderBook book,
+        final Order buy,
+        final Order sell,
+        final long price,
+        final long quantity,
+        final long notional)
+    {
+        final long tradeId = ++state.lastTradeId;
+        final int priceScale = book.instrument().priceScale();
+        final Account buyer = state.account(buy.accountId());
+        final Account seller = state.account(sell.accountId());
+        settle(book, buyer, buy, seller, sell, quantity, notional);
+        track(book, buyer, buy);
+        track(book, seller, sell);
+        events.executionReport(buy, priceScale, buy.orderId(), buy.clientOrderId(), EventEncoder.NO_CLIENT_ORDER_ID,
+            fillType(buy), fillStatus(buy), price, quantity, tradeId, RejectReason.NONE, CancelReason.NONE, false);
+        events.executionReport(sell, priceScale, sell.orderId(), sell.clientOrderId(),
+            EventEncoder.NO_CLIENT_ORDER_ID, fillType(sell), fillStatus(sell), price, quantity, tradeId,
+            RejectReason.NONE, CancelReason.NONE, false);
+        events.trade(book, tradeId, price, quantity, buy.orderId() > sell.orderId(), buy.orderId(), sell.orderId(),
+            buyer.accountId(), seller.accountId(), true);
+        final PriceLevels levels = book.levels();
+        if (!buy.isMarketLike())
+        {
+            events.levelUpdate(book, true, levels.index(buy.price()));
+        }
+        if (!sell.isMarketLike())
+        {
+            events.levelUpdate(book, false, levels.index(sell.price()));
+        }
+        if (buy.leavesQuantity() == 0)
+        {
+            release(buyer, buy);
+        }
+        if (sell.leavesQuantity() == 0)
+        {
+            release(seller, sell);
+        }
+        state.triggered.onTrade(book, price);
+    }
+
+    private static void settle(
+        final OrderBook book,
+        final Account buyer,
+        final Order buy,
+        final Account seller,
+        final Order sell,
+        final long quantity,
+        final long notional)
+    {
+        Settlement.settle(buyer, position(book, buyer, buy), seller, position(book, seller, sell), quantity,
+            notional);
     }
 
     /** {@inheritDoc} */

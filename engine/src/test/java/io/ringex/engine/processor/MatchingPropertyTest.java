@@ -161,13 +161,13 @@ final class MatchingPropertyTest
         final PriceLevels levels = book.levels();
         for (int i = levels.bestBid(); i != PriceLevels.NONE; i = levels.nextBidBelow(i))
         {
-            b.append("B").append(levels.quantity(i)).append('@').append(levels.price(i)).append('x')
-                .append(levels.orderCount(i)).append(' ');
+            b.append("B").append(levels.quantity(i, true)).append('@').append(levels.price(i)).append('x')
+                .append(levels.orderCount(i, true)).append(' ');
         }
         for (int i = levels.bestAsk(); i != PriceLevels.NONE; i = levels.nextAskAbove(i))
         {
-            b.append("A").append(levels.quantity(i)).append('@').append(levels.price(i)).append('x')
-                .append(levels.orderCount(i)).append(' ');
+            b.append("A").append(levels.quantity(i, false)).append('@').append(levels.price(i)).append('x')
+                .append(levels.orderCount(i, false)).append(' ');
         }
         return b.toString();
     }
