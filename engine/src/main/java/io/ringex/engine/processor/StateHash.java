@@ -58,11 +58,13 @@ public final class StateHash
                 hash = mixLevel(hash, levels, level, false);
             }
             hash = mix(hash, -2);
+            // a book that never had a stop has no stop book: the same as an empty one, which a restore may not make
             final StopBook stops = book.stopsIfAny();
-            for (int side = 0; stops != null && side < 2; side++)
+            for (int side = 0; side < 2; side++)
             {
                 final boolean buy = side == 0;
-                for (int s = stops.first(buy); s != PriceLevels.NONE; s = stops.next(buy, s))
+                for (int s = stops == null ? PriceLevels.NONE : stops.first(buy); s != PriceLevels.NONE;
+                    s = stops.next(buy, s))
                 {
                     hash = mix(hash, stops.price(s));
                     hash = mixOrders(hash, stops.head(buy, s));

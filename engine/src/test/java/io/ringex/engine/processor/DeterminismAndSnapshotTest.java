@@ -103,6 +103,14 @@ final class DeterminismAndSnapshotTest
         final Run restored = new Run(7);
         restored.processor.restore(image, 0, length);
         restored.sequence = original.sequence;
+        final ExpandableArrayBuffer rewritten = new ExpandableArrayBuffer(1024);
+        assertEquals(length, restored.processor.writeSnapshot(rewritten, 0), "restored snapshot length");
+        for (int i = 0; i < length; i++)
+        {
+            assertEquals(image.getByte(i), rewritten.getByte(i), "snapshot byte " + i + " of " + length);
+        }
+        assertEquals(BookDescription.describe(original.processor.state()),
+            BookDescription.describe(restored.processor.state()));
         assertEquals(original.processor.stateHash(), restored.processor.stateHash());
         assertEquals(original.processor.lastSequence(), restored.processor.lastSequence());
         assertStatisticsEqual(original, restored);

@@ -1,5 +1,6 @@
 package io.ringex.engine.processor;
 
+import io.ringex.engine.book.Instrument;
 import io.ringex.engine.book.Order;
 import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.book.PriceLevels;
@@ -17,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Whole-state invariants checked after commands: the book is not crossed outside call phases; level totals (visible
+ * Whole-state invariants checked after commands: the book is not crossed in continuous trading; level totals (visible
  * and hidden) and counts match their queues; an iceberg in the book shows a peak of at most its display quantity;
  * every indexed order waits somewhere (the book, the pending stops, an uncrossing's market queue), has leaves and is
  * in exactly one queue; pending buy stops lie above the last trade price and sell stops below; no triggered stop is
@@ -37,12 +38,14 @@ final class Invariants
         {
             final OrderBook book = state.bookAt(b);
             final PriceLevels levels = book.levels();
+            // a call phase's book may cross (and stays so while halted out of one); continuous trading never rests
+            // a crossed book: the uncrossing that starts it leaves none
             if (levels.bestBid() != PriceLevels.NONE && levels.bestAsk() != PriceLevels.NONE &&
-                !book.instrument().inCallPhase())
+                book.instrument().status() == Instrument.STATUS_OPEN)
             {
                 assertTrue(levels.bestBid() < levels.bestAsk(), "crossed book");
             }
-            if (!book.instrument().inCallPhase())
+            if (book.instrument().status() == Instrument.STATUS_OPEN)
             {
                 assertEquals(null, book.marketQueue(true).first(), "market orders queued outside a call phase");
                 assertEquals(null, book.marketQueue(false).first(), "market orders queued outside a call phase");
