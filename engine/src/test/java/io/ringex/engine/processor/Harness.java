@@ -259,6 +259,10 @@ final class Harness
 
     record Indicative(long mdSequence, TradingStatus status, long price, long matched, long imbalance, long endNs)
     {
+        Indicative withMdSequence(final long sequence)
+        {
+            return new Indicative(sequence, status, price, matched, imbalance, endNs);
+        }
     }
 
     record Risk(long accountId, long balance, long reserved, long realisedPnl, long unrealisedPnl, long exposure,
