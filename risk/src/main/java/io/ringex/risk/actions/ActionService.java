@@ -164,7 +164,8 @@ public final class ActionService implements AdminResponseListener
             .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
             .requestId(requestId)
             .instrumentId(request.instrumentId())
-            .status(status);
+            .status(status)
+            .phaseDurationNs(0);
         return send(requestId, buffer, encoder.encodedLength(), "TRADING_STATUS",
             "instrument " + request.instrumentId() + " -> " + status.name(), user);
     }
