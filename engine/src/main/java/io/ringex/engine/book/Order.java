@@ -81,7 +81,6 @@ public final class Order
     long stopPrice;
     long displayQuantity;
     long peakLeaves;
-    long minQuantity;
     long expireTimeNs;
     byte location;
     /** Position in the expiry heap of GTD orders, -1 if not there (derived, not part of the state). */
@@ -135,7 +134,6 @@ public final class Order
         stopPrice = 0;
         displayQuantity = 0;
         peakLeaves = 0;
-        minQuantity = 0;
         expireTimeNs = 0;
         location = AT_NONE;
         expiryIndex = -1;
@@ -367,12 +365,6 @@ public final class Order
         return displayQuantity == 0 ? quantity - filledQuantity : peakLeaves;
     }
 
-    /** @return the least it must trade if it trades on entry, 0 for none. */
-    public long minQuantity()
-    {
-        return minQuantity;
-    }
-
     /** @return a GTD order's expiry on the ring's clock, else 0. */
     public long expireTimeNs()
     {
@@ -380,20 +372,18 @@ public final class Order
     }
 
     /**
-     * Set the terms beyond price and quantity (after {@link #init}).
+     * Set the terms beyond price and quantity (after {@link #init}). A minimum quantity is not kept: it applies on
+     * entry only.
      *
      * @param stopPrice       stop price or 0.
      * @param displayQuantity iceberg display quantity or 0.
-     * @param minQuantity     minimum quantity or 0.
      * @param expireTimeNs    GTD expiry or 0.
      * @return this.
      */
-    public Order terms(
-        final long stopPrice, final long displayQuantity, final long minQuantity, final long expireTimeNs)
+    public Order terms(final long stopPrice, final long displayQuantity, final long expireTimeNs)
     {
         this.stopPrice = stopPrice;
         this.displayQuantity = displayQuantity;
-        this.minQuantity = minQuantity;
         this.expireTimeNs = expireTimeNs;
         return this;
     }

@@ -358,7 +358,10 @@ public final class PriceLevels
     {
         final int slot = slot(order.levelIndex, bidSide(order));
         quantity[slot] -= visible;
-        this.hidden[slot] -= hidden;
+        if (hidden != 0)
+        {
+            this.hidden[slot] -= hidden;
+        }
     }
 
     private static void setBit(final long[] bits, final int index)

@@ -132,8 +132,14 @@ public final class BusinessLogicProcessor
             advanceClock(timestampNs);
             dispatch(templateId, sourceId, buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH,
                 header.blockLength(), header.version());
-            orderEntry.enterTriggeredStops();
-            phases.publishIndicatives();
+            if (!state.triggered.isEmpty())
+            {
+                orderEntry.enterTriggeredStops();
+            }
+            if (state.callPhaseBooks != 0)
+            {
+                phases.publishIndicatives();
+            }
             events.publishBestBidOffers();
         }
         catch (final Exception ex)

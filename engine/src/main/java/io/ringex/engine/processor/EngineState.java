@@ -40,6 +40,8 @@ public final class EngineState
     final TriggeredStops triggered = new TriggeredStops();
     /** The earliest end of a book's timed phase, {@link Long#MAX_VALUE} if none (derived from the books). */
     long nextPhaseEndNs = Long.MAX_VALUE;
+    /** Books in a call phase (derived): with none, a command publishes no auction indicative and checks none. */
+    int callPhaseBooks;
     long lastOrderId;
     long lastTradeId;
     long epoch;
@@ -119,15 +121,22 @@ public final class EngineState
         clocked[clockedCount++] = part;
     }
 
-    /** Recompute {@link #nextPhaseEndNs} from the books (after a phase starts or ends: rare). */
-    void recomputeNextPhaseEnd()
+    /**
+     * Recompute {@link #nextPhaseEndNs} and {@link #callPhaseBooks} from the books (after a phase starts or ends:
+     * rare).
+     */
+    void recomputePhases()
     {
         long earliest = Long.MAX_VALUE;
+        int inCallPhase = 0;
         for (int i = 0, n = books.size(); i < n; i++)
         {
-            earliest = Math.min(earliest, books.get(i).phaseEndNs());
+            final OrderBook book = books.get(i);
+            earliest = Math.min(earliest, book.phaseEndNs());
+            inCallPhase += book.instrument().inCallPhase() ? 1 : 0;
         }
         nextPhaseEndNs = earliest;
+        callPhaseBooks = inCallPhase;
     }
 
     /** @return orders accepted, trades and rejects since the venue began. */

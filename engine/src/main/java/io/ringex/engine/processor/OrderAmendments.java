@@ -107,12 +107,14 @@ public final class OrderAmendments
         final long orderId = command.getLong(ReplaceOrderDecoder.orderIdEncodingOffset());
         final long newPrice = command.getLong(ReplaceOrderDecoder.priceEncodingOffset());
         final long newQuantity = command.getLong(ReplaceOrderDecoder.quantityEncodingOffset());
-        final long newStopPrice = command.blockLength() >= ReplaceOrderDecoder.BLOCK_LENGTH ?
-            command.getLong(ReplaceOrderDecoder.stopPriceEncodingOffset()) : 0;
         final long newId0 = command.getLong(newIdField);
         final long newId1 = command.getLong(newIdField + 8);
         final int newId2 = command.getInt(newIdField + 16);
         final Order order = find(accountId, orderId, command, origField);
+        // only a pending stop's replace reads the field added in version 2
+        final long newStopPrice = order != null && order.location() == Order.AT_STOPS &&
+            command.blockLength() >= ReplaceOrderDecoder.BLOCK_LENGTH ?
+            command.getLong(ReplaceOrderDecoder.stopPriceEncodingOffset()) : 0;
 
         RejectReason reason = order == null ? notFound(orderId) :
             (order.accountId() != accountId ? RejectReason.NOT_AUTHORISED : RejectReason.NONE);

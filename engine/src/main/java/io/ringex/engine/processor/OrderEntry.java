@@ -87,7 +87,7 @@ public final class OrderEntry
         final Order order = state.pool.acquire();
         order.init(0, accountId, sessionId, instrumentId, buy, (byte)typeRaw, (byte)tifRaw,
             postOnlyRaw == 1, stp, price, quantity);
-        order.terms(stopPrice, displayQuantity, minQuantity, expireTimeNs);
+        order.terms(stopPrice, displayQuantity, expireTimeNs);
         order.clientOrderId(id0, id1, id2);
 
         RejectReason reason = RejectReason.NONE;
@@ -114,7 +114,7 @@ public final class OrderEntry
         }
         else
         {
-            reason = OrderRules.checkNew(book, order, events.timestampNs());
+            reason = OrderRules.checkNew(book, order, minQuantity, events.timestampNs());
             if (reason == RejectReason.NONE &&
                 state.orders.byClientOrderId(accountId, id0, id1, id2) != null)
             {
@@ -131,7 +131,7 @@ public final class OrderEntry
             }
             if (reason == RejectReason.NONE && !instrument.inCallPhase() && !order.isStop())
             {
-                reason = checkImmediate(book, order);
+                reason = checkImmediate(book, order, minQuantity);
             }
         }
 
@@ -165,7 +165,7 @@ public final class OrderEntry
      * order must). Self-trade prevention and the dynamic band count as for matching ({@link
      * Matcher#executableQuantity}).
      */
-    private static RejectReason checkImmediate(final OrderBook book, final Order order)
+    private static RejectReason checkImmediate(final OrderBook book, final Order order, final long minQuantity)
     {
         final boolean buy = order.isBuy();
         if (order.postOnly() && book.wouldCross(buy, order.price()))
@@ -179,7 +179,6 @@ public final class OrderEntry
         {
             return RejectReason.FOK_NOT_FILLABLE;
         }
-        final long minQuantity = order.minQuantity();
         if (minQuantity != 0)
         {
             final long executable = Matcher.executableQuantity(book, order, limit, minQuantity);

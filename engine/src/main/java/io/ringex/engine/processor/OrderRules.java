@@ -26,12 +26,13 @@ final class OrderRules
     /**
      * Check a new order (its fields set with {@link Order#init} and {@link Order#terms}).
      *
-     * @param book  its book.
-     * @param order the order.
-     * @param nowNs the command's time (a GTD expiry must be later).
+     * @param book        its book.
+     * @param order       the order.
+     * @param minQuantity its minimum quantity, 0 for none.
+     * @param nowNs       the command's time (a GTD expiry must be later).
      * @return NONE or the reason.
      */
-    static RejectReason checkNew(final OrderBook book, final Order order, final long nowNs)
+    static RejectReason checkNew(final OrderBook book, final Order order, final long minQuantity, final long nowNs)
     {
         final Instrument instrument = book.instrument();
         final RejectReason status = checkStatus(instrument);
@@ -44,14 +45,14 @@ final class OrderRules
         final boolean immediate = tif == Order.TIF_IOC || tif == Order.TIF_FOK;
         final boolean stop = order.isStop();
         if ((type == Order.TYPE_MARKET && (!immediate || order.postOnly())) ||
-            (stop && (immediate || order.postOnly() || order.displayQuantity() != 0 || order.minQuantity() != 0)) ||
+            (stop && (immediate || order.postOnly() || order.displayQuantity() != 0 || minQuantity != 0)) ||
             (order.postOnly() && immediate) ||
             (order.displayQuantity() != 0 && (immediate || type == Order.TYPE_MARKET)))
         {
             return RejectReason.INVALID_ORDER_TYPE;
         }
         if (instrument.inCallPhase() &&
-            (tif == Order.TIF_FOK || order.postOnly() || (tif == Order.TIF_IOC && order.minQuantity() != 0)))
+            (tif == Order.TIF_FOK || order.postOnly() || (tif == Order.TIF_IOC && minQuantity != 0)))
         {
             return RejectReason.NOT_ALLOWED_IN_PHASE;
         }
@@ -69,7 +70,7 @@ final class OrderRules
         {
             return RejectReason.INVALID_DISPLAY_QUANTITY;
         }
-        if (!isValidPart(instrument, order.minQuantity(), order.quantity()))
+        if (!isValidPart(instrument, minQuantity, order.quantity()))
         {
             return RejectReason.INVALID_MIN_QUANTITY;
         }

@@ -30,12 +30,11 @@ package io.ringex.engine.processor;
  *     Position (creation order): int instrumentId, int priceScale, long position, long cost, long realisedPnl,
  *     long openBuyQuantity, long openSellQuantity, long positionLimit
  *
- *   Order (venue acceptance order = order id ascending), 176 bytes:
+ *   Order (venue acceptance order = order id ascending), 168 bytes:
  *     long orderId, long accountId, long sessionId, int instrumentId, byte[20] clientOrderId, byte buy,
  *     byte orderType, byte timeInForce, byte postOnly, byte selfTradePrevention, byte location, byte[2] padding,
  *     long price, long quantity, long filledQuantity, long cumulativeNotional, long priority, long trackedLeaves,
- *     long trackedReserve, long stopPrice, long displayQuantity, long peakLeaves, long minQuantity,
- *     long expireTimeNs
+ *     long trackedReserve, long stopPrice, long displayQuantity, long peakLeaves, long expireTimeNs
  *
  *   Statistics ({@link VenueStatistics}): long ordersAccepted, long trades, long rejects, int reasonCount, then per
  *     reason with a non-zero count (ascending value): int reason value, long count
@@ -47,7 +46,7 @@ package io.ringex.engine.processor;
  * again. Account open-order lists are rebuilt in venue order, which is each account's acceptance order.
  * <p>
  * Version 3 (issue 23) added the book's phase end and dynamic band and the order's location, stop price, display
- * quantity, current peak, minimum quantity and expire time.
+ * quantity, current peak and expire time (a minimum quantity applies on entry only and is not kept).
  * <p>
  * Threading: constants only.
  */

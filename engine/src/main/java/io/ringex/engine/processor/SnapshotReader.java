@@ -123,7 +123,7 @@ public final class SnapshotReader
                     book.phaseEndNs() == Long.MAX_VALUE ? 0 : book.phaseEndNs());
             }
         }
-        state.recomputeNextPhaseEnd();
+        state.recomputePhases();
         buffer = null;
     }
 
@@ -237,9 +237,8 @@ public final class SnapshotReader
         final long stopPrice = getLong();
         final long display = getLong();
         final long peak = getLong();
-        final long minQuantity = getLong();
         final long expireTimeNs = getLong();
-        order.terms(stopPrice, display, minQuantity, expireTimeNs);
+        order.terms(stopPrice, display, expireTimeNs);
         order.restorePeak(peak);
         order.location(location);
         return order;

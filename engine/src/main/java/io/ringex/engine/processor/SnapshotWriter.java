@@ -144,7 +144,6 @@ public final class SnapshotWriter
         putLong(order.stopPrice());
         putLong(order.displayQuantity());
         putLong(order.peakLeaves());
-        putLong(order.minQuantity());
         putLong(order.expireTimeNs());
     }
 

@@ -147,7 +147,7 @@ public final class TradingPhases
                 return;
             }
         }
-        state.recomputeNextPhaseEnd();
+        state.recomputePhases();
     }
 
     /**
@@ -188,7 +188,7 @@ public final class TradingPhases
         final long now = events.timestampNs();
         book.phaseEndNs(Instrument.isCallPhase(to) && durationNs > 0 ?
             (now > Long.MAX_VALUE - 1 - durationNs ? Long.MAX_VALUE - 1 : now + durationNs) : Long.MAX_VALUE);
-        state.recomputeNextPhaseEnd();
+        state.recomputePhases();
         if (to == Instrument.STATUS_OPEN && from != Instrument.STATUS_OPEN)
         {
             cancelLeftovers(book);

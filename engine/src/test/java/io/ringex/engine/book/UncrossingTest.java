@@ -124,7 +124,7 @@ final class UncrossingTest
     {
         final Order iceberg = new Order().init(nextId++, 7, 1, 1, false, Order.TYPE_LIMIT, Order.TIF_GTC, false,
             Order.STP_CANCEL_NEWEST, 101, 100);
-        iceberg.terms(0, 10, 0, 0);
+        iceberg.terms(0, 10, 0);
         book.rest(iceberg);
         assertEquals(10, book.bestAskQuantity(), "the book shows the peak only");
         market(true, 60);

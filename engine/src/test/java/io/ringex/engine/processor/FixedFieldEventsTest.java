@@ -54,7 +54,7 @@ final class FixedFieldEventsTest
             order.init(random.nextLong(), random.nextLong(), random.nextLong(), random.nextInt(), random.nextBoolean(),
                 type, tif, false, Order.STP_CANCEL_NEWEST, 1 + random.nextInt(1_000_000), 1 + random.nextInt(1000));
             order.terms(random.nextBoolean() ? 0 : random.nextLong(), random.nextBoolean() ? 0 : random.nextLong(),
-                random.nextLong(), random.nextLong());
+                random.nextLong());
             final boolean marketLike = type == Order.TYPE_MARKET || type == Order.TYPE_STOP;
             order.fill(random.nextInt((int)order.quantity() + 1), random.nextLong(1L << 40));
             final byte[] clientId = randomBytes(random);
