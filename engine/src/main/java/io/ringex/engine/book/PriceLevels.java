@@ -8,19 +8,20 @@ package io.ringex.engine.book;
  * then an array slot: adding, finding and removing are O(1) with no allocation and no tree rebalancing. Finding the
  * next best level after one empties scans an occupancy bitmap 64 levels per word.
  * <p>
- * Each price has a bid slot and an ask slot side by side (one cache line holds both): in continuous trading a book
- * never rests both sides at one price, but during a call phase orders rest without matching and the book may cross.
- * Each side has its own occupancy bitmap so the best bid and best ask are found independently.
+ * Each side has its own arrays and occupancy bitmap: in continuous trading a book never rests both sides at one price,
+ * but during a call phase orders rest without matching and the book may cross. (Separate arrays rather than a bid and
+ * an ask slot side by side: the bids live below the ask and the asks above, so each side's used entries stay dense in
+ * the cache, as one array shared by both sides had them.)
  * <pre>
  *   index:   0 .. levelCount-1
  *   price:   minPrice + index * tickSize
- *   slot:    index * 2 + (bid ? 0 : 1): head/tail of a FIFO of orders (time priority), visible quantity, hidden
- *            quantity (icebergs' leaves beyond their peaks), order count
+ *   per side, at an index: head/tail of a FIFO of orders (time priority), visible quantity, hidden quantity
+ *            (icebergs' leaves beyond their peaks; the array is made with the side's first iceberg), order count
  * </pre>
  * The visible quantity is what market data shows; the hidden quantity only takes part in an auction's uncrossing.
  * <p>
- * The same structure holds pending stops ({@link StopBook}) with the sides swapped ({@code swapSides}): a buy stop
- * sits on the side whose best is the lowest index, so the first stop a rising price reaches is found like a best ask.
+ * The same structure holds pending stops ({@link StopBook}), which names the side itself: a buy stop sits on the ask
+ * side, whose best is the lowest index, so the first stop a rising price reaches is found like a best ask.
  * <p>
  * Threading: single business-logic thread.
  */
@@ -32,17 +33,40 @@ public final class PriceLevels
     /** No level. */
     public static final int NONE = -1;
 
+    /** One side's levels. */
+    private static final class Side
+    {
+        final long[] quantity;
+        final int[] orderCount;
+        final Order[] head;
+        final Order[] tail;
+        final long[] bits;
+        long[] hidden;
+
+        Side(final int levelCount)
+        {
+            quantity = new long[levelCount];
+            orderCount = new int[levelCount];
+            head = new Order[levelCount];
+            tail = new Order[levelCount];
+            bits = new long[(levelCount + 63) >>> 6];
+        }
+
+        void addHidden(final int index, final long delta)
+        {
+            if (hidden == null)
+            {
+                hidden = new long[quantity.length];
+            }
+            hidden[index] += delta;
+        }
+    }
+
     private final long minPrice;
     private final long tickSize;
     private final int levelCount;
-    private final boolean swapSides;
-    private final long[] quantity;
-    private final long[] hidden;
-    private final int[] orderCount;
-    private final Order[] head;
-    private final Order[] tail;
-    private final long[] bidBits;
-    private final long[] askBits;
+    private final Side bids;
+    private final Side asks;
     private int bestBid = NONE;
     private int bestAsk = NONE;
 
@@ -53,17 +77,6 @@ public final class PriceLevels
      */
     public PriceLevels(final long minPrice, final long tickSize, final int levelCount)
     {
-        this(minPrice, tickSize, levelCount, false);
-    }
-
-    /**
-     * @param minPrice   lowest price of the band (a positive multiple of the tick).
-     * @param tickSize   tick size.
-     * @param levelCount number of prices from minPrice upwards, 1..{@link #MAX_LEVELS}.
-     * @param swapSides  true to place buys on the ask side and sells on the bid side (pending stops).
-     */
-    PriceLevels(final long minPrice, final long tickSize, final int levelCount, final boolean swapSides)
-    {
         if (levelCount < 1 || levelCount > MAX_LEVELS)
         {
             throw new IllegalArgumentException("levelCount out of range: " + levelCount);
@@ -71,14 +84,8 @@ public final class PriceLevels
         this.minPrice = minPrice;
         this.tickSize = tickSize;
         this.levelCount = levelCount;
-        this.swapSides = swapSides;
-        quantity = new long[levelCount * 2];
-        hidden = new long[levelCount * 2];
-        orderCount = new int[levelCount * 2];
-        head = new Order[levelCount * 2];
-        tail = new Order[levelCount * 2];
-        bidBits = new long[(levelCount + 63) >>> 6];
-        askBits = new long[(levelCount + 63) >>> 6];
+        bids = new Side(levelCount);
+        asks = new Side(levelCount);
     }
 
     /** @return lowest representable price. */
@@ -129,16 +136,6 @@ public final class PriceLevels
         return bestAsk;
     }
 
-    private static int slot(final int index, final boolean bid)
-    {
-        return bid ? index << 1 : (index << 1) | 1;
-    }
-
-    private boolean bidSide(final Order order)
-    {
-        return order.buy != swapSides;
-    }
-
     /**
      * @param index an index.
      * @param bid   the side.
@@ -146,7 +143,7 @@ public final class PriceLevels
      */
     public long quantity(final int index, final boolean bid)
     {
-        return quantity[slot(index, bid)];
+        return (bid ? bids : asks).quantity[index];
     }
 
     /**
@@ -156,7 +153,8 @@ public final class PriceLevels
      */
     public long hiddenQuantity(final int index, final boolean bid)
     {
-        return hidden[slot(index, bid)];
+        final long[] hidden = (bid ? bids : asks).hidden;
+        return hidden == null ? 0 : hidden[index];
     }
 
     /**
@@ -166,7 +164,7 @@ public final class PriceLevels
      */
     public int orderCount(final int index, final boolean bid)
     {
-        return orderCount[slot(index, bid)];
+        return (bid ? bids : asks).orderCount[index];
     }
 
     /**
@@ -176,7 +174,7 @@ public final class PriceLevels
      */
     public Order head(final int index, final boolean bid)
     {
-        return head[slot(index, bid)];
+        return (bid ? bids : asks).head[index];
     }
 
     /**
@@ -196,7 +194,7 @@ public final class PriceLevels
      */
     public int nextBidBelow(final int index)
     {
-        return previousSetBit(bidBits, index - 1);
+        return previousSetBit(bids.bits, index - 1);
     }
 
     /**
@@ -207,7 +205,7 @@ public final class PriceLevels
      */
     public int nextAskAbove(final int index)
     {
-        return nextSetBit(askBits, index + 1);
+        return nextSetBit(asks.bits, index + 1);
     }
 
     /**
@@ -216,7 +214,7 @@ public final class PriceLevels
      */
     public int bidAtOrAbove(final int index)
     {
-        return nextSetBit(bidBits, index);
+        return nextSetBit(bids.bits, index);
     }
 
     /**
@@ -225,7 +223,7 @@ public final class PriceLevels
      */
     public int askAtOrAbove(final int index)
     {
-        return nextSetBit(askBits, index);
+        return nextSetBit(asks.bits, index);
     }
 
     /**
@@ -236,57 +234,54 @@ public final class PriceLevels
      */
     public void append(final Order order, final long priority)
     {
-        append(order, order.price, priority);
+        append(order, order.price, priority, order.buy);
     }
 
     /**
-     * Append an order at the back of the queue at a price of the caller's choosing (a stop's stop price).
+     * Append an order at the back of a queue of the caller's choosing (a stop: its stop price, the other side).
      *
      * @param order    an order not in any book.
      * @param price    the price whose queue it joins, on tick and within range.
      * @param priority its time-priority stamp.
+     * @param bid      the side it joins.
      */
-    void append(final Order order, final long price, final long priority)
+    void append(final Order order, final long price, final long priority, final boolean bid)
     {
         final int index = index(price);
-        final boolean bid = bidSide(order);
-        final int slot = slot(index, bid);
+        final Side side = bid ? bids : asks;
         order.levelIndex = index;
         order.priority(priority);
         order.levelNext = null;
-        order.levelPrev = tail[slot];
-        if (tail[slot] == null)
+        final Order last = side.tail[index];
+        order.levelPrev = last;
+        if (last == null)
         {
-            head[slot] = order;
+            side.head[index] = order;
+            setBit(side.bits, index);
             if (bid)
             {
-                setBit(bidBits, index);
                 if (bestBid == NONE || index > bestBid)
                 {
                     bestBid = index;
                 }
             }
-            else
+            else if (bestAsk == NONE || index < bestAsk)
             {
-                setBit(askBits, index);
-                if (bestAsk == NONE || index < bestAsk)
-                {
-                    bestAsk = index;
-                }
+                bestAsk = index;
             }
         }
         else
         {
-            tail[slot].levelNext = order;
+            last.levelNext = order;
         }
-        tail[slot] = order;
+        side.tail[index] = order;
         final long visible = order.visibleQuantity();
-        quantity[slot] += visible;
+        side.quantity[index] += visible;
         if (order.displayQuantity != 0)
         {
-            hidden[slot] += order.leavesQuantity() - visible;
+            side.addHidden(index, order.leavesQuantity() - visible);
         }
-        orderCount[slot]++;
+        side.orderCount[index]++;
     }
 
     /**
@@ -296,52 +291,60 @@ public final class PriceLevels
      */
     public void remove(final Order order)
     {
+        remove(order, order.buy);
+    }
+
+    /**
+     * Take an order out of its queue on a given side (a stop: the other side).
+     *
+     * @param order an order in this structure.
+     * @param bid   the side it is on.
+     */
+    void remove(final Order order, final boolean bid)
+    {
         final int index = order.levelIndex;
-        final boolean bid = bidSide(order);
-        final int slot = slot(index, bid);
+        final Side side = bid ? bids : asks;
         final long visible = order.visibleQuantity();
-        quantity[slot] -= visible;
+        side.quantity[index] -= visible;
         if (order.displayQuantity != 0)
         {
-            hidden[slot] -= order.leavesQuantity() - visible;
+            side.addHidden(index, visible - order.leavesQuantity());
         }
-        orderCount[slot]--;
-        if (order.levelPrev == null)
+        side.orderCount[index]--;
+        final Order previous = order.levelPrev;
+        final Order next = order.levelNext;
+        if (previous == null)
         {
-            head[slot] = order.levelNext;
-        }
-        else
-        {
-            order.levelPrev.levelNext = order.levelNext;
-        }
-        if (order.levelNext == null)
-        {
-            tail[slot] = order.levelPrev;
+            side.head[index] = next;
         }
         else
         {
-            order.levelNext.levelPrev = order.levelPrev;
+            previous.levelNext = next;
+        }
+        if (next == null)
+        {
+            side.tail[index] = previous;
+        }
+        else
+        {
+            next.levelPrev = previous;
         }
         order.levelPrev = null;
         order.levelNext = null;
         order.levelIndex = -1;
-        if (head[slot] == null)
+        if (side.head[index] == null)
         {
+            clearBit(side.bits, index);
             if (bid)
             {
-                clearBit(bidBits, index);
                 if (index == bestBid)
                 {
-                    bestBid = previousSetBit(bidBits, index - 1);
+                    bestBid = previousSetBit(side.bits, index - 1);
                 }
             }
-            else
+            else if (index == bestAsk)
             {
-                clearBit(askBits, index);
-                if (index == bestAsk)
-                {
-                    bestAsk = nextSetBit(askBits, index + 1);
-                }
+                bestAsk = nextSetBit(side.bits, index + 1);
             }
         }
     }
@@ -356,11 +359,24 @@ public final class PriceLevels
      */
     public void reduced(final Order order, final long visible, final long hidden)
     {
-        final int slot = slot(order.levelIndex, bidSide(order));
-        quantity[slot] -= visible;
+        reduced(order, visible, hidden, order.buy);
+    }
+
+    /**
+     * As {@link #reduced(Order, long, long)} for an order on a given side (a stop: the other side).
+     *
+     * @param order   an order in this structure.
+     * @param visible by how much its visible quantity went down.
+     * @param hidden  by how much its hidden quantity went down.
+     * @param bid     the side it is on.
+     */
+    void reduced(final Order order, final long visible, final long hidden, final boolean bid)
+    {
+        final Side side = bid ? bids : asks;
+        side.quantity[order.levelIndex] -= visible;
         if (hidden != 0)
         {
-            this.hidden[slot] -= hidden;
+            side.addHidden(order.levelIndex, -hidden);
         }
     }
 

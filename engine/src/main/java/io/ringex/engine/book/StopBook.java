@@ -26,7 +26,7 @@ public final class StopBook
      */
     StopBook(final Instrument instrument)
     {
-        levels = new PriceLevels(instrument.minPrice(), instrument.tickSize(), instrument.levelCount(), true);
+        levels = new PriceLevels(instrument.minPrice(), instrument.tickSize(), instrument.levelCount());
     }
 
     /**
@@ -37,7 +37,7 @@ public final class StopBook
      */
     void add(final Order order, final long priority)
     {
-        levels.append(order, order.stopPrice, priority);
+        levels.append(order, order.stopPrice, priority, !order.buy);
         order.location = Order.AT_STOPS;
         count++;
     }
@@ -49,7 +49,7 @@ public final class StopBook
      */
     void remove(final Order order)
     {
-        levels.remove(order);
+        levels.remove(order, !order.buy);
         order.location = Order.AT_NONE;
         count--;
     }
@@ -64,7 +64,7 @@ public final class StopBook
     {
         final long delta = order.quantity - newQuantity;
         order.quantity = newQuantity;
-        levels.reduced(order, delta, 0);
+        levels.reduced(order, delta, 0, !order.buy);
     }
 
     /** @return pending stops. */
