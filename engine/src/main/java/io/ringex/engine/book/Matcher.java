@@ -83,12 +83,29 @@ public final class Matcher
                 continue;
             }
 
-            final long quantity = Math.min(taker.leavesQuantity(), maker.visibleQuantity());
-            final long notional = FixedPoint.notional(price, quantity, priceScale);
-            book.fillResting(maker, quantity, notional);
-            if (OrderBook.needsRefresh(maker))
+            final long quantity;
+            final long notional;
+            if (maker.displayQuantity == 0)
             {
-                book.refreshPeak(maker);
+                // the common case apart: an order shown whole
+                quantity = Math.min(taker.leavesQuantity(), maker.quantity - maker.filledQuantity);
+                notional = FixedPoint.notional(price, quantity, priceScale);
+                maker.fill(quantity, notional);
+                levels.reduced(maker, quantity, 0);
+                if (maker.quantity == maker.filledQuantity)
+                {
+                    book.remove(maker);
+                }
+            }
+            else
+            {
+                quantity = Math.min(taker.leavesQuantity(), maker.peakLeaves);
+                notional = FixedPoint.notional(price, quantity, priceScale);
+                book.fillResting(maker, quantity, notional);
+                if (OrderBook.needsRefresh(maker))
+                {
+                    book.refreshPeak(maker);
+                }
             }
             taker.fill(quantity, notional);
             book.lastTradePrice(price);

@@ -151,15 +151,23 @@ public final class OrderLifecycle implements MatchHandler
      */
     public void takeOut(final OrderBook book, final Order order)
     {
+        if (order.location() == Order.AT_BOOK)
+        {
+            final int index = book.levels().index(order.price());
+            book.remove(order);
+            events.levelUpdate(book, order.isBuy(), index);
+        }
+        else
+        {
+            takeOutOfWaiting(book, order);
+        }
+    }
+
+    /** The rarer places an order waits in, apart so the common case stays small enough to inline. */
+    private void takeOutOfWaiting(final OrderBook book, final Order order)
+    {
         switch (order.location())
         {
-            case Order.AT_BOOK:
-            {
-                final int index = book.levels().index(order.price());
-                book.remove(order);
-                events.levelUpdate(book, order.isBuy(), index);
-                break;
-            }
             case Order.AT_STOPS:
                 book.removeStop(order);
                 break;
@@ -236,8 +244,12 @@ public final class OrderLifecycle implements MatchHandler
         final Account makerAccount = state.account(maker.accountId());
         final Account buyer = taker.isBuy() ? takerAccount : makerAccount;
         final Account seller = taker.isBuy() ? makerAccount : takerAccount;
-        settle(book, buyer, taker.isBuy() ? taker : maker, seller, taker.isBuy() ? maker : taker, quantity,
-            notional);
+        final Position takerPosition = position(book, takerAccount, taker);
+        final Position makerPosition = position(book, makerAccount, maker);
+        Settlement.settle(
+            buyer, taker.isBuy() ? takerPosition : makerPosition,
+            seller, taker.isBuy() ? makerPosition : takerPosition,
+            quantity, notional);
         track(book, makerAccount, maker);
         riskUpdates.touch(takerAccount);
 
