@@ -36,7 +36,7 @@ classpath()
         (cd "$tree" && mvn -B -o -q -pl bench/ringex dependency:build-classpath -DexcludeGroupIds=io.ringex \
             -Dmdep.outputFile="$cp_file" >/dev/null)
     fi
-    echo "$tree/bench/ringex/target/classes:$tree/engine/target/classes:$tree/journal/target/classes:$tree/client/target/classes:$tree/protocol/target/classes:$(cat "$cp_file")"
+    echo "$tree/bench/ringex/target/classes:$tree/engine/target/classes:$tree/journal/target/classes:$tree/client/target/classes:$tree/protocol/target/classes:$tree/common/target/classes:$(cat "$cp_file")"
 }
 
 read -r -a jvm_flags < "$after/protocol/target/classes/ringex-jvm.flags"

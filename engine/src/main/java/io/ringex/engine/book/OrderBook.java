@@ -32,12 +32,7 @@ public final class OrderBook
     private int dynamicBandBasisPoints;
     private long volatilityAuctionNs;
     private long phaseEndNs = Long.MAX_VALUE;
-    private boolean indicativePublished;
-    private long publishedIndicativePrice;
-    private long publishedIndicativeMatched;
-    private long publishedIndicativeImbalance;
-    private long publishedIndicativeEnd;
-    private byte publishedIndicativeStatus;
+    private final PublishedIndicative publishedIndicative = new PublishedIndicative();
 
     /**
      * @param instrument the instrument, whose band sizes the levels.
@@ -406,39 +401,10 @@ public final class OrderBook
         phaseEndNs = endNs;
     }
 
-    /**
-     * Whether an auction indicative differs from the last one published; if so it is recorded as published (not
-     * part of the state, like the published best bid and offer).
-     *
-     * @param status   the phase.
-     * @param price    indicative price, 0 for none.
-     * @param matched  matched quantity.
-     * @param imbalance signed imbalance.
-     * @param endNs    the phase's end.
-     * @return true if an AuctionIndicative should be published.
-     */
-    public boolean takeIndicativeChange(
-        final byte status, final long price, final long matched, final long imbalance, final long endNs)
+    /** @return the auction indicative last published (not part of the state). */
+    public PublishedIndicative publishedIndicative()
     {
-        if (indicativePublished && status == publishedIndicativeStatus && price == publishedIndicativePrice &&
-            matched == publishedIndicativeMatched && imbalance == publishedIndicativeImbalance &&
-            endNs == publishedIndicativeEnd)
-        {
-            return false;
-        }
-        indicativePublished = true;
-        publishedIndicativeStatus = status;
-        publishedIndicativePrice = price;
-        publishedIndicativeMatched = matched;
-        publishedIndicativeImbalance = imbalance;
-        publishedIndicativeEnd = endNs;
-        return true;
-    }
-
-    /** Forget the published indicative (a call phase ended: the next one publishes its first at once). */
-    public void clearIndicative()
-    {
-        indicativePublished = false;
+        return publishedIndicative;
     }
 
     /**

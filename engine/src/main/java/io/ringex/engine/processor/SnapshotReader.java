@@ -118,7 +118,7 @@ public final class SnapshotReader
             if (book.instrument().inCallPhase())
             {
                 final boolean crosses = uncrossing.compute(book);
-                book.takeIndicativeChange(book.instrument().status(), crosses ? uncrossing.price() : 0,
+                book.publishedIndicative().take(book.instrument().status(), crosses ? uncrossing.price() : 0,
                     crosses ? uncrossing.matched() : 0, crosses ? uncrossing.imbalance() : 0,
                     book.phaseEndNs() == Long.MAX_VALUE ? 0 : book.phaseEndNs());
             }

@@ -168,7 +168,7 @@ public final class TradingPhases
             final long matched = crosses ? uncrossing.matched() : 0;
             final long imbalance = crosses ? uncrossing.imbalance() : 0;
             final long endNs = book.phaseEndNs() == Long.MAX_VALUE ? 0 : book.phaseEndNs();
-            if (book.takeIndicativeChange(instrument.status(), price, matched, imbalance, endNs))
+            if (book.publishedIndicative().take(instrument.status(), price, matched, imbalance, endNs))
             {
                 events.auctionIndicative(book, price, matched, imbalance, endNs);
             }
@@ -204,7 +204,7 @@ public final class TradingPhases
         }
         else
         {
-            book.clearIndicative();
+            book.publishedIndicative().clear();
         }
     }
 
