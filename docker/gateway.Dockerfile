@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Ringex gateway (io.ringex.gateway.GatewayMain <config-file>): SBE clients over Aeron UDP and FIX 4.4 over TCP
+# Ringex gateway (io.ringex.gateway.GatewayMain <config-file> ...): SBE clients over Aeron UDP and FIX 4.4 over TCP
 # (Artio), in front of the engine.
 # Build from the repo root:  docker build -f docker/gateway.Dockerfile -t ringex-gateway .
 # NOTE: written against the gateway module as it is being merged (module path gateway/, main

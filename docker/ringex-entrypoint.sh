@@ -5,8 +5,12 @@
 #
 #   RINGEX_MAIN    main class, run on the classpath $RINGEX_HOME/lib/*        (engine, gateway)
 #   RINGEX_JAR     executable jar, run with java -jar                         (risk service, all-in-one)
-#   RINGEX_CONFIG  optional: space-separated properties files, merged in order (a later file's key wins) into one
-#                  file that is passed as the first argument (EngineMain, GatewayMain take one config file)
+#   RINGEX_LOADER_MAIN  optional, with RINGEX_JAR (a Spring Boot jar): run this main class of the jar instead of
+#                  its own, through Boot's PropertiesLauncher (the all-in-one image's admin tool:
+#                  io.ringex.app.admin.AdminCli, what ./ringex admin runs)
+#   RINGEX_CONFIG  optional: space-separated properties files, merged in order (a later file's key wins, as it
+#                  would were they given to EngineMain or GatewayMain one by one) into one file that is passed as the
+#                  first argument
 #   $RINGEX_HOME/ringex-engine-jvm.flags, if the image has it (the engine's collector): read after the flag list;
 #   RINGEX_ENGINE_JVM_FLAGS, if set (even empty), replaces it, in any image (only one collector may be named per JVM)
 #   JAVA_OPTS      extra JVM options after the flag lists (JAVA_TOOL_OPTIONS is read by the JVM itself, before it)
@@ -51,6 +55,11 @@ if [ -n "${RINGEX_MAIN:-}" ]; then
     # shellcheck disable=SC2086 # JAVA_OPTS and engine_flags are lists of options
     exec "$java_cmd" "@$flags" ${engine_flags_file:+"@$engine_flags_file"} $engine_flags ${JAVA_OPTS:-} \
         -cp "$home/lib/*" "$RINGEX_MAIN" "$@"
+elif [ -n "${RINGEX_JAR:-}" ] && [ -n "${RINGEX_LOADER_MAIN:-}" ]; then
+    # shellcheck disable=SC2086
+    exec "$java_cmd" "@$flags" ${engine_flags_file:+"@$engine_flags_file"} $engine_flags ${JAVA_OPTS:-} \
+        -Dloader.main="$RINGEX_LOADER_MAIN" -cp "$RINGEX_JAR" \
+        org.springframework.boot.loader.launch.PropertiesLauncher "$@"
 elif [ -n "${RINGEX_JAR:-}" ]; then
     # shellcheck disable=SC2086
     exec "$java_cmd" "@$flags" ${engine_flags_file:+"@$engine_flags_file"} $engine_flags ${JAVA_OPTS:-} \

@@ -5,7 +5,10 @@
 #  2. without those values it is refused (no default passwords);
 #  3. the Dockerfiles copy only files that exist, name their entrypoint scripts, and re-type no JVM flag
 #     (the flag list comes from the build's ringex-jvm.flags);
-#  4. the container scripts parse (sh -n / bash -n).
+#  4. the container scripts parse (sh -n / bash -n);
+#  5. the reference data the venue applies at start (docker/config/reference-data.yml) is the file compose mounts, and
+#     is valid by the admin tool's validator when the build is there (./ringex admin validate); without a build (CI
+#     runs this before mvn) the unit test ShippedReferenceDataTest validates it in `mvn verify`.
 # It does not build images or start containers.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -77,4 +80,15 @@ for script in "$here"/ringex-entrypoint.sh "$here"/engine-healthcheck.sh; do
 done
 bash -n "$here/http-healthcheck.sh" && [ -x "$here/http-healthcheck.sh" ] || fail "http-healthcheck.sh"
 echo "scripts: ok"
+
+# 5. reference data
+reference_data="$here/config/reference-data.yml"
+[ -f "$reference_data" ] || fail "docker/config/reference-data.yml is missing"
+grep -q 'RINGEX_REFERENCE_DATA_FILE:-./config/reference-data.yml}:/etc/ringex/reference-data.yml' "$compose_file" ||
+    fail "compose.yml does not mount docker/config/reference-data.yml for the reference-data service"
+if [ -f "$root/app/target/ringex.jar" ] && [ -f "$root/protocol/target/classes/ringex-jvm.flags" ]; then
+    "$root/ringex" admin validate "$reference_data" || fail "docker/config/reference-data.yml is not valid"
+else
+    echo "reference data: not validated here (no build); ShippedReferenceDataTest validates it in mvn verify"
+fi
 echo "validate.sh: OK"

@@ -128,6 +128,19 @@ try {
     const action = await page.textContent('#actions-table tbody tr:first-child');
     check(action.includes('KILL_SWITCH') && action.includes('ACCEPTED'),
         'the kill switch action shows ACCEPTED (correlated by requestId)');
+
+    // 6. the audit tab replays the engine's journal (read-only, while the engine writes it): the account's trail
+    //    holds the kill switch and the order the engine then rejected
+    await page.click('.tab[data-tab=audit]');
+    await page.fill('#form-audit input[name=account]', String(account));
+    await page.click('#form-audit button[type=submit]');
+    await page.waitForSelector('.audit-entry', { timeout: 30000 });
+    const trail = await page.textContent('#audit-entries');
+    check(trail.includes('KillSwitch') && trail.includes(`accountId=${account}`),
+        `the audit trail of account ${account} shows the kill switch command`);
+    check(trail.includes('rejectReason=ACCOUNT_KILLED'),
+        'and the order the engine rejected after it, with the reason');
+    await page.screenshot({ path: join(shots, 'risk-audit.png') });
     check(violations.length === 0, `no Content-Security-Policy violations on any page: ${JSON.stringify(violations)}`);
 } catch (e) {
     failed = true;

@@ -410,7 +410,8 @@ function renderEngineCards(e) {
         card('p99 / p99.9', `${us(e.latencyNs.p99)} / ${us(e.latencyNs.p999)}`, 'µs'),
         card('Ring occupancy', (e.ringOccupancy * 100).toFixed(2), '%', e.ringOccupancy > 0.9 ? 'neg' : ''),
         card('Journal lag', qty(e.journalLag), 'slots'),
-        card('Replication lag', qty(e.replicationLag), 'slots'),
+        // A node that replicates nothing (replication off, a standby) has no lag to show.
+        card('Replication lag', e.replicating ? qty(e.replicationLag) : 'off', e.replicating ? 'slots' : ''),
     ].concat((e.nodes && e.nodes.length > 1) ? e.nodes.map((n) => card(
         `Node ${n.seen ? n.nodeId : '?'} (${esc(n.name)})${n.followed ? ' · followed' : ''}`,
         n.seen ? `${n.role} · epoch ${n.epoch}` : 'no status',
@@ -470,7 +471,8 @@ async function refreshEngineCharts() {
             { scales: { x: { ticks: { maxTicksLimit: 6, maxRotation: 0 } }, y: { beginAtZero: true, suggestedMax: 1 } } }),
         [h.ringOccupancy.map((o) => o * 100)]);
         set(chart('ch-lag', 'line', [{ label: 'journal', borderColor: '#4e9be6' },
-            { label: 'replication', borderColor: '#a48be8' }]), [h.journalLag, h.replicationLag]);
+            { label: 'replication', borderColor: '#a48be8' }]),
+        [h.journalLag, h.replicationLag.map((lag) => (lag < 0 ? null : lag))]);
         const reasons = Object.keys(e.rejects);
         const rc = chart('ch-rejects', 'bar', [{ label: 'rejects', backgroundColor: '#e0524f', maxBarThickness: 22 }],
             { indexAxis: 'y', plugins: { legend: { display: false } },
@@ -617,6 +619,57 @@ function applyRole() {
     document.getElementById('viewer-notice').hidden = state.officer;
 }
 
+// ------------------------------------------------------------------ audit
+/** "Name field=value|field=value" as the name and one line per field, for reading. */
+function auditMessage(text) {
+    const space = text.indexOf(' ');
+    const name = space < 0 ? text : text.slice(0, space);
+    const fields = space < 0 ? '' : text.slice(space + 1).split('|').join('  ');
+    return `<b>${esc(name)}</b> <span class="mono audit-fields-text">${esc(fields)}</span>`;
+}
+
+function renderAudit(trail) {
+    const summary = document.getElementById('audit-summary');
+    summary.textContent = `${trail.subject}: ${trail.entries.length} commands` +
+        (trail.truncated ? ' (limit reached: narrow the window)' : '') +
+        ` · replayed ${qty(trail.commandsReplayed)} commands from ` +
+        (trail.restoredSequence ? `the snapshot at ${qty(trail.restoredSequence)}` : 'the journal\'s start') +
+        ` to ${qty(trail.lastSequence)} in ${qty(trail.elapsedMs)} ms`;
+    const out = document.getElementById('audit-entries');
+    if (!trail.entries.length) {
+        out.innerHTML = '<p class="empty">Nothing in the journal concerns it.</p>';
+        return;
+    }
+    out.innerHTML = trail.entries.map((e) => `<div class="audit-entry">
+        <div class="audit-head"><span class="mono">#${esc(e.sequence)}</span> <span class="mono">${esc(e.time)}</span>
+            <span class="hint">gateway ${esc(e.gateway)} session ${esc(e.session)}</span></div>
+        <div class="audit-command">${auditMessage(e.commandText)}</div>
+        <ul class="audit-events">${e.events.map((ev) => `<li>${auditMessage(ev.text)}</li>`).join('')}</ul>
+    </div>`).join('');
+}
+
+function wireAudit() {
+    document.getElementById('form-audit').addEventListener('submit', async (e) => {
+        e.preventDefault();
+        const f = e.target;
+        const params = new URLSearchParams();
+        for (const name of ['order', 'clientOrder', 'account', 'from', 'to']) {
+            if (f[name].value.trim()) {
+                params.set(name, f[name].value.trim());
+            }
+        }
+        document.getElementById('audit-summary').textContent = 'replaying the journal…';
+        const { status, body } = await api('api/audit?' + params.toString());
+        if (status !== 200) {
+            document.getElementById('audit-summary').textContent = '';
+            document.getElementById('audit-entries').innerHTML =
+                `<p class="empty">${esc(body && body.message ? body.message : 'HTTP ' + status)}</p>`;
+            return;
+        }
+        renderAudit(body);
+    });
+}
+
 // ------------------------------------------------------------------ navigation
 function showTab(tab) {
     state.tab = tab;
@@ -674,9 +727,10 @@ async function init() {
         }
     });
     wireActions();
+    wireAudit();
     applyRole();
     const hash = window.location.hash.replace('#', '');
-    if (['accounts', 'instruments', 'engine', 'actions'].includes(hash)) {
+    if (['accounts', 'instruments', 'engine', 'actions', 'audit'].includes(hash)) {
         showTab(hash);
     }
     connect();

@@ -1,20 +1,31 @@
 package io.ringex.app;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
-import io.ringex.client.AdminClient;
-import io.ringex.client.CommandEncoder;
+import io.ringex.app.admin.ReferenceData;
+import io.ringex.app.admin.ReferenceDataException;
+import io.ringex.app.admin.ReferenceDataParser;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.PriceBandType;
-import io.ringex.protocol.codecs.SelfTradePrevention;
 
 /**
- * The demo venue's static data: instruments, accounts, limits and deposits, sent to the engine as admin commands on
- * its first start (so they are journaled and replayed like everything else), and the demo users of the gateway and
- * the dashboard, documented in the README.
+ * The demo venue's reference data: the file {@code reference-data/demo.yml} on the classpath (the same schema and
+ * validator as {@code ./ringex admin apply}), which the all-in-one applies to a fresh venue, and the views of it the
+ * demo's traders use: the demo flow and the load generator log on as its users with the demo's passwords (each user's
+ * name, as the README says; the file holds only their hashes) and trade in the roles below.
  */
 final class DemoData
 {
+    /** Where the file is on the classpath. */
+    static final String RESOURCE = "/reference-data/demo.yml";
+
     /** A demo instrument. */
     record Instrument(int id, String symbol, int priceScale, long tick, long lot, long referencePrice, long bandBps)
     {
@@ -25,44 +36,71 @@ final class DemoData
     {
     }
 
-    static final List<Instrument> INSTRUMENTS = List.of(
-        new Instrument(1, "RGX-USD", 2, 1, 1, 10_000, 1_000),
-        new Instrument(2, "LMX-USD", 2, 5, 10, 5_000, 1_000),
-        new Instrument(3, "EUR-USD", 4, 1, 1_000, 11_650, 200));
+    /** How the demo flow and the load generator use each user; a user not named here is a trader. */
+    private static final Map<String, String> ROLES = Map.of(
+        "maker1", "market maker",
+        "maker2", "market maker",
+        "fixtrader", "FIX trader");
 
-    static final List<Account> ACCOUNTS = List.of(
-        new Account(1001, "maker1", "maker1", "market maker", 5_000_000),
-        new Account(1002, "maker2", "maker2", "market maker", 5_000_000),
-        new Account(1003, "trader1", "trader1", "trader", 1_000_000),
-        new Account(1004, "trader2", "trader2", "trader", 1_000_000),
-        new Account(1005, "fixtrader", "fixtrader", "FIX trader", 1_000_000));
+    /** The file, as read. */
+    static final ReferenceData FILE = load();
+
+    static final List<Instrument> INSTRUMENTS = instruments(FILE);
+
+    static final List<Account> ACCOUNTS = accounts(FILE);
 
     private DemoData()
     {
     }
 
-    /**
-     * Send the static data through the given admin channel.
-     *
-     * @param admin where commands go; answers are awaited.
-     */
-    static void install(final AdminClient admin)
+    private static ReferenceData load()
     {
-        final CommandEncoder commands = admin.commands();
-        long requestId = 1;
-        for (final Instrument i : INSTRUMENTS)
+        try (InputStream in = DemoData.class.getResourceAsStream(RESOURCE))
         {
-            admin.send(commands.addInstrument(requestId++, i.id(), i.symbol(), i.priceScale(), i.tick(), i.lot(),
-                i.referencePrice(), PriceBandType.BASIS_POINTS, i.bandBps()));
+            if (null == in)
+            {
+                throw new IllegalStateException(RESOURCE + " is not on the classpath");
+            }
+            return ReferenceDataParser.parse(RESOURCE, new InputStreamReader(in, StandardCharsets.UTF_8));
         }
-        for (final Account a : ACCOUNTS)
+        catch (final IOException ex)
         {
-            final long deposit = a.depositUnits() * FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE);
-            admin.send(commands.addAccount(requestId++, a.id(), SelfTradePrevention.CANCEL_NEWEST));
-            admin.send(commands.setLimits(requestId++, a.id(), 100_000, deposit / 2, deposit / 10, 200_000, 500,
-                true, new int[0], new long[0]));
-            admin.send(commands.adjustBalance(requestId++, a.id(), deposit));
+            throw new UncheckedIOException(ex);
         }
-        admin.awaitResponses(requestId - 1);
+        catch (final ReferenceDataException ex)
+        {
+            throw new IllegalStateException("the demo's reference data is invalid:\n" + ex.getMessage(), ex);
+        }
+    }
+
+    private static List<Instrument> instruments(final ReferenceData file)
+    {
+        final List<Instrument> instruments = new ArrayList<>();
+        for (final ReferenceData.Instrument i : file.instruments())
+        {
+            if (i.bandType() != PriceBandType.BASIS_POINTS)
+            {
+                throw new IllegalStateException(RESOURCE + ": the demo flow prices in basis-point bands: " +
+                    i.symbol());
+            }
+            instruments.add(new Instrument(i.id(), i.symbol(), i.priceScale(), i.tickSize(), i.lotSize(),
+                i.referencePrice(), i.band()));
+        }
+        return List.copyOf(instruments);
+    }
+
+    private static List<Account> accounts(final ReferenceData file)
+    {
+        final List<Account> accounts = new ArrayList<>();
+        for (final ReferenceData.User user : file.users())
+        {
+            final long accountId = user.accounts().get(0);
+            final ReferenceData.Account account = file.accounts().stream().filter((a) -> a.id() == accountId)
+                .findFirst().orElseThrow();
+            accounts.add(new Account(accountId, user.username(), user.username(),
+                ROLES.getOrDefault(user.username(), "trader"),
+                account.openingBalance() / FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE)));
+        }
+        return List.copyOf(accounts);
     }
 }

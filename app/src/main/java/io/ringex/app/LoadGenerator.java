@@ -6,8 +6,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import io.ringex.common.config.CommandLineOptions;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -30,7 +32,8 @@ import org.HdrHistogram.Histogram;
  * Prints a progress line each second, the throughput and latency percentiles at the end, and one {@code RESULT}
  * line of key=value pairs for scripts. {@code --warmup S} sends at the same rate for S seconds first, over the same
  * sessions, and measures nothing from them (a freshly connected client's first moments, and its cold JIT, are not
- * the steady state). {@code --timeline FILE} also writes the measured latency per 10 ms of the run (CSV).
+ * the steady state). {@code --timeline FILE} also writes the measured latency per 10 ms of the run (CSV). An option
+ * it does not take, or a value that does not parse, stops it with exit status 2 naming the option.
  */
 public final class LoadGenerator
 {
@@ -98,78 +101,145 @@ public final class LoadGenerator
     }
 
     /**
+     * The command line, read strictly ({@link CommandLineOptions}): an option it does not take, one without its value,
+     * one given twice and a value that does not parse or is out of range stop it naming the option.
+     *
+     * @param transport   sbe or fix.
+     * @param orders      cross or ioc.
+     * @param rate        orders per second.
+     * @param durationS   measured seconds.
+     * @param warmupS     seconds of warm-up before.
+     * @param instruments how many of the demo's instruments.
+     * @param accounts    how many of the demo's accounts.
+     * @param host        the venue's host.
+     * @param sbePort     its SBE port.
+     * @param fixPort     its FIX port.
+     * @param timeline    where to write the latency timeline, or null.
+     */
+    record Options(String transport, String orders, int rate, int durationS, int warmupS, int instruments,
+        int accounts, String host, int sbePort, int fixPort, String timeline)
+    {
+        static final Set<String> WITH_VALUES = Set.of("--transport", "--rate", "--duration", "--warmup",
+            "--instruments", "--accounts", "--orders", "--host", "--sbe-port", "--fix-port", "--timeline");
+
+        /**
+         * @param args the command line.
+         * @return the options.
+         * @throws CommandLineOptions.UsageException naming the option that is wrong.
+         */
+        static Options parse(final String[] args)
+        {
+            final CommandLineOptions options = CommandLineOptions.parse("loadgen", Arrays.asList(args), WITH_VALUES,
+                Set.of());
+            options.requirePositionals(0, "only options");
+            final Options parsed = new Options(
+                oneOf(options, "--transport", "sbe", "sbe", "fix"),
+                oneOf(options, "--orders", "cross", "cross", "ioc"),
+                options.intValue("--rate", 2_000, 1),
+                options.intValue("--duration", 10, 1),
+                options.intValue("--warmup", 0, 0),
+                options.intValue("--instruments", 1, 1),
+                options.intValue("--accounts", 2, 1),
+                options.string("--host", "localhost"),
+                port(options, "--sbe-port", 40200),
+                port(options, "--fix-port", 9880),
+                options.string("--timeline", null));
+            if (parsed.instruments > DemoData.INSTRUMENTS.size())
+            {
+                throw new CommandLineOptions.UsageException("--instruments: the venue has " +
+                    DemoData.INSTRUMENTS.size() + " (was '" + parsed.instruments + "')");
+            }
+            if (parsed.accounts > DemoData.ACCOUNTS.size())
+            {
+                throw new CommandLineOptions.UsageException("--accounts: the venue has " + DemoData.ACCOUNTS.size() +
+                    " demo accounts (was '" + parsed.accounts + "')");
+            }
+            if (parsed.orders.equals("cross") && parsed.accounts < 2)
+            {
+                throw new CommandLineOptions.UsageException("--orders cross needs --accounts 2 or more");
+            }
+            return parsed;
+        }
+
+        private static String oneOf(final CommandLineOptions options, final String option, final String defaultValue,
+            final String... allowed)
+        {
+            final String value = options.string(option, defaultValue);
+            if (!Arrays.asList(allowed).contains(value))
+            {
+                throw new CommandLineOptions.UsageException(option + ": must be " + String.join(" or ", allowed) +
+                    " (was '" + value + "')");
+            }
+            return value;
+        }
+
+        private static int port(final CommandLineOptions options, final String option, final int defaultValue)
+        {
+            final int port = options.intValue(option, defaultValue, 1);
+            if (port > 65535)
+            {
+                throw new CommandLineOptions.UsageException(option + ": must be a port, 1..65535 (was '" + port +
+                    "')");
+            }
+            return port;
+        }
+    }
+
+    /**
      * @param args options as in the class comment.
      * @throws Exception on set-up failure.
      */
     public static void main(final String[] args) throws Exception
     {
-        String transportName = "sbe";
-        String orders = "cross";
-        int rate = 2_000;
-        int durationS = 10;
-        int warmupS = 0;
-        int instruments = 1;
-        int accounts = 2;
-        String host = "localhost";
-        int sbePort = 40200;
-        int fixPort = 9880;
-        String timeline = null;
-        for (int i = 0; i + 1 < args.length; i += 2)
+        final Options options;
+        try
         {
-            switch (args[i])
-            {
-                case "--transport" -> transportName = args[i + 1];
-                case "--rate" -> rate = Integer.parseInt(args[i + 1]);
-                case "--duration" -> durationS = Integer.parseInt(args[i + 1]);
-                case "--warmup" -> warmupS = Integer.parseInt(args[i + 1]);
-                case "--instruments" -> instruments = Integer.parseInt(args[i + 1]);
-                case "--accounts" -> accounts = Integer.parseInt(args[i + 1]);
-                case "--orders" -> orders = args[i + 1];
-                case "--host" -> host = args[i + 1];
-                case "--sbe-port" -> sbePort = Integer.parseInt(args[i + 1]);
-                case "--fix-port" -> fixPort = Integer.parseInt(args[i + 1]);
-                case "--timeline" -> timeline = args[i + 1];
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
+            options = Options.parse(args);
+        }
+        catch (final CommandLineOptions.UsageException ex)
+        {
+            System.err.println("ringex loadgen: " + ex.getMessage());
+            System.err.println("usage: ringex loadgen [--transport sbe|fix] [--rate N] [--duration S] [--warmup S] " +
+                "[--instruments K] [--accounts A] [--orders cross|ioc] [--host H] [--sbe-port P] [--fix-port P] " +
+                "[--timeline FILE]");
+            System.exit(2);
+            return;
         }
         final List<DemoData.Account> users = new ArrayList<>();
         for (final DemoData.Account account : DemoData.ACCOUNTS)
         {
-            if (!account.role().equals("market maker") && users.size() < accounts)
+            if (!account.role().equals("market maker") && users.size() < options.accounts())
             {
                 users.add(account);
             }
         }
         for (final DemoData.Account account : DemoData.ACCOUNTS)
         {
-            if (account.role().equals("market maker") && users.size() < accounts)
+            if (account.role().equals("market maker") && users.size() < options.accounts())
             {
                 users.add(account);
             }
         }
-        final boolean cross = orders.equals("cross");
-        if (cross && users.size() < 2)
-        {
-            throw new IllegalArgumentException("--orders cross needs --accounts 2 or more");
-        }
-        final List<DemoData.Instrument> markets = DemoData.INSTRUMENTS.subList(0,
-            Math.min(instruments, DemoData.INSTRUMENTS.size()));
-        final int warmup = (int)Math.min(Integer.MAX_VALUE / 2, (long)rate * warmupS);
-        final int total = (int)Math.min(Integer.MAX_VALUE / 2, (long)rate * durationS);
+        final boolean cross = options.orders().equals("cross");
+        final int rate = options.rate();
+        final List<DemoData.Instrument> markets = DemoData.INSTRUMENTS.subList(0, options.instruments());
+        final int warmup = (int)Math.min(Integer.MAX_VALUE / 2, (long)rate * options.warmupS());
+        final int total = (int)Math.min(Integer.MAX_VALUE / 2, (long)rate * options.durationS());
         final Reports reports = new Reports(warmup, total);
 
-        try (Transport transport = transportName.equals("fix") ?
-            new FixLoadTransport(host, fixPort, reports) : new SbeLoadTransport(host, sbePort, reports))
+        try (Transport transport = options.transport().equals("fix") ?
+            new FixLoadTransport(options.host(), options.fixPort(), reports) :
+            new SbeLoadTransport(options.host(), options.sbePort(), reports))
         {
             transport.connect(users);
             System.out.printf("loadgen: %s, %,d orders/s for %d s (after %d s of warm-up) over %d instrument(s) " +
-                "and %d account(s), %s%n", transportName, rate, durationS, warmupS, markets.size(), users.size(),
-                orders);
+                "and %d account(s), %s%n", options.transport(), rate, options.durationS(), options.warmupS(),
+                markets.size(), users.size(), options.orders());
             run(transport, reports, users, markets, rate, cross);
         }
-        if (timeline != null)
+        if (options.timeline() != null)
         {
-            writeTimeline(Path.of(timeline), reports, rate);
+            writeTimeline(Path.of(options.timeline()), reports, rate);
         }
     }
 

@@ -6,36 +6,45 @@ import io.aeron.Aeron;
 import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.ringex.app.admin.ReferenceData;
+import io.ringex.app.admin.ReferenceDataPlan;
 import io.ringex.client.AdminClient;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.auth.User;
 import org.agrona.CloseHelper;
 
 /**
  * The all-in-one's non-Spring half: one embedded media driver (with the Aeron Archive Artio needs), the engine node
  * (journal in the data directory, replication off) and the gateway (SBE on UDP, FIX on TCP), talking over IPC.
- * On a fresh data directory it installs the demo data;
+ * On a fresh data directory it applies the demo's reference-data file ({@link DemoData});
  * on a used one the engine recovers the previous state from the journal and snapshots, and says how much.
  * <p>
  * Thread safety: start and close from one thread.
  */
-final class Venue implements AutoCloseable
+public final class Venue implements AutoCloseable
 {
-    static final String IPC = "aeron:ipc";
-    static final int INGRESS_STREAM = 1001;
-    static final int EGRESS_STREAM = 1002;
+    /** The channel of every stream inside the all-in-one. */
+    public static final String IPC = "aeron:ipc";
+    /** The engine's ingress stream. */
+    public static final int INGRESS_STREAM = 1001;
+    /** The engine's egress stream (to gateways). */
+    public static final int EGRESS_STREAM = 1002;
     static final int MARKET_DATA_STREAM = 1003;
-    static final int RISK_STREAM = 1004;
+    /** The engine's risk stream (risk updates, admin responses, definitions, status). */
+    public static final int RISK_STREAM = 1004;
     static final int CONTROL_STREAM = 1020;
 
     private final VenueSettings settings;
     static final String FIX_COMP_ID = "RINGEX";
+    /** The operator the demo data's commands name in the journal. */
+    static final String DEMO_OPERATOR = "ringex-demo";
     static final int CLIENT_STREAM = 2001;
 
+    private final GatewayContext gatewayContext;
+    private final EngineContext engineContext;
     private ArchivingMediaDriver driver;
     private EngineNode engine;
     private Gateway gateway;
@@ -44,38 +53,10 @@ final class Venue implements AutoCloseable
     private Venue(final VenueSettings settings)
     {
         this.settings = settings;
-    }
-
-    static Venue start(final VenueSettings settings)
-    {
-        final Venue venue = new Venue(settings);
-        try
-        {
-            venue.launch();
-            return venue;
-        }
-        catch (final RuntimeException ex)
-        {
-            venue.close();
-            throw ex;
-        }
-    }
-
-    private void launch()
-    {
         final Path data = settings.dataDirectory();
-        final GatewayContext gatewayContext = gatewayContext(data);
-        final MediaDriver.Context driverContext = new MediaDriver.Context()
+        gatewayContext = gatewayContext(data);
+        engineContext = new EngineContext()
             .aeronDirectoryName(gatewayContext.aeronDirectoryName())
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .ipcTermBufferLength(8 * 1024 * 1024)
-            .publicationTermBufferLength(4 * 1024 * 1024);
-        driver = ArchivingMediaDriver.launch(driverContext, Gateway.fixArchive(gatewayContext));
-
-        engine = EngineNode.launch(new EngineContext()
-            .aeronDirectoryName(aeronDirectoryName())
             .ingressChannel(IPC)
             .ingressStreamId(INGRESS_STREAM)
             .outboundChannel(IPC)
@@ -85,7 +66,60 @@ final class Venue implements AutoCloseable
             .journalDirectory(data.resolve("journal"))
             .snapshotDirectory(data.resolve("snapshots"))
             .replicationMode(EngineContext.ReplicationMode.OFF)
-            .snapshotEveryCommands(200_000));
+            .snapshotEveryCommands(200_000);
+    }
+
+    /**
+     * Build and check the engine's and the gateway's configuration from the settings and the {@code ringex.engine.*}
+     * and {@code ringex.gateway.*} system properties; nothing is started.
+     *
+     * @param settings the command line.
+     * @return the venue, to be started.
+     * @throws io.aeron.exceptions.ConfigurationException naming a key whose value does not parse or is out of range.
+     */
+    static Venue configure(final VenueSettings settings)
+    {
+        final Venue venue = new Venue(settings);
+        try
+        {
+            venue.engineContext.conclude();
+            venue.gatewayContext.conclude();
+            return venue;
+        }
+        catch (final RuntimeException ex)
+        {
+            venue.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * Start the media driver, the engine (installing the demo data on a fresh data directory) and the gateway.
+     */
+    void start()
+    {
+        try
+        {
+            launch();
+        }
+        catch (final RuntimeException ex)
+        {
+            close();
+            throw ex;
+        }
+    }
+
+    private void launch()
+    {
+        final MediaDriver.Context driverContext = new MediaDriver.Context()
+            .aeronDirectoryName(gatewayContext.aeronDirectoryName())
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .ipcTermBufferLength(8 * 1024 * 1024)
+            .publicationTermBufferLength(4 * 1024 * 1024);
+        driver = ArchivingMediaDriver.launch(driverContext, Gateway.fixArchive(gatewayContext));
+        engine = EngineNode.launch(engineContext);
 
         fresh = engine.journaledSequence() == 0;
         if (fresh)
@@ -93,7 +127,8 @@ final class Venue implements AutoCloseable
             try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName()));
                 AdminClient admin = new AdminClient(aeron, IPC, INGRESS_STREAM, IPC, RISK_STREAM))
             {
-                DemoData.install(admin);
+                admin.commands().operator(DEMO_OPERATOR);
+                ReferenceDataPlan.install(admin, DemoData.FILE, "demo reference data " + DemoData.RESOURCE);
             }
         }
         gateway = Gateway.launch(gatewayContext, (ex) -> ex.printStackTrace());
@@ -118,12 +153,18 @@ final class Venue implements AutoCloseable
             .fixCompId(FIX_COMP_ID)
             .fixLogDir(data.resolve("fix").toString())
             .archiveDir(data.resolve("archive").toString());
-        for (final DemoData.Account account : DemoData.ACCOUNTS)
+        // The gateway takes its users from its configuration until it learns them from the engine: the same file's.
+        for (final ReferenceData.User user : DemoData.FILE.users())
         {
-            ctx.addUser(new User(account.user(), CredentialHash.hash(account.password().toCharArray()),
-                new long[]{ account.id() }, account.user().toUpperCase(), FIX_COMP_ID));
+            if (user.enabled() && null != user.credential())
+            {
+                ctx.addUser(new User(user.username(), user.credential(),
+                    user.accounts().stream().mapToLong(Long::longValue).toArray(),
+                    user.fixSenderCompId().isEmpty() ? null : user.fixSenderCompId(), FIX_COMP_ID,
+                    user.cancelOnDisconnect()));
+            }
         }
-        for (final DemoData.Instrument instrument : DemoData.INSTRUMENTS)
+        for (final ReferenceData.Instrument instrument : DemoData.FILE.instruments())
         {
             ctx.addInstrument(instrument.id(), instrument.symbol(), instrument.priceScale());
         }
@@ -138,7 +179,7 @@ final class Venue implements AutoCloseable
      * @param data the data directory.
      * @return the Aeron directory name.
      */
-    static String aeronDirectoryFor(final Path data)
+    public static String aeronDirectoryFor(final Path data)
     {
         final String key = data.toAbsolutePath().normalize().toString();
         return io.aeron.CommonContext.getAeronDirectoryName() + "-ringex-" + Integer.toHexString(key.hashCode());
@@ -166,7 +207,8 @@ final class Venue implements AutoCloseable
 
     public void close()
     {
-        CloseHelper.quietClose(gateway);
+        // The gateway closes its context; one never launched still has its logon checker's thread to stop.
+        CloseHelper.quietClose(null == gateway ? gatewayContext : gateway);
         CloseHelper.quietClose(engine);
         CloseHelper.quietClose(driver);
     }

@@ -58,6 +58,7 @@ import quickfix.field.Username;
 import quickfix.fix44.NewOrderSingle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -145,6 +146,44 @@ class AllInOneIT
             assertTrue(out.contains("RESULT rate=1000 sent=1000 answered=1000 rejects=0"), out);
             assertEquals(101, Files.readAllLines(timeline).size(), "header and 100 rows of 10 ms");
         }
+    }
+
+    @Test
+    void aBadOptionOrKeyStopsTheAllInOneAndTheLoadGeneratorBeforeAnythingStartsWithOneLineNamingIt() throws Exception
+    {
+        final String dataOption = "--data=" + data;
+        assertRefused(List.of("demo", dataOption, "--fix-port=98x0"), "",
+            "ringex demo: --fix-port: must be a port, 1..65535 (was '98x0')");
+        assertRefused(List.of("demo", dataOption, "--fix-prot=9880"), "",
+            "ringex demo: --fix-prot: unknown option of ringex demo (did you mean --fix-port?)");
+        assertRefused(List.of("demo", dataOption), "-Dringex.gateway.heartbeat.interval.ms=1000",
+            "ringex demo: ERROR - ringex.gateway.heartbeat.interval.ms: unknown key (did you mean " +
+            "ringex.gateway.heartbeat.interval?)");
+        assertRefused(List.of("demo", dataOption), "-Dringex.engine.input.ring.capacity=16kb",
+            "ringex demo: ERROR - ringex.engine.input.ring.capacity: must be a size");
+        assertRefused(List.of("demo", dataOption, "--ringex.risk.live.push-intervall=1s"), "",
+            "ringex demo: Failed to bind properties under 'ringex.risk' to io.ringex.risk.config.RiskProperties: " +
+            "The elements [ringex.risk.live.push-intervall] were left unbound.");
+        assertRefused(List.of("loadgen", "--rate", "fast"), "", "ringex loadgen: --rate: must be an integer " +
+            "(was 'fast')");
+        assertFalse(Files.exists(data.resolve("journal")), "no venue started");
+    }
+
+    /** {@code ./ringex <args>} with the JVM options exits 2, printing a line that starts with the expected one. */
+    private static void assertRefused(final List<String> args, final String javaOptions, final String expected)
+        throws Exception
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(PROJECT.resolve("ringex").toString());
+        command.addAll(args);
+        final ProcessBuilder builder = new ProcessBuilder(command).directory(PROJECT.toFile())
+            .redirectErrorStream(true);
+        builder.environment().put("RINGEX_JAVA_OPTS", javaOptions);
+        final Process process = builder.start();
+        final String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), out);
+        assertEquals(2, process.exitValue(), out);
+        assertTrue(out.lines().anyMatch((line) -> line.startsWith(expected)), args + " " + javaOptions + ":\n" + out);
     }
 
     private static String positionOf(final int httpPort, final long account)

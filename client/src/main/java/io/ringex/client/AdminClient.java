@@ -10,11 +10,16 @@ import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.RejectReason;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Sends admin commands to an engine's ingress as an admin source (gateway 0, named in the frame's reserved value)
  * and waits for their {@code AdminResponse}s on the risk stream: how a venue's static data is installed (the
- * all-in-one's demo data, tests). The risk service has its own, correlated by request id.
+ * all-in-one's demo data, tests, the operator's {@code ./ringex admin}). {@link #request} sends one command and waits
+ * for its own answer, recognised by the command the engine echoes in it (so the answers to another admin source, such
+ * as the risk service, that reuses a request id are not taken for this one's).
  * <pre>
  *     try (AdminClient admin = new AdminClient(aeron, ingressChannel, 1001, riskChannel, 1004))
  *     {
@@ -33,8 +38,27 @@ public final class AdminClient implements AutoCloseable
     private final Subscription risk;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final AdminResponseDecoder response = new AdminResponseDecoder();
+    private final UnsafeBuffer pending = new UnsafeBuffer(new byte[4096]);
+    private int pendingLength = -1;
+    private long pendingRequestId;
+    private int pendingTemplateId;
+    private Answer pendingAnswer;
+    private long timeoutNs = TimeUnit.SECONDS.toNanos(30);
     private long answered;
     private String firstRejection;
+
+    /**
+     * The engine's answer to one admin command.
+     *
+     * @param requestId        the command's request id.
+     * @param templateId       the command's template id.
+     * @param accepted         whether it was applied.
+     * @param reason           why not ({@link RejectReason#NONE} when accepted).
+     * @param commandSequence  the command's place in the journal.
+     */
+    public record Answer(long requestId, int templateId, boolean accepted, RejectReason reason, long commandSequence)
+    {
+    }
 
     /**
      * @param aeron          a connected client.
@@ -63,14 +87,65 @@ public final class AdminClient implements AutoCloseable
     }
 
     /**
-     * Send the command {@link #commands()} last encoded, waiting (up to 30 s) for the streams to connect and for
+     * @param timeoutNs how long {@link #send}, {@link #request} and {@link #awaitResponses} wait (30 s unless set).
+     * @return this.
+     */
+    public AdminClient timeoutNs(final long timeoutNs)
+    {
+        this.timeoutNs = timeoutNs;
+        return this;
+    }
+
+    /**
+     * Send the command {@link #commands()} last encoded and wait for the engine's answer to it.
+     *
+     * @param length the command's length.
+     * @return the answer.
+     * @throws IllegalStateException if the engine cannot be reached or does not answer within the timeout.
+     */
+    public Answer request(final int length)
+    {
+        final MessageHeaderDecoder sent = new MessageHeaderDecoder().wrap(commands.buffer(), 0);
+        pending.putBytes(0, commands.buffer(), 0, length);
+        pendingLength = length;
+        pendingTemplateId = sent.templateId();
+        // Every admin command's body starts with its request id (schema convention).
+        pendingRequestId = commands.buffer().getLong(MessageHeaderDecoder.ENCODED_LENGTH,
+            java.nio.ByteOrder.LITTLE_ENDIAN);
+        pendingAnswer = null;
+        try
+        {
+            send(length);
+            final long deadline = System.nanoTime() + timeoutNs;
+            while (null == pendingAnswer)
+            {
+                if (System.nanoTime() > deadline)
+                {
+                    throw new IllegalStateException("no answer from the engine to request " + pendingRequestId +
+                        " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
+                }
+                if (poll() == 0)
+                {
+                    Thread.yield();
+                }
+            }
+            return pendingAnswer;
+        }
+        finally
+        {
+            pendingLength = -1;
+        }
+    }
+
+    /**
+     * Send the command {@link #commands()} last encoded, waiting (up to the timeout) for the streams to connect and for
      * back-pressure to clear.
      *
      * @param length the command's length.
      */
     public void send(final int length)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        final long deadline = System.nanoTime() + timeoutNs;
         // Answers go out only to a connected subscriber: be one before asking.
         while (!risk.isConnected() || !ingress.isConnected())
         {
@@ -100,7 +175,7 @@ public final class AdminClient implements AutoCloseable
      */
     public void awaitResponses(final long count)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        final long deadline = System.nanoTime() + timeoutNs;
         while (answered < count)
         {
             if (System.nanoTime() > deadline)
@@ -114,7 +189,7 @@ public final class AdminClient implements AutoCloseable
         }
         if (firstRejection != null)
         {
-            throw new IllegalStateException("engine rejected demo data: " + firstRejection);
+            throw new IllegalStateException("engine rejected an admin command: " + firstRejection);
         }
     }
 
@@ -126,13 +201,57 @@ public final class AdminClient implements AutoCloseable
             if (header.templateId() == AdminResponseDecoder.TEMPLATE_ID)
             {
                 response.wrapAndApplyHeader(buffer, offset, header);
+                // SBE's access order: the fixed fields, then the echoed command.
+                final long requestId = response.requestId();
+                final int templateId = response.templateId();
+                final boolean accepted = response.status() == AdminStatus.ACCEPTED;
+                final RejectReason reason = response.rejectReason();
+                final long commandSequence = response.commandSequence();
                 answered++;
-                if (response.status() != AdminStatus.ACCEPTED && firstRejection == null)
+                if (!accepted && firstRejection == null)
                 {
-                    firstRejection = "request " + response.requestId() + ": " + response.rejectReason();
+                    firstRejection = "request " + requestId + ": " + reason;
+                }
+                if (pendingLength >= 0 && null == pendingAnswer && isPending(buffer, requestId, templateId))
+                {
+                    pendingAnswer = new Answer(requestId, templateId, accepted, reason, commandSequence);
                 }
             }
         }, 64);
+    }
+
+    /**
+     * Whether the response the decoder is on answers the pending command: the echoed command is byte for byte the
+     * one sent (an engine before schema version 2 echoes nothing: then by request and template id).
+     */
+    private boolean isPending(final DirectBuffer buffer, final long requestId, final int templateId)
+    {
+        if (requestId != pendingRequestId || templateId != pendingTemplateId)
+        {
+            return false;
+        }
+        if (header.version() < 2)
+        {
+            return true;
+        }
+        final int echoLength = response.commandLength();
+        if (0 == echoLength)
+        {
+            return true;
+        }
+        if (echoLength != pendingLength)
+        {
+            response.skipCommand();
+            return false;
+        }
+        final int echoOffset = response.limit() + AdminResponseDecoder.commandHeaderLength();
+        boolean same = true;
+        for (int i = 0; i < echoLength && same; i++)
+        {
+            same = buffer.getByte(echoOffset + i) == pending.getByte(i);
+        }
+        response.skipCommand();
+        return same;
     }
 
     public void close()

@@ -1,10 +1,14 @@
 package io.ringex.client;
 
+import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.AddAccountEncoder;
 import io.ringex.protocol.codecs.AddInstrumentEncoder;
 import io.ringex.protocol.codecs.AdjustBalanceEncoder;
+import io.ringex.protocol.codecs.AmendInstrumentEncoder;
 import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.BustTradeEncoder;
 import io.ringex.protocol.codecs.CancelOrderEncoder;
+import io.ringex.protocol.codecs.DelistInstrumentEncoder;
 import io.ringex.protocol.codecs.EndOfDayEncoder;
 import io.ringex.protocol.codecs.KillSwitchEncoder;
 import io.ringex.protocol.codecs.KillSwitchScope;
@@ -18,17 +22,23 @@ import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.ReplaceOrderEncoder;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.SessionStatusEncoder;
+import io.ringex.protocol.codecs.SetAccountStatusEncoder;
 import io.ringex.protocol.codecs.SetDynamicBandEncoder;
-import io.ringex.protocol.codecs.TickEncoder;
-import io.ringex.protocol.codecs.UnlockLogonsEncoder;
 import io.ringex.protocol.codecs.SetLimitsEncoder;
 import io.ringex.protocol.codecs.SetTradingStatusEncoder;
+import io.ringex.protocol.codecs.SetUserCredentialEncoder;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TakeSnapshotEncoder;
+import io.ringex.protocol.codecs.TickEncoder;
 import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.TradingStatus;
+import io.ringex.protocol.codecs.UnlockLogonsEncoder;
+import io.ringex.protocol.codecs.UpsertUserEncoder;
+import io.ringex.protocol.codecs.UserDirectoryRequestEncoder;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.charset.StandardCharsets;
 
 /**
  * Encodes commands for the processor (tests, benchmarks, tools): each method writes one SBE message with its header
@@ -64,6 +74,16 @@ public final class CommandEncoder
     private final UnlockLogonsEncoder unlockLogons = new UnlockLogonsEncoder();
     private final TickEncoder tick = new TickEncoder();
     private final SetDynamicBandEncoder setDynamicBand = new SetDynamicBandEncoder();
+    private final BustTradeEncoder bustTrade = new BustTradeEncoder();
+    private final AmendInstrumentEncoder amendInstrument = new AmendInstrumentEncoder();
+    private final DelistInstrumentEncoder delistInstrument = new DelistInstrumentEncoder();
+    private final SetAccountStatusEncoder setAccountStatus = new SetAccountStatusEncoder();
+    private final UpsertUserEncoder upsertUser = new UpsertUserEncoder();
+    private final SetUserCredentialEncoder setUserCredential = new SetUserCredentialEncoder();
+    private final UserDirectoryRequestEncoder userDirectoryRequest = new UserDirectoryRequestEncoder();
+    private static final byte[] NO_TEXT = new byte[0];
+    private String operator = "ringex";
+    private byte[] operatorBytes = operator.getBytes(StandardCharsets.US_ASCII);
 
     /** @return the buffer the last command was written to, at offset 0. */
     public MutableDirectBuffer buffer()
@@ -429,7 +449,35 @@ public final class CommandEncoder
      */
     public int adjustBalance(final long requestId, final long accountId, final long amount)
     {
-        adjustBalance.wrapAndApplyHeader(buffer, 0, header).requestId(requestId).accountId(accountId).amount(amount);
+        // No text to encode: allocation-free, for benchmarks and allocation tests that fund accounts in their flow.
+        adjustBalance.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .accountId(accountId)
+            .amount(amount)
+            .putReference(NO_TEXT, 0, 0)
+            .putOperatorName(operatorBytes, 0, operatorBytes.length)
+            .putReason(NO_TEXT, 0, 0);
+        return HEADER + adjustBalance.encodedLength();
+    }
+
+    /**
+     * @param requestId request id.
+     * @param accountId account.
+     * @param amount    signed money amount (fixed point at 10^8).
+     * @param reference the payment's reference (up to 64 printable characters).
+     * @param reason    why.
+     * @return length.
+     */
+    public int adjustBalance(
+        final long requestId, final long accountId, final long amount, final String reference, final String reason)
+    {
+        adjustBalance.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .accountId(accountId)
+            .amount(amount)
+            .reference(reference)
+            .operatorName(operator)
+            .reason(reason);
         return HEADER + adjustBalance.encodedLength();
     }
 
@@ -572,5 +620,209 @@ public final class CommandEncoder
     {
         tick.wrapAndApplyHeader(buffer, 0, header).deadlineNs(deadlineNs);
         return HEADER + tick.encodedLength();
+    }
+
+    /**
+     * Name the operator the admin commands encoded from now on carry (the journal's audit trail).
+     *
+     * @param operator 1 to 32 printable characters.
+     * @return this.
+     */
+    public CommandEncoder operator(final String operator)
+    {
+        this.operator = operator;
+        this.operatorBytes = operator.getBytes(StandardCharsets.US_ASCII);
+        return this;
+    }
+
+    /**
+     * @return the operator admin commands carry.
+     */
+    public String operator()
+    {
+        return operator;
+    }
+
+    /**
+     * @param requestId    request id.
+     * @param instrumentId instrument.
+     * @param symbol       its symbol (up to 16 ASCII).
+     * @param tickSize     tick, fixed point.
+     * @param lotSize      lot.
+     * @param reference    reference price.
+     * @param bandType     band type.
+     * @param band         band.
+     * @param reason       why.
+     * @return length.
+     */
+    public int amendInstrument(
+        final long requestId,
+        final int instrumentId,
+        final String symbol,
+        final long tickSize,
+        final long lotSize,
+        final long reference,
+        final PriceBandType bandType,
+        final long band,
+        final String reason)
+    {
+        amendInstrument.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .instrumentId(instrumentId)
+            .symbol(symbol)
+            .tickSize(tickSize)
+            .lotSize(lotSize)
+            .referencePrice(reference)
+            .priceBandType(bandType)
+            .priceBand(band)
+            .operatorName(operator)
+            .reason(reason);
+        return HEADER + amendInstrument.encodedLength();
+    }
+
+    /**
+     * @param requestId    request id.
+     * @param instrumentId instrument.
+     * @param reason       why.
+     * @return length.
+     */
+    public int delistInstrument(final long requestId, final int instrumentId, final String reason)
+    {
+        delistInstrument.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .instrumentId(instrumentId)
+            .operatorName(operator)
+            .reason(reason);
+        return HEADER + delistInstrument.encodedLength();
+    }
+
+    /**
+     * @param requestId request id.
+     * @param accountId account.
+     * @param status    ACTIVE, SUSPENDED or CLOSED.
+     * @param reason    why.
+     * @return length.
+     */
+    public int setAccountStatus(
+        final long requestId, final long accountId, final AccountStatus status, final String reason)
+    {
+        setAccountStatus.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .accountId(accountId)
+            .status(status)
+            .operatorName(operator)
+            .reason(reason);
+        return HEADER + setAccountStatus.encodedLength();
+    }
+
+    /**
+     * @param requestId             request id.
+     * @param username              login name.
+     * @param enabled               may log on.
+     * @param accounts              accounts it may trade, the default first.
+     * @param fixSenderCompId       its FIX SenderCompID, or empty.
+     * @param fixCancelOnDisconnect its FIX sessions cancel their orders on disconnect.
+     * @param throttle              messages per second, 0 for the gateway's default.
+     * @param reason                why.
+     * @return length.
+     */
+    public int upsertUser(
+        final long requestId,
+        final String username,
+        final boolean enabled,
+        final long[] accounts,
+        final String fixSenderCompId,
+        final boolean fixCancelOnDisconnect,
+        final int throttle,
+        final String reason)
+    {
+        upsertUser.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .enabled(enabled ? BooleanType.TRUE : BooleanType.FALSE)
+            .fixCancelOnDisconnect(fixCancelOnDisconnect ? BooleanType.TRUE : BooleanType.FALSE)
+            .throttleMessagesPerSecond(throttle);
+        final UpsertUserEncoder.AccountsEncoder group = upsertUser.accountsCount(accounts.length);
+        for (final long account : accounts)
+        {
+            group.next().accountId(account);
+        }
+        upsertUser.username(username)
+            .fixSenderCompId(fixSenderCompId)
+            .operatorName(operator)
+            .reason(reason);
+        return HEADER + upsertUser.encodedLength();
+    }
+
+    /**
+     * @param requestId      request id.
+     * @param username       login name.
+     * @param credentialHash its PBKDF2 hash.
+     * @param reason         why.
+     * @return length.
+     */
+    public int setUserCredential(
+        final long requestId, final String username, final String credentialHash, final String reason)
+    {
+        setUserCredential.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .username(username)
+            .credentialHash(credentialHash)
+            .operatorName(operator)
+            .reason(reason);
+        return HEADER + setUserCredential.encodedLength();
+    }
+
+    /**
+     * @param gatewayId the asking gateway.
+     * @param requestId its request.
+     * @return length.
+     */
+    public int userDirectoryRequest(final int gatewayId, final long requestId)
+    {
+        userDirectoryRequest.wrapAndApplyHeader(buffer, 0, header).gatewayId(gatewayId).requestId(requestId);
+        return HEADER + userDirectoryRequest.encodedLength();
+    }
+
+    /**
+     * A trade bust (post-trade correction): the trade as the trade file and the audit trail show it, by the
+     * operator named with {@link #operator(String)}.
+     *
+     * @param requestId     request id.
+     * @param tradeId       the trade.
+     * @param instrumentId  its instrument.
+     * @param price         its price.
+     * @param quantity      its quantity.
+     * @param buyOrderId    the buy order.
+     * @param sellOrderId   the sell order.
+     * @param buyAccountId  the buying account.
+     * @param sellAccountId the selling account.
+     * @param reason        why.
+     * @return length.
+     */
+    public int bustTrade(
+        final long requestId,
+        final long tradeId,
+        final int instrumentId,
+        final long price,
+        final long quantity,
+        final long buyOrderId,
+        final long sellOrderId,
+        final long buyAccountId,
+        final long sellAccountId,
+        final String reason)
+    {
+        bustTrade.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .tradeId(tradeId)
+            .instrumentId(instrumentId)
+            .price(price)
+            .quantity(quantity)
+            .buyOrderId(buyOrderId)
+            .sellOrderId(sellOrderId)
+            .buyAccountId(buyAccountId)
+            .sellAccountId(sellAccountId)
+            .operatorName(operator)
+            .reason(reason);
+        return HEADER + bustTrade.encodedLength();
     }
 }

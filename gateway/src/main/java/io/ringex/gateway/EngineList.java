@@ -1,58 +1,100 @@
 package io.ringex.gateway;
 
+import io.ringex.common.config.Config;
+import io.ringex.common.config.KnownKeys;
+
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-import static io.ringex.gateway.GatewayContext.ENGINE_PREFIX;
+import static io.ringex.common.config.Config.require;
 import static io.ringex.gateway.GatewayContext.MAX_ENGINES;
-import static io.ringex.gateway.GatewayContext.bad;
-import static io.ringex.gateway.GatewayContext.check;
 import static io.ringex.gateway.GatewayContext.checkChannel;
 
 /**
  * The engine nodes a gateway follows, as configured: engine 1 from the unnumbered {@code ringex.gateway.engine.*}
- * keys (overridden by any {@code engine.1.*}), engines 2..n from {@code ringex.gateway.engine.<n>.*}, then any added
- * in code. Numbered engines must name their ingress and egress channels; their streams default to engine 1's, their
- * market-data and status channels to their own egress channel.
+ * keys (overridden by any {@code engine.1.*}), engines 2..n from {@code ringex.gateway.engine.<n>.<key>}, then any
+ * added in code. Numbered engines must name their ingress and egress channels; their streams default to engine 1's,
+ * their market-data and status channels to their own egress channel. A numbered key this class does not read, or an
+ * engine numbered out of 1..{@value GatewayContext#MAX_ENGINES}, is refused naming the key.
  * <p>
  * Thread safety: not thread safe; part of {@link GatewayContext}, configured on one thread.
  */
 final class EngineList
 {
-    static final List<String> KEYS = List.of("ingress.channel", "ingress.stream", "egress.channel", "egress.stream",
-        "marketdata.channel", "marketdata.stream", "status.channel", "status.stream");
+    /** Prefix of the numbered keys, {@code ringex.gateway.engine.<n>.<key>}. */
+    static final String PREFIX = "ringex.gateway.engine.";
+    /** What each numbered key sets, in the reference's order. */
+    static final Map<String, String> KEYS = keys();
+
+    private static final Pattern NUMBERED = Pattern.compile(Pattern.quote(PREFIX) + "([0-9]+)\\.(.+)");
 
     private final TreeMap<Integer, Map<String, String>> numbered = new TreeMap<>();
     private final List<EngineEndpoint> added = new ArrayList<>();
 
-    /**
-     * @param key a property name.
-     * @return true for {@code ringex.gateway.engine.<digits>.<something>}.
-     */
-    static boolean isNumberedKey(final String key)
+    private static Map<String, String> keys()
     {
-        if (!key.startsWith(ENGINE_PREFIX))
-        {
-            return false;
-        }
-        final int start = ENGINE_PREFIX.length();
-        int i = start;
-        while (i < key.length() && Character.isDigit(key.charAt(i)))
-        {
-            i++;
-        }
-        return i > start && i - start <= 4 && i < key.length() && key.charAt(i) == '.';
+        final Map<String, String> keys = new LinkedHashMap<>();
+        keys.put("ingress.channel", "engine n's command ingress (n = 2..8, without gaps; required for n >= 2; " +
+            "`engine.1.*` overrides the unnumbered keys)");
+        keys.put("ingress.stream", "its ingress stream (default engine 1's)");
+        keys.put("egress.channel", "its outbound channel, joined as a subscriber (required for n >= 2)");
+        keys.put("egress.stream", "its egress stream (default engine 1's)");
+        keys.put("marketdata.channel", "its market data (default its egress channel)");
+        keys.put("marketdata.stream", "its market-data stream (default engine 1's)");
+        keys.put("status.channel", "where it publishes `EngineStatus` (default its egress channel)");
+        keys.put("status.stream", "its `EngineStatus` stream (default engine 1's)");
+        return Collections.unmodifiableMap(keys);
     }
 
-    void put(final String key, final String value)
+    /**
+     * Declare the numbered engine keys.
+     *
+     * @param known the keys of a process that runs a gateway.
+     * @return the same.
+     */
+    static KnownKeys addKeys(final KnownKeys known)
     {
-        final String rest = key.substring(ENGINE_PREFIX.length());
-        final int dot = rest.indexOf('.');
-        numbered.computeIfAbsent(Integer.parseInt(rest.substring(0, dot)), (n) -> new HashMap<>())
-            .put(rest.substring(dot + 1), value);
+        for (final Map.Entry<String, String> key : KEYS.entrySet())
+        {
+            known.family(Pattern.quote(PREFIX) + "[0-9]+\\." + Pattern.quote(key.getKey()),
+                PREFIX + "<n>." + key.getKey(), key.getValue());
+        }
+        return known;
+    }
+
+    /**
+     * Read the numbered engines of a configuration.
+     *
+     * @param config the configuration.
+     * @return the list, to be completed by {@link #add} and concluded with engine 1.
+     * @throws io.aeron.exceptions.ConfigurationException naming a numbered key this class does not read, or an engine
+     *                                                    numbered out of range.
+     */
+    static EngineList fromConfig(final Config config)
+    {
+        final EngineList list = new EngineList();
+        for (final String key : config.keys(PREFIX))
+        {
+            final Matcher matcher = NUMBERED.matcher(key);
+            if (!matcher.matches())
+            {
+                continue;
+            }
+            final String name = matcher.group(2);
+            require(KEYS.containsKey(name), key, config.get(key), "unknown engine key; one of " + KEYS.keySet());
+            final String number = matcher.group(1);
+            require(number.length() <= 2 && Integer.parseInt(number) >= 1 && Integer.parseInt(number) <= MAX_ENGINES,
+                key, config.get(key), "engines are numbered 1.." + MAX_ENGINES);
+            list.numbered.computeIfAbsent(Integer.parseInt(number), (n) -> new HashMap<>()).put(name, config.get(key));
+        }
+        return list;
     }
 
     void add(final EngineEndpoint endpoint)
@@ -72,8 +114,8 @@ final class EngineList
         final int count = numbered.isEmpty() ? 1 : Math.max(1, numbered.lastKey());
         for (int n = 2; n <= count; n++)
         {
-            check(numbered.containsKey(n), ENGINE_PREFIX + "<n>.*", "engines must be numbered 2.." + count +
-                " without gaps (engine 1 is the unnumbered keys)", numbered.keySet());
+            require(numbered.containsKey(n), PREFIX + "<n>.*", numbered.keySet(), "engines must be numbered 2.." +
+                count + " without gaps (engine 1 is the unnumbered keys)");
         }
         final Map<String, String> one = numbered.getOrDefault(1, Map.of());
         result.add(endpoint(1, one, first,
@@ -88,17 +130,16 @@ final class EngineList
                 keys.get("marketdata.channel"), keys.get("status.channel")));
         }
         result.addAll(added);
-        check(result.size() <= MAX_ENGINES, ENGINE_PREFIX + "<n>.*", "at most " + MAX_ENGINES + " engines",
-            result.size());
+        require(result.size() <= MAX_ENGINES, PREFIX + "<n>.*", result.size(), "at most " + MAX_ENGINES + " engines");
         for (int i = 0; i < result.size(); i++)
         {
             for (int j = 0; j < i; j++)
             {
                 final EngineEndpoint a = result.get(j);
                 final EngineEndpoint b = result.get(i);
-                check(!(a.ingressChannel().equals(b.ingressChannel()) && a.ingressStreamId() == b.ingressStreamId()),
-                    ENGINE_PREFIX + (i + 1) + ".ingress.channel", "engines " + (j + 1) + " and " + (i + 1) +
-                    " share an ingress", b.ingressChannel() + "/" + b.ingressStreamId());
+                require(!(a.ingressChannel().equals(b.ingressChannel()) && a.ingressStreamId() == b.ingressStreamId()),
+                    PREFIX + (i + 1) + ".ingress.channel", b.ingressChannel() + "/" + b.ingressStreamId(),
+                    "engines " + (j + 1) + " and " + (i + 1) + " share an ingress");
             }
         }
         return List.copyOf(result);
@@ -113,11 +154,7 @@ final class EngineList
         final String marketDataChannelOrNull,
         final String statusChannelOrNull)
     {
-        final String base = ENGINE_PREFIX + number + '.';
-        for (final String key : keys.keySet())
-        {
-            check(KEYS.contains(key), base + key, "unknown engine key; one of " + KEYS, keys.get(key));
-        }
+        final String base = PREFIX + number + '.';
         checkChannel(base + "ingress.channel", ingressChannel);
         checkChannel(base + "egress.channel", egressChannel);
         final String marketData = marketDataChannelOrNull == null ? egressChannel : marketDataChannelOrNull;
@@ -146,9 +183,9 @@ final class EngineList
         }
         catch (final NumberFormatException ex)
         {
-            throw bad(base + name, "must be an integer", value);
+            throw Config.bad(base + name, value, "must be an integer");
         }
-        check(stream != 0, base + name, "must not be 0", stream);
+        require(stream != 0, base + name, stream, "must not be 0");
         return stream;
     }
 }

@@ -2,6 +2,9 @@ package io.ringex.gateway;
 
 import io.aeron.CommonContext;
 import io.aeron.exceptions.ConfigurationException;
+import io.ringex.common.IdleStrategies;
+import io.ringex.common.config.Config;
+import io.ringex.common.config.ConfigOption;
 import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.auth.LogonAuthenticator;
 import io.ringex.gateway.auth.LogonGuard;
@@ -10,37 +13,29 @@ import io.ringex.gateway.auth.User;
 import io.ringex.gateway.auth.UserDirectory;
 import io.ringex.protocol.PrimarySelector;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.SystemUtil;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.SystemEpochClock;
-import org.agrona.concurrent.YieldingIdleStrategy;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Gateway configuration, in the style of Aeron's {@code MediaDriver.Context}: fluent setters whose defaults come
- * from system properties named {@code ringex.gateway.*} (the constants below), and one {@link #conclude()} that
- * validates everything and names the bad key.
+ * Gateway configuration, in the style of Aeron's {@code MediaDriver.Context}: fluent setters, defaults from the
+ * {@code ringex.gateway.*} system properties that {@link Configuration} names and reads strictly, and one
+ * {@link #conclude()} that validates everything and names the bad key. {@link GatewayMain} loads its properties files
+ * into the system properties and refuses a key no {@link Configuration} constant or family names.
  * <p>
- * Users and instruments are keyed families:
+ * Besides the single keys, three families of keys, each read by the class that owns it:
  * <pre>
- * ringex.gateway.user.alice.credential=pbkdf2-sha256:20000:...   (from io.ringex.gateway.auth.HashCredential)
+ * ringex.gateway.user.alice.credential=pbkdf2-sha256:20000:...   (UserDirectory; printed by HashCredential)
  * ringex.gateway.user.alice.accounts=1001,1002                   (the first is the default account)
  * ringex.gateway.user.alice.fix.sender.comp.id=ALICE             (optional: enables FIX for the user)
  * ringex.gateway.user.alice.fix.target.comp.id=RINGEX            (optional, default ringex.gateway.fix.comp.id)
  * ringex.gateway.user.alice.fix.cancel.on.disconnect=true        (optional, default false)
- * ringex.gateway.instrument.1=BTC-USD,2                          (id=symbol,priceScale; static list)
+ * ringex.gateway.instrument.1=BTC-USD,2                          (StaticInstruments: symbol,priceScale)
+ * ringex.gateway.engine.2.ingress.channel=aeron:udp?...          (EngineList: the nodes of a pair)
  * </pre>
  * Engines: the unnumbered {@code ringex.gateway.engine.*} keys describe engine 1; a primary/standby pair adds
  * {@code ringex.gateway.engine.2.ingress.channel} and {@code .egress.channel} (and, optionally,
@@ -48,242 +43,578 @@ import java.util.concurrent.TimeUnit;
  * {@code .status.channel|stream}; streams default to engine 1's, channels to the node's egress channel). The gateway
  * sends to the node claiming PRIMARY at the highest epoch in its EngineStatus ({@link PrimarySelector}).
  * <p>
- * {@link #load(Path)} reads the same keys from a properties file (system properties still give defaults for keys
- * the file omits). Not thread safe: configure on one thread, then hand to the gateway.
+ * Durations are kept in milliseconds (the unit of the SBE heartbeat, the logon clock and Artio's timeouts): the
+ * setters take milliseconds, the keys durations with a unit ({@code 100ms}, {@code 1s}).
+ * <p>
+ * Not thread safe: configure on one thread, then hand to the gateway.
  */
 public final class GatewayContext implements AutoCloseable
 {
-    /** Prefix of every key. */
-    public static final String PREFIX = "ringex.gateway.";
-
-    /** Gateway id stamped into every session id (1..65535). */
-    public static final String GATEWAY_ID_PROP = PREFIX + "id";
-    /** Aeron directory of the media driver to use. */
-    public static final String AERON_DIR_PROP = PREFIX + "aeron.dir";
-    /** Launch an embedded media driver (with an archive when FIX is enabled). */
-    public static final String EMBEDDED_DRIVER_PROP = PREFIX + "embedded.driver";
-    /** Channel SBE clients publish to. */
-    public static final String CLIENT_CHANNEL_PROP = PREFIX + "client.channel";
-    /** Stream SBE clients publish to. */
-    public static final String CLIENT_STREAM_PROP = PREFIX + "client.stream";
-    /** Engine ingress channel. */
-    public static final String ENGINE_INGRESS_CHANNEL_PROP = PREFIX + "engine.ingress.channel";
-    /** Engine ingress stream. */
-    public static final String ENGINE_INGRESS_STREAM_PROP = PREFIX + "engine.ingress.stream";
-    /** Engine egress channel (execution reports). */
-    public static final String ENGINE_EGRESS_CHANNEL_PROP = PREFIX + "engine.egress.channel";
-    /** Engine egress stream. */
-    public static final String ENGINE_EGRESS_STREAM_PROP = PREFIX + "engine.egress.stream";
-    /** Engine market-data channel (instrument definitions); defaults to the egress channel. */
-    public static final String MARKET_DATA_CHANNEL_PROP = PREFIX + "engine.marketdata.channel";
-    /** Engine market-data stream. */
-    public static final String MARKET_DATA_STREAM_PROP = PREFIX + "engine.marketdata.stream";
-    /** Channel of engine 1's EngineStatus (its risk stream); defaults to its egress channel. */
-    public static final String ENGINE_STATUS_CHANNEL_PROP = PREFIX + "engine.status.channel";
-    /** Stream of the engines' EngineStatus (the engine's risk stream). */
-    public static final String ENGINE_STATUS_STREAM_PROP = PREFIX + "engine.status.stream";
-    /** With several engines: a node not heard from for this long is no longer taken for the primary. */
-    public static final String ENGINE_STATUS_TIMEOUT_MS_PROP = PREFIX + "engine.status.timeout.ms";
-    /** Prefix of numbered engine keys, {@code ringex.gateway.engine.<n>.<key>}, n = 1..{@value #MAX_ENGINES}. */
-    public static final String ENGINE_PREFIX = PREFIX + "engine.";
     /** Most engine nodes a gateway follows. */
     public static final int MAX_ENGINES = 8;
-    /** Heartbeat interval used when a client's Logon asks for none or an out-of-range one. */
-    public static final String HEARTBEAT_INTERVAL_MS_PROP = PREFIX + "heartbeat.interval.ms";
-    /** Per-session order-entry messages per second. */
-    public static final String THROTTLE_RATE_PROP = PREFIX + "throttle.messages.per.second";
-    /** Per-session burst (token bucket capacity); defaults to the rate. */
-    public static final String THROTTLE_BURST_PROP = PREFIX + "throttle.burst";
-    /** How long a back-pressured command is retried before it is rejected ENGINE_BUSY. */
-    public static final String BACK_PRESSURE_TIMEOUT_MS_PROP = PREFIX + "backpressure.timeout.ms";
-    /** How long a client's response publication may stay back-pressured before the session is dropped. */
-    public static final String SLOW_CLIENT_TIMEOUT_MS_PROP = PREFIX + "slow.client.timeout.ms";
-    /** How long the gateway waits for a client's response channel to connect after Logon. */
-    public static final String LOGON_TIMEOUT_MS_PROP = PREFIX + "logon.timeout.ms";
-    /** Longest SBE message accepted from a client. */
-    public static final String MAX_MESSAGE_LENGTH_PROP = PREFIX + "max.message.length";
-    /** Idle strategy: backoff, sleeping, yielding or busyspin. */
-    public static final String IDLE_STRATEGY_PROP = PREFIX + "idle.strategy";
-    /** Run the FIX acceptor. */
-    public static final String FIX_ENABLED_PROP = PREFIX + "fix.enabled";
-    /** FIX bind host. */
-    public static final String FIX_HOST_PROP = PREFIX + "fix.host";
-    /** FIX bind port. */
-    public static final String FIX_PORT_PROP = PREFIX + "fix.port";
-    /** Artio's log directory: sequence numbers and message indexes persist here. */
-    public static final String FIX_LOG_DIR_PROP = PREFIX + "fix.log.dir";
-    /** The gateway's own FIX CompID (TargetCompID of clients unless a user says otherwise). */
-    public static final String FIX_COMP_ID_PROP = PREFIX + "fix.comp.id";
-    /** Bytes of engine reports held per FIX session while its offline session is being acquired (a power of two). */
-    public static final String FIX_OFFLINE_HOLD_BYTES_PROP = PREFIX + "fix.offline.hold.bytes";
-    /** Channel between Artio's engine and library. */
-    public static final String FIX_LIBRARY_CHANNEL_PROP = PREFIX + "fix.library.channel";
-    /** Aeron Archive control request channel Artio uses. */
-    public static final String FIX_ARCHIVE_CONTROL_CHANNEL_PROP = PREFIX + "fix.archive.control.channel";
-    /** Aeron Archive control request stream Artio uses. */
-    public static final String FIX_ARCHIVE_CONTROL_STREAM_PROP = PREFIX + "fix.archive.control.stream";
-    /** Aeron Archive control response channel Artio uses. */
-    public static final String FIX_ARCHIVE_RESPONSE_CHANNEL_PROP = PREFIX + "fix.archive.response.channel";
-    /** Archive directory when the gateway embeds its driver. */
-    public static final String ARCHIVE_DIR_PROP = PREFIX + "archive.dir";
-    /** Failed logons in a row that lock a user name out. */
-    public static final String LOGON_MAX_FAILURES_PROP = PREFIX + "logon.max.failures";
-    /** Failed logons in a row from one remote address that lock it out. */
-    public static final String LOGON_MAX_ADDRESS_FAILURES_PROP = PREFIX + "logon.max.address.failures";
-    /** The first lockout; each further one doubles up to {@link #LOGON_MAX_LOCKOUT_MS_PROP}. */
-    public static final String LOGON_LOCKOUT_MS_PROP = PREFIX + "logon.lockout.ms";
-    /** The longest lockout, and how long failures are remembered. */
-    public static final String LOGON_MAX_LOCKOUT_MS_PROP = PREFIX + "logon.max.lockout.ms";
-    /** A refused logon is answered this long after it arrived. */
-    public static final String LOGON_FAILURE_DELAY_MS_PROP = PREFIX + "logon.failure.delay.ms";
-    /** Logons being checked at once; beyond, refused at once. */
-    public static final String LOGON_MAX_PENDING_PROP = PREFIX + "logon.max.pending";
-    /** Term length of the publication answering an SBE session (the client cannot choose it). */
-    public static final String SBE_RESPONSE_TERM_LENGTH_PROP = PREFIX + "sbe.response.term.length";
-    /** Whether an SBE Logon's UDP response endpoint must be the address the Logon came from. */
-    public static final String SBE_RESPONSE_SOURCE_CHECK_PROP = PREFIX + "sbe.response.source.check";
-    /** Refused SBE Logons answered at once; beyond, a refusal is counted and not answered. */
-    public static final String SBE_MAX_PENDING_REJECTS_PROP = PREFIX + "sbe.max.pending.rejects";
-    /** Prefix of user keys. */
-    public static final String USER_PREFIX = PREFIX + "user.";
-    /** Prefix of static instrument keys. */
-    public static final String INSTRUMENT_PREFIX = PREFIX + "instrument.";
 
-    private Properties source;
-    private int gatewayId;
-    private String aeronDirectoryName;
-    private boolean embeddedDriver;
-    private String clientChannel;
-    private int clientStreamId;
-    private String engineIngressChannel;
-    private int engineIngressStreamId;
-    private String engineEgressChannel;
-    private int engineEgressStreamId;
-    private String marketDataChannel;
-    private int marketDataStreamId;
-    private String engineStatusChannel;
-    private int engineStatusStreamId;
-    private long engineStatusTimeoutMs;
-    private final EngineList engineList = new EngineList();
+    /**
+     * The gateway's keys and defaults, as {@code EngineContext.Configuration} declares the engine's: a
+     * {@code *_PROP_NAME} constant per key, marked {@link ConfigOption} (so {@link io.ringex.common.config.KnownKeys}
+     * knows it and docs/operations.md's table is generated from it), its {@code *_DEFAULT} ({@code _NS} for a
+     * duration, {@code _BYTES} for a size), and a getter that reads the system property through {@link Config}: a value
+     * that does not parse stops the gateway naming the key. Durations take {@code ns}, {@code us}, {@code ms} or
+     * {@code s} and must be whole milliseconds ({@code 100ms}; a number without a unit is nanoseconds); sizes take
+     * {@code k}, {@code m} or {@code g} ({@code 4m}).
+     */
+    public static final class Configuration
+    {
+        @ConfigOption("stamped into every session id, so the engine routes reports back to this gateway: 1..65535, " +
+            "one per gateway of a venue")
+        public static final String ID_PROP_NAME = "ringex.gateway.id";
+        /** Default gateway id. */
+        public static final int ID_DEFAULT = 1;
+
+        @ConfigOption(value = "media driver directory", defaultText = "Aeron's default")
+        public static final String AERON_DIR_PROP_NAME = "ringex.gateway.aeron.dir";
+
+        @ConfigOption("launch a media driver inside the gateway, with the Aeron Archive Artio needs")
+        public static final String EMBEDDED_DRIVER_PROP_NAME = "ringex.gateway.embedded.driver";
+        /** A driver runs beside the gateway unless configured. */
+        public static final boolean EMBEDDED_DRIVER_DEFAULT = false;
+
+        @ConfigOption("where SBE clients send ([client.md](client.md))")
+        public static final String CLIENT_CHANNEL_PROP_NAME = "ringex.gateway.client.channel";
+        /** Default client channel. */
+        public static final String CLIENT_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40200";
+
+        @ConfigOption("stream SBE clients send on")
+        public static final String CLIENT_STREAM_PROP_NAME = "ringex.gateway.client.stream";
+        /** Default client stream. */
+        public static final int CLIENT_STREAM_DEFAULT = 2001;
+
+        @ConfigOption("engine 1's command ingress")
+        public static final String ENGINE_INGRESS_CHANNEL_PROP_NAME = "ringex.gateway.engine.ingress.channel";
+        /** Default engine ingress channel. */
+        public static final String ENGINE_INGRESS_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40100";
+
+        @ConfigOption("engine 1's command ingress stream")
+        public static final String ENGINE_INGRESS_STREAM_PROP_NAME = "ringex.gateway.engine.ingress.stream";
+        /** Default engine ingress stream. */
+        public static final int ENGINE_INGRESS_STREAM_DEFAULT = 1001;
+
+        // A multi-destination-cast subscriber: any number of gateways and risk services share the engine's outbound.
+        @ConfigOption("engine 1's outbound channel, joined as a multi-destination-cast subscriber (execution reports)")
+        public static final String ENGINE_EGRESS_CHANNEL_PROP_NAME = "ringex.gateway.engine.egress.channel";
+        /** Default engine egress channel. */
+        public static final String ENGINE_EGRESS_CHANNEL_DEFAULT =
+            "aeron:udp?endpoint=localhost:0|control=localhost:40101|control-mode=dynamic";
+
+        @ConfigOption("engine 1's egress stream")
+        public static final String ENGINE_EGRESS_STREAM_PROP_NAME = "ringex.gateway.engine.egress.stream";
+        /** Default engine egress stream. */
+        public static final int ENGINE_EGRESS_STREAM_DEFAULT = 1002;
+
+        @ConfigOption(value = "engine 1's market data (instrument definitions)",
+            defaultText = "`ringex.gateway.engine.egress.channel`")
+        public static final String ENGINE_MARKETDATA_CHANNEL_PROP_NAME = "ringex.gateway.engine.marketdata.channel";
+
+        @ConfigOption("engine 1's market-data stream")
+        public static final String ENGINE_MARKETDATA_STREAM_PROP_NAME = "ringex.gateway.engine.marketdata.stream";
+        /** Default market-data stream. */
+        public static final int ENGINE_MARKETDATA_STREAM_DEFAULT = 1003;
+
+        @ConfigOption(value = "where engine 1 publishes `EngineStatus` (its risk stream)",
+            defaultText = "`ringex.gateway.engine.egress.channel`")
+        public static final String ENGINE_STATUS_CHANNEL_PROP_NAME = "ringex.gateway.engine.status.channel";
+
+        @ConfigOption("stream of the engines' `EngineStatus` (the engine's risk stream)")
+        public static final String ENGINE_STATUS_STREAM_PROP_NAME = "ringex.gateway.engine.status.stream";
+        /** Default status stream. */
+        public static final int ENGINE_STATUS_STREAM_DEFAULT = 1004;
+
+        @ConfigOption("with several engines, a node not heard from for this long is no longer taken for the primary")
+        public static final String ENGINE_STATUS_TIMEOUT_PROP_NAME = "ringex.gateway.engine.status.timeout";
+        /** Default status timeout. */
+        public static final long ENGINE_STATUS_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(3);
+
+        @ConfigOption("heartbeat interval given to a client whose Logon asks for none or one out of 10ms..600s")
+        public static final String HEARTBEAT_INTERVAL_PROP_NAME = "ringex.gateway.heartbeat.interval";
+        /** Default heartbeat interval. */
+        public static final long HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
+
+        @ConfigOption("order-entry messages a session may send per second (token bucket)")
+        public static final String THROTTLE_MESSAGES_PER_SECOND_PROP_NAME =
+            "ringex.gateway.throttle.messages.per.second";
+        /** Default rate. */
+        public static final long THROTTLE_MESSAGES_PER_SECOND_DEFAULT = 1000;
+
+        @ConfigOption(value = "the throttle's burst (bucket capacity)",
+            defaultText = "`ringex.gateway.throttle.messages.per.second`")
+        public static final String THROTTLE_BURST_PROP_NAME = "ringex.gateway.throttle.burst";
+
+        @ConfigOption("a command the engine's ingress back-pressures is retried this long, then refused `ENGINE_BUSY`")
+        public static final String BACKPRESSURE_TIMEOUT_PROP_NAME = "ringex.gateway.backpressure.timeout";
+        /** Default back-pressure timeout. */
+        public static final long BACKPRESSURE_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+        @ConfigOption("a client whose response publication stays back-pressured this long is disconnected")
+        public static final String SLOW_CLIENT_TIMEOUT_PROP_NAME = "ringex.gateway.slow.client.timeout";
+        /** Default slow-client timeout. */
+        public static final long SLOW_CLIENT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
+
+        @ConfigOption("how long an SBE client's response channel may take to connect after its Logon")
+        public static final String LOGON_TIMEOUT_PROP_NAME = "ringex.gateway.logon.timeout";
+        /** Default logon timeout. */
+        public static final long LOGON_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(5);
+
+        @ConfigOption("the longest message accepted from a client, 64..64k")
+        public static final String MAX_MESSAGE_LENGTH_PROP_NAME = "ringex.gateway.max.message.length";
+        /** Default longest message. */
+        public static final int MAX_MESSAGE_LENGTH_DEFAULT_BYTES = 1024;
+
+        @ConfigOption("Agrona's names: " + IdleStrategies.NAMES + "; `spin` only with a core per spinning thread")
+        public static final String IDLE_STRATEGY_PROP_NAME = "ringex.gateway.idle.strategy";
+        /** Default idle strategy: the venue's back-off ({@link IdleStrategies#backoff()}). */
+        public static final String IDLE_STRATEGY_DEFAULT = "backoff";
+
+        @ConfigOption("run the FIX 4.4 acceptor")
+        public static final String FIX_ENABLED_PROP_NAME = "ringex.gateway.fix.enabled";
+        /** FIX is on unless configured. */
+        public static final boolean FIX_ENABLED_DEFAULT = true;
+
+        @ConfigOption("the FIX acceptor's bind address")
+        public static final String FIX_HOST_PROP_NAME = "ringex.gateway.fix.host";
+        /** Default bind address. */
+        public static final String FIX_HOST_DEFAULT = "0.0.0.0";
+
+        @ConfigOption("the FIX acceptor's TCP port")
+        public static final String FIX_PORT_PROP_NAME = "ringex.gateway.fix.port";
+        /** Default FIX port. */
+        public static final int FIX_PORT_DEFAULT = 9880;
+
+        @ConfigOption("Artio's log directory: FIX sequence numbers and message indexes persist here")
+        public static final String FIX_LOG_DIR_PROP_NAME = "ringex.gateway.fix.log.dir";
+        /** Default FIX log directory. */
+        public static final String FIX_LOG_DIR_DEFAULT = "ringex-fix-logs";
+
+        @ConfigOption("the gateway's own FIX CompID (the TargetCompID of clients unless a user says otherwise)")
+        public static final String FIX_COMP_ID_PROP_NAME = "ringex.gateway.fix.comp.id";
+        /** Default CompID. */
+        public static final String FIX_COMP_ID_DEFAULT = "RINGEX";
+
+        @ConfigOption("engine reports held per FIX session while its offline session is being acquired: a power of " +
+            "two, 4k..1g; beyond, counted as dropped")
+        public static final String FIX_OFFLINE_HOLD_BYTES_PROP_NAME = "ringex.gateway.fix.offline.hold.bytes";
+        /** Default hold per session. */
+        public static final int FIX_OFFLINE_HOLD_BYTES_DEFAULT_BYTES = 1024 * 1024;
+
+        @ConfigOption("channel between Artio's engine and library")
+        public static final String FIX_LIBRARY_CHANNEL_PROP_NAME = "ringex.gateway.fix.library.channel";
+        /** Default library channel. */
+        public static final String FIX_LIBRARY_CHANNEL_DEFAULT = "aeron:ipc";
+
+        @ConfigOption("the Aeron Archive control request channel Artio uses")
+        public static final String FIX_ARCHIVE_CONTROL_CHANNEL_PROP_NAME = "ringex.gateway.fix.archive.control.channel";
+        /** Default archive control channel. */
+        public static final String FIX_ARCHIVE_CONTROL_CHANNEL_DEFAULT = "aeron:ipc";
+
+        @ConfigOption("the Aeron Archive control request stream Artio uses")
+        public static final String FIX_ARCHIVE_CONTROL_STREAM_PROP_NAME = "ringex.gateway.fix.archive.control.stream";
+        /** Default archive control stream. */
+        public static final int FIX_ARCHIVE_CONTROL_STREAM_DEFAULT = 10;
+
+        @ConfigOption("the Aeron Archive control response channel Artio uses")
+        public static final String FIX_ARCHIVE_RESPONSE_CHANNEL_PROP_NAME =
+            "ringex.gateway.fix.archive.response.channel";
+        /** Default archive response channel. */
+        public static final String FIX_ARCHIVE_RESPONSE_CHANNEL_DEFAULT = "aeron:ipc";
+
+        @ConfigOption("the archive's directory when the gateway embeds its driver")
+        public static final String ARCHIVE_DIR_PROP_NAME = "ringex.gateway.archive.dir";
+        /** Default archive directory. */
+        public static final String ARCHIVE_DIR_DEFAULT = "ringex-gateway-archive";
+
+        @ConfigOption("failed logons in a row that lock a user name out ([security.md](security.md))")
+        public static final String LOGON_MAX_FAILURES_PROP_NAME = "ringex.gateway.logon.max.failures";
+        /** Default failures per name. */
+        public static final int LOGON_MAX_FAILURES_DEFAULT = LogonPolicy.DEFAULT.maxFailures();
+
+        @ConfigOption("failed logons in a row from one remote address that lock it out (many users may share one)")
+        public static final String LOGON_MAX_ADDRESS_FAILURES_PROP_NAME = "ringex.gateway.logon.max.address.failures";
+        /** Default failures per address. */
+        public static final int LOGON_MAX_ADDRESS_FAILURES_DEFAULT = LogonPolicy.DEFAULT.maxAddressFailures();
+
+        @ConfigOption("the first lockout; each further one doubles, up to `ringex.gateway.logon.max.lockout`")
+        public static final String LOGON_LOCKOUT_PROP_NAME = "ringex.gateway.logon.lockout";
+        /** Default first lockout. */
+        public static final long LOGON_LOCKOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(
+            LogonPolicy.DEFAULT.lockoutMs());
+
+        @ConfigOption("the longest lockout; failures older than this are forgotten")
+        public static final String LOGON_MAX_LOCKOUT_PROP_NAME = "ringex.gateway.logon.max.lockout";
+        /** Default longest lockout. */
+        public static final long LOGON_MAX_LOCKOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(
+            LogonPolicy.DEFAULT.maxLockoutMs());
+
+        @ConfigOption("a refused logon is answered this long after it arrived, whatever the reason: 0..30s")
+        public static final String LOGON_FAILURE_DELAY_PROP_NAME = "ringex.gateway.logon.failure.delay";
+        /** Default answer delay. */
+        public static final long LOGON_FAILURE_DELAY_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(
+            LogonPolicy.DEFAULT.failureDelayMs());
+
+        @ConfigOption("logons being checked at once (1..4096); beyond, refused at once")
+        public static final String LOGON_MAX_PENDING_PROP_NAME = "ringex.gateway.logon.max.pending";
+        /** Default logons in flight. */
+        public static final int LOGON_MAX_PENDING_DEFAULT = LogonPolicy.DEFAULT.maxPending();
+
+        @ConfigOption("term length of the publication answering an SBE session (the client cannot choose it): a " +
+            "power of two, 64k..64m")
+        public static final String SBE_RESPONSE_TERM_LENGTH_PROP_NAME = "ringex.gateway.sbe.response.term.length";
+        /** Default response term length. */
+        public static final int SBE_RESPONSE_TERM_LENGTH_DEFAULT_BYTES = 4 * 1024 * 1024;
+
+        @ConfigOption("an SBE Logon's UDP response endpoint must be the address the Logon came from " +
+            "([security.md](security.md))")
+        public static final String SBE_RESPONSE_SOURCE_CHECK_PROP_NAME = "ringex.gateway.sbe.response.source.check";
+        /** The check is on unless configured. */
+        public static final boolean SBE_RESPONSE_SOURCE_CHECK_DEFAULT = true;
+
+        @ConfigOption("refused SBE Logons answered at once (0..1024); beyond, a refusal is counted and not answered")
+        public static final String SBE_MAX_PENDING_REJECTS_PROP_NAME = "ringex.gateway.sbe.max.pending.rejects";
+        /** Default refusals in flight. */
+        public static final int SBE_MAX_PENDING_REJECTS_DEFAULT = 16;
+
+        private static final long NS_PER_MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+        private Configuration()
+        {
+        }
+
+        private static Config config()
+        {
+            return Config.system();
+        }
+
+        /** @return {@link #ID_PROP_NAME} or its default. */
+        public static int gatewayId()
+        {
+            return config().intValue(ID_PROP_NAME, ID_DEFAULT);
+        }
+
+        /** @return {@link #AERON_DIR_PROP_NAME}, or Aeron's default directory. */
+        public static String aeronDirectoryName()
+        {
+            return config().string(AERON_DIR_PROP_NAME, CommonContext.getAeronDirectoryName());
+        }
+
+        /** @return {@link #EMBEDDED_DRIVER_PROP_NAME} or its default. */
+        public static boolean embeddedDriver()
+        {
+            return config().bool(EMBEDDED_DRIVER_PROP_NAME, EMBEDDED_DRIVER_DEFAULT);
+        }
+
+        /** @return {@link #CLIENT_CHANNEL_PROP_NAME} or its default. */
+        public static String clientChannel()
+        {
+            return config().string(CLIENT_CHANNEL_PROP_NAME, CLIENT_CHANNEL_DEFAULT);
+        }
+
+        /** @return {@link #CLIENT_STREAM_PROP_NAME} or its default. */
+        public static int clientStreamId()
+        {
+            return config().intValue(CLIENT_STREAM_PROP_NAME, CLIENT_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #ENGINE_INGRESS_CHANNEL_PROP_NAME} or its default. */
+        public static String engineIngressChannel()
+        {
+            return config().string(ENGINE_INGRESS_CHANNEL_PROP_NAME, ENGINE_INGRESS_CHANNEL_DEFAULT);
+        }
+
+        /** @return {@link #ENGINE_INGRESS_STREAM_PROP_NAME} or its default. */
+        public static int engineIngressStreamId()
+        {
+            return config().intValue(ENGINE_INGRESS_STREAM_PROP_NAME, ENGINE_INGRESS_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #ENGINE_EGRESS_CHANNEL_PROP_NAME} or its default. */
+        public static String engineEgressChannel()
+        {
+            return config().string(ENGINE_EGRESS_CHANNEL_PROP_NAME, ENGINE_EGRESS_CHANNEL_DEFAULT);
+        }
+
+        /** @return {@link #ENGINE_EGRESS_STREAM_PROP_NAME} or its default. */
+        public static int engineEgressStreamId()
+        {
+            return config().intValue(ENGINE_EGRESS_STREAM_PROP_NAME, ENGINE_EGRESS_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #ENGINE_MARKETDATA_CHANNEL_PROP_NAME}, or null for the egress channel. */
+        public static String marketDataChannel()
+        {
+            return config().get(ENGINE_MARKETDATA_CHANNEL_PROP_NAME);
+        }
+
+        /** @return {@link #ENGINE_MARKETDATA_STREAM_PROP_NAME} or its default. */
+        public static int marketDataStreamId()
+        {
+            return config().intValue(ENGINE_MARKETDATA_STREAM_PROP_NAME, ENGINE_MARKETDATA_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #ENGINE_STATUS_CHANNEL_PROP_NAME}, or null for the egress channel. */
+        public static String engineStatusChannel()
+        {
+            return config().get(ENGINE_STATUS_CHANNEL_PROP_NAME);
+        }
+
+        /** @return {@link #ENGINE_STATUS_STREAM_PROP_NAME} or its default. */
+        public static int engineStatusStreamId()
+        {
+            return config().intValue(ENGINE_STATUS_STREAM_PROP_NAME, ENGINE_STATUS_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #ENGINE_STATUS_TIMEOUT_PROP_NAME} or its default, in milliseconds. */
+        public static long engineStatusTimeoutMs()
+        {
+            return durationMs(ENGINE_STATUS_TIMEOUT_PROP_NAME, ENGINE_STATUS_TIMEOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #HEARTBEAT_INTERVAL_PROP_NAME} or its default, in milliseconds. */
+        public static long heartbeatIntervalMs()
+        {
+            return durationMs(HEARTBEAT_INTERVAL_PROP_NAME, HEARTBEAT_INTERVAL_DEFAULT_NS);
+        }
+
+        /** @return {@link #THROTTLE_MESSAGES_PER_SECOND_PROP_NAME} or its default. */
+        public static long throttleMessagesPerSecond()
+        {
+            return config().longValue(THROTTLE_MESSAGES_PER_SECOND_PROP_NAME, THROTTLE_MESSAGES_PER_SECOND_DEFAULT);
+        }
+
+        /** @return {@link #THROTTLE_BURST_PROP_NAME}, or 0 for the rate. */
+        public static long throttleBurst()
+        {
+            return config().longValue(THROTTLE_BURST_PROP_NAME, 0);
+        }
+
+        /** @return {@link #BACKPRESSURE_TIMEOUT_PROP_NAME} or its default, in milliseconds. */
+        public static long backPressureTimeoutMs()
+        {
+            return durationMs(BACKPRESSURE_TIMEOUT_PROP_NAME, BACKPRESSURE_TIMEOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #SLOW_CLIENT_TIMEOUT_PROP_NAME} or its default, in milliseconds. */
+        public static long slowClientTimeoutMs()
+        {
+            return durationMs(SLOW_CLIENT_TIMEOUT_PROP_NAME, SLOW_CLIENT_TIMEOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #LOGON_TIMEOUT_PROP_NAME} or its default, in milliseconds. */
+        public static long logonTimeoutMs()
+        {
+            return durationMs(LOGON_TIMEOUT_PROP_NAME, LOGON_TIMEOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #MAX_MESSAGE_LENGTH_PROP_NAME} or its default, in bytes. */
+        public static int maxMessageLength()
+        {
+            return config().sizeAsInt(MAX_MESSAGE_LENGTH_PROP_NAME, MAX_MESSAGE_LENGTH_DEFAULT_BYTES);
+        }
+
+        /** @return {@link #IDLE_STRATEGY_PROP_NAME} or its default, one of {@link IdleStrategies#NAMES}. */
+        public static String idleStrategy()
+        {
+            return IdleStrategies.check(IDLE_STRATEGY_PROP_NAME, config().string(IDLE_STRATEGY_PROP_NAME,
+                IDLE_STRATEGY_DEFAULT));
+        }
+
+        /** @return {@link #FIX_ENABLED_PROP_NAME} or its default. */
+        public static boolean fixEnabled()
+        {
+            return config().bool(FIX_ENABLED_PROP_NAME, FIX_ENABLED_DEFAULT);
+        }
+
+        /** @return {@link #FIX_HOST_PROP_NAME} or its default. */
+        public static String fixHost()
+        {
+            return config().string(FIX_HOST_PROP_NAME, FIX_HOST_DEFAULT);
+        }
+
+        /** @return {@link #FIX_PORT_PROP_NAME} or its default. */
+        public static int fixPort()
+        {
+            return config().intValue(FIX_PORT_PROP_NAME, FIX_PORT_DEFAULT);
+        }
+
+        /** @return {@link #FIX_LOG_DIR_PROP_NAME} or its default. */
+        public static String fixLogDir()
+        {
+            return config().string(FIX_LOG_DIR_PROP_NAME, FIX_LOG_DIR_DEFAULT);
+        }
+
+        /** @return {@link #FIX_COMP_ID_PROP_NAME} or its default. */
+        public static String fixCompId()
+        {
+            return config().string(FIX_COMP_ID_PROP_NAME, FIX_COMP_ID_DEFAULT);
+        }
+
+        /** @return {@link #FIX_OFFLINE_HOLD_BYTES_PROP_NAME} or its default, in bytes. */
+        public static int fixOfflineHoldBytes()
+        {
+            return config().sizeAsInt(FIX_OFFLINE_HOLD_BYTES_PROP_NAME, FIX_OFFLINE_HOLD_BYTES_DEFAULT_BYTES);
+        }
+
+        /** @return {@link #FIX_LIBRARY_CHANNEL_PROP_NAME} or its default. */
+        public static String fixLibraryChannel()
+        {
+            return config().string(FIX_LIBRARY_CHANNEL_PROP_NAME, FIX_LIBRARY_CHANNEL_DEFAULT);
+        }
+
+        /** @return {@link #FIX_ARCHIVE_CONTROL_CHANNEL_PROP_NAME} or its default. */
+        public static String fixArchiveControlChannel()
+        {
+            return config().string(FIX_ARCHIVE_CONTROL_CHANNEL_PROP_NAME, FIX_ARCHIVE_CONTROL_CHANNEL_DEFAULT);
+        }
+
+        /** @return {@link #FIX_ARCHIVE_CONTROL_STREAM_PROP_NAME} or its default. */
+        public static int fixArchiveControlStreamId()
+        {
+            return config().intValue(FIX_ARCHIVE_CONTROL_STREAM_PROP_NAME, FIX_ARCHIVE_CONTROL_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #FIX_ARCHIVE_RESPONSE_CHANNEL_PROP_NAME} or its default. */
+        public static String fixArchiveResponseChannel()
+        {
+            return config().string(FIX_ARCHIVE_RESPONSE_CHANNEL_PROP_NAME, FIX_ARCHIVE_RESPONSE_CHANNEL_DEFAULT);
+        }
+
+        /** @return {@link #ARCHIVE_DIR_PROP_NAME} or its default. */
+        public static String archiveDir()
+        {
+            return config().string(ARCHIVE_DIR_PROP_NAME, ARCHIVE_DIR_DEFAULT);
+        }
+
+        /** @return {@link #LOGON_MAX_FAILURES_PROP_NAME} or its default. */
+        public static int logonMaxFailures()
+        {
+            return config().intValue(LOGON_MAX_FAILURES_PROP_NAME, LOGON_MAX_FAILURES_DEFAULT);
+        }
+
+        /** @return {@link #LOGON_MAX_ADDRESS_FAILURES_PROP_NAME} or its default. */
+        public static int logonMaxAddressFailures()
+        {
+            return config().intValue(LOGON_MAX_ADDRESS_FAILURES_PROP_NAME, LOGON_MAX_ADDRESS_FAILURES_DEFAULT);
+        }
+
+        /** @return {@link #LOGON_LOCKOUT_PROP_NAME} or its default, in milliseconds. */
+        public static long logonLockoutMs()
+        {
+            return durationMs(LOGON_LOCKOUT_PROP_NAME, LOGON_LOCKOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #LOGON_MAX_LOCKOUT_PROP_NAME} or its default, in milliseconds. */
+        public static long logonMaxLockoutMs()
+        {
+            return durationMs(LOGON_MAX_LOCKOUT_PROP_NAME, LOGON_MAX_LOCKOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #LOGON_FAILURE_DELAY_PROP_NAME} or its default, in milliseconds. */
+        public static long logonFailureDelayMs()
+        {
+            return durationMs(LOGON_FAILURE_DELAY_PROP_NAME, LOGON_FAILURE_DELAY_DEFAULT_NS);
+        }
+
+        /** @return {@link #LOGON_MAX_PENDING_PROP_NAME} or its default. */
+        public static int logonMaxPending()
+        {
+            return config().intValue(LOGON_MAX_PENDING_PROP_NAME, LOGON_MAX_PENDING_DEFAULT);
+        }
+
+        /** @return {@link #SBE_RESPONSE_TERM_LENGTH_PROP_NAME} or its default, in bytes. */
+        public static int sbeResponseTermLength()
+        {
+            return config().sizeAsInt(SBE_RESPONSE_TERM_LENGTH_PROP_NAME, SBE_RESPONSE_TERM_LENGTH_DEFAULT_BYTES);
+        }
+
+        /** @return {@link #SBE_RESPONSE_SOURCE_CHECK_PROP_NAME} or its default. */
+        public static boolean sbeResponseSourceCheck()
+        {
+            return config().bool(SBE_RESPONSE_SOURCE_CHECK_PROP_NAME, SBE_RESPONSE_SOURCE_CHECK_DEFAULT);
+        }
+
+        /** @return {@link #SBE_MAX_PENDING_REJECTS_PROP_NAME} or its default. */
+        public static int sbeMaxPendingRejects()
+        {
+            return config().intValue(SBE_MAX_PENDING_REJECTS_PROP_NAME, SBE_MAX_PENDING_REJECTS_DEFAULT);
+        }
+
+        /**
+         * A duration key as whole milliseconds. A value finer than a millisecond is refused rather than rounded: it is
+         * most likely a bare number meant as milliseconds (the keys took milliseconds, under names ending in
+         * {@code .ms}, before they took durations), which is nanoseconds now.
+         */
+        private static long durationMs(final String key, final long defaultNs)
+        {
+            final long ns = config().durationNs(key, defaultNs);
+            Config.require(ns % NS_PER_MS == 0, key, config().get(key),
+                "must be whole milliseconds, e.g. 100ms or 2s (a number without a unit is nanoseconds)");
+            return ns / NS_PER_MS;
+        }
+    }
+
+    private int gatewayId = Configuration.gatewayId();
+    private String aeronDirectoryName = Configuration.aeronDirectoryName();
+    private boolean embeddedDriver = Configuration.embeddedDriver();
+    private String clientChannel = Configuration.clientChannel();
+    private int clientStreamId = Configuration.clientStreamId();
+    private String engineIngressChannel = Configuration.engineIngressChannel();
+    private int engineIngressStreamId = Configuration.engineIngressStreamId();
+    private String engineEgressChannel = Configuration.engineEgressChannel();
+    private int engineEgressStreamId = Configuration.engineEgressStreamId();
+    private String marketDataChannel = Configuration.marketDataChannel();
+    private int marketDataStreamId = Configuration.marketDataStreamId();
+    private String engineStatusChannel = Configuration.engineStatusChannel();
+    private int engineStatusStreamId = Configuration.engineStatusStreamId();
+    private long engineStatusTimeoutMs = Configuration.engineStatusTimeoutMs();
+    private final EngineList engineList = EngineList.fromConfig(Config.system());
     private List<EngineEndpoint> engines = List.of();
-    private long heartbeatIntervalMs;
-    private long throttleMessagesPerSecond;
-    private long throttleBurst;
-    private long backPressureTimeoutMs;
-    private long slowClientTimeoutMs;
-    private long logonTimeoutMs;
-    private int maxMessageLength;
-    private String idleStrategyName;
-    private boolean fixEnabled;
-    private String fixHost;
-    private int fixPort;
-    private String fixLogDir;
-    private int fixOfflineHoldBytes;
-    private String fixCompId;
-    private String fixLibraryChannel;
-    private String fixArchiveControlChannel;
-    private int fixArchiveControlStreamId;
-    private String fixArchiveResponseChannel;
-    private String archiveDir;
-    private int logonMaxFailures;
-    private int logonMaxAddressFailures;
-    private long logonLockoutMs;
-    private long logonMaxLockoutMs;
-    private long logonFailureDelayMs;
-    private int logonMaxPending;
-    private int sbeResponseTermLength;
-    private boolean sbeResponseSourceCheck;
-    private int sbeMaxPendingRejects;
+    private long heartbeatIntervalMs = Configuration.heartbeatIntervalMs();
+    private long throttleMessagesPerSecond = Configuration.throttleMessagesPerSecond();
+    private long throttleBurst = Configuration.throttleBurst();
+    private long backPressureTimeoutMs = Configuration.backPressureTimeoutMs();
+    private long slowClientTimeoutMs = Configuration.slowClientTimeoutMs();
+    private long logonTimeoutMs = Configuration.logonTimeoutMs();
+    private int maxMessageLength = Configuration.maxMessageLength();
+    private String idleStrategyName = Configuration.idleStrategy();
+    private boolean fixEnabled = Configuration.fixEnabled();
+    private String fixHost = Configuration.fixHost();
+    private int fixPort = Configuration.fixPort();
+    private String fixLogDir = Configuration.fixLogDir();
+    private int fixOfflineHoldBytes = Configuration.fixOfflineHoldBytes();
+    private String fixCompId = Configuration.fixCompId();
+    private String fixLibraryChannel = Configuration.fixLibraryChannel();
+    private String fixArchiveControlChannel = Configuration.fixArchiveControlChannel();
+    private int fixArchiveControlStreamId = Configuration.fixArchiveControlStreamId();
+    private String fixArchiveResponseChannel = Configuration.fixArchiveResponseChannel();
+    private String archiveDir = Configuration.archiveDir();
+    private int logonMaxFailures = Configuration.logonMaxFailures();
+    private int logonMaxAddressFailures = Configuration.logonMaxAddressFailures();
+    private long logonLockoutMs = Configuration.logonLockoutMs();
+    private long logonMaxLockoutMs = Configuration.logonMaxLockoutMs();
+    private long logonFailureDelayMs = Configuration.logonFailureDelayMs();
+    private int logonMaxPending = Configuration.logonMaxPending();
+    private int sbeResponseTermLength = Configuration.sbeResponseTermLength();
+    private boolean sbeResponseSourceCheck = Configuration.sbeResponseSourceCheck();
+    private int sbeMaxPendingRejects = Configuration.sbeMaxPendingRejects();
+    // A configured user's TargetCompID defaults to the configured CompID, as read here.
+    private UserDirectory users = UserDirectory.fromConfig(Config.system(), Configuration.fixCompId());
+    private final StaticInstruments instruments = StaticInstruments.fromConfig(Config.system());
     private LogonAuthenticator logonAuthenticator;
-    private UserDirectory users = new UserDirectory();
-    private final List<StaticInstrument> instruments = new ArrayList<>();
     private boolean concluded;
 
-    /** A context with defaults from the system properties. */
+    /**
+     * A context with defaults from the {@code ringex.gateway.*} system properties.
+     *
+     * @throws ConfigurationException naming the key whose value does not parse.
+     */
     public GatewayContext()
     {
-        this(System.getProperties());
-    }
-
-    private GatewayContext(final Properties properties)
-    {
-        source = properties;
-        gatewayId = intValue(GATEWAY_ID_PROP, 1);
-        aeronDirectoryName = value(AERON_DIR_PROP, CommonContext.getAeronDirectoryName());
-        embeddedDriver = boolValue(EMBEDDED_DRIVER_PROP, false);
-        clientChannel = value(CLIENT_CHANNEL_PROP, "aeron:udp?endpoint=localhost:40200");
-        clientStreamId = intValue(CLIENT_STREAM_PROP, 2001);
-        engineIngressChannel = value(ENGINE_INGRESS_CHANNEL_PROP, "aeron:udp?endpoint=localhost:40100");
-        engineIngressStreamId = intValue(ENGINE_INGRESS_STREAM_PROP, 1001);
-        // A multi-destination-cast subscriber: any number of gateways and risk services share the engine's outbound.
-        engineEgressChannel = value(ENGINE_EGRESS_CHANNEL_PROP,
-            "aeron:udp?endpoint=localhost:0|control=localhost:40101|control-mode=dynamic");
-        engineEgressStreamId = intValue(ENGINE_EGRESS_STREAM_PROP, 1002);
-        marketDataChannel = value(MARKET_DATA_CHANNEL_PROP, null);
-        marketDataStreamId = intValue(MARKET_DATA_STREAM_PROP, 1003);
-        engineStatusChannel = value(ENGINE_STATUS_CHANNEL_PROP, null);
-        engineStatusStreamId = intValue(ENGINE_STATUS_STREAM_PROP, 1004);
-        engineStatusTimeoutMs = longValue(ENGINE_STATUS_TIMEOUT_MS_PROP, 3000);
-        heartbeatIntervalMs = longValue(HEARTBEAT_INTERVAL_MS_PROP, 1000);
-        throttleMessagesPerSecond = longValue(THROTTLE_RATE_PROP, 1000);
-        throttleBurst = longValue(THROTTLE_BURST_PROP, 0);
-        backPressureTimeoutMs = longValue(BACK_PRESSURE_TIMEOUT_MS_PROP, 100);
-        slowClientTimeoutMs = longValue(SLOW_CLIENT_TIMEOUT_MS_PROP, 1000);
-        logonTimeoutMs = longValue(LOGON_TIMEOUT_MS_PROP, 5000);
-        maxMessageLength = intValue(MAX_MESSAGE_LENGTH_PROP, 1024);
-        idleStrategyName = value(IDLE_STRATEGY_PROP, "backoff");
-        fixEnabled = boolValue(FIX_ENABLED_PROP, true);
-        fixHost = value(FIX_HOST_PROP, "0.0.0.0");
-        fixPort = intValue(FIX_PORT_PROP, 9880);
-        fixLogDir = value(FIX_LOG_DIR_PROP, "ringex-fix-logs");
-        fixCompId = value(FIX_COMP_ID_PROP, "RINGEX");
-        fixOfflineHoldBytes = intValue(FIX_OFFLINE_HOLD_BYTES_PROP, 1 << 20);
-        fixLibraryChannel = value(FIX_LIBRARY_CHANNEL_PROP, "aeron:ipc");
-        fixArchiveControlChannel = value(FIX_ARCHIVE_CONTROL_CHANNEL_PROP, "aeron:ipc");
-        fixArchiveControlStreamId = intValue(FIX_ARCHIVE_CONTROL_STREAM_PROP, 10);
-        fixArchiveResponseChannel = value(FIX_ARCHIVE_RESPONSE_CHANNEL_PROP, "aeron:ipc");
-        archiveDir = value(ARCHIVE_DIR_PROP, "ringex-gateway-archive");
-        final LogonPolicy logonDefaults = LogonPolicy.DEFAULT;
-        logonMaxFailures = intValue(LOGON_MAX_FAILURES_PROP, logonDefaults.maxFailures());
-        logonMaxAddressFailures = intValue(LOGON_MAX_ADDRESS_FAILURES_PROP, logonDefaults.maxAddressFailures());
-        logonLockoutMs = longValue(LOGON_LOCKOUT_MS_PROP, logonDefaults.lockoutMs());
-        logonMaxLockoutMs = longValue(LOGON_MAX_LOCKOUT_MS_PROP, logonDefaults.maxLockoutMs());
-        logonFailureDelayMs = longValue(LOGON_FAILURE_DELAY_MS_PROP, logonDefaults.failureDelayMs());
-        logonMaxPending = intValue(LOGON_MAX_PENDING_PROP, logonDefaults.maxPending());
-        sbeResponseTermLength = intValue(SBE_RESPONSE_TERM_LENGTH_PROP, 4 << 20);
-        sbeResponseSourceCheck = boolValue(SBE_RESPONSE_SOURCE_CHECK_PROP, true);
-        sbeMaxPendingRejects = intValue(SBE_MAX_PENDING_REJECTS_PROP, 16);
-        readFamilies();
-        source = null;
-    }
-
-    /**
-     * Load a properties file; system properties give the defaults for keys it omits.
-     *
-     * @param file the file.
-     * @return the context.
-     * @throws IOException if the file cannot be read.
-     */
-    public static GatewayContext load(final Path file) throws IOException
-    {
-        final Properties properties = new Properties();
-        properties.putAll(System.getProperties());
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8))
-        {
-            properties.load(reader);
-        }
-        return new GatewayContext(properties);
-    }
-
-    /**
-     * Build from properties (system properties are not consulted).
-     *
-     * @param properties the keys.
-     * @return the context.
-     */
-    public static GatewayContext fromProperties(final Properties properties)
-    {
-        return new GatewayContext(properties);
     }
 
     /**
@@ -294,86 +625,76 @@ public final class GatewayContext implements AutoCloseable
      */
     public GatewayContext conclude()
     {
-        check(gatewayId >= 1 && gatewayId <= 65535, GATEWAY_ID_PROP, "must be 1..65535", gatewayId);
-        check(aeronDirectoryName != null && !aeronDirectoryName.isEmpty(), AERON_DIR_PROP, "must be set", "");
-        checkChannel(CLIENT_CHANNEL_PROP, clientChannel);
-        checkChannel(ENGINE_INGRESS_CHANNEL_PROP, engineIngressChannel);
-        checkChannel(ENGINE_EGRESS_CHANNEL_PROP, engineEgressChannel);
+        require(gatewayId >= 1 && gatewayId <= 65535, Configuration.ID_PROP_NAME, gatewayId, "must be 1..65535");
+        require(aeronDirectoryName != null && !aeronDirectoryName.isEmpty(), Configuration.AERON_DIR_PROP_NAME,
+            aeronDirectoryName, "must be set");
+        checkChannel(Configuration.CLIENT_CHANNEL_PROP_NAME, clientChannel);
+        checkChannel(Configuration.ENGINE_INGRESS_CHANNEL_PROP_NAME, engineIngressChannel);
+        checkChannel(Configuration.ENGINE_EGRESS_CHANNEL_PROP_NAME, engineEgressChannel);
         if (marketDataChannel == null)
         {
             marketDataChannel = engineEgressChannel;
         }
-        checkChannel(MARKET_DATA_CHANNEL_PROP, marketDataChannel);
-        check(clientStreamId != 0, CLIENT_STREAM_PROP, "must not be 0", clientStreamId);
-        check(engineIngressStreamId != 0, ENGINE_INGRESS_STREAM_PROP, "must not be 0", engineIngressStreamId);
-        check(engineEgressStreamId != 0, ENGINE_EGRESS_STREAM_PROP, "must not be 0", engineEgressStreamId);
-        check(marketDataStreamId != 0, MARKET_DATA_STREAM_PROP, "must not be 0", marketDataStreamId);
-        check(engineStatusStreamId != 0, ENGINE_STATUS_STREAM_PROP, "must not be 0", engineStatusStreamId);
-        check(engineStatusTimeoutMs > 0, ENGINE_STATUS_TIMEOUT_MS_PROP, "must be > 0", engineStatusTimeoutMs);
+        checkChannel(Configuration.ENGINE_MARKETDATA_CHANNEL_PROP_NAME, marketDataChannel);
+        requireStream(Configuration.CLIENT_STREAM_PROP_NAME, clientStreamId);
+        requireStream(Configuration.ENGINE_INGRESS_STREAM_PROP_NAME, engineIngressStreamId);
+        requireStream(Configuration.ENGINE_EGRESS_STREAM_PROP_NAME, engineEgressStreamId);
+        requireStream(Configuration.ENGINE_MARKETDATA_STREAM_PROP_NAME, marketDataStreamId);
+        requireStream(Configuration.ENGINE_STATUS_STREAM_PROP_NAME, engineStatusStreamId);
+        requireDurationMs(Configuration.ENGINE_STATUS_TIMEOUT_PROP_NAME, engineStatusTimeoutMs, 1, Long.MAX_VALUE);
         engines = engineList.conclude(new EngineEndpoint(engineIngressChannel, engineIngressStreamId,
             engineEgressChannel, engineEgressStreamId, marketDataChannel, marketDataStreamId, engineStatusChannel,
             engineStatusStreamId));
-        check(heartbeatIntervalMs >= 10 && heartbeatIntervalMs <= 600_000, HEARTBEAT_INTERVAL_MS_PROP,
-            "must be 10..600000", heartbeatIntervalMs);
-        check(throttleMessagesPerSecond > 0, THROTTLE_RATE_PROP, "must be > 0", throttleMessagesPerSecond);
+        requireDurationMs(Configuration.HEARTBEAT_INTERVAL_PROP_NAME, heartbeatIntervalMs, 10, 600_000);
+        require(throttleMessagesPerSecond > 0, Configuration.THROTTLE_MESSAGES_PER_SECOND_PROP_NAME,
+            throttleMessagesPerSecond, "must be > 0");
         if (throttleBurst == 0)
         {
             throttleBurst = throttleMessagesPerSecond;
         }
-        check(throttleBurst > 0, THROTTLE_BURST_PROP, "must be > 0", throttleBurst);
-        check(backPressureTimeoutMs >= 0, BACK_PRESSURE_TIMEOUT_MS_PROP, "must be >= 0", backPressureTimeoutMs);
-        check(slowClientTimeoutMs >= 0, SLOW_CLIENT_TIMEOUT_MS_PROP, "must be >= 0", slowClientTimeoutMs);
-        check(logonTimeoutMs > 0, LOGON_TIMEOUT_MS_PROP, "must be > 0", logonTimeoutMs);
-        check(maxMessageLength >= 64 && maxMessageLength <= 65536, MAX_MESSAGE_LENGTH_PROP, "must be 64..65536",
-            maxMessageLength);
-        try
-        {
-            idleStrategy();
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw bad(IDLE_STRATEGY_PROP, "must be backoff, sleeping, yielding or busyspin", idleStrategyName);
-        }
+        require(throttleBurst > 0, Configuration.THROTTLE_BURST_PROP_NAME, throttleBurst, "must be > 0");
+        requireDurationMs(Configuration.BACKPRESSURE_TIMEOUT_PROP_NAME, backPressureTimeoutMs, 0, Long.MAX_VALUE);
+        requireDurationMs(Configuration.SLOW_CLIENT_TIMEOUT_PROP_NAME, slowClientTimeoutMs, 0, Long.MAX_VALUE);
+        requireDurationMs(Configuration.LOGON_TIMEOUT_PROP_NAME, logonTimeoutMs, 1, Long.MAX_VALUE);
+        require(maxMessageLength >= 64 && maxMessageLength <= 65536, Configuration.MAX_MESSAGE_LENGTH_PROP_NAME,
+            maxMessageLength, "must be 64..64k");
+        require(null != idleStrategyName, Configuration.IDLE_STRATEGY_PROP_NAME, null, "must be set");
+        IdleStrategies.check(Configuration.IDLE_STRATEGY_PROP_NAME, idleStrategyName);
         if (fixEnabled)
         {
-            check(fixPort > 0 && fixPort < 65536, FIX_PORT_PROP, "must be 1..65535", fixPort);
-            check(fixHost != null && !fixHost.isEmpty(), FIX_HOST_PROP, "must be set", "");
-            check(fixLogDir != null && !fixLogDir.isEmpty(), FIX_LOG_DIR_PROP, "must be set", "");
-            check(fixCompId != null && !fixCompId.isEmpty(), FIX_COMP_ID_PROP, "must be set", "");
-            check(fixOfflineHoldBytes >= 4096 && fixOfflineHoldBytes <= 1 << 30 &&
-                Integer.bitCount(fixOfflineHoldBytes) == 1, FIX_OFFLINE_HOLD_BYTES_PROP,
-                "must be a power of two, 4096..2^30", fixOfflineHoldBytes);
-            checkChannel(FIX_LIBRARY_CHANNEL_PROP, fixLibraryChannel);
-            checkChannel(FIX_ARCHIVE_CONTROL_CHANNEL_PROP, fixArchiveControlChannel);
-            checkChannel(FIX_ARCHIVE_RESPONSE_CHANNEL_PROP, fixArchiveResponseChannel);
+            require(fixPort > 0 && fixPort < 65536, Configuration.FIX_PORT_PROP_NAME, fixPort, "must be 1..65535");
+            require(fixHost != null && !fixHost.isEmpty(), Configuration.FIX_HOST_PROP_NAME, fixHost, "must be set");
+            require(fixLogDir != null && !fixLogDir.isEmpty(), Configuration.FIX_LOG_DIR_PROP_NAME, fixLogDir,
+                "must be set");
+            require(fixCompId != null && !fixCompId.isEmpty(), Configuration.FIX_COMP_ID_PROP_NAME, fixCompId,
+                "must be set");
+            require(fixOfflineHoldBytes >= 4096 && fixOfflineHoldBytes <= 1 << 30 &&
+                Integer.bitCount(fixOfflineHoldBytes) == 1, Configuration.FIX_OFFLINE_HOLD_BYTES_PROP_NAME,
+                fixOfflineHoldBytes, "must be a power of two, 4k..1g");
+            checkChannel(Configuration.FIX_LIBRARY_CHANNEL_PROP_NAME, fixLibraryChannel);
+            checkChannel(Configuration.FIX_ARCHIVE_CONTROL_CHANNEL_PROP_NAME, fixArchiveControlChannel);
+            checkChannel(Configuration.FIX_ARCHIVE_RESPONSE_CHANNEL_PROP_NAME, fixArchiveResponseChannel);
         }
-        check(logonMaxFailures >= 1, LOGON_MAX_FAILURES_PROP, "must be >= 1", logonMaxFailures);
-        check(logonMaxAddressFailures >= 1, LOGON_MAX_ADDRESS_FAILURES_PROP, "must be >= 1", logonMaxAddressFailures);
-        check(logonLockoutMs >= 0, LOGON_LOCKOUT_MS_PROP, "must be >= 0", logonLockoutMs);
-        check(logonMaxLockoutMs >= logonLockoutMs, LOGON_MAX_LOCKOUT_MS_PROP, "must be >= " + LOGON_LOCKOUT_MS_PROP,
-            logonMaxLockoutMs);
-        check(logonFailureDelayMs >= 0 && logonFailureDelayMs <= 30_000, LOGON_FAILURE_DELAY_MS_PROP,
-            "must be 0..30000", logonFailureDelayMs);
-        check(logonMaxPending >= 1 && logonMaxPending <= 4096, LOGON_MAX_PENDING_PROP, "must be 1..4096",
-            logonMaxPending);
-        check(sbeResponseTermLength >= 64 * 1024 && sbeResponseTermLength <= 64 << 20 &&
-            Integer.bitCount(sbeResponseTermLength) == 1, SBE_RESPONSE_TERM_LENGTH_PROP,
-            "must be a power of two, 65536..67108864", sbeResponseTermLength);
-        check(sbeMaxPendingRejects >= 0 && sbeMaxPendingRejects <= 1024, SBE_MAX_PENDING_REJECTS_PROP,
-            "must be 0..1024", sbeMaxPendingRejects);
+        require(logonMaxFailures >= 1, Configuration.LOGON_MAX_FAILURES_PROP_NAME, logonMaxFailures, "must be >= 1");
+        require(logonMaxAddressFailures >= 1, Configuration.LOGON_MAX_ADDRESS_FAILURES_PROP_NAME,
+            logonMaxAddressFailures, "must be >= 1");
+        requireDurationMs(Configuration.LOGON_LOCKOUT_PROP_NAME, logonLockoutMs, 0, Long.MAX_VALUE);
+        require(logonMaxLockoutMs >= logonLockoutMs, Configuration.LOGON_MAX_LOCKOUT_PROP_NAME,
+            shownMs(logonMaxLockoutMs), "must be at least " + Configuration.LOGON_LOCKOUT_PROP_NAME + " (" +
+            shownMs(logonLockoutMs) + ")");
+        requireDurationMs(Configuration.LOGON_FAILURE_DELAY_PROP_NAME, logonFailureDelayMs, 0, 30_000);
+        require(logonMaxPending >= 1 && logonMaxPending <= 4096, Configuration.LOGON_MAX_PENDING_PROP_NAME,
+            logonMaxPending, "must be 1..4096");
+        require(sbeResponseTermLength >= 64 * 1024 && sbeResponseTermLength <= 64 << 20 &&
+            Integer.bitCount(sbeResponseTermLength) == 1, Configuration.SBE_RESPONSE_TERM_LENGTH_PROP_NAME,
+            sbeResponseTermLength, "must be a power of two, 64k..64m");
+        require(sbeMaxPendingRejects >= 0 && sbeMaxPendingRejects <= 1024,
+            Configuration.SBE_MAX_PENDING_REJECTS_PROP_NAME, sbeMaxPendingRejects, "must be 0..1024");
         for (final User user : users.users())
         {
-            final String key = USER_PREFIX + user.username() + ".credential";
-            check(CredentialHash.isWellFormed(user.credentialHash()), key,
-                "must be a hash from io.ringex.gateway.auth.HashCredential", "<hidden>");
-        }
-        for (final StaticInstrument instrument : instruments)
-        {
-            final String key = INSTRUMENT_PREFIX + instrument.instrumentId;
-            check(instrument.priceScale >= 0 && instrument.priceScale <= 8, key, "price scale must be 0..8",
-                instrument.priceScale);
-            check(!instrument.symbol.isEmpty() && instrument.symbol.length() <= 16, key,
-                "symbol must be 1..16 characters", instrument.symbol);
+            // Users added in code too; the value is a secret, never shown.
+            require(CredentialHash.isWellFormed(user.credentialHash()), UserDirectory.credentialKey(user.username()),
+                "<hidden>", "must be a hash from io.ringex.gateway.auth.HashCredential");
         }
         if (null == logonAuthenticator)
         {
@@ -383,6 +704,39 @@ public final class GatewayContext implements AutoCloseable
         concluded = true;
         return this;
     }
+
+    private static void require(final boolean ok, final String key, final Object value, final String rule)
+    {
+        Config.require(ok, key, value, rule);
+    }
+
+    private static void requireStream(final String key, final int streamId)
+    {
+        require(streamId != 0, key, streamId, "must not be 0");
+    }
+
+    private static void requireDurationMs(final String key, final long ms, final long minMs, final long maxMs)
+    {
+        require(ms >= minMs && ms <= maxMs, key, shownMs(ms), maxMs == Long.MAX_VALUE ?
+            "must be at least " + shownMs(minMs) : "must be " + shownMs(minMs) + ".." + shownMs(maxMs));
+    }
+
+    /** A duration in milliseconds as a key would take it ({@code 100ms}, {@code 3s}). */
+    private static String shownMs(final long ms)
+    {
+        return ms <= 0 ? ms + "ms" : SystemUtil.formatDuration(TimeUnit.MILLISECONDS.toNanos(ms));
+    }
+
+    /**
+     * @param key     the key.
+     * @param channel its value.
+     * @throws ConfigurationException naming the key unless the value is an Aeron channel URI.
+     */
+    static void checkChannel(final String key, final String channel)
+    {
+        require(channel != null && channel.startsWith("aeron:"), key, channel, "must be an Aeron channel URI");
+    }
+
 
     /**
      * @return the limits on logons.
@@ -489,26 +843,12 @@ public final class GatewayContext implements AutoCloseable
     }
 
     /**
-     * @return a new idle strategy of the configured kind.
+     * @return a new idle strategy of the configured kind ({@link IdleStrategies#of(String)}); each agent runner needs
+     * its own.
      */
     public IdleStrategy idleStrategy()
     {
-        switch (idleStrategyName)
-        {
-            case "backoff":
-                // As the engine's: parks of at most 100 us, not Agrona's default 1 ms, which a message arriving at a
-                // parked agent waits out (FIX p50 at 5K orders/s was 2 ms with it).
-                return new BackoffIdleStrategy(100, 10, TimeUnit.MICROSECONDS.toNanos(1),
-                    TimeUnit.MICROSECONDS.toNanos(100));
-            case "sleeping":
-                return new SleepingMillisIdleStrategy(1);
-            case "yielding":
-                return new YieldingIdleStrategy();
-            case "busyspin":
-                return new BusySpinIdleStrategy();
-            default:
-                throw new IllegalArgumentException(idleStrategyName);
-        }
+        return IdleStrategies.of(idleStrategyName);
     }
 
     /**
@@ -530,10 +870,11 @@ public final class GatewayContext implements AutoCloseable
      * @param symbol       FIX Symbol(55).
      * @param priceScale   0..8.
      * @return this.
+     * @throws ConfigurationException naming the instrument's key if the symbol or scale is out of range.
      */
     public GatewayContext addInstrument(final int instrumentId, final String symbol, final int priceScale)
     {
-        instruments.add(new StaticInstrument(instrumentId, symbol, priceScale));
+        instruments.add(instrumentId, symbol, priceScale);
         return this;
     }
 
@@ -544,10 +885,7 @@ public final class GatewayContext implements AutoCloseable
      */
     public void populate(final InstrumentDirectory directory)
     {
-        for (final StaticInstrument instrument : instruments)
-        {
-            directory.put(instrument.instrumentId, instrument.symbol, instrument.priceScale);
-        }
+        instruments.populate(directory);
     }
 
     // ---------------------------------------------------------------- accessors
@@ -895,7 +1233,7 @@ public final class GatewayContext implements AutoCloseable
     }
 
     /**
-     * @return idle strategy name.
+     * @return the idle strategy's name, one of {@link IdleStrategies#NAMES}.
      */
     public String idleStrategyName()
     {
@@ -903,7 +1241,7 @@ public final class GatewayContext implements AutoCloseable
     }
 
     /**
-     * @param name backoff, sleeping, yielding or busyspin.
+     * @param name one of {@link IdleStrategies#NAMES}.
      * @return this.
      */
     public GatewayContext idleStrategyName(final String name)
@@ -1202,183 +1540,5 @@ public final class GatewayContext implements AutoCloseable
     public List<EngineEndpoint> engines()
     {
         return engines;
-    }
-
-    // ---------------------------------------------------------------- parsing
-
-    private void readFamilies()
-    {
-        final TreeSet<String> userNames = new TreeSet<>();
-        for (final String key : source.stringPropertyNames())
-        {
-            if (key.startsWith(USER_PREFIX))
-            {
-                final String rest = key.substring(USER_PREFIX.length());
-                final int dot = rest.indexOf('.');
-                if (dot > 0)
-                {
-                    userNames.add(rest.substring(0, dot));
-                }
-            }
-            else if (EngineList.isNumberedKey(key))
-            {
-                engineList.put(key, source.getProperty(key).trim());
-            }
-            else if (key.startsWith(INSTRUMENT_PREFIX))
-            {
-                final String idText = key.substring(INSTRUMENT_PREFIX.length());
-                final String value = source.getProperty(key).trim();
-                final int comma = value.indexOf(',');
-                try
-                {
-                    if (comma < 0)
-                    {
-                        throw new NumberFormatException();
-                    }
-                    instruments.add(new StaticInstrument(
-                        Integer.parseInt(idText),
-                        value.substring(0, comma).trim(),
-                        Integer.parseInt(value.substring(comma + 1).trim())));
-                }
-                catch (final NumberFormatException ex)
-                {
-                    throw bad(key, "must be <id>=<symbol>,<priceScale>", value);
-                }
-            }
-        }
-
-        for (final String name : userNames)
-        {
-            final String base = USER_PREFIX + name + '.';
-            final String credential = source.getProperty(base + "credential");
-            if (credential == null)
-            {
-                throw bad(base + "credential", "must be set", "");
-            }
-            final String accountsText = source.getProperty(base + "accounts");
-            if (accountsText == null || accountsText.isBlank())
-            {
-                throw bad(base + "accounts", "must list at least one account", "");
-            }
-            final String[] parts = accountsText.split(",");
-            final long[] accounts = new long[parts.length];
-            for (int i = 0; i < parts.length; i++)
-            {
-                try
-                {
-                    accounts[i] = Long.parseLong(parts[i].trim());
-                }
-                catch (final NumberFormatException ex)
-                {
-                    throw bad(base + "accounts", "must be comma separated account ids", accountsText);
-                }
-            }
-            final String sender = source.getProperty(base + "fix.sender.comp.id");
-            final String target = source.getProperty(base + "fix.target.comp.id", fixCompId);
-            final String cod = source.getProperty(base + "fix.cancel.on.disconnect", "false").trim();
-            if (!"true".equalsIgnoreCase(cod) && !"false".equalsIgnoreCase(cod))
-            {
-                throw bad(base + "fix.cancel.on.disconnect", "must be true or false", cod);
-            }
-            try
-            {
-                users.add(new User(name, credential.trim(), accounts, sender, target, Boolean.parseBoolean(cod)));
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw bad(base + "fix.sender.comp.id", ex.getMessage(), sender);
-            }
-        }
-    }
-
-    private String value(final String key, final String defaultValue)
-    {
-        final String value = source.getProperty(key);
-        return value == null ? defaultValue : value.trim();
-    }
-
-    private int intValue(final String key, final int defaultValue)
-    {
-        final String value = source.getProperty(key);
-        if (value == null)
-        {
-            return defaultValue;
-        }
-        try
-        {
-            return Integer.parseInt(value.trim());
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw bad(key, "must be an integer", value);
-        }
-    }
-
-    private long longValue(final String key, final long defaultValue)
-    {
-        final String value = source.getProperty(key);
-        if (value == null)
-        {
-            return defaultValue;
-        }
-        try
-        {
-            return Long.parseLong(value.trim());
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw bad(key, "must be an integer", value);
-        }
-    }
-
-    private boolean boolValue(final String key, final boolean defaultValue)
-    {
-        final String value = source.getProperty(key);
-        if (value == null)
-        {
-            return defaultValue;
-        }
-        final String trimmed = value.trim();
-        if ("true".equalsIgnoreCase(trimmed))
-        {
-            return true;
-        }
-        if ("false".equalsIgnoreCase(trimmed))
-        {
-            return false;
-        }
-        throw bad(key, "must be true or false", value);
-    }
-
-    static void checkChannel(final String key, final String channel)
-    {
-        check(channel != null && channel.startsWith("aeron:"), key, "must be an Aeron channel URI", channel);
-    }
-
-    static void check(final boolean ok, final String key, final String rule, final Object value)
-    {
-        if (!ok)
-        {
-            throw bad(key, rule, value);
-        }
-    }
-
-    static ConfigurationException bad(final String key, final String rule, final Object value)
-    {
-        return new ConfigurationException(key + ": " + rule + " (was '" + value + "')");
-    }
-
-    private static final class StaticInstrument
-    {
-        final int instrumentId;
-        final String symbol;
-        final int priceScale;
-
-        StaticInstrument(final int instrumentId, final String symbol, final int priceScale)
-        {
-            this.instrumentId = instrumentId;
-            this.symbol = symbol;
-            this.priceScale = priceScale;
-        }
     }
 }

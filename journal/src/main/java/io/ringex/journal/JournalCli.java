@@ -33,7 +33,9 @@ public final class JournalCli
 {
     private static final String USAGE = "usage: journal dump|verify|replay|stats <journal-dir> [options]\n" +
         "       dump [--from S] [--to S] [--account A] [--instrument I]\n" +
-        "       replay [--snapshots DIR] [--allow-gaps]";
+        "       replay [--snapshots DIR] [--allow-gaps]\n" +
+        "       (state, audit, trades, statements, events, digest, compare and synth replay through the engine:\n" +
+        "       ./ringex journal <command> runs them; docs/operations.md, \"Replay and audit\")";
     /** The options each command takes with a value. */
     private static final Map<String, Set<String>> OPTIONS = Map.of(
         "dump", Set.of("--from", "--to", "--account", "--instrument"),

@@ -146,6 +146,14 @@ public final class JournalWriter implements AutoCloseable
     }
 
     /**
+     * @return the Chronicle appender, for tests that check what it has synced.
+     */
+    ExcerptAppender appender()
+    {
+        return appender;
+    }
+
+    /**
      * @return the sequence of the last record appended (or known to be there when the writer was created).
      */
     public long lastSequence()

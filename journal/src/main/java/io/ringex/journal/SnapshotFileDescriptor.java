@@ -81,4 +81,27 @@ public final class SnapshotFileDescriptor
     {
         return PREFIX + String.format("%020d", sequence) + SUFFIX;
     }
+
+    /**
+     * The sequence a snapshot file's name says it holds, to pass over files without reading them.
+     *
+     * @param file a file named by {@link #fileName(long)}.
+     * @return the sequence, or {@link Long#MAX_VALUE} if the name is not one of ours.
+     */
+    public static long sequenceOf(final java.nio.file.Path file)
+    {
+        final String name = file.getFileName().toString();
+        if (!name.startsWith(PREFIX) || !name.endsWith(SUFFIX))
+        {
+            return Long.MAX_VALUE;
+        }
+        try
+        {
+            return Long.parseLong(name.substring(PREFIX.length(), name.length() - SUFFIX.length()));
+        }
+        catch (final NumberFormatException ex)
+        {
+            return Long.MAX_VALUE;
+        }
+    }
 }

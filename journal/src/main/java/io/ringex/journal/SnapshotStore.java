@@ -219,6 +219,36 @@ public final class SnapshotStore
     }
 
     /**
+     * Load the newest snapshot that checks out and lies at or before a point of the journal: for rebuilding the state
+     * as of that point, replay starts from it.
+     *
+     * @param stateVersion   the state format version the caller can restore; files of another version are passed over.
+     * @param maxSequence    the snapshot's last sequence must be at most this.
+     * @param maxTimestampNs the snapshot's last command must be stamped at most this.
+     * @param report         told of every file passed over for being unusable, and why.
+     * @return the snapshot, or null if there is none usable at or before the point.
+     */
+    public Snapshot loadAtOrBefore(
+        final int stateVersion, final long maxSequence, final long maxTimestampNs, final Consumer<String> report)
+    {
+        final List<Path> files = list();
+        for (int i = files.size() - 1; i >= 0; i--)
+        {
+            final Path file = files.get(i);
+            if (SnapshotFileDescriptor.sequenceOf(file) > maxSequence)
+            {
+                continue;
+            }
+            final Snapshot snapshot = load(file, stateVersion, report);
+            if (snapshot != null && snapshot.sequence() <= maxSequence && snapshot.timestampNs() <= maxTimestampNs)
+            {
+                return snapshot;
+            }
+        }
+        return null;
+    }
+
+    /**
      * Snapshot files, oldest first.
      *
      * @return the files.

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import net.openhft.chronicle.bytes.MappedBytesStore;
+import net.openhft.chronicle.bytes.SyncMode;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,7 +96,7 @@ class JournalTest
     }
 
     @Test
-    void machineDurabilitySyncsEachBatchAndReadsTheSame()
+    void machineDurabilityMsyncsEachBatchBeforeItCountsAsJournaled()
     {
         try (Journal journal = Journal.open(dir, Journal.Durability.MACHINE);
             JournalWriter writer = journal.newWriter(0))
@@ -102,9 +104,33 @@ class JournalTest
             for (int s = 1; s <= 50; s++)
             {
                 append(writer, s);
+                final long appended = writer.appender().lastIndexAppended();
+                assertTrue(journal.queue().lastIndexMSynced() < appended,
+                    "record " + s + " synced before its batch ended");
+                writer.endOfBatch();
+                // Chronicle records the index it msynced up to, after the msync of the mapped pages returns.
+                assertEquals(appended, journal.queue().lastIndexMSynced(), "batch " + s + " not msynced at its end");
+            }
+            // Chronicle's sync() is an msync only when the mapped file's mode asks for one: NONE returns at once.
+            assertEquals(SyncMode.SYNC, mappedStore(writer).syncMode());
+            assertEquals(50, readAll(journal, 1).size());
+        }
+    }
+
+    @Test
+    void processDurabilityLeavesThePagesToTheKernel()
+    {
+        try (Journal journal = Journal.open(dir, Journal.Durability.PROCESS);
+            JournalWriter writer = journal.newWriter(0))
+        {
+            final long syncedAtStart = journal.queue().lastIndexMSynced();
+            for (int s = 1; s <= 5; s++)
+            {
+                append(writer, s);
                 writer.endOfBatch();
             }
-            assertEquals(50, readAll(journal, 1).size());
+            assertEquals(syncedAtStart, journal.queue().lastIndexMSynced());
+            assertEquals(SyncMode.NONE, mappedStore(writer).syncMode());
         }
     }
 
@@ -239,6 +265,11 @@ class JournalTest
             }
             writer.endOfBatch();
         }
+    }
+
+    private static MappedBytesStore mappedStore(final JournalWriter writer)
+    {
+        return (MappedBytesStore)writer.appender().wire().bytes().bytesStore();
     }
 
     private static void append(final JournalWriter writer, final long sequence)

@@ -5,16 +5,19 @@ import io.ringex.protocol.codecs.AddAccountDecoder;
 import io.ringex.protocol.codecs.AddInstrumentDecoder;
 import io.ringex.protocol.codecs.AdjustBalanceDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
+import io.ringex.protocol.codecs.AmendInstrumentDecoder;
 import io.ringex.protocol.codecs.AuctionIndicativeDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.BustTradeDecoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.CatchUpRequestDecoder;
 import io.ringex.protocol.codecs.CatchUpResponseDecoder;
 import io.ringex.protocol.codecs.CatchUpStopDecoder;
+import io.ringex.protocol.codecs.DelistInstrumentDecoder;
 import io.ringex.protocol.codecs.EndOfDayDecoder;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
@@ -33,13 +36,20 @@ import io.ringex.protocol.codecs.ReplicatedCommandDecoder;
 import io.ringex.protocol.codecs.ReplicationAckDecoder;
 import io.ringex.protocol.codecs.ReplicationHeartbeatDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
+import io.ringex.protocol.codecs.SetAccountStatusDecoder;
 import io.ringex.protocol.codecs.SetDynamicBandDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
+import io.ringex.protocol.codecs.SetUserCredentialDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
 import io.ringex.protocol.codecs.TickDecoder;
+import io.ringex.protocol.codecs.TradeBustedDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
 import io.ringex.protocol.codecs.UnlockLogonsDecoder;
+import io.ringex.protocol.codecs.UpsertUserDecoder;
+import io.ringex.protocol.codecs.UserDefinitionDecoder;
+import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
+import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
 
 /**
  * What this build knows of each message of the schema: its kind, its root block length and the shape of what follows
@@ -86,6 +96,8 @@ public final class MessageCatalog
     private static final int MAX_TEMPLATE_ID = 127;
     private static final Kind[] KINDS = new Kind[MAX_TEMPLATE_ID + 1];
     private static final int[] BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
+    /** Per template: the schema version each part (group or var data) was added in; null if all came with version 1. */
+    private static final int[][] PART_SINCE_VERSIONS = new int[MAX_TEMPLATE_ID + 1][];
     /** Per template: the root block length at each schema version, index version - 1; null if it never changed. */
     private static final int[][] BLOCK_LENGTHS_BY_VERSION = new int[MAX_TEMPLATE_ID + 1][];
     private static final int[][] GROUP_BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1][];
@@ -118,7 +130,7 @@ public final class MessageCatalog
         add(SetLimitsDecoder.TEMPLATE_ID, "SetLimits", Kind.ADMIN, SetLimitsDecoder.BLOCK_LENGTH,
             new Part[]{ Part.GROUP }, new int[]{ SetLimitsDecoder.PositionLimitsDecoder.sbeBlockLength() });
         add(AdjustBalanceDecoder.TEMPLATE_ID, "AdjustBalance", Kind.ADMIN, AdjustBalanceDecoder.BLOCK_LENGTH,
-            NONE, NO_GROUPS);
+            new Part[]{ Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
         add(SetTradingStatusDecoder.TEMPLATE_ID, "SetTradingStatus", Kind.ADMIN,
             SetTradingStatusDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
         add(KillSwitchDecoder.TEMPLATE_ID, "KillSwitch", Kind.ADMIN, KillSwitchDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
@@ -131,8 +143,22 @@ public final class MessageCatalog
         add(UnlockLogonsDecoder.TEMPLATE_ID, "UnlockLogons", Kind.ADMIN, UnlockLogonsDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
         add(TickDecoder.TEMPLATE_ID, "Tick", Kind.TIMER, TickDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(AmendInstrumentDecoder.TEMPLATE_ID, "AmendInstrument", Kind.ADMIN, AmendInstrumentDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
+        add(DelistInstrumentDecoder.TEMPLATE_ID, "DelistInstrument", Kind.ADMIN,
+            DelistInstrumentDecoder.BLOCK_LENGTH, new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
+        add(SetAccountStatusDecoder.TEMPLATE_ID, "SetAccountStatus", Kind.ADMIN,
+            SetAccountStatusDecoder.BLOCK_LENGTH, new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
+        add(UpsertUserDecoder.TEMPLATE_ID, "UpsertUser", Kind.ADMIN, UpsertUserDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.GROUP, Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA },
+            new int[]{ UpsertUserDecoder.AccountsDecoder.sbeBlockLength() });
+        add(SetUserCredentialDecoder.TEMPLATE_ID, "SetUserCredential", Kind.ADMIN,
+            SetUserCredentialDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
+        add(UserDirectoryRequestDecoder.TEMPLATE_ID, "UserDirectoryRequest", Kind.ADMIN,
+            UserDirectoryRequestDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
 
-        // Trading phases (issue 23)
+        // Order types and trading phases (issue 23; the schema's ids 80-89)
         add(SetDynamicBandDecoder.TEMPLATE_ID, "SetDynamicBand", Kind.ADMIN, SetDynamicBandDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
         add(AuctionIndicativeDecoder.TEMPLATE_ID, "AuctionIndicative", Kind.EVENT,
@@ -159,11 +185,16 @@ public final class MessageCatalog
             new int[]{ EngineStatusDecoder.CountersDecoder.sbeBlockLength(),
                 EngineStatusDecoder.RejectsDecoder.sbeBlockLength() });
         add(AdminResponseDecoder.TEMPLATE_ID, "AdminResponse", Kind.EVENT, AdminResponseDecoder.BLOCK_LENGTH,
-            NONE, NO_GROUPS);
+            new Part[]{ Part.VAR_DATA }, NO_GROUPS);
         add(BusinessRejectDecoder.TEMPLATE_ID, "BusinessReject", Kind.EVENT, BusinessRejectDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA }, NO_GROUPS);
         add(LogonsUnlockedDecoder.TEMPLATE_ID, "LogonsUnlocked", Kind.EVENT, LogonsUnlockedDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
+        add(UserDefinitionDecoder.TEMPLATE_ID, "UserDefinition", Kind.EVENT, UserDefinitionDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.GROUP, Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA },
+            new int[]{ UserDefinitionDecoder.AccountsDecoder.sbeBlockLength() });
+        add(UserDirectoryEndDecoder.TEMPLATE_ID, "UserDirectoryEnd", Kind.EVENT,
+            UserDirectoryEndDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
 
         add(ReplicatedCommandDecoder.TEMPLATE_ID, "ReplicatedCommand", Kind.REPLICATION,
             ReplicatedCommandDecoder.BLOCK_LENGTH, new Part[]{ Part.VAR_DATA }, NO_GROUPS);
@@ -178,6 +209,12 @@ public final class MessageCatalog
         add(CatchUpStopDecoder.TEMPLATE_ID, "CatchUpStop", Kind.REPLICATION,
             CatchUpStopDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
 
+        // Post-trade corrections (the schema's ids 90-99)
+        add(BustTradeDecoder.TEMPLATE_ID, "BustTrade", Kind.ADMIN, BustTradeDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
+        add(TradeBustedDecoder.TEMPLATE_ID, "TradeBusted", Kind.EVENT, TradeBustedDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
+
         // Root blocks that grew: their length at versions 1, 2, ... (fields added later sit at the block's end).
         grew(LogonDecoder.TEMPLATE_ID, 9, LogonDecoder.BLOCK_LENGTH);
         grew(LogonResponseDecoder.TEMPLATE_ID, 31, LogonResponseDecoder.BLOCK_LENGTH);
@@ -187,6 +224,9 @@ public final class MessageCatalog
         grew(SetTradingStatusDecoder.TEMPLATE_ID, 13, SetTradingStatusDecoder.BLOCK_LENGTH);
         grew(ExecutionReportDecoder.TEMPLATE_ID, 164, ExecutionReportDecoder.BLOCK_LENGTH);
         grew(TradeDecoder.TEMPLATE_ID, 77, TradeDecoder.BLOCK_LENGTH);
+        // Parts added to a message later: the schema version of each part, in wire order.
+        partsSince(AdjustBalanceDecoder.TEMPLATE_ID, 2, 2, 2);
+        partsSince(AdminResponseDecoder.TEMPLATE_ID, 2);
     }
 
     private MessageCatalog()
@@ -220,6 +260,38 @@ public final class MessageCatalog
             throw new IllegalStateException("block lengths of " + NAMES[templateId] + " must name every version");
         }
         BLOCK_LENGTHS_BY_VERSION[templateId] = blockLengthByVersion;
+    }
+
+    private static void partsSince(final int templateId, final int... sinceVersions)
+    {
+        if (sinceVersions.length != PARTS[templateId].length)
+        {
+            throw new IllegalStateException("parts of " + NAMES[templateId] + " must each name their version");
+        }
+        PART_SINCE_VERSIONS[templateId] = sinceVersions;
+    }
+
+    /**
+     * The parts after the root block that a message written at a schema version has: a part added in a later version
+     * is absent (parts added later come after those of earlier versions).
+     *
+     * @param templateId a known template id.
+     * @param version    the message's version.
+     * @return how many of {@link #parts(int)} it carries.
+     */
+    static int partCount(final int templateId, final int version)
+    {
+        final int[] since = PART_SINCE_VERSIONS[templateId];
+        if (null == since)
+        {
+            return PARTS[templateId].length;
+        }
+        int count = 0;
+        while (count < since.length && since[count] <= version)
+        {
+            count++;
+        }
+        return count;
     }
 
     /**

@@ -100,9 +100,11 @@ public final class MessageValidator
 
         final MessageCatalog.Part[] parts = MessageCatalog.parts(templateId);
         final int[] groupBlockLengths = MessageCatalog.groupBlockLengths(templateId);
+        final int partCount = MessageCatalog.partCount(templateId, version);
         int groupIndex = 0;
-        for (final MessageCatalog.Part part : parts)
+        for (int p = 0; p < partCount; p++)
         {
+            final MessageCatalog.Part part = parts[p];
             if (part == MessageCatalog.Part.GROUP)
             {
                 if (position + MessageCatalog.GROUP_HEADER_LENGTH > end)

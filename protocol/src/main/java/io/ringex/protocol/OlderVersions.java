@@ -10,8 +10,8 @@ import org.agrona.MutableDirectBuffer;
  * <p>
  * Fields added in a later version sit at the end of the root block ({@code sinceVersion}), so the older layout is the
  * header with the older version and block length, the first {@link MessageCatalog#blockLength(int, int)} bytes of the
- * root block, then the groups and variable-length data unchanged (group entries never grow: a test of the schema
- * checks it).
+ * root block, then the groups and variable-length data the older version has (parts added later come after the older
+ * ones and are left out; group entries never grow: a test of the schema checks both).
  * <p>
  * Thread safety: stateless; any thread. Allocates nothing.
  */
@@ -21,6 +21,27 @@ public final class OlderVersions
 
     private OlderVersions()
     {
+    }
+
+    private static int partsEnd(final DirectBuffer buffer, final int start, final int templateId, final int count)
+    {
+        final MessageCatalog.Part[] parts = MessageCatalog.parts(templateId);
+        int position = start;
+        for (int p = 0; p < count; p++)
+        {
+            if (parts[p] == MessageCatalog.Part.GROUP)
+            {
+                final int entryLength = buffer.getShort(position, MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF;
+                final int entries = buffer.getShort(position + 2, MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF;
+                position += MessageCatalog.GROUP_HEADER_LENGTH + entryLength * entries;
+            }
+            else
+            {
+                position += MessageCatalog.VAR_DATA_HEADER_LENGTH +
+                    buffer.getInt(position, MessageHeaderDecoder.BYTE_ORDER);
+            }
+        }
+        return position;
     }
 
     /**
@@ -61,8 +82,11 @@ public final class OlderVersions
             MessageHeaderDecoder.BYTE_ORDER);
         dst.putShort(dstOffset + MessageHeaderDecoder.versionEncodingOffset(), (short)targetVersion,
             MessageHeaderDecoder.BYTE_ORDER);
-        final int rest = length - HEADER_LENGTH - blockLength;
-        dst.putBytes(dstOffset + HEADER_LENGTH + olderBlockLength, src, offset + HEADER_LENGTH + blockLength, rest);
+        // The groups and var data the older version has: those added later come last and are left out.
+        final int partsStart = offset + HEADER_LENGTH + blockLength;
+        final int rest = partsEnd(src, partsStart, templateId, MessageCatalog.partCount(templateId, targetVersion)) -
+            partsStart;
+        dst.putBytes(dstOffset + HEADER_LENGTH + olderBlockLength, src, partsStart, rest);
         return HEADER_LENGTH + olderBlockLength + rest;
     }
 }

@@ -61,6 +61,48 @@ final class SchemaEvolutionTest
     }
 
     @Test
+    void catalogKnowsWhichVersionEachPartCameIn() throws Exception
+    {
+        for (final List<Token> message : SchemaMessages.messages())
+        {
+            final Token begin = message.get(0);
+            final List<Token> body = message.subList(1, message.size() - 1);
+            final List<Token> groups = new ArrayList<>();
+            final List<Token> varData = new ArrayList<>();
+            int i = collectFields(body, 0, new ArrayList<>());
+            i = collectGroups(body, i, groups);
+            uk.co.real_logic.sbe.ir.GenerationUtil.collectVarData(body, i, varData);
+            final List<Integer> since = new ArrayList<>();
+            for (final Token token : groups)
+            {
+                if (token.signal() == Signal.BEGIN_GROUP)
+                {
+                    since.add(Math.max(1, token.version()));
+                }
+            }
+            for (final Token token : varData)
+            {
+                if (token.signal() == Signal.BEGIN_VAR_DATA)
+                {
+                    since.add(Math.max(1, token.version()));
+                }
+            }
+            for (int version = MessageValidator.MIN_SUPPORTED_VERSION; version <= MessageValidator.SCHEMA_VERSION;
+                version++)
+            {
+                final int v = version;
+                final int inVersion = (int)since.stream().filter(s -> s <= v).count();
+                assertEquals(inVersion, MessageCatalog.partCount((int)begin.id(), version),
+                    begin.name() + " parts at version " + version);
+                for (int p = 1; p < since.size(); p++)
+                {
+                    assertTrue(since.get(p) >= since.get(p - 1), begin.name() + ": a part added before an older one");
+                }
+            }
+        }
+    }
+
+    @Test
     void groupEntriesNeverGrow() throws Exception
     {
         for (final List<Token> message : SchemaMessages.messages())

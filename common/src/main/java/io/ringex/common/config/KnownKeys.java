@@ -170,7 +170,7 @@ public final class KnownKeys
         }
         for (final Family family : families)
         {
-            final int distance = distance(key, family.shown);
+            final int distance = Math.min(distance(key, family.shown), distance(key, instance(family.shown, key)));
             if (distance < bestDistance)
             {
                 bestDistance = distance;
@@ -178,6 +178,28 @@ public final class KnownKeys
             }
         }
         return null != best && bestDistance <= Math.max(3, key.length() / 3) ? best : null;
+    }
+
+    /**
+     * The family's key for the key's own name or number, so a typo after the placeholder is measured as one:
+     * {@code ringex.gateway.engine.2.egress.chanel} is 1 from {@code ringex.gateway.engine.<n>.egress.channel} read
+     * as {@code ringex.gateway.engine.2.egress.channel}, where a single key 3 away would otherwise be named.
+     *
+     * @param shown a family as shown, with one {@code <placeholder>}.
+     * @param key   a key.
+     * @return the family's key with the placeholder replaced by the key's segment at its place, or {@code shown}.
+     */
+    static String instance(final String shown, final String key)
+    {
+        final int open = shown.indexOf('<');
+        final int close = shown.indexOf('>', open);
+        if (open < 0 || close < 0 || !key.startsWith(shown.substring(0, open)))
+        {
+            return shown;
+        }
+        final int end = key.indexOf('.', open);
+        return shown.substring(0, open) + key.substring(open, end < 0 ? key.length() : end) +
+            shown.substring(close + 1);
     }
 
     /** Levenshtein distance: insertions, deletions and substitutions. */

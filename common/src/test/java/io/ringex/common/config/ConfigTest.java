@@ -102,10 +102,28 @@ final class ConfigTest
             family.getMessage());
 
         p.remove("ringex.sample.user.alice.acounts");
+        p.setProperty("ringex.sample.user.alice.accounts.x", "1");
+        assertThrows(ConfigurationException.class, () -> known.check(p), "a family matches whole keys");
+
+        p.remove("ringex.sample.user.alice.accounts.x");
         p.setProperty("ringex.gateway.fix.port", "9880");
         assertThrows(ConfigurationException.class, () -> known.check(p), "another process's key is not this one's");
         assertNull(known.closest("ringex.something.else.entirely"));
         assertTrue(!known.isKnown(Sample.NOT_A_KEY));
+    }
+
+    @Test
+    void aTypoAfterAFamilysPlaceholderNamesTheFamilyNotASingleKeyThatLooksAlike()
+    {
+        // Engine 1's keys are unnumbered; engine n's are numbered: a typo in engine 2's key is 3 edits from engine
+        // 1's, and 1 from engine 2's.
+        final KnownKeys known = KnownKeys.of(Sample.class)
+            .family("ringex\\.sample\\.[0-9]+\\.ring\\.capacity", "ringex.sample.<n>.ring.capacity", "engine n's");
+        assertEquals("ringex.sample.<n>.ring.capacity", known.closest("ringex.sample.2.ring.capacty"));
+        assertEquals("ringex.sample.ring.capacity", known.closest("ringex.sample.ring.capacty"));
+        assertEquals("ringex.sample.12.ring.capacity",
+            KnownKeys.instance("ringex.sample.<n>.ring.capacity", "ringex.sample.12.ring.capacty"));
+        assertEquals("ringex.sample.<n>.x", KnownKeys.instance("ringex.sample.<n>.x", "ringex.other.1.x"));
     }
 
     @Test

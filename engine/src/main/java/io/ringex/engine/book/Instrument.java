@@ -29,6 +29,8 @@ public final class Instrument
     public static final byte STATUS_CLOSING_AUCTION = 6;
     /** Volatility auction after the dynamic band interrupted continuous trading: uncrosses into OPEN. */
     public static final byte STATUS_VOLATILITY_AUCTION = 7;
+    /** Trading status: delisted (TradingStatus.DELISTED): no longer trades, its history kept. */
+    public static final byte STATUS_DELISTED = 20;
 
     /** Largest basis-point band accepted (100 times the reference price). */
     public static final long MAX_BAND_BASIS_POINTS = 1_000_000L;
@@ -128,6 +130,16 @@ public final class Instrument
     public int instrumentId()
     {
         return instrumentId;
+    }
+
+    /**
+     * Rename the instrument (an amend that changes nothing else keeps its book and orders).
+     *
+     * @param symbol 16 bytes of symbol (copied).
+     */
+    public void rename(final byte[] symbol)
+    {
+        System.arraycopy(symbol, 0, this.symbol, 0, SYMBOL_LENGTH);
     }
 
     /** @return the 16 symbol bytes (do not modify). */

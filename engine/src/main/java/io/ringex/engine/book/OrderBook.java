@@ -483,6 +483,24 @@ public final class OrderBook
     }
 
     /**
+     * Take the place of an amended instrument's book (which must hold no order): its market-data sequence, last trade
+     * price, priority stamps and mark slot carry on in this one, and so do its phase's end, its dynamic band and the
+     * auction indicative it last published (an amend must not end a timed phase or publish an indicative again).
+     *
+     * @param old the book replaced.
+     */
+    public void takeOver(final OrderBook old)
+    {
+        this.marks = old.marks;
+        this.markIndex = old.markIndex;
+        restoreState(old.mdSequence, old.lastTradePrice, old.nextPriority);
+        this.phaseEndNs = old.phaseEndNs;
+        this.dynamicBandBasisPoints = old.dynamicBandBasisPoints;
+        this.volatilityAuctionNs = old.volatilityAuctionNs;
+        this.publishedIndicative.copy(old.publishedIndicative);
+    }
+
+    /**
      * Restore market-data state from a snapshot.
      *
      * @param mdSequence     last market-data sequence.

@@ -42,6 +42,21 @@ public final class PublishedIndicative
         return true;
     }
 
+    /**
+     * Take what another book last published (the book of an amended instrument takes its predecessor's place).
+     *
+     * @param other the predecessor's.
+     */
+    public void copy(final PublishedIndicative other)
+    {
+        published = other.published;
+        status = other.status;
+        price = other.price;
+        matched = other.matched;
+        imbalance = other.imbalance;
+        endNs = other.endNs;
+    }
+
     /** Forget it (a call phase ended: the next one publishes its first at once). */
     public void clear()
     {

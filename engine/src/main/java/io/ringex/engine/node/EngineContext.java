@@ -10,7 +10,11 @@ import io.ringex.common.config.ConfigOption;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalPretoucher;
 import org.agrona.SystemUtil;
+import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemEpochNanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 
 /**
  * Configuration of an engine node, in the style of Aeron's {@code MediaDriver.Context}: fluent setters, defaults
@@ -565,6 +569,8 @@ public final class EngineContext
     private Threading threading = Configuration.threading();
     private String idleStrategy = Configuration.idleStrategy();
     private long replicationAckTimeoutNs = Configuration.replicationAckTimeoutNs();
+    private EpochNanoClock epochNanoClock;
+    private NanoClock nanoClock;
     private boolean concluded;
 
     /**
@@ -629,6 +635,14 @@ public final class EngineContext
             reportWindowBytes, "must hold at least 4 output slots (" + 4 * outputSlotLength + " bytes)");
         require(null != idleStrategy, Configuration.IDLE_STRATEGY_PROP_NAME, null, "must be set");
         IdleStrategies.check(Configuration.IDLE_STRATEGY_PROP_NAME, idleStrategy);
+        if (null == epochNanoClock)
+        {
+            epochNanoClock = new SystemEpochNanoClock();
+        }
+        if (null == nanoClock)
+        {
+            nanoClock = SystemNanoClock.INSTANCE;
+        }
         concluded = true;
         return this;
     }
@@ -1182,6 +1196,50 @@ public final class EngineContext
     public EngineContext replicationAckTimeoutNs(final long timeoutNs)
     {
         this.replicationAckTimeoutNs = timeoutNs;
+        return this;
+    }
+
+    /**
+     * @return the clock that stamps commands (the time the processor knows, replayed as journaled), statuses and
+     * heartbeats, in nanoseconds since the epoch; the system's unless set, never read for a timeout.
+     */
+    public EpochNanoClock epochNanoClock()
+    {
+        return epochNanoClock;
+    }
+
+    /**
+     * As in Aeron's contexts, a clock is set in code only (no property): a test sets one it controls.
+     *
+     * @param clock the clock that stamps commands, statuses and heartbeats.
+     * @return this.
+     */
+    public EngineContext epochNanoClock(final EpochNanoClock clock)
+    {
+        this.epochNanoClock = clock;
+        return this;
+    }
+
+    /**
+     * @return the clock every interval and timeout of the node is measured by (the status and heartbeat intervals,
+     * the SYNC acknowledgement timeout, a standby's catch-up requests and automatic promotion); monotonic, the
+     * system's ({@link System#nanoTime()}) unless set.
+     */
+    public NanoClock nanoClock()
+    {
+        return nanoClock;
+    }
+
+    /**
+     * As in Aeron's contexts, a clock is set in code only (no property): a test drives the node's timeouts with one
+     * it controls.
+     *
+     * @param clock the clock intervals and timeouts are measured by.
+     * @return this.
+     */
+    public EngineContext nanoClock(final NanoClock clock)
+    {
+        this.nanoClock = clock;
         return this;
     }
 

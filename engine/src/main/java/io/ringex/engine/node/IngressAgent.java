@@ -4,6 +4,7 @@ import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.ringex.engine.replication.ClientIngress;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.Sequencer;
 import io.ringex.engine.ring.SlotDescriptor;
@@ -14,10 +15,11 @@ import io.ringex.protocol.codecs.BusinessRejectEncoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.TickEncoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -28,11 +30,12 @@ import org.agrona.concurrent.status.AtomicCounter;
  * When the ring is full the fragment is not dropped: the controlled poll returns ABORT and Aeron redelivers it on the
  * next poll, which pushes back on the publishers. A fragment that fails validation is counted, logged (at most one
  * line per reason per second) and, when it names a session, answered with a {@code BusinessReject} on the egress; it
- * never reaches the ring, so the journal holds only valid commands.
+ * never reaches the ring, so the journal holds only valid commands. A reject the egress does not take at once is
+ * counted ({@code outbound-dropped}), not waited for.
  * <p>
  * Thread safety: one thread (its agent runner's); it is the only user of the input ring's sequencer.
  */
-final class IngressAgent implements Agent, ControlledFragmentHandler
+final class IngressAgent implements ClientIngress, ControlledFragmentHandler
 {
     private static final System.Logger LOG = System.getLogger(IngressAgent.class.getName());
     private static final int FRAGMENT_LIMIT = 64;
@@ -42,43 +45,67 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
     private final Subscription subscription;
     private final Ring ring;
     private final Sequencer sequencer;
-    private final EpochNanoClock clock;
+    private final EpochNanoClock epochClock;
+    private final NanoClock clock;
     private final MessageValidator validator;
     private final Publication rejects;
     private final AtomicCounter malformedCounter;
     private final AtomicCounter backPressureCounter;
+    private final AtomicCounter rejectsDropped;
     private final UnsafeBuffer rejectBuffer = new UnsafeBuffer(new byte[256]);
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final BusinessRejectEncoder rejectEncoder = new BusinessRejectEncoder();
     private final long[] lastLogNsByReason = new long[RejectReason.values().length];
+    private final AtomicCounter nextDeadline;
+    private final UnsafeBuffer tickBuffer = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH +
+        TickEncoder.BLOCK_LENGTH]);
+    private final TickEncoder tickEncoder = new TickEncoder();
+    private long lastTickDeadline = Long.MAX_VALUE;
     private volatile boolean open;
     private long lastTimestampNs;
     private long epoch;
 
+    /**
+     * @param subscription        the ingress stream.
+     * @param ring                the input ring, of which this agent is the only producer.
+     * @param epochClock          stamps each command (the time the processor knows).
+     * @param clock               times the log's rate limit.
+     * @param rejects             the egress, where refused fragments that name a session are answered.
+     * @param malformedCounter    counts the fragments refused.
+     * @param backPressureCounter counts the times the ring was full.
+     * @param rejectsDropped      counts the rejects the egress did not take.
+     * @param nextDeadline        the processor's earliest deadline: a Tick is journaled when the clock reaches it.
+     */
     IngressAgent(
         final Subscription subscription,
         final Ring ring,
-        final EpochNanoClock clock,
+        final EpochNanoClock epochClock,
+        final NanoClock clock,
         final Publication rejects,
         final AtomicCounter malformedCounter,
-        final AtomicCounter backPressureCounter)
+        final AtomicCounter backPressureCounter,
+        final AtomicCounter rejectsDropped,
+        final AtomicCounter nextDeadline)
     {
+        this.nextDeadline = nextDeadline;
         this.subscription = subscription;
         this.ring = ring;
         this.sequencer = ring.sequencer();
+        this.epochClock = epochClock;
         this.clock = clock;
         this.validator = new MessageValidator(ring.maxPayloadLength());
         this.rejects = rejects;
         this.malformedCounter = malformedCounter;
         this.backPressureCounter = backPressureCounter;
+        this.rejectsDropped = rejectsDropped;
     }
 
     /**
-     * Start taking commands (after recovery). Until then fragments wait in the subscription's image.
+     * Start taking commands (after recovery, or on promotion). Until then fragments wait in the subscription's image.
      *
      * @param epoch the primary term stamped on rejects.
      */
-    void open(final long epoch)
+    public void open(final long epoch)
     {
         this.epoch = epoch;
         this.open = true;
@@ -87,14 +114,51 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
     /**
      * Stop taking commands (fenced, or shutting down); what is in flight stays in the image.
      */
-    void close()
+    public void close()
     {
         this.open = false;
     }
 
     public int doWork()
     {
-        return open ? subscription.controlledPoll(this, FRAGMENT_LIMIT) : 0;
+        return open ? subscription.controlledPoll(this, FRAGMENT_LIMIT) + tickIfDue() : 0;
+    }
+
+    /**
+     * Journal a Tick when the clock has reached the processor's earliest deadline and nothing else has carried the
+     * time there: the ring's clock moves only with commands, so an expiry or a scheduled phase would otherwise wait for
+     * the next one. One Tick per deadline; a full ring tries again next cycle.
+     */
+    private int tickIfDue()
+    {
+        final long deadline = nextDeadline.getAcquire();
+        if (deadline == Long.MAX_VALUE || deadline == lastTickDeadline)
+        {
+            return 0;
+        }
+        final long now = Math.max(epochClock.nanoTime(), lastTimestampNs);
+        if (now < deadline)
+        {
+            return 0;
+        }
+        final long sequence = sequencer.tryNext();
+        if (sequence < 0)
+        {
+            return 0;
+        }
+        lastTimestampNs = now;
+        lastTickDeadline = deadline;
+        final int length = MessageHeaderEncoder.ENCODED_LENGTH +
+            tickEncoder.wrapAndApplyHeader(tickBuffer, 0, headerEncoder).deadlineNs(deadline).encodedLength();
+        final AtomicBuffer slots = ring.buffer();
+        final int slot = ring.slotOffset(sequence);
+        slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, now);
+        slots.putLong(slot + SlotDescriptor.SOURCE_ID_OFFSET, 0);
+        slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, TickEncoder.TEMPLATE_ID);
+        slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET, length);
+        slots.putBytes(slot + SlotDescriptor.PAYLOAD_OFFSET, tickBuffer, 0, length);
+        sequencer.publish(sequence);
+        return 1;
     }
 
     public String roleName()
@@ -132,7 +196,7 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
         final long sourceId = carriesSession(templateId) ?
             buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH + SESSION_ID_BODY_OFFSET,
             MessageHeaderDecoder.BYTE_ORDER) : adminSource(header.reservedValue());
-        final long now = Math.max(clock.nanoTime(), lastTimestampNs);
+        final long now = Math.max(epochClock.nanoTime(), lastTimestampNs);
         lastTimestampNs = now;
 
         final AtomicBuffer slots = ring.buffer();
@@ -184,7 +248,18 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
                 .refClientOrderId("")
                 .rejectReason(reason)
                 .text(reason.name());
-            rejects.offer(rejectBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + rejectEncoder.encodedLength());
+            final int rejectLength = MessageHeaderEncoder.ENCODED_LENGTH + rejectEncoder.encodedLength();
+            long result = rejects.offer(rejectBuffer, 0, rejectLength);
+            if (result == Publication.ADMIN_ACTION)
+            {
+                result = rejects.offer(rejectBuffer, 0, rejectLength);
+            }
+            if (result < 0)
+            {
+                // Not waited for: the input thread must not stall on a slow gateway for a message it refused. The
+                // refusal is counted (ingress-malformed) and logged above; the lost answer is counted here.
+                rejectsDropped.incrementRelease();
+            }
         }
     }
 }

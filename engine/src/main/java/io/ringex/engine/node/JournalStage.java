@@ -1,5 +1,6 @@
 package io.ringex.engine.node;
 
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.engine.ring.SlotDescriptor;
 import io.ringex.engine.ring.SlotHandler;
 import io.ringex.journal.JournalWriter;

@@ -208,6 +208,12 @@ public final class NodeControlCli
             "aeron:udp?endpoint=localhost:0|control=" + outbound + "|control-mode=dynamic", riskStream);
     }
 
+    private static String replicated(final long replicationSequence)
+    {
+        return replicationSequence == EngineStatusDecoder.replicationSequenceNullValue() ? "off" :
+            Long.toString(replicationSequence);
+    }
+
     private int pollStatus(final Subscription statuses, final Consumer<String> onStatus)
     {
         return statuses.poll((buffer, offset, length, frame) ->
@@ -218,7 +224,7 @@ public final class NodeControlCli
             {
                 status.wrapAndApplyHeader(buffer, offset, header);
                 onStatus.accept("node=" + status.nodeId() + " role=" + status.role() + " epoch=" + status.epoch() +
-                    " journal=" + status.journalSequence() + " replicated=" + status.replicationSequence() +
+                    " journal=" + status.journalSequence() + " replicated=" + replicated(status.replicationSequence()) +
                     " processed=" + status.processorSequence() + " stateHash=" +
                     Long.toHexString(status.stateHash()));
             }

@@ -2,6 +2,7 @@ package io.ringex.engine.node;
 
 import io.ringex.engine.processor.BusinessLogicProcessor;
 import io.ringex.engine.processor.SnapshotDescriptor;
+import io.ringex.engine.replication.ReportWindow;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalReader;
 import io.ringex.journal.JournalVerifier;
@@ -62,7 +63,7 @@ final class NodeRecovery
         }
 
         final NodeRecovery result = new NodeRecovery();
-        final long startNs = System.nanoTime();
+        final long startNs = ctx.nanoClock().nanoTime();
         final long[] last = { fromSequence - 1 };
         try (JournalReader reader = journal.newReader().fromSequence(fromSequence).allowGaps(ctx.allowJournalGaps()))
         {
@@ -84,7 +85,7 @@ final class NodeRecovery
         }
         if (result.recoveredCommands > 0)
         {
-            final long ns = Math.max(1, System.nanoTime() - startNs);
+            final long ns = Math.max(1, ctx.nanoClock().nanoTime() - startNs);
             LOG.log(System.Logger.Level.INFO, "replayed {0} commands in {1} ms ({2} commands/s)",
                 result.recoveredCommands, ns / 1_000_000, result.recoveredCommands * 1_000_000_000L / ns);
         }

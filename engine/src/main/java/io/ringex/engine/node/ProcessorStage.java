@@ -1,7 +1,9 @@
 package io.ringex.engine.node;
 
 import io.ringex.engine.processor.BusinessLogicProcessor;
+import io.ringex.engine.processor.EventSink;
 import io.ringex.engine.processor.SnapshotDescriptor;
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.engine.ring.SlotDescriptor;
 import io.ringex.engine.ring.SlotHandler;
 import io.ringex.protocol.codecs.NewEpochDecoder;
@@ -11,6 +13,7 @@ import org.agrona.ExpandableArrayBuffer;
 import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * The input ring's last stage: hands each command to the business-logic processor, gated on the journal (and the
@@ -23,47 +26,63 @@ import org.agrona.concurrent.EpochNanoClock;
  * snapshots every N commands and on {@code TakeSnapshot}: the processor serialises into memory here (the only pause),
  * and the {@link BackgroundSnapshotWriter} writes the file on its own thread.
  * <p>
- * Thread safety: the stage's thread only, except {@link #requestStateHash()} and {@link #lastStateHash()}.
+ * Thread safety: the stage's thread only.
  */
 final class ProcessorStage implements SlotHandler
 {
     private final BusinessLogicProcessor processor;
-    private final RingEventSink sink;
+    private final AtomicCounter nextDeadline;
+    private final EventSink sink;
+    private final RingEventSink output;
     private final SequenceBase sequences;
-    private final EpochNanoClock clock;
+    private final EpochNanoClock epochClock;
     private final Histogram latency;
     private final LongArrayList batchTimestamps = new LongArrayList(1024, Long.MIN_VALUE);
     private final BackgroundSnapshotWriter snapshots;
     private final long snapshotEveryCommands;
     private final long bookSnapshotIntervalNs;
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(1 << 20);
+    private final PromotionHandoff promotion;
     private long lastSnapshotSequence;
     private long nextBookSnapshotNs;
-    private Promotion promotion;
-    private Runnable onPromotion;
-    private volatile boolean stateHashRequested;
-    private volatile long lastStateHash;
 
+    /**
+     * @param processor              the business-logic processor.
+     * @param sink                   the processor's sink, told each command before it runs.
+     * @param output                 the output ring's sink, published after each command.
+     * @param sequences              ring to command sequences.
+     * @param epochClock             the clock the ingress stamps commands with, for the latency.
+     * @param latency                where ingress-to-processed latency is recorded.
+     * @param snapshots              writes state snapshots off this thread.
+     * @param snapshotEveryCommands  commands between automatic snapshots.
+     * @param bookSnapshotIntervalNs command time between full books on the market data.
+     * @param promotion              a standby's hand-off to clients at its promotion command; null on a primary.
+     */
     ProcessorStage(
         final BusinessLogicProcessor processor,
-        final RingEventSink sink,
+        final EventSink sink,
+        final RingEventSink output,
         final SequenceBase sequences,
-        final EpochNanoClock clock,
+        final EpochNanoClock epochClock,
         final Histogram latency,
         final BackgroundSnapshotWriter snapshots,
         final long snapshotEveryCommands,
-        final long bookSnapshotIntervalNs)
+        final long bookSnapshotIntervalNs,
+        final PromotionHandoff promotion,
+        final AtomicCounter nextDeadline)
     {
+        this.nextDeadline = nextDeadline;
         this.processor = processor;
         this.sink = sink;
+        this.output = output;
         this.sequences = sequences;
-        this.clock = clock;
+        this.epochClock = epochClock;
         this.latency = latency;
         this.snapshots = snapshots;
         this.snapshotEveryCommands = snapshotEveryCommands;
         this.bookSnapshotIntervalNs = bookSnapshotIntervalNs;
+        this.promotion = promotion;
         this.lastSnapshotSequence = sequences.firstCommandSequence() - 1;
-        this.lastStateHash = processor.stateHash();
     }
 
     public void onSlot(final AtomicBuffer buffer, final int slotOffset, final long sequence, final boolean endOfBatch)
@@ -78,18 +97,13 @@ final class ProcessorStage implements SlotHandler
         finally
         {
             // Whatever happens after, and even if the stage halts on a throw: what the command produced goes out now.
-            sink.publish();
+            output.publish();
         }
         batchTimestamps.addLong(timestampNs);
 
         if (snapshotDue(templateId, commandSequence))
         {
             snapshot(commandSequence, timestampNs);
-        }
-        if (endOfBatch && stateHashRequested)
-        {
-            stateHashRequested = false;
-            lastStateHash = processor.stateHash();
         }
         if (endOfBatch)
         {
@@ -106,14 +120,11 @@ final class ProcessorStage implements SlotHandler
         final long timestampNs,
         final int templateId)
     {
-        if (null != promotion && templateId == NewEpochDecoder.TEMPLATE_ID && promotion.pending() &&
-            sequence == promotion.promotionSequence())
+        if (null != promotion && templateId == NewEpochDecoder.TEMPLATE_ID && promotion.isDue(sequence))
         {
-            // Not any NewEpoch: one replicated from the old primary may still be ahead of this node's own.
             // The command this standby wrote to promote itself: clients hear of everything from here on (and first
             // the recent reports the old primary may not have sent, which stamp their own commands on the sink).
-            onPromotion.run();
-            promotion.completed();
+            promotion.handOff();
         }
         sink.command(commandSequence, timestampNs);
         processor.onCommand(
@@ -137,6 +148,8 @@ final class ProcessorStage implements SlotHandler
         if (endOfBatch || snapshotDue(templateId, commandSequence))
         {
             processor.onEndOfBatch();
+            // Once a batch: when the state next needs the clock (an expiry, a scheduled phase), for the ingress.
+            nextDeadline.setRelease(processor.nextDeadlineNs());
         }
     }
 
@@ -152,7 +165,7 @@ final class ProcessorStage implements SlotHandler
      */
     private void recordLatencies()
     {
-        final long nowNs = clock.nanoTime();
+        final long nowNs = epochClock.nanoTime();
         for (int i = 0, n = batchTimestamps.size(); i < n; i++)
         {
             latency.recordValue(Math.max(0, nowNs - batchTimestamps.getLong(i)));
@@ -164,38 +177,9 @@ final class ProcessorStage implements SlotHandler
     {
         final int length = processor.writeSnapshot(snapshotBuffer, 0);
         final long stateHash = processor.stateHash();
-        lastStateHash = stateHash;
         final byte[] copy = new byte[length];
         snapshotBuffer.getBytes(0, copy);
         snapshots.submit(commandSequence, timestampNs, stateHash, SnapshotDescriptor.VERSION, copy, length);
         lastSnapshotSequence = commandSequence;
-    }
-
-    /**
-     * On a standby: what to do when the processor reaches the promotion command.
-     *
-     * @param promotion   the standby's promotion.
-     * @param onPromotion run on the processor's thread just before that command.
-     */
-    void promotion(final Promotion promotion, final Runnable onPromotion)
-    {
-        this.promotion = promotion;
-        this.onPromotion = onPromotion;
-    }
-
-    /**
-     * Ask for the state hash to be computed at the next end of batch (for the status message).
-     */
-    void requestStateHash()
-    {
-        stateHashRequested = true;
-    }
-
-    /**
-     * @return the state hash last computed.
-     */
-    long lastStateHash()
-    {
-        return lastStateHash;
     }
 }

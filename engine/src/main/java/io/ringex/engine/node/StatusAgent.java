@@ -1,11 +1,14 @@
 package io.ringex.engine.node;
 
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 
 import io.aeron.Publication;
 import io.ringex.engine.processor.BusinessLogicProcessor;
 import io.ringex.engine.processor.VenueStatistics;
+import io.ringex.engine.replication.ActingRole;
+import io.ringex.engine.replication.Promotion;
+import io.ringex.engine.replication.ReplicationStage;
+import io.ringex.engine.ring.SequenceBase;
 import io.ringex.protocol.codecs.EngineCounter;
 import io.ringex.protocol.codecs.EngineStatusEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
@@ -14,6 +17,7 @@ import io.ringex.protocol.codecs.RejectReason;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -22,7 +26,10 @@ import org.agrona.concurrent.status.AtomicCounter;
  * (a promotion, fencing) so gateways following the pair switch without waiting an interval: role and epoch, while
  * PRIMARY the first command sequence of its epoch (gateways tell a new primary's new commands from its re-sent window
  * by it), the rings' sequences, journal and replication progress, counters, rejects by reason, latency percentiles
- * since the previous status, and the state hash. It shares the processor's thread (it is composed with the
+ * since the previous status, and the state hash. Replication progress is the sequence the standby has acknowledged
+ * while this node replicates, and the field's null value ({@link EngineStatusEncoder#replicationSequenceNullValue()})
+ * while it does not: replication off, or a standby not (yet) promoted. So a reader never takes a node that replicates
+ * nothing for one whose standby falls ever further behind. It shares the processor's thread (it is composed with the
  * processor's stage), so it may read the processor's state between batches; it is also how other threads get a state
  * hash ({@link #stateHash(long)}).
  * <p>
@@ -30,55 +37,38 @@ import org.agrona.concurrent.status.AtomicCounter;
  */
 final class StatusAgent implements Agent
 {
-    /** Everything the status reads, gathered by the node. */
-    static final class Sources
-    {
-        BusinessLogicProcessor processor;
-        SequenceBase sequences;
-        AtomicCounter inputCursor;
-        AtomicCounter journalSequence;
-        AtomicCounter replicationSequence;
-        AtomicCounter processorSequence;
-        AtomicCounter outputCursor;
-        AtomicCounter malformed;
-        AtomicCounter backPressure;
-        AtomicCounter accepted;
-        AtomicCounter trades;
-        AtomicCounter rejects;
-        AtomicCounter errors;
-        BackgroundSnapshotWriter snapshots;
-        /** Ingress-to-processed latency, recorded by the processor stage on this agent's thread; reset here. */
-        Histogram latency;
-        int ringCapacity;
-        int nodeId;
-        /** The first command sequence handled as primary in the current epoch; read only while the role is PRIMARY. */
-        LongSupplier epochStartSequence;
-        /**
-         * On a standby, the epoch its promotion took it to (0 before): the processor takes the new epoch on only when
-         * it reaches the promotion command, and a status between the two must not claim PRIMARY at the old epoch.
-         * Read only while the role is PRIMARY; null on a node started as primary.
-         */
-        LongSupplier promotedEpoch;
-        volatile boolean refreshOutput;
-        /** Where the refresh's events go: published here, since they are written outside any command. */
-        RingEventSink output;
-    }
-
     private static final long CHANGE_RETRY_NS = 10_000_000L;
 
-    private final Sources sources;
+    private final BusinessLogicProcessor processor;
+    private final SequenceBase sequences;
+    private final AtomicCounter inputCursor;
+    private final AtomicCounter journalSequence;
+    private final AtomicCounter processorSequence;
+    private final AtomicCounter outputCursor;
+    private final AtomicCounter malformed;
+    private final AtomicCounter backPressure;
+    private final AtomicCounter accepted;
+    private final AtomicCounter trades;
+    private final AtomicCounter rejects;
+    private final AtomicCounter errors;
+    private final AtomicCounter replicated;
+    private final BackgroundSnapshotWriter snapshots;
+    private final Histogram latency;
+    private final ActingRole role;
+    private final ReplicationStage replication;
+    private final Promotion promotion;
     private final Publication publication;
-    private final EpochNanoClock clock;
+    private final EpochNanoClock epochClock;
+    private final NanoClock clock;
     private final long intervalNs;
+    private final int ringCapacity;
+    private final int nodeId;
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[2048]);
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final EngineStatusEncoder encoder = new EngineStatusEncoder();
     private final RejectReason[] reasons = RejectReason.values();
     private final long[] rejectCounts = new long[reasons.length];
     private long nextStatusNs;
-    private long nextRefreshNs;
-    private final long refreshIntervalNs;
-    private volatile NodeRole role = NodeRole.RECOVERING;
     private NodeRole publishedRole;
     private long publishedEpoch = -1;
     private long nextChangeRetryNs;
@@ -86,50 +76,46 @@ final class StatusAgent implements Agent
     private volatile long hashAnswered;
     private volatile long lastStateHash;
 
-    StatusAgent(final Sources sources, final Publication publication, final EpochNanoClock clock,
-        final long intervalNs)
-    {
-        this.sources = sources;
-        this.publication = publication;
-        this.clock = clock;
-        this.intervalNs = intervalNs;
-        this.refreshIntervalNs = Math.max(intervalNs, 5 * intervalNs);
-    }
-
     /**
-     * Late joiners (a dashboard or gateway started after the engine) learn the venue from a slow, periodic refresh:
-     * every instrument's definition and book, and every account's risk. Output only: the state is not touched, and
-     * it runs between batches on the processor's thread, the output ring's only producer.
+     * @param resources         the node's processor, rings, journal stage, counters, snapshots, latency, role,
+     *                          clocks and configuration.
+     * @param processorSequence the processor stage's sequence.
+     * @param replication       the node's replication stage, or null if it has none.
+     * @param promotion         a standby's promotion, or null on a node started as primary: the epoch it was promoted
+     *                          to, and where its epoch started.
+     * @param publication       the risk stream.
      */
-    private int refresh()
+    StatusAgent(
+        final NodeResources resources,
+        final AtomicCounter processorSequence,
+        final ReplicationStage replication,
+        final Promotion promotion,
+        final Publication publication)
     {
-        if (!sources.refreshOutput)
-        {
-            return 0;
-        }
-        final BusinessLogicProcessor processor = sources.processor;
-        for (int i = 0, n = processor.state().bookCount(); i < n; i++)
-        {
-            final int instrumentId = processor.state().bookAt(i).instrument().instrumentId();
-            processor.publishInstrumentDefinition(instrumentId);
-            processor.publishBookSnapshot(instrumentId);
-        }
-        for (int i = 0, n = processor.state().accountCount(); i < n; i++)
-        {
-            processor.publishAccountRisk(processor.state().accountAt(i).accountId());
-        }
-        sources.output.publish();
-        return 1;
-    }
-
-    void role(final NodeRole role)
-    {
-        this.role = role;
-    }
-
-    NodeRole role()
-    {
-        return role;
+        this.processor = resources.processor;
+        this.sequences = resources.sequences;
+        this.inputCursor = resources.inputRing.cursorCounter();
+        this.journalSequence = resources.journalStage.sequenceCounter();
+        this.processorSequence = processorSequence;
+        this.outputCursor = resources.outputRing.cursorCounter();
+        this.malformed = resources.malformed;
+        this.backPressure = resources.backPressure;
+        this.accepted = resources.accepted;
+        this.trades = resources.trades;
+        this.rejects = resources.rejects;
+        this.errors = resources.degraded;
+        this.replicated = resources.replicated;
+        this.snapshots = resources.snapshots;
+        this.latency = resources.latency;
+        this.role = resources.role;
+        this.replication = replication;
+        this.promotion = promotion;
+        this.publication = publication;
+        this.epochClock = resources.epochClock;
+        this.clock = resources.clock;
+        this.intervalNs = resources.ctx.statusIntervalNs();
+        this.ringCapacity = resources.ctx.inputRingCapacity();
+        this.nodeId = resources.ctx.nodeId();
     }
 
     public int doWork()
@@ -138,30 +124,24 @@ final class StatusAgent implements Agent
         final long requested = hashRequests.get();
         if (requested != hashAnswered)
         {
-            lastStateHash = sources.processor.stateHash();
+            lastStateHash = processor.stateHash();
             hashAnswered = requested;
             work++;
         }
         final long now = clock.nanoTime();
-        if (now >= nextRefreshNs)
-        {
-            nextRefreshNs = now + refreshIntervalNs;
-            work += refresh();
-        }
         if (now >= nextStatusNs)
         {
             nextStatusNs = now + intervalNs;
-            lastStateHash = sources.processor.stateHash();
-            publish(now);
+            lastStateHash = processor.stateHash();
+            publish();
             work++;
         }
-        else if ((role != publishedRole || epoch(role) != publishedEpoch) &&
-            now >= nextChangeRetryNs)
+        else if ((role.get() != publishedRole || epoch(role.get()) != publishedEpoch) && now >= nextChangeRetryNs)
         {
             // A new role or epoch is announced at once, and again every CHANGE_RETRY_NS until the publication takes
             // it (a subscriber may not be connected yet): a gateway must not wait an interval to learn of a promotion.
             nextChangeRetryNs = now + CHANGE_RETRY_NS;
-            publish(now);
+            publish();
             work++;
         }
         return work;
@@ -170,17 +150,17 @@ final class StatusAgent implements Agent
     /**
      * The processor's state hash, computed on its thread between batches.
      *
-     * @param timeoutNs how long to wait for the processor's thread.
+     * @param timeoutNs how long to wait for the processor's thread, by the node's clock.
      * @return the hash.
      * @throws IllegalStateException if the processor's thread did not answer in time.
      */
     long stateHash(final long timeoutNs)
     {
         final long request = hashRequests.incrementAndGet();
-        final long deadline = System.nanoTime() + timeoutNs;
+        final long deadline = clock.nanoTime() + timeoutNs;
         while (hashAnswered < request)
         {
-            if (System.nanoTime() > deadline)
+            if (clock.nanoTime() > deadline)
             {
                 throw new IllegalStateException("processor thread did not answer a state hash request");
             }
@@ -191,53 +171,65 @@ final class StatusAgent implements Agent
 
     private long epoch(final NodeRole role)
     {
-        final long processorEpoch = sources.processor.state().epoch();
-        return role == NodeRole.PRIMARY && null != sources.promotedEpoch ?
-            Math.max(processorEpoch, sources.promotedEpoch.getAsLong()) : processorEpoch;
+        final long processorEpoch = processor.state().epoch();
+        // A promoted standby's processor takes the new epoch on only when it reaches the promotion command: a status
+        // between the two must not claim PRIMARY at the old epoch.
+        return role == NodeRole.PRIMARY && null != promotion ?
+            Math.max(processorEpoch, promotion.epoch()) : processorEpoch;
     }
 
-    private void publish(final long now)
+    /**
+     * @return the first command sequence handled as primary in the current epoch: a primary's first after recovery,
+     * a promoted standby's promotion command. Read only while the role is PRIMARY.
+     */
+    private long epochStartSequence()
     {
-        final Histogram interval = sources.latency;
-        final SequenceBase sequences = sources.sequences;
+        return null == promotion ? sequences.firstCommandSequence() :
+            sequences.commandSequence(promotion.promotionSequence());
+    }
+
+    private void publish()
+    {
+        final Histogram interval = latency;
         // Read the role once: another thread (promotion, fencing) may change it; a change after this read publishes
         // again on the next duty cycle.
-        final NodeRole nowRole = role;
+        final NodeRole nowRole = role.get();
         final long nowEpoch = epoch(nowRole);
         encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
             .epoch(nowEpoch)
-            .nodeId(sources.nodeId)
+            .nodeId(nodeId)
             .role(nowRole)
-            .timestampNs(now)
-            .ringCapacity(sources.ringCapacity)
-            .ingressSequence(sequences.commandSequence(sources.inputCursor.get()))
-            .journalSequence(sequences.commandSequence(sources.journalSequence.get()))
-            .replicationSequence(null == sources.replicationSequence ? 0 : sources.replicationSequence.get())
-            .processorSequence(sequences.commandSequence(sources.processorSequence.get()))
-            .outputSequence(null == sources.outputCursor ? 0 : sources.outputCursor.get())
-            .snapshotSequence(null == sources.snapshots ? 0 : sources.snapshots.lastWrittenSequence())
+            .timestampNs(epochClock.nanoTime())
+            .ringCapacity(ringCapacity)
+            .ingressSequence(sequences.commandSequence(inputCursor.get()))
+            .journalSequence(sequences.commandSequence(journalSequence.get()))
+            .replicationSequence(null != replication && replication.isActive() ? replicated.get() :
+                EngineStatusEncoder.replicationSequenceNullValue())
+            .processorSequence(sequences.commandSequence(processorSequence.get()))
+            .outputSequence(outputCursor.get())
+            .snapshotSequence(snapshots.lastWrittenSequence())
             .stateHash(lastStateHash)
             .latencyP50Ns(interval.getValueAtPercentile(50))
             .latencyP99Ns(interval.getValueAtPercentile(99))
             .latencyP999Ns(interval.getValueAtPercentile(99.9))
             .latencyMaxNs(interval.getMaxValue())
-            .epochStartSequence(nowRole == NodeRole.PRIMARY ? sources.epochStartSequence.getAsLong() : 0);
+            .epochStartSequence(nowRole == NodeRole.PRIMARY ? epochStartSequence() : 0);
         interval.reset();
 
         // The processor's own counts (this agent runs on its thread): part of the state, so they survive a restart.
-        final VenueStatistics statistics = sources.processor.state().statistics();
-        sources.accepted.setRelease(statistics.ordersAccepted());
-        sources.trades.setRelease(statistics.trades());
-        sources.rejects.setRelease(statistics.rejects());
+        final VenueStatistics statistics = processor.state().statistics();
+        accepted.setRelease(statistics.ordersAccepted());
+        trades.setRelease(statistics.trades());
+        rejects.setRelease(statistics.rejects());
         final EngineStatusEncoder.CountersEncoder counters = encoder.countersCount(8);
-        counters.next().counter(EngineCounter.COMMANDS).value(sources.processor.commandCount());
+        counters.next().counter(EngineCounter.COMMANDS).value(processor.commandCount());
         counters.next().counter(EngineCounter.ORDERS_ACCEPTED).value(statistics.ordersAccepted());
         counters.next().counter(EngineCounter.TRADES).value(statistics.trades());
         counters.next().counter(EngineCounter.REJECTS).value(statistics.rejects());
-        counters.next().counter(EngineCounter.MALFORMED_INGRESS).value(sources.malformed.get());
-        counters.next().counter(EngineCounter.BACK_PRESSURE_EVENTS).value(sources.backPressure.get());
-        counters.next().counter(EngineCounter.ERRORS).value(sources.errors.get() + sources.processor.errorCount());
-        counters.next().counter(EngineCounter.OPEN_ORDERS).value(sources.processor.state().orders().size());
+        counters.next().counter(EngineCounter.MALFORMED_INGRESS).value(malformed.get());
+        counters.next().counter(EngineCounter.BACK_PRESSURE_EVENTS).value(backPressure.get());
+        counters.next().counter(EngineCounter.ERRORS).value(errors.get() + processor.errorCount());
+        counters.next().counter(EngineCounter.OPEN_ORDERS).value(processor.state().orders().size());
 
         int nonZero = 0;
         for (int i = 0; i < reasons.length; i++)
@@ -245,14 +237,16 @@ final class StatusAgent implements Agent
             rejectCounts[i] = reasons[i] == RejectReason.NULL_VAL ? 0 : statistics.rejects(reasons[i]);
             nonZero += rejectCounts[i] > 0 ? 1 : 0;
         }
-        final EngineStatusEncoder.RejectsEncoder rejects = encoder.rejectsCount(nonZero);
+        final EngineStatusEncoder.RejectsEncoder rejectsByReason = encoder.rejectsCount(nonZero);
         for (int i = 0; i < reasons.length; i++)
         {
             if (rejectCounts[i] > 0)
             {
-                rejects.next().reason(reasons[i]).rejectCount(rejectCounts[i]);
+                rejectsByReason.next().reason(reasons[i]).rejectCount(rejectCounts[i]);
             }
         }
+        // Not taken (no subscriber yet, back-pressure): the next interval's status supersedes it, and a role or epoch
+        // not yet published is offered again every CHANGE_RETRY_NS until it is.
         if (publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength()) > 0)
         {
             publishedRole = nowRole;

@@ -6,7 +6,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The processor's sink, which the node points at a scratch buffer while it replays the journal or runs as a standby
- * (clients already got those events from the primary), and at the output ring once it serves clients.
+ * (clients already got those events from the primary), or at a standby's report window, and at the output ring once it
+ * serves clients. Everything goes to the target of the moment, the command stamp included.
  * <p>
  * Thread safety: the processor's thread; {@link #target} is switched on that thread or before it starts.
  */
@@ -29,6 +30,11 @@ final class SwitchableEventSink implements EventSink
     boolean isDiscarding()
     {
         return target == discard;
+    }
+
+    public void command(final long commandSequence, final long timestampNs)
+    {
+        target.command(commandSequence, timestampNs);
     }
 
     public MutableDirectBuffer buffer()

@@ -54,9 +54,7 @@ public final class AdminCommands
     private final RiskUpdates riskUpdates;
     private final MassCancels massCancels;
     private final byte[] symbol = new byte[Instrument.SYMBOL_LENGTH];
-    private final byte[] username = new byte[MAX_UNLOCK_USERNAME];
-    private final byte[] address = new byte[MAX_UNLOCK_ADDRESS];
-    private final byte[] text = new byte[MAX_UNLOCK_REASON];
+    private final byte[] text = new byte[Text.MAX_REASON];
     private int[] overrideInstruments = new int[16];
     private long[] overrideLimits = new long[16];
 
@@ -219,9 +217,16 @@ public final class AdminCommands
         else
         {
             final long result = account.balance() + amount;
-            if (((account.balance() ^ result) & (amount ^ result)) < 0)
+            // Version 1 of the command carried no audit fields; from version 2 the operator is required.
+            if (((account.balance() ^ result) & (amount ^ result)) < 0 ||
+                (decoder.actingVersion() >= 2 && !isAuditedTransfer(decoder)))
             {
                 reason = RejectReason.INVALID_ARGUMENT;
+            }
+            else if (amount < 0 && result < account.reserved())
+            {
+                // A withdrawal may take only the free balance: what open buys reserve stays.
+                reason = RejectReason.INSUFFICIENT_CREDIT;
             }
             else
             {
@@ -230,6 +235,41 @@ public final class AdminCommands
             }
         }
         events.adminResponse(decoder.requestId(), AdjustBalanceDecoder.TEMPLATE_ID, reason);
+    }
+
+    /**
+     * A deposit's or withdrawal's reference, operator and reason, read without allocating (a funding command may come
+     * in the steady state).
+     */
+    private boolean isAuditedTransfer(final AdjustBalanceDecoder decoder)
+    {
+        final int referenceLength = decoder.referenceLength();
+        if (referenceLength > text.length)
+        {
+            return false;
+        }
+        decoder.getReference(text, 0, referenceLength);
+        if (!Text.isAscii(text, referenceLength, 0, Text.MAX_REASON, true))
+        {
+            return false;
+        }
+        final int operatorLength = decoder.operatorNameLength();
+        if (operatorLength > text.length)
+        {
+            return false;
+        }
+        decoder.getOperatorName(text, 0, operatorLength);
+        if (!Text.isAscii(text, operatorLength, 1, Text.MAX_OPERATOR, false))
+        {
+            return false;
+        }
+        final int reasonLength = decoder.reasonLength();
+        if (reasonLength > text.length)
+        {
+            return false;
+        }
+        decoder.getReason(text, 0, reasonLength);
+        return Text.isAscii(text, reasonLength, 0, Text.MAX_REASON, true);
     }
 
     /**
@@ -322,64 +362,19 @@ public final class AdminCommands
     public void onUnlockLogons(final UnlockLogonsDecoder decoder)
     {
         final long requestId = decoder.requestId();
-        final int usernameLength = readPrintable(decoder.usernameLength(), username, false, decoder, 0);
-        final int addressLength = readPrintable(decoder.addressLength(), address, false, decoder, 1);
-        final int operatorLength = readPrintable(decoder.operatorNameLength(), text, false, decoder, 2);
-        final int reasonLength = operatorLength < 1 ? -1 :
-            readPrintable(decoder.reasonLength(), text, true, decoder, 3);
-        if (usernameLength < 0 || addressLength < 0 || operatorLength < 1 || operatorLength > MAX_OPERATOR ||
-            reasonLength < 0 || usernameLength + addressLength == 0)
+        final String username = decoder.username();
+        final String address = decoder.address();
+        final String operator = decoder.operatorName();
+        final String reason = decoder.reason();
+        if ((username.isEmpty() && address.isEmpty()) ||
+            !(username.isEmpty() || Text.isToken(username, MAX_UNLOCK_USERNAME)) ||
+            !(address.isEmpty() || Text.isToken(address, MAX_UNLOCK_ADDRESS)) ||
+            !Text.isToken(operator, MAX_OPERATOR) || !Text.isPrintable(reason, MAX_UNLOCK_REASON))
         {
             events.adminResponse(requestId, UnlockLogonsDecoder.TEMPLATE_ID, RejectReason.INVALID_ARGUMENT);
             return;
         }
         events.adminResponse(requestId, UnlockLogonsDecoder.TEMPLATE_ID, RejectReason.NONE);
-        events.logonsUnlocked(username, usernameLength, address, addressLength);
-    }
-
-    /**
-     * Read the next var data field (in schema order) into {@code into}: printable ASCII only (spaces too if
-     * allowed), no longer than the array.
-     *
-     * @return its length, or -1 if it is too long or holds other bytes (the field is skipped either way).
-     */
-    private static int readPrintable(
-        final int length, final byte[] into, final boolean spaces, final UnlockLogonsDecoder decoder, final int field)
-    {
-        if (length > into.length)
-        {
-            skip(decoder, field);
-            return -1;
-        }
-        switch (field)
-        {
-            case 0 -> decoder.getUsername(into, 0, length);
-            case 1 -> decoder.getAddress(into, 0, length);
-            case 2 -> decoder.getOperatorName(into, 0, length);
-            default -> decoder.getReason(into, 0, length);
-        }
-        for (int i = 0; i < length; i++)
-        {
-            final byte b = into[i];
-            if (b < 0x21 || b > 0x7E)
-            {
-                if (!(spaces && b == ' '))
-                {
-                    return -1;
-                }
-            }
-        }
-        return length;
-    }
-
-    private static void skip(final UnlockLogonsDecoder decoder, final int field)
-    {
-        switch (field)
-        {
-            case 0 -> decoder.skipUsername();
-            case 1 -> decoder.skipAddress();
-            case 2 -> decoder.skipOperatorName();
-            default -> decoder.skipReason();
-        }
+        events.logonsUnlocked(username, address);
     }
 }

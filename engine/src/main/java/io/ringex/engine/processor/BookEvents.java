@@ -150,6 +150,8 @@ final class BookEvents
                 return TradingStatus.CLOSING_AUCTION;
             case Instrument.STATUS_VOLATILITY_AUCTION:
                 return TradingStatus.VOLATILITY_AUCTION;
+            case Instrument.STATUS_DELISTED:
+                return TradingStatus.DELISTED;
             default:
                 return TradingStatus.OPEN;
         }

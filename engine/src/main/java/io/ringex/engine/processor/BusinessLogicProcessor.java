@@ -5,7 +5,10 @@ import io.ringex.engine.risk.Account;
 import io.ringex.protocol.codecs.AddAccountDecoder;
 import io.ringex.protocol.codecs.AddInstrumentDecoder;
 import io.ringex.protocol.codecs.AdjustBalanceDecoder;
+import io.ringex.protocol.codecs.BustTradeDecoder;
+import io.ringex.protocol.codecs.AmendInstrumentDecoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
+import io.ringex.protocol.codecs.DelistInstrumentDecoder;
 import io.ringex.protocol.codecs.EndOfDayDecoder;
 import io.ringex.protocol.codecs.KillSwitchDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
@@ -15,12 +18,16 @@ import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
+import io.ringex.protocol.codecs.SetAccountStatusDecoder;
 import io.ringex.protocol.codecs.SetDynamicBandDecoder;
-import io.ringex.protocol.codecs.TickDecoder;
-import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
+import io.ringex.protocol.codecs.SetUserCredentialDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
+import io.ringex.protocol.codecs.TickDecoder;
+import io.ringex.protocol.codecs.UnlockLogonsDecoder;
+import io.ringex.protocol.codecs.UpsertUserDecoder;
+import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.MutableDirectBuffer;
@@ -59,6 +66,13 @@ public final class BusinessLogicProcessor
     private final NewEpochDecoder newEpoch = new NewEpochDecoder();
     private final UnlockLogonsDecoder unlockLogons = new UnlockLogonsDecoder();
     private final SetDynamicBandDecoder setDynamicBand = new SetDynamicBandDecoder();
+    private final BustTradeDecoder bustTrade = new BustTradeDecoder();
+    private final AmendInstrumentDecoder amendInstrument = new AmendInstrumentDecoder();
+    private final DelistInstrumentDecoder delistInstrument = new DelistInstrumentDecoder();
+    private final SetAccountStatusDecoder setAccountStatus = new SetAccountStatusDecoder();
+    private final UpsertUserDecoder upsertUser = new UpsertUserDecoder();
+    private final SetUserCredentialDecoder setUserCredential = new SetUserCredentialDecoder();
+    private final UserDirectoryRequestDecoder userDirectoryRequest = new UserDirectoryRequestDecoder();
 
     private final EngineState state;
     private final EventEncoder events;
@@ -67,6 +81,9 @@ public final class BusinessLogicProcessor
     private final OrderAmendments amendments;
     private final AdminCommands admin;
     private final TradingPhases phases;
+    private final TradeCorrections corrections;
+    private final Onboarding onboarding;
+    private final UserCommands users;
     private final StateHash stateHash = new StateHash();
     private final SnapshotWriter snapshotWriter = new SnapshotWriter();
     private final ErrorHandler errorHandler;
@@ -99,6 +116,9 @@ public final class BusinessLogicProcessor
         this.orderEntry = new OrderEntry(state, events, lifecycle, phases);
         this.amendments = new OrderAmendments(state, events, lifecycle, orderEntry, massCancels);
         this.admin = new AdminCommands(state, events, riskUpdates, massCancels);
+        this.corrections = new TradeCorrections(state, events, riskUpdates);
+        this.onboarding = new Onboarding(state, events, riskUpdates, massCancels);
+        this.users = new UserCommands(state, events);
         state.addClocked(new Deadlines(state, lifecycle, phases, orderEntry));
         this.errorHandler = errorHandler;
     }
@@ -124,6 +144,7 @@ public final class BusinessLogicProcessor
         commands++;
         state.lastSequence = sequence;
         events.beginCommand(sequence, timestampNs);
+        events.command(buffer, offset, length);
         int templateId = 0;
         try
         {
@@ -245,6 +266,35 @@ public final class BusinessLogicProcessor
             case UnlockLogonsDecoder.TEMPLATE_ID:
                 unlockLogons.wrap(buffer, offset, blockLength, version);
                 admin.onUnlockLogons(unlockLogons);
+                break;
+
+            case BustTradeDecoder.TEMPLATE_ID:
+                bustTrade.wrap(buffer, offset, blockLength, version);
+                corrections.onBustTrade(bustTrade);
+                break;
+
+            case AmendInstrumentDecoder.TEMPLATE_ID:
+                onboarding.onAmendInstrument(amendInstrument.wrap(buffer, offset, blockLength, version));
+                break;
+
+            case DelistInstrumentDecoder.TEMPLATE_ID:
+                onboarding.onDelistInstrument(delistInstrument.wrap(buffer, offset, blockLength, version));
+                break;
+
+            case SetAccountStatusDecoder.TEMPLATE_ID:
+                onboarding.onSetAccountStatus(setAccountStatus.wrap(buffer, offset, blockLength, version));
+                break;
+
+            case UpsertUserDecoder.TEMPLATE_ID:
+                users.onUpsertUser(upsertUser.wrap(buffer, offset, blockLength, version));
+                break;
+
+            case SetUserCredentialDecoder.TEMPLATE_ID:
+                users.onSetUserCredential(setUserCredential.wrap(buffer, offset, blockLength, version));
+                break;
+
+            case UserDirectoryRequestDecoder.TEMPLATE_ID:
+                users.onUserDirectoryRequest(userDirectoryRequest.wrap(buffer, offset, blockLength, version));
                 break;
 
             default:

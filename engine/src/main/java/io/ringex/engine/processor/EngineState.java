@@ -30,6 +30,7 @@ public final class EngineState
     final ArrayList<Account> accounts = new ArrayList<>();
     final OrderIndex orders;
     final VenueStatistics statistics = new VenueStatistics();
+    final Users users = new Users();
     /** The parts of the state that act on the ring's clock, in registration order (deterministic). */
     Clocked[] clocked = new Clocked[4];
     int clockedCount;
@@ -92,6 +93,24 @@ public final class EngineState
     }
 
     /**
+     * Replace an amended instrument's (empty) book, in the same place of the creation order.
+     *
+     * @param old     the book replaced.
+     * @param amended its successor.
+     */
+    void replaceBook(final OrderBook old, final OrderBook amended)
+    {
+        amended.takeOver(old);
+        final int instrumentId = amended.instrument().instrumentId();
+        bookById.put(instrumentId, amended);
+        if (instrumentId >= 0 && instrumentId < DENSE_INSTRUMENT_IDS)
+        {
+            denseBooks[instrumentId] = amended;
+        }
+        books.set(books.indexOf(old), amended);
+    }
+
+    /**
      * @param account a new account.
      */
     void addAccount(final Account account)
@@ -137,6 +156,12 @@ public final class EngineState
         }
         nextPhaseEndNs = earliest;
         callPhaseBooks = inCallPhase;
+    }
+
+    /** @return the venue's users. */
+    public Users users()
+    {
+        return users;
     }
 
     /** @return orders accepted, trades and rejects since the venue began. */

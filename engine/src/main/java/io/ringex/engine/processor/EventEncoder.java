@@ -9,8 +9,11 @@ import io.ringex.protocol.codecs.AdminResponseEncoder;
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.BestBidOfferEncoder;
 import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
+import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.BusinessRejectEncoder;
 import io.ringex.protocol.codecs.LogonsUnlockedEncoder;
+import io.ringex.protocol.codecs.UserDefinitionEncoder;
+import io.ringex.protocol.codecs.UserDirectoryEndEncoder;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.CancelRejectEncoder;
 import io.ringex.protocol.codecs.CancelRejectResponseTo;
@@ -22,7 +25,9 @@ import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.TradeEncoder;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.ringex.engine.processor.FixedFieldWriter.begin;
 import static io.ringex.engine.processor.FixedFieldWriter.putByte;
@@ -46,8 +51,12 @@ public final class EventEncoder
     private static final byte[] INTERNAL_ERROR_TEXT = "internal error".getBytes(
         java.nio.charset.StandardCharsets.US_ASCII);
     private static final int HEADER = MessageHeaderEncoder.ENCODED_LENGTH;
+    private static final UnsafeBuffer NO_COMMAND = new UnsafeBuffer(new byte[0]);
 
     private final EventSink sink;
+    private DirectBuffer commandBuffer;
+    private int commandOffset;
+    private int commandLength;
     private final VenueStatistics statistics;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final CancelRejectEncoder cancelReject = new CancelRejectEncoder();
@@ -55,6 +64,8 @@ public final class EventEncoder
     private final AdminResponseEncoder adminResponse = new AdminResponseEncoder();
     private final BusinessRejectEncoder businessReject = new BusinessRejectEncoder();
     private final LogonsUnlockedEncoder logonsUnlocked = new LogonsUnlockedEncoder();
+    private final UserDefinitionEncoder userDefinition = new UserDefinitionEncoder();
+    private final UserDirectoryEndEncoder userDirectoryEnd = new UserDirectoryEndEncoder();
 
     private OrderBook[] touchedBooks = new OrderBook[16];
     private int touchedCount;
@@ -86,8 +97,23 @@ public final class EventEncoder
      */
     public void beginCommand(final long sequence, final long timestampNs)
     {
+        this.commandBuffer = null;
         this.sequence = sequence;
         this.timestampNs = timestampNs;
+    }
+
+    /**
+     * The command being processed, echoed in its AdminResponse (the audit trail: what was asked, by whom, why).
+     *
+     * @param buffer holding it.
+     * @param offset of its header.
+     * @param length its length.
+     */
+    public void command(final DirectBuffer buffer, final int offset, final int length)
+    {
+        this.commandBuffer = buffer;
+        this.commandOffset = offset;
+        this.commandLength = length;
     }
 
     /**
@@ -455,7 +481,10 @@ public final class EventEncoder
      */
     public void adminResponse(final long requestId, final int templateId, final RejectReason reason)
     {
-        final int offset = sink.claim(HEADER + AdminResponseEncoder.BLOCK_LENGTH);
+        final int commandLength = null == commandBuffer ? 0 : this.commandLength;
+        final int length = HEADER + AdminResponseEncoder.BLOCK_LENGTH + AdminResponseEncoder.commandHeaderLength() +
+            commandLength;
+        final int offset = sink.claim(length);
         adminResponse.wrapAndApplyHeader(sink.buffer(), offset, header)
             .requestId(requestId)
             .templateId(templateId)
@@ -463,7 +492,15 @@ public final class EventEncoder
             .rejectReason(reason)
             .commandSequence(sequence)
             .timestampNs(timestampNs);
-        sink.commit(HEADER + AdminResponseEncoder.BLOCK_LENGTH);
+        if (0 == commandLength)
+        {
+            adminResponse.putCommand(NO_COMMAND, 0, 0);
+        }
+        else
+        {
+            adminResponse.putCommand(commandBuffer, commandOffset, commandLength);
+        }
+        sink.commit(length);
     }
 
     /**
@@ -499,24 +536,72 @@ public final class EventEncoder
     /**
      * Tell every gateway to lift logon lockouts (after an accepted UnlockLogons).
      *
-     * @param username       the name's bytes.
-     * @param usernameLength how many (0 for none).
-     * @param address        the address's bytes.
-     * @param addressLength  how many (0 for none).
+     * @param username the name, or empty.
+     * @param address  the address, or empty.
      */
-    public void logonsUnlocked(
-        final byte[] username, final int usernameLength, final byte[] address, final int addressLength)
+    public void logonsUnlocked(final String username, final String address)
     {
-        final int maxLength = HEADER + LogonsUnlockedEncoder.BLOCK_LENGTH +
-            LogonsUnlockedEncoder.usernameHeaderLength() + usernameLength +
-            LogonsUnlockedEncoder.addressHeaderLength() + addressLength;
-        final int offset = sink.claim(maxLength);
+        final int offset = sink.claim(HEADER + LogonsUnlockedEncoder.BLOCK_LENGTH +
+            LogonsUnlockedEncoder.usernameHeaderLength() + username.length() +
+            LogonsUnlockedEncoder.addressHeaderLength() + address.length());
         logonsUnlocked.wrapAndApplyHeader(sink.buffer(), offset, header)
             .timestampNs(timestampNs)
             .commandSequence(sequence)
-            .putUsername(username, 0, usernameLength)
-            .putAddress(address, 0, addressLength);
+            .username(username)
+            .address(address);
         sink.commit(HEADER + logonsUnlocked.encodedLength());
+    }
+
+    /**
+     * A user as the engine holds it, for the gateways.
+     *
+     * @param user      the user.
+     * @param gatewayId the gateway that asked (a directory answer), or 0 for every gateway (a change).
+     * @param requestId the directory request answered, or 0.
+     */
+    public void userDefinition(final Users.User user, final int gatewayId, final long requestId)
+    {
+        final long[] accounts = user.accounts();
+        final int offset = sink.claim(HEADER + UserDefinitionEncoder.BLOCK_LENGTH +
+            UserDefinitionEncoder.AccountsEncoder.sbeHeaderSize() +
+            accounts.length * UserDefinitionEncoder.AccountsEncoder.sbeBlockLength() +
+            UserDefinitionEncoder.usernameHeaderLength() + user.username().length() +
+            UserDefinitionEncoder.fixSenderCompIdHeaderLength() + user.fixSenderCompId().length() +
+            UserDefinitionEncoder.credentialHashHeaderLength() + user.credentialHash().length());
+        userDefinition.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .gatewayId(gatewayId)
+            .requestId(requestId)
+            .enabled(user.enabled() ? BooleanType.TRUE : BooleanType.FALSE)
+            .fixCancelOnDisconnect(user.fixCancelOnDisconnect() ? BooleanType.TRUE : BooleanType.FALSE)
+            .throttleMessagesPerSecond(user.throttleMessagesPerSecond())
+            .commandSequence(sequence);
+        final UserDefinitionEncoder.AccountsEncoder group = userDefinition.accountsCount(accounts.length);
+        for (final long accountId : accounts)
+        {
+            group.next().accountId(accountId);
+        }
+        userDefinition.username(user.username())
+            .fixSenderCompId(user.fixSenderCompId())
+            .credentialHash(user.credentialHash());
+        sink.commit(HEADER + userDefinition.encodedLength());
+    }
+
+    /**
+     * The end of a directory answer.
+     *
+     * @param gatewayId the gateway that asked.
+     * @param requestId its request.
+     * @param userCount the users sent.
+     */
+    public void userDirectoryEnd(final int gatewayId, final long requestId, final int userCount)
+    {
+        final int offset = sink.claim(HEADER + UserDirectoryEndEncoder.BLOCK_LENGTH);
+        userDirectoryEnd.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .gatewayId(gatewayId)
+            .requestId(requestId)
+            .userCount(userCount)
+            .commandSequence(sequence);
+        sink.commit(HEADER + UserDirectoryEndEncoder.BLOCK_LENGTH);
     }
 
     static TimeInForce timeInForce(final byte raw)

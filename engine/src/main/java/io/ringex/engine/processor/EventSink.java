@@ -15,6 +15,17 @@ import org.agrona.MutableDirectBuffer;
  */
 public interface EventSink
 {
+    /**
+     * The command whose events follow, told by whoever runs the processor before each command: a sink that stamps or
+     * files events by their command (the output ring, a standby's report window) keeps it; others ignore it.
+     *
+     * @param commandSequence the command's sequence.
+     * @param timestampNs     the command's ingress time.
+     */
+    default void command(final long commandSequence, final long timestampNs)
+    {
+    }
+
     /** @return the buffer claims are written into. */
     MutableDirectBuffer buffer();
 

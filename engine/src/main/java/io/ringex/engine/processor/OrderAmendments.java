@@ -216,6 +216,10 @@ public final class OrderAmendments
         {
             return RejectReason.ACCOUNT_KILLED;
         }
+        if (account.status() != Account.STATUS_ACTIVE)
+        {
+            return RejectReason.ACCOUNT_SUSPENDED;
+        }
         RejectReason reason = OrderRules.checkStatus(book.instrument());
         if (reason != RejectReason.NONE)
         {

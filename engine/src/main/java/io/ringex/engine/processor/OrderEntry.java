@@ -108,6 +108,10 @@ public final class OrderEntry
         {
             reason = RejectReason.ACCOUNT_KILLED;
         }
+        else if (account.status() != Account.STATUS_ACTIVE)
+        {
+            reason = RejectReason.ACCOUNT_SUSPENDED;
+        }
         else if (book == null)
         {
             reason = RejectReason.UNKNOWN_INSTRUMENT;

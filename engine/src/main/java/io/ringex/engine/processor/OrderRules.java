@@ -85,13 +85,16 @@ final class OrderRules
      * New orders and replaces are taken in continuous trading and in call phases; refused while halted or closed.
      *
      * @param instrument the instrument.
-     * @return NONE or INSTRUMENT_HALTED.
+     * @return NONE, INSTRUMENT_DELISTED or INSTRUMENT_HALTED.
      */
     static RejectReason checkStatus(final Instrument instrument)
     {
         final byte status = instrument.status();
-        return status == Instrument.STATUS_OPEN || Instrument.isCallPhase(status) ?
-            RejectReason.NONE : RejectReason.INSTRUMENT_HALTED;
+        if (status == Instrument.STATUS_OPEN || Instrument.isCallPhase(status))
+        {
+            return RejectReason.NONE;
+        }
+        return status == Instrument.STATUS_DELISTED ? RejectReason.INSTRUMENT_DELISTED : RejectReason.INSTRUMENT_HALTED;
     }
 
     /**

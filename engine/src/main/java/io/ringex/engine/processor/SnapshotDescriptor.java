@@ -26,7 +26,7 @@ package io.ringex.engine.processor;
  *   Account (creation order), 72 bytes + 64 per position:
  *     long accountId, int defaultStp, long balance, long reserved, long creditLimit, long maxOrderQuantity,
  *     long maxOrderNotional, long defaultPositionLimit, int maxOpenOrders, int allowShort, int killed,
- *     int openOrders, int positionCount
+ *     int status (1 active, 2 suspended, 3 closed), int openOrders, int positionCount
  *     Position (creation order): int instrumentId, int priceScale, long position, long cost, long realisedPnl,
  *     long openBuyQuantity, long openSellQuantity, long positionLimit
  *
@@ -38,6 +38,10 @@ package io.ringex.engine.processor;
  *
  *   Statistics ({@link VenueStatistics}): long ordersAccepted, long trades, long rejects, int reasonCount, then per
  *     reason with a non-zero count (ascending value): int reason value, long count
+ *
+ *   Users ({@link Users}, creation order): int userCount, then per user: text username, int enabled,
+ *     int fixCancelOnDisconnect, int throttle, int accountCount, long[accountCount] accounts, text fixSenderCompId,
+ *     text credentialHash (text: int length, then that many US-ASCII bytes)
  * </pre>
  * An open order waits where its location says ({@code Order.AT_BOOK}: the price levels, {@code AT_STOPS}: the pending
  * stops, {@code AT_AUCTION_MARKET}: the market orders queued for an uncrossing; never {@code AT_TRIGGERED}, which
@@ -45,8 +49,12 @@ package io.ringex.engine.processor;
  * per book, ascending). The GTD expiry heap, the earliest phase end and the published auction indicatives are derived
  * again. Account open-order lists are rebuilt in venue order, which is each account's acceptance order.
  * <p>
- * Version 3 (issue 23) added the book's phase end and dynamic band and the order's location, stop price, display
- * quantity, current peak and expire time (a minimum quantity applies on entry only and is not kept).
+ * Version 4 (issue 23) added the book's phase end and dynamic band and the order's location, stop price, display
+ * quantity, current peak and expire time (a minimum quantity applies on entry only and is not kept) to version 3
+ * (statistics, users, account standing). A version 3 snapshot is refused, not converted: its state hash was computed
+ * over the version 3 layout and could not be checked after a conversion. A node passes such a snapshot over (the
+ * snapshot store names its version) and recovers from the journal, which holds every command; its next snapshot is
+ * version 4.
  * <p>
  * Threading: constants only.
  */
@@ -55,7 +63,9 @@ public final class SnapshotDescriptor
     /** 'RXSN'. */
     public static final int MAGIC = 0x4E535852;
     /** Format version; bump on any layout change. */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
+    /** The version before the order types, which this build refuses (see the class comment). */
+    public static final int VERSION_BEFORE_ORDER_TYPES = 3;
 
     /** Offset of the magic. */
     public static final int MAGIC_OFFSET = 0;

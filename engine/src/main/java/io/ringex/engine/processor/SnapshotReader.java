@@ -46,6 +46,11 @@ public final class SnapshotReader
             throw new IllegalStateException("not a Ringex snapshot");
         }
         final int version = in.getInt(offset + VERSION_OFFSET, ORDER);
+        if (version == VERSION_BEFORE_ORDER_TYPES)
+        {
+            throw new IllegalStateException("snapshot version " + version + " was written before the order types " +
+                "and trading phases (version " + VERSION + "); this build does not load it: recover from the journal");
+        }
         if (version != VERSION)
         {
             throw new IllegalStateException("snapshot version " + version + " is not " + VERSION);
@@ -83,6 +88,7 @@ public final class SnapshotReader
             resting.add(order);
         }
         readStatistics(state.statistics);
+        readUsers(state.users);
         if (position != offset + length)
         {
             throw new IllegalStateException("snapshot body length mismatch");
@@ -143,6 +149,38 @@ public final class SnapshotReader
         }
     }
 
+    private void readUsers(final Users users)
+    {
+        final int count = getInt();
+        for (int i = 0; i < count; i++)
+        {
+            final Users.User user = users.create(getString());
+            user.enabled = getInt() == 1;
+            user.fixCancelOnDisconnect = getInt() == 1;
+            user.throttleMessagesPerSecond = getInt();
+            final long[] accounts = new long[getInt()];
+            for (int a = 0; a < accounts.length; a++)
+            {
+                accounts[a] = getLong();
+            }
+            user.accounts = accounts;
+            user.fixSenderCompId = getString();
+            user.credentialHash = getString();
+        }
+    }
+
+    private String getString()
+    {
+        final int length = getInt();
+        if (length < 0 || length > Users.MAX_CREDENTIAL)
+        {
+            throw new IllegalStateException("snapshot text of length " + length);
+        }
+        final String text = buffer.getStringWithoutLengthAscii(position, length);
+        position += length;
+        return text;
+    }
+
     private OrderBook readBook()
     {
         final int instrumentId = getInt();
@@ -182,10 +220,12 @@ public final class SnapshotReader
         final int maxOpen = getInt();
         final boolean allowShort = getInt() == 1;
         final boolean killed = getInt() == 1;
+        final byte status = (byte)getInt();
         final int openOrders = getInt();
         final int positions = getInt();
         account.limits(maxQuantity, maxNotional, credit, positionLimit, maxOpen, allowShort);
         account.restore(balance, reserved, killed, openOrders);
+        account.status(status);
         for (int i = 0; i < positions; i++)
         {
             final int instrumentId = getInt();

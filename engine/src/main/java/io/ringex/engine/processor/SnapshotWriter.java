@@ -51,6 +51,7 @@ public final class SnapshotWriter
             orders++;
         }
         writeStatistics(state.statistics);
+        writeUsers(state.users);
         final int length = position - offset;
         out.putInt(offset + MAGIC_OFFSET, MAGIC, ORDER);
         out.putInt(offset + VERSION_OFFSET, VERSION, ORDER);
@@ -102,6 +103,7 @@ public final class SnapshotWriter
         putInt(account.maxOpenOrders());
         putInt(account.allowShort() ? 1 : 0);
         putInt(account.killed() ? 1 : 0);
+        putInt(account.status());
         putInt(account.openOrders());
         putInt(account.positionCount());
         for (int i = 0, n = account.positionCount(); i < n; i++)
@@ -167,6 +169,33 @@ public final class SnapshotWriter
                 putLong(count);
             }
         }
+    }
+
+    private void writeUsers(final Users users)
+    {
+        putInt(users.all().size());
+        for (final Users.User user : users.all())
+        {
+            putString(user.username());
+            putInt(user.enabled() ? 1 : 0);
+            putInt(user.fixCancelOnDisconnect() ? 1 : 0);
+            putInt(user.throttleMessagesPerSecond());
+            putInt(user.accounts().length);
+            for (final long account : user.accounts())
+            {
+                putLong(account);
+            }
+            putString(user.fixSenderCompId());
+            putString(user.credentialHash());
+        }
+    }
+
+    private void putString(final String text)
+    {
+        final byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        putInt(bytes.length);
+        buffer.putBytes(position, bytes);
+        position += bytes.length;
     }
 
     private void putInt(final int value)

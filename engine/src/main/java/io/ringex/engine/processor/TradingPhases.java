@@ -59,8 +59,9 @@ public final class TradingPhases
     }
 
     /**
-     * SetTradingStatus: UNKNOWN_INSTRUMENT, or INVALID_ARGUMENT for a status outside the schema, a negative duration
-     * or a duration for a phase that is not a call phase; else the change, the AdminResponse and the definition.
+     * SetTradingStatus: UNKNOWN_INSTRUMENT, INSTRUMENT_DELISTED (a delisted instrument is not relisted), or
+     * INVALID_ARGUMENT for a status outside 1-7 (DELISTED is DelistInstrument's), a negative duration or a duration
+     * for a phase that is not a call phase; else the change, the AdminResponse and the definition.
      *
      * @param decoder wrapped on the command.
      */
@@ -73,6 +74,10 @@ public final class TradingPhases
         if (book == null)
         {
             reason = RejectReason.UNKNOWN_INSTRUMENT;
+        }
+        else if (book.instrument().status() == Instrument.STATUS_DELISTED)
+        {
+            reason = RejectReason.INSTRUMENT_DELISTED;
         }
         else if (status < Instrument.STATUS_OPEN || status > Instrument.STATUS_VOLATILITY_AUCTION || durationNs < 0 ||
             (durationNs > 0 && !Instrument.isCallPhase((byte)status)))

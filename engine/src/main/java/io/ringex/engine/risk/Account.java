@@ -26,6 +26,13 @@ import java.util.Arrays;
  */
 public final class Account
 {
+    /** Standing: trades (AccountStatus.ACTIVE). */
+    public static final byte STATUS_ACTIVE = 1;
+    /** Standing: new orders refused (AccountStatus.SUSPENDED). */
+    public static final byte STATUS_SUSPENDED = 2;
+    /** Standing: closed for good (AccountStatus.CLOSED). */
+    public static final byte STATUS_CLOSED = 3;
+
     private final long accountId;
     private final byte defaultSelfTradePrevention;
     private final Int2ObjectHashMap<Position> positionById = new Int2ObjectHashMap<>();
@@ -50,6 +57,7 @@ public final class Account
     int maxOpenOrders;
     boolean allowShort;
     boolean killed;
+    byte status = STATUS_ACTIVE;
     int openOrders;
     boolean changed;
     private boolean queued;
@@ -139,6 +147,19 @@ public final class Account
     public boolean killed()
     {
         return killed;
+    }
+
+    /** @return ACTIVE, SUSPENDED or CLOSED ({@link #STATUS_ACTIVE}...). */
+    public byte status()
+    {
+        return status;
+    }
+
+    /** @param status ACTIVE, SUSPENDED or CLOSED. */
+    public void status(final byte status)
+    {
+        this.status = status;
+        changed = true;
     }
 
     /**

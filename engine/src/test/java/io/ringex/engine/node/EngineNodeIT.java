@@ -8,6 +8,7 @@ import java.util.Random;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalReader;
 import io.ringex.journal.SnapshotStore;
+import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
 import io.ringex.protocol.codecs.Side;
@@ -81,8 +82,9 @@ class EngineNodeIT
         }
         assertEquals(liveHash, replayHash(ctx.journalDirectory(), null));
 
-        // The status stream carries the same hash.
+        // The status stream carries the same hash, and says that this node replicates nothing (no lag to show).
         client.await(() -> client.lastStatusHash == liveHash, "EngineStatus with the live hash");
+        assertEquals(EngineStatusDecoder.replicationSequenceNullValue(), client.lastStatusReplication);
     }
 
     @Test
@@ -304,6 +306,7 @@ class EngineNodeIT
         client.await(() -> client.answered() == 500, "500 orders answered");
         final long expected = client.sent.size();
         client.await(() -> standby.processedSequence() == expected, "the standby to apply everything");
+        client.await(() -> client.lastStatusReplication == expected, "the primary's status: everything replicated");
 
         assertEquals(primary.stateHash(), standby.stateHash());
         assertEquals(primary.stateHash(), replayHash(standbyCtx.journalDirectory(), null));

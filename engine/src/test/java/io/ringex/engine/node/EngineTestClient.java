@@ -52,6 +52,8 @@ final class EngineTestClient implements AutoCloseable
     volatile int statusCount;
     int instrumentDefinitions;
     volatile long lastStatusEpochStart;
+    /** The latest EngineStatus's replicationSequence (its null value while the node replicates nothing). */
+    volatile long lastStatusReplication;
     /** The counters of the latest EngineStatus, "COUNTER=value" and "REJECT:REASON=count", in the order sent. */
     volatile String lastStatusCounters = "";
     final List<byte[]> sent = new ArrayList<>();
@@ -229,6 +231,7 @@ final class EngineTestClient implements AutoCloseable
                 lastStatusHash = status.stateHash();
                 lastStatusProcessed = status.processorSequence();
                 lastStatusEpochStart = status.epochStartSequence();
+                lastStatusReplication = status.replicationSequence();
                 final StringBuilder counters = new StringBuilder();
                 for (final EngineStatusDecoder.CountersDecoder c : status.counters())
                 {

@@ -187,7 +187,7 @@ class StandbyCatchUpIT
         second.await(() -> second.answered() == 30, "30 on the new primary");
 
         final List<String> errors = new ArrayList<>();
-        final Logger logger = Logger.getLogger(StandbyReceiver.class.getName());
+        final Logger logger = Logger.getLogger("io.ringex.engine.replication.DivergenceProbe");
         final Handler capture = new Handler()
         {
             public void publish(final LogRecord record)

@@ -167,6 +167,11 @@ final class DeterminismAndSnapshotTest
         final int length = run.processor.writeSnapshot(image, 0);
         image.putInt(SnapshotDescriptor.VERSION_OFFSET, SnapshotDescriptor.VERSION + 1, ByteOrder.LITTLE_ENDIAN);
         assertThrows(IllegalStateException.class, () -> new Run(1).processor.restore(image, 0, length));
+        image.putInt(SnapshotDescriptor.VERSION_OFFSET, SnapshotDescriptor.VERSION_BEFORE_ORDER_TYPES,
+            ByteOrder.LITTLE_ENDIAN);
+        final IllegalStateException before = assertThrows(IllegalStateException.class,
+            () -> new Run(1).processor.restore(image, 0, length));
+        assertTrue(before.getMessage().contains("before the order types"), before.getMessage());
         image.putInt(SnapshotDescriptor.VERSION_OFFSET, SnapshotDescriptor.VERSION, ByteOrder.LITTLE_ENDIAN);
         assertThrows(IllegalStateException.class, () -> new Run(1).processor.restore(image, 0, length - 1));
         new Run(1).processor.restore(image, 0, length);

@@ -16,6 +16,8 @@ import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
+import io.ringex.protocol.codecs.UserDefinitionDecoder;
+import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.OrderType;
@@ -201,6 +203,25 @@ final class Harness
                 final BusinessRejectDecoder d = new BusinessRejectDecoder().wrap(sink.events(), o, bl, v);
                 return new BizRej(d.refTemplateId(), d.rejectReason(), d.text());
             }
+            case UserDefinitionDecoder.TEMPLATE_ID:
+            {
+                final UserDefinitionDecoder d = new UserDefinitionDecoder().wrap(sink.events(), o, bl, v);
+                final int gatewayId = d.gatewayId();
+                final long requestId = d.requestId();
+                final boolean enabled = d.enabled() == io.ringex.protocol.codecs.BooleanType.TRUE;
+                final List<Long> accounts = new ArrayList<>();
+                for (final UserDefinitionDecoder.AccountsDecoder a : d.accounts())
+                {
+                    accounts.add(a.accountId());
+                }
+                return new UserDef(gatewayId, requestId, d.username(), enabled, accounts, d.fixSenderCompId(),
+                    d.credentialHash());
+            }
+            case UserDirectoryEndDecoder.TEMPLATE_ID:
+            {
+                final UserDirectoryEndDecoder d = new UserDirectoryEndDecoder().wrap(sink.events(), o, bl, v);
+                return new DirectoryEnd(d.gatewayId(), d.requestId(), d.userCount());
+            }
             case LogonsUnlockedDecoder.TEMPLATE_ID:
             {
                 final LogonsUnlockedDecoder d = new LogonsUnlockedDecoder().wrap(sink.events(), o, bl, v);
@@ -280,6 +301,15 @@ final class Harness
     }
 
     record Unlocked(long commandSequence, String username, String address)
+    {
+    }
+
+    record UserDef(int gatewayId, long requestId, String username, boolean enabled, List<Long> accounts,
+        String fixSenderCompId, String credentialHash)
+    {
+    }
+
+    record DirectoryEnd(int gatewayId, long requestId, int userCount)
     {
     }
 

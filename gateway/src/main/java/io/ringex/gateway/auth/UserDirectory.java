@@ -1,23 +1,149 @@
 package io.ringex.gateway.auth;
 
+import io.ringex.common.config.Config;
+import io.ringex.common.config.KnownKeys;
+
 import java.nio.CharBuffer;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
- * The users who may log on, by username and by FIX SenderCompID.
+ * The users who may log on, by username and by FIX SenderCompID: added in code, or read from the keys
+ * {@code ringex.gateway.user.<name>.<key>} ({@link #fromConfig}), which refuses, naming the key, a user without a
+ * credential hash or accounts, a value that does not parse and a key it does not read.
  * <p>
  * Built at start-up and not changed afterwards: safe to read from any thread once published.
  */
 public final class UserDirectory
 {
+    /** Prefix of the user keys, {@code ringex.gateway.user.<name>.<key>}. */
+    public static final String PREFIX = "ringex.gateway.user.";
+    /** The credential hash (required). */
+    public static final String CREDENTIAL = "credential";
+    /** The accounts, the default first (required). */
+    public static final String ACCOUNTS = "accounts";
+    /** The SenderCompID of the user's FIX session (optional: no FIX without it). */
+    public static final String FIX_SENDER_COMP_ID = "fix.sender.comp.id";
+    /** The TargetCompID the user's FIX session addresses (optional). */
+    public static final String FIX_TARGET_COMP_ID = "fix.target.comp.id";
+    /** Cancel the FIX session's orders on disconnect (optional). */
+    public static final String FIX_CANCEL_ON_DISCONNECT = "fix.cancel.on.disconnect";
+    /** What each key of a user sets, in the reference's order. */
+    private static final Map<String, String> KEYS = keys();
+    /** What a key shows in place of a credential: the value is a secret. */
+    private static final String HIDDEN = "<hidden>";
+
     /** Checked when the name is unknown, so an unknown name costs what a wrong password does. */
     private static final String DUMMY_CREDENTIAL = CredentialHash.hash("ringex-no-such-user".toCharArray());
     private final Map<String, User> byUsername = new LinkedHashMap<>();
     private final Map<String, User> bySenderCompId = new HashMap<>();
+
+    private static Map<String, String> keys()
+    {
+        final Map<String, String> keys = new LinkedHashMap<>();
+        keys.put(CREDENTIAL, "the user's credential hash, printed by `io.ringex.gateway.auth.HashCredential` " +
+            "(required)");
+        keys.put(ACCOUNTS, "the accounts the user may trade, comma separated, the default first (required)");
+        keys.put(FIX_SENDER_COMP_ID, "the SenderCompID of the user's FIX session; unset: no FIX for the user");
+        keys.put(FIX_TARGET_COMP_ID, "the TargetCompID the user's FIX session addresses (default " +
+            "`ringex.gateway.fix.comp.id`)");
+        keys.put(FIX_CANCEL_ON_DISCONNECT, "`true`: cancel the FIX session's orders when it disconnects (default " +
+            "`false`)");
+        return Collections.unmodifiableMap(keys);
+    }
+
+    /**
+     * Declare the user keys.
+     *
+     * @param known the keys of a process that runs a gateway.
+     * @return the same.
+     */
+    public static KnownKeys addKeys(final KnownKeys known)
+    {
+        for (final Map.Entry<String, String> key : KEYS.entrySet())
+        {
+            known.family(Pattern.quote(PREFIX) + "[^.]+\\." + Pattern.quote(key.getKey()),
+                PREFIX + "<name>." + key.getKey(), key.getValue());
+        }
+        return known;
+    }
+
+    /**
+     * @param username a user's name.
+     * @return the key of the user's credential hash.
+     */
+    public static String credentialKey(final String username)
+    {
+        return PREFIX + username + '.' + CREDENTIAL;
+    }
+
+    /**
+     * Read the users of a configuration: every {@code <name>} of a {@code ringex.gateway.user.<name>.<key>} is a user.
+     *
+     * @param config                 the configuration.
+     * @param defaultFixTargetCompId the TargetCompID of a user who names none (the gateway's CompID).
+     * @return the users.
+     * @throws io.aeron.exceptions.ConfigurationException naming the key: a user without a credential or accounts, a
+     *                                                    credential that is not a hash (not shown), accounts that are
+     *                                                    not numbers, a SenderCompID taken, a key not read here.
+     */
+    public static UserDirectory fromConfig(final Config config, final String defaultFixTargetCompId)
+    {
+        final TreeSet<String> names = new TreeSet<>();
+        for (final String key : config.keys(PREFIX))
+        {
+            final String rest = key.substring(PREFIX.length());
+            final int dot = rest.indexOf('.');
+            // Not shown: a misspelt credential key holds a credential.
+            Config.require(dot > 0 && KEYS.containsKey(rest.substring(dot + 1)), key, HIDDEN,
+                "not a user key; a user's keys are " +
+                PREFIX + "<name>." + String.join("|", KEYS.keySet()));
+            names.add(rest.substring(0, dot));
+        }
+        final UserDirectory users = new UserDirectory();
+        for (final String name : names)
+        {
+            final String base = PREFIX + name + '.';
+            final String credential = config.get(base + CREDENTIAL);
+            Config.require(null != credential && CredentialHash.isWellFormed(credential), base + CREDENTIAL,
+                null == credential ? null : HIDDEN, "must be a hash from io.ringex.gateway.auth.HashCredential");
+            final String accountsText = config.get(base + ACCOUNTS);
+            Config.require(null != accountsText && !accountsText.isEmpty(), base + ACCOUNTS, accountsText,
+                "must list at least one account");
+            final String[] parts = accountsText.split(",");
+            final long[] accounts = new long[parts.length];
+            for (int i = 0; i < parts.length; i++)
+            {
+                try
+                {
+                    accounts[i] = Long.parseLong(parts[i].trim());
+                }
+                catch (final NumberFormatException ex)
+                {
+                    throw Config.bad(base + ACCOUNTS, accountsText, "must be comma separated account ids");
+                }
+            }
+            final String sender = config.get(base + FIX_SENDER_COMP_ID);
+            Config.require(null == sender || !sender.isEmpty(), base + FIX_SENDER_COMP_ID, sender,
+                "must be a CompID, or unset for no FIX");
+            final String target = config.string(base + FIX_TARGET_COMP_ID, defaultFixTargetCompId);
+            final boolean cancelOnDisconnect = config.bool(base + FIX_CANCEL_ON_DISCONNECT, false);
+            try
+            {
+                users.add(new User(name, credential, accounts, sender, target, cancelOnDisconnect));
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw Config.bad(base + FIX_SENDER_COMP_ID, sender, ex.getMessage());
+            }
+        }
+        return users;
+    }
 
     /**
      * Add a user.

@@ -413,7 +413,7 @@ class FixEventExtremesTest
         {
             final int raw = d.rejectReasonRaw();
             final String reason = java.util.Arrays.stream(RejectReason.values())
-                .filter(r -> r != RejectReason.NULL_VAL && r.value() == raw).map(RejectReason::name).findFirst()
+                .filter(r -> r != RejectReason.NULL_VAL && r.value() == raw).map(Enum::name).findFirst()
                 .orElse("REJECT_REASON_" + raw);
             assertTrue(text.startsWith(reason), text);
         }

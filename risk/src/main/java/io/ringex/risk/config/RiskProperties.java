@@ -12,7 +12,9 @@ import org.springframework.util.unit.DataSize;
 /**
  * Everything under {@code ringex.risk.*} in application.yml. Defaults follow docs/architecture.md: the engine's
  * ingress on {@code localhost:40100} stream 1001, its outbound streams joined as a multi-destination-cast subscriber
- * of control {@code localhost:40101} (market data 1003, risk 1004).
+ * of control {@code localhost:40101} (market data 1003, risk 1004). A key under {@code ringex.risk} that binds to
+ * nothing here stops the service naming it ({@link RiskKeys}, which also covers system properties and environment
+ * variables).
  *
  * @param aeron    where the Aeron media driver is and whether to embed one.
  * @param streams  channels and stream ids of the engine's streams (the first node of a pair).
@@ -23,7 +25,7 @@ import org.springframework.util.unit.DataSize;
  * @param security the users who may log in, how logins are throttled, the cookies.
  * @param http     the HTTP side: the public base URL, the request body limit.
  */
-@ConfigurationProperties("ringex.risk")
+@ConfigurationProperties(prefix = "ringex.risk", ignoreUnknownFields = false)
 public record RiskProperties(
     @DefaultValue Aeron aeron,
     @DefaultValue Streams streams,

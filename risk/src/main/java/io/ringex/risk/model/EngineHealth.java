@@ -129,7 +129,7 @@ final class EngineHealth
         maxUs[i] = maxNs / 1000.0;
         occupancy[i] = ringOccupancy();
         journalLag[i] = journalLag();
-        replicationLag[i] = replicationLag();
+        replicationLag[i] = replicating() ? replicationLag() : -1;
         rejectTotal[i] = totalRejects;
         samples++;
     }
@@ -153,9 +153,18 @@ final class EngineHealth
         return Math.max(0, ingressSequence - journalSequence);
     }
 
+    /**
+     * The engine says it replicates nothing (replication off, or a standby) with the replication sequence's null
+     * value: then there is no lag, rather than a lag that grows with every command journaled.
+     */
+    boolean replicating()
+    {
+        return replicationSequence != EngineStatusDecoder.replicationSequenceNullValue();
+    }
+
     long replicationLag()
     {
-        return Math.max(0, journalSequence - replicationSequence);
+        return replicating() ? Math.max(0, journalSequence - replicationSequence) : 0;
     }
 
     long counter(final EngineCounter counter)

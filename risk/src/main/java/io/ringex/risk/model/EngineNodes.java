@@ -245,7 +245,7 @@ final class EngineNodes
         final Map<String, Long> sequences = new LinkedHashMap<>();
         sequences.put("ingress", engine.ingressSequence);
         sequences.put("journal", engine.journalSequence);
-        sequences.put("replication", engine.replicationSequence);
+        sequences.put("replication", engine.replicating() ? engine.replicationSequence : null);
         sequences.put("processor", engine.processorSequence);
         sequences.put("output", engine.outputSequence);
         sequences.put("snapshot", engine.snapshotSequence);
@@ -257,9 +257,9 @@ final class EngineNodes
         final long ageNs = engine.seen ? nowNs - engine.lastStatusNanos : -1;
         return new Views.EngineView(engine.seen, isUp(nowNs), ageNs < 0 ? -1 : ageNs / 1_000_000L,
             engine.nodeId, engine.seen ? engine.role.name() : "UNKNOWN", engine.epoch, engine.ringCapacity, sequences,
-            engine.ringOccupancy(), engine.journalLag(), engine.replicationLag(), latency, engine.counterMap(),
-            engine.rejectMap(), streams(shown()), withHistory ? engine.history() : null, followed(),
-            nodeViews(nowNs));
+            engine.ringOccupancy(), engine.journalLag(), engine.replicationLag(), engine.replicating(), latency,
+            engine.counterMap(), engine.rejectMap(), streams(shown()), withHistory ? engine.history() : null,
+            followed(), nodeViews(nowNs));
     }
 
     double metric(final EngineMetric metric, final long nowNs)
@@ -276,7 +276,7 @@ final class EngineNodes
             case JOURNAL_LAG:
                 return engine.journalLag();
             case REPLICATION_LAG:
-                return engine.replicationLag();
+                return engine.replicating() ? engine.replicationLag() : Double.NaN;
             case LATENCY_P50:
                 return engine.p50Ns / 1e9;
             case LATENCY_P99:

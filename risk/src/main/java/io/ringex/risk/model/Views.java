@@ -209,10 +209,13 @@ public final class Views
      * @param role                    RECOVERING, PRIMARY, STANDBY, FENCED or DIVERGED.
      * @param epoch                   primary term.
      * @param ringCapacity            input ring slots.
-     * @param sequences               ingress, journal, replication, processor, output, snapshot.
+     * @param sequences               ingress, journal, replication (null while the node replicates nothing),
+     *                                processor, output, snapshot.
      * @param ringOccupancy           slots in use / capacity, 0..1.
      * @param journalLag              ingress - journal sequence.
-     * @param replicationLag          journal - replication sequence.
+     * @param replicationLag          journal - replication sequence; 0 while the node replicates nothing.
+     * @param replicating             the node replicates to a standby: false with replication off, and on a standby
+     *                                (its EngineStatus carries no replication sequence), so no lag is shown.
      * @param latencyNs               p50, p99, p999, max since the previous status.
      * @param counters                engine counters by name.
      * @param rejects                 reject counts by reason, non-zero only.
@@ -235,6 +238,7 @@ public final class Views
         double ringOccupancy,
         long journalLag,
         long replicationLag,
+        boolean replicating,
         Map<String, Long> latencyNs,
         Map<String, Long> counters,
         Map<String, Long> rejects,
@@ -289,7 +293,7 @@ public final class Views
      * @param maxUs          latency max, microseconds.
      * @param ringOccupancy  0..1.
      * @param journalLag     slots.
-     * @param replicationLag slots.
+     * @param replicationLag slots; -1 where the node replicated nothing.
      * @param rejects        reject total.
      */
     public record History(

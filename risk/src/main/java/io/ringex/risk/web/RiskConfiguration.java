@@ -14,6 +14,7 @@ import io.ringex.risk.actions.AeronNewEpochPromotionHook;
 import io.ringex.risk.actions.PromotionHook;
 import io.ringex.risk.aeron.AeronConnection;
 import io.ringex.risk.config.EngineEndpoints;
+import io.ringex.risk.config.RiskKeys;
 import io.ringex.risk.config.RiskProperties;
 import io.ringex.risk.model.RiskReadModel;
 
@@ -21,12 +22,24 @@ import io.ringex.risk.model.RiskReadModel;
  * Wires the plain objects of the service: the read model, the Aeron connection and the action tracker. The action
  * tracker receives AdminResponses from the Aeron agent directly, without Spring in between. The engine nodes (one,
  * or a primary/standby pair) are validated here: a bad {@code ringex.risk.streams.*} or {@code ringex.risk.standby.*}
- * key stops the start with a message naming it.
+ * key stops the start with a message naming it, as an unknown {@code ringex.risk.*} key does ({@link RiskKeys}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RiskProperties.class)
 public class RiskConfiguration
 {
+    /**
+     * Static, so it runs before any bean is made: an unknown {@code ringex.risk.*} key from any source stops the start
+     * before Aeron or Tomcat does anything.
+     *
+     * @return the check of the {@code ringex.risk.*} keys.
+     */
+    @Bean
+    public static RiskKeys riskKeys()
+    {
+        return new RiskKeys();
+    }
+
     /**
      * @param properties configuration.
      * @return the read model.

@@ -121,7 +121,18 @@ final class RealEngine implements EngineUnderTest
      */
     RealEngine(final String aeronDirectoryName)
     {
+        this(aeronDirectoryName, null);
+    }
+
+    /**
+     * @param aeronDirectoryName the media driver to run on (the risk service's).
+     * @param dataDirectory      where the node's journal and snapshots go (deleted on close), or null for a new
+     *                           temporary directory.
+     */
+    RealEngine(final String aeronDirectoryName, final Path dataDirectory)
+    {
         this.aeronDirectoryName = aeronDirectoryName;
+        this.dataDirectory = dataDirectory;
     }
 
     @Override
@@ -129,7 +140,10 @@ final class RealEngine implements EngineUnderTest
     {
         try
         {
-            dataDirectory = Files.createTempDirectory("ringex-risk-it-engine-");
+            if (dataDirectory == null)
+            {
+                dataDirectory = Files.createTempDirectory("ringex-risk-it-engine-");
+            }
         }
         catch (final IOException ex)
         {

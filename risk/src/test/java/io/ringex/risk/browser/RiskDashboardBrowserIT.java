@@ -50,12 +50,14 @@ class RiskDashboardBrowserIT
     /**
      * The engine the dashboard watches: the engine node on the service's media driver.
      *
-     * @param service the running risk service (its embedded media driver is the one to use).
+     * @param service       the running risk service (its embedded media driver is the one to use).
+     * @param dataDirectory where the node's journal and snapshots go: the service's audit page reads them.
      * @return the engine, started, with its venue installed.
      */
-    static EngineUnderTest startEngine(final ConfigurableApplicationContext service)
+    static EngineUnderTest startEngine(final ConfigurableApplicationContext service, final Path dataDirectory)
     {
-        final EngineUnderTest engine = new RealEngine(service.getBean(AeronConnection.class).aeronDirectoryName());
+        final EngineUnderTest engine = new RealEngine(service.getBean(AeronConnection.class).aeronDirectoryName(),
+            dataDirectory);
         try
         {
             engine.start();
@@ -71,10 +73,12 @@ class RiskDashboardBrowserIT
     /**
      * The risk service with an embedded media driver, every stream on IPC, and the demo users.
      *
-     * @param aeronDir media driver directory to create.
+     * @param aeronDir      media driver directory to create.
+     * @param dataDirectory the engine node's data directory: the audit page replays its journal, read-only, while
+     *                      the node writes it.
      * @return the running service, on any free HTTP port.
      */
-    static ConfigurableApplicationContext startService(final String aeronDir)
+    static ConfigurableApplicationContext startService(final String aeronDir, final Path dataDirectory)
     {
         final Map<String, Object> props = new LinkedHashMap<>();
         props.put("server.port", 0);
@@ -87,6 +91,8 @@ class RiskDashboardBrowserIT
         props.put("ringex.risk.streams.market-data-channel", RealEngine.IPC);
         props.put("ringex.risk.streams.market-data-stream-id", RealEngine.MARKET_DATA_STREAM);
         props.put("ringex.risk.streams.control-channel", RealEngine.IPC);
+        props.put("ringex.risk.audit.journal-dir", dataDirectory.resolve("journal"));
+        props.put("ringex.risk.audit.snapshot-dir", dataDirectory.resolve("snapshots"));
         // as command-line arguments: they must win over application.yml
         final String[] args = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
             .toArray(String[]::new);
@@ -102,7 +108,7 @@ class RiskDashboardBrowserIT
             " (apt-get install -y chromium): browser IT skipped");
         assumeTrue(run(new File("."), "node", "--version") == 0, "no node on PATH: browser IT skipped");
 
-        final Path module = Path.of(System.getProperty("ringex.risk.project.dir", ".")).toAbsolutePath();
+        final Path module = Path.of(System.getProperty("ringex.test.module.dir", ".")).toAbsolutePath();
         final Path harness = module.resolve("target/browser-node");
         final Path sources = module.resolve("src/test/browser");
         if (!Files.isDirectory(harness.resolve("node_modules/playwright-core")))
@@ -116,9 +122,10 @@ class RiskDashboardBrowserIT
             module.resolve("target/browser-shots").toString())).toAbsolutePath().normalize();
         Files.createDirectories(shots);
 
+        final Path engineData = Files.createTempDirectory("ringex-risk-it-engine-");
         final ConfigurableApplicationContext service =
-            startService("/dev/shm/ringex-risk-it-" + UUID.randomUUID());
-        try (EngineUnderTest engine = startEngine(service))
+            startService("/dev/shm/ringex-risk-it-" + UUID.randomUUID(), engineData);
+        try (EngineUnderTest engine = startEngine(service, engineData))
         {
             final ProcessBuilder pb = new ProcessBuilder("node", "dashboard.mjs")
                 .directory(harness.toFile())

@@ -1,5 +1,6 @@
 package io.ringex.risk.model;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.EngineCounter;
+import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
@@ -164,6 +166,37 @@ class RiskReadModelTest
     }
 
     @Test
+    void aNodeThatReplicatesNothingShowsReplicationOffNotALagGrowingWithTheJournal()
+    {
+        final long off = EngineStatusDecoder.replicationSequenceNullValue();
+        final long[] counters = new long[16];
+        final long[] rejects = new long[64];
+        // Replication off: the journal runs ahead while the status says there is no replication sequence.
+        for (int i = 1; i <= 3; i++)
+        {
+            final long journal = 1_000L * i;
+            feed(events.engineStatus(1, 1, NodeRole.PRIMARY, i * 1_000_000_000L, 1000,
+                new long[] {journal, journal, off, journal, journal, 0}, new long[] {1, 1, 1, 1}, counters, rejects));
+        }
+        Views.EngineView engine = model.engine(true);
+        assertFalse(engine.replicating());
+        assertEquals(0, engine.replicationLag());
+        assertNull(engine.sequences().get("replication"));
+        assertArrayEquals(new long[] {-1, -1, -1}, engine.history().replicationLag(), "no lag charted");
+        assertTrue(Double.isNaN(model.engineMetric(EngineMetric.REPLICATION_LAG)), "no lag gauge");
+
+        // A node that replicates shows its standby's lag.
+        feed(events.engineStatus(1, 1, NodeRole.PRIMARY, 4_000_000_000L, 1000,
+            new long[] {4_000, 4_000, 3_990, 4_000, 4_000, 0}, new long[] {1, 1, 1, 1}, counters, rejects));
+        engine = model.engine(true);
+        assertTrue(engine.replicating());
+        assertEquals(10, engine.replicationLag());
+        assertEquals(Long.valueOf(3_990), engine.sequences().get("replication"));
+        assertEquals(10, engine.history().replicationLag()[3]);
+        assertEquals(10.0, model.engineMetric(EngineMetric.REPLICATION_LAG));
+    }
+
+    @Test
     void engineStatusFeedsHealthHistoryAndCounters()
     {
         final long[] counters = new long[16];
@@ -185,6 +218,7 @@ class RiskReadModelTest
         assertEquals(0.025, engine.ringOccupancy(), 1e-9, "ingress 1000 - slowest stage 975 over 1000 slots");
         assertEquals(10, engine.journalLag());
         assertEquals(90, engine.replicationLag());
+        assertTrue(engine.replicating());
         assertEquals(Long.valueOf(4), engine.rejects().get("ACCOUNT_KILLED"));
         assertEquals(Long.valueOf(3000), engine.counters().get("COMMANDS"));
         assertEquals(2, engine.history().timeMs().length);

@@ -226,7 +226,9 @@ public final class EventEncoders
             .status(status)
             .rejectReason(reason)
             .commandSequence(commandSequence)
-            .timestampNs(timeNs);
+            .timestampNs(timeNs)
+            // since main's AdminResponse echoes the command: a response without its var data is malformed
+            .putCommand(new byte[0], 0, 0);
         return MessageHeaderEncoder.ENCODED_LENGTH + adminResponse.encodedLength();
     }
 

@@ -68,6 +68,7 @@ class RiskEndpointAuthorizationMatrixTest
         Map.entry("GET /api/instruments/{id}", Access.VIEWER),
         Map.entry("GET /api/engine", Access.VIEWER),
         Map.entry("GET /api/me", Access.VIEWER),
+        Map.entry("GET /api/audit", Access.VIEWER),
         Map.entry("GET /api/stream", Access.VIEWER),
         Map.entry("GET /api/actions", Access.VIEWER),
         Map.entry("GET /api/actions/{requestId}", Access.VIEWER),

@@ -1,0 +1,168 @@
+package io.ringex.app.admin;
+
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import io.aeron.Aeron;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.ringex.app.Venue;
+import io.ringex.client.AdminClient;
+import io.ringex.common.config.CommandLineOptions;
+import org.agrona.CloseHelper;
+
+/**
+ * The admin tool's link to an engine: an Aeron client on a running media driver (the all-in-one's by default) or on
+ * one of its own, the {@link AdminClient} on the engine's ingress and risk stream, and a {@link VenueReader}.
+ * <p>
+ * Options ({@link #OPTIONS}, {@link #SWITCHES}); the defaults reach an all-in-one ({@code ./ringex demo}) started from
+ * the same directory with its default data directory:
+ * <ul>
+ * <li>{@code --aeron-dir DIR}: the media driver to use (default: the all-in-one's for {@code ./data},
+ * {@code --data DIR} for another data directory); {@code --embedded-driver}: launch one for the command's life (an
+ * engine on another host or container, reached over UDP);</li>
+ * <li>{@code --ingress CHANNEL} ({@code aeron:ipc}), {@code --ingress-stream N} (1001): where commands go;</li>
+ * <li>{@code --outbound CHANNEL} ({@code aeron:ipc}), {@code --egress-stream N} (1002), {@code --risk-stream N}
+ * (1004): the engine's outbound streams, subscriber side (for an engine node:
+ * {@code aeron:udp?endpoint=THIS_HOST:0|control=ENGINE_HOST:40101|control-mode=dynamic});</li>
+ * <li>{@code --timeout-ms N} (30000): how long to wait for the engine.</li>
+ * </ul>
+ * Thread safety: one thread.
+ */
+final class AdminConnection implements AutoCloseable
+{
+    /** The connection options that take a value. */
+    static final Set<String> OPTIONS = Set.of("--aeron-dir", "--data", "--ingress", "--ingress-stream", "--outbound",
+        "--egress-stream", "--risk-stream", "--timeout-ms");
+    /** The connection options that take none. */
+    static final Set<String> SWITCHES = Set.of("--embedded-driver");
+
+    private final MediaDriver driver;
+    private final Aeron aeron;
+    private final AdminClient admin;
+    private final VenueReader reader;
+
+    private AdminConnection(final MediaDriver driver, final Aeron aeron, final AdminClient admin,
+        final VenueReader reader)
+    {
+        this.driver = driver;
+        this.aeron = aeron;
+        this.admin = admin;
+        this.reader = reader;
+    }
+
+    /**
+     * @param options the command line.
+     * @return the settings, checked.
+     * @throws CommandLineOptions.UsageException naming a bad option.
+     */
+    static Settings settings(final CommandLineOptions options)
+    {
+        if (options.has("--embedded-driver") && (options.has("--aeron-dir") || options.has("--data")))
+        {
+            throw new CommandLineOptions.UsageException("--embedded-driver: not with --aeron-dir or --data");
+        }
+        if (options.has("--aeron-dir") && options.has("--data"))
+        {
+            throw new CommandLineOptions.UsageException("--data: not with --aeron-dir");
+        }
+        final String aeronDir = options.has("--embedded-driver") ? null : options.string("--aeron-dir",
+            Venue.aeronDirectoryFor(Path.of(options.string("--data", "data"))));
+        return new Settings(aeronDir,
+            options.string("--ingress", Venue.IPC),
+            options.intValue("--ingress-stream", Venue.INGRESS_STREAM, 1),
+            options.string("--outbound", Venue.IPC),
+            options.intValue("--egress-stream", Venue.EGRESS_STREAM, 1),
+            options.intValue("--risk-stream", Venue.RISK_STREAM, 1),
+            TimeUnit.MILLISECONDS.toNanos(options.longValue("--timeout-ms", 30_000, 1)));
+    }
+
+    /**
+     * Where the engine is.
+     *
+     * @param aeronDir      a running media driver's directory, or null to launch one.
+     * @param ingress       the engine's ingress channel.
+     * @param ingressStream its stream.
+     * @param outbound      the engine's outbound channel, subscriber side.
+     * @param egressStream  its egress stream.
+     * @param riskStream    its risk stream.
+     * @param timeoutNs     how long to wait for the engine.
+     */
+    record Settings(
+        String aeronDir,
+        String ingress,
+        int ingressStream,
+        String outbound,
+        int egressStream,
+        int riskStream,
+        long timeoutNs)
+    {
+    }
+
+    /**
+     * @param settings where the engine is.
+     * @param operator the operator the commands name.
+     * @return the link.
+     * @throws IllegalStateException if the media driver is not there.
+     */
+    static AdminConnection open(final Settings settings, final String operator)
+    {
+        MediaDriver driver = null;
+        Aeron aeron = null;
+        AdminClient admin = null;
+        try
+        {
+            String aeronDir = settings.aeronDir();
+            if (null == aeronDir)
+            {
+                driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+                    .threadingMode(ThreadingMode.SHARED)
+                    .dirDeleteOnStart(true)
+                    .dirDeleteOnShutdown(true));
+                aeronDir = driver.aeronDirectoryName();
+            }
+            else if (!new java.io.File(aeronDir, "cnc.dat").exists())
+            {
+                throw new IllegalStateException("no media driver at " + aeronDir + " (is the venue running? " +
+                    "--aeron-dir names the engine's media driver, --embedded-driver launches one)");
+            }
+            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+            admin = new AdminClient(aeron, settings.ingress(), settings.ingressStream(), settings.outbound(),
+                settings.riskStream()).timeoutNs(settings.timeoutNs());
+            if (null != operator)
+            {
+                admin.commands().operator(operator);
+            }
+            final VenueReader reader = new VenueReader(aeron, admin, settings.outbound(), settings.egressStream(),
+                settings.riskStream(), settings.timeoutNs());
+            return new AdminConnection(driver, aeron, admin, reader);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietCloseAll(admin, aeron, driver);
+            throw ex;
+        }
+    }
+
+    /**
+     * @return the engine's admin link.
+     */
+    AdminClient admin()
+    {
+        return admin;
+    }
+
+    /**
+     * @return what the venue holds, read from its streams.
+     */
+    VenueReader reader()
+    {
+        return reader;
+    }
+
+    public void close()
+    {
+        CloseHelper.quietCloseAll(reader, admin, aeron, driver);
+    }
+}

@@ -1,0 +1,252 @@
+package io.ringex.app.admin;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import io.aeron.Aeron;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.ringex.client.AdminClient;
+import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
+import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.EngineStatusDecoder;
+import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.NodeRole;
+import io.ringex.protocol.codecs.UserDefinitionDecoder;
+import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+
+/**
+ * Learns what a running venue holds from its engine's streams, as a late-joining dashboard does:
+ * <ul>
+ * <li>the instruments and the accounts from the risk stream, which carries every InstrumentDefinition and
+ * AccountRiskUpdate after a change and, from the engine's late-joiner refresh (every 5 status intervals), all of them.
+ * The engine has no request for them, so {@link #read} waits for a refresh: until 7 EngineStatus messages (one a
+ * status interval, 1 s by default) have come, 6 intervals, which holds a whole refresh started after it joined;</li>
+ * <li>the users by asking: a UserDirectoryRequest from a gateway id this tool claims for itself (65000 to 65499), whose
+ * answers (one UserDefinition each, then UserDirectoryEnd) come on the egress stream addressed to that id.</li>
+ * </ul>
+ * It keeps listening while open, so what the commands it watches change is seen too.
+ * <p>
+ * Not thread-safe: one thread (a command-line tool).
+ */
+final class VenueReader implements AutoCloseable
+{
+    /** EngineStatus messages to wait for: the refresh runs every 5 status intervals; one interval more to arrive. */
+    static final int STATUSES_PER_REFRESH = 7;
+    /** The first gateway id this tool claims (gateways are numbered from 1; no venue runs 65000 of them). */
+    static final int FIRST_TOOL_GATEWAY_ID = 65_000;
+
+    private static final IdleStrategy IDLE = new SleepingMillisIdleStrategy(1);
+
+    private final Subscription risk;
+    private final Subscription egress;
+    private final AdminClient admin;
+    private final long timeoutNs;
+    private final int gatewayId = FIRST_TOOL_GATEWAY_ID + ThreadLocalRandom.current().nextInt(500);
+    private final VenueState state = new VenueState();
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final InstrumentDefinitionDecoder definition = new InstrumentDefinitionDecoder();
+    private final AccountRiskUpdateDecoder riskUpdate = new AccountRiskUpdateDecoder();
+    private final EngineStatusDecoder status = new EngineStatusDecoder();
+    private final UserDefinitionDecoder userDefinition = new UserDefinitionDecoder();
+    private final UserDirectoryEndDecoder directoryEnd = new UserDirectoryEndDecoder();
+    private final FragmentHandler onRisk = this::onRisk;
+    private final FragmentHandler onEgress = this::onEgress;
+    private int statuses;
+    private NodeRole role;
+    private int nodeId;
+    private long directoryRequestId;
+    private boolean directoryDone;
+
+    /**
+     * @param aeron          a connected client.
+     * @param admin          sends the directory request (to the engine's ingress).
+     * @param outbound       the engine's outbound channel, subscriber side.
+     * @param egressStream   its egress stream.
+     * @param riskStream     its risk stream.
+     * @param timeoutNs      how long {@link #read} waits for the engine.
+     */
+    VenueReader(
+        final Aeron aeron,
+        final AdminClient admin,
+        final String outbound,
+        final int egressStream,
+        final int riskStream,
+        final long timeoutNs)
+    {
+        this.admin = admin;
+        this.timeoutNs = timeoutNs;
+        risk = aeron.addSubscription(outbound, riskStream);
+        egress = aeron.addSubscription(outbound, egressStream);
+    }
+
+    /**
+     * Wait for the streams, ask for the users and, if asked, wait for a refresh of the instruments and accounts.
+     *
+     * @param refresh whether the instruments and accounts are needed (a wait of 6 status intervals).
+     * @return what the venue holds.
+     * @throws IllegalStateException if the engine does not answer within the timeout, or is not a primary.
+     */
+    VenueState read(final boolean refresh)
+    {
+        final long deadline = System.nanoTime() + timeoutNs;
+        while (!risk.isConnected() || !egress.isConnected())
+        {
+            awaitOrFail(deadline, "the engine's outbound streams did not connect (is the engine up, and are " +
+                "--outbound and the stream ids its own?)");
+        }
+        directoryRequestId = System.nanoTime();
+        admin.send(admin.commands().userDirectoryRequest(gatewayId, directoryRequestId));
+        while (!directoryDone || (refresh && statuses < STATUSES_PER_REFRESH) || null == role)
+        {
+            awaitOrFail(deadline, directoryDone ? "no refresh of the instruments and accounts within the timeout " +
+                "(EngineStatus messages seen: " + statuses + " of " + STATUSES_PER_REFRESH + ")" :
+                "no answer to the user directory request within the timeout");
+            if (null != role && role != NodeRole.PRIMARY)
+            {
+                throw new IllegalStateException("node " + nodeId + " is " + role + ", not PRIMARY: point " +
+                    "--ingress and --outbound at the primary");
+            }
+        }
+        return state;
+    }
+
+    /**
+     * Take in what has arrived since.
+     *
+     * @return the venue as now known.
+     */
+    VenueState poll()
+    {
+        while (risk.poll(onRisk, 64) + egress.poll(onEgress, 64) > 0)
+        {
+            Thread.onSpinWait();
+        }
+        return state;
+    }
+
+    private void awaitOrFail(final long deadline, final String message)
+    {
+        if (System.nanoTime() > deadline)
+        {
+            throw new IllegalStateException(message + " (" + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms)");
+        }
+        if (risk.poll(onRisk, 64) + egress.poll(onEgress, 64) == 0)
+        {
+            IDLE.idle();
+        }
+    }
+
+    private void onRisk(
+        final org.agrona.DirectBuffer buffer, final int offset, final int length, final io.aeron.logbuffer.Header h)
+    {
+        header.wrap(buffer, offset);
+        switch (header.templateId())
+        {
+            case InstrumentDefinitionDecoder.TEMPLATE_ID ->
+            {
+                definition.wrapAndApplyHeader(buffer, offset, header);
+                state.instruments.put(definition.instrumentId(), new VenueState.Instrument(definition.instrumentId(),
+                    definition.symbol(), definition.priceScale(), definition.tickSize(), definition.lotSize(),
+                    definition.referencePrice(), definition.priceBandType(), definition.priceBand(),
+                    definition.status()));
+            }
+            case AccountRiskUpdateDecoder.TEMPLATE_ID -> onAccount(buffer, offset);
+            case EngineStatusDecoder.TEMPLATE_ID ->
+            {
+                status.wrapAndApplyHeader(buffer, offset, header);
+                nodeId = status.nodeId();
+                role = status.role();
+                statuses++;
+            }
+            default ->
+            {
+            }
+        }
+    }
+
+    private void onAccount(final org.agrona.DirectBuffer buffer, final int offset)
+    {
+        riskUpdate.wrapAndApplyHeader(buffer, offset, header);
+        final long accountId = riskUpdate.accountId();
+        final long balance = riskUpdate.balance();
+        final long reserved = riskUpdate.reserved();
+        final long credit = riskUpdate.creditLimit();
+        final long maxQuantity = riskUpdate.maxOrderQuantity();
+        final long maxNotional = riskUpdate.maxOrderNotional();
+        final int openOrders = riskUpdate.openOrders();
+        final int maxOpen = riskUpdate.maxOpenOrders();
+        final boolean killed = riskUpdate.killSwitch() == BooleanType.TRUE;
+        // An update reports the positions that changed (a refresh: those open); keep the others known.
+        final VenueState.Account known = state.accounts.get(accountId);
+        final SortedMap<Integer, Long> positions = null == known ? new TreeMap<>() : new TreeMap<>(known.positions());
+        final SortedMap<Integer, Long> limits = null == known ? new TreeMap<>() :
+            new TreeMap<>(known.positionLimits());
+        for (final AccountRiskUpdateDecoder.PositionsDecoder position : riskUpdate.positions())
+        {
+            positions.put(position.instrumentId(), position.position());
+            limits.put(position.instrumentId(), position.positionLimit());
+        }
+        state.accounts.put(accountId, new VenueState.Account(accountId, balance, reserved, credit, maxQuantity,
+            maxNotional, openOrders, maxOpen, killed, positions, limits));
+    }
+
+    private void onEgress(
+        final org.agrona.DirectBuffer buffer, final int offset, final int length, final io.aeron.logbuffer.Header h)
+    {
+        header.wrap(buffer, offset);
+        if (header.templateId() == UserDefinitionDecoder.TEMPLATE_ID)
+        {
+            userDefinition.wrapAndApplyHeader(buffer, offset, header);
+            final int to = userDefinition.gatewayId();
+            final long requestId = userDefinition.requestId();
+            // Ours, or a change told to every gateway (made while we listen: newer than the directory's answer).
+            if (!(to == gatewayId && requestId == directoryRequestId) && to != 0)
+            {
+                return;
+            }
+            final boolean enabled = userDefinition.enabled() == BooleanType.TRUE;
+            final boolean cancelOnDisconnect = userDefinition.fixCancelOnDisconnect() == BooleanType.TRUE;
+            final int throttle = userDefinition.throttleMessagesPerSecond();
+            final List<Long> accounts = new ArrayList<>();
+            for (final UserDefinitionDecoder.AccountsDecoder account : userDefinition.accounts())
+            {
+                accounts.add(account.accountId());
+            }
+            final String username = userDefinition.username();
+            final String compId = userDefinition.fixSenderCompId();
+            final String credential = userDefinition.credentialHash();
+            state.users.put(username, new VenueState.User(username, enabled, List.copyOf(accounts), compId,
+                cancelOnDisconnect, throttle, credential));
+        }
+        else if (header.templateId() == UserDirectoryEndDecoder.TEMPLATE_ID)
+        {
+            directoryEnd.wrapAndApplyHeader(buffer, offset, header);
+            if (directoryEnd.gatewayId() == gatewayId && directoryEnd.requestId() == directoryRequestId)
+            {
+                directoryDone = true;
+            }
+        }
+    }
+
+    /**
+     * @return the gateway id this reader claimed for its directory request.
+     */
+    int gatewayId()
+    {
+        return gatewayId;
+    }
+
+    public void close()
+    {
+        risk.close();
+        egress.close();
+    }
+}

@@ -1,0 +1,128 @@
+package io.ringex.app.admin;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.TradingStatus;
+
+/**
+ * What a running venue holds, as its engine tells it on its streams ({@link VenueReader}): the instruments
+ * (InstrumentDefinition), the accounts (AccountRiskUpdate) and the users (UserDefinition). An account's self-trade
+ * prevention default, standing, default position limit, short-selling flag and per-instrument overrides are not on any
+ * stream, so they are not here (docs/operations.md, "Onboarding").
+ * <p>
+ * Not thread-safe: filled and read by one thread.
+ */
+final class VenueState
+{
+    /**
+     * An instrument as its last InstrumentDefinition gave it.
+     *
+     * @param id             its id.
+     * @param symbol         its symbol.
+     * @param priceScale     decimal places.
+     * @param tickSize       the price step.
+     * @param lotSize        the quantity step.
+     * @param referencePrice the band's centre.
+     * @param bandType       the band's unit.
+     * @param band           the band.
+     * @param status         its trading status.
+     */
+    record Instrument(
+        int id,
+        String symbol,
+        int priceScale,
+        long tickSize,
+        long lotSize,
+        long referencePrice,
+        PriceBandType bandType,
+        long band,
+        TradingStatus status)
+    {
+    }
+
+    /**
+     * An account as its last AccountRiskUpdate gave it.
+     *
+     * @param id               its id.
+     * @param balance          cash, money.
+     * @param reserved         held by open buys, money.
+     * @param creditLimit      money.
+     * @param maxOrderQuantity largest order quantity.
+     * @param maxOrderNotional money.
+     * @param openOrders       resting orders.
+     * @param maxOpenOrders    most resting orders.
+     * @param killSwitch       its kill switch.
+     * @param positions        net position by instrument, for the positions the engine reported.
+     * @param positionLimits   the effective position limit by instrument, for the same.
+     */
+    record Account(
+        long id,
+        long balance,
+        long reserved,
+        long creditLimit,
+        long maxOrderQuantity,
+        long maxOrderNotional,
+        int openOrders,
+        int maxOpenOrders,
+        boolean killSwitch,
+        SortedMap<Integer, Long> positions,
+        SortedMap<Integer, Long> positionLimits)
+    {
+    }
+
+    /**
+     * A user as the engine's directory gave it.
+     *
+     * @param username           login name.
+     * @param enabled            may log on.
+     * @param accounts           its accounts, the default first.
+     * @param fixSenderCompId    its FIX SenderCompID, or empty.
+     * @param cancelOnDisconnect its FIX sessions cancel on disconnect.
+     * @param throttle           messages per second, 0 for the gateway's default.
+     * @param credential         its credential hash, empty when none is set.
+     */
+    record User(
+        String username,
+        boolean enabled,
+        List<Long> accounts,
+        String fixSenderCompId,
+        boolean cancelOnDisconnect,
+        int throttle,
+        String credential)
+    {
+    }
+
+    final SortedMap<Integer, Instrument> instruments = new TreeMap<>();
+    final SortedMap<Long, Account> accounts = new TreeMap<>();
+    /** In the engine's order (creation). */
+    final Map<String, User> users = new LinkedHashMap<>();
+
+    /**
+     * @param symbol a symbol.
+     * @return the venue's instrument with it, or null.
+     */
+    Instrument instrument(final String symbol)
+    {
+        for (final Instrument instrument : instruments.values())
+        {
+            if (instrument.symbol().equals(symbol))
+            {
+                return instrument;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @return whether the venue holds nothing.
+     */
+    boolean isEmpty()
+    {
+        return instruments.isEmpty() && accounts.isEmpty() && users.isEmpty();
+    }
+}

@@ -1,0 +1,57 @@
+package io.ringex.app;
+
+import io.ringex.common.config.CommandLineOptions.UsageException;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The load generator's command line ({@code ./ringex loadgen ...}), read strictly: a bad option or value stops it
+ * naming the option, where the old reader ran SBE for {@code --transport udp}, IOC orders for {@code --orders limit},
+ * dropped a last option without its value and ended a malformed number in a stack trace.
+ */
+class LoadGeneratorOptionsTest
+{
+    @Test
+    void defaultsAndEveryOption()
+    {
+        final LoadGenerator.Options defaults = LoadGenerator.Options.parse(new String[0]);
+        assertEquals("sbe", defaults.transport());
+        assertEquals("cross", defaults.orders());
+        assertEquals(2_000, defaults.rate());
+        assertEquals(10, defaults.durationS());
+        assertEquals(2, defaults.accounts());
+        assertNull(defaults.timeline());
+
+        final LoadGenerator.Options options = LoadGenerator.Options.parse(new String[]{ "--transport", "fix",
+            "--rate", "500", "--duration", "3", "--warmup", "1", "--instruments", "3", "--accounts", "1", "--orders",
+            "ioc", "--host", "venue", "--sbe-port", "40300", "--fix-port", "9999", "--timeline", "t.csv" });
+        assertEquals(new LoadGenerator.Options("fix", "ioc", 500, 3, 1, 3, 1, "venue", 40300, 9999, "t.csv"),
+            options);
+    }
+
+    @Test
+    void aBadOptionOrValueIsRefusedNamingTheOption()
+    {
+        assertEquals("--rate: must be an integer (was 'fast')", refused("--rate", "fast"));
+        assertEquals("--rate: must be at least 1 (was '0')", refused("--rate", "0"));
+        assertTrue(refused("--rat", "100").startsWith("--rat: unknown option for loadgen"), refused("--rat", "100"));
+        assertEquals("--transport: must be sbe or fix (was 'udp')", refused("--transport", "udp"));
+        assertEquals("--orders: must be cross or ioc (was 'limit')", refused("--orders", "limit"));
+        assertEquals("--sbe-port: must be a port, 1..65535 (was '70000')", refused("--sbe-port", "70000"));
+        assertEquals("--instruments: the venue has 3 (was '4')", refused("--instruments", "4"));
+        assertEquals("--accounts: the venue has 5 demo accounts (was '6')", refused("--accounts", "6"));
+        assertEquals("--orders cross needs --accounts 2 or more", refused("--accounts", "1"));
+        assertEquals("--rate: given twice", refused("--rate", "1", "--rate", "2"));
+        assertEquals("--duration: needs a value", refused("--duration"));
+        assertTrue(refused("100").contains("not also [100]"), refused("100"));
+    }
+
+    private static String refused(final String... args)
+    {
+        return assertThrows(UsageException.class, () -> LoadGenerator.Options.parse(args)).getMessage();
+    }
+}

@@ -1,0 +1,352 @@
+package io.ringex.app.admin;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.ringex.client.CommandEncoder;
+import io.ringex.engine.node.EngineContext;
+import io.ringex.engine.node.EngineNode;
+import io.ringex.gateway.auth.CredentialHash;
+import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TradingStatus;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code ./ringex admin} against a real engine node that starts empty (its own media driver, IPC streams, a journal in
+ * a temporary directory), run in-process through {@link AdminCli#run} as the launcher runs it, and once through the
+ * launcher script itself: the demo file applied, the venue then holding exactly it, a second apply changing nothing,
+ * and each verb once, refusals included, with its exit code and message.
+ */
+class AdminCliIT
+{
+    private static final Path PROJECT = Path.of(System.getProperty("ringex.project.dir", "..")).toAbsolutePath();
+    private static final Path DEMO = PROJECT.resolve("app/src/main/resources/reference-data/demo.yml");
+    private static final String IPC = "aeron:ipc";
+
+    @TempDir
+    Path data;
+
+    private MediaDriver driver;
+    private EngineNode engine;
+    private Aeron aeron;
+
+    @BeforeEach
+    void startAnEmptyVenue()
+    {
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .ipcTermBufferLength(1024 * 1024));
+        engine = EngineNode.launch(new EngineContext()
+            .aeronDirectoryName(driver.aeronDirectoryName())
+            .ingressChannel(IPC)
+            .outboundChannel(IPC)
+            .journalDirectory(data.resolve("journal"))
+            .snapshotDirectory(data.resolve("snapshots"))
+            .replicationMode(EngineContext.ReplicationMode.OFF)
+            .inputRingCapacity(4096)
+            .outputRingCapacity(4096)
+            // a refresh every 5 intervals: the admin tool waits for one before it compares
+            .statusIntervalNs(TimeUnit.MILLISECONDS.toNanos(50)));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+    }
+
+    @AfterEach
+    void stop()
+    {
+        CloseHelper.quietCloseAll(aeron, engine, driver);
+    }
+
+    @Test
+    void applyMakesAnEmptyVenueHoldExactlyTheFileAndASecondApplyChangesNothing() throws Exception
+    {
+        final ReferenceData file = ReferenceDataParser.parse(DEMO);
+
+        final Result dryRun = admin("apply", DEMO.toString(), "--dry-run");
+        assertEquals(0, dryRun.code(), dryRun.toString());
+        assertTrue(dryRun.out().contains("  add instrument 1 RGX-USD: scale 2, tick 0.01, lot 1, reference 100.00, " +
+            "band 1000 bps\n"), dryRun.out());
+        assertTrue(dryRun.out().contains("  deposit 5000000 to account 1001 (opening balance)\n"), dryRun.out());
+        assertTrue(dryRun.out().contains("  set the credential of user fixtrader\n"), dryRun.out());
+        assertTrue(dryRun.out().contains("(schedule UTC [MONDAY, TUESDAY, WEDNESDAY, THURSDAY, FRIDAY] 00:00-23:59, " +
+            "end of day 23:59: not applied, the engine has no trading-day schedule yet)"), dryRun.out());
+        assertTrue(dryRun.out().contains("28 changes (dry run: nothing sent)"), dryRun.out());
+        assertTrue(read().isEmpty(), "a dry run sends nothing");
+
+        final Result apply = admin("apply", DEMO.toString(), "--operator", "ops1", "--reason", "onboarding");
+        assertEquals(0, apply.code(), apply.toString());
+        assertTrue(apply.out().contains("done: open account 1005: self-trade prevention cancel-newest\n"), apply.out());
+        assertTrue(apply.out().endsWith("28 changes applied\n"), apply.out());
+
+        final VenueState venue = read();
+        assertEquals(file.instruments().size(), venue.instruments.size());
+        for (final ReferenceData.Instrument want : file.instruments())
+        {
+            assertEquals(new VenueState.Instrument(want.id(), want.symbol(), want.priceScale(), want.tickSize(),
+                want.lotSize(), want.referencePrice(), want.bandType(), want.band(), TradingStatus.OPEN),
+                venue.instruments.get(want.id()));
+        }
+        assertEquals(file.accounts().size(), venue.accounts.size());
+        for (final ReferenceData.Account want : file.accounts())
+        {
+            final VenueState.Account have = venue.accounts.get(want.id());
+            assertEquals(want.openingBalance(), have.balance(), "balance of " + want.id());
+            assertEquals(want.limits().maxOrderQuantity(), have.maxOrderQuantity());
+            assertEquals(want.limits().maxOrderNotional(), have.maxOrderNotional());
+            assertEquals(want.limits().creditLimit(), have.creditLimit());
+            assertEquals(want.limits().maxOpenOrders(), have.maxOpenOrders());
+        }
+        assertEquals(file.users().size(), venue.users.size());
+        for (final ReferenceData.User want : file.users())
+        {
+            assertEquals(new VenueState.User(want.username(), want.enabled(), want.accounts(), want.fixSenderCompId(),
+                want.cancelOnDisconnect(), want.throttle(), want.credential()), venue.users.get(want.username()));
+        }
+        assertTrue(CredentialHash.verify("maker1", venue.users.get("maker1").credential()));
+
+        final Result again = admin("apply", DEMO.toString(), "--operator", "ops1");
+        assertEquals(0, again.code(), again.toString());
+        assertTrue(again.out().contains("\nnothing to change\n"), again.out());
+        assertFalse(again.out().contains("done:"), again.out());
+
+        final Result status = admin("status");
+        assertEquals(0, status.code(), status.toString());
+        assertTrue(status.out().contains("instruments (3):\n  1 RGX-USD scale 2 tick 0.01 lot 1 reference 100.00 " +
+            "band 1000 bps OPEN\n"), status.out());
+        assertTrue(status.out().contains("  1001 balance 5000000 reserved 0 maxOrderQuantity 100000 maxOrderNotional " +
+            "2500000 creditLimit 500000 openOrders 0/500\n"), status.out());
+        assertTrue(status.out().contains("  maker1 enabled accounts [1001] FIX MAKER1 credential set\n"),
+            status.out());
+
+        // The launcher, in its own JVM, on the same venue.
+        final Process launched = new ProcessBuilder(PROJECT.resolve("ringex").toString(), "admin", "status",
+            "--aeron-dir", driver.aeronDirectoryName()).directory(PROJECT.toFile()).redirectErrorStream(true).start();
+        final String launchedOut = new String(launched.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(launched.waitFor(60, TimeUnit.SECONDS), launchedOut);
+        assertEquals(0, launched.exitValue(), launchedOut);
+        assertTrue(launchedOut.contains("users (5):"), launchedOut);
+    }
+
+    @Test
+    void eachVerbWaitsForTheEnginesAnswerAndARefusalExitsNonZeroWithTheReason() throws Exception
+    {
+        assertEquals(0, admin("apply", DEMO.toString(), "--operator", "ops1").code());
+
+        // instruments
+        expect(0, "done: add instrument 4 BTC-USD (journal sequence ", admin("instrument", "add", "--id", "4",
+            "--symbol", "BTC-USD", "--price-scale", "2", "--tick", "0.50", "--lot", "1", "--reference-price",
+            "30000", "--band-type", "ticks", "--band", "100", "--operator", "ops1"));
+        expect(1, "refused: add instrument 4 BTC-USD: DUPLICATE_ID", admin("instrument", "add", "--id", "4",
+            "--symbol", "BTC-USD", "--price-scale", "2", "--tick", "0.50", "--lot", "1", "--reference-price",
+            "30000", "--band-type", "ticks", "--band", "100", "--operator", "ops1"));
+        expect(0, "done: amend instrument 4", admin("instrument", "amend", "--id", "4", "--symbol", "XBT-USD",
+            "--operator", "ops1", "--reason", "renamed"));
+        assertEquals("XBT-USD", read().instruments.get(4).symbol());
+        expect(0, "done: delist instrument 4", admin("instrument", "delist", "--id", "4", "--operator", "ops1"));
+        expect(1, "refused: delist instrument 4: INSTRUMENT_DELISTED", admin("instrument", "delist", "--id", "4",
+            "--operator", "ops1"));
+        expect(1, "refused: amend instrument 9: no such instrument at the venue", admin("instrument", "amend",
+            "--id", "9", "--lot", "5", "--operator", "ops1"));
+
+        // accounts
+        expect(0, "done: open account 2001", admin("account", "open", "--id", "2001", "--stp", "cancel-both",
+            "--operator", "ops1"));
+        expect(0, "done: set limits of account 2001", admin("account", "limits", "--id", "2001",
+            "--max-order-quantity", "100", "--max-order-notional", "10000", "--credit-limit", "0",
+            "--position-limit", "1000", "--max-open-orders", "10", "--instrument-limits", "1=50", "--operator",
+            "ops1"));
+        expect(0, "done: deposit 1000 to account 2001", admin("account", "deposit", "--id", "2001", "--amount",
+            "1000", "--reference", "wire-1", "--operator", "ops1"));
+        expect(1, "refused: withdraw 1500 from account 2001: INSUFFICIENT_CREDIT", admin("account", "withdraw",
+            "--id", "2001", "--amount", "1500", "--operator", "ops1"));
+        expect(0, "done: withdraw 400 from account 2001", admin("account", "withdraw", "--id", "2001", "--amount",
+            "400", "--operator", "ops1"));
+        trade(1001, 2001, 1, 10_000, 5);
+        await((v) -> v.accounts.get(2001L).positions().getOrDefault(1, 0L) == 5, "account 2001 long 5");
+        expect(1, "refused: close account 2001: ACCOUNT_NOT_FLAT", admin("account", "close", "--id", "2001",
+            "--operator", "ops1"));
+        expect(0, "done: suspend account 1003", admin("account", "suspend", "--id", "1003", "--operator", "ops1",
+            "--reason", "kyc review"));
+        expect(0, "done: reactivate account 1003", admin("account", "reactivate", "--id", "1003", "--operator",
+            "ops1"));
+        expect(0, "done: close account 1004", admin("account", "close", "--id", "1004", "--operator", "ops1"));
+        expect(1, "refused: close account 1004: ACCOUNT_SUSPENDED", admin("account", "close", "--id", "1004",
+            "--operator", "ops1"));
+        expect(1, "refused: deposit 1 to account 7777: UNKNOWN_ACCOUNT", admin("account", "deposit", "--id", "7777",
+            "--amount", "1", "--operator", "ops1"));
+
+        // users: the password from standard input, never an argument
+        expect(0, "done: set the credential of user carol", adminWithInput("s3cret\n", "user", "add",
+            "--username", "carol", "--accounts", "2001", "--fix-sender-comp-id", "CAROL", "--operator", "ops1"));
+        assertTrue(CredentialHash.verify("s3cret", read().users.get("carol").credential()));
+        expect(1, "refused: add user carol: the user exists", adminWithInput("x\n", "user", "add", "--username",
+            "carol", "--accounts", "2001", "--operator", "ops1"));
+        expect(0, "done: set the credential of user carol", adminWithInput("n3w-secret\n", "user", "passwd",
+            "--username", "carol", "--operator", "ops1"));
+        assertTrue(CredentialHash.verify("n3w-secret", read().users.get("carol").credential()));
+        expect(1, "refused: set the credential of user ghost: UNKNOWN_USER", adminWithInput("x\n", "user",
+            "passwd", "--username", "ghost", "--operator", "ops1"));
+        expect(1, "no password given", adminWithInput("", "user", "passwd", "--username", "carol", "--operator",
+            "ops1"));
+        expect(0, "done: grant user carol accounts [2001, 1003]", admin("user", "grant", "--username", "carol",
+            "--accounts", "1003", "--operator", "ops1"));
+        expect(1, "refused: grant user carol accounts [2001, 1003, 9999]: UNKNOWN_ACCOUNT", admin("user", "grant",
+            "--username", "carol", "--accounts", "9999", "--operator", "ops1"));
+        expect(0, "done: disable user carol", admin("user", "disable", "--username", "carol", "--operator", "ops1"));
+        assertFalse(read().users.get("carol").enabled());
+        expect(0, "nothing to change: user carol is already disabled", admin("user", "disable", "--username",
+            "carol", "--operator", "ops1"));
+        expect(0, "done: enable user carol", admin("user", "enable", "--username", "carol", "--operator", "ops1"));
+        expect(1, "refused: disable user ghost: no such user at the venue", admin("user", "disable", "--username",
+            "ghost", "--operator", "ops1"));
+
+        // usage: strict options, exit 2, naming the option, nothing sent
+        expect(2, "--amont: unknown option for account deposit", admin("account", "deposit", "--id", "2001",
+            "--amont", "5", "--operator", "ops1"));
+        expect(2, "--operator is required", admin("account", "suspend", "--id", "2001"));
+        expect(2, "--amount: must be an amount of zero or more", admin("account", "deposit", "--id", "2001",
+            "--amount", "ten", "--operator", "ops1"));
+        expect(2, "--password: unknown option for user passwd", admin("user", "passwd", "--username", "carol",
+            "--password", "x", "--operator", "ops1"));
+        expect(2, "--id: given twice", admin("account", "close", "--id", "1", "--id", "2", "--operator", "ops1"));
+        expect(2, "account takes one of close, deposit, limits, open, reactivate, suspend, withdraw (not 'delete')",
+            admin("account", "delete", "--id", "1", "--operator", "ops1"));
+
+        // the file again on the changed venue: what it no longer names is listed and left alone
+        final Result again = admin("apply", DEMO.toString(), "--operator", "ops1");
+        assertEquals(0, again.code(), again.toString());
+        assertTrue(again.out().contains("(not in the file, left as it is: instrument 4 XBT-USD (DELISTED))"),
+            again.out());
+        assertTrue(again.out().contains("(not in the file, left as it is: account 2001)"), again.out());
+        assertTrue(again.out().contains("(not in the file, left as it is: user carol)"), again.out());
+        assertTrue(again.out().contains("\nnothing to change\n"), again.out());
+
+        // a file that cannot be applied: stopped before anything is sent
+        final Path changedScale = data.resolve("scale.yml");
+        Files.writeString(changedScale, Files.readString(DEMO).replaceFirst("priceScale: 2\n    tick: 0.01",
+            "priceScale: 3\n    tick: 0.010"));
+        expect(1, "cannot apply: instrument 1 RGX-USD: its price scale is 2 at the venue and cannot change",
+            admin("apply", changedScale.toString(), "--operator", "ops1"));
+        final Path invalid = data.resolve("invalid.yml");
+        Files.writeString(invalid, Files.readString(DEMO).replace("lot: 10\n", "lot: 0\n"));
+        expect(1, invalid + ":19: instruments[2].lot: 0 is out of range", admin("apply", invalid.toString(),
+            "--operator", "ops1"));
+
+        // a limit changed in the file is applied, and only that
+        final Path tighter = data.resolve("tighter.yml");
+        Files.writeString(tighter, Files.readString(DEMO).replaceFirst("maxOpenOrders: 500", "maxOpenOrders: 50"));
+        final Result limits = admin("apply", tighter.toString(), "--operator", "ops1");
+        assertEquals(0, limits.code(), limits.toString());
+        assertTrue(limits.out().contains("  set limits of account 1001: maxOpenOrders 500 -> 50\n" +
+            "  set limits of account 1002: maxOpenOrders 500 -> 50\n"), limits.out());
+        assertTrue(limits.out().endsWith("2 changes applied\n"), limits.out());
+        assertEquals(50, read().accounts.get(1001L).maxOpenOrders());
+    }
+
+    private void trade(final long seller, final long buyer, final int instrument, final long price, final long qty)
+    {
+        final CommandEncoder commands = new CommandEncoder();
+        try (ExclusivePublication ingress = aeron.addExclusivePublication(IPC, 1001))
+        {
+            // As a gateway would forward them: gateway 1's session 1.
+            final long session = SessionIds.sessionId(1, 1);
+            offer(ingress, commands, commands.limit(session, seller, 1, instrument, Side.SELL, price, qty));
+            offer(ingress, commands, commands.limit(session, buyer, 2, instrument, Side.BUY, price, qty));
+        }
+    }
+
+    private static void offer(final ExclusivePublication publication, final CommandEncoder commands, final int length)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (publication.offer(commands.buffer(), 0, length) < 0)
+        {
+            assertTrue(System.nanoTime() < deadline, "ingress did not take the order");
+            Thread.yield();
+        }
+    }
+
+    private VenueState read()
+    {
+        try (AdminConnection link = AdminConnection.open(settings(), null))
+        {
+            return link.reader().read(true);
+        }
+    }
+
+    private void await(final Predicate<VenueState> condition, final String what)
+    {
+        try (AdminConnection link = AdminConnection.open(settings(), null))
+        {
+            final VenueState venue = link.reader().read(true);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!condition.test(link.reader().poll()))
+            {
+                assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what + ": " + venue.accounts);
+                Thread.yield();
+            }
+        }
+    }
+
+    private AdminConnection.Settings settings()
+    {
+        return new AdminConnection.Settings(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, 1004,
+            TimeUnit.SECONDS.toNanos(20));
+    }
+
+    private Result admin(final String... args)
+    {
+        return adminWithInput("", args);
+    }
+
+    private Result adminWithInput(final String input, final String... args)
+    {
+        final List<String> all = new ArrayList<>(List.of(args));
+        all.add("--aeron-dir");
+        all.add(driver.aeronDirectoryName());
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final int code = new AdminCli(new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8))).run(all.toArray(new String[0]));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static void expect(final int code, final String message, final Result result)
+    {
+        assertEquals(code, result.code(), result.toString());
+        assertTrue((code == 0 ? result.out() : result.err()).contains(message), "expected '" + message + "' in " +
+            result);
+    }
+
+    /** A run's exit code and what it printed. */
+    private record Result(int code, String out, String err)
+    {
+        @Override
+        public String toString()
+        {
+            return "exit " + code + "\n--- out\n" + out + "--- err\n" + err;
+        }
+    }
+}

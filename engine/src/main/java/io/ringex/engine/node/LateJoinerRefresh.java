@@ -1,0 +1,83 @@
+package io.ringex.engine.node;
+
+import io.ringex.engine.processor.BusinessLogicProcessor;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * Late joiners (a dashboard or gateway started after the engine) learn the venue from a slow, periodic refresh:
+ * every instrument's definition and book, and every account's risk. Output only: the state is not touched, and it runs
+ * between batches on the processor's thread, the output ring's only producer. A node refreshes once it serves
+ * clients: a primary from the start, a standby from its promotion ({@link #enable()}).
+ * <p>
+ * Thread safety: {@link #doWork()} on the processor's thread; {@link #enable()} from any thread.
+ */
+final class LateJoinerRefresh implements Agent
+{
+    private final BusinessLogicProcessor processor;
+    private final RingEventSink output;
+    private final NanoClock clock;
+    private final long intervalNs;
+    private volatile boolean enabled;
+    private long nextRefreshNs;
+
+    /**
+     * @param processor  publishes the definitions, books and risk.
+     * @param output     the output ring's sink, published here since the events are written outside any command.
+     * @param clock      times the interval.
+     * @param intervalNs between refreshes.
+     * @param enabled    whether to refresh from the start.
+     */
+    LateJoinerRefresh(
+        final BusinessLogicProcessor processor,
+        final RingEventSink output,
+        final NanoClock clock,
+        final long intervalNs,
+        final boolean enabled)
+    {
+        this.processor = processor;
+        this.output = output;
+        this.clock = clock;
+        this.intervalNs = intervalNs;
+        this.enabled = enabled;
+    }
+
+    /**
+     * Refresh from now on (a standby just promoted).
+     */
+    void enable()
+    {
+        enabled = true;
+    }
+
+    public int doWork()
+    {
+        final long now = clock.nanoTime();
+        if (now < nextRefreshNs)
+        {
+            return 0;
+        }
+        nextRefreshNs = now + intervalNs;
+        if (!enabled)
+        {
+            return 0;
+        }
+        for (int i = 0, n = processor.state().bookCount(); i < n; i++)
+        {
+            final int instrumentId = processor.state().bookAt(i).instrument().instrumentId();
+            processor.publishInstrumentDefinition(instrumentId);
+            processor.publishBookSnapshot(instrumentId);
+        }
+        for (int i = 0, n = processor.state().accountCount(); i < n; i++)
+        {
+            processor.publishAccountRisk(processor.state().accountAt(i).accountId());
+        }
+        output.publish();
+        return 1;
+    }
+
+    public String roleName()
+    {
+        return "late-joiner-refresh";
+    }
+}

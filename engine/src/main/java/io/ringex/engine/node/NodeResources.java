@@ -1,0 +1,199 @@
+package io.ringex.engine.node;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.aeron.Aeron;
+import io.ringex.common.aeron.AeronBootstrap;
+import io.ringex.engine.processor.BusinessLogicProcessor;
+import io.ringex.engine.replication.ActingRole;
+import io.ringex.engine.replication.ReportWindow;
+import io.ringex.engine.ring.ProducerType;
+import io.ringex.engine.ring.Ring;
+import io.ringex.engine.ring.SequenceBase;
+import io.ringex.engine.ring.Stage;
+import io.ringex.engine.ring.StageErrorPolicy;
+import io.ringex.journal.Journal;
+import io.ringex.journal.JournalPretoucher;
+import io.ringex.journal.JournalWriter;
+import io.ringex.journal.SnapshotStore;
+import org.HdrHistogram.Histogram;
+import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * What a node is made of before its agents, created from its concluded {@link EngineContext} in the order recovery
+ * needs, and closed here in reverse: the Aeron client (and embedded driver), the counters file, the input and output
+ * rings, the processor and its sinks, the journal, and what recovery found (the processor restored and replayed, the
+ * sequence base). Then the input side every role has: the journal stage (and its pretoucher), the snapshot writer, the
+ * latency histogram and the counters the status reports. The role's agents ({@link PrimaryAgents},
+ * {@link StandbyAgents}) are built from these and add the streams and agents of their role; nothing here is filled in
+ * after construction.
+ * <p>
+ * Recovery runs here, before any stream the node's peers or clients could fill is opened.
+ * <p>
+ * Thread safety: built and closed on the thread that launches and closes the node; the fields are final, and the
+ * objects they hold state their own threading.
+ */
+final class NodeResources implements AutoCloseable
+{
+    /** Open orders the processor preallocates for. */
+    private static final int EXPECTED_ORDERS = 1 << 16;
+
+    final EngineContext ctx;
+    final EpochNanoClock epochClock;
+    final NanoClock clock;
+    /** RECOVERING until the role's agents open the node. */
+    final ActingRole role = new ActingRole();
+    final AeronBootstrap bootstrap;
+    final Aeron aeron;
+    final NodeCounters counters;
+    final Ring inputRing;
+    final Ring outputRing;
+    /** The processor's events into the output ring. */
+    final RingEventSink ringSink;
+    /** The processor's sink: discards (or fills a standby's window) until the node serves clients. */
+    final SwitchableEventSink sink;
+    /** A standby's recent client reports, re-sent if it is promoted; null on a primary. */
+    final ReportWindow reportWindow;
+    final BusinessLogicProcessor processor;
+    final Journal journal;
+    final long recoveredCommands;
+    /** Ring sequences to command sequences: the first command this process takes follows the journal's last. */
+    final SequenceBase sequences;
+    final JournalStage journalHandler;
+    final Stage journalStage;
+    /** Null when pretouching is off. */
+    final JournalPretoucher pretoucher;
+    final BackgroundSnapshotWriter snapshots;
+    /** Ingress-to-processed latency: recorded by the processor stage, read and reset by the status (one thread). */
+    final Histogram latency = new Histogram(3);
+    final AtomicCounter malformed;
+    final AtomicCounter backPressure;
+    /** Client-bound events not sent: the publishers' (no subscriber, retries spent) and the ingress's rejects. */
+    final AtomicCounter dropped;
+    final AtomicCounter replicated;
+    final AtomicCounter degraded;
+    final AtomicCounter accepted;
+    final AtomicCounter trades;
+    final AtomicCounter rejects;
+    /** The processor's earliest deadline (epoch ns; Long.MAX_VALUE for none): the ingress journals a Tick at it. */
+    final AtomicCounter nextDeadline;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    /**
+     * Create everything and recover.
+     *
+     * @param ctx the node's concluded configuration.
+     * @throws RuntimeException if anything cannot be created or recovery refuses the journal; what was created is
+     *                          closed first.
+     */
+    NodeResources(final EngineContext ctx)
+    {
+        this.ctx = ctx;
+        this.epochClock = ctx.epochNanoClock();
+        this.clock = ctx.nanoClock();
+        try
+        {
+            // The common bootstrap's error handler logs and counts: Aeron's default exits the JVM when the driver
+            // goes away, and a node shares its JVM with others (the all-in-one, tests); agents stop on their errors.
+            final String name = "ringex-engine-" + ctx.nodeId();
+            bootstrap = ctx.embeddedMediaDriver() ?
+                AeronBootstrap.launchEmbedded(name, ctx.aeronDirectoryName(), null, null, null) :
+                AeronBootstrap.connect(name, ctx.aeronDirectoryName(), 0, null);
+            aeron = bootstrap.aeron();
+
+            counters = closing(new NodeCounters(ctx.journalDirectory().toAbsolutePath().getParent()));
+            inputRing = closing(Ring.builder().name("input").capacity(ctx.inputRingCapacity())
+                .slotLength(ctx.inputSlotLength()).producerType(ProducerType.SINGLE)
+                .countersManager(counters.manager()).build());
+            outputRing = closing(Ring.builder().name("output").capacity(ctx.outputRingCapacity())
+                .slotLength(ctx.outputSlotLength()).producerType(ProducerType.SINGLE)
+                .countersManager(counters.manager()).build());
+            ringSink = new RingEventSink(outputRing, ctx.newIdleStrategy());
+            sink = new SwitchableEventSink(ctx.outputSlotLength());
+            // A standby keeps its recent reports to re-send them if promoted; a primary's replay output is discarded.
+            reportWindow = ctx.role() == EngineContext.Role.PRIMARY ? null :
+                new ReportWindow(ctx.reportWindowBytes(), outputRing.maxPayloadLength());
+            sink.target(reportWindow);
+            // Every error the processor catches is counted (the status's ERRORS); the first ones are also logged with
+            // their stack, the rest only counted, so a stream of poison commands cannot flood the log.
+            processor = new BusinessLogicProcessor(sink, EXPECTED_ORDERS,
+                ThrottledErrorLog.of(BusinessLogicProcessor.class.getName(), "processor", clock));
+
+            journal = Journal.open(ctx.journalDirectory(), ctx.durability());
+            final NodeRecovery recovery = NodeRecovery.recover(ctx, journal, processor);
+            recoveredCommands = recovery.recoveredCommands;
+            sequences = new SequenceBase(recovery.lastSequence + 1);
+
+            malformed = counters.newCounter("ingress-malformed");
+            backPressure = counters.newCounter("ingress-back-pressure");
+            replicated = counters.newCounter("replication-acked-sequence");
+            degraded = counters.newCounter("replication-degraded");
+            dropped = counters.newCounter("outbound-dropped");
+
+            final JournalWriter journalWriter = journal.newWriter(recovery.lastSequence);
+            journalHandler = new JournalStage(journalWriter, sequences, recovery.lastChecksum);
+            pretoucher = ctx.journalPretouchBytes() > 0 ?
+                new JournalPretoucher(journalWriter, ctx.journalPretouchBytes()) : null;
+            journalStage = inputRing.stage("journal", journalHandler).errorPolicy(StageErrorPolicy.HALT)
+                .errorHandler(stageErrors("input/journal")).build();
+
+            snapshots = closing(new BackgroundSnapshotWriter(new SnapshotStore(ctx.snapshotDirectory()),
+                ctx.snapshotsKept(), clock));
+            accepted = counters.newCounter("orders-accepted");
+            trades = counters.newCounter("trades");
+            rejects = counters.newCounter("rejects");
+            nextDeadline = counters.newCounter("next-deadline-ns");
+            nextDeadline.setRelease(processor.nextDeadlineNs());
+        }
+        catch (final RuntimeException ex)
+        {
+            close();
+            throw ex;
+        }
+    }
+
+    /**
+     * Where a stage's errors go: counted by the stage, logged here with their stack at most
+     * {@link ThrottledErrorLog#MAX_PER_WINDOW} a minute (a SKIP stage may meet one per event).
+     *
+     * @param stageName the stage's role name, ring included ({@code output/publishers}).
+     * @return the stage's own error log (a stage runs on one thread).
+     */
+    ErrorHandler stageErrors(final String stageName)
+    {
+        return ThrottledErrorLog.of(Stage.class.getName(), "stage " + stageName, clock);
+    }
+
+    /**
+     * @return the last command sequence journaled when the node started.
+     */
+    long lastRecoveredSequence()
+    {
+        return sequences.firstCommandSequence() - 1;
+    }
+
+    /**
+     * Release everything, in reverse: the snapshot writer (finishing its last write), the rings, the counters file,
+     * the journal, then the Aeron client and driver. The agents must have stopped.
+     */
+    public void close()
+    {
+        for (int i = closeables.size() - 1; i >= 0; i--)
+        {
+            CloseHelper.quietClose(closeables.get(i));
+        }
+        CloseHelper.quietClose(journal);
+        CloseHelper.quietClose(bootstrap);
+    }
+
+    private <T extends AutoCloseable> T closing(final T resource)
+    {
+        closeables.add(resource);
+        return resource;
+    }
+}

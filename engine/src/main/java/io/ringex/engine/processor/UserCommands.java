@@ -1,0 +1,150 @@
+package io.ringex.engine.processor;
+
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SetUserCredentialDecoder;
+import io.ringex.protocol.codecs.UpsertUserDecoder;
+import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
+
+/**
+ * The user commands: UpsertUser (add a user or replace its settings), SetUserCredential (its hash) and
+ * UserDirectoryRequest (a gateway asks for every user). Each change is answered with an AdminResponse and, accepted,
+ * followed by the user's UserDefinition for every gateway; a directory request is answered with one UserDefinition per
+ * user and a UserDirectoryEnd, addressed to the gateway that asked, and changes nothing.
+ * <p>
+ * Rules: a user name is 1 to {@value Users#MAX_USERNAME} printable ASCII characters without spaces; a user trades 1 to
+ * {@value Users#MAX_ACCOUNTS} existing accounts (UNKNOWN_ACCOUNT otherwise), no account twice; a FIX SenderCompID
+ * (0 to {@value Users#MAX_COMP_ID} printable characters, empty for no FIX access) belongs to one user (DUPLICATE_ID);
+ * the throttle is 0 (the gateway's default) to 1,000,000 messages a second; the credential is a PBKDF2 hash
+ * ({@code pbkdf2-sha256:iterations:salt:hash}, at most {@value Users#MAX_CREDENTIAL} characters) and is set for a known
+ * user only (UNKNOWN_USER); every change names its operator (1 to 32 printable characters) and may give a reason (up
+ * to 64, spaces allowed). Anything else is INVALID_ARGUMENT. A user is never deleted: it is disabled, which logs its
+ * sessions out at every gateway.
+ * <p>
+ * Threading: single business-logic thread.
+ */
+final class UserCommands
+{
+    private static final int MAX_THROTTLE = 1_000_000;
+    private static final String CREDENTIAL_SCHEME = "pbkdf2-sha256:";
+
+    private final EngineState state;
+    private final EventEncoder events;
+
+    UserCommands(final EngineState state, final EventEncoder events)
+    {
+        this.state = state;
+        this.events = events;
+    }
+
+    void onUpsertUser(final UpsertUserDecoder decoder)
+    {
+        final long requestId = decoder.requestId();
+        final short enabled = decoder.enabledRaw();
+        final short cancelOnDisconnect = decoder.fixCancelOnDisconnectRaw();
+        final int throttle = decoder.throttleMessagesPerSecond();
+        final UpsertUserDecoder.AccountsDecoder group = decoder.accounts();
+        final int accountCount = group.count();
+        final long[] accounts = new long[Math.min(accountCount, Users.MAX_ACCOUNTS + 1)];
+        int read = 0;
+        for (final UpsertUserDecoder.AccountsDecoder entry : group)
+        {
+            final long accountId = entry.accountId();
+            if (read < accounts.length)
+            {
+                accounts[read++] = accountId;
+            }
+        }
+        final String username = decoder.username();
+        final String compId = decoder.fixSenderCompId();
+        final String operator = decoder.operatorName();
+        final String reason = decoder.reason();
+
+        RejectReason refusal = RejectReason.NONE;
+        if (!Text.isToken(username, Users.MAX_USERNAME) || enabled > 1 || cancelOnDisconnect > 1 ||
+            throttle < 0 || throttle > MAX_THROTTLE || accountCount < 1 || accountCount > Users.MAX_ACCOUNTS ||
+            !(compId.isEmpty() || Text.isToken(compId, Users.MAX_COMP_ID)) || !Text.isAudited(operator, reason))
+        {
+            refusal = RejectReason.INVALID_ARGUMENT;
+        }
+        else
+        {
+            for (int i = 0; i < accounts.length && refusal == RejectReason.NONE; i++)
+            {
+                if (state.account(accounts[i]) == null)
+                {
+                    refusal = RejectReason.UNKNOWN_ACCOUNT;
+                }
+                for (int j = 0; j < i; j++)
+                {
+                    if (accounts[j] == accounts[i])
+                    {
+                        refusal = RejectReason.INVALID_ARGUMENT;
+                    }
+                }
+            }
+            final Users.User holder = compId.isEmpty() ? null : state.users.bySenderCompId(compId);
+            if (refusal == RejectReason.NONE && null != holder && !holder.username.equals(username))
+            {
+                refusal = RejectReason.DUPLICATE_ID;
+            }
+        }
+        if (refusal != RejectReason.NONE)
+        {
+            events.adminResponse(requestId, UpsertUserDecoder.TEMPLATE_ID, refusal);
+            return;
+        }
+
+        Users.User user = state.users.user(username);
+        if (null == user)
+        {
+            user = state.users.create(username);
+        }
+        user.enabled = enabled == 1;
+        user.fixCancelOnDisconnect = cancelOnDisconnect == 1;
+        user.throttleMessagesPerSecond = throttle;
+        user.accounts = accounts;
+        user.fixSenderCompId = compId;
+        events.adminResponse(requestId, UpsertUserDecoder.TEMPLATE_ID, RejectReason.NONE);
+        events.userDefinition(user, 0, 0);
+    }
+
+    void onSetUserCredential(final SetUserCredentialDecoder decoder)
+    {
+        final long requestId = decoder.requestId();
+        final String username = decoder.username();
+        final String credential = decoder.credentialHash();
+        final String operator = decoder.operatorName();
+        final String reason = decoder.reason();
+        final Users.User user = state.users.user(username);
+        RejectReason refusal = RejectReason.NONE;
+        if (!Text.isToken(credential, Users.MAX_CREDENTIAL) || !credential.startsWith(CREDENTIAL_SCHEME) ||
+            credential.split(":", -1).length != 4 || !Text.isAudited(operator, reason))
+        {
+            refusal = RejectReason.INVALID_ARGUMENT;
+        }
+        else if (null == user)
+        {
+            refusal = RejectReason.UNKNOWN_USER;
+        }
+        if (refusal != RejectReason.NONE)
+        {
+            events.adminResponse(requestId, SetUserCredentialDecoder.TEMPLATE_ID, refusal);
+            return;
+        }
+        user.credentialHash = credential;
+        events.adminResponse(requestId, SetUserCredentialDecoder.TEMPLATE_ID, RejectReason.NONE);
+        events.userDefinition(user, 0, 0);
+    }
+
+    void onUserDirectoryRequest(final UserDirectoryRequestDecoder decoder)
+    {
+        final int gatewayId = decoder.gatewayId();
+        final long requestId = decoder.requestId();
+        for (final Users.User user : state.users.all())
+        {
+            events.userDefinition(user, gatewayId, requestId);
+        }
+        events.userDirectoryEnd(gatewayId, requestId, state.users.all().size());
+    }
+
+}
