@@ -5,6 +5,7 @@ import io.ringex.engine.ring.Stage;
 import io.ringex.engine.ring.StageErrorPolicy;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
+import io.ringex.protocol.codecs.AuctionIndicativeDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
@@ -48,7 +49,8 @@ final class Publishers
             false, Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped);
         final OutboundStage marketDataHandler = new OutboundStage(marketData, new int[]{
             InstrumentDefinitionDecoder.TEMPLATE_ID, BookLevelUpdateDecoder.TEMPLATE_ID,
-            BestBidOfferDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID, BookSnapshotDecoder.TEMPLATE_ID },
+            BestBidOfferDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID, BookSnapshotDecoder.TEMPLATE_ID,
+            AuctionIndicativeDecoder.TEMPLATE_ID },
             true, 1000, ctx.newIdleStrategy(), resources.dropped);
         final OutboundStage riskHandler = new OutboundStage(risk, new int[]{
             AccountRiskUpdateDecoder.TEMPLATE_ID, AdminResponseDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID,
