@@ -1,6 +1,8 @@
 package io.ringex.app;
 
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import io.aeron.Aeron;
 import io.aeron.archive.ArchivingMediaDriver;
@@ -13,7 +15,6 @@ import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.auth.User;
 import org.agrona.CloseHelper;
 
 /**
@@ -42,6 +43,7 @@ public final class Venue implements AutoCloseable
     /** The operator the demo data's commands name in the journal. */
     static final String DEMO_OPERATOR = "ringex-demo";
     static final int CLIENT_STREAM = 2001;
+    private static final long USERS_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
 
     private final GatewayContext gatewayContext;
     private final EngineContext engineContext;
@@ -132,6 +134,24 @@ public final class Venue implements AutoCloseable
             }
         }
         gateway = Gateway.launch(gatewayContext, (ex) -> ex.printStackTrace());
+        awaitUsers();
+    }
+
+    /**
+     * The venue is ready when its gateway lets users log on: it has the engine's users (in milliseconds over IPC).
+     */
+    private void awaitUsers()
+    {
+        final long deadlineNs = System.nanoTime() + USERS_TIMEOUT_NS;
+        while (!gatewayContext.users().loaded())
+        {
+            if (System.nanoTime() - deadlineNs > 0)
+            {
+                throw new IllegalStateException("the gateway did not receive the users from the engine within " +
+                    TimeUnit.NANOSECONDS.toSeconds(USERS_TIMEOUT_NS) + " s");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
     }
 
     private GatewayContext gatewayContext(final Path data)
@@ -153,17 +173,7 @@ public final class Venue implements AutoCloseable
             .fixCompId(FIX_COMP_ID)
             .fixLogDir(data.resolve("fix").toString())
             .archiveDir(data.resolve("archive").toString());
-        // The gateway takes its users from its configuration until it learns them from the engine: the same file's.
-        for (final ReferenceData.User user : DemoData.FILE.users())
-        {
-            if (user.enabled() && null != user.credential())
-            {
-                ctx.addUser(new User(user.username(), user.credential(),
-                    user.accounts().stream().mapToLong(Long::longValue).toArray(),
-                    user.fixSenderCompId().isEmpty() ? null : user.fixSenderCompId(), FIX_COMP_ID,
-                    user.cancelOnDisconnect()));
-            }
-        }
+        // No users of its own: the engine holds them (the demo file's, installed on a fresh venue).
         for (final ReferenceData.Instrument instrument : DemoData.FILE.instruments())
         {
             ctx.addInstrument(instrument.id(), instrument.symbol(), instrument.priceScale());

@@ -18,6 +18,8 @@ import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.UserDefinitionDecoder;
+import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
@@ -83,6 +85,9 @@ public final class EngineRouter implements AutoCloseable
     private final BusinessRejectDecoder businessReject = new BusinessRejectDecoder();
     private final EngineStatusDecoder engineStatus = new EngineStatusDecoder();
     private final LogonsUnlockedDecoder logonsUnlocked = new LogonsUnlockedDecoder();
+    private final UserDefinitionDecoder userDefinition = new UserDefinitionDecoder();
+    private final UserDirectoryEndDecoder userDirectoryEnd = new UserDirectoryEndDecoder();
+    private final UserDirectoryFeed users;
     private final AtomicCounter switches;
     private final AtomicCounter duplicates;
     private final AtomicCounter superseded;
@@ -92,6 +97,7 @@ public final class EngineRouter implements AutoCloseable
     private final long[] primaryEpochs;
     private final long[] epochStartSequences;
     private final long[] ingressSequences;
+    private boolean followedEgressConnected;
     private int lastFollowed = PrimarySelector.NONE;
     private long epoch;
     private long nowNs;
@@ -101,9 +107,14 @@ public final class EngineRouter implements AutoCloseable
      * @param aeron         client; not closed by the router.
      * @param counterPrefix names the router's counters (the agent's).
      * @param handler       the agent's delivery of client-bound events.
+     * @param sessions      ends the live sessions of a user the engine disabled or changed.
      */
     public EngineRouter(
-        final GatewayContext ctx, final Aeron aeron, final String counterPrefix, final EventHandler handler)
+        final GatewayContext ctx,
+        final Aeron aeron,
+        final String counterPrefix,
+        final EventHandler handler,
+        final UserDirectoryFeed.SessionsOfUser sessions)
     {
         this.ctx = ctx;
         this.handler = handler;
@@ -143,6 +154,7 @@ public final class EngineRouter implements AutoCloseable
         {
             ingress.target(ingressPublications[0]);
         }
+        users = new UserDirectoryFeed(ctx.users(), ingress, sessions, ctx.gatewayId(), ctx.fixCompId());
     }
 
     /**
@@ -182,16 +194,34 @@ public final class EngineRouter implements AutoCloseable
                 {
                     lastFollowed = after;
                 }
+                followedEgressConnected = false;
                 switches.increment();
                 work++;
             }
         }
         work += ingress.drainPending();
+        final int followed = followed();
+        final boolean connected = followed != PrimarySelector.NONE && egressSubscriptions[followed].imageCount() > 0;
+        if (connected && !followedEgressConnected)
+        {
+            // A new primary, or its egress back after a gap in which user changes may have gone by: ask for all.
+            users.requestDirectory(nowNs);
+        }
+        followedEgressConnected = connected;
+        work += users.poll(nowNs);
         for (int i = 0; i < egressSubscriptions.length; i++)
         {
             work += egressSubscriptions[i].controlledPoll(egressHandlers[i], EGRESS_FRAGMENT_LIMIT);
         }
         return work;
+    }
+
+    /**
+     * @return the node whose egress is believed: the primary, or the only node.
+     */
+    private int followed()
+    {
+        return endpoints.size() == 1 ? 0 : selector.primary();
     }
 
     /**
@@ -309,6 +339,18 @@ public final class EngineRouter implements AutoCloseable
                 break;
             case LogonsUnlockedDecoder.TEMPLATE_ID:
                 onLogonsUnlocked(logonsUnlocked.wrap(buffer, body, blockLength, version));
+                return Action.CONTINUE;
+            case UserDefinitionDecoder.TEMPLATE_ID:
+                if (engine == followed())
+                {
+                    users.onUserDefinition(userDefinition.wrap(buffer, body, blockLength, version));
+                }
+                return Action.CONTINUE;
+            case UserDirectoryEndDecoder.TEMPLATE_ID:
+                if (engine == followed())
+                {
+                    users.onDirectoryEnd(userDirectoryEnd.wrap(buffer, body, blockLength, version));
+                }
                 return Action.CONTINUE;
             default:
                 return Action.CONTINUE;

@@ -40,7 +40,8 @@ public final class GatewayAgent implements Agent
             throw new IllegalStateException("GatewayContext.conclude() first");
         }
         this.clock = clock;
-        this.router = new EngineRouter(ctx, aeron, "ringex-gateway-" + ctx.gatewayId() + " ", this::dispatch);
+        this.router = new EngineRouter(
+            ctx, aeron, "ringex-gateway-" + ctx.gatewayId() + " ", this::dispatch, this::endSessionsOf);
         this.sbe = new SbeGatewayAgent(ctx, aeron, clock, router);
         this.fix = ctx.fixEnabled() ? new FixGatewayAgent(ctx, aeron, clock, router) : null;
     }
@@ -118,6 +119,15 @@ public final class GatewayAgent implements Agent
     public String roleName()
     {
         return "ringex-gateway";
+    }
+
+    private void endSessionsOf(final String username, final boolean disabled)
+    {
+        sbe.endSessionsOf(username, disabled);
+        if (null != fix)
+        {
+            fix.endSessionsOf(username, disabled);
+        }
     }
 
     private Action dispatch(

@@ -21,6 +21,7 @@ import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
+import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
@@ -30,7 +31,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -56,6 +59,7 @@ class EngineRouterTest
     private Aeron aeron;
     private EngineRouter router;
     private long nowNs;
+    private final Map<Integer, Integer> directoryRequests = new HashMap<>();
 
     @BeforeEach
     void setUp()
@@ -100,7 +104,7 @@ class EngineRouterTest
     @Test
     void followsTheHighestEpochsPrimaryAndDeliversEachEventOnce()
     {
-        router = new EngineRouter(twoEngines(), aeron, "test ", this::record);
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled) -> { });
         final Subscription ingressA = aeron.addSubscription(IPC, 1001);
         final Subscription ingressB = aeron.addSubscription(IPC, 1101);
         final Publication egressA = aeron.addPublication(IPC, 1002);
@@ -117,9 +121,11 @@ class EngineRouterTest
         status(statusB, NodeRole.STANDBY, 1, 0, 0);
         pollUntil("node A followed", () -> router.primary() == 0);
         pollUntil("a command reaches A", () -> ingressA.isConnected() && router.ingress().offer(buffer, 0, 16) > 0);
-        pollUntil("A receives it", () -> ingressA.poll((b, o, l, h) -> { }, 1) == 1);
+        final List<Integer> atA = new ArrayList<>();
+        pollUntil("A receives it", () -> received(ingressA, atA) && atA.size() == 1);
         router.ingress().sessionStatus(OURS, 100, false);
-        pollUntil("A receives a SessionStatus", () -> ingressA.poll((b, o, l, h) -> { }, 1) == 1);
+        pollUntil("A receives a SessionStatus", () -> received(ingressA, atA) && atA.size() == 2);
+        assertEquals(SessionStatusDecoder.TEMPLATE_ID, atA.get(1));
 
         report(egressA, OURS, 1, 1);
         report(egressA, OURS, 2, 1);
@@ -135,14 +141,13 @@ class EngineRouterTest
         // What A took since shortly before it was last heard from may be lost with it: B gets that first, then the
         // command.
         final List<Integer> templates = new ArrayList<>();
-        pollUntil("B receives them", () ->
-        {
-            ingressB.poll((b, o, l, h) -> templates.add(b.getShort(o + 2, MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF),
-                10);
-            return templates.size() == 2;
-        });
+        pollUntil("B receives them", () -> received(ingressB, templates) && templates.size() == 2);
         assertEquals(SessionStatusDecoder.TEMPLATE_ID, templates.get(0));
-        assertEquals(0, ingressA.poll((b, o, l, h) -> { }, 10), "nothing more to the superseded node");
+        pollUntil("B is asked for the users", () -> received(ingressB, templates) &&
+            directoryRequests.containsKey(ingressB.streamId()));
+        atA.clear();
+        received(ingressA, atA);
+        assertEquals(List.of(), atA, "nothing more to the superseded node");
 
         // B re-publishes its window (2, 2, 3, 4) stamped with its epoch and goes on (6). A's late events, of epoch 1,
         // are dropped.
@@ -166,7 +171,7 @@ class EngineRouterTest
     @Test
     void aNewPrimaryLackingTheOldOnesLastCommandsHasTheAcksOfItsNewCommandsDelivered()
     {
-        router = new EngineRouter(twoEngines(), aeron, "test ", this::record);
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled) -> { });
         final Publication egressA = aeron.addPublication(IPC, 1002);
         final Publication statusA = aeron.addPublication(IPC, 1004);
         final Publication egressB = aeron.addPublication(IPC, 1102);
@@ -206,7 +211,7 @@ class EngineRouterTest
     @Test
     void aGatewayThatDeliveredNothingDoesNotRedeliverTheWindowFromBeforeItJoined()
     {
-        router = new EngineRouter(twoEngines(), aeron, "test ", this::record);
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled) -> { });
         final Publication egressB = aeron.addPublication(IPC, 1102);
         final Publication statusA = aeron.addPublication(IPC, 1004);
         final Publication statusB = aeron.addPublication(IPC, 1104);
@@ -231,7 +236,7 @@ class EngineRouterTest
     @Test
     void aCancelOnDisconnectIsNotResentAfterItsSessionLoggedOnAgain()
     {
-        router = new EngineRouter(twoEngines(), aeron, "test ", this::record);
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled) -> { });
         final Subscription ingressA = aeron.addSubscription(IPC, 1001);
         final Subscription ingressB = aeron.addSubscription(IPC, 1101);
         final Publication statusA = aeron.addPublication(IPC, 1004);
@@ -295,11 +300,32 @@ class EngineRouterTest
             .engineIngressChannel(IPC).engineIngressStreamId(1001)
             .engineEgressChannel(IPC).engineEgressStreamId(1002)
             .fixEnabled(false)
-            .conclude(), aeron, "test ", this::record);
+            .conclude(), aeron, "test ", this::record, (user, disabled) -> { });
         final Subscription ingress = aeron.addSubscription(IPC, 1001);
         pollUntil("a command reaches the engine", () -> ingress.isConnected() &&
             router.ingress().offer(buffer, 0, 16) > 0);
         assertEquals(0, router.primary());
+    }
+
+    /**
+     * Poll an engine's ingress: each command's template into the list; the gateway's user directory requests (one
+     * each time it follows a node) are counted apart.
+     */
+    private boolean received(final Subscription ingress, final List<Integer> templates)
+    {
+        ingress.poll((b, o, l, h) ->
+        {
+            final int templateId = b.getShort(o + 2, MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF;
+            if (templateId == UserDirectoryRequestDecoder.TEMPLATE_ID)
+            {
+                directoryRequests.merge(ingress.streamId(), 1, Integer::sum);
+            }
+            else
+            {
+                templates.add(templateId);
+            }
+        }, 10);
+        return true;
     }
 
     private void pollUntil(final String what, final BooleanSupplier condition)

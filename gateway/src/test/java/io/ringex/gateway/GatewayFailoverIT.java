@@ -2,7 +2,9 @@ package io.ringex.gateway;
 
 import io.aeron.Aeron;
 import io.aeron.CommonContext;
+import io.ringex.client.AdminClient;
 import io.ringex.client.ExchangeClient;
+import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.FixTestClient;
@@ -63,6 +65,7 @@ class GatewayFailoverIT
     @TempDir
     Path tempDir;
 
+    private GatewayContext ctx;
     private Gateway gateway;
     private ReplicatedEnginePair engines;
     private Aeron aeron;
@@ -74,7 +77,7 @@ class GatewayFailoverIT
     {
         final String aeronDir = CommonContext.generateRandomDirName();
         final int port = freePort();
-        final GatewayContext ctx = TestGateways.fix(GATEWAY_ID, aeronDir, tempDir, port)
+        ctx = TestGateways.fix(GATEWAY_ID, aeronDir, tempDir, port)
             .embeddedDriver(true)
             .engineStatusTimeoutMs(3 * TimeUnit.NANOSECONDS.toMillis(ReplicatedEnginePair.STATUS_INTERVAL_NS))
             .addInstrument(INSTRUMENT, "BTC-USD", 2)
@@ -94,6 +97,7 @@ class GatewayFailoverIT
         Await.until("the gateway follows the primary and knows BTC-USD", () -> switches() >= 1 &&
             gateway.fixAgent().isLibraryConnected() &&
             gateway.fixAgent().instrumentCount() >= 1, null);
+        Await.until("the gateway has the engine's users", () -> ctx.users().loaded(), null);
         fix = new FixTestClient(port);
     }
 
@@ -174,6 +178,45 @@ class GatewayFailoverIT
         assertEquals(1, sbe.reports.stream().filter(r -> r.clientOrderId().equals("A1") &&
             r.execType().equals("FILL")).count(), sbe.reports.toString());
         assertEquals(1, fix.find(bob, is("8", 150, "F")).stream().filter(m -> "B1".equals(field(m, 11))).count());
+    }
+
+    /**
+     * Users are engine state: a user an operator created on the primary is on the promoted standby, which answers
+     * the gateway's directory request after the switch, and a change made there reaches the same gateway.
+     */
+    @Test
+    void aUserCreatedOnThePrimaryLogsOnThroughTheSameGatewayAfterThePromotion()
+    {
+        try (AdminClient admin = engines.admin(aeron))
+        {
+            admin.commands().operator("ops-anna");
+            assertTrue(admin.request(admin.commands().upsertUser(101, "erin", true,
+                new long[]{ TestUsers.BOB_ACCOUNT }, "", false, 0, "new trader")).accepted());
+            assertTrue(admin.request(admin.commands().setUserCredential(102, "erin",
+                CredentialHash.hash("erin-1".toCharArray(), 1000), "first password")).accepted());
+        }
+        final long acknowledged = engines.primary().processedSequence();
+        Await.until("the standby holds the users", () -> engines.standby().processedSequence() >= acknowledged, null);
+        final long switchesBefore = switches();
+        engines.closePrimary();
+        engines.promoteStandby(7);
+        Await.until("the gateway follows the new primary", () -> switches() > switchesBefore, null);
+
+        try (AdminClient admin = engines.admin(aeron))
+        {
+            // UNKNOWN_USER unless the promoted node holds erin.
+            admin.commands().operator("ops-anna");
+            assertTrue(admin.request(admin.commands().setUserCredential(103, "erin",
+                CredentialHash.hash("erin-2".toCharArray(), 1000), "rotated after the failover")).accepted());
+        }
+        final RecordingListener listener = new RecordingListener();
+        alice = ExchangeClient.connect(aeron, IPC, 2001, IPC, 3002, listener);
+        Await.until("erin connected", alice::isConnected, alice::poll);
+        Await.until("the new primary's change reached the gateway", () -> null != ctx.users().user("erin") &&
+            ctx.users().user("erin").verify("erin-2"), null);
+        Await.until("erin's logon sent", () -> alice.logon("erin", "erin-2", false, 1000) > 0, alice::poll);
+        Await.until("erin's logon answered", () -> !listener.logons.isEmpty(), alice::poll);
+        assertEquals("ACCEPTED", listener.logons.get(0).status());
     }
 
     private void awaitReport(final RecordingListener listener, final String clientOrderId, final String execType)

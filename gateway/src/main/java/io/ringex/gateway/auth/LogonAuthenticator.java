@@ -130,9 +130,19 @@ public final class LogonAuthenticator implements AutoCloseable
                 return;
             }
 
+            if (!users.loaded())
+            {
+                // Not a failure of the caller's: the engine's users have not arrived (no primary yet, or it is
+                // answering); refused as busy, at once, and not counted towards a lockout.
+                attempt.wipePassword();
+                attempt.decide(LogonAttempt.Verdict.BUSY, null, "the users have not arrived from the engine yet");
+                deliver(attempt);
+                return;
+            }
             final User user = users.authenticate(username, attempt.password());
             attempt.wipePassword();
-            final String refusal = null == user ? "invalid credentials" : attempt.permits(user);
+            final String refusal = null == user ? "invalid credentials" :
+                !user.enabled() ? "user disabled" : attempt.permits(user);
             if (null != refusal)
             {
                 guard.onFailure(attempt.protocol(), username, address, refusal, clock.time());

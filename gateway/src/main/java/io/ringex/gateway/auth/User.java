@@ -1,6 +1,7 @@
 package io.ringex.gateway.auth;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A user who may log on to the gateway: the credential hash, the accounts the user may trade (the first is the
@@ -16,6 +17,8 @@ public final class User
     private final String fixSenderCompId;
     private final String fixTargetCompId;
     private final boolean fixCancelOnDisconnect;
+    private final boolean enabled;
+    private final int throttleMessagesPerSecond;
 
     /**
      * @param username        login name.
@@ -51,6 +54,29 @@ public final class User
         final String fixTargetCompId,
         final boolean fixCancelOnDisconnect)
     {
+        this(username, credentialHash, accounts, fixSenderCompId, fixTargetCompId, fixCancelOnDisconnect, true, 0);
+    }
+
+    /**
+     * @param username                  login name.
+     * @param credentialHash            a {@link CredentialHash} string, or empty while the user has none (no logon).
+     * @param accounts                  accounts the user may trade, the default first; at least one.
+     * @param fixSenderCompId           the SenderCompID of the user's FIX session, or null for no FIX access.
+     * @param fixTargetCompId           the TargetCompID the user's FIX session must address (the gateway's CompID).
+     * @param fixCancelOnDisconnect     cancel the FIX session's orders when it disconnects.
+     * @param enabled                   whether the user may log on.
+     * @param throttleMessagesPerSecond the user's sessions' message rate, or 0 for the gateway's.
+     */
+    public User(
+        final String username,
+        final String credentialHash,
+        final long[] accounts,
+        final String fixSenderCompId,
+        final String fixTargetCompId,
+        final boolean fixCancelOnDisconnect,
+        final boolean enabled,
+        final int throttleMessagesPerSecond)
+    {
         if (accounts.length == 0)
         {
             throw new IllegalArgumentException("a user needs at least one account: " + username);
@@ -61,6 +87,8 @@ public final class User
         this.accounts = accounts.clone();
         this.fixSenderCompId = fixSenderCompId;
         this.fixTargetCompId = fixTargetCompId;
+        this.enabled = enabled;
+        this.throttleMessagesPerSecond = throttleMessagesPerSecond;
     }
 
     /**
@@ -147,6 +175,48 @@ public final class User
     }
 
     /**
+     * @param hash a credential hash.
+     * @return this user with that credential.
+     */
+    public User withCredential(final String hash)
+    {
+        return new User(username, hash, accounts, fixSenderCompId, fixTargetCompId, fixCancelOnDisconnect, enabled,
+            throttleMessagesPerSecond);
+    }
+
+    /**
+     * @return whether the user may log on (an operator disables a user in the engine).
+     */
+    public boolean enabled()
+    {
+        return enabled;
+    }
+
+    /**
+     * @param gatewayDefault the gateway's own rate.
+     * @return the message rate of the user's sessions.
+     */
+    public long throttleMessagesPerSecond(final long gatewayDefault)
+    {
+        return throttleMessagesPerSecond > 0 ? throttleMessagesPerSecond : gatewayDefault;
+    }
+
+    /**
+     * Whether a change from this definition to another one must end the user's live sessions: the user was
+     * disabled, or may trade other accounts, or logs on over FIX under another CompID. A new password does not end
+     * the sessions it let in.
+     *
+     * @param next the user's new definition.
+     * @return true if the user's sessions must be logged out.
+     */
+    public boolean endsSessionsOnChangeTo(final User next)
+    {
+        return !next.enabled || !Arrays.equals(accounts, next.accounts) ||
+            !Objects.equals(fixSenderCompId, next.fixSenderCompId) ||
+            !Objects.equals(fixTargetCompId, next.fixTargetCompId);
+    }
+
+    /**
      * Check a password.
      *
      * @param password candidate.
@@ -154,7 +224,7 @@ public final class User
      */
     public boolean verify(final CharSequence password)
     {
-        return CredentialHash.verify(password, credentialHash);
+        return !credentialHash.isEmpty() && CredentialHash.verify(password, credentialHash);
     }
 
     /**
@@ -164,7 +234,8 @@ public final class User
     {
         return "User{username=" + username + ", accounts=" + Arrays.toString(accounts) +
             ", fixSenderCompId=" + fixSenderCompId + ", fixTargetCompId=" + fixTargetCompId +
-            ", fixCancelOnDisconnect=" + fixCancelOnDisconnect +
+            ", fixCancelOnDisconnect=" + fixCancelOnDisconnect + ", enabled=" + enabled +
+            ", throttleMessagesPerSecond=" + throttleMessagesPerSecond +
             ", credential=***}";
     }
 }

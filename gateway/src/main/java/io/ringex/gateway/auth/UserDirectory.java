@@ -13,11 +13,15 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * The users who may log on, by username and by FIX SenderCompID: added in code, or read from the keys
- * {@code ringex.gateway.user.<name>.<key>} ({@link #fromConfig}), which refuses, naming the key, a user without a
- * credential hash or accounts, a value that does not parse and a key it does not read.
+ * The users who may log on, by username and by FIX SenderCompID. The engine holds the users (journaled, replicated,
+ * the same at every gateway): the gateway asks for the whole directory when it follows a primary and applies every
+ * change the engine announces ({@link io.ringex.gateway.UserDirectoryFeed}). The configuration's users (added in code,
+ * or read from the keys {@code ringex.gateway.user.<name>.<key>} by {@link #fromConfig}, which refuses, naming the
+ * key, a user without a credential hash or accounts, a value that does not parse and a key it does not read) are a
+ * bootstrap: the gateway offers the engine those it lacks, and an engine user of the same name always wins. Until the
+ * engine's directory has arrived ({@link #loaded()}) nobody logs on.
  * <p>
- * Built at start-up and not changed afterwards: safe to read from any thread once published.
+ * Threading: changed on the gateway agent's thread; read from any thread (an immutable view, replaced whole).
  */
 public final class UserDirectory
 {
@@ -40,8 +44,10 @@ public final class UserDirectory
 
     /** Checked when the name is unknown, so an unknown name costs what a wrong password does. */
     private static final String DUMMY_CREDENTIAL = CredentialHash.hash("ringex-no-such-user".toCharArray());
-    private final Map<String, User> byUsername = new LinkedHashMap<>();
-    private final Map<String, User> bySenderCompId = new HashMap<>();
+    private final Map<String, User> configured = new LinkedHashMap<>();
+    private Map<String, User> engineUsers = Collections.emptyMap();
+    private volatile View view = View.of(Collections.emptyMap(), Collections.emptyMap());
+    private volatile boolean loaded;
 
     private static Map<String, String> keys()
     {
@@ -146,7 +152,7 @@ public final class UserDirectory
     }
 
     /**
-     * Add a user.
+     * Add a user of the configuration (before the gateway starts).
      *
      * @param user the user.
      * @return this.
@@ -154,20 +160,105 @@ public final class UserDirectory
      */
     public UserDirectory add(final User user)
     {
-        if (byUsername.containsKey(user.username()))
+        if (configured.containsKey(user.username()))
         {
             throw new IllegalArgumentException("duplicate user: " + user.username());
         }
-        if (user.fixSenderCompId() != null && bySenderCompId.containsKey(user.fixSenderCompId()))
+        for (final User other : configured.values())
         {
-            throw new IllegalArgumentException("duplicate FIX SenderCompID: " + user.fixSenderCompId());
+            if (null != user.fixSenderCompId() && user.fixSenderCompId().equals(other.fixSenderCompId()))
+            {
+                throw new IllegalArgumentException("duplicate FIX SenderCompID: " + user.fixSenderCompId());
+            }
         }
-        byUsername.put(user.username(), user);
-        if (user.fixSenderCompId() != null)
-        {
-            bySenderCompId.put(user.fixSenderCompId(), user);
-        }
+        configured.put(user.username(), user);
+        view = View.of(engineUsers, configured);
         return this;
+    }
+
+    /**
+     * @return the users of the configuration, which the gateway offers the engine when it lacks them.
+     */
+    public Collection<User> configuredUsers()
+    {
+        return Collections.unmodifiableCollection(configured.values());
+    }
+
+    /**
+     * @param username a user's name.
+     * @return the configuration's user of that name, or null.
+     */
+    public User configuredUser(final String username)
+    {
+        return configured.get(username);
+    }
+
+    /**
+     * @return whether the engine's directory has been received: until then nobody logs on (any thread).
+     */
+    public boolean loaded()
+    {
+        return loaded;
+    }
+
+    /**
+     * The engine's whole directory arrived: it replaces what the engine said before (gateway agent thread).
+     *
+     * @param users the engine's users by name.
+     * @return each user as it was before, for the users whose definition changed (null for a new one).
+     */
+    public Map<String, User> replaceEngineUsers(final Map<String, User> users)
+    {
+        final Map<String, User> before = view.byUsername;
+        engineUsers = new LinkedHashMap<>(users);
+        view = View.of(engineUsers, configured);
+        loaded = true;
+        return changes(before, view.byUsername);
+    }
+
+    /**
+     * One user changed in the engine (gateway agent thread).
+     *
+     * @param user the user's new definition.
+     * @return each user as it was before, for the users whose definition changed (null for a new one).
+     */
+    public Map<String, User> applyEngineUser(final User user)
+    {
+        final Map<String, User> before = view.byUsername;
+        final Map<String, User> users = new LinkedHashMap<>(engineUsers);
+        users.put(user.username(), user);
+        engineUsers = users;
+        view = View.of(engineUsers, configured);
+        return changes(before, view.byUsername);
+    }
+
+    /**
+     * @param username a user's name.
+     * @return the user as the engine holds it, or null (gateway agent thread).
+     */
+    public User engineUser(final String username)
+    {
+        return engineUsers.get(username);
+    }
+
+    private static Map<String, User> changes(final Map<String, User> before, final Map<String, User> after)
+    {
+        final Map<String, User> changed = new LinkedHashMap<>();
+        before.forEach((name, user) ->
+        {
+            if (after.get(name) != user)
+            {
+                changed.put(name, user);
+            }
+        });
+        after.forEach((name, user) ->
+        {
+            if (!before.containsKey(name))
+            {
+                changed.put(name, null);
+            }
+        });
+        return changed;
     }
 
     /**
@@ -176,7 +267,7 @@ public final class UserDirectory
      */
     public User user(final String username)
     {
-        return byUsername.get(username);
+        return view.byUsername.get(username);
     }
 
     /**
@@ -185,7 +276,7 @@ public final class UserDirectory
      */
     public User userBySenderCompId(final String senderCompId)
     {
-        return bySenderCompId.get(senderCompId);
+        return view.bySenderCompId.get(senderCompId);
     }
 
     /**
@@ -198,7 +289,7 @@ public final class UserDirectory
      */
     public User authenticate(final String username, final CharSequence password)
     {
-        final User user = username == null ? null : byUsername.get(username);
+        final User user = username == null ? null : view.byUsername.get(username);
         if (user == null)
         {
             CredentialHash.verify(password == null ? "" : password, DUMMY_CREDENTIAL);
@@ -224,6 +315,55 @@ public final class UserDirectory
      */
     public Collection<User> users()
     {
-        return Collections.unmodifiableCollection(byUsername.values());
+        return Collections.unmodifiableCollection(view.byUsername.values());
+    }
+
+    /**
+     * What logons are checked against: the engine's users, and the configuration's users the engine lacks. Immutable,
+     * replaced whole on a change, so the logon worker and the FIX library read a consistent directory.
+     */
+    private static final class View
+    {
+        private final Map<String, User> byUsername;
+        private final Map<String, User> bySenderCompId;
+
+        private View(final Map<String, User> byUsername, final Map<String, User> bySenderCompId)
+        {
+            this.byUsername = byUsername;
+            this.bySenderCompId = bySenderCompId;
+        }
+
+        static View of(final Map<String, User> engineUsers, final Map<String, User> configured)
+        {
+            final Map<String, User> byUsername = new LinkedHashMap<>();
+            final Map<String, User> bySenderCompId = new HashMap<>();
+            for (final User held : engineUsers.values())
+            {
+                // Held without a credential (a reference-data file has none), the configured one serves meanwhile:
+                // it is what the gateway offers the engine for it.
+                final User configuredUser = configured.get(held.username());
+                final User user = held.credentialHash().isEmpty() && null != configuredUser ?
+                    held.withCredential(configuredUser.credentialHash()) : held;
+                byUsername.put(user.username(), user);
+                if (null != user.fixSenderCompId())
+                {
+                    bySenderCompId.put(user.fixSenderCompId(), user);
+                }
+            }
+            for (final User user : configured.values())
+            {
+                // The engine's users come first: a configured user whose FIX CompID an engine user holds is left out.
+                if (!byUsername.containsKey(user.username()) &&
+                    (null == user.fixSenderCompId() || !bySenderCompId.containsKey(user.fixSenderCompId())))
+                {
+                    byUsername.put(user.username(), user);
+                    if (null != user.fixSenderCompId())
+                    {
+                        bySenderCompId.put(user.fixSenderCompId(), user);
+                    }
+                }
+            }
+            return new View(Collections.unmodifiableMap(byUsername), Collections.unmodifiableMap(bySenderCompId));
+        }
     }
 }

@@ -28,7 +28,7 @@ public final class FixAuthenticator implements AuthenticationStrategy
     public static final String REFUSED_TEXT =
         "Logon refused: invalid credentials, or too many failed logons (retry later)";
     /** Text(58) of the Logout answering a Logon that arrived while too many were being checked. */
-    public static final String BUSY_TEXT = "Logon refused: the gateway is busy, retry";
+    public static final String BUSY_TEXT = "Logon refused: the gateway is busy or not ready, retry";
     /** How long the connection lingers after the refusing Logout, so the client reads it before the close. */
     static final long REJECT_LINGER_MS = 1_000;
 

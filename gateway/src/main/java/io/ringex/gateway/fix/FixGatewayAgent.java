@@ -26,6 +26,8 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import uk.co.real_logic.artio.builder.Encoder;
 import uk.co.real_logic.artio.library.FixLibrary;
 import uk.co.real_logic.artio.library.LibraryConfiguration;
@@ -72,6 +74,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FixGatewayAgent implements Agent, SessionAcquireHandler
 {
+    private static final Logger LOG = LoggerFactory.getLogger(FixGatewayAgent.class);
     private static final int FRAGMENT_LIMIT = 16;
     private static final int COUNTER_TYPE_ID = 7102;
     private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
@@ -313,7 +316,8 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         }
         fixSession.sessionNumber = SessionNumbers.fix(session.id());
         fixSession.sessionId = SessionIds.sessionId(ctx.gatewayId(), fixSession.sessionNumber);
-        fixSession.throttle = new Throttle(ctx.throttleMessagesPerSecond(), ctx.throttleBurst(), clock.nanoTime());
+        fixSession.throttle = new Throttle(
+            user.throttleMessagesPerSecond(ctx.throttleMessagesPerSecond()), ctx.throttleBurst(), clock.nanoTime());
         fixSession.lastProcessedSeqNum = session.lastReceivedMsgSeqNum();
         final FixSession previous = sessionsByNumber.put(fixSession.sessionNumber, fixSession);
         offlineSessions.known(fixSession.sessionNumber);
@@ -329,6 +333,31 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             onFixDisconnect(previous);
         }
         return fixSession;
+    }
+
+    /**
+     * Log out the live FIX sessions of a user the engine disabled or changed; their disconnect cancels their orders
+     * if the user asked for that ({@link #onFixDisconnect}).
+     *
+     * @param username the user.
+     * @param disabled whether the user was disabled (else its accounts or CompIDs changed).
+     */
+    public void endSessionsOf(final String username, final boolean disabled)
+    {
+        int ended = 0;
+        for (final FixSession fixSession : sessionsByNumber.values())
+        {
+            if (null != fixSession.user && fixSession.user.username().equals(username) && fixSession.online)
+            {
+                fixSession.session.logoutAndDisconnect();
+                ended++;
+            }
+        }
+        if (ended > 0)
+        {
+            LOG.warn("FIX: {} session(s) of user {} logged out ({})", ended, username,
+                disabled ? "user disabled" : "accounts or CompIDs changed");
+        }
     }
 
     void onFixDisconnect(final FixSession fixSession)

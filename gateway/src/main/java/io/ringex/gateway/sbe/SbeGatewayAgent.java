@@ -36,6 +36,8 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.ByteOrder;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -61,6 +63,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SbeGatewayAgent implements Agent
 {
+    private static final Logger LOG = LoggerFactory.getLogger(SbeGatewayAgent.class);
     private static final int FRAGMENT_LIMIT = 16;
     private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
     private static final ByteOrder ORDER = MessageHeaderDecoder.BYTE_ORDER;
@@ -158,6 +161,22 @@ public final class SbeGatewayAgent implements Agent
             work += sessions.checkTimers(nowNs);
         }
         return work;
+    }
+
+    /**
+     * End the live sessions of a user the engine disabled or changed (the agent's thread).
+     *
+     * @param username the user.
+     * @param disabled whether the user was disabled (else its accounts or CompIDs changed).
+     */
+    public void endSessionsOf(final String username, final boolean disabled)
+    {
+        final RejectReason reason = disabled ? RejectReason.USER_DISABLED : RejectReason.NOT_AUTHORISED;
+        final int ended = sessions.endSessionsOf(username, reason, clock.nanoTime());
+        if (ended > 0)
+        {
+            LOG.warn("SBE: {} session(s) of user {} logged out ({})", ended, username, reason);
+        }
     }
 
     /**

@@ -95,8 +95,23 @@ final class SbeReplies
         logoutEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
             .sessionId(session.sessionId)
             .reason(reason)
-            .text(reason == RejectReason.NONE ? "logout" : "heartbeat timeout");
+            .text(logoutText(reason));
         return HEADER_LENGTH + logoutEncoder.encodedLength();
+    }
+
+    private static String logoutText(final RejectReason reason)
+    {
+        switch (reason)
+        {
+            case NONE:
+                return "logout";
+            case USER_DISABLED:
+                return "user disabled";
+            case NOT_AUTHORISED:
+                return "the user's accounts or rights changed: log on again";
+            default:
+                return "heartbeat timeout";
+        }
     }
 
     /**

@@ -45,6 +45,8 @@ final class SbeSessions
     static final int MAX_SESSIONS_PER_IMAGE = 64;
     /** Text of the LogonResponse refusing a Logon: the same whatever the cause, so it tells an attacker nothing. */
     static final String REFUSED_TEXT = "logon refused: invalid credentials, or too many failed logons (retry later)";
+    /** Text of the LogonResponse refusing a Logon that was not checked: too many in hand, or no users yet. */
+    static final String BUSY_TEXT = "logon refused: the gateway is busy or not ready, retry";
     /** Term length of the short-lived publication answering a refused Logon (Aeron's minimum). */
     static final int REJECT_TERM_LENGTH = 64 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(SbeSessions.class);
@@ -256,6 +258,10 @@ final class SbeSessions
                 {
                     answerRefusal(logon, RejectReason.THROTTLED, "too many sessions on one publication", nowNs);
                 }
+                else if (logon.verdict() == LogonAttempt.Verdict.BUSY)
+                {
+                    answerRefusal(logon, RejectReason.ENGINE_BUSY, BUSY_TEXT, nowNs);
+                }
                 else
                 {
                     answerRefusal(logon, RejectReason.INVALID_CREDENTIALS, REFUSED_TEXT, nowNs);
@@ -280,7 +286,8 @@ final class SbeSessions
         session.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(
             logon.heartbeatIntervalMs >= 10 && logon.heartbeatIntervalMs <= 600_000 ?
             logon.heartbeatIntervalMs : ctx.heartbeatIntervalMs());
-        session.throttle = new Throttle(ctx.throttleMessagesPerSecond(), ctx.throttleBurst(), nowNs);
+        session.throttle = new Throttle(
+            session.user.throttleMessagesPerSecond(ctx.throttleMessagesPerSecond()), ctx.throttleBurst(), nowNs);
         session.sessionNumber = nextSessionNumber();
         session.sessionId = SessionIds.sessionId(ctx.gatewayId(), session.sessionNumber);
         sessionsByNumber.put(session.sessionNumber, session);
@@ -496,6 +503,33 @@ final class SbeSessions
             disconnect(session, RejectReason.NONE, true, nowNs);
         }
         toClose.clear();
+    }
+
+    /**
+     * Log out every live session of a user (disabled, or its accounts changed), cancelling its orders if it asked.
+     *
+     * @param username the user.
+     * @param reason   USER_DISABLED or NOT_AUTHORISED, sent in the Logout.
+     * @param nowNs    the clock.
+     * @return sessions ended.
+     */
+    int endSessionsOf(final String username, final RejectReason reason, final long nowNs)
+    {
+        for (final ClientSession session : sessionsByNumber.values())
+        {
+            if (null != session.user && session.user.username().equals(username) &&
+                session.state == ClientSession.State.ACTIVE)
+            {
+                toClose.add(session);
+            }
+        }
+        final int ended = toClose.size();
+        for (int i = 0; i < ended; i++)
+        {
+            disconnect(toClose.get(i), reason, true, nowNs);
+        }
+        toClose.clear();
+        return ended;
     }
 
     void disconnect(

@@ -426,6 +426,7 @@ class FailoverDrillIT
             new EngineStreams.TestInstrument(INSTRUMENT, "BTC-USD", 2));
         Await.until("the FIX side learnt the instrument", () -> gateway.fixAgent().isLibraryConnected() &&
             gateway.fixAgent().instrumentCount() >= 1, null);
+        Await.until("the gateway has the engine's users", () -> ctx.users().loaded(), null);
 
         aliceEvents = new RecordingListener();
         bobEvents = new RecordingListener();

@@ -27,6 +27,8 @@ import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
+import io.ringex.protocol.codecs.UserDirectoryEndEncoder;
+import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -258,6 +260,8 @@ final class SbeGatewayAllocationTest
         private final NewOrderDecoder order = new NewOrderDecoder();
         private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
         private final ExecutionReportEncoder report = new ExecutionReportEncoder();
+        private final UserDirectoryRequestDecoder directoryRequest = new UserDirectoryRequestDecoder();
+        private final UserDirectoryEndEncoder directoryEnd = new UserDirectoryEndEncoder();
         private final FragmentHandler handler = this::onCommand;
         private final byte[] clientOrderId = new byte[NewOrderDecoder.clientOrderIdLength()];
         private long sequence;
@@ -278,6 +282,18 @@ final class SbeGatewayAllocationTest
         {
             ++sequence;
             header.wrap(buffer, offset);
+            if (header.templateId() == UserDirectoryRequestDecoder.TEMPLATE_ID)
+            {
+                // No users of its own: the gateway's configured alice serves once the directory has arrived.
+                directoryRequest.wrapAndApplyHeader(buffer, offset, header);
+                directoryEnd.wrapAndApplyHeader(out, 0, headerEncoder)
+                    .gatewayId(directoryRequest.gatewayId())
+                    .requestId(directoryRequest.requestId())
+                    .userCount(0)
+                    .commandSequence(sequence);
+                send(MessageHeaderEncoder.ENCODED_LENGTH + directoryEnd.encodedLength());
+                return;
+            }
             if (header.templateId() != NewOrderDecoder.TEMPLATE_ID)
             {
                 return;
@@ -309,8 +325,12 @@ final class SbeGatewayAllocationTest
                 .cancelReason(CancelReason.NONE)
                 .transactTimeNs(0)
                 .commandSequence(sequence);
-            final int reportLength = MessageHeaderEncoder.ENCODED_LENGTH + report.encodedLength();
-            while (egress.offer(out, 0, reportLength) < 0)
+            send(MessageHeaderEncoder.ENCODED_LENGTH + report.encodedLength());
+        }
+
+        private void send(final int length)
+        {
+            while (egress.offer(out, 0, length) < 0)
             {
                 Thread.onSpinWait();
             }

@@ -1,6 +1,8 @@
 package io.ringex.gateway.sbe;
 
 import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.gateway.EngineEndpoint;
@@ -14,15 +16,21 @@ import io.ringex.gateway.testing.RecordingListener;
 import io.ringex.gateway.testing.TestEngines;
 import io.ringex.gateway.testing.TestUsers;
 import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.EngineStatusEncoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
+import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
+import io.ringex.protocol.codecs.UserDirectoryEndEncoder;
+import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,13 +100,73 @@ class SbeGatewayIT
             .addUser(TestUsers.BOB);
     }
 
+    /** Start a gateway and wait until it has the engine's users: before, every logon is refused as busy. */
     private void startGateway(final GatewayContext ctx)
+    {
+        launchGateway(ctx);
+        Await.until("the gateway has the engine's users", () -> ctx.users().loaded(), null);
+    }
+
+    private void launchGateway(final GatewayContext ctx)
     {
         ctx.conclude();
         final AgentRunner runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null,
             new GatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE));
         AgentRunner.startOnThread(runner);
         gateways.add(runner);
+    }
+
+    /**
+     * The gateway's engine ingress leads nowhere: a stand-in answers its request for the users (none: the
+     * configuration's serve), and goes away.
+     */
+    private void usersFromAStandIn(final GatewayContext ctx, final int ingressStreamId)
+    {
+        try (Subscription ingress = aeron.addSubscription(IPC, ingressStreamId);
+            Publication egress = aeron.addPublication(IPC, 1002))
+        {
+            final UnsafeBuffer answer = new UnsafeBuffer(new byte[64]);
+            final UserDirectoryRequestDecoder request = new UserDirectoryRequestDecoder();
+            final MessageHeaderDecoder header = new MessageHeaderDecoder();
+            Await.until("the gateway has the users", () -> ctx.users().loaded(), () -> ingress.poll((b, o, l, h) ->
+            {
+                header.wrap(b, o);
+                if (header.templateId() == UserDirectoryRequestDecoder.TEMPLATE_ID)
+                {
+                    request.wrapAndApplyHeader(b, o, header);
+                    final int length = MessageHeaderEncoder.ENCODED_LENGTH + new UserDirectoryEndEncoder()
+                        .wrapAndApplyHeader(answer, 0, new MessageHeaderEncoder()).gatewayId(request.gatewayId())
+                        .requestId(request.requestId()).userCount(0).commandSequence(1).encodedLength();
+                    Await.until("answer sent", () -> egress.offer(answer, 0, length) > 0, null);
+                }
+            }, 10));
+        }
+    }
+
+    private void claimPrimary(final Publication status)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[512]);
+        final EngineStatusEncoder encoder = new EngineStatusEncoder().wrapAndApplyHeader(buffer, 0,
+            new MessageHeaderEncoder()).epoch(1).nodeId(1).role(NodeRole.PRIMARY).epochStartSequence(1)
+            .ingressSequence(0);
+        encoder.countersCount(0);
+        encoder.rejectsCount(0);
+        status.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private boolean hasPrimary()
+    {
+        final CountersReader counters = aeron.countersReader();
+        final long[] switches = { 0 };
+        counters.forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            if (label.equals("ringex-gateway-7 primary switches"))
+            {
+                switches[0] = counters.getCounterValue(counterId);
+            }
+        });
+        // Followed, then lost: two switches.
+        return switches[0] < 2;
     }
 
     private ExchangeClient client(final RecordingListener listener)
@@ -424,7 +492,9 @@ class SbeGatewayIT
     {
         // Nothing subscribes to stream 1999: every offer is NOT_CONNECTED, so the gateway retries (ABORT) until its
         // bound and then answers ENGINE_BUSY. Nothing is dropped silently.
-        startGateway(context().engineIngressStreamId(1999).backPressureTimeoutMs(200));
+        final GatewayContext ctx = context().engineIngressStreamId(1999).backPressureTimeoutMs(200);
+        launchGateway(ctx);
+        usersFromAStandIn(ctx, 1999);
         final RecordingListener a = new RecordingListener();
         final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
         final long start = System.nanoTime();
@@ -442,12 +512,30 @@ class SbeGatewayIT
     @Test
     void withTwoEnginesAndNoPrimaryKnownOrdersAreHeldThenRejectedNotPrimary()
     {
-        // Two engines configured, and nothing publishes EngineStatus on stream 1999: no node claims PRIMARY, so an
-        // order is held for the bound and then refused NOT_PRIMARY, never sent anywhere, never dropped silently.
-        startGateway(context().engineStatusStreamId(1999).backPressureTimeoutMs(200)
-            .addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, 1999)));
+        // Two engines configured; the first claims PRIMARY (the test speaks for it) until the gateway has the users and
+        // alice has logged on, then falls silent: no node claims PRIMARY, so an order is held for the bound and then
+        // refused NOT_PRIMARY, never sent anywhere, never dropped silently.
+        final GatewayContext ctx = context().engineStatusStreamId(1999).backPressureTimeoutMs(200)
+            .engineStatusTimeoutMs(300)
+            .addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, 1998));
+        launchGateway(ctx);
         final RecordingListener a = new RecordingListener();
-        final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
+        final ExchangeClient alice;
+        try (Publication status = aeron.addPublication(IPC, 1999))
+        {
+            final Runnable primary = () -> claimPrimary(status);
+            Await.until("the gateway has the users", () -> ctx.users().loaded(), primary);
+            final ExchangeClient client = client(a);
+            Await.until("logon sent", () -> client.logon("alice", TestUsers.ALICE_PASSWORD, false, 1000) > 0,
+                primary);
+            Await.until("logged on", client::isLoggedOn, () ->
+            {
+                client.poll();
+                primary.run();
+            });
+            alice = client;
+        }
+        Await.until("no primary", () -> !hasPrimary(), alice::poll);
         final long start = System.nanoTime();
         alice.newOrder(100, "N1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100, 1);
         Await.until("rejected", () -> !a.businessRejects.isEmpty(), alice::poll);

@@ -101,6 +101,7 @@ class SbeLogonSecurityIT
         gateway = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null,
             new GatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE));
         AgentRunner.startOnThread(gateway);
+        Await.until("the gateway has the engine's users", () -> ctx.users().loaded(), null);
     }
 
     @AfterEach

@@ -24,9 +24,13 @@ import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
+import io.ringex.protocol.codecs.SetUserCredentialDecoder;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.TradingStatus;
+import io.ringex.protocol.codecs.UpsertUserDecoder;
+import io.ringex.protocol.codecs.UserDirectoryEndEncoder;
+import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -72,6 +76,8 @@ public final class EchoMatchingEngine implements EngineUnderTest, Agent
     private final ExecutionReportEncoder report = new ExecutionReportEncoder();
     private final CancelRejectEncoder cancelReject = new CancelRejectEncoder();
     private final InstrumentDefinitionEncoder definition = new InstrumentDefinitionEncoder();
+    private final UserDirectoryRequestDecoder directoryRequest = new UserDirectoryRequestDecoder();
+    private final UserDirectoryEndEncoder directoryEnd = new UserDirectoryEndEncoder();
     private final FragmentHandler handler = this::onCommand;
     private long nextOrderId = 1;
     private long nextTradeId = 1;
@@ -180,6 +186,19 @@ public final class EchoMatchingEngine implements EngineUnderTest, Agent
                 sessionStatus.wrap(buffer, body, blockLength, version);
                 commandLog.add("SessionStatus session=" + sessionStatus.sessionId() + " account=" +
                     sessionStatus.accountId() + " loggedOn=" + sessionStatus.loggedOn());
+                break;
+            case UserDirectoryRequestDecoder.TEMPLATE_ID:
+                // Holds no users: the gateway's configured users serve, and the gateway's offers of them are ignored.
+                directoryRequest.wrap(buffer, body, blockLength, version);
+                directoryEnd.wrapAndApplyHeader(out, 0, headerEncoder)
+                    .gatewayId(directoryRequest.gatewayId())
+                    .requestId(directoryRequest.requestId())
+                    .userCount(0)
+                    .commandSequence(sequence);
+                offer(MessageHeaderEncoder.ENCODED_LENGTH + directoryEnd.encodedLength());
+                break;
+            case UpsertUserDecoder.TEMPLATE_ID:
+            case SetUserCredentialDecoder.TEMPLATE_ID:
                 break;
             default:
                 commandLog.add("Unknown template=" + headerDecoder.templateId());

@@ -2,6 +2,7 @@ package io.ringex.gateway.testing;
 
 import io.aeron.Aeron;
 import io.aeron.Publication;
+import io.ringex.client.AdminClient;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.EngineEndpoint;
@@ -148,6 +149,18 @@ public final class ReplicatedEnginePair implements AutoCloseable
     public EngineNode standby()
     {
         return standby;
+    }
+
+    /**
+     * An operator's admin client on the node that is primary now (node 1, or node 2 once promoted).
+     *
+     * @param aeron connected to the pair's media driver; not closed with the client.
+     * @return the client.
+     */
+    public AdminClient admin(final Aeron aeron)
+    {
+        final EngineContext ctx = null != primary ? primaryCtx : standbyCtx;
+        return new AdminClient(aeron, ctx.ingressChannel(), INGRESS_STREAM, subscriberChannel(ctx), RISK_STREAM);
     }
 
     /**
