@@ -79,6 +79,7 @@ class FixOrderTypesIT
             new EngineStreams.TestInstrument(1, "BTC-USD", 2)));
         Await.until("library connected and BTC-USD learnt", () -> gateway.fixAgent().isLibraryConnected() &&
             gateway.fixAgent().instrumentCount() >= 1, null);
+        Await.until("the gateway has the engine's users", () -> ctx.users().loaded(), null);
         client = new FixTestClient(port);
         alice = client.addSession("ALICE", "RINGEX", "alice", TestUsers.ALICE_PASSWORD);
         bob = client.addSession("BOB", "RINGEX", "bob", TestUsers.BOB_PASSWORD);
