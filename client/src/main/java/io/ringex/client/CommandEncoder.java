@@ -26,6 +26,7 @@ import io.ringex.protocol.codecs.ReplaceOrderEncoder;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.SessionStatusEncoder;
 import io.ringex.protocol.codecs.SetAccountStatusEncoder;
+import io.ringex.protocol.codecs.SetDynamicBandEncoder;
 import io.ringex.protocol.codecs.SetLimitsEncoder;
 import io.ringex.protocol.codecs.SetTradingScheduleEncoder;
 import io.ringex.protocol.codecs.SetTradingStatusEncoder;
@@ -79,6 +80,7 @@ public final class CommandEncoder
     private final SessionStatusEncoder sessionStatus = new SessionStatusEncoder();
     private final UnlockLogonsEncoder unlockLogons = new UnlockLogonsEncoder();
     private final TickEncoder tick = new TickEncoder();
+    private final SetDynamicBandEncoder setDynamicBand = new SetDynamicBandEncoder();
     private final BustTradeEncoder bustTrade = new BustTradeEncoder();
     private final AmendInstrumentEncoder amendInstrument = new AmendInstrumentEncoder();
     private final DelistInstrumentEncoder delistInstrument = new DelistInstrumentEncoder();
@@ -152,6 +154,47 @@ public final class CommandEncoder
         final long price,
         final long quantity)
     {
+        return newOrder(sessionId, accountId, clientOrderId, instrumentId, side, orderType, timeInForce, postOnly, stp,
+            price, quantity, 0, 0, 0, 0);
+    }
+
+    /**
+     * A new order with the terms of schema version 2 (0 leaves each unset).
+     *
+     * @param sessionId       session.
+     * @param accountId       account.
+     * @param clientOrderId   client order id as a number.
+     * @param instrumentId    instrument.
+     * @param side            side.
+     * @param orderType       order type (STOP and STOP_LIMIT need a stop price).
+     * @param timeInForce     time in force (GTD needs an expire time).
+     * @param postOnly        post-only.
+     * @param stp             self-trade prevention.
+     * @param price           limit price.
+     * @param quantity        quantity.
+     * @param stopPrice       stop price, or 0.
+     * @param displayQuantity iceberg display quantity, or 0.
+     * @param minQuantity     minimum quantity, or 0.
+     * @param expireTimeNs    GTD expiry on the engine's clock, or 0.
+     * @return length.
+     */
+    public int newOrder(
+        final long sessionId,
+        final long accountId,
+        final long clientOrderId,
+        final int instrumentId,
+        final Side side,
+        final OrderType orderType,
+        final TimeInForce timeInForce,
+        final boolean postOnly,
+        final SelfTradePrevention stp,
+        final long price,
+        final long quantity,
+        final long stopPrice,
+        final long displayQuantity,
+        final long minQuantity,
+        final long expireTimeNs)
+    {
         newOrder.wrapAndApplyHeader(buffer, 0, header)
             .sessionId(sessionId)
             .accountId(accountId)
@@ -163,7 +206,11 @@ public final class CommandEncoder
             .postOnly(postOnly ? BooleanType.TRUE : BooleanType.FALSE)
             .selfTradePrevention(stp)
             .price(price)
-            .quantity(quantity);
+            .quantity(quantity)
+            .stopPrice(stopPrice)
+            .displayQuantity(displayQuantity)
+            .minQuantity(minQuantity)
+            .expireTimeNs(expireTimeNs);
         return HEADER + newOrder.encodedLength();
     }
 
@@ -240,6 +287,35 @@ public final class CommandEncoder
         final long price,
         final long quantity)
     {
+        return replace(sessionId, accountId, clientOrderId, origClientOrderId, orderId, instrumentId, price, quantity,
+            0);
+    }
+
+    /**
+     * A replace that may also move a pending stop's stop price.
+     *
+     * @param sessionId         session.
+     * @param accountId         account.
+     * @param clientOrderId     new client order id.
+     * @param origClientOrderId order's current client id (used when orderId is 0).
+     * @param orderId           engine order id or 0.
+     * @param instrumentId      instrument.
+     * @param price             new price.
+     * @param quantity          new total quantity.
+     * @param stopPrice         a pending stop's new stop price, 0 to keep it.
+     * @return length.
+     */
+    public int replace(
+        final long sessionId,
+        final long accountId,
+        final long clientOrderId,
+        final long origClientOrderId,
+        final long orderId,
+        final int instrumentId,
+        final long price,
+        final long quantity,
+        final long stopPrice)
+    {
         replace.wrapAndApplyHeader(buffer, 0, header)
             .sessionId(sessionId)
             .accountId(accountId)
@@ -248,7 +324,8 @@ public final class CommandEncoder
             .orderId(orderId)
             .instrumentId(instrumentId)
             .price(price)
-            .quantity(quantity);
+            .quantity(quantity)
+            .stopPrice(stopPrice);
         return HEADER + replace.encodedLength();
     }
 
@@ -481,11 +558,43 @@ public final class CommandEncoder
      */
     public int setTradingStatus(final long requestId, final int instrumentId, final TradingStatus status)
     {
+        return setTradingStatus(requestId, instrumentId, status, 0);
+    }
+
+    /**
+     * @param requestId       request id.
+     * @param instrumentId    instrument.
+     * @param status          status.
+     * @param phaseDurationNs a call phase's length on the engine's clock (it then uncrosses), 0 for none.
+     * @return length.
+     */
+    public int setTradingStatus(
+        final long requestId, final int instrumentId, final TradingStatus status, final long phaseDurationNs)
+    {
         setTradingStatus.wrapAndApplyHeader(buffer, 0, header)
             .requestId(requestId)
             .instrumentId(instrumentId)
-            .status(status);
+            .status(status)
+            .phaseDurationNs(phaseDurationNs);
         return HEADER + setTradingStatus.encodedLength();
+    }
+
+    /**
+     * @param requestId         request id.
+     * @param instrumentId      instrument.
+     * @param bandBasisPoints   band either side of the last trade price, 0 for off.
+     * @param auctionDurationNs length of the volatility auction it starts.
+     * @return length.
+     */
+    public int setDynamicBand(
+        final long requestId, final int instrumentId, final int bandBasisPoints, final long auctionDurationNs)
+    {
+        setDynamicBand.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .instrumentId(instrumentId)
+            .bandBasisPoints(bandBasisPoints)
+            .auctionDurationNs(auctionDurationNs);
+        return HEADER + setDynamicBand.encodedLength();
     }
 
     /**

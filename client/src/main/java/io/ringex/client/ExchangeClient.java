@@ -237,8 +237,8 @@ public final class ExchangeClient implements AutoCloseable
      * @param clientOrderId up to 20 ASCII characters.
      * @param instrumentId  instrument.
      * @param side          BUY or SELL.
-     * @param orderType     LIMIT or MARKET.
-     * @param timeInForce   GTC, IOC, FOK or DAY.
+     * @param orderType     LIMIT or MARKET (STOP and STOP_LIMIT need the overload with a stop price).
+     * @param timeInForce   GTC, IOC, FOK or DAY (GTD needs the overload with an expire time).
      * @param price         fixed point at the instrument's price scale (ignored for MARKET).
      * @param quantity      whole units.
      * @return offer result.
@@ -253,8 +253,43 @@ public final class ExchangeClient implements AutoCloseable
         final long price,
         final long quantity)
     {
+        return newOrder(accountId, clientOrderId, instrumentId, side, orderType, timeInForce, price, quantity, 0, 0, 0,
+            0);
+    }
+
+    /**
+     * Enter an order with the terms of schema version 2; 0 leaves each unset.
+     *
+     * @param accountId       one of the user's accounts.
+     * @param clientOrderId   up to 20 ASCII characters, unique among the account's open orders.
+     * @param instrumentId    instrument.
+     * @param side            BUY or SELL.
+     * @param orderType       LIMIT, MARKET, STOP (needs a stop price) or STOP_LIMIT (a stop price and a price).
+     * @param timeInForce     GTC, IOC, FOK, DAY or GTD (needs an expire time).
+     * @param price           fixed point; for LIMIT and STOP_LIMIT.
+     * @param quantity        whole units.
+     * @param stopPrice       the price a trade must reach to trigger a stop, fixed point; else 0.
+     * @param displayQuantity an iceberg's visible part; 0 shows all.
+     * @param minQuantity     the least it must trade if it trades on entry; 0 for none.
+     * @param expireTimeNs    a GTD order's expiry, nanoseconds since the epoch on the engine's clock; else 0.
+     * @return offer result.
+     */
+    public long newOrder(
+        final long accountId,
+        final CharSequence clientOrderId,
+        final int instrumentId,
+        final Side side,
+        final OrderType orderType,
+        final TimeInForce timeInForce,
+        final long price,
+        final long quantity,
+        final long stopPrice,
+        final long displayQuantity,
+        final long minQuantity,
+        final long expireTimeNs)
+    {
         return offer(messages.newOrder(events.sessionId(), accountId, clientOrderId, instrumentId, side, orderType,
-            timeInForce, price, quantity));
+            timeInForce, price, quantity, stopPrice, displayQuantity, minQuantity, expireTimeNs));
     }
 
     /**
@@ -264,8 +299,8 @@ public final class ExchangeClient implements AutoCloseable
      * @param clientOrderId the id.
      * @param instrumentId  instrument.
      * @param side          BUY or SELL.
-     * @param orderType     LIMIT or MARKET.
-     * @param timeInForce   GTC, IOC, FOK or DAY.
+     * @param orderType     LIMIT or MARKET (STOP and STOP_LIMIT need the overload with a stop price).
+     * @param timeInForce   GTC, IOC, FOK or DAY (GTD needs the overload with an expire time).
      * @param price         fixed point.
      * @param quantity      whole units.
      * @return offer result.
@@ -347,8 +382,34 @@ public final class ExchangeClient implements AutoCloseable
         final long price,
         final long quantity)
     {
+        return replace(accountId, clientOrderId, origClientOrderId, orderId, instrumentId, price, quantity, 0);
+    }
+
+    /**
+     * Cancel/replace that may also move a pending stop's stop price.
+     *
+     * @param accountId         the order's account.
+     * @param clientOrderId     the new client order id.
+     * @param origClientOrderId the order's current client order id.
+     * @param orderId           engine order id or 0.
+     * @param instrumentId      instrument.
+     * @param price             new price, fixed point (a pending stop's is not used).
+     * @param quantity          new total quantity.
+     * @param stopPrice         a pending stop's new stop price, 0 to keep it.
+     * @return offer result.
+     */
+    public long replace(
+        final long accountId,
+        final CharSequence clientOrderId,
+        final CharSequence origClientOrderId,
+        final long orderId,
+        final int instrumentId,
+        final long price,
+        final long quantity,
+        final long stopPrice)
+    {
         return offer(messages.replace(events.sessionId(), accountId, clientOrderId, origClientOrderId, orderId,
-            instrumentId, price, quantity));
+            instrumentId, price, quantity, stopPrice));
     }
 
     /**

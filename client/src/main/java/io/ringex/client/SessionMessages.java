@@ -86,7 +86,11 @@ final class SessionMessages
         final OrderType orderType,
         final TimeInForce timeInForce,
         final long price,
-        final long quantity)
+        final long quantity,
+        final long stopPrice,
+        final long displayQuantity,
+        final long minQuantity,
+        final long expireTimeNs)
     {
         checkId(clientOrderId);
         newOrderEncoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
@@ -100,7 +104,11 @@ final class SessionMessages
             .postOnly(BooleanType.FALSE)
             .selfTradePrevention(SelfTradePrevention.ACCOUNT_DEFAULT)
             .price(price)
-            .quantity(quantity);
+            .quantity(quantity)
+            .stopPrice(stopPrice)
+            .displayQuantity(displayQuantity)
+            .minQuantity(minQuantity)
+            .expireTimeNs(expireTimeNs);
         return HEADER_LENGTH + newOrderEncoder.encodedLength();
     }
 
@@ -132,7 +140,8 @@ final class SessionMessages
         final long orderId,
         final int instrumentId,
         final long price,
-        final long quantity)
+        final long quantity,
+        final long stopPrice)
     {
         checkId(clientOrderId);
         checkId(origClientOrderId);
@@ -144,7 +153,8 @@ final class SessionMessages
             .orderId(orderId)
             .instrumentId(instrumentId)
             .price(price)
-            .quantity(quantity);
+            .quantity(quantity)
+            .stopPrice(stopPrice);
         return HEADER_LENGTH + replaceOrderEncoder.encodedLength();
     }
 

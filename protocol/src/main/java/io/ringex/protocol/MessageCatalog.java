@@ -6,6 +6,7 @@ import io.ringex.protocol.codecs.AddInstrumentDecoder;
 import io.ringex.protocol.codecs.AdjustBalanceDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.AmendInstrumentDecoder;
+import io.ringex.protocol.codecs.AuctionIndicativeDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookOrdersDecoder;
@@ -46,6 +47,7 @@ import io.ringex.protocol.codecs.RetransmitRequestDecoder;
 import io.ringex.protocol.codecs.RetransmitResponseDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.SetAccountStatusDecoder;
+import io.ringex.protocol.codecs.SetDynamicBandDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingScheduleDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
@@ -184,6 +186,12 @@ public final class MessageCatalog
         add(TradingScheduleDefinitionDecoder.TEMPLATE_ID, "TradingScheduleDefinition", Kind.EVENT,
             TradingScheduleDefinitionDecoder.BLOCK_LENGTH, new Part[]{ Part.GROUP, Part.VAR_DATA },
             new int[]{ TradingScheduleDefinitionDecoder.HolidaysDecoder.sbeBlockLength() });
+        // Order types and trading phases (issue 23; the schema's ids 80-89)
+        add(SetDynamicBandDecoder.TEMPLATE_ID, "SetDynamicBand", Kind.ADMIN, SetDynamicBandDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(AuctionIndicativeDecoder.TEMPLATE_ID, "AuctionIndicative", Kind.EVENT,
+            AuctionIndicativeDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+
         add(ExecutionReportDecoder.TEMPLATE_ID, "ExecutionReport", Kind.EVENT, ExecutionReportDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
         add(CancelRejectDecoder.TEMPLATE_ID, "CancelReject", Kind.EVENT, CancelRejectDecoder.BLOCK_LENGTH,
@@ -265,6 +273,12 @@ public final class MessageCatalog
         grew(BookLevelUpdateDecoder.TEMPLATE_ID, 41, BookLevelUpdateDecoder.BLOCK_LENGTH);
         grew(InstrumentDefinitionDecoder.TEMPLATE_ID, InstrumentDefinitionDecoder.BLOCK_LENGTH - 8,
             InstrumentDefinitionDecoder.BLOCK_LENGTH);
+        // Order types and trading phases (issue 23)
+        grew(NewOrderDecoder.TEMPLATE_ID, 61, NewOrderDecoder.BLOCK_LENGTH);
+        grew(ReplaceOrderDecoder.TEMPLATE_ID, 84, ReplaceOrderDecoder.BLOCK_LENGTH);
+        grew(SetTradingStatusDecoder.TEMPLATE_ID, 13, SetTradingStatusDecoder.BLOCK_LENGTH);
+        grew(ExecutionReportDecoder.TEMPLATE_ID, 164, ExecutionReportDecoder.BLOCK_LENGTH);
+        grew(TradeDecoder.TEMPLATE_ID, 77, TradeDecoder.BLOCK_LENGTH);
         // Parts added to a message later: the schema version of each part, in wire order.
         partsSince(AdjustBalanceDecoder.TEMPLATE_ID, 2, 2, 2);
         partsSince(AdminResponseDecoder.TEMPLATE_ID, 2);

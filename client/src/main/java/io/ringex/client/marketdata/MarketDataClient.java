@@ -7,6 +7,7 @@ import io.aeron.FragmentAssembler;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
+import io.ringex.protocol.codecs.AuctionIndicativeDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookOrdersDecoder;
@@ -509,6 +510,7 @@ public final class MarketDataClient implements AutoCloseable
             case MarketStatisticsDecoder.TEMPLATE_ID:
             case InstrumentDefinitionDecoder.TEMPLATE_ID:
             case BookSnapshotDecoder.TEMPLATE_ID:
+            case AuctionIndicativeDecoder.TEMPLATE_ID:
                 // every one of them starts its body with the instrument id
                 instrumentId = buffer.getInt(offset + HEADER, MessageHeaderDecoder.BYTE_ORDER);
                 break;
@@ -534,6 +536,12 @@ public final class MarketDataClient implements AutoCloseable
                 {
                     applyLevelUpdate(instrument);
                 }
+                break;
+            case AuctionIndicativeDecoder.TEMPLATE_ID:
+                // A call phase's indicative: it takes the instrument's next sequence and leaves the book as it is.
+                sequenced(instrument, buffer.getLong(offset + HEADER +
+                    AuctionIndicativeDecoder.mdSequenceEncodingOffset(), MessageHeaderDecoder.BYTE_ORDER), buffer,
+                    offset, length);
                 break;
             case BestBidOfferDecoder.TEMPLATE_ID:
                 bbo.wrapAndApplyHeader(buffer, offset, headerDecoder);

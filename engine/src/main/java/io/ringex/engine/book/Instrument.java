@@ -21,6 +21,14 @@ public final class Instrument
     public static final byte STATUS_HALTED = 2;
     /** Closed: no new orders; resting orders canceled when closing. */
     public static final byte STATUS_CLOSED = 3;
+    /** Call phase before the open, with no end of its own. */
+    public static final byte STATUS_PRE_OPEN = 4;
+    /** Opening call auction: uncrosses into OPEN at its end. */
+    public static final byte STATUS_OPENING_AUCTION = 5;
+    /** Closing call auction: uncrosses into CLOSED at its end. */
+    public static final byte STATUS_CLOSING_AUCTION = 6;
+    /** Volatility auction after the dynamic band interrupted continuous trading: uncrosses into OPEN. */
+    public static final byte STATUS_VOLATILITY_AUCTION = 7;
     /** Trading status: delisted (TradingStatus.DELISTED): no longer trades, its history kept. */
     public static final byte STATUS_DELISTED = 20;
 
@@ -124,6 +132,16 @@ public final class Instrument
         return instrumentId;
     }
 
+    /**
+     * Rename the instrument (an amend that changes nothing else keeps its book and orders).
+     *
+     * @param symbol 16 bytes of symbol (copied).
+     */
+    public void rename(final byte[] symbol)
+    {
+        System.arraycopy(symbol, 0, this.symbol, 0, SYMBOL_LENGTH);
+    }
+
     /** @return the 16 symbol bytes (do not modify). */
     public byte[] symbol()
     {
@@ -196,5 +214,20 @@ public final class Instrument
     public void status(final byte status)
     {
         this.status = status;
+    }
+
+    /** @return true in a call phase: orders are accepted and rest, nothing matches until the uncrossing. */
+    public boolean inCallPhase()
+    {
+        return isCallPhase(status);
+    }
+
+    /**
+     * @param status a raw trading status.
+     * @return true for PRE_OPEN and the three auctions.
+     */
+    public static boolean isCallPhase(final byte status)
+    {
+        return status >= STATUS_PRE_OPEN && status <= STATUS_VOLATILITY_AUCTION;
     }
 }

@@ -3,7 +3,8 @@ package io.ringex.engine.book;
 import io.ringex.protocol.FixedPoint;
 
 /**
- * Price-time priority matching of one incoming order against a book, with self-trade prevention.
+ * Price-time priority matching of one incoming order against a book, with self-trade prevention, icebergs and the
+ * dynamic band.
  * <p>
  * The incoming order meets the best opposite level first and, within a level, the oldest order first. It trades at the
  * resting order's price while that price is within its limit (the protection price for a market order). When the
@@ -13,9 +14,18 @@ import io.ringex.protocol.FixedPoint;
  *     <li>CANCEL_NEWEST: the incoming order stops; the caller cancels its remainder.</li>
  *     <li>CANCEL_OLDEST: the resting order is canceled and matching goes on.</li>
  *     <li>CANCEL_BOTH: both are canceled.</li>
- *     <li>DECREMENT_AND_CANCEL: both quantities go down by the smaller leaves; an order left with nothing is
- *     canceled, the other goes on (the incoming one keeps matching).</li>
+ *     <li>DECREMENT_AND_CANCEL: both quantities go down by the smaller of the incoming leaves and the resting order's
+ *     visible quantity; an order left with nothing is canceled, the other goes on (the incoming one keeps
+ *     matching).</li>
  * </ul>
+ * A resting iceberg trades its peak only; when a fill uses the peak up and leaves remain, its next peak joins the back
+ * of the queue at its price ({@link OrderBook#refreshPeak}) and matching goes on, so one aggressive order may meet
+ * the same iceberg several times, each time after the orders that were behind it.
+ * <p>
+ * The dynamic band: a price within the incoming order's limit but beyond the band's edge (given by the caller, fixed
+ * for the whole order) is not traded: matching stops with {@link #INTERRUPTED} and the caller interrupts continuous
+ * trading. What traded before stays.
+ * <p>
  * Threading: single business-logic thread; stateless between calls.
  */
 public final class Matcher
@@ -24,6 +34,8 @@ public final class Matcher
     public static final int DONE = 0;
     /** Self-trade prevention ended the incoming order; the caller cancels it. */
     public static final int TAKER_SELF_TRADE_CANCELED = 1;
+    /** The next trade would have been beyond the dynamic band: continuous trading is to be interrupted. */
+    public static final int INTERRUPTED = 2;
 
     private Matcher()
     {
@@ -35,26 +47,33 @@ public final class Matcher
      * @param book       the book.
      * @param taker      the incoming order.
      * @param limitPrice the worst price it accepts.
+     * @param bandEdge   the dynamic band's edge on the taker's side ({@link OrderBook#dynamicBandEdge}).
      * @param handler    told about trades and self-trade prevention.
-     * @return {@link #DONE} or {@link #TAKER_SELF_TRADE_CANCELED}.
+     * @return {@link #DONE}, {@link #TAKER_SELF_TRADE_CANCELED} or {@link #INTERRUPTED}.
      */
-    public static int match(final OrderBook book, final Order taker, final long limitPrice, final MatchHandler handler)
+    public static int match(
+        final OrderBook book, final Order taker, final long limitPrice, final long bandEdge, final MatchHandler handler)
     {
         final PriceLevels levels = book.levels();
         final int priceScale = book.instrument().priceScale();
+        final boolean buy = taker.buy;
         while (taker.leavesQuantity() > 0)
         {
-            final int index = taker.buy ? levels.bestAsk() : levels.bestBid();
+            final int index = buy ? levels.bestAsk() : levels.bestBid();
             if (index == PriceLevels.NONE)
             {
                 return DONE;
             }
             final long price = levels.price(index);
-            if (taker.buy ? price > limitPrice : price < limitPrice)
+            if (buy ? price > limitPrice : price < limitPrice)
             {
                 return DONE;
             }
-            final Order maker = levels.head(index);
+            if (buy ? price > bandEdge : price < bandEdge)
+            {
+                return INTERRUPTED;
+            }
+            final Order maker = levels.head(index, !buy);
             if (maker.accountId == taker.accountId)
             {
                 if (preventSelfTrade(book, taker, maker, handler))
@@ -64,13 +83,29 @@ public final class Matcher
                 continue;
             }
 
-            final long quantity = Math.min(taker.leavesQuantity(), maker.leavesQuantity());
-            final long notional = FixedPoint.notional(price, quantity, priceScale);
-            maker.fill(quantity, notional);
-            levels.reduced(maker, quantity);
-            if (maker.leavesQuantity() == 0)
+            final long quantity;
+            final long notional;
+            if (maker.displayQuantity == 0)
             {
-                book.remove(maker);
+                // the common case apart: an order shown whole
+                quantity = Math.min(taker.leavesQuantity(), maker.quantity - maker.filledQuantity);
+                notional = FixedPoint.notional(price, quantity, priceScale);
+                maker.fill(quantity, notional);
+                levels.reduced(maker, quantity, 0);
+                if (maker.quantity == maker.filledQuantity)
+                {
+                    book.remove(maker);
+                }
+            }
+            else
+            {
+                quantity = Math.min(taker.leavesQuantity(), maker.peakLeaves);
+                notional = FixedPoint.notional(price, quantity, priceScale);
+                book.fillResting(maker, quantity, notional);
+                if (OrderBook.needsRefresh(maker))
+                {
+                    book.refreshPeak(maker);
+                }
             }
             taker.fill(quantity, notional);
             book.lastTradePrice(price);
@@ -96,7 +131,7 @@ public final class Matcher
 
             case Order.STP_DECREMENT_AND_CANCEL:
             {
-                final long decrement = Math.min(taker.leavesQuantity(), maker.leavesQuantity());
+                final long decrement = Math.min(taker.leavesQuantity(), maker.visibleQuantity());
                 taker.quantity -= decrement;
                 if (maker.leavesQuantity() == decrement)
                 {
@@ -106,7 +141,7 @@ public final class Matcher
                 }
                 else
                 {
-                    book.reduceQuantity(maker, maker.quantity - decrement);
+                    book.decrementVisible(maker, decrement);
                     handler.onMakerSelfTradeDecremented(book, maker, decrement);
                 }
                 return taker.leavesQuantity() == 0;
@@ -118,27 +153,35 @@ public final class Matcher
     }
 
     /**
-     * Whether an incoming order would fill completely, self-trade prevention included, without changing anything:
-     * the all-or-nothing test of a fill-or-kill order.
+     * How much an incoming order would trade at once, up to {@code wanted}, without changing anything: the
+     * all-or-nothing test of a fill-or-kill order and the minimum-quantity test. Counts in the order matching would
+     * meet the resting orders: at each price the orders in queue order, each iceberg with its peak, then the
+     * icebergs' hidden quantities (matching meets their next peaks before moving to a worse price); it stops at the
+     * first resting order of the same account (unless the order's mode is CANCEL_OLDEST, which cancels such orders
+     * and goes on), at the limit and at the dynamic band's edge.
      *
      * @param book       the book.
      * @param taker      the incoming order.
-     * @param limitPrice the worst price it accepts.
-     * @return true if matching would fill all its leaves.
+     * @param limitPrice the worst price it accepts, already capped at the dynamic band's edge.
+     * @param wanted     the most to count.
+     * @return the quantity, at most {@code wanted}.
      */
-    public static boolean canFillCompletely(final OrderBook book, final Order taker, final long limitPrice)
+    public static long executableQuantity(
+        final OrderBook book, final Order taker, final long limitPrice, final long wanted)
     {
         final PriceLevels levels = book.levels();
-        long remaining = taker.leavesQuantity();
-        int index = taker.buy ? levels.bestAsk() : levels.bestBid();
-        while (index != PriceLevels.NONE)
+        final boolean buy = taker.buy;
+        long found = 0;
+        int index = buy ? levels.bestAsk() : levels.bestBid();
+        while (index != PriceLevels.NONE && found < wanted)
         {
             final long price = levels.price(index);
-            if (taker.buy ? price > limitPrice : price < limitPrice)
+            if (buy ? price > limitPrice : price < limitPrice)
             {
-                return false;
+                return found;
             }
-            for (Order maker = levels.head(index); maker != null; maker = maker.levelNext)
+            long hiddenHere = 0;
+            for (Order maker = levels.head(index, !buy); maker != null; maker = maker.levelNext)
             {
                 if (maker.accountId == taker.accountId)
                 {
@@ -146,17 +189,19 @@ public final class Matcher
                     {
                         continue;
                     }
-                    return false;
+                    return Math.min(wanted, found);
                 }
-                remaining -= Math.min(remaining, maker.leavesQuantity());
-                if (remaining == 0)
+                found += maker.visibleQuantity();
+                hiddenHere += maker.leavesQuantity() - maker.visibleQuantity();
+                if (found >= wanted)
                 {
-                    return true;
+                    return wanted;
                 }
             }
-            index = taker.buy ? levels.nextAskAbove(index) : levels.nextBidBelow(index);
+            found += hiddenHere;
+            index = buy ? levels.nextAskAbove(index) : levels.nextBidBelow(index);
         }
-        return false;
+        return Math.min(wanted, found);
     }
 
     /**

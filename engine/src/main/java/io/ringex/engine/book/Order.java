@@ -24,6 +24,10 @@ public final class Order
     public static final byte TYPE_LIMIT = 1;
     /** Market order. */
     public static final byte TYPE_MARKET = 2;
+    /** Stop: pending until a trade reaches its stop price, then a market order. */
+    public static final byte TYPE_STOP = 3;
+    /** Stop-limit: pending until a trade reaches its stop price, then a limit order. */
+    public static final byte TYPE_STOP_LIMIT = 4;
     /** Good till cancel. */
     public static final byte TIF_GTC = 1;
     /** Immediate or cancel. */
@@ -32,6 +36,19 @@ public final class Order
     public static final byte TIF_FOK = 3;
     /** Expires at end of day. */
     public static final byte TIF_DAY = 4;
+    /** Good till date: expires at its expire time on the ring's clock. */
+    public static final byte TIF_GTD = 5;
+
+    /** Where an accepted order waits: nowhere (incoming, being matched, or done). */
+    public static final byte AT_NONE = 0;
+    /** In its book's price levels. */
+    public static final byte AT_BOOK = 1;
+    /** A pending stop, in its book's {@link StopBook}. */
+    public static final byte AT_STOPS = 2;
+    /** A market order of a call phase, in its book's queue for the next uncrossing. */
+    public static final byte AT_AUCTION_MARKET = 3;
+    /** A triggered stop waiting its turn to enter (only within one command). */
+    public static final byte AT_TRIGGERED = 4;
 
     /** Raw SelfTradePrevention values. */
     public static final byte STP_CANCEL_NEWEST = 1;
@@ -61,6 +78,13 @@ public final class Order
     long filledQuantity;
     long cumulativeNotional;
     long priority;
+    long stopPrice;
+    long displayQuantity;
+    long peakLeaves;
+    long expireTimeNs;
+    byte location;
+    /** Position in the expiry heap of GTD orders, -1 if not there (derived, not part of the state). */
+    int expiryIndex = -1;
 
     /** Exposure the risk state currently counts for this order (maintained by the processor). */
     long trackedLeaves;
@@ -107,6 +131,12 @@ public final class Order
         filledQuantity = 0;
         cumulativeNotional = 0;
         priority = 0;
+        stopPrice = 0;
+        displayQuantity = 0;
+        peakLeaves = 0;
+        expireTimeNs = 0;
+        location = AT_NONE;
+        expiryIndex = -1;
         trackedLeaves = 0;
         trackedReserve = 0;
         levelIndex = -1;
@@ -279,10 +309,115 @@ public final class Order
         return priority;
     }
 
-    /** @return true while the order rests in a book. */
+    /** @return true while the order rests in a book's price levels. */
     public boolean isResting()
     {
-        return levelIndex >= 0;
+        return location == AT_BOOK;
+    }
+
+    /** @return where the order waits: one of the AT_ constants. */
+    public byte location()
+    {
+        return location;
+    }
+
+    /**
+     * @param location where the order waits from now on (set by the structure that takes or releases it).
+     */
+    public void location(final byte location)
+    {
+        this.location = location;
+    }
+
+    /** @return true for a market order and a stop (which trades as one once triggered). */
+    public boolean isMarketLike()
+    {
+        return orderType == TYPE_MARKET || orderType == TYPE_STOP;
+    }
+
+    /** @return true for a stop or stop-limit order, pending or triggered. */
+    public boolean isStop()
+    {
+        return orderType == TYPE_STOP || orderType == TYPE_STOP_LIMIT;
+    }
+
+    /** @return the stop price (STOP, STOP_LIMIT), else 0. */
+    public long stopPrice()
+    {
+        return stopPrice;
+    }
+
+    /** @return the iceberg's display quantity, 0 for an order shown whole. */
+    public long displayQuantity()
+    {
+        return displayQuantity;
+    }
+
+    /** @return what is left of an iceberg's current peak (0 for an order shown whole). */
+    public long peakLeaves()
+    {
+        return peakLeaves;
+    }
+
+    /** @return what the book shows of the order: its leaves, or for an iceberg its current peak's leaves. */
+    public long visibleQuantity()
+    {
+        return displayQuantity == 0 ? quantity - filledQuantity : peakLeaves;
+    }
+
+    /** @return a GTD order's expiry on the ring's clock, else 0. */
+    public long expireTimeNs()
+    {
+        return expireTimeNs;
+    }
+
+    /**
+     * Set the terms beyond price and quantity (after {@link #init}). A minimum quantity is not kept: it applies on
+     * entry only.
+     *
+     * @param stopPrice       stop price or 0.
+     * @param displayQuantity iceberg display quantity or 0.
+     * @param expireTimeNs    GTD expiry or 0.
+     * @return this.
+     */
+    public Order terms(final long stopPrice, final long displayQuantity, final long expireTimeNs)
+    {
+        this.stopPrice = stopPrice;
+        this.displayQuantity = displayQuantity;
+        this.expireTimeNs = expireTimeNs;
+        return this;
+    }
+
+    /**
+     * @param stopPrice new stop price of a pending stop (only while not in its stop book).
+     */
+    public void stopPrice(final long stopPrice)
+    {
+        this.stopPrice = stopPrice;
+    }
+
+    /**
+     * Restore an iceberg's current peak from a snapshot.
+     *
+     * @param peakLeaves what is left of its peak.
+     */
+    public void restorePeak(final long peakLeaves)
+    {
+        this.peakLeaves = peakLeaves;
+    }
+
+    /** @return position in the GTD expiry heap, -1 if none. */
+    public int expiryIndex()
+    {
+        return expiryIndex;
+    }
+
+    /**
+     * @param index position in the GTD expiry heap, -1 when it leaves it.
+     */
+    public void expiryIndex(final int index)
+    {
+        expiryIndex = index;
     }
 
     /** @return the 20 bytes of the current client order id (do not keep). */
@@ -329,6 +464,25 @@ public final class Order
     {
         filledQuantity += quantity;
         cumulativeNotional += notional;
+    }
+
+    /**
+     * Record a fill of a resting order that the book may show only in part: an iceberg's peak goes down first.
+     *
+     * @param quantity filled quantity (at most the leaves).
+     * @param notional its notional at money scale.
+     * @return by how much the visible quantity went down.
+     */
+    long fillResting(final long quantity, final long notional)
+    {
+        fill(quantity, notional);
+        if (displayQuantity == 0)
+        {
+            return quantity;
+        }
+        final long fromPeak = Math.min(quantity, peakLeaves);
+        peakLeaves -= fromPeak;
+        return fromPeak;
     }
 
     /**

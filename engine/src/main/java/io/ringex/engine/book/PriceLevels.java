@@ -8,14 +8,21 @@ package io.ringex.engine.book;
  * then an array slot: adding, finding and removing are O(1) with no allocation and no tree rebalancing. Finding the
  * next best level after one empties scans an occupancy bitmap 64 levels per word.
  * <p>
- * Bids and asks share the slots: an uncrossed book never has both sides resting at one price, because an order that
- * would meet the other side matches (or is refused, post-only) before it rests. Each side has its own occupancy
- * bitmap so the best bid and best ask are found independently.
+ * Each side has its own arrays and occupancy bitmap: in continuous trading a book never rests both sides at one price,
+ * but during a call phase orders rest without matching and the book may cross. (Separate arrays rather than a bid and
+ * an ask slot side by side: the bids live below the ask and the asks above, so each side's used entries stay dense in
+ * the cache, as one array shared by both sides had them.)
  * <pre>
  *   index:   0 .. levelCount-1
  *   price:   minPrice + index * tickSize
- *   slot:    head/tail of a FIFO of orders (time priority), total quantity, order count
+ *   per side, at an index: head/tail of a FIFO of orders (time priority), visible quantity, hidden quantity
+ *            (icebergs' leaves beyond their peaks; the array is made with the side's first iceberg), order count
  * </pre>
+ * The visible quantity is what market data shows; the hidden quantity only takes part in an auction's uncrossing.
+ * <p>
+ * The same structure holds pending stops ({@link StopBook}), which names the side itself: a buy stop sits on the ask
+ * side, whose best is the lowest index, so the first stop a rising price reaches is found like a best ask.
+ * <p>
  * Threading: single business-logic thread.
  */
 public final class PriceLevels
@@ -26,15 +33,40 @@ public final class PriceLevels
     /** No level. */
     public static final int NONE = -1;
 
+    /** One side's levels. */
+    private static final class Side
+    {
+        final long[] quantity;
+        final int[] orderCount;
+        final Order[] head;
+        final Order[] tail;
+        final long[] bits;
+        long[] hidden;
+
+        Side(final int levelCount)
+        {
+            quantity = new long[levelCount];
+            orderCount = new int[levelCount];
+            head = new Order[levelCount];
+            tail = new Order[levelCount];
+            bits = new long[(levelCount + 63) >>> 6];
+        }
+
+        void addHidden(final int index, final long delta)
+        {
+            if (hidden == null)
+            {
+                hidden = new long[quantity.length];
+            }
+            hidden[index] += delta;
+        }
+    }
+
     private final long minPrice;
     private final long tickSize;
     private final int levelCount;
-    private final long[] quantity;
-    private final int[] orderCount;
-    private final Order[] head;
-    private final Order[] tail;
-    private final long[] bidBits;
-    private final long[] askBits;
+    private final Side bids;
+    private final Side asks;
     private int bestBid = NONE;
     private int bestAsk = NONE;
 
@@ -52,12 +84,8 @@ public final class PriceLevels
         this.minPrice = minPrice;
         this.tickSize = tickSize;
         this.levelCount = levelCount;
-        quantity = new long[levelCount];
-        orderCount = new int[levelCount];
-        head = new Order[levelCount];
-        tail = new Order[levelCount];
-        bidBits = new long[(levelCount + 63) >>> 6];
-        askBits = new long[(levelCount + 63) >>> 6];
+        bids = new Side(levelCount);
+        asks = new Side(levelCount);
     }
 
     /** @return lowest representable price. */
@@ -72,7 +100,7 @@ public final class PriceLevels
         return minPrice + (levelCount - 1) * tickSize;
     }
 
-    /** @return number of slots. */
+    /** @return number of prices. */
     public int levelCount()
     {
         return levelCount;
@@ -80,7 +108,7 @@ public final class PriceLevels
 
     /**
      * @param price a price on the tick within [minPrice, maxPrice].
-     * @return its slot.
+     * @return its index.
      */
     public int index(final long price)
     {
@@ -88,7 +116,7 @@ public final class PriceLevels
     }
 
     /**
-     * @param index a slot.
+     * @param index an index.
      * @return its price.
      */
     public long price(final int index)
@@ -96,43 +124,57 @@ public final class PriceLevels
         return minPrice + index * tickSize;
     }
 
-    /** @return slot of the best bid or {@link #NONE}. */
+    /** @return index of the best (highest) bid or {@link #NONE}. */
     public int bestBid()
     {
         return bestBid;
     }
 
-    /** @return slot of the best ask or {@link #NONE}. */
+    /** @return index of the best (lowest) ask or {@link #NONE}. */
     public int bestAsk()
     {
         return bestAsk;
     }
 
     /**
-     * @param index a slot.
-     * @return total leaves quantity resting there.
+     * @param index an index.
+     * @param bid   the side.
+     * @return total visible leaves quantity resting there.
      */
-    public long quantity(final int index)
+    public long quantity(final int index, final boolean bid)
     {
-        return quantity[index];
+        return (bid ? bids : asks).quantity[index];
     }
 
     /**
-     * @param index a slot.
+     * @param index an index.
+     * @param bid   the side.
+     * @return icebergs' leaves there beyond what they show.
+     */
+    public long hiddenQuantity(final int index, final boolean bid)
+    {
+        final long[] hidden = (bid ? bids : asks).hidden;
+        return hidden == null ? 0 : hidden[index];
+    }
+
+    /**
+     * @param index an index.
+     * @param bid   the side.
      * @return number of orders resting there.
      */
-    public int orderCount(final int index)
+    public int orderCount(final int index, final boolean bid)
     {
-        return orderCount[index];
+        return (bid ? bids : asks).orderCount[index];
     }
 
     /**
-     * @param index a slot.
+     * @param index an index.
+     * @param bid   the side.
      * @return first order in time priority, or null.
      */
-    public Order head(final int index)
+    public Order head(final int index, final boolean bid)
     {
-        return head[index];
+        return (bid ? bids : asks).head[index];
     }
 
     /**
@@ -147,23 +189,41 @@ public final class PriceLevels
     /**
      * Next worse bid level below {@code index}.
      *
-     * @param index a slot.
-     * @return the next lower occupied bid slot, or {@link #NONE}.
+     * @param index an index.
+     * @return the next lower occupied bid index, or {@link #NONE}.
      */
     public int nextBidBelow(final int index)
     {
-        return previousSetBit(bidBits, index - 1);
+        return previousSetBit(bids.bits, index - 1);
     }
 
     /**
      * Next worse ask level above {@code index}.
      *
-     * @param index a slot.
-     * @return the next higher occupied ask slot, or {@link #NONE}.
+     * @param index an index.
+     * @return the next higher occupied ask index, or {@link #NONE}.
      */
     public int nextAskAbove(final int index)
     {
-        return nextSetBit(askBits, index + 1);
+        return nextSetBit(asks.bits, index + 1);
+    }
+
+    /**
+     * @param index an index.
+     * @return the next occupied bid index at or above it, or {@link #NONE}.
+     */
+    public int bidAtOrAbove(final int index)
+    {
+        return nextSetBit(bids.bits, index);
+    }
+
+    /**
+     * @param index an index.
+     * @return the next occupied ask index at or above it, or {@link #NONE}.
+     */
+    public int askAtOrAbove(final int index)
+    {
+        return nextSetBit(asks.bits, index);
     }
 
     /**
@@ -174,38 +234,54 @@ public final class PriceLevels
      */
     public void append(final Order order, final long priority)
     {
-        final int index = index(order.price);
+        append(order, order.price, priority, order.buy);
+    }
+
+    /**
+     * Append an order at the back of a queue of the caller's choosing (a stop: its stop price, the other side).
+     *
+     * @param order    an order not in any book.
+     * @param price    the price whose queue it joins, on tick and within range.
+     * @param priority its time-priority stamp.
+     * @param bid      the side it joins.
+     */
+    void append(final Order order, final long price, final long priority, final boolean bid)
+    {
+        final int index = index(price);
+        final Side side = bid ? bids : asks;
         order.levelIndex = index;
         order.priority(priority);
         order.levelNext = null;
-        order.levelPrev = tail[index];
-        if (tail[index] == null)
+        final Order last = side.tail[index];
+        order.levelPrev = last;
+        if (last == null)
         {
-            head[index] = order;
-            if (order.buy)
+            side.head[index] = order;
+            setBit(side.bits, index);
+            if (bid)
             {
-                setBit(bidBits, index);
                 if (bestBid == NONE || index > bestBid)
                 {
                     bestBid = index;
                 }
             }
-            else
+            else if (bestAsk == NONE || index < bestAsk)
             {
-                setBit(askBits, index);
-                if (bestAsk == NONE || index < bestAsk)
-                {
-                    bestAsk = index;
-                }
+                bestAsk = index;
             }
         }
         else
         {
-            tail[index].levelNext = order;
+            last.levelNext = order;
         }
-        tail[index] = order;
-        quantity[index] += order.leavesQuantity();
-        orderCount[index]++;
+        side.tail[index] = order;
+        final long visible = order.visibleQuantity();
+        side.quantity[index] += visible;
+        if (order.displayQuantity != 0)
+        {
+            side.addHidden(index, order.leavesQuantity() - visible);
+        }
+        side.orderCount[index]++;
     }
 
     /**
@@ -215,59 +291,93 @@ public final class PriceLevels
      */
     public void remove(final Order order)
     {
+        remove(order, order.buy);
+    }
+
+    /**
+     * Take an order out of its queue on a given side (a stop: the other side).
+     *
+     * @param order an order in this structure.
+     * @param bid   the side it is on.
+     */
+    void remove(final Order order, final boolean bid)
+    {
         final int index = order.levelIndex;
-        quantity[index] -= order.leavesQuantity();
-        orderCount[index]--;
-        if (order.levelPrev == null)
+        final Side side = bid ? bids : asks;
+        final long visible = order.visibleQuantity();
+        side.quantity[index] -= visible;
+        if (order.displayQuantity != 0)
         {
-            head[index] = order.levelNext;
+            side.addHidden(index, visible - order.leavesQuantity());
+        }
+        side.orderCount[index]--;
+        final Order previous = order.levelPrev;
+        final Order next = order.levelNext;
+        if (previous == null)
+        {
+            side.head[index] = next;
         }
         else
         {
-            order.levelPrev.levelNext = order.levelNext;
+            previous.levelNext = next;
         }
-        if (order.levelNext == null)
+        if (next == null)
         {
-            tail[index] = order.levelPrev;
+            side.tail[index] = previous;
         }
         else
         {
-            order.levelNext.levelPrev = order.levelPrev;
+            next.levelPrev = previous;
         }
         order.levelPrev = null;
         order.levelNext = null;
         order.levelIndex = -1;
-        if (head[index] == null)
+        if (side.head[index] == null)
         {
-            if (order.buy)
+            clearBit(side.bits, index);
+            if (bid)
             {
-                clearBit(bidBits, index);
                 if (index == bestBid)
                 {
-                    bestBid = previousSetBit(bidBits, index - 1);
+                    bestBid = previousSetBit(side.bits, index - 1);
                 }
             }
-            else
+            else if (index == bestAsk)
             {
-                clearBit(askBits, index);
-                if (index == bestAsk)
-                {
-                    bestAsk = nextSetBit(askBits, index + 1);
-                }
+                bestAsk = nextSetBit(side.bits, index + 1);
             }
         }
     }
 
     /**
-     * Reduce a resting order's leaves in place (a fill, or a decrement that keeps its priority). The caller removes
-     * the order if its leaves reach zero.
+     * Account for a resting order's leaves going down in place (a fill, or a decrement that keeps its priority).
+     * The caller has already updated the order, and removes it if its leaves reach zero.
      *
-     * @param order    an order resting in this book.
-     * @param quantity by how much its leaves went down; the caller has already updated the order.
+     * @param order   an order resting in this book.
+     * @param visible by how much its visible quantity went down.
+     * @param hidden  by how much its hidden quantity went down (0 unless an iceberg).
      */
-    public void reduced(final Order order, final long quantity)
+    public void reduced(final Order order, final long visible, final long hidden)
     {
-        this.quantity[order.levelIndex] -= quantity;
+        reduced(order, visible, hidden, order.buy);
+    }
+
+    /**
+     * As {@link #reduced(Order, long, long)} for an order on a given side (a stop: the other side).
+     *
+     * @param order   an order in this structure.
+     * @param visible by how much its visible quantity went down.
+     * @param hidden  by how much its hidden quantity went down.
+     * @param bid     the side it is on.
+     */
+    void reduced(final Order order, final long visible, final long hidden, final boolean bid)
+    {
+        final Side side = bid ? bids : asks;
+        side.quantity[order.levelIndex] -= visible;
+        if (hidden != 0)
+        {
+            side.addHidden(order.levelIndex, -hidden);
+        }
     }
 
     private static void setBit(final long[] bits, final int index)
@@ -280,8 +390,9 @@ public final class PriceLevels
         bits[index >>> 6] &= ~(1L << index);
     }
 
-    private int nextSetBit(final long[] bits, final int from)
+    private int nextSetBit(final long[] bits, final int fromIndex)
     {
+        final int from = Math.max(0, fromIndex);
         if (from >= levelCount)
         {
             return NONE;

@@ -4,6 +4,7 @@ import io.aeron.Publication;
 import io.aeron.ReservedValueSupplier;
 import io.ringex.engine.ring.SlotDescriptor;
 import io.ringex.engine.ring.SlotHandler;
+import io.ringex.protocol.codecs.AuctionIndicativeDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookOrdersDecoder;
@@ -116,6 +117,13 @@ public final class MarketDataFeed implements SlotHandler
 
             case TradeDecoder.TEMPLATE_ID:
                 onTrade(buffer, offset, length);
+                break;
+
+            case AuctionIndicativeDecoder.TEMPLATE_ID:
+                // A call phase's indicative price and volume: the instrument's next sequence, like the book's changes.
+                instrument(buffer.getInt(body + AuctionIndicativeDecoder.instrumentIdEncodingOffset())).mdSequence =
+                    buffer.getLong(body + AuctionIndicativeDecoder.mdSequenceEncodingOffset());
+                send(buffer, offset, length);
                 break;
 
             case BookSnapshotDecoder.TEMPLATE_ID:

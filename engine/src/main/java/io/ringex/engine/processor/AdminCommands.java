@@ -17,7 +17,6 @@ import io.ringex.protocol.codecs.KillSwitchScope;
 import io.ringex.protocol.codecs.NewEpochDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
-import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.TakeSnapshotDecoder;
 import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 
@@ -28,8 +27,8 @@ import io.ringex.protocol.codecs.UnlockLogonsDecoder;
  * Rules: AddInstrument needs a new id, price scale 0..8, positive tick and lot, a positive reference price on the
  * tick and a usable band ({@link Instrument#bandTicks}), else INVALID_ARGUMENT (DUPLICATE_ID for a known id).
  * AddAccount needs a new non-zero id; ACCOUNT_DEFAULT as the account's own default means CANCEL_NEWEST. SetLimits
- * replaces all limits (overrides included); negative values are INVALID_ARGUMENT. SetTradingStatus CLOSED cancels
- * the instrument's resting orders (CancelReason INSTRUMENT_HALTED); HALTED keeps them. A kill switch turned on
+ * replaces all limits (overrides included); negative values are INVALID_ARGUMENT. SetTradingStatus and
+ * SetDynamicBand are {@link TradingPhases}'. A kill switch turned on
  * cancels the orders in its scope (KILL_SWITCH). EndOfDay expires DAY orders (END_OF_DAY). NewEpoch must not go
  * backwards (STALE_EPOCH). TakeSnapshot is only acknowledged: the node writes the snapshot. UnlockLogons changes no
  * state: it names a user name and/or an address (printable ASCII, at most {@value #MAX_UNLOCK_USERNAME} and
@@ -54,7 +53,6 @@ public final class AdminCommands
     private final EventEncoder events;
     private final RiskUpdates riskUpdates;
     private final MassCancels massCancels;
-    private TradingSchedule schedule;
     private final byte[] symbol = new byte[Instrument.SYMBOL_LENGTH];
     private final byte[] text = new byte[Text.MAX_REASON];
     private int[] overrideInstruments = new int[16];
@@ -272,49 +270,6 @@ public final class AdminCommands
         }
         decoder.getReason(text, 0, reasonLength);
         return Text.isAscii(text, reasonLength, 0, Text.MAX_REASON, true);
-    }
-
-    /**
-     * @param schedule the trading day, told when an operator sets an instrument's status.
-     */
-    void schedule(final TradingSchedule schedule)
-    {
-        this.schedule = schedule;
-    }
-
-    /**
-     * @param decoder wrapped on the command.
-     */
-    public void onSetTradingStatus(final SetTradingStatusDecoder decoder)
-    {
-        final OrderBook book = state.book(decoder.instrumentId());
-        final short status = decoder.statusRaw();
-        RejectReason reason = RejectReason.NONE;
-        if (book == null)
-        {
-            reason = RejectReason.UNKNOWN_INSTRUMENT;
-        }
-        else if (status < Instrument.STATUS_OPEN || status > Instrument.STATUS_CLOSED)
-        {
-            reason = RejectReason.INVALID_ARGUMENT;
-        }
-        if (reason != RejectReason.NONE)
-        {
-            events.adminResponse(decoder.requestId(), SetTradingStatusDecoder.TEMPLATE_ID, reason);
-            return;
-        }
-        book.instrument().status((byte)status);
-        if (null != schedule)
-        {
-            schedule.onOperatorStatus(book.instrument().instrumentId());
-        }
-        if (status == Instrument.STATUS_CLOSED)
-        {
-            massCancels.cancelVenue(book.instrument().instrumentId(), MassCancels.ANY_SESSION, false,
-                ExecType.CANCELED, CancelReason.INSTRUMENT_HALTED, null);
-        }
-        events.adminResponse(decoder.requestId(), SetTradingStatusDecoder.TEMPLATE_ID, RejectReason.NONE);
-        events.instrumentDefinition(book.instrument());
     }
 
     /**

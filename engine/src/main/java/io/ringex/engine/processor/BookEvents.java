@@ -6,6 +6,7 @@ import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.book.PriceLevels;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.BookOrdersEncoder;
+import io.ringex.protocol.codecs.AuctionIndicativeEncoder;
 import io.ringex.protocol.codecs.BookSnapshotEncoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
@@ -29,6 +30,7 @@ final class BookEvents
     private final BookSnapshotEncoder bookSnapshot = new BookSnapshotEncoder();
     private final InstrumentDefinitionEncoder instrumentDefinition = new InstrumentDefinitionEncoder();
     private final BookOrdersEncoder bookOrders = new BookOrdersEncoder();
+    private final AuctionIndicativeEncoder auctionIndicative = new AuctionIndicativeEncoder();
 
     /**
      * @param events the encoder whose sink and timestamp are used.
@@ -74,15 +76,15 @@ final class BookEvents
         int written = 0;
         for (int i = levels.bestBid(); i != PriceLevels.NONE && written < bidLevels; i = levels.nextBidBelow(i))
         {
-            entries.next().side(Side.BUY).price(levels.price(i)).quantity(levels.quantity(i))
-                .orderCount(levels.orderCount(i));
+            entries.next().side(Side.BUY).price(levels.price(i)).quantity(levels.quantity(i, true))
+                .orderCount(levels.orderCount(i, true));
             written++;
         }
         written = 0;
         for (int i = levels.bestAsk(); i != PriceLevels.NONE && written < askLevels; i = levels.nextAskAbove(i))
         {
-            entries.next().side(Side.SELL).price(levels.price(i)).quantity(levels.quantity(i))
-                .orderCount(levels.orderCount(i));
+            entries.next().side(Side.SELL).price(levels.price(i)).quantity(levels.quantity(i, false))
+                .orderCount(levels.orderCount(i, false));
             written++;
         }
         events.sink().commit(HEADER + bookSnapshot.encodedLength());
@@ -175,6 +177,31 @@ final class BookEvents
         events.sink().commit(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
     }
 
+    /**
+     * Write what the uncrossing of a book in a call phase would do now; it takes the book's next market-data sequence.
+     *
+     * @param book      the book.
+     * @param price     indicative price, 0 for none.
+     * @param matched   matched quantity.
+     * @param imbalance signed imbalance.
+     * @param endNs     the phase's end, 0 for none.
+     */
+    void auctionIndicative(
+        final OrderBook book, final long price, final long matched, final long imbalance, final long endNs)
+    {
+        final int offset = events.sink().claim(HEADER + AuctionIndicativeEncoder.BLOCK_LENGTH);
+        auctionIndicative.wrapAndApplyHeader(events.sink().buffer(), offset, header)
+            .instrumentId(book.instrument().instrumentId())
+            .mdSequence(book.nextMdSequence())
+            .status(tradingStatus(book.instrument().status()))
+            .price(price == 0 ? AuctionIndicativeEncoder.priceNullValue() : price)
+            .matchedQuantity(matched)
+            .imbalanceQuantity(imbalance)
+            .auctionEndNs(endNs)
+            .timestampNs(events.timestampNs());
+        events.sink().commit(HEADER + AuctionIndicativeEncoder.BLOCK_LENGTH);
+    }
+
     static TradingStatus tradingStatus(final byte raw)
     {
         switch (raw)
@@ -183,6 +210,14 @@ final class BookEvents
                 return TradingStatus.HALTED;
             case Instrument.STATUS_CLOSED:
                 return TradingStatus.CLOSED;
+            case Instrument.STATUS_PRE_OPEN:
+                return TradingStatus.PRE_OPEN;
+            case Instrument.STATUS_OPENING_AUCTION:
+                return TradingStatus.OPENING_AUCTION;
+            case Instrument.STATUS_CLOSING_AUCTION:
+                return TradingStatus.CLOSING_AUCTION;
+            case Instrument.STATUS_VOLATILITY_AUCTION:
+                return TradingStatus.VOLATILITY_AUCTION;
             case Instrument.STATUS_DELISTED:
                 return TradingStatus.DELISTED;
             default:

@@ -22,6 +22,7 @@ import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.SetAccountStatusDecoder;
+import io.ringex.protocol.codecs.SetDynamicBandDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingScheduleDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
@@ -68,6 +69,7 @@ public final class BusinessLogicProcessor
     private final EndOfDayDecoder endOfDay = new EndOfDayDecoder();
     private final NewEpochDecoder newEpoch = new NewEpochDecoder();
     private final UnlockLogonsDecoder unlockLogons = new UnlockLogonsDecoder();
+    private final SetDynamicBandDecoder setDynamicBand = new SetDynamicBandDecoder();
     private final BustTradeDecoder bustTrade = new BustTradeDecoder();
     private final AmendInstrumentDecoder amendInstrument = new AmendInstrumentDecoder();
     private final DelistInstrumentDecoder delistInstrument = new DelistInstrumentDecoder();
@@ -86,6 +88,7 @@ public final class BusinessLogicProcessor
     private final OrderEntry orderEntry;
     private final OrderAmendments amendments;
     private final AdminCommands admin;
+    private final TradingPhases phases;
     private final TradeCorrections corrections;
     private final Onboarding onboarding;
     private final UserCommands users;
@@ -120,16 +123,18 @@ public final class BusinessLogicProcessor
         this.riskUpdates = new RiskUpdates(state, events);
         final OrderLifecycle lifecycle = new OrderLifecycle(state, events, riskUpdates);
         final MassCancels massCancels = new MassCancels(state, lifecycle);
-        this.orderEntry = new OrderEntry(state, events, lifecycle);
+        this.phases = new TradingPhases(state, events, lifecycle, massCancels);
+        this.orderEntry = new OrderEntry(state, events, lifecycle, phases);
         this.amendments = new OrderAmendments(state, events, lifecycle, orderEntry, massCancels);
         this.admin = new AdminCommands(state, events, riskUpdates, massCancels);
         this.corrections = new TradeCorrections(state, events, riskUpdates);
         this.onboarding = new Onboarding(state, events, riskUpdates, massCancels);
         this.users = new UserCommands(state, events);
-        this.schedule = new TradingSchedule(state, events, massCancels);
+        state.addClocked(new Deadlines(state, lifecycle, phases, orderEntry));
+        this.schedule = new TradingSchedule(state, events, massCancels, phases);
         state.schedule = schedule;
         state.addClocked(schedule);
-        this.admin.schedule(schedule);
+        phases.schedule(schedule);
         this.statusQueries = new OrderStatusQueries(state, events);
         this.errorHandler = errorHandler;
     }
@@ -165,6 +170,14 @@ public final class BusinessLogicProcessor
             commandTimeNs = timestampNs;
             dispatch(templateId, sourceId, buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH,
                 header.blockLength(), header.version());
+            if (!state.triggered.isEmpty())
+            {
+                orderEntry.enterTriggeredStops();
+            }
+            if (state.callPhaseBooks != 0)
+            {
+                phases.publishIndicatives();
+            }
             events.publishBestBidOffers();
         }
         catch (final Exception ex)
@@ -196,7 +209,7 @@ public final class BusinessLogicProcessor
         switch (templateId)
         {
             case NewOrderDecoder.TEMPLATE_ID:
-                orderEntry.onNewOrder(command.wrap(buffer, offset, NewOrderDecoder.BLOCK_LENGTH));
+                orderEntry.onNewOrder(command.wrap(buffer, offset, blockLength));
                 break;
 
             case CancelOrderDecoder.TEMPLATE_ID:
@@ -204,7 +217,7 @@ public final class BusinessLogicProcessor
                 break;
 
             case ReplaceOrderDecoder.TEMPLATE_ID:
-                amendments.onReplace(command.wrap(buffer, offset, ReplaceOrderDecoder.BLOCK_LENGTH));
+                amendments.onReplace(command.wrap(buffer, offset, blockLength));
                 break;
 
             case MassCancelDecoder.TEMPLATE_ID:
@@ -243,7 +256,12 @@ public final class BusinessLogicProcessor
 
             case SetTradingStatusDecoder.TEMPLATE_ID:
                 setTradingStatus.wrap(buffer, offset, blockLength, version);
-                admin.onSetTradingStatus(setTradingStatus);
+                phases.onSetTradingStatus(setTradingStatus);
+                break;
+
+            case SetDynamicBandDecoder.TEMPLATE_ID:
+                setDynamicBand.wrap(buffer, offset, blockLength, version);
+                phases.onSetDynamicBand(setDynamicBand);
                 break;
 
             case KillSwitchDecoder.TEMPLATE_ID:

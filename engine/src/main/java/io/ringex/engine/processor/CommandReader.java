@@ -12,9 +12,10 @@ import java.nio.ByteOrder;
  * <p>
  * Why: the generated SBE decoders check bounds, and with Agrona's default also the field access order, on every
  * field read; the processor reads about ten fields of each order command. The offsets come from the generated
- * decoders' {@code *EncodingOffset()} constants, and every field of the order commands exists since the first schema
- * version, so the values are exactly what the decoder returns. The ingress's {@code MessageValidator} has checked
- * the block length; the check here only keeps the reads inside the buffer.
+ * decoders' {@code *EncodingOffset()} constants, so the values are exactly what the decoder returns; a field added in
+ * a later schema version is read only when the message's block length (its version's) holds it ({@link
+ * #blockLength()}). The ingress's {@code MessageValidator} has checked the block length; the check here only keeps
+ * the reads inside the buffer.
  * <p>
  * Threading: single business-logic thread; one reader per processor, wrapped on one command at a time.
  */
@@ -25,19 +26,27 @@ final class CommandReader
 
     private byte[] array;
     private long address;
+    private int blockLength;
 
     /**
      * @param buffer      holding the command.
      * @param offset      where its root block starts (after the message header).
-     * @param blockLength the template's block length: every field read lies within it.
+     * @param blockLength the block length as written (the version's): every field read lies within it.
      * @return this.
      */
     CommandReader wrap(final DirectBuffer buffer, final int offset, final int blockLength)
     {
         buffer.boundsCheck(offset, blockLength);
+        this.blockLength = blockLength;
         array = buffer.byteArray();
         address = buffer.addressOffset() + offset;
         return this;
+    }
+
+    /** @return the block length it was wrapped with: a field added in a later version lies within it or not. */
+    int blockLength()
+    {
+        return blockLength;
     }
 
     long getLong(final int field)

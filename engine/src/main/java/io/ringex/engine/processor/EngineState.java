@@ -3,6 +3,7 @@ package io.ringex.engine.processor;
 import io.ringex.engine.book.MarkPrices;
 import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.book.OrderPool;
+import io.ringex.engine.book.TriggeredStops;
 import io.ringex.engine.risk.Account;
 import org.agrona.collections.Int2ObjectHashMap;
 
@@ -36,6 +37,14 @@ public final class EngineState
     Clocked[] clocked = new Clocked[4];
     int clockedCount;
     final OrderPool pool;
+    /** Open GTD orders by expiry (derived from the orders). */
+    final Expiries expiries = new Expiries();
+    /** Stops triggered in the current command, waiting to enter (empty between commands). */
+    final TriggeredStops triggered = new TriggeredStops();
+    /** The earliest end of a book's timed phase, {@link Long#MAX_VALUE} if none (derived from the books). */
+    long nextPhaseEndNs = Long.MAX_VALUE;
+    /** Books in a call phase (derived): with none, a command publishes no auction indicative and checks none. */
+    int callPhaseBooks;
     long lastOrderId;
     long lastTradeId;
     long epoch;
@@ -131,6 +140,24 @@ public final class EngineState
             clocked = java.util.Arrays.copyOf(clocked, clockedCount * 2);
         }
         clocked[clockedCount++] = part;
+    }
+
+    /**
+     * Recompute {@link #nextPhaseEndNs} and {@link #callPhaseBooks} from the books (after a phase starts or ends:
+     * rare).
+     */
+    void recomputePhases()
+    {
+        long earliest = Long.MAX_VALUE;
+        int inCallPhase = 0;
+        for (int i = 0, n = books.size(); i < n; i++)
+        {
+            final OrderBook book = books.get(i);
+            earliest = Math.min(earliest, book.phaseEndNs());
+            inCallPhase += book.instrument().inCallPhase() ? 1 : 0;
+        }
+        nextPhaseEndNs = earliest;
+        callPhaseBooks = inCallPhase;
     }
 
     /** @return the venue's users. */

@@ -189,10 +189,13 @@ public final class EventEncoder
         final long sessionId = order.sessionId();
         final long accountId = order.accountId();
         final int instrumentId = order.instrumentId();
-        final boolean market = order.orderType() == Order.TYPE_MARKET;
+        final boolean market = order.isMarketLike();
+        final int orderType = order.orderType();
         final boolean buy = order.isBuy();
         final int tif = timeInForce(order.timeInForce()).value();
         final long price = market ? 0 : order.price();
+        final long stopPrice = order.stopPrice();
+        final long displayQuantity = order.displayQuantity();
         final long quantity = order.quantity();
         final long filled = order.filledQuantity();
         final long averagePrice = PnlMath.averagePrice(order.cumulativeNotional(), filled, priceScale);
@@ -216,8 +219,7 @@ public final class EventEncoder
         putByte(array, at + ExecutionReportEncoder.execTypeEncodingOffset(), execType.value());
         putByte(array, at + ExecutionReportEncoder.orderStatusEncodingOffset(), orderStatus.value());
         putByte(array, at + ExecutionReportEncoder.sideEncodingOffset(), buy ? Side.BUY.value() : Side.SELL.value());
-        putByte(array, at + ExecutionReportEncoder.orderTypeEncodingOffset(),
-            market ? OrderType.MARKET.value() : OrderType.LIMIT.value());
+        putByte(array, at + ExecutionReportEncoder.orderTypeEncodingOffset(), orderType);
         putByte(array, at + ExecutionReportEncoder.timeInForceEncodingOffset(), tif);
         putLong(array, at + ExecutionReportEncoder.priceEncodingOffset(), price);
         putLong(array, at + ExecutionReportEncoder.quantityEncodingOffset(), quantity);
@@ -231,6 +233,8 @@ public final class EventEncoder
         putByte(array, at + ExecutionReportEncoder.cancelReasonEncodingOffset(), cancelReason.value());
         putLong(array, at + ExecutionReportEncoder.transactTimeNsEncodingOffset(), timestampNs);
         putLong(array, at + ExecutionReportEncoder.commandSequenceEncodingOffset(), sequence);
+        putLong(array, at + ExecutionReportEncoder.stopPriceEncodingOffset(), stopPrice);
+        putLong(array, at + ExecutionReportEncoder.displayQuantityEncodingOffset(), displayQuantity);
         sink.commit(HEADER + ExecutionReportEncoder.BLOCK_LENGTH);
         statistics.onExecutionReport(execType, rejectReason);
     }
@@ -310,8 +314,8 @@ public final class EventEncoder
         final int instrumentId = book.instrument().instrumentId();
         final long mdSequence = book.nextMdSequence();
         final long price = levels.price(index);
-        final long quantity = levels.quantity(index);
-        final int orderCount = levels.orderCount(index);
+        final long quantity = levels.quantity(index, buy);
+        final int orderCount = levels.orderCount(index, buy);
         final long timestampNs = this.timestampNs;
         final int length = HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH;
         final int offset = sink.claim(length);
@@ -333,6 +337,21 @@ public final class EventEncoder
         sink.commit(HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH);
     }
 
+    /** @return books touched in this command so far, in first-touched order (see {@link #touchedBook}). */
+    int touchedCount()
+    {
+        return touchedCount;
+    }
+
+    /**
+     * @param index 0 .. {@link #touchedCount()} - 1.
+     * @return a book touched in this command.
+     */
+    OrderBook touchedBook(final int index)
+    {
+        return touchedBooks[index];
+    }
+
     /**
      * Publish a BestBidOffer for every book whose levels changed during the command and whose top of book differs
      * from the last one published, in the order the books were first touched.
@@ -352,7 +371,12 @@ public final class EventEncoder
         touchedCount = 0;
     }
 
-    private void touch(final OrderBook book)
+    /**
+     * Queue a book for the end-of-command checks (best bid and offer, auction indicative) without writing a level.
+     *
+     * @param book the book.
+     */
+    void touch(final OrderBook book)
     {
         if (!book.touched())
         {
@@ -377,6 +401,7 @@ public final class EventEncoder
      * @param sellOrderId   sell order id.
      * @param buyAccountId  buying account.
      * @param sellAccountId selling account.
+     * @param auction       true for a trade of an uncrossing.
      */
     public void trade(
         final OrderBook book,
@@ -387,7 +412,8 @@ public final class EventEncoder
         final long buyOrderId,
         final long sellOrderId,
         final long buyAccountId,
-        final long sellAccountId)
+        final long sellAccountId,
+        final boolean auction)
     {
         final int instrumentId = book.instrument().instrumentId();
         final long mdSequence = book.nextMdSequence();
@@ -410,6 +436,7 @@ public final class EventEncoder
         putLong(array, at + TradeEncoder.buyAccountIdEncodingOffset(), buyAccountId);
         putLong(array, at + TradeEncoder.sellAccountIdEncodingOffset(), sellAccountId);
         putLong(array, at + TradeEncoder.timestampNsEncodingOffset(), timestampNs);
+        putByte(array, at + TradeEncoder.auctionEncodingOffset(), auction ? 1 : 0);
         sink.commit(HEADER + TradeEncoder.BLOCK_LENGTH);
         statistics.onTrade();
     }
@@ -475,6 +502,21 @@ public final class EventEncoder
     public void instrumentDefinition(final Instrument instrument)
     {
         bookEvents.instrumentDefinition(instrument);
+    }
+
+    /**
+     * Write an auction's indicative price and volume ({@link BookEvents#auctionIndicative}).
+     *
+     * @param book      the book.
+     * @param price     indicative price, 0 for none.
+     * @param matched   matched quantity.
+     * @param imbalance signed imbalance.
+     * @param endNs     the phase's end, 0 for none.
+     */
+    public void auctionIndicative(
+        final OrderBook book, final long price, final long matched, final long imbalance, final long endNs)
+    {
+        bookEvents.auctionIndicative(book, price, matched, imbalance, endNs);
     }
 
     /**
@@ -796,6 +838,8 @@ public final class EventEncoder
                 return TimeInForce.FOK;
             case Order.TIF_DAY:
                 return TimeInForce.DAY;
+            case Order.TIF_GTD:
+                return TimeInForce.GTD;
             default:
                 return TimeInForce.GTC;
         }

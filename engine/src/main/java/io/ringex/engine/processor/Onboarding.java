@@ -96,6 +96,15 @@ final class Onboarding
             events.adminResponse(requestId, AmendInstrumentDecoder.TEMPLATE_ID, RejectReason.INSTRUMENT_HAS_ORDERS);
             return;
         }
+        if (!pricing)
+        {
+            // A rename only: the book, its resting orders and pending stops stay as they are (a new, empty book
+            // would have lost them from matching while they stayed open).
+            old.rename(symbol);
+            events.adminResponse(requestId, AmendInstrumentDecoder.TEMPLATE_ID, RejectReason.NONE);
+            events.instrumentDefinition(old);
+            return;
+        }
         final Instrument amended = new Instrument(instrumentId, symbol, old.priceScale(), tick, lot, reference,
             bandType, band);
         amended.status(old.status());
@@ -127,6 +136,10 @@ final class Onboarding
             return;
         }
         book.instrument().status(Instrument.STATUS_DELISTED);
+        // A delisted instrument has no phase left to end: its timed call phase must not reopen it on the ring's clock.
+        book.phaseEndNs(Long.MAX_VALUE);
+        book.publishedIndicative().clear();
+        state.recomputePhases();
         massCancels.cancelVenue(book.instrument().instrumentId(), MassCancels.ANY_SESSION, false,
             ExecType.CANCELED, CancelReason.INSTRUMENT_DELISTED, null);
         events.adminResponse(requestId, DelistInstrumentDecoder.TEMPLATE_ID, RejectReason.NONE);

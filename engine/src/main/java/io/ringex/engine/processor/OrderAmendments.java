@@ -23,9 +23,13 @@ import io.ringex.protocol.codecs.ReplaceOrderDecoder;
  * another account: NOT_AUTHORISED.
  * <p>
  * Replace: a quantity decrease at the same price keeps time priority; a price change or a quantity increase loses it
- * (the order is taken out and re-entered, and may trade if it now crosses). A new quantity at or below the filled
- * quantity cancels the remainder (CancelReason REPLACE_BELOW_FILLED). Replaces are refused while the instrument is not
- * open or a kill switch is on; cancels are always allowed.
+ * (the order is taken out and re-entered, and may trade if it now crosses; in a call phase it rests). A new quantity
+ * at or below the filled quantity cancels the remainder (CancelReason REPLACE_BELOW_FILLED). A pending stop may change
+ * its quantity, its limit price (stop-limit) and its stop price (0 keeps it; a new one is checked as at entry); it
+ * keeps its place at its stop price unless the stop price changes or the quantity goes up. A market order waiting for
+ * an uncrossing cannot be replaced (INVALID_ORDER_TYPE). An iceberg replaced down in place gives up hidden quantity
+ * first. Replaces are refused while the instrument is halted or closed or a kill switch is on; cancels are always
+ * allowed.
  * <p>
  * Threading: single business-logic thread.
  */
@@ -108,6 +112,10 @@ public final class OrderAmendments
         final long newId1 = command.getLong(newIdField + 8);
         final int newId2 = command.getInt(newIdField + 16);
         final Order order = find(accountId, orderId, command, origField);
+        // only a pending stop's replace reads the field added in version 2
+        final long newStopPrice = order != null && order.location() == Order.AT_STOPS &&
+            command.blockLength() >= ReplaceOrderDecoder.BLOCK_LENGTH ?
+            command.getLong(ReplaceOrderDecoder.stopPriceEncodingOffset()) : 0;
 
         RejectReason reason = order == null ? notFound(orderId) :
             (order.accountId() != accountId ? RejectReason.NOT_AUTHORISED : RejectReason.NONE);
@@ -115,7 +123,7 @@ public final class OrderAmendments
         final Account account = state.account(accountId);
         if (reason == RejectReason.NONE)
         {
-            reason = checkReplace(book, account, order, newId0, newId1, newId2, newPrice, newQuantity);
+            reason = checkReplace(book, account, order, newId0, newId1, newId2, newPrice, newQuantity, newStopPrice);
         }
         if (reason != RejectReason.NONE)
         {
@@ -135,6 +143,11 @@ public final class OrderAmendments
 
         final int scale = book.instrument().priceScale();
         state.orders.changeClientOrderId(order, newId0, newId1, newId2);
+        if (order.location() == Order.AT_STOPS)
+        {
+            replaceStop(book, account, order, newPrice, newQuantity, newStopPrice);
+            return;
+        }
         if (newPrice == order.price() && newQuantity <= order.quantity())
         {
             book.reduceQuantity(order, newQuantity);
@@ -143,19 +156,47 @@ public final class OrderAmendments
                 ExecType.REPLACED, OrderLifecycle.openStatus(order), 0, 0, 0, RejectReason.NONE, CancelReason.NONE,
                 false);
             events.levelUpdate(book, order.isBuy(), book.levels().index(order.price()), order.orderId(),
-                OrderAction.MODIFY, order.leavesQuantity());
+                OrderAction.MODIFY, order.visibleQuantity());
             return;
         }
 
-        final int oldIndex = book.levels().index(order.price());
-        book.remove(order);
-        events.levelUpdate(book, order.isBuy(), oldIndex, order.orderId(), OrderAction.DELETE, 0L);
+        lifecycle.takeOut(book, order);
         order.price(newPrice);
         order.quantity(newQuantity);
         events.executionReport(order, scale, order.orderId(), order.clientOrderId(), previousId,
             ExecType.REPLACED, OrderLifecycle.openStatus(order), 0, 0, 0, RejectReason.NONE, CancelReason.NONE,
             false);
         entry.execute(book, account, order, previousId);
+    }
+
+    private void replaceStop(
+        final OrderBook book,
+        final Account account,
+        final Order order,
+        final long newPrice,
+        final long newQuantity,
+        final long newStopPrice)
+    {
+        final long stopPrice = newStopPrice != 0 ? newStopPrice : order.stopPrice();
+        if (order.orderType() == Order.TYPE_STOP_LIMIT)
+        {
+            order.price(newPrice);
+        }
+        if (stopPrice == order.stopPrice() && newQuantity <= order.quantity())
+        {
+            book.reduceStopQuantity(order, newQuantity);
+        }
+        else
+        {
+            book.removeStop(order);
+            order.stopPrice(stopPrice);
+            order.quantity(newQuantity);
+            book.addStop(order);
+        }
+        lifecycle.track(book, account, order);
+        events.executionReport(order, book.instrument().priceScale(), order.orderId(), order.clientOrderId(),
+            previousId, ExecType.REPLACED, OrderLifecycle.openStatus(order), 0, 0, 0, RejectReason.NONE,
+            CancelReason.NONE, false);
     }
 
     private RejectReason checkReplace(
@@ -166,7 +207,8 @@ public final class OrderAmendments
         final long newId1,
         final int newId2,
         final long newPrice,
-        final long newQuantity)
+        final long newQuantity,
+        final long newStopPrice)
     {
         if (state.venueKilled)
         {
@@ -180,12 +222,27 @@ public final class OrderAmendments
         {
             return RejectReason.ACCOUNT_SUSPENDED;
         }
-        RejectReason reason = OrderRules.checkOrder(book.instrument(), false, order.timeInForce(), order.postOnly(),
-            newPrice, newQuantity);
+        RejectReason reason = OrderRules.checkStatus(book.instrument());
         if (reason != RejectReason.NONE)
         {
             return reason;
         }
+        if (order.location() == Order.AT_AUCTION_MARKET)
+        {
+            return RejectReason.INVALID_ORDER_TYPE;
+        }
+        final boolean pendingStop = order.location() == Order.AT_STOPS;
+        final boolean keepsPrice = pendingStop && order.orderType() == Order.TYPE_STOP;
+        reason = OrderRules.checkPriceAndQuantity(book.instrument(), keepsPrice, newPrice, newQuantity);
+        if (reason != RejectReason.NONE)
+        {
+            return reason;
+        }
+        if (pendingStop && newStopPrice != 0 && !OrderRules.isValidStop(book, order.isBuy(), newStopPrice))
+        {
+            return RejectReason.INVALID_STOP_PRICE;
+        }
+        final long price = keepsPrice ? order.price() : newPrice;
         final Order sameId = state.orders.byClientOrderId(account.accountId(), newId0, newId1, newId2);
         if (sameId != null && sameId != order)
         {
@@ -198,14 +255,15 @@ public final class OrderAmendments
         final int scale = book.instrument().priceScale();
         final long leaves = newQuantity - order.filledQuantity();
         reason = RiskChecks.check(account, OrderLifecycle.position(book, account, order), order.isBuy(), newQuantity,
-            FixedPoint.notional(newPrice, newQuantity, scale), leaves,
-            order.isBuy() ? FixedPoint.notional(newPrice, leaves, scale) : 0, false,
+            FixedPoint.notional(price, newQuantity, scale), leaves,
+            order.isBuy() ? FixedPoint.notional(price, leaves, scale) : 0, false,
             order.trackedLeaves(), order.trackedReserve());
         if (reason != RejectReason.NONE)
         {
             return reason;
         }
-        if (order.postOnly() && newPrice != order.price() && book.wouldCross(order.isBuy(), newPrice))
+        if (order.postOnly() && newPrice != order.price() && !book.instrument().inCallPhase() &&
+            book.wouldCross(order.isBuy(), newPrice))
         {
             return RejectReason.POST_ONLY_WOULD_CROSS;
         }

@@ -3,6 +3,7 @@ package io.ringex.engine.processor;
 import io.ringex.engine.book.MatchHandler;
 import io.ringex.engine.book.Order;
 import io.ringex.engine.book.OrderBook;
+import io.ringex.engine.book.PriceLevels;
 import io.ringex.engine.risk.Account;
 import io.ringex.engine.risk.Position;
 import io.ringex.engine.risk.Settlement;
@@ -15,10 +16,14 @@ import io.ringex.protocol.codecs.RejectReason;
 
 /**
  * The steps every order goes through, each keeping book, open-order index, account exposure and events in step:
- * accept, rest, trade (as {@link MatchHandler}), cancel or expire, and finally release to the pool.
+ * accept, rest (or wait as a pending stop or a call phase's market order), trade (as {@link MatchHandler}, or at an
+ * uncrossing), cancel or expire wherever it waits, and finally release to the pool.
+ * <p>
+ * An order's exposure (open quantity, money reserved for a buy, the open-order count) is counted while it waits
+ * anywhere: in the book, as a pending or triggered stop, or queued for an uncrossing.
  * <p>
  * Event order for a trade: execution report of the incoming order, execution report of the resting order, the
- * Trade, then the resting level's new total.
+ * Trade, then the resting level's new total. Every trade queues the stops it reaches ({@link TriggeredStops}).
  * <p>
  * Threading: single business-logic thread.
  */
@@ -69,7 +74,34 @@ public final class OrderLifecycle implements MatchHandler
         book.rest(order);
         track(book, account, order);
         events.levelUpdate(book, order.isBuy(), book.levels().index(order.price()), order.orderId(), OrderAction.ADD,
-            order.leavesQuantity());
+            order.visibleQuantity());
+    }
+
+    /**
+     * Queue an accepted market order for a call phase's uncrossing and count its exposure.
+     *
+     * @param book    its book, in a call phase.
+     * @param account its account.
+     * @param order   the order, not in the book.
+     */
+    public void queueMarket(final OrderBook book, final Account account, final Order order)
+    {
+        book.queueMarket(order);
+        track(book, account, order);
+        events.touch(book);
+    }
+
+    /**
+     * Hold an accepted stop until a trade reaches its stop price, and count its exposure.
+     *
+     * @param book    its book.
+     * @param account its account.
+     * @param order   the stop, not in the book.
+     */
+    public void holdStop(final OrderBook book, final Account account, final Order order)
+    {
+        book.addStop(order);
+        track(book, account, order);
     }
 
     /**
@@ -81,7 +113,7 @@ public final class OrderLifecycle implements MatchHandler
      */
     public void track(final OrderBook book, final Account account, final Order order)
     {
-        final long leaves = order.isResting() ? order.leavesQuantity() : 0;
+        final long leaves = order.location() != Order.AT_NONE ? order.leavesQuantity() : 0;
         final long reserve = order.isBuy() && leaves > 0 ?
             FixedPoint.notional(order.price(), leaves, book.instrument().priceScale()) : 0;
         final Position position = position(book, account, order);
@@ -90,10 +122,11 @@ public final class OrderLifecycle implements MatchHandler
     }
 
     /**
-     * Take a resting order out of the book and end it, reporting why.
+     * Take an order out of wherever it waits (the book, the pending stops, the uncrossing's market queue, the
+     * triggered stops) and end it, reporting why.
      *
      * @param book          its book.
-     * @param order         a resting order.
+     * @param order         an open order.
      * @param execType      CANCELED or EXPIRED.
      * @param cancelReason  why.
      * @param clientOrderId id to report as the request's (the order's own for unsolicited cancels).
@@ -107,10 +140,49 @@ public final class OrderLifecycle implements MatchHandler
         final byte[] clientOrderId,
         final byte[] origClientOrderId)
     {
-        final int index = book.levels().index(order.price());
-        book.remove(order);
-        events.levelUpdate(book, order.isBuy(), index, order.orderId(), OrderAction.DELETE, 0L);
+        takeOut(book, order);
         end(book, order, execType, cancelReason, RejectReason.NONE, clientOrderId, origClientOrderId);
+    }
+
+    /**
+     * Take an open order out of wherever it waits, writing the level's new total if it rested in the book. Its
+     * exposure is still counted: the caller ends it or enters it again.
+     *
+     * @param book  its book.
+     * @param order an open order.
+     */
+    public void takeOut(final OrderBook book, final Order order)
+    {
+        if (order.location() == Order.AT_BOOK)
+        {
+            final int index = book.levels().index(order.price());
+            book.remove(order);
+            events.levelUpdate(book, order.isBuy(), index, order.orderId(), OrderAction.DELETE, 0L);
+        }
+        else
+        {
+            takeOutOfWaiting(book, order);
+        }
+    }
+
+    /** The rarer places an order waits in, apart so the common case stays small enough to inline. */
+    private void takeOutOfWaiting(final OrderBook book, final Order order)
+    {
+        switch (order.location())
+        {
+            case Order.AT_STOPS:
+                book.removeStop(order);
+                break;
+            case Order.AT_AUCTION_MARKET:
+                book.unqueueMarket(order);
+                events.touch(book);
+                break;
+            case Order.AT_TRIGGERED:
+                state.triggered.remove(order);
+                break;
+            default:
+                break;
+        }
     }
 
     /**
@@ -150,6 +222,10 @@ public final class OrderLifecycle implements MatchHandler
      */
     public void release(final Account account, final Order order)
     {
+        if (order.expiryIndex() >= 0)
+        {
+            state.expiries.remove(order);
+        }
         account.unlinkOrder(order);
         state.orders.remove(order);
         state.pool.release(order);
@@ -188,13 +264,83 @@ public final class OrderLifecycle implements MatchHandler
         events.trade(book, tradeId, price, quantity, taker.isBuy(),
             taker.isBuy() ? taker.orderId() : maker.orderId(),
             taker.isBuy() ? maker.orderId() : taker.orderId(),
-            buyer.accountId(), seller.accountId());
+            buyer.accountId(), seller.accountId(), false);
         events.levelUpdate(book, maker.isBuy(), book.levels().index(price), maker.orderId(), OrderAction.EXECUTE,
-            maker.leavesQuantity());
+            maker.visibleQuantity());
         if (maker.leavesQuantity() == 0)
         {
             release(makerAccount, maker);
         }
+        state.triggered.onTrade(book, price);
+    }
+
+    /**
+     * A trade of an uncrossing between two waiting orders, both already filled in the book (a filled one has left
+     * it): settles, reports the buy then the sell, prints the Trade (marked auction; the aggressor is the side of
+     * the later order), writes the levels' new totals and releases a filled order.
+     *
+     * @param book     the book.
+     * @param buy      the buy order.
+     * @param sell     the sell order.
+     * @param price    the uncrossing price.
+     * @param quantity trade quantity.
+     * @param notional price x quantity at money scale.
+     */
+    public void onAuctionTrade(
+        final OrderBook book,
+        final Order buy,
+        final Order sell,
+        final long price,
+        final long quantity,
+        final long notional)
+    {
+        final long tradeId = ++state.lastTradeId;
+        final int priceScale = book.instrument().priceScale();
+        final Account buyer = state.account(buy.accountId());
+        final Account seller = state.account(sell.accountId());
+        settle(book, buyer, buy, seller, sell, quantity, notional);
+        track(book, buyer, buy);
+        track(book, seller, sell);
+        events.executionReport(buy, priceScale, buy.orderId(), buy.clientOrderId(), EventEncoder.NO_CLIENT_ORDER_ID,
+            fillType(buy), fillStatus(buy), price, quantity, tradeId, RejectReason.NONE, CancelReason.NONE, false);
+        events.executionReport(sell, priceScale, sell.orderId(), sell.clientOrderId(),
+            EventEncoder.NO_CLIENT_ORDER_ID, fillType(sell), fillStatus(sell), price, quantity, tradeId,
+            RejectReason.NONE, CancelReason.NONE, false);
+        events.trade(book, tradeId, price, quantity, buy.orderId() > sell.orderId(), buy.orderId(), sell.orderId(),
+            buyer.accountId(), seller.accountId(), true);
+        final PriceLevels levels = book.levels();
+        if (!buy.isMarketLike())
+        {
+            events.levelUpdate(book, true, levels.index(buy.price()), buy.orderId(), OrderAction.EXECUTE,
+                buy.visibleQuantity());
+        }
+        if (!sell.isMarketLike())
+        {
+            events.levelUpdate(book, false, levels.index(sell.price()), sell.orderId(), OrderAction.EXECUTE,
+                sell.visibleQuantity());
+        }
+        if (buy.leavesQuantity() == 0)
+        {
+            release(buyer, buy);
+        }
+        if (sell.leavesQuantity() == 0)
+        {
+            release(seller, sell);
+        }
+        state.triggered.onTrade(book, price);
+    }
+
+    private static void settle(
+        final OrderBook book,
+        final Account buyer,
+        final Order buy,
+        final Account seller,
+        final Order sell,
+        final long quantity,
+        final long notional)
+    {
+        Settlement.settle(buyer, position(book, buyer, buy), seller, position(book, seller, sell), quantity,
+            notional);
     }
 
     /** {@inheritDoc} */
@@ -215,7 +361,7 @@ public final class OrderLifecycle implements MatchHandler
             EventEncoder.NO_CLIENT_ORDER_ID, ExecType.REPLACED, openStatus(maker), 0, 0, 0, RejectReason.NONE,
             CancelReason.SELF_TRADE_PREVENTION, false);
         events.levelUpdate(book, maker.isBuy(), book.levels().index(maker.price()), maker.orderId(),
-            OrderAction.MODIFY, maker.leavesQuantity());
+            OrderAction.MODIFY, maker.visibleQuantity());
     }
 
     /**

@@ -18,9 +18,10 @@ package io.ringex.engine.processor;
  *   56  int   body length (bytes after the header)
  *   60  int   reserved (0)
  *
- *   Book (creation order), 92 bytes:
+ *   Book (creation order), 112 bytes:
  *     int instrumentId, byte[16] symbol, int priceScale, long tickSize, long lotSize, long referencePrice,
- *     int bandType, long band, int status, long mdSequence, long lastTradePrice, long nextPriority
+ *     int bandType, long band, int status, long mdSequence, long lastTradePrice, long nextPriority,
+ *     long phaseEndNs (Long.MAX_VALUE: none), int dynamicBandBasisPoints, long volatilityAuctionNs
  *
  *   Account (creation order), 72 bytes + 64 per position:
  *     long accountId, int defaultStp, long balance, long reserved, long creditLimit, long maxOrderQuantity,
@@ -29,11 +30,11 @@ package io.ringex.engine.processor;
  *     Position (creation order): int instrumentId, int priceScale, long position, long cost, long realisedPnl,
  *     long openBuyQuantity, long openSellQuantity, long positionLimit
  *
- *   Order (venue acceptance order = order id ascending), 136 bytes:
+ *   Order (venue acceptance order = order id ascending), 168 bytes:
  *     long orderId, long accountId, long sessionId, int instrumentId, byte[20] clientOrderId, byte buy,
- *     byte orderType, byte timeInForce, byte postOnly, byte selfTradePrevention, byte[3] padding, long price,
- *     long quantity, long filledQuantity, long cumulativeNotional, long priority, long trackedLeaves,
- *     long trackedReserve
+ *     byte orderType, byte timeInForce, byte postOnly, byte selfTradePrevention, byte location, byte[2] padding,
+ *     long price, long quantity, long filledQuantity, long cumulativeNotional, long priority, long trackedLeaves,
+ *     long trackedReserve, long stopPrice, long displayQuantity, long peakLeaves, long expireTimeNs
  *
  *   Statistics ({@link VenueStatistics}): long ordersAccepted, long trades, long rejects, int reasonCount, then per
  *     reason with a non-zero count (ascending value): int reason value, long count
@@ -46,8 +47,18 @@ package io.ringex.engine.processor;
  *     int openMinute, int closeMinute, int endOfDayMinute, text timeZone, int holidayCount, int[holidayCount] epoch
  *     days (ascending), long the time it last acted at, int heldCount, int[heldCount] instruments it holds (ascending)
  * </pre>
- * Every open order rests in its book; queues are rebuilt from each order's priority (ascending within a book).
- * Account open-order lists are rebuilt in venue order, which is each account's acceptance order.
+ * An open order waits where its location says ({@code Order.AT_BOOK}: the price levels, {@code AT_STOPS}: the pending
+ * stops, {@code AT_AUCTION_MARKET}: the market orders queued for an uncrossing; never {@code AT_TRIGGERED}, which
+ * lasts only within a command). Each structure's queues are rebuilt from the orders' priority stamps (one counter
+ * per book, ascending). The GTD expiry heap, the earliest phase end and the published auction indicatives are derived
+ * again. Account open-order lists are rebuilt in venue order, which is each account's acceptance order.
+ * <p>
+ * Version 4 (issue 23) added the book's phase end and dynamic band and the order's location, stop price, display
+ * quantity, current peak and expire time (a minimum quantity applies on entry only and is not kept) to version 3
+ * (statistics, users, account standing). A version 3 snapshot is refused, not converted: its state hash was computed
+ * over the version 3 layout and could not be checked after a conversion. A node passes such a snapshot over (the
+ * snapshot store names its version) and recovers from the journal, which holds every command; its next snapshot is
+ * version 4.
  * <p>
  * Threading: constants only.
  */
@@ -56,7 +67,7 @@ public final class SnapshotDescriptor
     /** 'RXSN'. */
     public static final int MAGIC = 0x4E535852;
     /** Format version; bump on any layout change. */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     /** Offset of the magic. */
     public static final int MAGIC_OFFSET = 0;

@@ -3,6 +3,7 @@ package io.ringex.engine.processor;
 import io.ringex.engine.book.Instrument;
 import io.ringex.engine.book.Order;
 import io.ringex.engine.book.OrderBook;
+import io.ringex.engine.book.Uncrossing;
 import io.ringex.engine.risk.Account;
 import org.agrona.DirectBuffer;
 
@@ -45,6 +46,12 @@ public final class SnapshotReader
             throw new IllegalStateException("not a Ringex snapshot");
         }
         final int version = in.getInt(offset + VERSION_OFFSET, ORDER);
+        if (version < VERSION)
+        {
+            // Its state hash was computed over the older layout and could not be checked: not converted.
+            throw new IllegalStateException("snapshot version " + version + " was written by an older build (this " +
+                "one writes version " + VERSION + "): it is not loaded; recover from the journal");
+        }
         if (version != VERSION)
         {
             throw new IllegalStateException("snapshot version " + version + " is not " + VERSION);
@@ -91,12 +98,40 @@ public final class SnapshotReader
         resting.sort(Comparator.comparingInt(Order::instrumentId).thenComparingLong(Order::priority));
         for (final Order order : resting)
         {
-            state.book(order.instrumentId()).restoreResting(order, order.priority());
+            final OrderBook book = state.book(order.instrumentId());
+            switch (order.location())
+            {
+                case Order.AT_BOOK:
+                    book.restoreResting(order, order.priority());
+                    break;
+                case Order.AT_STOPS:
+                    book.restoreStop(order, order.priority());
+                    break;
+                case Order.AT_AUCTION_MARKET:
+                    book.restoreMarket(order, order.priority());
+                    break;
+                default:
+                    throw new IllegalStateException("snapshot order " + order.orderId() + " waits nowhere");
+            }
+            if (order.timeInForce() == Order.TIF_GTD)
+            {
+                state.expiries.add(order);
+            }
         }
+        final Uncrossing uncrossing = new Uncrossing();
         for (int i = 0; i < books; i++)
         {
-            state.bookAt(i).markBboPublished();
+            final OrderBook book = state.bookAt(i);
+            book.markBboPublished();
+            if (book.instrument().inCallPhase())
+            {
+                final boolean crosses = uncrossing.compute(book);
+                book.publishedIndicative().take(book.instrument().status(), crosses ? uncrossing.price() : 0,
+                    crosses ? uncrossing.matched() : 0, crosses ? uncrossing.imbalance() : 0,
+                    book.phaseEndNs() == Long.MAX_VALUE ? 0 : book.phaseEndNs());
+            }
         }
+        state.recomputePhases();
         buffer = null;
     }
 
@@ -201,6 +236,9 @@ public final class SnapshotReader
         final long lastTrade = getLong();
         final long nextPriority = getLong();
         book.restoreState(mdSequence, lastTrade, nextPriority);
+        book.phaseEndNs(getLong());
+        final int dynamicBand = getInt();
+        book.dynamicBand(dynamicBand, getLong());
         return book;
     }
 
@@ -260,7 +298,8 @@ public final class SnapshotReader
         final byte tif = buffer.getByte(position++);
         final boolean postOnly = buffer.getByte(position++) == 1;
         final byte stp = buffer.getByte(position++);
-        position += 3;
+        final byte location = buffer.getByte(position++);
+        position += 2;
         final long price = getLong();
         final long quantity = getLong();
         order.init(orderId, accountId, sessionId, instrumentId, buy, type, tif, postOnly, stp, price, quantity);
@@ -270,6 +309,13 @@ public final class SnapshotReader
         order.restoreProgress(filled, notional, priority);
         order.trackedLeaves(getLong());
         order.trackedReserve(getLong());
+        final long stopPrice = getLong();
+        final long display = getLong();
+        final long peak = getLong();
+        final long expireTimeNs = getLong();
+        order.terms(stopPrice, display, expireTimeNs);
+        order.restorePeak(peak);
+        order.location(location);
         return order;
     }
 

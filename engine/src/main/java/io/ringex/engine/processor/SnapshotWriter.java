@@ -86,6 +86,9 @@ public final class SnapshotWriter
         putLong(book.mdSequence());
         putLong(book.lastTradePrice());
         putLong(book.nextPriority());
+        putLong(book.phaseEndNs());
+        putInt(book.dynamicBandBasisPoints());
+        putLong(book.volatilityAuctionNs());
     }
 
     private void writeAccount(final Account account)
@@ -131,7 +134,7 @@ public final class SnapshotWriter
         buffer.putByte(position++, order.timeInForce());
         buffer.putByte(position++, (byte)(order.postOnly() ? 1 : 0));
         buffer.putByte(position++, order.selfTradePrevention());
-        buffer.putByte(position++, (byte)0);
+        buffer.putByte(position++, order.location());
         buffer.putByte(position++, (byte)0);
         buffer.putByte(position++, (byte)0);
         putLong(order.price());
@@ -141,6 +144,10 @@ public final class SnapshotWriter
         putLong(order.priority());
         putLong(order.trackedLeaves());
         putLong(order.trackedReserve());
+        putLong(order.stopPrice());
+        putLong(order.displayQuantity());
+        putLong(order.peakLeaves());
+        putLong(order.expireTimeNs());
     }
 
     private void writeStatistics(final VenueStatistics statistics)

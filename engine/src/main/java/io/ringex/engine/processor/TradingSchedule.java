@@ -18,9 +18,10 @@ import org.agrona.collections.IntHashSet;
 
 /**
  * The venue's trading day, as engine state: on each trading day that is not a holiday, in the schedule's time zone,
- * the listed instruments are held before the open (from the pre-open, if any, or from the previous close), open at the
- * open, are held again at the close, and DAY orders expire at the end of day. Held means HALTED: no new orders,
- * cancels allowed, resting orders kept, so GTC orders live on to the next day.
+ * the listed instruments are held (HALTED: no new orders, cancels allowed, resting orders kept, so GTC orders live on
+ * to the next day) from the close to the pre-open, if any, when they enter the pre-open call phase (orders taken,
+ * nothing matches, the indicative published), open at the open (a pre-open uncrosses first: the opening auction), are
+ * held again at the close, and DAY orders expire at the end of day.
  * <p>
  * The transitions happen on the ring's clock ({@link Clocked}): before a command whose timestamp has passed the next
  * transition, every transition due is applied in order, so the live node, its standby and a replay of the journal
@@ -56,6 +57,7 @@ final class TradingSchedule implements Clocked
     private final EngineState state;
     private final EventEncoder events;
     private final MassCancels massCancels;
+    private final TradingPhases phases;
     private final IntHashSet held = new IntHashSet();
     private int tradingDays;
     private int preOpenMinute = NO_PRE_OPEN;
@@ -69,11 +71,13 @@ final class TradingSchedule implements Clocked
     private long nextNs = Long.MAX_VALUE;
     private byte nextKind;
 
-    TradingSchedule(final EngineState state, final EventEncoder events, final MassCancels massCancels)
+    TradingSchedule(
+        final EngineState state, final EventEncoder events, final MassCancels massCancels, final TradingPhases phases)
     {
         this.state = state;
         this.events = events;
         this.massCancels = massCancels;
+        this.phases = phases;
     }
 
     /**
@@ -190,37 +194,60 @@ final class TradingSchedule implements Clocked
                         ExecType.EXPIRED, CancelReason.END_OF_DAY, null);
                     break;
                 default:
-                    // PRE_OPEN: the instruments are held already (since the close).
+                    preOpen();
                     break;
             }
             scheduleNext();
         }
     }
 
-    private void open()
+    /**
+     * The held instruments enter the pre-open call phase: orders and cancels are taken, nothing matches, the
+     * indicative price is published.
+     */
+    private void preOpen()
     {
         for (int b = 0, n = state.bookCount(); b < n; b++)
         {
-            final Instrument instrument = state.bookAt(b).instrument();
-            if (held.remove(instrument.instrumentId()) && instrument.status() == Instrument.STATUS_HALTED)
+            final OrderBook book = state.bookAt(b);
+            if (held.contains(book.instrument().instrumentId()) &&
+                book.instrument().status() == Instrument.STATUS_HALTED)
             {
-                instrument.status(Instrument.STATUS_OPEN);
-                events.instrumentDefinition(instrument);
+                phases.scheduled(book, Instrument.STATUS_PRE_OPEN);
             }
         }
     }
 
+    /**
+     * The held instruments open: from the pre-open, the opening uncrossing first.
+     */
+    private void open()
+    {
+        for (int b = 0, n = state.bookCount(); b < n; b++)
+        {
+            final OrderBook book = state.bookAt(b);
+            final byte status = book.instrument().status();
+            if (held.remove(book.instrument().instrumentId()) &&
+                (status == Instrument.STATUS_HALTED || status == Instrument.STATUS_PRE_OPEN))
+            {
+                phases.scheduled(book, Instrument.STATUS_OPEN);
+            }
+        }
+    }
+
+    /**
+     * Every instrument trading (continuously or in a call phase) is held: no new orders, resting ones kept.
+     */
     private void close()
     {
         for (int b = 0, n = state.bookCount(); b < n; b++)
         {
             final OrderBook book = state.bookAt(b);
-            final Instrument instrument = book.instrument();
-            if (instrument.status() == Instrument.STATUS_OPEN)
+            final byte status = book.instrument().status();
+            if (status == Instrument.STATUS_OPEN || Instrument.isCallPhase(status))
             {
-                instrument.status(Instrument.STATUS_HALTED);
-                held.add(instrument.instrumentId());
-                events.instrumentDefinition(instrument);
+                phases.scheduled(book, Instrument.STATUS_HALTED);
+                held.add(book.instrument().instrumentId());
             }
         }
     }

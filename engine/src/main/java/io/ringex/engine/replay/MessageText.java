@@ -1,6 +1,7 @@
 package io.ringex.engine.replay;
 
 import io.ringex.protocol.MessageCatalog;
+import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import org.agrona.DirectBuffer;
 import org.agrona.sbe.MessageDecoderFlyweight;
@@ -80,7 +81,7 @@ public final class MessageText
         this.buffer = buffer;
         this.bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         this.blockLength = header.blockLength();
-        this.version = header.version();
+        this.version = heldVersion(templateId, header.version(), blockLength);
         final Reader reader = reader(templateId);
         current = reader;
         wrapped = false;
@@ -238,6 +239,27 @@ public final class MessageText
         {
             return null;
         }
+    }
+
+    /**
+     * The version whose fields the block holds: its header's, or an earlier one whose block length it has. A journal
+     * written before a message grew within the same schema version (the order types added fields to version 2 after
+     * version 2 messages were journaled) holds the shorter block under the same version number; its decoder must not
+     * read the fields it lacks.
+     */
+    private static int heldVersion(final int templateId, final int version, final int blockLength)
+    {
+        if (version > MessageValidator.SCHEMA_VERSION || !MessageCatalog.isKnown(templateId))
+        {
+            return version;
+        }
+        int held = version;
+        while (held > MessageValidator.MIN_SUPPORTED_VERSION &&
+            blockLength < MessageCatalog.blockLength(templateId, held))
+        {
+            held--;
+        }
+        return held;
     }
 
     private MessageDecoderFlyweight decoder()

@@ -9,6 +9,7 @@ import io.ringex.engine.risk.Account;
 import io.ringex.engine.risk.Position;
 import io.ringex.engine.risk.Settlement;
 import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.codecs.TradingStatus;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -19,11 +20,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The venue's state as data a person or a tool reads: every book (its status, L2 levels best first and every resting
- * order in priority order), every account (balances, limits, kill switch, positions with P&amp;L at the mark), the id
- * counters, epoch and venue kill switch. Built as ordered maps and lists in the state's own deterministic order
- * (books and accounts in creation order), so the same state always exports to the same bytes; written as JSON
- * ({@link #json}), text ({@link #text}) or CSV ({@link #csv}).
+ * The venue's state as data a person or a tool reads: every book (its status or trading phase, L2 levels best first
+ * with what each shows and hides and every resting order in priority order, its pending stops and the market orders
+ * waiting for an uncrossing in acceptance order), every account (balances, limits, kill switch, positions with
+ * P&amp;L at the mark), the id counters, epoch and venue kill switch. Built as ordered maps and lists in the state's
+ * own deterministic order (books and accounts in creation order), so the same state always exports to the same bytes;
+ * written as JSON ({@link #json}), text ({@link #text}) or CSV ({@link #csv}).
  * <p>
  * Prices are decimals at the instrument's price scale, money at {@link FixedPoint#MONEY_SCALE}, quantities integers.
  * <p>
@@ -31,8 +33,8 @@ import java.util.Map;
  */
 public final class StateExport
 {
-    private static final String[] STATUS = { "UNKNOWN", "OPEN", "HALTED", "CLOSED" };
-    private static final String[] TIF = { "UNKNOWN", "GTC", "IOC", "FOK", "DAY" };
+    private static final String[] TIF = { "UNKNOWN", "GTC", "IOC", "FOK", "DAY", "GTD" };
+    private static final String[] TYPE = { "UNKNOWN", "LIMIT", "MARKET", "STOP", "STOP_LIMIT" };
     private static final String[] STANDING = { "UNKNOWN", "ACTIVE", "SUSPENDED", "CLOSED" };
 
     private StateExport()
@@ -69,7 +71,7 @@ public final class StateExport
             final OrderBook book = state.bookAt(i);
             if (instrumentId == 0 || book.instrument().instrumentId() == instrumentId)
             {
-                books.add(book(book, accountId));
+                books.add(book(state, book, accountId));
             }
         }
         venue.put("books", books);
@@ -86,14 +88,18 @@ public final class StateExport
         return venue;
     }
 
-    private static Map<String, Object> book(final OrderBook book, final long accountId)
+    private static Map<String, Object> book(final EngineState state, final OrderBook book, final long accountId)
     {
         final Instrument instrument = book.instrument();
         final int scale = instrument.priceScale();
         final Map<String, Object> out = new LinkedHashMap<>();
         out.put("instrumentId", instrument.instrumentId());
         out.put("symbol", symbol(instrument));
-        out.put("status", STATUS[Math.max(0, Math.min(STATUS.length - 1, instrument.status()))]);
+        out.put("status", status(instrument.status()));
+        out.put("phaseEnd", book.phaseEndNs() == Long.MAX_VALUE ? null :
+            Instant.ofEpochSecond(0, book.phaseEndNs()).toString());
+        out.put("dynamicBandBasisPoints", book.dynamicBandBasisPoints());
+        out.put("volatilityAuctionNs", book.volatilityAuctionNs());
         out.put("priceScale", scale);
         out.put("tickSize", price(instrument.tickSize(), scale));
         out.put("lotSize", instrument.lotSize());
@@ -105,27 +111,53 @@ public final class StateExport
         final List<Object> bids = new ArrayList<>();
         for (int level = levels.bestBid(); level != PriceLevels.NONE; level = levels.nextBidBelow(level))
         {
-            bids.add(level(levels, level, scale, accountId));
+            bids.add(level(levels, level, true, scale, accountId));
         }
         final List<Object> asks = new ArrayList<>();
         for (int level = levels.bestAsk(); level != PriceLevels.NONE; level = levels.nextAskAbove(level))
         {
-            asks.add(level(levels, level, scale, accountId));
+            asks.add(level(levels, level, false, scale, accountId));
         }
         out.put("bids", bids);
         out.put("asks", asks);
+        final List<Object> stops = new ArrayList<>();
+        final List<Object> auctionMarketOrders = new ArrayList<>();
+        for (Order order = state.orders().first(); order != null; order = order.venueNext)
+        {
+            if (order.instrumentId() == instrument.instrumentId() &&
+                (accountId == 0 || order.accountId() == accountId))
+            {
+                if (order.location() == Order.AT_STOPS)
+                {
+                    stops.add(order(order, scale));
+                }
+                else if (order.location() == Order.AT_AUCTION_MARKET)
+                {
+                    auctionMarketOrders.add(order(order, scale));
+                }
+            }
+        }
+        out.put("stops", stops);
+        out.put("auctionMarketOrders", auctionMarketOrders);
         return out;
     }
 
+    private static String status(final byte status)
+    {
+        final TradingStatus known = TradingStatus.get(status);
+        return known == TradingStatus.NULL_VAL ? "UNKNOWN" : known.name();
+    }
+
     private static Map<String, Object> level(
-        final PriceLevels levels, final int level, final int scale, final long accountId)
+        final PriceLevels levels, final int level, final boolean bid, final int scale, final long accountId)
     {
         final Map<String, Object> out = new LinkedHashMap<>();
         out.put("price", price(levels.price(level), scale));
-        out.put("quantity", levels.quantity(level));
-        out.put("orderCount", levels.orderCount(level));
+        out.put("quantity", levels.quantity(level, bid));
+        out.put("hiddenQuantity", levels.hiddenQuantity(level, bid));
+        out.put("orderCount", levels.orderCount(level, bid));
         final List<Object> orders = new ArrayList<>();
-        for (Order order = levels.head(level); order != null; order = PriceLevels.next(order))
+        for (Order order = levels.head(level, bid); order != null; order = PriceLevels.next(order))
         {
             if (accountId == 0 || order.accountId() == accountId)
             {
@@ -144,9 +176,24 @@ public final class StateExport
         out.put("sessionId", order.sessionId());
         out.put("clientOrderId", text(order.clientOrderId()));
         out.put("side", order.isBuy() ? "BUY" : "SELL");
+        out.put("type", TYPE[Math.max(0, Math.min(TYPE.length - 1, order.orderType()))]);
         out.put("timeInForce", TIF[Math.max(0, Math.min(TIF.length - 1, order.timeInForce()))]);
         out.put("postOnly", order.postOnly());
-        out.put("price", price(order.price(), scale));
+        out.put("price", order.orderType() == Order.TYPE_MARKET || order.orderType() == Order.TYPE_STOP ? null :
+            price(order.price(), scale));
+        if (order.isStop())
+        {
+            out.put("stopPrice", price(order.stopPrice(), scale));
+        }
+        if (order.displayQuantity() != 0)
+        {
+            out.put("displayQuantity", order.displayQuantity());
+            out.put("peakLeaves", order.peakLeaves());
+        }
+        if (order.timeInForce() == Order.TIF_GTD)
+        {
+            out.put("expireTime", Instant.ofEpochSecond(0, order.expireTimeNs()).toString());
+        }
         out.put("quantity", order.quantity());
         out.put("filled", order.filledQuantity());
         out.put("leaves", order.leavesQuantity());
@@ -373,6 +420,10 @@ public final class StateExport
             {
                 ladderLine(out, "BID", (Map<String, Object>)level);
             }
+            waitingLine(out, "stops (order id account side quantity@stop price)", (List<Object>)book.get("stops"),
+                "stopPrice");
+            waitingLine(out, "market orders for the uncrossing (order id account side leaves)",
+                (List<Object>)book.get("auctionMarketOrders"), null);
         }
         for (final Object a : (List<Object>)venue.get("accounts"))
         {
@@ -409,6 +460,28 @@ public final class StateExport
             final Map<String, Object> order = (Map<String, Object>)o;
             out.append(' ').append(order.get("orderId")).append(':').append(order.get("accountId")).append(':')
                 .append(order.get("quantity")).append('-').append(order.get("leaves"));
+        }
+        out.append('\n');
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void waitingLine(
+        final StringBuilder out, final String title, final List<Object> orders, final String priceKey)
+    {
+        if (orders.isEmpty())
+        {
+            return;
+        }
+        out.append("  ").append(title).append(':');
+        for (final Object o : orders)
+        {
+            final Map<String, Object> order = (Map<String, Object>)o;
+            out.append(' ').append(order.get("orderId")).append(':').append(order.get("accountId")).append(':')
+                .append(order.get("side")).append(':').append(order.get("leaves"));
+            if (priceKey != null)
+            {
+                out.append('@').append(plain(order.get(priceKey)));
+            }
         }
         out.append('\n');
     }

@@ -45,15 +45,15 @@ final class PriceLevelsTest
         levels.append(first, 1);
         levels.append(second, 2);
         final int index = levels.index(20);
-        assertEquals(40, levels.quantity(index));
-        assertEquals(2, levels.orderCount(index));
-        assertEquals(first, levels.head(index));
+        assertEquals(40, levels.quantity(index, false));
+        assertEquals(2, levels.orderCount(index, false));
+        assertEquals(first, levels.head(index, false));
         first.fill(4, 0);
-        levels.reduced(first, 4);
-        assertEquals(36, levels.quantity(index));
+        levels.reduced(first, 4, 0);
+        assertEquals(36, levels.quantity(index, false));
         levels.remove(first);
-        assertEquals(second, levels.head(index));
+        assertEquals(second, levels.head(index, false));
         assertNull(PriceLevels.next(second));
-        assertEquals(30, levels.quantity(index));
+        assertEquals(30, levels.quantity(index, false));
     }
 }

@@ -9,9 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * After warm-up, a million mixed commands (orders of every kind, cancels, replaces, mass cancels, kill switches,
- * end of day, deposits, epochs), with order status and mass status queries interleaved (one per eight commands) and
- * end-of-batch risk updates, allocate nothing on the processing thread, measured
+ * After warm-up, a million mixed commands (orders of every kind, stops, icebergs and GTD orders included, cancels,
+ * replaces, mass cancels, kill switches, end of day, deposits, epochs, phase changes with their auctions, dynamic
+ * bands, Ticks), with order status and mass status queries interleaved (one per eight commands) and end-of-batch
+ * risk updates, allocate nothing on the processing thread, measured
  * with {@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}.
  */
 final class AllocationTest
@@ -30,7 +31,7 @@ final class AllocationTest
         final CapturingEventSink sink = new CapturingEventSink(1 << 20, 4096);
         final BusinessLogicProcessor processor = new BusinessLogicProcessor(sink, 1 << 14, null);
         final CommandEncoder encoder = new CommandEncoder();
-        final RandomCommands commands = new RandomCommands(2024, encoder, processor);
+        final RandomCommands commands = new RandomCommands(2024, encoder, processor, 0, 100);
         long sequence = 0;
         for (int i = 0; i < RandomCommands.setupCount(); i++)
         {

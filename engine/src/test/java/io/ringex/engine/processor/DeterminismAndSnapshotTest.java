@@ -103,6 +103,14 @@ final class DeterminismAndSnapshotTest
         final Run restored = new Run(7);
         restored.processor.restore(image, 0, length);
         restored.sequence = original.sequence;
+        final ExpandableArrayBuffer rewritten = new ExpandableArrayBuffer(1024);
+        assertEquals(length, restored.processor.writeSnapshot(rewritten, 0), "restored snapshot length");
+        for (int i = 0; i < length; i++)
+        {
+            assertEquals(image.getByte(i), rewritten.getByte(i), "snapshot byte " + i + " of " + length);
+        }
+        assertEquals(BookDescription.describe(original.processor.state()),
+            BookDescription.describe(restored.processor.state()));
         assertEquals(original.processor.stateHash(), restored.processor.stateHash());
         assertEquals(original.processor.lastSequence(), restored.processor.lastSequence());
         assertStatisticsEqual(original, restored);
@@ -159,6 +167,10 @@ final class DeterminismAndSnapshotTest
         final int length = run.processor.writeSnapshot(image, 0);
         image.putInt(SnapshotDescriptor.VERSION_OFFSET, SnapshotDescriptor.VERSION + 1, ByteOrder.LITTLE_ENDIAN);
         assertThrows(IllegalStateException.class, () -> new Run(1).processor.restore(image, 0, length));
+        image.putInt(SnapshotDescriptor.VERSION_OFFSET, SnapshotDescriptor.VERSION - 1, ByteOrder.LITTLE_ENDIAN);
+        final IllegalStateException before = assertThrows(IllegalStateException.class,
+            () -> new Run(1).processor.restore(image, 0, length));
+        assertTrue(before.getMessage().contains("older build"), before.getMessage());
         image.putInt(SnapshotDescriptor.VERSION_OFFSET, SnapshotDescriptor.VERSION, ByteOrder.LITTLE_ENDIAN);
         assertThrows(IllegalStateException.class, () -> new Run(1).processor.restore(image, 0, length - 1));
         new Run(1).processor.restore(image, 0, length);

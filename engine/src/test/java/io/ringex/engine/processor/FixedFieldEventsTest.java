@@ -5,6 +5,7 @@ import io.ringex.engine.book.Order;
 import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.risk.PnlMath;
 import io.ringex.protocol.codecs.BestBidOfferEncoder;
+import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.ExecType;
@@ -48,10 +49,13 @@ final class FixedFieldEventsTest
         for (int i = 0; i < 2_000; i++)
         {
             final Order order = new Order();
-            final byte type = random.nextBoolean() ? Order.TYPE_LIMIT : Order.TYPE_MARKET;
-            final byte tif = (byte)(1 + random.nextInt(4));
+            final byte type = (byte)(1 + random.nextInt(4));
+            final byte tif = (byte)(1 + random.nextInt(5));
             order.init(random.nextLong(), random.nextLong(), random.nextLong(), random.nextInt(), random.nextBoolean(),
                 type, tif, false, Order.STP_CANCEL_NEWEST, 1 + random.nextInt(1_000_000), 1 + random.nextInt(1000));
+            order.terms(random.nextBoolean() ? 0 : random.nextLong(), random.nextBoolean() ? 0 : random.nextLong(),
+                random.nextLong());
+            final boolean marketLike = type == Order.TYPE_MARKET || type == Order.TYPE_STOP;
             order.fill(random.nextInt((int)order.quantity() + 1), random.nextLong(1L << 40));
             final byte[] clientId = randomBytes(random);
             final byte[] origId = randomBytes(random);
@@ -83,9 +87,9 @@ final class FixedFieldEventsTest
                 .execType(execType)
                 .orderStatus(status)
                 .side(order.isBuy() ? Side.BUY : Side.SELL)
-                .orderType(type == Order.TYPE_MARKET ? OrderType.MARKET : OrderType.LIMIT)
+                .orderType(OrderType.get(type))
                 .timeInForce(EventEncoder.timeInForce(tif))
-                .price(type == Order.TYPE_MARKET ? 0 : order.price())
+                .price(marketLike ? 0 : order.price())
                 .quantity(order.quantity())
                 .leavesQuantity(done ? 0 : order.leavesQuantity())
                 .cumulativeQuantity(order.filledQuantity())
@@ -96,7 +100,9 @@ final class FixedFieldEventsTest
                 .rejectReason(reject)
                 .cancelReason(cancel)
                 .transactTimeNs(events.timestampNs())
-                .commandSequence(events.sequence());
+                .commandSequence(events.sequence())
+                .stopPrice(order.stopPrice())
+                .displayQuantity(order.displayQuantity());
             assertArrayEquals(bytes(MessageHeaderEncoder.ENCODED_LENGTH + ExecutionReportEncoder.BLOCK_LENGTH),
                 sink.eventBytes(0), "execution report " + i);
         }
@@ -127,8 +133,8 @@ final class FixedFieldEventsTest
                 .mdSequence(book.mdSequence())
                 .side(buy ? Side.BUY : Side.SELL)
                 .price(price)
-                .quantity(book.levels().quantity(index))
-                .orderCount(book.levels().orderCount(index))
+                .quantity(book.levels().quantity(index, buy))
+                .orderCount(book.levels().orderCount(index, buy))
                 .timestampNs(events.timestampNs());
             assertArrayEquals(bytes(MessageHeaderEncoder.ENCODED_LENGTH + BookLevelUpdateEncoder.BLOCK_LENGTH),
                 sink.eventBytes(0), "level update " + i);
@@ -154,8 +160,9 @@ final class FixedFieldEventsTest
             events.beginCommand(random.nextLong(), random.nextLong());
 
             sink.clear();
+            final boolean auction = random.nextBoolean();
             events.trade(book, tradeId, price, quantity, aggressorBuy, buyOrderId, sellOrderId, buyAccountId,
-                sellAccountId);
+                sellAccountId, auction);
 
             new TradeEncoder().wrapAndApplyHeader(expected, 0, header)
                 .instrumentId(43)
@@ -168,7 +175,8 @@ final class FixedFieldEventsTest
                 .sellOrderId(sellOrderId)
                 .buyAccountId(buyAccountId)
                 .sellAccountId(sellAccountId)
-                .timestampNs(events.timestampNs());
+                .timestampNs(events.timestampNs())
+                .auction(auction ? BooleanType.TRUE : BooleanType.FALSE);
             assertArrayEquals(bytes(MessageHeaderEncoder.ENCODED_LENGTH + TradeEncoder.BLOCK_LENGTH),
                 sink.eventBytes(0), "trade " + i);
         }

@@ -4,7 +4,9 @@ import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.AdminStatus;
+import io.ringex.protocol.codecs.AuctionIndicativeDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
+import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
@@ -19,10 +21,12 @@ import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.OrderStatusReportDecoder;
+import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.TradeDecoder;
 import io.ringex.protocol.codecs.TradingStatus;
 
@@ -79,6 +83,19 @@ final class Harness
         send(encoder.adjustBalance(300 + account, account, 1_000_000_00000000L));
     }
 
+    /**
+     * Process one command at a given time (the clock moves to it; it must not go back).
+     *
+     * @param timeNs the command's timestamp.
+     * @param length the command's length in the encoder's buffer.
+     * @return the events it produced.
+     */
+    List<Object> sendAt(final long timeNs, final int length)
+    {
+        time = timeNs - 1;
+        return send(length);
+    }
+
     /** Process one command (the encoder's buffer) and return the events it produced. */
     List<Object> send(final int length)
     {
@@ -118,7 +135,8 @@ final class Harness
                 return new Er(d.epoch(), d.sessionId(), d.accountId(), d.orderId(), d.clientOrderId(),
                     d.origClientOrderId(), d.execType(), d.orderStatus(), d.side(), d.price(), d.quantity(),
                     d.leavesQuantity(), d.cumulativeQuantity(), d.lastPrice(), d.lastQuantity(), d.averagePrice(),
-                    d.tradeId(), d.rejectReason(), d.cancelReason(), d.transactTimeNs(), d.commandSequence());
+                    d.tradeId(), d.rejectReason(), d.cancelReason(), d.transactTimeNs(), d.commandSequence(),
+                    d.orderType(), d.timeInForce(), d.stopPrice(), d.displayQuantity());
             }
             case CancelRejectDecoder.TEMPLATE_ID:
             {
@@ -134,7 +152,7 @@ final class Harness
             {
                 final TradeDecoder d = new TradeDecoder().wrap(sink.events(), o, bl, v);
                 return new TradeEv(d.tradeId(), d.price(), d.quantity(), d.aggressorSide(), d.buyOrderId(),
-                    d.sellOrderId(), d.buyAccountId(), d.sellAccountId());
+                    d.sellOrderId(), d.buyAccountId(), d.sellAccountId(), d.auction() == BooleanType.TRUE);
             }
             case BestBidOfferDecoder.TEMPLATE_ID:
             {
@@ -173,6 +191,13 @@ final class Harness
                     levels.add(new Level(md, l.side(), l.price(), l.quantity(), l.orderCount()));
                 }
                 return new Snapshot(md, levels);
+            }
+            case AuctionIndicativeDecoder.TEMPLATE_ID:
+            {
+                final AuctionIndicativeDecoder d = new AuctionIndicativeDecoder().wrap(sink.events(), o, bl, v);
+                return new Indicative(d.mdSequence(), d.status(),
+                    d.price() == AuctionIndicativeDecoder.priceNullValue() ? 0 : d.price(), d.matchedQuantity(),
+                    d.imbalanceQuantity(), d.auctionEndNs());
             }
             case BusinessRejectDecoder.TEMPLATE_ID:
             {
@@ -233,7 +258,8 @@ final class Harness
     record Er(long epoch, long sessionId, long accountId, long orderId, String clientOrderId,
         String origClientOrderId, ExecType execType, OrderStatus status, Side side, long price, long quantity,
         long leaves, long cumulative, long lastPrice, long lastQuantity, long averagePrice, long tradeId,
-        RejectReason rejectReason, CancelReason cancelReason, long transactTimeNs, long commandSequence)
+        RejectReason rejectReason, CancelReason cancelReason, long transactTimeNs, long commandSequence,
+        OrderType orderType, TimeInForce timeInForce, long stopPrice, long displayQuantity)
     {
     }
 
@@ -252,7 +278,7 @@ final class Harness
     }
 
     record TradeEv(long tradeId, long price, long quantity, Side aggressor, long buyOrderId, long sellOrderId,
-        long buyAccountId, long sellAccountId)
+        long buyAccountId, long sellAccountId, boolean auction)
     {
     }
 
@@ -266,6 +292,14 @@ final class Harness
 
     record Definition(int instrumentId, TradingStatus status)
     {
+    }
+
+    record Indicative(long mdSequence, TradingStatus status, long price, long matched, long imbalance, long endNs)
+    {
+        Indicative withMdSequence(final long sequence)
+        {
+            return new Indicative(sequence, status, price, matched, imbalance, endNs);
+        }
     }
 
     record Risk(long accountId, long balance, long reserved, long realisedPnl, long unrealisedPnl, long exposure,

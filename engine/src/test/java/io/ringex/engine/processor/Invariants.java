@@ -1,8 +1,10 @@
 package io.ringex.engine.processor;
 
+import io.ringex.engine.book.Instrument;
 import io.ringex.engine.book.Order;
 import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.book.PriceLevels;
+import io.ringex.engine.book.StopBook;
 import io.ringex.engine.risk.Account;
 import io.ringex.engine.risk.Position;
 import io.ringex.protocol.FixedPoint;
@@ -16,9 +18,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Whole-state invariants checked after commands: the book is never crossed; level totals and counts match their
- * queues; every indexed order rests, has leaves and is in exactly one queue; positions per instrument sum to zero;
- * cash is conserved; each account's reserved money, open quantities and open order count match its orders.
+ * Whole-state invariants checked after commands: the book is not crossed in continuous trading; level totals (visible
+ * and hidden) and counts match their queues; an iceberg in the book shows a peak of at most its display quantity;
+ * every indexed order waits somewhere (the book, the pending stops, an uncrossing's market queue), has leaves and is
+ * in exactly one queue; pending buy stops lie above the last trade price and sell stops below; no triggered stop is
+ * left waiting between commands; positions per instrument sum to zero; cash is conserved; each account's reserved
+ * money, open quantities and open order count match its orders.
  */
 final class Invariants
 {
@@ -33,9 +38,46 @@ final class Invariants
         {
             final OrderBook book = state.bookAt(b);
             final PriceLevels levels = book.levels();
-            if (levels.bestBid() != PriceLevels.NONE && levels.bestAsk() != PriceLevels.NONE)
+            // a call phase's book may cross (and stays so while halted out of one); continuous trading never rests
+            // a crossed book: the uncrossing that starts it leaves none
+            if (levels.bestBid() != PriceLevels.NONE && levels.bestAsk() != PriceLevels.NONE &&
+                book.instrument().status() == Instrument.STATUS_OPEN)
             {
                 assertTrue(levels.bestBid() < levels.bestAsk(), "crossed book");
+            }
+            if (book.instrument().status() == Instrument.STATUS_OPEN)
+            {
+                assertEquals(null, book.marketQueue(true).first(), "market orders queued outside a call phase");
+                assertEquals(null, book.marketQueue(false).first(), "market orders queued outside a call phase");
+            }
+            for (int side = 0; side < 2; side++)
+            {
+                final boolean buy = side == 0;
+                long queuedQuantity = 0;
+                for (Order o = book.marketQueue(buy).first(); o != null; o = PriceLevels.next(o))
+                {
+                    assertEquals(Order.AT_AUCTION_MARKET, o.location());
+                    assertEquals(buy, o.isBuy());
+                    assertTrue(queued.add(o.orderId()), "order queued once");
+                    queuedQuantity += o.leavesQuantity();
+                }
+                assertEquals(queuedQuantity, book.marketQueue(buy).quantity(), "market queue total");
+                final StopBook stops = book.stopsIfAny();
+                for (int i = stops == null ? PriceLevels.NONE : stops.first(buy); i != PriceLevels.NONE;
+                    i = stops.next(buy, i))
+                {
+                    final long stopPrice = stops.price(i);
+                    final long last = book.dynamicReferencePrice();
+                    assertTrue(buy ? stopPrice > last : stopPrice < last,
+                        "pending stop " + stopPrice + " already reached by " + last);
+                    for (Order o = stops.head(buy, i); o != null; o = PriceLevels.next(o))
+                    {
+                        assertEquals(Order.AT_STOPS, o.location());
+                        assertEquals(buy, o.isBuy());
+                        assertEquals(stopPrice, o.stopPrice());
+                        assertTrue(queued.add(o.orderId()), "order queued once");
+                    }
+                }
             }
             for (int i = levels.bestBid(); i != PriceLevels.NONE; i = levels.nextBidBelow(i))
             {
@@ -51,7 +93,8 @@ final class Invariants
         final Map<Long, long[]> perAccount = new HashMap<>();
         for (Order o = state.orders().first(); o != null; o = o.venueNext)
         {
-            assertTrue(o.isResting() && o.leavesQuantity() > 0, "open order rests with leaves");
+            assertTrue(o.location() != Order.AT_NONE && o.location() != Order.AT_TRIGGERED && o.leavesQuantity() > 0,
+                "open order waits with leaves");
             assertTrue(queued.contains(o.orderId()));
             final long[] sums = perAccount.computeIfAbsent(o.accountId(), k -> new long[2]);
             sums[0]++;
@@ -112,17 +155,26 @@ final class Invariants
     private static void checkLevel(final PriceLevels levels, final int index, final boolean buy, final Set<Long> seen)
     {
         long quantity = 0;
+        long hidden = 0;
         int count = 0;
-        for (Order o = levels.head(index); o != null; o = PriceLevels.next(o))
+        for (Order o = levels.head(index, buy); o != null; o = PriceLevels.next(o))
         {
             assertEquals(buy, o.isBuy(), "one side per level");
+            assertEquals(Order.AT_BOOK, o.location());
             assertEquals(levels.price(index), o.price());
             assertTrue(seen.add(o.orderId()), "order queued once");
-            quantity += o.leavesQuantity();
+            if (o.displayQuantity() != 0)
+            {
+                assertTrue(o.peakLeaves() > 0 && o.peakLeaves() <= o.displayQuantity() &&
+                    o.peakLeaves() <= o.leavesQuantity(), "iceberg peak " + o.peakLeaves());
+            }
+            quantity += o.visibleQuantity();
+            hidden += o.leavesQuantity() - o.visibleQuantity();
             count++;
         }
         assertTrue(count > 0);
-        assertEquals(quantity, levels.quantity(index));
-        assertEquals(count, levels.orderCount(index));
+        assertEquals(quantity, levels.quantity(index, buy));
+        assertEquals(hidden, levels.hiddenQuantity(index, buy));
+        assertEquals(count, levels.orderCount(index, buy));
     }
 }

@@ -5,9 +5,12 @@ import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.TradingStatus;
 import org.agrona.ExpandableArrayBuffer;
 import org.junit.jupiter.api.Test;
@@ -151,6 +154,42 @@ final class OnboardingScenarioTest
         assertEquals(RejectReason.INSTRUMENT_DELISTED, refused(e -> e.amendInstrument(3, INSTRUMENT, "ACME", 5, 10,
             10_000, PriceBandType.TICKS, 1000, "")));
         assertEquals(10, h.processor.state().account(2).position(INSTRUMENT).position(), "positions are kept");
+    }
+
+    @Test
+    void renamingAnInstrumentKeepsItsRestingOrdersAndPendingStops()
+    {
+        final Harness.Er resting = order(1, 1, Side.BUY, 9_995);
+        final Harness.Er stop = only(h.send(h.encoder.newOrder(SESSION, 2, 2, INSTRUMENT, Side.BUY,
+            OrderType.STOP_LIMIT, TimeInForce.GTC, false, SelfTradePrevention.ACCOUNT_DEFAULT, 10_100, 10, 10_050, 0,
+            0, 0)), Harness.Er.class).get(0);
+        assertEquals(ExecType.NEW, stop.execType());
+        final long hash = h.processor.stateHash();
+        assertEquals(AdminStatus.ACCEPTED, admin(e -> e.amendInstrument(1, INSTRUMENT, "ACME2", 5, 10, 10_000,
+            PriceBandType.TICKS, 1000, "rename")).status());
+        assertTrue(hash != h.processor.stateHash(), "the symbol is state");
+
+        final List<Object> fill = h.send(h.encoder.limit(SESSION, 3, 3, INSTRUMENT, Side.SELL, 9_995, 10));
+        assertEquals(resting.orderId(), only(fill, Harness.TradeEv.class).get(0).buyOrderId(),
+            "the resting order is still in the renamed instrument's book");
+        h.send(h.encoder.limit(SESSION, 3, 4, INSTRUMENT, Side.SELL, 10_050, 10));
+        final List<Object> triggered = h.send(h.encoder.limit(SESSION, 1, 5, INSTRUMENT, Side.BUY, 10_050, 10));
+        assertTrue(only(triggered, Harness.Er.class).stream().anyMatch(er -> er.orderId() == stop.orderId()),
+            "the pending stop is still there and triggers");
+    }
+
+    @Test
+    void aDelistedInstrumentLeavesItsCallPhaseForGoodAndIsNotRelisted()
+    {
+        final long start = 1_000_000_000L;
+        h.sendAt(start, h.encoder.setTradingStatus(1, INSTRUMENT, TradingStatus.OPENING_AUCTION, 2_000_000_000L));
+        order(1, 1, Side.BUY, 10_000);
+        h.send(h.encoder.delistInstrument(2, INSTRUMENT, "issuer gone"));
+        assertEquals(Long.MAX_VALUE, h.processor.nextDeadlineNs(), "the auction's end is no longer a deadline");
+        final List<Object> later = h.sendAt(start + 3_000_000_000L, h.encoder.tick(start + 2_000_000_000L));
+        assertEquals(List.of(), only(later, Harness.Definition.class), "the auction's end does not reopen it");
+        assertEquals(RejectReason.INSTRUMENT_DELISTED,
+            refused(e -> e.setTradingStatus(3, INSTRUMENT, TradingStatus.OPEN)));
     }
 
     @Test

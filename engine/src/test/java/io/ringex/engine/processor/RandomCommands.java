@@ -9,13 +9,19 @@ import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
+import io.ringex.protocol.codecs.TradingStatus;
 
 import java.util.SplittableRandom;
 
 /**
- * A seeded stream of mixed commands over two instruments and a few accounts: limit orders of every time in force,
- * market orders, post-only, cancels and replaces (some of unknown or done orders), mass cancels, kill switches,
- * end of day, deposits and epochs. Allocation-free per command, so the allocation test can use it.
+ * A seeded stream of mixed commands over two instruments and a few accounts: limit orders of every time in force
+ * (GTD included), market orders, post-only, stops and stop-limits, icebergs, minimum quantities, cancels and
+ * replaces (some of unknown or done orders, some moving a stop price), mass cancels, kill switches, end of day,
+ * deposits, epochs, trading-phase changes (call phases with and without a duration, halts, now and then a close),
+ * dynamic bands and Ticks. Allocation-free per command, so the allocation test can use it.
+ * <p>
+ * It needs the commands' timestamps for GTD expiries and phase durations: the caller stamps command {@code sequence}
+ * with {@code timeOffsetNs + sequence * nsPerSequence}.
  */
 final class RandomCommands
 {
@@ -27,6 +33,10 @@ final class RandomCommands
         SelfTradePrevention.ACCOUNT_DEFAULT, SelfTradePrevention.CANCEL_NEWEST, SelfTradePrevention.CANCEL_OLDEST,
         SelfTradePrevention.CANCEL_BOTH, SelfTradePrevention.DECREMENT_AND_CANCEL };
     private static final TimeInForce[] TIF = { TimeInForce.GTC, TimeInForce.IOC, TimeInForce.FOK, TimeInForce.DAY };
+    private static final TimeInForce[] RESTING_TIF = { TimeInForce.GTC, TimeInForce.DAY, TimeInForce.GTD };
+    private static final TradingStatus[] PHASES = { TradingStatus.OPEN, TradingStatus.PRE_OPEN,
+        TradingStatus.OPENING_AUCTION, TradingStatus.VOLATILITY_AUCTION, TradingStatus.CLOSING_AUCTION,
+        TradingStatus.HALTED, TradingStatus.OPEN, TradingStatus.OPENING_AUCTION };
 
     private static final MassStatusScope[] STATUS_SCOPES = {
         MassStatusScope.SESSION, MassStatusScope.ACCOUNTS, MassStatusScope.INSTRUMENT };
@@ -40,13 +50,34 @@ final class RandomCommands
     private long clientOrderId;
     private long requestId;
     private long deposited = ACCOUNTS * INITIAL_BALANCE;
+    private final long timeOffsetNs;
+    private final long nsPerSequence;
 
     RandomCommands(final long seed, final CommandEncoder encoder, final BusinessLogicProcessor processor)
+    {
+        this(seed, encoder, processor, 0, 1_000);
+    }
+
+    /**
+     * @param seed          the stream's seed.
+     * @param encoder       where commands are written.
+     * @param processor     the processor they go to (read for live order ids and prices).
+     * @param timeOffsetNs  the caller's timestamps are {@code timeOffsetNs + sequence * nsPerSequence}.
+     * @param nsPerSequence see above.
+     */
+    RandomCommands(
+        final long seed,
+        final CommandEncoder encoder,
+        final BusinessLogicProcessor processor,
+        final long timeOffsetNs,
+        final long nsPerSequence)
     {
         this.random = new SplittableRandom(seed);
         this.queryRandom = new SplittableRandom(seed ^ 0x5DEECE66DL);
         this.encoder = encoder;
         this.processor = processor;
+        this.timeOffsetNs = timeOffsetNs;
+        this.nsPerSequence = nsPerSequence;
     }
 
     /** The commands that set up the venue, each written to the encoder by the callback's caller. */
@@ -126,6 +157,12 @@ final class RandomCommands
         final long quantity = instrument == 1 ? 10 * (1 + random.nextInt(20)) : 1 + random.nextInt(200);
         final long lastOrderId = processor.state().lastOrderId();
         final long target = lastOrderId == 0 ? 1 : 1 + Math.max(0, lastOrderId - 1 - random.nextInt(50));
+        final long nowNs = timeOffsetNs + (processor.lastSequence() + 1) * nsPerSequence;
+        final long tick = instrument == 1 ? 5 : 100;
+        if (roll < 120)
+        {
+            return orderWithTerms(roll, session, account, instrument, side, price, quantity, tick, nowNs);
+        }
         if (roll < 600)
         {
             final TimeInForce tif = TIF[random.nextInt(TIF.length)];
@@ -144,7 +181,9 @@ final class RandomCommands
         }
         if (roll < 970)
         {
-            return encoder.replace(session, account, ++clientOrderId, 0, target, instrument, price, quantity);
+            final long stopPrice = random.nextInt(4) == 0 ? stopPrice(instrument, side, tick) : 0;
+            return encoder.replace(session, account, ++clientOrderId, 0, target, instrument, price, quantity,
+                stopPrice);
         }
         if (roll < 980)
         {
@@ -164,11 +203,74 @@ final class RandomCommands
         {
             return encoder.killSwitch(++requestId, KillSwitchScope.VENUE, 0, false);
         }
-        if (roll < 995)
+        if (roll < 993)
         {
             deposited += 1000;
             return encoder.adjustBalance(++requestId, account, 1000);
         }
+        if (roll < 995)
+        {
+            final TradingStatus status = random.nextInt(40) == 0 ? TradingStatus.CLOSED :
+                PHASES[random.nextInt(PHASES.length)];
+            final boolean timed = status != TradingStatus.OPEN && status != TradingStatus.HALTED &&
+                status != TradingStatus.CLOSED && random.nextBoolean();
+            return encoder.setTradingStatus(++requestId, instrument, status,
+                timed ? (20 + random.nextInt(200)) * nsPerSequence : 0);
+        }
+        if (roll < 996)
+        {
+            return encoder.setDynamicBand(++requestId, instrument, random.nextInt(3) * 50,
+                (10 + random.nextInt(100)) * nsPerSequence);
+        }
+        if (roll < 998)
+        {
+            return encoder.tick(nowNs);
+        }
         return encoder.newEpoch(++requestId, processor.state().epoch() + random.nextInt(2), 1);
+    }
+
+    /** A stop, stop-limit, iceberg, GTD or minimum-quantity order. */
+    private int orderWithTerms(
+        final int roll,
+        final long session,
+        final long account,
+        final int instrument,
+        final Side side,
+        final long price,
+        final long quantity,
+        final long tick,
+        final long nowNs)
+    {
+        final SelfTradePrevention stp = STP[random.nextInt(STP.length)];
+        final TimeInForce resting = RESTING_TIF[random.nextInt(RESTING_TIF.length)];
+        final long expire = resting == TimeInForce.GTD ? nowNs + (1 + random.nextInt(300)) * nsPerSequence : 0;
+        if (roll < 40)
+        {
+            return encoder.newOrder(session, account, ++clientOrderId, instrument, side,
+                random.nextBoolean() ? OrderType.STOP : OrderType.STOP_LIMIT, resting, false, stp, price, quantity,
+                stopPrice(instrument, side, tick), 0, 0, expire);
+        }
+        if (roll < 80)
+        {
+            final long lot = instrument == 1 ? 10 : 1;
+            final long display = Math.max(lot, quantity / (2 + random.nextInt(4)) / lot * lot);
+            return encoder.newOrder(session, account, ++clientOrderId, instrument, side, OrderType.LIMIT, resting,
+                false, stp, price, quantity, 0, display, 0, expire);
+        }
+        final boolean market = random.nextInt(3) == 0;
+        final TimeInForce tif = market ? (random.nextBoolean() ? TimeInForce.IOC : TimeInForce.FOK) :
+            TIF[random.nextInt(TIF.length)];
+        final long lot = instrument == 1 ? 10 : 1;
+        return encoder.newOrder(session, account, ++clientOrderId, instrument, side,
+            market ? OrderType.MARKET : OrderType.LIMIT, tif, false, stp, price, quantity, 0, 0,
+            Math.max(lot, quantity / 2 / lot * lot), 0);
+    }
+
+    /** A stop price a few ticks beyond the last trade price on the side's trigger side (sometimes already reached). */
+    private long stopPrice(final int instrument, final Side side, final long tick)
+    {
+        final long last = processor.state().book(instrument).dynamicReferencePrice();
+        final long ticks = random.nextInt(12) - 1;
+        return side == Side.BUY ? last + ticks * tick : last - ticks * tick;
     }
 }

@@ -35,7 +35,7 @@ final class RiskUpdateTotalsTest
     void totalsOfEveryRiskUpdateEqualThePositionsValuedAtTheMarks()
     {
         final Harness h = new Harness();
-        final RandomCommands commands = new RandomCommands(11, h.encoder, h.processor);
+        final RandomCommands commands = new RandomCommands(11, h.encoder, h.processor, h.time - h.sequence, 1);
         for (int i = 0; i < RandomCommands.setupCount(); i++)
         {
             h.send(commands.setupCommand(i));

@@ -90,7 +90,7 @@ final class TradingScheduleTest
         assertEquals(at(MONDAY, 7, 50), h.processor.nextDeadlineNs());
         assertEquals(RejectReason.INSTRUMENT_HALTED, order(at(MONDAY, 6, 30), 1, TimeInForce.GTC).rejectReason());
 
-        assertTrue(Harness.only(tickAt(at(MONDAY, 7, 50)), Harness.Definition.class).isEmpty(), "pre-open: held");
+        assertEquals(TradingStatus.PRE_OPEN, status(tickAt(at(MONDAY, 7, 50))), "the pre-open call phase");
         assertEquals(at(MONDAY, 8, 0), h.processor.nextDeadlineNs());
         assertEquals(TradingStatus.OPEN, status(tickAt(at(MONDAY, 8, 0))));
         assertEquals(ExecType.NEW, order(at(MONDAY, 9, 0), 2, TimeInForce.GTC).execType());
@@ -118,12 +118,12 @@ final class TradingScheduleTest
         sendAt(at(MONDAY, 9, 0), londonWeekdays(h.encoder));
         assertEquals(ExecType.NEW, order(at(MONDAY, 9, 1), 1, TimeInForce.DAY).execType());
         // No Tick all evening: the next command, Tuesday at noon, first closes Monday, expires its DAY orders,
-        // then opens Tuesday.
+        // then takes Tuesday's pre-open and open.
         final List<Object> events = sendAt(at(MONDAY.plusDays(1), 12, 0), h.encoder.limit(SESSION, 2, 9, INSTRUMENT,
             Side.SELL, 10_100, 10));
         final List<TradingStatus> statuses = Harness.only(events, Harness.Definition.class).stream()
             .map(Harness.Definition::status).toList();
-        assertEquals(List.of(TradingStatus.HALTED, TradingStatus.OPEN), statuses);
+        assertEquals(List.of(TradingStatus.HALTED, TradingStatus.PRE_OPEN, TradingStatus.OPEN), statuses);
         final List<Harness.Er> reports = Harness.only(events, Harness.Er.class);
         assertEquals(ExecType.EXPIRED, reports.get(0).execType());
         assertEquals(ExecType.NEW, reports.get(1).execType(), "then the command, on the open venue");

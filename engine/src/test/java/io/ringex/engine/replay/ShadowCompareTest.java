@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ShadowCompareTest
 {
-    private static final String RULE = "if (taker.buy ? price > limitPrice : price < limitPrice)";
-    private static final String CHANGED_RULE = "if (taker.buy ? price >= limitPrice : price <= limitPrice)";
+    private static final String RULE = "if (buy ? price > limitPrice : price < limitPrice)";
+    private static final String CHANGED_RULE = "if (buy ? price >= limitPrice : price <= limitPrice)";
 
     @TempDir
     Path temp;

@@ -20,6 +20,8 @@ import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.MutableDirectBuffer;
+import uk.co.real_logic.artio.fields.UtcTimestampDecoder;
+import uk.co.real_logic.artio.util.MutableAsciiBuffer;
 
 /**
  * Translates FIX 4.4 order-entry messages into Ringex SBE commands, or says exactly why not.
@@ -27,10 +29,14 @@ import org.agrona.MutableDirectBuffer;
  * <caption>FIX to SBE</caption>
  * <tr><th>FIX</th><th>SBE</th><th>fields</th></tr>
  * <tr><td>D NewOrderSingle</td><td>NewOrder</td><td>11 ClOrdID, 1 Account (default: the user's first), 55 Symbol,
- * 54 Side (1 buy, 2 sell), 40 OrdType (1 market, 2 limit), 59 TimeInForce (0/absent day, 1 GTC, 3 IOC, 4 FOK),
- * 18 ExecInst containing 6 = post-only, 44 Price (limit), 38 OrderQty</td></tr>
+ * 54 Side (1 buy, 2 sell), 40 OrdType (1 market, 2 limit, 3 stop, 4 stop limit), 59 TimeInForce (0/absent day,
+ * 1 GTC, 3 IOC, 4 FOK, 6 GTD), 18 ExecInst containing 6 = post-only, 44 Price (limit, stop limit), 38 OrderQty,
+ * 99 StopPx (stop, stop limit: required; refused on other types), 111 MaxFloor or 1138 DisplayQty (iceberg; both
+ * must agree), 110 MinQty, 126 ExpireTime (UTCTimestamp) or 432 ExpireDate (YYYYMMDD: good through that UTC day)
+ * with 59=6 only, one of them</td></tr>
  * <tr><td>F OrderCancelRequest</td><td>CancelOrder</td><td>11, 41 OrigClOrdID, 37 OrderID (if numeric), 55, 1</td></tr>
- * <tr><td>G OrderCancelReplaceRequest</td><td>ReplaceOrder</td><td>11, 41, 37, 55, 1, 44, 38</td></tr>
+ * <tr><td>G OrderCancelReplaceRequest</td><td>ReplaceOrder</td><td>11, 41, 37, 55, 1, 44 (optional with 40=1 or
+ * 3), 38, 99 (a pending stop's new stop price; 40=3 or 4 only)</td></tr>
  * <tr><td>q OrderMassCancelRequest</td><td>MassCancel</td><td>11, 530 (1 = instrument via 55, 7 = account), 1</td></tr>
  * <tr><td>H OrderStatusRequest</td><td>OrderStatusRequest</td><td>11 (the order's ClOrdID), 37 OrderID (if numeric:
  * takes precedence), 790 OrdStatusReqID (optional, echoed), 1</td></tr>
@@ -62,6 +68,8 @@ public final class FixCommandTranslator
      * (AF) has two.
      */
     public static final char ORDER_MASS_STATUS_REQUEST = '\u00AF';
+    private static final String BAD_PRICE = "Price(44) missing, not positive or finer than the tick scale";
+    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
 
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final NewOrderEncoder newOrder = new NewOrderEncoder();
@@ -71,9 +79,14 @@ public final class FixCommandTranslator
     private final OrderStatusRequestEncoder orderStatus = new OrderStatusRequestEncoder();
     private final OrderMassStatusRequestEncoder massStatus = new OrderMassStatusRequestEncoder();
     private final io.ringex.gateway.StatusRequests statusRequests = new io.ringex.gateway.StatusRequests();
+    private final MutableAsciiBuffer ascii = new MutableAsciiBuffer();
     private String text = "";
     private int encodedLength;
     private long accountId;
+    private long stopPrice;
+    private long displayQuantity;
+    private long minQuantity;
+    private long expireTimeNs;
 
     /**
      * Translate one message.
@@ -168,26 +181,33 @@ public final class FixCommandTranslator
         final OrderType orderType = orderType(fields);
         if (orderType == null)
         {
-            return fail(RejectReason.INVALID_ORDER_TYPE, "OrdType(40) must be 1 (market) or 2 (limit)");
+            return fail(RejectReason.INVALID_ORDER_TYPE,
+                "OrdType(40) must be 1 (market), 2 (limit), 3 (stop) or 4 (stop limit)");
         }
         final TimeInForce timeInForce = timeInForce(fields);
         if (timeInForce == null)
         {
-            return fail(RejectReason.INVALID_ORDER_TYPE, "TimeInForce(59) must be 0, 1, 3 or 4");
+            return fail(RejectReason.INVALID_ORDER_TYPE, "TimeInForce(59) must be 0, 1, 3, 4 or 6");
         }
-        final long quantity = quantity(fields);
+        final long quantity = quantity(fields, FixFields.ORDER_QTY);
         if (quantity <= 0)
         {
             return fail(RejectReason.INVALID_QUANTITY, "OrderQty(38) must be a positive whole number");
         }
+        final int scale = instruments.priceScale(instrumentId);
         long price = 0;
-        if (orderType == OrderType.LIMIT)
+        if (orderType == OrderType.LIMIT || orderType == OrderType.STOP_LIMIT)
         {
-            price = price(fields, instruments.priceScale(instrumentId));
+            price = price(fields, FixFields.PRICE, scale);
             if (price <= 0)
             {
-                return fail(RejectReason.INVALID_PRICE, "Price(44) missing, not positive or finer than the tick scale");
+                return fail(RejectReason.INVALID_PRICE, BAD_PRICE);
             }
+        }
+        final RejectReason terms = readTerms(fields, orderType, timeInForce, scale);
+        if (terms != RejectReason.NONE)
+        {
+            return terms;
         }
 
         newOrder.wrapAndApplyHeader(out, 0, headerEncoder)
@@ -201,9 +221,152 @@ public final class FixCommandTranslator
             .postOnly(isPostOnly(fields) ? BooleanType.TRUE : BooleanType.FALSE)
             .selfTradePrevention(SelfTradePrevention.ACCOUNT_DEFAULT)
             .price(price)
-            .quantity(quantity);
+            .quantity(quantity)
+            .stopPrice(stopPrice)
+            .displayQuantity(displayQuantity)
+            .minQuantity(minQuantity)
+            .expireTimeNs(expireTimeNs);
         encodedLength = HEADER_LENGTH + newOrder.encodedLength();
         return RejectReason.NONE;
+    }
+
+    /**
+     * The terms of version 2: StopPx for OrdType 3 and 4 only (and required there); MaxFloor or DisplayQty (the same
+     * if both); MinQty; ExpireTime or ExpireDate for TimeInForce 6 only (and one of them required there). Sets
+     * {@link #stopPrice}, {@link #displayQuantity}, {@link #minQuantity} and {@link #expireTimeNs}.
+     */
+    private RejectReason readTerms(
+        final FixFields fields, final OrderType orderType, final TimeInForce timeInForce, final int scale)
+    {
+        stopPrice = 0;
+        displayQuantity = 0;
+        minQuantity = 0;
+        expireTimeNs = 0;
+        final RejectReason stop = readStopPrice(fields, orderType, scale);
+        if (stop != RejectReason.NONE)
+        {
+            return stop;
+        }
+        final boolean maxFloor = fields.has(FixFields.MAX_FLOOR);
+        final boolean displayQty = fields.has(FixFields.DISPLAY_QTY);
+        if (maxFloor || displayQty)
+        {
+            displayQuantity = quantity(fields, maxFloor ? FixFields.MAX_FLOOR : FixFields.DISPLAY_QTY);
+            if (displayQuantity <= 0 ||
+                (maxFloor && displayQty && quantity(fields, FixFields.DISPLAY_QTY) != displayQuantity))
+            {
+                return fail(RejectReason.INVALID_DISPLAY_QUANTITY,
+                    "MaxFloor(111) / DisplayQty(1138) must be a positive whole number, the same in both");
+            }
+        }
+        if (fields.has(FixFields.MIN_QTY))
+        {
+            minQuantity = quantity(fields, FixFields.MIN_QTY);
+            if (minQuantity <= 0)
+            {
+                return fail(RejectReason.INVALID_MIN_QUANTITY, "MinQty(110) must be a positive whole number");
+            }
+        }
+        final boolean time = fields.has(FixFields.EXPIRE_TIME);
+        final boolean date = fields.has(FixFields.EXPIRE_DATE);
+        if (timeInForce != TimeInForce.GTD)
+        {
+            return time || date ? fail(RejectReason.INVALID_EXPIRE_TIME,
+                "ExpireTime(126) and ExpireDate(432) only with TimeInForce(59)=6") : RejectReason.NONE;
+        }
+        if (time == date)
+        {
+            return fail(RejectReason.INVALID_EXPIRE_TIME,
+                "TimeInForce(59)=6 needs one of ExpireTime(126) and ExpireDate(432)");
+        }
+        expireTimeNs = time ? expireTime(fields) : expireDate(fields);
+        if (expireTimeNs <= 0)
+        {
+            return fail(RejectReason.INVALID_EXPIRE_TIME, time ?
+                "ExpireTime(126) must be a UTCTimestamp YYYYMMDD-HH:MM:SS[.sss]" :
+                "ExpireDate(432) must be a date YYYYMMDD");
+        }
+        return RejectReason.NONE;
+    }
+
+    private RejectReason readStopPrice(final FixFields fields, final OrderType orderType, final int scale)
+    {
+        final boolean stopType = orderType == OrderType.STOP || orderType == OrderType.STOP_LIMIT;
+        if (!fields.has(FixFields.STOP_PX))
+        {
+            return stopType ? fail(RejectReason.INVALID_STOP_PRICE, "StopPx(99) is required with OrdType(40) 3 or 4") :
+                RejectReason.NONE;
+        }
+        if (!stopType)
+        {
+            return fail(RejectReason.INVALID_STOP_PRICE, "StopPx(99) only with OrdType(40) 3 or 4");
+        }
+        stopPrice = price(fields, FixFields.STOP_PX, scale);
+        return stopPrice > 0 ? RejectReason.NONE :
+            fail(RejectReason.INVALID_STOP_PRICE, "StopPx(99) not positive or finer than the tick scale");
+    }
+
+    private long expireTime(final FixFields fields)
+    {
+        final int length = fields.length(FixFields.EXPIRE_TIME);
+        if (length != UtcTimestampDecoder.LENGTH_WITHOUT_MILLISECONDS &&
+            length != UtcTimestampDecoder.LENGTH_WITH_MILLISECONDS &&
+            length != UtcTimestampDecoder.LENGTH_WITH_MICROSECONDS &&
+            length != UtcTimestampDecoder.LENGTH_WITH_NANOSECONDS)
+        {
+            return -1;
+        }
+        try
+        {
+            ascii.wrap(fields.buffer());
+            return UtcTimestampDecoder.decodeNanos(ascii, fields.offset(FixFields.EXPIRE_TIME), length, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            return -1;
+        }
+    }
+
+    /** The end of an ExpireDate's day in UTC (the engine has no market time zone): the next midnight. */
+    private static long expireDate(final FixFields fields)
+    {
+        if (fields.length(FixFields.EXPIRE_DATE) != 8)
+        {
+            return -1;
+        }
+        final long digits = fields.longValue(FixFields.EXPIRE_DATE);
+        if (digits < 0)
+        {
+            return -1;
+        }
+        final int year = (int)(digits / 10_000);
+        final int month = (int)(digits / 100 % 100);
+        final int day = (int)(digits % 100);
+        if (year < 1970 || year > 2261 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
+        {
+            return -1;
+        }
+        return (daysFromEpoch(year, month, day) + 1) * NANOS_PER_DAY;
+    }
+
+    private static int daysInMonth(final int year, final int month)
+    {
+        if (month == 2)
+        {
+            return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28;
+        }
+        return month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31;
+    }
+
+    /** Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil), without allocation. */
+    private static long daysFromEpoch(final int year, final int month, final int day)
+    {
+        final int y = month <= 2 ? year - 1 : year;
+        final int era = y / 400;
+        final int yearOfEra = y - era * 400;
+        final int dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+        final int dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+        return era * 146_097L + dayOfEra - 719_468;
     }
 
     private RejectReason cancel(
@@ -251,15 +414,32 @@ public final class FixCommandTranslator
         {
             return fail(RejectReason.UNKNOWN_INSTRUMENT, "unknown Symbol(55)");
         }
-        final long quantity = quantity(fields);
+        final long quantity = quantity(fields, FixFields.ORDER_QTY);
         if (quantity <= 0)
         {
             return fail(RejectReason.INVALID_QUANTITY, "OrderQty(38) must be a positive whole number");
         }
-        final long price = price(fields, instruments.priceScale(instrumentId));
-        if (price <= 0)
+        final int scale = instruments.priceScale(instrumentId);
+        final OrderType orderType = fields.has(FixFields.ORD_TYPE) ? orderType(fields) : OrderType.LIMIT;
+        if (orderType == null)
         {
-            return fail(RejectReason.INVALID_PRICE, "Price(44) missing, not positive or finer than the tick scale");
+            return fail(RejectReason.INVALID_ORDER_TYPE,
+                "OrdType(40) must be 1 (market), 2 (limit), 3 (stop) or 4 (stop limit)");
+        }
+        final boolean priced = orderType == OrderType.LIMIT || orderType == OrderType.STOP_LIMIT;
+        final long price = priced || fields.has(FixFields.PRICE) ? price(fields, FixFields.PRICE, scale) : 0;
+        if (price < 0 || (priced && price == 0))
+        {
+            return fail(RejectReason.INVALID_PRICE, BAD_PRICE);
+        }
+        stopPrice = 0;
+        if (fields.has(FixFields.STOP_PX))
+        {
+            final RejectReason stop = readStopPrice(fields, orderType, scale);
+            if (stop != RejectReason.NONE)
+            {
+                return stop;
+            }
         }
         replaceOrder.wrapAndApplyHeader(out, 0, headerEncoder)
             .sessionId(sessionId)
@@ -269,7 +449,8 @@ public final class FixCommandTranslator
             .orderId(orderId(fields))
             .instrumentId(instrumentId)
             .price(price)
-            .quantity(quantity);
+            .quantity(quantity)
+            .stopPrice(stopPrice);
         encodedLength = HEADER_LENGTH + replaceOrder.encodedLength();
         return RejectReason.NONE;
     }
@@ -473,6 +654,10 @@ public final class FixCommandTranslator
                 return OrderType.MARKET;
             case '2':
                 return OrderType.LIMIT;
+            case '3':
+                return OrderType.STOP;
+            case '4':
+                return OrderType.STOP_LIMIT;
             default:
                 return null;
         }
@@ -498,6 +683,8 @@ public final class FixCommandTranslator
                 return TimeInForce.IOC;
             case '4':
                 return TimeInForce.FOK;
+            case '6':
+                return TimeInForce.GTD;
             default:
                 return null;
         }
@@ -516,23 +703,23 @@ public final class FixCommandTranslator
         return false;
     }
 
-    private static long quantity(final FixFields fields)
+    private static long quantity(final FixFields fields, final int tag)
     {
-        if (!fields.has(FixFields.ORDER_QTY) || fields.firstChar(FixFields.ORDER_QTY) == '+')
+        if (!fields.has(tag) || fields.firstChar(tag) == '+')
         {
             return -1;
         }
-        final long quantity = FixedPoint.parse(fields.value(FixFields.ORDER_QTY), 0);
+        final long quantity = FixedPoint.parse(fields.value(tag), 0);
         return quantity == FixedPoint.INVALID ? -1 : quantity;
     }
 
-    private static long price(final FixFields fields, final int priceScale)
+    private static long price(final FixFields fields, final int tag, final int priceScale)
     {
-        if (!fields.has(FixFields.PRICE) || priceScale < 0 || fields.firstChar(FixFields.PRICE) == '+')
+        if (!fields.has(tag) || priceScale < 0 || fields.firstChar(tag) == '+')
         {
             return -1;
         }
-        final long price = FixedPoint.parse(fields.value(FixFields.PRICE), priceScale);
+        final long price = FixedPoint.parse(fields.value(tag), priceScale);
         return price == FixedPoint.INVALID ? -1 : price;
     }
 

@@ -27,7 +27,7 @@ import uk.co.real_logic.artio.util.MutableAsciiBuffer;
  * <li>a repeating group whose count does not match its entries: 16.</li>
  * </ul>
  * A message failing these gets a session-level Reject(3) and goes no further. A valid FIX 4.4 message that Ringex
- * does not support (OrdType(40)=3 stop, an unknown Symbol) passes here and is refused by {@link FixCommandTranslator}
+ * does not support (OrdType(40)=P pegged, an unknown Symbol) passes here and is refused by {@link FixCommandTranslator}
  * with a business reject. Artio's validation is on unless the JVM runs with {@code -Dfix.codecs.no_validation=true};
  * with it off, only the TransactTime and parse checks remain.
  * <p>
@@ -202,7 +202,8 @@ final class FixDictionaryCheck
 
     private static boolean isDecimalTag(final int tag)
     {
-        return tag == FixFields.PRICE || tag == FixFields.ORDER_QTY;
+        return tag == FixFields.PRICE || tag == FixFields.ORDER_QTY || tag == FixFields.STOP_PX ||
+            tag == FixFields.MIN_QTY || tag == FixFields.MAX_FLOOR;
     }
 
     /**

@@ -38,8 +38,12 @@ import java.util.concurrent.TimeUnit;
  * <table>
  * <caption>SBE ExecutionReport to FIX</caption>
  * <tr><th>SBE</th><th>FIX</th></tr>
- * <tr><td>execType NEW, PARTIAL_FILL, FILL, CANCELED, REPLACED, REJECTED, EXPIRED</td>
- * <td>ExecType(150) 0, F, F, 4, 5, 8, C</td></tr>
+ * <tr><td>execType NEW, PARTIAL_FILL, FILL, CANCELED, REPLACED, REJECTED, EXPIRED, TRIGGERED</td>
+ * <td>ExecType(150) 0, F, F, 4, 5, 8, C, D (Restated, ExecRestatementReason(378) 99 and Text TRIGGERED: FIX 4.4
+ * has no Triggered ExecType, FIX 5.0's L)</td></tr>
+ * <tr><td>orderType LIMIT, MARKET, STOP, STOP_LIMIT; timeInForce DAY, GTC, IOC, FOK, GTD</td>
+ * <td>OrdType(40) 2, 1, 3, 4; TimeInForce(59) 0, 1, 3, 4, 6</td></tr>
+ * <tr><td>stopPrice, displayQuantity (when set)</td><td>StopPx(99), MaxFloor(111)</td></tr>
  * <tr><td>orderStatus NEW, PARTIALLY_FILLED, FILLED, CANCELED, REJECTED, EXPIRED</td>
  * <td>OrdStatus(39) 0, 1, 2, 4, 8, C</td></tr>
  * <tr><td>price, averagePrice, lastPrice (fixed point)</td><td>Price(44), AvgPx(6), LastPx(31), exact decimals at
@@ -203,7 +207,7 @@ public final class FixEventTranslator
         final OrderType orderType = orderTypeOf(d.orderTypeRaw());
         if (orderType != null)
         {
-            e.ordType(orderType == OrderType.MARKET ? '1' : '2');
+            e.ordType(ordType(orderType));
         }
         else
         {
@@ -215,10 +219,20 @@ public final class FixEventTranslator
         {
             e.timeInForce(tif);
         }
-        if (orderType != OrderType.MARKET)
+        if (orderType != OrderType.MARKET && orderType != OrderType.STOP)
         {
             values.fit(d.price(), scale, "Price(44)");
             e.price(values.value(), values.scale());
+        }
+        if (d.stopPrice() > 0)
+        {
+            values.fit(d.stopPrice(), scale, "StopPx(99)");
+            e.stopPx(values.value(), values.scale());
+        }
+        if (d.displayQuantity() > 0)
+        {
+            values.fit(d.displayQuantity(), 0, "MaxFloor(111)");
+            e.maxFloor(values.value(), values.scale());
         }
         values.fit(d.quantity(), 0, "OrderQty(38)");
         e.orderQtyData().orderQty(values.value(), values.scale());
@@ -237,6 +251,11 @@ public final class FixEventTranslator
         }
 
         text.setLength(0);
+        if (execType == ExecType.TRIGGERED)
+        {
+            e.execRestatementReason(99);
+            text.append("TRIGGERED");
+        }
         if (execType == ExecType.REJECTED)
         {
             final RejectReason rejectReason = rejectReasonOf(d.rejectReasonRaw());
@@ -253,6 +272,11 @@ public final class FixEventTranslator
             else if (cancelReason != CancelReason.NONE && cancelReason != CancelReason.NULL_VAL)
             {
                 text.append(cancelReason.name());
+                final RejectReason detail = rejectReasonOf(d.rejectReasonRaw());
+                if (detail != null && detail != RejectReason.NONE)
+                {
+                    text.append(": ").append(detail.name());
+                }
             }
         }
         appendNotes(text);
@@ -948,6 +972,8 @@ public final class FixEventTranslator
                 return '8';
             case EXPIRED:
                 return 'C';
+            case TRIGGERED:
+                return 'D';
             default:
                 return 'I';
         }
@@ -1082,8 +1108,25 @@ public final class FixEventTranslator
                 return '3';
             case FOK:
                 return '4';
+            case GTD:
+                return '6';
             default:
                 return 0;
+        }
+    }
+
+    private static char ordType(final OrderType orderType)
+    {
+        switch (orderType)
+        {
+            case MARKET:
+                return '1';
+            case STOP:
+                return '3';
+            case STOP_LIMIT:
+                return '4';
+            default:
+                return '2';
         }
     }
 
@@ -1114,9 +1157,13 @@ public final class FixEventTranslator
             case POST_ONLY_WOULD_CROSS:
             case FOK_NOT_FILLABLE:
             case NO_LIQUIDITY:
+            case MIN_QUANTITY_NOT_MET:
+            case NOT_ALLOWED_IN_PHASE:
                 return 11;
             case INVALID_QUANTITY:
             case INVALID_LOT:
+            case INVALID_DISPLAY_QUANTITY:
+            case INVALID_MIN_QUANTITY:
                 return 13;
             case UNKNOWN_ACCOUNT:
             case NOT_AUTHORISED:

@@ -45,6 +45,16 @@ public final class FixFields
     public static final int TIME_IN_FORCE = 59;
     /** TransactTime. */
     public static final int TRANSACT_TIME = 60;
+    /** StopPx. */
+    public static final int STOP_PX = 99;
+    /** MinQty. */
+    public static final int MIN_QTY = 110;
+    /** MaxFloor. */
+    public static final int MAX_FLOOR = 111;
+    /** ExpireTime. */
+    public static final int EXPIRE_TIME = 126;
+    /** ExpireDate. */
+    public static final int EXPIRE_DATE = 432;
     /** MassCancelRequestType. */
     public static final int MASS_CANCEL_REQUEST_TYPE = 530;
     /** MassStatusReqID. */
@@ -53,13 +63,15 @@ public final class FixFields
     public static final int MASS_STATUS_REQ_TYPE = 585;
     /** OrdStatusReqID. */
     public static final int ORD_STATUS_REQ_ID = 790;
+    /** DisplayQty (FIX 5.0; FIX 4.4 has MaxFloor). */
+    public static final int DISPLAY_QTY = 1138;
 
     private static final byte SOH = 1;
     private static final int[] TAGS = {
         ACCOUNT, CL_ORD_ID, EXEC_INST, MSG_SEQ_NUM, MSG_TYPE, ORDER_ID, ORDER_QTY, ORD_TYPE, ORIG_CL_ORD_ID,
-        POSS_DUP_FLAG, PRICE, SIDE, SYMBOL, TIME_IN_FORCE, TRANSACT_TIME, MASS_CANCEL_REQUEST_TYPE,
-        MASS_STATUS_REQ_ID, MASS_STATUS_REQ_TYPE, ORD_STATUS_REQ_ID };
-    private static final int MAX_TAG = 790;
+        POSS_DUP_FLAG, PRICE, SIDE, SYMBOL, TIME_IN_FORCE, TRANSACT_TIME, STOP_PX, MIN_QTY, MAX_FLOOR, EXPIRE_TIME,
+        EXPIRE_DATE, MASS_CANCEL_REQUEST_TYPE, MASS_STATUS_REQ_ID, MASS_STATUS_REQ_TYPE, ORD_STATUS_REQ_ID, DISPLAY_QTY };
+    private static final int MAX_TAG = DISPLAY_QTY;
     private static final byte[] SLOT_BY_TAG = new byte[MAX_TAG + 1];
 
     static
@@ -155,6 +167,14 @@ public final class FixFields
             i++; // SOH
         }
         return this;
+    }
+
+    /**
+     * @return the buffer last scanned (for {@link #offset(int)}), valid until the next scan.
+     */
+    public DirectBuffer buffer()
+    {
+        return buffer;
     }
 
     /**

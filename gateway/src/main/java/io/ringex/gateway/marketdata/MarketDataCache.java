@@ -1,5 +1,6 @@
 package io.ringex.gateway.marketdata;
 
+import io.ringex.protocol.codecs.AuctionIndicativeDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
@@ -80,6 +81,11 @@ public final class MarketDataCache
                     trade.quantity(), (byte)trade.aggressorSideRaw(), trade.timestampNs());
             }
             case BookSnapshotDecoder.TEMPLATE_ID -> onSnapshot(snapshot.wrap(buffer, at, blockLength, version));
+            case AuctionIndicativeDecoder.TEMPLATE_ID ->
+                // A call phase's indicative takes the instrument's next sequence; the book does not change.
+                feed(buffer.getInt(at + AuctionIndicativeDecoder.instrumentIdEncodingOffset(),
+                    MessageHeaderDecoder.BYTE_ORDER)).onOtherSequenced(buffer.getLong(
+                    at + AuctionIndicativeDecoder.mdSequenceEncodingOffset(), MessageHeaderDecoder.BYTE_ORDER));
             default ->
             {
                 // not a message the gateway's market data uses

@@ -18,8 +18,10 @@ import org.agrona.DirectBuffer;
 /**
  * The checks the SBE gateway applies to each client message before it forwards anything: structure
  * ({@link MessageValidator}), kind (clients send session and order-entry messages only), then per-message field
- * checks (enum values inside the schema, read raw because SBE's enum getters throw on others; quantities and
- * limit prices positive; client order ids following {@link ClientOrderIds}, the rule the FIX gateway applies to
+ * checks (enum values inside the schema, read raw because SBE's enum getters throw on others; quantities positive;
+ * the limit price of a LIMIT or STOP_LIMIT order positive, a replace's price not negative (a pending stop's replace
+ * may leave it 0); the terms of version 2 (stop price, display and minimum quantities, expiry) are the engine's to
+ * check; client order ids following {@link ClientOrderIds}, the rule the FIX gateway applies to
  * ClOrdID too: required on every order-entry message, as FIX 4.4 requires ClOrdID on D, F, G and q; the original
  * client order id where given, and a cancel or replace naming its order by engine id or original client order id)
  * and account authority. {@link #text()} says which field a MALFORMED refusal is about.
@@ -100,7 +102,7 @@ public final class CommandChecker
                 final NewOrderDecoder d = newOrderDecoder.wrap(buffer, bodyOffset, blockLength, version);
                 accountId = d.accountId();
                 // Raw values: SBE's enum getters throw on values outside the schema.
-                if (!isIn(d.sideRaw(), 1, 2) || !isIn(d.orderTypeRaw(), 1, 2) || !isIn(d.timeInForceRaw(), 1, 4) ||
+                if (!isIn(d.sideRaw(), 1, 2) || !isIn(d.orderTypeRaw(), 1, 4) || !isIn(d.timeInForceRaw(), 1, 5) ||
                     !isIn(d.postOnlyRaw(), 0, 1) || !isIn(d.selfTradePreventionRaw(), 0, 4))
                 {
                     return malformed(BAD_ENUM);
@@ -113,7 +115,8 @@ public final class CommandChecker
                 {
                     return RejectReason.INVALID_QUANTITY;
                 }
-                if (d.orderTypeRaw() == OrderType.LIMIT.value() && d.price() <= 0)
+                if ((d.orderTypeRaw() == OrderType.LIMIT.value() || d.orderTypeRaw() == OrderType.STOP_LIMIT.value()) &&
+                    d.price() <= 0)
                 {
                     return RejectReason.INVALID_PRICE;
                 }
@@ -147,7 +150,7 @@ public final class CommandChecker
                 {
                     return RejectReason.INVALID_QUANTITY;
                 }
-                if (d.price() <= 0)
+                if (d.price() < 0)
                 {
                     return RejectReason.INVALID_PRICE;
                 }

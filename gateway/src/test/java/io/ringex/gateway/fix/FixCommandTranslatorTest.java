@@ -134,8 +134,20 @@ class FixCommandTranslatorTest
         "'11=A|55=DOGE|54=1|40=2|38=1|44=1|', UNKNOWN_INSTRUMENT",
         "'11=A|54=1|40=2|38=1|44=1|', UNKNOWN_INSTRUMENT",
         "'11=A|55=BTC-USD|54=5|40=2|38=1|44=1|', MALFORMED",
-        "'11=A|55=BTC-USD|54=1|40=3|38=1|44=1|', INVALID_ORDER_TYPE",
-        "'11=A|55=BTC-USD|54=1|40=2|59=6|38=1|44=1|', INVALID_ORDER_TYPE",
+        "'11=A|55=BTC-USD|54=1|40=P|38=1|44=1|', INVALID_ORDER_TYPE",
+        "'11=A|55=BTC-USD|54=1|40=2|59=2|38=1|44=1|', INVALID_ORDER_TYPE",
+        "'11=A|55=BTC-USD|54=1|40=3|38=1|', INVALID_STOP_PRICE",
+        "'11=A|55=BTC-USD|54=1|40=4|38=1|99=101|', INVALID_PRICE",
+        "'11=A|55=BTC-USD|54=1|40=2|38=1|44=1|99=2|', INVALID_STOP_PRICE",
+        "'11=A|55=BTC-USD|54=1|40=3|38=1|99=1.001|', INVALID_STOP_PRICE",
+        "'11=A|55=BTC-USD|54=1|40=2|59=6|38=1|44=1|', INVALID_EXPIRE_TIME",
+        "'11=A|55=BTC-USD|54=1|40=2|59=6|38=1|44=1|126=20300101-00:00:00|432=20300101|', INVALID_EXPIRE_TIME",
+        "'11=A|55=BTC-USD|54=1|40=2|59=1|38=1|44=1|126=20300101-00:00:00|', INVALID_EXPIRE_TIME",
+        "'11=A|55=BTC-USD|54=1|40=2|59=6|38=1|44=1|126=2030-01-01|', INVALID_EXPIRE_TIME",
+        "'11=A|55=BTC-USD|54=1|40=2|59=6|38=1|44=1|432=20300231|', INVALID_EXPIRE_TIME",
+        "'11=A|55=BTC-USD|54=1|40=2|38=10|44=1|111=0|', INVALID_DISPLAY_QUANTITY",
+        "'11=A|55=BTC-USD|54=1|40=2|38=10|44=1|111=2|1138=3|', INVALID_DISPLAY_QUANTITY",
+        "'11=A|55=BTC-USD|54=1|40=2|38=10|44=1|110=1.5|', INVALID_MIN_QUANTITY",
         "'11=A|1=200|55=BTC-USD|54=1|40=2|38=1|44=1|', NOT_AUTHORISED",
         "'11=A|1=ACC|55=BTC-USD|54=1|40=2|38=1|44=1|', UNKNOWN_ACCOUNT",
         "'11=A|55=BTC-USD|54=1|40=2|38=1|44=1', MALFORMED",
@@ -150,6 +162,56 @@ class FixCommandTranslatorTest
     void badNewOrdersAreRejectedWithAReason(final String fields, final RejectReason expected)
     {
         assertEquals(expected, translate('D', fields));
+    }
+
+    @Test
+    void stopIcebergMinimumAndGtdTermsBecomeTheNewOrdersVersionTwoFields()
+    {
+        assertEquals(RejectReason.NONE, translate('D', "11=S|55=BTC-USD|54=1|40=4|44=101.50|99=101.25|38=10|"));
+        NewOrderDecoder d = newOrder();
+        assertEquals(OrderType.STOP_LIMIT, d.orderType());
+        assertEquals(10_150, d.price());
+        assertEquals(10_125, d.stopPrice());
+
+        assertEquals(RejectReason.NONE, translate('D', "11=S|55=BTC-USD|54=2|40=3|99=99|38=10|44=5|"));
+        d = newOrder();
+        assertEquals(OrderType.STOP, d.orderType());
+        assertEquals(0, d.price(), "a stop's Price is not used");
+        assertEquals(9_900, d.stopPrice());
+
+        assertEquals(RejectReason.NONE, translate('D', "11=I|55=BTC-USD|54=2|40=2|44=100|38=100|111=20|110=30|"));
+        d = newOrder();
+        assertEquals(20, d.displayQuantity());
+        assertEquals(30, d.minQuantity());
+        assertEquals(RejectReason.NONE, translate('D', "11=I|55=BTC-USD|54=2|40=2|44=100|38=100|1138=25|"));
+        assertEquals(25, newOrder().displayQuantity());
+
+        assertEquals(RejectReason.NONE, translate('D',
+            "11=G|55=BTC-USD|54=1|40=2|44=100|38=1|59=6|126=20300102-03:04:05.006|"));
+        d = newOrder();
+        assertEquals(TimeInForce.GTD, d.timeInForce());
+        assertEquals(java.time.Instant.parse("2030-01-02T03:04:05.006Z").toEpochMilli() * 1_000_000L,
+            d.expireTimeNs());
+        assertEquals(RejectReason.NONE, translate('D', "11=G|55=BTC-USD|54=1|40=2|44=100|38=1|59=6|432=20300102|"));
+        assertEquals(java.time.Instant.parse("2030-01-03T00:00:00Z").toEpochMilli() * 1_000_000L,
+            newOrder().expireTimeNs(), "good through the whole of that UTC day");
+        assertEquals(RejectReason.NONE, translate('D', "11=G|55=BTC-USD|54=1|40=2|44=100|38=1|59=6|432=20280229|"));
+        assertEquals(java.time.Instant.parse("2028-03-01T00:00:00Z").toEpochMilli() * 1_000_000L,
+            newOrder().expireTimeNs(), "a leap day");
+    }
+
+    @Test
+    void aReplaceOfAStopMayLeaveThePriceOutAndMoveTheStopPrice()
+    {
+        assertEquals(RejectReason.NONE, translate('G', "11=R2|41=R1|55=BTC-USD|54=1|40=3|38=4|99=102|"));
+        header.wrap(out, 0);
+        final ReplaceOrderDecoder replace = new ReplaceOrderDecoder().wrap(out, 8, header.blockLength(),
+            header.version());
+        assertEquals(0, replace.price());
+        assertEquals(10_200, replace.stopPrice());
+        assertEquals(RejectReason.INVALID_PRICE, translate('G', "11=R2|41=R1|55=BTC-USD|54=1|40=4|38=4|99=102|"));
+        assertEquals(RejectReason.INVALID_STOP_PRICE,
+            translate('G', "11=R2|41=R1|55=BTC-USD|54=1|40=2|44=1|38=4|99=1|"));
     }
 
     @Test

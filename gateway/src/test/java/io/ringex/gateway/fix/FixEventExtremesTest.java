@@ -86,7 +86,9 @@ class FixEventExtremesTest
         AVERAGE_PRICE((e, v) -> e.averagePrice(v)),
         TRADE_ID((e, v) -> e.tradeId(v)),
         TRANSACT_TIME_NS((e, v) -> e.transactTimeNs(v)),
-        COMMAND_SEQUENCE((e, v) -> e.commandSequence(v));
+        COMMAND_SEQUENCE((e, v) -> e.commandSequence(v)),
+        STOP_PRICE((e, v) -> e.stopPrice(v)),
+        DISPLAY_QUANTITY((e, v) -> e.displayQuantity(v));
 
         final BiConsumer<ExecutionReportEncoder, Long> setter;
 
@@ -191,7 +193,7 @@ class FixEventExtremesTest
             final boolean vital = name.equals("execType") || name.equals("orderStatus") || name.equals("side");
             final boolean known = switch (name)
             {
-                case "execType" -> raw >= 1 && raw <= 7;
+                case "execType" -> raw >= 1 && raw <= 8;
                 case "orderStatus" -> raw >= 1 && raw <= 6;
                 case "side" -> raw == 1 || raw == 2;
                 default -> true;
@@ -239,8 +241,8 @@ class FixEventExtremesTest
                 }
             }
             e.execType(random.pick(ExecType.NEW, ExecType.PARTIAL_FILL, ExecType.FILL, ExecType.CANCELED,
-                ExecType.REPLACED, ExecType.REJECTED, ExecType.EXPIRED));
-            e.orderType(random.pick(OrderType.LIMIT, OrderType.MARKET));
+                ExecType.REPLACED, ExecType.REJECTED, ExecType.EXPIRED, ExecType.TRIGGERED));
+            e.orderType(random.pick(OrderType.LIMIT, OrderType.MARKET, OrderType.STOP, OrderType.STOP_LIMIT));
             e.rejectReason(random.pick(RejectReason.values()));
             if (random.nextInt(10) == 0)
             {
@@ -363,14 +365,31 @@ class FixEventExtremesTest
         final int scale = Math.max(0, knownScale);
         final String text = FixWire.field(fix, 58);
         boolean anyFitted = false;
-        final boolean market = d.orderTypeRaw() == OrderType.MARKET.value();
+        final boolean market = d.orderTypeRaw() == OrderType.MARKET.value() ||
+            d.orderTypeRaw() == OrderType.STOP.value();
         if (!market)
         {
             anyFitted |= checkDecimal(fix, 44, "Price(44)", d.price(), scale, text);
         }
         else
         {
-            assertFalse(fix.isSetField(44), "no Price on a market order");
+            assertFalse(fix.isSetField(44), "no Price on a market or stop order");
+        }
+        if (d.stopPrice() > 0)
+        {
+            anyFitted |= checkDecimal(fix, 99, "StopPx(99)", d.stopPrice(), scale, text);
+        }
+        else
+        {
+            assertFalse(fix.isSetField(99), "no StopPx without a stop price");
+        }
+        if (d.displayQuantity() > 0)
+        {
+            anyFitted |= checkDecimal(fix, 111, "MaxFloor(111)", d.displayQuantity(), 0, text);
+        }
+        else
+        {
+            assertFalse(fix.isSetField(111), "no MaxFloor without a display quantity");
         }
         anyFitted |= checkDecimal(fix, 38, "OrderQty(38)", d.quantity(), 0, text);
         anyFitted |= checkDecimal(fix, 151, "LeavesQty(151)", d.leavesQuantity(), 0, text);

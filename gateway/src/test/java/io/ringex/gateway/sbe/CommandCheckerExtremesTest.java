@@ -148,7 +148,7 @@ class CommandCheckerExtremesTest
         switch (v.templateId)
         {
             case NewOrderEncoder.TEMPLATE_ID:
-                if (!in(v.side, 1, 2) || !in(v.orderType, 1, 2) || !in(v.timeInForce, 1, 4) ||
+                if (!in(v.side, 1, 2) || !in(v.orderType, 1, 4) || !in(v.timeInForce, 1, 5) ||
                     !in(v.postOnly, 0, 1) || !in(v.selfTradePrevention, 0, 4) || !idOk)
                 {
                     return RejectReason.MALFORMED;
@@ -157,7 +157,7 @@ class CommandCheckerExtremesTest
                 {
                     return RejectReason.INVALID_QUANTITY;
                 }
-                if (v.orderType == 1 && v.price <= 0)
+                if ((v.orderType == 1 || v.orderType == 4) && v.price <= 0)
                 {
                     return RejectReason.INVALID_PRICE;
                 }
@@ -177,7 +177,7 @@ class CommandCheckerExtremesTest
                 {
                     return RejectReason.INVALID_QUANTITY;
                 }
-                if (v.price <= 0)
+                if (v.price < 0)
                 {
                     return RejectReason.INVALID_PRICE;
                 }

@@ -18,6 +18,7 @@ import io.ringex.gateway.testing.RecordingListener;
 import io.ringex.gateway.testing.TestEngines;
 import io.ringex.gateway.testing.TestUsers;
 import io.ringex.engine.node.NodeTestSupport;
+import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonEncoder;
@@ -405,8 +406,11 @@ class SbeLogonSecurityIT
             .sessionId(sessionId[0]).accountId(TestUsers.BOB_ACCOUNT).clientOrderId("OLD1").instrumentId(INSTRUMENT)
             .side(Side.SELL).orderType(OrderType.LIMIT).timeInForce(TimeInForce.GTC).postOnly(BooleanType.FALSE)
             .selfTradePrevention(SelfTradePrevention.ACCOUNT_DEFAULT).price(10_100).quantity(1);
+        // Version 1's NewOrder: the root block ends before the order types' fields (version 2).
+        final int v1OrderBlockLength = MessageCatalog.blockLength(NewOrderEncoder.TEMPLATE_ID, 1);
+        buffer.putShort(0, (short)v1OrderBlockLength);
         buffer.putShort(6, (short)1);
-        send(client, buffer, MessageHeaderEncoder.ENCODED_LENGTH + order.encodedLength());
+        send(client, buffer, MessageHeaderEncoder.ENCODED_LENGTH + v1OrderBlockLength);
         Await.until("execution report", () -> seen.size() > 1, () -> responses.poll((b, o, l, h) ->
         {
             header.wrap(b, o);

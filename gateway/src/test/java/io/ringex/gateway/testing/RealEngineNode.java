@@ -90,22 +90,34 @@ public final class RealEngineNode implements EngineUnderTest
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName));
             AdminClient admin = new AdminClient(aeron, ingressChannel, ingressStreamId, riskChannel, riskStreamId))
         {
+            // Each command waits for its own answer (recognised by the command the engine echoes): a gateway already
+            // following this node offers its configured users meanwhile, and the engine refuses those whose accounts
+            // do not exist yet; that refusal is the gateway's, not this set-up's.
             long requestId = 0;
             for (final EngineStreams.TestInstrument instrument : instruments)
             {
                 final long reference = 100 * FixedPoint.powerOfTen(instrument.priceScale());
-                admin.send(admin.commands().addInstrument(++requestId, instrument.instrumentId(),
+                accepted(admin, admin.commands().addInstrument(++requestId, instrument.instrumentId(),
                     instrument.symbol(), instrument.priceScale(), 1, 1, reference, PriceBandType.BASIS_POINTS, 5_000));
             }
             final long funds = 1_000_000_000L * FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE);
             for (final long account : ACCOUNTS)
             {
-                admin.send(admin.commands().addAccount(++requestId, account, SelfTradePrevention.CANCEL_NEWEST));
-                admin.send(admin.commands().setLimits(++requestId, account, 1_000_000, funds, funds, 1_000_000,
+                accepted(admin, admin.commands().addAccount(++requestId, account, SelfTradePrevention.CANCEL_NEWEST));
+                accepted(admin, admin.commands().setLimits(++requestId, account, 1_000_000, funds, funds, 1_000_000,
                     10_000, true, new int[0], new long[0]));
-                admin.send(admin.commands().adjustBalance(++requestId, account, funds));
+                accepted(admin, admin.commands().adjustBalance(++requestId, account, funds));
             }
-            admin.awaitResponses(requestId);
+        }
+    }
+
+    private static void accepted(final AdminClient admin, final int length)
+    {
+        final AdminClient.Answer answer = admin.request(length);
+        if (!answer.accepted())
+        {
+            throw new IllegalStateException("engine rejected admin request " + answer.requestId() + ": " +
+                answer.reason());
         }
     }
 

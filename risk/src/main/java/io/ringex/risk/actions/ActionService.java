@@ -168,7 +168,8 @@ public final class ActionService implements AdminResponseListener
             .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
             .requestId(requestId)
             .instrumentId(request.instrumentId())
-            .status(status);
+            .status(status)
+            .phaseDurationNs(0);
         return send(requestId, buffer, framed(encoder.encodedLength()), "TRADING_STATUS",
             "instrument " + request.instrumentId() + " -> " + status.name(), user);
     }

@@ -24,6 +24,8 @@ import org.agrona.MutableDirectBuffer;
  * request's own client id = the record's client id.</li>
  * <li>{@code MOVE} -&gt; ReplaceOrder to {@code newPrice} with {@code newSize}, the unchanged total quantity.</li>
  * <li>{@code REDUCE} -&gt; ReplaceOrder at {@code newPrice} (= price) with {@code newSize}, the new total.</li>
+ * <li>{@code PLACE_STOP_LIMIT} -&gt; NewOrder STOP_LIMIT GTC, limit {@code price}, stop price {@code newPrice};
+ * {@code PLACE_ICEBERG} -&gt; NewOrder LIMIT GTC with display quantity {@code newSize}.</li>
  * </ul>
  * Every order-entry command carries session {@link #SESSION_ID} (gateway 1, session 1), which is also its ring source
  * id; admin commands have source id 0, as the node's ingress stamps them.
@@ -74,6 +76,14 @@ public final class WorkloadEncoder
                     Side.get(command.side()), OrderType.LIMIT,
                     type == WorkloadCommandType.PLACE_GTC ? TimeInForce.GTC : TimeInForce.IOC, false,
                     SelfTradePrevention.ACCOUNT_DEFAULT, command.price(), command.size());
+            case WorkloadCommandType.PLACE_STOP_LIMIT:
+                return encoder.newOrder(SESSION_ID, command.accountId(), command.clientId(), command.instrumentId(),
+                    Side.get(command.side()), OrderType.STOP_LIMIT, TimeInForce.GTC, false,
+                    SelfTradePrevention.ACCOUNT_DEFAULT, command.price(), command.size(), command.newPrice(), 0, 0, 0);
+            case WorkloadCommandType.PLACE_ICEBERG:
+                return encoder.newOrder(SESSION_ID, command.accountId(), command.clientId(), command.instrumentId(),
+                    Side.get(command.side()), OrderType.LIMIT, TimeInForce.GTC, false,
+                    SelfTradePrevention.ACCOUNT_DEFAULT, command.price(), command.size(), 0, command.newSize(), 0, 0);
             case WorkloadCommandType.CANCEL:
                 return encoder.cancel(SESSION_ID, command.accountId(), command.clientId(), command.origClientId(), 0,
                     command.instrumentId());

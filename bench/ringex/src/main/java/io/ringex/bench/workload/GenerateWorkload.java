@@ -8,6 +8,7 @@ import java.nio.file.Path;
  * <pre>
  * java ${ringex.jvm.flags} -cp bench/ringex/target/classes:... io.ringex.bench.workload.GenerateWorkload \
  *     --commands 1000000 --instruments 1 --accounts 2000 --seed 1 --out /tmp/workload-1.bin [--resting-orders 1000]
+ *     [--stop-percent 10 --iceberg-percent 10]
  * </pre>
  * or {@code mvn -B -q -pl bench/ringex exec:exec -Dbench.main=io.ringex.bench.workload.GenerateWorkload
  * -Dbench.args="--commands ... --out ..."}. Prints the mix and
@@ -30,6 +31,8 @@ public final class GenerateWorkload
         int accounts = WorkloadSpec.DEFAULT_ACCOUNTS;
         long seed = 1;
         int resting = WorkloadSpec.DEFAULT_RESTING_ORDERS;
+        int stopPercent = 0;
+        int icebergPercent = 0;
         Path out = null;
         for (int i = 0; i < args.length; i++)
         {
@@ -51,6 +54,12 @@ public final class GenerateWorkload
                 case "--resting-orders":
                     resting = Integer.parseInt(value);
                     break;
+                case "--stop-percent":
+                    stopPercent = Integer.parseInt(value);
+                    break;
+                case "--iceberg-percent":
+                    icebergPercent = Integer.parseInt(value);
+                    break;
                 case "--out":
                     out = Path.of(value);
                     break;
@@ -66,7 +75,8 @@ public final class GenerateWorkload
             return;
         }
 
-        final WorkloadSpec spec = new WorkloadSpec(commands, instruments, accounts, seed, resting);
+        final WorkloadSpec spec = new WorkloadSpec(commands, instruments, accounts, seed, resting, stopPercent,
+            icebergPercent);
         final long start = System.nanoTime();
         final WorkloadStats stats = WorkloadGenerator.generate(spec, out);
         System.out.printf("WORKLOAD out=%s instruments=%d accounts=%d seed=%d %s generatedMs=%d%n",
@@ -77,7 +87,7 @@ public final class GenerateWorkload
     {
         System.err.println(problem);
         System.err.println("usage: GenerateWorkload --commands N --instruments K --accounts A --seed S --out FILE " +
-            "[--resting-orders R]");
+            "[--resting-orders R] [--stop-percent P --iceberg-percent P: a Ringex-only workload]");
         System.exit(2);
     }
 }

@@ -24,7 +24,11 @@ final class ModelBook
     private final TreeMap<Long, ArrayDeque<ModelOrder>> bids = new TreeMap<>(Comparator.reverseOrder());
     private final TreeMap<Long, ArrayDeque<ModelOrder>> asks = new TreeMap<>();
     private final ArrayList<ModelOrder> live = new ArrayList<>();
+    private final ArrayList<ModelOrder> stops = new ArrayList<>();
+    private final ArrayDeque<ModelOrder> triggered = new ArrayDeque<>();
     private long trades;
+    private long lastTradePrice;
+    private long stopArrivals;
 
     int liveCount()
     {
@@ -70,10 +74,87 @@ final class ModelBook
      */
     void place(final ModelOrder order, final boolean rest)
     {
+        enter(order, rest);
+        drainTriggered();
+    }
+
+    /** @return the last trade price, or {@code reference} before any trade. */
+    long lastTradePrice(final long reference)
+    {
+        return lastTradePrice == 0 ? reference : lastTradePrice;
+    }
+
+    /** @return stop-limits waiting for a trade to reach their stop price. */
+    int pendingStops()
+    {
+        return stops.size();
+    }
+
+    /**
+     * A stop-limit waits (unseen, not live) until a trade reaches its stop price, then enters as a GTC limit order:
+     * the Ringex engine's rules (buy stops by stop price ascending, sell stops descending, then arrival; entered after
+     * the order whose trade triggered them, in trigger order).
+     *
+     * @param order     the order, its price the limit.
+     * @param stopPrice its stop price, not yet reached.
+     */
+    void placeStop(final ModelOrder order, final long stopPrice)
+    {
+        order.stopPrice = stopPrice;
+        order.stopArrival = ++stopArrivals;
+        stops.add(order);
+    }
+
+    private void enter(final ModelOrder order, final boolean rest)
+    {
         match(order);
         if (rest && order.open() > 0)
         {
             addResting(order);
+        }
+    }
+
+    private void drainTriggered()
+    {
+        ModelOrder order;
+        while ((order = triggered.pollFirst()) != null)
+        {
+            order.stopPrice = 0;
+            enter(order, true);
+        }
+    }
+
+    private void triggerStops(final long price)
+    {
+        while (true)
+        {
+            ModelOrder next = null;
+            for (final ModelOrder stop : stops)
+            {
+                if (stop.isBuy() && stop.stopPrice <= price && (next == null || stop.stopPrice < next.stopPrice ||
+                    (stop.stopPrice == next.stopPrice && stop.stopArrival < next.stopArrival)))
+                {
+                    next = stop;
+                }
+            }
+            if (next == null)
+            {
+                for (final ModelOrder stop : stops)
+                {
+                    if (!stop.isBuy() && stop.stopPrice >= price && (next == null ||
+                        stop.stopPrice > next.stopPrice ||
+                        (stop.stopPrice == next.stopPrice && stop.stopArrival < next.stopArrival)))
+                    {
+                        next = stop;
+                    }
+                }
+            }
+            if (next == null)
+            {
+                return;
+            }
+            stops.remove(next);
+            triggered.addLast(next);
         }
     }
 
@@ -90,11 +171,8 @@ final class ModelBook
     {
         removeResting(order);
         order.price = newPrice;
-        match(order);
-        if (order.open() > 0)
-        {
-            addResting(order);
-        }
+        enter(order, true);
+        drainTriggered();
     }
 
     /**
@@ -107,6 +185,10 @@ final class ModelBook
             throw new IllegalStateException("reduce by " + delta + " of open " + order.open());
         }
         order.total -= delta;
+        if (order.display != 0)
+        {
+            order.peak = Math.min(order.peak, order.open());
+        }
     }
 
     private void match(final ModelOrder aggressor)
@@ -124,7 +206,7 @@ final class ModelBook
             while (aggressor.open() > 0 && !level.isEmpty())
             {
                 final ModelOrder resting = level.peekFirst();
-                final long quantity = Math.min(aggressor.open(), resting.open());
+                final long quantity = Math.min(aggressor.open(), resting.visible());
                 resting.filled += quantity;
                 aggressor.filled += quantity;
                 trades++;
@@ -133,6 +215,19 @@ final class ModelBook
                     level.pollFirst();
                     removeLive(resting);
                 }
+                else if (resting.display != 0)
+                {
+                    resting.peak -= quantity;
+                    if (resting.peak == 0)
+                    {
+                        // an iceberg's next peak joins the back of the queue at its price
+                        level.pollFirst();
+                        resting.peak = Math.min(resting.display, resting.open());
+                        level.addLast(resting);
+                    }
+                }
+                lastTradePrice = price;
+                triggerStops(price);
             }
             if (level.isEmpty())
             {
@@ -144,6 +239,10 @@ final class ModelBook
     private void addResting(final ModelOrder order)
     {
         final TreeMap<Long, ArrayDeque<ModelOrder>> side = order.isBuy() ? bids : asks;
+        if (order.display != 0)
+        {
+            order.peak = Math.min(order.display, order.open());
+        }
         side.computeIfAbsent(order.price, p -> new ArrayDeque<>()).addLast(order);
         order.liveIndex = live.size();
         live.add(order);

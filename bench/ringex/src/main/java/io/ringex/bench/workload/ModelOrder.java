@@ -13,6 +13,14 @@ final class ModelOrder
     long total;
     long filled;
     int liveIndex = -1;
+    /** Iceberg display quantity, 0 for an order shown whole. */
+    long display;
+    /** What is left of an iceberg's current peak. */
+    long peak;
+    /** A stop-limit's stop price while it is pending, 0 otherwise. */
+    long stopPrice;
+    /** Arrival at its stop price, for the trigger order. */
+    long stopArrival;
 
     ModelOrder(final long orderId, final long accountId, final byte side, final long price, final long total)
     {
@@ -27,6 +35,11 @@ final class ModelOrder
     long open()
     {
         return total - filled;
+    }
+
+    long visible()
+    {
+        return display == 0 ? open() : peak;
     }
 
     boolean isBuy()

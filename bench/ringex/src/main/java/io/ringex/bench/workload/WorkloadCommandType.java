@@ -21,8 +21,14 @@ public final class WorkloadCommandType
     /** Replace a live order to a smaller quantity, same price. */
     public static final byte REDUCE = 5;
 
+    /** Stop-limit GTC (a Ringex-only workload: {@code newPrice} is the stop price, {@code price} the limit). */
+    public static final byte PLACE_STOP_LIMIT = 6;
+
+    /** Iceberg GTC limit (a Ringex-only workload: {@code newSize} is the display quantity). */
+    public static final byte PLACE_ICEBERG = 7;
+
     /** Number of types, for arrays indexed by type. */
-    public static final int TYPE_COUNT = 6;
+    public static final int TYPE_COUNT = 8;
 
     private WorkloadCommandType()
     {
@@ -48,6 +54,10 @@ public final class WorkloadCommandType
                 return "MOVE";
             case REDUCE:
                 return "REDUCE";
+            case PLACE_STOP_LIMIT:
+                return "STOP_LIMIT";
+            case PLACE_ICEBERG:
+                return "ICEBERG";
             default:
                 return "UNKNOWN(" + type + ")";
         }

@@ -66,6 +66,9 @@ package io.ringex.bench.workload;
  * <li>{@code REDUCE}: replace to a smaller quantity at the same price; {@code size} the quantity taken off the open
  * quantity (exchange-core's {@code reduceSize}), always less than the open quantity so the order stays live;
  * {@code newPrice == price}; {@code newSize} the new total quantity, filled part included (Ringex semantics).</li>
+ * <li>{@code PLACE_STOP_LIMIT}, {@code PLACE_ICEBERG} (Ringex-only workloads, which the exchange-core peer refuses):
+ * like {@code PLACE_GTC}, with {@code newPrice} the stop price of a stop-limit (its {@code price} the limit) and
+ * {@code newSize} the display quantity of an iceberg.</li>
  * </ul>
  * Side values are the SBE {@code Side} values ({@link #SIDE_BUY}, {@link #SIDE_SELL}).
  * <p>

@@ -24,8 +24,20 @@ import static io.ringex.bench.workload.WorkloadFileDescriptor.SIDE_SELL;
  * fires, whatever an engine's policy). Sizes are exchange-core's {@code 1 + r6 * r6 * r6} (1..126, mean ~16);
  * IOCs sweep up to their size with the band edge as limit.
  * <p>
+ * With {@link WorkloadSpec#stopPercent()} or {@link WorkloadSpec#icebergPercent()} set (a Ringex-only workload), that
+ * share of the timed commands are stop-limit places and iceberg places (a GTC limit showing a fifth to a half of its
+ * size), and the rest keep the mix above in proportion. A stop-limit is GTC, its stop price 1-10 ticks beyond the
+ * book's last trade price on its trigger side and its limit 20-50 ticks back behind the stop (a triggered one rests in
+ * the depth); three in four are buys while the last trade price is below the reference and sells while it is above:
+ * stops feed a trend, and without that lean the price walks to the edge of the grid. The model follows the Ringex
+ * engine's rules for both (an iceberg's next peak joins the back of its queue; triggered stops enter after the order
+ * whose trade triggered them, buy stops by stop price ascending, sell stops descending, then arrival), so every
+ * command is still valid. A pending stop is never cancelled or moved by a later command; once triggered, what rests
+ * of it is an ordinary order.
+ * <p>
  * Deterministic: one {@link SplittableRandom} seeded from the spec and no iteration over hashed collections, so the
- * same spec gives the same file, byte for byte, on any JVM.
+ * same spec gives the same file, byte for byte, on any JVM; a spec without stops or icebergs draws exactly as before
+ * they existed.
  * <p>
  * Threading: single-threaded, one use per instance.
  */
@@ -169,11 +181,35 @@ public final class WorkloadGenerator
 
     private void command(final int instrumentId, final ModelBook book) throws IOException
     {
-        final int draw = random.nextInt(10_000);
+        int draw = random.nextInt(10_000);
+        final int stopBp = 100 * spec.stopPercent();
+        final int icebergBp = 100 * spec.icebergPercent();
+        if (stopBp + icebergBp > 0)
+        {
+            if (draw < stopBp)
+            {
+                // stops feed a trend (each trade triggers more on its side): three in four lean against the
+                // distance from the reference, buys below it and sells above, so the price stays on the grid
+                final boolean below = book.lastTradePrice(WorkloadSpec.REFERENCE_PRICE) < WorkloadSpec.REFERENCE_PRICE;
+                placeStopLimit(instrumentId, book, below == (random.nextInt(4) != 0) ? SIDE_BUY : SIDE_SELL);
+                return;
+            }
+            if (draw < stopBp + icebergBp)
+            {
+                final byte side = random.nextBoolean() ? SIDE_BUY : SIDE_SELL;
+                placeIceberg(instrumentId, book, side, passivePrice(book, side == SIDE_BUY));
+                return;
+            }
+            draw = (int)((draw - stopBp - icebergBp) * 10_000L / (10_000 - stopBp - icebergBp));
+        }
         if (draw >= GTC_BP + IOC_BP && book.liveCount() > 0)
         {
-            if (draw < GTC_BP + IOC_BP + CANCEL_BP)
+            final int excess = book.liveCount() - spec.restingOrdersPerInstrument();
+            if (draw < GTC_BP + IOC_BP + CANCEL_BP ||
+                (stopBp + icebergBp > 0 && excess > 0 && random.nextInt(2_000) < excess))
             {
+                // stops and icebergs add resting orders the exchange-core mix has no answer to: the further the book
+                // is above its target, the more commands are cancels (neutral: crossing more walks the price)
                 cancel(instrumentId, book, book.randomLive(random));
             }
             else if (draw < GTC_BP + IOC_BP + CANCEL_BP + MOVE_BP || !reduce(instrumentId, book))
@@ -207,6 +243,41 @@ public final class WorkloadGenerator
         writer.write(WorkloadCommandType.PLACE_GTC, side, instrumentId, order.accountId, orderId, orderId, 0,
             price, order.total, 0, 0);
         stats.countsByType[WorkloadCommandType.PLACE_GTC] += timed ? 1 : 0;
+        book.place(order, true);
+    }
+
+    private void placeStopLimit(final int instrumentId, final ModelBook book, final byte side) throws IOException
+    {
+        final boolean buy = side == SIDE_BUY;
+        final long last = book.lastTradePrice(WorkloadSpec.REFERENCE_PRICE);
+        final long stopPrice = buy ? last + 1 + random.nextInt(10) : last - 1 - random.nextInt(10);
+        // a limit 20-50 ticks back behind the stop, so a triggered stop rests in the depth: stops that chased, or
+        // rested at the touch, would feed on each other and walk the price to the edge of the grid
+        final long offset = -20 - random.nextInt(31);
+        final long limit = buy ? stopPrice + offset : stopPrice - offset;
+        if (limit < WorkloadSpec.MIN_PRICE || limit > WorkloadSpec.MAX_PRICE)
+        {
+            stats.priceClamps++;
+            placeGtc(instrumentId, book, side, passivePrice(book, buy));
+            return;
+        }
+        final long orderId = nextId++;
+        final ModelOrder order = new ModelOrder(orderId, account(side), side, limit, size());
+        writer.write(WorkloadCommandType.PLACE_STOP_LIMIT, side, instrumentId, order.accountId, orderId, orderId, 0,
+            limit, order.total, stopPrice, 0);
+        stats.countsByType[WorkloadCommandType.PLACE_STOP_LIMIT]++;
+        book.placeStop(order, stopPrice);
+    }
+
+    private void placeIceberg(final int instrumentId, final ModelBook book, final byte side, final long price)
+        throws IOException
+    {
+        final long orderId = nextId++;
+        final ModelOrder order = new ModelOrder(orderId, account(side), side, price, size());
+        order.display = Math.max(1, order.total / (2 + random.nextInt(4)));
+        writer.write(WorkloadCommandType.PLACE_ICEBERG, side, instrumentId, order.accountId, orderId, orderId, 0,
+            price, order.total, 0, order.display);
+        stats.countsByType[WorkloadCommandType.PLACE_ICEBERG]++;
         book.place(order, true);
     }
 

@@ -14,8 +14,13 @@ package io.ringex.bench.workload;
  * @param accounts                   accounts, ids 1..accounts; at least 2 (odd ids buy, even ids sell).
  * @param seed                       random seed; the same spec gives the same file, byte for byte.
  * @param restingOrdersPerInstrument resting orders each book is filled to and held around.
+ * @param stopPercent                percent of timed commands that are stop-limit places (0: the exchange-core
+ *                                   shape; any other value makes a Ringex-only workload).
+ * @param icebergPercent             percent of timed commands that are iceberg places.
  */
-public record WorkloadSpec(long commands, int instruments, int accounts, long seed, int restingOrdersPerInstrument)
+public record WorkloadSpec(
+    long commands, int instruments, int accounts, long seed, int restingOrdersPerInstrument, int stopPercent,
+    int icebergPercent)
 {
     /** Decimal places of prices. */
     public static final int PRICE_SCALE = 2;
@@ -47,8 +52,29 @@ public record WorkloadSpec(long commands, int instruments, int accounts, long se
     /**
      * Validates the spec.
      */
+    /**
+     * The exchange-core-shaped workload: no stops or icebergs.
+     *
+     * @param commands                   timed commands.
+     * @param instruments                instruments.
+     * @param accounts                   accounts.
+     * @param seed                       random seed.
+     * @param restingOrdersPerInstrument book size target.
+     */
+    public WorkloadSpec(
+        final long commands, final int instruments, final int accounts, final long seed,
+        final int restingOrdersPerInstrument)
+    {
+        this(commands, instruments, accounts, seed, restingOrdersPerInstrument, 0, 0);
+    }
+
     public WorkloadSpec
     {
+        if (stopPercent < 0 || icebergPercent < 0 || stopPercent + icebergPercent > 50)
+        {
+            throw new IllegalArgumentException("stop and iceberg percentages from 0, at most 50 together: " +
+                stopPercent + ", " + icebergPercent);
+        }
         if (commands < 0 || instruments < 1 || accounts < 2 || restingOrdersPerInstrument < 2)
         {
             throw new IllegalArgumentException("need commands >= 0, instruments >= 1, accounts >= 2, " +

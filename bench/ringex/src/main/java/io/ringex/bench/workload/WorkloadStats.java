@@ -81,12 +81,15 @@ public final class WorkloadStats
     /** {@inheritDoc} */
     public String toString()
     {
+        final String orderTypes = count(WorkloadCommandType.PLACE_STOP_LIMIT) +
+            count(WorkloadCommandType.PLACE_ICEBERG) == 0 ? "" : String.format(" stopLimit=%.2f%% iceberg=%.2f%%",
+            100 * share(WorkloadCommandType.PLACE_STOP_LIMIT), 100 * share(WorkloadCommandType.PLACE_ICEBERG));
         return String.format(
-            "commands=%d prefill=%d GTC=%.2f%% IOC=%.2f%% cancel=%.2f%% move=%.2f%% reduce=%.2f%% trades=%d " +
+            "commands=%d prefill=%d GTC=%.2f%% IOC=%.2f%% cancel=%.2f%% move=%.2f%% reduce=%.2f%%%s trades=%d " +
             "restingPerBook=%.0f levelsPerBook=%.0f clamps=%d",
             commands(), prefill, 100 * share(WorkloadCommandType.PLACE_GTC),
             100 * share(WorkloadCommandType.PLACE_IOC), 100 * share(WorkloadCommandType.CANCEL),
-            100 * share(WorkloadCommandType.MOVE), 100 * share(WorkloadCommandType.REDUCE), trades,
+            100 * share(WorkloadCommandType.MOVE), 100 * share(WorkloadCommandType.REDUCE), orderTypes, trades,
             meanRestingOrdersPerBook(), meanPriceLevelsPerBook(), priceClamps);
     }
 }

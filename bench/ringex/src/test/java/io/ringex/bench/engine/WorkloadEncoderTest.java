@@ -14,6 +14,7 @@ import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.TradeDecoder;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
@@ -111,10 +112,42 @@ class WorkloadEncoderTest
     }
 
     @Test
+    void aStopLimitIsAStopLimitGtcNewOrderWithItsStopPriceAndAnIcebergShowsItsDisplayQuantity()
+    {
+        encoder.encode(record(WorkloadCommandType.PLACE_STOP_LIMIT, Side.BUY, 1, 5, 92, 0, 9_980, 12, 10_010, 0));
+        NewOrderDecoder order = new NewOrderDecoder().wrapAndApplyHeader(encoder.buffer(), 0, header);
+        assertEquals(OrderType.STOP_LIMIT, order.orderType());
+        assertEquals(TimeInForce.GTC, order.timeInForce());
+        assertEquals(9_980, order.price());
+        assertEquals(10_010, order.stopPrice());
+        assertEquals(0, order.displayQuantity());
+
+        encoder.encode(record(WorkloadCommandType.PLACE_ICEBERG, Side.SELL, 1, 6, 93, 0, 10_020, 40, 0, 8));
+        order = new NewOrderDecoder().wrapAndApplyHeader(encoder.buffer(), 0, header);
+        assertEquals(OrderType.LIMIT, order.orderType());
+        assertEquals(40, order.quantity());
+        assertEquals(8, order.displayQuantity());
+        assertEquals(0, order.stopPrice());
+    }
+
+    @Test
     void theProcessorAcceptsEveryCommandOfAGeneratedWorkload() throws IOException
     {
+        replayWithoutRejects(new WorkloadSpec(20_000, 3, 50, 11, 100));
+    }
+
+    @Test
+    void theProcessorAcceptsEveryCommandOfAWorkloadWithStopsAndIcebergs() throws IOException
+    {
+        final EventTally tally = replayWithoutRejects(new WorkloadSpec(20_000, 3, 50, 11, 100, 10, 10));
+        assertTrue(tally.events(TradeDecoder.TEMPLATE_ID) > 2_000, "it trades: " + tally.events(
+            TradeDecoder.TEMPLATE_ID));
+    }
+
+    private EventTally replayWithoutRejects(final WorkloadSpec spec) throws IOException
+    {
         final Path file = dir.resolve("w.bin");
-        WorkloadGenerator.generate(new WorkloadSpec(20_000, 3, 50, 11, 100), file);
+        WorkloadGenerator.generate(spec, file);
         final WorkloadEncoder.Encoded encoded;
         try (WorkloadFile workload = WorkloadFile.open(file))
         {
@@ -148,6 +181,7 @@ class WorkloadEncoderTest
         assertTrue(tally.events(ExecutionReportDecoder.TEMPLATE_ID) >= encoded.prefill().count() +
             encoded.timed().count());
         assertEquals(tally.maxCommandSequence(), sequence);
+        return tally;
     }
 
     @Test
