@@ -107,11 +107,11 @@ final class BookEvents
         int remaining = 0;
         for (int i = levels.bestBid(); i != PriceLevels.NONE; i = levels.nextBidBelow(i))
         {
-            remaining += levels.orderCount(i);
+            remaining += levels.orderCount(i, true);
         }
         for (int i = levels.bestAsk(); i != PriceLevels.NONE; i = levels.nextAskAbove(i))
         {
-            remaining += levels.orderCount(i);
+            remaining += levels.orderCount(i, false);
         }
         int level = levels.bestBid();
         boolean bids = true;
@@ -120,7 +120,7 @@ final class BookEvents
             level = levels.bestAsk();
             bids = false;
         }
-        Order order = level == PriceLevels.NONE ? null : levels.head(level);
+        Order order = level == PriceLevels.NONE ? null : levels.head(level, bids);
         do
         {
             final int count = Math.min(perPart, remaining);
@@ -143,10 +143,10 @@ final class BookEvents
                         bids = false;
                         level = levels.bestAsk();
                     }
-                    order = levels.head(level);
+                    order = levels.head(level, bids);
                 }
                 entries.next().orderId(order.orderId()).side(order.isBuy() ? Side.BUY : Side.SELL)
-                    .price(order.price()).quantity(order.leavesQuantity());
+                    .price(order.price()).quantity(order.visibleQuantity());
                 order = PriceLevels.next(order);
             }
             events.sink().commit(HEADER + bookOrders.encodedLength());

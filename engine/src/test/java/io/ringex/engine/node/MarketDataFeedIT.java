@@ -267,18 +267,18 @@ class MarketDataFeedIT
         final PriceLevels levels = book.levels();
         for (int i = levels.bestBid(); i != PriceLevels.NONE; i = levels.nextBidBelow(i))
         {
-            for (Order o = levels.head(i); null != o; o = PriceLevels.next(o))
+            for (Order o = levels.head(i, true); null != o; o = PriceLevels.next(o))
             {
                 out.append("B ").append(o.price()).append(' ').append(o.orderId()).append('x')
-                    .append(o.leavesQuantity()).append('\n');
+                    .append(o.visibleQuantity()).append('\n');
             }
         }
         for (int i = levels.bestAsk(); i != PriceLevels.NONE; i = levels.nextAskAbove(i))
         {
-            for (Order o = levels.head(i); null != o; o = PriceLevels.next(o))
+            for (Order o = levels.head(i, false); null != o; o = PriceLevels.next(o))
             {
                 out.append("S ").append(o.price()).append(' ').append(o.orderId()).append('x')
-                    .append(o.leavesQuantity()).append('\n');
+                    .append(o.visibleQuantity()).append('\n');
             }
         }
         return out.toString();
@@ -305,13 +305,13 @@ class MarketDataFeedIT
         final PriceLevels levels = book.levels();
         for (int i = levels.bestBid(); i != PriceLevels.NONE; i = levels.nextBidBelow(i))
         {
-            out.append("B ").append(levels.price(i)).append(' ').append(levels.quantity(i)).append('/')
-                .append(levels.orderCount(i)).append('\n');
+            out.append("B ").append(levels.price(i)).append(' ').append(levels.quantity(i, true)).append('/')
+                .append(levels.orderCount(i, true)).append('\n');
         }
         for (int i = levels.bestAsk(); i != PriceLevels.NONE; i = levels.nextAskAbove(i))
         {
-            out.append("S ").append(levels.price(i)).append(' ').append(levels.quantity(i)).append('/')
-                .append(levels.orderCount(i)).append('\n');
+            out.append("S ").append(levels.price(i)).append(' ').append(levels.quantity(i, false)).append('/')
+                .append(levels.orderCount(i, false)).append('\n');
         }
         return out.toString();
     }
