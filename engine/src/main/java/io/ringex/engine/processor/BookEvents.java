@@ -173,7 +173,9 @@ final class BookEvents
                 PriceBandType.TICKS : PriceBandType.BASIS_POINTS)
             .priceBand(instrument.band())
             .status(tradingStatus(instrument.status()))
-            .timestampNs(events.timestampNs());
+            .timestampNs(events.timestampNs())
+            // the market-data publisher writes the instrument's last sequence here; never a slot's stale bytes
+            .mdSequence(0);
         events.sink().commit(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
     }
 

@@ -38,11 +38,15 @@ final class OrderStatusPropertyTest
         final CommandEncoder plainEncoder = new CommandEncoder();
         final CommandEncoder queryEncoder = new CommandEncoder();
         final RandomCommands plainCommands = new RandomCommands(seed, plainEncoder, plain);
-        final RandomCommands queriedCommands = new RandomCommands(seed, queryEncoder, queried);
+        // Both streams are drawn from the plain processor: a generator reads its processor's last sequence (GTD
+        // expiries are drawn from it), and the queried one's counts the queries' sequences too.
+        final RandomCommands queriedCommands = new RandomCommands(seed, queryEncoder, plain);
         for (int i = 0; i < RandomCommands.setupCount(); i++)
         {
-            plain.onCommand(2L * i, 1000L * i, 1, plainEncoder.buffer(), 0, plainCommands.setupCommand(i));
-            queried.onCommand(2L * i, 1000L * i, 1, queryEncoder.buffer(), 0, queriedCommands.setupCommand(i));
+            final int plainLength = plainCommands.setupCommand(i);
+            final int queriedLength = queriedCommands.setupCommand(i);
+            plain.onCommand(2L * i, 1000L * i, 1, plainEncoder.buffer(), 0, plainLength);
+            queried.onCommand(2L * i, 1000L * i, 1, queryEncoder.buffer(), 0, queriedLength);
         }
 
         int queries = 0;
@@ -54,8 +58,11 @@ final class OrderStatusPropertyTest
             final long time = 1000L * i;
             final int plainBefore = plainSink.size();
             final int queriedBefore = querySink.size();
-            plain.onCommand(2L * i, time, 1, plainEncoder.buffer(), 0, plainCommands.next());
-            queried.onCommand(2L * i, time, 1, queryEncoder.buffer(), 0, queriedCommands.next());
+            // Both drawn before either is applied, from the same state.
+            final int plainLength = plainCommands.next();
+            final int queriedLength = queriedCommands.next();
+            plain.onCommand(2L * i, time, 1, plainEncoder.buffer(), 0, plainLength);
+            queried.onCommand(2L * i, time, 1, queryEncoder.buffer(), 0, queriedLength);
             if (i % 16 == 0)
             {
                 plain.onEndOfBatch();
