@@ -159,7 +159,8 @@ public final class GatewayContext implements AutoCloseable
         /** Default back-pressure timeout. */
         public static final long BACKPRESSURE_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
-        @ConfigOption("a client whose response publication stays back-pressured this long is disconnected")
+        @ConfigOption("a client whose response publication stays back-pressured this long, or a FIX session Artio " +
+            "reports not reading this long, is disconnected")
         public static final String SLOW_CLIENT_TIMEOUT_PROP_NAME = "ringex.gateway.slow.client.timeout";
         /** Default slow-client timeout. */
         public static final long SLOW_CLIENT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
