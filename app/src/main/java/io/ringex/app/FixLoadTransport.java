@@ -27,6 +27,7 @@ import quickfix.field.Password;
 import quickfix.field.Price;
 import quickfix.field.Side;
 import quickfix.field.Symbol;
+import quickfix.field.Text;
 import quickfix.field.TimeInForce;
 import quickfix.field.TransactTime;
 import quickfix.field.Username;
@@ -44,6 +45,13 @@ final class FixLoadTransport implements LoadGenerator.Transport, Application
     private final LoadGenerator.Reports reports;
     private final Map<String, SessionID> sessions = new HashMap<>();
     private final Map<String, String> passwords = new HashMap<>();
+    /** An answer's flag: the order was refused before the engine. */
+    private static final long REJECTED_FLAG = 1L << 62;
+    /** An answer's flags: refused THROTTLED. */
+    private static final long THROTTLED_FLAG = REJECTED_FLAG | 1L << 61;
+    private static final long ID_MASK = (1L << 61) - 1;
+
+    /** Order ids answered since the last poll, with the flags above. */
     private final long[] answered = new long[1 << 16];
     private int answeredCount;
     private SocketInitiator initiator;
@@ -118,7 +126,15 @@ final class FixLoadTransport implements LoadGenerator.Transport, Application
         {
             for (int i = 0; i < answeredCount; i++)
             {
-                reports.onFirstReport(answered[i], now);
+                final long answer = answered[i];
+                if ((answer & REJECTED_FLAG) != 0)
+                {
+                    reports.onReject(answer & ID_MASK, (answer & THROTTLED_FLAG) == THROTTLED_FLAG);
+                }
+                else
+                {
+                    reports.onFirstReport(answer, now);
+                }
             }
             final int count = answeredCount;
             answeredCount = 0;
@@ -135,11 +151,17 @@ final class FixLoadTransport implements LoadGenerator.Transport, Application
             final String clOrdId = message.isSetField(idTag) ? message.getString(idTag) : "";
             if (!clOrdId.isEmpty() && Character.isDigit(clOrdId.charAt(0)))
             {
+                final long orderId = Long.parseLong(clOrdId);
+                // The gateway refuses before the engine with a BusinessMessageReject whose Text starts with the
+                // reason: kept out of the latency, counted (THROTTLED apart).
+                final long answer = MsgType.BUSINESS_MESSAGE_REJECT.equals(type) ?
+                    (message.isSetField(Text.FIELD) && message.getString(Text.FIELD).startsWith("THROTTLED") ?
+                    THROTTLED_FLAG : REJECTED_FLAG) | orderId : orderId;
                 synchronized (answered)
                 {
                     if (answeredCount < answered.length)
                     {
-                        answered[answeredCount++] = Long.parseLong(clOrdId);
+                        answered[answeredCount++] = answer;
                     }
                 }
             }

@@ -62,14 +62,17 @@ public final class LoadGenerator
     static final class Reports
     {
         final long[] dueNs;
-        /** Due -> first report per order; 0 while unanswered. */
+        /** Due -> first report per order; 0 while unanswered, {@link #REJECTED} if refused before the engine. */
         final long[] latencyNs;
         final Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
         /** Orders below this id are the warm-up: answered, counted, not measured. */
         final int measuredFrom;
         long count;
         long measured;
+        /** Orders refused before they reached the engine (BusinessReject), THROTTLED among them. */
         long rejects;
+        /** Orders the gateway refused THROTTLED: the session sent faster than its throttle. */
+        long throttled;
 
         Reports(final int warmup, final int measuredOrders)
         {
@@ -94,7 +97,36 @@ public final class LoadGenerator
                 }
             }
         }
+
+        /**
+         * An order the venue refused before it reached the engine: answered (the run does not wait for it), counted,
+         * and kept out of the latency figures, which are of orders the engine processed.
+         *
+         * @param id        the order's id, or -1 when the reject does not name one.
+         * @param throttled whether the reason is THROTTLED.
+         */
+        void onReject(final long id, final boolean throttled)
+        {
+            final int i = (int)id;
+            if (id >= 0 && i < latencyNs.length && latencyNs[i] == 0 && dueNs[i] != 0)
+            {
+                // A sentinel rather than a latency: the timeline and the histogram leave it out.
+                latencyNs[i] = REJECTED;
+                count++;
+                if (i >= measuredFrom)
+                {
+                    rejects++;
+                    if (throttled)
+                    {
+                        this.throttled++;
+                    }
+                }
+            }
+        }
     }
+
+    /** {@link Reports#latencyNs} of an order refused before the engine. */
+    static final long REJECTED = -1;
 
     private LoadGenerator()
     {
@@ -258,7 +290,7 @@ public final class LoadGenerator
             int answered = 0;
             for (int i = start; i < end; i++)
             {
-                if (reports.latencyNs[i] != 0)
+                if (reports.latencyNs[i] > 0)
                 {
                     bucket[answered++] = reports.latencyNs[i];
                 }
@@ -332,9 +364,10 @@ public final class LoadGenerator
             if (now >= nextProgressNs)
             {
                 nextProgressNs += TimeUnit.SECONDS.toNanos(1);
-                System.out.printf("\r  sent %,d  answered %,d  p50 %s  p99 %s   ", sent, reports.count,
+                System.out.printf("\r  sent %,d  answered %,d  p50 %s  p99 %s%s   ", sent, reports.count,
                     micros(reports.latency.getValueAtPercentile(50)),
-                    micros(reports.latency.getValueAtPercentile(99)));
+                    micros(reports.latency.getValueAtPercentile(99)),
+                    reports.throttled == 0 ? "" : String.format("  THROTTLED %,d", reports.throttled));
                 System.out.flush();
             }
         }
@@ -349,11 +382,55 @@ public final class LoadGenerator
             micros(h.getValueAtPercentile(50)), micros(h.getValueAtPercentile(90)),
             micros(h.getValueAtPercentile(99)), micros(h.getValueAtPercentile(99.9)),
             micros(h.getValueAtPercentile(99.99)), micros(h.getMaxValue()));
-        System.out.printf("RESULT rate=%d sent=%d answered=%d rejects=%d seconds=%.2f answeredPerSec=%.0f " +
-            "p50us=%.1f p90us=%.1f p99us=%.1f p999us=%.1f p9999us=%.1f maxus=%.1f%n", rate, measuredSent,
-            reports.measured, reports.rejects, seconds, reports.measured / seconds, h.getValueAtPercentile(50) / 1e3,
+        final String throttleWarning = throttleWarning(measuredSent, reports.throttled, rate, accounts);
+        if (throttleWarning != null)
+        {
+            System.out.println(throttleWarning);
+        }
+        else if (reports.rejects > 0)
+        {
+            System.out.printf("%,d orders were refused before the engine (BusinessReject); their latency is not in " +
+                "the figures above%n", reports.rejects);
+        }
+        System.out.printf("RESULT rate=%d sent=%d answered=%d rejects=%d throttled=%d seconds=%.2f " +
+            "answeredPerSec=%.0f p50us=%.1f p90us=%.1f p99us=%.1f p999us=%.1f p9999us=%.1f maxus=%.1f%n", rate,
+            measuredSent, reports.measured, reports.rejects, reports.throttled, seconds, reports.measured / seconds,
+            h.getValueAtPercentile(50) / 1e3,
             h.getValueAtPercentile(90) / 1e3, h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3,
             h.getValueAtPercentile(99.99) / 1e3, h.getMaxValue() / 1e3);
+    }
+
+    /**
+     * What to tell the user when the venue's gateway throttled the run: how many, why, and how to raise the
+     * throttle for a load test.
+     *
+     * @param sent      measured orders sent.
+     * @param throttled of them refused THROTTLED.
+     * @param rate      orders per second offered.
+     * @param sessions  client sessions the orders went over.
+     * @return the message, or null when nothing was throttled.
+     */
+    static String throttleWarning(final long sent, final long throttled, final int rate, final int sessions)
+    {
+        if (throttled == 0)
+        {
+            return null;
+        }
+        final long perSession = (rate + sessions - 1) / sessions;
+        final long suggested = Math.max(perSession * 2, 10_000);
+        return String.format(
+            "THROTTLED: the venue refused %,d of the %,d orders sent (%.0f%%) with BusinessReject THROTTLED, and the " +
+            "figures above leave them out.%n" +
+            "  The gateway lets each session send at most its throttle (order-entry messages per second, token " +
+            "bucket): the user's own throttle, or%n" +
+            "  the gateway's ringex.gateway.throttle.messages.per.second (1000 unless set) and " +
+            "ringex.gateway.throttle.burst. This run offered%n" +
+            "  %,d orders/s over %d session(s), about %,d/s per session. For a load test, start the venue with a " +
+            "higher throttle, e.g.%n" +
+            "    ./ringex demo --ringex.gateway.throttle.messages.per.second=%d%n" +
+            "  (or -Dringex.gateway.throttle.messages.per.second=%d in RINGEX_JAVA_OPTS; a user given a throttle of " +
+            "its own with `ringex admin user` keeps it).",
+            throttled, sent, 100.0 * throttled / Math.max(1, sent), rate, sessions, perSession, suggested, suggested);
     }
 
     private static String micros(final long nanos)

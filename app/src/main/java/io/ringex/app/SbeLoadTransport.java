@@ -17,6 +17,7 @@ import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
@@ -100,13 +101,22 @@ final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListene
 
     public void onExecutionReport(final ExecutionReportDecoder report)
     {
-        final int length = report.getClientOrderId(id, 0);
+        reports.onFirstReport(orderId(report.getClientOrderId(id, 0)), System.nanoTime());
+    }
+
+    /** The generator's order id from the client order id in {@link #id}, or -1 if it is not one of its ids. */
+    private long orderId(final int length)
+    {
+        if (length <= 0 || id[0] < '0' || id[0] > '9')
+        {
+            return -1;
+        }
         long value = 0;
         for (int i = 0; i < length && id[i] >= '0' && id[i] <= '9'; i++)
         {
             value = value * 10 + (id[i] - '0');
         }
-        reports.onFirstReport(value, System.nanoTime());
+        return value;
     }
 
     public void onLogonResponse(final LogonResponseDecoder response)
@@ -119,7 +129,8 @@ final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListene
 
     public void onBusinessReject(final BusinessRejectDecoder reject)
     {
-        reports.rejects++;
+        final long orderId = orderId(reject.getRefClientOrderId(id, 0));
+        reports.onReject(orderId, reject.rejectReason() == RejectReason.THROTTLED);
     }
 
     public void close()

@@ -47,7 +47,20 @@ public final class IdleStrategies
      */
     public static IdleStrategy backoff()
     {
-        return new BackoffIdleStrategy(BACKOFF_SPINS, BACKOFF_YIELDS, BACKOFF_MIN_PARK_NS, BACKOFF_MAX_PARK_NS);
+        return backoff(BACKOFF_MAX_PARK_NS);
+    }
+
+    /**
+     * The venue's back-off with another longest park: a command arriving at a parked agent waits up to that (plus
+     * the operating system's timer slack, about 50 us on Linux), and an idle agent wakes about that often.
+     *
+     * @param maxParkNs the longest park, at least {@link #BACKOFF_MIN_PARK_NS}.
+     * @return the back-off.
+     */
+    public static IdleStrategy backoff(final long maxParkNs)
+    {
+        return new BackoffIdleStrategy(BACKOFF_SPINS, BACKOFF_YIELDS, BACKOFF_MIN_PARK_NS,
+            Math.max(BACKOFF_MIN_PARK_NS, maxParkNs));
     }
 
     /**

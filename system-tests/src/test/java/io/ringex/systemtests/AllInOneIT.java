@@ -152,6 +152,18 @@ class AllInOneIT
             assertTrue(loadgen.hasLine((l) -> l.contains("RESULT rate=1000 sent=1000 answered=1000 rejects=0")),
                 loadgen::tail);
             assertEquals(101, Files.readAllLines(timeline).size(), "header and 100 rows of 10 ms");
+
+            // Above the throttle (4,000/s on one session, whose throttle is 1,000/s): the generator says so, and how
+            // to raise it, rather than printing the latency of the few orders that got through.
+            final Process throttled = new ProcessBuilder(PROJECT.resolve("ringex").toString(), "loadgen",
+                "--transport", "sbe", "--sbe-port", String.valueOf(sbePort), "--rate", "4000", "--duration", "1",
+                "--accounts", "1", "--orders", "ioc")
+                .directory(PROJECT.toFile()).redirectErrorStream(true).start();
+            final String throttledOut = new String(throttled.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(throttled.waitFor(60, TimeUnit.SECONDS) && throttled.exitValue() == 0, throttledOut);
+            assertTrue(throttledOut.contains("THROTTLED: the venue refused "), throttledOut);
+            assertTrue(throttledOut.contains("./ringex demo --ringex.gateway.throttle.messages.per.second=10000"),
+                throttledOut);
         }
     }
 

@@ -35,7 +35,13 @@ public final class EngineContext
         /** Every agent on its own thread: for machines with cores to spare, with busy-spin idle if wanted. */
         DEDICATED,
         /** Ingress, journal, replication and the publishers on one thread; processor and status on another. */
-        SHARED
+        SHARED,
+        /**
+         * Every agent of the pipeline on one thread, one composite duty cycle over the same rings and stages: a
+         * command crosses no thread inside the node. For small machines where the engine is one process among
+         * several; a stage that waits (a full output ring, a SYNC acknowledgement) runs the agents that free it.
+         */
+        COMPACT
     }
 
     /** Whether and how commands are replicated before the processor acts on them. */
@@ -280,7 +286,8 @@ public final class EngineContext
         /** Default book snapshot interval. */
         public static final long MARKETDATA_SNAPSHOT_INTERVAL_DEFAULT_NS = TimeUnit.SECONDS.toNanos(5);
 
-        @ConfigOption("SHARED (2 threads) or DEDICATED (a thread per agent)")
+        @ConfigOption("COMPACT (one thread for the whole pipeline), SHARED (2 threads: input side and publishers, " +
+            "processor) or DEDICATED (a thread per agent); docs/benchmarks.md, \"Threading profiles\", says when")
         public static final String THREADING_PROP_NAME = "ringex.engine.threading";
         /** Default threading. */
         public static final Threading THREADING_DEFAULT = Threading.SHARED;
@@ -289,6 +296,12 @@ public final class EngineContext
         public static final String IDLE_STRATEGY_PROP_NAME = "ringex.engine.idle.strategy";
         /** Default idle strategy: the venue's back-off ({@link IdleStrategies#backoff()}). */
         public static final String IDLE_STRATEGY_DEFAULT = "backoff";
+
+        @ConfigOption("`backoff`'s longest park, 1us..1ms: a command reaching a parked agent waits up to it " +
+            "(plus the OS timer slack, ~50 us on Linux); an idle agent wakes about this often")
+        public static final String IDLE_MAX_PARK_PROP_NAME = "ringex.engine.idle.max.park";
+        /** Default longest park of the back-off. */
+        public static final long IDLE_MAX_PARK_DEFAULT_NS = IdleStrategies.BACKOFF_MAX_PARK_NS;
 
         private Configuration()
         {
@@ -541,6 +554,12 @@ public final class EngineContext
             return config().enumValue(THREADING_PROP_NAME, Threading.class, THREADING_DEFAULT);
         }
 
+        /** @return {@link #IDLE_MAX_PARK_PROP_NAME} or its default, in nanoseconds. */
+        public static long idleMaxParkNs()
+        {
+            return config().durationNs(IDLE_MAX_PARK_PROP_NAME, IDLE_MAX_PARK_DEFAULT_NS);
+        }
+
         /** @return {@link #IDLE_STRATEGY_PROP_NAME} or its default, one of {@link IdleStrategies#NAMES}. */
         public static String idleStrategy()
         {
@@ -592,6 +611,7 @@ public final class EngineContext
     private long bookSnapshotIntervalNs = Configuration.bookSnapshotIntervalNs();
     private Threading threading = Configuration.threading();
     private String idleStrategy = Configuration.idleStrategy();
+    private long idleMaxParkNs = Configuration.idleMaxParkNs();
     private long replicationAckTimeoutNs = Configuration.replicationAckTimeoutNs();
     private EpochNanoClock epochNanoClock;
     private NanoClock nanoClock;
@@ -659,6 +679,8 @@ public final class EngineContext
             reportWindowBytes, "must hold at least 4 output slots (" + 4 * outputSlotLength + " bytes)");
         require(null != idleStrategy, Configuration.IDLE_STRATEGY_PROP_NAME, null, "must be set");
         IdleStrategies.check(Configuration.IDLE_STRATEGY_PROP_NAME, idleStrategy);
+        require(idleMaxParkNs >= TimeUnit.MICROSECONDS.toNanos(1) && idleMaxParkNs <= TimeUnit.MILLISECONDS.toNanos(1),
+            Configuration.IDLE_MAX_PARK_PROP_NAME, SystemUtil.formatDuration(idleMaxParkNs), "must be 1us..1ms");
         if (null == epochNanoClock)
         {
             epochNanoClock = new SystemEpochNanoClock();
@@ -694,7 +716,7 @@ public final class EngineContext
      */
     public IdleStrategy newIdleStrategy()
     {
-        return IdleStrategies.of(idleStrategy);
+        return "backoff".equals(idleStrategy) ? IdleStrategies.backoff(idleMaxParkNs) : IdleStrategies.of(idleStrategy);
     }
 
     boolean isConcluded()
@@ -1290,6 +1312,19 @@ public final class EngineContext
     public EngineContext nanoClock(final NanoClock clock)
     {
         this.nanoClock = clock;
+        return this;
+    }
+
+    /** @return the back-off's longest park, in nanoseconds. */
+    public long idleMaxParkNs()
+    {
+        return idleMaxParkNs;
+    }
+
+    /** @param maxParkNs the back-off's longest park, 1us..1ms, checked by {@link #conclude()}. @return this. */
+    public EngineContext idleMaxParkNs(final long maxParkNs)
+    {
+        this.idleMaxParkNs = maxParkNs;
         return this;
     }
 

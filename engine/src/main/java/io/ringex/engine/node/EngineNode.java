@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.ringex.engine.ring.SequenceBase;
 import io.ringex.protocol.codecs.NodeRole;
+import org.agrona.concurrent.IdleStrategy;
 
 /**
  * One engine node: the LMAX pipeline in one process, made durable.
@@ -23,8 +24,9 @@ import io.ringex.protocol.codecs.NodeRole;
  * its output discarded, then starts the agents. Commands keep their sequences across restarts: the rings start at 0
  * in every process and {@link SequenceBase} maps them on.
  * <p>
- * Threading ({@link EngineContext.Threading}): SHARED puts the input side (ingress or receiver, journal,
- * replication or ack) and the publishers on one thread and the processor with the status agent on another;
+ * Threading ({@link EngineContext.Threading}): COMPACT puts every agent on one thread; SHARED puts the input side
+ * (ingress or receiver, journal, replication or ack) and the publishers on one thread and the processor with the
+ * status agent on another;
  * DEDICATED gives each its own thread, except the status agent, which always shares the processor's. The output ring
  * has one consumer stage, which offers each event on the egress, market-data or risk publication it belongs on and
  * counts it ({@link FanOutHandler}): the ring is read once per event, whatever the threading.
@@ -188,6 +190,17 @@ public final class EngineNode implements AutoCloseable
         if (null != threads)
         {
             resources.inputRing.drain(DRAIN_TIMEOUT_NS, ctx.newIdleStrategy());
+            if (ctx.threading() == EngineContext.Threading.COMPACT)
+            {
+                // The publishers run on the processor's one thread: let them take what the last commands made before
+                // it stops. The ring stays open meanwhile (its producer still runs), so this waits, not drains.
+                final long deadlineNs = System.nanoTime() + DRAIN_TIMEOUT_NS;
+                final IdleStrategy idle = ctx.newIdleStrategy();
+                while (!resources.outputRing.isDrained() && System.nanoTime() - deadlineNs < 0)
+                {
+                    idle.idle();
+                }
+            }
             // The processor's thread is the output ring's only producer (its status and heartbeat agents too): stop
             // it before the output ring closes, so nothing there claims a slot of a closed ring.
             threads.stopProcessor();

@@ -31,7 +31,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * sequence base). Then the input side every role has: the journal stage (and its pretoucher), the snapshot writer, the
  * latency histogram and the counters the status reports. The role's agents ({@link PrimaryAgents},
  * {@link StandbyAgents}) are built from these and add the streams and agents of their role; nothing here is filled in
- * after construction.
+ * after construction but the work {@link #outputFullWait} does under COMPACT, which the role's agents set.
  * <p>
  * Recovery runs here, before any stream the node's peers or clients could fill is opened.
  * <p>
@@ -55,6 +55,8 @@ final class NodeResources implements AutoCloseable
     final Ring outputRing;
     /** The processor's events into the output ring. */
     final RingEventSink ringSink;
+    /** How the processor waits for output-ring slots: COMPACT gives it the publishers to run meanwhile. */
+    final WorkingIdleStrategy outputFullWait;
     /** The processor's sink: discards (or fills a standby's window) until the node serves clients. */
     final SwitchableEventSink sink;
     /** A standby's recent client reports, re-sent if it is promoted; null on a primary. */
@@ -113,7 +115,8 @@ final class NodeResources implements AutoCloseable
             outputRing = closing(Ring.builder().name("output").capacity(ctx.outputRingCapacity())
                 .slotLength(ctx.outputSlotLength()).producerType(ProducerType.SINGLE)
                 .countersManager(counters.manager()).build());
-            ringSink = new RingEventSink(outputRing, ctx.newIdleStrategy());
+            outputFullWait = new WorkingIdleStrategy(ctx.newIdleStrategy());
+            ringSink = new RingEventSink(outputRing, outputFullWait);
             sink = new SwitchableEventSink(ctx.outputSlotLength());
             // A standby keeps its recent reports to re-send them if promoted; a primary's replay output is discarded.
             reportWindow = ctx.role() == EngineContext.Role.PRIMARY ? null :

@@ -13,10 +13,18 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
 /**
- * Puts a node's agents on threads as {@link EngineContext.Threading} says, and stops them. SHARED: the input side
+ * Puts a node's agents on threads as {@link EngineContext.Threading} says, and stops them. COMPACT: every agent on
+ * one thread ({@code ringex-compact}), in the order a command flows: the input side, the processor and its agents,
+ * then the publishers, so one duty cycle can take a command from the ingress to the egress. SHARED: the input side
  * (ingress or receiver, journal, replication or ack, catch-up) and the publishers on one thread, the processor with
  * its status, refresh, heartbeat and peer monitor on another. DEDICATED: each input agent and the publishers on a
  * thread of their own; the processor's thread is the same. The journal pretoucher, when on, always has its own.
+ * <p>
+ * COMPACT is safe because nothing on its thread waits for work that only the same thread does without doing that
+ * work while it waits: the processor, waiting for output-ring slots, runs the publishers
+ * ({@link RingEventSink#whileFull}); a SYNC replication stage, waiting for the standby, runs the catch-up server, the
+ * publishers and the peer monitor that reads the acknowledgements ({@link ReplicationToStandby}); a promotion,
+ * waiting for input-ring slots, runs the stages behind it ({@link StandbyAgents}).
  * <p>
  * Thread safety: started and closed on the thread that launches and closes the node.
  */
@@ -47,6 +55,14 @@ final class NodeThreads implements AutoCloseable
             }
             // Its own thread, resting when idle: a storm of market-data requests costs this thread, not the engine's.
             start(agents.marketDataRecovery(), new BackoffIdleStrategy(100, 10, 1_000, 1_000_000));
+            if (ctx.threading() == EngineContext.Threading.COMPACT)
+            {
+                final List<Agent> all = new ArrayList<>(agents.inputAgents());
+                all.addAll(agents.processorAgents());
+                all.add(agents.publishers());
+                processorRunner = start(new CompositeAgent(all), ctx.newIdleStrategy(), "ringex-compact");
+                return;
+            }
             final Agent processorThread = new CompositeAgent(agents.processorAgents());
             if (ctx.threading() == EngineContext.Threading.SHARED)
             {
@@ -77,7 +93,8 @@ final class NodeThreads implements AutoCloseable
     }
 
     /**
-     * Stop the processor's thread (the output ring's only producer), so the output ring can drain and close.
+     * Stop the processor's thread (the output ring's only producer), so the output ring can drain and close. Under
+     * COMPACT that is the node's one thread: drain the output ring first.
      */
     void stopProcessor()
     {
@@ -97,11 +114,16 @@ final class NodeThreads implements AutoCloseable
 
     private AgentRunner start(final Agent agent, final IdleStrategy idleStrategy)
     {
+        return start(agent, idleStrategy, "ringex-" + agent.roleName().replace('/', '-'));
+    }
+
+    private AgentRunner start(final Agent agent, final IdleStrategy idleStrategy, final String threadName)
+    {
         final AgentRunner runner = new AgentRunner(idleStrategy, (ex) ->
             LOG.log(System.Logger.Level.ERROR, "agent " + agent.roleName() + " failed", ex), null, agent);
         AgentRunner.startOnThread(runner, (r) ->
         {
-            final Thread thread = new Thread(r, "ringex-" + agent.roleName().replace('/', '-'));
+            final Thread thread = new Thread(r, threadName);
             thread.setDaemon(true);
             return thread;
         });

@@ -44,6 +44,10 @@ final class PrimaryAgents implements RoleAgents
             aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), resources.malformed,
             resources.backPressure, resources.dropped, resources.nextDeadline);
         publishers = new Publishers(resources);
+        if (ctx.threading() == EngineContext.Threading.COMPACT)
+        {
+            resources.outputFullWait.work(publishers.stage);
+        }
         if (ctx.replicationMode() != EngineContext.ReplicationMode.OFF)
         {
             replication = new ReplicationToStandby(resources, ingress, publishers);

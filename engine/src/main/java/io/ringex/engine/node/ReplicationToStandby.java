@@ -22,7 +22,8 @@ import org.agrona.concurrent.status.AtomicCounter;
  * this node when a newer primary is heard, and the publication its heartbeats to the standby go on.
  * <p>
  * Under {@link EngineContext.Threading#SHARED} the replication stage shares its thread with the catch-up server and the
- * publishers, so it runs them while it waits for the standby ({@link ReplicationStage}).
+ * publishers, so it runs them while it waits for the standby ({@link ReplicationStage}); under COMPACT the peer
+ * monitor, which reads the acknowledgements, as well.
  * <p>
  * Thread safety: built on the launching thread; each agent then runs on the thread it is put on.
  */
@@ -59,14 +60,27 @@ final class ReplicationToStandby
             resources.role, resources.clock,
             ctx.nodeId(), ctx.replicationAckTimeoutNs(), resources.counters.newCounter("catch-up-sent"),
             resources.inputRing.maxPayloadLength());
-        final Agent whileWaiting = ctx.threading() == EngineContext.Threading.SHARED ?
-            new CompositeAgent(catchUp, publishers.stage) : null;
+        peerMonitor = new PeerMonitor(aeron.addSubscription(ctx.replicationAckChannel(), ctx.replicationAckStreamId()),
+            resources.replicated, resources.processor, resources.role, ingress, catchUp);
+        // What shares the stage's thread and must go on while it waits: SHARED, the catch-up server and the
+        // publishers; COMPACT, the peer monitor too, which reads the acknowledgements it waits for.
+        final Agent whileWaiting;
+        switch (ctx.threading())
+        {
+            case SHARED:
+                whileWaiting = new CompositeAgent(catchUp, publishers.stage);
+                break;
+            case COMPACT:
+                whileWaiting = new CompositeAgent(catchUp, publishers.stage, peerMonitor);
+                break;
+            default:
+                whileWaiting = null;
+                break;
+        }
         handler = new ReplicationStage(replication, ctx.replicationMode() == EngineContext.ReplicationMode.SYNC,
             ctx.replicationAckTimeoutNs(), resources.sequences, resources.clock, ctx.newIdleStrategy(),
             resources.replicated, resources.degraded, resources.inputRing.maxPayloadLength(), whileWaiting);
         stage = resources.inputRing.stage("replication", handler).errorPolicy(StageErrorPolicy.HALT)
             .errorHandler(resources.stageErrors("input/replication")).build();
-        peerMonitor = new PeerMonitor(aeron.addSubscription(ctx.replicationAckChannel(), ctx.replicationAckStreamId()),
-            resources.replicated, resources.processor, resources.role, ingress, catchUp);
     }
 }

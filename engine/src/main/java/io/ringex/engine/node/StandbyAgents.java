@@ -14,6 +14,7 @@ import io.ringex.engine.ring.Stage;
 import io.ringex.engine.ring.StageErrorPolicy;
 import io.ringex.protocol.codecs.NodeRole;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.CompositeAgent;
 
 /**
  * A node started as standby:
@@ -70,6 +71,11 @@ final class StandbyAgents implements RoleAgents
             aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), resources.malformed,
             resources.backPressure, resources.dropped, resources.nextDeadline);
         publishers = new Publishers(resources);
+        final boolean compact = ctx.threading() == EngineContext.Threading.COMPACT;
+        if (compact)
+        {
+            resources.outputFullWait.work(publishers.stage);
+        }
         replication = replicating && ctx.hasPeerChannels() ?
             new ReplicationToStandby(resources, ingress, publishers) : null;
         promotion = new Promotion(receiver, ingress, aeron.addSubscription(ctx.controlChannel(),
@@ -83,6 +89,23 @@ final class StandbyAgents implements RoleAgents
             () -> processor.state().epoch(), receiver, resources.epochClock, resources.clock,
             ctx.replicationHeartbeatIntervalNs(), ctx.nodeId());
         processing = new ProcessorAgents(resources, publishers, replication, promotion);
+        if (compact)
+        {
+            // A promotion waiting for input-ring slots (the last replicated commands, then its own command) waits
+            // for the stages behind it, on its own thread: it runs them while it waits.
+            final List<Agent> behind = new ArrayList<>();
+            behind.add(ackStage);
+            behind.add(resources.journalStage);
+            if (null != replication)
+            {
+                behind.add(replication.stage);
+            }
+            behind.add(processing.stage);
+            behind.add(publishers.stage);
+            final WorkingIdleStrategy whileRingFull = new WorkingIdleStrategy(ctx.newIdleStrategy());
+            whileRingFull.work(new CompositeAgent(behind));
+            promotion.whileRingFull(whileRingFull);
+        }
     }
 
     public List<Agent> inputAgents()

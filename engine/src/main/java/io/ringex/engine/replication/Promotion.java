@@ -14,7 +14,9 @@ import io.ringex.protocol.codecs.NodeRole;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 
 /**
@@ -67,6 +69,12 @@ public final class Promotion implements Agent
     private long promotionSequence = -1;
     private boolean refusalLogged;
     private boolean autoRefusalLogged;
+
+    /**
+     * How to wait for input-ring slots at the promotion: spin by default, the processor being on another thread; a
+     * node whose processor shares this agent's thread sets one that runs it ({@link #whileRingFull(IdleStrategy)}).
+     */
+    private IdleStrategy whileRingFull = new BusySpinIdleStrategy();
 
     /**
      * @param receiver             the standby's receiver, run by this agent until the promotion.
@@ -157,7 +165,7 @@ public final class Promotion implements Agent
         if (requestedEpoch > 0)
         {
             // Apply what the primary already sent (commands it may have acknowledged) before taking over.
-            work += receiver.drain();
+            work += receiver.drain(whileRingFull);
             promote();
             return work + 1;
         }
@@ -180,6 +188,17 @@ public final class Promotion implements Agent
         }
     }
 
+    /**
+     * Set how to wait for input-ring slots at the promotion, before the agent runs: a node that runs its processor on
+     * this agent's thread gives one that runs the stages behind it, which alone free slots.
+     *
+     * @param idleStrategy the wait.
+     */
+    public void whileRingFull(final IdleStrategy idleStrategy)
+    {
+        this.whileRingFull = idleStrategy;
+    }
+
     private void promote()
     {
         receiver.stop();
@@ -189,9 +208,10 @@ public final class Promotion implements Agent
             replication.activate(epoch, true);
         }
         long sequence;
+        whileRingFull.reset();
         while ((sequence = sequencer.tryNext()) < 0)
         {
-            Thread.onSpinWait();
+            whileRingFull.idle();
         }
         final AtomicBuffer slots = ring.buffer();
         final int slot = ring.slotOffset(sequence);

@@ -17,6 +17,7 @@ import io.ringex.protocol.codecs.ReplicatedCommandDecoder;
 import io.ringex.protocol.codecs.ReplicationHeartbeatDecoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
@@ -185,20 +186,23 @@ public final class StandbyReceiver implements Agent
      * while the ring is full), for at most {@link #REQUEST_INTERVAL_NS} so that a primary still sending cannot hold
      * the promotion up.
      *
+     * @param whileRingFull how to wait for the processor while the ring is full (one that runs it, when it shares
+     *                      this thread).
      * @return the work done.
      */
-    int drain()
+    int drain(final IdleStrategy whileRingFull)
     {
         final long deadlineNs = clock.nanoTime() + REQUEST_INTERVAL_NS;
         int work = 0;
         int polled;
+        whileRingFull.reset();
         do
         {
             polled = doWork();
             work += polled;
             if (ringFull)
             {
-                Thread.onSpinWait();
+                whileRingFull.idle();
             }
         }
         while ((polled > 0 || ringFull) && clock.nanoTime() < deadlineNs);

@@ -40,6 +40,13 @@ public final class ChildEngine implements AutoCloseable
         command.addAll(Arrays.asList(flags.trim().split("\\s+")));
         command.add("-Xmx512m");
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        // The build's threading profile for the system tests (-Dringex.it.threading, the parent pom), unless the
+        // test chose one: the drills run in every profile.
+        final String threading = System.getProperty("ringex.engine.threading");
+        if (null != threading && !properties.containsKey("ringex.engine.threading"))
+        {
+            command.add("-Dringex.engine.threading=" + threading);
+        }
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(EngineMain.class.getName());
