@@ -350,42 +350,7 @@ async function loadAccount() {
         <p class="hint">Open orders are shown as counts and open quantities per position; individual orders are not on
             the risk stream.</p>`;
     applyWidths(pane);
-    drawCandles(document.getElementById('candles'), d.candles || []);
     applyRole();
-}
-
-// One-minute OHLC candles: a wick from low to high, a body from open to close (green up, red down).
-function drawCandles(canvas, candles) {
-    const g = canvas.getContext('2d');
-    g.clearRect(0, 0, canvas.width, canvas.height);
-    if (!candles.length) {
-        g.fillStyle = '#7d8b99';
-        g.fillText('No trades yet.', 8, 18);
-        return;
-    }
-    const lows = candles.map((c) => parseFloat(c.low));
-    const highs = candles.map((c) => parseFloat(c.high));
-    const min = Math.min(...lows);
-    const max = Math.max(...highs);
-    const pad = 12;
-    const y = (p) => max === min ? canvas.height / 2 :
-        pad + (max - parseFloat(p)) / (max - min) * (canvas.height - 2 * pad);
-    const step = Math.min(24, (canvas.width - 2 * pad) / candles.length);
-    candles.forEach((c, i) => {
-        const x = pad + i * step + step / 2;
-        const up = parseFloat(c.close) >= parseFloat(c.open);
-        g.strokeStyle = g.fillStyle = up ? '#3fb950' : '#f85149';
-        g.beginPath();
-        g.moveTo(x, y(c.high));
-        g.lineTo(x, y(c.low));
-        g.stroke();
-        const top = Math.min(y(c.open), y(c.close));
-        g.fillRect(x - step * 0.3, top, Math.max(1, step * 0.6), Math.max(1, Math.abs(y(c.open) - y(c.close))));
-    });
-    g.fillStyle = '#7d8b99';
-    g.fillText(String(max), 2, 10);
-    g.fillText(String(min), 2, canvas.height - 2);
-    canvas.dataset.candles = String(candles.length);
 }
 
 async function loadInstrument() {
