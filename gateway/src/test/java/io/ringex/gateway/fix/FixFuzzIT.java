@@ -64,7 +64,7 @@ class FixFuzzIT
     private static final long OPTIONAL_ANSWER_MS = 200;
     private static final int[] BODY_TAGS = { 1, 11, 15, 18, 21, 37, 38, 40, 41, 44, 48, 54, 55, 59, 60, 63, 99, 110,
         111, 114, 117, 126, 167, 207, 423, 526, 530, 583, 5000, 9999, 20000 };
-    private static final String[] APP_MSG_TYPES = { "D", "F", "G", "q", "AE", "8", "j", "x", "ZZ", "H", "AF" };
+    private static final String[] APP_MSG_TYPES = { "D", "F", "G", "q", "AE", "8", "j", "R", "ZZ", "H", "AF" };
 
     @TempDir
     Path tempDir;
