@@ -28,7 +28,6 @@ public final class MultiProducerSequencer implements Sequencer
     private final AtomicCounter claim;
     private final AtomicCounter gatingCache;
     private final int capacity;
-    private final Wakers wakers;
     // Lifecycle flag, read once per claim.
     private volatile boolean closed;
 
@@ -39,7 +38,6 @@ public final class MultiProducerSequencer implements Sequencer
         this.claim = claim;
         this.gatingCache = gatingCache;
         this.capacity = ring.capacity();
-        this.wakers = ring.cursorWakers();
         claim.setRelease(-1);
         gatingCache.setRelease(-1);
     }
@@ -129,7 +127,6 @@ public final class MultiProducerSequencer implements Sequencer
     {
         // Release: the producer's header and payload stores become visible before the flag does.
         buffer.putLongRelease(ring.slotOffset(sequence) + SlotDescriptor.SEQUENCE_OFFSET, sequence);
-        wakers.wakeAll();
     }
 
     /**
@@ -141,7 +138,6 @@ public final class MultiProducerSequencer implements Sequencer
         {
             buffer.putLongRelease(ring.slotOffset(s) + SlotDescriptor.SEQUENCE_OFFSET, s);
         }
-        wakers.wakeAll();
     }
 
     /**

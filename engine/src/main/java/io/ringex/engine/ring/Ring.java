@@ -77,7 +77,6 @@ public final class Ring implements AutoCloseable
     private final Sequencer sequencer;
     private final ProducerType producerType;
     private final List<Stage> stages = new ArrayList<>();
-    private final Wakers cursorWakers = new Wakers();
     private AtomicCounter[] gatingSequences = new AtomicCounter[0];
     private boolean closed;
 
@@ -321,14 +320,6 @@ public final class Ring implements AutoCloseable
         }
 
         return min;
-    }
-
-    /**
-     * @return the strategies to wake once the producer published: those of the stages gated on the cursor.
-     */
-    Wakers cursorWakers()
-    {
-        return cursorWakers;
     }
 
     CountersManager countersManager()

@@ -16,7 +16,6 @@ public final class SingleProducerSequencer implements Sequencer
     private final AtomicBuffer buffer;
     private final AtomicCounter cursor;
     private final int capacity;
-    private final Wakers wakers;
     private long nextValue = -1;
     private long cachedGatingMin = -1;
     // Lifecycle flag, read once per claim: a volatile load is a plain load on x86 and TSO-cheap elsewhere.
@@ -28,7 +27,6 @@ public final class SingleProducerSequencer implements Sequencer
         this.buffer = ring.buffer();
         this.cursor = cursor;
         this.capacity = ring.capacity();
-        this.wakers = ring.cursorWakers();
         cursor.setRelease(-1);
     }
 
@@ -118,7 +116,6 @@ public final class SingleProducerSequencer implements Sequencer
         // any stage's acquire load of the cursor.
         buffer.putLong(ring.slotOffset(sequence) + SlotDescriptor.SEQUENCE_OFFSET, sequence);
         cursor.setRelease(sequence);
-        wakers.wakeAll();
     }
 
     /**
@@ -131,7 +128,6 @@ public final class SingleProducerSequencer implements Sequencer
             buffer.putLong(ring.slotOffset(s) + SlotDescriptor.SEQUENCE_OFFSET, s);
         }
         cursor.setRelease(hi);
-        wakers.wakeAll();
     }
 
     /**

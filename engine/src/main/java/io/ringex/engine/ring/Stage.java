@@ -42,7 +42,6 @@ public final class Stage implements Agent
     private final AtomicCounter[] gates;
     private final boolean scanAvailability;
     private final StageErrorPolicy errorPolicy;
-    private final Wakers downstreamWakers = new Wakers();
     // Written by the stage thread, read by monitors: a lifecycle flag, not on the per-slot path.
     private volatile boolean halted;
 
@@ -124,34 +123,14 @@ public final class Stage implements Agent
                     halted = true;
                     // Release: downstream may take the slots before the failing one, never the failing one.
                     sequence.setRelease(s - 1);
-                    downstreamWakers.wakeAll();
                     return (int)(s - next) + 1;
                 }
             }
         }
         // Release, once per batch.
         sequence.setRelease(available);
-        downstreamWakers.wakeAll();
 
         return (int)(available - next) + 1;
-    }
-
-    /**
-     * Whether {@link #doWork()} would find a slot: for the stage's own thread ({@link WakeableIdleStrategy} asks it
-     * after announcing a park).
-     *
-     * @return true if the gates have passed a slot this stage has not handled.
-     */
-    boolean hasWork()
-    {
-        final long next = sequence.getPlain() + 1;
-        long available = Long.MAX_VALUE;
-        for (final AtomicCounter gate : gates)
-        {
-            available = Math.min(available, gate.getAcquire());
-        }
-
-        return available >= next && (!scanAvailability || sequencer.highestPublished(next, available) >= next);
     }
 
     /**
@@ -231,7 +210,6 @@ public final class Stage implements Agent
         private boolean gatedOnCursor;
         private StageErrorPolicy errorPolicy = StageErrorPolicy.HALT;
         private ErrorHandler errorHandler;
-        private WakeableIdleStrategy wokenBy;
 
         Builder(final Ring ring, final String stageName, final SlotHandler handler)
         {
@@ -288,19 +266,6 @@ public final class Stage implements Agent
         }
 
         /**
-         * The idle strategy of the thread that runs this stage, to be woken by whoever advances the stage's gates
-         * (the producer's publish, an upstream stage's release) instead of waiting out its park.
-         *
-         * @param idleStrategy the runner's strategy; one strategy may serve every stage its thread runs.
-         * @return this.
-         */
-        public Builder wokenBy(final WakeableIdleStrategy idleStrategy)
-        {
-            this.wokenBy = idleStrategy;
-            return this;
-        }
-
-        /**
          * Build the stage and add it to the ring's dependency graph.
          *
          * @return the stage, ready to be run by an agent runner.
@@ -313,18 +278,6 @@ public final class Stage implements Agent
             }
             final Stage stage = new Stage(this, ring);
             ring.register(stage, upstream.toArray(new Stage[0]));
-            if (null != wokenBy)
-            {
-                wokenBy.addStage(stage);
-                if (gatedOnCursor || upstream.isEmpty())
-                {
-                    ring.cursorWakers().add(wokenBy);
-                }
-                for (final Stage up : upstream)
-                {
-                    up.downstreamWakers.add(wokenBy);
-                }
-            }
             return stage;
         }
     }

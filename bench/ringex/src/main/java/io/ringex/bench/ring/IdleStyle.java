@@ -6,7 +6,6 @@ import com.lmax.disruptor.BusySpinWaitStrategy;
 import com.lmax.disruptor.SleepingWaitStrategy;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.YieldingWaitStrategy;
-import io.ringex.engine.ring.WakeableIdleStrategy;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -62,20 +61,6 @@ public enum IdleStyle
      *
      * @return a new idle strategy for one producer thread.
      */
-    /**
-     * @return the ring's strategy for a stage's thread: the back-off's parks are cut short by whoever feeds the
-     *     stage; spinning and yielding never park, so they are Agrona's.
-     */
-    IdleStrategy ring()
-    {
-        if (this == BACKOFF)
-        {
-            return new WakeableIdleStrategy(
-                100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(BACKOFF_MAX_PARK_US));
-        }
-        return agrona();
-    }
-
     static IdleStrategy producerWhenFull()
     {
         return new SleepingIdleStrategy(1);

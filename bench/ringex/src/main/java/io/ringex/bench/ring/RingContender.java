@@ -10,7 +10,6 @@ import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.Sequencer;
 import io.ringex.engine.ring.SlotHandler;
 import io.ringex.engine.ring.Stage;
-import io.ringex.engine.ring.WakeableIdleStrategy;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AtomicBuffer;
@@ -54,49 +53,46 @@ final class RingContender implements Contender
             .producerType(topology.producers > 1 ? ProducerType.MULTI : ProducerType.SINGLE).build();
         final long last = eventsPerProducer * topology.producers - 1;
         final CountDownLatch done = new CountDownLatch(topology.finalConsumers);
-        final List<IdleStrategy> idles = new ArrayList<>();
         final List<Final> finals = new ArrayList<>();
         final List<Stage> stages = new ArrayList<>();
         switch (topology)
         {
             case UNICAST_1P_1C:
             case SEQUENCER_3P_1C:
-                stages.add(stage(ring, idles, style, "sum", add(finals, new Final(last, done, 0))).build());
+                stages.add(ring.stage("sum", add(finals, new Final(last, done, 0))).build());
                 break;
             case MULTICAST_1P_3C:
                 for (int i = 0; i < 3; i++)
                 {
-                    stages.add(stage(ring, idles, style, "sum" + i, add(finals, new Final(last, done, 0))).build());
+                    stages.add(ring.stage("sum" + i, add(finals, new Final(last, done, 0))).build());
                 }
                 break;
             case PIPELINE_1P_3C:
             {
-                final Stage one = stage(ring, idles, style, "one", (buffer, offset, sequence, endOfBatch) ->
+                final Stage one = ring.stage("one", (buffer, offset, sequence, endOfBatch) ->
                     buffer.putLong(offset + STEP_ONE, Topology.stepOne(buffer.getLong(offset + VALUE)))).build();
-                final Stage two = stage(ring, idles, style, "two", (buffer, offset, sequence, endOfBatch) ->
+                final Stage two = ring.stage("two", (buffer, offset, sequence, endOfBatch) ->
                     buffer.putLong(offset + STEP_TWO, Topology.stepTwo(buffer.getLong(offset + STEP_ONE))))
                     .gatedOn(one).build();
                 stages.add(one);
                 stages.add(two);
-                stages.add(stage(ring, idles, style, "three", add(finals, new Final(last, done, 1)))
-                    .gatedOn(two).build());
+                stages.add(ring.stage("three", add(finals, new Final(last, done, 1))).gatedOn(two).build());
                 break;
             }
             default:
             {
-                final Stage fizz = stage(ring, idles, style, "fizz", (buffer, offset, sequence, endOfBatch) ->
+                final Stage fizz = ring.stage("fizz", (buffer, offset, sequence, endOfBatch) ->
                     buffer.putByte(offset + FIZZ, (byte)(buffer.getLong(offset + VALUE) % 3 == 0 ? 1 : 0))).build();
-                final Stage buzz = stage(ring, idles, style, "buzz", (buffer, offset, sequence, endOfBatch) ->
+                final Stage buzz = ring.stage("buzz", (buffer, offset, sequence, endOfBatch) ->
                     buffer.putByte(offset + BUZZ, (byte)(buffer.getLong(offset + VALUE) % 5 == 0 ? 1 : 0))).build();
                 stages.add(fizz);
                 stages.add(buzz);
-                stages.add(stage(ring, idles, style, "fizzbuzz", add(finals, new Final(last, done, 2)))
-                    .gatedOn(fizz, buzz).build());
+                stages.add(ring.stage("fizzbuzz", add(finals, new Final(last, done, 2))).gatedOn(fizz, buzz).build());
                 break;
             }
         }
 
-        final List<AgentRunner> runners = start(stages, idles);
+        final List<AgentRunner> runners = start(stages, style);
         final Thread[] producers = new Thread[topology.producers];
         for (int p = 0; p < producers.length; p++)
         {
@@ -137,12 +133,11 @@ final class RingContender implements Contender
         final Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
         final long total = warmUp + measured;
         final CountDownLatch done = new CountDownLatch(1);
-        final List<IdleStrategy> idles = new ArrayList<>();
-        final Stage one = stage(ring, idles, style, "one", (buffer, offset, sequence, endOfBatch) ->
+        final Stage one = ring.stage("one", (buffer, offset, sequence, endOfBatch) ->
             buffer.putLong(offset + STEP_ONE, buffer.getLong(offset + VALUE))).build();
-        final Stage two = stage(ring, idles, style, "two", (buffer, offset, sequence, endOfBatch) ->
+        final Stage two = ring.stage("two", (buffer, offset, sequence, endOfBatch) ->
             buffer.putLong(offset + STEP_TWO, buffer.getLong(offset + STEP_ONE))).gatedOn(one).build();
-        final Stage three = stage(ring, idles, style, "three", (buffer, offset, sequence, endOfBatch) ->
+        final Stage three = ring.stage("three", (buffer, offset, sequence, endOfBatch) ->
         {
             final long latencyNs = System.nanoTime() - buffer.getLong(offset + STEP_TWO);
             if (sequence >= warmUp)
@@ -154,7 +149,7 @@ final class RingContender implements Contender
                 done.countDown();
             }
         }).gatedOn(two).build();
-        final List<AgentRunner> runners = start(List.of(one, two, three), idles);
+        final List<AgentRunner> runners = start(List.of(one, two, three), style);
 
         final Sequencer sequencer = ring.sequencer();
         final AtomicBuffer buffer = ring.buffer();
@@ -174,34 +169,16 @@ final class RingContender implements Contender
         return histogram;
     }
 
-    private static List<AgentRunner> start(final List<Stage> stages, final List<IdleStrategy> idles)
+    private static List<AgentRunner> start(final List<Stage> stages, final IdleStyle style)
     {
         final List<AgentRunner> runners = new ArrayList<>();
-        for (int i = 0; i < stages.size(); i++)
+        for (final Stage stage : stages)
         {
-            final AgentRunner runner = new AgentRunner(idles.get(i), Throwable::printStackTrace, null, stages.get(i));
+            final AgentRunner runner = new AgentRunner(style.agrona(), Throwable::printStackTrace, null, stage);
             AgentRunner.startOnThread(runner);
             runners.add(runner);
         }
         return runners;
-    }
-
-    /**
-     * A stage on its own thread, with the ring's idle strategy for the style: a back-off's parked thread is woken by
-     * whoever feeds it ({@link WakeableIdleStrategy}), as the engine's stages are.
-     */
-    private static Stage.Builder stage(
-        final Ring ring, final List<IdleStrategy> idles, final IdleStyle style, final String name,
-        final SlotHandler handler)
-    {
-        final Stage.Builder builder = ring.stage(name, handler);
-        final IdleStrategy idle = style.ring();
-        if (idle instanceof WakeableIdleStrategy)
-        {
-            builder.wokenBy((WakeableIdleStrategy)idle);
-        }
-        idles.add(idle);
-        return builder;
     }
 
     private static void produce(final Ring ring, final long events, final IdleStrategy idle)
