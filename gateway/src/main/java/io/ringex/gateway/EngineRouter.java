@@ -47,6 +47,11 @@ import java.util.concurrent.TimeUnit;
  * not deduplicated. On a switch, the control messages sent to the old primary since shortly before it was last heard
  * from are sent again to the new one ({@link EngineIngress#resendSince(long)}).
  * <p>
+ * A single node is followed the same way once it has sent a status (until then, and with a stand-in engine that sends
+ * none, commands go to it unconditionally): while its status is silent new commands are refused (NO_PRIMARY), and a
+ * restart is a new era (its epoch start moves to its first command after recovery), which settles what it had not
+ * answered as below. Its first status only names the era the commands sent before it went to.
+ * <p>
  * No order left unanswered: the order commands forwarded and not yet answered are kept ({@link InFlightCommands}).
  * When the router starts following another primary, or the same node in another era (a new epoch, or restarted), with
  * commands still unanswered, those are in doubt: sent to a primary that may have died with them. The router then holds
@@ -144,6 +149,7 @@ public final class EngineRouter implements AutoCloseable
     private final long[] windowFirstSequences;
     private int lastFollowed = PrimarySelector.NONE;
     private int followedEngine = PrimarySelector.NONE;
+    private boolean singleNodeStatusSeen;
     private long followedEpoch = -1;
     private long followedEpochStart = -1;
     private boolean barrierPending;
@@ -183,7 +189,7 @@ public final class EngineRouter implements AutoCloseable
         this.endpoints = ctx.engines();
         final int count = endpoints.size();
         this.statusTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.engineStatusTimeoutMs());
-        this.selector = new PrimarySelector(count, statusTimeoutNs);
+        this.selector = new PrimarySelector(count, statusTimeoutNs, true);
         this.validator = new MessageValidator(ctx.maxMessageLength());
         ingressPublications = new Publication[count];
         egressSubscriptions = new Subscription[count];
@@ -223,11 +229,8 @@ public final class EngineRouter implements AutoCloseable
             ingressPublications[i] = aeron.addPublication(endpoint.ingressChannel(), endpoint.ingressStreamId());
             egressSubscriptions[i] = aeron.addSubscription(endpoint.egressChannel(), endpoint.egressStreamId());
             egressHandlers[i] = (buffer, offset, length, header) -> onEgress(engine, buffer, offset, length);
-            if (count > 1)
-            {
-                statusSubscriptions[i] = aeron.addSubscription(endpoint.statusChannel(), endpoint.statusStreamId());
-                statusHandlers[i] = (buffer, offset, length, header) -> onStatus(engine, buffer, offset, length);
-            }
+            statusSubscriptions[i] = aeron.addSubscription(endpoint.statusChannel(), endpoint.statusStreamId());
+            statusHandlers[i] = (buffer, offset, length, header) -> onStatus(engine, buffer, offset, length);
         }
         if (count == 1)
         {
@@ -247,12 +250,12 @@ public final class EngineRouter implements AutoCloseable
         this.nowNs = nowNs;
         ingress.clock(nowNs);
         int work = 0;
-        if (endpoints.size() > 1)
+        for (int i = 0; i < statusSubscriptions.length; i++)
         {
-            for (int i = 0; i < statusSubscriptions.length; i++)
-            {
-                work += statusSubscriptions[i].poll(statusHandlers[i], STATUS_FRAGMENT_LIMIT);
-            }
+            work += statusSubscriptions[i].poll(statusHandlers[i], STATUS_FRAGMENT_LIMIT);
+        }
+        if (followsStatus())
+        {
             final int before = selector.primary();
             final int after = selector.select(nowNs);
             if (after != PrimarySelector.NONE && (after != followedEngine ||
@@ -269,7 +272,7 @@ public final class EngineRouter implements AutoCloseable
                     controlResent.getAndAdd(
                         ingress.resendSince(selector.lastHeardNs(lastFollowed) - statusTimeoutNs));
                 }
-                if (after != PrimarySelector.NONE && lastFollowed == PrimarySelector.NONE)
+                if (after != PrimarySelector.NONE && lastFollowed == PrimarySelector.NONE && endpoints.size() > 1)
                 {
                     // Nothing this gateway sends can be numbered at or below what the node had taken in by then.
                     deduplicator.joined(ingressSequences[after]);
@@ -314,7 +317,16 @@ public final class EngineRouter implements AutoCloseable
      */
     private int followed()
     {
-        return endpoints.size() == 1 ? 0 : selector.primary();
+        return followsStatus() ? selector.primary() : 0;
+    }
+
+    /**
+     * @return whether the primary is chosen from the nodes' status: always with a pair; with a single node once it
+     *     has sent one (until then, and with a stand-in engine that sends none, commands go to it unconditionally).
+     */
+    boolean followsStatus()
+    {
+        return endpoints.size() > 1 || singleNodeStatusSeen;
     }
 
     /**
@@ -339,7 +351,9 @@ public final class EngineRouter implements AutoCloseable
      */
     private void onNewPrimaryEra(final int primary)
     {
-        if (inFlight.size() > 0 || barrierPending)
+        // A single node's first status names the era the commands sent before it went to: nothing is in doubt.
+        final boolean firstOfSingleNode = endpoints.size() == 1 && followedEngine == PrimarySelector.NONE;
+        if (!firstOfSingleNode && (inFlight.size() > 0 || barrierPending))
         {
             if (barrierPending)
             {
@@ -541,6 +555,7 @@ public final class EngineRouter implements AutoCloseable
         final NodeRole role = engineStatus.role();
         final long statusEpoch = engineStatus.epoch();
         ingressSequences[engine] = engineStatus.ingressSequence();
+        singleNodeStatusSeen = true;
         if (role == NodeRole.PRIMARY)
         {
             primaryEpochs[engine] = statusEpoch;
@@ -647,7 +662,7 @@ public final class EngineRouter implements AutoCloseable
             return Action.CONTINUE;
         }
         long epochStart = 0;
-        if (commandSequence >= 0 && endpoints.size() > 1)
+        if (commandSequence >= 0 && followsStatus())
         {
             if (eventEpoch > primaryEpochs[engine])
             {
@@ -661,7 +676,7 @@ public final class EngineRouter implements AutoCloseable
             }
             epochStart = epochStartSequences[engine];
         }
-        if (commandSequence >= 0 && endpoints.size() > 1)
+        if (commandSequence >= 0 && followsStatus())
         {
             noteSequence(engine, eventEpoch, commandSequence);
         }

@@ -7,6 +7,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.ringex.client.CommandEncoder;
+import io.ringex.protocol.PrimarySelector;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,7 +48,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * node A takes three orders, answers the first and dies; node B is promoted. If B's re-sent window reaches back to
  * just after the last command of A's the router saw answered, the two unanswered orders cannot be in B unanswered, so
  * they are re-submitted to B after the barrier, before anything newer; if the window does not reach back that far,
- * each is answered by the gateway itself, OUTCOME_UNKNOWN, and nothing is re-submitted.
+ * each is answered by the gateway itself, OUTCOME_UNKNOWN, and nothing is re-submitted. A single node that restarts
+ * is a new era of the same node: what it had not answered is settled the same way, from where its journal ends.
  */
 class EngineRouterInDoubtTest
 {
@@ -54,6 +57,7 @@ class EngineRouterInDoubtTest
     private static final int GATEWAY_ID = 7;
     private static final long OURS = SessionIds.sessionId(GATEWAY_ID, 1);
     private static final long THEIRS = SessionIds.sessionId(GATEWAY_ID + 1, 1);
+    private static final long STATUS_TIMEOUT_MS = 60_000;
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[512]);
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
@@ -80,17 +84,7 @@ class EngineRouterInDoubtTest
             .dirDeleteOnShutdown(true)
             .ipcTermBufferLength(64 * 1024));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
-        router = new EngineRouter(new GatewayContext()
-            .gatewayId(GATEWAY_ID)
-            .aeronDirectoryName(driver.aeronDirectoryName())
-            .engineIngressChannel(IPC).engineIngressStreamId(1001)
-            .engineEgressChannel(IPC).engineEgressStreamId(1002)
-            .marketDataChannel(IPC).marketDataStreamId(1003)
-            .engineStatusStreamId(1004)
-            .engineStatusTimeoutMs(60_000)
-            .addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, 1104))
-            .fixEnabled(false)
-            .conclude(), aeron, "test ", this::record, (user, disabled) -> { });
+        router = newRouter(true);
         ingressA = aeron.addSubscription(IPC, 1001);
         ingressB = aeron.addSubscription(IPC, 1101);
         egressA = aeron.addPublication(IPC, 1002);
@@ -99,6 +93,24 @@ class EngineRouterInDoubtTest
         statusB = aeron.addPublication(IPC, 1104);
         pollUntil("engine streams connected", () -> egressA.isConnected() && statusA.isConnected() &&
             egressB.isConnected() && statusB.isConnected());
+    }
+
+    private EngineRouter newRouter(final boolean pair)
+    {
+        final GatewayContext ctx = new GatewayContext()
+            .gatewayId(GATEWAY_ID)
+            .aeronDirectoryName(driver.aeronDirectoryName())
+            .engineIngressChannel(IPC).engineIngressStreamId(1001)
+            .engineEgressChannel(IPC).engineEgressStreamId(1002)
+            .marketDataChannel(IPC).marketDataStreamId(1003)
+            .engineStatusStreamId(1004)
+            .engineStatusTimeoutMs(STATUS_TIMEOUT_MS)
+            .fixEnabled(false);
+        if (pair)
+        {
+            ctx.addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, 1104));
+        }
+        return new EngineRouter(ctx.conclude(), aeron, "test ", this::record, (user, disabled) -> { });
     }
 
     @AfterEach
@@ -117,9 +129,9 @@ class EngineRouterInDoubtTest
         status(statusB, NodeRole.PRIMARY, 2, 5);
         pollUntil("node B followed", () -> router.primary() == 1);
         report(egressB, THEIRS, "9", 4, 2);
-        final long token = awaitBarrier();
+        final long token = awaitBarrier(ingressB);
         assertEquals(Publication.BACK_PRESSURED, offerOrder(4), "new orders wait while the doubts are settled");
-        barrierReached(token, 6);
+        barrierReached(egressB, 2, token, 6);
 
         assertEquals(List.of("NewOrder 2", "NewOrder 3"), received(ingressB, 2), "re-submitted, in order");
         pollUntil("order 4 goes once they have", () -> offerOrder(4) > 0);
@@ -139,7 +151,7 @@ class EngineRouterInDoubtTest
         status(statusB, NodeRole.PRIMARY, 2, 12);
         pollUntil("node B followed", () -> router.primary() == 1);
         report(egressB, THEIRS, "9", 8, 2);
-        barrierReached(awaitBarrier(), 13);
+        barrierReached(egressB, 2, awaitBarrier(ingressB), 13);
 
         pollUntil("both answered", () -> delivered.size() == 3);
         assertEquals("1 NEW", delivered.get(0));
@@ -148,6 +160,73 @@ class EngineRouterInDoubtTest
         assertEquals(0, router.inFlight().size());
         pollUntil("a new order goes to B", () -> offerOrder(4) > 0);
         assertEquals(List.of("NewOrder 4"), received(ingressB, 1), "nothing was re-submitted");
+    }
+
+    @Test
+    void aSingleNodeThatRestartsHoldingNothingUnseenGetsTheOrdersItLostAgain()
+    {
+        singleNodeTakesThreeOrdersAndAnswersOne();
+
+        // It restarts from its journal, which ends at 3, the last command whose events the router saw: orders 2 and 3
+        // never reached it.
+        status(statusA, NodeRole.PRIMARY, 1, 4);
+        final long token = awaitBarrier(ingressA);
+        assertEquals(Publication.BACK_PRESSURED, offerOrder(4), "new orders wait while the doubts are settled");
+        barrierReached(egressA, 1, token, 4);
+
+        assertEquals(List.of("NewOrder 2", "NewOrder 3"), received(ingressA, 2), "re-submitted, in order");
+        pollUntil("order 4 goes once they have", () -> offerOrder(4) > 0);
+        assertEquals(List.of("NewOrder 4"), received(ingressA, 1));
+        assertEquals(List.of("1 NEW"), delivered, "the gateway answered nothing itself");
+    }
+
+    @Test
+    void aSingleNodeThatRestartsHoldingMoreThanTheRouterSawAnswersTheRestOutcomeUnknown()
+    {
+        singleNodeTakesThreeOrdersAndAnswersOne();
+
+        // Its journal ends at 7: the reports of 4..7 died with the process, and 2 or 3 may be among those commands.
+        status(statusA, NodeRole.PRIMARY, 1, 8);
+        barrierReached(egressA, 1, awaitBarrier(ingressA), 8);
+
+        pollUntil("both answered", () -> delivered.size() == 3);
+        assertTrue(delivered.get(1).startsWith("2 REJECTED OUTCOME_UNKNOWN seq -"), delivered.get(1));
+        assertTrue(delivered.get(2).startsWith("3 REJECTED OUTCOME_UNKNOWN seq -"), delivered.get(2));
+        assertEquals(0, router.inFlight().size());
+    }
+
+    @Test
+    void aSingleNodeWhoseStatusFallsSilentGetsNoOrdersUntilItIsBack()
+    {
+        router.close();
+        router = newRouter(false);
+        pollUntil("a stand-in with no status still takes orders", () -> offerOrder(1) > 0);
+        status(statusA, NodeRole.PRIMARY, 1, 1);
+        pollUntil("node followed by its status", router::followsStatus);
+
+        nowNs += TimeUnit.MILLISECONDS.toNanos(STATUS_TIMEOUT_MS) + 1;
+        pollUntil("node lost", () -> router.primary() == PrimarySelector.NONE);
+        assertEquals(EngineIngress.NO_PRIMARY, offerOrder(2), "refused at once, not sent into the void");
+
+        status(statusA, NodeRole.PRIMARY, 1, 1);
+        pollUntil("node back", () -> router.primary() == 0);
+        pollUntil("orders go again", () -> offerOrder(2) > 0);
+        assertEquals(List.of("NewOrder 1", "NewOrder 2"), received(ingressA, 2));
+    }
+
+    private void singleNodeTakesThreeOrdersAndAnswersOne()
+    {
+        router.close();
+        router = newRouter(false);
+        status(statusA, NodeRole.PRIMARY, 1, 1);
+        pollUntil("the node followed by its status", router::followsStatus);
+        pollUntil("order 1 reaches it", () -> ingressA.isConnected() && offerOrder(1) > 0);
+        pollUntil("order 2", () -> offerOrder(2) > 0);
+        pollUntil("order 3", () -> offerOrder(3) > 0);
+        assertEquals(3, received(ingressA, 3).size());
+        report(egressA, OURS, "1", 2, 1);
+        report(egressA, THEIRS, "8", 3, 1);
+        pollUntil("order 1 answered", () -> delivered.size() == 1 && router.inFlight().size() == 2);
     }
 
     private void aTakesThreeOrdersAnswersOneAndDies()
@@ -170,12 +249,12 @@ class EngineRouterInDoubtTest
         return router.ingress().offer(commands.buffer(), 0, length);
     }
 
-    private long awaitBarrier()
+    private long awaitBarrier(final Subscription ingress)
     {
         final long[] token = { 0 };
-        pollUntil("a barrier reaches B", () ->
+        pollUntil("a barrier reaches the new primary", () ->
         {
-            ingressB.poll((b, o, l, h) ->
+            ingress.poll((b, o, l, h) ->
             {
                 headerDecoder.wrap(b, o);
                 if (headerDecoder.templateId() == UserDirectoryRequestDecoder.TEMPLATE_ID)
@@ -193,15 +272,16 @@ class EngineRouterInDoubtTest
         return token[0];
     }
 
-    private void barrierReached(final long token, final long commandSequence)
+    private void barrierReached(
+        final Publication egress, final long epoch, final long token, final long commandSequence)
     {
         final GatewayBarrierReachedEncoder encoder = new GatewayBarrierReachedEncoder()
             .wrapAndApplyHeader(buffer, 0, header)
-            .epoch(2)
+            .epoch(epoch)
             .sessionId(SessionIds.sessionId(GATEWAY_ID, 0))
             .token(token)
             .commandSequence(commandSequence);
-        offer(egressB, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        offer(egress, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
     }
 
     private List<String> received(final Subscription ingress, final int count)

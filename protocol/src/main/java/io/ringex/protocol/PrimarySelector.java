@@ -26,6 +26,7 @@ public final class PrimarySelector
     private final long[] lastHeardNs;
     private final boolean[] heard;
     private final long statusTimeoutNs;
+    private final boolean singleNodeFollowsStatus;
     private long highestPrimaryEpoch = -1;
     private int primary;
     private int lastFollowed;
@@ -37,6 +38,18 @@ public final class PrimarySelector
      */
     public PrimarySelector(final int engineCount, final long statusTimeoutNs)
     {
+        this(engineCount, statusTimeoutNs, false);
+    }
+
+    /**
+     * @param engineCount             nodes configured.
+     * @param statusTimeoutNs         how long a silent node is still followed.
+     * @param singleNodeFollowsStatus with one node: false, it is always the one followed; true, it is until it has
+     *                                been heard, then only while heard claiming PRIMARY (as with a pair), so a node
+     *                                that falls silent is not sent what it cannot take.
+     */
+    public PrimarySelector(final int engineCount, final long statusTimeoutNs, final boolean singleNodeFollowsStatus)
+    {
         if (engineCount < 1)
         {
             throw new IllegalArgumentException("at least one engine");
@@ -46,6 +59,7 @@ public final class PrimarySelector
         lastHeardNs = new long[engineCount];
         heard = new boolean[engineCount];
         this.statusTimeoutNs = statusTimeoutNs;
+        this.singleNodeFollowsStatus = singleNodeFollowsStatus;
         primary = engineCount == 1 ? 0 : NONE;
         lastFollowed = primary;
     }
@@ -78,7 +92,7 @@ public final class PrimarySelector
      */
     public int select(final long nowNs)
     {
-        if (roles.length == 1)
+        if (roles.length == 1 && (!singleNodeFollowsStatus || !heard[0]))
         {
             return primary;
         }

@@ -19,6 +19,20 @@ class PrimarySelectorTest
     }
 
     @Test
+    void aSingleEngineThatFollowsStatusIsTheTargetUntilHeardThenWhileHeardAsPrimary()
+    {
+        final PrimarySelector selector = new PrimarySelector(1, TIMEOUT_NS, true);
+        assertEquals(0, selector.select(0), "a stand-in that never sends a status");
+        selector.onStatus(0, NodeRole.PRIMARY, 1, 10);
+        assertEquals(0, selector.select(10 + TIMEOUT_NS));
+        assertEquals(PrimarySelector.NONE, selector.select(11 + TIMEOUT_NS), "silent");
+        selector.onStatus(0, NodeRole.STANDBY, 1, 20_000);
+        assertEquals(PrimarySelector.NONE, selector.select(20_001), "not claiming PRIMARY");
+        selector.onStatus(0, NodeRole.PRIMARY, 1, 30_000);
+        assertEquals(0, selector.select(30_001));
+    }
+
+    @Test
     void noPrimaryUntilANodeClaimsIt()
     {
         final PrimarySelector selector = new PrimarySelector(2, TIMEOUT_NS);
