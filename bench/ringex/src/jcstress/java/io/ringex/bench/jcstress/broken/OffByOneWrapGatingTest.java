@@ -1,5 +1,6 @@
-package io.ringex.bench.jcstress;
+package io.ringex.bench.jcstress.broken;
 
+import io.ringex.bench.jcstress.RingStates;
 import io.ringex.engine.ring.ProducerType;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.Sequencer;
@@ -14,19 +15,18 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * The producer's gating on a full ring: a 2-slot ring holds two published events; a stage reads them while the
- * producer tries to claim a third, which wraps onto the first slot. The claim must not succeed before the stage has
- * finished with that slot, so the stage always reads the first event's payload, never the third's.
- * <p>
- * r1: the payload the stage read from sequence 0; r2: the producer's claim (2, or
- * {@link Sequencer#INSUFFICIENT_CAPACITY} when the ring was still full).
+ * BROKEN copy of {@code SingleProducerWrapGatingTest}: the producer claims with a copy of
+ * {@code SingleProducerSequencer.tryNext} whose wrap check is off by one ({@code wrapPoint - 1 > min} for
+ * {@code wrapPoint > min}), so it may claim the slot the stage is still reading. A logic race, not a memory-ordering
+ * one: it shows on any hardware.
  */
 @JCStressTest
 @Outcome(id = "1, 2", expect = ACCEPTABLE, desc = "the stage finished first, then the claim wrapped")
 @Outcome(id = "1, -2", expect = ACCEPTABLE, desc = "the ring was still full: the claim failed")
-@Outcome(id = "3, .*", expect = FORBIDDEN, desc = "the producer overwrote a slot the stage was reading")
+@Outcome(id = "3, .*", expect = FORBIDDEN, desc = "the producer overwrote a slot the stage had not released")
+@Outcome(id = ".*", expect = FORBIDDEN, desc = "a claim other than the third sequence or a refusal")
 @State
-public class WrapGatingTest
+public class OffByOneWrapGatingTest
 {
     private final Ring ring = RingStates.ring(2, ProducerType.SINGLE);
     private final Sequencer sequencer = ring.sequencer();
@@ -38,13 +38,14 @@ public class WrapGatingTest
             firstPayload = buffer.getLong(slotOffset + RingStates.PAYLOAD);
         }
     }).build();
+    private long nextValue = -1;
 
-    public WrapGatingTest()
+    public OffByOneWrapGatingTest()
     {
         for (int i = 0; i < 2; i++)
         {
-            final long sequence = sequencer.tryNext();
-            ring.buffer().putLong(ring.slotOffset(sequence) + RingStates.PAYLOAD, sequence + 1);
+            final long sequence = tryNext();
+            RingStates.putPayload(ring, sequence, sequence + 1);
             sequencer.publish(sequence);
         }
     }
@@ -59,12 +60,26 @@ public class WrapGatingTest
     @Actor
     public void producer(final JJ_Result r)
     {
-        final long sequence = sequencer.tryNext();
+        final long sequence = tryNext();
         if (sequence >= 0)
         {
-            ring.buffer().putLong(ring.slotOffset(sequence) + RingStates.PAYLOAD, 3);
+            RingStates.putPayload(ring, sequence, 3);
             sequencer.publish(sequence);
         }
         r.r2 = sequence;
+    }
+
+    private long tryNext()
+    {
+        final long next = nextValue + 1;
+        final long wrapPoint = next - ring.capacity();
+        // The one gating stage is the minimum; the real check is wrapPoint > min.
+        if (wrapPoint - 1 > Math.min(nextValue, stage.sequence()))
+        {
+            return Sequencer.INSUFFICIENT_CAPACITY;
+        }
+        nextValue = next;
+
+        return next;
     }
 }
