@@ -22,7 +22,8 @@ import java.util.List;
  * missed, and the statistics as they are now. If it fell too far behind, more than {@link #MAX_INCREMENT_ENTRIES}
  * level changes or more trades than the gateway keeps ({@link InstrumentFeed#TRADE_RING_CAPACITY}), it gets a new W
  * instead (trades beyond the ring are not resent). So a subscriber that never reads costs the gateway one check per
- * duty cycle and Artio's bounded buffer, and never delays the others.
+ * duty cycle and Artio's bounded buffer, and never delays the others. A book the gateway rebuilt over a gap in the
+ * engine's feed ({@link InstrumentFeed#gaps()}) is sent as a new W too.
  * <p>
  * Threading: the FIX agent thread only.
  */
@@ -123,7 +124,9 @@ final class FixMarketDataPublisher
         {
             return 0; // nothing trustworthy to say until the next BookSnapshot
         }
-        final boolean full = !subscription.snapshotSent || subscription.fullRefreshDue;
+        // A book rebuilt over a gap (what lay in it, trades included, never reached the gateway): a new W says so.
+        final boolean full = !subscription.snapshotSent || subscription.fullRefreshDue ||
+            feed.gaps() != subscription.gapsSent;
         if (!full && !hasNews(subscription, feed))
         {
             return 0;
@@ -330,6 +333,7 @@ final class FixMarketDataPublisher
         subscription.statisticsVersionSent = feed.statisticsVersion();
         subscription.snapshotSent = true;
         subscription.fullRefreshDue = false;
+        subscription.gapsSent = feed.gaps();
         subscription.lagging = false;
         fullRefreshes.increment();
         return 1;
