@@ -85,6 +85,20 @@ final class FixMarketData
         this.rejects = rejects;
         this.publisher = publisher;
         this.securityStatus = new FixSecurityStatus(cache);
+        publisher.onEncodingFailed(this::onEncodingFailed);
+    }
+
+    /**
+     * A subscription whose W or X could not be encoded is dropped; its session gets a Y saying so, with
+     * MDReqRejReason 5: the usual cause is a MarketDepth of 0 on a book too deep for one message.
+     */
+    private void onEncodingFailed(final MarketDataSubscription subscription)
+    {
+        text.setLength(0);
+        text.append("subscription to ").append(subscription.feed.symbol())
+            .append(" ended: the book does not fit one message at this MarketDepth; ask for fewer levels");
+        sendReject(subscription.session, subscription.mdReqId, '5');
+        activeSubscriptions.setRelease(publisher.subscriptions().size());
     }
 
     /**

@@ -10,6 +10,7 @@ import uk.co.real_logic.artio.builder.Encoder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Sends FIX market data to the subscriptions: first a MarketDataSnapshotFullRefresh (W), then
@@ -57,6 +58,7 @@ final class FixMarketDataPublisher
     private final AtomicCounter errors;
     private int entryCount;
     private RuntimeException lastFailure;
+    private Consumer<MarketDataSubscription> onEncodingFailed;
 
     /**
      * @param fullRefreshes counts W sent.
@@ -83,6 +85,15 @@ final class FixMarketDataPublisher
     }
 
     /**
+     * @param handler told of a subscription dropped because its message could not be encoded (a full refresh of a
+     *                book deeper than Artio's encoding buffer holds), so the subscriber can be told why.
+     */
+    void onEncodingFailed(final Consumer<MarketDataSubscription> handler)
+    {
+        this.onEncodingFailed = handler;
+    }
+
+    /**
      * @return the last encoding failure, for the log.
      */
     RuntimeException lastFailure()
@@ -105,6 +116,10 @@ final class FixMarketDataPublisher
             if (result < 0 || (subscription.snapshotOnly && subscription.snapshotSent))
             {
                 subscriptions.remove(i);
+                if (result < 0 && null != onEncodingFailed)
+                {
+                    onEncodingFailed.accept(subscription);
+                }
             }
             else
             {
