@@ -119,6 +119,19 @@ public final class GatewayContext implements AutoCloseable
         /** Default market-data stream. */
         public static final int ENGINE_MARKETDATA_STREAM_DEFAULT = 1003;
 
+        @ConfigOption("the engines' market-data recovery stream (answers to snapshot and retransmission " +
+            "requests), on each engine's market-data channel")
+        public static final String MARKETDATA_RECOVERY_STREAM_PROP_NAME =
+            "ringex.gateway.marketdata.recovery.stream";
+        /** Default market-data recovery stream (the engine's default). */
+        public static final int MARKETDATA_RECOVERY_STREAM_DEFAULT = 1030;
+
+        @ConfigOption("the engines' market-data request stream (snapshot and retransmission requests), on each " +
+            "engine's ingress channel")
+        public static final String MARKETDATA_REQUEST_STREAM_PROP_NAME = "ringex.gateway.marketdata.request.stream";
+        /** Default market-data request stream (the engine's default). */
+        public static final int MARKETDATA_REQUEST_STREAM_DEFAULT = 1031;
+
         @ConfigOption(value = "where engine 1 publishes `EngineStatus` (its risk stream)",
             defaultText = "`ringex.gateway.engine.egress.channel`")
         public static final String ENGINE_STATUS_CHANNEL_PROP_NAME = "ringex.gateway.engine.status.channel";
@@ -364,6 +377,18 @@ public final class GatewayContext implements AutoCloseable
             return config().intValue(ENGINE_MARKETDATA_STREAM_PROP_NAME, ENGINE_MARKETDATA_STREAM_DEFAULT);
         }
 
+        /** @return {@link #MARKETDATA_RECOVERY_STREAM_PROP_NAME} or its default. */
+        public static int marketDataRecoveryStreamId()
+        {
+            return config().intValue(MARKETDATA_RECOVERY_STREAM_PROP_NAME, MARKETDATA_RECOVERY_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #MARKETDATA_REQUEST_STREAM_PROP_NAME} or its default. */
+        public static int marketDataRequestStreamId()
+        {
+            return config().intValue(MARKETDATA_REQUEST_STREAM_PROP_NAME, MARKETDATA_REQUEST_STREAM_DEFAULT);
+        }
+
         /** @return {@link #ENGINE_STATUS_CHANNEL_PROP_NAME}, or null for the egress channel. */
         public static String engineStatusChannel()
         {
@@ -582,6 +607,8 @@ public final class GatewayContext implements AutoCloseable
     private int engineEgressStreamId = Configuration.engineEgressStreamId();
     private String marketDataChannel = Configuration.marketDataChannel();
     private int marketDataStreamId = Configuration.marketDataStreamId();
+    private int marketDataRecoveryStreamId = Configuration.marketDataRecoveryStreamId();
+    private int marketDataRequestStreamId = Configuration.marketDataRequestStreamId();
     private String engineStatusChannel = Configuration.engineStatusChannel();
     private int engineStatusStreamId = Configuration.engineStatusStreamId();
     private long engineStatusTimeoutMs = Configuration.engineStatusTimeoutMs();
@@ -654,6 +681,8 @@ public final class GatewayContext implements AutoCloseable
         requireStream(Configuration.ENGINE_INGRESS_STREAM_PROP_NAME, engineIngressStreamId);
         requireStream(Configuration.ENGINE_EGRESS_STREAM_PROP_NAME, engineEgressStreamId);
         requireStream(Configuration.ENGINE_MARKETDATA_STREAM_PROP_NAME, marketDataStreamId);
+        requireStream(Configuration.MARKETDATA_RECOVERY_STREAM_PROP_NAME, marketDataRecoveryStreamId);
+        requireStream(Configuration.MARKETDATA_REQUEST_STREAM_PROP_NAME, marketDataRequestStreamId);
         requireStream(Configuration.ENGINE_STATUS_STREAM_PROP_NAME, engineStatusStreamId);
         requireDurationMs(Configuration.ENGINE_STATUS_TIMEOUT_PROP_NAME, engineStatusTimeoutMs, 1, Long.MAX_VALUE);
         require(inFlightCapacity >= 1 && inFlightCapacity <= 1 << 20, Configuration.IN_FLIGHT_CAPACITY_PROP_NAME,
@@ -1119,6 +1148,42 @@ public final class GatewayContext implements AutoCloseable
     public GatewayContext marketDataStreamId(final int streamId)
     {
         this.marketDataStreamId = streamId;
+        return this;
+    }
+
+    /**
+     * @return the engines' market-data recovery stream (on each one's market-data channel).
+     */
+    public int marketDataRecoveryStreamId()
+    {
+        return marketDataRecoveryStreamId;
+    }
+
+    /**
+     * @param streamId the engines' market-data recovery stream.
+     * @return this.
+     */
+    public GatewayContext marketDataRecoveryStreamId(final int streamId)
+    {
+        this.marketDataRecoveryStreamId = streamId;
+        return this;
+    }
+
+    /**
+     * @return the engines' market-data request stream (on each one's ingress channel).
+     */
+    public int marketDataRequestStreamId()
+    {
+        return marketDataRequestStreamId;
+    }
+
+    /**
+     * @param streamId the engines' market-data request stream.
+     * @return this.
+     */
+    public GatewayContext marketDataRequestStreamId(final int streamId)
+    {
+        this.marketDataRequestStreamId = streamId;
         return this;
     }
 

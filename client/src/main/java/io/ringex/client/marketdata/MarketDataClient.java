@@ -43,6 +43,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * its incrementals are buffered, a snapshot is asked for ({@code SnapshotRequest}), the book is rebuilt from it, and
  * the buffered incrementals after the snapshot's sequence are applied. A subscription starts the same way.
  * <p>
+ * A client made with {@link #connectAll} follows every instrument it sees on the feed (each from a snapshot, then
+ * live), and hands its owner every message in sequence ({@link MarketDataListener#onFeedMessage}): what a gateway
+ * needs to serve its own subscribers from a market it never loses track of.
+ * <p>
  * Threading: single-threaded by contract, like {@code ExchangeClient}: {@link #subscribe}, {@link #poll()} and the
  * getters from one thread. Allocation: subscribing allocates the instrument's book; in steady state (no gap) nothing
  * is allocated per message.
@@ -64,6 +68,7 @@ public final class MarketDataClient implements AutoCloseable
     private final Publication requests;
     private final MarketDataListener listener;
     private final NanoClock clock;
+    private final boolean followAll;
     private final FragmentAssembler feedAssembler = new FragmentAssembler(this::onFeedFragment);
     private final FragmentAssembler recoveryAssembler = new FragmentAssembler(this::onRecoveryFragment);
     private final Int2ObjectHashMap<Subscribed> instruments = new Int2ObjectHashMap<>();
@@ -112,13 +117,15 @@ public final class MarketDataClient implements AutoCloseable
         final String requestChannel,
         final int requestStreamId,
         final MarketDataListener listener,
-        final NanoClock clock)
+        final NanoClock clock,
+        final boolean followAll)
     {
         this.feed = aeron.addSubscription(feedChannel, feedStreamId);
         this.recovery = aeron.addSubscription(recoveryChannel, recoveryStreamId);
         this.requests = aeron.addPublication(requestChannel, requestStreamId);
         this.listener = listener;
         this.clock = clock;
+        this.followAll = followAll;
         this.maxHeldBytes = 16 * 1024 * 1024;
     }
 
@@ -147,7 +154,39 @@ public final class MarketDataClient implements AutoCloseable
         final MarketDataListener listener)
     {
         return new MarketDataClient(aeron, feedChannel, feedStreamId, recoveryChannel, recoveryStreamId,
-            requestChannel, requestStreamId, listener, SystemNanoClock.INSTANCE);
+            requestChannel, requestStreamId, listener, SystemNanoClock.INSTANCE, false);
+    }
+
+    /**
+     * {@link #connect}, following every instrument that appears on the feed without {@link #subscribe}: each is
+     * built from a snapshot when first seen, then kept live and recovered like a subscribed one, and its messages are
+     * handed on in sequence ({@link MarketDataListener#onFeedMessage}). An instrument whose snapshot is refused as
+     * {@code DELISTED} is followed no further: its messages are handed on as they come, unsequenced (there is no book
+     * to keep); one refused as {@code UNKNOWN_INSTRUMENT} (the service has not seen it yet) is asked for again after
+     * {@link #REQUEST_TIMEOUT_NS}. {@link #unsubscribe} does not stop following: the next message starts it again.
+     *
+     * @param aeron            connected Aeron client; not closed by this client.
+     * @param feedChannel      the engine's outbound channel as a subscriber names it.
+     * @param feedStreamId     the market-data stream (1003 by default).
+     * @param recoveryChannel  the engine's outbound channel again (or another destination of it).
+     * @param recoveryStreamId the recovery stream (1030 by default).
+     * @param requestChannel   the engine's ingress channel.
+     * @param requestStreamId  the request stream (1031 by default).
+     * @param listener         receives callbacks during {@link #poll()}.
+     * @return the client.
+     */
+    public static MarketDataClient connectAll(
+        final Aeron aeron,
+        final String feedChannel,
+        final int feedStreamId,
+        final String recoveryChannel,
+        final int recoveryStreamId,
+        final String requestChannel,
+        final int requestStreamId,
+        final MarketDataListener listener)
+    {
+        return new MarketDataClient(aeron, feedChannel, feedStreamId, recoveryChannel, recoveryStreamId,
+            requestChannel, requestStreamId, listener, SystemNanoClock.INSTANCE, true);
     }
 
     /**
@@ -277,6 +316,7 @@ public final class MarketDataClient implements AutoCloseable
             feedSeen = true;
             feedSessionId = sessionId;
         }
+        listener.onArrival(buffer, offset, length);
         onLive(buffer, offset, length, header.reservedValue());
     }
 
@@ -434,6 +474,20 @@ public final class MarketDataClient implements AutoCloseable
             instrument.book.clear();
             instrument.loading = true;
         }
+        else if (followAll && status == MarketDataRequestStatus.DELISTED)
+        {
+            // Nothing to follow: what comes of it (its definition) passes unsequenced from now on.
+            instrument.state = Subscribed.REFUSED;
+            instrument.book.clear();
+            listener.onSubscriptionRefused(instrument.instrumentId, status);
+            drainBuffered(instrument);
+        }
+        else if (followAll && status == MarketDataRequestStatus.UNKNOWN_INSTRUMENT)
+        {
+            // It is on the feed, so the service will know it soon (it learns from the same messages).
+            instrument.requestSent = false;
+            instrument.nextRequestNs = clock.nanoTime() + REQUEST_TIMEOUT_NS;
+        }
         else if (status == MarketDataRequestStatus.UNKNOWN_INSTRUMENT || status == MarketDataRequestStatus.DELISTED)
         {
             instruments.remove(instrument.instrumentId);
@@ -467,17 +521,22 @@ public final class MarketDataClient implements AutoCloseable
             recoveries++;
             listener.onBookChanged(instrument.book);
             listener.onRecovered(instrument.instrumentId, instrument.snapshotSequence);
-            final ExpandableArrayBuffer buffered = instrument.buffered;
-            final int bufferedLength = instrument.bufferedLength;
-            instrument.buffered = instrument.spare;
-            instrument.spare = buffered;
-            instrument.bufferedLength = 0;
-            for (int at = 0; at < bufferedLength; )
-            {
-                final int length = buffered.getInt(at);
-                apply(buffered, at + 4, length);
-                at += 4 + length;
-            }
+            drainBuffered(instrument);
+        }
+    }
+
+    private void drainBuffered(final Subscribed instrument)
+    {
+        final ExpandableArrayBuffer buffered = instrument.buffered;
+        final int bufferedLength = instrument.bufferedLength;
+        instrument.buffered = instrument.spare;
+        instrument.spare = buffered;
+        instrument.bufferedLength = 0;
+        for (int at = 0; at < bufferedLength; )
+        {
+            final int length = buffered.getInt(at);
+            apply(buffered, at + 4, length);
+            at += 4 + length;
         }
     }
 
@@ -517,29 +576,50 @@ public final class MarketDataClient implements AutoCloseable
             default:
                 return;
         }
-        final Subscribed instrument = instruments.get(instrumentId);
+        Subscribed instrument = instruments.get(instrumentId);
         if (null == instrument)
         {
-            return;
+            if (!followAll)
+            {
+                return;
+            }
+            instrument = new Subscribed(instrumentId);
+            instruments.put(instrumentId, instrument);
+            startRecovery(instrument);
         }
         if (instrument.state == Subscribed.RECOVERING)
         {
+            if (instrument.bufferedLength + 4 + length > maxHeldBytes)
+            {
+                // The snapshot takes too long for what arrives meanwhile (or the service does not answer): ask
+                // again, for a snapshot that starts after what is kept from now on.
+                startRecovery(instrument);
+            }
             instrument.buffer(buffer, offset, length);
             return;
         }
+        if (instrument.state == Subscribed.REFUSED)
+        {
+            listener.onFeedMessage(instrumentId, templateId, buffer, offset, length);
+            return;
+        }
         final MarketDataBook book = instrument.book;
+        boolean accepted = false;
         switch (templateId)
         {
             case BookLevelUpdateDecoder.TEMPLATE_ID:
                 levelUpdate.wrapAndApplyHeader(buffer, offset, headerDecoder);
                 if (sequenced(instrument, levelUpdate.mdSequence(), buffer, offset, length))
                 {
+                    // Handed on even if the order-by-order book disagrees: the level totals are the engine's, and
+                    // the rebuild that follows reports its sequence (onRecovered).
+                    accepted = true;
                     applyLevelUpdate(instrument);
                 }
                 break;
             case AuctionIndicativeDecoder.TEMPLATE_ID:
                 // A call phase's indicative: it takes the instrument's next sequence and leaves the book as it is.
-                sequenced(instrument, buffer.getLong(offset + HEADER +
+                accepted = sequenced(instrument, buffer.getLong(offset + HEADER +
                     AuctionIndicativeDecoder.mdSequenceEncodingOffset(), MessageHeaderDecoder.BYTE_ORDER), buffer,
                     offset, length);
                 break;
@@ -547,6 +627,7 @@ public final class MarketDataClient implements AutoCloseable
                 bbo.wrapAndApplyHeader(buffer, offset, headerDecoder);
                 if (sequenced(instrument, bbo.mdSequence(), buffer, offset, length))
                 {
+                    accepted = true;
                     lastEventTimestampNs = bbo.timestampNs();
                     listener.onBestBidOffer(instrumentId, bbo.bidPrice(), bbo.bidQuantity(), bbo.askPrice(),
                         bbo.askQuantity());
@@ -556,6 +637,7 @@ public final class MarketDataClient implements AutoCloseable
                 trade.wrapAndApplyHeader(buffer, offset, headerDecoder);
                 if (sequenced(instrument, trade.mdSequence(), buffer, offset, length))
                 {
+                    accepted = true;
                     lastEventTimestampNs = trade.timestampNs();
                     listener.onTrade(instrumentId, trade.tradeId(), trade.price(), trade.quantity(),
                         trade.aggressorSide(), trade.timestampNs());
@@ -565,19 +647,22 @@ public final class MarketDataClient implements AutoCloseable
                 statistics.wrapAndApplyHeader(buffer, offset, headerDecoder);
                 if (asOf(instrument, statistics.mdSequence(), buffer, offset, length))
                 {
+                    accepted = true;
                     listener.onStatistics(statistics);
                 }
                 break;
             case BookSnapshotDecoder.TEMPLATE_ID:
                 // The periodic L2 snapshot: the book is kept order by order, so it only tells the sequence, which
                 // shows a loss at the end of a burst that nothing after it would have shown.
-                asOf(instrument, buffer.getLong(offset + HEADER + BookSnapshotDecoder.mdSequenceEncodingOffset(),
-                    MessageHeaderDecoder.BYTE_ORDER), buffer, offset, length);
+                accepted = asOf(instrument, buffer.getLong(offset + HEADER +
+                    BookSnapshotDecoder.mdSequenceEncodingOffset(), MessageHeaderDecoder.BYTE_ORDER), buffer, offset,
+                    length);
                 break;
             default:
                 definition.wrapAndApplyHeader(buffer, offset, headerDecoder);
                 if (asOf(instrument, definition.mdSequence(), buffer, offset, length))
                 {
+                    accepted = true;
                     listener.onInstrument(definition);
                 }
                 break;
@@ -585,6 +670,10 @@ public final class MarketDataClient implements AutoCloseable
         if (book != instrument.book)
         {
             throw new IllegalStateException("book replaced");
+        }
+        if (accepted)
+        {
+            listener.onFeedMessage(instrumentId, templateId, buffer, offset, length);
         }
     }
 
@@ -714,6 +803,8 @@ public final class MarketDataClient implements AutoCloseable
     {
         static final int RECOVERING = 1;
         static final int LIVE = 2;
+        /** Followed by {@link #connectAll} but delisted: its messages pass unsequenced. */
+        static final int REFUSED = 3;
 
         final int instrumentId;
         final MarketDataBook book;

@@ -4,6 +4,7 @@ import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.MarketDataRequestStatus;
 import io.ringex.protocol.codecs.MarketStatisticsDecoder;
 import io.ringex.protocol.codecs.Side;
+import org.agrona.DirectBuffer;
 
 /**
  * What a {@link MarketDataClient} tells its owner, during {@link MarketDataClient#poll()}, on the polling thread, for
@@ -85,6 +86,36 @@ public interface MarketDataListener
      * @param mdSequence   the instrument's sequence the book is at.
      */
     default void onRecovered(final int instrumentId, final long mdSequence)
+    {
+    }
+
+    /**
+     * A feed message of a followed instrument, once, in the instrument's sequence, after the client applied it: for an
+     * owner that keeps its own view of the market (the gateway's FIX market data) and wants what the client recovered
+     * (retransmitted messages in their place, nothing twice, nothing out of order). Messages lost in a gap that a
+     * snapshot mended never come here: {@link #onRecovered} says the book jumped to the snapshot's sequence.
+     *
+     * @param instrumentId instrument.
+     * @param templateId   the message's template.
+     * @param buffer       holding it (valid during the call only).
+     * @param offset       of its message header.
+     * @param length       of the message.
+     */
+    default void onFeedMessage(
+        final int instrumentId, final int templateId, final DirectBuffer buffer, final int offset, final int length)
+    {
+    }
+
+    /**
+     * A message as it arrives off the live feed, before any gap detection and whatever its instrument: it may be a
+     * duplicate, or arrive before messages lost ahead of it. For data that needs no sequence (e.g. learning
+     * instrument symbols for order entry even while the recovery service does not answer).
+     *
+     * @param buffer holding it (valid during the call only).
+     * @param offset of its message header.
+     * @param length of the message.
+     */
+    default void onArrival(final DirectBuffer buffer, final int offset, final int length)
     {
     }
 

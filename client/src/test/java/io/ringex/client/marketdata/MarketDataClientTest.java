@@ -1,6 +1,8 @@
 package io.ringex.client.marketdata;
 
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -10,6 +12,7 @@ import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.protocol.codecs.BestBidOfferEncoder;
+import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
 import io.ringex.protocol.codecs.BookOrdersEncoder;
 import io.ringex.protocol.codecs.BooleanType;
@@ -25,6 +28,7 @@ import io.ringex.protocol.codecs.SnapshotResponseEncoder;
 import io.ringex.protocol.codecs.TradeEncoder;
 import io.ringex.protocol.codecs.TradingStatus;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -178,6 +182,62 @@ class MarketDataClientTest
         assertEquals(4, client.book(INSTRUMENT).orderCount());
         assertEquals(13, client.book(INSTRUMENT).levelQuantity(true, 0));
         assertEquals(2, client.recoveries());
+    }
+
+    @Test
+    void followingEveryInstrumentHandsOnEachMessageOnceInSequenceAfterTheFirstSnapshot()
+    {
+        client.close();
+        final List<Long> handedOn = new ArrayList<>();
+        final List<Long> recovered = new ArrayList<>();
+        final int[] arrivals = new int[1];
+        client = MarketDataClient.connectAll(aeron, IPC, FEED, IPC, RECOVERY, IPC, REQUESTS, new MarketDataListener()
+        {
+            public void onFeedMessage(final int instrumentId, final int templateId, final DirectBuffer buffer,
+                final int offset, final int length)
+            {
+                assertEquals(BookLevelUpdateDecoder.TEMPLATE_ID, templateId);
+                handedOn.add(buffer.getLong(offset + HEADER + BookLevelUpdateDecoder.mdSequenceEncodingOffset(),
+                    MessageHeaderDecoder.BYTE_ORDER));
+            }
+
+            public void onArrival(final DirectBuffer buffer, final int offset, final int length)
+            {
+                arrivals[0]++;
+            }
+
+            public void onRecovered(final int instrumentId, final long mdSequence)
+            {
+                recovered.add(mdSequence);
+            }
+        });
+        await(() -> feed.isConnected() && recovery.isConnected(), "connections");
+
+        // Never subscribed: the instrument's first message starts its recovery, and waits for the snapshot.
+        send(add(1, true, 100, 5, 5, 1));
+        await(() -> lastRequestTemplate == SnapshotRequestDecoder.TEMPLATE_ID, "a snapshot request");
+        answerSnapshot(0, new long[0][]);
+        await(() -> client.isLive(INSTRUMENT), "the snapshot");
+
+        // A lost message is retransmitted and handed on in its place.
+        final long lostFrom = channelSequence + 1;
+        final UnsafeBuffer lost = new UnsafeBuffer(new byte[512]);
+        final int lostLength = add(2, true, 100, 7, 12, 2);
+        lost.putBytes(0, buffer, 0, lostLength);
+        channelSequence++;
+        send(add(3, true, 100, 1, 13, 3));
+        await(() -> lastRequestTemplate == RetransmitRequestDecoder.TEMPLATE_ID, "a retransmission request");
+        final RetransmitResponseEncoder response = new RetransmitResponseEncoder();
+        response.wrapAndApplyHeader(buffer, 0, header).requestId(lastRequestId).status(MarketDataRequestStatus.ACCEPTED)
+            .fromChannelSequence(lostFrom).count(1);
+        offer(recovery, buffer, HEADER + RetransmitResponseEncoder.BLOCK_LENGTH, 0);
+        offer(recovery, lost, lostLength, lostFrom);
+        send(add(4, false, 105, 2, 2, 1));
+        await(() -> handedOn.size() == 4, "every message handed on");
+        assertEquals(List.of(1L, 2L, 3L, 4L), handedOn, "each once, in sequence");
+        assertEquals(List.of(0L), recovered);
+        assertEquals(3, arrivals[0], "the live arrivals, the retransmitted one not among them");
+        assertEquals(13, client.book(INSTRUMENT).levelQuantity(true, 0));
     }
 
     @Test

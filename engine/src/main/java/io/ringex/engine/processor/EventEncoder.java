@@ -310,12 +310,39 @@ public final class EventEncoder
         final long orderQuantity)
     {
         final PriceLevels levels = book.levels();
+        levelUpdate(book, buy, index, orderId, action, orderQuantity, levels.quantity(index, buy),
+            levels.orderCount(index, buy));
+    }
+
+    /**
+     * {@link #levelUpdate(OrderBook, boolean, int, long, OrderAction, long)} with the level's totals given: for the
+     * first of two events that one change of the book makes (an iceberg's refresh is its old place's end, then its new
+     * peak at the back), whose totals the book no longer holds.
+     *
+     * @param book          the book.
+     * @param buy           side of the level.
+     * @param index         the level's slot.
+     * @param orderId       the order that changed.
+     * @param action        what happened to it.
+     * @param orderQuantity its quantity in the book afterwards (0 once it left).
+     * @param quantity      the level's visible total after this event.
+     * @param orderCount    the level's orders after this event.
+     */
+    public void levelUpdate(
+        final OrderBook book,
+        final boolean buy,
+        final int index,
+        final long orderId,
+        final OrderAction action,
+        final long orderQuantity,
+        final long quantity,
+        final int orderCount)
+    {
+        final PriceLevels levels = book.levels();
         touch(book);
         final int instrumentId = book.instrument().instrumentId();
         final long mdSequence = book.nextMdSequence();
         final long price = levels.price(index);
-        final long quantity = levels.quantity(index, buy);
-        final int orderCount = levels.orderCount(index, buy);
         final long timestampNs = this.timestampNs;
         final int length = HEADER + BookLevelUpdateEncoder.BLOCK_LENGTH;
         final int offset = sink.claim(length);

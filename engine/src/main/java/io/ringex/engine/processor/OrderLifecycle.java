@@ -265,13 +265,39 @@ public final class OrderLifecycle implements MatchHandler
             taker.isBuy() ? taker.orderId() : maker.orderId(),
             taker.isBuy() ? maker.orderId() : taker.orderId(),
             buyer.accountId(), seller.accountId(), false);
-        events.levelUpdate(book, maker.isBuy(), book.levels().index(price), maker.orderId(), OrderAction.EXECUTE,
-            maker.visibleQuantity());
+        makerChanged(book, maker, book.levels().index(price), OrderAction.EXECUTE);
         if (maker.leavesQuantity() == 0)
         {
             release(makerAccount, maker);
         }
         state.triggered.onTrade(book, price);
+    }
+
+    /**
+     * The order-by-order event of a resting order that traded (EXECUTE) or was reduced in place (MODIFY). An iceberg
+     * whose peak was used up has refreshed at the back of its queue: that is sent as two events, the order leaving
+     * its place (EXECUTE to 0 after a trade, DELETE after a reduction) and its new peak joining the back (ADD), so a
+     * subscriber's queue keeps the engine's order. A matched or self-trade maker was the head of its level, so one now
+     * at the tail of a level of two or more orders has moved there.
+     */
+    private void makerChanged(final OrderBook book, final Order maker, final int index, final OrderAction action)
+    {
+        final boolean buy = maker.isBuy();
+        final PriceLevels levels = book.levels();
+        final int orderCount = levels.orderCount(index, buy);
+        if (maker.displayQuantity() != 0 && maker.leavesQuantity() > 0 && orderCount > 1 &&
+            PriceLevels.next(maker) == null)
+        {
+            final long peak = maker.visibleQuantity();
+            events.levelUpdate(book, buy, index, maker.orderId(),
+                action == OrderAction.EXECUTE ? OrderAction.EXECUTE : OrderAction.DELETE, 0L,
+                levels.quantity(index, buy) - peak, orderCount - 1);
+            events.levelUpdate(book, buy, index, maker.orderId(), OrderAction.ADD, peak);
+        }
+        else
+        {
+            events.levelUpdate(book, buy, index, maker.orderId(), action, maker.visibleQuantity());
+        }
     }
 
     /**
@@ -311,13 +337,11 @@ public final class OrderLifecycle implements MatchHandler
         final PriceLevels levels = book.levels();
         if (!buy.isMarketLike())
         {
-            events.levelUpdate(book, true, levels.index(buy.price()), buy.orderId(), OrderAction.EXECUTE,
-                buy.visibleQuantity());
+            auctionExecuted(book, buy);
         }
         if (!sell.isMarketLike())
         {
-            events.levelUpdate(book, false, levels.index(sell.price()), sell.orderId(), OrderAction.EXECUTE,
-                sell.visibleQuantity());
+            auctionExecuted(book, sell);
         }
         if (buy.leavesQuantity() == 0)
         {
@@ -328,6 +352,27 @@ public final class OrderLifecycle implements MatchHandler
             release(seller, sell);
         }
         state.triggered.onTrade(book, price);
+    }
+
+    /**
+     * An uncrossing trade's order-by-order event. An iceberg whose peak it used up waits, peakless, for the refresh
+     * after the uncrossing ({@code TradingPhases}), which puts its new peak at the back of the queue (ADD): it leaves
+     * its place now (EXECUTE to 0, the level counted without it).
+     */
+    private void auctionExecuted(final OrderBook book, final Order order)
+    {
+        final boolean buy = order.isBuy();
+        final PriceLevels levels = book.levels();
+        final int index = levels.index(order.price());
+        if (OrderBook.needsRefresh(order))
+        {
+            events.levelUpdate(book, buy, index, order.orderId(), OrderAction.EXECUTE, 0L,
+                levels.quantity(index, buy), levels.orderCount(index, buy) - 1);
+        }
+        else
+        {
+            events.levelUpdate(book, buy, index, order.orderId(), OrderAction.EXECUTE, order.visibleQuantity());
+        }
     }
 
     private static void settle(
@@ -360,8 +405,7 @@ public final class OrderLifecycle implements MatchHandler
         events.executionReport(maker, book.instrument().priceScale(), maker.orderId(), maker.clientOrderId(),
             EventEncoder.NO_CLIENT_ORDER_ID, ExecType.REPLACED, openStatus(maker), 0, 0, 0, RejectReason.NONE,
             CancelReason.SELF_TRADE_PREVENTION, false);
-        events.levelUpdate(book, maker.isBuy(), book.levels().index(maker.price()), maker.orderId(),
-            OrderAction.MODIFY, maker.visibleQuantity());
+        makerChanged(book, maker, book.levels().index(maker.price()), OrderAction.MODIFY);
     }
 
     /**

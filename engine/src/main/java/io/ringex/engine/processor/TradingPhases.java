@@ -309,7 +309,8 @@ public final class TradingPhases
         if (OrderBook.needsRefresh(head))
         {
             book.refreshPeak(head);
-            events.levelUpdate(book, buy, index, head.orderId(), OrderAction.MODIFY, head.visibleQuantity());
+            // it left its place at the uncrossing trade (OrderLifecycle): the new peak joins the back
+            events.levelUpdate(book, buy, index, head.orderId(), OrderAction.ADD, head.visibleQuantity());
         }
     }
 

@@ -143,6 +143,13 @@ final class EngineTestClient implements AutoCloseable
             false, SelfTradePrevention.ACCOUNT_DEFAULT, price, quantity));
     }
 
+    void iceberg(final long account, final long clientOrderId, final Side side, final long price, final long quantity,
+        final long displayQuantity)
+    {
+        send(commands.newOrder(SESSION, account, clientOrderId, INSTRUMENT, side, OrderType.LIMIT, TimeInForce.GTC,
+            false, SelfTradePrevention.ACCOUNT_DEFAULT, price, quantity, 0, displayQuantity, 0, 0));
+    }
+
     void cancel(final long account, final long clientOrderId, final long origClientOrderId)
     {
         send(commands.cancel(SESSION, account, clientOrderId, origClientOrderId, 0, INSTRUMENT));

@@ -151,7 +151,15 @@ class MarketDataFeedIT
                     // around 100.00, crossing now and then
                     final long price = 9_990 + random.nextInt(21) + (side == Side.BUY ? -3 : 3);
                     final long id = nextClientOrderId++;
-                    trader.limit(account, id, side, price, 1 + random.nextInt(20));
+                    if (random.nextInt(4) == 0)
+                    {
+                        // an iceberg: its peaks refresh at the back of the queue, which the L3 book must follow
+                        trader.iceberg(account, id, side, price, 10 + random.nextInt(30), 1 + random.nextInt(5));
+                    }
+                    else
+                    {
+                        trader.limit(account, id, side, price, 1 + random.nextInt(20));
+                    }
                     resting.add(new long[]{ account, id });
                 }
                 else if (what < 8)

@@ -1,9 +1,14 @@
 package io.ringex.engine.processor;
 
+import io.ringex.client.marketdata.MarketDataBook;
+import io.ringex.engine.book.Order;
+import io.ringex.engine.book.PriceLevels;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.OlderVersions;
+import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
@@ -237,10 +242,64 @@ final class OrderTypesScenarioTest
             assertTrue(trade.quantity() <= 30, "no fill larger than what was shown");
         }
         final List<Harness.Level> levels = only(events, Harness.Level.class);
-        assertEquals(List.of(50L, 20L, 20L, 20L), levels.stream().map(Harness.Level::quantity).toList(),
-            "each update shows the visible part only: after the first fill, 30 of order 2 and the new peak of 20");
+        assertEquals(List.of(30L, 50L, 20L, 20L, 20L), levels.stream().map(Harness.Level::quantity).toList(),
+            "each update shows the visible part only: after the first fill order 1 leaves its place (30 of order 2 " +
+            "left) and its new peak of 20 joins the back (50); alone at its price later, it refreshes in place");
         assertEquals(20, h.processor.state().book(INSTRUMENT).bestAskQuantity());
         assertEquals(40, h.processor.state().orders().byId(1).leavesQuantity());
+    }
+
+    @Test
+    void anIcebergRefreshReachesTheOrderByOrderFeedAsItsPlaceEndedThenItsNewPeakAtTheBack()
+    {
+        final int from = h.sink.size();
+        order(2, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, 10_000, 100, 0, 20, 0, 0);  // order 1
+        limit(3, Side.SELL, 10_000, 30);                                                   // order 2
+        limit(3, Side.SELL, 10_000, 10);                                                   // order 3
+        limit(1, Side.BUY, 10_000, 30); // order 1's peak, then 10 of order 2
+
+        // A subscriber's order-by-order book, built from the feed alone, checked against each event's level totals.
+        final MarketDataBook subscriber = new MarketDataBook(INSTRUMENT);
+        final BookLevelUpdateDecoder update = new BookLevelUpdateDecoder();
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final List<String> actions = new ArrayList<>();
+        for (int i = from; i < h.sink.size(); i++)
+        {
+            header.wrap(h.sink.events(), h.sink.offset(i));
+            if (header.templateId() != BookLevelUpdateDecoder.TEMPLATE_ID)
+            {
+                continue;
+            }
+            update.wrapAndApplyHeader(h.sink.events(), h.sink.offset(i), header);
+            final boolean buy = update.side() == Side.BUY;
+            final boolean applied = switch (update.orderAction())
+            {
+                case ADD -> subscriber.add(update.orderId(), buy, update.price(), update.orderQuantity());
+                case MODIFY, EXECUTE -> subscriber.update(update.orderId(), update.orderQuantity());
+                case DELETE -> subscriber.delete(update.orderId());
+                default -> false;
+            };
+            assertTrue(applied, "event " + update);
+            final int level = subscriber.levelIndex(buy, update.price());
+            assertEquals(update.quantity(), level == MarketDataBook.NONE ? 0 : subscriber.levelQuantity(buy, level));
+            assertEquals(update.orderCount(), level == MarketDataBook.NONE ? 0 :
+                subscriber.levelOrderCount(buy, level));
+            actions.add(update.orderAction() + " " + update.orderId() + " " + update.orderQuantity());
+        }
+        assertEquals(List.of("ADD 1 20", "ADD 2 30", "ADD 3 10", "EXECUTE 1 0", "ADD 1 20", "EXECUTE 2 20"),
+            actions, "the refresh: order 1 leaves its place, its new peak joins the back");
+
+        final List<Long> engineQueue = new ArrayList<>();
+        final PriceLevels levels = h.processor.state().book(INSTRUMENT).levels();
+        for (Order o = levels.head(levels.index(10_000), false); o != null; o = PriceLevels.next(o))
+        {
+            engineQueue.add(o.orderId());
+        }
+        final List<Long> subscriberQueue = new ArrayList<>();
+        subscriber.forEachOrder(false, subscriber.levelIndex(false, 10_000),
+            (orderId, buy, price, quantity) -> subscriberQueue.add(orderId));
+        assertEquals(List.of(2L, 3L, 1L), engineQueue);
+        assertEquals(engineQueue, subscriberQueue, "the subscriber's queue is the engine's");
     }
 
     @Test

@@ -3,11 +3,7 @@ package io.ringex.gateway.fix;
 import io.ringex.gateway.fix.codecs.decoder.OrderMassStatusRequestDecoder;
 import io.aeron.Aeron;
 import io.aeron.Publication;
-import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
-import io.aeron.logbuffer.FragmentHandler;
-import io.aeron.logbuffer.Header;
-import io.ringex.gateway.EngineEndpoint;
 import io.ringex.gateway.EngineIngress;
 import io.ringex.gateway.EngineRouter;
 import io.ringex.gateway.GatewayContext;
@@ -15,6 +11,7 @@ import io.ringex.gateway.InstrumentDirectory;
 import io.ringex.gateway.SessionNumbers;
 import io.ringex.gateway.Throttle;
 import io.ringex.gateway.auth.User;
+import io.ringex.gateway.marketdata.GatewayMarketData;
 import io.ringex.gateway.marketdata.MarketDataCache;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
@@ -64,7 +61,8 @@ import java.util.concurrent.TimeUnit;
  * BusinessMessageReject naming the message that could not be sent (counted in {@code fix encoding errors}); each
  * kind of either is logged once on stderr with the message's identity ({@link FixProblemLog}).
  * <p>
- * Market data: every market-data message also goes into the agent's copy of the market ({@link MarketDataCache});
+ * Market data: every market-data message also goes into the agent's copy of the market ({@link MarketDataCache}),
+ * through one market-data client per engine node that recovers what the feed loses ({@link GatewayMarketData});
  * SecurityListRequest (x) and MarketDataRequest (V) are answered from it and subscriptions served each duty cycle
  * ({@link FixMarketData}, {@link FixMarketDataPublisher}). A session Artio reports slow (not reading) for longer than
  * the slow-client timeout is disconnected: all sessions share one stream to Artio's framer.
@@ -101,7 +99,6 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private final UnsafeBuffer commandBuffer = new UnsafeBuffer(new byte[256]);
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final InstrumentDefinitionDecoder instrumentDefinition = new InstrumentDefinitionDecoder();
-    private final FragmentHandler marketDataHandler = this::onMarketData;
     private final MarketDataCache marketDataCache = new MarketDataCache();
     private final long backPressureTimeoutNs;
     private final long slowClientTimeoutNs;
@@ -109,7 +106,10 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private final EngineRouter router;
     private final EngineIngress ingress;
     private FixLibrary library;
-    private Subscription[] marketDataSubscriptions;
+    private GatewayMarketData engineMarketData;
+    private volatile AtomicCounter mdChannelGaps;
+    private volatile AtomicCounter mdRetransmissions;
+    private volatile AtomicCounter mdRecoveries;
     private AtomicCounter activeSessions;
     private volatile AtomicCounter rejects;
     private volatile AtomicCounter sessionRejects;
@@ -187,13 +187,11 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         marketData = new FixMarketData(marketDataCache, FixMarketData.DEFAULT_MAX_SUBSCRIPTIONS_PER_SESSION,
             mdSubscriptions, mdRejects,
             new FixMarketDataPublisher(mdFullRefreshes, mdIncrementals, mdDeferred, mdErrors));
-        marketDataSubscriptions = new Subscription[ctx.engines().size()];
-        for (int i = 0; i < marketDataSubscriptions.length; i++)
-        {
-            final EngineEndpoint engine = ctx.engines().get(i);
-            marketDataSubscriptions[i] = aeron.addSubscription(engine.marketDataChannel(),
-                engine.marketDataStreamId());
-        }
+        mdChannelGaps = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data feed gaps");
+        mdRetransmissions = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data gaps retransmitted");
+        mdRecoveries = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data books rebuilt from snapshots");
+        engineMarketData = new GatewayMarketData(aeron, ctx.engines(), ctx.marketDataRecoveryStreamId(),
+            ctx.marketDataRequestStreamId(), marketDataCache, validator, this::onInstrumentDefinition);
 
         final LibraryConfiguration configuration = new LibraryConfiguration()
             .sessionAcquireHandler(this)
@@ -215,10 +213,14 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     {
         nowNs = clock.nanoTime();
         int work = 0;
-        for (final Subscription marketData : marketDataSubscriptions)
+        final int marketDataWork = engineMarketData.poll();
+        if (marketDataWork > 0)
         {
-            work += marketData.poll(marketDataHandler, FRAGMENT_LIMIT);
+            mdChannelGaps.setRelease(engineMarketData.channelGaps());
+            mdRetransmissions.setRelease(engineMarketData.retransmissions());
+            mdRecoveries.setRelease(engineMarketData.recoveries());
         }
+        work += marketDataWork;
         work += library.poll(FRAGMENT_LIMIT);
         work += marketData.doWork();
         if (slowSessions > 0)
@@ -241,11 +243,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         CloseHelper.closeAll(
             library, activeSessions, rejects, sessionRejects, duplicates, dropped, held, errors, fitted,
             instrumentCount, mdSubscriptions, mdRejects, mdFullRefreshes, mdIncrementals, mdDeferred, mdErrors,
-            slowDisconnects);
-        if (marketDataSubscriptions != null)
-        {
-            CloseHelper.closeAll(marketDataSubscriptions);
-        }
+            slowDisconnects, mdChannelGaps, mdRetransmissions, mdRecoveries, engineMarketData);
     }
 
     /**
@@ -361,6 +359,30 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     public long marketDataDeferred()
     {
         return valueOf(mdDeferred);
+    }
+
+    /**
+     * @return gaps the gateway saw in the engines' market-data feeds (any thread).
+     */
+    public long marketDataFeedGaps()
+    {
+        return valueOf(mdChannelGaps);
+    }
+
+    /**
+     * @return feed gaps mended by the engine's retransmission (any thread).
+     */
+    public long marketDataRetransmissions()
+    {
+        return valueOf(mdRetransmissions);
+    }
+
+    /**
+     * @return books rebuilt from the engine's snapshots, each instrument's first one included (any thread).
+     */
+    public long marketDataRecoveries()
+    {
+        return valueOf(mdRecoveries);
     }
 
     private static long valueOf(final AtomicCounter counter)
@@ -536,11 +558,12 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             duplicates.increment();
             return Action.CONTINUE;
         }
-        if (messageType == 'V' || messageType == 'x')
+        if (messageType == 'V' || messageType == 'x' || messageType == 'e')
         {
             final Action action = messageType == 'V' ?
                 marketData.onMarketDataRequest(fixSession, buffer, offset, length) :
-                marketData.onSecurityListRequest(fixSession, buffer, offset, length);
+                messageType == 'x' ? marketData.onSecurityListRequest(fixSession, buffer, offset, length) :
+                marketData.onSecurityStatusRequest(fixSession, (int)seqNum, buffer, offset, length);
             if (action == Action.CONTINUE)
             {
                 fixSession.lastProcessedSeqNum = Math.max(fixSession.lastProcessedSeqNum, seqNum);
@@ -906,20 +929,8 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             FixOfflineSessions.Delivery.DELIVERED : FixOfflineSessions.Delivery.RETRY;
     }
 
-    private void onMarketData(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    private void onInstrumentDefinition(final InstrumentDefinitionDecoder instrumentDefinition)
     {
-        if (validator.validate(buffer, offset, length) != RejectReason.NONE)
-        {
-            return;
-        }
-        marketDataCache.onMessage(buffer, offset);
-        headerDecoder.wrap(buffer, offset);
-        if (headerDecoder.templateId() != InstrumentDefinitionDecoder.TEMPLATE_ID)
-        {
-            return;
-        }
-        instrumentDefinition.wrap(buffer, offset + HEADER_LENGTH, headerDecoder.blockLength(),
-            headerDecoder.version());
         final int instrumentId = instrumentDefinition.instrumentId();
         final String symbol = instrumentDefinition.symbol().trim();
         final int priceScale = instrumentDefinition.priceScale();

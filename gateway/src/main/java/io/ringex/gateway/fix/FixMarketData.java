@@ -35,6 +35,8 @@ import java.util.List;
  * MarketDepth (5), MDUpdateType (6), AggregatedBook=N (7), entry type (8), Scope (A), OpenCloseSettlFlag (B) or
  * MDImplicitDelete=Y (C); a request that is not valid FIX 4.4 (a required tag missing, a group count wrong) gets a Y
  * without a reason and says what is wrong in Text; so does an unsubscribe of an MDReqID the session does not hold.</li>
+ * <li>Trading status (halts, resumes, phases) goes to market-data subscribers and to SecurityStatusRequest (e)
+ * subscribers as SecurityStatus (f): {@link FixSecurityStatus}.</li>
  * </ul>
  * Any logged-on FIX user may ask for market data: it is public (no account ids, no order ids of anyone's). A session's
  * subscriptions end when it disconnects; they are never kept for a session that is offline, so Artio's store and
@@ -49,6 +51,7 @@ final class FixMarketData
 
     private final MarketDataCache cache;
     private final FixMarketDataPublisher publisher;
+    private final FixSecurityStatus securityStatus;
     private final int maxSubscriptionsPerSession;
     private final AtomicCounter activeSubscriptions;
     private final AtomicCounter rejects;
@@ -81,6 +84,21 @@ final class FixMarketData
         this.activeSubscriptions = activeSubscriptions;
         this.rejects = rejects;
         this.publisher = publisher;
+        this.securityStatus = new FixSecurityStatus(cache);
+        publisher.onEncodingFailed(this::onEncodingFailed);
+    }
+
+    /**
+     * A subscription whose W or X could not be encoded is dropped; its session gets a Y saying so, with
+     * MDReqRejReason 5: the usual cause is a MarketDepth of 0 on a book too deep for one message.
+     */
+    private void onEncodingFailed(final MarketDataSubscription subscription)
+    {
+        text.setLength(0);
+        text.append("subscription to ").append(subscription.feed.symbol())
+            .append(" ended: the book does not fit one message at this MarketDepth; ask for fewer levels");
+        sendReject(subscription.session, subscription.mdReqId, '5');
+        activeSubscriptions.setRelease(publisher.subscriptions().size());
     }
 
     /**
@@ -90,7 +108,7 @@ final class FixMarketData
      */
     int doWork()
     {
-        final int sent = publisher.flush();
+        final int sent = publisher.flush() + securityStatus.flush(publisher.subscriptions());
         activeSubscriptions.setRelease(publisher.subscriptions().size());
         return sent;
     }
@@ -103,7 +121,19 @@ final class FixMarketData
     void onDisconnect(final FixSession session)
     {
         publisher.subscriptions().removeIf(s -> s.session == session);
+        securityStatus.onDisconnect(session);
         activeSubscriptions.setRelease(publisher.subscriptions().size());
+    }
+
+    /**
+     * A SecurityStatusRequest (e): see {@link FixSecurityStatus}.
+     *
+     * @return ABORT if the answer could not be sent now (Artio redelivers the request), else CONTINUE.
+     */
+    Action onSecurityStatusRequest(
+        final FixSession session, final int seqNum, final DirectBuffer buffer, final int offset, final int length)
+    {
+        return securityStatus.onRequest(session, seqNum, buffer, offset, length);
     }
 
     /**

@@ -10,6 +10,7 @@ import uk.co.real_logic.artio.builder.Encoder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Sends FIX market data to the subscriptions: first a MarketDataSnapshotFullRefresh (W), then
@@ -22,7 +23,8 @@ import java.util.List;
  * missed, and the statistics as they are now. If it fell too far behind, more than {@link #MAX_INCREMENT_ENTRIES}
  * level changes or more trades than the gateway keeps ({@link InstrumentFeed#TRADE_RING_CAPACITY}), it gets a new W
  * instead (trades beyond the ring are not resent). So a subscriber that never reads costs the gateway one check per
- * duty cycle and Artio's bounded buffer, and never delays the others.
+ * duty cycle and Artio's bounded buffer, and never delays the others. A book the gateway rebuilt over a gap in the
+ * engine's feed ({@link InstrumentFeed#gaps()}) is sent as a new W too.
  * <p>
  * Threading: the FIX agent thread only.
  */
@@ -56,6 +58,7 @@ final class FixMarketDataPublisher
     private final AtomicCounter errors;
     private int entryCount;
     private RuntimeException lastFailure;
+    private Consumer<MarketDataSubscription> onEncodingFailed;
 
     /**
      * @param fullRefreshes counts W sent.
@@ -82,6 +85,15 @@ final class FixMarketDataPublisher
     }
 
     /**
+     * @param handler told of a subscription dropped because its message could not be encoded (a full refresh of a
+     *                book deeper than Artio's encoding buffer holds), so the subscriber can be told why.
+     */
+    void onEncodingFailed(final Consumer<MarketDataSubscription> handler)
+    {
+        this.onEncodingFailed = handler;
+    }
+
+    /**
      * @return the last encoding failure, for the log.
      */
     RuntimeException lastFailure()
@@ -104,6 +116,10 @@ final class FixMarketDataPublisher
             if (result < 0 || (subscription.snapshotOnly && subscription.snapshotSent))
             {
                 subscriptions.remove(i);
+                if (result < 0 && null != onEncodingFailed)
+                {
+                    onEncodingFailed.accept(subscription);
+                }
             }
             else
             {
@@ -123,7 +139,9 @@ final class FixMarketDataPublisher
         {
             return 0; // nothing trustworthy to say until the next BookSnapshot
         }
-        final boolean full = !subscription.snapshotSent || subscription.fullRefreshDue;
+        // A book rebuilt over a gap (what lay in it, trades included, never reached the gateway): a new W says so.
+        final boolean full = !subscription.snapshotSent || subscription.fullRefreshDue ||
+            feed.gaps() != subscription.gapsSent;
         if (!full && !hasNews(subscription, feed))
         {
             return 0;
@@ -330,6 +348,7 @@ final class FixMarketDataPublisher
         subscription.statisticsVersionSent = feed.statisticsVersion();
         subscription.snapshotSent = true;
         subscription.fullRefreshDue = false;
+        subscription.gapsSent = feed.gaps();
         subscription.lagging = false;
         fullRefreshes.increment();
         return 1;

@@ -41,6 +41,10 @@ final class MarketDataSubscription
     long tradesSent;
     long bookVersionSent = -1;
     long statisticsVersionSent = -1;
+    /** The instrument's gap count when the last W was sent: a later gap is stated by a new W. */
+    long gapsSent;
+    /** The trading status the session was last told of for this instrument (SecurityStatus f). */
+    long statusVersionSent;
 
     MarketDataSubscription(
         final FixSession session,
@@ -62,6 +66,7 @@ final class MarketDataSubscription
         this.trades = trades;
         this.statistics = statistics;
         this.snapshotOnly = snapshotOnly;
+        this.statusVersionSent = feed.statusVersion();
     }
 
     boolean wantsSide(final int side)

@@ -10,7 +10,12 @@ import io.ringex.protocol.codecs.TradingStatus;
  * Sequencing: {@link #appliedSequence()} is the last {@code mdSequence} whose effect the book holds. While
  * {@link #isSynced()} the next update must carry the next sequence; a later one is a gap (a lost message): the book
  * stops taking updates until the engine's next periodic BookSnapshot replaces it. An update at or below the applied
- * sequence is a duplicate (both nodes of a pair may publish) and is ignored.
+ * sequence is a duplicate (both nodes of a pair may publish) and is ignored. The gateway's market-data clients
+ * ({@code GatewayMarketData}) recover what the feed lost before it reaches here (a retransmission keeps every message;
+ * a snapshot replaces the book, {@link #reseed}), so a gap seen here is a safety net, not the way recovery works.
+ * <p>
+ * {@link #gaps()} counts the times the book jumped over messages it never saw (a snapshot after a loss the recovery
+ * service could no longer retransmit): trades may be missing from the ring, and subscribers get a new full refresh.
  * <p>
  * Statistics (open, high, low, last, volume, VWAP) are the gateway's own, from the trades it has seen since it started
  * (reset at the first trade of each UTC day): a gateway started mid-day, or one that lost trades in a gap, reports
@@ -41,7 +46,10 @@ public final class InstrumentFeed
     private long tickSize;
     private long lotSize;
     private TradingStatus status = TradingStatus.NULL_VAL;
+    private long statusVersion;
     private boolean synced;
+    private boolean everSynced;
+    private long gaps;
     private long appliedSequence;
     private long lastTradeSequence;
     private long bookVersion;
@@ -67,7 +75,11 @@ public final class InstrumentFeed
         this.priceScale = priceScale;
         this.tickSize = tickSize;
         this.lotSize = lotSize;
-        this.status = status;
+        if (status != this.status)
+        {
+            this.status = status;
+            statusVersion++;
+        }
     }
 
     /**
@@ -148,13 +160,10 @@ public final class InstrumentFeed
      */
     boolean beginSnapshot(final long sequence, final long lastTradePrice)
     {
-        if (synced && sequence <= appliedSequence)
+        if (!beginReseed(sequence))
         {
             return false;
         }
-        book.clear();
-        appliedSequence = sequence;
-        lastTradeSequence = Math.max(lastTradeSequence, sequence);
         if (lastPrice == NO_PRICE && lastTradePrice != NO_PRICE)
         {
             lastPrice = lastTradePrice;
@@ -170,8 +179,42 @@ public final class InstrumentFeed
 
     void endSnapshot()
     {
-        synced = true;
+        endReseed();
+    }
+
+    /**
+     * The book as a snapshot gives it, at {@code sequence}, unless the feed already holds that sequence or a later one
+     * (the other node's feed got there first).
+     *
+     * @param sequence the snapshot's instrument sequence.
+     * @return true if the book is to be replaced: {@link #snapshotLevel} for each level, then {@link #endReseed}.
+     */
+    boolean beginReseed(final long sequence)
+    {
+        if (synced && sequence <= appliedSequence)
+        {
+            return false;
+        }
+        if (everSynced && sequence > appliedSequence)
+        {
+            gaps++; // what lay between was never seen here: trades among it are lost
+        }
+        book.clear();
+        appliedSequence = sequence;
+        lastTradeSequence = Math.max(lastTradeSequence, sequence);
+        return true;
+    }
+
+    void endReseed()
+    {
+        markSynced();
         bookVersion++;
+    }
+
+    private void markSynced()
+    {
+        synced = true;
+        everSynced = true;
     }
 
     private boolean accept(final long sequence)
@@ -185,7 +228,7 @@ public final class InstrumentFeed
             if (appliedSequence == 0 && sequence == 1)
             {
                 // A fresh engine: the book starts empty and this is its first event.
-                synced = true;
+                markSynced();
             }
             else
             {
@@ -250,6 +293,14 @@ public final class InstrumentFeed
     }
 
     /**
+     * @return incremented whenever the trading status changes (the first definition included).
+     */
+    public long statusVersion()
+    {
+        return statusVersion;
+    }
+
+    /**
      * @return whether the definition has been seen.
      */
     public boolean isDefined()
@@ -263,6 +314,14 @@ public final class InstrumentFeed
     public boolean isSynced()
     {
         return synced;
+    }
+
+    /**
+     * @return times the book jumped over messages it never saw (a snapshot after a loss that was not retransmitted).
+     */
+    public long gaps()
+    {
+        return gaps;
     }
 
     /**

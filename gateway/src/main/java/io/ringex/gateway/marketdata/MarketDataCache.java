@@ -1,5 +1,6 @@
 package io.ringex.gateway.marketdata;
 
+import io.ringex.client.marketdata.MarketDataBook;
 import io.ringex.protocol.codecs.AuctionIndicativeDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
@@ -18,8 +19,9 @@ import java.util.List;
  * The gateway's copy of the market, built from the engine nodes' market-data streams: one {@link InstrumentFeed} per
  * instrument (definition, L2 book, recent trades, statistics), looked up by id or symbol. It reads the feed's existing
  * messages (InstrumentDefinition, BookLevelUpdate, BestBidOffer, Trade, BookSnapshot) and ignores any other, so a
- * newer engine's additional messages pass by. It never needs the engine to answer anything: a book that misses an
- * update waits for the engine's periodic BookSnapshot (see {@link InstrumentFeed}).
+ * newer engine's additional messages pass by. The gateway's market-data clients hand it the feed in sequence, with
+ * what was lost retransmitted, or a book rebuilt from a snapshot ({@link #onRecovered}); should a gap still reach it,
+ * the book waits for the engine's periodic BookSnapshot (see {@link InstrumentFeed}).
  * <p>
  * Callers validate each message (schema, length) before {@link #onMessage}. Trades on the public stream carry no
  * account ids, and nothing here would keep one.
@@ -147,6 +149,35 @@ public final class MarketDataCache
             }
         }
         feed.endSnapshot();
+        changed = true;
+    }
+
+    /**
+     * A book rebuilt by a market-data client from the recovery service's snapshot: it replaces the instrument's book
+     * unless the cache already holds that sequence (the other node's feed), and a jump over unseen messages counts as
+     * a gap ({@link InstrumentFeed#gaps()}).
+     *
+     * @param instrumentId the instrument.
+     * @param mdSequence   the sequence the book is at.
+     * @param book         the rebuilt book, read during the call.
+     */
+    public void onRecovered(final int instrumentId, final long mdSequence, final MarketDataBook book)
+    {
+        final InstrumentFeed feed = feed(instrumentId);
+        if (!feed.beginReseed(mdSequence))
+        {
+            return;
+        }
+        for (int side = LevelBook.BID; side <= LevelBook.ASK; side++)
+        {
+            final boolean buy = side == LevelBook.BID;
+            for (int i = 0, n = book.levelCount(buy); i < n; i++)
+            {
+                feed.snapshotLevel(side, book.levelPrice(buy, i), book.levelQuantity(buy, i),
+                    book.levelOrderCount(buy, i));
+            }
+        }
+        feed.endReseed();
         changed = true;
     }
 

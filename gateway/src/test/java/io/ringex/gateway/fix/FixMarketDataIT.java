@@ -6,13 +6,13 @@ import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.testing.Await;
 import io.ringex.gateway.testing.EngineBookWatch;
 import io.ringex.gateway.testing.EngineStreams;
-import io.ringex.gateway.testing.EngineUnderTest;
 import io.ringex.gateway.testing.FixMarketDataBook;
 import io.ringex.gateway.testing.FixTestClient;
 import io.ringex.gateway.testing.RawFixClient;
 import io.ringex.gateway.testing.RealEngineNode;
 import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
+import io.ringex.protocol.codecs.TradingStatus;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,13 +72,12 @@ class FixMarketDataIT
 {
     private static final String IPC = "aeron:ipc";
     private static final int MARKET_DATA_STREAM = 1003;
-    private static final String OUTBOUND = "aeron:ipc?term-length=8m";
 
     @TempDir
     Path tempDir;
 
     private Gateway gateway;
-    private EngineUnderTest engine;
+    private RealEngineNode engine;
     private FixTestClient client;
     private EngineBookWatch engineBook;
     private int port;
@@ -94,10 +93,9 @@ class FixMarketDataIT
             .throttleMessagesPerSecond(1_000_000);
         gateway = Gateway.launch(ctx, Throwable::printStackTrace);
         // The engine never waits for a market-data subscriber: the gateway, serving a non-reading subscriber's 32
-        // subscriptions, lags the feed by more than the tests' 1 MiB IPC term, and would see a gap and lose the
-        // trades in it (its book recovers from the next snapshot; it does not ask for a retransmission yet). The
-        // outbound streams get a venue's term length here, as the all-in-one's (8 MiB), so every trade arrives.
-        engine = RealEngineNode.launch(new EngineStreams(aeronDir, IPC, 1001, OUTBOUND, 1002, IPC, MARKET_DATA_STREAM,
+        // subscriptions, may lag the feed by more than the tests' 1 MiB IPC term and miss messages; it has them
+        // retransmitted by the engine's recovery service, so every trade still reaches the subscribers.
+        engine = RealEngineNode.launch(new EngineStreams(aeronDir, IPC, 1001, IPC, 1002, IPC, MARKET_DATA_STREAM,
             new EngineStreams.TestInstrument(1, "BTC-USD", 2), new EngineStreams.TestInstrument(2, "ETH-USD", 2)));
         Await.until("library connected and instruments learnt from market data",
             () -> gateway.fixAgent().isLibraryConnected() && gateway.fixAgent().instrumentCount() >= 2, null);
@@ -498,8 +496,119 @@ class FixMarketDataIT
             Await.until("carol has every trade", () ->
                 quietBook(carol, "FAST").tradeSizes().stream().mapToLong(Long::longValue).sum() == total, null);
             assertEquals(1, gateway.fixAgent().marketDataSubscriptions(), "bob's subscription ended with him");
+            // Whether the gateway fell behind the feed here depends on the machine; when it did, it recovered.
+            System.out.printf("FixMarketDataIT never-reading subscriber: gateway feed gaps %d, retransmitted %d%n",
+                gateway.fixAgent().marketDataFeedGaps(), gateway.fixAgent().marketDataRetransmissions());
             assertTrue(client.isLoggedOn(carol) && client.isLoggedOn(alice));
         }
+    }
+
+    @Test
+    void tradingStatusChangesReachSubscribersAsSecurityStatus() throws Exception
+    {
+        final SessionID carol = session("CAROL", "carol", TestUsers.CAROL_FIX_PASSWORD);
+        startAndLogon(carol);
+        client.send(carol, subscribe("MD1", '1', 1, "01", "BTC-USD"));
+        awaitOne(carol, "full refresh", m -> "W".equals(FixTestClient.header(m, 35)));
+        client.send(carol, statusRequest("NOW", '0', "BTC-USD"));
+        final Message now = awaitOne(carol, "status now", is("f", 324, "NOW"));
+        assertEquals("17", field(now, 326), "ready to trade");
+        assertEquals("3", field(now, 625), "continuous trading");
+        assertEquals("BTC-USD", field(now, 55));
+        assertEquals("N", field(now, 325));
+        client.send(carol, statusRequest("ETH", '1', "ETH-USD"));
+        awaitOne(carol, "ETH status now", is("f", 324, "ETH"));
+
+        // A halt and a resume reach the market-data subscriber unasked; a call phase reaches the e subscriber.
+        engine.setTradingStatus(1, TradingStatus.HALTED);
+        final Message halted = awaitOne(carol, "halt pushed", m -> "f".equals(FixTestClient.header(m, 35)) &&
+            "BTC-USD".equals(field(m, 55)) && "2".equals(field(m, 326)));
+        assertEquals("Y", field(halted, 325), "unsolicited");
+        assertNull(field(halted, 324), "no SecurityStatusReqID: it is for the market-data subscription");
+        assertEquals("HALTED", field(halted, 58));
+        engine.setTradingStatus(1, TradingStatus.OPEN);
+        awaitOne(carol, "resume pushed", m -> "f".equals(FixTestClient.header(m, 35)) &&
+            "BTC-USD".equals(field(m, 55)) && "17".equals(field(m, 326)) && "Y".equals(field(m, 325)));
+        engine.setTradingStatus(2, TradingStatus.PRE_OPEN);
+        final Message preOpen = awaitOne(carol, "pre-open pushed", m -> "f".equals(FixTestClient.header(m, 35)) &&
+            "ETH".equals(field(m, 324)) && "21".equals(field(m, 326)));
+        assertEquals("1", field(preOpen, 625), "pre-trading phase");
+        assertEquals("PRE_OPEN", field(preOpen, 58));
+        assertEquals(1, client.find(carol, m -> "f".equals(FixTestClient.header(m, 35)) &&
+            "BTC-USD".equals(field(m, 55)) && "Y".equals(field(m, 325)) && "2".equals(field(m, 326))).size(),
+            "one f per change and session");
+
+        // After an unsubscribe of the e, a change of ETH-USD is not pushed: the next f the session gets is BTC's.
+        client.send(carol, statusRequest("ETH", '2', "ETH-USD"));
+        engine.setTradingStatus(2, TradingStatus.OPEN);
+        engine.setTradingStatus(1, TradingStatus.HALTED);
+        awaitOne(carol, "second halt pushed", m -> "f".equals(FixTestClient.header(m, 35)) &&
+            "BTC-USD".equals(field(m, 55)) && "2".equals(field(m, 326)) &&
+            client.find(carol, h -> "f".equals(FixTestClient.header(h, 35)) && "2".equals(field(h, 326))).size() == 2);
+        assertTrue(client.find(carol, m -> "f".equals(FixTestClient.header(m, 35)) && "ETH".equals(field(m, 324)) &&
+            "17".equals(field(m, 326)) && "Y".equals(field(m, 325))).isEmpty(), "nothing for the ended request");
+        engine.setTradingStatus(1, TradingStatus.OPEN);
+
+        // Bad requests: each gets a BusinessMessageReject naming the request, and the session goes on.
+        client.send(carol, statusRequest("BAD1", '1', "NOPE"));
+        final Message unknown = awaitOne(carol, "unknown symbol", is("j", 379, "BAD1"));
+        assertEquals("2", field(unknown, 380), "unknown security");
+        assertEquals("e", field(unknown, 372));
+        assertTrue(field(unknown, 58).contains("unknown symbol NOPE"), field(unknown, 58));
+
+        final quickfix.fix44.SecurityStatusRequest malformed = statusRequest("BAD2", '1', "BTC-USD");
+        malformed.removeField(263);
+        client.send(carol, malformed);
+        final Message noType = awaitOne(carol, "malformed request", is("j", 379, "BAD2"));
+        assertTrue(field(noType, 58).startsWith("malformed request"), field(noType, 58));
+
+        client.send(carol, statusRequest("BAD3", '5', "BTC-USD"));
+        final Message badType = awaitOne(carol, "bad type", is("j", 379, "BAD3"));
+        assertTrue(field(badType, 58).startsWith("malformed request") && field(badType, 58).contains("tag 263"),
+            field(badType, 58));
+        client.send(carol, statusRequest("BAD4", '2', "BTC-USD"));
+        assertTrue(field(awaitOne(carol, "unsubscribe unknown", is("j", 379, "BAD4")), 58)
+            .contains("no security status subscription"));
+        assertTrue(client.isLoggedOn(carol), "bad requests do not end the session");
+    }
+
+    @Test
+    void aFullRefreshTooDeepForOneMessageEndsTheSubscriptionWithAReason() throws Exception
+    {
+        final SessionID carol = session("CAROL", "carol", TestUsers.CAROL_FIX_PASSWORD);
+        final SessionID alice = session("ALICE", "alice", TestUsers.ALICE_PASSWORD);
+        startAndLogon(carol, alice);
+        // 700 bid levels: a W of the whole book is longer than Artio's 16 KiB encoding buffer.
+        final List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 700; i++)
+        {
+            final String id = "DEEP" + i;
+            final NewOrderSingle order = order(id, Side.BUY, "BTC-USD", 1,
+                BigDecimal.valueOf(5100 + i, 2).toPlainString());
+            order.setString(1, Long.toString(TestUsers.ALICE_ACCOUNT));
+            client.send(alice, order);
+            ids.add(id);
+        }
+        awaitAnswered(alice, ids);
+
+        client.send(carol, subscribe("ALL", '1', 0, "01", "BTC-USD"));
+        final Message refused = awaitOne(carol, "the refusal", is("Y", 262, "ALL"));
+        assertEquals("5", field(refused, 281), field(refused, 58));
+        assertTrue(field(refused, 58).contains("does not fit one message"), field(refused, 58));
+        client.send(carol, subscribe("TEN", '1', 10, "01", "BTC-USD"));
+        final Message ten = awaitOne(carol, "ten levels", m -> "W".equals(FixTestClient.header(m, 35)) &&
+            "TEN".equals(field(m, 262)));
+        assertEquals(10, ten.getGroups(268).size());
+        assertEquals(1, gateway.fixAgent().marketDataSubscriptions(), "the refused one is gone");
+    }
+
+    private static quickfix.fix44.SecurityStatusRequest statusRequest(
+        final String reqId, final char type, final String symbol)
+    {
+        final quickfix.fix44.SecurityStatusRequest m = new quickfix.fix44.SecurityStatusRequest(
+            new quickfix.field.SecurityStatusReqID(reqId), new SubscriptionRequestType(type));
+        m.set(new Symbol(symbol));
+        return m;
     }
 
     private static List<String> pollQuietly(final RawFixClient raw)

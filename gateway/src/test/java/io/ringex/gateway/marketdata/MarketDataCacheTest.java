@@ -1,5 +1,6 @@
 package io.ringex.gateway.marketdata;
 
+import io.ringex.client.marketdata.MarketDataBook;
 import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
 import io.ringex.protocol.codecs.BookSnapshotEncoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionEncoder;
@@ -87,6 +88,47 @@ class MarketDataCacheTest
         assertEquals("bids 5@9900 2@9700 | asks", feed.book().toString());
         snapshot(5, 1, 1); // older than the book: ignored
         assertEquals("bids 5@9900 2@9700 | asks", feed.book().toString());
+    }
+
+    @Test
+    void aBookRebuiltByTheClientReplacesTheCachesAndAJumpCountsAsAGap()
+    {
+        definition(1, "BTC-USD");
+        final InstrumentFeed feed = cache.byId(1);
+        final MarketDataBook rebuilt = new MarketDataBook(1);
+        rebuilt.add(11, true, 9900, 5);
+        rebuilt.add(12, true, 9900, 2);
+        rebuilt.add(13, false, 10100, 4);
+        cache.onRecovered(1, 7, rebuilt);
+        assertTrue(feed.isSynced());
+        assertEquals("bids 7@9900 | asks 4@10100", feed.book().toString());
+        assertEquals(0, feed.gaps(), "the first book of an instrument jumps over nothing seen");
+
+        level(8, Side.BUY, 9800, 1);
+        cache.onRecovered(1, 8, rebuilt); // the other node's client got there later: the cache holds 8 already
+        assertEquals("bids 7@9900 1@9800 | asks 4@10100", feed.book().toString());
+        assertEquals(0, feed.gaps());
+
+        cache.onRecovered(1, 20, rebuilt); // 9..20 never seen here
+        assertEquals("bids 7@9900 | asks 4@10100", feed.book().toString());
+        assertEquals(1, feed.gaps());
+        level(21, Side.SELL, 10100, 0);
+        assertEquals("bids 7@9900 | asks", feed.book().toString());
+    }
+
+    @Test
+    void aStatusChangeMovesTheStatusVersionAndARepeatDoesNot()
+    {
+        definition(1, "BTC-USD");
+        final InstrumentFeed feed = cache.byId(1);
+        final long open = feed.statusVersion();
+        definition(1, "BTC-USD"); // the periodic refresh
+        assertEquals(open, feed.statusVersion());
+        new InstrumentDefinitionEncoder().wrapAndApplyHeader(buffer, 0, header).instrumentId(1).symbol("BTC-USD")
+            .priceScale((short)2).tickSize(1).lotSize(1).referencePrice(10000).status(TradingStatus.HALTED);
+        cache.onMessage(buffer, 0);
+        assertEquals(TradingStatus.HALTED, feed.status());
+        assertEquals(open + 1, feed.statusVersion());
     }
 
     @Test

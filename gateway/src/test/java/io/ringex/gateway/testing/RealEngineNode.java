@@ -22,6 +22,7 @@ import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
+import io.ringex.protocol.codecs.TradingStatus;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 
@@ -39,8 +40,12 @@ public final class RealEngineNode implements EngineUnderTest
 
     private final Path directory;
     private final EngineNode node;
+    private final EngineStreams streams;
+    private final String outboundSubscriberChannel;
+    private final int riskStreamId;
+    private long adminRequestId = 1_000;
 
-    private RealEngineNode(final EngineStreams streams)
+    private RealEngineNode(final EngineStreams streams, final String outboundSubscriberChannel)
     {
         try
         {
@@ -66,7 +71,10 @@ public final class RealEngineNode implements EngineUnderTest
         node = EngineNode.launch(ctx);
 
         setUpMarket(streams.aeronDirectoryName(), streams.ingressChannel(), streams.ingressStreamId(),
-            streams.egressChannel(), ctx.riskStreamId(), streams.instruments());
+            outboundSubscriberChannel, ctx.riskStreamId(), streams.instruments());
+        this.streams = streams;
+        this.outboundSubscriberChannel = outboundSubscriberChannel;
+        this.riskStreamId = ctx.riskStreamId();
     }
 
     /**
@@ -111,6 +119,23 @@ public final class RealEngineNode implements EngineUnderTest
         }
     }
 
+    /**
+     * Change an instrument's trading status (halt, resume, a call phase) as the operator would, and wait for the
+     * engine's answer.
+     *
+     * @param instrumentId the instrument.
+     * @param status       its new status.
+     */
+    public void setTradingStatus(final int instrumentId, final TradingStatus status)
+    {
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(streams.aeronDirectoryName()));
+            AdminClient admin = new AdminClient(aeron, streams.ingressChannel(), streams.ingressStreamId(),
+                outboundSubscriberChannel, riskStreamId))
+        {
+            accepted(admin, admin.commands().setTradingStatus(++adminRequestId, instrumentId, status));
+        }
+    }
+
     private static void accepted(final AdminClient admin, final int length)
     {
         final AdminClient.Answer answer = admin.request(length);
@@ -129,7 +154,20 @@ public final class RealEngineNode implements EngineUnderTest
      */
     public static RealEngineNode launch(final EngineStreams streams)
     {
-        return new RealEngineNode(streams);
+        return new RealEngineNode(streams, streams.egressChannel());
+    }
+
+    /**
+     * Start a node whose outbound channel a subscriber names otherwise (a UDP multi-destination-cast publication is
+     * joined with an endpoint of the subscriber's own).
+     *
+     * @param streams                   where it listens and publishes.
+     * @param outboundSubscriberChannel how a subscriber names its outbound channel.
+     * @return the running node.
+     */
+    public static RealEngineNode launch(final EngineStreams streams, final String outboundSubscriberChannel)
+    {
+        return new RealEngineNode(streams, outboundSubscriberChannel);
     }
 
     public List<String> commandLog()
