@@ -11,6 +11,7 @@ import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.UserRole;
 import io.ringex.risk.config.RiskProperties;
 import io.ringex.risk.model.RiskReadModel;
 import io.ringex.risk.model.UserDirectory;
@@ -300,7 +301,8 @@ public final class ConsoleActions
         final CommandEncoder encoder = new CommandEncoder().operator(operator);
         return actions.submit("UPSERT_USER", "user " + known.username() + ": " + change, reason, user,
             encoder.buffer(), requestId -> encoder.upsertUser(requestId, known.username(), enabled, accounts,
-            known.fixSenderCompId(), known.fixCancelOnDisconnect(), known.throttleMessagesPerSecond(), reason));
+            known.fixSenderCompId(), known.fixCancelOnDisconnect(), known.throttleMessagesPerSecond(),
+            null == known.role() ? UserRole.TRADER : known.role(), reason));
     }
 
     private Views.UserView known(final String username)

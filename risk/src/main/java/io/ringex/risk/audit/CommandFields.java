@@ -225,7 +225,7 @@ public final class CommandFields
         FIELD, GROUP, TEXT, SKIPPED
     }
 
-    private record Part(Kind kind, String name, long id, Method accessor, List<Part> entryParts)
+    private record Part(Kind kind, String name, long order, Method accessor, List<Part> entryParts)
     {
     }
 
@@ -251,7 +251,8 @@ public final class CommandFields
     /**
      * The parts of a message or group decoder: a field has a static {@code <name>EncodingOffset()}, a group a static
      * {@code <name>DecoderId()}, var data a static {@code <name>HeaderLength()} (text if it also names a character
-     * encoding); each has a static {@code <name>Id()} giving its schema id, which orders them.
+     * encoding). They are read in wire order: the fields by their offset in the block (a field added in a later
+     * version sits at the block's end whatever its schema id), then the groups and the var data by schema id.
      */
     private static List<Part> partsOf(final Class<?> type) throws ReflectiveOperationException
     {
@@ -271,7 +272,8 @@ public final class CommandFields
             }
             else if (has(type, base + "EncodingOffset"))
             {
-                parts.add(new Part(Kind.FIELD, base, id(m), type.getMethod(base), List.of()));
+                final long offset = ((Number)type.getMethod(base + "EncodingOffset").invoke(null)).longValue();
+                parts.add(new Part(Kind.FIELD, base, offset - FIELDS_FIRST, type.getMethod(base), List.of()));
             }
             else if (has(type, base + "HeaderLength"))
             {
@@ -281,9 +283,12 @@ public final class CommandFields
                     text ? type.getMethod(base) : type.getMethod("skip" + capitalised), List.of()));
             }
         }
-        parts.sort(Comparator.comparingLong(Part::id));
+        parts.sort(Comparator.comparingLong(Part::order));
         return List.copyOf(parts);
     }
+
+    /** Puts every field (ordered by block offset) before every group and var data (ordered by schema id). */
+    private static final long FIELDS_FIRST = 1L << 32;
 
     private static long id(final Method idMethod) throws ReflectiveOperationException
     {

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
+import io.ringex.protocol.codecs.UserRole;
 
 /**
  * The venue's users as the engine's egress stream tells them: the answer to this service's UserDirectoryRequest (the
@@ -127,6 +128,7 @@ public final class UserDirectory
         final boolean cancelOnDisconnect = definition.fixCancelOnDisconnect() == BooleanType.TRUE;
         final int throttle = definition.throttleMessagesPerSecond();
         final long sequence = definition.commandSequence();
+        final UserRole role = definition.role();
         final List<Long> accounts = new ArrayList<>();
         for (final UserDefinitionDecoder.AccountsDecoder a : definition.accounts())
         {
@@ -137,7 +139,7 @@ public final class UserDirectory
         final boolean passwordSet = definition.credentialHashLength() > 0;
         definition.skipCredentialHash();
         final Views.UserView user = new Views.UserView(username, enabled, List.copyOf(accounts), compId,
-            cancelOnDisconnect, throttle, passwordSet, sequence);
+            cancelOnDisconnect, throttle, passwordSet, sequence, role);
         if (answer)
         {
             staging.put(username, user);

@@ -1,5 +1,7 @@
 package io.ringex.risk.model;
 
+import io.ringex.protocol.codecs.UserRole;
+
 import java.util.List;
 import java.util.Map;
 
@@ -192,7 +194,8 @@ public final class Views
         boolean fixCancelOnDisconnect,
         int throttleMessagesPerSecond,
         boolean passwordSet,
-        long commandSequence)
+        long commandSequence,
+        UserRole role)
     {
     }
 

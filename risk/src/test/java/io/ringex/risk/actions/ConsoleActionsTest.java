@@ -322,6 +322,7 @@ class ConsoleActionsTest
     @Test
     void changingOneSettingOfAUserKeepsItsOthersAsTheDirectoryHoldsThem()
     {
+        events.userRole(io.ringex.protocol.codecs.UserRole.DROP_COPY);
         directory("alice");
         console.userEnabled(new ConsoleRequests.UserEnabled("alice", false, "left the firm"), "admin");
         final UpsertUserDecoder disable = new UpsertUserDecoder().wrapAndApplyHeader(sent.get(0), 0,
@@ -329,6 +330,7 @@ class ConsoleActionsTest
         assertEquals(BooleanType.FALSE, disable.enabled());
         assertEquals(BooleanType.TRUE, disable.fixCancelOnDisconnect(), "kept");
         assertEquals(100, disable.throttleMessagesPerSecond(), "kept");
+        assertEquals(io.ringex.protocol.codecs.UserRole.DROP_COPY, disable.role(), "kept: a drop copy stays one");
         final List<Long> kept = new ArrayList<>();
         for (final UpsertUserDecoder.AccountsDecoder a : disable.accounts())
         {
@@ -342,6 +344,7 @@ class ConsoleActionsTest
         final UpsertUserDecoder grant = new UpsertUserDecoder().wrapAndApplyHeader(sent.get(1), 0,
             header(sent.get(1)));
         assertEquals(BooleanType.TRUE, grant.enabled(), "as the directory holds it: the disable is not answered");
+        assertEquals(io.ringex.protocol.codecs.UserRole.DROP_COPY, grant.role(), "kept");
         final UpsertUserDecoder.AccountsDecoder accounts = grant.accounts();
         assertEquals(1, accounts.count());
         assertEquals(1004L, accounts.next().accountId());

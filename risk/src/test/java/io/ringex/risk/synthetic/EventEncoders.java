@@ -45,6 +45,17 @@ public final class EventEncoders
     private final BookSnapshotEncoder snapshot = new BookSnapshotEncoder();
     private final UserDefinitionEncoder userDefinition = new UserDefinitionEncoder();
     private final UserDirectoryEndEncoder userDirectoryEnd = new UserDirectoryEndEncoder();
+    private io.ringex.protocol.codecs.UserRole userRole = io.ringex.protocol.codecs.UserRole.TRADER;
+
+    /**
+     * @param role the role of the users {@link #userDefinition} writes from now on.
+     * @return this.
+     */
+    public EventEncoders userRole(final io.ringex.protocol.codecs.UserRole role)
+    {
+        this.userRole = role;
+        return this;
+    }
 
     /** @return the buffer every method encodes into, at offset 0. */
     public UnsafeBuffer buffer()
@@ -285,7 +296,8 @@ public final class EventEncoders
             .enabled(enabled ? BooleanType.TRUE : BooleanType.FALSE)
             .fixCancelOnDisconnect(BooleanType.TRUE)
             .throttleMessagesPerSecond(100)
-            .commandSequence(commandSequence);
+            .commandSequence(commandSequence)
+            .role(userRole);
         final UserDefinitionEncoder.AccountsEncoder group = userDefinition.accountsCount(accounts.length);
         for (final long account : accounts)
         {
