@@ -12,6 +12,7 @@ import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.TradeBustedDecoder;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -191,6 +192,19 @@ public final class DropCopyClient implements AutoCloseable
     public long copies()
     {
         return copies;
+    }
+
+    /**
+     * Send bytes as they are (tools, tests).
+     *
+     * @param buffer holding the message.
+     * @param offset where it starts.
+     * @param length its length.
+     * @return offer result.
+     */
+    public long offerRaw(final DirectBuffer buffer, final int offset, final int length)
+    {
+        return client.offerRaw(buffer, offset, length);
     }
 
     /**

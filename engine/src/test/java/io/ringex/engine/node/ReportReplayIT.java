@@ -14,6 +14,10 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
+import io.ringex.engine.replay.ReportReplayService;
+import io.ringex.journal.Journal;
+import io.ringex.journal.JournalReader;
+import io.ringex.journal.JournalWriter;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
@@ -25,6 +29,8 @@ import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TradeBustedDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -346,5 +352,55 @@ class ReportReplayIT
             }
         }
         assertTrue(node.processedSequence() >= trader.sent.size(), "the engine took every command meanwhile");
+    }
+
+    @Test
+    void aJournalWhoseOldFilesWereRemovedServesFromItsOldestSnapshotAndTellsTheGap() throws Exception
+    {
+        start();
+        trade(40, 1_000);
+        final long last = node.processedSequence();
+        final List<Event> published = liveAfter(0, last);
+        node.close();
+
+        // What an operator leaves after removing old journal files: the journal from 151 on, the snapshots.
+        final Path journal = dir.resolve("trimmed/journal");
+        final Path snapshots = dir.resolve("snapshots");
+        try (Journal source = Journal.openReadOnly(dir.resolve("journal"));
+            JournalReader reader = source.newReaderAt(151);
+            Journal trimmed = Journal.open(journal, Journal.Durability.PROCESS);
+            JournalWriter writer = trimmed.newWriter(150))
+        {
+            while (reader.read((sequence, timestampNs, sourceId, templateId, buffer, offset, length) ->
+                writer.append(sequence, timestampNs, sourceId, templateId, buffer, offset, length), 1024) > 0)
+            {
+                writer.endOfBatch();
+            }
+            writer.endOfBatch();
+        }
+        final Aeron aeron = env.closing(Aeron.connect(new Aeron.Context()
+            .aeronDirectoryName(env.aeronDirectoryName())));
+        final ReportReplayService service = new ReportReplayService(journal, snapshots, false,
+            aeron.addSubscription(IPC, 1051), aeron.addPublication(IPC, 1050),
+            aeron.addCounter(9001, "served"), aeron.addCounter(9001, "refused"), aeron.addCounter(9001, "failed"));
+        final AgentRunner runner = env.closing(new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace,
+            null, service));
+        AgentRunner.startOnThread(runner);
+        replay = aeron.addSubscription(IPC, 1050);
+        requests = aeron.addPublication(IPC, 1051);
+        await(() -> replay.isConnected() && requests.isConnected(), () -> "the service's streams");
+
+        final long old = request(100, 0);
+        assertEquals(List.of("BEYOND_RETENTION first=150 last=" + last + " to=0"), awaitEnd(old));
+        final long fromStart = request(0, 0);
+        assertEquals(List.of("BEYOND_RETENTION first=150 last=" + last + " to=0"), awaitEnd(fromStart));
+        final long kept = request(150, 0);
+        assertEquals("END COMPLETE last=" + last + " count=" + published.stream()
+            .filter((e) -> e.commandSequence() > 150).count(), awaitEnd(kept).get(1));
+        assertEquals(published.stream().filter((e) -> e.commandSequence() > 150).toList(), replayed.get(kept),
+            "from the oldest snapshot the journal goes on from");
+        final long later = request(200, 0);
+        awaitEnd(later);
+        assertEquals(published.stream().filter((e) -> e.commandSequence() > 200).toList(), replayed.get(later));
     }
 }
