@@ -39,6 +39,7 @@ import io.ringex.protocol.codecs.TradingStatus;
 import io.ringex.protocol.codecs.UnlockLogonsEncoder;
 import io.ringex.protocol.codecs.UpsertUserEncoder;
 import io.ringex.protocol.codecs.UserDirectoryRequestEncoder;
+import io.ringex.protocol.codecs.UserRole;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -785,6 +786,8 @@ public final class CommandEncoder
     }
 
     /**
+     * A TRADER user: see {@link #upsertUser(long, String, boolean, long[], String, boolean, int, UserRole, String)}.
+     *
      * @param requestId             request id.
      * @param username              login name.
      * @param enabled               may log on.
@@ -805,11 +808,40 @@ public final class CommandEncoder
         final int throttle,
         final String reason)
     {
+        return upsertUser(
+            requestId, username, enabled, accounts, fixSenderCompId, fixCancelOnDisconnect, throttle, UserRole.TRADER,
+            reason);
+    }
+
+    /**
+     * @param requestId             request id.
+     * @param username              login name.
+     * @param enabled               may log on.
+     * @param accounts              accounts it may trade (a drop copy: the accounts it sees), the default first.
+     * @param fixSenderCompId       its FIX SenderCompID, or empty.
+     * @param fixCancelOnDisconnect its FIX sessions cancel their orders on disconnect.
+     * @param throttle              messages per second, 0 for the gateway's default.
+     * @param role                  TRADER, DROP_COPY or CLEARING.
+     * @param reason                why.
+     * @return length.
+     */
+    public int upsertUser(
+        final long requestId,
+        final String username,
+        final boolean enabled,
+        final long[] accounts,
+        final String fixSenderCompId,
+        final boolean fixCancelOnDisconnect,
+        final int throttle,
+        final UserRole role,
+        final String reason)
+    {
         upsertUser.wrapAndApplyHeader(buffer, 0, header)
             .requestId(requestId)
             .enabled(enabled ? BooleanType.TRUE : BooleanType.FALSE)
             .fixCancelOnDisconnect(fixCancelOnDisconnect ? BooleanType.TRUE : BooleanType.FALSE)
-            .throttleMessagesPerSecond(throttle);
+            .throttleMessagesPerSecond(throttle)
+            .role(role);
         final UpsertUserEncoder.AccountsEncoder group = upsertUser.accountsCount(accounts.length);
         for (final long account : accounts)
         {

@@ -92,8 +92,31 @@ public final class EngineRouter implements AutoCloseable
         Action onClientEvent(int templateId, DirectBuffer buffer, int offset, int length, long sessionId);
     }
 
+    /**
+     * Sees every ExecutionReport the router lets through, whichever gateway's session it is for, once, in the engine's
+     * order, after the event went to this gateway's own session: the drop copies. It cannot ask for the event again
+     * (the session's own delivery is done), so it must keep what it cannot send now.
+     */
+    @FunctionalInterface
+    public interface ReportObserver
+    {
+        /**
+         * @param buffer    holding the ExecutionReport.
+         * @param offset    of its message header.
+         * @param length    whole message.
+         * @param sessionId the session it is for (of any gateway).
+         * @param accountId its account.
+         */
+        void onReport(DirectBuffer buffer, int offset, int length, long sessionId, long accountId);
+    }
+
+    private static final ReportObserver NO_OBSERVER = (buffer, offset, length, sessionId, accountId) ->
+    {
+    };
+
     private final GatewayContext ctx;
     private final EventHandler handler;
+    private ReportObserver reportObserver = NO_OBSERVER;
     private final List<EngineEndpoint> endpoints;
     private final Publication[] ingressPublications;
     private final Subscription[] egressSubscriptions;
@@ -490,6 +513,17 @@ public final class EngineRouter implements AutoCloseable
     }
 
     /**
+     * @param observer sees every ExecutionReport let through (the drop copies); replaces the one before (agent
+     *                 thread, before the first poll).
+     * @return this.
+     */
+    public EngineRouter reportObserver(final ReportObserver observer)
+    {
+        this.reportObserver = null == observer ? NO_OBSERVER : observer;
+        return this;
+    }
+
+    /**
      * @return where commands and control messages go (the current primary).
      */
     public EngineIngress ingress()
@@ -583,11 +617,13 @@ public final class EngineRouter implements AutoCloseable
         final long sessionId;
         final long eventEpoch;
         final long commandSequence;
+        long accountId = 0;
         switch (templateId)
         {
             case ExecutionReportDecoder.TEMPLATE_ID:
                 executionReport.wrap(buffer, body, blockLength, version);
                 sessionId = executionReport.sessionId();
+                accountId = executionReport.accountId();
                 eventEpoch = executionReport.epoch();
                 commandSequence = executionReport.commandSequence();
                 break;
@@ -679,6 +715,10 @@ public final class EngineRouter implements AutoCloseable
         if (ours)
         {
             inFlight.answered(sessionId, buffer, body + clientOrderIdOffset(templateId));
+        }
+        if (templateId == ExecutionReportDecoder.TEMPLATE_ID)
+        {
+            reportObserver.onReport(buffer, offset, length, sessionId, accountId);
         }
         if (commandSequence >= 0)
         {

@@ -79,6 +79,10 @@ public final class Gateway implements AutoCloseable
             }
             fixAcceptor = acceptor;
             agent = new GatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE);
+            if (null != acceptor)
+            {
+                agent.fixAgent().artioSessions(acceptor::allSessions);
+            }
             runner = new AgentRunner(ctx.idleStrategy(), bootstrap.errorHandler(), null, agent);
             AgentRunner.startOnThread(runner);
         }

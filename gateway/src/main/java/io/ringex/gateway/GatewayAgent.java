@@ -2,6 +2,7 @@ package io.ringex.gateway;
 
 import io.aeron.Aeron;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
+import io.ringex.gateway.auth.User;
 import io.ringex.gateway.fix.FixGatewayAgent;
 import io.ringex.gateway.sbe.SbeGatewayAgent;
 import io.ringex.protocol.SessionIds;
@@ -15,7 +16,8 @@ import org.agrona.concurrent.NanoClock;
  * one egress and status subscription per node, one choice of primary), the SBE agent and, when FIX is enabled, the
  * FIX agent. The router is polled once per cycle and each client-bound event is handed to the agent whose session it
  * is (the session number says which: {@link SessionNumbers}); both agents send to the same primary through the
- * router's {@link EngineIngress}.
+ * router's {@link EngineIngress}. Every ExecutionReport the router lets through, whoever's session it is for, is also
+ * copied to the drop-copy sessions that see its account ({@link DropCopyScopes}).
  * <p>
  * Threading: one thread (an {@link org.agrona.concurrent.AgentRunner}); the sub-agents are built on the launching
  * thread, so {@link #fixAgent()} may be read once launched.
@@ -26,6 +28,12 @@ public final class GatewayAgent implements Agent
     private final EngineRouter router;
     private final SbeGatewayAgent sbe;
     private final FixGatewayAgent fix;
+    private final GatewayContext ctx;
+    private final DropCopyScopes dropCopyScopes = new DropCopyScopes();
+    private final DropCopyScopes.SessionVisitor copyTo = this::copyTo;
+    private DirectBuffer copyBuffer;
+    private int copyOffset;
+    private int copyLength;
 
     /**
      * @param ctx   concluded configuration; FIX runs if {@link GatewayContext#fixEnabled()} (its Artio engine must be
@@ -40,10 +48,13 @@ public final class GatewayAgent implements Agent
             throw new IllegalStateException("GatewayContext.conclude() first");
         }
         this.clock = clock;
+        this.ctx = ctx;
         this.router = new EngineRouter(
             ctx, aeron, "ringex-gateway-" + ctx.gatewayId() + " ", this::dispatch, this::endSessionsOf);
         this.sbe = new SbeGatewayAgent(ctx, aeron, clock, router);
-        this.fix = ctx.fixEnabled() ? new FixGatewayAgent(ctx, aeron, clock, router) : null;
+        this.fix = ctx.fixEnabled() ? new FixGatewayAgent(ctx, aeron, clock, router).dropCopyScopes(dropCopyScopes) :
+            null;
+        router.reportObserver(this::onReport);
     }
 
     /**
@@ -52,6 +63,14 @@ public final class GatewayAgent implements Agent
     public FixGatewayAgent fixAgent()
     {
         return fix;
+    }
+
+    /**
+     * @return the drop-copy sessions of this gateway, both protocols (agent thread).
+     */
+    public DropCopyScopes dropCopyScopes()
+    {
+        return dropCopyScopes;
     }
 
     /**
@@ -123,11 +142,43 @@ public final class GatewayAgent implements Agent
 
     private void endSessionsOf(final String username, final boolean disabled)
     {
+        // Before the sessions end: a drop copy that lost its role or accounts sees nothing more from now on.
+        dropCopyScopes.userChanged(username, ctx.users().user(username));
         sbe.endSessionsOf(username, disabled);
         if (null != fix)
         {
             fix.endSessionsOf(username, disabled);
         }
+    }
+
+    /**
+     * An ExecutionReport the router let through, for any gateway's session: a copy to each drop-copy session that
+     * sees its account, in the engine's order.
+     */
+    private void onReport(
+        final DirectBuffer buffer, final int offset, final int length, final long sessionId, final long accountId)
+    {
+        if (dropCopyScopes.size() == 0)
+        {
+            return;
+        }
+        copyBuffer = buffer;
+        copyOffset = offset;
+        copyLength = length;
+        dropCopyScopes.forEachSeeing(accountId, copyTo);
+        copyBuffer = null;
+    }
+
+    private void copyTo(final long dropCopySessionId, final User user)
+    {
+        if (SessionNumbers.isFix(SessionIds.sessionNumber(dropCopySessionId)))
+        {
+            if (null != fix)
+            {
+                fix.onDropCopy(dropCopySessionId, copyBuffer, copyOffset, copyLength);
+            }
+        }
+        // SBE drop-copy sessions: served by the SBE side.
     }
 
     private Action dispatch(

@@ -10,6 +10,7 @@ import io.ringex.gateway.auth.UserDirectory;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
+import io.ringex.protocol.codecs.UserRole;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -163,7 +164,7 @@ public final class UserDirectoryFeed
         final User user = user(decoder);
         if (null == user)
         {
-            LOG.warn("a user definition without accounts ignored");
+            LOG.warn("a user definition without accounts, or with a role this gateway does not know, ignored");
             return;
         }
         if (ours)
@@ -242,7 +243,7 @@ public final class UserDirectoryFeed
                 encoder.setUserCredential(requestId + 1, user.username(), user.credentialHash(), BOOTSTRAP_REASON) :
                 encoder.upsertUser(requestId + 1, user.username(), true, accountsOf(user),
                     null == user.fixSenderCompId() ? "" : user.fixSenderCompId(), user.fixCancelOnDisconnect(), 0,
-                    BOOTSTRAP_REASON);
+                    user.role(), BOOTSTRAP_REASON);
             if (ingress.offer(encoder.buffer(), 0, length) <= 0)
             {
                 return work;
@@ -294,7 +295,7 @@ public final class UserDirectoryFeed
             {
                 final boolean disabled = null == after || !after.enabled();
                 LOG.warn("user {}: {}; its sessions are logged out", name,
-                    disabled ? "disabled" : "accounts or CompIDs changed");
+                    disabled ? "disabled" : "accounts, CompIDs or role changed");
                 sessions.end(name, disabled);
             }
         });
@@ -305,9 +306,12 @@ public final class UserDirectoryFeed
         final boolean enabled = decoder.enabledRaw() == BooleanType.TRUE.value();
         final boolean cancelOnDisconnect = decoder.fixCancelOnDisconnectRaw() == BooleanType.TRUE.value();
         final int throttle = decoder.throttleMessagesPerSecond();
+        final short roleValue = decoder.roleRaw();
         final UserDefinitionDecoder.AccountsDecoder group = decoder.accounts();
-        if (group.count() == 0)
+        if (group.count() == 0 || roleValue > UserRole.CLEARING.value())
         {
+            // An engine of a later version may know a role this gateway does not: the user is left out (no logon)
+            // rather than let in as a trader.
             return null;
         }
         final long[] accounts = new long[group.count()];
@@ -322,6 +326,6 @@ public final class UserDirectoryFeed
         final User configured = users.configuredUser(username);
         final String target = null != configured ? configured.fixTargetCompId() : defaultFixTargetCompId;
         return new User(username, credential, accounts, senderCompId.isEmpty() ? null : senderCompId, target,
-            cancelOnDisconnect, enabled, throttle);
+            cancelOnDisconnect, enabled, throttle, UserRole.get(roleValue));
     }
 }

@@ -3,6 +3,7 @@ package io.ringex.gateway;
 import io.aeron.exceptions.ConfigurationException;
 import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.auth.User;
+import io.ringex.protocol.codecs.UserRole;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,6 +61,7 @@ class GatewayContextTest
             "ringex.gateway.user.bob.credential", hash,
             "ringex.gateway.user.bob.accounts", "200",
             "ringex.gateway.user.bob.fix.target.comp.id", "VENUE",
+            "ringex.gateway.user.bob.role", "Drop_Copy",
             "ringex.gateway.instrument.1", "BTC-USD,2");
         try (GatewayContext ctx = new GatewayContext().conclude())
         {
@@ -72,6 +74,8 @@ class GatewayContextTest
             assertEquals(ctx.users().user("alice"), ctx.users().userBySenderCompId("ALICE"));
             assertFalse(ctx.users().user("bob").fixCancelOnDisconnect());
             assertEquals("VENUE", ctx.users().user("bob").fixTargetCompId());
+            assertEquals(UserRole.TRADER, ctx.users().user("alice").role(), "trader unless said otherwise");
+            assertEquals(UserRole.DROP_COPY, ctx.users().user("bob").role());
             final InstrumentDirectory instruments = new InstrumentDirectory();
             ctx.populate(instruments);
             assertEquals(1, instruments.instrumentId("BTC-USD"));
@@ -123,6 +127,12 @@ class GatewayContextTest
             CredentialHash.hash("x".toCharArray(), 10), "ringex.gateway.user.eve.accounts", "1",
             "ringex.gateway.user.eve.fix.cancel.on.disconnect", "yes");
         assertBad("ringex.gateway.user.eve.credentials", "ringex.gateway.user.eve.credentials", "plaintext");
+        assertBad("ringex.gateway.user.eve.role", "ringex.gateway.user.eve.credential",
+            CredentialHash.hash("x".toCharArray(), 10), "ringex.gateway.user.eve.accounts", "1",
+            "ringex.gateway.user.eve.role", "null_val");
+        assertBad("ringex.gateway.user.eve.role", "ringex.gateway.user.eve.credential",
+            CredentialHash.hash("x".toCharArray(), 10), "ringex.gateway.user.eve.accounts", "1",
+            "ringex.gateway.user.eve.role", "auditor");
         assertBad("ringex.gateway.instrument.3", "ringex.gateway.instrument.3", "ETH,12");
         assertBad("ringex.gateway.instrument.4", "ringex.gateway.instrument.4", "ETH");
         assertBad("ringex.gateway.instrument.ETH", "ringex.gateway.instrument.ETH", "ETH,2");

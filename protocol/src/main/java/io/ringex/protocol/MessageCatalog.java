@@ -298,6 +298,10 @@ public final class MessageCatalog
         grew(SetTradingStatusDecoder.TEMPLATE_ID, 13, SetTradingStatusDecoder.BLOCK_LENGTH);
         grew(ExecutionReportDecoder.TEMPLATE_ID, 164, ExecutionReportDecoder.BLOCK_LENGTH);
         grew(TradeDecoder.TEMPLATE_ID, 77, TradeDecoder.BLOCK_LENGTH);
+        // User roles (issue 21): UpsertUser and UserDefinition carry the role, one byte at the end of the block.
+        grew(UpsertUserDecoder.TEMPLATE_ID, UpsertUserDecoder.BLOCK_LENGTH - 1, UpsertUserDecoder.BLOCK_LENGTH);
+        grew(UserDefinitionDecoder.TEMPLATE_ID, UserDefinitionDecoder.BLOCK_LENGTH - 1,
+            UserDefinitionDecoder.BLOCK_LENGTH);
         // Parts added to a message later: the schema version of each part, in wire order.
         partsSince(AdjustBalanceDecoder.TEMPLATE_ID, 2, 2, 2);
         partsSince(AdminResponseDecoder.TEMPLATE_ID, 2);

@@ -22,6 +22,7 @@ import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.UserRole;
 
 import static io.ringex.app.admin.AdminOptions.accounts;
 import static io.ringex.app.admin.AdminOptions.bandType;
@@ -70,10 +71,12 @@ public final class AdminCli
         "                 --position-limit N --max-open-orders N [--allow-short] [--instrument-limits ID=N,...]",
         "  account suspend|reactivate|close --id N",
         "  user add --username U --accounts ID,... [--fix-sender-comp-id X] [--cancel-on-disconnect]",
-        "           [--throttle N] [--disabled]           (the password is read from the console or stdin)",
+        "           [--throttle N] [--disabled] [--role trader|drop-copy|clearing]",
+        "                                                (the password is read from the console or stdin)",
         "  user passwd --username U                  (likewise)",
         "  user disable|enable --username U",
         "  user grant --username U --accounts ID,...",
+        "  user role --username U --role trader|drop-copy|clearing",
         "changes: --operator NAME (required) [--reason TEXT]",
         "connection: [--aeron-dir DIR | --data DIR | --embedded-driver] [--ingress CHANNEL] [--ingress-stream N]",
         "            [--outbound CHANNEL] [--egress-stream N] [--risk-stream N] [--timeout-ms N]");
@@ -244,6 +247,7 @@ public final class AdminCli
                     u.accounts() + (u.fixSenderCompId().isEmpty() ? " no FIX" : " FIX " + u.fixSenderCompId()) +
                     (u.cancelOnDisconnect() ? " cancel-on-disconnect" : "") +
                     (u.throttle() == 0 ? "" : " throttle " + u.throttle()) +
+                    (u.role() == UserRole.TRADER ? "" : " role " + roleName(u.role())) +
                     (u.credential().isEmpty() ? " no credential" : " credential set"));
             }
             return 0;
@@ -385,13 +389,14 @@ public final class AdminCli
 
     private int user(final List<String> args)
     {
-        final String verb = verb("user", args, Set.of("add", "passwd", "disable", "enable", "grant"));
+        final String verb = verb("user", args, Set.of("add", "passwd", "disable", "enable", "grant", "role"));
         final List<String> rest = args.subList(1, args.size());
         final CommandLineOptions options = switch (verb)
         {
             case "add" -> parse("user add", rest, Set.of("--username", "--accounts", "--fix-sender-comp-id",
-                "--throttle"), Set.of("--cancel-on-disconnect", "--disabled"));
+                "--throttle", "--role"), Set.of("--cancel-on-disconnect", "--disabled"));
             case "grant" -> parse("user grant", rest, Set.of("--username", "--accounts"), Set.of());
+            case "role" -> parse("user role", rest, Set.of("--username", "--role"), Set.of());
             default -> parse("user " + verb, rest, Set.of("--username"), Set.of());
         };
         options.requirePositionals(0, "options only");
@@ -415,6 +420,7 @@ public final class AdminCli
             final int throttle = options.intValue("--throttle", 0, 0);
             final boolean cancelOnDisconnect = options.has("--cancel-on-disconnect");
             final boolean enabled = !options.has("--disabled");
+            final UserRole role = role(options.string("--role", "trader"));
             final String credential = readCredential(username);
             if (null == credential)
             {
@@ -430,7 +436,7 @@ public final class AdminCli
                     return 1;
                 }
                 final int status = send(link.admin(), "add user " + username, (c, r) -> c.upsertUser(r, username,
-                    enabled, accounts, compId, cancelOnDisconnect, throttle, reason));
+                    enabled, accounts, compId, cancelOnDisconnect, throttle, role, reason));
                 return 0 != status ? status : send(link.admin(), "set the credential of user " + username,
                     (c, r) -> c.setUserCredential(r, username, credential, reason));
             }
@@ -446,6 +452,7 @@ public final class AdminCli
                 c.setUserCredential(r, username, credential, reason));
         }
         final long[] granted = verb.equals("grant") ? accounts(options.required("--accounts")) : null;
+        final UserRole newRole = verb.equals("role") ? role(options.required("--role")) : null;
         try (AdminConnection link = AdminConnection.open(AdminConnection.settings(options), operator))
         {
             final VenueState.User have = link.reader().read(false).users.get(username);
@@ -456,6 +463,18 @@ public final class AdminCli
             }
             boolean enabled = have.enabled();
             final List<Long> accounts = new ArrayList<>(have.accounts());
+            final UserRole role = null == newRole ? have.role() : newRole;
+            if (verb.equals("role"))
+            {
+                if (role == have.role())
+                {
+                    out.println("nothing to change: user " + username + " is already " + roleName(role));
+                    return 0;
+                }
+                return send(link.admin(), "user " + username + " role " + roleName(role), (c, r) -> c.upsertUser(r,
+                    username, have.enabled(), accounts.stream().mapToLong(Long::longValue).toArray(),
+                    have.fixSenderCompId(), have.cancelOnDisconnect(), have.throttle(), role, reason));
+            }
             if (verb.equals("grant"))
             {
                 for (final long account : granted)
@@ -480,8 +499,26 @@ public final class AdminCli
             final long[] newAccounts = accounts.stream().mapToLong(Long::longValue).toArray();
             return send(link.admin(), verb + " user " + username + (verb.equals("grant") ? " accounts " +
                 accounts : ""), (c, r) -> c.upsertUser(r, username, newEnabled, newAccounts, have.fixSenderCompId(),
-                have.cancelOnDisconnect(), have.throttle(), reason));
+                have.cancelOnDisconnect(), have.throttle(), role, reason));
         }
+    }
+
+    /** {@code trader}, {@code drop-copy} or {@code clearing}, as the options spell a role. */
+    static String roleName(final UserRole role)
+    {
+        return role.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
+    private static UserRole role(final String text)
+    {
+        for (final UserRole role : UserRole.values())
+        {
+            if (role != UserRole.NULL_VAL && roleName(role).equals(text))
+            {
+                return role;
+            }
+        }
+        throw new CommandLineOptions.UsageException("--role: trader, drop-copy or clearing, not '" + text + "'");
     }
 
     /** Connect, send one command, wait for its answer. */

@@ -14,6 +14,7 @@ import java.util.SortedMap;
 
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.UserRole;
 
 /**
  * A venue's reference data as an operator writes it in a file (docs/operations.md, "Onboarding"): its instruments,
@@ -105,6 +106,8 @@ public record ReferenceData(
      * @param cancelOnDisconnect its FIX sessions cancel their orders on disconnect.
      * @param throttle           messages per second per session, 0 for the gateway's default.
      * @param enabled            may log on.
+     * @param role               TRADER, DROP_COPY (copies of its accounts' reports, no orders) or CLEARING (copies
+     *                           of every account's).
      * @param line               where it starts in the file.
      */
     public record User(
@@ -115,6 +118,7 @@ public record ReferenceData(
         boolean cancelOnDisconnect,
         int throttle,
         boolean enabled,
+        UserRole role,
         int line)
     {
     }

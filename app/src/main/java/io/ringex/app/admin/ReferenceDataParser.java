@@ -32,6 +32,7 @@ import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.UserRole;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
@@ -76,7 +77,7 @@ public final class ReferenceDataParser
     private static final Set<String> LIMITS = Set.of("maxOrderQuantity", "maxOrderNotional", "creditLimit",
         "positionLimit", "maxOpenOrders", "allowShort", "instrumentPositionLimits");
     private static final Set<String> USER = Set.of("username", "credential", "accounts", "fixSenderCompId",
-        "cancelOnDisconnect", "throttle", "enabled");
+        "cancelOnDisconnect", "throttle", "enabled", "role");
     private static final Set<String> SCHEDULE = Set.of("timeZone", "days", "preOpen", "open", "close", "endOfDay",
         "holidays");
     /** As the engine takes them: one SetTradingSchedule must fit an input slot. */
@@ -409,12 +410,35 @@ public final class ReferenceDataParser
         final Boolean cancelOnDisconnect = f.bool("cancelOnDisconnect", Boolean.FALSE);
         final Long throttle = f.integer("throttle", 0, MAX_THROTTLE, 0L);
         final Boolean enabled = f.bool("enabled", Boolean.TRUE);
+        final UserRole role = role(f);
         if (problems.count() != before)
         {
             return null;
         }
         return new ReferenceData.User(username, credential, List.copyOf(accounts), compId, cancelOnDisconnect,
-            throttle.intValue(), enabled, f.line());
+            throttle.intValue(), enabled, role, f.line());
+    }
+
+    private UserRole role(final YamlFields f)
+    {
+        if (!f.has("role"))
+        {
+            return UserRole.TRADER;
+        }
+        final String text = f.text("role", true);
+        if (null == text)
+        {
+            return null;
+        }
+        for (final UserRole role : UserRole.values())
+        {
+            if (role != UserRole.NULL_VAL && role.name().toLowerCase(java.util.Locale.ROOT).equals(text))
+            {
+                return role;
+            }
+        }
+        problems.add(f.node("role"), f.path("role"), "must be trader, drop_copy or clearing, not '" + text + "'");
+        return null;
     }
 
     private ReferenceData.Schedule schedule(final YamlFields f)

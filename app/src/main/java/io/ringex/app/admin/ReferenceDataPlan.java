@@ -10,6 +10,7 @@ import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.TradingStatus;
+import io.ringex.protocol.codecs.UserRole;
 
 /**
  * What must change for a venue to hold a reference-data file: the commands, in an order the engine takes them
@@ -26,8 +27,8 @@ import io.ringex.protocol.codecs.TradingStatus;
  * the position limit of each instrument it reports a position in); a difference sends the file's limits whole. Its
  * balance is never touched (money moves by {@code admin account deposit/withdraw}), nor its self-trade prevention
  * (no command changes it).</li>
- * <li>A user missing from the venue is added; one whose accounts, FIX CompID, cancel-on-disconnect, throttle or
- * enabled flag differ is replaced; its credential is set when the file has one the venue does not.</li>
+ * <li>A user missing from the venue is added; one whose accounts, FIX CompID, cancel-on-disconnect, throttle,
+ * enabled flag or role differ is replaced; its credential is set when the file has one the venue does not.</li>
  * <li>Nothing at the venue is removed or delisted because the file omits it: those are listed ({@link #extras()}).
  * </li>
  * </ul>
@@ -259,7 +260,7 @@ public final class ReferenceDataPlan
             final VenueState.User have = venue.users.get(want.username());
             final long[] accounts = want.accounts().stream().mapToLong(Long::longValue).toArray();
             final Command upsert = (c, id) -> c.upsertUser(id, want.username(), want.enabled(), accounts,
-                want.fixSenderCompId(), want.cancelOnDisconnect(), want.throttle(), reason);
+                want.fixSenderCompId(), want.cancelOnDisconnect(), want.throttle(), want.role(), reason);
             if (null == have)
             {
                 steps.add(new Step("add user " + want.username() + ": " + describe(want), upsert));
@@ -272,6 +273,7 @@ public final class ReferenceDataPlan
                 change(changes, "cancelOnDisconnect", have.cancelOnDisconnect(), want.cancelOnDisconnect());
                 change(changes, "throttle", have.throttle(), want.throttle());
                 change(changes, "enabled", have.enabled(), want.enabled());
+                change(changes, "role", have.role(), want.role());
                 if (!changes.isEmpty())
                 {
                     steps.add(new Step("change user " + want.username() + ": " + String.join(", ", changes),
@@ -343,6 +345,7 @@ public final class ReferenceDataPlan
         return "accounts " + u.accounts() + (u.fixSenderCompId().isEmpty() ? ", no FIX" : ", FIX " +
             u.fixSenderCompId()) + (u.cancelOnDisconnect() ? " (cancel on disconnect)" : "") +
             (u.throttle() == 0 ? "" : ", throttle " + u.throttle() + "/s") + (u.enabled() ? "" : ", disabled") +
+            (u.role() == UserRole.TRADER ? "" : ", role " + u.role().name().toLowerCase(java.util.Locale.ROOT)) +
             (null == u.credential() ? ", no credential" : "");
     }
 

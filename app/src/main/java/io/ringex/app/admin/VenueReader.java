@@ -20,6 +20,7 @@ import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.TradingScheduleDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
+import io.ringex.protocol.codecs.UserRole;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
@@ -230,6 +231,7 @@ final class VenueReader implements AutoCloseable
             final boolean enabled = userDefinition.enabled() == BooleanType.TRUE;
             final boolean cancelOnDisconnect = userDefinition.fixCancelOnDisconnect() == BooleanType.TRUE;
             final int throttle = userDefinition.throttleMessagesPerSecond();
+            final UserRole role = userDefinition.role();
             final List<Long> accounts = new ArrayList<>();
             for (final UserDefinitionDecoder.AccountsDecoder account : userDefinition.accounts())
             {
@@ -239,7 +241,7 @@ final class VenueReader implements AutoCloseable
             final String compId = userDefinition.fixSenderCompId();
             final String credential = userDefinition.credentialHash();
             state.users.put(username, new VenueState.User(username, enabled, List.copyOf(accounts), compId,
-                cancelOnDisconnect, throttle, credential));
+                cancelOnDisconnect, throttle, credential, role));
         }
         else if (header.templateId() == UserDirectoryEndDecoder.TEMPLATE_ID)
         {

@@ -8,6 +8,7 @@ import java.util.TreeMap;
 
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.TradingStatus;
+import io.ringex.protocol.codecs.UserRole;
 
 /**
  * What a running venue holds, as its engine tells it on its streams ({@link VenueReader}): the instruments
@@ -93,7 +94,8 @@ final class VenueState
         String fixSenderCompId,
         boolean cancelOnDisconnect,
         int throttle,
-        String credential)
+        String credential,
+        UserRole role)
     {
     }
 

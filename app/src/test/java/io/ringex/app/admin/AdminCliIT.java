@@ -130,7 +130,8 @@ class AdminCliIT
         for (final ReferenceData.User want : file.users())
         {
             assertEquals(new VenueState.User(want.username(), want.enabled(), want.accounts(), want.fixSenderCompId(),
-                want.cancelOnDisconnect(), want.throttle(), want.credential()), venue.users.get(want.username()));
+                want.cancelOnDisconnect(), want.throttle(), want.credential(), want.role()),
+                venue.users.get(want.username()));
         }
         assertTrue(CredentialHash.verify("maker1", venue.users.get("maker1").credential()));
 

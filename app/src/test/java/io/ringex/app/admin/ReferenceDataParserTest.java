@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.UserRole;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -73,8 +74,8 @@ class ReferenceDataParserTest
         assertEquals(1000_50_000_000L, account.openingBalance());
         assertEquals(new ReferenceData.Limits(500, 25000_25_000_000L, 0, 1000, 50, false,
             new java.util.TreeMap<>(java.util.Map.of(1, 20L))), account.limits());
-        assertEquals(new ReferenceData.User("alice", HASH, List.of(1001L), "ALICE", true, 200, true, 24),
-            data.users().get(0));
+        assertEquals(new ReferenceData.User("alice", HASH, List.of(1001L), "ALICE", true, 200, true, UserRole.TRADER,
+            24), data.users().get(0));
         assertEquals(DayOfWeek.MONDAY, data.schedule().days().iterator().next());
         assertEquals(LocalTime.of(8, 0), data.schedule().open());
         assertEquals(LocalTime.of(16, 35), data.schedule().endOfDay());
@@ -95,9 +96,22 @@ class ReferenceDataParserTest
 
         assertEquals(SelfTradePrevention.CANCEL_NEWEST, data.accounts().get(0).stp());
         assertEquals(0, data.accounts().get(0).openingBalance());
-        assertEquals(new ReferenceData.User("alice", null, List.of(1001L), "", false, 0, true, 21),
+        assertEquals(new ReferenceData.User("alice", null, List.of(1001L), "", false, 0, true, UserRole.TRADER, 21),
             data.users().get(0));
         assertNull(data.schedule());
+    }
+
+    @Test
+    void aUsersRoleIsTraderDropCopyOrClearing() throws Exception
+    {
+        final String withRole = VALID.replace("    throttle: 200\n", "    throttle: 200\n    role: drop_copy\n");
+        assertEquals(UserRole.DROP_COPY, parse(withRole).users().get(0).role());
+        assertEquals(UserRole.CLEARING, parse(withRole.replace("drop_copy", "clearing")).users().get(0).role());
+        assertEquals(UserRole.TRADER, parse(withRole.replace("drop_copy", "trader")).users().get(0).role());
+        assertProblem(withRole.replace("drop_copy", "auditor"),
+            "test.yml:30: users[1].role: must be trader, drop_copy or clearing, not 'auditor'");
+        assertProblem(withRole.replace("drop_copy", "null_val"),
+            "test.yml:30: users[1].role: must be trader, drop_copy or clearing, not 'null_val'");
     }
 
     @Test

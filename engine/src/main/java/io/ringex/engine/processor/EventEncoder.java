@@ -621,7 +621,8 @@ public final class EventEncoder
             .enabled(user.enabled() ? BooleanType.TRUE : BooleanType.FALSE)
             .fixCancelOnDisconnect(user.fixCancelOnDisconnect() ? BooleanType.TRUE : BooleanType.FALSE)
             .throttleMessagesPerSecond(user.throttleMessagesPerSecond())
-            .commandSequence(sequence);
+            .commandSequence(sequence)
+            .role(user.role());
         final UserDefinitionEncoder.AccountsEncoder group = userDefinition.accountsCount(accounts.length);
         for (final long accountId : accounts)
         {

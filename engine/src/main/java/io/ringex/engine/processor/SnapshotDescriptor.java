@@ -40,8 +40,9 @@ package io.ringex.engine.processor;
  *     reason with a non-zero count (ascending value): int reason value, long count
  *
  *   Users ({@link Users}, creation order): int userCount, then per user: text username, int enabled,
- *     int fixCancelOnDisconnect, int throttle, int accountCount, long[accountCount] accounts, text fixSenderCompId,
- *     text credentialHash (text: int length, then that many US-ASCII bytes)
+ *     int fixCancelOnDisconnect, int throttle, int role ({@code UserRole} value), int accountCount,
+ *     long[accountCount] accounts, text fixSenderCompId, text credentialHash (text: int length, then that many
+ *     US-ASCII bytes)
  *
  *   Trading schedule ({@link TradingSchedule}): int tradingDays (0: none, and nothing follows), int preOpenMinute,
  *     int openMinute, int closeMinute, int endOfDayMinute, text timeZone, int holidayCount, int[holidayCount] epoch
@@ -60,6 +61,8 @@ package io.ringex.engine.processor;
  * snapshot store names its version) and recovers from the journal, which holds every command; its next snapshot is
  * version 4.
  * <p>
+ * Version 6 (issue 21) added the user's role to version 5; an older snapshot is refused the same way.
+ * <p>
  * Threading: constants only.
  */
 public final class SnapshotDescriptor
@@ -67,7 +70,7 @@ public final class SnapshotDescriptor
     /** 'RXSN'. */
     public static final int MAGIC = 0x4E535852;
     /** Format version; bump on any layout change. */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
 
     /** Offset of the magic. */
     public static final int MAGIC_OFFSET = 0;

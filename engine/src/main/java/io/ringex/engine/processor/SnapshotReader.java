@@ -5,6 +5,7 @@ import io.ringex.engine.book.Order;
 import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.book.Uncrossing;
 import io.ringex.engine.risk.Account;
+import io.ringex.protocol.codecs.UserRole;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
@@ -160,6 +161,12 @@ public final class SnapshotReader
             user.enabled = getInt() == 1;
             user.fixCancelOnDisconnect = getInt() == 1;
             user.throttleMessagesPerSecond = getInt();
+            final int role = getInt();
+            if (role < 0 || role > UserRole.CLEARING.value())
+            {
+                throw new IllegalStateException("snapshot user " + user.username() + " has role " + role);
+            }
+            user.role = UserRole.get((short)role);
             final long[] accounts = new long[getInt()];
             for (int a = 0; a < accounts.length; a++)
             {

@@ -181,6 +181,7 @@ public final class SnapshotWriter
             putInt(user.enabled() ? 1 : 0);
             putInt(user.fixCancelOnDisconnect() ? 1 : 0);
             putInt(user.throttleMessagesPerSecond());
+            putInt(user.role().value());
             putInt(user.accounts().length);
             for (final long account : user.accounts())
             {

@@ -4,6 +4,7 @@ import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SetUserCredentialDecoder;
 import io.ringex.protocol.codecs.UpsertUserDecoder;
 import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
+import io.ringex.protocol.codecs.UserRole;
 
 /**
  * The user commands: UpsertUser (add a user or replace its settings), SetUserCredential (its hash) and
@@ -14,7 +15,10 @@ import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
  * Rules: a user name is 1 to {@value Users#MAX_USERNAME} printable ASCII characters without spaces; a user trades 1 to
  * {@value Users#MAX_ACCOUNTS} existing accounts (UNKNOWN_ACCOUNT otherwise), no account twice; a FIX SenderCompID
  * (0 to {@value Users#MAX_COMP_ID} printable characters, empty for no FIX access) belongs to one user (DUPLICATE_ID);
- * the throttle is 0 (the gateway's default) to 1,000,000 messages a second; the credential is a PBKDF2 hash
+ * the throttle is 0 (the gateway's default) to 1,000,000 messages a second; the role is TRADER, DROP_COPY (its sessions
+ * receive a copy of every execution report of its accounts and may send no orders: it needs at least one account,
+ * like any user) or CLEARING (a copy of the venue's reports; its accounts are kept but do not narrow what it sees);
+ * the credential is a PBKDF2 hash
  * ({@code pbkdf2-sha256:iterations:salt:hash}, at most {@value Users#MAX_CREDENTIAL} characters) and is set for a known
  * user only (UNKNOWN_USER); every change names its operator (1 to 32 printable characters) and may give a reason (up
  * to 64, spaces allowed). Anything else is INVALID_ARGUMENT. A user is never deleted: it is disabled, which logs its
@@ -42,6 +46,7 @@ final class UserCommands
         final short enabled = decoder.enabledRaw();
         final short cancelOnDisconnect = decoder.fixCancelOnDisconnectRaw();
         final int throttle = decoder.throttleMessagesPerSecond();
+        final short role = decoder.roleRaw();
         final UpsertUserDecoder.AccountsDecoder group = decoder.accounts();
         final int accountCount = group.count();
         final long[] accounts = new long[Math.min(accountCount, Users.MAX_ACCOUNTS + 1)];
@@ -61,7 +66,8 @@ final class UserCommands
 
         RejectReason refusal = RejectReason.NONE;
         if (!Text.isToken(username, Users.MAX_USERNAME) || enabled > 1 || cancelOnDisconnect > 1 ||
-            throttle < 0 || throttle > MAX_THROTTLE || accountCount < 1 || accountCount > Users.MAX_ACCOUNTS ||
+            throttle < 0 || throttle > MAX_THROTTLE || role > UserRole.CLEARING.value() ||
+            accountCount < 1 || accountCount > Users.MAX_ACCOUNTS ||
             !(compId.isEmpty() || Text.isToken(compId, Users.MAX_COMP_ID)) || !Text.isAudited(operator, reason))
         {
             refusal = RejectReason.INVALID_ARGUMENT;
@@ -102,6 +108,7 @@ final class UserCommands
         user.enabled = enabled == 1;
         user.fixCancelOnDisconnect = cancelOnDisconnect == 1;
         user.throttleMessagesPerSecond = throttle;
+        user.role = UserRole.get(role);
         user.accounts = accounts;
         user.fixSenderCompId = compId;
         events.adminResponse(requestId, UpsertUserDecoder.TEMPLATE_ID, RejectReason.NONE);

@@ -1,12 +1,15 @@
 package io.ringex.engine.processor;
 
+import io.ringex.protocol.codecs.UserRole;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 
 /**
  * The venue's users, as engine state: who may log on to a gateway (the credential hash), which accounts each may
- * trade, its FIX SenderCompID, whether its FIX sessions cancel on disconnect, its throttle, and whether it is enabled.
+ * trade (or, for a drop-copy role, see), its role, its FIX SenderCompID, whether its FIX sessions cancel on
+ * disconnect, its throttle, and whether it is enabled.
  * Gateways learn the users from the engine's events, so every gateway and a promoted standby agree; the journal holds
  * every change with the operator who made it. Kept in creation order for deterministic walks (snapshot, hash,
  * directory answers).
@@ -31,6 +34,7 @@ public final class Users
         boolean enabled;
         boolean fixCancelOnDisconnect;
         int throttleMessagesPerSecond;
+        UserRole role = UserRole.TRADER;
         long[] accounts;
         String fixSenderCompId;
         String credentialHash;
@@ -62,6 +66,12 @@ public final class Users
         public int throttleMessagesPerSecond()
         {
             return throttleMessagesPerSecond;
+        }
+
+        /** @return what its sessions are for: trading, or a drop copy of its accounts or of the venue. */
+        public UserRole role()
+        {
+            return role;
         }
 
         /** @return the accounts it may trade, the default first (do not modify). */

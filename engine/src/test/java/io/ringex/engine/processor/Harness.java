@@ -210,13 +210,14 @@ final class Harness
                 final int gatewayId = d.gatewayId();
                 final long requestId = d.requestId();
                 final boolean enabled = d.enabled() == io.ringex.protocol.codecs.BooleanType.TRUE;
+                final io.ringex.protocol.codecs.UserRole role = d.role();
                 final List<Long> accounts = new ArrayList<>();
                 for (final UserDefinitionDecoder.AccountsDecoder a : d.accounts())
                 {
                     accounts.add(a.accountId());
                 }
                 return new UserDef(gatewayId, requestId, d.username(), enabled, accounts, d.fixSenderCompId(),
-                    d.credentialHash());
+                    d.credentialHash(), role);
             }
             case UserDirectoryEndDecoder.TEMPLATE_ID:
             {
@@ -321,7 +322,7 @@ final class Harness
     }
 
     record UserDef(int gatewayId, long requestId, String username, boolean enabled, List<Long> accounts,
-        String fixSenderCompId, String credentialHash)
+        String fixSenderCompId, String credentialHash, io.ringex.protocol.codecs.UserRole role)
     {
     }
 

@@ -12,6 +12,8 @@ import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.TradingStatus;
+import io.ringex.protocol.codecs.UpsertUserEncoder;
+import io.ringex.protocol.codecs.UserRole;
 import org.agrona.ExpandableArrayBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -87,6 +89,49 @@ final class OnboardingScenarioTest
             u.requestId() == 99), "the answer is addressed to the gateway that asked");
         assertEquals(new Harness.DirectoryEnd(7, 99, 2), only(directory, Harness.DirectoryEnd.class).get(0));
         assertEquals(hash, h.processor.stateHash(), "a directory request changes nothing");
+    }
+
+    @Test
+    void aUsersRoleIsStateToldToTheGatewaysAndChangesTheHash()
+    {
+        final Harness.UserDef trader = only(h.send(h.encoder.upsertUser(1, "alice", true, new long[]{ 1 }, "ALICE",
+            false, 0, "")), Harness.UserDef.class).get(0);
+        assertEquals(UserRole.TRADER, trader.role(), "the role defaults to TRADER");
+        final long traderHash = h.processor.stateHash();
+
+        final Harness.UserDef dropCopy = only(h.send(h.encoder.upsertUser(2, "alice", true, new long[]{ 1, 2 },
+            "ALICE", false, 0, UserRole.DROP_COPY, "back office")), Harness.UserDef.class).get(0);
+        assertEquals(UserRole.DROP_COPY, dropCopy.role());
+        assertEquals(List.of(1L, 2L), dropCopy.accounts(), "a drop copy sees the accounts of its group");
+        assertTrue(traderHash != h.processor.stateHash(), "the role is part of the state");
+
+        final Harness.UserDef clearing = only(h.send(h.encoder.upsertUser(3, "clear", true, new long[]{ 3 }, "CLR",
+            false, 0, UserRole.CLEARING, "")), Harness.UserDef.class).get(0);
+        assertEquals(UserRole.CLEARING, clearing.role());
+        assertEquals(UserRole.CLEARING, h.processor.state().users.user("clear").role());
+    }
+
+    @Test
+    void aDropCopyUserNeedsAnAccountAndAKnownRole()
+    {
+        assertEquals(RejectReason.INVALID_ARGUMENT,
+            refused(e -> e.upsertUser(1, "copy", true, new long[0], "", false, 0, UserRole.DROP_COPY, "")),
+            "a drop copy of no account sees nothing");
+        assertEquals(RejectReason.UNKNOWN_ACCOUNT,
+            refused(e -> e.upsertUser(2, "copy", true, new long[]{ 99 }, "", false, 0, UserRole.DROP_COPY, "")));
+        assertEquals(RejectReason.INVALID_ARGUMENT, refused(e ->
+        {
+            final int length = e.upsertUser(3, "copy", true, new long[]{ 1 }, "", false, 0, UserRole.CLEARING, "");
+            e.buffer().putByte(8 + UpsertUserEncoder.roleEncodingOffset(), (byte)3);
+            return length;
+        }), "a role this engine does not know");
+        assertEquals(RejectReason.INVALID_ARGUMENT, refused(e ->
+        {
+            final int length = e.upsertUser(4, "copy", true, new long[]{ 1 }, "", false, 0, UserRole.CLEARING, "");
+            e.buffer().putByte(8 + UpsertUserEncoder.roleEncodingOffset(), (byte)255);
+            return length;
+        }), "no role at all");
+        assertEquals(null, h.processor.state().users.user("copy"));
     }
 
     @Test
@@ -241,6 +286,7 @@ final class OnboardingScenarioTest
     {
         h.send(h.encoder.upsertUser(1, "alice", true, new long[]{ 1, 2 }, "ALICE", true, 100, ""));
         h.send(h.encoder.setUserCredential(2, "alice", HASH, ""));
+        h.send(h.encoder.upsertUser(5, "audit", true, new long[]{ 2 }, "", false, 0, UserRole.DROP_COPY, ""));
         h.send(h.encoder.setAccountStatus(3, 2, AccountStatus.SUSPENDED, ""));
         h.send(h.encoder.delistInstrument(4, INSTRUMENT, ""));
         final ExpandableArrayBuffer image = new ExpandableArrayBuffer(4096);
@@ -250,7 +296,9 @@ final class OnboardingScenarioTest
         assertEquals(h.processor.stateHash(), restored.processor.stateHash());
         final List<Object> directory = restored.send(restored.encoder.userDirectoryRequest(1, 1));
         final Harness.UserDef alice = only(directory, Harness.UserDef.class).get(0);
-        assertEquals(new Harness.UserDef(1, 1, "alice", true, List.of(1L, 2L), "ALICE", HASH), alice);
+        assertEquals(new Harness.UserDef(1, 1, "alice", true, List.of(1L, 2L), "ALICE", HASH, UserRole.TRADER), alice);
+        final Harness.UserDef copy = only(directory, Harness.UserDef.class).get(1);
+        assertEquals(new Harness.UserDef(1, 1, "audit", true, List.of(2L), "", "", UserRole.DROP_COPY), copy);
         assertEquals(RejectReason.ACCOUNT_SUSPENDED, only(restored.send(restored.encoder.limit(SESSION, 2, 9,
             INSTRUMENT, Side.BUY, 10_000, 10)), Harness.Er.class).get(0).rejectReason());
     }

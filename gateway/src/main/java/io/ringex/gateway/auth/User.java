@@ -1,11 +1,15 @@
 package io.ringex.gateway.auth;
 
+import io.ringex.protocol.codecs.UserRole;
+
 import java.util.Arrays;
 import java.util.Objects;
 
 /**
  * A user who may log on to the gateway: the credential hash, the accounts the user may trade (the first is the
- * default), and the FIX CompIDs the user's FIX sessions must use.
+ * default), the FIX CompIDs the user's FIX sessions must use, and its role: a TRADER sends orders; a DROP_COPY user's
+ * sessions receive a copy of every execution report of its accounts, a CLEARING user's of every account, and neither
+ * may send an order.
  * <p>
  * Immutable; any thread. {@link #toString()} never shows the credential.
  */
@@ -19,6 +23,7 @@ public final class User
     private final boolean fixCancelOnDisconnect;
     private final boolean enabled;
     private final int throttleMessagesPerSecond;
+    private final UserRole role;
 
     /**
      * @param username        login name.
@@ -77,10 +82,42 @@ public final class User
         final boolean enabled,
         final int throttleMessagesPerSecond)
     {
+        this(username, credentialHash, accounts, fixSenderCompId, fixTargetCompId, fixCancelOnDisconnect, enabled,
+            throttleMessagesPerSecond, UserRole.TRADER);
+    }
+
+    /**
+     * @param username                  login name.
+     * @param credentialHash            a {@link CredentialHash} string, or empty while the user has none (no logon).
+     * @param accounts                  accounts the user may trade (a drop copy: sees), the default first; at least
+     *                                  one.
+     * @param fixSenderCompId           the SenderCompID of the user's FIX session, or null for no FIX access.
+     * @param fixTargetCompId           the TargetCompID the user's FIX session must address (the gateway's CompID).
+     * @param fixCancelOnDisconnect     cancel the FIX session's orders when it disconnects.
+     * @param enabled                   whether the user may log on.
+     * @param throttleMessagesPerSecond the user's sessions' message rate, or 0 for the gateway's.
+     * @param role                      TRADER, DROP_COPY or CLEARING.
+     */
+    public User(
+        final String username,
+        final String credentialHash,
+        final long[] accounts,
+        final String fixSenderCompId,
+        final String fixTargetCompId,
+        final boolean fixCancelOnDisconnect,
+        final boolean enabled,
+        final int throttleMessagesPerSecond,
+        final UserRole role)
+    {
         if (accounts.length == 0)
         {
             throw new IllegalArgumentException("a user needs at least one account: " + username);
         }
+        if (null == role || role == UserRole.NULL_VAL)
+        {
+            throw new IllegalArgumentException("a user needs a role: " + username);
+        }
+        this.role = role;
         this.fixCancelOnDisconnect = fixCancelOnDisconnect;
         this.username = username;
         this.credentialHash = credentialHash;
@@ -181,7 +218,36 @@ public final class User
     public User withCredential(final String hash)
     {
         return new User(username, hash, accounts, fixSenderCompId, fixTargetCompId, fixCancelOnDisconnect, enabled,
-            throttleMessagesPerSecond);
+            throttleMessagesPerSecond, role);
+    }
+
+    /**
+     * @return TRADER, DROP_COPY or CLEARING.
+     */
+    public UserRole role()
+    {
+        return role;
+    }
+
+    /**
+     * @return whether the user's sessions are drop-copy sessions (DROP_COPY or CLEARING): they receive copies of
+     * execution reports and may not send orders.
+     */
+    public boolean isDropCopy()
+    {
+        return role != UserRole.TRADER;
+    }
+
+    /**
+     * Whether a drop-copy session of this user sees an account's reports: a CLEARING user sees every account, a
+     * DROP_COPY user those of its accounts group, a TRADER none (its own sessions' reports reach it as a trader).
+     *
+     * @param accountId the account.
+     * @return true if its drop-copy sessions get a copy.
+     */
+    public boolean copies(final long accountId)
+    {
+        return role == UserRole.CLEARING || (role == UserRole.DROP_COPY && mayTrade(accountId));
     }
 
     /**
@@ -203,15 +269,15 @@ public final class User
 
     /**
      * Whether a change from this definition to another one must end the user's live sessions: the user was
-     * disabled, or may trade other accounts, or logs on over FIX under another CompID. A new password does not end
-     * the sessions it let in.
+     * disabled, or may trade other accounts, or logs on over FIX under another CompID, or has another role (a session
+     * is a drop-copy session or not from its logon). A new password does not end the sessions it let in.
      *
      * @param next the user's new definition.
      * @return true if the user's sessions must be logged out.
      */
     public boolean endsSessionsOnChangeTo(final User next)
     {
-        return !next.enabled || !Arrays.equals(accounts, next.accounts) ||
+        return !next.enabled || !Arrays.equals(accounts, next.accounts) || role != next.role ||
             !Objects.equals(fixSenderCompId, next.fixSenderCompId) ||
             !Objects.equals(fixTargetCompId, next.fixTargetCompId);
     }
@@ -235,7 +301,7 @@ public final class User
         return "User{username=" + username + ", accounts=" + Arrays.toString(accounts) +
             ", fixSenderCompId=" + fixSenderCompId + ", fixTargetCompId=" + fixTargetCompId +
             ", fixCancelOnDisconnect=" + fixCancelOnDisconnect + ", enabled=" + enabled +
-            ", throttleMessagesPerSecond=" + throttleMessagesPerSecond +
+            ", throttleMessagesPerSecond=" + throttleMessagesPerSecond + ", role=" + role +
             ", credential=***}";
     }
 }

@@ -2,6 +2,7 @@ package io.ringex.gateway.auth;
 
 import io.ringex.common.config.Config;
 import io.ringex.common.config.KnownKeys;
+import io.ringex.protocol.codecs.UserRole;
 
 import java.nio.CharBuffer;
 import java.util.Collection;
@@ -37,6 +38,8 @@ public final class UserDirectory
     public static final String FIX_TARGET_COMP_ID = "fix.target.comp.id";
     /** Cancel the FIX session's orders on disconnect (optional). */
     public static final String FIX_CANCEL_ON_DISCONNECT = "fix.cancel.on.disconnect";
+    /** The user's role (optional, default trader). */
+    public static final String ROLE = "role";
     /** What each key of a user sets, in the reference's order. */
     private static final Map<String, String> KEYS = keys();
     /** What a key shows in place of a credential: the value is a secret. */
@@ -60,6 +63,8 @@ public final class UserDirectory
             "`ringex.gateway.fix.comp.id`)");
         keys.put(FIX_CANCEL_ON_DISCONNECT, "`true`: cancel the FIX session's orders when it disconnects (default " +
             "`false`)");
+        keys.put(ROLE, "`trader` (default), `drop_copy` (its sessions get a copy of every execution report of its " +
+            "accounts and may send no orders) or `clearing` (the same, for every account)");
         return Collections.unmodifiableMap(keys);
     }
 
@@ -96,7 +101,8 @@ public final class UserDirectory
      * @return the users.
      * @throws io.aeron.exceptions.ConfigurationException naming the key: a user without a credential or accounts, a
      *                                                    credential that is not a hash (not shown), accounts that are
-     *                                                    not numbers, a SenderCompID taken, a key not read here.
+     *                                                    not numbers, a SenderCompID taken, a role not known, a
+     *                                                    key not read here.
      */
     public static UserDirectory fromConfig(final Config config, final String defaultFixTargetCompId)
     {
@@ -139,9 +145,10 @@ public final class UserDirectory
                 "must be a CompID, or unset for no FIX");
             final String target = config.string(base + FIX_TARGET_COMP_ID, defaultFixTargetCompId);
             final boolean cancelOnDisconnect = config.bool(base + FIX_CANCEL_ON_DISCONNECT, false);
+            final UserRole role = role(base + ROLE, config.string(base + ROLE, UserRole.TRADER.name()));
             try
             {
-                users.add(new User(name, credential, accounts, sender, target, cancelOnDisconnect));
+                users.add(new User(name, credential, accounts, sender, target, cancelOnDisconnect, true, 0, role));
             }
             catch (final IllegalArgumentException ex)
             {
@@ -149,6 +156,24 @@ public final class UserDirectory
             }
         }
         return users;
+    }
+
+    /**
+     * @param key   where the value came from, for the error.
+     * @param value a role's name, any case.
+     * @return the role.
+     * @throws io.aeron.exceptions.ConfigurationException naming the key when it is not trader, drop_copy or clearing.
+     */
+    public static UserRole role(final String key, final String value)
+    {
+        for (final UserRole role : UserRole.values())
+        {
+            if (role != UserRole.NULL_VAL && role.name().equalsIgnoreCase(value))
+            {
+                return role;
+            }
+        }
+        throw Config.bad(key, value, "must be trader, drop_copy or clearing");
     }
 
     /**

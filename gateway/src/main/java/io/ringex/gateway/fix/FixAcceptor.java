@@ -110,6 +110,14 @@ public final class FixAcceptor implements AutoCloseable
     }
 
     /**
+     * @return every session Artio's engine knows, connected or not (safe from any thread: a copy-on-write list).
+     */
+    public java.util.List<uk.co.real_logic.artio.engine.SessionInfo> allSessions()
+    {
+        return engine.allSessions();
+    }
+
+    /**
      * Stop the engine (close the library agent first).
      */
     public void close()

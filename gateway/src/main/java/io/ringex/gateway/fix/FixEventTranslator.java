@@ -133,6 +133,42 @@ public final class FixEventTranslator
     }
 
     /**
+     * Translate an engine ExecutionReport into the copy a drop-copy session gets: the report as its own session got
+     * it (Account(1), ExecID(17) and the rest the same), with the session that entered the order named in the header:
+     * OnBehalfOfSubID(116) is its Ringex session id (gateway id and session number, as the engine's journal and
+     * events carry it), and OnBehalfOfCompID(115) its FIX SenderCompID when it is a FIX session of this gateway.
+     * CopyMsgIndicator(797) is not in the FIX 4.4 standard header (Artio's header encoder has no such field); a
+     * drop-copy session carries nothing but copies.
+     *
+     * @param buffer          the engine ExecutionReport, SBE header first.
+     * @param offset          where it starts.
+     * @param instruments     price scales and symbols.
+     * @param originSessionId the session the report is for.
+     * @param originCompId    that session's SenderCompID, or null when it is not a FIX session of this gateway.
+     * @return the encoder, filled (reused: valid until the next call).
+     */
+    public Encoder dropCopy(
+        final DirectBuffer buffer,
+        final int offset,
+        final InstrumentDirectory instruments,
+        final long originSessionId,
+        final CharSequence originCompId)
+    {
+        final Encoder encoder = engineEvent(buffer, offset, instruments);
+        if (encoder == executionReport)
+        {
+            scratch.setLength(0);
+            scratch.append(originSessionId);
+            executionReport.header().onBehalfOfSubID(scratch);
+            if (null != originCompId && originCompId.length() > 0)
+            {
+                executionReport.header().onBehalfOfCompID(originCompId);
+            }
+        }
+        return encoder;
+    }
+
+    /**
      * @return what the last translation had to change to fit FIX: a combination of {@link FixWireValues} kinds, 0
      * if nothing.
      */

@@ -7,6 +7,7 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.ringex.gateway.DropCopyScopes;
 import io.ringex.gateway.EngineEndpoint;
 import io.ringex.gateway.EngineIngress;
 import io.ringex.gateway.EngineRouter;
@@ -18,6 +19,7 @@ import io.ringex.gateway.auth.User;
 import io.ringex.gateway.marketdata.MarketDataCache;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.RejectReason;
@@ -31,6 +33,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import uk.co.real_logic.artio.builder.Encoder;
+import uk.co.real_logic.artio.engine.SessionInfo;
 import uk.co.real_logic.artio.library.FixLibrary;
 import uk.co.real_logic.artio.library.LibraryConfiguration;
 import uk.co.real_logic.artio.library.OnMessageInfo;
@@ -41,7 +44,9 @@ import uk.co.real_logic.artio.messages.SessionState;
 import uk.co.real_logic.artio.session.Session;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The FIX 4.4 side of the gateway as an Agrona {@link Agent}: it owns the Artio {@link FixLibrary} (the
@@ -130,6 +135,10 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private AtomicCounter mdErrors;
     private FixMarketData marketData;
     private volatile AtomicCounter slowDisconnects;
+    private volatile AtomicCounter dropCopies;
+    private DropCopyScopes dropCopyScopes = new DropCopyScopes();
+    private Supplier<List<SessionInfo>> artioSessions = Collections::emptyList;
+    private boolean offlineDropCopiesFound;
     private int slowSessions;
     private long nowNs;
 
@@ -184,6 +193,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         mdDeferred = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data subscribers deferred (conflated)");
         mdErrors = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data encoding errors");
         slowDisconnects = aeron.addCounter(COUNTER_TYPE_ID, prefix + "sessions disconnected: not reading");
+        dropCopies = aeron.addCounter(COUNTER_TYPE_ID, prefix + "drop copies sent or held");
         marketData = new FixMarketData(marketDataCache, FixMarketData.DEFAULT_MAX_SUBSCRIPTIONS_PER_SESSION,
             mdSubscriptions, mdRejects,
             new FixMarketDataPublisher(mdFullRefreshes, mdIncrementals, mdDeferred, mdErrors));
@@ -226,6 +236,11 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             work += disconnectSlowSessions();
         }
         work += offlineSessions.poll(nowNs);
+        if (!offlineDropCopiesFound && ctx.users().loaded())
+        {
+            offlineDropCopiesFound = true;
+            work += findOfflineDropCopies(null);
+        }
         return work;
     }
 
@@ -241,7 +256,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         CloseHelper.closeAll(
             library, activeSessions, rejects, sessionRejects, duplicates, dropped, held, errors, fitted,
             instrumentCount, mdSubscriptions, mdRejects, mdFullRefreshes, mdIncrementals, mdDeferred, mdErrors,
-            slowDisconnects);
+            slowDisconnects, dropCopies);
         if (marketDataSubscriptions != null)
         {
             CloseHelper.closeAll(marketDataSubscriptions);
@@ -254,6 +269,42 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     public String roleName()
     {
         return "ringex-gateway-fix";
+    }
+
+    /**
+     * The drop-copy sessions this agent's FIX drop-copy sessions join (the gateway's, shared with the SBE side); set
+     * before the agent starts.
+     *
+     * @param scopes the gateway's.
+     * @return this.
+     */
+    public FixGatewayAgent dropCopyScopes(final DropCopyScopes scopes)
+    {
+        this.dropCopyScopes = scopes;
+        return this;
+    }
+
+    /**
+     * Where the sessions Artio's engine knows are listed (its {@code FixEngine.allSessions()}, safe from any
+     * thread): after a restart, the drop-copy sessions among them get their copies, held by Artio, before their
+     * clients log on again. Set before the agent starts; without it, a drop-copy session gets copies from its first
+     * logon after a restart.
+     *
+     * @param sessions lists Artio's sessions.
+     * @return this.
+     */
+    public FixGatewayAgent artioSessions(final Supplier<List<SessionInfo>> sessions)
+    {
+        this.artioSessions = sessions;
+        return this;
+    }
+
+    /**
+     * @return execution report copies sent to drop-copy sessions or held for them (any thread).
+     */
+    public long dropCopiesSent()
+    {
+        return valueOf(dropCopies);
     }
 
     /**
@@ -401,6 +452,11 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         }
         offlineSessions.known(fixSession.sessionNumber);
         final boolean wasOnline = previous != null && previous.online;
+        if (user.isDropCopy())
+        {
+            // From now on its copies go to Artio, which keeps them for it while it is away (an offline session).
+            dropCopyScopes.add(fixSession.sessionId, user);
+        }
         if (online && !wasOnline)
         {
             activeSessions.increment();
@@ -435,8 +491,52 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         if (ended > 0)
         {
             LOG.warn("FIX: {} session(s) of user {} logged out ({})", ended, username,
-                disabled ? "user disabled" : "accounts or CompIDs changed");
+                disabled ? "user disabled" : "accounts, CompIDs or role changed");
         }
+        // A drop copy that keeps its role (other accounts) goes on getting copies while its client is away.
+        findOfflineDropCopies(username);
+    }
+
+    /**
+     * Make the FIX sessions Artio knows for drop-copy users drop-copy sessions, online or not: copies for a session
+     * the library does not hold yet are held while Artio hands it over offline ({@link FixOfflineSessions}), and
+     * Artio keeps them for the client's next logon.
+     *
+     * @param username only this user's, or null for every user's.
+     * @return how many were added.
+     */
+    private int findOfflineDropCopies(final String username)
+    {
+        int added = 0;
+        final List<SessionInfo> sessions;
+        try
+        {
+            sessions = artioSessions.get();
+        }
+        catch (final RuntimeException ex)
+        {
+            LOG.warn("FIX: Artio's sessions could not be listed; drop copies start at their next logon", ex);
+            return 0;
+        }
+        for (final SessionInfo info : sessions)
+        {
+            final User user = ctx.users().userBySenderCompId(info.sessionKey().remoteCompId());
+            if (null == user || !user.isDropCopy() || (null != username && !username.equals(user.username())) ||
+                !user.fixTargetCompId().equals(info.sessionKey().localCompId()))
+            {
+                continue;
+            }
+            final long sessionId = SessionIds.sessionId(ctx.gatewayId(), SessionNumbers.fix(info.sessionId()));
+            if (!dropCopyScopes.contains(sessionId) && dropCopyScopes.add(sessionId, user))
+            {
+                added++;
+            }
+        }
+        if (added > 0)
+        {
+            LOG.info("FIX: {} drop-copy session(s) get their copies while their clients are away", added);
+        }
+        return added;
     }
 
     /**
@@ -556,6 +656,13 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         if (invalid != FixDictionaryCheck.VALID)
         {
             return sessionReject(fixSession, seqNum, invalid);
+        }
+        if (fixSession.user.isDropCopy())
+        {
+            // A drop copy reads; it sends nothing to the engine: no order, cancel, replace, mass cancel, nor a status
+            // query (it catches up by resend from its own sequence numbers). Nothing is forwarded.
+            return reject(fixSession, msgType, seqNum, RejectReason.DROP_COPY_SESSION,
+                "a drop-copy session may not send orders or requests");
         }
 
         final boolean firstAttempt = fixSession.ingressBackPressureStartNs == 0;
@@ -691,7 +798,8 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         long sent;
         try
         {
-            sent = trySend(fixSession, eventTranslator.engineEvent(buffer, offset, instruments));
+            sent = trySend(fixSession, null != fixSession.user && fixSession.user.isDropCopy() ?
+                dropCopyOf(buffer, offset) : eventTranslator.engineEvent(buffer, offset, instruments));
         }
         catch (final RuntimeException ex)
         {
@@ -892,6 +1000,55 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         fixSession.egressBackPressureStartNs = 0;
         dropped.increment();
         return Action.CONTINUE;
+    }
+
+    /**
+     * A copy of an engine ExecutionReport for one of this gateway's FIX drop-copy sessions: sent, or held (in order,
+     * behind any copies held before it) while the session is acquired or its connection is back-pressured. Never
+     * redelivered: the report's own session already has it.
+     *
+     * @param dropCopySessionId the drop-copy session.
+     * @param buffer            holding the ExecutionReport.
+     * @param offset            of its header.
+     * @param length            whole message.
+     */
+    public void onDropCopy(final long dropCopySessionId, final DirectBuffer buffer, final int offset, final int length)
+    {
+        dropCopies.increment();
+        final int sessionNumber = SessionIds.sessionNumber(dropCopySessionId);
+        final FixSession fixSession = sessionFor(sessionNumber);
+        if (fixSession == null || offlineSessions.isHolding(sessionNumber))
+        {
+            offlineSessions.hold(sessionNumber, buffer, offset, length, nowNs);
+            return;
+        }
+        final long sent = sendEvent(fixSession, buffer, offset);
+        if (sent < 0 && sent != ENCODING_FAILED)
+        {
+            // Back-pressured: kept, and sent by the offline store's poll as soon as Artio takes it.
+            offlineSessions.hold(sessionNumber, buffer, offset, length, nowNs);
+        }
+    }
+
+    private Encoder dropCopyOf(final DirectBuffer buffer, final int offset)
+    {
+        final long originSessionId = executionReportSessionId(buffer, offset);
+        CharSequence originCompId = null;
+        if (SessionIds.gatewayId(originSessionId) == ctx.gatewayId())
+        {
+            final FixSession origin = sessionsByNumber.get(SessionIds.sessionNumber(originSessionId));
+            if (null != origin)
+            {
+                originCompId = origin.session.compositeKey().remoteCompId();
+            }
+        }
+        return eventTranslator.dropCopy(buffer, offset, instruments, originSessionId, originCompId);
+    }
+
+    private long executionReportSessionId(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getLong(offset + HEADER_LENGTH + ExecutionReportDecoder.sessionIdEncodingOffset(),
+            ExecutionReportDecoder.BYTE_ORDER);
     }
 
     private int deliverHeld(final int sessionNumber, final DirectBuffer buffer, final int offset, final int length)

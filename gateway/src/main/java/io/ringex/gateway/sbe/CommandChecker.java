@@ -84,11 +84,18 @@ public final class CommandChecker
      * @param user   the session's user.
      * @param buffer holding the message.
      * @param offset of its header.
-     * @return NONE if it may be forwarded, else why not.
+     * @return NONE if it may be forwarded, else why not (DROP_COPY_SESSION for any message of a drop-copy user).
      */
     public RejectReason check(final User user, final DirectBuffer buffer, final int offset)
     {
         text = null;
+        if (user.isDropCopy())
+        {
+            // A drop-copy or clearing user reads copies; it sends the engine nothing: no order, cancel, replace,
+            // mass cancel nor status query.
+            text = "a drop-copy session may not send orders or requests";
+            return RejectReason.DROP_COPY_SESSION;
+        }
         headerDecoder.wrap(buffer, offset);
         final int templateId = headerDecoder.templateId();
         final int blockLength = headerDecoder.blockLength();

@@ -21,6 +21,7 @@ import uk.co.real_logic.artio.builder.Encoder;
 import uk.co.real_logic.artio.util.MutableAsciiBuffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FixEventTranslatorTest
@@ -61,6 +62,29 @@ class FixEventTranslatorTest
         {
             assertTrue(fix.contains(expected), expected + " in " + fix);
         }
+    }
+
+    @Test
+    void aDropCopyIsTheReportWithItsOriginInTheHeaderAndNothingLeaksIntoTheNextMessage()
+    {
+        final ExecutionReportEncoder e = new ExecutionReportEncoder().wrapAndApplyHeader(sbe, 0,
+            new MessageHeaderEncoder());
+        e.epoch(1).sessionId(0x2_4000_0007L).accountId(100).instrumentId(1).orderId(77).clientOrderId("A1")
+            .origClientOrderId("").execType(ExecType.FILL).orderStatus(OrderStatus.FILLED).side(Side.SELL)
+            .orderType(OrderType.LIMIT).timeInForce(TimeInForce.GTC).price(10125).quantity(4).leavesQuantity(0)
+            .cumulativeQuantity(4).lastPrice(10125).lastQuantity(4).averagePrice(10125).tradeId(9)
+            .rejectReason(RejectReason.NONE).cancelReason(CancelReason.NONE).transactTimeNs(0).commandSequence(3);
+        final String copy = encode(translator.dropCopy(sbe, 0, instruments, 0x2_4000_0007L, "ALICE"));
+        for (final String expected : new String[]{ "|35=8|", "|115=ALICE|", "|116=" + 0x2_4000_0007L + "|",
+            "|1=100|", "|17=E1-3-77-9-F|", "|150=F|", "|11=A1|" })
+        {
+            assertTrue(copy.contains(expected), expected + " in " + copy);
+        }
+        final String other = encode(translator.dropCopy(sbe, 0, instruments, 0x2_4000_0007L, null));
+        assertFalse(other.contains("|115="), "no CompID known for the origin: " + other);
+        assertTrue(other.contains("|116="), other);
+        final String own = encode(translator.engineEvent(sbe, 0, instruments));
+        assertFalse(own.contains("|115=") || own.contains("|116="), "a session's own report names nobody: " + own);
     }
 
     private ExecutionReportDecoder rejectedOrder(final long price, final long quantity, final RejectReason reason)

@@ -1,5 +1,6 @@
 package io.ringex.gateway.sbe;
 
+import io.ringex.gateway.auth.User;
 import io.ringex.gateway.testing.TestUsers;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.codecs.AddAccountEncoder;
@@ -9,6 +10,7 @@ import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.UserRole;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +36,25 @@ class CommandCheckerTest
         assertEquals(RejectReason.NONE, both(SbeMessages.cancel(buffer, 100, "", 5)));
         assertEquals(RejectReason.NONE, both(SbeMessages.replace(buffer, 100, 1, 1)));
         assertEquals(RejectReason.NONE, both(SbeMessages.massCancel(buffer, 100)));
+    }
+
+    @Test
+    void aDropCopyOrClearingUserSendsNothingEvenForItsOwnAccounts()
+    {
+        for (final UserRole role : new UserRole[]{ UserRole.DROP_COPY, UserRole.CLEARING })
+        {
+            final User copy = new User("audit", "", new long[]{ 100 }, null, "RINGEX", false, true, 0, role);
+            final int length = SbeMessages.newOrder(buffer, 100, 10125, 1);
+            assertEquals(RejectReason.NONE, checker.validate(buffer, 0, length));
+            assertEquals(RejectReason.DROP_COPY_SESSION, checker.check(copy, buffer, 0));
+            SbeMessages.cancel(buffer, 100, "X", 0);
+            assertEquals(RejectReason.DROP_COPY_SESSION, checker.check(copy, buffer, 0));
+            SbeMessages.replace(buffer, 100, 1, 1);
+            assertEquals(RejectReason.DROP_COPY_SESSION, checker.check(copy, buffer, 0));
+            SbeMessages.massCancel(buffer, 100);
+            assertEquals(RejectReason.DROP_COPY_SESSION, checker.check(copy, buffer, 0));
+            assertEquals("a drop-copy session may not send orders or requests", checker.text());
+        }
     }
 
     @Test
