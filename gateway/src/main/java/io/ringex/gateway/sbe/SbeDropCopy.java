@@ -36,7 +36,8 @@ import java.util.concurrent.TimeUnit;
  * the commands after {@code fromSequence}, replayed from the engine's journal by the engine node's report replay
  * service, then {@code DropCopyStatus(REPLAY_COMPLETE, lastSequence)}, then live copies, with no gap and no duplicate
  * at the switch: the live copies of its scope are held from the moment it subscribes, and those of commands at or
- * before the replay's last one are dropped when it ends.
+ * before the replay's last one are dropped, whether they came before its end or after it (the engine journals a
+ * command before it processes it, so the replay may reach commands whose live reports are still to come).
  * <p>
  * The engine serves one replay at a time; this gateway asks for one at a time too, for one subscriber after another.
  * A BUSY engine is asked again shortly; a replay that fails or loses a report is asked again from the last command
@@ -93,6 +94,8 @@ final class SbeDropCopy
         long retryAtNs;
         long lastHeardNs;
         boolean heldOverflow;
+        /** The last command its replay covered: a live copy of it or of an earlier one is a duplicate. */
+        long replayedTo = -1;
 
         Subscriber(final ClientSession session, final long clientRequestId, final long fromSequence)
         {
@@ -237,7 +240,12 @@ final class SbeDropCopy
             }
             if (subscriber.state == State.LIVE)
             {
-                queue(subscriber, buffer, offset, length, sequence);
+                // The replay may end before the live engine has published the reports of the journal's last
+                // commands (its journal stage runs ahead of its processor): those were replayed already.
+                if (sequence > subscriber.replayedTo)
+                {
+                    queue(subscriber, buffer, offset, length, sequence);
+                }
             }
             else if (!subscriber.heldOverflow)
             {
@@ -481,6 +489,7 @@ final class SbeDropCopy
         notice(subscriber.session, subscriber.clientRequestId, DropCopyEvent.REPLAY_COMPLETE, RejectReason.NONE,
             subscriber.fromSequence, 0, last);
         subscriber.held.moveAfter(last, subscriber.out);
+        subscriber.replayedTo = last;
         subscriber.state = State.LIVE;
     }
 

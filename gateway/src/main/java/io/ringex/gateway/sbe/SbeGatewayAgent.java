@@ -155,8 +155,7 @@ public final class SbeGatewayAgent implements Agent
         replies = new SbeReplies(rejects, dropped);
         sessions = new SbeSessions(ctx, aeron, router, replies, activeSessions, rejects, dropped, refusedLogons,
             SystemEpochClock.INSTANCE);
-        clientSubscription = aeron.addSubscription(
-            ctx.clientChannel(), ctx.clientStreamId(), null, this::onClientImageUnavailable);
+        // Before the client subscription: once clients can connect, the agent is ready for them.
         dropCopies = aeron.addCounter(COUNTER_TYPE_ID, prefix + "drop copies sent");
         dropCopyReplays = aeron.addCounter(COUNTER_TYPE_ID, prefix + "drop-copy replays asked");
         dropCopySlow = aeron.addCounter(COUNTER_TYPE_ID, prefix + "drop-copy sessions too slow");
@@ -165,6 +164,8 @@ public final class SbeGatewayAgent implements Agent
             dropCopies, dropCopyReplays, dropCopySlow);
         router.bustObserver((buffer, offset, length, sequence) ->
             dropCopy.onCopy(TradeBustedDecoder.TEMPLATE_ID, buffer, offset, length, sequence));
+        clientSubscription = aeron.addSubscription(
+            ctx.clientChannel(), ctx.clientStreamId(), null, this::onClientImageUnavailable);
     }
 
     /**
