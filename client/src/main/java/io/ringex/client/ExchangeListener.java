@@ -2,11 +2,13 @@ package io.ringex.client;
 
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.DropCopyStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
 import io.ringex.protocol.codecs.MassCancelReportDecoder;
 import io.ringex.protocol.codecs.OrderStatusReportDecoder;
+import io.ringex.protocol.codecs.TradeBustedDecoder;
 
 /**
  * What an {@link ExchangeClient} delivers. Each callback gets the SBE decoder flyweight wrapped over the received
@@ -81,6 +83,24 @@ public interface ExchangeListener
      * @param timestampNs the gateway's clock.
      */
     default void onHeartbeat(final long timestampNs)
+    {
+    }
+
+    /**
+     * A trade bust copied to a drop-copy session ({@link DropCopyClient}); a trading session never gets one.
+     *
+     * @param bust the bust.
+     */
+    default void onTradeBusted(final TradeBustedDecoder bust)
+    {
+    }
+
+    /**
+     * A drop-copy notice ({@link DropCopyClient}): the replay is complete, a gap, or the subscription refused.
+     *
+     * @param status the notice.
+     */
+    default void onDropCopyStatus(final DropCopyStatusDecoder status)
     {
     }
 }

@@ -5,6 +5,7 @@ import io.aeron.logbuffer.Header;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.DropCopyStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.HeartbeatDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
@@ -14,6 +15,7 @@ import io.ringex.protocol.codecs.MassCancelReportDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.TradeBustedDecoder;
 import org.agrona.DirectBuffer;
 
 import java.util.concurrent.TimeUnit;
@@ -41,6 +43,8 @@ final class SessionEvents implements FragmentHandler
     private final OrderStatusReportDecoder orderStatusReportDecoder = new OrderStatusReportDecoder();
     private final MassCancelReportDecoder massCancelReportDecoder = new MassCancelReportDecoder();
     private final HeartbeatDecoder heartbeatDecoder = new HeartbeatDecoder();
+    private final TradeBustedDecoder tradeBustedDecoder = new TradeBustedDecoder();
+    private final DropCopyStatusDecoder dropCopyStatusDecoder = new DropCopyStatusDecoder();
 
     private volatile long sessionId;
     private volatile long accountId;
@@ -129,6 +133,12 @@ final class SessionEvents implements FragmentHandler
                 break;
             case MassCancelReportDecoder.TEMPLATE_ID:
                 listener.onMassCancelReport(massCancelReportDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                break;
+            case TradeBustedDecoder.TEMPLATE_ID:
+                listener.onTradeBusted(tradeBustedDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                break;
+            case DropCopyStatusDecoder.TEMPLATE_ID:
+                listener.onDropCopyStatus(dropCopyStatusDecoder.wrap(buffer, bodyOffset, blockLength, version));
                 break;
             case HeartbeatDecoder.TEMPLATE_ID:
                 listener.onHeartbeat(heartbeatDecoder.wrap(buffer, bodyOffset, blockLength, version).timestampNs());

@@ -23,6 +23,7 @@ import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.TradeBustedDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
 import org.agrona.CloseHelper;
@@ -76,6 +77,7 @@ public final class EngineRouter implements AutoCloseable
     private static final int STATUS_FRAGMENT_LIMIT = 64;
     private static final int COUNTER_TYPE_ID = 7103;
     private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
+    private static final java.nio.ByteOrder ORDER = MessageHeaderDecoder.BYTE_ORDER;
     private static final long EXPIRY_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
     /** A command unanswered for this long, its primary unchanged, is taken as answered elsewhere and forgotten. */
     private static final long UNANSWERED_EXPIRY_NS = TimeUnit.SECONDS.toNanos(60);
@@ -115,6 +117,21 @@ public final class EngineRouter implements AutoCloseable
         void onReport(DirectBuffer buffer, int offset, int length, long sessionId, long accountId);
     }
 
+    /**
+     * Sees every TradeBusted of the followed node (the engine publishes them on the egress for the drop copies).
+     */
+    @FunctionalInterface
+    public interface BustObserver
+    {
+        /**
+         * @param buffer          holding the TradeBusted.
+         * @param offset          of its message header.
+         * @param length          whole message.
+         * @param commandSequence the BustTrade command it came from.
+         */
+        void onBust(DirectBuffer buffer, int offset, int length, long commandSequence);
+    }
+
     private static final ReportObserver NO_OBSERVER = (buffer, offset, length, sessionId, accountId) ->
     {
     };
@@ -122,6 +139,7 @@ public final class EngineRouter implements AutoCloseable
     private final GatewayContext ctx;
     private final EventHandler handler;
     private ReportObserver reportObserver = NO_OBSERVER;
+    private BustObserver bustObserver;
     private final List<EngineEndpoint> endpoints;
     private final Publication[] ingressPublications;
     private final Subscription[] egressSubscriptions;
@@ -350,6 +368,26 @@ public final class EngineRouter implements AutoCloseable
     boolean followsStatus()
     {
         return endpoints.size() > 1 || singleNodeStatusSeen;
+    }
+
+    /**
+     * @return index of the node whose egress is believed (the primary, or the only node), or
+     * {@link PrimarySelector#NONE}: where a request for the node's services goes.
+     */
+    public int followedEngine()
+    {
+        return followed();
+    }
+
+    /**
+     * @param observer sees every TradeBusted of the followed node (the drop copies), or null (agent thread, before
+     *                 the first poll).
+     * @return this.
+     */
+    public EngineRouter bustObserver(final BustObserver observer)
+    {
+        this.bustObserver = observer;
+        return this;
     }
 
     /**
@@ -684,6 +722,13 @@ public final class EngineRouter implements AutoCloseable
             case GatewayBarrierReachedDecoder.TEMPLATE_ID:
                 barrierReached.wrap(buffer, body, blockLength, version);
                 onBarrierReached(engine);
+                return Action.CONTINUE;
+            case TradeBustedDecoder.TEMPLATE_ID:
+                if (null != bustObserver && engine == followed())
+                {
+                    bustObserver.onBust(buffer, offset, length,
+                        buffer.getLong(body + TradeBustedDecoder.commandSequenceEncodingOffset(), ORDER));
+                }
                 return Action.CONTINUE;
             default:
                 return Action.CONTINUE;

@@ -158,6 +158,7 @@ public final class GatewayAgent implements Agent
     private void onReport(
         final DirectBuffer buffer, final int offset, final int length, final long sessionId, final long accountId)
     {
+        sbe.onDropCopyReport(buffer, offset, length);
         if (dropCopyScopes.size() == 0)
         {
             return;

@@ -142,6 +142,17 @@ public final class GatewayContext implements AutoCloseable
         /** Default status stream. */
         public static final int ENGINE_STATUS_STREAM_DEFAULT = 1004;
 
+        @ConfigOption("stream of the engines' report replay answers (on each engine's egress channel), for drop copy")
+        public static final String ENGINE_REPLAY_STREAM_PROP_NAME = "ringex.gateway.engine.replay.stream";
+        /** Default report replay stream. */
+        public static final int ENGINE_REPLAY_STREAM_DEFAULT = 1040;
+
+        @ConfigOption("stream of report replay requests to the engines (on each engine's ingress channel)")
+        public static final String ENGINE_REPLAY_REQUEST_STREAM_PROP_NAME =
+            "ringex.gateway.engine.replay.request.stream";
+        /** Default report replay request stream. */
+        public static final int ENGINE_REPLAY_REQUEST_STREAM_DEFAULT = 1041;
+
         @ConfigOption("with several engines, a node not heard from for this long is no longer taken for the primary")
         public static final String ENGINE_STATUS_TIMEOUT_PROP_NAME = "ringex.gateway.engine.status.timeout";
         /** Default status timeout. */
@@ -402,6 +413,18 @@ public final class GatewayContext implements AutoCloseable
             return config().intValue(ENGINE_STATUS_STREAM_PROP_NAME, ENGINE_STATUS_STREAM_DEFAULT);
         }
 
+        /** @return {@link #ENGINE_REPLAY_STREAM_PROP_NAME} or its default. */
+        public static int engineReplayStreamId()
+        {
+            return config().intValue(ENGINE_REPLAY_STREAM_PROP_NAME, ENGINE_REPLAY_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #ENGINE_REPLAY_REQUEST_STREAM_PROP_NAME} or its default. */
+        public static int engineReplayRequestStreamId()
+        {
+            return config().intValue(ENGINE_REPLAY_REQUEST_STREAM_PROP_NAME, ENGINE_REPLAY_REQUEST_STREAM_DEFAULT);
+        }
+
         /** @return {@link #ENGINE_STATUS_TIMEOUT_PROP_NAME} or its default, in milliseconds. */
         public static long engineStatusTimeoutMs()
         {
@@ -612,6 +635,8 @@ public final class GatewayContext implements AutoCloseable
     private int marketDataRequestStreamId = Configuration.marketDataRequestStreamId();
     private String engineStatusChannel = Configuration.engineStatusChannel();
     private int engineStatusStreamId = Configuration.engineStatusStreamId();
+    private int engineReplayStreamId = Configuration.engineReplayStreamId();
+    private int engineReplayRequestStreamId = Configuration.engineReplayRequestStreamId();
     private long engineStatusTimeoutMs = Configuration.engineStatusTimeoutMs();
     private int inFlightCapacity = Configuration.inFlightCapacity();
     private final EngineList engineList = EngineList.fromConfig(Config.system());
@@ -685,6 +710,8 @@ public final class GatewayContext implements AutoCloseable
         requireStream(Configuration.MARKETDATA_RECOVERY_STREAM_PROP_NAME, marketDataRecoveryStreamId);
         requireStream(Configuration.MARKETDATA_REQUEST_STREAM_PROP_NAME, marketDataRequestStreamId);
         requireStream(Configuration.ENGINE_STATUS_STREAM_PROP_NAME, engineStatusStreamId);
+        requireStream(Configuration.ENGINE_REPLAY_STREAM_PROP_NAME, engineReplayStreamId);
+        requireStream(Configuration.ENGINE_REPLAY_REQUEST_STREAM_PROP_NAME, engineReplayRequestStreamId);
         requireDurationMs(Configuration.ENGINE_STATUS_TIMEOUT_PROP_NAME, engineStatusTimeoutMs, 1, Long.MAX_VALUE);
         require(inFlightCapacity >= 1 && inFlightCapacity <= 1 << 20, Configuration.IN_FLIGHT_CAPACITY_PROP_NAME,
             inFlightCapacity, "must be 1..1048576");
@@ -1582,6 +1609,42 @@ public final class GatewayContext implements AutoCloseable
     public GatewayContext engineStatusStreamId(final int streamId)
     {
         this.engineStatusStreamId = streamId;
+        return this;
+    }
+
+    /**
+     * @return stream of the engines' report replay answers, on each engine's egress channel.
+     */
+    public int engineReplayStreamId()
+    {
+        return engineReplayStreamId;
+    }
+
+    /**
+     * @param streamId stream of the engines' report replay answers.
+     * @return this.
+     */
+    public GatewayContext engineReplayStreamId(final int streamId)
+    {
+        this.engineReplayStreamId = streamId;
+        return this;
+    }
+
+    /**
+     * @return stream of report replay requests, on each engine's ingress channel.
+     */
+    public int engineReplayRequestStreamId()
+    {
+        return engineReplayRequestStreamId;
+    }
+
+    /**
+     * @param streamId stream of report replay requests.
+     * @return this.
+     */
+    public GatewayContext engineReplayRequestStreamId(final int streamId)
+    {
+        this.engineReplayRequestStreamId = streamId;
         return this;
     }
 

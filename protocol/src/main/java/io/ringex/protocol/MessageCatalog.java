@@ -19,6 +19,8 @@ import io.ringex.protocol.codecs.CatchUpRequestDecoder;
 import io.ringex.protocol.codecs.CatchUpResponseDecoder;
 import io.ringex.protocol.codecs.CatchUpStopDecoder;
 import io.ringex.protocol.codecs.DelistInstrumentDecoder;
+import io.ringex.protocol.codecs.DropCopyStatusDecoder;
+import io.ringex.protocol.codecs.DropCopySubscribeDecoder;
 import io.ringex.protocol.codecs.EndOfDayDecoder;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
@@ -43,6 +45,9 @@ import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.ReplicatedCommandDecoder;
 import io.ringex.protocol.codecs.ReplicationAckDecoder;
 import io.ringex.protocol.codecs.ReplicationHeartbeatDecoder;
+import io.ringex.protocol.codecs.ReportReplayEndDecoder;
+import io.ringex.protocol.codecs.ReportReplayRequestDecoder;
+import io.ringex.protocol.codecs.ReportReplayResponseDecoder;
 import io.ringex.protocol.codecs.RetransmitRequestDecoder;
 import io.ringex.protocol.codecs.RetransmitResponseDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
@@ -91,7 +96,9 @@ public final class MessageCatalog
         /** Made by the engine node itself and journaled (the ring's clock); refused from the network. */
         TIMER,
         /** Market-data subscriber to the engine's recovery service (never journaled, never to the book). */
-        MARKET_DATA_REQUEST
+        MARKET_DATA_REQUEST,
+        /** Gateway to the engine's report replay service (never journaled, never to the book). */
+        REPLAY_REQUEST
     }
 
     /** A part after the root block: a repeating group (no nested parts) or a length-prefixed var data field. */
@@ -266,6 +273,18 @@ public final class MessageCatalog
             NONE, NO_GROUPS);
         add(GatewayBarrierReachedDecoder.TEMPLATE_ID, "GatewayBarrierReached", Kind.EVENT,
             GatewayBarrierReachedDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+
+        // Report replay and drop copy (the schema's ids 105-109)
+        add(ReportReplayRequestDecoder.TEMPLATE_ID, "ReportReplayRequest", Kind.REPLAY_REQUEST,
+            ReportReplayRequestDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(ReportReplayResponseDecoder.TEMPLATE_ID, "ReportReplayResponse", Kind.EVENT,
+            ReportReplayResponseDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(ReportReplayEndDecoder.TEMPLATE_ID, "ReportReplayEnd", Kind.EVENT, ReportReplayEndDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(DropCopySubscribeDecoder.TEMPLATE_ID, "DropCopySubscribe", Kind.SESSION,
+            DropCopySubscribeDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(DropCopyStatusDecoder.TEMPLATE_ID, "DropCopyStatus", Kind.SESSION, DropCopyStatusDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
 
         // Root blocks that grew: their length at versions 1, 2, ... (fields added later sit at the block's end).
         grew(LogonDecoder.TEMPLATE_ID, 9, LogonDecoder.BLOCK_LENGTH);

@@ -130,6 +130,16 @@ public final class EngineContext
         /** Default market-data request stream (on the ingress channel). */
         public static final int MARKETDATA_REQUEST_STREAM_DEFAULT = 1031;
 
+        @ConfigOption("outbound stream of the report replay service's answers (replayed execution reports)")
+        public static final String REPLAY_STREAM_PROP_NAME = "ringex.engine.replay.stream";
+        /** Default report replay stream (on the outbound channel). */
+        public static final int REPLAY_STREAM_DEFAULT = 1040;
+
+        @ConfigOption("inbound stream of report replay requests from gateways (on the ingress channel)")
+        public static final String REPLAY_REQUEST_STREAM_PROP_NAME = "ringex.engine.replay.request.stream";
+        /** Default report replay request stream (on the ingress channel). */
+        public static final int REPLAY_REQUEST_STREAM_DEFAULT = 1041;
+
         @ConfigOption("outbound stream of risk updates, admin responses and `EngineStatus`")
         public static final String RISK_STREAM_PROP_NAME = "ringex.engine.risk.stream";
         /** Default risk stream. */
@@ -378,6 +388,18 @@ public final class EngineContext
             return config().intValue(MARKETDATA_REQUEST_STREAM_PROP_NAME, MARKETDATA_REQUEST_STREAM_DEFAULT);
         }
 
+        /** @return {@link #REPLAY_STREAM_PROP_NAME} or its default. */
+        public static int replayStreamId()
+        {
+            return config().intValue(REPLAY_STREAM_PROP_NAME, REPLAY_STREAM_DEFAULT);
+        }
+
+        /** @return {@link #REPLAY_REQUEST_STREAM_PROP_NAME} or its default. */
+        public static int replayRequestStreamId()
+        {
+            return config().intValue(REPLAY_REQUEST_STREAM_PROP_NAME, REPLAY_REQUEST_STREAM_DEFAULT);
+        }
+
         /** @return {@link #RISK_STREAM_PROP_NAME} or its default. */
         public static int riskStreamId()
         {
@@ -582,6 +604,8 @@ public final class EngineContext
     private int marketDataStreamId = Configuration.marketDataStreamId();
     private int marketDataRecoveryStreamId = Configuration.marketDataRecoveryStreamId();
     private int marketDataRequestStreamId = Configuration.marketDataRequestStreamId();
+    private int replayStreamId = Configuration.replayStreamId();
+    private int replayRequestStreamId = Configuration.replayRequestStreamId();
     private int riskStreamId = Configuration.riskStreamId();
     private ReplicationMode replicationMode = Configuration.replicationMode();
     private String replicationChannel = Configuration.replicationChannel();
@@ -866,6 +890,32 @@ public final class EngineContext
     public EngineContext marketDataRequestStreamId(final int streamId)
     {
         this.marketDataRequestStreamId = streamId;
+        return this;
+    }
+
+    /** @return the report replay stream, on the outbound channel. */
+    public int replayStreamId()
+    {
+        return replayStreamId;
+    }
+
+    /** @param streamId the report replay stream. @return this. */
+    public EngineContext replayStreamId(final int streamId)
+    {
+        this.replayStreamId = streamId;
+        return this;
+    }
+
+    /** @return the report replay request stream, on the ingress channel. */
+    public int replayRequestStreamId()
+    {
+        return replayRequestStreamId;
+    }
+
+    /** @param streamId the report replay request stream. @return this. */
+    public EngineContext replayRequestStreamId(final int streamId)
+    {
+        this.replayRequestStreamId = streamId;
         return this;
     }
 

@@ -2,6 +2,7 @@ package io.ringex.engine.node;
 
 import java.util.concurrent.TimeUnit;
 
+import io.ringex.engine.replay.ReportReplayService;
 import io.ringex.engine.ring.SequenceBase;
 import io.ringex.protocol.codecs.NodeRole;
 import org.agrona.concurrent.IdleStrategy;
@@ -43,6 +44,7 @@ public final class EngineNode implements AutoCloseable
     private NodeResources resources;
     private RoleAgents agents;
     private NodeThreads threads;
+    private ReportReplayService replay;
     private boolean closed;
 
     private EngineNode(final EngineContext ctx)
@@ -80,7 +82,12 @@ public final class EngineNode implements AutoCloseable
         resources = new NodeResources(ctx);
         agents = ctx.role() == EngineContext.Role.PRIMARY ?
             new PrimaryAgents(resources) : new StandbyAgents(resources);
-        threads = new NodeThreads(ctx, resources.pretoucher, agents);
+        replay = new ReportReplayService(ctx.journalDirectory(), ctx.snapshotDirectory(), ctx.allowJournalGaps(),
+            resources.aeron.addSubscription(ctx.ingressChannel(), ctx.replayRequestStreamId()),
+            resources.aeron.addPublication(ctx.outboundChannel(), ctx.replayStreamId()),
+            resources.counters.newCounter("replay-served"), resources.counters.newCounter("replay-refused"),
+            resources.counters.newCounter("replay-failed"));
+        threads = new NodeThreads(ctx, resources.pretoucher, agents, replay);
         agents.open();
         LOG.log(System.Logger.Level.INFO, "engine node {0} up as {1}: recovered {2} commands, next sequence {3}",
             ctx.nodeId(), ctx.role(), resources.recoveredCommands, resources.sequences.firstCommandSequence());
@@ -186,6 +193,10 @@ public final class EngineNode implements AutoCloseable
         if (null != agents)
         {
             agents.stopInput();
+        }
+        if (null != replay)
+        {
+            replay.stop();
         }
         if (null != threads)
         {

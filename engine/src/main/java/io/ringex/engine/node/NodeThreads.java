@@ -41,8 +41,10 @@ final class NodeThreads implements AutoCloseable
      * @param ctx        the node's configuration: threading and idle strategy.
      * @param pretoucher the journal pretoucher, or null when off.
      * @param agents     the role's agents.
+     * @param replay     the report replay service, on a thread of its own like the market-data recovery.
      */
-    NodeThreads(final EngineContext ctx, final JournalPretoucher pretoucher, final RoleAgents agents)
+    NodeThreads(
+        final EngineContext ctx, final JournalPretoucher pretoucher, final RoleAgents agents, final Agent replay)
     {
         try
         {
@@ -55,6 +57,8 @@ final class NodeThreads implements AutoCloseable
             }
             // Its own thread, resting when idle: a storm of market-data requests costs this thread, not the engine's.
             start(agents.marketDataRecovery(), new BackoffIdleStrategy(100, 10, 1_000, 1_000_000));
+            // Likewise a replay: it reads the journal and replays it into a processor of its own on this thread.
+            start(replay, new BackoffIdleStrategy(100, 10, 1_000, 1_000_000));
             if (ctx.threading() == EngineContext.Threading.COMPACT)
             {
                 final List<Agent> all = new ArrayList<>(agents.inputAgents());

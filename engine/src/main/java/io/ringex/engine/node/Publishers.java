@@ -17,6 +17,7 @@ import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.MassCancelReportDecoder;
 import io.ringex.protocol.codecs.OrderStatusReportDecoder;
+import io.ringex.protocol.codecs.TradeBustedDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
 import io.ringex.protocol.codecs.TradingScheduleDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
@@ -65,7 +66,9 @@ final class Publishers
             ExecutionReportDecoder.TEMPLATE_ID, CancelRejectDecoder.TEMPLATE_ID, BusinessRejectDecoder.TEMPLATE_ID,
             LogonsUnlockedDecoder.TEMPLATE_ID, UserDefinitionDecoder.TEMPLATE_ID,
             UserDirectoryEndDecoder.TEMPLATE_ID, GatewayBarrierReachedDecoder.TEMPLATE_ID,
-            OrderStatusReportDecoder.TEMPLATE_ID, MassCancelReportDecoder.TEMPLATE_ID },
+            OrderStatusReportDecoder.TEMPLATE_ID, MassCancelReportDecoder.TEMPLATE_ID,
+            // for the gateways' drop-copy sessions, which receive every trade bust of their scope
+            TradeBustedDecoder.TEMPLATE_ID },
             false, Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped);
         // The feed never waits for a subscriber; the recovery agent reads what it sends from a broadcast buffer and
         // answers snapshot and retransmission requests on a thread of its own (docs/protocol.md, "Market data").

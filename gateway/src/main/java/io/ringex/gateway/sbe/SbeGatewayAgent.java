@@ -19,6 +19,8 @@ import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.CancelOrderEncoder;
+import io.ringex.protocol.codecs.DropCopySubscribeDecoder;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.HeartbeatDecoder;
 import io.ringex.protocol.codecs.LogonDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
@@ -34,6 +36,7 @@ import io.ringex.protocol.codecs.OrderStatusRequestEncoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.ReplaceOrderEncoder;
+import io.ringex.protocol.codecs.TradeBustedDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -100,6 +103,10 @@ public final class SbeGatewayAgent implements Agent
     private AtomicCounter backPressureEvents;
     private AtomicCounter dropped;
     private AtomicCounter refusedLogons;
+    private AtomicCounter dropCopies;
+    private AtomicCounter dropCopyReplays;
+    private AtomicCounter dropCopySlow;
+    private SbeDropCopy dropCopy;
     private final UnsafeBuffer olderBuffer;
     private long nextTimerCheckNs;
     private long nowNs;
@@ -148,6 +155,15 @@ public final class SbeGatewayAgent implements Agent
         replies = new SbeReplies(rejects, dropped);
         sessions = new SbeSessions(ctx, aeron, router, replies, activeSessions, rejects, dropped, refusedLogons,
             SystemEpochClock.INSTANCE);
+        // Before the client subscription: once clients can connect, the agent is ready for them.
+        dropCopies = aeron.addCounter(COUNTER_TYPE_ID, prefix + "drop copies sent");
+        dropCopyReplays = aeron.addCounter(COUNTER_TYPE_ID, prefix + "drop-copy replays asked");
+        dropCopySlow = aeron.addCounter(COUNTER_TYPE_ID, prefix + "drop-copy sessions too slow");
+        dropCopy = new SbeDropCopy(ctx, aeron, router,
+            (session, now) -> sessions.disconnect(session, RejectReason.NONE, true, now),
+            dropCopies, dropCopyReplays, dropCopySlow);
+        router.bustObserver((buffer, offset, length, sequence) ->
+            dropCopy.onCopy(TradeBustedDecoder.TEMPLATE_ID, buffer, offset, length, sequence));
         clientSubscription = aeron.addSubscription(
             ctx.clientChannel(), ctx.clientStreamId(), null, this::onClientImageUnavailable);
     }
@@ -161,6 +177,7 @@ public final class SbeGatewayAgent implements Agent
         int work = clientSubscription.controlledPoll(clientHandler, FRAGMENT_LIMIT);
         work += processLostImages();
         work += sessions.pollVerdicts(nowNs);
+        work += dropCopy.doWork(nowNs);
         if (nowNs >= nextTimerCheckNs)
         {
             nextTimerCheckNs = nowNs + TIMER_INTERVAL_NS;
@@ -194,8 +211,13 @@ public final class SbeGatewayAgent implements Agent
         {
             sessions.closeAll(clock.nanoTime());
         }
+        if (dropCopy != null)
+        {
+            router.bustObserver(null);
+            dropCopy.close();
+        }
         CloseHelper.closeAll(clientSubscription, activeSessions, rejects, throttled, engineBusy,
-            backPressureEvents, dropped, refusedLogons);
+            backPressureEvents, dropped, refusedLogons, dropCopies, dropCopyReplays, dropCopySlow);
     }
 
     /**
@@ -297,6 +319,15 @@ public final class SbeGatewayAgent implements Agent
                 return Action.CONTINUE;
             case LogoutDecoder.TEMPLATE_ID:
                 sessions.disconnect(session, RejectReason.NONE, true, nowNs);
+                return Action.CONTINUE;
+            case DropCopySubscribeDecoder.TEMPLATE_ID:
+                if (!session.throttle.tryAcquire(nowNs))
+                {
+                    throttled.increment();
+                    reject(session, templateId, buffer, offset, RejectReason.THROTTLED, null);
+                    return Action.CONTINUE;
+                }
+                dropCopy.onSubscribe(session, buffer, offset, nowNs);
                 return Action.CONTINUE;
             default:
                 break;
@@ -419,6 +450,23 @@ public final class SbeGatewayAgent implements Agent
     }
 
     // ---------------------------------------------------------------- engine egress
+
+    /**
+     * An ExecutionReport the router let through, for any gateway's session: copied to the SBE drop-copy sessions
+     * whose scope it is in ({@link SbeDropCopy}).
+     *
+     * @param buffer holding the report.
+     * @param offset of its header.
+     * @param length whole message.
+     */
+    public void onDropCopyReport(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (null != dropCopy)
+        {
+            dropCopy.onCopy(ExecutionReportDecoder.TEMPLATE_ID, buffer, offset, length, buffer.getLong(
+                offset + HEADER_LENGTH + ExecutionReportDecoder.commandSequenceEncodingOffset(), ORDER));
+        }
+    }
 
     /**
      * An engine event for one of this gateway's SBE sessions: offered on its publication, at the client's schema
