@@ -43,6 +43,8 @@ final class ProcessorStage implements SlotHandler
     private final long bookSnapshotIntervalNs;
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(1 << 20);
     private final PromotionHandoff promotion;
+    private final StageTrace trace;
+    private long batchFirst = -1;
     private long lastSnapshotSequence;
     private long nextBookSnapshotNs;
 
@@ -57,6 +59,8 @@ final class ProcessorStage implements SlotHandler
      * @param snapshotEveryCommands  commands between automatic snapshots.
      * @param bookSnapshotIntervalNs command time between full books on the market data.
      * @param promotion              a standby's hand-off to clients at its promotion command; null on a primary.
+     * @param nextDeadline           where the processor's earliest deadline is published for the ingress.
+     * @param trace                  told each batch processed (its own clock, never the processor's).
      */
     ProcessorStage(
         final BusinessLogicProcessor processor,
@@ -69,9 +73,11 @@ final class ProcessorStage implements SlotHandler
         final long snapshotEveryCommands,
         final long bookSnapshotIntervalNs,
         final PromotionHandoff promotion,
-        final AtomicCounter nextDeadline)
+        final AtomicCounter nextDeadline,
+        final StageTrace trace)
     {
         this.nextDeadline = nextDeadline;
+        this.trace = trace;
         this.processor = processor;
         this.sink = sink;
         this.output = output;
@@ -90,6 +96,10 @@ final class ProcessorStage implements SlotHandler
         final long commandSequence = sequences.commandSequence(sequence);
         final long timestampNs = buffer.getLong(slotOffset + SlotDescriptor.TIMESTAMP_OFFSET);
         final int templateId = buffer.getInt(slotOffset + SlotDescriptor.TEMPLATE_ID_OFFSET);
+        if (batchFirst < 0)
+        {
+            batchFirst = sequence;
+        }
         try
         {
             process(buffer, slotOffset, sequence, endOfBatch, commandSequence, timestampNs, templateId);
@@ -108,6 +118,8 @@ final class ProcessorStage implements SlotHandler
         if (endOfBatch)
         {
             recordLatencies();
+            trace.processed(batchFirst, sequence, System.nanoTime());
+            batchFirst = -1;
         }
     }
 
