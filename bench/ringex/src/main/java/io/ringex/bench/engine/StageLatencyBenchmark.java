@@ -35,10 +35,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * The commands are a workload file's (its preamble and prefill untimed, then its timed commands in order, sent one at
  * a time, each when it is due: open loop, paced by parking until ~50 us before the due time and spinning the rest).
  * Per profile: a fresh node and journal; per rate: {@code --warmup} seconds sent and discarded, then
- * {@code --duration} seconds measured.
+ * {@code --duration} seconds measured. A profile written {@code SHARED:nowake} runs with
+ * {@code ringex.engine.idle.wake=false} (each thread crossed wakes when its park ends), for a before/after in one
+ * invocation.
  * <pre>
  * java ${ringex.jvm.flags} -cp ... io.ringex.bench.engine.StageLatencyBenchmark --workload FILE --dir DIR \
- *     [--profiles SHARED,DEDICATED,COMPACT] [--rates 200,10000] [--duration 10] [--warmup 3] [--idle backoff]
+ *     [--profiles SHARED,SHARED:nowake,DEDICATED,COMPACT] [--rates 200,10000] [--duration 10] [--warmup 3] \
+ *     [--idle backoff]
  * </pre>
  */
 public final class StageLatencyBenchmark
@@ -81,10 +84,12 @@ public final class StageLatencyBenchmark
         {
             for (final String profile : profiles)
             {
-                final Path nodeDir = dir.resolve(profile);
+                final Path nodeDir = dir.resolve(profile.replace(':', '-'));
                 IoUtil.delete(nodeDir.toFile(), true);
+                final boolean wake = !profile.endsWith(":nowake");
                 final EngineContext ctx = NodeBenchmark.context(driver, nodeDir, idle,
-                    EngineContext.Threading.valueOf(profile)).statusIntervalNs(TimeUnit.MILLISECONDS.toNanos(100));
+                    EngineContext.Threading.valueOf(profile.split(":")[0]))
+                    .statusIntervalNs(TimeUnit.MILLISECONDS.toNanos(100)).idleWake(wake);
                 try (EngineNode node = EngineNode.launch(ctx);
                     Client client = new Client(driver.aeronDirectoryName(), ctx))
                 {
