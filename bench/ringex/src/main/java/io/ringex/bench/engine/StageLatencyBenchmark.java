@@ -1,5 +1,6 @@
 package io.ringex.bench.engine;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -37,7 +38,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Per profile: a fresh node and journal; per rate: {@code --warmup} seconds sent and discarded, then
  * {@code --duration} seconds measured. A profile written {@code SHARED:nowake} runs with
  * {@code ringex.engine.idle.wake=false} (each thread crossed wakes when its park ends), for a before/after in one
- * invocation.
+ * invocation; {@code SHARED:park=20} with {@code ringex.engine.idle.max.park=20us}. Each run also reports the
+ * process's CPU (every thread: node, client, media driver) in percent of one core over the measured seconds, which
+ * is what the idle strategies spend.
  * <pre>
  * java ${ringex.jvm.flags} -cp ... io.ringex.bench.engine.StageLatencyBenchmark --workload FILE --dir DIR \
  *     [--profiles SHARED,SHARED:nowake,DEDICATED,COMPACT] [--rates 200,10000] [--duration 10] [--warmup 3] \
@@ -76,6 +79,8 @@ public final class StageLatencyBenchmark
         System.out.printf(Locale.ROOT, "# %d cores; profiles=%s rates=%s duration=%ds warmup=%ds idle=%s%n",
             Runtime.getRuntime().availableProcessors(), String.join(",", profiles), String.join(",", rates),
             duration, warmup, idle);
+        final com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
         final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
             .threadingMode(ThreadingMode.SHARED)
             .dirDeleteOnStart(true)
@@ -86,10 +91,24 @@ public final class StageLatencyBenchmark
             {
                 final Path nodeDir = dir.resolve(profile.replace(':', '-'));
                 IoUtil.delete(nodeDir.toFile(), true);
-                final boolean wake = !profile.endsWith(":nowake");
+                final String[] spec = profile.split(":");
                 final EngineContext ctx = NodeBenchmark.context(driver, nodeDir, idle,
-                    EngineContext.Threading.valueOf(profile.split(":")[0]))
-                    .statusIntervalNs(TimeUnit.MILLISECONDS.toNanos(100)).idleWake(wake);
+                    EngineContext.Threading.valueOf(spec[0])).statusIntervalNs(TimeUnit.MILLISECONDS.toNanos(100));
+                for (int i = 1; i < spec.length; i++)
+                {
+                    if (spec[i].equals("nowake"))
+                    {
+                        ctx.idleWake(false);
+                    }
+                    else if (spec[i].startsWith("park="))
+                    {
+                        ctx.idleMaxParkNs(TimeUnit.MICROSECONDS.toNanos(Long.parseLong(spec[i].substring(5))));
+                    }
+                    else
+                    {
+                        throw new IllegalArgumentException("profile " + profile + ": unknown option " + spec[i]);
+                    }
+                }
                 try (EngineNode node = EngineNode.launch(ctx);
                     Client client = new Client(driver.aeronDirectoryName(), ctx))
                 {
@@ -106,10 +125,14 @@ public final class StageLatencyBenchmark
                         Thread.sleep(SETTLE_MS);
                         node.resetStageLatencies();
                         final Histogram roundTrip = new Histogram(TimeUnit.SECONDS.toNanos(60), 2);
+                        final long cpuStart = os.getProcessCpuTime();
+                        final long wallStart = System.nanoTime();
                         final long sent = client.paced(node, cursor, rate, duration, roundTrip);
+                        final double cpu = 100.0 * (os.getProcessCpuTime() - cpuStart) /
+                            (System.nanoTime() - wallStart);
                         // Two status intervals: the node's last interval is in its totals.
                         Thread.sleep(SETTLE_MS);
-                        print(profile, rate, sent, roundTrip, node.stageLatencies());
+                        print(profile, rate, sent, cpu, roundTrip, node.stageLatencies());
                     }
                 }
             }
@@ -121,11 +144,12 @@ public final class StageLatencyBenchmark
     }
 
     private static void print(
-        final String profile, final int rate, final long sent, final Histogram roundTrip,
+        final String profile, final int rate, final long sent, final double cpu, final Histogram roundTrip,
         final Map<String, Histogram> stages)
     {
         final StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
-            "RESULT profile=%s rate=%d sent=%d client-rtt p50=%.1f p99=%.1f max=%.1f n=%d", profile, rate, sent,
+            "RESULT profile=%s rate=%d sent=%d cpu=%.0f%% client-rtt p50=%.1f p99=%.1f max=%.1f n=%d", profile, rate,
+            sent, cpu,
             us(roundTrip.getValueAtPercentile(50)), us(roundTrip.getValueAtPercentile(99)),
             us(roundTrip.getMaxValue()), roundTrip.getTotalCount()));
         stages.forEach((hop, histogram) ->
