@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.ringex.common.IdleStrategies;
+import io.ringex.engine.ring.Stage;
 import io.ringex.journal.JournalPretoucher;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
@@ -76,7 +77,7 @@ final class NodeThreads implements AutoCloseable
             final Agent producer = input.get(0);
             final List<Agent> inputStages = input.subList(1, input.size());
             final IdleStrategy processorIdle = newIdleStrategy(ctx);
-            final Agent processorThread = wakes(ctx, new CompositeAgent(agents.processorAgents()), processorIdle);
+            final Agent processorThread = new CompositeAgent(agents.processorAgents());
             if (ctx.threading() == EngineContext.Threading.SHARED)
             {
                 // The publishers must not share the processor's thread: the processor waits for output-ring slots
@@ -89,7 +90,7 @@ final class NodeThreads implements AutoCloseable
                 ioThread.add(producer);
                 for (final Agent stage : inputStages)
                 {
-                    ioThread.add(wakes(ctx, stage, processorIdle));
+                    ioThread.add(stage instanceof Stage ? wakes(ctx, stage, processorIdle) : stage);
                 }
                 ioThread.add(agents.publishers());
                 start(new CompositeAgent(ioThread), ioIdle);
@@ -97,16 +98,23 @@ final class NodeThreads implements AutoCloseable
             }
             else
             {
-                final IdleStrategy[] stageIdles = new IdleStrategy[inputStages.size()];
-                for (int i = 0; i < stageIdles.length; i++)
+                // Only the ring's stages are fed by the producer and feed the processor (not the catch-up server).
+                final List<IdleStrategy> stageIdles = new ArrayList<>();
+                final IdleStrategy[] inputIdles = new IdleStrategy[inputStages.size()];
+                for (int i = 0; i < inputIdles.length; i++)
                 {
-                    stageIdles[i] = newIdleStrategy(ctx);
+                    inputIdles[i] = newIdleStrategy(ctx);
+                    if (inputStages.get(i) instanceof Stage)
+                    {
+                        stageIdles.add(inputIdles[i]);
+                    }
                 }
                 final IdleStrategy publishersIdle = newIdleStrategy(ctx);
-                start(wakes(ctx, producer, stageIdles), newIdleStrategy(ctx));
-                for (int i = 0; i < stageIdles.length; i++)
+                start(wakes(ctx, producer, stageIdles.toArray(new IdleStrategy[0])), newIdleStrategy(ctx));
+                for (int i = 0; i < inputIdles.length; i++)
                 {
-                    start(wakes(ctx, inputStages.get(i), processorIdle), stageIdles[i]);
+                    final Agent agent = inputStages.get(i);
+                    start(agent instanceof Stage ? wakes(ctx, agent, processorIdle) : agent, inputIdles[i]);
                 }
                 processorRunner = start(wakes(ctx, processorThread, publishersIdle), processorIdle);
                 start(agents.publishers(), publishersIdle);
