@@ -244,9 +244,13 @@ final class StageTrace
                 hopCounters[2].setRelease(empty ? 0 : interval.getMaxValue());
                 hopCounters[3].setRelease(interval.getTotalCount());
             }
-            synchronized (totals)
+        }
+        // One step for every hop, so a reader of the totals never sees one hop's interval without the others'.
+        synchronized (totals)
+        {
+            for (final Hop hop : HOPS)
             {
-                totals[i].add(interval);
+                totals[hop.ordinal()].add(intervals[hop.ordinal()]);
             }
         }
     }
