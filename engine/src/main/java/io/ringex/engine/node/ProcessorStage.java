@@ -44,7 +44,6 @@ final class ProcessorStage implements SlotHandler
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(1 << 20);
     private final PromotionHandoff promotion;
     private final StageTrace trace;
-    private long batchFirst = -1;
     private long lastSnapshotSequence;
     private long nextBookSnapshotNs;
 
@@ -60,7 +59,7 @@ final class ProcessorStage implements SlotHandler
      * @param bookSnapshotIntervalNs command time between full books on the market data.
      * @param promotion              a standby's hand-off to clients at its promotion command; null on a primary.
      * @param nextDeadline           where the processor's earliest deadline is published for the ingress.
-     * @param trace                  told each batch processed (its own clock, never the processor's).
+     * @param trace                  told each command processed (its own clock, never the processor's).
      */
     ProcessorStage(
         final BusinessLogicProcessor processor,
@@ -96,16 +95,14 @@ final class ProcessorStage implements SlotHandler
         final long commandSequence = sequences.commandSequence(sequence);
         final long timestampNs = buffer.getLong(slotOffset + SlotDescriptor.TIMESTAMP_OFFSET);
         final int templateId = buffer.getInt(slotOffset + SlotDescriptor.TEMPLATE_ID_OFFSET);
-        if (batchFirst < 0)
-        {
-            batchFirst = sequence;
-        }
         try
         {
             process(buffer, slotOffset, sequence, endOfBatch, commandSequence, timestampNs, templateId);
         }
         finally
         {
+            // Stamped before its events are visible: the publishers read the stamp when they send them.
+            trace.processed(sequence, System.nanoTime());
             // Whatever happens after, and even if the stage halts on a throw: what the command produced goes out now.
             output.publish();
         }
@@ -118,8 +115,6 @@ final class ProcessorStage implements SlotHandler
         if (endOfBatch)
         {
             recordLatencies();
-            trace.processed(batchFirst, sequence, System.nanoTime());
-            batchFirst = -1;
         }
     }
 

@@ -26,8 +26,10 @@ import org.agrona.concurrent.status.AtomicCounter;
  * Hops ({@link Hop}): JOURNAL = received to journaled; REPLICATION = received to replicated (a node that replicates);
  * PROCESSOR = the later of journaled and replicated to processed (the wait for the processor's thread plus the
  * processing); PUBLISHERS = processed to published (the wait for the publishers' thread plus the sends); TOTAL =
- * received to published. Each stage stamps once per batch it handles, for every command of the batch (one clock read
- * per batch: a command early in a big batch is stamped when the whole batch is done, as its sequence passes).
+ * received to published. The journal and replication stages stamp once per batch, for every command of the batch (a
+ * command early in a big batch is stamped when the whole batch is done, as the stage's sequence passes it); the
+ * processor stamps each command before its events are published (one clock read per command, ~20 ns), so the
+ * publishers never see a command's events before its stamp.
  * "Published" is when the publishers' batch holding the command's events was offered to Aeron; a command without
  * events (a Tick) is not in PUBLISHERS or TOTAL. The wait before the ingress polls a command (in the Aeron image) is
  * outside the trace: a client measures it end to end.
@@ -184,36 +186,28 @@ final class StageTrace
     }
 
     /**
-     * The processor has handled these commands (a batch): record their journal, replication and processor hops, and
-     * hand their stamps to the publishers.
+     * The processor has applied this command, and its events are about to be published: record its journal,
+     * replication and processor hops, and hand its stamps to the publishers (before its events are visible to them).
      *
-     * @param first the batch's first ring sequence.
-     * @param last  its last.
-     * @param nowNs when the batch was done ({@link System#nanoTime()}).
+     * @param sequence the command's ring sequence.
+     * @param nowNs    when it was applied ({@link System#nanoTime()}).
      */
-    void processed(final long first, final long last, final long nowNs)
+    void processed(final long sequence, final long nowNs)
     {
-        final SingleWriterRecorder journal = recorders[Hop.JOURNAL.ordinal()];
-        final SingleWriterRecorder replication = recorders[Hop.REPLICATION.ordinal()];
-        final SingleWriterRecorder processor = recorders[Hop.PROCESSOR.ordinal()];
-        for (long sequence = first; sequence <= last; sequence++)
+        final int index = (int)sequence & mask;
+        if (receivedTag[index] == sequence)
         {
-            final int index = (int)sequence & mask;
-            if (receivedTag[index] != sequence)
-            {
-                continue;
-            }
             final long received = receivedNs[index];
             final long journaled = journaledNs[index];
             long gate = journaled;
-            journal.recordValue(clamp(journaled - received));
+            recorders[Hop.JOURNAL.ordinal()].recordValue(clamp(journaled - received));
             if (replicating)
             {
                 final long replicated = replicatedNs[index];
-                replication.recordValue(clamp(replicated - received));
+                recorders[Hop.REPLICATION.ordinal()].recordValue(clamp(replicated - received));
                 gate = Math.max(gate, replicated);
             }
-            processor.recordValue(clamp(nowNs - gate));
+            recorders[Hop.PROCESSOR.ordinal()].recordValue(clamp(nowNs - gate));
 
             // Seqlock for the publishers: invalidate, write, then tag (release).
             LONGS.setOpaque(processedTag, index, -1L);

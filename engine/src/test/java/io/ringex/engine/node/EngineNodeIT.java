@@ -270,21 +270,30 @@ class EngineNodeIT
         }
         final int commands = client.sent.size();
         // Quiet now: the next status intervals report every command (the hops of one command may straddle a report).
-        client.await(() ->
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        String counts = "";
+        while (System.nanoTime() < deadline)
         {
             final java.util.Map<String, org.HdrHistogram.Histogram> now = node.stageLatencies();
-            return now.get("journal").getTotalCount() >= commands && now.get("total").getTotalCount() >= orders &&
-                now.get("total").getTotalCount() == now.get("publishers").getTotalCount();
-        }, "the trace's report of every command");
+            counts = commands + " sent, traced " + now.entrySet().stream()
+                .map((e) -> e.getKey() + "=" + e.getValue().getTotalCount()).toList();
+            if (now.get("journal").getTotalCount() >= commands && now.get("total").getTotalCount() >= orders &&
+                now.get("total").getTotalCount() == now.get("publishers").getTotalCount())
+            {
+                break;
+            }
+            Thread.sleep(10);
+        }
 
         final java.util.Map<String, org.HdrHistogram.Histogram> stages = node.stageLatencies();
         assertEquals(List.of("journal", "replication", "processor", "publishers", "total"),
             new ArrayList<>(stages.keySet()));
         final long journaled = stages.get("journal").getTotalCount();
-        assertTrue(journaled >= commands, journaled + " journaled of " + commands + " sent");
+        assertTrue(journaled >= commands, counts);
         assertEquals(journaled, stages.get("replication").getTotalCount());
         assertEquals(journaled, stages.get("processor").getTotalCount());
         assertEquals(stages.get("publishers").getTotalCount(), stages.get("total").getTotalCount());
+        assertTrue(stages.get("total").getTotalCount() >= orders, "every order's events published: " + counts);
         node.resetStageLatencies();
         assertEquals(0, node.stageLatencies().get("journal").getTotalCount());
     }

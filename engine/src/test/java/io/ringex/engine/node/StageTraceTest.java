@@ -52,7 +52,10 @@ class StageTraceTest
                 journal.onSlot(inputSlots, 0, s, s == 2);
                 replication.onSlot(inputSlots, 0, s, s == 2);
             }
-            trace.processed(0, 2, System.nanoTime());
+            for (long s = 0; s <= 2; s++)
+            {
+                trace.processed(s, System.nanoTime());
+            }
             assertEquals(List.of(0L, 0L, 1L, 1L, 2L, 2L), passed, "the stages' own handlers saw every slot");
 
             // Command 0 makes two events, command 1 one; then a refresh event carrying command 1's sequence again.
@@ -96,7 +99,7 @@ class StageTraceTest
         {
             trace.received(s, System.nanoTime());
             journal.onSlot(inputSlots, 0, s, true);
-            trace.processed(s, s, System.nanoTime());
+            trace.processed(s, System.nanoTime());
         }
         // Command 0's entry now holds ring sequence CAPACITY: a publisher a whole ring behind skips command 0.
         publish(publishers, 0, true);
