@@ -313,6 +313,13 @@ public final class EngineContext
         /** Default longest park of the back-off. */
         public static final long IDLE_MAX_PARK_DEFAULT_NS = IdleStrategies.BACKOFF_MAX_PARK_NS;
 
+        @ConfigOption("with `backoff`: a stage that made work for a parked thread of the node wakes it at once " +
+            "(SHARED, DEDICATED), so a command waits for one park at most (the ingress's); `false`: each thread " +
+            "crossed wakes when its park ends")
+        public static final String IDLE_WAKE_PROP_NAME = "ringex.engine.idle.wake";
+        /** Default: parked threads are woken by the stages feeding them. */
+        public static final boolean IDLE_WAKE_DEFAULT = true;
+
         private Configuration()
         {
         }
@@ -582,6 +589,12 @@ public final class EngineContext
             return config().durationNs(IDLE_MAX_PARK_PROP_NAME, IDLE_MAX_PARK_DEFAULT_NS);
         }
 
+        /** @return {@link #IDLE_WAKE_PROP_NAME} or its default. */
+        public static boolean idleWake()
+        {
+            return config().bool(IDLE_WAKE_PROP_NAME, IDLE_WAKE_DEFAULT);
+        }
+
         /** @return {@link #IDLE_STRATEGY_PROP_NAME} or its default, one of {@link IdleStrategies#NAMES}. */
         public static String idleStrategy()
         {
@@ -636,6 +649,7 @@ public final class EngineContext
     private Threading threading = Configuration.threading();
     private String idleStrategy = Configuration.idleStrategy();
     private long idleMaxParkNs = Configuration.idleMaxParkNs();
+    private boolean idleWake = Configuration.idleWake();
     private long replicationAckTimeoutNs = Configuration.replicationAckTimeoutNs();
     private EpochNanoClock epochNanoClock;
     private NanoClock nanoClock;
@@ -1375,6 +1389,19 @@ public final class EngineContext
     public EngineContext idleMaxParkNs(final long maxParkNs)
     {
         this.idleMaxParkNs = maxParkNs;
+        return this;
+    }
+
+    /** @return whether the stages wake the parked threads they feed (with {@code backoff}). */
+    public boolean idleWake()
+    {
+        return idleWake;
+    }
+
+    /** @param wake whether the stages wake the parked threads they feed (with {@code backoff}). @return this. */
+    public EngineContext idleWake(final boolean wake)
+    {
+        this.idleWake = wake;
         return this;
     }
 

@@ -1,10 +1,13 @@
 package io.ringex.engine.node;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.ringex.engine.replay.ReportReplayService;
 import io.ringex.engine.ring.SequenceBase;
 import io.ringex.protocol.codecs.NodeRole;
+import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -162,6 +165,29 @@ public final class EngineNode implements AutoCloseable
     public long replicationDegradations()
     {
         return resources.degraded.get();
+    }
+
+    /**
+     * Each hop's latency inside the node since the start or {@link #resetStageLatencies()}, up to the last status
+     * interval: {@code journal}, {@code replication}, {@code processor}, {@code publishers} and {@code total}
+     * (docs/operations.md, "Where a command's time goes"). For benchmarks and tests; an operator reads the same
+     * figures per status interval from the counters ({@code ./ringex node latency}).
+     *
+     * @return a copy of each hop's histogram (nanoseconds), by hop name, in path order.
+     */
+    public Map<String, Histogram> stageLatencies()
+    {
+        final Map<String, Histogram> byName = new LinkedHashMap<>();
+        resources.trace.totals().forEach((hop, histogram) -> byName.put(hop.label(), histogram));
+        return byName;
+    }
+
+    /**
+     * Forget the stage latencies recorded so far (a benchmark's warm-up).
+     */
+    public void resetStageLatencies()
+    {
+        resources.trace.resetTotals();
     }
 
     /**

@@ -41,6 +41,7 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
     private static final int FRAGMENT_LIMIT = 64;
     private static final long LOG_INTERVAL_NS = 1_000_000_000L;
     private static final int SESSION_ID_BODY_OFFSET = 0;
+    private static final long NOT_POLLED = Long.MIN_VALUE;
 
     private final Subscription subscription;
     private final Ring ring;
@@ -62,8 +63,11 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
     private final TickEncoder tickEncoder = new TickEncoder();
     private long lastTickDeadline = Long.MAX_VALUE;
     private volatile boolean open;
+    private final StageTrace trace;
     private long lastTimestampNs;
     private long epoch;
+    /** When this duty cycle's poll took its first command (the trace's clock), or NOT_POLLED. */
+    private long pollNs = NOT_POLLED;
 
     /**
      * @param subscription        the ingress stream.
@@ -75,6 +79,7 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
      * @param backPressureCounter counts the times the ring was full.
      * @param rejectsDropped      counts the rejects the egress did not take.
      * @param nextDeadline        the processor's earliest deadline: a Tick is journaled when the clock reaches it.
+     * @param trace               where each command's receipt is stamped (once per poll).
      */
     IngressAgent(
         final Subscription subscription,
@@ -85,9 +90,11 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
         final AtomicCounter malformedCounter,
         final AtomicCounter backPressureCounter,
         final AtomicCounter rejectsDropped,
-        final AtomicCounter nextDeadline)
+        final AtomicCounter nextDeadline,
+        final StageTrace trace)
     {
         this.nextDeadline = nextDeadline;
+        this.trace = trace;
         this.subscription = subscription;
         this.ring = ring;
         this.sequencer = ring.sequencer();
@@ -121,7 +128,12 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
 
     public int doWork()
     {
-        return open ? subscription.controlledPoll(this, FRAGMENT_LIMIT) + tickIfDue() : 0;
+        if (!open)
+        {
+            return 0;
+        }
+        pollNs = NOT_POLLED;
+        return subscription.controlledPoll(this, FRAGMENT_LIMIT) + tickIfDue();
     }
 
     /**
@@ -157,6 +169,7 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
         slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, TickEncoder.TEMPLATE_ID);
         slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET, length);
         slots.putBytes(slot + SlotDescriptor.PAYLOAD_OFFSET, tickBuffer, 0, length);
+        trace.received(sequence, pollNs());
         sequencer.publish(sequence);
         return 1;
     }
@@ -206,8 +219,21 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
         slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, templateId);
         slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET, length);
         slots.putBytes(slot + SlotDescriptor.PAYLOAD_OFFSET, buffer, offset, length);
+        trace.received(sequence, pollNs());
         sequencer.publish(sequence);
         return Action.CONTINUE;
+    }
+
+    /**
+     * One clock read per poll: the commands of one poll were received together.
+     */
+    private long pollNs()
+    {
+        if (pollNs == NOT_POLLED)
+        {
+            pollNs = System.nanoTime();
+        }
+        return pollNs;
     }
 
     private static long adminSource(final long reservedValue)

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 
@@ -25,19 +26,23 @@ import org.agrona.IoUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersReader;
 
 /**
- * The operator's {@code node} command: {@code ./ringex node status|promote [options]}.
+ * The operator's {@code node} command: {@code ./ringex node status|promote|latency [options]}.
  * <ul>
  *     <li>{@code status --outbound HOST:PORT [--risk-stream 1004] [--count 1]}: prints the node's next
  *     {@code EngineStatus} lines (node, role, epoch, sequences, state hash).</li>
  *     <li>{@code promote --node ID [--control HOST:PORT] [--control-stream 1020] [--epoch E] [--outbound HOST:PORT]
  *     [--risk-stream 1004]}: sends a {@code NewEpoch} to the standby's control endpoint and, with {@code --outbound},
  *     waits until that node reports itself PRIMARY (exit 0) or the timeout passes (exit 1).</li>
+ *     <li>{@code latency [--data DIR] [--count N]}: where a command's time goes inside the node, per hop (journal,
+ *     replication, processor, publishers, total), over its last status interval, read from the node's counters file
+ *     on this host ({@link StageTrace}).</li>
  * </ul>
- * Common options: {@code --aeron-dir DIR} uses a running media driver (otherwise one is embedded for the command's
- * life), {@code --timeout-ms N} (10,000). {@code HOST:PORT} are the node's {@code ringex.engine.control.channel}
- * endpoint and {@code ringex.engine.outbound.channel} control address.
+ * Common options of status and promote: {@code --aeron-dir DIR} uses a running media driver (otherwise one is
+ * embedded for the command's life), {@code --timeout-ms N} (10,000). {@code HOST:PORT} are the node's
+ * {@code ringex.engine.control.channel} endpoint and {@code ringex.engine.outbound.channel} control address.
  * <p>
  * An option the command does not take, an option without its value and a value that does not parse stop it (exit 2)
  * with a message naming the option, before it connects ({@link CommandLineOptions}). It reads no system properties
@@ -48,6 +53,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class NodeControlCli
 {
     private static final String USAGE = "usage: node status --outbound HOST:PORT [--risk-stream N] [--count N]\n" +
+        "       node latency [--data DIR] [--count N]\n" +
         "       node promote --node ID [--control HOST:PORT] [--control-stream N] [--epoch E]" +
         " [--outbound HOST:PORT] [--risk-stream N]\n" +
         "       common: [--aeron-dir DIR] [--timeout-ms N]";
@@ -86,10 +92,15 @@ public final class NodeControlCli
      */
     public int run(final String[] args)
     {
-        if (args.length == 0 || !(args[0].equals("status") || args[0].equals("promote")))
+        if (args.length == 0 || !(args[0].equals("status") || args[0].equals("promote") ||
+            args[0].equals("latency")))
         {
             err.println(USAGE);
             return 2;
+        }
+        if (args[0].equals("latency"))
+        {
+            return latency(args);
         }
         final Command command;
         try
@@ -141,6 +152,79 @@ public final class NodeControlCli
             }
             return 0;
         }
+    }
+
+    /**
+     * {@code latency [--data DIR] [--count N]}: each hop's latency of the node's last status interval, read from its
+     * counters file ({@code DIR/counters.dat}, DIR the parent of the node's journal directory, {@code data} by
+     * default), once a second for N lines.
+     */
+    private int latency(final String[] args)
+    {
+        final Path directory;
+        final int count;
+        try
+        {
+            final CommandLineOptions options = CommandLineOptions.parse(args[0],
+                Arrays.asList(args).subList(1, args.length), Set.of("--data", "--count"), Set.of());
+            options.requirePositionals(0, "options only");
+            directory = Path.of(options.string("--data", "data"));
+            count = options.intValue("--count", 1, 1);
+        }
+        catch (final CommandLineOptions.UsageException ex)
+        {
+            err.println(ex.getMessage());
+            err.println(USAGE);
+            return 2;
+        }
+        if (!Files.isRegularFile(directory.resolve(NodeCounters.FILE_NAME)))
+        {
+            err.println("no " + NodeCounters.FILE_NAME + " in " + directory.toAbsolutePath() +
+                " (--data: the directory holding the node's journal directory)");
+            return 1;
+        }
+        final CountersReader counters = NodeCounters.reader(directory);
+        for (int line = 0; line < count; line++)
+        {
+            if (line > 0)
+            {
+                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+            }
+            out.println(latencyLine(counters));
+        }
+        return 0;
+    }
+
+    /**
+     * @return "journal p50=.. p99=.. max=.. n=.. | replication ... | ..." in microseconds, hops without commands
+     * left out.
+     */
+    static String latencyLine(final CountersReader counters)
+    {
+        final java.util.Map<String, Long> values = new java.util.HashMap<>();
+        counters.forEach((counterId, label) -> values.put(label, counters.getCounterValue(counterId)));
+        final StringBuilder line = new StringBuilder("stage latency, last status interval (us):");
+        boolean any = false;
+        for (final StageTrace.Hop hop : StageTrace.Hop.values())
+        {
+            final long n = values.getOrDefault(StageTrace.COUNTER_PREFIXES[3] + hop.label(), 0L);
+            if (n == 0)
+            {
+                continue;
+            }
+            any = true;
+            line.append(' ').append(hop.label())
+                .append(" p50=").append(micros(values.get(StageTrace.COUNTER_PREFIXES[0] + hop.label())))
+                .append(" p99=").append(micros(values.get(StageTrace.COUNTER_PREFIXES[1] + hop.label())))
+                .append(" max=").append(micros(values.get(StageTrace.COUNTER_PREFIXES[2] + hop.label())))
+                .append(" n=").append(n).append(';');
+        }
+        return any ? line.substring(0, line.length() - 1) : line.append(" no commands").toString();
+    }
+
+    private static String micros(final long nanos)
+    {
+        return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1000.0);
     }
 
     private int promote(final Aeron aeron, final Command command)

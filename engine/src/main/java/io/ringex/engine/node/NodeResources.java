@@ -73,6 +73,8 @@ final class NodeResources implements AutoCloseable
     final BackgroundSnapshotWriter snapshots;
     /** Ingress-to-processed latency: recorded by the processor stage, read and reset by the status (one thread). */
     final Histogram latency = new Histogram(3);
+    /** Each command's time per stage, and the per-hop latency the status reports. */
+    final StageTrace trace;
     final AtomicCounter malformed;
     final AtomicCounter backPressure;
     /** Client-bound events not sent: the publishers' (no subscriber, retries spent) and the ingress's rejects. */
@@ -142,8 +144,9 @@ final class NodeResources implements AutoCloseable
             journalHandler = new JournalStage(journalWriter, sequences, recovery.lastChecksum);
             pretoucher = ctx.journalPretouchBytes() > 0 ?
                 new JournalPretoucher(journalWriter, ctx.journalPretouchBytes()) : null;
-            journalStage = inputRing.stage("journal", journalHandler).errorPolicy(StageErrorPolicy.HALT)
-                .errorHandler(stageErrors("input/journal")).build();
+            trace = new StageTrace(inputRing.capacity(), sequences, counters);
+            journalStage = inputRing.stage("journal", trace.journaled(journalHandler))
+                .errorPolicy(StageErrorPolicy.HALT).errorHandler(stageErrors("input/journal")).build();
 
             snapshots = closing(new BackgroundSnapshotWriter(new SnapshotStore(ctx.snapshotDirectory()),
                 ctx.snapshotsKept(), clock));

@@ -3,6 +3,8 @@ package io.ringex.engine.node;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.ringex.common.IdleStrategies;
+import io.ringex.engine.ring.Stage;
 import io.ringex.journal.JournalPretoucher;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
@@ -19,6 +21,12 @@ import org.agrona.concurrent.SleepingMillisIdleStrategy;
  * (ingress or receiver, journal, replication or ack, catch-up) and the publishers on one thread, the processor with
  * its status, refresh, heartbeat and peer monitor on another. DEDICATED: each input agent and the publishers on a
  * thread of their own; the processor's thread is the same. The journal pretoucher, when on, always has its own.
+ * <p>
+ * Waking (SHARED, DEDICATED, with the {@code backoff} idle strategy and {@code ringex.engine.idle.wake} on): each
+ * thread idles on a {@link WakeableIdleStrategy}, and the agents that feed it wake it when they did work while it
+ * was parked: the input ring's producer wakes the input stages' threads, the input stages the processor's thread,
+ * the processor's thread the publishers'. So a command that crosses threads waits for a wake-up at each crossing,
+ * not for the rest of a park; only the ingress, fed by the network, still waits out its park.
  * <p>
  * COMPACT is safe because nothing on its thread waits for work that only the same thread does without doing that
  * work while it waits: the processor, waiting for output-ring slots, runs the publishers
@@ -67,6 +75,12 @@ final class NodeThreads implements AutoCloseable
                 processorRunner = start(new CompositeAgent(all), ctx.newIdleStrategy(), "ringex-compact");
                 return;
             }
+            // Who wakes whom (WakeableIdleStrategy): the input ring's producer the threads of the input stages; the
+            // input stages the processor's thread; the processor's thread (its events) the publishers' thread.
+            final List<Agent> input = agents.inputAgents();
+            final Agent producer = input.get(0);
+            final List<Agent> inputStages = input.subList(1, input.size());
+            final IdleStrategy processorIdle = newIdleStrategy(ctx);
             final Agent processorThread = new CompositeAgent(agents.processorAgents());
             if (ctx.threading() == EngineContext.Threading.SHARED)
             {
@@ -74,19 +88,40 @@ final class NodeThreads implements AutoCloseable
                 // that only they free, so one input batch producing more events than the output ring holds would
                 // wait forever. The input side never waits on the processor (a full input ring makes the ingress
                 // ABORT), so the publishers are safe there; the processor and its agents have a thread to themselves.
-                final List<Agent> ioThread = new ArrayList<>(agents.inputAgents());
+                // The producer runs first, so its command is journaled in the same duty cycle: it wakes no one.
+                final IdleStrategy ioIdle = newIdleStrategy(ctx);
+                final List<Agent> ioThread = new ArrayList<>();
+                ioThread.add(producer);
+                for (final Agent stage : inputStages)
+                {
+                    ioThread.add(stage instanceof Stage ? wakes(ctx, stage, processorIdle) : stage);
+                }
                 ioThread.add(agents.publishers());
-                start(new CompositeAgent(ioThread), ctx.newIdleStrategy());
-                processorRunner = start(processorThread, ctx.newIdleStrategy());
+                start(new CompositeAgent(ioThread), ioIdle);
+                processorRunner = start(wakes(ctx, processorThread, ioIdle), processorIdle);
             }
             else
             {
-                for (final Agent agent : agents.inputAgents())
+                // Only the ring's stages are fed by the producer and feed the processor (not the catch-up server).
+                final List<IdleStrategy> stageIdles = new ArrayList<>();
+                final IdleStrategy[] inputIdles = new IdleStrategy[inputStages.size()];
+                for (int i = 0; i < inputIdles.length; i++)
                 {
-                    start(agent, ctx.newIdleStrategy());
+                    inputIdles[i] = newIdleStrategy(ctx);
+                    if (inputStages.get(i) instanceof Stage)
+                    {
+                        stageIdles.add(inputIdles[i]);
+                    }
                 }
-                processorRunner = start(processorThread, ctx.newIdleStrategy());
-                start(agents.publishers(), ctx.newIdleStrategy());
+                final IdleStrategy publishersIdle = newIdleStrategy(ctx);
+                start(wakes(ctx, producer, stageIdles.toArray(new IdleStrategy[0])), newIdleStrategy(ctx));
+                for (int i = 0; i < inputIdles.length; i++)
+                {
+                    final Agent agent = inputStages.get(i);
+                    start(agent instanceof Stage ? wakes(ctx, agent, processorIdle) : agent, inputIdles[i]);
+                }
+                processorRunner = start(wakes(ctx, processorThread, publishersIdle), processorIdle);
+                start(agents.publishers(), publishersIdle);
             }
         }
         catch (final RuntimeException ex)
@@ -114,6 +149,39 @@ final class NodeThreads implements AutoCloseable
         {
             CloseHelper.quietClose(runner);
         }
+    }
+
+    /**
+     * A thread's idle strategy: with {@code backoff} and {@link EngineContext#idleWake()}, one the agents feeding the
+     * thread wake; otherwise the configured one.
+     */
+    private static IdleStrategy newIdleStrategy(final EngineContext ctx)
+    {
+        return wakeable(ctx) ? new WakeableIdleStrategy(IdleStrategies.BACKOFF_SPINS, IdleStrategies.BACKOFF_YIELDS,
+            IdleStrategies.BACKOFF_MIN_PARK_NS, ctx.idleMaxParkNs()) : ctx.newIdleStrategy();
+    }
+
+    private static boolean wakeable(final EngineContext ctx)
+    {
+        return ctx.idleWake() && BackoffIdleStrategy.ALIAS.equals(ctx.idleStrategy());
+    }
+
+    /**
+     * @return the agent, waking the threads of these idle strategies whenever it did work (as it is, when the
+     * strategies are not wakeable).
+     */
+    private static Agent wakes(final EngineContext ctx, final Agent agent, final IdleStrategy... fed)
+    {
+        if (!wakeable(ctx) || fed.length == 0)
+        {
+            return agent;
+        }
+        final List<WakeableIdleStrategy> downstream = new ArrayList<>();
+        for (final IdleStrategy strategy : fed)
+        {
+            downstream.add((WakeableIdleStrategy)strategy);
+        }
+        return new WakeableIdleStrategy.Waker(agent, downstream);
     }
 
     private AgentRunner start(final Agent agent, final IdleStrategy idleStrategy)

@@ -42,7 +42,7 @@ final class ProcessorAgents
             "promotion-reports-resent"));
         handler = new ProcessorStage(resources.processor, resources.sink, resources.ringSink, resources.sequences,
             resources.epochClock, resources.latency, resources.snapshots, ctx.snapshotEveryCommands(),
-            ctx.bookSnapshotIntervalNs(), handoff, resources.nextDeadline);
+            ctx.bookSnapshotIntervalNs(), handoff, resources.nextDeadline, resources.trace);
         // Gated on the journal (and the replication): the processor acts only on commands that survive a crash.
         final Stage.Builder builder = resources.inputRing.stage("processor", handler).gatedOn(resources.journalStage)
             .errorHandler(resources.stageErrors("input/processor"));

@@ -43,6 +43,7 @@ final class ProcessorStage implements SlotHandler
     private final long bookSnapshotIntervalNs;
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(1 << 20);
     private final PromotionHandoff promotion;
+    private final StageTrace trace;
     private long lastSnapshotSequence;
     private long nextBookSnapshotNs;
 
@@ -57,6 +58,8 @@ final class ProcessorStage implements SlotHandler
      * @param snapshotEveryCommands  commands between automatic snapshots.
      * @param bookSnapshotIntervalNs command time between full books on the market data.
      * @param promotion              a standby's hand-off to clients at its promotion command; null on a primary.
+     * @param nextDeadline           where the processor's earliest deadline is published for the ingress.
+     * @param trace                  told each command processed (its own clock, never the processor's).
      */
     ProcessorStage(
         final BusinessLogicProcessor processor,
@@ -69,9 +72,11 @@ final class ProcessorStage implements SlotHandler
         final long snapshotEveryCommands,
         final long bookSnapshotIntervalNs,
         final PromotionHandoff promotion,
-        final AtomicCounter nextDeadline)
+        final AtomicCounter nextDeadline,
+        final StageTrace trace)
     {
         this.nextDeadline = nextDeadline;
+        this.trace = trace;
         this.processor = processor;
         this.sink = sink;
         this.output = output;
@@ -96,6 +101,8 @@ final class ProcessorStage implements SlotHandler
         }
         finally
         {
+            // Stamped before its events are visible: the publishers read the stamp when they send them.
+            trace.processed(sequence, System.nanoTime());
             // Whatever happens after, and even if the stage halts on a throw: what the command produced goes out now.
             output.publish();
         }

@@ -91,7 +91,7 @@ final class Publishers
             InstrumentDefinitionDecoder.TEMPLATE_ID, TradingScheduleDefinitionDecoder.TEMPLATE_ID }, false,
             Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped);
         stage = resources.outputRing.stage("publishers",
-            new FanOutHandler(egressHandler, marketDataHandler, riskHandler))
+            resources.trace.published(new FanOutHandler(egressHandler, marketDataHandler, riskHandler)))
             .errorPolicy(StageErrorPolicy.SKIP).errorHandler(resources.stageErrors("output/publishers")).build();
     }
 }

@@ -80,7 +80,7 @@ final class ReplicationToStandby
         handler = new ReplicationStage(replication, ctx.replicationMode() == EngineContext.ReplicationMode.SYNC,
             ctx.replicationAckTimeoutNs(), resources.sequences, resources.clock, ctx.newIdleStrategy(),
             resources.replicated, resources.degraded, resources.inputRing.maxPayloadLength(), whileWaiting);
-        stage = resources.inputRing.stage("replication", handler).errorPolicy(StageErrorPolicy.HALT)
-            .errorHandler(resources.stageErrors("input/replication")).build();
+        stage = resources.inputRing.stage("replication", resources.trace.replicated(handler))
+            .errorPolicy(StageErrorPolicy.HALT).errorHandler(resources.stageErrors("input/replication")).build();
     }
 }

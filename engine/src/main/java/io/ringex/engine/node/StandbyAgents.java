@@ -69,7 +69,7 @@ final class StandbyAgents implements RoleAgents
         ingress = new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()),
             resources.inputRing, resources.epochClock, resources.clock,
             aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), resources.malformed,
-            resources.backPressure, resources.dropped, resources.nextDeadline);
+            resources.backPressure, resources.dropped, resources.nextDeadline, resources.trace);
         publishers = new Publishers(resources);
         final boolean compact = ctx.threading() == EngineContext.Threading.COMPACT;
         if (compact)

@@ -54,6 +54,7 @@ final class StatusAgent implements Agent
     private final AtomicCounter replicated;
     private final BackgroundSnapshotWriter snapshots;
     private final Histogram latency;
+    private final StageTrace trace;
     private final ActingRole role;
     private final ReplicationStage replication;
     private final Promotion promotion;
@@ -107,6 +108,7 @@ final class StatusAgent implements Agent
         this.replicated = resources.replicated;
         this.snapshots = resources.snapshots;
         this.latency = resources.latency;
+        this.trace = resources.trace;
         this.role = resources.role;
         this.replication = replication;
         this.promotion = promotion;
@@ -134,6 +136,7 @@ final class StatusAgent implements Agent
             nextStatusNs = now + intervalNs;
             lastStateHash = processor.stateHash();
             publish();
+            trace.report();
             work++;
         }
         else if ((role.get() != publishedRole || epoch(role.get()) != publishedEpoch) && now >= nextChangeRetryNs)

@@ -16,6 +16,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -239,6 +241,61 @@ class EngineNodeIT
         assertEquals(sweeps * 100, client.tradeIds.size(), "every sweep filled its 100 offers");
         assertEquals(0, primary.replicationDegradations(), "replication degraded (answered in " + elapsedMs + " ms)");
         assertFalse(primary.replicationDegraded());
+    }
+
+    @ParameterizedTest
+    @EnumSource(EngineContext.Threading.class)
+    void everyCommandIsTracedThroughEachStageInEveryThreadingProfile(final EngineContext.Threading threading)
+        throws Exception
+    {
+        // SYNC replication to a standby, so every hop is on the path, with the stages waking the threads they feed
+        // (the default): each profile's wake-up wiring runs end to end, every command answered.
+        final EngineContext[] pair = replicatedPair();
+        env.closing(EngineNode.launch(pair[0].threading(threading)));
+        final EngineContext ctx = pair[1].threading(threading);
+        assertTrue(ctx.idleWake());
+        final EngineNode node = env.closing(EngineNode.launch(ctx));
+        final EngineTestClient client = env.closing(new EngineTestClient(env.aeronDirectoryName(), ctx, IPC));
+        client.awaitConnected();
+        client.setUpMarket(1, 2);
+        final int orders = 20;
+        for (int i = 1; i <= orders; i++)
+        {
+            client.limit(1 + i % 2, i, i % 2 == 0 ? Side.BUY : Side.SELL, 10_000, 1);
+            // One at a time, so the threads go idle between commands and must be woken.
+            final int answered = i;
+            client.await(() -> client.reports.stream().map(EngineTestClient.Report::clientOrderId).distinct()
+                .count() >= answered, "order " + i);
+            Thread.sleep(2);
+        }
+        final int commands = client.sent.size();
+        // Quiet now: the next status intervals report every command (the hops of one command may straddle a report).
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        String counts = "";
+        while (System.nanoTime() < deadline)
+        {
+            final java.util.Map<String, org.HdrHistogram.Histogram> now = node.stageLatencies();
+            counts = commands + " sent, traced " + now.entrySet().stream()
+                .map((e) -> e.getKey() + "=" + e.getValue().getTotalCount()).toList();
+            if (now.get("journal").getTotalCount() >= commands && now.get("total").getTotalCount() >= orders &&
+                now.get("total").getTotalCount() == now.get("publishers").getTotalCount())
+            {
+                break;
+            }
+            Thread.sleep(10);
+        }
+
+        final java.util.Map<String, org.HdrHistogram.Histogram> stages = node.stageLatencies();
+        assertEquals(List.of("journal", "replication", "processor", "publishers", "total"),
+            new ArrayList<>(stages.keySet()));
+        final long journaled = stages.get("journal").getTotalCount();
+        assertTrue(journaled >= commands, counts);
+        assertEquals(journaled, stages.get("replication").getTotalCount());
+        assertEquals(journaled, stages.get("processor").getTotalCount());
+        assertEquals(stages.get("publishers").getTotalCount(), stages.get("total").getTotalCount());
+        assertTrue(stages.get("total").getTotalCount() >= orders, "every order's events published: " + counts);
+        node.resetStageLatencies();
+        assertEquals(0, node.stageLatencies().get("journal").getTotalCount());
     }
 
     @Test
