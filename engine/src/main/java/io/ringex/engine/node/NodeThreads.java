@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.ringex.common.IdleStrategies;
 import io.ringex.engine.ring.Stage;
+import io.ringex.engine.ring.WakeableIdleStrategy;
 import io.ringex.journal.JournalPretoucher;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;

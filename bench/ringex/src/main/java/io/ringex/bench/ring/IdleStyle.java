@@ -3,9 +3,11 @@ package io.ringex.bench.ring;
 import java.util.concurrent.TimeUnit;
 
 import com.lmax.disruptor.BusySpinWaitStrategy;
+import com.lmax.disruptor.LiteBlockingWaitStrategy;
 import com.lmax.disruptor.SleepingWaitStrategy;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.YieldingWaitStrategy;
+import io.ringex.engine.ring.WakeableIdleStrategy;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -35,7 +37,14 @@ public enum IdleStyle
     /**
      * Busy spin on both: only meaningful where every thread has a core (unicast on 2 cores).
      */
-    BUSY_SPIN;
+    BUSY_SPIN,
+
+    /**
+     * The back-off's spins, yields and parks, but whoever makes work for a parked thread wakes it: the engine's
+     * {@link WakeableIdleStrategy} (a producer wakes after each publish, a stage after each batch) against the
+     * Disruptor's {@code LiteBlockingWaitStrategy} (a publish signals waiting consumers).
+     */
+    WAKE;
 
     /** Our backoff's longest park, microseconds: 100 unless {@code -Dringex.bench.backoff.max.park.us} says. */
     private static final long BACKOFF_MAX_PARK_US = Long.getLong("ringex.bench.backoff.max.park.us", 100);
@@ -48,6 +57,9 @@ public enum IdleStyle
                 return new BackoffIdleStrategy(100, Long.MAX_VALUE, 1, 1);
             case BUSY_SPIN:
                 return new BusySpinIdleStrategy();
+            case WAKE:
+                return new WakeableIdleStrategy(
+                    100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(BACKOFF_MAX_PARK_US));
             default:
                 return new BackoffIdleStrategy(
                     100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(BACKOFF_MAX_PARK_US));
@@ -74,6 +86,8 @@ public enum IdleStyle
                 return new YieldingWaitStrategy();
             case BUSY_SPIN:
                 return new BusySpinWaitStrategy();
+            case WAKE:
+                return new LiteBlockingWaitStrategy();
             default:
                 return new SleepingWaitStrategy();
         }

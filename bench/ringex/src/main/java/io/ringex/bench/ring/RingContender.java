@@ -10,7 +10,9 @@ import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.Sequencer;
 import io.ringex.engine.ring.SlotHandler;
 import io.ringex.engine.ring.Stage;
+import io.ringex.engine.ring.WakeableIdleStrategy;
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.IdleStrategy;
@@ -29,6 +31,8 @@ final class RingContender implements Contender
     static final int FIZZ = PAYLOAD_OFFSET + 24;
     static final int BUZZ = PAYLOAD_OFFSET + 25;
     static final int SLOT_LENGTH = 64;
+
+    private static final int[][] PIPELINE = { {1}, {2}, {} };
 
     private final int slotLength;
 
@@ -92,12 +96,14 @@ final class RingContender implements Contender
             }
         }
 
-        final List<AgentRunner> runners = start(stages, style);
+        final List<IdleStrategy> idles = idles(stages.size(), style);
+        final List<AgentRunner> runners = start(stages, idles, downstreamOf(topology), style);
+        final WakeableIdleStrategy[] wakeOnPublish = wakeOnPublish(idles, topology);
         final Thread[] producers = new Thread[topology.producers];
         for (int p = 0; p < producers.length; p++)
         {
-            producers[p] = new Thread(
-                () -> produce(ring, eventsPerProducer, IdleStyle.producerWhenFull()), "ring-producer-" + p);
+            producers[p] = new Thread(() -> produce(ring, eventsPerProducer, IdleStyle.producerWhenFull(),
+                wakeOnPublish), "ring-producer-" + p);
         }
         final long startNs = System.nanoTime();
         for (final Thread producer : producers)
@@ -149,7 +155,9 @@ final class RingContender implements Contender
                 done.countDown();
             }
         }).gatedOn(two).build();
-        final List<AgentRunner> runners = start(List.of(one, two, three), style);
+        final List<IdleStrategy> idles = idles(3, style);
+        final List<AgentRunner> runners = start(List.of(one, two, three), idles, PIPELINE, style);
+        final WakeableIdleStrategy[] wakeOnPublish = wakeOnPublish(idles, Topology.PIPELINE_1P_3C);
 
         final Sequencer sequencer = ring.sequencer();
         final AtomicBuffer buffer = ring.buffer();
@@ -162,6 +170,7 @@ final class RingContender implements Contender
             final long sequence = sequencer.next(idle);
             buffer.putLong(ring.slotOffset(sequence) + VALUE, intendedNs);
             sequencer.publish(sequence);
+            wake(wakeOnPublish);
         }
         done.await(1, TimeUnit.MINUTES);
         runners.forEach(AgentRunner::close);
@@ -169,19 +178,90 @@ final class RingContender implements Contender
         return histogram;
     }
 
-    private static List<AgentRunner> start(final List<Stage> stages, final IdleStyle style)
+    /**
+     * Each stage on its own runner, in the order built; with {@link IdleStyle#WAKE} each stage wakes the threads of the
+     * stages gated on it after every batch, as the engine's threads do.
+     */
+    private static List<AgentRunner> start(
+        final List<Stage> stages, final List<IdleStrategy> idles, final int[][] downstream, final IdleStyle style)
     {
         final List<AgentRunner> runners = new ArrayList<>();
-        for (final Stage stage : stages)
+        for (int i = 0; i < stages.size(); i++)
         {
-            final AgentRunner runner = new AgentRunner(style.agrona(), Throwable::printStackTrace, null, stage);
+            Agent agent = stages.get(i);
+            if (style == IdleStyle.WAKE && downstream[i].length > 0)
+            {
+                final List<WakeableIdleStrategy> fed = new ArrayList<>();
+                for (final int d : downstream[i])
+                {
+                    fed.add((WakeableIdleStrategy)idles.get(d));
+                }
+                agent = new WakeableIdleStrategy.Waker(agent, fed);
+            }
+            final AgentRunner runner = new AgentRunner(idles.get(i), Throwable::printStackTrace, null, agent);
             AgentRunner.startOnThread(runner);
             runners.add(runner);
         }
         return runners;
     }
 
-    private static void produce(final Ring ring, final long events, final IdleStrategy idle)
+    /**
+     * @return per stage (in the order {@link #runNs} builds them), the stages gated on it.
+     */
+    private static int[][] downstreamOf(final Topology topology)
+    {
+        switch (topology)
+        {
+            case PIPELINE_1P_3C:
+                return PIPELINE;
+            case DIAMOND_1P_3C:
+                return new int[][]{ {2}, {2}, {} };
+            case MULTICAST_1P_3C:
+                return new int[][]{ {}, {}, {} };
+            default:
+                return new int[][]{ {} };
+        }
+    }
+
+    /**
+     * @return the strategies a producer wakes after each publish ({@link IdleStyle#WAKE}): those of the stages gated
+     *     on the cursor; none otherwise.
+     */
+    private static WakeableIdleStrategy[] wakeOnPublish(final List<IdleStrategy> idles, final Topology topology)
+    {
+        final List<WakeableIdleStrategy> first = new ArrayList<>();
+        final int gatedOnCursor = topology == Topology.PIPELINE_1P_3C ? 1 :
+            topology == Topology.DIAMOND_1P_3C ? 2 : idles.size();
+        for (int i = 0; i < gatedOnCursor; i++)
+        {
+            if (idles.get(i) instanceof WakeableIdleStrategy)
+            {
+                first.add((WakeableIdleStrategy)idles.get(i));
+            }
+        }
+        return first.toArray(new WakeableIdleStrategy[0]);
+    }
+
+    private static List<IdleStrategy> idles(final int count, final IdleStyle style)
+    {
+        final List<IdleStrategy> idles = new ArrayList<>();
+        for (int i = 0; i < count; i++)
+        {
+            idles.add(style.agrona());
+        }
+        return idles;
+    }
+
+    private static void wake(final WakeableIdleStrategy[] strategies)
+    {
+        for (final WakeableIdleStrategy strategy : strategies)
+        {
+            strategy.wake();
+        }
+    }
+
+    private static void produce(
+        final Ring ring, final long events, final IdleStrategy idle, final WakeableIdleStrategy[] wakeOnPublish)
     {
         final Sequencer sequencer = ring.sequencer();
         final AtomicBuffer buffer = ring.buffer();
@@ -190,6 +270,7 @@ final class RingContender implements Contender
             final long sequence = sequencer.next(idle);
             buffer.putLong(ring.slotOffset(sequence) + VALUE, i);
             sequencer.publish(sequence);
+            wake(wakeOnPublish);
         }
     }
 

@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.ring;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;

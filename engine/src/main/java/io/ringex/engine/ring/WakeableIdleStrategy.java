@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.engine.ring;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -11,23 +11,23 @@ import org.agrona.concurrent.IdleStrategy;
 /**
  * A back-off (spins, then yields, then parks growing from the shortest to the longest park) that the agents feeding
  * its thread wake when they made work for it: the Disruptor's lite-blocking wait, on an Agrona agent runner. A command
- * crossing from one thread of the node to the next then waits for the next thread's wake-up (a few microseconds), not
- * for the rest of its park (up to the longest park plus the operating system's timer slack, ~50 us on Linux, per
- * thread crossed).
+ * crossing from one thread to the next (a ring's producer or stage to the stages it gates) then waits for the next
+ * thread's wake-up (a few microseconds), not for the rest of its park (up to the longest park plus the operating
+ * system's timer slack, ~50 us on Linux, per thread crossed).
  * <p>
  * How: before its first park of an idle spell the thread raises a flag and runs its agents once more instead of
  * parking; only if that duty cycle finds nothing does it park. An upstream agent that did work ({@link Waker}) then
  * fences and reads the flag: raised, it unparks the thread. Each side writes (the flag; the upstream sequence) before
  * it reads the other's, with a full fence between, so either the thread's last duty cycle saw the work or its producer
- * sees the flag: no wake-up is lost. The producer pays the unpark (a futex wake) only while the thread is parked, i.e.
- * when the node is idle; under load the threads do not park and the cost is the fence and a read per duty cycle with
- * work. The longest park stays the bound of a missed wake and the period of an idle thread's timed work (status,
- * heartbeats), and it is still what a thread woken by nothing but the network waits (the ingress: nothing in the
- * process signals a fragment arriving in an Aeron image).
+ * sees the flag: no wake-up is lost. The first producer to see the flag lowers it and pays the unpark (a futex wake):
+ * once per park, and only while the thread is parked, i.e. when the node is idle; under load the threads do not park
+ * and the cost is the fence and a read per duty cycle with work. The longest park stays the bound of a missed wake and
+ * the period of an idle thread's timed work (status, heartbeats), and it is still what a thread woken by nothing but
+ * the network waits (the ingress: nothing in the process signals a fragment arriving in an Aeron image).
  * <p>
  * Thread safety: {@link #idle}, {@link #reset} on the runner's thread; {@link #wake()} from any thread.
  */
-final class WakeableIdleStrategy implements IdleStrategy
+public final class WakeableIdleStrategy implements IdleStrategy
 {
     private static final int NOT_IDLE = 0;
     private static final int SPINNING = 1;
@@ -65,7 +65,7 @@ final class WakeableIdleStrategy implements IdleStrategy
      * @param minParkNs the first park.
      * @param maxParkNs the longest park.
      */
-    WakeableIdleStrategy(final long maxSpins, final long maxYields, final long minParkNs, final long maxParkNs)
+    public WakeableIdleStrategy(final long maxSpins, final long maxYields, final long minParkNs, final long maxParkNs)
     {
         this.maxSpins = maxSpins;
         this.maxYields = maxYields;
@@ -76,11 +76,13 @@ final class WakeableIdleStrategy implements IdleStrategy
     /**
      * Wake the thread if it is parked (or about to park): called by an agent that made work for it.
      */
-    void wake()
+    public void wake()
     {
         // Orders the caller's release of its sequence before the read of the flag (a release store alone does not).
         VarHandle.fullFence();
-        if ((boolean)PARKED.getVolatile(this))
+        // Lower the flag as we wake: one unpark (a syscall) per park, not one per duty cycle of every producer until
+        // the woken thread gets a core and resets; the thread raises it again before it parks again.
+        if ((boolean)PARKED.getVolatile(this) && PARKED.compareAndSet(this, true, false))
         {
             final Thread parkedThread = thread;
             if (null != parkedThread)
@@ -136,6 +138,12 @@ final class WakeableIdleStrategy implements IdleStrategy
                 }
                 break;
             default:
+                if (!(boolean)PARKED.getVolatile(this))
+                {
+                    // Woken: raise the flag again and run one more duty cycle before parking (the handshake above).
+                    PARKED.setVolatile(this, true);
+                    break;
+                }
                 LockSupport.parkNanos(parkNs);
                 parkNs = Math.min(parkNs << 1, maxParkNs);
                 break;
@@ -159,7 +167,7 @@ final class WakeableIdleStrategy implements IdleStrategy
     /**
      * An agent that wakes the threads it feeds whenever a duty cycle of it did work.
      */
-    static final class Waker implements Agent
+    public static final class Waker implements Agent
     {
         private final Agent agent;
         private final WakeableIdleStrategy[] downstream;
@@ -168,7 +176,7 @@ final class WakeableIdleStrategy implements IdleStrategy
          * @param agent      the producing agent (a ring's producer or stage, or a thread's whole composite).
          * @param downstream the idle strategies of the threads its work feeds.
          */
-        Waker(final Agent agent, final List<WakeableIdleStrategy> downstream)
+        public Waker(final Agent agent, final List<WakeableIdleStrategy> downstream)
         {
             this.agent = agent;
             this.downstream = downstream.toArray(new WakeableIdleStrategy[0]);
