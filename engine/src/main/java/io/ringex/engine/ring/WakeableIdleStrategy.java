@@ -27,7 +27,7 @@ import org.agrona.concurrent.IdleStrategy;
  * <p>
  * Thread safety: {@link #idle}, {@link #reset} on the runner's thread; {@link #wake()} from any thread.
  */
-public final class WakeableIdleStrategy implements IdleStrategy
+public final class WakeableIdleStrategy extends WakeableIdleStrategyRhsPadding implements IdleStrategy
 {
     private static final int NOT_IDLE = 0;
     private static final int SPINNING = 1;
@@ -39,7 +39,7 @@ public final class WakeableIdleStrategy implements IdleStrategy
     {
         try
         {
-            PARKED = MethodHandles.lookup().findVarHandle(WakeableIdleStrategy.class, "parked", boolean.class);
+            PARKED = MethodHandles.lookup().findVarHandle(WakeableIdleStrategyFlag.class, "parked", boolean.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -55,9 +55,6 @@ public final class WakeableIdleStrategy implements IdleStrategy
     private long spins;
     private long yields;
     private long parkNs;
-    private volatile Thread thread;
-    @SuppressWarnings("unused") // through PARKED
-    private volatile boolean parked;
 
     /**
      * @param maxSpins  spins before yielding.
@@ -210,4 +207,49 @@ public final class WakeableIdleStrategy implements IdleStrategy
             return agent.roleName();
         }
     }
+}
+
+/**
+ * Cache-line padding before the flag every feeding thread reads: the fields of the object before it in memory are
+ * written by whoever owns that object.
+ */
+@SuppressWarnings("unused")
+abstract class WakeableIdleStrategyLhsPadding
+{
+    long p01;
+    long p02;
+    long p03;
+    long p04;
+    long p05;
+    long p06;
+    long p07;
+    long p08;
+}
+
+/**
+ * The fields the feeding threads read and write ({@link WakeableIdleStrategy#wake()}), on a cache line of their own:
+ * the parked thread's own back-off state, written on every idle call, must not share it, or each feeding thread's read
+ * of the flag would miss the cache once per call.
+ */
+abstract class WakeableIdleStrategyFlag extends WakeableIdleStrategyLhsPadding
+{
+    volatile Thread thread;
+    @SuppressWarnings("unused") // through the VarHandle
+    volatile boolean parked;
+}
+
+/**
+ * Cache-line padding after the flag, before the parked thread's own state.
+ */
+@SuppressWarnings("unused")
+abstract class WakeableIdleStrategyRhsPadding extends WakeableIdleStrategyFlag
+{
+    long p11;
+    long p12;
+    long p13;
+    long p14;
+    long p15;
+    long p16;
+    long p17;
+    long p18;
 }
