@@ -3,6 +3,7 @@ package io.ringex.engine.node;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import io.ringex.journal.Journal;
@@ -12,6 +13,7 @@ import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
 import io.ringex.protocol.codecs.Side;
+import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -270,22 +272,16 @@ class EngineNodeIT
         }
         final int commands = client.sent.size();
         // Quiet now: the next status intervals report every command (the hops of one command may straddle a report).
-        final long deadline = System.nanoTime() + 30_000_000_000L;
-        String counts = "";
-        while (System.nanoTime() < deadline)
+        client.await(() ->
         {
-            final java.util.Map<String, org.HdrHistogram.Histogram> now = node.stageLatencies();
-            counts = commands + " sent, traced " + now.entrySet().stream()
-                .map((e) -> e.getKey() + "=" + e.getValue().getTotalCount()).toList();
-            if (now.get("journal").getTotalCount() >= commands && now.get("total").getTotalCount() >= orders &&
-                now.get("total").getTotalCount() == now.get("publishers").getTotalCount())
-            {
-                break;
-            }
-            Thread.sleep(10);
-        }
+            final Map<String, Histogram> now = node.stageLatencies();
+            return now.get("journal").getTotalCount() >= commands && now.get("total").getTotalCount() >= orders &&
+                now.get("total").getTotalCount() == now.get("publishers").getTotalCount();
+        }, "every command traced through every hop");
 
-        final java.util.Map<String, org.HdrHistogram.Histogram> stages = node.stageLatencies();
+        final Map<String, Histogram> stages = node.stageLatencies();
+        final String counts = commands + " sent, traced " + stages.entrySet().stream()
+            .map((e) -> e.getKey() + "=" + e.getValue().getTotalCount()).toList();
         assertEquals(List.of("journal", "replication", "processor", "publishers", "total"),
             new ArrayList<>(stages.keySet()));
         final long journaled = stages.get("journal").getTotalCount();
