@@ -9,23 +9,16 @@ import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.PrimarySelector;
 import io.ringex.protocol.SessionIds;
-import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
-import io.ringex.protocol.codecs.EngineStatusEncoder;
-import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
-import io.ringex.protocol.codecs.ExecutionReportEncoder;
 import io.ringex.protocol.codecs.GatewayBarrierDecoder;
 import io.ringex.protocol.codecs.GatewayBarrierReachedEncoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.NodeRole;
-import io.ringex.protocol.codecs.OrderStatus;
-import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -348,44 +341,15 @@ class EngineRouterInDoubtTest
 
     private void status(final Publication publication, final NodeRole role, final long epoch, final long epochStart)
     {
-        final EngineStatusEncoder encoder = new EngineStatusEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .epoch(epoch).nodeId(publication.streamId()).role(role).epochStartSequence(epochStart)
-            .ingressSequence(epochStart);
-        encoder.countersCount(0);
-        encoder.rejectsCount(0);
-        offer(publication, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        offer(publication, ScriptedEngineMessages.status(
+            buffer, publication.streamId(), role, epoch, epochStart, epochStart));
     }
 
     private void report(
         final Publication publication, final long sessionId, final String clientOrderId, final long sequence,
         final long epoch)
     {
-        final ExecutionReportEncoder encoder = new ExecutionReportEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .epoch(epoch)
-            .sessionId(sessionId)
-            .accountId(100)
-            .instrumentId(1)
-            .orderId(sequence)
-            .clientOrderId(clientOrderId)
-            .origClientOrderId("")
-            .execType(ExecType.NEW)
-            .orderStatus(OrderStatus.NEW)
-            .side(Side.BUY)
-            .orderType(OrderType.LIMIT)
-            .timeInForce(TimeInForce.GTC)
-            .price(100)
-            .quantity(1)
-            .leavesQuantity(1)
-            .cumulativeQuantity(0)
-            .lastPrice(0)
-            .lastQuantity(0)
-            .averagePrice(0)
-            .tradeId(0)
-            .rejectReason(RejectReason.NONE)
-            .cancelReason(CancelReason.NONE)
-            .transactTimeNs(0)
-            .commandSequence(sequence);
-        offer(publication, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        offer(publication, ScriptedEngineMessages.newReport(buffer, sessionId, clientOrderId, sequence, epoch));
     }
 
     private void offer(final Publication publication, final int length)

@@ -8,22 +8,13 @@ import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.BooleanType;
-import io.ringex.protocol.codecs.CancelReason;
-import io.ringex.protocol.codecs.EngineStatusEncoder;
-import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
-import io.ringex.protocol.codecs.ExecutionReportEncoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NodeRole;
-import io.ringex.protocol.codecs.OrderStatus;
-import io.ringex.protocol.codecs.OrderType;
-import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
-import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -346,42 +337,13 @@ class EngineRouterTest
         final Publication publication, final NodeRole role, final long epoch, final long epochStartSequence,
         final long ingressSequence)
     {
-        final EngineStatusEncoder encoder = new EngineStatusEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .epoch(epoch).nodeId(publication.streamId()).role(role).epochStartSequence(epochStartSequence)
-            .ingressSequence(ingressSequence);
-        encoder.countersCount(0);
-        encoder.rejectsCount(0);
-        offer(publication, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        offer(publication, ScriptedEngineMessages.status(
+            buffer, publication.streamId(), role, epoch, epochStartSequence, ingressSequence));
     }
 
     private void report(final Publication publication, final long sessionId, final long sequence, final long epoch)
     {
-        final ExecutionReportEncoder encoder = new ExecutionReportEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .epoch(epoch)
-            .sessionId(sessionId)
-            .accountId(100)
-            .instrumentId(1)
-            .orderId(sequence)
-            .clientOrderId("C" + sequence)
-            .origClientOrderId("")
-            .execType(ExecType.NEW)
-            .orderStatus(OrderStatus.NEW)
-            .side(Side.BUY)
-            .orderType(OrderType.LIMIT)
-            .timeInForce(TimeInForce.GTC)
-            .price(100)
-            .quantity(1)
-            .leavesQuantity(1)
-            .cumulativeQuantity(0)
-            .lastPrice(0)
-            .lastQuantity(0)
-            .averagePrice(0)
-            .tradeId(0)
-            .rejectReason(RejectReason.NONE)
-            .cancelReason(CancelReason.NONE)
-            .transactTimeNs(0)
-            .commandSequence(sequence);
-        offer(publication, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        offer(publication, ScriptedEngineMessages.newReport(buffer, sessionId, "C" + sequence, sequence, epoch));
     }
 
     private void offer(final Publication publication, final int length)
