@@ -11,7 +11,6 @@ import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
-import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
@@ -43,7 +42,6 @@ class EngineRouterTest
     private static final long THEIRS = SessionIds.sessionId(GATEWAY_ID + 1, 1);
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[512]);
-    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final List<String> delivered = new ArrayList<>();
     private final ExecutionReportDecoder report = new ExecutionReportDecoder();
     private MediaDriver driver;
