@@ -96,7 +96,7 @@ public final class Ring implements AutoCloseable
         }
         final ByteBuffer byteBuffer = BufferUtil.allocateDirectAligned((int)length, SlotDescriptor.BUFFER_ALIGNMENT);
         buffer = new UnsafeBuffer(byteBuffer);
-        for (int i = 0; i < capacity; i++)
+        for (int i = 0; ProducerType.MULTI == producerType && i < capacity; i++)
         {
             buffer.putLong(i * slotLength + SlotDescriptor.SEQUENCE_OFFSET, SlotDescriptor.UNPUBLISHED);
         }
@@ -396,7 +396,9 @@ public final class Ring implements AutoCloseable
         }
 
         /**
-         * @param slotLength bytes per slot including the 32-byte header, a power of two &gt;= 64.
+         * @param slotLength bytes per slot, a power of two: &gt;= 64 for a multi-producer ring (its availability
+         *                   flag) or to carry the engine's 32-byte header; a single-producer ring's slots may be as
+         *                   small as its messages (&gt;= 8).
          * @return this.
          */
         public Builder slotLength(final int slotLength)
@@ -437,11 +439,11 @@ public final class Ring implements AutoCloseable
             {
                 throw new IllegalArgumentException("capacity must be a power of two >= 2: " + capacity);
             }
-            SlotDescriptor.checkSlotLength(slotLength);
             if (null == producerType)
             {
                 throw new IllegalArgumentException("producerType must be set");
             }
+            SlotDescriptor.checkSlotLength(slotLength, producerType);
             if (null == name || name.isEmpty())
             {
                 throw new IllegalArgumentException("name must be set");

@@ -1,6 +1,5 @@
 package io.ringex.engine.ring;
 
-import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -13,7 +12,6 @@ import org.agrona.concurrent.status.AtomicCounter;
 public final class SingleProducerSequencer implements Sequencer
 {
     private final Ring ring;
-    private final AtomicBuffer buffer;
     private final AtomicCounter cursor;
     private final int capacity;
     private long nextValue = -1;
@@ -24,7 +22,6 @@ public final class SingleProducerSequencer implements Sequencer
     SingleProducerSequencer(final Ring ring, final AtomicCounter cursor)
     {
         this.ring = ring;
-        this.buffer = ring.buffer();
         this.cursor = cursor;
         this.capacity = ring.capacity();
         cursor.setRelease(-1);
@@ -112,9 +109,8 @@ public final class SingleProducerSequencer implements Sequencer
      */
     public void publish(final long sequence)
     {
-        // Plain store: the release store of the cursor below orders it (and the producer's slot writes) before
-        // any stage's acquire load of the cursor.
-        buffer.putLong(ring.slotOffset(sequence) + SlotDescriptor.SEQUENCE_OFFSET, sequence);
+        // The cursor is the only flag a single producer needs: its release store orders the producer's slot writes
+        // before any stage's acquire load of it. The slot itself is left as the producer wrote it.
         cursor.setRelease(sequence);
     }
 
@@ -123,10 +119,6 @@ public final class SingleProducerSequencer implements Sequencer
      */
     public void publish(final long lo, final long hi)
     {
-        for (long s = lo; s <= hi; s++)
-        {
-            buffer.putLong(ring.slotOffset(s) + SlotDescriptor.SEQUENCE_OFFSET, s);
-        }
         cursor.setRelease(hi);
     }
 

@@ -24,10 +24,14 @@ package io.ringex.engine.ring;
  *  |                 Payload (SBE header + message) ...           ...
  *  +---------------------------------------------------------------+
  * </pre>
- * The sequence field is written by the {@link Sequencer} when the slot is published, never by the producer: it is
- * the per-slot availability flag for multi-producer rings (the role of the Disruptor's {@code availableBuffer}) and
- * lets any reader check which lap of the ring a slot belongs to. It holds -1 until the slot is first published.
- * The other header fields and the payload are written by the producer between claim and publish.
+ * The sequence field belongs to the ring, and only to a multi-producer ring: its {@link Sequencer} writes it when the
+ * slot is published, never the producer, as the per-slot availability flag (the role of the Disruptor's
+ * {@code availableBuffer}); it holds -1 until the slot is first published. A single-producer ring needs no flag (its
+ * cursor says everything) and leaves every byte of the slot to the producer.
+ * <p>
+ * The other header fields are the engine's message framing, not the ring's: the engine's producers write them and
+ * the payload between claim and publish. The ring itself reads nothing in a slot but a multi-producer flag, so a
+ * single-producer ring holds slots as small as its producer's messages ({@link #MIN_SINGLE_PRODUCER_SLOT_LENGTH}).
  * <p>
  * Threading: constants only.
  */
@@ -69,9 +73,14 @@ public final class SlotDescriptor
     public static final int PAYLOAD_OFFSET = HEADER_LENGTH;
 
     /**
-     * Smallest slot: header plus one cache line's worth of payload room is the practical minimum.
+     * Smallest slot of a multi-producer ring, or of a ring carrying the engine's header: the header and a payload.
      */
     public static final int MIN_SLOT_LENGTH = 64;
+
+    /**
+     * Smallest slot of a single-producer ring used without the engine's header: one long.
+     */
+    public static final int MIN_SINGLE_PRODUCER_SLOT_LENGTH = 8;
 
     /**
      * Alignment of the ring buffer: a cache line, so slots of 64 bytes or more never straddle two lines needlessly.
@@ -95,21 +104,25 @@ public final class SlotDescriptor
      */
     public static int maxPayloadLength(final int slotLength)
     {
-        return slotLength - HEADER_LENGTH;
+        return Math.max(0, slotLength - HEADER_LENGTH);
     }
 
     /**
-     * Check a slot length: a power of two and at least {@link #MIN_SLOT_LENGTH}.
+     * Check a slot length: a power of two, at least {@link #MIN_SLOT_LENGTH} for a multi-producer ring (its flag)
+     * and at least {@link #MIN_SINGLE_PRODUCER_SLOT_LENGTH} for a single-producer one.
      *
-     * @param slotLength bytes per slot.
+     * @param slotLength   bytes per slot.
+     * @param producerType the ring's producer type.
      * @throws IllegalArgumentException if it is not.
      */
-    public static void checkSlotLength(final int slotLength)
+    public static void checkSlotLength(final int slotLength, final ProducerType producerType)
     {
-        if (slotLength < MIN_SLOT_LENGTH || Integer.bitCount(slotLength) != 1)
+        final int min = ProducerType.MULTI == producerType ? MIN_SLOT_LENGTH : MIN_SINGLE_PRODUCER_SLOT_LENGTH;
+        if (slotLength < min || Integer.bitCount(slotLength) != 1)
         {
             throw new IllegalArgumentException(
-                "slotLength must be a power of two >= " + MIN_SLOT_LENGTH + ": " + slotLength);
+                "slotLength must be a power of two >= " + min + " for a " + producerType + " producer ring: "
+                + slotLength);
         }
     }
 }

@@ -55,6 +55,9 @@ class RingTest
         assertThrows(IllegalArgumentException.class, () -> Ring.builder().capacity(12).build());
         assertThrows(IllegalArgumentException.class, () -> Ring.builder().slotLength(48).build());
         assertThrows(IllegalArgumentException.class, () -> Ring.builder().slotLength(96).build());
+        assertThrows(IllegalArgumentException.class, () -> Ring.builder().slotLength(4).build());
+        assertThrows(IllegalArgumentException.class,
+            () -> Ring.builder().producerType(ProducerType.MULTI).slotLength(32).build());
         final Ring ring = ring(ProducerType.SINGLE, 8, 64);
         assertThrows(IllegalArgumentException.class, () -> ring.sequencer().tryNext(9));
         assertThrows(IllegalArgumentException.class, () -> ring.sequencer().tryNext(0));
@@ -83,8 +86,28 @@ class RingTest
         sequencer.publish(1);
         assertEquals(1, stage.doWork());
         assertEquals(List.of(0L, 1L), recorder.sequences);
-        assertEquals(1, ring.buffer().getLong(ring.slotOffset(1) + SlotDescriptor.SEQUENCE_OFFSET));
         assertEquals(1001, ring.buffer().getLong(ring.slotOffset(1) + SlotDescriptor.SOURCE_ID_OFFSET));
+    }
+
+    @Test
+    void shouldLeaveEverySlotByteToASingleProducer()
+    {
+        final Ring ring = ring(ProducerType.SINGLE, 4, 8);
+        final List<Long> firstLongs = new ArrayList<>();
+        final Stage stage = ring.stage("s", (buffer, offset, sequence, end) -> firstLongs.add(buffer.getLong(offset)))
+            .build();
+        final Sequencer sequencer = ring.sequencer();
+        for (long s = 0; s < 6; s++)
+        {
+            final long sequence = sequencer.next(Ring.defaultIdleStrategy());
+            ring.buffer().putLong(ring.slotOffset(sequence), 100 + sequence);
+            sequencer.publish(sequence);
+            stage.doWork();
+        }
+        assertEquals(List.of(100L, 101L, 102L, 103L, 104L, 105L), firstLongs);
+        assertEquals(105, ring.buffer().getLong(ring.slotOffset(5)));
+        assertEquals(8, ring.slotLength());
+        assertEquals(0, ring.maxPayloadLength());
     }
 
     @Test
@@ -190,6 +213,11 @@ class RingTest
         sequencer.publish(c);
         assertEquals(1, stage.doWork());
         assertEquals(List.of(1L, 2L, 3L), recorder.values);
+        for (long s = a; s <= c; s++)
+        {
+            assertEquals(s, ring.buffer().getLong(ring.slotOffset(s) + SlotDescriptor.SEQUENCE_OFFSET),
+                "a multi-producer slot carries its availability flag");
+        }
     }
 
     @Test
@@ -368,7 +396,6 @@ class RingTest
 
         public void onSlot(final AtomicBuffer buffer, final int offset, final long sequence, final boolean end)
         {
-            assertEquals(sequence, buffer.getLong(offset + SlotDescriptor.SEQUENCE_OFFSET));
             sequences.add(sequence);
             values.add(buffer.getLong(offset + SlotDescriptor.PAYLOAD_OFFSET));
             endOfBatch.add(end);

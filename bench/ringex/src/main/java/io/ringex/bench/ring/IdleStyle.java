@@ -48,21 +48,25 @@ public enum IdleStyle
 
     /** Our backoff's longest park, microseconds: 100 unless {@code -Dringex.bench.backoff.max.park.us} says. */
     private static final long BACKOFF_MAX_PARK_US = Long.getLong("ringex.bench.backoff.max.park.us", 100);
+    /** Our backoff's (and wake's) spins before yielding: 100 unless {@code -Dringex.bench.backoff.spins} says. */
+    private static final long BACKOFF_SPINS = Long.getLong("ringex.bench.backoff.spins", 100);
+    /** Our backoff's (and wake's) yields before parking: 10 unless {@code -Dringex.bench.backoff.yields} says. */
+    private static final long BACKOFF_YIELDS = Long.getLong("ringex.bench.backoff.yields", 10);
 
     IdleStrategy agrona()
     {
         switch (this)
         {
             case YIELDING:
-                return new BackoffIdleStrategy(100, Long.MAX_VALUE, 1, 1);
+                return new BackoffIdleStrategy(BACKOFF_SPINS, Long.MAX_VALUE, 1, 1);
             case BUSY_SPIN:
                 return new BusySpinIdleStrategy();
             case WAKE:
-                return new WakeableIdleStrategy(
-                    100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(BACKOFF_MAX_PARK_US));
+                return new WakeableIdleStrategy(BACKOFF_SPINS, BACKOFF_YIELDS,
+                    TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(BACKOFF_MAX_PARK_US));
             default:
-                return new BackoffIdleStrategy(
-                    100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(BACKOFF_MAX_PARK_US));
+                return new BackoffIdleStrategy(BACKOFF_SPINS, BACKOFF_YIELDS,
+                    TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(BACKOFF_MAX_PARK_US));
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import io.ringex.engine.ring.ProducerType;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.Sequencer;
+import io.ringex.engine.ring.SlotDescriptor;
 import io.ringex.engine.ring.SlotHandler;
 import io.ringex.engine.ring.Stage;
 import io.ringex.engine.ring.WakeableIdleStrategy;
@@ -17,32 +18,44 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.IdleStrategy;
 
-import static io.ringex.engine.ring.SlotDescriptor.PAYLOAD_OFFSET;
-
 /**
- * Our ring: one stage per consumer, each on its own {@link AgentRunner}. Slots of 64 bytes: the 32-byte header and
- * a payload of value, step-one result, step-two result and the fizz/buzz flags.
+ * Our ring: one stage per consumer, each on its own {@link AgentRunner}. Each slot holds the benchmark's 26-byte
+ * payload (value, step-one result, step-two result, the fizz/buzz flags) at a payload offset: by default a
+ * single-producer ring's slots are 32 bytes with the payload at 0 (the producer owns every byte, as the Disruptor's
+ * event object holds only its fields), and a multi-producer ring's 64 bytes with the payload after the 8-byte
+ * availability flag the ring keeps at 0.
  */
 final class RingContender implements Contender
 {
-    static final int VALUE = PAYLOAD_OFFSET;
-    static final int STEP_ONE = PAYLOAD_OFFSET + 8;
-    static final int STEP_TWO = PAYLOAD_OFFSET + 16;
-    static final int FIZZ = PAYLOAD_OFFSET + 24;
-    static final int BUZZ = PAYLOAD_OFFSET + 25;
-    static final int SLOT_LENGTH = 64;
+    static final int VALUE = 0;
+    static final int STEP_ONE = 8;
+    static final int STEP_TWO = 16;
+    static final int FIZZ = 24;
+    static final int BUZZ = 25;
+    static final int PAYLOAD_LENGTH = 26;
+    /** A single-producer slot: the payload, rounded up to a power of two. */
+    static final int SLOT_LENGTH = 32;
 
     private static final int[][] PIPELINE = { {1}, {2}, {} };
 
     private final int slotLength;
+    private final int payloadOffset;
 
     /**
-     * @param slotLength bytes per slot: {@link #SLOT_LENGTH} (one cache line, the smallest that holds the header and
-     *                   the payload) unless an experiment asks otherwise.
+     * @param slotLength    bytes per single-producer slot ({@link #SLOT_LENGTH} unless an experiment asks otherwise);
+     *                      a multi-producer ring's slots are at least {@link SlotDescriptor#MIN_SLOT_LENGTH}.
+     * @param payloadOffset where the payload starts in a slot: 0 unless an experiment asks otherwise (32 puts it
+     *                      after a header as large as the engine's); after the flag in a multi-producer ring.
      */
-    RingContender(final int slotLength)
+    RingContender(final int slotLength, final int payloadOffset)
     {
+        if (payloadOffset + PAYLOAD_LENGTH > slotLength)
+        {
+            throw new IllegalArgumentException("a " + slotLength + "-byte slot cannot hold the " + PAYLOAD_LENGTH
+                + "-byte payload at " + payloadOffset);
+        }
         this.slotLength = slotLength;
+        this.payloadOffset = payloadOffset;
     }
 
     public String name()
@@ -53,8 +66,14 @@ final class RingContender implements Contender
     public long runNs(final Topology topology, final IdleStyle style, final long eventsPerProducer, final int capacity)
         throws Exception
     {
-        final Ring ring = Ring.builder().name("bench").capacity(capacity).slotLength(slotLength)
-            .producerType(topology.producers > 1 ? ProducerType.MULTI : ProducerType.SINGLE).build();
+        final boolean multi = topology.producers > 1;
+        final int base = multi ? Math.max(payloadOffset, SlotDescriptor.SEQUENCE_OFFSET + Long.BYTES) : payloadOffset;
+        final Ring ring = Ring.builder().name("bench").capacity(capacity)
+            .slotLength(multi ? Math.max(slotLength, SlotDescriptor.MIN_SLOT_LENGTH) : slotLength)
+            .producerType(multi ? ProducerType.MULTI : ProducerType.SINGLE).build();
+        final int value = base + VALUE;
+        final int stepOne = base + STEP_ONE;
+        final int stepTwo = base + STEP_TWO;
         final long last = eventsPerProducer * topology.producers - 1;
         final CountDownLatch done = new CountDownLatch(topology.finalConsumers);
         final List<Final> finals = new ArrayList<>();
@@ -63,35 +82,38 @@ final class RingContender implements Contender
         {
             case UNICAST_1P_1C:
             case SEQUENCER_3P_1C:
-                stages.add(ring.stage("sum", add(finals, new Final(last, done, 0))).build());
+                stages.add(ring.stage("sum", add(finals, new Final(last, done, 0, base))).build());
                 break;
             case MULTICAST_1P_3C:
                 for (int i = 0; i < 3; i++)
                 {
-                    stages.add(ring.stage("sum" + i, add(finals, new Final(last, done, 0))).build());
+                    stages.add(ring.stage("sum" + i, add(finals, new Final(last, done, 0, base))).build());
                 }
                 break;
             case PIPELINE_1P_3C:
             {
                 final Stage one = ring.stage("one", (buffer, offset, sequence, endOfBatch) ->
-                    buffer.putLong(offset + STEP_ONE, Topology.stepOne(buffer.getLong(offset + VALUE)))).build();
+                    buffer.putLong(offset + stepOne, Topology.stepOne(buffer.getLong(offset + value)))).build();
                 final Stage two = ring.stage("two", (buffer, offset, sequence, endOfBatch) ->
-                    buffer.putLong(offset + STEP_TWO, Topology.stepTwo(buffer.getLong(offset + STEP_ONE))))
+                    buffer.putLong(offset + stepTwo, Topology.stepTwo(buffer.getLong(offset + stepOne))))
                     .gatedOn(one).build();
                 stages.add(one);
                 stages.add(two);
-                stages.add(ring.stage("three", add(finals, new Final(last, done, 1))).gatedOn(two).build());
+                stages.add(ring.stage("three", add(finals, new Final(last, done, 1, base))).gatedOn(two).build());
                 break;
             }
             default:
             {
                 final Stage fizz = ring.stage("fizz", (buffer, offset, sequence, endOfBatch) ->
-                    buffer.putByte(offset + FIZZ, (byte)(buffer.getLong(offset + VALUE) % 3 == 0 ? 1 : 0))).build();
+                    buffer.putByte(offset + base + FIZZ, (byte)(buffer.getLong(offset + value) % 3 == 0 ? 1 : 0)))
+                    .build();
                 final Stage buzz = ring.stage("buzz", (buffer, offset, sequence, endOfBatch) ->
-                    buffer.putByte(offset + BUZZ, (byte)(buffer.getLong(offset + VALUE) % 5 == 0 ? 1 : 0))).build();
+                    buffer.putByte(offset + base + BUZZ, (byte)(buffer.getLong(offset + value) % 5 == 0 ? 1 : 0)))
+                    .build();
                 stages.add(fizz);
                 stages.add(buzz);
-                stages.add(ring.stage("fizzbuzz", add(finals, new Final(last, done, 2))).gatedOn(fizz, buzz).build());
+                stages.add(ring.stage("fizzbuzz", add(finals, new Final(last, done, 2, base))).gatedOn(fizz, buzz)
+                    .build());
                 break;
             }
         }
@@ -102,7 +124,7 @@ final class RingContender implements Contender
         final Thread[] producers = new Thread[topology.producers];
         for (int p = 0; p < producers.length; p++)
         {
-            producers[p] = new Thread(() -> produce(ring, eventsPerProducer, IdleStyle.producerWhenFull(),
+            producers[p] = new Thread(() -> produce(ring, base, eventsPerProducer, IdleStyle.producerWhenFull(),
                 wakeOnPublish), "ring-producer-" + p);
         }
         final long startNs = System.nanoTime();
@@ -136,16 +158,17 @@ final class RingContender implements Contender
         throws Exception
     {
         final Ring ring = Ring.builder().name("latency").capacity(capacity).slotLength(slotLength).build();
+        final int base = payloadOffset;
         final Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
         final long total = warmUp + measured;
         final CountDownLatch done = new CountDownLatch(1);
         final Stage one = ring.stage("one", (buffer, offset, sequence, endOfBatch) ->
-            buffer.putLong(offset + STEP_ONE, buffer.getLong(offset + VALUE))).build();
+            buffer.putLong(offset + base + STEP_ONE, buffer.getLong(offset + base + VALUE))).build();
         final Stage two = ring.stage("two", (buffer, offset, sequence, endOfBatch) ->
-            buffer.putLong(offset + STEP_TWO, buffer.getLong(offset + STEP_ONE))).gatedOn(one).build();
+            buffer.putLong(offset + base + STEP_TWO, buffer.getLong(offset + base + STEP_ONE))).gatedOn(one).build();
         final Stage three = ring.stage("three", (buffer, offset, sequence, endOfBatch) ->
         {
-            final long latencyNs = System.nanoTime() - buffer.getLong(offset + STEP_TWO);
+            final long latencyNs = System.nanoTime() - buffer.getLong(offset + base + STEP_TWO);
             if (sequence >= warmUp)
             {
                 histogram.recordValue(Math.min(latencyNs, histogram.getHighestTrackableValue()));
@@ -168,7 +191,7 @@ final class RingContender implements Contender
             intendedNs += intervalNs;
             Contender.paceUntil(intendedNs);
             final long sequence = sequencer.next(idle);
-            buffer.putLong(ring.slotOffset(sequence) + VALUE, intendedNs);
+            buffer.putLong(ring.slotOffset(sequence) + base + VALUE, intendedNs);
             sequencer.publish(sequence);
             wake(wakeOnPublish);
         }
@@ -260,15 +283,15 @@ final class RingContender implements Contender
         }
     }
 
-    private static void produce(
-        final Ring ring, final long events, final IdleStrategy idle, final WakeableIdleStrategy[] wakeOnPublish)
+    private static void produce(final Ring ring, final int base, final long events, final IdleStrategy idle,
+        final WakeableIdleStrategy[] wakeOnPublish)
     {
         final Sequencer sequencer = ring.sequencer();
         final AtomicBuffer buffer = ring.buffer();
         for (long i = 0; i < events; i++)
         {
             final long sequence = sequencer.next(idle);
-            buffer.putLong(ring.slotOffset(sequence) + VALUE, i);
+            buffer.putLong(ring.slotOffset(sequence) + base + VALUE, i);
             sequencer.publish(sequence);
             wake(wakeOnPublish);
         }
@@ -288,29 +311,31 @@ final class RingContender implements Contender
         private final long last;
         private final CountDownLatch done;
         private final int kind;
+        private final int base;
         private long acc;
         long result;
 
-        Final(final long last, final CountDownLatch done, final int kind)
+        Final(final long last, final CountDownLatch done, final int kind, final int base)
         {
             this.last = last;
             this.done = done;
             this.kind = kind;
+            this.base = base;
         }
 
         public void onSlot(final AtomicBuffer buffer, final int offset, final long sequence, final boolean endOfBatch)
         {
             if (0 == kind)
             {
-                acc += buffer.getLong(offset + VALUE);
+                acc += buffer.getLong(offset + base + VALUE);
             }
             else if (1 == kind)
             {
-                acc += Topology.pipelineCounts(buffer.getLong(offset + STEP_TWO)) ? 1 : 0;
+                acc += Topology.pipelineCounts(buffer.getLong(offset + base + STEP_TWO)) ? 1 : 0;
             }
             else
             {
-                acc += (buffer.getByte(offset + FIZZ) & buffer.getByte(offset + BUZZ));
+                acc += (buffer.getByte(offset + base + FIZZ) & buffer.getByte(offset + base + BUZZ));
             }
             if (sequence == last)
             {

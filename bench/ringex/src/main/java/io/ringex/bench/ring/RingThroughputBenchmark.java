@@ -27,7 +27,9 @@ import org.HdrHistogram.Histogram;
  *   --topologies=A,B     topology names, e.g. UNICAST_1P_1C            (default all five)
  *   --busy-spin-unicast  also run unicast with busy spin (2 threads: fits 2 cores)
  *   --capacity=N         ring / queue capacity                           (default 65536)
- *   --slot-length=N      our ring's slot length in bytes, a power of two  (default 64: one cache line)
+ *   --slot-length=N      our single-producer ring's slot length in bytes, a power of two (default 32: the payload)
+ *   --payload-offset=N   where the payload starts in our slots (default 0; 32 = after a header like the engine's)
+ *   --without-abq        leave ArrayBlockingQueue out (quicker experiments; its columns print as NaN)
  *   --latency-rate=N     paced events per second for the latency test    (default 100,000)
  *   --latency-events=N   measured latency events, after as many/2 warm-up (default 300,000)
  *   --out=DIR            where results go                                (default target/ring-bench)
@@ -62,7 +64,11 @@ public final class RingThroughputBenchmark
         }
         final int slotLength = Integer.parseInt(
             options.getOrDefault("slot-length", String.valueOf(RingContender.SLOT_LENGTH)));
-        final Contender[] contenders = {new RingContender(slotLength), new DisruptorContender(), new QueueContender()};
+        final int payloadOffset = Integer.parseInt(options.getOrDefault("payload-offset", "0"));
+        final Contender ours = new RingContender(slotLength, payloadOffset);
+        final Contender[] contenders = options.containsKey("without-abq") ?
+            new Contender[]{ours, new DisruptorContender()} :
+            new Contender[]{ours, new DisruptorContender(), new QueueContender()};
 
         final List<String[]> rows = new ArrayList<>();
         final List<Case> cases = new ArrayList<>();
@@ -82,7 +88,8 @@ public final class RingThroughputBenchmark
         {
             final long perProducer = events / c.topology.producers;
             final long total = perProducer * c.topology.producers;
-            final double[][] opsPerSecond = new double[contenders.length][rounds];
+            final double[][] opsPerSecond = new double[3][rounds];
+            Arrays.fill(opsPerSecond[2], Double.NaN);
             for (int round = -1; round < rounds; round++)
             {
                 for (int k = 0; k < contenders.length; k++)

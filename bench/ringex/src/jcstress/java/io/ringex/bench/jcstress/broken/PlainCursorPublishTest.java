@@ -3,7 +3,6 @@ package io.ringex.bench.jcstress.broken;
 import io.ringex.bench.jcstress.RingStates;
 import io.ringex.engine.ring.ProducerType;
 import io.ringex.engine.ring.Ring;
-import io.ringex.engine.ring.SlotDescriptor;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -35,7 +34,6 @@ public class PlainCursorPublishTest
     {
         // The claim of sequence 0 on an empty ring, then SingleProducerSequencer.publish with setPlain for setRelease.
         RingStates.putPayload(ring, 0, 42);
-        ring.buffer().putLong(ring.slotOffset(0) + SlotDescriptor.SEQUENCE_OFFSET, 0);
         cursor.setPlain(0);
     }
 
