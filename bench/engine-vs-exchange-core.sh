@@ -47,7 +47,7 @@ if [ ! -s "$xc_cp_file" ]; then
     mvn -B -o -q -pl bench/exchange-core dependency:build-classpath -Dmdep.outputFile="$xc_cp_file" >/dev/null
 fi
 rx_cp="$root/bench/ringex/target/classes:$root/engine/target/classes:$root/journal/target/classes"
-rx_cp="$rx_cp:$root/protocol/target/classes:$(cat "$rx_cp_file")"
+rx_cp="$rx_cp:$root/client/target/classes:$root/common/target/classes:$root/protocol/target/classes:$(cat "$rx_cp_file")"
 xc_cp="$root/bench/exchange-core/target/classes:$(cat "$xc_cp_file")"
 
 case "$mode" in
