@@ -299,8 +299,8 @@ public final class EngineContext
         @ConfigOption("COMPACT (one thread for the whole pipeline), SHARED (2 threads: input side and publishers, " +
             "processor) or DEDICATED (a thread per agent); docs/benchmarks.md, \"Threading profiles\", says when")
         public static final String THREADING_PROP_NAME = "ringex.engine.threading";
-        /** Default threading. */
-        public static final Threading THREADING_DEFAULT = Threading.SHARED;
+        /** Default threading: COMPACT, the fastest end to end on a 2-core machine (docs/benchmarks.md). */
+        public static final Threading THREADING_DEFAULT = Threading.COMPACT;
 
         @ConfigOption("Agrona's names: " + IdleStrategies.NAMES + "; `spin` only with a core per spinning thread")
         public static final String IDLE_STRATEGY_PROP_NAME = "ringex.engine.idle.strategy";
