@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# End-to-end SBE latency, side by side in ONE invocation (docs/benchmarks.md, "End to end against the bare
+# transport"): for each round and rate,
+#   echo        the bare Aeron echo (io.ringex.bench.gateway.AeronEchoBaseline): the same two-process UDP loopback
+#               and open-loop measurement with no Ringex code, through 0 and 4 thread hops;
+#   allinone    ./ringex demo (engine, gateway and dashboard in one JVM, one media driver);
+#   distributed ./ringex engine and ./ringex gateway in separate JVMs, each with its own media driver, over UDP,
+#               the reference data applied with ./ringex admin apply (the demo's file);
+#   fix         the all-in-one again, through its FIX acceptor (Artio) with QuickFIX/J initiators (not in the
+#               default PATHS: there is no bare FIX echo to set beside it);
+# each measured by ./ringex loadgen --transport sbe|fix (its own JVM and driver): open loop, coordinated-omission
+# corrected, the orders crossing (half acks, half fills). One CSV row per run, in bench/gateway-report.py's format
+# (path,detail,round,rate,load1 before,load1 after,key=value...). Each venue runs alone: started fresh for each
+# round, warmed up at 20K/s, measured at each rate, stopped.
+#
+#   bench/e2e-latency.sh [OUT_DIR]
+#
+# Env: ROUNDS (3), RATES ("1000 10000 50000"), PATHS ("echo allinone distributed", or any of those and fix),
+# PROFILE (the engine threading profile of the venues; default the node's), DURATION (8 s measured), WARMUP (2 s
+# sent first, not measured), SWEEP (rates for the all-in-one in the last round, one run each, e.g. "1000 5000 ...
+# 300000": latency against offered load up to saturation), VENUE_OPTS (more JVM options for the venues'
+# processes), PORT_BASE (47100). Build first: mvn -B -q -o install -DskipTests
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$(mktemp -d /tmp/ringex-e2e.XXXX)}"
+mkdir -p "$out"
+rounds="${ROUNDS:-3}"
+rates="${RATES:-1000 10000 50000}"
+paths="${PATHS:-echo allinone distributed}"
+profile="${PROFILE:-}"
+duration="${DURATION:-8}"
+warmup="${WARMUP:-2}"
+sweep="${SWEEP:-}"
+base="${PORT_BASE:-47100}"
+echo_port=$base
+aio_sbe=$((base + 2)); aio_fix=$((base + 3)); aio_http=$((base + 4))
+ingress_port=$((base + 5)); control_port=$((base + 6)); dist_sbe=$((base + 7))
+read -r -a jvm_flags < "$here/protocol/target/classes/ringex-jvm.flags"
+bench_cp="$here/bench/ringex/target/classes:$(cat "$here/bench/ringex/target/classpath.txt")"
+csv="$out/results.csv"
+pids=()
+
+cleanup()
+{
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+load1()
+{
+    cut -d' ' -f1 /proc/loadavg
+}
+
+# wait_for FILE PATTERN PID: until the process has printed the line (or died)
+wait_for()
+{
+    for _ in $(seq 1 240); do
+        grep -q "$2" "$1" 2>/dev/null && return 0
+        kill -0 "$3" 2>/dev/null || { echo "process $3 died: $1" >&2; tail -20 "$1" >&2; return 1; }
+        sleep 0.5
+    done
+    echo "timed out waiting for '$2' in $1" >&2
+    return 1
+}
+
+row()
+{
+    local path="$1" detail="$2" round="$3" rate="$4" before="$5" log="$6"
+    local result
+    result="$(grep '^RESULT' "$log" | sed 's/^RESULT //' | tr '\n' ' ' | sed 's/ $//' || true)"
+    echo "$path,$detail,$round,$rate,$before,$(load1),$(echo "${result:-failed=1}" | tr ' ' ',')" | tee -a "$csv"
+}
+
+echo_run()
+{
+    local round="$1" rate="$2" hops="$3" log="$out/echo-hops$3-$1-$2.log" before server
+    java "${jvm_flags[@]}" -Xms1g -Xmx1g -cp "$bench_cp" io.ringex.bench.gateway.AeronEchoBaseline server \
+        --port "$echo_port" --reply-port $((echo_port + 1)) --hops "$hops" > "$log.server" 2>&1 &
+    server=$!
+    sleep 2
+    before="$(load1)"
+    java "${jvm_flags[@]}" -Xms1g -Xmx1g -cp "$bench_cp" io.ringex.bench.gateway.AeronEchoBaseline client \
+        --port "$echo_port" --reply-port $((echo_port + 1)) --rate "$rate" --seconds "$duration" --warmup "$warmup" \
+        > "$log" 2>&1 || true
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    row echo "hops$hops" "$round" "$rate" "$before" "$log"
+}
+
+# venue_ticks: CPU time (user + system, clock ticks) of the venue's processes so far
+venue_ticks()
+{
+    local total=0 pid
+    for pid in "${pids[@]}"; do
+        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$total"
+}
+
+load_run()
+{
+    local path="$1" round="$2" rate="$3" port="$4" log="$out/$1-$2-$3.log" before ticks start transport=sbe
+    [ "$path" = fix ] && transport=fix
+    before="$(load1)"
+    ticks="$(venue_ticks)"
+    start="$(date +%s%N)"
+    "$here/ringex" loadgen --transport "$transport" "--$transport-port" "$port" --rate "$rate" --duration "$duration" \
+        --warmup "$warmup" > "$log" 2>&1 || true
+    # the venue's CPU while the generator ran (its start-up included), in % of one core
+    echo "RESULT venueCpuPct=$(( ($(venue_ticks) - ticks) * 100 * 10000000 / ($(date +%s%N) - start) ))" >> "$log"
+    row "$path" "${profile:-default}" "$round" "$rate" "$before" "$log"
+}
+
+start_allinone()
+{
+    local extra=()
+    [ -n "$profile" ] && extra+=("--ringex.engine.threading=$profile")
+    rm -rf "$out/allinone-data"
+    RINGEX_JAVA_OPTS="-Xms2g -Xmx2g ${VENUE_OPTS:-}" "$here/ringex" demo --data="$out/allinone-data" \
+        --sbe-port=$aio_sbe --fix-port=$aio_fix --server.port=$aio_http \
+        --ringex.gateway.throttle.messages.per.second=1000000 \
+        "${extra[@]}" > "$out/allinone.log" 2>&1 &
+    pids+=($!)
+    wait_for "$out/allinone.log" "RINGEX READY" $!
+}
+
+start_distributed()
+{
+    local dir="$out/distributed" engine_aeron="/dev/shm/ringex-e2e-engine-$base"
+    local outbound="aeron:udp?endpoint=localhost:0|control=localhost:$control_port|control-mode=dynamic"
+    rm -rf "$dir" "$engine_aeron" "/dev/shm/ringex-e2e-gateway-$base"
+    mkdir -p "$dir"
+    {
+        echo "ringex.engine.node.id=1"
+        echo "ringex.engine.role=PRIMARY"
+        echo "ringex.engine.aeron.embedded=true"
+        echo "ringex.engine.aeron.dir=$engine_aeron"
+        echo "ringex.engine.ingress.channel=aeron:udp?endpoint=localhost:$ingress_port"
+        echo "ringex.engine.outbound.channel=aeron:udp?control=localhost:$control_port|control-mode=dynamic"
+        echo "ringex.engine.replication.mode=OFF"
+        echo "ringex.engine.journal.dir=$dir/journal"
+        echo "ringex.engine.snapshot.dir=$dir/snapshots"
+        echo "ringex.engine.journal.durability=PROCESS"
+        [ -n "$profile" ] && echo "ringex.engine.threading=$profile"
+    } > "$dir/engine.properties"
+    {
+        echo "ringex.gateway.id=1"
+        echo "ringex.gateway.embedded.driver=true"
+        echo "ringex.gateway.aeron.dir=/dev/shm/ringex-e2e-gateway-$base"
+        echo "ringex.gateway.archive.dir=$dir/archive"
+        echo "ringex.gateway.client.channel=aeron:udp?endpoint=localhost:$dist_sbe"
+        echo "ringex.gateway.engine.ingress.channel=aeron:udp?endpoint=localhost:$ingress_port"
+        echo "ringex.gateway.engine.egress.channel=$outbound"
+        echo "ringex.gateway.engine.marketdata.channel=$outbound"
+        echo "ringex.gateway.fix.enabled=false"
+        echo "ringex.gateway.throttle.messages.per.second=1000000"
+    } > "$dir/gateway.properties"
+    RINGEX_JAVA_OPTS="-Xms1g -Xmx1g ${VENUE_OPTS:-}" "$here/ringex" engine "$dir/engine.properties" \
+        > "$out/engine.log" 2>&1 &
+    pids+=($!)
+    wait_for "$out/engine.log" "RINGEX ENGINE READY" $!
+    "$here/ringex" admin apply "$here/app/src/main/resources/reference-data/demo.yml" --operator e2e-bench \
+        --reason "benchmark venue" --aeron-dir "$engine_aeron" \
+        --ingress "aeron:udp?endpoint=localhost:$ingress_port" --outbound "$outbound" > "$out/admin.log" 2>&1
+    RINGEX_JAVA_OPTS="-Xms1g -Xmx1g ${VENUE_OPTS:-}" "$here/ringex" gateway "$dir/gateway.properties" \
+        > "$out/gateway.log" 2>&1 &
+    pids+=($!)
+    wait_for "$out/gateway.log" "up: SBE" $!
+}
+
+{
+    echo "# $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+    echo "# $(java -version 2>&1 | head -1)"
+    echo "# rounds=$rounds rates=$rates paths=$paths profile=${profile:-default} duration=${duration}s" \
+        "warmup=${warmup}s sweep=$sweep"
+    echo "# columns: path,detail,round,rate,load1_before,load1_after,key=value results"
+} | tee "$csv"
+
+stop_venue()
+{
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    pids=()
+}
+
+case " $paths " in *" echo "*) echo_run warmup 50000 4 ;; esac
+for round in $(seq 1 "$rounds"); do
+    for path in $paths; do
+        if [ "$path" = echo ]; then
+            for rate in $rates; do
+                echo_run "$round" "$rate" 0
+                echo_run "$round" "$rate" 4
+            done
+            continue
+        fi
+        # each venue alone on the machine: started fresh for the round, warmed up, stopped after its rates
+        case "$path" in
+            allinone) start_allinone; port=$aio_sbe ;;
+            fix) start_allinone; port=$aio_fix ;;
+            distributed) start_distributed; port=$dist_sbe ;;
+            *) echo "unknown path $path" >&2; exit 2 ;;
+        esac
+        load_run "$path" "warmup$round" 20000 "$port"
+        for rate in $rates; do
+            load_run "$path" "$round" "$rate" "$port"
+        done
+        if [ "$path" = allinone ] && [ "$round" = "$rounds" ]; then
+            for rate in $sweep; do
+                load_run sweep-allinone sweep "$rate" "$port"
+            done
+        fi
+        stop_venue
+    done
+done
+echo "# done $(date -u +%FT%TZ); results in $csv"
