@@ -96,9 +96,13 @@ public final class Ring implements AutoCloseable
         }
         final ByteBuffer byteBuffer = BufferUtil.allocateDirectAligned((int)length, SlotDescriptor.BUFFER_ALIGNMENT);
         buffer = new UnsafeBuffer(byteBuffer);
-        for (int i = 0; ProducerType.MULTI == producerType && i < capacity; i++)
+        if (ProducerType.MULTI == producerType)
         {
-            buffer.putLong(i * slotLength + SlotDescriptor.SEQUENCE_OFFSET, SlotDescriptor.UNPUBLISHED);
+            // the availability flags: no slot published yet
+            for (int i = 0; i < capacity; i++)
+            {
+                buffer.putLong(i * slotLength + SlotDescriptor.SEQUENCE_OFFSET, SlotDescriptor.UNPUBLISHED);
+            }
         }
 
         countersManager = null != builder.countersManager ? builder.countersManager : newCountersManager();

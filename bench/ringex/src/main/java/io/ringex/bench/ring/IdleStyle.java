@@ -47,11 +47,27 @@ public enum IdleStyle
     WAKE;
 
     /** Our backoff's longest park, microseconds: 100 unless {@code -Dringex.bench.backoff.max.park.us} says. */
-    private static final long BACKOFF_MAX_PARK_US = Long.getLong("ringex.bench.backoff.max.park.us", 100);
+    private static final long BACKOFF_MAX_PARK_US = experiment("ringex.bench.backoff.max.park.us", 100);
     /** Our backoff's (and wake's) spins before yielding: 100 unless {@code -Dringex.bench.backoff.spins} says. */
-    private static final long BACKOFF_SPINS = Long.getLong("ringex.bench.backoff.spins", 100);
+    private static final long BACKOFF_SPINS = experiment("ringex.bench.backoff.spins", 100);
     /** Our backoff's (and wake's) yields before parking: 10 unless {@code -Dringex.bench.backoff.yields} says. */
-    private static final long BACKOFF_YIELDS = Long.getLong("ringex.bench.backoff.yields", 10);
+    private static final long BACKOFF_YIELDS = experiment("ringex.bench.backoff.yields", 10);
+
+    /**
+     * An experiment's setting: a malformed value stops the benchmark naming the key, rather than running the default.
+     */
+    private static long experiment(final String key, final long defaultValue)
+    {
+        final String value = System.getProperty(key);
+        try
+        {
+            return null == value ? defaultValue : Long.parseLong(value.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(key + ": must be a whole number (was '" + value + "')", ex);
+        }
+    }
 
     IdleStrategy agrona()
     {
