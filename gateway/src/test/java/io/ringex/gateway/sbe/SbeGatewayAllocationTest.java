@@ -19,6 +19,7 @@ import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.ExecutionReportEncoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
+import io.ringex.protocol.codecs.LogonStatus;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -175,6 +177,7 @@ final class SbeGatewayAllocationTest
         final AtomicLong send = new AtomicLong();
         final AtomicLong reports;
         final AtomicLong rejects;
+        private final Counting counting;
         private final ExchangeClient exchange;
         private long sent;
         private boolean logonSent;
@@ -182,6 +185,7 @@ final class SbeGatewayAllocationTest
         OrderPump(final ExchangeClient exchange, final Counting counting)
         {
             this.exchange = exchange;
+            this.counting = counting;
             this.reports = counting.reports;
             this.rejects = counting.rejects;
         }
@@ -189,6 +193,11 @@ final class SbeGatewayAllocationTest
         public int doWork()
         {
             int work = exchange.poll(64);
+            if (logonSent && counting.logonRefused.getAndSet(false))
+            {
+                // Refused as busy: the logon came before the gateway had the engine's user directory. Again.
+                logonSent = false;
+            }
             if (!logonSent)
             {
                 logonSent = exchange.isConnected() && exchange.logon("alice", TestUsers.ALICE_PASSWORD, false,
@@ -229,9 +238,14 @@ final class SbeGatewayAllocationTest
     {
         final AtomicLong reports = new AtomicLong();
         final AtomicLong rejects = new AtomicLong();
+        final AtomicBoolean logonRefused = new AtomicBoolean();
 
         public void onLogonResponse(final LogonResponseDecoder response)
         {
+            if (response.status() != LogonStatus.ACCEPTED)
+            {
+                logonRefused.set(true);
+            }
         }
 
         public void onExecutionReport(final ExecutionReportDecoder report)
