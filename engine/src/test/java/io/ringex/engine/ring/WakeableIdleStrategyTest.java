@@ -88,13 +88,15 @@ class WakeableIdleStrategyTest
             AgentRunner.startOnThread(runner);
             final long deadline = System.nanoTime() + TIMEOUT_NS;
             // Spin, yield, raise the flag, one more duty cycle, then the hour's park.
-            while (cycles.get() < 3 && System.nanoTime() < deadline)
+            while ((cycles.get() < 3 || runner.thread().getState() != Thread.State.TIMED_WAITING) &&
+                System.nanoTime() < deadline)
             {
                 Thread.onSpinWait();
             }
-            Thread.sleep(50);
+            assertEquals(Thread.State.TIMED_WAITING, runner.thread().getState(), "the consumer parked");
             final long parkedAt = cycles.get();
             assertEquals(0, producer.doWork());
+            // That nothing happens cannot be awaited: give a wrongly woken consumer time to run a duty cycle.
             Thread.sleep(50);
             assertEquals(parkedAt, cycles.get(), "not woken: the producer made no work");
             assertTrue(parkedAt >= 3, "parked after " + parkedAt + " duty cycles");
