@@ -6,6 +6,8 @@ import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.AdminStatus;
@@ -37,6 +39,7 @@ public final class AdminClient implements AutoCloseable
     private final ExclusivePublication ingress;
     private final Subscription risk;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final FragmentHandler onRisk = EventBatches.unpacking(this::onRisk);
     private final AdminResponseDecoder response = new AdminResponseDecoder();
     private final UnsafeBuffer pending = new UnsafeBuffer(new byte[4096]);
     private int pendingLength = -1;
@@ -195,29 +198,31 @@ public final class AdminClient implements AutoCloseable
 
     private int poll()
     {
-        return risk.poll((buffer, offset, length, h) ->
+        return risk.poll(onRisk, 64);
+    }
+
+    private void onRisk(final DirectBuffer buffer, final int offset, final int length, final Header frame)
+    {
+        header.wrap(buffer, offset);
+        if (header.templateId() == AdminResponseDecoder.TEMPLATE_ID)
         {
-            header.wrap(buffer, offset);
-            if (header.templateId() == AdminResponseDecoder.TEMPLATE_ID)
+            response.wrapAndApplyHeader(buffer, offset, header);
+            // SBE's access order: the fixed fields, then the echoed command.
+            final long requestId = response.requestId();
+            final int templateId = response.templateId();
+            final boolean accepted = response.status() == AdminStatus.ACCEPTED;
+            final RejectReason reason = response.rejectReason();
+            final long commandSequence = response.commandSequence();
+            answered++;
+            if (!accepted && firstRejection == null)
             {
-                response.wrapAndApplyHeader(buffer, offset, header);
-                // SBE's access order: the fixed fields, then the echoed command.
-                final long requestId = response.requestId();
-                final int templateId = response.templateId();
-                final boolean accepted = response.status() == AdminStatus.ACCEPTED;
-                final RejectReason reason = response.rejectReason();
-                final long commandSequence = response.commandSequence();
-                answered++;
-                if (!accepted && firstRejection == null)
-                {
-                    firstRejection = "request " + requestId + ": " + reason;
-                }
-                if (pendingLength >= 0 && null == pendingAnswer && isPending(buffer, requestId, templateId))
-                {
-                    pendingAnswer = new Answer(requestId, templateId, accepted, reason, commandSequence);
-                }
+                firstRejection = "request " + requestId + ": " + reason;
             }
-        }, 64);
+            if (pendingLength >= 0 && null == pendingAnswer && isPending(buffer, requestId, templateId))
+            {
+                pendingAnswer = new Answer(requestId, templateId, accepted, reason, commandSequence);
+            }
+        }
     }
 
     /**

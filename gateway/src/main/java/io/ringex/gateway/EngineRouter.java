@@ -6,6 +6,7 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.aeron.logbuffer.FragmentHandler;
+import io.ringex.client.EventBatches;
 import io.ringex.gateway.auth.LogonGuard;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.PrimarySelector;
@@ -269,7 +270,8 @@ public final class EngineRouter implements AutoCloseable
             final int engine = i;
             ingressPublications[i] = aeron.addPublication(endpoint.ingressChannel(), endpoint.ingressStreamId());
             egressSubscriptions[i] = aeron.addSubscription(endpoint.egressChannel(), endpoint.egressStreamId());
-            egressHandlers[i] = (buffer, offset, length, header) -> onEgress(engine, buffer, offset, length);
+            egressHandlers[i] = EventBatches.unpackingControlled(
+                (buffer, offset, length, header) -> onEgress(engine, buffer, offset, length));
             statusSubscriptions[i] = aeron.addSubscription(endpoint.statusChannel(), endpoint.statusStreamId());
             statusHandlers[i] = (buffer, offset, length, header) -> onStatus(engine, buffer, offset, length);
         }

@@ -23,6 +23,7 @@ import io.ringex.protocol.codecs.DropCopyStatusDecoder;
 import io.ringex.protocol.codecs.DropCopySubscribeDecoder;
 import io.ringex.protocol.codecs.EndOfDayDecoder;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
+import io.ringex.protocol.codecs.EventBatchDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.GatewayBarrierDecoder;
 import io.ringex.protocol.codecs.GatewayBarrierReachedDecoder;
@@ -234,6 +235,8 @@ public final class MessageCatalog
             new int[]{ UserDefinitionDecoder.AccountsDecoder.sbeBlockLength() });
         add(UserDirectoryEndDecoder.TEMPLATE_ID, "UserDirectoryEnd", Kind.EVENT,
             UserDirectoryEndDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(EventBatchDecoder.TEMPLATE_ID, "EventBatch", Kind.EVENT, EventBatchDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.VAR_DATA }, NO_GROUPS);
 
         add(ReplicatedCommandDecoder.TEMPLATE_ID, "ReplicatedCommand", Kind.REPLICATION,
             ReplicatedCommandDecoder.BLOCK_LENGTH, new Part[]{ Part.VAR_DATA }, NO_GROUPS);

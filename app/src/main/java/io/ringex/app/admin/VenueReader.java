@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import io.aeron.Aeron;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
+import io.ringex.client.EventBatches;
 import io.ringex.client.AdminClient;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.BooleanType;
@@ -61,8 +62,8 @@ final class VenueReader implements AutoCloseable
     private final TradingScheduleDefinitionDecoder schedule = new TradingScheduleDefinitionDecoder();
     private final UserDefinitionDecoder userDefinition = new UserDefinitionDecoder();
     private final UserDirectoryEndDecoder directoryEnd = new UserDirectoryEndDecoder();
-    private final FragmentHandler onRisk = this::onRisk;
-    private final FragmentHandler onEgress = this::onEgress;
+    private final FragmentHandler onRisk = EventBatches.unpacking(this::onRisk);
+    private final FragmentHandler onEgress = EventBatches.unpacking(this::onEgress);
     private int statuses;
     private NodeRole role;
     private int nodeId;

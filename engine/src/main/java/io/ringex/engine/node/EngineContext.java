@@ -320,6 +320,12 @@ public final class EngineContext
         /** Default: parked threads are woken by the stages feeding them. */
         public static final boolean IDLE_WAKE_DEFAULT = true;
 
+        @ConfigOption("the most events of one output-ring batch sent as one Aeron message (an `EventBatch`) on the " +
+            "egress and risk streams, 1..64; `1` sends every event alone (docs/protocol.md, \"Event batches\")")
+        public static final String OUTBOUND_BATCH_PROP_NAME = "ringex.engine.outbound.batch";
+        /** Default: up to 64 events in one message, as many as fit unfragmented. */
+        public static final int OUTBOUND_BATCH_DEFAULT = 64;
+
         private Configuration()
         {
         }
@@ -595,6 +601,12 @@ public final class EngineContext
             return config().bool(IDLE_WAKE_PROP_NAME, IDLE_WAKE_DEFAULT);
         }
 
+        /** @return {@link #OUTBOUND_BATCH_PROP_NAME} or its default. */
+        public static int outboundBatch()
+        {
+            return config().intValue(OUTBOUND_BATCH_PROP_NAME, OUTBOUND_BATCH_DEFAULT);
+        }
+
         /** @return {@link #IDLE_STRATEGY_PROP_NAME} or its default, one of {@link IdleStrategies#NAMES}. */
         public static String idleStrategy()
         {
@@ -650,6 +662,7 @@ public final class EngineContext
     private String idleStrategy = Configuration.idleStrategy();
     private long idleMaxParkNs = Configuration.idleMaxParkNs();
     private boolean idleWake = Configuration.idleWake();
+    private int outboundBatch = Configuration.outboundBatch();
     private long replicationAckTimeoutNs = Configuration.replicationAckTimeoutNs();
     private EpochNanoClock epochNanoClock;
     private NanoClock nanoClock;
@@ -719,6 +732,9 @@ public final class EngineContext
         IdleStrategies.check(Configuration.IDLE_STRATEGY_PROP_NAME, idleStrategy);
         require(idleMaxParkNs >= TimeUnit.MICROSECONDS.toNanos(1) && idleMaxParkNs <= TimeUnit.MILLISECONDS.toNanos(1),
             Configuration.IDLE_MAX_PARK_PROP_NAME, SystemUtil.formatDuration(idleMaxParkNs), "must be 1us..1ms");
+        require(outboundBatch >= 1 && outboundBatch <= OutboundStage.MAX_EVENTS_PER_MESSAGE,
+            Configuration.OUTBOUND_BATCH_PROP_NAME, outboundBatch,
+            "must be 1.." + OutboundStage.MAX_EVENTS_PER_MESSAGE);
         if (null == epochNanoClock)
         {
             epochNanoClock = new SystemEpochNanoClock();
@@ -1402,6 +1418,19 @@ public final class EngineContext
     public EngineContext idleWake(final boolean wake)
     {
         this.idleWake = wake;
+        return this;
+    }
+
+    /** @return the most events in one egress or risk message; 1 sends each alone. */
+    public int outboundBatch()
+    {
+        return outboundBatch;
+    }
+
+    /** @param maxEvents the most events in one egress or risk message, 1..64; 1 sends each alone. @return this. */
+    public EngineContext outboundBatch(final int maxEvents)
+    {
+        this.outboundBatch = maxEvents;
         return this;
     }
 

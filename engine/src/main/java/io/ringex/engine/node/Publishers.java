@@ -69,7 +69,7 @@ final class Publishers
             OrderStatusReportDecoder.TEMPLATE_ID, MassCancelReportDecoder.TEMPLATE_ID,
             // for the gateways' drop-copy sessions, which receive every trade bust of their scope
             TradeBustedDecoder.TEMPLATE_ID },
-            false, Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped);
+            Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped, ctx.outboundBatch());
         // The feed never waits for a subscriber; the recovery agent reads what it sends from a broadcast buffer and
         // answers snapshot and retransmission requests on a thread of its own (docs/protocol.md, "Market data").
         final UnsafeBuffer broadcast = new UnsafeBuffer(
@@ -88,8 +88,8 @@ final class Publishers
             resources.counters.newCounter("marketdata-refusals-dropped"));
         final OutboundStage riskHandler = new OutboundStage(risk, new int[]{
             AccountRiskUpdateDecoder.TEMPLATE_ID, AdminResponseDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID,
-            InstrumentDefinitionDecoder.TEMPLATE_ID, TradingScheduleDefinitionDecoder.TEMPLATE_ID }, false,
-            Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped);
+            InstrumentDefinitionDecoder.TEMPLATE_ID, TradingScheduleDefinitionDecoder.TEMPLATE_ID },
+            Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped, ctx.outboundBatch());
         stage = resources.outputRing.stage("publishers",
             resources.trace.published(new FanOutHandler(egressHandler, marketDataHandler, riskHandler)))
             .errorPolicy(StageErrorPolicy.SKIP).errorHandler(resources.stageErrors("output/publishers")).build();

@@ -10,6 +10,7 @@ import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.ringex.client.CommandEncoder;
+import io.ringex.client.EventBatches;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
@@ -70,7 +71,7 @@ final class EngineTestClient implements AutoCloseable
     private final CancelRejectDecoder cancelReject = new CancelRejectDecoder();
     private final EngineStatusDecoder status = new EngineStatusDecoder();
     private final TradeDecoder trade = new TradeDecoder();
-    private final FragmentHandler handler = this::onEvent;
+    private final FragmentHandler handler = EventBatches.unpacking(this::onEvent);
     private long requestId;
 
     EngineTestClient(final String aeronDir, final EngineContext ctx, final String subscriberOutboundChannel)

@@ -14,6 +14,7 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
+import io.ringex.client.EventBatches;
 import io.ringex.engine.replay.ReportReplayService;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalReader;
@@ -83,7 +84,7 @@ class ReportReplayIT
     {
     }
 
-    private final FragmentHandler onLive = (buffer, offset, length, h) ->
+    private final FragmentHandler onLive = EventBatches.unpacking((buffer, offset, length, h) ->
     {
         header.wrap(buffer, offset);
         switch (header.templateId())
@@ -104,7 +105,7 @@ class ReportReplayIT
             default:
                 break;
         }
-    };
+    });
 
     private final FragmentHandler onReplay = (buffer, offset, length, h) ->
     {

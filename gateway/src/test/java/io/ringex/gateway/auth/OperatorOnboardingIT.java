@@ -10,6 +10,7 @@ import io.aeron.Aeron;
 import io.aeron.CommonContext;
 import io.aeron.Subscription;
 import io.ringex.client.AdminClient;
+import io.ringex.client.EventBatches;
 import io.ringex.client.ExchangeClient;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
@@ -154,7 +155,7 @@ class OperatorOnboardingIT
         final MessageHeaderDecoder header = new MessageHeaderDecoder();
         final AccountRiskUpdateDecoder update = new AccountRiskUpdateDecoder();
         Await.until("the risk stream shows uma long 4 and vic short 4", () -> positions[0] == 4 && positions[1] == -4,
-            () -> risk.poll((buffer, offset, length, h) ->
+            () -> risk.poll(EventBatches.unpacking((buffer, offset, length, h) ->
             {
                 header.wrap(buffer, offset);
                 if (header.templateId() == AccountRiskUpdateDecoder.TEMPLATE_ID)
@@ -169,7 +170,7 @@ class OperatorOnboardingIT
                         }
                     }
                 }
-            }, 100));
+            }), 100));
     }
 
     private static void accept(final AdminClient admin, final int length)

@@ -1,5 +1,6 @@
 package io.ringex.risk.aeron;
 
+import io.ringex.client.EventBatches;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -85,9 +86,9 @@ public final class EngineStreamsAgent implements Agent
         this.egressConnected = new boolean[risk.length];
         for (int i = 0; i < risk.length; i++)
         {
-            riskAssemblers[i] = new FragmentAssembler(handlers[i]);
+            riskAssemblers[i] = new FragmentAssembler(EventBatches.unpacking(handlers[i]));
             marketDataAssemblers[i] = new FragmentAssembler(handlers[i]);
-            egressAssemblers[i] = new FragmentAssembler(handlers[i]);
+            egressAssemblers[i] = new FragmentAssembler(EventBatches.unpacking(handlers[i]));
         }
     }
 

@@ -28,6 +28,7 @@ import io.aeron.logbuffer.Header;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.client.CommandEncoder;
+import io.ringex.client.EventBatches;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
@@ -393,8 +394,8 @@ final class RealEngine implements EngineUnderTest
         private final AdminResponseDecoder response = new AdminResponseDecoder();
         private final UserDefinitionDecoder user = new UserDefinitionDecoder();
         private final UserDirectoryEndDecoder directoryEnd = new UserDirectoryEndDecoder();
-        private final FragmentAssembler egressHandler = new FragmentAssembler(this::onEvent);
-        private final FragmentAssembler riskHandler = new FragmentAssembler(this::onEvent);
+        private final FragmentAssembler egressHandler = new FragmentAssembler(EventBatches.unpacking(this::onEvent));
+        private final FragmentAssembler riskHandler = new FragmentAssembler(EventBatches.unpacking(this::onEvent));
         private final CommandEncoder flowCommands = new CommandEncoder();
         private long nextFlowNs;
         private long flowOrderId = FLOW_FIRST_ORDER_ID;

@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
+import io.ringex.client.EventBatches;
 import io.ringex.engine.node.EngineContext;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.IdleStrategy;
@@ -41,7 +42,8 @@ public final class EgressCounter implements AutoCloseable
             aeron.addSubscription(ctx.outboundChannel(), ctx.egressStreamId()),
             aeron.addSubscription(ctx.outboundChannel(), ctx.marketDataStreamId()),
             aeron.addSubscription(ctx.outboundChannel(), ctx.riskStreamId()) };
-        final FragmentHandler handler = (buffer, offset, length, header) -> tally.onEvent(buffer, offset);
+        final FragmentHandler handler = EventBatches.unpacking(
+            (buffer, offset, length, header) -> tally.onEvent(buffer, offset));
         receiver = new Thread(() ->
         {
             while (running)

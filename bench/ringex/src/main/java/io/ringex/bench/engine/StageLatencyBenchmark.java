@@ -14,6 +14,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.FragmentHandler;
 import io.ringex.bench.workload.WorkloadFile;
+import io.ringex.client.EventBatches;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
@@ -200,7 +201,8 @@ public final class StageLatencyBenchmark
             aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectory));
             ingress = aeron.addPublication(ctx.ingressChannel(), ctx.ingressStreamId());
             egress = aeron.addSubscription(ctx.outboundChannel(), ctx.egressStreamId());
-            final FragmentHandler handler = (buffer, offset, length, header) -> onEvent(buffer, offset);
+            final FragmentHandler handler = EventBatches.unpacking(
+                (buffer, offset, length, header) -> onEvent(buffer, offset));
             final IdleStrategy idle = PipelineBenchmark.idleStrategy("backoff");
             receiver = new Thread(() ->
             {
