@@ -19,7 +19,11 @@
 # PROFILE (the engine threading profile of the venues; default the node's), DURATION (8 s measured), WARMUP (2 s
 # sent first, not measured), SWEEP (rates for the all-in-one in the last round, one run each, e.g. "1000 5000 ...
 # 300000": latency against offered load up to saturation), VENUE_OPTS (more JVM options for the venues'
-# processes), PORT_BASE (47100). Build first: mvn -B -q -o install -DskipTests
+# processes), VARIANTS (venue settings to compare in the same invocation: NAME=JVM-OPTIONS, options separated by
+# commas, e.g. "batch= nobatch=-Dringex.engine.outbound.batch=1", given to the engine's JVM (the all-in-one's or the
+# distributed engine's); each venue path runs once per variant in each round, the variant's name after the profile
+# in the CSV's detail), PORT_BASE (47100).
+# Build first: mvn -B -q -o install -DskipTests
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$(mktemp -d /tmp/ringex-e2e.XXXX)}"
@@ -31,6 +35,9 @@ profile="${PROFILE:-}"
 duration="${DURATION:-8}"
 warmup="${WARMUP:-2}"
 sweep="${SWEEP:-}"
+variants="${VARIANTS:-=}"
+variant_name=""
+variant_opts=""
 base="${PORT_BASE:-47100}"
 echo_port=$base
 aio_sbe=$((base + 2)); aio_fix=$((base + 3)); aio_http=$((base + 4))
@@ -100,7 +107,8 @@ venue_ticks()
 
 load_run()
 {
-    local path="$1" round="$2" rate="$3" port="$4" log="$out/$1-$2-$3.log" before ticks start transport=sbe
+    local path="$1" round="$2" rate="$3" port="$4" before ticks start transport=sbe
+    local log="$out/$1-$2-$3${variant_name:+-$variant_name}.log"
     [ "$path" = fix ] && transport=fix
     before="$(load1)"
     ticks="$(venue_ticks)"
@@ -109,7 +117,7 @@ load_run()
         --warmup "$warmup" > "$log" 2>&1 || true
     # the venue's CPU while the generator ran (its start-up included), in % of one core
     echo "RESULT venueCpuPct=$(( ($(venue_ticks) - ticks) * 100 * 10000000 / ($(date +%s%N) - start) ))" >> "$log"
-    row "$path" "${profile:-default}" "$round" "$rate" "$before" "$log"
+    row "$path" "${profile:-default}${variant_name:+/$variant_name}" "$round" "$rate" "$before" "$log"
 }
 
 start_allinone()
@@ -117,7 +125,7 @@ start_allinone()
     local extra=()
     [ -n "$profile" ] && extra+=("--ringex.engine.threading=$profile")
     rm -rf "$out/allinone-data"
-    RINGEX_JAVA_OPTS="-Xms2g -Xmx2g ${VENUE_OPTS:-}" "$here/ringex" demo --data="$out/allinone-data" \
+    RINGEX_JAVA_OPTS="-Xms2g -Xmx2g ${VENUE_OPTS:-} $variant_opts" "$here/ringex" demo --data="$out/allinone-data" \
         --sbe-port=$aio_sbe --fix-port=$aio_fix --server.port=$aio_http \
         --ringex.gateway.throttle.messages.per.second=1000000 \
         "${extra[@]}" > "$out/allinone.log" 2>&1 &
@@ -156,7 +164,7 @@ start_distributed()
         echo "ringex.gateway.fix.enabled=false"
         echo "ringex.gateway.throttle.messages.per.second=1000000"
     } > "$dir/gateway.properties"
-    RINGEX_JAVA_OPTS="-Xms1g -Xmx1g ${VENUE_OPTS:-}" "$here/ringex" engine "$dir/engine.properties" \
+    RINGEX_JAVA_OPTS="-Xms1g -Xmx1g ${VENUE_OPTS:-} $variant_opts" "$here/ringex" engine "$dir/engine.properties" \
         > "$out/engine.log" 2>&1 &
     pids+=($!)
     wait_for "$out/engine.log" "RINGEX ENGINE READY" $!
@@ -173,7 +181,7 @@ start_distributed()
     echo "# $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
     echo "# $(java -version 2>&1 | head -1)"
     echo "# rounds=$rounds rates=$rates paths=$paths profile=${profile:-default} duration=${duration}s" \
-        "warmup=${warmup}s sweep=$sweep"
+        "warmup=${warmup}s sweep=$sweep variants=$variants"
     echo "# columns: path,detail,round,rate,load1_before,load1_after,key=value results"
 } | tee "$csv"
 
@@ -194,25 +202,31 @@ for round in $(seq 1 "$rounds"); do
             done
             continue
         fi
-        # each venue alone on the machine: started fresh for the round, warmed up, stopped after its rates
-        case "$path" in
-            allinone) start_allinone; port=$aio_sbe ;;
-            fix) start_allinone; port=$aio_fix ;;
-            distributed) start_distributed; port=$dist_sbe ;;
-            *) echo "unknown path $path" >&2; exit 2 ;;
-        esac
-        # FIX warms up at 5K/s: at 20K/s a cold venue's FIX sessions fall behind and are disconnected as slow readers
-        warm=20000; [ "$path" = fix ] && warm=5000
-        load_run "$path" "warmup$round" "$warm" "$port"
-        for rate in $rates; do
-            load_run "$path" "$round" "$rate" "$port"
-        done
-        if [ "$path" = allinone ] && [ "$round" = "$rounds" ]; then
-            for rate in $sweep; do
-                load_run sweep-allinone sweep "$rate" "$port"
+        for variant in $variants; do
+            variant_name="${variant%%=*}"
+            variant_opts="${variant#*=}"
+            variant_opts="${variant_opts//,/ }"
+            # each venue alone on the machine: started fresh for the round, warmed up, stopped after its rates
+            case "$path" in
+                allinone) start_allinone; port=$aio_sbe ;;
+                fix) start_allinone; port=$aio_fix ;;
+                distributed) start_distributed; port=$dist_sbe ;;
+                *) echo "unknown path $path" >&2; exit 2 ;;
+            esac
+            # FIX warms up at 5K/s: at 20K/s a cold venue's FIX sessions fall behind and are disconnected as slow
+            # readers
+            warm=20000; [ "$path" = fix ] && warm=5000
+            load_run "$path" "warmup$round" "$warm" "$port"
+            for rate in $rates; do
+                load_run "$path" "$round" "$rate" "$port"
             done
-        fi
-        stop_venue
+            if [ "$path" = allinone ] && [ "$round" = "$rounds" ]; then
+                for rate in $sweep; do
+                    load_run sweep-allinone sweep "$rate" "$port"
+                done
+            fi
+            stop_venue
+        done
     done
 done
 echo "# done $(date -u +%FT%TZ); results in $csv"

@@ -13,7 +13,10 @@
 # rounds). `uptime` is logged before and after every JVM: the machine is shared.
 # Both sides run with the engine's JVM flags (ringex-engine-jvm.flags: its collector), as the node runs in production.
 # Env: OUT (logs, default /tmp/eng-bench/runs), PASSES (default 2), HEAP (default "-Xms2g -Xmx2g"), PEER_ARGS,
-# ENGINE_FLAGS (default: the build's ringex-engine-jvm.flags; "-XX:+UseG1GC" runs both sides on G1).
+# ENGINE_FLAGS (default: the build's ringex-engine-jvm.flags; "-XX:+UseG1GC" runs both sides on G1), PEER (0 skips
+# the peer), VARIANTS (settings of ours to compare in the same rounds: NAME=JVM-OPTIONS, options separated by commas,
+# e.g. "batch= nobatch=-Dringex.engine.outbound.batch=1"; each runs once per round, in turn, and gets its own
+# medians; the CPU per command each reports is the node process's, in microseconds).
 # Build first: mvn -B -o -q -pl protocol,journal,engine,bench/ringex,bench/exchange-core -am package -DskipTests
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +30,7 @@ ours_args=("$@")
 out="${OUT:-/tmp/eng-bench/runs}"
 passes="${PASSES:-2}"
 heap="${HEAP:--Xms2g -Xmx2g}"
+variants="${VARIANTS:-=}"
 mkdir -p "$out"
 
 flags_file="$root/protocol/target/classes/ringex-jvm.flags"
@@ -59,24 +63,32 @@ esac
 
 tag="$mode-$(basename "$workload" .bin)-$(date +%H%M%S)"
 log="$out/$tag.log"
-ours=()
+declare -A ours cpu
 peer=()
 
 run_ours()
 {
-    local r="$1"
-    local extra=()
-    if [ "$mode" = node ]; then
-        extra=(--dir "$out/node-$tag-$r")
-    fi
-    echo "## round $r ours: uptime $(uptime | sed 's/.*load average: //')" | tee -a "$log"
-    # shellcheck disable=SC2086
-    java "${jvm_flags[@]}" $heap -cp "$rx_cp" "$main" --workload "$workload" --passes "$passes" "${extra[@]}" \
-        "${ours_args[@]}" > "$out/$tag-ours-$r.out" 2>&1
-    grep -E '^(pass=|REJECTS|RESULT)' "$out/$tag-ours-$r.out" | tee -a "$log"
-    ours+=("$(grep '^RESULT' "$out/$tag-ours-$r.out" | sed -E 's/.* mcps=([0-9.]+).*/\1/')")
-    rm -rf "$out/node-$tag-$r"
-    echo "## round $r ours done: uptime $(uptime | sed 's/.*load average: //')" | tee -a "$log"
+    local r="$1" variant name opts order="$variants"
+    # the variants take turns going first, round by round
+    [ $((r % 2)) -eq 0 ] && order="$(echo "$variants" | tr ' ' '\n' | tac | tr '\n' ' ')"
+    for variant in $order; do
+        name="${variant%%=*}"
+        opts="${variant#*=}"
+        opts="${opts//,/ }"
+        local extra=() result="$out/$tag-ours${name:+-$name}-$r.out"
+        if [ "$mode" = node ]; then
+            extra=(--dir "$out/node-$tag-$r")
+        fi
+        echo "## round $r ours${name:+ $name}: uptime $(uptime | sed 's/.*load average: //')" | tee -a "$log"
+        # shellcheck disable=SC2086
+        java "${jvm_flags[@]}" $heap $opts -cp "$rx_cp" "$main" --workload "$workload" --passes "$passes" \
+            "${extra[@]}" "${ours_args[@]}" > "$result" 2>&1
+        grep -E '^(pass=|REJECTS|RESULT)' "$result" | tee -a "$log"
+        ours["${name:-default}"]+="$(grep '^RESULT' "$result" | sed -E 's/.* mcps=([0-9.]+).*/\1/') "
+        cpu["${name:-default}"]+="$(grep '^RESULT' "$result" | sed -nE 's/.* cpuUsPerCommand=([0-9.]+).*/\1/p') "
+        rm -rf "$out/node-$tag-$r"
+        echo "## round $r ours done: uptime $(uptime | sed 's/.*load average: //')" | tee -a "$log"
+    done
 }
 
 run_peer()
@@ -108,7 +120,9 @@ median()
 echo "# $tag: mode=$mode workload=$workload rounds=$rounds passes=$passes ours_args=${ours_args[*]:-}" \
     "engine_flags=${engine_flags[*]:-} heap=$heap" | tee -a "$log"
 for r in $(seq 1 "$rounds"); do
-    if [ $((r % 2)) -eq 1 ]; then
+    if [ "${PEER:-1}" = 0 ]; then
+        run_ours "$r"
+    elif [ $((r % 2)) -eq 1 ]; then
         run_ours "$r"
         run_peer "$r"
     else
@@ -117,9 +131,17 @@ for r in $(seq 1 "$rounds"); do
     fi
 done
 
-ours_median="$(median "${ours[@]}")"
-peer_median="$(median "${peer[@]}")"
-ratio="$(awk -v a="$ours_median" -v b="$peer_median" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
-echo "SUMMARY mode=$mode workload=$(basename "$workload") rounds=$rounds passes=$passes" \
-    "ours=$(IFS=,; echo "${ours[*]}") peer=$(IFS=,; echo "${peer[*]}")" \
-    "oursMedian=$ours_median peerMedian=$peer_median ratio=$ratio" | tee -a "$log"
+peer_median="$( [ ${#peer[@]} -gt 0 ] && median "${peer[@]}" || echo 0)"
+for variant in $variants; do
+    name="${variant%%=*}"
+    key="${name:-default}"
+    # shellcheck disable=SC2086
+    ours_median="$(median ${ours[$key]})"
+    ratio="$(awk -v a="$ours_median" -v b="$peer_median" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+    # shellcheck disable=SC2086
+    cpu_median="$( [ -n "${cpu[$key]// }" ] && median ${cpu[$key]} || echo "")"
+    echo "SUMMARY mode=$mode workload=$(basename "$workload") rounds=$rounds passes=$passes${name:+ variant=$name}" \
+        "ours=$(echo ${ours[$key]} | tr ' ' ',') peer=$(IFS=,; echo "${peer[*]:-}")" \
+        "oursMedian=$ours_median peerMedian=$peer_median ratio=$ratio${cpu_median:+ oursCpuUsPerCommand=$cpu_median}" |
+        tee -a "$log"
+done
