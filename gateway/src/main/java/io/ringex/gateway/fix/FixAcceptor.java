@@ -60,6 +60,11 @@ public final class FixAcceptor implements AutoCloseable
             .deleteLogFileDirOnStart(false)
             .framerIdleStrategy(ctx.idleStrategy())
             .archiverIdleStrategy(ctx.idleStrategy());
+        // The framer and the library each write to a stream the other reads, on one thread each: a claim that parks
+        // until the other side reads can wait for a side parked in its own claim (a flood from a client the library
+        // cannot keep up with made both wait ~1 s per message). Give up after the spins and yields instead, and let
+        // each side's duty cycle drain what the other wrote before it tries again (FixGatewayAgent.LIBRARY_CLAIMS).
+        configuration.inboundMaxClaimAttempts(FixGatewayAgent.LIBRARY_CLAIMS);
         configuration.monitoringFile(monitoringFile(ctx, "engine"));
         configuration.aeronContext().aeronDirectoryName(ctx.aeronDirectoryName());
         configuration.aeronArchiveContext()

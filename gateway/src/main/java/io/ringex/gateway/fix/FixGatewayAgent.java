@@ -29,6 +29,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import uk.co.real_logic.artio.CommonConfiguration;
 import uk.co.real_logic.artio.builder.Encoder;
 import uk.co.real_logic.artio.engine.SessionInfo;
 import uk.co.real_logic.artio.library.FixLibrary;
@@ -89,6 +90,15 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private static final int COUNTER_TYPE_ID = 7102;
     private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
     private static final long ENCODING_FAILED = Long.MIN_VALUE;
+
+    /**
+     * Attempts at a claim on the streams between Artio's framer and this library, the library's sends and the
+     * framer's deliveries alike: Artio's spins and yields, never its parks (its default adds 1,000 parks, about a
+     * second). A send refused as back-pressured is tried again later (the egress event is redelivered), and the
+     * framer keeps a message it could not deliver and tries again on its next cycle, so neither side waits for the
+     * other while the other waits for it.
+     */
+    static final int LIBRARY_CLAIMS = CommonConfiguration.BACKOFF_SPINS + CommonConfiguration.BACKOFF_YIELDS;
 
     private final GatewayContext ctx;
     private final Aeron aeron;
@@ -207,6 +217,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             .sessionAcquireHandler(this)
             .libraryAeronChannels(Collections.singletonList(ctx.fixLibraryChannel()))
             .libraryName("ringex-gateway-" + ctx.gatewayId());
+        configuration.outboundMaxClaimAttempts(LIBRARY_CLAIMS);
         configuration.monitoringFile(FixAcceptor.monitoringFile(ctx, "library"));
         configuration.aeronContext().aeronDirectoryName(ctx.aeronDirectoryName());
         library = FixLibrary.connect(configuration);
