@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.aeron.Aeron;
 import io.aeron.CommonContext;
@@ -168,6 +170,49 @@ class AllInOneIT
         }
     }
 
+    /**
+     * A hostile or broken FIX client: orders at 20,000/s into a venue just started (throttle raised), far faster than
+     * it can answer them on 2 cores. The venue must go on answering everyone else (an SBE client beside it gets every
+     * order answered, none refused as ENGINE_BUSY), and the same FIX users must be able to log on and trade again
+     * right after. (Before the gateway kept a FIX session's back-pressured reports in its own store, one such client
+     * stalled the engine's egress, and with it every client.)
+     */
+    @Test
+    void aFixClientFloodingTheVenueHoldsUpNobodyElseAndItsUsersTradeAgainAfter() throws Exception
+    {
+        final int fixPort = FreePorts.tcp();
+        final int sbePort = FreePorts.tcpAndUdp();
+        final int httpPort = FreePorts.tcp();
+        final List<String> args = List.of("--data=" + data, "--server.port=" + httpPort, "--fix-port=" + fixPort,
+            "--sbe-port=" + sbePort, "--ringex.gateway.throttle.messages.per.second=1000000");
+
+        try (ChildProcess venue = DemoVenue.start(children, logs.resolve("venue.log"), args))
+        {
+            final ChildProcess flood = children.start(loadgen("flood", "--transport", "fix", "--fix-port",
+                String.valueOf(fixPort), "--rate", "20000", "--duration", "8", "--warmup", "2"));
+            // once the engine has 5,000 of its orders: the venue is falling behind it by then
+            await(() -> commandsTaken(httpPort) >= 5_000, "the flood under way", List.of(get(httpPort, "/api/engine")));
+            final ChildProcess sbe = children.start(loadgen("sbe", "--transport", "sbe", "--sbe-port",
+                String.valueOf(sbePort), "--rate", "1000", "--duration", "8", "--warmup", "1"));
+            assertEquals(0, sbe.awaitExit(TIMEOUT), sbe::tail);
+            assertTrue(sbe.hasLine((l) -> l.contains("RESULT rate=1000 sent=8000 answered=8000 rejects=0")),
+                sbe::tail);
+            flood.awaitExit(TIMEOUT);
+
+            final ChildProcess again = children.start(loadgen("fix-again", "--transport", "fix", "--fix-port",
+                String.valueOf(fixPort), "--rate", "500", "--duration", "2", "--warmup", "1"));
+            assertEquals(0, again.awaitExit(TIMEOUT), again::tail);
+            assertTrue(again.hasLine((l) -> l.contains("RESULT rate=500 sent=1000 answered=1000 rejects=0")),
+                again::tail);
+        }
+    }
+
+    private ChildProcess.Builder loadgen(final String name, final String... args)
+    {
+        return ChildProcess.builder("loadgen " + name).command(List.of(PROJECT.resolve("ringex").toString(),
+            "loadgen")).args(args).directory(PROJECT).log(logs.resolve("loadgen-" + name + ".log"));
+    }
+
     @Test
     void aBadOptionOrKeyStopsTheAllInOneAndTheLoadGeneratorBeforeAnythingStartsWithOneLineNamingIt()
     {
@@ -203,10 +248,22 @@ class AllInOneIT
 
     private static String positionOf(final int httpPort, final long account)
     {
+        return get(httpPort, "/api/accounts/" + account);
+    }
+
+    /** @return the engine's ingress sequence on the dashboard's API, or -1 while it does not show one. */
+    private static long commandsTaken(final int httpPort)
+    {
+        final Matcher ingress = Pattern.compile("\"ingress\":(\\d+)").matcher(get(httpPort, "/api/engine"));
+        return ingress.find() ? Long.parseLong(ingress.group(1)) : -1;
+    }
+
+    private static String get(final int httpPort, final String path)
+    {
         try
         {
             final HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder()
-                .uri(URI.create("http://localhost:" + httpPort + "/api/accounts/" + account))
+                .uri(URI.create("http://localhost:" + httpPort + path))
                 .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
                     "viewer:viewer".getBytes(StandardCharsets.US_ASCII)))
                 .timeout(Duration.ofSeconds(5))

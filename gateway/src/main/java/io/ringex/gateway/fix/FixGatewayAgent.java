@@ -61,11 +61,12 @@ import java.util.function.Supplier;
  * ENGINE_BUSY (NOT_PRIMARY when no primary engine is known). A message whose MsgSeqNum the session has already
  * processed (a PossDup resend) is ignored.
  * Outbound: engine events for this gateway's FIX sessions become ExecutionReport/OrderCancelReject/
- * BusinessMessageReject; when Artio's {@code trySend} returns &lt; 0 the egress poll returns ABORT so the event is
- * redelivered, up to the slow-client bound. Every event gets an answer: values FIX cannot carry are fitted and said
- * so in Text(58) (counted in {@code fix values fitted to FIX}); an answer Artio refuses to encode is replaced by a
- * BusinessMessageReject naming the message that could not be sent (counted in {@code fix encoding errors}); each
- * kind of either is logged once on stderr with the message's identity ({@link FixProblemLog}).
+ * BusinessMessageReject; when Artio's {@code trySend} returns &lt; 0 the event waits, in order with the session's later
+ * ones, in the session's bounded store ({@link FixOfflineSessions}) until Artio takes it: the egress, which carries
+ * every session's reports, is never held up for one. Every event gets an answer: values FIX cannot carry are fitted and
+ * said so in Text(58) (counted in {@code fix values fitted to FIX}); an answer Artio refuses to encode is replaced by a
+ * BusinessMessageReject naming the message that could not be sent (counted in {@code fix encoding errors}); each kind
+ * of either is logged once on stderr with the message's identity ({@link FixProblemLog}).
  * <p>
  * Market data: every market-data message also goes into the agent's copy of the market ({@link MarketDataCache}),
  * through one market-data client per engine node that recovers what the feed loses ({@link GatewayMarketData});
@@ -619,6 +620,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
 
     void onFixDisconnect(final FixSession fixSession)
     {
+        fixSession.overflowDisconnect = false;
         if (fixSession.slowSinceNs != 0)
         {
             onSlowStatus(fixSession, false);
@@ -996,43 +998,43 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
 
     /**
      * An engine event for one of this gateway's FIX sessions: translated and sent, or held while the session is
-     * acquired.
+     * acquired or Artio is back-pressured. Never redelivered: the egress it comes on carries every session's reports
+     * (and, through the engine, every client's), so one session Artio cannot take reports for must not hold it up;
+     * its reports wait in order in its own bounded store ({@link FixOfflineSessions}) and go out as soon as Artio
+     * takes them.
      *
      * @param templateId ExecutionReport, CancelReject, BusinessReject or OrderStatusReport.
      * @param buffer     holding the event.
      * @param offset     of its header.
      * @param length     whole message.
      * @param sessionId  the session.
-     * @return ABORT to have it redelivered while the session's connection is back-pressured.
+     * @return CONTINUE.
      */
     public Action onEngineEvent(
         final int templateId, final DirectBuffer buffer, final int offset, final int length, final long sessionId)
     {
         final int sessionNumber = SessionIds.sessionNumber(sessionId);
         final FixSession fixSession = sessionFor(sessionNumber);
-        if (fixSession == null || offlineSessions.isHolding(sessionNumber))
+        if (fixSession != null && !offlineSessions.isHolding(sessionNumber))
         {
-            // Not this library's now, or behind reports still held for it: held, in order, while it is acquired.
-            offlineSessions.hold(sessionNumber, buffer, offset, length, nowNs);
-            return Action.CONTINUE;
+            final long sent = sendEvent(fixSession, buffer, offset);
+            if (sent >= 0 || sent == ENCODING_FAILED)
+            {
+                return Action.CONTINUE;
+            }
         }
-
-        final long sent = sendEvent(fixSession, buffer, offset);
-        if (sent >= 0 || sent == ENCODING_FAILED)
+        // Not this library's now (held while it is acquired), behind reports still held for it, or Artio is
+        // back-pressured: held, in order.
+        if (!offlineSessions.hold(sessionNumber, buffer, offset, length, nowNs) && null != fixSession &&
+            fixSession.online && !fixSession.overflowDisconnect)
         {
-            fixSession.egressBackPressureStartNs = 0;
-            return Action.CONTINUE;
+            // More of its reports waiting than the bound: a client sending faster than the venue can answer it is
+            // disconnected, like one that does not read, so that it stops sending and notices. What is held still
+            // goes to Artio (archived, resent when it logs on again); what did not fit is counted and logged.
+            fixSession.overflowDisconnect = true;
+            slowDisconnects.increment();
+            fixSession.session.requestDisconnect();
         }
-        if (fixSession.egressBackPressureStartNs == 0)
-        {
-            fixSession.egressBackPressureStartNs = nowNs;
-        }
-        if (nowNs - fixSession.egressBackPressureStartNs < slowClientTimeoutNs)
-        {
-            return Action.ABORT;
-        }
-        fixSession.egressBackPressureStartNs = 0;
-        dropped.increment();
         return Action.CONTINUE;
     }
 

@@ -142,13 +142,15 @@ final class FixOfflineSessions
      * @param offset        where it starts.
      * @param length        its length.
      * @param nowNs         the agent's clock.
+     * @return false if it was dropped (counted): over the session's bound, or for a session Artio does not know.
      */
-    void hold(final int sessionNumber, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
+    boolean hold(
+        final int sessionNumber, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
     {
         if (unknownToArtio.contains(sessionNumber))
         {
             dropped.increment();
-            return;
+            return false;
         }
         Held held = heldBySessionNumber.get(sessionNumber);
         if (held == null)
@@ -164,12 +166,13 @@ final class FixOfflineSessions
             if (held.overflowDrops == 1)
             {
                 log.accept(logPrefix + "reports held for FIX session " + artioId(held) + " exceed " +
-                    maxBytesPerSession + " bytes: dropping the newest (counted as dropped) until it is acquired");
+                    maxBytesPerSession + " bytes: dropping the newest (counted as dropped) until Artio takes them");
             }
-            return;
+            return false;
         }
         held.count++;
         heldReports.increment();
+        return true;
     }
 
     /**
@@ -196,7 +199,7 @@ final class FixOfflineSessions
             {
                 if (held.overflowDrops > 0)
                 {
-                    log.accept(logPrefix + "FIX session " + artioId(held) + " acquired; " + held.overflowDrops +
+                    log.accept(logPrefix + "FIX session " + artioId(held) + " delivered to; " + held.overflowDrops +
                         " report(s) had been dropped over the bound");
                 }
                 iterator.remove();

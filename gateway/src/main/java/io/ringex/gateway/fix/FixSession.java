@@ -31,8 +31,9 @@ final class FixSession implements SessionHandler
     Throttle throttle;
     long lastProcessedSeqNum;
     long ingressBackPressureStartNs;
-    long egressBackPressureStartNs;
     long slowSinceNs;
+    /** Disconnected for not taking its reports: the bound on what is held for it was reached. */
+    boolean overflowDisconnect;
 
     FixSession(final FixGatewayAgent agent, final Session session, final User user, final boolean online)
     {
