@@ -213,8 +213,8 @@ for round in $(seq 1 "$rounds"); do
                 distributed) start_distributed; port=$dist_sbe ;;
                 *) echo "unknown path $path" >&2; exit 2 ;;
             esac
-            # FIX warms up at 5K/s: at 20K/s a cold venue's FIX sessions fall behind and are disconnected as slow
-            # readers
+            # FIX warms up at 5K/s: at 20K/s a cold venue's FIX sessions get more reports waiting than the gateway
+            # holds for a session and are disconnected (docs/benchmarks.md, "A FIX client faster than the venue")
             warm=20000; [ "$path" = fix ] && warm=5000
             load_run "$path" "warmup$round" "$warm" "$port"
             for rate in $rates; do
