@@ -184,8 +184,8 @@ public final class GatewayContext implements AutoCloseable
         /** Default back-pressure timeout. */
         public static final long BACKPRESSURE_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
-        @ConfigOption("a client whose response publication stays back-pressured this long, or a FIX session Artio " +
-            "reports not reading this long, is disconnected")
+        @ConfigOption("an SBE client whose reports wait (its response publication full) without one going out for " +
+            "this long, or a FIX session Artio reports not reading this long, is disconnected")
         public static final String SLOW_CLIENT_TIMEOUT_PROP_NAME = "ringex.gateway.slow.client.timeout";
         /** Default slow-client timeout. */
         public static final long SLOW_CLIENT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
@@ -296,7 +296,7 @@ public final class GatewayContext implements AutoCloseable
         public static final int LOGON_MAX_PENDING_DEFAULT = LogonPolicy.DEFAULT.maxPending();
 
         @ConfigOption("term length of the publication answering an SBE session (the client cannot choose it): a " +
-            "power of two, 64k..64m")
+            "power of two, 64k..64m; also the most of its reports that may wait for it once the publication is full")
         public static final String SBE_RESPONSE_TERM_LENGTH_PROP_NAME = "ringex.gateway.sbe.response.term.length";
         /** Default response term length. */
         public static final int SBE_RESPONSE_TERM_LENGTH_DEFAULT_BYTES = 4 * 1024 * 1024;

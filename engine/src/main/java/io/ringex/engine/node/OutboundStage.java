@@ -28,8 +28,8 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Offer results: {@code BACK_PRESSURED} and {@code ADMIN_ACTION} are retried with the idle strategy, up to
  * {@code maxRetries} (unbounded for the egress: a report must not be lost while its gateway is there, so a slow
- * gateway slows the engine, as in LMAX); {@code NOT_CONNECTED} means no subscriber is there to tell, so the events
- * are counted as dropped; {@code CLOSED} and {@code MAX_POSITION_EXCEEDED} are fatal and go to the stage's error
+ * gateway slows the engine, as in LMAX); with no subscriber connected (or {@code NOT_CONNECTED}) nobody is there to
+ * tell: nothing is offered and the events are counted as dropped; {@code CLOSED} and {@code MAX_POSITION_EXCEEDED} are fatal and go to the stage's error
  * handler.
  * <p>
  * Thread safety: the stage's thread only.
@@ -146,6 +146,12 @@ final class OutboundStage implements SlotHandler
         }
         pendingEvents = 0;
         pendingLength = 0;
+        if (!publication.isConnected())
+        {
+            // Nobody to tell: nothing is copied for a stream no one reads.
+            dropped.getAndAddRelease(events);
+            return;
+        }
         final DirectBufferVector single = vectors[2];
         idleStrategy.reset();
         for (long attempt = 0; ; attempt++)

@@ -95,9 +95,9 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     /**
      * Attempts at a claim on the streams between Artio's framer and this library, the library's sends and the
      * framer's deliveries alike: Artio's spins and yields, never its parks (its default adds 1,000 parks, about a
-     * second). A send refused as back-pressured is tried again later (the egress event is redelivered), and the
-     * framer keeps a message it could not deliver and tries again on its next cycle, so neither side waits for the
-     * other while the other waits for it.
+     * second). A report Artio refuses as back-pressured waits in its session's store and is sent again later, and
+     * the framer keeps a message it could not deliver and tries again on its next cycle, so neither side waits for
+     * the other while the other waits for it.
      */
     static final int LIBRARY_CLAIMS = CommonConfiguration.BACKOFF_SPINS + CommonConfiguration.BACKOFF_YIELDS;
 

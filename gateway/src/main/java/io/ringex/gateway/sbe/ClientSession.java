@@ -55,8 +55,13 @@ final class ClientSession
     long logonRequestId;
     /** When the command now at the head of this client's image was first back-pressured; 0 if it was not. */
     long ingressBackPressureStartNs;
-    /** When an event for this client was first refused by its publication; 0 if none is. */
-    long egressBackPressureStartNs;
+    /**
+     * Engine events its publication refused (back-pressured), in order, waiting to be offered again; null until the
+     * first. Later events queue behind them.
+     */
+    CopyQueue held;
+    /** When the held events last moved: set when the first is held and at each one sent. */
+    long heldProgressNs;
 
     ClientSession(
         final int imageSessionId,

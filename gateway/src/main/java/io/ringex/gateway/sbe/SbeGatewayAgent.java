@@ -39,6 +39,7 @@ import io.ringex.protocol.codecs.ReplaceOrderEncoder;
 import io.ringex.protocol.codecs.TradeBustedDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.ArrayListUtil;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
@@ -48,6 +49,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -64,7 +66,10 @@ import java.util.concurrent.TimeUnit;
  * no primary is known (between a primary's loss and a standby's promotion), the poll returns {@link Action#ABORT} so
  * the same fragment is offered again on the next duty cycle; past {@link GatewayContext#backPressureTimeoutMs()} it
  * is rejected ENGINE_BUSY or NOT_PRIMARY. Nothing is dropped silently: every refusal is answered with a
- * BusinessReject or counted.
+ * BusinessReject or counted. Outbound, an engine event a client's publication refuses waits in that session's own
+ * queue, so a client that does not keep up never holds up the engine's egress, which carries every session's
+ * reports; one that falls further behind than its publication's term, or stops moving for the slow-client timeout,
+ * is disconnected.
  * <p>
  * Threading: all methods run on the agent's thread, except the image handlers (Aeron's conductor thread), which only
  * enqueue. Counters are Aeron counters, readable from outside the process with AeronStat.
@@ -86,6 +91,10 @@ public final class SbeGatewayAgent implements Agent
     private final CommandChecker checker;
     private final long backPressureTimeoutNs;
     private final long slowClientTimeoutNs;
+    /** The most a session may have held: as much as its publication's term. */
+    private final int maxHeldBytes;
+    /** Sessions with events held. */
+    private final ArrayList<ClientSession> holding = new ArrayList<>();
     private final ConcurrentLinkedQueue<Integer> lostImages = new ConcurrentLinkedQueue<>();
     private final UnsafeBuffer commandBuffer;
     private final StatusRequests statusRequests = new StatusRequests();
@@ -106,6 +115,7 @@ public final class SbeGatewayAgent implements Agent
     private AtomicCounter dropCopies;
     private AtomicCounter dropCopyReplays;
     private AtomicCounter dropCopySlow;
+    private AtomicCounter heldEvents;
     private SbeDropCopy dropCopy;
     private final UnsafeBuffer olderBuffer;
     private long nextTimerCheckNs;
@@ -136,6 +146,7 @@ public final class SbeGatewayAgent implements Agent
         this.olderBuffer = new UnsafeBuffer(new byte[OLDER_BUFFER_LENGTH]);
         this.backPressureTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.backPressureTimeoutMs());
         this.slowClientTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.slowClientTimeoutMs());
+        this.maxHeldBytes = ctx.sbeResponseTermLength();
     }
 
     /**
@@ -159,6 +170,7 @@ public final class SbeGatewayAgent implements Agent
         dropCopies = aeron.addCounter(COUNTER_TYPE_ID, prefix + "drop copies sent");
         dropCopyReplays = aeron.addCounter(COUNTER_TYPE_ID, prefix + "drop-copy replays asked");
         dropCopySlow = aeron.addCounter(COUNTER_TYPE_ID, prefix + "drop-copy sessions too slow");
+        heldEvents = aeron.addCounter(COUNTER_TYPE_ID, prefix + "events held");
         dropCopy = new SbeDropCopy(ctx, aeron, router,
             (session, now) -> sessions.disconnect(session, RejectReason.NONE, true, now),
             dropCopies, dropCopyReplays, dropCopySlow);
@@ -178,6 +190,10 @@ public final class SbeGatewayAgent implements Agent
         work += processLostImages();
         work += sessions.pollVerdicts(nowNs);
         work += dropCopy.doWork(nowNs);
+        if (!holding.isEmpty())
+        {
+            work += sendHeld();
+        }
         if (nowNs >= nextTimerCheckNs)
         {
             nextTimerCheckNs = nowNs + TIMER_INTERVAL_NS;
@@ -217,7 +233,7 @@ public final class SbeGatewayAgent implements Agent
             dropCopy.close();
         }
         CloseHelper.closeAll(clientSubscription, activeSessions, rejects, throttled, engineBusy,
-            backPressureEvents, dropped, refusedLogons, dropCopies, dropCopyReplays, dropCopySlow);
+            backPressureEvents, dropped, refusedLogons, dropCopies, dropCopyReplays, dropCopySlow, heldEvents);
     }
 
     /**
@@ -470,14 +486,17 @@ public final class SbeGatewayAgent implements Agent
 
     /**
      * An engine event for one of this gateway's SBE sessions: offered on its publication, at the client's schema
-     * version.
+     * version. Never redelivered: the egress it comes on carries every session's reports (and, through the engine,
+     * every client's), so a client that does not keep up must not hold it up. What its publication refuses waits, in
+     * order, in the session's own queue ({@link #sendHeld}), up to as much as the publication's term holds; a client
+     * whose queue would grow past that, or does not move for the slow-client timeout, is disconnected.
      *
      * @param templateId ExecutionReport, CancelReject, BusinessReject or OrderStatusReport.
      * @param buffer     holding the event.
      * @param offset     of its header.
      * @param length     whole message.
      * @param sessionId  the session.
-     * @return ABORT to have it redelivered while the client's publication is back-pressured.
+     * @return CONTINUE.
      */
     public Action onEngineEvent(
         final int templateId, final DirectBuffer buffer, final int offset, final int length, final long sessionId)
@@ -494,30 +513,97 @@ public final class SbeGatewayAgent implements Agent
             return Action.CONTINUE;
         }
 
-        final long result = session.schemaVersion >= MessageValidator.SCHEMA_VERSION || length > OLDER_BUFFER_LENGTH ?
+        if (null == session.held || session.held.isEmpty())
+        {
+            final long result = offer(session, buffer, offset, length);
+            if (result > 0)
+            {
+                session.lastSentNs = nowNs;
+                return Action.CONTINUE;
+            }
+            if (result != Publication.BACK_PRESSURED && result != Publication.ADMIN_ACTION)
+            {
+                // Gone (its publication closed or lost its subscriber): drop it.
+                dropped.increment();
+                sessions.disconnect(session, RejectReason.NONE, false, nowNs);
+                return Action.CONTINUE;
+            }
+            if (null == session.held)
+            {
+                session.held = new CopyQueue();
+            }
+            session.heldProgressNs = nowNs;
+            holding.add(session);
+        }
+        if (session.held.bytes() + CopyQueue.RECORD_HEADER + length > maxHeldBytes)
+        {
+            // A client that cannot keep up: drop it rather than queue without end.
+            dropHeld(session);
+            dropped.increment();
+            sessions.disconnect(session, RejectReason.NONE, false, nowNs);
+            return Action.CONTINUE;
+        }
+        session.held.append(buffer, offset, length, -1);
+        heldEvents.increment();
+        return Action.CONTINUE;
+    }
+
+    /**
+     * Offer the sessions' held events again, in order; disconnect a session whose events have not moved for the
+     * slow-client timeout.
+     */
+    private int sendHeld()
+    {
+        int work = 0;
+        for (int i = holding.size() - 1; i >= 0; i--)
+        {
+            final ClientSession session = holding.get(i);
+            final CopyQueue held = session.held;
+            while (session.state == ClientSession.State.ACTIVE && !held.isEmpty())
+            {
+                final long result = offer(session, held.buffer(), held.headOffset(), held.headLength());
+                if (result <= 0)
+                {
+                    break;
+                }
+                held.removeHead();
+                heldEvents.decrement();
+                session.lastSentNs = nowNs;
+                session.heldProgressNs = nowNs;
+                work++;
+            }
+            if (session.state != ClientSession.State.ACTIVE || held.isEmpty())
+            {
+                dropHeld(session);
+                ArrayListUtil.fastUnorderedRemove(holding, i);
+            }
+            else if (nowNs - session.heldProgressNs >= slowClientTimeoutNs)
+            {
+                dropHeld(session);
+                ArrayListUtil.fastUnorderedRemove(holding, i);
+                sessions.disconnect(session, RejectReason.NONE, false, nowNs);
+                work++;
+            }
+        }
+        return work;
+    }
+
+    /** Count what is still held for a session as dropped, and forget it. */
+    private void dropHeld(final ClientSession session)
+    {
+        if (null != session.held)
+        {
+            dropped.getAndAdd(session.held.size());
+            heldEvents.getAndAdd(-session.held.size());
+            session.held.clear();
+        }
+    }
+
+    private long offer(final ClientSession session, final DirectBuffer buffer, final int offset, final int length)
+    {
+        return session.schemaVersion >= MessageValidator.SCHEMA_VERSION || length > OLDER_BUFFER_LENGTH ?
             session.publication.offer(buffer, offset, length) :
             session.publication.offer(olderBuffer, 0,
                 OlderVersions.copyAs(buffer, offset, length, session.schemaVersion, olderBuffer, 0));
-        if (result > 0)
-        {
-            session.egressBackPressureStartNs = 0;
-            session.lastSentNs = nowNs;
-            return Action.CONTINUE;
-        }
-        if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION)
-        {
-            if (session.egressBackPressureStartNs == 0)
-            {
-                session.egressBackPressureStartNs = nowNs;
-            }
-            if (nowNs - session.egressBackPressureStartNs < slowClientTimeoutNs)
-            {
-                return Action.ABORT;
-            }
-        }
-        // A client that cannot keep up, or is gone: drop it rather than stall every other session.
-        dropped.increment();
-        sessions.disconnect(session, RejectReason.NONE, false, nowNs);
-        return Action.CONTINUE;
     }
 }

@@ -427,6 +427,60 @@ class SbeGatewayIT
         assertEquals("THROTTLED", refused.logons.get(0).reason());
     }
 
+    /**
+     * Alice stops reading while her reports keep coming: her publication fills and the rest of hers wait in her
+     * session's queue. Bob's report must not wait behind them (before, the gateway re-read the engine's egress from
+     * her refused report until she read again or was disconnected for it), and Alice, once she reads again, gets every
+     * one of hers, in order.
+     */
+    @Test
+    void aClientThatStopsReadingHoldsUpNobodyAndLosesNothing()
+    {
+        final GatewayContext ctx = context().sbeResponseTermLength(64 * 1024).throttleMessagesPerSecond(100_000)
+            .throttleBurst(100_000).slowClientTimeoutMs(30_000);
+        startGateway(ctx);
+        final RecordingListener a = new RecordingListener();
+        final RecordingListener b = new RecordingListener();
+        final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 30_000);
+        final ExchangeClient bob = loggedOn(b, "bob", TestUsers.BOB_PASSWORD, false, 30_000);
+
+        // About 1.5 times what her publication's window (half its 64 KiB term) holds of acks, and not reading them.
+        final int orders = 300;
+        for (int i = 0; i < orders; i++)
+        {
+            final long id = i;
+            Await.until("alice order sent", () -> alice.newOrder(
+                100, id, INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 4000, 1) > 0, null);
+        }
+        Await.until("alice's acks waiting in her session's queue", () -> counter("sbe events held") > 0, null);
+
+        assertTrue(bob.newOrder(200, 1L, INSTRUMENT, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, 9000, 1) > 0);
+        Await.until("bob acknowledged while alice still is not reading", () -> !b.reports.isEmpty(), bob::poll);
+        assertEquals(2, counter("sbe active sessions"), "alice still logged on");
+
+        Await.until("alice's " + orders + " acks", () -> a.reports.size() == orders, alice::poll);
+        for (int i = 0; i < orders; i++)
+        {
+            assertEquals(String.valueOf(i), a.reports.get(i).clientOrderId(), "in order");
+        }
+        assertTrue(alice.isLoggedOn());
+        assertEquals(0, counter("sbe dropped (no session / slow client)"));
+    }
+
+    private long counter(final String name)
+    {
+        final CountersReader counters = aeron.countersReader();
+        final long[] value = { -1 };
+        counters.forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            if (label.equals("ringex-gateway-7 " + name))
+            {
+                value[0] = counters.getCounterValue(counterId);
+            }
+        });
+        return value[0];
+    }
+
     @Test
     void aClientDisconnectingMidStreamDoesNotDisturbOthers()
     {
