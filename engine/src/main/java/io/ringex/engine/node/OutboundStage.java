@@ -27,10 +27,10 @@ import org.agrona.concurrent.status.AtomicCounter;
  * the batch, and it goes at the batch's end.
  * <p>
  * Offer results: {@code BACK_PRESSURED} and {@code ADMIN_ACTION} are retried with the idle strategy, up to
- * {@code maxRetries} (unbounded for the egress: a report must not be lost while its gateway is there, so a slow
- * gateway slows the engine, as in LMAX); with no subscriber connected (or {@code NOT_CONNECTED}) nobody is there to
- * tell: nothing is offered and the events are counted as dropped; {@code CLOSED} and {@code MAX_POSITION_EXCEEDED} are fatal and go to the stage's error
- * handler.
+ * {@code maxRetries} (unbounded for the egress: a report must not be lost while its gateway is there, so a slow gateway
+ * slows the engine, as in LMAX); with no subscriber connected (or {@code NOT_CONNECTED}) nobody is there to tell:
+ * nothing is offered and the events are counted as dropped; {@code CLOSED} and {@code MAX_POSITION_EXCEEDED} are fatal
+ * and go to the stage's error handler.
  * <p>
  * Thread safety: the stage's thread only.
  */
