@@ -156,17 +156,8 @@ class SbeGatewayIT
 
     private boolean hasPrimary()
     {
-        final CountersReader counters = aeron.countersReader();
-        final long[] switches = { 0 };
-        counters.forEach((counterId, typeId, keyBuffer, label) ->
-        {
-            if (label.equals("ringex-gateway-7 primary switches"))
-            {
-                switches[0] = counters.getCounterValue(counterId);
-            }
-        });
         // Followed, then lost: two switches.
-        return switches[0] < 2;
+        return counter("primary switches") < 2;
     }
 
     private ExchangeClient client(final RecordingListener listener)
@@ -467,6 +458,7 @@ class SbeGatewayIT
         assertEquals(0, counter("sbe dropped (no session / slow client)"));
     }
 
+    /** @return the gateway's counter of that name, or -1 while it has none. */
     private long counter(final String name)
     {
         final CountersReader counters = aeron.countersReader();
