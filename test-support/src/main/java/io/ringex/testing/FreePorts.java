@@ -1,18 +1,25 @@
 package io.ringex.testing;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.DatagramSocket;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Ports free at the time of asking, for tests that start listeners of their own (a gateway's FIX acceptor, an Aeron
- * UDP endpoint). The operating system picks them, so tests running side by side do not collide; another process may
- * still take one before the test binds it, which on a test machine is rare enough to leave to a rerun.
+ * UDP endpoint). They are drawn at random from below the operating system's ephemeral range (Linux's
+ * {@code ip_local_port_range}, 32768-60999 by default): a port the OS hands out itself (an Aeron endpoint on port 0,
+ * a client's connection) comes from that range, so it can never take one of these between the asking and the
+ * binding, which a port the OS picked could suffer (seen: a drill's standby could not bind its UDP endpoint). Tests
+ * running side by side draw at random, and each port is checked free before it is given.
  */
 public final class FreePorts
 {
-    private static final int ATTEMPTS = 100;
+    private static final int ATTEMPTS = 1000;
+    private static final int LOWEST = 20_000;
+    private static final int HIGHEST = belowEphemeralRange();
 
     private FreePorts()
     {
@@ -23,14 +30,7 @@ public final class FreePorts
      */
     public static int tcp()
     {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
+        return find(true, false);
     }
 
     /**
@@ -38,14 +38,7 @@ public final class FreePorts
      */
     public static int udp()
     {
-        try (DatagramSocket socket = new DatagramSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
+        return find(false, true);
     }
 
     /**
@@ -56,18 +49,7 @@ public final class FreePorts
      */
     public static int tcpAndUdp()
     {
-        for (int i = 0; i < ATTEMPTS; i++)
-        {
-            try (ServerSocket tcp = new ServerSocket(0); DatagramSocket udp = new DatagramSocket(tcp.getLocalPort()))
-            {
-                return udp.getLocalPort();
-            }
-            catch (final IOException ignore)
-            {
-                // the UDP side of that port is taken: ask for another
-            }
-        }
-        throw new IllegalStateException("no port free for both TCP and UDP after " + ATTEMPTS + " attempts");
+        return find(true, true);
     }
 
     /**
@@ -76,5 +58,64 @@ public final class FreePorts
     public static String udpEndpointChannel()
     {
         return "aeron:udp?endpoint=localhost:" + udp();
+    }
+
+    /** @return the highest port the draw may give: just below the ephemeral range. */
+    static int highest()
+    {
+        return HIGHEST;
+    }
+
+    private static int find(final boolean tcp, final boolean udp)
+    {
+        for (int i = 0; i < ATTEMPTS; i++)
+        {
+            final int port = ThreadLocalRandom.current().nextInt(LOWEST, HIGHEST + 1);
+            if ((!tcp || tcpFree(port)) && (!udp || udpFree(port)))
+            {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free port in " + LOWEST + ".." + HIGHEST + " after " + ATTEMPTS +
+            " attempts");
+    }
+
+    private static boolean tcpFree(final int port)
+    {
+        try (ServerSocket socket = new ServerSocket(port))
+        {
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
+    }
+
+    private static boolean udpFree(final int port)
+    {
+        try (DatagramSocket socket = new DatagramSocket(port))
+        {
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
+    }
+
+    /** @return one below the first port of Linux's ephemeral range, or 32767 where it cannot be read. */
+    private static int belowEphemeralRange()
+    {
+        try
+        {
+            final String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+            final int first = Integer.parseInt(range.split("\\s+")[0]);
+            return first - 1 > LOWEST + 1000 ? first - 1 : 32_767;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return 32_767;
+        }
     }
 }

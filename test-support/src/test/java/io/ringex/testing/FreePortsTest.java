@@ -30,4 +30,14 @@ class FreePortsTest
         }
         assertTrue(FreePorts.udpEndpointChannel().matches("aeron:udp\\?endpoint=localhost:\\d+"));
     }
+
+    @Test
+    void thePortsAreBelowTheRangeTheSystemHandsOutItself()
+    {
+        for (int i = 0; i < 100; i++)
+        {
+            final int port = FreePorts.tcpAndUdp();
+            assertTrue(port >= 20_000 && port <= FreePorts.highest(), "port " + port);
+        }
+    }
 }

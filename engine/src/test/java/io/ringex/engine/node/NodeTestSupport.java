@@ -1,9 +1,8 @@
 package io.ringex.engine.node;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.DatagramSocket;
 import java.nio.file.Path;
+
+import io.ringex.testing.FreePorts;
 
 /**
  * Small helpers the node tests (and the gateway's failover drills) share.
@@ -21,14 +20,7 @@ public final class NodeTestSupport
      */
     public static int freeUdpPort()
     {
-        try (DatagramSocket socket = new DatagramSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
+        return FreePorts.udp();
     }
 
     /**

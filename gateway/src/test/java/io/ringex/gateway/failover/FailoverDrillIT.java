@@ -3,7 +3,6 @@ package io.ringex.gateway.failover;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -44,6 +43,7 @@ import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
+import io.ringex.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
@@ -891,12 +891,9 @@ class FailoverDrillIT
         return closeable;
     }
 
-    private static int freeTcpPort() throws IOException
+    private static int freeTcpPort()
     {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
+        return FreePorts.tcp();
     }
 
     /**

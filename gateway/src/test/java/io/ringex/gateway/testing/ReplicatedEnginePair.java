@@ -9,12 +9,10 @@ import io.ringex.gateway.EngineEndpoint;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewEpochEncoder;
 import io.ringex.protocol.codecs.NodeRole;
+import io.ringex.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.DatagramSocket;
 import java.nio.file.Path;
 
 /**
@@ -201,13 +199,6 @@ public final class ReplicatedEnginePair implements AutoCloseable
 
     private static int freeUdpPort()
     {
-        try (DatagramSocket socket = new DatagramSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
+        return FreePorts.udp();
     }
 }
