@@ -1,5 +1,6 @@
 package io.ringex.gateway.auth;
 
+import io.ringex.common.net.LockoutAddress;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,8 +19,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link LogonPolicy#lockoutMs()}, doubling with each further lockout up to {@link LogonPolicy#maxLockoutMs()}. A
  * success clears the name's and the address's failures; a record untouched for the longest lockout is forgotten.
  * Names are tracked whether a user of that name exists or not, so a lockout tells an attacker nothing about which
- * names are real. Both maps are bounded ({@link LogonPolicy#maxTracked()}, least recently used evicted first): a
- * flood of invented names or addresses cannot exhaust memory.
+ * names are real. An address is tracked under its {@link LockoutAddress#key lockout key}: every spelling of this
+ * machine's loopback is one, an IPv4-mapped address is its IPv4 address, an IPv6 address counts as its /64, so an
+ * attacker cannot walk around a lockout by spelling its address another way or taking the next one of its network.
+ * Both maps are bounded ({@link LogonPolicy#maxTracked()}, least recently used evicted first): a flood of invented
+ * names or addresses cannot exhaust memory.
  * <p>
  * Every failure is logged with the protocol, name, address and reason; a refusal of a locked name or address is
  * logged once per lockout. An operator can lift a lockout ({@link #unlockUser}, {@link #unlockAddress}).
@@ -90,7 +94,7 @@ public final class LogonGuard
      */
     public synchronized Lock check(final String protocol, final String username, final String address, final long nowMs)
     {
-        final Record address0 = live(byAddress, address, nowMs);
+        final Record address0 = live(byAddress, LockoutAddress.key(address), nowMs);
         if (null != address0 && address0.lockedUntilMs > nowMs)
         {
             refusedWhileLocked(address0, protocol, username, address, "address locked out");
@@ -126,7 +130,8 @@ public final class LogonGuard
         LOG.warn("logon failed: protocol={} user={} address={} reason={}",
             protocol, printable(username), address, reason);
         fail(byUser, username, "user", policy.maxFailures(), protocol, username, address, nowMs);
-        fail(byAddress, address, "address", policy.maxAddressFailures(), protocol, username, address, nowMs);
+        fail(byAddress, LockoutAddress.key(address), "address", policy.maxAddressFailures(), protocol, username,
+            address, nowMs);
     }
 
     /**
@@ -138,7 +143,7 @@ public final class LogonGuard
     public synchronized void onSuccess(final String username, final String address)
     {
         byUser.remove(key(username));
-        byAddress.remove(key(address));
+        byAddress.remove(LockoutAddress.key(address));
     }
 
     /**
@@ -155,21 +160,25 @@ public final class LogonGuard
     }
 
     /**
-     * Lift an address's lockout and forget its failures (an operator's action).
+     * Lift an address's lockout and forget its failures (an operator's action): any address of its lockout key (any
+     * spelling of loopback, any address of an IPv6 /64), or the key as {@link #lockedOut} lists it.
      *
      * @param address the address.
      * @return true if the address had failures or a lockout.
      */
     public synchronized boolean unlockAddress(final String address)
     {
-        final boolean had = null != byAddress.remove(key(address));
-        LOG.info("logon lockout lifted: address={} (had failures: {})", address, had);
+        final String addressKey = LockoutAddress.key(address);
+        final boolean had = null != byAddress.remove(addressKey);
+        LOG.info("logon lockout lifted: address={} key={} (had failures: {})", LogonGuard.printable(address),
+            addressKey, had);
         return had;
     }
 
     /**
      * @param nowMs wall clock.
-     * @return the names and addresses locked out now, for status displays ("user:NAME" / "address:HOST").
+     * @return the names and addresses locked out now, for status displays ("user:NAME" / "address:KEY", the address's
+     *         lockout key: {@code address:loopback}, {@code address:10.0.0.5}, {@code address:2001:db8:0:0::/64}).
      */
     public synchronized List<String> lockedOut(final long nowMs)
     {

@@ -98,4 +98,42 @@ final class LogonGuardTest
         assertEquals("<none>", LogonGuard.printable(null));
         assertEquals(67, LogonGuard.printable("x".repeat(1000)).length());
     }
+    /**
+     * An attacker used to walk around an address lockout by spelling its address another way: {@code ::1} logged on
+     * while {@code 127.0.0.1} was locked, and every address of an IPv6 /64 was a fresh start. Loopback is one key,
+     * an IPv4-mapped address is its IPv4 address, and an IPv6 address counts as its /64.
+     */
+    @Test
+    void anAddressLockoutHoldsHoweverTheAddressIsSpelledAndAcrossAnIpv6Slash64()
+    {
+        final LogonGuard guard = new LogonGuard(POLICY);
+        for (int i = 0; i < 3; i++)
+        {
+            guard.onFailure("FIX", "guess" + i, "127.0.0.1", "invalid credentials", 0);
+        }
+        for (final String loopback : List.of("127.0.0.1", "::1", "0:0:0:0:0:0:0:1", "127.0.0.2", "::ffff:127.0.0.1",
+            "aeron:ipc"))
+        {
+            assertEquals(LogonGuard.Lock.ADDRESS, guard.check("FIX", "bob", loopback, 0), loopback);
+        }
+
+        for (int i = 0; i < 3; i++)
+        {
+            // each failure from another address of the same /64
+            guard.onFailure("SBE", "guess" + i, "2001:db8:7:7::" + (i + 1), "invalid credentials", 0);
+        }
+        assertEquals(LogonGuard.Lock.ADDRESS, guard.check("SBE", "bob", "2001:db8:7:7:ffff::42", 0));
+        assertEquals(LogonGuard.Lock.NONE, guard.check("SBE", "bob", "2001:db8:7:8::1", 0), "another /64");
+
+        for (int i = 0; i < 2; i++)
+        {
+            guard.onFailure("SBE", "guess" + i, "10.1.1.1", "invalid credentials", 0);
+        }
+        guard.onFailure("SBE", "guess", "::ffff:10.1.1.1", "invalid credentials", 0);
+        assertEquals(LogonGuard.Lock.ADDRESS, guard.check("SBE", "bob", "10.1.1.1", 0));
+        assertEquals(LogonGuard.Lock.NONE, guard.check("SBE", "bob", "10.1.1.2", 0));
+
+        assertTrue(guard.unlockAddress("::1"), "an operator unlocks loopback by any of its spellings");
+        assertEquals(LogonGuard.Lock.NONE, guard.check("FIX", "bob", "127.0.0.1", 0));
+    }
 }

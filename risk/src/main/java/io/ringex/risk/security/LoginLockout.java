@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.ringex.common.net.LockoutAddress;
 import io.ringex.risk.config.RiskProperties;
 
 /**
@@ -15,7 +16,10 @@ import io.ringex.risk.config.RiskProperties;
  * longest lock; a key quiet for {@code reset-after} (counted from its last failure or the end of its last lock,
  * whichever is later) starts over. Unknown user names are tracked exactly like known ones, so a lock says nothing
  * about whether a user exists. A successful login clears its user name, never its address: one good account must
- * not let an address go on guessing at the others.
+ * not let an address go on guessing at the others. An address is tracked under its {@link LockoutAddress#key lockout
+ * key}: every spelling of loopback is one, an IPv4-mapped address is its IPv4 address, an IPv6 address counts as its
+ * /64, so an attacker cannot walk around a lock by spelling its address another way or taking the next one of its
+ * network.
  * <p>
  * Memory is bounded: each table keeps at most {@code tracked-keys} keys and forgets the least recently touched
  * unlocked key first. Times are the caller's ({@code nowMs}, wall clock), so the policy is tested without waiting.
@@ -30,7 +34,7 @@ public final class LoginLockout
     {
         /** A user name, lower-cased as the user store looks it up. */
         USER,
-        /** A remote address as the servlet container reports it. */
+        /** A remote address's lockout key ({@link LockoutAddress#key}). */
         ADDRESS
     }
 
@@ -38,7 +42,7 @@ public final class LoginLockout
      * A key locked now.
      *
      * @param kind               user name or address.
-     * @param key                the user name (lower case) or the address.
+     * @param key                the user name (lower case) or the address's lockout key.
      * @param lockedUntilMs      when the lock ends, epoch milliseconds.
      * @param locks              locks in a row for this key (the next is twice as long, up to the longest).
      * @param refusedWhileLocked attempts refused during this lock.
@@ -111,7 +115,7 @@ public final class LoginLockout
     public synchronized Refusal refuse(final String username, final String address, final long nowMs)
     {
         final Entry user = users.lockedEntry(userKey(username), nowMs);
-        final Entry from = addresses.lockedEntry(address, nowMs);
+        final Entry from = addresses.lockedEntry(LockoutAddress.key(address), nowMs);
         if (user == null && from == null)
         {
             return null;
@@ -141,7 +145,7 @@ public final class LoginLockout
     public synchronized Failure onFailure(final String username, final String address, final long nowMs)
     {
         final Entry user = users.fail(userKey(username), nowMs);
-        final Entry from = addresses.fail(address, nowMs);
+        final Entry from = addresses.fail(LockoutAddress.key(address), nowMs);
         return new Failure(
             user == null ? 0 : user.failures, from == null ? 0 : from.failures,
             user == null ? 0 : user.imposedMs, from == null ? 0 : from.imposedMs);
@@ -195,12 +199,12 @@ public final class LoginLockout
     /**
      * Forget an address: its lock, its failures and its doublings (an operator's unlock).
      *
-     * @param address the remote address, as listed.
+     * @param address the key as listed, or any address of it.
      * @return true when it was tracked.
      */
     public synchronized boolean unlockAddress(final String address)
     {
-        return addresses.entries.remove(address) != null;
+        return addresses.entries.remove(LockoutAddress.key(address)) != null;
     }
 
     private static final class Entry

@@ -132,4 +132,43 @@ class LoginLockoutTest
             new RiskProperties.Lockout(-1, 20, Duration.ofSeconds(60), Duration.ofMinutes(15), Duration.ofMinutes(15),
                 10));
     }
+    /**
+     * An address lock used to be keyed on the exact address: {@code ::1} logged in while {@code 127.0.0.1} was
+     * locked, and each address of an attacker's IPv6 /64 started afresh. Loopback is one key, an IPv4-mapped address
+     * is the IPv4 address, an IPv6 address counts as its /64; the lock list names the key, and unlocking any spelling
+     * of it lifts it.
+     */
+    @Test
+    void anAddressLockHoldsHoweverTheAddressIsSpelledAndAcrossAnIpv6Slash64()
+    {
+        for (int i = 0; i < 20; i++)
+        {
+            lockout.onFailure("guess" + i, "127.0.0.1", now);
+        }
+        for (final String loopback : List.of("::1", "0:0:0:0:0:0:0:1", "127.0.0.2", "::ffff:127.0.0.1"))
+        {
+            final LoginLockout.Refusal refusal = lockout.refuse("bob", loopback, now);
+            assertNotNull(refusal, loopback);
+            assertTrue(refusal.addressLocked(), loopback);
+        }
+        assertTrue(lockout.locks(now).stream().anyMatch(l -> l.kind() == LoginLockout.Kind.ADDRESS &&
+            "loopback".equals(l.key())), lockout.locks(now).toString());
+
+        for (int i = 0; i < 20; i++)
+        {
+            lockout.onFailure("guess" + i, "2001:db8:5:5::" + Integer.toHexString(i + 1), now);
+        }
+        assertNotNull(lockout.refuse("bob", "2001:db8:5:5:aaaa::1", now), "the same /64");
+        assertNull(lockout.refuse("bob", "2001:db8:5:6::1", now), "another /64");
+
+        for (int i = 0; i < 19; i++)
+        {
+            lockout.onFailure("guess" + i, "192.0.2.77", now);
+        }
+        lockout.onFailure("guess", "::ffff:192.0.2.77", now);
+        assertNotNull(lockout.refuse("bob", "192.0.2.77", now), "IPv4-mapped is the IPv4 address");
+
+        assertTrue(lockout.unlockAddress("::1"));
+        assertNull(lockout.refuse("bob", "127.0.0.1", now));
+    }
 }
