@@ -183,6 +183,28 @@ public final class ExchangeClient implements AutoCloseable
     }
 
     /**
+     * @return session messages received that carried another session's id (a Logout, an ExecutionReport, a reject,
+     * a report, a Heartbeat), and were ignored: they can neither log this session out nor pass for its reports.
+     */
+    public long foreignSessionMessages()
+    {
+        return events.foreignSessionMessages();
+    }
+
+    /**
+     * Make this a drop-copy session's client ({@link io.ringex.client.dropcopy.DropCopyClient} does): its channel
+     * also carries copies of other sessions' ExecutionReports, and TradeBusted, which it then delivers; every other
+     * session message must still carry its own session id. Call before {@link #logon}.
+     *
+     * @return this.
+     */
+    public ExchangeClient receiveDropCopies()
+    {
+        events.dropCopies(true);
+        return this;
+    }
+
+    /**
      * @return why the last Logon was refused, NONE if it was not.
      */
     public RejectReason logonRejectReason()

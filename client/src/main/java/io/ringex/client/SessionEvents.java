@@ -24,7 +24,12 @@ import java.util.concurrent.TimeUnit;
  * The receiving half of {@link ExchangeClient}: decodes what the gateway sends the client, hands it to the
  * {@link ExchangeListener}, and keeps the session state the LogonResponse and Logout set (session id, account,
  * logged-on flag, heartbeat interval). Only the LogonResponse that answers this client's own Logon (its
- * logonRequestId) is taken: one answering somebody else's Logon that named this client's channel is ignored.
+ * logonRequestId) is taken: one answering somebody else's Logon that named this client's channel is ignored. Every
+ * other session message (Logout, ExecutionReport, CancelReject, BusinessReject, status and mass-cancel reports,
+ * Heartbeat, DropCopyStatus) is taken only if it carries this session's id, and a TradeBusted only by a drop-copy
+ * session: another session's message reaching this channel (answers the gateway sent to an endpoint it took for
+ * another client's) is ignored and counted, so it can neither log this session out nor pass for its reports. A
+ * drop-copy session ({@link #dropCopies}) also takes other sessions' ExecutionReports: they are its copies.
  * <p>
  * Thread safety: {@link #onFragment} on the polling thread; the state getters from any thread (volatile fields).
  */
@@ -54,6 +59,8 @@ final class SessionEvents implements FragmentHandler
     private volatile long logonRequestId;
     private volatile boolean logonSent;
     private long foreignLogonResponses;
+    private volatile boolean dropCopies;
+    private volatile long foreignSessionMessages;
 
     SessionEvents(final ExchangeListener listener)
     {
@@ -106,6 +113,23 @@ final class SessionEvents implements FragmentHandler
         return foreignLogonResponses;
     }
 
+    /**
+     * @param dropCopies whether this is a drop-copy session, whose channel carries copies of other sessions'
+     *                   ExecutionReports (and TradeBusted).
+     */
+    void dropCopies(final boolean dropCopies)
+    {
+        this.dropCopies = dropCopies;
+    }
+
+    /**
+     * @return session messages ignored because they carried another session's id (polling thread's count).
+     */
+    long foreignSessionMessages()
+    {
+        return foreignSessionMessages;
+    }
+
     public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
         if (validator.validate(buffer, offset, length) != RejectReason.NONE)
@@ -119,40 +143,86 @@ final class SessionEvents implements FragmentHandler
         switch (headerDecoder.templateId())
         {
             case ExecutionReportDecoder.TEMPLATE_ID:
-                listener.onExecutionReport(executionReportDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                executionReportDecoder.wrap(buffer, bodyOffset, blockLength, version);
+                if (dropCopies || isOwn(executionReportDecoder.sessionId()))
+                {
+                    listener.onExecutionReport(executionReportDecoder);
+                }
                 break;
             case CancelRejectDecoder.TEMPLATE_ID:
-                listener.onCancelReject(cancelRejectDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                if (isOwn(cancelRejectDecoder.wrap(buffer, bodyOffset, blockLength, version).sessionId()))
+                {
+                    listener.onCancelReject(cancelRejectDecoder);
+                }
                 break;
             case BusinessRejectDecoder.TEMPLATE_ID:
-                listener.onBusinessReject(businessRejectDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                if (isOwn(businessRejectDecoder.wrap(buffer, bodyOffset, blockLength, version).sessionId()))
+                {
+                    listener.onBusinessReject(businessRejectDecoder);
+                }
                 break;
             case OrderStatusReportDecoder.TEMPLATE_ID:
-                listener.onOrderStatusReport(
-                    orderStatusReportDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                if (isOwn(orderStatusReportDecoder.wrap(buffer, bodyOffset, blockLength, version).sessionId()))
+                {
+                    listener.onOrderStatusReport(orderStatusReportDecoder);
+                }
                 break;
             case MassCancelReportDecoder.TEMPLATE_ID:
-                listener.onMassCancelReport(massCancelReportDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                if (isOwn(massCancelReportDecoder.wrap(buffer, bodyOffset, blockLength, version).sessionId()))
+                {
+                    listener.onMassCancelReport(massCancelReportDecoder);
+                }
                 break;
             case TradeBustedDecoder.TEMPLATE_ID:
-                listener.onTradeBusted(tradeBustedDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                if (dropCopies)
+                {
+                    listener.onTradeBusted(tradeBustedDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                }
+                else
+                {
+                    foreignSessionMessages++;
+                }
                 break;
             case DropCopyStatusDecoder.TEMPLATE_ID:
-                listener.onDropCopyStatus(dropCopyStatusDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                if (isOwn(dropCopyStatusDecoder.wrap(buffer, bodyOffset, blockLength, version).sessionId()))
+                {
+                    listener.onDropCopyStatus(dropCopyStatusDecoder);
+                }
                 break;
             case HeartbeatDecoder.TEMPLATE_ID:
-                listener.onHeartbeat(heartbeatDecoder.wrap(buffer, bodyOffset, blockLength, version).timestampNs());
+                if (isOwn(heartbeatDecoder.wrap(buffer, bodyOffset, blockLength, version).sessionId()))
+                {
+                    listener.onHeartbeat(heartbeatDecoder.timestampNs());
+                }
                 break;
             case LogonResponseDecoder.TEMPLATE_ID:
                 onLogonResponse(buffer, bodyOffset, blockLength, version);
                 break;
             case LogoutDecoder.TEMPLATE_ID:
-                loggedOn = false;
-                listener.onLogout(logoutDecoder.wrap(buffer, bodyOffset, blockLength, version));
+                if (isOwn(logoutDecoder.wrap(buffer, bodyOffset, blockLength, version).sessionId()))
+                {
+                    loggedOn = false;
+                    listener.onLogout(logoutDecoder);
+                }
                 break;
             default:
                 break;
         }
+    }
+
+    /**
+     * Whether a session message is this session's; counts it when it is not. Before a Logon is accepted no message
+     * is (the session id is 0 until then).
+     */
+    private boolean isOwn(final long messageSessionId)
+    {
+        final long own = sessionId;
+        if (own != 0 && messageSessionId == own)
+        {
+            return true;
+        }
+        foreignSessionMessages++;
+        return false;
     }
 
     private void onLogonResponse(final DirectBuffer buffer, final int bodyOffset, final int blockLength,

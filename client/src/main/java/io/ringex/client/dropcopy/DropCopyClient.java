@@ -58,7 +58,7 @@ public final class DropCopyClient implements AutoCloseable
     {
         this.listener = listener;
         this.client = ExchangeClient.connect(aeron, gatewayChannel, gatewayStreamId, responseChannel,
-            responseStreamId, new Events());
+            responseStreamId, new Events()).receiveDropCopies();
     }
 
     /**
