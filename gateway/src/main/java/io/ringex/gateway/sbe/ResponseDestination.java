@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -16,12 +17,17 @@ import java.util.Set;
  * <ul>
  * <li>{@link #parse}: only {@code aeron:udp?endpoint=host:port} or {@code aeron:ipc}; tuning parameters a client
  * may add ({@code term-length}, {@code mtu}, {@code sparse}, {@code linger}) are ignored, anything else (control
- * modes, tags, session ids, spies, interfaces) is refused.</li>
- * <li>{@link #resolve}, on the logon worker (it may look a name up): with the source check on, a UDP endpoint must be
- * the address the Logon came from, so nobody can make the gateway send to a third party (an Aeron publication sends
- * SETUP frames until answered: a reflection vector); an IPC answer is only for callers on this machine.</li>
- * <li>{@link #key()}: the resolved destination, so two spellings of one endpoint are one destination; a destination
- * belongs to one session at a time.</li>
+ * modes, tags, session ids, spies, interfaces) is refused, and so is a parameter given twice. The host is a name, a
+ * dotted quad or a bracketed IPv6 literal without a zone; the port one to five digits.</li>
+ * <li>{@link #resolve}, on the logon worker (it may look a name up): the wildcard address ({@code 0.0.0.0},
+ * {@code 0}, {@code ::}), multicast and broadcast are refused outright; with the source check on, a UDP endpoint must
+ * be the address the Logon came from, so nobody can make the gateway send to a third party (an Aeron publication
+ * sends SETUP frames until answered: a reflection vector); an IPC answer is only for callers on this machine.</li>
+ * <li>{@link #key()}: one destination, one key, however it is spelled: every address of this machine (loopback,
+ * {@code 127.x}, {@code ::1}, {@code ::ffff:127.0.0.1}, its interfaces' addresses, names of them) is one key per port
+ * and stream, since a client that binds the wildcard receives at all of them (and Linux delivers a datagram sent to
+ * 0.0.0.0 to 127.0.0.1); another machine's address is its canonical text. A destination belongs to one session at a
+ * time.</li>
  * <li>{@link #channel(int)}: the channel the gateway publishes on, rebuilt from the resolved address with the
  * gateway's own term length, never the client's.</li>
  * </ul>
@@ -32,6 +38,8 @@ final class ResponseDestination
 {
     /** Parameters a client may add that the gateway ignores (it sets its own). */
     private static final Set<String> IGNORED = Set.of("term-length", "mtu", "sparse", "linger");
+    /** The key's host for every address of this machine. */
+    private static final String LOCAL = "this-machine";
 
     private final boolean ipc;
     private final String host;
@@ -80,7 +88,7 @@ final class ResponseDestination
                 unexpected[0] = true;
             }
         });
-        if (unexpected[0])
+        if (unexpected[0] || hasRepeatedParameter(channel))
         {
             return null;
         }
@@ -103,20 +111,13 @@ final class ResponseDestination
             return null;
         }
         String hostPart = endpoint.substring(0, colon);
-        if (hostPart.startsWith("[") && hostPart.endsWith("]"))
+        final boolean bracketed = hostPart.startsWith("[") && hostPart.endsWith("]");
+        if (bracketed)
         {
             hostPart = hostPart.substring(1, hostPart.length() - 1);
         }
-        final int endpointPort;
-        try
-        {
-            endpointPort = Integer.parseInt(endpoint.substring(colon + 1));
-        }
-        catch (final NumberFormatException ex)
-        {
-            return null;
-        }
-        if (endpointPort < 1 || endpointPort > 65535 || hostPart.isEmpty())
+        final int endpointPort = port(endpoint.substring(colon + 1));
+        if (endpointPort < 1 || endpointPort > 65535 || !isHost(hostPart, bracketed))
         {
             return null;
         }
@@ -146,7 +147,19 @@ final class ResponseDestination
         {
             return "response endpoint host does not resolve";
         }
-        key = address.getHostAddress() + "|" + port + "|" + streamId;
+        if (address.isAnyLocalAddress())
+        {
+            return "response endpoint is the wildcard address";
+        }
+        if (address.isMulticastAddress())
+        {
+            return "response endpoint is a multicast address";
+        }
+        if (isBroadcast(address))
+        {
+            return "response endpoint is the broadcast address";
+        }
+        key = (isLocal(address) ? LOCAL : canonical(address)) + "|" + port + "|" + streamId;
         if (!checkSource)
         {
             return null;
@@ -205,6 +218,90 @@ final class ResponseDestination
     public String toString()
     {
         return ipc ? "aeron:ipc stream " + streamId : host + ":" + port + " stream " + streamId;
+    }
+
+    private static boolean hasRepeatedParameter(final String channel)
+    {
+        final int query = channel.indexOf('?');
+        if (query < 0)
+        {
+            return false;
+        }
+        final Set<String> names = new HashSet<>();
+        for (final String parameter : channel.substring(query + 1).split("\\|"))
+        {
+            final int equals = parameter.indexOf('=');
+            if (!names.add(equals < 0 ? parameter : parameter.substring(0, equals)))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** One to five decimal digits, else -1. */
+    private static int port(final String text)
+    {
+        if (text.isEmpty() || text.length() > 5)
+        {
+            return -1;
+        }
+        int value = 0;
+        for (int i = 0; i < text.length(); i++)
+        {
+            final char c = text.charAt(i);
+            if (c < '0' || c > '9')
+            {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
+    }
+
+    /**
+     * A host name or dotted quad (letters, digits, dots and hyphens), or inside brackets an IPv6 literal without a
+     * zone: so that the name service is never asked for something else, and an IPv6 address is never read as a host
+     * and a port.
+     */
+    private static boolean isHost(final String host, final boolean bracketed)
+    {
+        if (host.isEmpty())
+        {
+            return false;
+        }
+        for (int i = 0; i < host.length(); i++)
+        {
+            final char c = host.charAt(i);
+            final boolean hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+            final boolean allowed = bracketed ? hex || c == ':' || c == '.' :
+                hex || (c >= 'g' && c <= 'z') || (c >= 'G' && c <= 'Z') || c == '.' || c == '-';
+            if (!allowed)
+            {
+                return false;
+            }
+        }
+        return !bracketed || host.indexOf(':') >= 0;
+    }
+
+    private static boolean isBroadcast(final InetAddress address)
+    {
+        final byte[] bytes = address.getAddress();
+        return bytes.length == 4 && bytes[0] == (byte)0xFF && bytes[1] == (byte)0xFF && bytes[2] == (byte)0xFF &&
+            bytes[3] == (byte)0xFF;
+    }
+
+    /** The address's text without an IPv6 zone: one text per address. */
+    private static String canonical(final InetAddress address)
+    {
+        try
+        {
+            return InetAddress.getByAddress(address.getAddress()).getHostAddress();
+        }
+        catch (final UnknownHostException ex)
+        {
+            return address.getHostAddress();
+        }
     }
 
     private static boolean isLocal(final String host)

@@ -26,8 +26,11 @@ final class SbeLogon extends LogonAttempt
     boolean abandoned;
     private final boolean checkSource;
     private final Queue<SbeLogon> verdicts;
-    /** Null if the gateway may answer at the destination, else why not (set by the worker). */
-    private volatile String destinationRefusal;
+    /**
+     * Null if the gateway may answer at the destination, else why not (set by the worker); until the worker has
+     * checked the destination, it may not.
+     */
+    private volatile String destinationRefusal = "response destination not checked";
 
     SbeLogon(
         final String username,

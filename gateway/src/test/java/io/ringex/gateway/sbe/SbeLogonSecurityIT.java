@@ -23,10 +23,12 @@ import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonEncoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
+import io.ringex.protocol.codecs.LogoutEncoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
 import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
@@ -312,6 +314,62 @@ class SbeLogonSecurityIT
             OrderType.LIMIT, TimeInForce.GTC, 10_000, 1) > 0, victim::poll);
         Await.until("victim's order acknowledged", () -> victimEvents.report(r -> "V2".equals(r.clientOrderId())) !=
             null, victim::poll);
+    }
+
+    /**
+     * trader1 (alice) logs on with cancel-on-disconnect, its response channel on {@code localhost:P}, and rests a GTC
+     * bid. trader2 (bob), on the same machine, logs on with its own right credentials naming the same stream at
+     * {@code 0.0.0.0:P}, {@code 0:P}, {@code 127.0.0.2:P} and {@code [::ffff:127.0.0.1]:P}, then sends an order and a
+     * Logout. Linux delivers what is sent to 0.0.0.0 to 127.0.0.1: the gateway used to accept the wildcard spellings
+     * as another destination, so trader2's ExecutionReports and Logout reached trader1, which stopped heartbeating,
+     * was timed out, and lost its bid to cancel-on-disconnect. Now every spelling is refused, trader1 hears nothing of
+     * it, and its bid rests.
+     */
+    @Test
+    void anotherSpellingOfALiveSessionsEndpointCannotReadOrKillIt()
+    {
+        final int port = NodeTestSupport.freeUdpPort();
+        final RecordingListener trader1Events = new RecordingListener();
+        final ExchangeClient trader1 = client("aeron:udp?endpoint=localhost:" + port, 3500, trader1Events);
+        Await.until("logon sent", () -> trader1.logon("alice", TestUsers.ALICE_PASSWORD, true, 100) > 0, null);
+        Await.until("trader1 logged on", trader1::isLoggedOn, trader1::poll);
+        Await.until("bid sent", () -> trader1.newOrder(TestUsers.ALICE_ACCOUNT, "BID1", INSTRUMENT, Side.BUY,
+            OrderType.LIMIT, TimeInForce.GTC, 9_000, 1) > 0, trader1::poll);
+        Await.until("bid rests", () -> trader1Events.report(r -> "BID1".equals(r.clientOrderId()) &&
+            "NEW".equals(r.orderStatus())) != null, trader1::poll);
+
+        final ExclusivePublication trader2 = rawPublication();
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[512]);
+        final List<String> spellings = List.of("0.0.0.0", "0", "127.0.0.2", "[::ffff:127.0.0.1]");
+        for (final String host : spellings)
+        {
+            send(trader2, buffer, logon(buffer, "bob", TestUsers.BOB_PASSWORD,
+                "aeron:udp?endpoint=" + host + ":" + port, 3500));
+        }
+        Await.until("every Logon refused or answered", () -> counter("sbe logons refused") +
+            counter("sbe active sessions") - 1 >= spellings.size(), trader1::poll);
+        assertEquals(spellings.size(), counter("sbe logons refused"), "each spelling refused");
+        assertEquals(1, counter("sbe active sessions"), "trader1's alone");
+
+        final NewOrderEncoder order = new NewOrderEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .sessionId(0).accountId(TestUsers.BOB_ACCOUNT).clientOrderId("X1").instrumentId(INSTRUMENT)
+            .side(Side.SELL).orderType(OrderType.LIMIT).timeInForce(TimeInForce.GTC).postOnly(BooleanType.FALSE)
+            .selfTradePrevention(SelfTradePrevention.ACCOUNT_DEFAULT).price(20_000).quantity(1);
+        send(trader2, buffer, MessageHeaderEncoder.ENCODED_LENGTH + order.encodedLength());
+        final int logoutLength = MessageHeaderEncoder.ENCODED_LENGTH + new LogoutEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder()).sessionId(0).reason(RejectReason.NONE)
+            .text("").encodedLength();
+        send(trader2, buffer, logoutLength);
+
+        Await.never("trader1 hears of trader2's session, or is logged out", Duration.ofMillis(1_000),
+            () -> trader1Events.logons.size() != 1 || !trader1Events.logouts.isEmpty() || !trader1.isLoggedOn() ||
+            trader1Events.report(r -> r.accountId() != TestUsers.ALICE_ACCOUNT) != null, trader1::poll);
+        Await.until("status asked", () -> trader1.orderStatus(TestUsers.ALICE_ACCOUNT, "S1", 0, "BID1") > 0,
+            trader1::poll);
+        Await.until("status answered", () -> trader1Events.statusAnswer("S1") != null, trader1::poll);
+        final RecordingListener.StatusReport status = trader1Events.statusAnswer("S1").get(0);
+        assertEquals("NEW", status.orderStatus(), "trader1's bid still rests: " + status);
+        assertEquals(TestUsers.ALICE_ACCOUNT, trader1.accountId());
     }
 
     /**
