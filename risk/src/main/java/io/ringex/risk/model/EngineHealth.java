@@ -12,12 +12,20 @@ import io.ringex.protocol.codecs.RejectReason;
 
 /**
  * The engine's latest EngineStatus and a fixed-size history of samples for the charts. Mutable; guarded by the
- * {@link RiskReadModel}'s lock. The history is preallocated: recording a sample allocates nothing.
+ * {@link RiskReadModel}'s lock. The history is preallocated: recording a sample allocates nothing. Counters and
+ * rejects are kept for every value the schema has (sized from its enums, not a guess); a value of a newer schema
+ * is counted in the total only.
  */
 final class EngineHealth
 {
     private static final EngineCounter[] COUNTERS = EngineCounter.values();
     private static final RejectReason[] REASONS = RejectReason.values();
+    /** One slot per EngineCounter value of the schema. */
+    static final int COUNTER_SLOTS = Arrays.stream(COUNTERS).filter(c -> c != EngineCounter.NULL_VAL)
+        .mapToInt(EngineCounter::value).max().orElse(0) + 1;
+    /** One slot per RejectReason value of the schema. */
+    static final int REASON_SLOTS = Arrays.stream(REASONS).filter(r -> r != RejectReason.NULL_VAL)
+        .mapToInt(RejectReason::value).max().orElse(0) + 1;
 
     long lastStatusNanos;
     boolean seen;
@@ -38,9 +46,9 @@ final class EngineHealth
     long p999Ns;
     long maxNs;
     /** Indexed by EngineCounter.value(). */
-    final long[] counters = new long[64];
+    final long[] counters = new long[COUNTER_SLOTS];
     /** Indexed by RejectReason.value(). */
-    final long[] rejects = new long[64];
+    final long[] rejects = new long[REASON_SLOTS];
 
     private final int capacity;
     private long samples;
@@ -169,12 +177,12 @@ final class EngineHealth
 
     long counter(final EngineCounter counter)
     {
-        return counters[counter.value()];
+        return counter == EngineCounter.NULL_VAL ? 0 : counters[counter.value()];
     }
 
     long rejectCount(final RejectReason reason)
     {
-        return rejects[reason.value()];
+        return reason == RejectReason.NULL_VAL ? 0 : rejects[reason.value()];
     }
 
     Map<String, Long> counterMap()
@@ -195,7 +203,7 @@ final class EngineHealth
         final Map<String, Long> out = new LinkedHashMap<>();
         for (final RejectReason r : REASONS)
         {
-            if (r != RejectReason.NULL_VAL && r.value() < rejects.length && rejects[r.value()] != 0)
+            if (r != RejectReason.NULL_VAL && rejects[r.value()] != 0)
             {
                 out.put(r.name(), rejects[r.value()]);
             }

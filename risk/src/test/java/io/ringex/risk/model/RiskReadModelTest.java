@@ -235,6 +235,39 @@ class RiskReadModelTest
         assertNull(model.engine(false).history());
     }
 
+    /**
+     * Every reject reason the schema has is counted: reasons 64 and above (the drop-copy ones, NO_PRIMARY,
+     * OUTCOME_UNKNOWN) used to be dropped from the health and to throw ArrayIndexOutOfBoundsException when asked for
+     * (Prometheus showed NaN). The engine writes a reason's count with its raw value; every one is read back.
+     */
+    @Test
+    void everyRejectReasonTheSchemaHasIsCounted()
+    {
+        final long[] rejects = new long[RejectReason.NULL_VAL.value() + 1];
+        long total = 0;
+        for (final RejectReason reason : RejectReason.values())
+        {
+            if (reason != RejectReason.NULL_VAL)
+            {
+                rejects[reason.value()] = 1000 + reason.value();
+                total += rejects[reason.value()];
+            }
+        }
+        feed(events.engineStatus(1, 1, NodeRole.PRIMARY, 1_000_000_000L, 1000, new long[] {10, 10, 10, 10, 10, 0},
+            new long[] {1, 1, 1, 1}, new long[16], rejects));
+
+        final Views.EngineView engine = model.engine(true);
+        for (final RejectReason reason : RejectReason.values())
+        {
+            if (reason != RejectReason.NULL_VAL)
+            {
+                assertEquals(1000 + reason.value(), model.engineRejects(reason), reason.name());
+                assertEquals(Long.valueOf(1000 + reason.value()), engine.rejects().get(reason.name()), reason.name());
+            }
+        }
+        assertEquals(total, engine.history().rejects()[0], "the chart's total counts them all");
+    }
+
     @Test
     void theHistoryKeepsTheNewestSamples()
     {
