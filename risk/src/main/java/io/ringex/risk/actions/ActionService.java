@@ -442,19 +442,21 @@ public final class ActionService implements AdminResponseListener
         }
     }
 
+    /**
+     * @param type  the enum.
+     * @param field the JSON field, for the message.
+     * @param text  the value exactly as docs/risk-api.md spells it (upper case, no spaces).
+     * @return the constant.
+     * @throws IllegalArgumentException naming the field and the values it takes, for any other spelling.
+     */
     static <E extends Enum<E>> E parseEnum(final Class<E> type, final String field, final String text)
     {
-        try
+        for (final E value : type.getEnumConstants())
         {
-            final E value = Enum.valueOf(type, text == null ? "" : text.trim().toUpperCase());
-            if (!"NULL_VAL".equals(value.name()))
+            if (!"NULL_VAL".equals(value.name()) && value.name().equals(text))
             {
                 return value;
             }
-        }
-        catch (final IllegalArgumentException ignore)
-        {
-            // fall through to the message naming the field
         }
         final List<String> names = new ArrayList<>();
         for (final E e : type.getEnumConstants())

@@ -3,10 +3,13 @@ package io.ringex.risk.web;
 import java.util.List;
 import java.util.Map;
 
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.InputCoercionException;
@@ -15,11 +18,15 @@ import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
- * A request body the API cannot read is answered 400 with {@code {"error":"BAD_REQUEST","message":...}}, the
- * message naming the field and what it must be ({@code "accountId must be a JSON integer"}), never with the
- * parser's internals. JSON is read strictly (see {@link HttpConfiguration#strictJson()}): an id of {@code 1004.7} or
- * {@code "1004"} is refused here, not rounded or converted.
+ * A request the API cannot read is answered 400 with {@code {"error":"BAD_REQUEST","message":...}}, the message
+ * naming the field and what it must be ({@code "accountId must be a JSON integer"}, {@code "id must be a decimal
+ * integer"}, {@code "accountId is given more than once"}), never with the parser's internals. JSON is read strictly
+ * (see {@link HttpConfiguration#strictJson()}): an id of {@code 1004.7} or {@code "1004"}, or a key given twice, is
+ * refused here, not rounded, converted or overwritten; so is a path or query id that is not decimal
+ * ({@link StrictRequests}). Consulted before the controllers' own advice ({@link ActionErrors}), which would otherwise
+ * answer a path id's refusal with the converter's words rather than the parameter's name.
  */
+@Order(Ordered.HIGHEST_PRECEDENCE)
 @RestControllerAdvice
 public final class ApiErrors
 {
@@ -33,6 +40,30 @@ public final class ApiErrors
     public ResponseEntity<Map<String, String>> unreadable(final HttpMessageNotReadableException ex)
     {
         return ResponseEntity.badRequest().body(Map.of("error", "BAD_REQUEST", "message", describe(ex)));
+    }
+
+    /**
+     * @param ex a path variable or query parameter that does not convert (an id not in decimal, out of range).
+     * @return 400 naming the parameter.
+     */
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    public ResponseEntity<Map<String, String>> mismatch(final MethodArgumentTypeMismatchException ex)
+    {
+        final Class<?> type = ex.getRequiredType();
+        final boolean integer = type == long.class || type == Long.class || type == int.class || type == Integer.class;
+        return ResponseEntity.badRequest().body(Map.of("error", "BAD_REQUEST", "message",
+            ex.getName() + (integer ? " must be a decimal integer" : " is invalid") +
+            (integer && (type == int.class || type == Integer.class) ? " (32-bit)" : "")));
+    }
+
+    /**
+     * @param ex a parameter the API does not read (given twice, an enum value not as documented).
+     * @return 400 with the reason.
+     */
+    @ExceptionHandler(BadRequestException.class)
+    public ResponseEntity<Map<String, String>> badRequest(final BadRequestException ex)
+    {
+        return ResponseEntity.badRequest().body(Map.of("error", "BAD_REQUEST", "message", ex.getMessage()));
     }
 
     /**
@@ -62,6 +93,11 @@ public final class ApiErrors
                     return field + (absent ? " is missing or null; it must be " : " must be ") +
                         typeName(mismatch.getTargetType());
                 }
+                final String duplicate = duplicateKey(jackson.getOriginalMessage());
+                if (null != duplicate)
+                {
+                    return duplicate + " is given more than once";
+                }
                 if (jackson instanceof StreamReadException && jackson.getLocation() != null)
                 {
                     return "malformed JSON at line " + jackson.getLocation().getLineNr() + ", column " +
@@ -77,6 +113,19 @@ public final class ApiErrors
             return "the request body is missing";
         }
         return "the request body cannot be read as JSON";
+    }
+
+    /** The key a strict duplicate detection names ({@code Duplicate Object property "accountId"}), or null. */
+    private static String duplicateKey(final String message)
+    {
+        final String prefix = "Duplicate Object property \"";
+        if (message == null || !message.startsWith(prefix))
+        {
+            return null;
+        }
+        final int end = message.indexOf('"', prefix.length());
+        final String key = end < 0 ? message.substring(prefix.length()) : message.substring(prefix.length(), end);
+        return shortened(key.length() > 64 ? key.substring(0, 64) : key);
     }
 
     private static String path(final List<JacksonException.Reference> path)

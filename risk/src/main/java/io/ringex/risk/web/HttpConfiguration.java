@@ -15,6 +15,7 @@ import io.ringex.risk.config.RiskProperties;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.servers.Server;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.cfg.CoercionAction;
@@ -48,8 +49,9 @@ public class HttpConfiguration
     /**
      * Ids, quantities and flags are exactly what JSON says: no float to integer ({@code 1004.7} is not account 1004),
      * no string to number ({@code "1004"}), no number or string to boolean, no number to string (money is decimal
-     * text, so {@code 0.1} as a JSON number would already have been through binary floating point), and no unknown
-     * fields (a misspelt {@code acountId} would otherwise leave the account 0).
+     * text, so {@code 0.1} as a JSON number would already have been through binary floating point), no unknown
+     * fields (a misspelt {@code acountId} would otherwise leave the account 0), and no key given twice
+     * ({@code {"accountId":1004,"accountId":1005}} would otherwise act on 1005).
      *
      * @return the customizer of Boot's JSON mapper, used by the MVC message converter.
      */
@@ -57,6 +59,7 @@ public class HttpConfiguration
     public JsonMapperBuilderCustomizer strictJson()
     {
         return builder -> builder
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)

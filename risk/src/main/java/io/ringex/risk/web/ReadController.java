@@ -118,16 +118,20 @@ public class ReadController
         return Map.of("username", principal.getName(), "roles", held);
     }
 
+    /**
+     * @param sort exactly as docs/risk-api.md spells it (lower case).
+     * @return the order.
+     * @throws BadRequestException naming the parameter for any other spelling.
+     */
     static AccountSort parseSort(final String sort)
     {
-        try
+        for (final AccountSort order : AccountSort.values())
         {
-            return AccountSort.valueOf(sort.trim().toUpperCase(Locale.ROOT));
+            if (order.name().toLowerCase(Locale.ROOT).equals(sort))
+            {
+                return order;
+            }
         }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
-                "sort must be one of utilisation, exposure, pnl, balance, account");
-        }
+        throw new BadRequestException("sort must be one of utilisation, exposure, pnl, balance, account");
     }
 }

@@ -121,7 +121,7 @@ class ActionServiceTest
     @Test
     void killSwitchAndTradingStatusCarryTheirScope()
     {
-        final ActionView kill = actions.killSwitch(new ActionRequests.KillSwitch("venue", 99, true), "officer");
+        final ActionView kill = actions.killSwitch(new ActionRequests.KillSwitch("VENUE", 99, true), "officer");
         final KillSwitchDecoder k = new KillSwitchDecoder().wrapAndApplyHeader(
             sent.get(0), 0, new MessageHeaderDecoder());
         assertEquals(KillSwitchScope.VENUE, k.scope());

@@ -107,7 +107,7 @@ class ConsoleActionsTest
     void addInstrumentReadsPricesAtItsScaleAndNamesTheOperator()
     {
         final ActionView view = console.addInstrument(new ConsoleRequests.AddInstrument(4, "NEW-USD", 2, "0.05",
-            10, "50.00", "basis_points", 1000, "listing approved"), "admin");
+            10, "50.00", "BASIS_POINTS", 1000, "listing approved"), "admin");
         assertEquals("ADD_INSTRUMENT", view.action());
         assertEquals("listing approved", view.reason());
         assertEquals("admin", view.requestedBy());
@@ -190,7 +190,7 @@ class ConsoleActionsTest
     @Test
     void accountsAreOpenedTheirStandingSetAndMoneyMovedExactly()
     {
-        console.openAccount(new ConsoleRequests.OpenAccount(2001, "cancel_oldest", "new client"), "admin");
+        console.openAccount(new ConsoleRequests.OpenAccount(2001, "CANCEL_OLDEST", "new client"), "admin");
         final AddAccountDecoder open = new AddAccountDecoder().wrapAndApplyHeader(sent.get(0), 0, header(sent.get(0)));
         assertEquals(2001, open.accountId());
         assertEquals(SelfTradePrevention.CANCEL_OLDEST, open.selfTradePrevention());
