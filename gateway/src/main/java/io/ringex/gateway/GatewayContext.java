@@ -290,10 +290,36 @@ public final class GatewayContext implements AutoCloseable
         public static final long LOGON_FAILURE_DELAY_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(
             LogonPolicy.DEFAULT.failureDelayMs());
 
-        @ConfigOption("logons being checked at once (1..4096); beyond, refused at once")
+        @ConfigOption("logons in hand at once (being checked, or refused and waiting out the failure delay), " +
+            "1..4096; beyond, refused at once. A locked name's or address's logon takes none")
         public static final String LOGON_MAX_PENDING_PROP_NAME = "ringex.gateway.logon.max.pending";
         /** Default logons in flight. */
         public static final int LOGON_MAX_PENDING_DEFAULT = LogonPolicy.DEFAULT.maxPending();
+
+        @ConfigOption("of those, logons in hand from one remote address (an IPv6 address counts as its /64, loopback " +
+            "as one), 1..4096; beyond, refused at once ([security.md](security.md))")
+        public static final String LOGON_MAX_PENDING_PER_ADDRESS_PROP_NAME =
+            "ringex.gateway.logon.max.pending.per.address";
+        /** Default logons in flight from one address. */
+        public static final int LOGON_MAX_PENDING_PER_ADDRESS_DEFAULT = LogonPolicy.DEFAULT.maxPendingPerAddress();
+
+        @ConfigOption("live SBE sessions one user may hold at this gateway (each maps a response publication), " +
+            "1..1024; a Logon beyond is refused `THROTTLED`")
+        public static final String SBE_MAX_SESSIONS_PER_USER_PROP_NAME = "ringex.gateway.sbe.max.sessions.per.user";
+        /** Default sessions per user. */
+        public static final int SBE_MAX_SESSIONS_PER_USER_DEFAULT = 8;
+
+        @ConfigOption("the shortest HeartBtInt(108) a FIX Logon may ask for, whole seconds, at least 1s; a Logon " +
+            "outside the range is refused with a Logout saying it")
+        public static final String FIX_HEARTBEAT_MIN_PROP_NAME = "ringex.gateway.fix.heartbeat.min";
+        /** Default shortest FIX heartbeat interval. */
+        public static final long FIX_HEARTBEAT_MIN_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
+
+        @ConfigOption("the longest HeartBtInt(108) a FIX Logon may ask for, whole seconds, at most 3600s (the " +
+            "default is the SBE side's longest interval)")
+        public static final String FIX_HEARTBEAT_MAX_PROP_NAME = "ringex.gateway.fix.heartbeat.max";
+        /** Default longest FIX heartbeat interval. */
+        public static final long FIX_HEARTBEAT_MAX_DEFAULT_NS = TimeUnit.SECONDS.toNanos(600);
 
         @ConfigOption("term length of the publication answering an SBE session (the client cannot choose it): a " +
             "power of two, 64k..64m; also the most of its reports that may wait for it once the publication is full")
@@ -588,6 +614,30 @@ public final class GatewayContext implements AutoCloseable
             return config().intValue(LOGON_MAX_PENDING_PROP_NAME, LOGON_MAX_PENDING_DEFAULT);
         }
 
+        /** @return {@link #LOGON_MAX_PENDING_PER_ADDRESS_PROP_NAME} or its default. */
+        public static int logonMaxPendingPerAddress()
+        {
+            return config().intValue(LOGON_MAX_PENDING_PER_ADDRESS_PROP_NAME, LOGON_MAX_PENDING_PER_ADDRESS_DEFAULT);
+        }
+
+        /** @return {@link #SBE_MAX_SESSIONS_PER_USER_PROP_NAME} or its default. */
+        public static int sbeMaxSessionsPerUser()
+        {
+            return config().intValue(SBE_MAX_SESSIONS_PER_USER_PROP_NAME, SBE_MAX_SESSIONS_PER_USER_DEFAULT);
+        }
+
+        /** @return {@link #FIX_HEARTBEAT_MIN_PROP_NAME} or its default, in milliseconds. */
+        public static long fixHeartbeatMinMs()
+        {
+            return durationMs(FIX_HEARTBEAT_MIN_PROP_NAME, FIX_HEARTBEAT_MIN_DEFAULT_NS);
+        }
+
+        /** @return {@link #FIX_HEARTBEAT_MAX_PROP_NAME} or its default, in milliseconds. */
+        public static long fixHeartbeatMaxMs()
+        {
+            return durationMs(FIX_HEARTBEAT_MAX_PROP_NAME, FIX_HEARTBEAT_MAX_DEFAULT_NS);
+        }
+
         /** @return {@link #SBE_RESPONSE_TERM_LENGTH_PROP_NAME} or its default, in bytes. */
         public static int sbeResponseTermLength()
         {
@@ -666,6 +716,10 @@ public final class GatewayContext implements AutoCloseable
     private long logonMaxLockoutMs = Configuration.logonMaxLockoutMs();
     private long logonFailureDelayMs = Configuration.logonFailureDelayMs();
     private int logonMaxPending = Configuration.logonMaxPending();
+    private int logonMaxPendingPerAddress = Configuration.logonMaxPendingPerAddress();
+    private int sbeMaxSessionsPerUser = Configuration.sbeMaxSessionsPerUser();
+    private long fixHeartbeatMinMs = Configuration.fixHeartbeatMinMs();
+    private long fixHeartbeatMaxMs = Configuration.fixHeartbeatMaxMs();
     private int sbeResponseTermLength = Configuration.sbeResponseTermLength();
     private boolean sbeResponseSourceCheck = Configuration.sbeResponseSourceCheck();
     private int sbeMaxPendingRejects = Configuration.sbeMaxPendingRejects();
@@ -758,6 +812,17 @@ public final class GatewayContext implements AutoCloseable
         requireDurationMs(Configuration.LOGON_FAILURE_DELAY_PROP_NAME, logonFailureDelayMs, 0, 30_000);
         require(logonMaxPending >= 1 && logonMaxPending <= 4096, Configuration.LOGON_MAX_PENDING_PROP_NAME,
             logonMaxPending, "must be 1..4096");
+        require(logonMaxPendingPerAddress >= 1 && logonMaxPendingPerAddress <= 4096,
+            Configuration.LOGON_MAX_PENDING_PER_ADDRESS_PROP_NAME, logonMaxPendingPerAddress, "must be 1..4096");
+        require(sbeMaxSessionsPerUser >= 1 && sbeMaxSessionsPerUser <= 1024,
+            Configuration.SBE_MAX_SESSIONS_PER_USER_PROP_NAME, sbeMaxSessionsPerUser, "must be 1..1024");
+        requireDurationMs(Configuration.FIX_HEARTBEAT_MIN_PROP_NAME, fixHeartbeatMinMs, 1_000, 3_600_000);
+        require(fixHeartbeatMinMs % 1_000 == 0, Configuration.FIX_HEARTBEAT_MIN_PROP_NAME, shownMs(fixHeartbeatMinMs),
+            "must be whole seconds (HeartBtInt is)");
+        requireDurationMs(Configuration.FIX_HEARTBEAT_MAX_PROP_NAME, fixHeartbeatMaxMs, fixHeartbeatMinMs,
+            3_600_000);
+        require(fixHeartbeatMaxMs % 1_000 == 0, Configuration.FIX_HEARTBEAT_MAX_PROP_NAME, shownMs(fixHeartbeatMaxMs),
+            "must be whole seconds (HeartBtInt is)");
         require(sbeResponseTermLength >= 64 * 1024 && sbeResponseTermLength <= 64 << 20 &&
             Integer.bitCount(sbeResponseTermLength) == 1, Configuration.SBE_RESPONSE_TERM_LENGTH_PROP_NAME,
             sbeResponseTermLength, "must be a power of two, 64k..64m");
@@ -817,7 +882,7 @@ public final class GatewayContext implements AutoCloseable
     public LogonPolicy logonPolicy()
     {
         return new LogonPolicy(logonMaxFailures, logonMaxAddressFailures, logonLockoutMs, logonMaxLockoutMs,
-            logonFailureDelayMs, logonMaxPending, LogonPolicy.DEFAULT.maxTracked());
+            logonFailureDelayMs, logonMaxPending, logonMaxPendingPerAddress, LogonPolicy.DEFAULT.maxTracked());
     }
 
     /**
@@ -832,6 +897,7 @@ public final class GatewayContext implements AutoCloseable
         logonMaxLockoutMs = policy.maxLockoutMs();
         logonFailureDelayMs = policy.failureDelayMs();
         logonMaxPending = policy.maxPending();
+        logonMaxPendingPerAddress = policy.maxPendingPerAddress();
         return this;
     }
 
@@ -896,6 +962,52 @@ public final class GatewayContext implements AutoCloseable
     public GatewayContext sbeMaxPendingRejects(final int count)
     {
         this.sbeMaxPendingRejects = count;
+        return this;
+    }
+
+    /**
+     * @return live SBE sessions one user may hold at this gateway.
+     */
+    public int sbeMaxSessionsPerUser()
+    {
+        return sbeMaxSessionsPerUser;
+    }
+
+    /**
+     * @param count live SBE sessions one user may hold at this gateway.
+     * @return this.
+     */
+    public GatewayContext sbeMaxSessionsPerUser(final int count)
+    {
+        this.sbeMaxSessionsPerUser = count;
+        return this;
+    }
+
+    /**
+     * @return the shortest HeartBtInt(108) a FIX Logon may ask for, in milliseconds (whole seconds).
+     */
+    public long fixHeartbeatMinMs()
+    {
+        return fixHeartbeatMinMs;
+    }
+
+    /**
+     * @return the longest HeartBtInt(108) a FIX Logon may ask for, in milliseconds (whole seconds).
+     */
+    public long fixHeartbeatMaxMs()
+    {
+        return fixHeartbeatMaxMs;
+    }
+
+    /**
+     * @param minMs the shortest HeartBtInt(108) a FIX Logon may ask for, in milliseconds (whole seconds).
+     * @param maxMs the longest.
+     * @return this.
+     */
+    public GatewayContext fixHeartbeatRangeMs(final long minMs, final long maxMs)
+    {
+        this.fixHeartbeatMinMs = minMs;
+        this.fixHeartbeatMaxMs = maxMs;
         return this;
     }
 

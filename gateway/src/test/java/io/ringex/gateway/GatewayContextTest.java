@@ -117,6 +117,16 @@ class GatewayContextTest
             "ringex.gateway.logon.max.lockout", "5s");
         assertBad("ringex.gateway.logon.failure.delay", "ringex.gateway.logon.failure.delay", "31s");
         assertBad("ringex.gateway.sbe.response.term.length", "ringex.gateway.sbe.response.term.length", "3m");
+        assertBad("ringex.gateway.logon.max.pending.per.address", "ringex.gateway.logon.max.pending.per.address", "0");
+        assertBad("ringex.gateway.logon.max.pending.per.address", "ringex.gateway.logon.max.pending.per.address",
+            "eight");
+        assertBad("ringex.gateway.sbe.max.sessions.per.user", "ringex.gateway.sbe.max.sessions.per.user", "0");
+        assertBad("ringex.gateway.sbe.max.sessions.per.user", "ringex.gateway.sbe.max.sessions.per.user", "1025");
+        assertBad("ringex.gateway.fix.heartbeat.min", "ringex.gateway.fix.heartbeat.min", "0s");
+        assertBad("ringex.gateway.fix.heartbeat.min", "ringex.gateway.fix.heartbeat.min", "1500ms");
+        assertBad("ringex.gateway.fix.heartbeat.max", "ringex.gateway.fix.heartbeat.max", "3601s");
+        assertBad("ringex.gateway.fix.heartbeat.max", "ringex.gateway.fix.heartbeat.min", "30s",
+            "ringex.gateway.fix.heartbeat.max", "10s");
         assertBad("ringex.gateway.user.eve.credential", "ringex.gateway.user.eve.credential", "plaintext",
             "ringex.gateway.user.eve.accounts", "1");
         assertBad("ringex.gateway.user.eve.accounts", "ringex.gateway.user.eve.credential",

@@ -1,9 +1,12 @@
 package io.ringex.gateway.auth;
 
+import io.ringex.common.net.LockoutAddress;
+import org.agrona.collections.MutableInteger;
 import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,9 +16,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * Checks logons on a worker thread of its own, so the slow credential hash never stalls a gateway agent, and answers
  * refusals late: every refused logon's verdict is delivered {@link LogonPolicy#failureDelayMs()} after it arrived,
  * whether the name was unknown, the password wrong or the caller locked out (an unknown name is hashed against a
- * dummy credential, so even the worker's time does not differ). At most {@link LogonPolicy#maxPending()} logons are
- * in hand at once; beyond, {@link #submit} refuses at once and the caller answers BUSY without allocating anything
- * more for it.
+ * dummy credential, so even the worker's time does not differ).
+ * <p>
+ * What a caller may hold: at most {@link LogonPolicy#maxPending()} logons are in hand at once (being checked, or
+ * refused and waiting out the delay), and at most {@link LogonPolicy#maxPendingPerAddress()} of them from one remote
+ * address (its {@link io.ringex.common.net.LockoutAddress lockout key}); beyond, {@link #submit} refuses at once and
+ * the caller answers BUSY without allocating anything more for it. A logon of a locked name or address is answered
+ * LOCKED without taking a slot: it waits out the delay in a pool of its own, of the same size, so an address that
+ * has locked itself out by guessing cannot keep others from logging on. The busy refusals' log line is written at
+ * most once a second, counting the ones it skipped.
  * <p>
  * Thread safety: {@link #submit} from any thread; verdicts are delivered on the worker thread.
  */
@@ -28,8 +37,11 @@ public final class LogonAuthenticator implements AutoCloseable
     private final LogonGuard guard;
     private final EpochClock clock;
     private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicInteger lockedAnswers = new AtomicInteger();
+    /** Slots held per address key; a key is here only while it holds one, so at most maxPending keys. */
+    private final HashMap<String, MutableInteger> pendingByAddress = new HashMap<>();
     private final AtomicLong busyRefusals = new AtomicLong();
-    private volatile long lastBusyLogMs = Long.MIN_VALUE / 2;
+    private final RateLimitedLog busyLog = new RateLimitedLog(BUSY_LOG_INTERVAL_MS);
     private final ScheduledThreadPoolExecutor worker;
 
     /**
@@ -60,28 +72,33 @@ public final class LogonAuthenticator implements AutoCloseable
     }
 
     /**
-     * Hand a logon to the worker.
+     * Hand a logon to the worker; a logon of a locked name or address is answered LOCKED, late, without taking a
+     * slot.
      *
      * @param attempt the logon.
-     * @return false, with the attempt's verdict BUSY and nothing delivered, if too many logons are in hand.
+     * @return false, with the attempt's verdict BUSY and nothing delivered, if too many logons are in hand (in all, or
+     *         from its address, or locked ones being answered).
      */
     public boolean submit(final LogonAttempt attempt)
     {
-        if (pending.incrementAndGet() > guard.policy().maxPending())
+        final LogonPolicy policy = guard.policy();
+        final long nowMs = clock.time();
+        final LogonGuard.Lock lock = guard.check(attempt.protocol(), attempt.username(), attempt.address(), nowMs);
+        if (lock != LogonGuard.Lock.NONE)
+        {
+            return answerLocked(attempt, lock, nowMs);
+        }
+
+        final String addressKey = LockoutAddress.key(attempt.address());
+        if (!takeAddressSlot(addressKey, policy.maxPendingPerAddress()))
+        {
+            return busy(attempt, "too many logons in hand from one address", nowMs);
+        }
+        if (pending.incrementAndGet() > policy.maxPending())
         {
             pending.decrementAndGet();
-            attempt.wipePassword();
-            attempt.decide(LogonAttempt.Verdict.BUSY, null, "too many logons in hand");
-            final long busy = busyRefusals.incrementAndGet();
-            final long nowMs = clock.time();
-            if (nowMs - lastBusyLogMs >= BUSY_LOG_INTERVAL_MS)
-            {
-                lastBusyLogMs = nowMs;
-                LOG.warn("logon refused: protocol={} user={} address={} reason=busy ({} logons in hand; {} refused " +
-                    "busy since start, logged at most once a second)", attempt.protocol(),
-                    LogonGuard.printable(attempt.username()), attempt.address(), guard.policy().maxPending(), busy);
-            }
-            return false;
+            releaseAddressSlot(addressKey);
+            return busy(attempt, "too many logons in hand", nowMs);
         }
         try
         {
@@ -90,6 +107,7 @@ public final class LogonAuthenticator implements AutoCloseable
         catch (final RuntimeException ex)
         {
             pending.decrementAndGet();
+            releaseAddressSlot(addressKey);
             attempt.wipePassword();
             attempt.decide(LogonAttempt.Verdict.BUSY, null, "authenticator closed");
             return false;
@@ -98,11 +116,27 @@ public final class LogonAuthenticator implements AutoCloseable
     }
 
     /**
-     * @return logons in hand now.
+     * @return logons in hand now (slots taken: being checked, or refused and waiting out the delay).
      */
     public int pending()
     {
         return pending.get();
+    }
+
+    /**
+     * @return logons of locked names or addresses waiting out the delay (no slot taken).
+     */
+    public int lockedAnswers()
+    {
+        return lockedAnswers.get();
+    }
+
+    /**
+     * @return logons refused at once since start because too many were in hand.
+     */
+    public long busyRefusals()
+    {
+        return busyRefusals.get();
     }
 
     /**
@@ -164,6 +198,102 @@ public final class LogonAuthenticator implements AutoCloseable
         }
     }
 
+    private boolean answerLocked(final LogonAttempt attempt, final LogonGuard.Lock lock, final long nowMs)
+    {
+        attempt.wipePassword();
+        if (lockedAnswers.incrementAndGet() > guard.policy().maxPending())
+        {
+            lockedAnswers.decrementAndGet();
+            return busy(attempt, "too many logons of locked names or addresses being answered", nowMs);
+        }
+        attempt.decide(LogonAttempt.Verdict.LOCKED, null, lock == LogonGuard.Lock.USER ?
+            "user locked out" : "address locked out");
+        final long delayMs = Math.max(0, attempt.receivedAtMs() + guard.policy().failureDelayMs() - nowMs);
+        try
+        {
+            worker.schedule(() -> deliverLocked(attempt), delayMs, TimeUnit.MILLISECONDS);
+        }
+        catch (final RuntimeException ex)
+        {
+            lockedAnswers.decrementAndGet();
+            attempt.decide(LogonAttempt.Verdict.BUSY, null, "authenticator closed");
+            return false;
+        }
+        return true;
+    }
+
+    /** A locked logon's delay is over: let the protocol prepare its answer (where it may go), then deliver it. */
+    private void deliverLocked(final LogonAttempt attempt)
+    {
+        try
+        {
+            attempt.prepare();
+        }
+        catch (final RuntimeException ex)
+        {
+            LOG.error("logon answer not prepared: protocol={} user={}", attempt.protocol(),
+                LogonGuard.printable(attempt.username()), ex);
+        }
+        lockedAnswers.decrementAndGet();
+        try
+        {
+            attempt.onVerdict();
+        }
+        catch (final RuntimeException ex)
+        {
+            LOG.error("logon verdict not delivered: protocol={} user={}", attempt.protocol(),
+                LogonGuard.printable(attempt.username()), ex);
+        }
+    }
+
+    private boolean busy(final LogonAttempt attempt, final String reason, final long nowMs)
+    {
+        attempt.wipePassword();
+        attempt.decide(LogonAttempt.Verdict.BUSY, null, reason);
+        final long busy = busyRefusals.incrementAndGet();
+        final long skipped = busyLog.admit(nowMs);
+        if (skipped != RateLimitedLog.SKIP)
+        {
+            LOG.warn("logon refused: protocol={} user={} address={} reason=busy: {} ({} logons in hand, {} from " +
+                "one address at most; {} refused busy since start; {} such lines skipped since the last, at most one " +
+                "a second)", attempt.protocol(), LogonGuard.printable(attempt.username()),
+                LogonGuard.printable(attempt.address()), reason, pending.get(), guard.policy().maxPendingPerAddress(),
+                busy, skipped);
+        }
+        return false;
+    }
+
+    private boolean takeAddressSlot(final String addressKey, final int maxPerAddress)
+    {
+        synchronized (pendingByAddress)
+        {
+            final MutableInteger held = pendingByAddress.get(addressKey);
+            if (null == held)
+            {
+                pendingByAddress.put(addressKey, new MutableInteger(1));
+                return true;
+            }
+            if (held.get() >= maxPerAddress)
+            {
+                return false;
+            }
+            held.increment();
+            return true;
+        }
+    }
+
+    private void releaseAddressSlot(final String addressKey)
+    {
+        synchronized (pendingByAddress)
+        {
+            final MutableInteger held = pendingByAddress.get(addressKey);
+            if (null != held && held.decrementAndGet() <= 0)
+            {
+                pendingByAddress.remove(addressKey);
+            }
+        }
+    }
+
     private void deliverLate(final LogonAttempt attempt)
     {
         final long delayMs = attempt.receivedAtMs() + guard.policy().failureDelayMs() - clock.time();
@@ -180,6 +310,7 @@ public final class LogonAuthenticator implements AutoCloseable
     private void deliver(final LogonAttempt attempt)
     {
         pending.decrementAndGet();
+        releaseAddressSlot(LockoutAddress.key(attempt.address()));
         try
         {
             attempt.onVerdict();

@@ -50,7 +50,8 @@ public final class FixAcceptor implements AutoCloseable
             .libraryAeronChannel(ctx.fixLibraryChannel())
             .logFileDir(ctx.fixLogDir())
             .acceptorfixDictionary(FixDictionaryImpl.class)
-            .authenticationStrategy(new FixAuthenticator(ctx.logonAuthenticator(), SystemEpochClock.INSTANCE))
+            .authenticationStrategy(new FixAuthenticator(ctx.logonAuthenticator(), SystemEpochClock.INSTANCE,
+                ctx.fixHeartbeatMinMs() / 1000, ctx.fixHeartbeatMaxMs() / 1000))
             // A logon the worker has not answered by then (refusals come after the failure delay) is dropped.
             .authenticationTimeoutInMs(ctx.logonPolicy().failureDelayMs() + ctx.logonTimeoutMs())
             .initialAcceptedSessionOwner(InitialAcceptedSessionOwner.SOLE_LIBRARY)

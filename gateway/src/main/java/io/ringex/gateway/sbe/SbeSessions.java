@@ -9,6 +9,7 @@ import io.ringex.gateway.Throttle;
 import io.ringex.gateway.auth.LogonAttempt;
 import io.ringex.gateway.auth.LogonAuthenticator;
 import io.ringex.gateway.auth.LogonGuard;
+import io.ringex.gateway.auth.RateLimitedLog;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.LogonDecoder;
@@ -17,6 +18,7 @@ import io.ringex.protocol.codecs.RejectReason;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Object2IntHashMap;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.slf4j.Logger;
@@ -32,9 +34,11 @@ import java.util.concurrent.TimeUnit;
  * The SBE sessions' lifecycle: Logon (checked on the logon worker, credentials and response destination, before
  * anything is opened for the caller; then the response publication, answered once it connects), heartbeats and their
  * timeouts, and teardown (Logout, cancel-on-disconnect, SessionStatus to the engine). A response destination (the
- * resolved channel and stream) belongs to one session at a time: a Logon naming a live session's destination is
- * refused without a word, and that session is not touched. Sessions
- * live here, in the gateway, not in the engine: when the gateway follows a new primary they stay logged on.
+ * resolved channel and stream, one key however spelled) belongs to one session at a time: a Logon naming a live
+ * session's destination is refused without a word, and that session is not touched. A user holds at most
+ * {@link GatewayContext#sbeMaxSessionsPerUser()} sessions (each maps a response publication); one more Logon is
+ * refused THROTTLED. A refusal that is not answered is logged at most once a second, with a count of the others.
+ * Sessions live here, in the gateway, not in the engine: when the gateway follows a new primary they stay logged on.
  * <p>
  * Thread safety: the {@link SbeGatewayAgent} thread only.
  */
@@ -47,6 +51,8 @@ final class SbeSessions
     static final String REFUSED_TEXT = "logon refused: invalid credentials, or too many failed logons (retry later)";
     /** Text of the LogonResponse refusing a Logon that was not checked: too many in hand, or no users yet. */
     static final String BUSY_TEXT = "logon refused: the gateway is busy or not ready, retry";
+    /** Text of the LogonResponse refusing a Logon of a user that holds as many sessions as it may. */
+    static final String TOO_MANY_SESSIONS_TEXT = "logon refused: the user holds as many sessions as it may here";
     /** Term length of the short-lived publication answering a refused Logon (Aeron's minimum). */
     static final int REJECT_TERM_LENGTH = 64 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(SbeSessions.class);
@@ -65,6 +71,10 @@ final class SbeSessions
     private final Int2ObjectHashMap<ClientSession> sessionsByImage = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<ClientSession> sessionsByNumber = new Int2ObjectHashMap<>();
     private final HashMap<String, ClientSession> sessionsByDestination = new HashMap<>();
+    /** Sessions opened (awaiting connection or active) per user name; a name is here only while it holds one. */
+    private final Object2IntHashMap<String> sessionsByUser = new Object2IntHashMap<>(0);
+    private final RateLimitedLog unansweredLog = new RateLimitedLog(1_000);
+    private final RateLimitedLog sessionCapLog = new RateLimitedLog(1_000);
     private final ArrayList<SbeLogon> pendingLogons = new ArrayList<>();
     private final Queue<SbeLogon> verdicts = new ConcurrentLinkedQueue<>();
     private int pendingRejects;
@@ -247,16 +257,30 @@ final class SbeSessions
                 unanswered(logon.username(), logon.address(), "response destination " + logon.destination +
                     " belongs to a live session");
             }
-            else if (accepted && sessionsOn(logon.imageSessionId) < MAX_SESSIONS_PER_IMAGE)
+            else if (accepted && sessionsOn(logon.imageSessionId) < MAX_SESSIONS_PER_IMAGE &&
+                sessionsByUser.getValue(logon.user().username()) < ctx.sbeMaxSessionsPerUser())
             {
                 open(logon, nowNs);
             }
             else
             {
                 refusedLogons.increment();
-                if (accepted)
+                if (accepted && sessionsOn(logon.imageSessionId) >= MAX_SESSIONS_PER_IMAGE)
                 {
                     answerRefusal(logon, RejectReason.THROTTLED, "too many sessions on one publication", nowNs);
+                }
+                else if (accepted)
+                {
+                    final long skipped = sessionCapLog.admit(epochClock.time());
+                    if (skipped != RateLimitedLog.SKIP)
+                    {
+                        LOG.warn("SBE logon refused: user={} address={} reason=the user holds {} sessions, the most " +
+                            "it may ({}) ({} such lines skipped since the last, at most one a second)",
+                            LogonGuard.printable(logon.username()), logon.address(),
+                            sessionsByUser.getValue(logon.user().username()),
+                            GatewayContext.Configuration.SBE_MAX_SESSIONS_PER_USER_PROP_NAME, skipped);
+                    }
+                    answerRefusal(logon, RejectReason.THROTTLED, TOO_MANY_SESSIONS_TEXT, nowNs);
                 }
                 else if (logon.verdict() == LogonAttempt.Verdict.BUSY)
                 {
@@ -291,6 +315,8 @@ final class SbeSessions
         session.sessionNumber = nextSessionNumber();
         session.sessionId = SessionIds.sessionId(ctx.gatewayId(), session.sessionNumber);
         sessionsByNumber.put(session.sessionNumber, session);
+        final String username = session.user.username();
+        sessionsByUser.put(username, sessionsByUser.getValue(username) + 1);
     }
 
     /**
@@ -381,8 +407,13 @@ final class SbeSessions
     private void unanswered(final String username, final String address, final String reason)
     {
         dropped.increment();
-        LOG.warn("SBE logon refused, not answered: user={} address={} reason={}", LogonGuard.printable(username),
-            address, reason);
+        final long skipped = unansweredLog.admit(epochClock.time());
+        if (skipped != RateLimitedLog.SKIP)
+        {
+            LOG.warn("SBE logon refused, not answered: user={} address={} reason={} ({} such lines skipped since the " +
+                "last, at most one a second)", LogonGuard.printable(username), LogonGuard.printable(address), reason,
+                skipped);
+        }
     }
 
     /**
@@ -535,6 +566,19 @@ final class SbeSessions
     void disconnect(
         final ClientSession session, final RejectReason reason, final boolean sendLogout, final long nowNs)
     {
+        if (session.state != ClientSession.State.CLOSED && null != session.user && session.sessionNumber != 0)
+        {
+            final String username = session.user.username();
+            final int held = sessionsByUser.getValue(username) - 1;
+            if (held > 0)
+            {
+                sessionsByUser.put(username, held);
+            }
+            else
+            {
+                sessionsByUser.removeKey(username);
+            }
+        }
         unlink(session);
         if (sessionsByDestination.get(session.destinationKey) == session)
         {

@@ -74,9 +74,14 @@ class FixLogonSecurityIT
     /** Log on over a bare socket; return what came back once the acceptor answered (Logon, or Logout and close). */
     private List<String> logon(final String sender, final String user, final String password)
     {
+        return logon(sender, user, password, "30");
+    }
+
+    private List<String> logon(final String sender, final String user, final String password, final String heartBtInt)
+    {
         try (RawFixClient raw = new RawFixClient(port, sender, "RINGEX"))
         {
-            raw.send("A", 1, "", "98=0|108=30|553=" + user + "|554=" + password + "|");
+            raw.send("A", 1, "", "98=0|108=" + heartBtInt + "|553=" + user + "|554=" + password + "|");
             Await.until("logon answered", () -> poll(raw).stream().anyMatch(m -> m.contains("|35=A|") ||
                 m.contains("|35=5|")), null);
             return poll(raw);
@@ -117,6 +122,25 @@ class FixLogonSecurityIT
         }
         assertEquals(3, ctx.logonAuthenticator().guard().failures());
         assertTrue(logon("ALICE", "alice", TestUsers.ALICE_PASSWORD).stream().anyMatch(m -> m.contains("|35=A|")));
+    }
+
+    /**
+     * HeartBtInt(108) = 0 used to make the gateway heartbeat in a tight loop (three such sessions doubled the venue's
+     * CPU), and 999999999 was taken too. A Logon outside the documented range (1 to 600 seconds by default, the SBE
+     * side's bound) is refused with a Logout whose Text(58) says what the range is, before its password is checked:
+     * no failure is counted.
+     */
+    @Test
+    void aHeartbeatIntervalOutsideTheRangeIsRefusedWithALogoutSayingSo()
+    {
+        for (final String heartBtInt : List.of("0", "-1", "601", "999999999"))
+        {
+            final String answer = logout(logon("ALICE", "alice", TestUsers.ALICE_PASSWORD, heartBtInt));
+            assertTrue(answer.contains("|58=HeartBtInt(108) must be 1 to 600 seconds|"), heartBtInt + ": " + answer);
+        }
+        assertEquals(0, ctx.logonAuthenticator().guard().failures(), "not a guess at the password");
+        assertTrue(logon("ALICE", "alice", TestUsers.ALICE_PASSWORD, "1").stream().anyMatch(m -> m.contains("|35=A|")));
+        assertTrue(logon("BOB", "bob", TestUsers.BOB_PASSWORD, "600").stream().anyMatch(m -> m.contains("|35=A|")));
     }
 
     @Test

@@ -401,10 +401,14 @@ class SbeGatewayIT
         assertTrue(engine.commandLog().stream().noneMatch(l -> l.contains("clOrdId=A3")), "alice's late order went in");
     }
 
+    /**
+     * One user's 64 sessions on one shared publication (the per-user cap raised past them, so the image's own bound
+     * is what refuses the 65th).
+     */
     @Test
     void aSharedPublicationCarriesAtMost64Sessions()
     {
-        startGateway(context());
+        startGateway(context().sbeMaxSessionsPerUser(100));
         for (int i = 0; i < 64; i++)
         {
             loggedOn(client(new RecordingListener(), true), "alice", TestUsers.ALICE_PASSWORD, false, 1000);

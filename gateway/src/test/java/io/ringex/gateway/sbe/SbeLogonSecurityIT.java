@@ -63,6 +63,8 @@ class SbeLogonSecurityIT
     private static final int INSTRUMENT = 1;
     private static final String IPC = "aeron:ipc";
     private static final long FAILURE_DELAY_MS = 200;
+    private static final String MAX_SESSIONS_PER_USER_KEY = "ringex.gateway.sbe.max.sessions.per.user";
+    private static final int MAX_SESSIONS_PER_USER = 3;
 
     private MediaDriver driver;
     private Aeron aeron;
@@ -87,7 +89,17 @@ class SbeLogonSecurityIT
         engine = TestEngines.launch(new EngineStreams(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, IPC, 1003,
             new EngineStreams.TestInstrument(INSTRUMENT, "BTC-USD", 2)));
         gatewayChannel = "aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort();
-        ctx = new GatewayContext()
+        // The context reads its defaults from the system properties when it is made.
+        System.setProperty(MAX_SESSIONS_PER_USER_KEY, Integer.toString(MAX_SESSIONS_PER_USER));
+        try
+        {
+            ctx = new GatewayContext();
+        }
+        finally
+        {
+            System.clearProperty(MAX_SESSIONS_PER_USER_KEY);
+        }
+        ctx
             .gatewayId(7)
             .aeronDirectoryName(driver.aeronDirectoryName())
             .clientChannel(gatewayChannel).clientStreamId(2001)
@@ -370,6 +382,53 @@ class SbeLogonSecurityIT
         final RecordingListener.StatusReport status = trader1Events.statusAnswer("S1").get(0);
         assertEquals("NEW", status.orderStatus(), "trader1's bid still rests: " + status);
         assertEquals(TestUsers.ALICE_ACCOUNT, trader1.accountId());
+    }
+
+    /**
+     * A user may hold at most {@code ringex.gateway.sbe.max.sessions.per.user} sessions at once (each maps a response
+     * publication): one more is refused THROTTLED, saying why, and nothing is opened for it; when one ends, another
+     * may log on.
+     */
+    @Test
+    void aUserMayHoldOnlyTheConfiguredNumberOfSessions()
+    {
+        final List<ExchangeClient> sessions = new ArrayList<>();
+        for (int i = 0; i < MAX_SESSIONS_PER_USER; i++)
+        {
+            final ExchangeClient session = client(udpResponse(), 3600 + i, new RecordingListener());
+            Await.until("logon sent", () -> session.logon("alice", TestUsers.ALICE_PASSWORD, false, 1000) > 0,
+                null);
+            Await.until("logged on", session::isLoggedOn, session::poll);
+            sessions.add(session);
+        }
+        final int before = publications();
+        final RecordingListener refusedEvents = new RecordingListener();
+        final ExchangeClient oneTooMany = client(udpResponse(), 3700, refusedEvents);
+        Await.until("logon sent", () -> oneTooMany.logon("alice", TestUsers.ALICE_PASSWORD, false, 1000) > 0, null);
+        Await.until("refused", () -> !refusedEvents.logons.isEmpty(), () ->
+        {
+            oneTooMany.poll();
+            sessions.forEach(ExchangeClient::poll);
+        });
+        assertEquals("REJECTED", refusedEvents.logons.get(0).status());
+        assertEquals("THROTTLED", refusedEvents.logons.get(0).reason());
+        assertEquals(MAX_SESSIONS_PER_USER, counter("sbe active sessions"));
+        Await.until("the refusal's publication closed", () -> publications() <= before, null);
+
+        final RecordingListener bobEvents = new RecordingListener();
+        final ExchangeClient bob = client(udpResponse(), 3701, bobEvents);
+        Await.until("logon sent", () -> bob.logon("bob", TestUsers.BOB_PASSWORD, false, 1000) > 0, null);
+        Await.until("another user logs on", bob::isLoggedOn, bob::poll);
+
+        Await.until("logout sent", () -> sessions.get(0).logout() > 0, null);
+        Await.until("session ended", () -> counter("sbe active sessions") == MAX_SESSIONS_PER_USER, null);
+        final ExchangeClient again = client(udpResponse(), 3702, new RecordingListener());
+        Await.until("logon sent", () -> again.logon("alice", TestUsers.ALICE_PASSWORD, false, 1000) > 0, null);
+        Await.until("logged on once one ended", again::isLoggedOn, () ->
+        {
+            again.poll();
+            sessions.forEach(ExchangeClient::poll);
+        });
     }
 
     /**

@@ -37,7 +37,20 @@ public final class RawFixClient implements AutoCloseable
      */
     public RawFixClient(final int port, final String senderCompId, final String targetCompId) throws IOException
     {
-        socket = new Socket("localhost", port);
+        this("localhost", port, senderCompId, targetCompId);
+    }
+
+    /**
+     * @param host         the acceptor's host (the connection comes from this machine's address towards it).
+     * @param port         acceptor port.
+     * @param senderCompId ours.
+     * @param targetCompId theirs.
+     * @throws IOException if it cannot connect.
+     */
+    public RawFixClient(final String host, final int port, final String senderCompId, final String targetCompId)
+        throws IOException
+    {
+        socket = new Socket(host, port);
         socket.setSoTimeout(50);
         in = socket.getInputStream();
         out = socket.getOutputStream();
