@@ -183,8 +183,9 @@ public final class ExchangeClient implements AutoCloseable
     }
 
     /**
-     * @return session messages received that carried another session's id (a Logout, an ExecutionReport, a reject,
-     * a report, a Heartbeat), and were ignored: they can neither log this session out nor pass for its reports.
+     * @return session messages received that carried another session's id, or came on another publication than this
+     * session's LogonResponse (a Logout, an ExecutionReport, a reject, a report, a Heartbeat), and were ignored:
+     * they can neither log this session out nor pass for its reports.
      */
     public long foreignSessionMessages()
     {

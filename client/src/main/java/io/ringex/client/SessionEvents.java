@@ -29,7 +29,10 @@ import java.util.concurrent.TimeUnit;
  * Heartbeat, DropCopyStatus) is taken only if it carries this session's id, and a TradeBusted only by a drop-copy
  * session: another session's message reaching this channel (answers the gateway sent to an endpoint it took for
  * another client's) is ignored and counted, so it can neither log this session out nor pass for its reports. A
- * drop-copy session ({@link #dropCopies}) also takes other sessions' ExecutionReports: they are its copies.
+ * drop-copy session ({@link #dropCopies}) also takes other sessions' ExecutionReports: they are its copies. Once a
+ * LogonResponse is taken, so is the Aeron image it came on (the gateway answers a session on one publication of its
+ * own): a session message from any other publication to this channel is not the gateway's answer to this session,
+ * whatever session id it carries, and is ignored and counted too.
  * <p>
  * Thread safety: {@link #onFragment} on the polling thread; the state getters from any thread (volatile fields).
  */
@@ -61,6 +64,11 @@ final class SessionEvents implements FragmentHandler
     private long foreignLogonResponses;
     private volatile boolean dropCopies;
     private volatile long foreignSessionMessages;
+    /** The Aeron session id of the image the taken LogonResponse came on; meaningful once {@link #imagePinned}. */
+    private int sessionImage;
+    private boolean imagePinned;
+    /** The image of the fragment being handled (polling thread). */
+    private int fragmentImage;
 
     SessionEvents(final ExchangeListener listener)
     {
@@ -137,6 +145,7 @@ final class SessionEvents implements FragmentHandler
             return;
         }
         headerDecoder.wrap(buffer, offset);
+        fragmentImage = null == header ? 0 : header.sessionId();
         final int bodyOffset = offset + HEADER_LENGTH;
         final int blockLength = headerDecoder.blockLength();
         final int version = headerDecoder.version();
@@ -144,7 +153,7 @@ final class SessionEvents implements FragmentHandler
         {
             case ExecutionReportDecoder.TEMPLATE_ID:
                 executionReportDecoder.wrap(buffer, bodyOffset, blockLength, version);
-                if (dropCopies || isOwn(executionReportDecoder.sessionId()))
+                if (dropCopies ? fromSessionImage() : isOwn(executionReportDecoder.sessionId()))
                 {
                     listener.onExecutionReport(executionReportDecoder);
                 }
@@ -174,11 +183,11 @@ final class SessionEvents implements FragmentHandler
                 }
                 break;
             case TradeBustedDecoder.TEMPLATE_ID:
-                if (dropCopies)
+                if (dropCopies && fromSessionImage())
                 {
                     listener.onTradeBusted(tradeBustedDecoder.wrap(buffer, bodyOffset, blockLength, version));
                 }
-                else
+                else if (!dropCopies)
                 {
                     foreignSessionMessages++;
                 }
@@ -211,13 +220,24 @@ final class SessionEvents implements FragmentHandler
     }
 
     /**
-     * Whether a session message is this session's; counts it when it is not. Before a Logon is accepted no message
-     * is (the session id is 0 until then).
+     * Whether a session message is this session's: its session id, on the image the LogonResponse came on; counts it
+     * when it is not. Before a Logon is accepted no message is (the session id is 0 until then).
      */
     private boolean isOwn(final long messageSessionId)
     {
         final long own = sessionId;
         if (own != 0 && messageSessionId == own)
+        {
+            return fromSessionImage();
+        }
+        foreignSessionMessages++;
+        return false;
+    }
+
+    /** Whether the fragment came on the image of the taken LogonResponse (none taken yet: no); counts it if not. */
+    private boolean fromSessionImage()
+    {
+        if (imagePinned && fragmentImage == sessionImage)
         {
             return true;
         }
@@ -237,6 +257,8 @@ final class SessionEvents implements FragmentHandler
         }
         if (logonResponseDecoder.status() == LogonStatus.ACCEPTED)
         {
+            sessionImage = fragmentImage;
+            imagePinned = true;
             sessionId = logonResponseDecoder.sessionId();
             accountId = logonResponseDecoder.accountId();
             final long intervalMs = logonResponseDecoder.heartbeatIntervalMs();

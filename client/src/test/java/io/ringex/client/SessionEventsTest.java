@@ -1,5 +1,7 @@
 package io.ringex.client;
 
+import io.aeron.logbuffer.Header;
+import io.aeron.protocol.DataHeaderFlyweight;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.BusinessRejectEncoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
@@ -36,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * What the client takes from its response channel: a session message (Logout, ExecutionReport, reject, report,
  * heartbeat) carrying another session's id is not this session's, whoever sent it to this channel (another client's
  * session answered at an endpoint the gateway took for that client's): it is ignored and counted, and the session
- * stays logged on.
+ * stays logged on. So is one carrying its id on another publication than the one its LogonResponse came on.
  */
 class SessionEventsTest
 {
@@ -138,6 +140,29 @@ class SessionEventsTest
         assertEquals(1, events.foreignSessionMessages());
     }
 
+    /**
+     * A message carrying this session's id, on another publication to this channel (anyone who can reach the
+     * client's endpoint can publish there, and session ids are not secret): not the gateway's answer to this session.
+     */
+    @Test
+    void thisSessionsIdOnAnotherPublicationIsNotThisSession()
+    {
+        final Header gateway = imageHeader(7001);
+        final Header other = imageHeader(7002);
+        events.expectLogonResponse(42);
+        events.onFragment(buffer, 0, logonResponse(), gateway);
+        events.onFragment(buffer, 0, logout(OWN), other);
+        events.onFragment(buffer, 0, executionReport(OWN), other);
+        assertTrue(events.isLoggedOn());
+        assertEquals(List.of("LogonResponse " + OWN), heard);
+        assertEquals(2, events.foreignSessionMessages());
+
+        events.onFragment(buffer, 0, executionReport(OWN), gateway);
+        events.onFragment(buffer, 0, logout(OWN), gateway);
+        assertFalse(events.isLoggedOn());
+        assertEquals(List.of("LogonResponse " + OWN, "ExecutionReport " + OWN, "Logout " + OWN), heard);
+    }
+
     @Test
     void foreignMessagesAreCounted()
     {
@@ -150,12 +175,24 @@ class SessionEventsTest
     private void logOn()
     {
         events.expectLogonResponse(42);
-        final int length = MessageHeaderEncoder.ENCODED_LENGTH + new LogonResponseEncoder()
+        deliver(logonResponse());
+        assertTrue(events.isLoggedOn());
+    }
+
+    private int logonResponse()
+    {
+        return MessageHeaderEncoder.ENCODED_LENGTH + new LogonResponseEncoder()
             .wrapAndApplyHeader(buffer, 0, header).sessionId(OWN).status(LogonStatus.ACCEPTED)
             .rejectReason(RejectReason.NONE).heartbeatIntervalMs(1000).accountId(100).epoch(1).logonRequestId(42)
             .text("").encodedLength();
-        deliver(length);
-        assertTrue(events.isLoggedOn());
+    }
+
+    /** The Aeron header of a fragment that came on the image of the given publication session. */
+    private static Header imageHeader(final int imageSessionId)
+    {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[DataHeaderFlyweight.HEADER_LENGTH]);
+        new DataHeaderFlyweight(frame).sessionId(imageSessionId);
+        return new Header(0, 16).buffer(frame).offset(0);
     }
 
     private void deliver(final int length)
