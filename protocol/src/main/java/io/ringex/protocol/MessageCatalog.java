@@ -1,5 +1,6 @@
 package io.ringex.protocol;
 
+import io.ringex.protocol.codecs.AccountDefinitionDecoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.AddAccountDecoder;
 import io.ringex.protocol.codecs.AddInstrumentDecoder;
@@ -216,6 +217,9 @@ public final class MessageCatalog
         add(AccountRiskUpdateDecoder.TEMPLATE_ID, "AccountRiskUpdate", Kind.EVENT,
             AccountRiskUpdateDecoder.BLOCK_LENGTH,
             new Part[]{ Part.GROUP }, new int[]{ AccountRiskUpdateDecoder.PositionsDecoder.sbeBlockLength() });
+        add(AccountDefinitionDecoder.TEMPLATE_ID, "AccountDefinition", Kind.EVENT,
+            AccountDefinitionDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.GROUP }, new int[]{ AccountDefinitionDecoder.PositionsDecoder.sbeBlockLength() });
         add(EngineStatusDecoder.TEMPLATE_ID, "EngineStatus", Kind.EVENT, EngineStatusDecoder.BLOCK_LENGTH,
             new Part[]{ Part.GROUP, Part.GROUP },
             new int[]{ EngineStatusDecoder.CountersDecoder.sbeBlockLength(),

@@ -7,6 +7,7 @@ import io.ringex.engine.marketdata.MarketDataFeed;
 import io.ringex.engine.marketdata.MarketDataRecovery;
 import io.ringex.engine.ring.Stage;
 import io.ringex.engine.ring.StageErrorPolicy;
+import io.ringex.protocol.codecs.AccountDefinitionDecoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
@@ -87,8 +88,9 @@ final class Publishers
             resources.counters.newCounter("marketdata-recovery-lapped"),
             resources.counters.newCounter("marketdata-refusals-dropped"));
         final OutboundStage riskHandler = new OutboundStage(risk, new int[]{
-            AccountRiskUpdateDecoder.TEMPLATE_ID, AdminResponseDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID,
-            InstrumentDefinitionDecoder.TEMPLATE_ID, TradingScheduleDefinitionDecoder.TEMPLATE_ID },
+            AccountRiskUpdateDecoder.TEMPLATE_ID, AccountDefinitionDecoder.TEMPLATE_ID,
+            AdminResponseDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID, InstrumentDefinitionDecoder.TEMPLATE_ID,
+            TradingScheduleDefinitionDecoder.TEMPLATE_ID },
             Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped, ctx.outboundBatch());
         stage = resources.outputRing.stage("publishers",
             resources.trace.published(new FanOutHandler(egressHandler, marketDataHandler, riskHandler)))
