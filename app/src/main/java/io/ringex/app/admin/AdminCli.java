@@ -237,8 +237,9 @@ public final class AdminCli
                     ReferenceDataPlan.money(a.reserved()) + " maxOrderQuantity " + a.maxOrderQuantity() +
                     " maxOrderNotional " + ReferenceDataPlan.money(a.maxOrderNotional()) + " creditLimit " +
                     ReferenceDataPlan.money(a.creditLimit()) + " openOrders " + a.openOrders() + "/" +
-                    a.maxOpenOrders() + (a.killSwitch() ? " KILLED" : "") +
-                    (a.positions().isEmpty() ? "" : " positions " + a.positions()));
+                    a.maxOpenOrders() + (a.killSwitch() ? " KILLED" : "") + definition(a.definition()) +
+                    (a.positions().isEmpty() ? "" : " positions " + a.positions()) +
+                    (a.complete() ? "" : " (positions incomplete: no whole refresh of the account yet)"));
             }
             out.println("users (" + venue.users.size() + "):");
             for (final VenueState.User u : venue.users.values())
@@ -252,6 +253,14 @@ public final class AdminCli
             }
             return 0;
         }
+    }
+
+    private static String definition(final VenueState.Definition d)
+    {
+        return null == d ? " (standing and position limits not known yet)" : " " + d.status() +
+            " positionLimit " + d.defaultPositionLimit() + (d.ownPositionLimits().isEmpty() ? "" :
+            " instrumentLimits " + d.ownPositionLimits()) + " allowShort " + d.allowShort() + " stp " +
+            ReferenceData.stpName(d.selfTradePrevention());
     }
 
     private int instrument(final List<String> args)

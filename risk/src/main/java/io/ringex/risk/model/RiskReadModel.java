@@ -10,10 +10,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
+import io.ringex.client.risk.AccountRisk;
+import io.ringex.protocol.codecs.AccountDefinitionDecoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
-import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
@@ -49,6 +51,8 @@ public final class RiskReadModel
     private final LongSupplier nanoClock;
     private final AtomicLong changeCount = new AtomicLong();
     private final AtomicLong ignoredEvents = new AtomicLong();
+    /** The node whose account events the accounts hold, {@link PrimarySelector#NONE} before any. */
+    private int accountsFrom = PrimarySelector.NONE;
 
     /**
      * A model of one engine.
@@ -86,11 +90,37 @@ public final class RiskReadModel
 
     // ---------------------------------------------------------------- events (Aeron agent thread)
 
-    /** @param update an account's risk state, applied whole. */
+    /** @param update an account's totals and the positions that changed (the others are kept). */
     public synchronized void onAccountRiskUpdate(final AccountRiskUpdateDecoder update)
     {
+        fromFollowedNode();
         accountState(update.accountId()).apply(update);
         changeCount.incrementAndGet();
+    }
+
+    /** @param definition an account's standing, limits and the positions the engine holds for it. */
+    public synchronized void onAccountDefinition(final AccountDefinitionDecoder definition)
+    {
+        fromFollowedNode();
+        accountState(definition.accountId()).apply(definition);
+        changeCount.incrementAndGet();
+    }
+
+    /** Account events from a node other than the one the accounts came from: none is complete until its listing. */
+    private void fromFollowedNode()
+    {
+        final int followed = nodes.followed();
+        if (followed != accountsFrom)
+        {
+            if (accountsFrom != PrimarySelector.NONE)
+            {
+                for (final AccountState a : accounts.values())
+                {
+                    a.risk.forgetDefinition();
+                }
+            }
+            accountsFrom = followed;
+        }
     }
 
     /** @param status the (single) engine's periodic health report. */
@@ -108,7 +138,7 @@ public final class RiskReadModel
         long totalExposure = 0;
         for (final AccountState a : accounts.values())
         {
-            totalExposure += a.exposure;
+            totalExposure += a.risk.exposure();
         }
         nodes.onStatus(engine, status, nanoClock.getAsLong(), totalExposure);
         changeCount.incrementAndGet();
@@ -177,13 +207,13 @@ public final class RiskReadModel
         if (buyAccountId != 0)
         {
             accountState(buyAccountId).addFill(
-                tradeId, instrumentId, true, price, quantity, aggressor == Side.BUY, timeNs);
+                tradeId, trade.buyOrderId(), instrumentId, true, price, quantity, aggressor == Side.BUY, timeNs);
         }
         final long sellAccountId = trade.sellAccountId();
         if (sellAccountId != 0)
         {
             accountState(sellAccountId).addFill(
-                tradeId, instrumentId, false, price, quantity, aggressor == Side.SELL, timeNs);
+                tradeId, trade.sellOrderId(), instrumentId, false, price, quantity, aggressor == Side.SELL, timeNs);
         }
         changeCount.incrementAndGet();
     }
@@ -201,19 +231,6 @@ public final class RiskReadModel
         instrument.priceBandType = definition.priceBandType();
         instrument.priceBand = definition.priceBand();
         instrument.status = definition.status();
-        changeCount.incrementAndGet();
-    }
-
-    /**
-     * An account's standing, from the engine's answer to an accepted AddAccount (ACTIVE) or SetAccountStatus: the
-     * engine's AccountRiskUpdate does not carry it, so only the changes seen since the service started are known.
-     *
-     * @param accountId the account.
-     * @param status    its standing now.
-     */
-    public synchronized void onAccountStatus(final long accountId, final AccountStatus status)
-    {
-        accountState(accountId).status = status;
         changeCount.incrementAndGet();
     }
 
@@ -343,14 +360,18 @@ public final class RiskReadModel
             return null;
         }
         final List<Views.PositionView> positions = new ArrayList<>();
-        for (final AccountState.PositionState p : a.positions.values())
+        for (final AccountRisk.Position p : a.risk.positions())
         {
-            final InstrumentState i = instruments.get(p.instrumentId);
+            if (p.isFlat())
+            {
+                continue; // closed: nothing at risk (the stream's contract)
+            }
+            final InstrumentState i = instruments.get(p.instrumentId());
             final int scale = i == null ? 0 : i.priceScale;
-            positions.add(new Views.PositionView(p.instrumentId, i == null ? "#" + p.instrumentId : i.symbol,
-                p.position, Money.price(p.averageCost, scale), Money.price(p.markPrice, scale),
-                Money.money(p.realisedPnl), Money.money(p.unrealisedPnl), p.openBuyQuantity, p.openSellQuantity,
-                p.positionLimit, p.usage()));
+            positions.add(new Views.PositionView(p.instrumentId(), symbol(p.instrumentId()), p.position(),
+                Money.price(p.averageCost(), scale), Money.price(p.markPrice(), scale), Money.money(p.realisedPnl()),
+                Money.money(p.unrealisedPnl()), p.openBuyQuantity(), p.openSellQuantity(), p.positionLimit(),
+                AccountState.usage(p)));
         }
         positions.sort(Comparator.comparingInt(Views.PositionView::instrumentId));
         final List<Views.FillView> fills = new ArrayList<>();
@@ -358,11 +379,52 @@ public final class RiskReadModel
         {
             final InstrumentState i = instruments.get(f.instrumentId);
             final int scale = i == null ? 0 : i.priceScale;
-            fills.add(new Views.FillView(f.tradeId, f.instrumentId, i == null ? "#" + f.instrumentId : i.symbol,
+            fills.add(new Views.FillView(f.tradeId, f.orderId, f.instrumentId, symbol(f.instrumentId),
                 f.buy ? "BUY" : "SELL", Money.price(f.price, scale), f.quantity, f.aggressor, f.timestampNs));
         }
-        return new Views.AccountDetail(summary(a), a.maxOrderQuantity, Money.money(a.maxOrderNotional), positions,
-            fills);
+        return new Views.AccountDetail(summary(a), a.risk.maxOrderQuantity(), Money.money(a.risk.maxOrderNotional()),
+            limits(a), positions, fills);
+    }
+
+    /**
+     * @param accountId the account.
+     * @return its limits and standing as the engine's AccountDefinition last gave them, or null if the account is
+     *         unknown.
+     */
+    public synchronized Views.AccountLimits limits(final long accountId)
+    {
+        final AccountState a = accounts.get(accountId);
+        return a == null ? null : limits(a);
+    }
+
+    private Views.AccountLimits limits(final AccountState a)
+    {
+        final AccountRisk r = a.risk;
+        if (!r.defined())
+        {
+            return new Views.AccountLimits(a.accountId, false, null, null, null, null, null, null, null, null, null);
+        }
+        final List<Views.PositionLimitView> own = new ArrayList<>();
+        final Long2LongHashMap.KeyIterator ids = r.ownPositionLimits().keySet().iterator();
+        while (ids.hasNext())
+        {
+            final int instrumentId = (int)ids.nextValue();
+            own.add(new Views.PositionLimitView(instrumentId, symbol(instrumentId), r.ownPositionLimit(instrumentId)));
+        }
+        own.sort(Comparator.comparingInt(Views.PositionLimitView::instrumentId));
+        return new Views.AccountLimits(a.accountId, true, r.status().name(), r.selfTradePrevention().name(),
+            r.maxOrderQuantity(), Money.money(r.maxOrderNotional()), Money.money(r.creditLimit()),
+            r.defaultPositionLimit(), r.maxOpenOrders(), r.allowShort(), own);
+    }
+
+    /**
+     * @param instrumentId an instrument.
+     * @return its symbol, or "#id" before its definition arrived.
+     */
+    public synchronized String symbol(final int instrumentId)
+    {
+        final InstrumentState i = instruments.get(instrumentId);
+        return i == null || !i.defined ? "#" + instrumentId : i.symbol;
     }
 
     /** @return every instrument by id. */
@@ -469,11 +531,12 @@ public final class RiskReadModel
             worst = position;
             worstOf = "POSITION";
         }
-        return new Views.AccountSummary(a.accountId, Money.money(a.balance), Money.money(a.reserved),
-            Money.money(a.realisedPnl), Money.money(a.unrealisedPnl), Money.money(a.realisedPnl + a.unrealisedPnl),
-            Money.money(a.exposure), Money.money(a.creditLimit), a.openOrders, a.maxOpenOrders, a.killSwitch,
-            a.status == null ? null : a.status.name(), credit,
-            orders, position, worst, worstOf, a.timestampNs);
+        final AccountRisk r = a.risk;
+        return new Views.AccountSummary(a.accountId, Money.money(r.balance()), Money.money(r.reserved()),
+            Money.money(r.realisedPnl()), Money.money(r.unrealisedPnl()),
+            Money.money(r.realisedPnl() + r.unrealisedPnl()), Money.money(r.exposure()), Money.money(r.creditLimit()),
+            r.openOrders(), r.maxOpenOrders(), r.killSwitch(), r.status() == null ? null : r.status().name(),
+            r.complete(), credit, orders, position, worst, worstOf, r.timestampNs());
     }
 
     private static Comparator<Views.AccountSummary> comparator(final AccountSort sort)
