@@ -65,6 +65,22 @@ public class ReadController
         return detail;
     }
 
+    /**
+     * @param id the account.
+     * @return every limit a SetLimits replaces and the standing, as the engine's AccountDefinition last gave them
+     *         ({@code known} false, every value null, before one arrived).
+     */
+    @GetMapping("/accounts/{id}/limits")
+    public Views.AccountLimits limits(@PathVariable("id") final long id)
+    {
+        final Views.AccountLimits limits = model.limits(id);
+        if (limits == null)
+        {
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No account " + id);
+        }
+        return limits;
+    }
+
     /** @return every instrument. */
     @GetMapping("/instruments")
     public List<Views.InstrumentSummary> instruments()

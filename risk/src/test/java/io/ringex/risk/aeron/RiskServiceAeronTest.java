@@ -217,7 +217,7 @@ class RiskServiceAeronTest
             final String body = mvc.perform(post("/api/actions/kill-switch")
                 .with(user("officer").roles("RISK_OFFICER")).with(csrf())
                 .contentType(MediaType.APPLICATION_JSON)
-                .content("{\"scope\":\"ACCOUNT\",\"accountId\":7,\"active\":true}"))
+                .content("{\"scope\":\"ACCOUNT\",\"accountId\":7,\"active\":true,\"reason\":\"test\"}"))
                 .andExpect(status().isAccepted())
                 .andReturn().getResponse().getContentAsString();
             final long requestId = Long.parseLong(body.replaceAll(".*\"requestId\":(\\d+).*", "$1"));

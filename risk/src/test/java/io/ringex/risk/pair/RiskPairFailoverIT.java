@@ -184,19 +184,20 @@ class RiskPairFailoverIT
         await("account 1003's position of 3 from node 1", () -> position(TRADER) == 3);
 
         // The primary may not be promoted: it is the primary.
-        mvc.perform(officer(post("/api/actions/promote")).content("{\"nodeId\":1,\"epoch\":0}"))
+        mvc.perform(officer(post("/api/actions/promote")).content("{\"nodeId\":1,\"epoch\":0,\"reason\":\"test\"}"))
             .andExpect(status().isConflict())
             .andExpect(jsonPath("$.error").value("IS_PRIMARY"));
 
         primary.close();
         primary = null;
         await("the silent primary no longer followed", () -> model.followedEngine() == PrimarySelector.NONE);
-        mvc.perform(officer(post("/api/actions/trading-status")).content("{\"instrumentId\":1,\"status\":\"HALTED\"}"))
+        mvc.perform(officer(post("/api/actions/trading-status"))
+                .content("{\"instrumentId\":1,\"status\":\"HALTED\",\"reason\":\"test\"}"))
             .andExpect(status().isServiceUnavailable())
             .andExpect(jsonPath("$.error").value("NO_PRIMARY"));
 
         final String promotion = mvc.perform(officer(post("/api/actions/promote"))
-            .content("{\"nodeId\":0,\"epoch\":0}"))
+            .content("{\"nodeId\":0,\"epoch\":0,\"reason\":\"node 1 down\"}"))
             .andExpect(status().isAccepted())
             .andExpect(jsonPath("$.target").value("node 2 to epoch 1"))
             .andReturn().getResponse().getContentAsString();
@@ -227,7 +228,7 @@ class RiskPairFailoverIT
 
         // An admin action reaches the new primary: the halt is accepted, and the instrument shows HALTED.
         final String halt = mvc.perform(officer(post("/api/actions/trading-status"))
-            .content("{\"instrumentId\":1,\"status\":\"HALTED\"}"))
+            .content("{\"instrumentId\":1,\"status\":\"HALTED\",\"reason\":\"test\"}"))
             .andExpect(status().isAccepted())
             .andReturn().getResponse().getContentAsString();
         await("the halt accepted by node 2", () -> "ACCEPTED".equals(actions.find(requestId(halt)).status()));
