@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -25,6 +27,8 @@ import io.ringex.testing.Await;
 import io.ringex.testing.ChildProcess;
 import io.ringex.testing.ChildProcesses;
 import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.AccountStatus;
+import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TradingStatus;
 import org.agrona.CloseHelper;
@@ -145,7 +149,8 @@ class AdminCliIT
         assertTrue(status.out().contains("instruments (3):\n  1 RGX-USD scale 2 tick 0.01 lot 1 reference 100.00 " +
             "band 1000 bps OPEN\n"), status.out());
         assertTrue(status.out().contains("  1001 balance 5000000 reserved 0 maxOrderQuantity 100000 maxOrderNotional " +
-            "2500000 creditLimit 500000 openOrders 0/500\n"), status.out());
+            "2500000 creditLimit 500000 openOrders 0/500 ACTIVE positionLimit 200000 allowShort true stp " +
+            "cancel-newest\n"), status.out());
         assertTrue(status.out().contains("  maker1 enabled accounts [1001] FIX MAKER1 credential set\n"),
             status.out());
 
@@ -196,8 +201,16 @@ class AdminCliIT
         await((v) -> v.accounts.get(2001L).positions().getOrDefault(1, 0L) == 5, "account 2001 long 5");
         expect(1, "refused: close account 2001: ACCOUNT_NOT_FLAT", admin("account", "close", "--id", "2001",
             "--operator", "ops1"));
+        // what the engine publishes of 2001 (AccountDefinition): every limit, the one of its own, the standing
+        final VenueState.Definition limits2001 = read().accounts.get(2001L).definition();
+        assertEquals(new VenueState.Definition(AccountStatus.ACTIVE, SelfTradePrevention.CANCEL_BOTH, 1000, false,
+            new TreeMap<>(Map.of(1, 50L))), limits2001);
         expect(0, "done: suspend account 1003", admin("account", "suspend", "--id", "1003", "--operator", "ops1",
             "--reason", "kyc review"));
+        assertEquals(AccountStatus.SUSPENDED, read().accounts.get(1003L).definition().status());
+        assertTrue(admin("status").out().contains("  1003 balance "), "status lists 1003");
+        assertTrue(admin("status").out().lines().anyMatch((l) -> l.startsWith("  1003 ") && l.contains(" SUSPENDED ")),
+            "status shows 1003 suspended");
         expect(0, "done: reactivate account 1003", admin("account", "reactivate", "--id", "1003", "--operator",
             "ops1"));
         expect(0, "done: close account 1004", admin("account", "close", "--id", "1004", "--operator", "ops1"));

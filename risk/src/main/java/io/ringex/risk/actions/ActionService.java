@@ -158,7 +158,7 @@ public final class ActionService implements AdminResponseListener
             .accountId(scope == KillSwitchScope.ACCOUNT ? request.accountId() : 0)
             .active(request.active() ? BooleanType.TRUE : BooleanType.FALSE);
         final String target = (scope == KillSwitchScope.ACCOUNT ? "account " + request.accountId() : "the venue") +
-            (request.active() ? ": kill switch on" : ": kill switch off");
+            (request.active() ? " on" : " off");
         return send(requestId, buffer, framed(encoder.encodedLength()),
             new ActionView(requestId, "KILL_SWITCH", target, user, clock.millis(), PENDING, null, 0, 0, reason));
     }

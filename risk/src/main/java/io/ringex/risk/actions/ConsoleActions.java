@@ -173,7 +173,7 @@ public final class ConsoleActions
         require(request.accountId() > 0, "accountId must be positive");
         final AccountStatus status = ActionService.parseEnum(AccountStatus.class, "status", request.status());
         final CommandEncoder encoder = new CommandEncoder().operator(operator);
-        return actions.submit("ACCOUNT_STATUS", "account " + request.accountId() + " -> " + status.name(), reason,
+        return actions.submit("ACCOUNT_STATUS", "account " + request.accountId() + " to " + status.name(), reason,
             user, encoder.buffer(), requestId -> encoder.setAccountStatus(requestId, request.accountId(), status,
             reason));
     }

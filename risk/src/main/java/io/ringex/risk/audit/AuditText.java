@@ -3,6 +3,7 @@ package io.ringex.risk.audit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.IntUnaryOperator;
@@ -25,9 +26,9 @@ import io.ringex.protocol.FixedPoint;
  * A message's text as the replay tools write it ({@code "Name field=value|field=value|group=[(f=v|f=v)]"}) made
  * readable: each field the schema types {@code Money} shown as decimal money, each {@code Price} or
  * {@code OptionalPrice} at its instrument's scale (the {@code instrumentId} of the same group entry, else of the
- * message), a null price as {@code null}. Which fields those are is read once from the schema the protocol jar ships
- * ({@code /sbe/ringex-schema.xml}), so a message added to the schema is shown the same way without code here. A price
- * whose instrument's scale is unknown is left as the wire's integer.
+ * message), a null price as {@code null}, each {@code TimeNs} as a UTC instant. Which fields those are is read once
+ * from the schema the protocol jar ships ({@code /sbe/ringex-schema.xml}), so a message added to the schema is shown
+ * the same way without code here. A price whose instrument's scale is unknown is left as the wire's integer.
  * <p>
  * Threading: immutable after construction; {@link #readable} may be called from any thread.
  */
@@ -38,6 +39,7 @@ public final class AuditText
     private static final Pattern ENTRY = Pattern.compile("\\(([^()]*)\\)");
     private static final String MONEY = "money";
     private static final String PRICE = "price";
+    private static final String TIME = "time";
 
     /** Message name to field name to MONEY or PRICE. */
     private final Map<String, Map<String, String>> units;
@@ -119,6 +121,10 @@ public final class AuditText
             {
                 value = raw == Long.MIN_VALUE ? "null" : scale < 0 ? value : FixedPoint.format(raw, scale);
             }
+            else if (TIME.equals(unit) && raw > 0)
+            {
+                value = Instant.ofEpochSecond(0, raw).toString();
+            }
             field.appendReplacement(out, Matcher.quoteReplacement(field.group(1) + "=" + value));
         }
         field.appendTail(out);
@@ -175,6 +181,10 @@ public final class AuditText
                     else if ("Price".equals(type) || "OptionalPrice".equals(type))
                     {
                         fields.put(element.getAttribute("name"), PRICE);
+                    }
+                    else if ("TimeNs".equals(type))
+                    {
+                        fields.put(element.getAttribute("name"), TIME);
                     }
                 }
                 else if ("group".equals(element.getTagName()))

@@ -132,7 +132,7 @@ class ActionServiceTest
         assertEquals(KillSwitchScope.VENUE, k.scope());
         assertEquals(0, k.accountId(), "a venue kill names no account");
         assertEquals(BooleanType.TRUE, k.active());
-        assertEquals("the venue: kill switch on", kill.target());
+        assertEquals("the venue on", kill.target());
         assertEquals("market dislocation", kill.reason());
 
         final ActionView halt = actions.tradingStatus(new ActionRequests.TradingStatus(3, "HALTED", "news pending"),

@@ -20,7 +20,7 @@ import io.ringex.protocol.codecs.Side;
 /**
  * The audit's texts, as the engine's replay tools write them from real commands and events, with money and prices
  * shown as decimals: a price at its instrument's scale (each position of an AccountRiskUpdate at its own), money at
- * 8 places, a null price as null, a price of an unknown instrument as it is.
+ * 8 places, engine time in UTC, a price of an unknown instrument as it is.
  */
 class AuditTextTest
 {
@@ -91,5 +91,6 @@ class AuditTextTest
         assertTrue(update.contains("(instrumentId=3|position=0|averageCost=0.0000|"), update);
         assertTrue(update.contains("|markPrice=1.1650)"), update);
         assertEquals(1, update.split("exposure=").length - 1);
+        assertTrue(update.contains("timestampNs=1970-01-01T00:00:00.000000007Z"), "engine time as a UTC instant");
     }
 }
