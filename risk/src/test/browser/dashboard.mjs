@@ -486,6 +486,8 @@ try {
     const limitsRow = await newest('SetLimits');
     check(limitsRow.includes('officer') && limitsRow.includes('credit line raised'),
         `admin log: the officer's limit change with its reason: ${limitsRow}`);
+    await atBothWidths('admin-log', 'risk-admin-log-widths', async () => page.waitForSelector(
+        '#admin-log-table tbody tr[data-command="SetLimits"]', { timeout: 10000 }));
     const page_ = await page.textContent('body');
     check(!page_.includes('pbkdf2') && !page_.includes(password), 'no credential hash or password anywhere on the page');
     await page.screenshot({ path: join(shots, 'risk-admin-log.png') });
