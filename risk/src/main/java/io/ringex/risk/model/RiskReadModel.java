@@ -1,7 +1,6 @@
 package io.ringex.risk.model;
 
 import io.ringex.protocol.PrimarySelector;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -10,10 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import org.agrona.collections.Int2ObjectHashMap;
-import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
-import io.ringex.client.risk.AccountRisk;
 import io.ringex.protocol.codecs.AccountDefinitionDecoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
@@ -342,9 +339,9 @@ public final class RiskReadModel
         final List<Views.AccountSummary> out = new ArrayList<>(accounts.size());
         for (final AccountState a : accounts.values())
         {
-            out.add(summary(a));
+            out.add(AccountViews.summary(a));
         }
-        out.sort(comparator(sort));
+        out.sort(AccountViews.order(sort));
         return out;
     }
 
@@ -355,35 +352,7 @@ public final class RiskReadModel
     public synchronized Views.AccountDetail account(final long accountId)
     {
         final AccountState a = accounts.get(accountId);
-        if (a == null)
-        {
-            return null;
-        }
-        final List<Views.PositionView> positions = new ArrayList<>();
-        for (final AccountRisk.Position p : a.risk.positions())
-        {
-            if (p.isFlat())
-            {
-                continue; // closed: nothing at risk (the stream's contract)
-            }
-            final InstrumentState i = instruments.get(p.instrumentId());
-            final int scale = i == null ? 0 : i.priceScale;
-            positions.add(new Views.PositionView(p.instrumentId(), symbol(p.instrumentId()), p.position(),
-                Money.price(p.averageCost(), scale), Money.price(p.markPrice(), scale), Money.money(p.realisedPnl()),
-                Money.money(p.unrealisedPnl()), p.openBuyQuantity(), p.openSellQuantity(), p.positionLimit(),
-                AccountState.usage(p)));
-        }
-        positions.sort(Comparator.comparingInt(Views.PositionView::instrumentId));
-        final List<Views.FillView> fills = new ArrayList<>();
-        for (final AccountState.FillState f : a.recentFills())
-        {
-            final InstrumentState i = instruments.get(f.instrumentId);
-            final int scale = i == null ? 0 : i.priceScale;
-            fills.add(new Views.FillView(f.tradeId, f.orderId, f.instrumentId, symbol(f.instrumentId),
-                f.buy ? "BUY" : "SELL", Money.price(f.price, scale), f.quantity, f.aggressor, f.timestampNs));
-        }
-        return new Views.AccountDetail(summary(a), a.risk.maxOrderQuantity(), Money.money(a.risk.maxOrderNotional()),
-            limits(a), positions, fills);
+        return a == null ? null : AccountViews.detail(a, instruments);
     }
 
     /**
@@ -394,27 +363,7 @@ public final class RiskReadModel
     public synchronized Views.AccountLimits limits(final long accountId)
     {
         final AccountState a = accounts.get(accountId);
-        return a == null ? null : limits(a);
-    }
-
-    private Views.AccountLimits limits(final AccountState a)
-    {
-        final AccountRisk r = a.risk;
-        if (!r.defined())
-        {
-            return new Views.AccountLimits(a.accountId, false, null, null, null, null, null, null, null, null, null);
-        }
-        final List<Views.PositionLimitView> own = new ArrayList<>();
-        final Long2LongHashMap.KeyIterator ids = r.ownPositionLimits().keySet().iterator();
-        while (ids.hasNext())
-        {
-            final int instrumentId = (int)ids.nextValue();
-            own.add(new Views.PositionLimitView(instrumentId, symbol(instrumentId), r.ownPositionLimit(instrumentId)));
-        }
-        own.sort(Comparator.comparingInt(Views.PositionLimitView::instrumentId));
-        return new Views.AccountLimits(a.accountId, true, r.status().name(), r.selfTradePrevention().name(),
-            r.maxOrderQuantity(), Money.money(r.maxOrderNotional()), Money.money(r.creditLimit()),
-            r.defaultPositionLimit(), r.maxOpenOrders(), r.allowShort(), own);
+        return a == null ? null : AccountViews.limits(a, instruments);
     }
 
     /**
@@ -423,8 +372,7 @@ public final class RiskReadModel
      */
     public synchronized String symbol(final int instrumentId)
     {
-        final InstrumentState i = instruments.get(instrumentId);
-        return i == null || !i.defined ? "#" + instrumentId : i.symbol;
+        return AccountViews.symbol(instruments, instrumentId);
     }
 
     /** @return every instrument by id. */
@@ -512,52 +460,5 @@ public final class RiskReadModel
     public synchronized long engineRejects(final RejectReason reason)
     {
         return nodes.shownHealth().rejectCount(reason);
-    }
-
-    private static Views.AccountSummary summary(final AccountState a)
-    {
-        final double credit = a.creditUsage();
-        final double orders = a.openOrdersUsage();
-        final double position = a.positionUsage();
-        double worst = credit;
-        String worstOf = "CREDIT";
-        if (orders > worst)
-        {
-            worst = orders;
-            worstOf = "OPEN_ORDERS";
-        }
-        if (position > worst)
-        {
-            worst = position;
-            worstOf = "POSITION";
-        }
-        final AccountRisk r = a.risk;
-        return new Views.AccountSummary(a.accountId, Money.money(r.balance()), Money.money(r.reserved()),
-            Money.money(r.realisedPnl()), Money.money(r.unrealisedPnl()),
-            Money.money(r.realisedPnl() + r.unrealisedPnl()), Money.money(r.exposure()), Money.money(r.creditLimit()),
-            r.openOrders(), r.maxOpenOrders(), r.killSwitch(), r.status() == null ? null : r.status().name(),
-            r.complete(), credit, orders, position, worst, worstOf, r.timestampNs());
-    }
-
-    private static Comparator<Views.AccountSummary> comparator(final AccountSort sort)
-    {
-        final Comparator<Views.AccountSummary> byId = Comparator.comparingLong(Views.AccountSummary::accountId);
-        switch (sort)
-        {
-            case EXPOSURE:
-                return Comparator.comparing((Views.AccountSummary s) -> new BigDecimal(s.exposure()))
-                    .reversed().thenComparing(byId);
-            case PNL:
-                return Comparator.comparing((Views.AccountSummary s) -> new BigDecimal(s.totalPnl()))
-                    .thenComparing(byId);
-            case BALANCE:
-                return Comparator.comparing((Views.AccountSummary s) -> new BigDecimal(s.balance()))
-                    .thenComparing(byId);
-            case ACCOUNT:
-                return byId;
-            case UTILISATION:
-            default:
-                return Comparator.comparingDouble(Views.AccountSummary::utilisation).reversed().thenComparing(byId);
-        }
     }
 }
