@@ -7,6 +7,7 @@ import io.aeron.exceptions.ConfigurationException;
 import io.ringex.common.IdleStrategies;
 import io.ringex.common.config.Config;
 import io.ringex.common.config.ConfigOption;
+import io.ringex.engine.cluster.ClusterMembers;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalPretoucher;
 import org.agrona.SystemUtil;
@@ -52,7 +53,12 @@ public final class EngineContext
         /** The replication stage advances when a command is sent to the standby. */
         ASYNC,
         /** The processor waits until the standby has acknowledged that it journaled the command. */
-        SYNC
+        SYNC,
+        /**
+         * A member of an Aeron Cluster ({@code ringex.engine.cluster.*}): commands reach the ring only once a majority
+         * of the members hold them in the cluster's log; the cluster's leader takes client commands.
+         */
+        CLUSTER
     }
 
     /** The role a node starts in. */
@@ -219,6 +225,54 @@ public final class EngineContext
         public static final String CONTROL_STREAM_PROP_NAME = "ringex.engine.control.stream";
         /** Default control stream. */
         public static final int CONTROL_STREAM_DEFAULT = 1020;
+
+        @ConfigOption(value = "CLUSTER mode: the members, `id=host:port` separated by commas (`1=10.0.0.1:9000," +
+            "2=10.0.0.2:9000,3=10.0.0.3:9000`); each member uses five consecutive ports from its `port` (client " +
+            "ingress, consensus, log, catch-up, archive control) on its `host`, and this node's id must be one of them",
+            defaultText = "unset")
+        public static final String CLUSTER_MEMBERS_PROP_NAME = "ringex.engine.cluster.members";
+
+        @ConfigOption("CLUSTER mode: the consensus module's and the archive's directory (the cluster's log and its " +
+            "snapshots)")
+        public static final String CLUSTER_DIR_PROP_NAME = "ringex.engine.cluster.dir";
+        /** Default cluster directory. */
+        public static final String CLUSTER_DIR_DEFAULT = "data/cluster";
+
+        @ConfigOption(value = "CLUSTER mode: the secret every member's engine proves to the consensus module " +
+            "before it may append commands (an HMAC-SHA256 challenge; the secret never crosses the network); the " +
+            "same on every member, at least 16 characters", defaultText = "unset")
+        public static final String CLUSTER_SECRET_PROP_NAME = "ringex.engine.cluster.secret";
+
+        @ConfigOption("CLUSTER mode: a leader silent this long is replaced by an election; the same on every member " +
+            "(a pause longer than this, a GC or a disk stall, also costs the leadership)")
+        public static final String CLUSTER_LEADER_HEARTBEAT_TIMEOUT_PROP_NAME =
+            "ringex.engine.cluster.leader.heartbeat.timeout";
+        /** Default leader heartbeat timeout. */
+        public static final long CLUSTER_LEADER_HEARTBEAT_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(500);
+
+        @ConfigOption("CLUSTER mode: how often a quiet leader tells the followers it is alive; well below the timeout")
+        public static final String CLUSTER_LEADER_HEARTBEAT_INTERVAL_PROP_NAME =
+            "ringex.engine.cluster.leader.heartbeat.interval";
+        /** Default leader heartbeat interval. */
+        public static final long CLUSTER_LEADER_HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(50);
+
+        @ConfigOption("CLUSTER mode: how long an election waits for votes before it tries again")
+        public static final String CLUSTER_ELECTION_TIMEOUT_PROP_NAME = "ringex.engine.cluster.election.timeout";
+        /** Default election timeout. */
+        public static final long CLUSTER_ELECTION_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(250);
+
+        @ConfigOption("CLUSTER mode: at a cold start, how long members wait for every member before a majority " +
+            "elects a leader without the rest")
+        public static final String CLUSTER_STARTUP_CANVASS_TIMEOUT_PROP_NAME =
+            "ringex.engine.cluster.startup.canvass.timeout";
+        /** Default startup canvass timeout. */
+        public static final long CLUSTER_STARTUP_CANVASS_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(5);
+
+        @ConfigOption("CLUSTER mode: the term length of the cluster log's publication, a power of two 64k..1g (each " +
+            "member maps three terms; the archive's segment files are four terms)")
+        public static final String CLUSTER_LOG_TERM_LENGTH_PROP_NAME = "ringex.engine.cluster.log.term.length";
+        /** Default log term length. */
+        public static final int CLUSTER_LOG_TERM_LENGTH_DEFAULT_BYTES = 16 * 1024 * 1024;
 
         @ConfigOption("the command journal's directory")
         public static final String JOURNAL_DIR_PROP_NAME = "ringex.engine.journal.dir";
@@ -504,6 +558,57 @@ public final class EngineContext
             return config().intValue(CONTROL_STREAM_PROP_NAME, CONTROL_STREAM_DEFAULT);
         }
 
+        /** @return {@link #CLUSTER_MEMBERS_PROP_NAME}, or null when unset. */
+        public static String clusterMembers()
+        {
+            return config().get(CLUSTER_MEMBERS_PROP_NAME);
+        }
+
+        /** @return {@link #CLUSTER_DIR_PROP_NAME} or its default. */
+        public static Path clusterDirectory()
+        {
+            return Path.of(config().string(CLUSTER_DIR_PROP_NAME, CLUSTER_DIR_DEFAULT));
+        }
+
+        /** @return {@link #CLUSTER_SECRET_PROP_NAME}, or null when unset. */
+        public static String clusterSecret()
+        {
+            return config().get(CLUSTER_SECRET_PROP_NAME);
+        }
+
+        /** @return {@link #CLUSTER_LEADER_HEARTBEAT_TIMEOUT_PROP_NAME} or its default, in nanoseconds. */
+        public static long clusterLeaderHeartbeatTimeoutNs()
+        {
+            return config().durationNs(CLUSTER_LEADER_HEARTBEAT_TIMEOUT_PROP_NAME,
+                CLUSTER_LEADER_HEARTBEAT_TIMEOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #CLUSTER_LEADER_HEARTBEAT_INTERVAL_PROP_NAME} or its default, in nanoseconds. */
+        public static long clusterLeaderHeartbeatIntervalNs()
+        {
+            return config().durationNs(CLUSTER_LEADER_HEARTBEAT_INTERVAL_PROP_NAME,
+                CLUSTER_LEADER_HEARTBEAT_INTERVAL_DEFAULT_NS);
+        }
+
+        /** @return {@link #CLUSTER_ELECTION_TIMEOUT_PROP_NAME} or its default, in nanoseconds. */
+        public static long clusterElectionTimeoutNs()
+        {
+            return config().durationNs(CLUSTER_ELECTION_TIMEOUT_PROP_NAME, CLUSTER_ELECTION_TIMEOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #CLUSTER_STARTUP_CANVASS_TIMEOUT_PROP_NAME} or its default, in nanoseconds. */
+        public static long clusterStartupCanvassTimeoutNs()
+        {
+            return config().durationNs(CLUSTER_STARTUP_CANVASS_TIMEOUT_PROP_NAME,
+                CLUSTER_STARTUP_CANVASS_TIMEOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #CLUSTER_LOG_TERM_LENGTH_PROP_NAME} or its default. */
+        public static int clusterLogTermLength()
+        {
+            return config().sizeAsInt(CLUSTER_LOG_TERM_LENGTH_PROP_NAME, CLUSTER_LOG_TERM_LENGTH_DEFAULT_BYTES);
+        }
+
         /** @return {@link #JOURNAL_DIR_PROP_NAME} or its default. */
         public static Path journalDirectory()
         {
@@ -645,6 +750,15 @@ public final class EngineContext
     private long autoPromoteTimeoutNs = Configuration.autoPromoteTimeoutNs();
     private String controlChannel = Configuration.controlChannel();
     private int controlStreamId = Configuration.controlStreamId();
+    private String clusterMembers = Configuration.clusterMembers();
+    private Path clusterDirectory = Configuration.clusterDirectory();
+    private String clusterSecret = Configuration.clusterSecret();
+    private long clusterLeaderHeartbeatTimeoutNs = Configuration.clusterLeaderHeartbeatTimeoutNs();
+    private long clusterLeaderHeartbeatIntervalNs = Configuration.clusterLeaderHeartbeatIntervalNs();
+    private long clusterElectionTimeoutNs = Configuration.clusterElectionTimeoutNs();
+    private long clusterStartupCanvassTimeoutNs = Configuration.clusterStartupCanvassTimeoutNs();
+    private int clusterLogTermLength = Configuration.clusterLogTermLength();
+    private ClusterMembers members;
     private Path journalDirectory = Configuration.journalDirectory();
     private Path snapshotDirectory = Configuration.snapshotDirectory();
     private Journal.Durability durability = Configuration.durability();
@@ -728,6 +842,10 @@ public final class EngineContext
             replicationStreamId + ")");
         require(reportWindowBytes >= 4 * outputSlotLength, Configuration.STANDBY_REPORT_WINDOW_BYTES_PROP_NAME,
             reportWindowBytes, "must hold at least 4 output slots (" + 4 * outputSlotLength + " bytes)");
+        if (replicationMode == ReplicationMode.CLUSTER)
+        {
+            concludeCluster();
+        }
         require(null != idleStrategy, Configuration.IDLE_STRATEGY_PROP_NAME, null, "must be set");
         IdleStrategies.check(Configuration.IDLE_STRATEGY_PROP_NAME, idleStrategy);
         require(idleMaxParkNs >= TimeUnit.MICROSECONDS.toNanos(1) && idleMaxParkNs <= TimeUnit.MILLISECONDS.toNanos(1),
@@ -745,6 +863,33 @@ public final class EngineContext
         }
         concluded = true;
         return this;
+    }
+
+    private void concludeCluster()
+    {
+        require(null != clusterMembers && !clusterMembers.isBlank(), Configuration.CLUSTER_MEMBERS_PROP_NAME, null,
+            "must name the members in CLUSTER mode");
+        members = ClusterMembers.parse(Configuration.CLUSTER_MEMBERS_PROP_NAME, clusterMembers);
+        require(members.contains(nodeId), Configuration.CLUSTER_MEMBERS_PROP_NAME, clusterMembers,
+            "must include this node (" + Configuration.NODE_ID_PROP_NAME + "=" + nodeId + ")");
+        require(null != clusterSecret && clusterSecret.length() >= 16, Configuration.CLUSTER_SECRET_PROP_NAME,
+            null == clusterSecret ? null : "(" + clusterSecret.length() + " characters)",
+            "must be set in CLUSTER mode, at least 16 characters, the same on every member");
+        requireMillisecondsOrMore(clusterLeaderHeartbeatTimeoutNs,
+            Configuration.CLUSTER_LEADER_HEARTBEAT_TIMEOUT_PROP_NAME);
+        requireMillisecondsOrMore(clusterLeaderHeartbeatIntervalNs,
+            Configuration.CLUSTER_LEADER_HEARTBEAT_INTERVAL_PROP_NAME);
+        requireMillisecondsOrMore(clusterElectionTimeoutNs, Configuration.CLUSTER_ELECTION_TIMEOUT_PROP_NAME);
+        requireMillisecondsOrMore(clusterStartupCanvassTimeoutNs,
+            Configuration.CLUSTER_STARTUP_CANVASS_TIMEOUT_PROP_NAME);
+        require(clusterLeaderHeartbeatIntervalNs * 2 <= clusterLeaderHeartbeatTimeoutNs,
+            Configuration.CLUSTER_LEADER_HEARTBEAT_INTERVAL_PROP_NAME,
+            SystemUtil.formatDuration(clusterLeaderHeartbeatIntervalNs), "must be at most half of " +
+            Configuration.CLUSTER_LEADER_HEARTBEAT_TIMEOUT_PROP_NAME + " (" +
+            SystemUtil.formatDuration(clusterLeaderHeartbeatTimeoutNs) + ")");
+        require(clusterLogTermLength >= 64 * 1024 && clusterLogTermLength <= 1024 * 1024 * 1024 &&
+            Integer.bitCount(clusterLogTermLength) == 1, Configuration.CLUSTER_LOG_TERM_LENGTH_PROP_NAME,
+            clusterLogTermLength, "must be a power of two 64k..1g");
     }
 
     private static void require(final boolean condition, final String key, final Object value, final String rule)
@@ -1150,6 +1295,110 @@ public final class EngineContext
     public EngineContext controlStreamId(final int streamId)
     {
         this.controlStreamId = streamId;
+        return this;
+    }
+
+    /** @return the cluster's members (CLUSTER mode, once concluded), or null. */
+    public ClusterMembers clusterMembers()
+    {
+        return members;
+    }
+
+    /** @param members the members, as {@link Configuration#CLUSTER_MEMBERS_PROP_NAME} spells them. @return this. */
+    public EngineContext clusterMembers(final String members)
+    {
+        this.clusterMembers = members;
+        return this;
+    }
+
+    /** @return the consensus module's and archive's directory. */
+    public Path clusterDirectory()
+    {
+        return clusterDirectory;
+    }
+
+    /** @param directory the consensus module's and archive's directory. @return this. */
+    public EngineContext clusterDirectory(final Path directory)
+    {
+        this.clusterDirectory = directory;
+        return this;
+    }
+
+    /** @return the members' shared secret. */
+    public String clusterSecret()
+    {
+        return clusterSecret;
+    }
+
+    /** @param secret the members' shared secret. @return this. */
+    public EngineContext clusterSecret(final String secret)
+    {
+        this.clusterSecret = secret;
+        return this;
+    }
+
+    /** @return how long a silent leader is followed. */
+    public long clusterLeaderHeartbeatTimeoutNs()
+    {
+        return clusterLeaderHeartbeatTimeoutNs;
+    }
+
+    /** @param timeoutNs how long a silent leader is followed. @return this. */
+    public EngineContext clusterLeaderHeartbeatTimeoutNs(final long timeoutNs)
+    {
+        this.clusterLeaderHeartbeatTimeoutNs = timeoutNs;
+        return this;
+    }
+
+    /** @return how often a quiet leader heartbeats. */
+    public long clusterLeaderHeartbeatIntervalNs()
+    {
+        return clusterLeaderHeartbeatIntervalNs;
+    }
+
+    /** @param intervalNs how often a quiet leader heartbeats. @return this. */
+    public EngineContext clusterLeaderHeartbeatIntervalNs(final long intervalNs)
+    {
+        this.clusterLeaderHeartbeatIntervalNs = intervalNs;
+        return this;
+    }
+
+    /** @return how long an election waits for votes. */
+    public long clusterElectionTimeoutNs()
+    {
+        return clusterElectionTimeoutNs;
+    }
+
+    /** @param timeoutNs how long an election waits for votes. @return this. */
+    public EngineContext clusterElectionTimeoutNs(final long timeoutNs)
+    {
+        this.clusterElectionTimeoutNs = timeoutNs;
+        return this;
+    }
+
+    /** @return how long a cold start waits for every member. */
+    public long clusterStartupCanvassTimeoutNs()
+    {
+        return clusterStartupCanvassTimeoutNs;
+    }
+
+    /** @param timeoutNs how long a cold start waits for every member. @return this. */
+    public EngineContext clusterStartupCanvassTimeoutNs(final long timeoutNs)
+    {
+        this.clusterStartupCanvassTimeoutNs = timeoutNs;
+        return this;
+    }
+
+    /** @return the cluster log's term length. */
+    public int clusterLogTermLength()
+    {
+        return clusterLogTermLength;
+    }
+
+    /** @param length the cluster log's term length. @return this. */
+    public EngineContext clusterLogTermLength(final int length)
+    {
+        this.clusterLogTermLength = length;
         return this;
     }
 

@@ -4,10 +4,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.ringex.engine.cluster.ClusterNode;
+import io.ringex.engine.cluster.ClusterSecret;
 import io.ringex.engine.replay.ReportReplayService;
 import io.ringex.engine.ring.SequenceBase;
 import io.ringex.protocol.codecs.NodeRole;
 import org.HdrHistogram.Histogram;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -42,12 +45,14 @@ public final class EngineNode implements AutoCloseable
     private static final System.Logger LOG = System.getLogger(EngineNode.class.getName());
     private static final long HASH_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
     private static final long DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
+    private static final long START_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(120);
 
     private final EngineContext ctx;
     private NodeResources resources;
     private RoleAgents agents;
     private NodeThreads threads;
     private ReportReplayService replay;
+    private ClusterNode cluster;
     private boolean closed;
 
     private EngineNode(final EngineContext ctx)
@@ -82,18 +87,82 @@ public final class EngineNode implements AutoCloseable
 
     private void start()
     {
+        if (ctx.replicationMode() == EngineContext.ReplicationMode.CLUSTER)
+        {
+            startClusterMember();
+            return;
+        }
         resources = new NodeResources(ctx);
         agents = ctx.role() == EngineContext.Role.PRIMARY ?
             new PrimaryAgents(resources) : new StandbyAgents(resources);
-        replay = new ReportReplayService(ctx.journalDirectory(), ctx.snapshotDirectory(), ctx.allowJournalGaps(),
-            resources.aeron.addSubscription(ctx.ingressChannel(), ctx.replayRequestStreamId()),
-            resources.aeron.addPublication(ctx.outboundChannel(), ctx.replayStreamId()),
-            resources.counters.newCounter("replay-served"), resources.counters.newCounter("replay-refused"),
-            resources.counters.newCounter("replay-failed"));
+        replay = newReplayService();
         threads = new NodeThreads(ctx, resources.pretoucher, agents, replay);
         agents.open();
         LOG.log(System.Logger.Level.INFO, "engine node {0} up as {1}: recovered {2} commands, next sequence {3}",
             ctx.nodeId(), ctx.role(), resources.recoveredCommands, resources.sequences.firstCommandSequence());
+    }
+
+    private ReportReplayService newReplayService()
+    {
+        return new ReportReplayService(ctx.journalDirectory(), ctx.snapshotDirectory(), ctx.allowJournalGaps(),
+            resources.aeron.addSubscription(ctx.ingressChannel(), ctx.replayRequestStreamId()),
+            resources.aeron.addPublication(ctx.outboundChannel(), ctx.replayStreamId()),
+            resources.counters.newCounter("replay-served"), resources.counters.newCounter("replay-refused"),
+            resources.counters.newCounter("replay-failed"));
+    }
+
+    /**
+     * A cluster member: its resources (the journal only verified), then the cluster's parts, whose service restores
+     * the processor from the cluster's snapshot (or starts it empty) before the agents run and the log is replayed
+     * into the ring. A journal that cannot follow from that snapshot, or one marked at a previous run as not this
+     * cluster's log, is moved aside and rebuilt from the whole log ({@link JournalRebuild}).
+     */
+    private void startClusterMember()
+    {
+        for (int attempt = 0; ; attempt++)
+        {
+            if (JournalRebuild.isMarked(ctx.journalDirectory()))
+            {
+                JournalRebuild.rebuild(ctx, "the journal was found at the last run to differ from the cluster's log");
+            }
+            resources = new NodeResources(ctx);
+            final ClusterAgents member = new ClusterAgents(resources);
+            agents = member;
+            cluster = ClusterNode.launch(new ClusterNode.Settings(ctx.nodeId(), ctx.clusterMembers(),
+                ctx.clusterDirectory(), resources.aeron.context().aeronDirectoryName(),
+                new ClusterSecret(ctx.clusterSecret()), ctx.clusterLeaderHeartbeatTimeoutNs(),
+                ctx.clusterLeaderHeartbeatIntervalNs(), ctx.clusterElectionTimeoutNs(),
+                ctx.clusterStartupCanvassTimeoutNs(), ctx.clusterLogTermLength(), resources.bootstrap.errorHandler()),
+                member.service());
+            final long deadlineNs = System.nanoTime() + START_TIMEOUT_NS;
+            final IdleStrategy idle = ctx.newIdleStrategy();
+            while (!member.isStarted() && null == member.rebuildNeeded())
+            {
+                if (System.nanoTime() - deadlineNs > 0)
+                {
+                    throw new IllegalStateException("the cluster's service did not start within " +
+                        TimeUnit.NANOSECONDS.toSeconds(START_TIMEOUT_NS) + " s");
+                }
+                idle.idle();
+            }
+            if (null != member.rebuildNeeded() && attempt == 0)
+            {
+                final String why = member.rebuildNeeded();
+                closeResources();
+                closed = false;
+                JournalRebuild.rebuild(ctx, why);
+                continue;
+            }
+            if (null != member.rebuildNeeded())
+            {
+                throw new IllegalStateException("cannot start: " + member.rebuildNeeded());
+            }
+            break;
+        }
+        replay = newReplayService();
+        threads = new NodeThreads(ctx, resources.pretoucher, agents, replay);
+        LOG.log(System.Logger.Level.INFO, "engine node {0} up as a member of a cluster of {1}: next sequence {2}",
+            ctx.nodeId(), ctx.clusterMembers().size(), resources.sequences.firstCommandSequence());
     }
 
     /**
@@ -101,7 +170,7 @@ public final class EngineNode implements AutoCloseable
      */
     public NodeRole role()
     {
-        return resources.role.get();
+        return agents instanceof ClusterAgents ? agents.processing().status.role() : resources.role.get();
     }
 
     /**
@@ -211,11 +280,19 @@ public final class EngineNode implements AutoCloseable
      */
     public void close()
     {
+        closeResources();
+    }
+
+    private void closeResources()
+    {
         if (closed)
         {
             return;
         }
         closed = true;
+        // A cluster member's service feeds the input ring: stop it first.
+        CloseHelper.quietClose(cluster);
+        cluster = null;
         if (null != agents)
         {
             agents.stopInput();
@@ -248,5 +325,9 @@ public final class EngineNode implements AutoCloseable
         {
             resources.close();
         }
+        threads = null;
+        replay = null;
+        agents = null;
+        resources = null;
     }
 }

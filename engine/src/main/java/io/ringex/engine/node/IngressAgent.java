@@ -5,9 +5,6 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringex.engine.replication.ClientIngress;
-import io.ringex.engine.ring.Ring;
-import io.ringex.engine.ring.Sequencer;
-import io.ringex.engine.ring.SlotDescriptor;
 import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
@@ -17,23 +14,23 @@ import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.TickEncoder;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * The input ring's producer: polls the ingress subscription, validates each fragment, and claims it into the input
- * ring with a timestamp the engine stamps (never decreasing, so the processor's notion of time only moves forward).
+ * The node's intake of commands: polls the ingress subscription, validates each fragment, and hands it to its
+ * {@link CommandSink} (the input ring; a cluster member's leader, the cluster's log) with a timestamp the engine stamps
+ * (never decreasing, so the processor's notion of time only moves forward).
  * <p>
- * When the ring is full the fragment is not dropped: the controlled poll returns ABORT and Aeron redelivers it on the
- * next poll, which pushes back on the publishers. A fragment that fails validation is counted, logged (at most one
- * line per reason per second) and, when it names a session, answered with a {@code BusinessReject} on the egress; it
- * never reaches the ring, so the journal holds only valid commands. A reject the egress does not take at once is
- * counted ({@code outbound-dropped}), not waited for.
+ * When the sink cannot take it (a full ring, a back-pressured log) the fragment is not dropped: the controlled poll
+ * returns ABORT and Aeron redelivers it on the next poll, which pushes back on the publishers. A fragment that fails
+ * validation is counted, logged (at most one line per reason per second) and, when it names a session, answered with
+ * a {@code BusinessReject} on the egress; it never reaches the ring, so the journal holds only valid commands. A
+ * reject the egress does not take at once is counted ({@code outbound-dropped}), not waited for.
  * <p>
- * Thread safety: one thread (its agent runner's); it is the only user of the input ring's sequencer.
+ * Thread safety: one thread (its agent runner's); the only producer of what its {@link CommandSink} feeds.
  */
 final class IngressAgent implements ClientIngress, ControlledFragmentHandler
 {
@@ -44,8 +41,7 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
     private static final long NOT_POLLED = Long.MIN_VALUE;
 
     private final Subscription subscription;
-    private final Ring ring;
-    private final Sequencer sequencer;
+    private final CommandSink sink;
     private final EpochNanoClock epochClock;
     private final NanoClock clock;
     private final MessageValidator validator;
@@ -71,7 +67,8 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
 
     /**
      * @param subscription        the ingress stream.
-     * @param ring                the input ring, of which this agent is the only producer.
+     * @param sink                where validated commands go: the input ring, or the cluster's log.
+     * @param maxCommandLength    the longest command an input slot holds.
      * @param epochClock          stamps each command (the time the processor knows).
      * @param clock               times the log's rate limit.
      * @param rejects             the egress, where refused fragments that name a session are answered.
@@ -83,7 +80,8 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
      */
     IngressAgent(
         final Subscription subscription,
-        final Ring ring,
+        final CommandSink sink,
+        final int maxCommandLength,
         final EpochNanoClock epochClock,
         final NanoClock clock,
         final Publication rejects,
@@ -96,11 +94,10 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
         this.nextDeadline = nextDeadline;
         this.trace = trace;
         this.subscription = subscription;
-        this.ring = ring;
-        this.sequencer = ring.sequencer();
+        this.sink = sink;
         this.epochClock = epochClock;
         this.clock = clock;
-        this.validator = new MessageValidator(ring.maxPayloadLength());
+        this.validator = new MessageValidator(maxCommandLength);
         this.rejects = rejects;
         this.malformedCounter = malformedCounter;
         this.backPressureCounter = backPressureCounter;
@@ -124,6 +121,24 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
     public void close()
     {
         this.open = false;
+    }
+
+    /**
+     * Drop what waits in the ingress stream, unread (a cluster member about to lead a new term: what gateways sent
+     * while it led an earlier one, and did not get answered, they settle as in doubt; taken now, it could execute after
+     * they re-submitted it elsewhere).
+     *
+     * @return the fragments dropped.
+     */
+    int discardPending()
+    {
+        int discarded = 0;
+        int polled;
+        while ((polled = subscription.poll((buffer, offset, length, header) -> {}, FRAGMENT_LIMIT)) > 0)
+        {
+            discarded += polled;
+        }
+        return discarded;
     }
 
     public int doWork()
@@ -153,24 +168,14 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
         {
             return 0;
         }
-        final long sequence = sequencer.tryNext();
-        if (sequence < 0)
+        final int length = MessageHeaderEncoder.ENCODED_LENGTH +
+            tickEncoder.wrapAndApplyHeader(tickBuffer, 0, headerEncoder).deadlineNs(deadline).encodedLength();
+        if (!sink.offer(now, 0, TickEncoder.TEMPLATE_ID, tickBuffer, 0, length, pollNs()))
         {
             return 0;
         }
         lastTimestampNs = now;
         lastTickDeadline = deadline;
-        final int length = MessageHeaderEncoder.ENCODED_LENGTH +
-            tickEncoder.wrapAndApplyHeader(tickBuffer, 0, headerEncoder).deadlineNs(deadline).encodedLength();
-        final AtomicBuffer slots = ring.buffer();
-        final int slot = ring.slotOffset(sequence);
-        slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, now);
-        slots.putLong(slot + SlotDescriptor.SOURCE_ID_OFFSET, 0);
-        slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, TickEncoder.TEMPLATE_ID);
-        slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET, length);
-        slots.putBytes(slot + SlotDescriptor.PAYLOAD_OFFSET, tickBuffer, 0, length);
-        trace.received(sequence, pollNs());
-        sequencer.publish(sequence);
         return 1;
     }
 
@@ -197,30 +202,18 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
             return Action.CONTINUE;
         }
 
-        final long sequence = sequencer.tryNext();
-        if (sequence < 0)
-        {
-            backPressureCounter.incrementRelease();
-            return Action.ABORT;
-        }
-
         // Order entry names its session in the message; an admin source names itself in the frame's reserved value
         // (gateway id 0, SessionIds), since admin commands carry no session field.
         final long sourceId = carriesSession(templateId) ?
             buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH + SESSION_ID_BODY_OFFSET,
             MessageHeaderDecoder.BYTE_ORDER) : adminSource(header.reservedValue());
         final long now = Math.max(epochClock.nanoTime(), lastTimestampNs);
+        if (!sink.offer(now, sourceId, templateId, buffer, offset, length, pollNs()))
+        {
+            backPressureCounter.incrementRelease();
+            return Action.ABORT;
+        }
         lastTimestampNs = now;
-
-        final AtomicBuffer slots = ring.buffer();
-        final int slot = ring.slotOffset(sequence);
-        slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, now);
-        slots.putLong(slot + SlotDescriptor.SOURCE_ID_OFFSET, sourceId);
-        slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, templateId);
-        slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET, length);
-        slots.putBytes(slot + SlotDescriptor.PAYLOAD_OFFSET, buffer, offset, length);
-        trace.received(sequence, pollNs());
-        sequencer.publish(sequence);
         return Action.CONTINUE;
     }
 

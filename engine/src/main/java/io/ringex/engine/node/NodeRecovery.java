@@ -31,20 +31,7 @@ final class NodeRecovery
      */
     static NodeRecovery recover(final EngineContext ctx, final Journal journal, final BusinessLogicProcessor processor)
     {
-        final JournalVerifier.Report report = JournalVerifier.verify(journal);
-        LOG.log(System.Logger.Level.INFO, "journal {0}: {1}", ctx.journalDirectory(), report);
-        if (report.tornTail())
-        {
-            LOG.log(System.Logger.Level.WARNING, "journal ends with a torn record: a crash cut it short before it " +
-                "was processed; it is ignored and its sequence will be written again");
-        }
-        if (!report.isClean() && !ctx.allowJournalGaps())
-        {
-            throw new IllegalStateException("journal has a gap in the middle (" + report.firstProblem() + "): " +
-                "refusing to start; inspect with `journal verify`, and start with ringex.engine.journal.allow.gaps=" +
-                "true only if the commands after the gap should be applied without those missing");
-        }
-
+        final JournalVerifier.Report report = verify(ctx, journal);
         long fromSequence = 1;
         final SnapshotStore.Snapshot snapshot = new SnapshotStore(ctx.snapshotDirectory()).loadNewest(
             SnapshotDescriptor.VERSION, (problem) -> LOG.log(System.Logger.Level.WARNING,
@@ -91,5 +78,40 @@ final class NodeRecovery
         }
         result.lastSequence = Math.max(last[0], report.lastSequence());
         return result;
+    }
+
+    /**
+     * A cluster member's start: only verify the journal (refusing a gap in the middle unless allowed). Its processor
+     * starts from the cluster's snapshot and log.
+     *
+     * @param ctx     the node's configuration.
+     * @param journal its open journal.
+     * @return the journal's last sequence; no commands replayed.
+     */
+    static NodeRecovery verifyOnly(final EngineContext ctx, final Journal journal)
+    {
+        final JournalVerifier.Report report = verify(ctx, journal);
+        final NodeRecovery result = new NodeRecovery();
+        result.lastSequence = report.lastSequence();
+        return result;
+    }
+
+    private static JournalVerifier.Report verify(final EngineContext ctx, final Journal journal)
+    {
+        final JournalVerifier.Report report = JournalVerifier.verify(journal);
+        LOG.log(System.Logger.Level.INFO, "journal {0}: {1}", ctx.journalDirectory(), report);
+        if (report.tornTail())
+        {
+            LOG.log(System.Logger.Level.WARNING, "journal ends with a torn record: a crash cut it short before it " +
+                "was processed; it is ignored and its sequence will be written again");
+        }
+        if (!report.isClean() && !ctx.allowJournalGaps())
+        {
+            throw new IllegalStateException("journal has a gap in the middle (" + report.firstProblem() + "): " +
+                "refusing to start; inspect with `journal verify`, and start with ringex.engine.journal.allow.gaps=" +
+                "true only if the commands after the gap should be applied without those missing");
+        }
+
+        return report;
     }
 }

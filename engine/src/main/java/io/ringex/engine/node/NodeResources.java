@@ -120,8 +120,10 @@ final class NodeResources implements AutoCloseable
             outputFullWait = new WorkingIdleStrategy(ctx.newIdleStrategy());
             ringSink = new RingEventSink(outputRing, outputFullWait);
             sink = new SwitchableEventSink(ctx.outputSlotLength());
-            // A standby keeps its recent reports to re-send them if promoted; a primary's replay output is discarded.
-            reportWindow = ctx.role() == EngineContext.Role.PRIMARY ? null :
+            // A standby (and a cluster member, while it does not serve clients) keeps its recent reports to re-send
+            // them if promoted; a primary's replay output is discarded.
+            final boolean clusterMember = ctx.replicationMode() == EngineContext.ReplicationMode.CLUSTER;
+            reportWindow = ctx.role() == EngineContext.Role.PRIMARY && !clusterMember ? null :
                 new ReportWindow(ctx.reportWindowBytes(), outputRing.maxPayloadLength());
             sink.target(reportWindow);
             // Every error the processor catches is counted (the status's ERRORS); the first ones are also logged with
@@ -130,7 +132,10 @@ final class NodeResources implements AutoCloseable
                 ThrottledErrorLog.of(BusinessLogicProcessor.class.getName(), "processor", clock));
 
             journal = Journal.open(ctx.journalDirectory(), ctx.durability());
-            final NodeRecovery recovery = NodeRecovery.recover(ctx, journal, processor);
+            // A cluster member's processor starts from the cluster's snapshot and log (its service restores it): its
+            // journal is only checked here, and what it holds is compared with the log as the log is replayed.
+            final NodeRecovery recovery = clusterMember ? NodeRecovery.verifyOnly(ctx, journal) :
+                NodeRecovery.recover(ctx, journal, processor);
             recoveredCommands = recovery.recoveredCommands;
             sequences = new SequenceBase(recovery.lastSequence + 1);
 
@@ -141,7 +146,8 @@ final class NodeResources implements AutoCloseable
             dropped = counters.newCounter("outbound-dropped");
 
             final JournalWriter journalWriter = journal.newWriter(recovery.lastSequence);
-            journalHandler = new JournalStage(journalWriter, sequences, recovery.lastChecksum);
+            journalHandler = new JournalStage(journalWriter, sequences, recovery.lastChecksum,
+                clusterMember ? journal : null, recovery.lastSequence);
             pretoucher = ctx.journalPretouchBytes() > 0 ?
                 new JournalPretoucher(journalWriter, ctx.journalPretouchBytes()) : null;
             trace = new StageTrace(inputRing.capacity(), sequences, counters);

@@ -40,7 +40,8 @@ final class PrimaryAgents implements RoleAgents
         final BusinessLogicProcessor processor = resources.processor;
         this.resources = resources;
         ingress = new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()),
-            resources.inputRing, resources.epochClock, resources.clock,
+            new RingCommandSink(resources.inputRing, resources.trace), resources.inputRing.maxPayloadLength(),
+            resources.epochClock, resources.clock,
             aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), resources.malformed,
             resources.backPressure, resources.dropped, resources.nextDeadline, resources.trace);
         publishers = new Publishers(resources);
@@ -64,7 +65,7 @@ final class PrimaryAgents implements RoleAgents
             heartbeat = null;
         }
         resources.sink.target(resources.ringSink);
-        processing = new ProcessorAgents(resources, publishers, replication, null);
+        processing = new ProcessorAgents(resources, publishers, replication, null, null);
     }
 
     public List<Agent> inputAgents()

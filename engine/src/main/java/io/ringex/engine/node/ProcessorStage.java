@@ -42,7 +42,7 @@ final class ProcessorStage implements SlotHandler
     private final long snapshotEveryCommands;
     private final long bookSnapshotIntervalNs;
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(1 << 20);
-    private final PromotionHandoff promotion;
+    private final EpochHandoff handoff;
     private final StageTrace trace;
     private long lastSnapshotSequence;
     private long nextBookSnapshotNs;
@@ -57,7 +57,8 @@ final class ProcessorStage implements SlotHandler
      * @param snapshots              writes state snapshots off this thread.
      * @param snapshotEveryCommands  commands between automatic snapshots.
      * @param bookSnapshotIntervalNs command time between full books on the market data.
-     * @param promotion              a standby's hand-off to clients at its promotion command; null on a primary.
+     * @param handoff                who serves clients from a {@code NewEpoch} on (a promoted standby, a cluster
+     *                               member); null on a node started as primary.
      * @param nextDeadline           where the processor's earliest deadline is published for the ingress.
      * @param trace                  told each command processed (its own clock, never the processor's).
      */
@@ -71,7 +72,7 @@ final class ProcessorStage implements SlotHandler
         final BackgroundSnapshotWriter snapshots,
         final long snapshotEveryCommands,
         final long bookSnapshotIntervalNs,
-        final PromotionHandoff promotion,
+        final EpochHandoff handoff,
         final AtomicCounter nextDeadline,
         final StageTrace trace)
     {
@@ -86,7 +87,7 @@ final class ProcessorStage implements SlotHandler
         this.snapshots = snapshots;
         this.snapshotEveryCommands = snapshotEveryCommands;
         this.bookSnapshotIntervalNs = bookSnapshotIntervalNs;
-        this.promotion = promotion;
+        this.handoff = handoff;
         this.lastSnapshotSequence = sequences.firstCommandSequence() - 1;
     }
 
@@ -127,11 +128,11 @@ final class ProcessorStage implements SlotHandler
         final long timestampNs,
         final int templateId)
     {
-        if (null != promotion && templateId == NewEpochDecoder.TEMPLATE_ID && promotion.isDue(sequence))
+        if (null != handoff && templateId == NewEpochDecoder.TEMPLATE_ID)
         {
-            // The command this standby wrote to promote itself: clients hear of everything from here on (and first
-            // the recent reports the old primary may not have sent, which stamp their own commands on the sink).
-            promotion.handOff();
+            // Clients may hear of everything from here on (and first the recent reports the old primary may not have
+            // sent, which stamp their own commands on the sink), or no longer.
+            handoff.onNewEpoch(sequence, commandSequence, buffer, slotOffset + SlotDescriptor.PAYLOAD_OFFSET);
         }
         sink.command(commandSequence, timestampNs);
         processor.onCommand(

@@ -2,6 +2,7 @@ package io.ringex.engine.node;
 
 import io.ringex.engine.replication.Promotion;
 import io.ringex.engine.replication.ReportWindow;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
@@ -12,7 +13,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Thread safety: the processor's thread.
  */
-final class PromotionHandoff
+final class PromotionHandoff implements EpochHandoff
 {
     private static final System.Logger LOG = System.getLogger(PromotionHandoff.class.getName());
 
@@ -56,19 +57,20 @@ final class PromotionHandoff
         this.announce = announce;
     }
 
-    /**
-     * @param ringSequence a NewEpoch command's input-ring sequence.
-     * @return whether it is this node's promotion command, not yet handed off.
-     */
-    boolean isDue(final long ringSequence)
+    public void onNewEpoch(
+        final long ringSequence, final long commandSequence, final DirectBuffer buffer, final int offset)
     {
-        return promotion.isPromotionCommand(ringSequence);
+        // Only the command this standby wrote to promote itself: one replicated from the old primary may be ahead.
+        if (promotion.isPromotionCommand(ringSequence))
+        {
+            handOff();
+        }
     }
 
     /**
      * Point the processor at the output ring and re-send the window, before the promotion command is processed.
      */
-    void handOff()
+    private void handOff()
     {
         // Announce PRIMARY at the new epoch before the window: a gateway holds a node's events of an epoch it has not
         // seen claimed in a status, and a window larger than the output ring would otherwise block this thread, the

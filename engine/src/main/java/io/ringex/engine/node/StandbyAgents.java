@@ -67,7 +67,8 @@ final class StandbyAgents implements RoleAgents
             resources.counters.manager(), resources.role, resources.clock, ctx.nodeId());
         // Closed until a promotion opens it.
         ingress = new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()),
-            resources.inputRing, resources.epochClock, resources.clock,
+            new RingCommandSink(resources.inputRing, resources.trace), resources.inputRing.maxPayloadLength(),
+            resources.epochClock, resources.clock,
             aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), resources.malformed,
             resources.backPressure, resources.dropped, resources.nextDeadline, resources.trace);
         publishers = new Publishers(resources);
@@ -88,7 +89,7 @@ final class StandbyAgents implements RoleAgents
             resources.journalStage.sequenceCounter(), resources.sequences, resources.role,
             () -> processor.state().epoch(), receiver, resources.epochClock, resources.clock,
             ctx.replicationHeartbeatIntervalNs(), ctx.nodeId());
-        processing = new ProcessorAgents(resources, publishers, replication, promotion);
+        processing = new ProcessorAgents(resources, publishers, replication, promotion, null);
         if (compact)
         {
             // A promotion waiting for input-ring slots (the last replicated commands, then its own command) waits

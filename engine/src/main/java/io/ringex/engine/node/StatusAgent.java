@@ -3,6 +3,7 @@ package io.ringex.engine.node;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.aeron.Publication;
+import io.ringex.engine.cluster.Leadership;
 import io.ringex.engine.processor.BusinessLogicProcessor;
 import io.ringex.engine.processor.VenueStatistics;
 import io.ringex.engine.replication.ActingRole;
@@ -58,6 +59,7 @@ final class StatusAgent implements Agent
     private final ActingRole role;
     private final ReplicationStage replication;
     private final Promotion promotion;
+    private final Leadership leadership;
     private final Publication publication;
     private final EpochNanoClock epochClock;
     private final NanoClock clock;
@@ -84,6 +86,7 @@ final class StatusAgent implements Agent
      * @param replication       the node's replication stage, or null if it has none.
      * @param promotion         a standby's promotion, or null on a node started as primary: the epoch it was promoted
      *                          to, and where its epoch started.
+     * @param leadership        a cluster member's leadership (its role, where its epoch started), or null.
      * @param publication       the risk stream.
      */
     StatusAgent(
@@ -91,6 +94,7 @@ final class StatusAgent implements Agent
         final AtomicCounter processorSequence,
         final ReplicationStage replication,
         final Promotion promotion,
+        final Leadership leadership,
         final Publication publication)
     {
         this.processor = resources.processor;
@@ -112,6 +116,7 @@ final class StatusAgent implements Agent
         this.role = resources.role;
         this.replication = replication;
         this.promotion = promotion;
+        this.leadership = leadership;
         this.publication = publication;
         this.epochClock = resources.epochClock;
         this.clock = resources.clock;
@@ -139,7 +144,7 @@ final class StatusAgent implements Agent
             trace.report();
             work++;
         }
-        else if ((role.get() != publishedRole || epoch(role.get()) != publishedEpoch) && now >= nextChangeRetryNs)
+        else if ((role() != publishedRole || epoch(role()) != publishedEpoch) && now >= nextChangeRetryNs)
         {
             // A new role or epoch is announced at once, and again every CHANGE_RETRY_NS until the publication takes
             // it (a subscriber may not be connected yet): a gateway must not wait an interval to learn of a promotion.
@@ -196,8 +201,29 @@ final class StatusAgent implements Agent
      */
     private long epochStartSequence()
     {
+        if (null != leadership)
+        {
+            return leadership.epochStartSequence();
+        }
         return null == promotion ? sequences.firstCommandSequence() :
             sequences.commandSequence(promotion.promotionSequence());
+    }
+
+    /**
+     * @return the role the node acts in now: a cluster member's from its leadership (PRIMARY only while it leads the
+     * term its output serves), any other node's as set on it.
+     */
+    NodeRole role()
+    {
+        if (null == leadership)
+        {
+            return role.get();
+        }
+        if (leadership.isPrimary())
+        {
+            return NodeRole.PRIMARY;
+        }
+        return null == leadership.role() ? NodeRole.RECOVERING : NodeRole.STANDBY;
     }
 
     private void publish()
@@ -205,7 +231,7 @@ final class StatusAgent implements Agent
         final Histogram interval = latency;
         // Read the role once: another thread (promotion, fencing) may change it; a change after this read publishes
         // again on the next duty cycle.
-        final NodeRole nowRole = role.get();
+        final NodeRole nowRole = role();
         final long nowEpoch = epoch(nowRole);
         encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
             .epoch(nowEpoch)
@@ -215,8 +241,8 @@ final class StatusAgent implements Agent
             .ringCapacity(ringCapacity)
             .ingressSequence(sequences.commandSequence(inputCursor.get()))
             .journalSequence(sequences.commandSequence(journalSequence.get()))
-            .replicationSequence(null != replication && replication.isActive() ? replicated.get() :
-                EngineStatusEncoder.replicationSequenceNullValue())
+            .replicationSequence(null != leadership || null != replication && replication.isActive() ?
+                replicated.get() : EngineStatusEncoder.replicationSequenceNullValue())
             .processorSequence(sequences.commandSequence(processorSequence.get()))
             .outputSequence(outputCursor.get())
             .snapshotSequence(snapshots.lastWrittenSequence())

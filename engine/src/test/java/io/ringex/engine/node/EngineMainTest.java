@@ -55,8 +55,8 @@ class EngineMainTest
             size.getMessage().contains("'16kb'"), size.getMessage());
 
         final ConfigurationException mode = refused(file("ringex.engine.replication.mode=SYN"));
-        assertTrue(mode.getMessage().contains("ringex.engine.replication.mode: must be one of [OFF, ASYNC, SYNC]"),
-            mode.getMessage());
+        assertTrue(mode.getMessage().contains(
+            "ringex.engine.replication.mode: must be one of [OFF, ASYNC, SYNC, CLUSTER]"), mode.getMessage());
 
         final ConfigurationException duration = refused(file("ringex.engine.replication.ack.timeout=2 seconds"));
         assertTrue(duration.getMessage().contains("ringex.engine.replication.ack.timeout: must be a duration"),
