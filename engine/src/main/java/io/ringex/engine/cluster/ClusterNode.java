@@ -1,13 +1,21 @@
 package io.ringex.engine.cluster;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 import io.aeron.archive.Archive;
+import io.aeron.archive.ArchiveMarkFile;
 import io.aeron.archive.ArchiveThreadingMode;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.cluster.ConsensusModule;
 import io.aeron.cluster.RecordingLog;
+import io.aeron.cluster.service.ClusterMarkFile;
 import io.aeron.cluster.service.ClusteredService;
 import io.aeron.cluster.service.ClusteredServiceContainer;
 import org.agrona.CloseHelper;
@@ -33,6 +41,11 @@ public final class ClusterNode implements AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
     private static final String LOCAL_CONTROL_CHANNEL = "aeron:ipc?term-length=64k";
 
+    /** The lock file, in the cluster directory, that the running member holds. */
+    static final String LOCK_FILE = "member.lock";
+
+    private FileChannel lockChannel;
+    private FileLock lock;
     private Archive archive;
     private ConsensusModule consensusModule;
     private ClusteredServiceContainer container;
@@ -105,6 +118,7 @@ public final class ClusterNode implements AutoCloseable
 
     private void start(final Settings settings, final ClusteredService service)
     {
+        lockDirectory(settings);
         final ClusterMembers.Member self = settings.members().member(settings.memberId());
         final String aeronDir = settings.aeronDirectoryName();
         final String responses = self.ephemeralChannel();
@@ -150,6 +164,36 @@ public final class ClusterNode implements AutoCloseable
             settings.directory());
     }
 
+    /**
+     * Hold the member's directory for this process, and clear the mark files a crashed run left: Aeron refuses to
+     * start beside a mark file written within its liveness timeout (10 s), which a member restarted at once after a
+     * SIGKILL meets. The OS releases the lock when its holder dies, however it dies, so holding it proves no other
+     * process uses the directory and the mark files found are stale.
+     */
+    private void lockDirectory(final Settings settings)
+    {
+        try
+        {
+            Files.createDirectories(settings.directory());
+            lockChannel = FileChannel.open(settings.directory().resolve(LOCK_FILE), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+            lock = lockChannel.tryLock();
+            if (null == lock)
+            {
+                throw new IllegalStateException("cluster directory " + settings.directory() + " is in use by " +
+                    "another process");
+            }
+            Files.deleteIfExists(settings.archiveDirectory().toPath().resolve(ArchiveMarkFile.FILENAME));
+            Files.deleteIfExists(settings.consensusDirectory().toPath().resolve(ClusterMarkFile.FILENAME));
+            Files.deleteIfExists(settings.consensusDirectory().toPath().resolve(
+                ClusterMarkFile.markFilenameForService(0)));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot lock cluster directory " + settings.directory(), ex);
+        }
+    }
+
     private static AeronArchive.Context localArchive(final String aeronDir)
     {
         return new AeronArchive.Context()
@@ -189,9 +233,11 @@ public final class ClusterNode implements AutoCloseable
      */
     public void close()
     {
-        CloseHelper.closeAll(container, consensusModule, archive);
+        CloseHelper.closeAll(container, consensusModule, archive, lock, lockChannel);
         container = null;
         consensusModule = null;
         archive = null;
+        lock = null;
+        lockChannel = null;
     }
 }

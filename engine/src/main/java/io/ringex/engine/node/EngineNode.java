@@ -260,6 +260,23 @@ public final class EngineNode implements AutoCloseable
     }
 
     /**
+     * @return the sequence of the first command this process took: one past what it recovered (a cluster member, one
+     * past the cluster's snapshot it restored).
+     */
+    public long firstSequence()
+    {
+        return resources.sequences.firstCommandSequence();
+    }
+
+    /**
+     * @return the sequence of the newest snapshot written (0 for none).
+     */
+    public long snapshotSequence()
+    {
+        return resources.snapshots.lastWrittenSequence();
+    }
+
+    /**
      * @return commands replayed from the journal at start.
      */
     public long recoveredCommands()

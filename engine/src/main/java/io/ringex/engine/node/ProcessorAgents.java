@@ -82,7 +82,12 @@ final class ProcessorAgents
         announceTarget[0] = status::announce;
         snapshotTaker = null == leadership ? null :
             new ClusterSnapshotTaker(resources.processor, resources.sequences, stage.sequenceCounter(),
-            resources.snapshots);
+            resources.snapshots, leadership, resources.aeron.countersReader(), ctx.snapshotEveryCommands(),
+            resources.clock);
+        if (null != snapshotTaker)
+        {
+            handler.takeSnapshotListener(snapshotTaker::onTakeSnapshotCommand);
+        }
     }
 
     /**

@@ -44,6 +44,7 @@ final class ProcessorStage implements SlotHandler
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(1 << 20);
     private final EpochHandoff handoff;
     private final StageTrace trace;
+    private Runnable takeSnapshotListener;
     private long lastSnapshotSequence;
     private long nextBookSnapshotNs;
 
@@ -112,6 +113,10 @@ final class ProcessorStage implements SlotHandler
         if (snapshotDue(templateId, commandSequence))
         {
             snapshot(commandSequence, timestampNs);
+            if (null != takeSnapshotListener && templateId == TakeSnapshotDecoder.TEMPLATE_ID)
+            {
+                takeSnapshotListener.run();
+            }
         }
         if (endOfBatch)
         {
@@ -159,6 +164,14 @@ final class ProcessorStage implements SlotHandler
             // Once a batch: when the state next needs the clock (an expiry, a scheduled phase), for the ingress.
             nextDeadline.setRelease(processor.nextDeadlineNs());
         }
+    }
+
+    /**
+     * @param listener told of each {@code TakeSnapshot} command (a cluster member's leader asks the cluster for one).
+     */
+    void takeSnapshotListener(final Runnable listener)
+    {
+        this.takeSnapshotListener = listener;
     }
 
     private boolean snapshotDue(final int templateId, final long commandSequence)

@@ -112,6 +112,23 @@ class ClusterMemberIT
         nodes[leader] = EngineNode.launch(contexts[leader]);
         awaitConverged(List.of(0, 1, 2));
         assertEquals(NodeRole.STANDBY, nodes[leader].role(), "the old leader rejoined as a follower");
+
+        // A snapshot asked for on the leader is taken by every member at the same command; a member restarted
+        // afterwards recovers from it and the log after it.
+        second.takeSnapshot();
+        second.limit(SELLER, 4, Side.SELL, 10_200, 5);
+        awaitConverged(List.of(0, 1, 2));
+        Await.until("every member's snapshot of the last command", Duration.ofSeconds(30), () ->
+            nodes[0].snapshotSequence() == nodes[0].processedSequence() &&
+            nodes[1].snapshotSequence() == nodes[1].processedSequence() &&
+            nodes[2].snapshotSequence() == nodes[2].processedSequence(), this::pollAll);
+        final int restarted = (next + 1) % 3;
+        final long snapshotAt = nodes[restarted].processedSequence();
+        nodes[restarted].close();
+        nodes[restarted] = EngineNode.launch(contexts[restarted]);
+        awaitConverged(List.of(0, 1, 2));
+        assertEquals(snapshotAt + 1, nodes[restarted].firstSequence(), "member " + (restarted + 1) +
+            " recovered from the cluster's snapshot of command " + snapshotAt + ", and the log after it");
     }
 
     private int awaitPrimary(final int not)
