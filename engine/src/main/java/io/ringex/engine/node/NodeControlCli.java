@@ -22,6 +22,7 @@ import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewEpochEncoder;
 import io.ringex.protocol.codecs.NodeRole;
+import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
@@ -32,7 +33,9 @@ import org.agrona.concurrent.status.CountersReader;
  * The operator's {@code node} command: {@code ./ringex node status|promote|latency [options]}.
  * <ul>
  *     <li>{@code status --outbound HOST:PORT [--risk-stream 1004] [--count 1]}: prints the node's next
- *     {@code EngineStatus} lines (node, role, epoch, sequences, state hash).</li>
+ *     {@code EngineStatus} lines (node, role, epoch, sequences, state hash). With several
+ *     {@code --outbound HOST:PORT,HOST:PORT,...} (a cluster's members), one line per member, each with its commit lag
+ *     behind the most advanced, and which member leads which term.</li>
  *     <li>{@code promote --node ID [--control HOST:PORT] [--control-stream 1020] [--epoch E] [--outbound HOST:PORT]
  *     [--risk-stream 1004]}: sends a {@code NewEpoch} to the standby's control endpoint and, with {@code --outbound},
  *     waits until that node reports itself PRIMARY (exit 0) or the timeout passes (exit 1).</li>
@@ -52,7 +55,8 @@ import org.agrona.concurrent.status.CountersReader;
  */
 public final class NodeControlCli
 {
-    private static final String USAGE = "usage: node status --outbound HOST:PORT [--risk-stream N] [--count N]\n" +
+    private static final String USAGE = "usage: node status --outbound HOST:PORT[,HOST:PORT...] [--risk-stream N] " +
+        "[--count N]\n" +
         "       node latency [--data DIR] [--count N]\n" +
         "       node promote --node ID [--control HOST:PORT] [--control-stream N] [--epoch E]" +
         " [--outbound HOST:PORT] [--risk-stream N]\n" +
@@ -129,6 +133,12 @@ public final class NodeControlCli
 
     private int status(final Aeron aeron, final Command command)
     {
+        final String[] nodes = command.outbound.split(",");
+        return nodes.length == 1 ? nodeStatus(aeron, command) : clusterStatus(aeron, command, nodes);
+    }
+
+    private int nodeStatus(final Aeron aeron, final Command command)
+    {
         final int count = command.count;
         final long deadline = System.nanoTime() + command.timeoutNs;
         try (Subscription statuses = subscribeStatus(aeron, command.outbound, command.riskStream))
@@ -152,6 +162,81 @@ public final class NodeControlCli
             }
             return 0;
         }
+    }
+
+    /**
+     * Every member's next status, one line each, and a summary: which member leads which term, and how far each is
+     * behind the most advanced (the commit lag). Members not heard from within the timeout are named; exit 1 if no
+     * member leads.
+     */
+    private int clusterStatus(final Aeron aeron, final Command command, final String[] nodes)
+    {
+        final long deadline = System.nanoTime() + command.timeoutNs;
+        final String[] lines = new String[nodes.length];
+        final long[] committed = new long[nodes.length];
+        final long[] epochs = new long[nodes.length];
+        final NodeRole[] roles = new NodeRole[nodes.length];
+        final int[] ids = new int[nodes.length];
+        final Subscription[] statuses = new Subscription[nodes.length];
+        try
+        {
+            for (int i = 0; i < nodes.length; i++)
+            {
+                statuses[i] = subscribeStatus(aeron, nodes[i].trim(), command.riskStream);
+            }
+            int heard = 0;
+            while (heard < nodes.length && System.nanoTime() < deadline)
+            {
+                int work = 0;
+                for (int i = 0; i < nodes.length; i++)
+                {
+                    if (null != lines[i])
+                    {
+                        continue;
+                    }
+                    final int member = i;
+                    work += pollStatus(statuses[i], (line) ->
+                    {
+                        lines[member] = line;
+                        committed[member] = status.replicationSequence();
+                        epochs[member] = status.epoch();
+                        roles[member] = status.role();
+                        ids[member] = status.nodeId();
+                    });
+                    heard += null == lines[i] ? 0 : 1;
+                }
+                if (work == 0)
+                {
+                    IDLE.idle();
+                }
+            }
+        }
+        finally
+        {
+            CloseHelper.closeAll(statuses);
+        }
+        long highest = 0;
+        int leader = -1;
+        for (int i = 0; i < nodes.length; i++)
+        {
+            if (null != lines[i])
+            {
+                highest = Math.max(highest, committed[i]);
+                leader = roles[i] == NodeRole.PRIMARY && (leader < 0 || epochs[i] > epochs[leader]) ? i : leader;
+            }
+        }
+        for (int i = 0; i < nodes.length; i++)
+        {
+            out.println(null == lines[i] ? nodes[i].trim() + ": no status within the timeout (down, or unreachable)" :
+                lines[i] + " lag=" + (highest - committed[i]));
+        }
+        if (leader < 0)
+        {
+            out.println("no member leads: no majority of the members can reach each other, or an election is on");
+            return 1;
+        }
+        out.println("leader: node " + ids[leader] + ", term " + epochs[leader]);
+        return 0;
     }
 
     /**

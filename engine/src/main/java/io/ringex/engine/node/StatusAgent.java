@@ -189,10 +189,18 @@ final class StatusAgent implements Agent
     private long epoch(final NodeRole role)
     {
         final long processorEpoch = processor.state().epoch();
-        // A promoted standby's processor takes the new epoch on only when it reaches the promotion command: a status
-        // between the two must not claim PRIMARY at the old epoch.
-        return role == NodeRole.PRIMARY && null != promotion ?
-            Math.max(processorEpoch, promotion.epoch()) : processorEpoch;
+        // A node handed over to clients takes the new epoch on in its processor only when it processes the command
+        // that hands it over (a promoted standby's promotion, a cluster leader's NewEpoch): a status announced just
+        // before must not claim PRIMARY at the old epoch.
+        if (role != NodeRole.PRIMARY)
+        {
+            return processorEpoch;
+        }
+        if (null != leadership)
+        {
+            return Math.max(processorEpoch, leadership.handedOffTerm());
+        }
+        return null != promotion ? Math.max(processorEpoch, promotion.epoch()) : processorEpoch;
     }
 
     /**

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Failure drills against a three-member cluster run as an operator runs one ({@code ./ringex engine} per member,
@@ -42,13 +43,14 @@ class ClusterDrillIT
 
     private final long seed = Long.getLong("ringex.drill.seed", System.nanoTime());
     private final Random random = new Random(seed);
+    private Network network;
     private ClusterVenue venue;
     private DrillClients clients;
 
     @AfterEach
     void close()
     {
-        CloseHelper.quietCloseAll(clients, venue);
+        CloseHelper.quietCloseAll(clients, venue, network);
     }
 
     @Test
@@ -105,6 +107,152 @@ class ClusterDrillIT
         settle(List.of(1, 2, 3));
     }
 
+    @Test
+    void aPausedLeaderIsReplacedAnswersNothingOnceResumedAndRejoins() throws Exception
+    {
+        startVenue(null);
+        final int leader = venue.awaitLeader(ELECTION);
+        clients.trade(Duration.ofSeconds(1));
+        clients.markFailover();
+        venue.pause(leader);
+        final int next = venue.awaitLeaderWhileTrading(clients, ELECTION, leader);
+        clients.tradeUntil("an order acknowledged by the new leader", ELECTION,
+            () -> clients.failoverToFirstAckNs() >= 0);
+        record("leader SIGSTOP", clients.failoverToFirstAckNs());
+        venue.resume(leader);
+        clients.tradeUntil("the old leader back as a follower", ELECTION,
+            () -> venue.status(leader).isFresh(Duration.ofMillis(500)) &&
+            venue.status(leader).role() != io.ringex.protocol.codecs.NodeRole.PRIMARY);
+        assertEquals(next, venue.leader(), "the new leader keeps the lead when the old one wakes up");
+        clients.trade(Duration.ofSeconds(1));
+        settle(List.of(1, 2, 3));
+    }
+
+    @Test
+    void aRollingRestartOfEveryMemberWithTradingOnAndAWipedMemberRejoinsFromTheOthers() throws Exception
+    {
+        startVenue(null);
+        for (int id = 1; id <= 3; id++)
+        {
+            venue.awaitLeaderWhileTrading(clients, ELECTION);
+            clients.trade(Duration.ofMillis(500));
+            venue.kill(id);
+            clients.trade(Duration.ofMillis(500));
+            venue.restart(id, clients::tradeOnce);
+            venue.awaitConvergedWhileTrading(clients, id);
+        }
+        final int leader = venue.awaitLeaderWhileTrading(clients, ELECTION);
+        final int wiped = leader % 3 + 1;
+        venue.kill(wiped);
+        venue.wipe(wiped);
+        clients.trade(Duration.ofSeconds(1));
+        venue.restart(wiped, clients::tradeOnce);
+        clients.trade(Duration.ofSeconds(1));
+        settle(List.of(1, 2, 3));
+    }
+
+    @Test
+    void aLeaderCutOffFromTheOtherMembersAcknowledgesNothingItCannotCommit() throws Exception
+    {
+        assumeTrue(Network.isAvailable(), "network namespaces need root and iproute2 (CI has both)");
+        network = new Network(3);
+        startVenue(network);
+        for (int round = 1; round <= 2; round++)
+        {
+            final int leader = venue.awaitLeaderWhileTrading(clients, ELECTION);
+            clients.trade(Duration.ofSeconds(1));
+            clients.markFailover();
+            if (round == 1)
+            {
+                network.isolate(leader);
+            }
+            else
+            {
+                // Asymmetric: the leader hears the followers, they do not hear it.
+                for (int other = 1; other <= 3; other++)
+                {
+                    if (other != leader)
+                    {
+                        network.cut(leader, other);
+                    }
+                }
+            }
+            final int next = venue.awaitLeaderWhileTrading(clients, ELECTION, leader);
+            assertNotEquals(leader, next);
+            clients.tradeUntil("an order acknowledged by the new leader", ELECTION,
+                () -> clients.failoverToFirstAckNs() >= 0);
+            record((round == 1 ? "leader partitioned off" : "leader cut off one way") + ", round " + round,
+                clients.failoverToFirstAckNs());
+            clients.trade(Duration.ofSeconds(1));
+            network.heal();
+            clients.trade(Duration.ofSeconds(2));
+        }
+        // Flapping: the links between two members come and go.
+        final int leader = venue.awaitLeaderWhileTrading(clients, ELECTION);
+        final int follower = leader % 3 + 1;
+        for (int flap = 0; flap < 6; flap++)
+        {
+            network.cut(leader, follower);
+            network.cut(follower, leader);
+            clients.trade(Duration.ofMillis(300 + random.nextInt(400)));
+            network.heal();
+            clients.trade(Duration.ofMillis(300 + random.nextInt(400)));
+        }
+        settle(List.of(1, 2, 3));
+    }
+
+    /**
+     * A seeded random schedule of the faults above; a history checked as the other drills check theirs.
+     */
+    @Test
+    void aRandomScheduleOfFaultsLosesNothing() throws Exception
+    {
+        final boolean partitions = Network.isAvailable();
+        network = partitions ? new Network(3) : null;
+        startVenue(network);
+        final int rounds = Integer.getInteger("ringex.drill.rounds", 4);
+        for (int round = 1; round <= rounds; round++)
+        {
+            final int leader = venue.awaitLeaderWhileTrading(clients, ELECTION);
+            final int victim = random.nextBoolean() ? leader : leader % 3 + 1;
+            final int fault = random.nextInt(partitions ? 4 : 3);
+            final String what;
+            clients.trade(Duration.ofMillis(500 + random.nextInt(1_000)));
+            switch (fault)
+            {
+                case 0:
+                    what = "SIGKILL member " + victim;
+                    venue.kill(victim);
+                    clients.trade(Duration.ofMillis(500 + random.nextInt(2_000)));
+                    venue.restart(victim, clients::tradeOnce);
+                    break;
+                case 1:
+                    what = "SIGSTOP member " + victim;
+                    venue.pause(victim);
+                    clients.trade(Duration.ofMillis(500 + random.nextInt(2_000)));
+                    venue.resume(victim);
+                    break;
+                case 2:
+                    what = "SIGKILL and wipe member " + victim;
+                    venue.kill(victim);
+                    venue.wipe(victim);
+                    clients.trade(Duration.ofMillis(500 + random.nextInt(1_000)));
+                    venue.restart(victim, clients::tradeOnce);
+                    break;
+                default:
+                    what = "partition member " + victim;
+                    network.isolate(victim);
+                    clients.trade(Duration.ofMillis(500 + random.nextInt(2_000)));
+                    network.heal();
+                    break;
+            }
+            System.out.println("nemesis round " + round + ": " + what);
+            venue.awaitLeaderWhileTrading(clients, ELECTION);
+            clients.trade(Duration.ofSeconds(1));
+        }
+        settle(List.of(1, 2, 3));
+    }
+
     private long acknowledged()
     {
         long acknowledged = 0;
@@ -143,6 +291,7 @@ class ClusterDrillIT
         {
             dumps.add(venue.dumpJournal(id));
         }
+        assertTrue(dumps.get(0).length() > 0, "member " + members.get(0) + "'s journal holds commands");
         for (int i = 1; i < dumps.size(); i++)
         {
             assertEquals(dumps.get(0), dumps.get(i), "member " + members.get(0) + "'s journal and member " +

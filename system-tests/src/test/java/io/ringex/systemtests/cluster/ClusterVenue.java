@@ -311,8 +311,8 @@ final class ClusterVenue implements AutoCloseable
         {
             throw new AssertionError("./ringex journal dump exited " + status + ":\n" + dump.tail());
         }
-        // The commands only (a line per command starts with its sequence), not what the tool says about the file.
-        return String.join("\n", dump.lines().stream().filter((line) -> line.startsWith("#")).toList());
+        // The commands only (each line starts with its sequence), not what the tool says about the file.
+        return String.join("\n", dump.lines().stream().filter((line) -> line.matches("^\\d+ .*")).toList());
     }
 
     /**
@@ -371,6 +371,24 @@ final class ClusterVenue implements AutoCloseable
             }
             return true;
         }, this::poll, this::describe);
+    }
+
+    /**
+     * Wait, while the clients trade, until a member has caught up with the leader (same processed sequence and hash
+     * as the most advanced member at some moment).
+     *
+     * @param clients the drill's clients.
+     * @param id      the member.
+     */
+    void awaitConvergedWhileTrading(final DrillClients clients, final int id)
+    {
+        clients.tradeUntil("member " + id + " caught up", Duration.ofSeconds(60), () ->
+        {
+            final StatusWatch watch = member(id).watch;
+            final int leader = leader();
+            return leader > 0 && watch.isFresh(Duration.ofMillis(600)) &&
+                watch.processed() >= member(leader).watch.processed() - DrillClients.ORDERS_PER_SECOND;
+        });
     }
 
     /**

@@ -35,14 +35,16 @@ final class DrillClients implements AutoCloseable
     {
         this.venue = venue;
         this.random = random;
+        // FIX first: QuickFIX/J heartbeats on its own threads, while an SBE session logged on first would miss its
+        // heartbeats as the test waited for the FIX logon.
+        fix = new FixTrader("trader1", venue.fixPort());
+        fix.logOn();
         sbe.add(new SbeTrader(venue.aeron(), venue.gatewayChannel(), "maker1", 1001, 3001));
         sbe.add(new SbeTrader(venue.aeron(), venue.gatewayChannel(), "maker2", 1002, 3002));
         for (final SbeTrader trader : sbe)
         {
-            trader.logOn();
+            trader.logOn(this::poll);
         }
-        fix = new FixTrader("trader1", venue.fixPort());
-        fix.logOn();
     }
 
     /**

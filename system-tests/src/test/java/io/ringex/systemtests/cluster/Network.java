@@ -9,8 +9,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Hosts for the members on this machine: a Linux network namespace each, linked by a bridge to the test's own
  * namespace, where the gateway and the test run and reach every member. A link between two members is cut one way
- * with a blackhole route in the sender's namespace (what it sends to the other is dropped; what the other sends still
- * arrives), so a test makes symmetric, asymmetric and flapping partitions while the gateway still reaches everyone.
+ * with a route, in the sender's namespace, through a neighbour that does not exist: what it sends to the other is
+ * dropped silently, as a dead link drops it (a blackhole route would fail each send, and Aeron would log each
+ * failure), while what the other sends still arrives. So a test makes symmetric, asymmetric and flapping partitions
+ * while the gateway still reaches everyone.
  * Needs root and iproute2 ({@link #isAvailable()}).
  * <p>
  * The test's thread.
@@ -37,7 +39,7 @@ final class Network implements AutoCloseable
         {
             final String ns = namespace(id);
             final String outside = "rxv" + subnet + "m" + id;
-            final String inside = "rxp" + subnet + "m" + id;
+            final String inside = inside(id);
             run("ip", "netns", "add", ns);
             run("ip", "link", "add", outside, "type", "veth", "peer", "name", inside);
             run("ip", "link", "set", inside, "netns", ns);
@@ -102,7 +104,8 @@ final class Network implements AutoCloseable
         final String cut = from + ">" + to;
         if (!cuts.contains(cut))
         {
-            run("ip", "-n", namespace(from), "route", "add", "blackhole", address(to) + "/32");
+            run("ip", "-n", namespace(from), "route", "add", address(to) + "/32", "via", nowhere(), "dev",
+                inside(from));
             cuts.add(cut);
         }
     }
@@ -133,7 +136,7 @@ final class Network implements AutoCloseable
         {
             final int from = Integer.parseInt(cut.substring(0, cut.indexOf('>')));
             final int to = Integer.parseInt(cut.substring(cut.indexOf('>') + 1));
-            run("ip", "-n", namespace(from), "route", "del", "blackhole", address(to) + "/32");
+            run("ip", "-n", namespace(from), "route", "del", address(to) + "/32");
         }
         cuts.clear();
     }
@@ -146,6 +149,17 @@ final class Network implements AutoCloseable
             exec("ip", "link", "del", "rxv" + subnet + "m" + id);
         }
         exec("ip", "link", "del", bridge);
+    }
+
+    private String inside(final int id)
+    {
+        return "rxp" + subnet + "m" + id;
+    }
+
+    /** An address on the members' network that nothing answers: packets routed through it go nowhere. */
+    private String nowhere()
+    {
+        return "10.77." + subnet + ".250";
     }
 
     private String namespace(final int id)

@@ -44,12 +44,23 @@ final class SbeTrader implements ExchangeListener, AutoCloseable
             "aeron:udp?endpoint=localhost:" + FreePorts.udp(), responseStream, this);
     }
 
-    void logOn()
+    /**
+     * @param others polled while waiting (the other clients, whose sessions must keep heartbeating).
+     */
+    void logOn(final Runnable others)
     {
         Await.until(user + "'s publication to the gateway connected", Duration.ofSeconds(30), client::isConnected,
-            client::poll);
+            () ->
+            {
+                client.poll();
+                others.run();
+            });
         client.logon(user, user, false, 1000);
-        Await.until(user + " logged on", Duration.ofSeconds(30), client::isLoggedOn, client::poll);
+        Await.until(user + " logged on", Duration.ofSeconds(30), client::isLoggedOn, () ->
+        {
+            client.poll();
+            others.run();
+        });
     }
 
     boolean isLoggedOn()
