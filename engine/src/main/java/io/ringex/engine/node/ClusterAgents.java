@@ -65,9 +65,9 @@ final class ClusterAgents implements RoleAgents, EngineLog
         {
             resources.outputFullWait.work(publishers.stage);
         }
-        processing = new ProcessorAgents(resources, publishers, null, null, leadership);
+        processing = new ProcessorAgents(resources, publishers, leadership);
         service = new EngineService(ctx.nodeId(), this, leadership,
-            resources.counters.newCounter("cluster-commands-refused"), resources.replicated);
+            resources.counters.newCounter("cluster-commands-refused"), resources.committed);
     }
 
     /**
@@ -125,11 +125,6 @@ final class ClusterAgents implements RoleAgents, EngineLog
     public ProcessorAgents processing()
     {
         return processing;
-    }
-
-    public ReplicationToStandby replication()
-    {
-        return null;
     }
 
     public void open()

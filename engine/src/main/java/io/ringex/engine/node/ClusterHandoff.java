@@ -1,7 +1,7 @@
 package io.ringex.engine.node;
 
 import io.ringex.engine.cluster.Leadership;
-import io.ringex.engine.replication.ReportWindow;
+import io.ringex.engine.cluster.ReportWindow;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewEpochDecoder;
 import org.agrona.DirectBuffer;
@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Thread safety: the processor's thread.
  */
-final class ClusterHandoff implements EpochHandoff
+final class ClusterHandoff
 {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterHandoff.class);
 
@@ -72,8 +72,15 @@ final class ClusterHandoff implements EpochHandoff
         this.announce = announce;
     }
 
-    public void onNewEpoch(
-        final long ringSequence, final long commandSequence, final DirectBuffer buffer, final int offset)
+    /**
+     * A {@code NewEpoch} command is about to be processed.
+     *
+     * @param ringSequence    its input-ring sequence.
+     * @param commandSequence its command sequence.
+     * @param buffer          holding the command, SBE header included.
+     * @param offset          where it starts.
+     */
+    void onNewEpoch(final long ringSequence, final long commandSequence, final DirectBuffer buffer, final int offset)
     {
         decoder.wrapAndApplyHeader(buffer, offset, header);
         final long term = decoder.epoch();

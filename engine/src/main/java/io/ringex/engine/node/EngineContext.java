@@ -48,26 +48,13 @@ public final class EngineContext
     /** Whether and how commands are replicated before the processor acts on them. */
     public enum ReplicationMode
     {
-        /** Single node. */
+        /** A single node. */
         OFF,
-        /** The replication stage advances when a command is sent to the standby. */
-        ASYNC,
-        /** The processor waits until the standby has acknowledged that it journaled the command. */
-        SYNC,
         /**
          * A member of an Aeron Cluster ({@code ringex.engine.cluster.*}): commands reach the ring only once a majority
          * of the members hold them in the cluster's log; the cluster's leader takes client commands.
          */
         CLUSTER
-    }
-
-    /** The role a node starts in. */
-    public enum Role
-    {
-        /** Takes client commands. */
-        PRIMARY,
-        /** Receives replicated commands, journals and applies them, produces no client output. */
-        STANDBY
     }
 
     /**
@@ -81,15 +68,10 @@ public final class EngineContext
      */
     public static final class Configuration
     {
-        @ConfigOption("unique within a primary/standby pair")
+        @ConfigOption("unique among a cluster's members, the member id in `ringex.engine.cluster.members`")
         public static final String NODE_ID_PROP_NAME = "ringex.engine.node.id";
         /** Default node id. */
         public static final int NODE_ID_DEFAULT = 1;
-
-        @ConfigOption("PRIMARY takes client commands; STANDBY receives replicated ones")
-        public static final String ROLE_PROP_NAME = "ringex.engine.role";
-        /** Default role. */
-        public static final Role ROLE_DEFAULT = Role.PRIMARY;
 
         @ConfigOption(value = "media driver directory", defaultText = "Aeron's default")
         public static final String AERON_DIR_PROP_NAME = "ringex.engine.aeron.dir";
@@ -151,80 +133,16 @@ public final class EngineContext
         /** Default risk stream. */
         public static final int RISK_STREAM_DEFAULT = 1004;
 
-        @ConfigOption("OFF, ASYNC (advance when sent), SYNC (advance when the standby acknowledges)")
+        @ConfigOption("OFF (a single node) or CLUSTER (a member of a cluster: `ringex.engine.cluster.*`)")
         public static final String REPLICATION_MODE_PROP_NAME = "ringex.engine.replication.mode";
         /** Default replication mode. */
         public static final ReplicationMode REPLICATION_MODE_DEFAULT = ReplicationMode.OFF;
 
-        @ConfigOption("this node's endpoint for replicated commands (primary -> standby)")
-        public static final String REPLICATION_CHANNEL_PROP_NAME = "ringex.engine.replication.channel";
-        /** Default replication channel. */
-        public static final String REPLICATION_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40110";
-
-        @ConfigOption("stream of replicated commands and heartbeats")
-        public static final String REPLICATION_STREAM_PROP_NAME = "ringex.engine.replication.stream";
-        /** Default replication stream. */
-        public static final int REPLICATION_STREAM_DEFAULT = 1010;
-
-        @ConfigOption("this node's endpoint for acknowledgements and catch-up requests (standby -> primary)")
-        public static final String REPLICATION_ACK_CHANNEL_PROP_NAME = "ringex.engine.replication.ack.channel";
-        /** Default acknowledgement channel. */
-        public static final String REPLICATION_ACK_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40111";
-
-        @ConfigOption("stream of acknowledgements")
-        public static final String REPLICATION_ACK_STREAM_PROP_NAME = "ringex.engine.replication.ack.stream";
-        /** Default acknowledgement stream. */
-        public static final int REPLICATION_ACK_STREAM_DEFAULT = 1011;
-
-        @ConfigOption("SYNC waits this long for an ack before degrading to ASYNC (logged, counted); also how long a " +
-            "catch-up waits for an unreachable standby")
-        public static final String REPLICATION_ACK_TIMEOUT_PROP_NAME = "ringex.engine.replication.ack.timeout";
-        /** Default acknowledgement timeout. */
-        public static final long REPLICATION_ACK_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(2);
-
-        @ConfigOption(value = "the PEER's replication endpoint, set with " +
-            "`ringex.engine.replication.peer.ack.channel` and different from this node's own: with them either node " +
-            "can be primary, a promoted standby replicates onward, and a restarted old primary rejoins",
-            defaultText = "unset (= this node's own `ringex.engine.replication.channel`)")
-        public static final String REPLICATION_PEER_CHANNEL_PROP_NAME = "ringex.engine.replication.peer.channel";
-
-        @ConfigOption(value = "the PEER's acknowledgement endpoint, set with `ringex.engine.replication.peer.channel`",
-            defaultText = "unset (= this node's own `ringex.engine.replication.ack.channel`)")
-        public static final String REPLICATION_PEER_ACK_CHANNEL_PROP_NAME =
-            "ringex.engine.replication.peer.ack.channel";
-
-        @ConfigOption("stream, on the standby's replication channel, of the catch-up (journal) commands and answers")
-        public static final String REPLICATION_CATCHUP_STREAM_PROP_NAME = "ringex.engine.replication.catchup.stream";
-        /** Default catch-up stream. */
-        public static final int REPLICATION_CATCHUP_STREAM_DEFAULT = 1012;
-
-        @ConfigOption("how often a replicating primary tells its standby it is alive")
-        public static final String REPLICATION_HEARTBEAT_INTERVAL_PROP_NAME =
-            "ringex.engine.replication.heartbeat.interval";
-        /** Default heartbeat interval. */
-        public static final long REPLICATION_HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
-
-        @ConfigOption("a standby's recent client reports kept off-heap, re-sent on promotion (see \"Reports not " +
-            "lost on failover\")")
-        public static final String STANDBY_REPORT_WINDOW_BYTES_PROP_NAME = "ringex.engine.standby.report.window.bytes";
+        @ConfigOption("CLUSTER mode: a follower's recent client reports kept off-heap, re-sent when it leads (see " +
+            "\"How a new leader answers what the old one took\")")
+        public static final String CLUSTER_REPORT_WINDOW_BYTES_PROP_NAME = "ringex.engine.cluster.report.window.bytes";
         /** Default report window. */
-        public static final int STANDBY_REPORT_WINDOW_BYTES_DEFAULT_BYTES = 4 * 1024 * 1024;
-
-        @ConfigOption(value = "silence from the primary after which a standby promotes itself; `0` never (see " +
-            "\"Automatic promotion\": a network partition can then make two primaries)", defaultText = "`0` (never)")
-        public static final String STANDBY_AUTO_PROMOTE_PROP_NAME = "ringex.engine.standby.auto.promote";
-        /** Default: never promote automatically. */
-        public static final long STANDBY_AUTO_PROMOTE_DEFAULT_NS = 0;
-
-        @ConfigOption("where a standby takes promotion requests (`NewEpoch`)")
-        public static final String CONTROL_CHANNEL_PROP_NAME = "ringex.engine.control.channel";
-        /** Default control channel. */
-        public static final String CONTROL_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40120";
-
-        @ConfigOption("stream of promotion requests")
-        public static final String CONTROL_STREAM_PROP_NAME = "ringex.engine.control.stream";
-        /** Default control stream. */
-        public static final int CONTROL_STREAM_DEFAULT = 1020;
+        public static final int CLUSTER_REPORT_WINDOW_BYTES_DEFAULT_BYTES = 4 * 1024 * 1024;
 
         @ConfigOption(value = "CLUSTER mode: the members, `id=host:port` separated by commas (`1=10.0.0.1:9000," +
             "2=10.0.0.2:9000,3=10.0.0.3:9000`); each member uses five consecutive ports from its `port` (client " +
@@ -395,12 +313,6 @@ public final class EngineContext
             return config().intValue(NODE_ID_PROP_NAME, NODE_ID_DEFAULT);
         }
 
-        /** @return {@link #ROLE_PROP_NAME} or its default. */
-        public static Role role()
-        {
-            return config().enumValue(ROLE_PROP_NAME, Role.class, ROLE_DEFAULT);
-        }
-
         /** @return {@link #AERON_DIR_PROP_NAME}, or null for Aeron's default. */
         public static String aeronDirectoryName()
         {
@@ -479,83 +391,10 @@ public final class EngineContext
             return config().enumValue(REPLICATION_MODE_PROP_NAME, ReplicationMode.class, REPLICATION_MODE_DEFAULT);
         }
 
-        /** @return {@link #REPLICATION_CHANNEL_PROP_NAME} or its default. */
-        public static String replicationChannel()
-        {
-            return config().string(REPLICATION_CHANNEL_PROP_NAME, REPLICATION_CHANNEL_DEFAULT);
-        }
-
-        /** @return {@link #REPLICATION_STREAM_PROP_NAME} or its default. */
-        public static int replicationStreamId()
-        {
-            return config().intValue(REPLICATION_STREAM_PROP_NAME, REPLICATION_STREAM_DEFAULT);
-        }
-
-        /** @return {@link #REPLICATION_ACK_CHANNEL_PROP_NAME} or its default. */
-        public static String replicationAckChannel()
-        {
-            return config().string(REPLICATION_ACK_CHANNEL_PROP_NAME, REPLICATION_ACK_CHANNEL_DEFAULT);
-        }
-
-        /** @return {@link #REPLICATION_ACK_STREAM_PROP_NAME} or its default. */
-        public static int replicationAckStreamId()
-        {
-            return config().intValue(REPLICATION_ACK_STREAM_PROP_NAME, REPLICATION_ACK_STREAM_DEFAULT);
-        }
-
-        /** @return {@link #REPLICATION_ACK_TIMEOUT_PROP_NAME} or its default, in nanoseconds. */
-        public static long replicationAckTimeoutNs()
-        {
-            return config().durationNs(REPLICATION_ACK_TIMEOUT_PROP_NAME, REPLICATION_ACK_TIMEOUT_DEFAULT_NS);
-        }
-
-        /** @return {@link #REPLICATION_PEER_CHANNEL_PROP_NAME}, or null when unset. */
-        public static String peerReplicationChannel()
-        {
-            return config().get(REPLICATION_PEER_CHANNEL_PROP_NAME);
-        }
-
-        /** @return {@link #REPLICATION_PEER_ACK_CHANNEL_PROP_NAME}, or null when unset. */
-        public static String peerReplicationAckChannel()
-        {
-            return config().get(REPLICATION_PEER_ACK_CHANNEL_PROP_NAME);
-        }
-
-        /** @return {@link #REPLICATION_CATCHUP_STREAM_PROP_NAME} or its default. */
-        public static int catchUpStreamId()
-        {
-            return config().intValue(REPLICATION_CATCHUP_STREAM_PROP_NAME, REPLICATION_CATCHUP_STREAM_DEFAULT);
-        }
-
-        /** @return {@link #REPLICATION_HEARTBEAT_INTERVAL_PROP_NAME} or its default, in nanoseconds. */
-        public static long replicationHeartbeatIntervalNs()
-        {
-            return config().durationNs(
-                REPLICATION_HEARTBEAT_INTERVAL_PROP_NAME, REPLICATION_HEARTBEAT_INTERVAL_DEFAULT_NS);
-        }
-
-        /** @return {@link #STANDBY_REPORT_WINDOW_BYTES_PROP_NAME} or its default, in bytes. */
+        /** @return {@link #CLUSTER_REPORT_WINDOW_BYTES_PROP_NAME} or its default, in bytes. */
         public static int reportWindowBytes()
         {
-            return config().sizeAsInt(STANDBY_REPORT_WINDOW_BYTES_PROP_NAME, STANDBY_REPORT_WINDOW_BYTES_DEFAULT_BYTES);
-        }
-
-        /** @return {@link #STANDBY_AUTO_PROMOTE_PROP_NAME} or its default, in nanoseconds (0: never). */
-        public static long autoPromoteTimeoutNs()
-        {
-            return config().durationNs(STANDBY_AUTO_PROMOTE_PROP_NAME, STANDBY_AUTO_PROMOTE_DEFAULT_NS);
-        }
-
-        /** @return {@link #CONTROL_CHANNEL_PROP_NAME} or its default. */
-        public static String controlChannel()
-        {
-            return config().string(CONTROL_CHANNEL_PROP_NAME, CONTROL_CHANNEL_DEFAULT);
-        }
-
-        /** @return {@link #CONTROL_STREAM_PROP_NAME} or its default. */
-        public static int controlStreamId()
-        {
-            return config().intValue(CONTROL_STREAM_PROP_NAME, CONTROL_STREAM_DEFAULT);
+            return config().sizeAsInt(CLUSTER_REPORT_WINDOW_BYTES_PROP_NAME, CLUSTER_REPORT_WINDOW_BYTES_DEFAULT_BYTES);
         }
 
         /** @return {@link #CLUSTER_MEMBERS_PROP_NAME}, or null when unset. */
@@ -724,7 +563,6 @@ public final class EngineContext
     private static final long MIN_DURATION_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private int nodeId = Configuration.nodeId();
-    private Role role = Configuration.role();
     private String aeronDirectoryName = Configuration.aeronDirectoryName();
     private boolean embeddedMediaDriver = Configuration.embeddedMediaDriver();
     private String ingressChannel = Configuration.ingressChannel();
@@ -738,18 +576,7 @@ public final class EngineContext
     private int replayRequestStreamId = Configuration.replayRequestStreamId();
     private int riskStreamId = Configuration.riskStreamId();
     private ReplicationMode replicationMode = Configuration.replicationMode();
-    private String replicationChannel = Configuration.replicationChannel();
-    private int replicationStreamId = Configuration.replicationStreamId();
-    private String replicationAckChannel = Configuration.replicationAckChannel();
-    private int replicationAckStreamId = Configuration.replicationAckStreamId();
-    private String peerReplicationChannel = Configuration.peerReplicationChannel();
-    private String peerReplicationAckChannel = Configuration.peerReplicationAckChannel();
-    private int catchUpStreamId = Configuration.catchUpStreamId();
     private int reportWindowBytes = Configuration.reportWindowBytes();
-    private long replicationHeartbeatIntervalNs = Configuration.replicationHeartbeatIntervalNs();
-    private long autoPromoteTimeoutNs = Configuration.autoPromoteTimeoutNs();
-    private String controlChannel = Configuration.controlChannel();
-    private int controlStreamId = Configuration.controlStreamId();
     private String clusterMembers = Configuration.clusterMembers();
     private Path clusterDirectory = Configuration.clusterDirectory();
     private String clusterSecret = Configuration.clusterSecret();
@@ -777,7 +604,6 @@ public final class EngineContext
     private long idleMaxParkNs = Configuration.idleMaxParkNs();
     private boolean idleWake = Configuration.idleWake();
     private int outboundBatch = Configuration.outboundBatch();
-    private long replicationAckTimeoutNs = Configuration.replicationAckTimeoutNs();
     private EpochNanoClock epochNanoClock;
     private NanoClock nanoClock;
     private boolean concluded;
@@ -791,7 +617,6 @@ public final class EngineContext
     public EngineContext conclude()
     {
         require(nodeId > 0, Configuration.NODE_ID_PROP_NAME, nodeId, "must be positive");
-        require(null != role, Configuration.ROLE_PROP_NAME, null, "must be set");
         require(null != replicationMode, Configuration.REPLICATION_MODE_PROP_NAME, null, "must be set");
         require(null != threading, Configuration.THREADING_PROP_NAME, null, "must be set");
         require(null != durability, Configuration.JOURNAL_DURABILITY_PROP_NAME, null, "must be set");
@@ -811,36 +636,9 @@ public final class EngineContext
         require(snapshotsKept > 0, Configuration.SNAPSHOT_KEPT_PROP_NAME, snapshotsKept, "must be positive");
         requireMillisecondsOrMore(statusIntervalNs, Configuration.STATUS_INTERVAL_PROP_NAME);
         requireMillisecondsOrMore(bookSnapshotIntervalNs, Configuration.MARKETDATA_SNAPSHOT_INTERVAL_PROP_NAME);
-        requireMillisecondsOrMore(replicationHeartbeatIntervalNs,
-            Configuration.REPLICATION_HEARTBEAT_INTERVAL_PROP_NAME);
-        requireMillisecondsOrMore(replicationAckTimeoutNs, Configuration.REPLICATION_ACK_TIMEOUT_PROP_NAME);
-        if (0 != autoPromoteTimeoutNs)
-        {
-            requireMillisecondsOrMore(autoPromoteTimeoutNs, Configuration.STANDBY_AUTO_PROMOTE_PROP_NAME);
-        }
         require(null != ingressChannel && !ingressChannel.isEmpty(), Configuration.INGRESS_CHANNEL_PROP_NAME,
             ingressChannel, "must be set");
-        require((null == peerReplicationChannel) == (null == peerReplicationAckChannel),
-            null == peerReplicationChannel ? Configuration.REPLICATION_PEER_CHANNEL_PROP_NAME :
-            Configuration.REPLICATION_PEER_ACK_CHANNEL_PROP_NAME, null, "must be set together with its pair (" +
-            Configuration.REPLICATION_PEER_CHANNEL_PROP_NAME + " and " +
-            Configuration.REPLICATION_PEER_ACK_CHANNEL_PROP_NAME +
-            " name the peer's receive endpoints, so a promoted standby can replicate onward)");
-        require(null == peerReplicationChannel || !peerReplicationChannel.isEmpty(),
-            Configuration.REPLICATION_PEER_CHANNEL_PROP_NAME, peerReplicationChannel, "must be a channel, or unset");
-        require(null == peerReplicationAckChannel || !peerReplicationAckChannel.isEmpty(),
-            Configuration.REPLICATION_PEER_ACK_CHANNEL_PROP_NAME, peerReplicationAckChannel,
-            "must be a channel, or unset");
-        require(null == peerReplicationChannel || !peerReplicationChannel.equals(replicationChannel),
-            Configuration.REPLICATION_PEER_CHANNEL_PROP_NAME, peerReplicationChannel,
-            "must name the peer's endpoint, not this node's own " + Configuration.REPLICATION_CHANNEL_PROP_NAME);
-        require(null == peerReplicationAckChannel || !peerReplicationAckChannel.equals(replicationAckChannel),
-            Configuration.REPLICATION_PEER_ACK_CHANNEL_PROP_NAME, peerReplicationAckChannel,
-            "must name the peer's endpoint, not this node's own " + Configuration.REPLICATION_ACK_CHANNEL_PROP_NAME);
-        require(catchUpStreamId != replicationStreamId, Configuration.REPLICATION_CATCHUP_STREAM_PROP_NAME,
-            catchUpStreamId, "must differ from " + Configuration.REPLICATION_STREAM_PROP_NAME + " (" +
-            replicationStreamId + ")");
-        require(reportWindowBytes >= 4 * outputSlotLength, Configuration.STANDBY_REPORT_WINDOW_BYTES_PROP_NAME,
+        require(reportWindowBytes >= 4 * outputSlotLength, Configuration.CLUSTER_REPORT_WINDOW_BYTES_PROP_NAME,
             reportWindowBytes, "must hold at least 4 output slots (" + 4 * outputSlotLength + " bytes)");
         if (replicationMode == ReplicationMode.CLUSTER)
         {
@@ -935,19 +733,6 @@ public final class EngineContext
     public EngineContext nodeId(final int nodeId)
     {
         this.nodeId = nodeId;
-        return this;
-    }
-
-    /** @return the role the node starts in. */
-    public Role role()
-    {
-        return role;
-    }
-
-    /** @param role the role the node starts in. @return this. */
-    public EngineContext role(final Role role)
-    {
-        this.role = role;
         return this;
     }
 
@@ -1120,181 +905,19 @@ public final class EngineContext
         return this;
     }
 
-    /** @return the channel replicated commands go to the standby on. */
-    public String replicationChannel()
-    {
-        return replicationChannel;
-    }
-
-    /** @param channel the replication channel. @return this. */
-    public EngineContext replicationChannel(final String channel)
-    {
-        this.replicationChannel = channel;
-        return this;
-    }
-
-    /** @return the replication stream. */
-    public int replicationStreamId()
-    {
-        return replicationStreamId;
-    }
-
-    /** @param streamId the replication stream. @return this. */
-    public EngineContext replicationStreamId(final int streamId)
-    {
-        this.replicationStreamId = streamId;
-        return this;
-    }
-
-    /** @return the channel the standby acknowledges on. */
-    public String replicationAckChannel()
-    {
-        return replicationAckChannel;
-    }
-
-    /** @param channel the acknowledgement channel. @return this. */
-    public EngineContext replicationAckChannel(final String channel)
-    {
-        this.replicationAckChannel = channel;
-        return this;
-    }
-
-    /** @return the acknowledgement stream. */
-    public int replicationAckStreamId()
-    {
-        return replicationAckStreamId;
-    }
-
-    /** @param streamId the acknowledgement stream. @return this. */
-    public EngineContext replicationAckStreamId(final int streamId)
-    {
-        this.replicationAckStreamId = streamId;
-        return this;
-    }
-
     /**
-     * @return where this node sends replicated commands when it is primary: the peer's
-     * {@link #replicationChannel()}; this node's own when no peer channels are set (a fixed pair sharing one
-     * configuration, whose standby does not replicate onward after promotion).
-     */
-    public String peerReplicationChannel()
-    {
-        return null == peerReplicationChannel ? replicationChannel : peerReplicationChannel;
-    }
-
-    /** @param channel the peer's replication receive channel. @return this. */
-    public EngineContext peerReplicationChannel(final String channel)
-    {
-        this.peerReplicationChannel = channel;
-        return this;
-    }
-
-    /**
-     * @return where this node sends acknowledgements and catch-up requests when it is standby: the peer's
-     * {@link #replicationAckChannel()}; this node's own when no peer channels are set.
-     */
-    public String peerReplicationAckChannel()
-    {
-        return null == peerReplicationAckChannel ? replicationAckChannel : peerReplicationAckChannel;
-    }
-
-    /** @param channel the peer's acknowledgement receive channel. @return this. */
-    public EngineContext peerReplicationAckChannel(final String channel)
-    {
-        this.peerReplicationAckChannel = channel;
-        return this;
-    }
-
-    /**
-     * @return whether the peer's endpoints are configured apart from this node's own, so that either node can be
-     * primary and replicate to the other (a promoted standby replicates onward to the restarted old primary).
-     */
-    public boolean hasPeerChannels()
-    {
-        return null != peerReplicationChannel;
-    }
-
-    /** @return the stream, on the replication channel, that a primary sends catch-up (journal) commands on. */
-    public int catchUpStreamId()
-    {
-        return catchUpStreamId;
-    }
-
-    /** @param streamId the catch-up stream. @return this. */
-    public EngineContext catchUpStreamId(final int streamId)
-    {
-        this.catchUpStreamId = streamId;
-        return this;
-    }
-
-    /**
-     * @return bytes of a standby's recent client-bound events (reports and rejects) kept to be re-sent on promotion
-     * (docs/operations.md says how to size it).
+     * @return bytes of a cluster follower's recent client-bound events (reports and rejects), re-sent when it comes to
+     * lead (docs/operations.md says how to size it).
      */
     public int reportWindowBytes()
     {
         return reportWindowBytes;
     }
 
-    /** @param bytes the standby's report window. @return this. */
+    /** @param bytes a follower's report window. @return this. */
     public EngineContext reportWindowBytes(final int bytes)
     {
         this.reportWindowBytes = bytes;
-        return this;
-    }
-
-    /** @return how often a replicating primary tells its standby it is alive. */
-    public long replicationHeartbeatIntervalNs()
-    {
-        return replicationHeartbeatIntervalNs;
-    }
-
-    /** @param intervalNs how often a replicating primary tells its standby it is alive. @return this. */
-    public EngineContext replicationHeartbeatIntervalNs(final long intervalNs)
-    {
-        this.replicationHeartbeatIntervalNs = intervalNs;
-        return this;
-    }
-
-    /**
-     * @return silence from the primary after which a standby promotes itself; 0 (the default) never. Without a third
-     * party to break ties, a network partition can then give two primaries (docs/operations.md).
-     */
-    public long autoPromoteTimeoutNs()
-    {
-        return autoPromoteTimeoutNs;
-    }
-
-    /** @param timeoutNs silence after which a standby promotes itself, 0 for never. @return this. */
-    public EngineContext autoPromoteTimeoutNs(final long timeoutNs)
-    {
-        this.autoPromoteTimeoutNs = timeoutNs;
-        return this;
-    }
-
-    /** @return the channel a standby takes promotion requests (NewEpoch) on. */
-    public String controlChannel()
-    {
-        return controlChannel;
-    }
-
-    /** @param channel the promotion control channel. @return this. */
-    public EngineContext controlChannel(final String channel)
-    {
-        this.controlChannel = channel;
-        return this;
-    }
-
-    /** @return the promotion control stream. */
-    public int controlStreamId()
-    {
-        return controlStreamId;
-    }
-
-    /** @param streamId the promotion control stream. @return this. */
-    public EngineContext controlStreamId(final int streamId)
-    {
-        this.controlStreamId = streamId;
         return this;
     }
 
@@ -1584,19 +1207,6 @@ public final class EngineContext
     public EngineContext threading(final Threading threading)
     {
         this.threading = threading;
-        return this;
-    }
-
-    /** @return how long SYNC replication waits for an acknowledgement before degrading to ASYNC. */
-    public long replicationAckTimeoutNs()
-    {
-        return replicationAckTimeoutNs;
-    }
-
-    /** @param timeoutNs how long SYNC replication waits for an acknowledgement. @return this. */
-    public EngineContext replicationAckTimeoutNs(final long timeoutNs)
-    {
-        this.replicationAckTimeoutNs = timeoutNs;
         return this;
     }
 

@@ -16,24 +16,24 @@ import org.agrona.concurrent.IdleStrategy;
 /**
  * One engine node: the LMAX pipeline in one process, made durable.
  * <pre>
- *  PRIMARY:  Aeron ingress -> [ingress] -> INPUT RING -> [journal] -----+-> [processor] -> OUTPUT RING -> egress
- *                                                     -> [replication] +    (+ status)                -> market data
- *                                                                                                     -> risk
- *  STANDBY:  replication -> [receiver] -> INPUT RING -> [journal] -> [processor, output discarded]
- *                                                               -> [ack] -> primary
+ *  single node:     Aeron ingress -> [ingress] -> INPUT RING -> [journal] -> [processor] -> OUTPUT RING -> egress
+ *                                                                             (+ status)                -> market data
+ *                                                                                                       -> risk
+ *  cluster member:  Aeron ingress -> [ingress, leader only] -> cluster log --(committed)--> [service]
+ *                                 -> INPUT RING -> [journal] -> [processor] -> OUTPUT RING -> (as above, leader only)
  * </pre>
  * Built as Aeron builds a consensus module: the context is concluded (validated, clocks defaulted), then
- * {@link NodeResources} creates what the node is made of and recovers, then the agents of the role it starts in are
- * built from those ({@link PrimaryAgents}, {@link StandbyAgents}), put on threads ({@link NodeThreads}), and opened.
+ * {@link NodeResources} creates what the node is made of and recovers, then its agents are built from those
+ * ({@link SingleNodeAgents}, {@link ClusterAgents}), put on threads ({@link NodeThreads}), and opened.
  * <p>
- * {@link #launch(EngineContext)} recovers before it opens the ingress: it verifies the journal (refusing a gap in the
- * middle unless allowed), restores the newest valid snapshot, replays the journal after it into the processor with
- * its output discarded, then starts the agents. Commands keep their sequences across restarts: the rings start at 0
- * in every process and {@link SequenceBase} maps them on.
+ * A single node recovers before it opens the ingress: it verifies the journal (refusing a gap in the middle unless
+ * allowed), restores the newest valid snapshot, replays the journal after it into the processor with its output
+ * discarded, then starts the agents. A cluster member is restored by its clustered service from the cluster's
+ * snapshot and the log after it ({@link ClusterAgents}). Commands keep their sequences across restarts: the rings
+ * start at 0 in every process and {@link SequenceBase} maps them on.
  * <p>
  * Threading ({@link EngineContext.Threading}): COMPACT puts every agent on one thread; SHARED puts the input side
- * (ingress or receiver, journal, replication or ack) and the publishers on one thread and the processor with the
- * status agent on another;
+ * (ingress, journal) and the publishers on one thread and the processor with the status agent on another;
  * DEDICATED gives each its own thread, except the status agent, which always shares the processor's. The output ring
  * has one consumer stage, which offers each event on the egress, market-data or risk publication it belongs on and
  * counts it ({@link FanOutHandler}): the ring is read once per event, whatever the threading.
@@ -93,13 +93,12 @@ public final class EngineNode implements AutoCloseable
             return;
         }
         resources = new NodeResources(ctx);
-        agents = ctx.role() == EngineContext.Role.PRIMARY ?
-            new PrimaryAgents(resources) : new StandbyAgents(resources);
+        agents = new SingleNodeAgents(resources);
         replay = newReplayService();
         threads = new NodeThreads(ctx, resources.pretoucher, agents, replay);
         agents.open();
-        LOG.log(System.Logger.Level.INFO, "engine node {0} up as {1}: recovered {2} commands, next sequence {3}",
-            ctx.nodeId(), ctx.role(), resources.recoveredCommands, resources.sequences.firstCommandSequence());
+        LOG.log(System.Logger.Level.INFO, "engine node {0} up: recovered {1} commands, next sequence {2}",
+            ctx.nodeId(), resources.recoveredCommands, resources.sequences.firstCommandSequence());
     }
 
     private ReportReplayService newReplayService()
@@ -166,7 +165,7 @@ public final class EngineNode implements AutoCloseable
     }
 
     /**
-     * @return the role the node acts in now (a promoted standby reports PRIMARY).
+     * @return the role the node acts in now (a cluster member: PRIMARY while it leads and serves clients).
      */
     public NodeRole role()
     {
@@ -216,24 +215,6 @@ public final class EngineNode implements AutoCloseable
     public long journaledSequence()
     {
         return resources.sequences.commandSequence(resources.journalStage.sequenceCounter().get());
-    }
-
-    /**
-     * @return whether this node replicates in SYNC mode degraded to ASYNC now (no standby in step).
-     */
-    public boolean replicationDegraded()
-    {
-        final ReplicationToStandby replication = agents.replication();
-        return null != replication && replication.handler.degraded();
-    }
-
-    /**
-     * @return how many times replication degraded (or dropped sends) since start: the counter
-     * {@code replication-degraded}.
-     */
-    public long replicationDegradations()
-    {
-        return resources.degraded.get();
     }
 
     /**

@@ -4,7 +4,7 @@ import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.Header;
-import io.ringex.engine.replication.ClientIngress;
+import org.agrona.concurrent.Agent;
 import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
@@ -32,7 +32,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Thread safety: one thread (its agent runner's); the only producer of what its {@link CommandSink} feeds.
  */
-final class IngressAgent implements ClientIngress, ControlledFragmentHandler
+final class IngressAgent implements Agent, ControlledFragmentHandler
 {
     private static final System.Logger LOG = System.getLogger(IngressAgent.class.getName());
     private static final int FRAGMENT_LIMIT = 64;

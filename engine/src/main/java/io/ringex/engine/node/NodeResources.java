@@ -6,8 +6,7 @@ import java.util.List;
 import io.aeron.Aeron;
 import io.ringex.common.aeron.AeronBootstrap;
 import io.ringex.engine.processor.BusinessLogicProcessor;
-import io.ringex.engine.replication.ActingRole;
-import io.ringex.engine.replication.ReportWindow;
+import io.ringex.engine.cluster.ReportWindow;
 import io.ringex.engine.ring.ProducerType;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.SequenceBase;
@@ -79,8 +78,8 @@ final class NodeResources implements AutoCloseable
     final AtomicCounter backPressure;
     /** Client-bound events not sent: the publishers' (no subscriber, retries spent) and the ingress's rejects. */
     final AtomicCounter dropped;
-    final AtomicCounter replicated;
-    final AtomicCounter degraded;
+    /** A cluster member's last command taken from the committed log. */
+    final AtomicCounter committed;
     final AtomicCounter accepted;
     final AtomicCounter trades;
     final AtomicCounter rejects;
@@ -120,11 +119,11 @@ final class NodeResources implements AutoCloseable
             outputFullWait = new WorkingIdleStrategy(ctx.newIdleStrategy());
             ringSink = new RingEventSink(outputRing, outputFullWait);
             sink = new SwitchableEventSink(ctx.outputSlotLength());
-            // A standby (and a cluster member, while it does not serve clients) keeps its recent reports to re-send
-            // them if promoted; a primary's replay output is discarded.
+            // A cluster member keeps its recent reports while it does not serve clients, to re-send them when it comes
+            // to lead; a single node's replay output is discarded.
             final boolean clusterMember = ctx.replicationMode() == EngineContext.ReplicationMode.CLUSTER;
-            reportWindow = ctx.role() == EngineContext.Role.PRIMARY && !clusterMember ? null :
-                new ReportWindow(ctx.reportWindowBytes(), outputRing.maxPayloadLength());
+            reportWindow = clusterMember ? new ReportWindow(ctx.reportWindowBytes(), outputRing.maxPayloadLength()) :
+                null;
             sink.target(reportWindow);
             // Every error the processor catches is counted (the status's ERRORS); the first ones are also logged with
             // their stack, the rest only counted, so a stream of poison commands cannot flood the log.
@@ -141,8 +140,7 @@ final class NodeResources implements AutoCloseable
 
             malformed = counters.newCounter("ingress-malformed");
             backPressure = counters.newCounter("ingress-back-pressure");
-            replicated = counters.newCounter("replication-acked-sequence");
-            degraded = counters.newCounter("replication-degraded");
+            committed = counters.newCounter("cluster-committed-sequence");
             dropped = counters.newCounter("outbound-dropped");
 
             final JournalWriter journalWriter = journal.newWriter(recovery.lastSequence);

@@ -42,7 +42,7 @@ final class ProcessorStage implements SlotHandler
     private final long snapshotEveryCommands;
     private final long bookSnapshotIntervalNs;
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(1 << 20);
-    private final EpochHandoff handoff;
+    private final ClusterHandoff handoff;
     private final StageTrace trace;
     private Runnable takeSnapshotListener;
     private long lastSnapshotSequence;
@@ -58,8 +58,8 @@ final class ProcessorStage implements SlotHandler
      * @param snapshots              writes state snapshots off this thread.
      * @param snapshotEveryCommands  commands between automatic snapshots.
      * @param bookSnapshotIntervalNs command time between full books on the market data.
-     * @param handoff                who serves clients from a {@code NewEpoch} on (a promoted standby, a cluster
-     *                               member); null on a node started as primary.
+     * @param handoff                a cluster member's: whom its output serves from a {@code NewEpoch} on; null on
+     *                               a single node.
      * @param nextDeadline           where the processor's earliest deadline is published for the ingress.
      * @param trace                  told each command processed (its own clock, never the processor's).
      */
@@ -73,7 +73,7 @@ final class ProcessorStage implements SlotHandler
         final BackgroundSnapshotWriter snapshots,
         final long snapshotEveryCommands,
         final long bookSnapshotIntervalNs,
-        final EpochHandoff handoff,
+        final ClusterHandoff handoff,
         final AtomicCounter nextDeadline,
         final StageTrace trace)
     {

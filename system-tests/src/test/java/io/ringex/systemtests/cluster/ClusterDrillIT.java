@@ -164,6 +164,7 @@ class ClusterDrillIT
             clients.markFailover();
             if (round == 1)
             {
+                    venue.event("member " + leader + " cut off both ways");
                 network.isolate(leader);
             }
             else
@@ -175,6 +176,7 @@ class ClusterDrillIT
                     {
                         network.cut(leader, other);
                     }
+                    venue.event("member " + leader + " cut off one way");
                 }
             }
             final int next = venue.awaitLeaderWhileTrading(clients, ELECTION, leader);
@@ -185,6 +187,7 @@ class ClusterDrillIT
                 clients.failoverToFirstAckNs());
             clients.trade(Duration.ofSeconds(1));
             network.heal();
+            venue.event("healed");
             clients.trade(Duration.ofSeconds(2));
         }
         // Flapping: the links between two members come and go.

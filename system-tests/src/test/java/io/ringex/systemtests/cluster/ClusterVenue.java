@@ -49,6 +49,9 @@ final class ClusterVenue implements AutoCloseable
     private final int clientPort;
     private final int fixPort;
     private ChildProcess gateway;
+    private final long startNs = System.nanoTime();
+    private final List<String> timeline = new ArrayList<>();
+    private int lastLeader = -1;
 
     /**
      * @param children the test's child processes.
@@ -194,6 +197,7 @@ final class ClusterVenue implements AutoCloseable
      */
     void restart(final int id, final Runnable work)
     {
+        event("start member " + id);
         start(id);
         final ChildProcess process = member(id).process;
         Await.until("member " + id + " up again", START_TIMEOUT, () ->
@@ -400,10 +404,76 @@ final class ClusterVenue implements AutoCloseable
         {
             member.watch.poll();
         }
+        final int leader = leader();
+        if (leader != lastLeader)
+        {
+            event(leader < 0 ? "no leader" : "member " + leader + " leads term " + member(leader).watch.epoch());
+            lastLeader = leader;
+        }
     }
 
     /**
-     * @return every member's last status, one line.
+     * Note what happened when, for the story a failed drill tells.
+     *
+     * @param what the event.
+     */
+    void event(final String what)
+    {
+        timeline.add(String.format(java.util.Locale.ROOT, "%7.3f s %s", millis(System.nanoTime()) / 1000.0, what));
+    }
+
+    /**
+     * @param nanoTime a time by {@link System#nanoTime()}.
+     * @return milliseconds since the venue started.
+     */
+    long millis(final long nanoTime)
+    {
+        return (nanoTime - startNs) / 1_000_000;
+    }
+
+    /**
+     * @param clientOrderIds orders to look for.
+     * @return for each running member, the journal lines naming each order (what a failed drill needs to tell an
+     * order the engine never got from one whose answer was lost).
+     */
+    String findInJournals(final List<String> clientOrderIds)
+    {
+        if (clientOrderIds.isEmpty())
+        {
+            return "";
+        }
+        final StringBuilder out = new StringBuilder("\n  in the journals:");
+        for (final Member member : members)
+        {
+            try
+            {
+                final String dump = dumpJournal(member.id);
+                for (final String id : clientOrderIds)
+                {
+                    out.append("\n    member ").append(member.id).append(", ").append(id).append(": ");
+                    dump.lines().filter((line) -> line.contains("=" + id + "|"))
+                        .forEach((line) -> out.append("\n      ").append(line, 0, Math.min(line.length(), 300)));
+                }
+            }
+            catch (final RuntimeException | AssertionError ex)
+            {
+                out.append("\n    member ").append(member.id).append(": ").append(ex.getMessage());
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * @return what happened when, one event a line.
+     */
+    String timeline()
+    {
+        return "\n  timeline:\n    " + String.join("\n    ", timeline);
+    }
+
+    /**
+     * @return every member's last status, one line each, and the counters that tell a failover's story: the
+     * gateway's (commands in doubt, re-submitted, answered unknown, forgotten) and each member's non-zero ones.
      */
     String describe()
     {
@@ -412,8 +482,63 @@ final class ClusterVenue implements AutoCloseable
         {
             out.append("\n  member ").append(member.id).append(": ").append(member.watch)
                 .append(null == member.process ? " (not running)" : member.process.isAlive() ? "" : " (exited)");
+            counters(out, member.home.resolve("counters.dat"), "");
         }
+        counters(out, Path.of(shmPrefix + "-gateway", "cnc.dat"), "ringex-gateway");
         return out.toString();
+    }
+
+    private static void counters(final StringBuilder out, final Path file, final String prefix)
+    {
+        if (!Files.exists(file))
+        {
+            return;
+        }
+        try
+        {
+            final java.nio.MappedByteBuffer mapped = org.agrona.IoUtil.mapExistingFile(file.toFile(), "counters");
+            try
+            {
+                final org.agrona.concurrent.status.CountersReader counters;
+                if (file.getFileName().toString().equals("cnc.dat"))
+                {
+                    final org.agrona.concurrent.UnsafeBuffer meta = io.aeron.CncFileDescriptor.createMetaDataBuffer(
+                        mapped);
+                    counters = new org.agrona.concurrent.status.CountersReader(
+                        io.aeron.CncFileDescriptor.createCountersMetaDataBuffer(mapped, meta),
+                        io.aeron.CncFileDescriptor.createCountersValuesBuffer(mapped, meta));
+                }
+                else
+                {
+                    final int max = 512;
+                    counters = new org.agrona.concurrent.status.CountersReader(
+                        new org.agrona.concurrent.UnsafeBuffer(mapped, 0,
+                        max * org.agrona.concurrent.status.CountersReader.METADATA_LENGTH),
+                        new org.agrona.concurrent.UnsafeBuffer(mapped,
+                        max * org.agrona.concurrent.status.CountersReader.METADATA_LENGTH,
+                        max * org.agrona.concurrent.status.CountersReader.COUNTER_LENGTH));
+                }
+                final StringBuilder line = new StringBuilder();
+                counters.forEach((id, label) ->
+                {
+                    final long value = counters.getCounterValue(id);
+                    if (label.startsWith(prefix) && value != 0 && !label.contains("-p50") && !label.contains("-p99") &&
+                        !label.contains("-max") && !label.contains("sequence") && !label.contains("cursor"))
+                    {
+                        line.append(label.substring(prefix.length()).trim()).append('=').append(value).append(", ");
+                    }
+                });
+                out.append("\n    ").append(prefix.isEmpty() ? "counters: " : prefix + ": ").append(line);
+            }
+            finally
+            {
+                org.agrona.IoUtil.unmap(mapped);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            out.append("\n    (").append(file).append(" unreadable: ").append(ex.getMessage()).append(')');
+        }
     }
 
     /**
@@ -423,6 +548,7 @@ final class ClusterVenue implements AutoCloseable
      */
     void kill(final int id)
     {
+        event("SIGKILL member " + id);
         member(id).process.kill();
         member(id).process = null;
     }
@@ -434,6 +560,7 @@ final class ClusterVenue implements AutoCloseable
      */
     void pause(final int id)
     {
+        event("SIGSTOP member " + id);
         member(id).process.pause();
     }
 
@@ -444,6 +571,7 @@ final class ClusterVenue implements AutoCloseable
      */
     void resume(final int id)
     {
+        event("SIGCONT member " + id);
         member(id).process.resume();
     }
 

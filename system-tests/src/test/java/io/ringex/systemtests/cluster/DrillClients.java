@@ -229,16 +229,23 @@ final class DrillClients implements AutoCloseable
     String describe()
     {
         final StringBuilder out = new StringBuilder();
+        final List<String> unanswered = new ArrayList<>();
         for (final OrderLedger ledger : ledgers())
         {
             out.append("\n  ").append(ledger);
             final List<String> missing = ledger.unanswered();
-            if (!missing.isEmpty())
+            for (final String id : missing.subList(0, Math.min(10, missing.size())))
             {
-                out.append(" unanswered: ").append(missing.subList(0, Math.min(10, missing.size())));
+                out.append("\n    unanswered ").append(id).append(", sent at ")
+                    .append(venue.millis(ledger.sentNs(id)) / 1000.0).append(" s");
+                unanswered.add(id);
             }
         }
-        return out + venue.describe();
+        for (final SbeTrader trader : sbe)
+        {
+            out.append("\n  SBE messages of another session ignored: ").append(trader.foreignSessionMessages());
+        }
+        return out + venue.describe() + venue.timeline() + venue.findInJournals(unanswered);
     }
 
     public void close()

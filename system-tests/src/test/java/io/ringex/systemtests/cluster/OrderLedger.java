@@ -200,6 +200,15 @@ final class OrderLedger
         return missing;
     }
 
+    /**
+     * @param id an order sent.
+     * @return when it was sent, by {@link System#nanoTime()}.
+     */
+    long sentNs(final String id)
+    {
+        return sentNs.get(id);
+    }
+
     public String toString()
     {
         return trader + ": sent " + sent() + ", acknowledged " + acknowledged() + ", refused " +

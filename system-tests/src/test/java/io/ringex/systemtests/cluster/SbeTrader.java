@@ -118,6 +118,14 @@ final class SbeTrader implements ExchangeListener, AutoCloseable
         return ledger;
     }
 
+    /**
+     * @return messages of another session the client ignored.
+     */
+    long foreignSessionMessages()
+    {
+        return client.foreignSessionMessages();
+    }
+
     public void onLogonResponse(final LogonResponseDecoder response)
     {
     }

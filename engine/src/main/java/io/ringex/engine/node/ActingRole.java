@@ -1,4 +1,4 @@
-package io.ringex.engine.replication;
+package io.ringex.engine.node;
 
 import io.ringex.protocol.codecs.NodeRole;
 

@@ -1,4 +1,4 @@
-package io.ringex.engine.replication;
+package io.ringex.engine.cluster;
 
 import java.nio.ByteBuffer;
 
