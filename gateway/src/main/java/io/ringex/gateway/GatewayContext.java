@@ -36,10 +36,10 @@ import java.util.concurrent.TimeUnit;
  * ringex.gateway.user.alice.fix.cancel.on.disconnect=true        (optional, default false)
  * ringex.gateway.user.audit.role=drop_copy                       (optional: trader, drop_copy or clearing)
  * ringex.gateway.instrument.1=BTC-USD,2                          (StaticInstruments: symbol,priceScale)
- * ringex.gateway.engine.2.ingress.channel=aeron:udp?...          (EngineList: the nodes of a pair)
+ * ringex.gateway.engine.2.ingress.channel=aeron:udp?...          (EngineList: a cluster's members)
  * </pre>
- * Engines: the unnumbered {@code ringex.gateway.engine.*} keys describe engine 1; a primary/standby pair adds
- * {@code ringex.gateway.engine.2.ingress.channel} and {@code .egress.channel} (and, optionally,
+ * Engines: the unnumbered {@code ringex.gateway.engine.*} keys describe engine 1; each further member of a cluster
+ * adds {@code ringex.gateway.engine.N.ingress.channel} and {@code .egress.channel} (and, optionally,
  * {@code .ingress.stream}, {@code .egress.stream}, {@code .marketdata.channel|stream},
  * {@code .status.channel|stream}; streams default to engine 1's, channels to the node's egress channel). The gateway
  * sends to the node claiming PRIMARY at the highest epoch in its EngineStatus ({@link PrimarySelector}).

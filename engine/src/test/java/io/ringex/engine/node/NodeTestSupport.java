@@ -1,7 +1,5 @@
 package io.ringex.engine.node;
 
-import java.nio.file.Path;
-
 import io.ringex.testing.FreePorts;
 
 /**
@@ -21,51 +19,5 @@ public final class NodeTestSupport
     public static int freeUdpPort()
     {
         return FreePorts.udp();
-    }
-
-    /**
-     * A symmetric SYNC pair in one process: node 1 (PRIMARY) and node 2 (STANDBY), each with its own UDP loopback
-     * replication and ack endpoints and the other's as peer, its own IPC ingress, outbound and control streams
-     * (1001-1020 for node 1, 3001-3020 for node 2), its journal and snapshots under {@code directory/node<id>},
-     * small rings, a 500 ms ack timeout, heartbeats and status every 50 ms.
-     *
-     * @param aeronDirectoryName the media driver both nodes use.
-     * @param directory          where their data goes.
-     * @param replicationParams  appended to the replication channels (e.g. a small term, to fill them quickly).
-     * @return { node 1, node 2 }, to adjust before launching.
-     */
-    public static EngineContext[] symmetricPair(
-        final String aeronDirectoryName, final Path directory, final String replicationParams)
-    {
-        final String[] replication = { udp() + replicationParams, udp() + replicationParams };
-        final String[] acks = { udp(), udp() };
-        final EngineContext[] nodes = new EngineContext[2];
-        for (int i = 0; i < 2; i++)
-        {
-            final int base = 1000 + 2000 * i;
-            nodes[i] = new EngineContext()
-                .aeronDirectoryName(aeronDirectoryName)
-                .nodeId(i + 1)
-                .role(i == 0 ? EngineContext.Role.PRIMARY : EngineContext.Role.STANDBY)
-                .ingressChannel(IPC).ingressStreamId(base + 1)
-                .outboundChannel(IPC).egressStreamId(base + 2).marketDataStreamId(base + 3).riskStreamId(base + 4)
-                .controlChannel(IPC).controlStreamId(base + 20)
-                .replicationMode(EngineContext.ReplicationMode.SYNC)
-                .replicationAckTimeoutNs(500_000_000L)
-                .replicationHeartbeatIntervalNs(50_000_000L)
-                .replicationChannel(replication[i]).replicationAckChannel(acks[i])
-                .peerReplicationChannel(replication[1 - i]).peerReplicationAckChannel(acks[1 - i])
-                .journalDirectory(directory.resolve("node" + (i + 1)).resolve("journal"))
-                .snapshotDirectory(directory.resolve("node" + (i + 1)).resolve("snapshots"))
-                .inputRingCapacity(1024)
-                .outputRingCapacity(1024)
-                .statusIntervalNs(50_000_000L);
-        }
-        return nodes;
-    }
-
-    private static String udp()
-    {
-        return "aeron:udp?endpoint=localhost:" + freeUdpPort();
     }
 }

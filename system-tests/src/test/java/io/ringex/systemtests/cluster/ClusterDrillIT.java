@@ -164,7 +164,7 @@ class ClusterDrillIT
             clients.markFailover();
             if (round == 1)
             {
-                    venue.event("member " + leader + " cut off both ways");
+                venue.event("member " + leader + " cut off both ways");
                 network.isolate(leader);
             }
             else
