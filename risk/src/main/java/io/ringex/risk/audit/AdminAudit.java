@@ -68,7 +68,7 @@ public final class AdminAudit
      * @param operatorSource  where {@code operator} comes from, null when unknown.
      * @param reason          why, as the command gives it; null when it carries no reason.
      * @param fields          what: its other fields, in wire order.
-     * @param engine          index of the node that answered (0 = {@code streams.*}, 1 = {@code standby.*}).
+     * @param engine          index of the node that answered (in configuration order).
      */
     public record Entry(
         long commandSequence,
