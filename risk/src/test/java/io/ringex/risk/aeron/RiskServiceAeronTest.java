@@ -105,7 +105,6 @@ class RiskServiceAeronTest
         registry.add("ringex.risk.streams.ingress-channel", () -> "aeron:ipc");
         registry.add("ringex.risk.streams.risk-channel", () -> "aeron:ipc");
         registry.add("ringex.risk.streams.market-data-channel", () -> "aeron:ipc");
-        registry.add("ringex.risk.streams.control-channel", () -> "aeron:ipc");
         registry.add("ringex.risk.actions.offer-timeout", () -> "100ms");
     }
 

@@ -109,7 +109,6 @@ class RiskDashboardBrowserIT
         props.put("ringex.risk.streams.risk-stream-id", RealEngine.RISK_STREAM);
         props.put("ringex.risk.streams.market-data-channel", RealEngine.IPC);
         props.put("ringex.risk.streams.market-data-stream-id", RealEngine.MARKET_DATA_STREAM);
-        props.put("ringex.risk.streams.control-channel", RealEngine.IPC);
         props.put("ringex.risk.audit.journal-dir", dataDirectory.resolve("journal"));
         props.put("ringex.risk.audit.snapshot-dir", dataDirectory.resolve("snapshots"));
         // as command-line arguments: they must win over application.yml
