@@ -575,7 +575,7 @@ function renderEngineCards(e) {
         card('Ring occupancy', (e.ringOccupancy * 100).toFixed(2), '%', e.ringOccupancy > 0.9 ? 'neg' : ''),
         card('Journal lag', qty(e.journalLag), 'slots'),
         // A node that replicates nothing (replication off) has no lag to show.
-        card('Awaiting commit', e.replicating ? qty(e.replicationLag) : 'off', e.replicating ? 'journaled, not committed' : ''),
+        card('Awaiting commit', e.replicating ? qty(e.replicationLag) : 'off', e.replicating ? 'slots' : ''),
     ]).join('');
     renderCluster(e, cluster);
 }

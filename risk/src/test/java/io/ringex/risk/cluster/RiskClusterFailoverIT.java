@@ -14,7 +14,6 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,12 +35,9 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.ringex.client.CommandEncoder;
-import io.ringex.engine.node.EngineContext;
-import io.ringex.engine.node.EngineNode;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.PrimarySelector;
 import io.ringex.protocol.SessionIds;
-import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
@@ -53,7 +49,6 @@ import io.ringex.risk.model.RiskReadModel;
 import io.ringex.risk.model.UserDirectory;
 import io.ringex.risk.model.Views;
 import io.ringex.testing.Await;
-import io.ringex.testing.FreePorts;
 
 /**
  * The risk service following a real three-member engine cluster: three engine nodes in this process, each an Aeron
@@ -70,24 +65,14 @@ import io.ringex.testing.FreePorts;
 class RiskClusterFailoverIT
 {
     private static final String DIR = "/dev/shm/ringex-risk-cluster-it-" + UUID.randomUUID();
-    private static final int MEMBERS = 3;
-    private static final int[] INGRESS_PORTS = new int[MEMBERS];
-    private static final int[] OUTBOUND_PORTS = new int[MEMBERS];
+    private static final int MEMBERS = EngineCluster.MEMBERS;
+    private static final EngineCluster CLUSTER = new EngineCluster();
     private static final long ADMIN_SOURCE = SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 97);
     private static final long SESSION = SessionIds.sessionId(1, 1);
     private static final long MONEY_UNIT = FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE);
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final long MAKER = 1001;
     private static final long TRADER = 1003;
-
-    static
-    {
-        for (int i = 0; i < MEMBERS; i++)
-        {
-            INGRESS_PORTS[i] = FreePorts.udp();
-            OUTBOUND_PORTS[i] = FreePorts.udp();
-        }
-    }
 
     @TempDir
     Path directory;
@@ -108,8 +93,6 @@ class RiskClusterFailoverIT
     private UserDirectory users;
 
     private final CommandEncoder commands = new CommandEncoder();
-    private final EngineContext[] contexts = new EngineContext[MEMBERS];
-    private final EngineNode[] nodes = new EngineNode[MEMBERS];
     private final Publication[] ingress = new Publication[MEMBERS];
     private Aeron aeron;
     private long requestId;
@@ -122,32 +105,24 @@ class RiskClusterFailoverIT
         registry.add("ringex.risk.aeron.dir", () -> DIR);
         registry.add("ringex.risk.engine.status-timeout", () -> "1s");
         registry.add("ringex.risk.actions.offer-timeout", () -> "200ms");
-        for (int i = 0; i < MEMBERS; i++)
-        {
-            final int member = i;
-            registry.add("ringex.risk.members[" + i + "].ingress-channel",
-                () -> "aeron:udp?endpoint=localhost:" + INGRESS_PORTS[member]);
-            registry.add("ringex.risk.members[" + i + "].risk-channel", () -> "aeron:udp?endpoint=localhost:0|" +
-                "control=localhost:" + OUTBOUND_PORTS[member] + "|control-mode=dynamic");
-        }
+        CLUSTER.serviceKeys().forEach((key, value) -> registry.add(key, () -> value));
     }
 
     @AfterEach
     void close()
     {
-        CloseHelper.quietCloseAll(aeron);
-        CloseHelper.quietCloseAll(nodes);
+        CloseHelper.quietCloseAll(aeron, CLUSTER);
     }
 
     @Test
     void whenTheLeaderIsLostTheDashboardFollowsTheMemberTheClusterElectsWithoutAPromotion() throws Exception
     {
         final long startNs = System.nanoTime();
-        startCluster();
+        CLUSTER.start(directory);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(connection.aeronDirectoryName()));
         for (int i = 0; i < MEMBERS; i++)
         {
-            ingress[i] = aeron.addExclusivePublication("aeron:udp?endpoint=localhost:" + INGRESS_PORTS[i], 1001);
+            ingress[i] = aeron.addExclusivePublication(CLUSTER.ingressChannel(i), EngineCluster.INGRESS_STREAM);
         }
 
         final int leader = awaitLeader(-1);
@@ -198,8 +173,7 @@ class RiskClusterFailoverIT
             .andExpect(jsonPath("$.nodes[" + leader + "].name").value("members[" + leader + "]"));
 
         // The leader is lost. No one promotes anything: the cluster elects another and the dashboard follows it.
-        nodes[leader].close();
-        nodes[leader] = null;
+        CLUSTER.stop(leader);
         final int next = awaitLeader(leader);
         assertNotEquals(leader, next);
         await("the user directory asked again, of the new leader", () -> users.users().loaded() &&
@@ -247,36 +221,6 @@ class RiskClusterFailoverIT
         System.out.printf("RiskClusterFailoverIT: %.1f s%n", (System.nanoTime() - startNs) / 1e9);
     }
 
-    private void startCluster()
-    {
-        final String members = "1=localhost:" + FreePorts.udpRange(5) + ",2=localhost:" + FreePorts.udpRange(5) +
-            ",3=localhost:" + FreePorts.udpRange(5);
-        for (int i = 0; i < MEMBERS; i++)
-        {
-            final Path home = directory.resolve("node" + (i + 1));
-            contexts[i] = new EngineContext()
-                .nodeId(i + 1)
-                .embeddedMediaDriver(true)
-                .aeronDirectoryName(home.resolve("aeron").toString())
-                .replicationMode(EngineContext.ReplicationMode.CLUSTER)
-                .clusterMembers(members)
-                .clusterSecret("a secret of the three members")
-                .clusterDirectory(home.resolve("cluster"))
-                .clusterLogTermLength(1024 * 1024)
-                .ingressChannel("aeron:udp?endpoint=localhost:" + INGRESS_PORTS[i])
-                .outboundChannel("aeron:udp?control=localhost:" + OUTBOUND_PORTS[i] + "|control-mode=dynamic")
-                .journalDirectory(home.resolve("journal"))
-                .snapshotDirectory(home.resolve("snapshots"))
-                .inputRingCapacity(1024)
-                .outputRingCapacity(1024)
-                .statusIntervalNs(TimeUnit.MILLISECONDS.toNanos(100));
-        }
-        for (int i = 0; i < MEMBERS; i++)
-        {
-            nodes[i] = EngineNode.launch(contexts[i]);
-        }
-    }
-
     /** The member the service follows, once it is the one leading and none but it is followed. */
     private int awaitLeader(final int not)
     {
@@ -285,8 +229,7 @@ class RiskClusterFailoverIT
         {
             final int followed = model.followedEngine();
             found[0] = followed;
-            return followed != PrimarySelector.NONE && followed != not && null != nodes[followed] &&
-                nodes[followed].role() == NodeRole.PRIMARY;
+            return followed != PrimarySelector.NONE && followed != not && CLUSTER.leader() == followed;
         });
         return found[0];
     }
