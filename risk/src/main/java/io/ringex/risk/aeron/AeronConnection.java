@@ -28,13 +28,13 @@ import io.ringex.risk.model.UserDirectory;
 
 /**
  * Owns the Aeron side of the service: an optional embedded media driver, the client, each configured engine node's
- * risk, market-data and egress subscriptions and ingress and control publications ({@link EngineEndpoints}: one node,
- * or a primary/standby pair), and the agent thread that polls. Started and stopped by Spring as a {@link
+ * risk, market-data and egress subscriptions and ingress publication ({@link EngineEndpoints}: one node, or
+ * the members of a cluster), and the agent thread that polls. Started and stopped by Spring as a {@link
  * SmartLifecycle}; after start nothing here involves Spring.
  * <p>
  * Admin commands go to the ingress of the node the read model follows ({@link RiskReadModel#followedEngine()}):
- * with a pair, the primary; with none known, nothing is sent ({@link OfferOutcome#NO_PRIMARY}). Promotion requests
- * go to the control stream of the node the caller names.
+ * with several members, the one that claims PRIMARY at the highest term (the cluster's leader); with none known,
+ * nothing is sent ({@link OfferOutcome#NO_PRIMARY}).
  * <p>
  * Thread safety: start and stop are synchronized; the offers run on HTTP threads over concurrent publications.
  * <p>
@@ -58,7 +58,6 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
     private MediaDriver driver;
     private Aeron aeron;
     private volatile Publication[] ingress;
-    private volatile Publication[] control;
     private AgentRunner runner;
     private volatile EngineEventHandler[] handlers;
 
@@ -134,7 +133,6 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
         final Subscription[] marketData = new Subscription[count];
         final Subscription[] egress = new Subscription[count];
         final Publication[] ingressPublications = new Publication[count];
-        final Publication[] controlPublications = new Publication[count];
         final EngineEventHandler[] eventHandlers = new EngineEventHandler[count];
         for (int i = 0; i < count; i++)
         {
@@ -143,16 +141,13 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
             marketData[i] = aeron.addSubscription(e.marketDataChannel(), e.marketDataStreamId());
             egress[i] = aeron.addSubscription(e.egressChannel(), e.egressStreamId());
             ingressPublications[i] = aeron.addPublication(e.ingressChannel(), e.ingressStreamId());
-            controlPublications[i] = aeron.addPublication(e.controlChannel(), e.controlStreamId());
             eventHandlers[i] = new EngineEventHandler(i, model, adminResponses, users, audit);
             LOG.info("Engine {} ({}): risk {} stream {}, market data {} stream {}, user directory from egress {} " +
-                "stream {}, admin commands to {} stream {} as {}, promotion to {} stream {}", i, e.name(),
-                e.riskChannel(), e.riskStreamId(), e.marketDataChannel(), e.marketDataStreamId(), e.egressChannel(),
-                e.egressStreamId(), e.ingressChannel(), e.ingressStreamId(), adminSessionId, e.controlChannel(),
-                e.controlStreamId());
+                "stream {}, admin commands to {} stream {} as {}", i, e.name(), e.riskChannel(), e.riskStreamId(),
+                e.marketDataChannel(), e.marketDataStreamId(), e.egressChannel(), e.egressStreamId(),
+                e.ingressChannel(), e.ingressStreamId(), adminSessionId);
         }
         ingress = ingressPublications;
-        control = controlPublications;
         handlers = eventHandlers;
         final EngineStreamsAgent agent = new EngineStreamsAgent(risk, marketData, egress, ingressPublications,
             eventHandlers, model, users, adminSource);
@@ -167,7 +162,6 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
         running = false;
         CloseHelper.quietCloseAll(runner, aeron, driver);
         ingress = null;
-        control = null;
     }
 
     @Override
@@ -188,17 +182,6 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
         if (engine == PrimarySelector.NONE)
         {
             return OfferOutcome.NO_PRIMARY;
-        }
-        return PublicationOffers.offer(publications[engine], buffer, offset, length, adminSource, offerTimeoutNs());
-    }
-
-    @Override
-    public OfferOutcome offerControl(final int engine, final DirectBuffer buffer, final int offset, final int length)
-    {
-        final Publication[] publications = control;
-        if (publications == null)
-        {
-            return OfferOutcome.NOT_STARTED;
         }
         return PublicationOffers.offer(publications[engine], buffer, offset, length, adminSource, offerTimeoutNs());
     }

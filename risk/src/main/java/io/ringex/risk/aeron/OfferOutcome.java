@@ -15,6 +15,6 @@ public enum OfferOutcome
     MAX_POSITION_EXCEEDED,
     /** The Aeron connection has not started (or failed to). */
     NOT_STARTED,
-    /** With a primary/standby pair: no node is known as primary (none claims it, or it has gone silent). */
+    /** With several engine nodes: none is known as primary (none claims it, or it has gone silent). */
     NO_PRIMARY
 }
