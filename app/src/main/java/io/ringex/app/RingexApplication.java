@@ -140,8 +140,6 @@ public final class RingexApplication
         keys.put("ringex.risk.streams.ingress-channel", Venue.IPC);
         keys.put("ringex.risk.streams.risk-channel", Venue.IPC);
         keys.put("ringex.risk.streams.market-data-channel", Venue.IPC);
-        keys.put("ringex.risk.streams.control-channel", Venue.IPC);
-        keys.put("ringex.risk.streams.control-stream-id", Integer.toString(Venue.CONTROL_STREAM));
         keys.put("ringex.risk.audit.journal-dir", dataDirectory.resolve("journal").toString());
         keys.put("ringex.risk.audit.snapshot-dir", dataDirectory.resolve("snapshots").toString());
         return Collections.unmodifiableMap(keys);

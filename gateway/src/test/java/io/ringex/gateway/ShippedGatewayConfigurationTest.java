@@ -50,7 +50,7 @@ class ShippedGatewayConfigurationTest
     }
 
     @Test
-    void theComposeGatewaysFilesTogetherFollowBothEngines()
+    void theComposeGatewaysFilesTogetherFollowTheClustersThreeMembers()
     {
         // As the container is configured (RINGEX_CONFIG in docker/compose.yml): the gateway file, then the users file.
         final Path root = ProjectRoot.find();
@@ -58,8 +58,12 @@ class ShippedGatewayConfigurationTest
         try (GatewayContext ctx = GatewayMain.configure(root.resolve("docker/config/gateway.properties").toString(),
             root.resolve("docker/config/gateway-users.example.properties").toString()))
         {
-            assertEquals(2, ctx.engines().size());
-            assertTrue(ctx.engines().get(1).ingressChannel().contains("engine-standby"));
+            assertEquals(3, ctx.engines().size());
+            for (int i = 0; i < 3; i++)
+            {
+                assertTrue(ctx.engines().get(i).ingressChannel().contains("engine-" + (i + 1) + ":"),
+                    ctx.engines().get(i).ingressChannel());
+            }
         }
         finally
         {

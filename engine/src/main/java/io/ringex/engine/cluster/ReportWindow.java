@@ -11,8 +11,8 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A standby's processor sink: keeps the most recent client-bound events (execution reports, cancel rejects and
- * business rejects) in a bounded off-heap window and drops the rest, so that on promotion the new primary can re-send
+ * A cluster follower's processor sink: keeps the most recent client-bound events (execution reports, cancel rejects and
+ * business rejects) in a bounded off-heap window and drops the rest, so that when it comes to lead it can re-send
  * the reports of commands the old primary processed but may never have published ({@link #republish}). Gateways drop
  * events whose command sequence they already delivered, so re-sending is safe; docs/operations.md says how to size it.
  * <p>
@@ -81,7 +81,7 @@ public final class ReportWindow implements EventSink
     static boolean isClientBound(final int templateId)
     {
         // Not BusinessReject: it carries no commandSequence, so a gateway could not drop the copies it already sent.
-        // An OrderStatusReport does: a promoted standby re-sends the answer to a query its old primary sequenced.
+        // An OrderStatusReport does: a new leader re-sends the answer to a query its predecessor sequenced.
         return templateId == ExecutionReportEncoder.TEMPLATE_ID || templateId == CancelRejectEncoder.TEMPLATE_ID ||
             templateId == io.ringex.protocol.codecs.OrderStatusReportEncoder.TEMPLATE_ID ||
             templateId == io.ringex.protocol.codecs.MassCancelReportEncoder.TEMPLATE_ID;
@@ -187,7 +187,7 @@ public final class ReportWindow implements EventSink
      * them visible (the output ring's publish).
      *
      * @param target the output ring's sink.
-     * @param epoch  the epoch the node has just been promoted to.
+     * @param epoch  the term the member has just come to lead.
      * @return events written.
      */
     public int republish(final EventSink target, final long epoch)

@@ -3,10 +3,8 @@ package io.ringex.engine.node;
 import io.ringex.protocol.codecs.NodeRole;
 
 /**
- * The role a node acts in now: {@code RECOVERING} until its agents start, then the role it started in, and later
- * {@code PRIMARY} after a promotion, {@code FENCED} once a newer primary is heard, {@code DIVERGED} when its journal
- * is found to differ from its primary's. Whoever changes the role sets it here; the status, the heartbeats, the
- * catch-up server and the acknowledgements read it.
+ * The role a single node acts in now: {@code RECOVERING} until its agents start, then {@code PRIMARY}. The status
+ * reads it (a cluster member's role comes from its {@link io.ringex.engine.cluster.Leadership} instead).
  * <p>
  * Thread safety: set and read from any thread; a volatile field, so a reader sees the latest role set.
  */
@@ -36,13 +34,5 @@ public final class ActingRole
     public boolean isPrimary()
     {
         return role == NodeRole.PRIMARY;
-    }
-
-    /**
-     * @return whether the node is a standby following its primary now.
-     */
-    public boolean isStandby()
-    {
-        return role == NodeRole.STANDBY;
     }
 }

@@ -40,7 +40,7 @@ public final class EngineContext
         /**
          * Every agent of the pipeline on one thread, one composite duty cycle over the same rings and stages: a
          * command crosses no thread inside the node. For small machines where the engine is one process among
-         * several; a stage that waits (a full output ring, a SYNC acknowledgement) runs the agents that free it.
+         * several; a stage that waits (a full output ring, a full input ring) runs the agents that free it.
          */
         COMPACT
     }
@@ -723,7 +723,7 @@ public final class EngineContext
 
     // ---------------------------------------------------------------- fluent accessors
 
-    /** @return this node's id, unique in a primary/standby pair. */
+    /** @return this node's id, unique among a cluster's members. */
     public int nodeId()
     {
         return nodeId;
@@ -1232,8 +1232,8 @@ public final class EngineContext
     }
 
     /**
-     * @return the clock every interval and timeout of the node is measured by (the status and heartbeat intervals,
-     * the SYNC acknowledgement timeout, a standby's catch-up requests and automatic promotion); monotonic, the
+     * @return the clock every interval and timeout of the node is measured by (the status interval, the
+     * market-data snapshots, the report window's retries); monotonic, the
      * system's ({@link System#nanoTime()}) unless set.
      */
     public NanoClock nanoClock()

@@ -105,7 +105,7 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
     }
 
     /**
-     * Start taking commands (after recovery, or on promotion). Until then fragments wait in the subscription's image.
+     * Start taking commands (after recovery, or when a cluster member starts to lead). Until then fragments wait in the subscription's image.
      *
      * @param epoch the primary term stamped on rejects.
      */

@@ -22,7 +22,7 @@ import org.agrona.concurrent.AtomicBuffer;
  * damaged): the stage stops, saying so, and marks the journal to be rebuilt from the log at the next start
  * ({@link JournalRebuild}).
  * <p>
- * Thread safety: the stage's thread only, except {@link #lastChecksum()}.
+ * Thread safety: the stage's thread only.
  */
 final class JournalStage implements SlotHandler
 {
@@ -37,12 +37,10 @@ final class JournalStage implements SlotHandler
     private long expectedSequence;
     private boolean matched;
     private boolean seen;
-    private volatile int lastChecksum;
 
     /**
      * @param writer        the journal's writer.
      * @param sequences     ring to command sequences.
-     * @param lastChecksum  the CRC-32C of the record the journal ended with at start (0 if empty).
      * @param verified      a cluster member's journal, whose records up to {@code verifyThrough} are compared with
      *                      the log's commands rather than written again; null for any other node.
      * @param verifyThrough the journal's last sequence at start.
@@ -50,27 +48,13 @@ final class JournalStage implements SlotHandler
     JournalStage(
         final JournalWriter writer,
         final SequenceBase sequences,
-        final int lastChecksum,
         final Journal verified,
         final long verifyThrough)
     {
         this.writer = writer;
         this.sequences = sequences;
-        this.lastChecksum = lastChecksum;
         this.verified = verified;
         this.verifyThrough = null == verified ? 0 : verifyThrough;
-    }
-
-    /**
-     * The CRC-32C of the last record of the last whole batch journaled: with the stage's sequence, the identity a
-     * standby names in a catch-up request. Consistent with that sequence when no batch is being journaled (the
-     * standby asks only once its journal has caught up with what it took).
-     *
-     * @return the checksum.
-     */
-    int lastChecksum()
-    {
-        return lastChecksum;
     }
 
     /**
@@ -100,7 +84,6 @@ final class JournalStage implements SlotHandler
         if (endOfBatch)
         {
             writer.endOfBatch();
-            lastChecksum = writer.lastChecksum();
         }
     }
 

@@ -10,7 +10,7 @@ import org.agrona.concurrent.NanoClock;
  * (BookSnapshot) and order by order (BookOrders): the market-data publisher builds its copy of each book from the
  * latter, and mends it with them should it ever fall out of step. Output only: the state is not touched, and it runs
  * between batches on the processor's thread, the output ring's only producer. A node refreshes once it serves
- * clients: a primary from the start, a standby from its promotion, a cluster member while it leads ({@link #enable()}).
+ * clients: a single node from the start, a cluster member while it leads ({@link #enable()}).
  * <p>
  * Thread safety: {@link #doWork()} on the processor's thread; {@link #enable()} and {@link #disable()} from any thread.
  */
@@ -45,7 +45,7 @@ final class LateJoinerRefresh implements Agent
     }
 
     /**
-     * Refresh from now on (a standby just promoted, a cluster member serving clients).
+     * Refresh from now on (a cluster member that now serves clients).
      */
     void enable()
     {

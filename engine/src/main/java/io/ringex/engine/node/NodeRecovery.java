@@ -11,7 +11,7 @@ import io.ringex.journal.SnapshotStore;
 /**
  * A node's recovery before it starts its agents: verify the journal (refusing a gap in the middle unless allowed),
  * restore the newest valid snapshot, and replay the journal after it into the processor, whose output the caller
- * points where it wants (discarded, or a standby's {@link ReportWindow}).
+ * points where it wants (discarded, or a cluster follower's {@link io.ringex.engine.cluster.ReportWindow}).
  * <p>
  * Thread safety: the thread that launches the node, before any agent runs.
  */
@@ -20,7 +20,6 @@ final class NodeRecovery
     private static final System.Logger LOG = System.getLogger(NodeRecovery.class.getName());
 
     long lastSequence;
-    int lastChecksum;
     long recoveredCommands;
 
     /**
@@ -68,7 +67,6 @@ final class NodeRecovery
             {
                 throw new IllegalStateException("journal replay stopped: " + reader.problem());
             }
-            result.lastChecksum = reader.lastChecksum();
         }
         if (result.recoveredCommands > 0)
         {

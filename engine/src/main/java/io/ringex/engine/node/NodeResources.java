@@ -28,8 +28,8 @@ import org.agrona.concurrent.status.AtomicCounter;
  * needs, and closed here in reverse: the Aeron client (and embedded driver), the counters file, the input and output
  * rings, the processor and its sinks, the journal, and what recovery found (the processor restored and replayed, the
  * sequence base). Then the input side every role has: the journal stage (and its pretoucher), the snapshot writer, the
- * latency histogram and the counters the status reports. The role's agents ({@link PrimaryAgents},
- * {@link StandbyAgents}) are built from these and add the streams and agents of their role; nothing here is filled in
+ * latency histogram and the counters the status reports. The role's agents ({@link SingleNodeAgents},
+ * {@link ClusterAgents}) are built from these and add the streams and agents of their role; nothing here is filled in
  * after construction but the work {@link #outputFullWait} does under COMPACT, which the role's agents set.
  * <p>
  * Recovery runs here, before any stream the node's peers or clients could fill is opened.
@@ -56,9 +56,9 @@ final class NodeResources implements AutoCloseable
     final RingEventSink ringSink;
     /** How the processor waits for output-ring slots: COMPACT gives it the publishers to run meanwhile. */
     final WorkingIdleStrategy outputFullWait;
-    /** The processor's sink: discards (or fills a standby's window) until the node serves clients. */
+    /** The processor's sink: discards (or fills a follower's report window) until the node serves clients. */
     final SwitchableEventSink sink;
-    /** A standby's recent client reports, re-sent if it is promoted; null on a primary. */
+    /** A cluster follower's recent client reports, re-sent if it leads; null on a single node. */
     final ReportWindow reportWindow;
     final BusinessLogicProcessor processor;
     final Journal journal;
@@ -144,7 +144,7 @@ final class NodeResources implements AutoCloseable
             dropped = counters.newCounter("outbound-dropped");
 
             final JournalWriter journalWriter = journal.newWriter(recovery.lastSequence);
-            journalHandler = new JournalStage(journalWriter, sequences, recovery.lastChecksum,
+            journalHandler = new JournalStage(journalWriter, sequences,
                 clusterMember ? journal : null, recovery.lastSequence);
             pretoucher = ctx.journalPretouchBytes() > 0 ?
                 new JournalPretoucher(journalWriter, ctx.journalPretouchBytes()) : null;

@@ -141,7 +141,7 @@ final class StatusAgent implements Agent
     }
 
     /**
-     * Publish a status now, on the processor's thread (a promoted standby's hand-off, before its re-sent window).
+     * Publish a status now, on the processor's thread (a new leader's hand-off, before its re-sent window).
      */
     void announce()
     {

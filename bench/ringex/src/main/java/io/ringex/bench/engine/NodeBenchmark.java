@@ -46,6 +46,8 @@ import java.util.stream.Stream;
  * java ${ringex.jvm.flags} -Xms2g -Xmx2g -cp ... io.ringex.bench.engine.NodeBenchmark --workload FILE --dir DIR \
  *     [--passes 2] [--replication OFF|CLUSTER] [--idle backoff|yield|spin] [--threading SHARED|DEDICATED]
  * </pre>
+ * {@code -Dringex.bench.replication=CLUSTER} stands for {@code --replication CLUSTER}, so that
+ * {@code bench/engine-vs-exchange-core.sh} can run a single node and a cluster as variants of one run.
  */
 public final class NodeBenchmark
 {
@@ -67,7 +69,7 @@ public final class NodeBenchmark
         final Path dir = Path.of(options.required("--dir"));
         final int passes = options.integer("--passes", 2);
         final EngineContext.ReplicationMode replication = EngineContext.ReplicationMode.valueOf(
-            options.string("--replication", "OFF"));
+            options.string("--replication", System.getProperty("ringex.bench.replication", "OFF")));
         final String idle = options.string("--idle", "backoff");
         final EngineContext.Threading threading = EngineContext.Threading.valueOf(
             options.string("--threading", "DEDICATED"));
