@@ -460,8 +460,9 @@ public final class MarketDataRecovery implements Agent
                 retransmitResponse.wrapAndApplyHeader(answer, at, headerEncoder).requestId(requestId)
                     .status(MarketDataRequestStatus.ACCEPTED).fromChannelSequence(from).count(count);
                 endRecord(at, HEADER + RetransmitResponseEncoder.BLOCK_LENGTH);
-                for (long sequence = from; sequence < from + count; sequence++)
+                for (int i = 0; i < count; i++)
                 {
+                    final long sequence = from + i; // held, so no overflow
                     final int record = beginRecord(sequence);
                     answer.checkLimit(record + 4096);
                     endRecord(record, window.copy(sequence, answer, record));

@@ -138,6 +138,8 @@ class MarketDataRecoveryIT
         awaitAnswer(retransmit(1, 0), "retransmit MALFORMED", "a count of 0", true);
         awaitAnswer(retransmit(1, 100_000), "retransmit TOO_LARGE", "too long a range", true);
         awaitAnswer(retransmit(1_000_000_000L, 10), "retransmit OUT_OF_WINDOW", "a range not sent yet", true);
+        awaitAnswer(retransmit(Long.MAX_VALUE - 5, 10), "retransmit OUT_OF_WINDOW", "a range whose end overflows",
+            true);
         final long good = retransmit(1, 3);
         awaitAnswer(good, "retransmit ACCEPTED", "a range held", true);
 
