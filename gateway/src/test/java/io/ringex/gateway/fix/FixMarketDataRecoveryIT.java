@@ -112,9 +112,11 @@ class FixMarketDataRecoveryIT
         final GatewayContext ctx = TestGateways.fixOverIpc(3, aeronDir, tempDir, port)
             .embeddedDriver(false)
             .engineEgressChannel(subscriber)
-            // Requests over UDP, so the gateway's answers come to a UDP endpoint of its own, as lossy as its feed.
+            // Requests over UDP, so the gateway's answers come to a UDP endpoint of its own, as lossy as its feed;
+            // unreliable too, so a dropped answer stays lost instead of holding back the answers after it.
             .marketDataRequestChannel(requests)
-            .marketDataRecoveryChannel("aeron:udp?endpoint=localhost:0|alias=" + LOSSY_ALIAS + "-answers")
+            .marketDataRecoveryChannel("aeron:udp?endpoint=localhost:0|reliable=false|alias=" + LOSSY_ALIAS +
+                "-answers")
             // An endpoint of its own: a subscription on the shared one (port 0) would share its losses, and a
             // reliable subscriber's NAKs would bring the lost frames back to the gateway's unreliable image too.
             .marketDataChannel("aeron:udp?endpoint=localhost:" + freeUdpPort() + "|control=localhost:" + control +
