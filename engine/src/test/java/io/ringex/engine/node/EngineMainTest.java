@@ -147,7 +147,6 @@ class EngineMainTest
         assertThrows(ConfigurationException.class, EngineMain::configure);
     }
 
-    /** Each refusal on its own: the files' keys stay in the system properties, as they would in the process. */
     @Test
     void anAdminKeysFileItCannotUseStopsTheNodeNamingTheKeyAndTheLineNeverTheSecret() throws IOException
     {
@@ -194,6 +193,7 @@ class EngineMainTest
         assertTrue(term.getMessage().contains("ringex.engine.marketdata.recovery.term.length"), term.getMessage());
     }
 
+    /** Each refusal on its own: the files' keys stay in the system properties, as they would in the process. */
     private ConfigurationException refused(final String file)
     {
         final Properties before = (Properties)System.getProperties().clone();
