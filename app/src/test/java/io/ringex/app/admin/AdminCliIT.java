@@ -20,6 +20,7 @@ import io.aeron.ExclusivePublication;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.client.CommandEncoder;
+import io.ringex.client.AdminKeys;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.auth.CredentialHash;
@@ -63,6 +64,7 @@ class AdminCliIT
     private MediaDriver driver;
     private EngineNode engine;
     private Aeron aeron;
+    private Path keyFile;
 
     @BeforeEach
     void startAnEmptyVenue()
@@ -73,10 +75,14 @@ class AdminCliIT
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .ipcTermBufferLength(1024 * 1024));
+        keyFile = data.resolve("admin.keys");
+        AdminKeys.generate("ops-desk").writeTo(keyFile);
         engine = EngineNode.launch(new EngineContext()
             .aeronDirectoryName(driver.aeronDirectoryName())
             .ingressChannel(IPC)
             .outboundChannel(IPC)
+            .marketDataRequestChannel(IPC)
+            .adminKeysFile(keyFile.toString())
             .journalDirectory(data.resolve("journal"))
             .snapshotDirectory(data.resolve("snapshots"))
             .replicationMode(EngineContext.ReplicationMode.OFF)
@@ -161,6 +167,39 @@ class AdminCliIT
             .directory(PROJECT).log(data.resolve("ringex-admin-status.log")));
         assertEquals(0, launched.awaitExit(Duration.ofSeconds(60)), launched::tail);
         assertTrue(launched.hasLine((line) -> line.contains("users (5):")), launched::tail);
+    }
+
+    @Test
+    void aChangeNeedsAnAdminKeyTheEngineHoldsAndReadingNeedsNone() throws Exception
+    {
+        final long refused = engine.counter("ingress-admin-refused");
+        final long journaled = engine.journaledSequence();
+
+        // a key file the engine does not know: the engine refuses, unanswered; the tool says why it may be
+        final Path stranger = data.resolve("stranger.keys");
+        AdminKeys.generate("ops-desk").writeTo(stranger);
+        final Result unknown = admin("account", "open", "--id", "7001", "--operator", "ops1", "--key-file",
+            stranger.toString(), "--timeout-ms", "2000");
+        assertEquals(1, unknown.code(), unknown.toString());
+        assertTrue(unknown.err().contains("no answer from the engine") &&
+            unknown.err().contains("ingress-admin-refused"), unknown.toString());
+        Await.until("the engine counting it refused", () -> engine.counter("ingress-admin-refused") == refused + 1);
+        assertEquals(journaled, engine.journaledSequence(), "nothing journaled");
+
+        // no key at all: the tool refuses before sending
+        final Result missing = admin("account", "open", "--id", "7001", "--operator", "ops1", "--key-file",
+            data.resolve("absent.keys").toString());
+        assertEquals(2, missing.code(), missing.toString());
+        assertTrue(missing.err().contains("--key-file/--key: " + data.resolve("absent.keys")), missing.toString());
+        final Result wrongName = admin("account", "open", "--id", "7001", "--operator", "ops1", "--key", "bob");
+        assertEquals(2, wrongName.code(), wrongName.toString());
+        assertTrue(wrongName.err().contains("no admin key named bob (the file holds 1 ops-desk)"),
+            wrongName.toString());
+
+        // the venue's key: done (reading needs none: ./ringex admin status, below, runs without one)
+        expect(0, "done: open account 7001", admin("account", "open", "--id", "7001", "--operator", "ops1"));
+        final Result status = admin("status", "--key-file", data.resolve("absent.keys").toString());
+        assertEquals(2, status.code(), "a key file named must be there: " + status);
     }
 
     @Test
@@ -340,7 +379,7 @@ class AdminCliIT
     private AdminConnection.Settings settings()
     {
         return new AdminConnection.Settings(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, 1004,
-            TimeUnit.SECONDS.toNanos(20));
+            TimeUnit.SECONDS.toNanos(20), keyFile, true, "");
     }
 
     private Result admin(final String... args)
@@ -353,6 +392,11 @@ class AdminCliIT
         final List<String> all = new ArrayList<>(List.of(args));
         all.add("--aeron-dir");
         all.add(driver.aeronDirectoryName());
+        if (!all.contains("--key-file"))
+        {
+            all.add("--key-file");
+            all.add(keyFile.toString());
+        }
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final int code = new AdminCli(new PrintStream(out, true, StandardCharsets.UTF_8),

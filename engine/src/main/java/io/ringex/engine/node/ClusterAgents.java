@@ -59,7 +59,8 @@ final class ClusterAgents implements RoleAgents, EngineLog
         leaderIngress.ingress(new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()),
             leaderIngress, resources.inputRing.maxPayloadLength(), resources.epochClock, resources.clock,
             aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), resources.malformed,
-            resources.backPressure, resources.dropped, resources.nextDeadline, resources.trace));
+            resources.backPressure, resources.dropped, resources.nextDeadline, resources.trace,
+            resources.adminAuthenticator));
         publishers = new Publishers(resources);
         if (ctx.threading() == EngineContext.Threading.COMPACT)
         {

@@ -24,6 +24,12 @@ import org.agrona.concurrent.status.AtomicCounter;
  * {@link CommandSink} (the input ring; a cluster member's leader, the cluster's log) with a timestamp the engine stamps
  * (never decreasing, so the processor's notion of time only moves forward).
  * <p>
+ * It takes order entry and the gateways' bookkeeping as gateways send them, and an operator's admin command only
+ * inside an {@code AuthenticatedCommand} its {@link AdminAuthenticator} accepts: the command alone goes to the sink,
+ * its source the key's number (gateway 0), so the journal names whose key sent it. An admin command without a valid
+ * key is refused before the sink (before the ring, before a cluster's log): it is never journaled, and nothing
+ * changes.
+ * <p>
  * When the sink cannot take it (a full ring, a back-pressured log) the fragment is not dropped: the controlled poll
  * returns ABORT and Aeron redelivers it on the next poll, which pushes back on the publishers. A fragment that fails
  * validation is counted, logged (at most one line per reason per second) and, when it names a session, answered with
@@ -49,6 +55,8 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
     private final AtomicCounter malformedCounter;
     private final AtomicCounter backPressureCounter;
     private final AtomicCounter rejectsDropped;
+    private final AdminAuthenticator admin;
+    private final int maxCommandLength;
     private final UnsafeBuffer rejectBuffer = new UnsafeBuffer(new byte[256]);
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final BusinessRejectEncoder rejectEncoder = new BusinessRejectEncoder();
@@ -77,6 +85,7 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
      * @param rejectsDropped      counts the rejects the egress did not take.
      * @param nextDeadline        the processor's earliest deadline: a Tick is journaled when the clock reaches it.
      * @param trace               where each command's receipt is stamped (once per poll).
+     * @param admin               checks operator commands' keys.
      */
     IngressAgent(
         final Subscription subscription,
@@ -89,15 +98,19 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
         final AtomicCounter backPressureCounter,
         final AtomicCounter rejectsDropped,
         final AtomicCounter nextDeadline,
-        final StageTrace trace)
+        final StageTrace trace,
+        final AdminAuthenticator admin)
     {
+        this.admin = admin;
+        this.maxCommandLength = maxCommandLength;
         this.nextDeadline = nextDeadline;
         this.trace = trace;
         this.subscription = subscription;
         this.sink = sink;
         this.epochClock = epochClock;
         this.clock = clock;
-        this.validator = new MessageValidator(maxCommandLength);
+        // An AuthenticatedCommand is longer than the command it carries: the command itself must fit a slot.
+        this.validator = new MessageValidator(AdminAuthenticator.maxEnvelopeLength(maxCommandLength));
         this.rejects = rejects;
         this.malformedCounter = malformedCounter;
         this.backPressureCounter = backPressureCounter;
@@ -105,12 +118,14 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
     }
 
     /**
-     * Start taking commands (after recovery, or when a cluster member starts to lead). Until then fragments wait in the subscription's image.
+     * Start taking commands (after recovery, or when a cluster member starts to lead). Until then fragments wait in the
+     * subscription's image.
      *
      * @param epoch the primary term stamped on rejects.
      */
     public void open(final long epoch)
     {
+        admin.signedNotBefore(epochClock.nanoTime());
         this.epoch = epoch;
         this.open = true;
     }
@@ -196,25 +211,74 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
             return Action.CONTINUE;
         }
         final MessageCatalog.Kind kind = MessageCatalog.kind(templateId);
+        if (kind == MessageCatalog.Kind.AUTHENTICATED)
+        {
+            return onAuthenticated(buffer, offset, length, templateId);
+        }
         if (kind != MessageCatalog.Kind.ORDER_ENTRY && kind != MessageCatalog.Kind.ADMIN)
         {
             refuse(buffer, offset, length, templateId, RejectReason.UNKNOWN_MESSAGE);
             return Action.CONTINUE;
         }
+        if (length > maxCommandLength)
+        {
+            refuse(buffer, offset, length, templateId, RejectReason.MALFORMED);
+            return Action.CONTINUE;
+        }
+        if (kind == MessageCatalog.Kind.ADMIN && !MessageCatalog.isGatewayBookkeeping(templateId))
+        {
+            // An operator's command without a key (or a NewEpoch, which only a node journals): never journaled.
+            admin.refused(AdminAuthenticator.Refusal.UNSIGNED, templateId, clock.nanoTime());
+            return Action.CONTINUE;
+        }
 
-        // Order entry names its session in the message; an admin source names itself in the frame's reserved value
-        // (gateway id 0, SessionIds), since admin commands carry no session field.
+        // Order entry, SessionStatus and GatewayBarrier name their session in the message. A user directory request
+        // names no one: source 0, whatever the frame claims (an admin source is a key's, only ever stamped here).
         final long sourceId = carriesSession(templateId) ?
             buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH + SESSION_ID_BODY_OFFSET,
-            MessageHeaderDecoder.BYTE_ORDER) : adminSource(header.reservedValue());
+            MessageHeaderDecoder.BYTE_ORDER) : 0;
+        return offer(sourceId, templateId, buffer, offset, length) ? Action.CONTINUE : Action.ABORT;
+    }
+
+    /**
+     * An operator's admin command in the proof of its sender's key: checked, then the command alone goes to the sink,
+     * its source the key's number. A refusal is counted and logged, never answered.
+     */
+    private Action onAuthenticated(final DirectBuffer buffer, final int offset, final int length, final int templateId)
+    {
+        final long wallNs = epochClock.nanoTime();
+        final AdminAuthenticator.Refusal refusal = admin.check(buffer, offset, length, wallNs);
+        if (refusal != AdminAuthenticator.Refusal.NONE)
+        {
+            admin.refused(refusal, templateId, clock.nanoTime());
+            return Action.CONTINUE;
+        }
+        final int commandOffset = admin.commandOffset();
+        final int commandTemplateId = buffer.getShort(commandOffset + MessageHeaderDecoder.templateIdEncodingOffset(),
+            MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF;
+        if (!offer(SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, admin.keyId()), commandTemplateId, buffer,
+            commandOffset, admin.commandLength()))
+        {
+            return Action.ABORT; // redelivered and checked again: its nonce is remembered only once it is in
+        }
+        admin.accept(wallNs);
+        return Action.CONTINUE;
+    }
+
+    /**
+     * @return whether the sink took the command; if not, the ring or the log is full, counted as back-pressure.
+     */
+    private boolean offer(
+        final long sourceId, final int templateId, final DirectBuffer buffer, final int offset, final int length)
+    {
         final long now = Math.max(epochClock.nanoTime(), lastTimestampNs);
         if (!sink.offer(now, sourceId, templateId, buffer, offset, length, pollNs()))
         {
             backPressureCounter.incrementRelease();
-            return Action.ABORT;
+            return false;
         }
         lastTimestampNs = now;
-        return Action.CONTINUE;
+        return true;
     }
 
     /**
@@ -227,11 +291,6 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
             pollNs = System.nanoTime();
         }
         return pollNs;
-    }
-
-    private static long adminSource(final long reservedValue)
-    {
-        return SessionIds.gatewayId(reservedValue) == SessionIds.ADMIN_GATEWAY_ID ? reservedValue : 0;
     }
 
     private static boolean carriesSession(final int templateId)

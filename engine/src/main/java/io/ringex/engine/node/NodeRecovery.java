@@ -2,7 +2,6 @@ package io.ringex.engine.node;
 
 import io.ringex.engine.processor.BusinessLogicProcessor;
 import io.ringex.engine.processor.SnapshotDescriptor;
-import io.ringex.engine.cluster.ReportWindow;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalReader;
 import io.ringex.journal.JournalVerifier;

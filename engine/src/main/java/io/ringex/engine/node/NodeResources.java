@@ -75,6 +75,8 @@ final class NodeResources implements AutoCloseable
     /** Each command's time per stage, and the per-hop latency the status reports. */
     final StageTrace trace;
     final AtomicCounter malformed;
+    /** Checks operator commands' keys at the ingress; refusals counted in {@code ingress-admin-refused}. */
+    final AdminAuthenticator adminAuthenticator;
     final AtomicCounter backPressure;
     /** Client-bound events not sent: the publishers' (no subscriber, retries spent) and the ingress's rejects. */
     final AtomicCounter dropped;
@@ -139,6 +141,8 @@ final class NodeResources implements AutoCloseable
             sequences = new SequenceBase(recovery.lastSequence + 1);
 
             malformed = counters.newCounter("ingress-malformed");
+            adminAuthenticator = new AdminAuthenticator(ctx.adminKeys(), ctx.adminAuthWindowNs(),
+                inputRing.maxPayloadLength(), counters.newCounter("ingress-admin-refused"));
             backPressure = counters.newCounter("ingress-back-pressure");
             committed = counters.newCounter("cluster-committed-sequence");
             dropped = counters.newCounter("outbound-dropped");

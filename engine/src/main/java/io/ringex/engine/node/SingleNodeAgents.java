@@ -36,7 +36,8 @@ final class SingleNodeAgents implements RoleAgents
             new RingCommandSink(resources.inputRing, resources.trace), resources.inputRing.maxPayloadLength(),
             resources.epochClock, resources.clock,
             aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), resources.malformed,
-            resources.backPressure, resources.dropped, resources.nextDeadline, resources.trace);
+            resources.backPressure, resources.dropped, resources.nextDeadline, resources.trace,
+            resources.adminAuthenticator);
         publishers = new Publishers(resources);
         if (ctx.threading() == EngineContext.Threading.COMPACT)
         {

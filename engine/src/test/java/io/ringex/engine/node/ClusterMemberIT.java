@@ -57,7 +57,7 @@ class ClusterMemberIT
         {
             final Path home = directory.resolve("node" + (i + 1));
             outbound[i] = "localhost:" + FreePorts.udp();
-            contexts[i] = new EngineContext()
+            contexts[i] = NodeTestSupport.forTest(new EngineContext())
                 .nodeId(i + 1)
                 .embeddedMediaDriver(true)
                 .aeronDirectoryName(home.resolve("aeron").toString())

@@ -34,7 +34,7 @@ class NodeControlCliIT
     void statusShowsTheNodesRoleAndSequencesAndAnUnknownCommandIsBadUsage()
     {
         final int outbound = NodeTestSupport.freeUdpPort();
-        env.closing(EngineNode.launch(new EngineContext()
+        env.closing(EngineNode.launch(NodeTestSupport.forTest(new EngineContext())
             .aeronDirectoryName(env.aeronDirectoryName())
             .nodeId(7)
             .ingressChannel("aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort())

@@ -15,6 +15,7 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,6 +29,9 @@ class ShippedConfigurationTest
 {
     @RegisterExtension
     final SystemPropertiesGuard guard = new SystemPropertiesGuard();
+
+    @org.junit.jupiter.api.io.TempDir
+    Path temp;
 
     @Test
     void everyShippedEngineConfigurationIsKnownParsesAndConcludes() throws IOException
@@ -43,11 +47,23 @@ class ShippedConfigurationTest
             final Properties before = (Properties)System.getProperties().clone();
             try
             {
+                // The admin keys file is the deployment's secret, mounted where the configuration names it: a
+                // node refuses to start without it, so the test gives it one there (a system property wins over
+                // the file).
+                final String keys = file.getProperty(EngineContext.Configuration.ADMIN_KEYS_FILE_PROP_NAME);
+                if (null != keys)
+                {
+                    assertEquals("/etc/ringex/admin.keys", keys.trim(), path + ": where compose mounts it");
+                    System.setProperty(EngineContext.Configuration.ADMIN_KEYS_FILE_PROP_NAME,
+                        NodeTestSupport.writeAdminKeys(temp).toString());
+                }
                 // A cluster member's secret is in a file of its own, as compose mounts it.
                 final EngineContext ctx = file.containsKey(EngineContext.Configuration.CLUSTER_SECRET_PROP_NAME) ||
                     !"CLUSTER".equals(file.getProperty(EngineContext.Configuration.REPLICATION_MODE_PROP_NAME)) ?
                     EngineMain.configure(path.toString()) : EngineMain.configure(path.toString(),
                     root.resolve("docker/config/cluster-secret.example.properties").toString());
+                assertEquals(null == keys ? null : NodeTestSupport.ADMIN_KEYS.names(),
+                    null == ctx.adminKeys() ? null : ctx.adminKeys().names());
                 if (ctx.replicationMode() == EngineContext.ReplicationMode.CLUSTER)
                 {
                     assertTrue(ctx.clusterMembers().contains(ctx.nodeId()),

@@ -30,7 +30,9 @@ import io.aeron.FragmentAssembler;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
+import io.ringex.client.AdminCommandSigner;
 import io.ringex.engine.node.EngineContext;
+import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.engine.replay.Replayer;
 import io.ringex.engine.risk.Account;
@@ -69,8 +71,8 @@ import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
  * health page shows real throughput and latency. It never trades and never touches the traders' accounts.
  * <p>
  * Orders go to the ingress as NewOrders stamped with gateway 1, session 1 ({@link #GATEWAY_SESSION}); the engine's
- * ExecutionReports for that session are read back from the egress stream. Admin commands carry
- * {@link #ADMIN_SOURCE} in the frame's reserved value (the dashboard uses session 1 of gateway 0; this is 98).
+ * ExecutionReports for that session are read back from the egress stream. Admin commands go signed with the tests'
+ * admin key, which the node holds ({@link NodeTestSupport#ADMIN_KEYS}; the dashboard is given the same key file).
  * <p>
  * Threading: start, submitOrder and close from one test thread at a time; a poller thread ({@code real-engine-test-
  * client}) owns the egress and risk subscriptions and hands answers over in concurrent maps.
@@ -82,7 +84,6 @@ final class RealEngine implements EngineUnderTest
     static final int EGRESS_STREAM = 1002;
     static final int MARKET_DATA_STREAM = 1003;
     static final int RISK_STREAM = 1004;
-    static final long ADMIN_SOURCE = SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 98);
     static final long GATEWAY_SESSION = SessionIds.sessionId(1, 1);
     /** The gateway id the test names when it asks for the user directory, as a gateway would. */
     static final int DIRECTORY_GATEWAY_ID = 7;
@@ -120,6 +121,9 @@ final class RealEngine implements EngineUnderTest
     private final String aeronDirectoryName;
     private final long statusIntervalNs;
     private final CommandEncoder commands = new CommandEncoder();
+    private final AdminCommandSigner signer = new AdminCommandSigner(NodeTestSupport.ADMIN_KEYS.keys().get(0));
+    private final org.agrona.concurrent.UnsafeBuffer signed =
+        new org.agrona.concurrent.UnsafeBuffer(new byte[AdminCommandSigner.signedLength(4096)]);
     private final Map<Long, String> adminAnswers = new ConcurrentHashMap<>();
     private final Map<String, Report> lastReports = new ConcurrentHashMap<>();
     private final Map<String, String> directoryCredentials = new ConcurrentHashMap<>();
@@ -185,7 +189,7 @@ final class RealEngine implements EngineUnderTest
         {
             throw new UncheckedIOException(ex);
         }
-        node = EngineNode.launch(new EngineContext()
+        node = EngineNode.launch(NodeTestSupport.forTest(new EngineContext())
             .aeronDirectoryName(aeronDirectoryName)
             .ingressChannel(IPC)
             .ingressStreamId(INGRESS_STREAM)
@@ -473,19 +477,32 @@ final class RealEngine implements EngineUnderTest
         return Long.toString(id);
     }
 
+    /** An operator's command goes signed; a user directory request as a gateway sends it. */
     private void sendAdmin(final int length)
     {
-        offer(admin, length, true);
+        final int templateId = new io.ringex.protocol.codecs.MessageHeaderDecoder().wrap(commands.buffer(), 0)
+            .templateId();
+        if (io.ringex.protocol.MessageCatalog.isOperatorCommand(templateId))
+        {
+            offer(admin, signed, signer.sign(commands.buffer(), 0, length, signed, 0));
+        }
+        else
+        {
+            offer(admin, commands.buffer(), length);
+        }
     }
 
     private void offer(final Publication publication, final int length, final boolean asAdmin)
     {
+        offer(publication, commands.buffer(), length);
+    }
+
+    private void offer(final Publication publication, final org.agrona.DirectBuffer message, final int length)
+    {
         final long deadline = System.nanoTime() + TIMEOUT_NS;
         while (true)
         {
-            final long result = asAdmin ?
-                publication.offer(commands.buffer(), 0, length, (termBuffer, termOffset, frameLength) -> ADMIN_SOURCE) :
-                publication.offer(commands.buffer(), 0, length);
+            final long result = publication.offer(message, 0, length);
             if (result > 0)
             {
                 return;

@@ -116,6 +116,8 @@ class RiskDashboardBrowserIT
         props.put("ringex.risk.streams.risk-stream-id", RealEngine.RISK_STREAM);
         props.put("ringex.risk.streams.market-data-channel", RealEngine.IPC);
         props.put("ringex.risk.streams.market-data-stream-id", RealEngine.MARKET_DATA_STREAM);
+        props.put("ringex.risk.actions.admin-key-file",
+            io.ringex.engine.node.NodeTestSupport.writeAdminKeys(dataDirectory).toString());
         props.put("ringex.risk.audit.journal-dir", dataDirectory.resolve("journal"));
         props.put("ringex.risk.audit.snapshot-dir", dataDirectory.resolve("snapshots"));
         // as command-line arguments: they must win over application.yml

@@ -167,7 +167,7 @@ public final class NodeBenchmark
     static EngineContext context(final MediaDriver driver, final Path dir, final String idle,
         final EngineContext.Threading threading)
     {
-        return new EngineContext()
+        return BenchAdmin.configure(new EngineContext())
             .aeronDirectoryName(driver.aeronDirectoryName())
             .ingressChannel("aeron:ipc")
             .outboundChannel("aeron:ipc")
@@ -224,7 +224,7 @@ public final class NodeBenchmark
         for (int i = 0; i < 3; i++)
         {
             final Path home = passDir.resolve("member-" + (i + 1));
-            nodes[i] = EngineNode.launch(new EngineContext()
+            nodes[i] = EngineNode.launch(BenchAdmin.configure(new EngineContext())
                 .nodeId(i + 1)
                 .embeddedMediaDriver(true)
                 .aeronDirectoryName(home.resolve("aeron").toString())
@@ -266,7 +266,7 @@ public final class NodeBenchmark
     private static EngineContext clientContext(final EngineNode[] members)
     {
         final EngineContext leader = leader(members).context();
-        return new EngineContext()
+        return BenchAdmin.configure(new EngineContext())
             .ingressChannel(leader.ingressChannel())
             .outboundChannel(leader.outboundChannel().replace("aeron:udp?", "aeron:udp?endpoint=localhost:0|"));
     }
