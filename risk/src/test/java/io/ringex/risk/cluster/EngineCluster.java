@@ -76,7 +76,7 @@ public final class EngineCluster implements AutoCloseable
         for (int i = 0; i < MEMBERS; i++)
         {
             final Path home = directory.resolve("node" + (i + 1));
-            contexts[i] = new EngineContext()
+            contexts[i] = io.ringex.engine.node.NodeTestSupport.forTest(new EngineContext())
                 .nodeId(i + 1)
                 .embeddedMediaDriver(true)
                 .aeronDirectoryName(home.resolve("aeron").toString())

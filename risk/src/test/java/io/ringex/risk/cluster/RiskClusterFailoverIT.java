@@ -34,7 +34,9 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
 
 import io.aeron.Aeron;
 import io.aeron.Publication;
+import io.ringex.client.AdminCommandSigner;
 import io.ringex.client.CommandEncoder;
+import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.PrimarySelector;
 import io.ringex.protocol.SessionIds;
@@ -67,7 +69,6 @@ class RiskClusterFailoverIT
     private static final String DIR = "/dev/shm/ringex-risk-cluster-it-" + UUID.randomUUID();
     private static final int MEMBERS = EngineCluster.MEMBERS;
     private static final EngineCluster CLUSTER = new EngineCluster();
-    private static final long ADMIN_SOURCE = SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 97);
     private static final long SESSION = SessionIds.sessionId(1, 1);
     private static final long MONEY_UNIT = FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE);
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -93,6 +94,9 @@ class RiskClusterFailoverIT
     private UserDirectory users;
 
     private final CommandEncoder commands = new CommandEncoder();
+    private final AdminCommandSigner signer = new AdminCommandSigner(NodeTestSupport.ADMIN_KEYS.keys().get(0));
+    private final org.agrona.concurrent.UnsafeBuffer signed =
+        new org.agrona.concurrent.UnsafeBuffer(new byte[AdminCommandSigner.signedLength(1024)]);
     private final Publication[] ingress = new Publication[MEMBERS];
     private Aeron aeron;
     private long requestId;
@@ -105,6 +109,8 @@ class RiskClusterFailoverIT
         registry.add("ringex.risk.aeron.dir", () -> DIR);
         registry.add("ringex.risk.engine.status-timeout", () -> "1s");
         registry.add("ringex.risk.actions.offer-timeout", () -> "200ms");
+        registry.add("ringex.risk.actions.admin-key-file",
+            () -> NodeTestSupport.writeAdminKeys(Path.of(DIR + "-keys")).toString());
         CLUSTER.serviceKeys().forEach((key, value) -> registry.add(key, () -> value));
     }
 
@@ -271,8 +277,9 @@ class RiskClusterFailoverIT
 
     private void offer(final Publication publication, final int length, final boolean asAdmin)
     {
+        // An operator's command goes signed with a key the members hold, signed again at each try.
         await("the command offered on " + publication.channel(), () -> (asAdmin ?
-            publication.offer(commands.buffer(), 0, length, (termBuffer, termOffset, frameLength) -> ADMIN_SOURCE) :
+            publication.offer(signed, 0, signer.sign(commands.buffer(), 0, length, signed, 0)) :
             publication.offer(commands.buffer(), 0, length)) > 0);
     }
 

@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.ringex.client.AdminKeys;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.testing.Await;
 import io.ringex.testing.ChildProcess;
@@ -41,6 +42,7 @@ final class ClusterVenue implements AutoCloseable
 
     private final ChildProcesses children;
     private final Path directory;
+    private final Path adminKeys;
     private final Network network;
     private final List<Member> members = new ArrayList<>();
     private final String shmPrefix = "/dev/shm/ringex-drill-" + UUID.randomUUID().toString().substring(0, 8);
@@ -64,19 +66,22 @@ final class ClusterVenue implements AutoCloseable
         this.children = children;
         this.directory = directory;
         this.network = network;
+        // The venue's admin keys, which every member holds and the operator's tool signs with.
+        adminKeys = directory.resolve("admin.keys");
+        AdminKeys.generate("drill").writeTo(adminKeys);
         final StringBuilder memberList = new StringBuilder();
         for (int id = 1; id <= size; id++)
         {
             final String host = null == network ? "localhost" : network.address(id);
             final Member member = new Member(id, host, FreePorts.udpRange(5), FreePorts.udp(), FreePorts.udp(),
-                directory.resolve("member" + id));
+                FreePorts.udp(), directory.resolve("member" + id));
             members.add(member);
             memberList.append(memberList.length() == 0 ? "" : ",").append(id).append('=').append(host).append(':')
                 .append(member.basePort);
         }
         for (final Member member : members)
         {
-            member.writeProperties(memberList.toString(), shmPrefix);
+            member.writeProperties(memberList.toString(), shmPrefix, adminKeys);
         }
         clientPort = FreePorts.udp();
         fixPort = FreePorts.tcp();
@@ -228,7 +233,9 @@ final class ClusterVenue implements AutoCloseable
             final String prefix = "ringex.gateway.engine." + member.id + ".";
             properties.append(prefix).append("ingress.channel=aeron:udp?endpoint=").append(member.host).append(':')
                 .append(member.ingressPort).append('\n')
-                .append(prefix).append("egress.channel=").append(subscriberChannel(member)).append('\n');
+                .append(prefix).append("egress.channel=").append(subscriberChannel(member)).append('\n')
+                .append(prefix).append("marketdata.request.channel=aeron:udp?endpoint=").append(member.host)
+                .append(':').append(member.requestPort).append('\n');
         }
         final Path file = directory.resolve("gateway.properties");
         write(file, properties.toString());
@@ -253,7 +260,7 @@ final class ClusterVenue implements AutoCloseable
                 PROJECT.resolve("app/src/main/resources/reference-data/demo.yml").toString(),
                 "--operator", "drill", "--embedded-driver",
                 "--ingress", "aeron:udp?endpoint=" + member.host + ":" + member.ingressPort,
-                "--outbound", subscriberChannel(member), "--timeout-ms", "60000"))
+                "--outbound", subscriberChannel(member), "--key-file", adminKeys.toString(), "--timeout-ms", "60000"))
             .directory(PROJECT)
             .log(directory.resolve("admin-apply-" + System.nanoTime() + ".log")));
         final int status = admin.awaitExit(Duration.ofMinutes(2));
@@ -655,15 +662,23 @@ final class ClusterVenue implements AutoCloseable
         final int basePort;
         final int ingressPort;
         final int outboundPort;
+        final int requestPort;
         final Path home;
         final Path properties;
         ChildProcess process;
         StatusWatch watch;
         int starts;
 
-        Member(final int id, final String host, final int basePort, final int ingressPort, final int outboundPort,
+        Member(
+            final int id,
+            final String host,
+            final int basePort,
+            final int ingressPort,
+            final int outboundPort,
+            final int requestPort,
             final Path home)
         {
+            this.requestPort = requestPort;
             this.id = id;
             this.host = host;
             this.basePort = basePort;
@@ -673,7 +688,7 @@ final class ClusterVenue implements AutoCloseable
             this.properties = home.resolve("member.properties");
         }
 
-        void writeProperties(final String memberList, final String shmPrefix)
+        void writeProperties(final String memberList, final String shmPrefix, final Path adminKeys)
         {
             write(properties, "ringex.engine.node.id=" + id + "\n" +
                 "ringex.engine.replication.mode=CLUSTER\n" +
@@ -688,6 +703,8 @@ final class ClusterVenue implements AutoCloseable
                 "ringex.engine.ingress.channel=aeron:udp?endpoint=" + host + ":" + ingressPort + "\n" +
                 "ringex.engine.outbound.channel=aeron:udp?control=" + host + ":" + outboundPort +
                 "|control-mode=dynamic\n" +
+                "ringex.engine.marketdata.request.channel=aeron:udp?endpoint=" + host + ":" + requestPort + "\n" +
+                "ringex.engine.admin.keys.file=" + adminKeys + "\n" +
                 "ringex.engine.status.interval=100ms\n" +
                 "ringex.engine.journal.pretouch.bytes=0\n");
         }
