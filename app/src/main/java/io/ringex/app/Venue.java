@@ -177,6 +177,8 @@ public final class Venue implements AutoCloseable
                 ReferenceDataPlan.install(admin, DemoData.FILE, "demo reference data " + DemoData.RESOURCE);
             }
         }
+        // The gateway offers the users configured on it (ringex.gateway.user.*) signed with the venue's key.
+        gatewayContext.adminKey(adminKey());
         gateway = Gateway.launch(gatewayContext, (ex) -> ex.printStackTrace());
         awaitUsers();
     }

@@ -36,6 +36,20 @@ class ShippedGatewayConfigurationTest
     @RegisterExtension
     final SystemPropertiesGuard guard = new SystemPropertiesGuard();
 
+    @org.junit.jupiter.api.io.TempDir
+    Path temp;
+
+    /**
+     * The admin keys file is the deployment's secret, mounted where the configuration names it: the test puts one of
+     * its own there (a system property wins over the files).
+     */
+    @org.junit.jupiter.api.BeforeEach
+    void adminKeys()
+    {
+        System.setProperty(GatewayContext.Configuration.ADMIN_KEY_FILE_PROP_NAME,
+            io.ringex.engine.node.NodeTestSupport.writeAdminKeys(temp).toString());
+    }
+
     @Test
     void everyShippedGatewayConfigurationIsKnownParsesAndConcludes() throws IOException
     {
