@@ -12,6 +12,7 @@ import java.util.Random;
 import io.ringex.testing.ChildProcesses;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,9 +30,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * sequence with one state hash. Kill-to-first-acknowledgement times go to {@code target/cluster-drills.txt}.
  * <p>
  * {@code -Dringex.drill.seed=S} replays a drill's random choices.
+ * <p>
+ * {@code mvn verify} runs the leader's SIGKILL and SIGSTOP drills; the rest ({@link #LONG}: two of three down, the
+ * rolling restart with a wiped member, the partitions, the seeded nemesis) run with {@code -Pcluster-drills}. On this
+ * project's 2-core machines the three members, the gateway and the traders keep the load average at 20-25, and two
+ * of those still fail there (docs/operations.md, "What survives what", says which and how).
  */
 class ClusterDrillIT
 {
+    /** The drills run only with {@code -Pcluster-drills}: 2-3 minutes each (see the class comment). */
+    static final String LONG = "long-cluster-drill";
     private static final Duration ELECTION = Duration.ofSeconds(30);
     private static final Duration SETTLE = Duration.ofSeconds(60);
 
@@ -76,6 +84,7 @@ class ClusterDrillIT
     }
 
     @Test
+    @Tag(LONG)
     void aKilledFollowerCostsNothingAndTwoOfThreeDownRefusesThenResumes() throws Exception
     {
         startVenue(null);
@@ -129,6 +138,7 @@ class ClusterDrillIT
     }
 
     @Test
+    @Tag(LONG)
     void aRollingRestartOfEveryMemberWithTradingOnAndAWipedMemberRejoinsFromTheOthers() throws Exception
     {
         startVenue(null);
@@ -152,6 +162,7 @@ class ClusterDrillIT
     }
 
     @Test
+    @Tag(LONG)
     void aLeaderCutOffFromTheOtherMembersAcknowledgesNothingItCannotCommit() throws Exception
     {
         assumeTrue(Network.isAvailable(), "network namespaces need root and iproute2 (CI has both)");
@@ -208,6 +219,7 @@ class ClusterDrillIT
      * A seeded random schedule of the faults above; a history checked as the other drills check theirs.
      */
     @Test
+    @Tag(LONG)
     void aRandomScheduleOfFaultsLosesNothing() throws Exception
     {
         final boolean partitions = Network.isAvailable();
