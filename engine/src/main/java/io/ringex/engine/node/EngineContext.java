@@ -791,6 +791,11 @@ public final class EngineContext
             SystemUtil.formatDuration(clusterLeaderHeartbeatIntervalNs), "must be at most half of " +
             Configuration.CLUSTER_LEADER_HEARTBEAT_TIMEOUT_PROP_NAME + " (" +
             SystemUtil.formatDuration(clusterLeaderHeartbeatTimeoutNs) + ")");
+        require(clusterStartupCanvassTimeoutNs / clusterLeaderHeartbeatTimeoutNs >= 2,
+            Configuration.CLUSTER_STARTUP_CANVASS_TIMEOUT_PROP_NAME,
+            SystemUtil.formatDuration(clusterStartupCanvassTimeoutNs), "must be at least twice " +
+            Configuration.CLUSTER_LEADER_HEARTBEAT_TIMEOUT_PROP_NAME + " (" +
+            SystemUtil.formatDuration(clusterLeaderHeartbeatTimeoutNs) + "), as Aeron Cluster requires");
         require(clusterLogTermLength >= 64 * 1024 && clusterLogTermLength <= 1024 * 1024 * 1024 &&
             Integer.bitCount(clusterLogTermLength) == 1, Configuration.CLUSTER_LOG_TERM_LENGTH_PROP_NAME,
             clusterLogTermLength, "must be a power of two 64k..1g");

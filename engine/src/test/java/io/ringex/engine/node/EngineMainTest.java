@@ -81,6 +81,18 @@ class EngineMainTest
     }
 
     @Test
+    void aClusterWhoseTimeoutsAeronClusterWouldRefuseStopsTheNodeNamingTheKey() throws IOException
+    {
+        final ConfigurationException ex = refused(file("ringex.engine.replication.mode=CLUSTER",
+            "ringex.engine.cluster.members=1=localhost:20000,2=localhost:20010,3=localhost:20020",
+            "ringex.engine.cluster.secret=a-secret-of-16-characters-or-more",
+            "ringex.engine.cluster.leader.heartbeat.timeout=3s", "ringex.engine.cluster.startup.canvass.timeout=5s"));
+        assertTrue(ex.getMessage().contains("ringex.engine.cluster.startup.canvass.timeout") &&
+            ex.getMessage().contains("must be at least twice ringex.engine.cluster.leader.heartbeat.timeout"),
+            ex.getMessage());
+    }
+
+    @Test
     void aDurationWithoutAUnitIsNanosecondsSoAnOldMillisecondValueIsRefused() throws IOException
     {
         final ConfigurationException ex = refused(file("ringex.engine.status.interval=2000"));
@@ -98,7 +110,7 @@ class EngineMainTest
             "ringex.engine.cluster.report.window.bytes=8m",
             "ringex.engine.journal.pretouch.bytes=0",
             "ringex.engine.status.interval=250ms",
-            "ringex.engine.cluster.leader.heartbeat.timeout=3s",
+            "ringex.engine.cluster.leader.heartbeat.timeout=2s",
             "ringex.engine.cluster.leader.heartbeat.interval=50ms",
             "ringex.engine.marketdata.snapshot.interval=10s",
             "ringex.engine.replication.mode=cluster",
@@ -111,7 +123,7 @@ class EngineMainTest
         assertEquals(8 << 20, ctx.reportWindowBytes());
         assertEquals(0, ctx.journalPretouchBytes());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(250), ctx.statusIntervalNs());
-        assertEquals(TimeUnit.SECONDS.toNanos(3), ctx.clusterLeaderHeartbeatTimeoutNs());
+        assertEquals(TimeUnit.SECONDS.toNanos(2), ctx.clusterLeaderHeartbeatTimeoutNs());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(50), ctx.clusterLeaderHeartbeatIntervalNs());
         assertEquals(TimeUnit.SECONDS.toNanos(10), ctx.bookSnapshotIntervalNs());
         assertEquals(EngineContext.ReplicationMode.CLUSTER, ctx.replicationMode());

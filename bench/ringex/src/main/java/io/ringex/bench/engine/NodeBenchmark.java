@@ -231,6 +231,8 @@ public final class NodeBenchmark
                 .replicationMode(EngineContext.ReplicationMode.CLUSTER)
                 .clusterMembers(members)
                 .clusterSecret("the benchmark's cluster secret")
+                // A throughput run, not a failover drill: no election over a pause the loaded machine takes.
+                .clusterLeaderHeartbeatTimeoutNs(TimeUnit.SECONDS.toNanos(2))
                 .clusterDirectory(home.resolve("cluster"))
                 .ingressChannel("aeron:udp?endpoint=localhost:" + (base + 50 + i))
                 .outboundChannel("aeron:udp?control=localhost:" + (base + 60 + i) + "|control-mode=dynamic")
