@@ -463,7 +463,17 @@ class RiskDashboardBrowserIT
     {
         try
         {
-            final Process p = new ProcessBuilder(command).directory(dir).inheritIO().start();
+            // never inheritIO: a child that reads the fork's stdin (npm does) eats the commands the build sends the
+            // test JVM on it, and the build then fails the whole fork as "std/in stream corrupted"
+            final Process p = new ProcessBuilder(command).directory(dir)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectErrorStream(true)
+                .start();
+            try (BufferedReader out = new BufferedReader(
+                new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)))
+            {
+                out.lines().forEach(line -> System.out.println("[" + command[0] + "] " + line));
+            }
             return p.waitFor(300, TimeUnit.SECONDS) ? p.exitValue() : -1;
         }
         catch (final IOException ex)
