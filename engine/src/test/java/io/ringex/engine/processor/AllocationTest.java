@@ -20,7 +20,7 @@ final class AllocationTest
     private static final int WARM_UP = 200_000;
     private static final int MAX_WARM_UP_ROUNDS = 8;
     private static final int MEASURED = 1_000_000;
-    private static final long SLACK_BYTES = 1024;
+    private static final long SLACK_BYTES = 4096;
     private static final int MAX_ATTEMPTS = 8;
 
     @Test
@@ -54,9 +54,10 @@ final class AllocationTest
 
         // The code allocates nothing (with -Xint the counter reads 0 for every round); in compiled mode the JIT's
         // runtime (deoptimisation, recompilation) now and then charges a few KB to the thread, for longer on a loaded
-        // machine (a few KB shrinking over four runs was seen). So the measurement is repeated up to eight times and
-        // the best run must be within the slack: a real allocation on any common path (>= 16 bytes each time) would
-        // exceed it in every run.
+        // machine (a few KB shrinking over four runs was seen, and a best of exactly 1 KB of eight on a CI machine).
+        // So the measurement is repeated up to eight times and the best run must be within the slack: a real
+        // allocation (>= 16 bytes each time) on any path taken more than 256 times in the million commands exceeds
+        // it in every run.
         final StringBuilder runs = new StringBuilder();
         long best = Long.MAX_VALUE;
         for (int attempt = 0; attempt < MAX_ATTEMPTS && best >= SLACK_BYTES; attempt++)
