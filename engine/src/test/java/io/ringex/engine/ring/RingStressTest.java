@@ -1,12 +1,12 @@
 package io.ringex.engine.ring;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AtomicBuffer;
@@ -14,6 +14,8 @@ import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.Test;
+
+import io.ringex.testing.Await;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,7 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RingStressTest
 {
     private static final int PRODUCERS = 3;
-    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(120);
+    /** Below JUnit's own default (120 s), so that this test's message, saying what it waited for, is the one seen. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
 
     @Test
     void shouldLoseNothingDuplicateNothingKeepProducerOrderAndRespectGates() throws Exception
@@ -83,13 +86,16 @@ class RingStressTest
 
         try
         {
-            awaitCondition(() -> tail2.sequence() >= total - 1 || anyHalted(left, right, join, tail1, tail2));
+            Await.until("the last stage to reach sequence " + (total - 1) + " or a stage to halt", TIMEOUT,
+                () -> tail2.sequence() >= total - 1 || anyHalted(left, right, join, tail1, tail2),
+                () -> LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)),
+                () -> "the last stage at " + tail2.sequence());
             for (final Thread producer : producers)
             {
-                producer.join(TimeUnit.NANOSECONDS.toMillis(TIMEOUT_NS));
+                producer.join(TIMEOUT.toMillis());
             }
             assertNull(producerFailure.get());
-            assertTrue(ring.drain(TIMEOUT_NS, Ring.defaultIdleStrategy()));
+            assertTrue(ring.drain(TIMEOUT.toNanos(), Ring.defaultIdleStrategy()));
         }
         finally
         {
@@ -191,19 +197,6 @@ class RingStressTest
             }
         }
         return false;
-    }
-
-    private static void awaitCondition(final BooleanSupplier condition)
-    {
-        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() - deadlineNs > 0)
-            {
-                throw new AssertionError("condition not met before the deadline");
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
     }
 
     /**

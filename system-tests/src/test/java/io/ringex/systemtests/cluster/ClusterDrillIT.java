@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,7 +47,8 @@ class ClusterDrillIT
     @RegisterExtension
     final ChildProcesses children = new ChildProcesses();
 
-    @TempDir
+    /** Kept when a drill fails: the members', the gateway's and the admin tool's logs are in it. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path directory;
 
     private final long seed = Long.getLong("ringex.drill.seed", System.nanoTime());

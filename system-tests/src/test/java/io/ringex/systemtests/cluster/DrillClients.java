@@ -244,6 +244,12 @@ final class DrillClients implements AutoCloseable
         for (final SbeTrader trader : sbe)
         {
             out.append("\n  SBE messages of another session ignored: ").append(trader.foreignSessionMessages());
+            if (!trader.isLoggedOn())
+            {
+                out.append("\n  an SBE trader is logged out: ").append(trader.loggedOutBecause() == null ?
+                    "by itself" : trader.loggedOutBecause() + " at " + venue.millis(trader.loggedOutNs()) / 1000.0 +
+                    " s");
+            }
         }
         return out + venue.describe() + venue.timeline() + venue.findInJournals(unanswered);
     }

@@ -10,6 +10,7 @@ import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
+import io.ringex.protocol.codecs.LogoutDecoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
@@ -32,6 +33,8 @@ final class SbeTrader implements ExchangeListener, AutoCloseable
     private final OrderLedger ledger;
     private final String prefix;
     private long next = 1;
+    private String loggedOutBecause;
+    private long loggedOutNs;
 
     SbeTrader(final Aeron aeron, final String gatewayChannel, final String user, final long account,
         final int responseStream)
@@ -126,8 +129,30 @@ final class SbeTrader implements ExchangeListener, AutoCloseable
         return client.foreignSessionMessages();
     }
 
+    /**
+     * @return how the session ended, if the gateway ended it (the reason and text of its Logout), else null.
+     */
+    String loggedOutBecause()
+    {
+        return loggedOutBecause;
+    }
+
+    /**
+     * @return when the gateway ended the session (System.nanoTime), meaningful with {@link #loggedOutBecause()}.
+     */
+    long loggedOutNs()
+    {
+        return loggedOutNs;
+    }
+
     public void onLogonResponse(final LogonResponseDecoder response)
     {
+    }
+
+    public void onLogout(final LogoutDecoder logout)
+    {
+        loggedOutBecause = logout.reason() + " \"" + logout.text() + "\"";
+        loggedOutNs = System.nanoTime();
     }
 
     public void onExecutionReport(final ExecutionReportDecoder report)
