@@ -37,17 +37,17 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gateway's link to the engine nodes of a pair: it publishes to every node's ingress, subscribes to every node's
- * egress and status, follows the node claiming PRIMARY at the highest epoch ({@link PrimarySelector}) and sends
- * commands and control messages only there ({@link EngineIngress}). Client-bound events reach the agent's
- * {@link EventHandler} only if they are for this gateway and new: not of an epoch older than the newest seen, not
- * from a node other than the followed one at an epoch below the followed one's, not of an epoch below the one the node
- * last claimed PRIMARY at, and not already delivered ({@link EgressDeduplicator}, which needs the first command
- * sequence of the node's epoch from its EngineStatus). An event of an epoch the node has not yet claimed PRIMARY at in
- * a status the router has seen (egress and status are separate streams; a node announces its new epoch at once) is
- * held, and that node's egress with it, until the status arrives. BusinessRejects carry no command sequence and are
- * not deduplicated. On a switch, the control messages sent to the old primary since shortly before it was last heard
- * from are sent again to the new one ({@link EngineIngress#resendSince(long)}).
+ * The gateway's link to the engine nodes (one, or a cluster's members): it publishes to every node's ingress,
+ * subscribes to every node's egress and status, follows the node claiming PRIMARY at the highest epoch
+ * ({@link PrimarySelector}) and sends commands and control messages only there ({@link EngineIngress}). Client-bound
+ * events reach the agent's {@link EventHandler} only if they are for this gateway and new: not of an epoch older than
+ * the newest seen, not from a node other than the followed one at an epoch below the followed one's, not of an epoch
+ * below the one the node last claimed PRIMARY at, and not already delivered ({@link EgressDeduplicator}, which needs
+ * the first command sequence of the node's epoch from its EngineStatus). An event of an epoch the node has not yet
+ * claimed PRIMARY at in a status the router has seen (egress and status are separate streams; a node announces its new
+ * epoch at once) is held, and that node's egress with it, until the status arrives. BusinessRejects carry no command
+ * sequence and are not deduplicated. On a switch, the control messages sent to the old primary since shortly before it
+ * was last heard from are sent again to the new one ({@link EngineIngress#resendSince(long)}).
  * <p>
  * A single node is followed the same way once it has sent a status (until then, and with a stand-in engine that sends
  * none, commands go to it unconditionally): while its status is silent new commands are refused (NO_PRIMARY), and a
@@ -70,6 +70,13 @@ import java.util.concurrent.TimeUnit;
  * protocols translate it as they translate the engine's. Either way, no command is executed twice and none goes
  * unanswered; commands the gateway cannot forward while it follows no primary are refused at once (NO_PRIMARY).
  * <p>
+ * A command can also go unanswered with the primary unchanged: lost on its way into the primary's log (a cluster
+ * leader's ingress drops what waited in it when it leads a new term, and its client session can be lost). A command
+ * unanswered for twice the status timeout, while the primary it went to is heard from in the same era, is therefore
+ * put in doubt and settled the same way: the barrier goes to that same primary, which answers in order, so a command
+ * still unanswered when the barrier is reached never reached its state and is re-submitted. One re-submitted so and
+ * unanswered again is answered OUTCOME_UNKNOWN, so that an answer the router cannot match never loops.
+ * <p>
  * Thread safety: one instance per agent, used on the agent's thread only.
  */
 public final class EngineRouter implements AutoCloseable
@@ -80,7 +87,10 @@ public final class EngineRouter implements AutoCloseable
     private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
     private static final java.nio.ByteOrder ORDER = MessageHeaderDecoder.BYTE_ORDER;
     private static final long EXPIRY_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
-    /** A command unanswered for this long, its primary unchanged, is taken as answered elsewhere and forgotten. */
+    /**
+     * A command unanswered for this long (or five status timeouts, if longer), its primary unchanged, is taken as
+     * answered elsewhere and forgotten.
+     */
     private static final long UNANSWERED_EXPIRY_NS = TimeUnit.SECONDS.toNanos(60);
 
     /**
@@ -170,7 +180,9 @@ public final class EngineRouter implements AutoCloseable
     private final AtomicCounter resubmitted;
     private final AtomicCounter answeredUnknown;
     private final AtomicCounter unansweredExpired;
+    private final AtomicCounter unansweredChecks;
     private final long statusTimeoutNs;
+    private final long unansweredExpiryNs;
     private final long[] primaryEpochs;
     private final long[] epochStartSequences;
     private final long[] ingressSequences;
@@ -199,6 +211,7 @@ public final class EngineRouter implements AutoCloseable
     private boolean resolving;
     private boolean resubmitDoubts;
     private boolean doubtUnsafe;
+    private boolean checkRound;
     private int barrierTarget = PrimarySelector.NONE;
     private long barrierToken;
     private long barrierSentNs;
@@ -209,6 +222,7 @@ public final class EngineRouter implements AutoCloseable
     private int resolveIndex;
     private int resolveCount;
     private long nextExpiryNs;
+    private long nextCheckNs;
     private long epoch;
     private long nowNs;
 
@@ -231,6 +245,8 @@ public final class EngineRouter implements AutoCloseable
         this.endpoints = ctx.engines();
         final int count = endpoints.size();
         this.statusTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.engineStatusTimeoutMs());
+        // after the primary has been asked about it twice (askAboutUnanswered), whatever the status timeout
+        this.unansweredExpiryNs = Math.max(UNANSWERED_EXPIRY_NS, 5 * statusTimeoutNs);
         this.selector = new PrimarySelector(count, statusTimeoutNs, true);
         this.validator = new MessageValidator(ctx.maxMessageLength());
         ingressPublications = new Publication[count];
@@ -250,6 +266,7 @@ public final class EngineRouter implements AutoCloseable
         resubmitted = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "commands in doubt re-submitted");
         answeredUnknown = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "commands in doubt answered unknown");
         unansweredExpired = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "unanswered commands forgotten");
+        unansweredChecks = aeron.addCounter(COUNTER_TYPE_ID, counterPrefix + "primary asked about unanswered commands");
         inFlight = new InFlightCommands(ctx.inFlightCapacity());
         ingress = new EngineIngress(null, inFlight);
         inDoubtAnswers = new InDoubtAnswers(inFlight);
@@ -351,7 +368,14 @@ public final class EngineRouter implements AutoCloseable
         if (nowNs - nextExpiryNs >= 0)
         {
             nextExpiryNs = nowNs + EXPIRY_INTERVAL_NS;
-            unansweredExpired.getAndAdd(inFlight.expire(nowNs - UNANSWERED_EXPIRY_NS));
+            unansweredExpired.getAndAdd(inFlight.expire(nowNs - unansweredExpiryNs));
+        }
+        final int primary = selector.primary();
+        if (nowNs - nextCheckNs >= 0 && !barrierPending && followsStatus() && primary != PrimarySelector.NONE &&
+            primary == followedEngine)
+        {
+            nextCheckNs = nowNs + EXPIRY_INTERVAL_NS;
+            work += askAboutUnanswered(primary);
         }
         return work;
     }
@@ -433,6 +457,7 @@ public final class EngineRouter implements AutoCloseable
                     eraStarts[doubtEngine] != doubtEpochStart ? -1 : lastSequencesSeen[doubtEngine];
             }
             inFlight.markAllInDoubt();
+            checkRound = false;
             barrierPending = true;
             barrierSent = false;
             resolving = false;
@@ -442,6 +467,31 @@ public final class EngineRouter implements AutoCloseable
         followedEngine = primary;
         followedEpoch = primaryEpochs[primary];
         followedEpochStart = epochStartSequences[primary];
+    }
+
+    /**
+     * Commands unanswered for twice the status timeout by a primary still heard from in the same era are in doubt:
+     * the barrier goes to that primary (see the class comment).
+     */
+    private int askAboutUnanswered(final int primary)
+    {
+        if (inFlight.markInDoubtSentBefore(nowNs - 2 * statusTimeoutNs) == 0)
+        {
+            return 0;
+        }
+        doubtUnsafe = false;
+        doubtEngine = followedEngine;
+        doubtEpoch = followedEpoch;
+        doubtEpochStart = followedEpochStart;
+        doubtBaseline = -1;
+        checkRound = true;
+        barrierPending = true;
+        barrierSent = false;
+        resolving = false;
+        barrierTarget = primary;
+        ingress.hold(true);
+        unansweredChecks.increment();
+        return 1;
     }
 
     /**
@@ -489,7 +539,7 @@ public final class EngineRouter implements AutoCloseable
             final int slot = doubtSlots[resolveIndex];
             if (inFlight.isInDoubt(slot))
             {
-                if (resubmitDoubts)
+                if (resubmitDoubts && !(checkRound && inFlight.checks(slot) > 1))
                 {
                     if (ingressPublications[primary].offer(inFlight.commands(), inFlight.commandOffset(slot),
                         inFlight.commandLength(slot)) <= 0)
@@ -517,6 +567,7 @@ public final class EngineRouter implements AutoCloseable
         barrierPending = false;
         resolving = false;
         doubtUnsafe = false;
+        checkRound = false;
         ingress.hold(false);
         return work + 1;
     }

@@ -48,6 +48,7 @@ public final class InFlightCommands
     private final long[] sentNs;
     private final long[] sendOrder;
     private final boolean[] inDoubt;
+    private final int[] checks;
     private final int[] nextFree;
     private final long[] sortScratch;
     private final UnsafeBuffer commands;
@@ -80,6 +81,7 @@ public final class InFlightCommands
         sentNs = new long[capacity];
         sendOrder = new long[capacity];
         inDoubt = new boolean[capacity];
+        checks = new int[capacity];
         nextFree = new int[capacity];
         sortScratch = new long[capacity];
         commands = new UnsafeBuffer(new byte[capacity * MAX_COMMAND_LENGTH]);
@@ -141,6 +143,7 @@ public final class InFlightCommands
         sentNs[slot] = nowNs;
         sendOrder[slot] = ++sendCounter;
         inDoubt[slot] = false;
+        checks[slot] = 0;
         commands.putBytes(slot * MAX_COMMAND_LENGTH, buffer, offset, length);
         int i = hashes[slot] & indexMask;
         while (index[i] != FREE)
@@ -201,6 +204,40 @@ public final class InFlightCommands
         }
         inDoubtCount = size;
         return inDoubtCount;
+    }
+
+    /**
+     * The commands sent before a time and still unanswered, though their primary has not changed, are in doubt: the
+     * primary is asked about them with a barrier (it answers in order, so one unanswered when the barrier is reached
+     * never reached its state).
+     *
+     * @param beforeNs the agent's clock time.
+     * @return how many are now in doubt.
+     */
+    public int markInDoubtSentBefore(final long beforeNs)
+    {
+        int marked = 0;
+        for (int slot = 0; slot < capacity; slot++)
+        {
+            if (isLive(slot) && !inDoubt[slot] && sentNs[slot] - beforeNs < 0)
+            {
+                inDoubt[slot] = true;
+                checks[slot]++;
+                marked++;
+            }
+        }
+        inDoubtCount += marked;
+        return marked;
+    }
+
+    /**
+     * @param slot a slot.
+     * @return how many times its command was marked in doubt for having waited too long ({@link
+     * #markInDoubtSentBefore}).
+     */
+    public int checks(final int slot)
+    {
+        return checks[slot];
     }
 
     /**

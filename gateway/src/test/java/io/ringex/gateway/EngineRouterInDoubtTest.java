@@ -42,7 +42,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * just after the last command of A's the router saw answered, the two unanswered orders cannot be in B unanswered, so
  * they are re-submitted to B after the barrier, before anything newer; if the window does not reach back that far,
  * each is answered by the gateway itself, OUTCOME_UNKNOWN, and nothing is re-submitted. A single node that restarts
- * is a new era of the same node: what it had not answered is settled the same way, from where its journal ends.
+ * is a new era of the same node: what it had not answered is settled the same way, from where its journal ends. And
+ * orders lost on their way into a primary that stays the same are asked about with a barrier and re-submitted once.
  */
 class EngineRouterInDoubtTest
 {
@@ -189,6 +190,49 @@ class EngineRouterInDoubtTest
     }
 
     @Test
+    void ordersLostOnTheirWayIntoAnUnchangedPrimaryAreAskedAboutAndReSubmittedOnce()
+    {
+        singleNodeTakesThreeOrdersAndAnswersOne();
+
+        // Orders 2 and 3 never reach the node's state, which stays PRIMARY in the same era: after twice the status
+        // timeout the router asks it with a barrier, and what is unanswered when the barrier is reached goes again.
+        stillPrimaryAfter(2 * STATUS_TIMEOUT_MS + 1);
+        final long token = awaitBarrier(ingressA);
+        assertEquals(Publication.BACK_PRESSURED, offerOrder(4), "new orders wait while the doubts are settled");
+        barrierReached(egressA, 1, token, 4);
+        assertEquals(List.of("NewOrder 2", "NewOrder 3"), received(ingressA, 2), "re-submitted, in order");
+        pollUntil("order 4 goes once they have", () -> offerOrder(4) > 0);
+        assertEquals(List.of("NewOrder 4"), received(ingressA, 1));
+        report(egressA, OURS, "2", 5, 1);
+        report(egressA, OURS, "4", 6, 1);
+        pollUntil("orders 2 and 4 answered", () -> delivered.size() == 3 && router.inFlight().size() == 1);
+
+        // Order 3 is lost again: asked about a second time, it is answered by the gateway, not sent a third time.
+        stillPrimaryAfter(2 * STATUS_TIMEOUT_MS + 1);
+        barrierReached(egressA, 1, awaitBarrier(ingressA), 7);
+        pollUntil("order 3 answered", () -> delivered.size() == 4);
+        assertEquals(List.of("1 NEW", "2 NEW", "4 NEW"), delivered.subList(0, 3));
+        assertTrue(delivered.get(3).startsWith("3 REJECTED OUTCOME_UNKNOWN seq -"), delivered.get(3));
+        assertEquals(0, router.inFlight().size());
+        pollUntil("a new order goes", () -> offerOrder(5) > 0);
+        assertEquals(List.of("NewOrder 5"), received(ingressA, 1), "order 3 was not sent again");
+    }
+
+    @Test
+    void aPrimaryThatAnsweredEverythingIsAskedAboutNothing()
+    {
+        singleNodeTakesThreeOrdersAndAnswersOne();
+        report(egressA, OURS, "2", 4, 1);
+        report(egressA, OURS, "3", 5, 1);
+        pollUntil("orders 2 and 3 answered", () -> delivered.size() == 3 && router.inFlight().size() == 0);
+
+        stillPrimaryAfter(2 * STATUS_TIMEOUT_MS + 1);
+        pollUntil("a new order goes at once", () -> offerOrder(4) > 0);
+        assertEquals(List.of("NewOrder 4"), received(ingressA, 1), "no barrier: nothing was unanswered");
+        assertFalse(router.isSettlingDoubts());
+    }
+
+    @Test
     void aSingleNodeWhoseStatusFallsSilentGetsNoOrdersUntilItIsBack()
     {
         router.close();
@@ -220,6 +264,16 @@ class EngineRouterInDoubtTest
         report(egressA, OURS, "1", 2, 1);
         report(egressA, THEIRS, "8", 3, 1);
         pollUntil("order 1 answered", () -> delivered.size() == 1 && router.inFlight().size() == 2);
+    }
+
+    /**
+     * The router's clock moves on by {@code ms}, and the single node's status says it is still PRIMARY in its era.
+     */
+    private void stillPrimaryAfter(final long ms)
+    {
+        nowNs += TimeUnit.MILLISECONDS.toNanos(ms);
+        status(statusA, NodeRole.PRIMARY, 1, 1);
+        pollUntil("the node still followed", () -> router.primary() == 0);
     }
 
     private void aTakesThreeOrdersAnswersOneAndDies()
