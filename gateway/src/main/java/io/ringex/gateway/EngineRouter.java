@@ -443,7 +443,9 @@ public final class EngineRouter implements AutoCloseable
         final boolean firstOfSingleNode = endpoints.size() == 1 && followedEngine == PrimarySelector.NONE;
         if (!firstOfSingleNode && (inFlight.size() > 0 || barrierPending))
         {
-            if (barrierPending)
+            // A check of the old primary (askAboutUnanswered) sent it nothing but its barrier: this change is the
+            // first one as far as the commands in doubt are concerned.
+            if (barrierPending && !checkRound)
             {
                 doubtUnsafe = true;
             }
