@@ -1070,19 +1070,7 @@ public final class CommandEncoder
             .accountId(accountId)
             .putQuoteId(quoteId, 0)
             .selfTradePrevention(stp);
-        final int count = entries.count();
-        final MassQuoteEncoder.EntriesEncoder group = massQuote.entriesCount(count);
-        for (int i = 0; i < count; i++)
-        {
-            group.next()
-                .quoteEntryId(entries.quoteEntryId(i))
-                .quoteSetId(entries.quoteSetId(i))
-                .instrumentId(entries.instrumentId(i))
-                .bidPrice(entries.bidPrice(i))
-                .bidSize(entries.bidSize(i))
-                .offerPrice(entries.offerPrice(i))
-                .offerSize(entries.offerSize(i));
-        }
+        entries.writeTo(massQuote);
         return HEADER + massQuote.encodedLength();
     }
 

@@ -1,5 +1,8 @@
 package io.ringex.client;
 
+import io.ringex.protocol.MessageCatalog;
+import io.ringex.protocol.codecs.MassQuoteEncoder;
+
 /**
  * The entries of one mass quote, filled in and reused: {@link #clear()}, then {@link #add} once per instrument (up to
  * {@link #MAX_ENTRIES}), then hand it to {@link ExchangeClient#massQuote} or {@link CommandEncoder#massQuote}. Each
@@ -13,7 +16,7 @@ package io.ringex.client;
 public final class QuoteEntries
 {
     /** Most entries in one mass quote (the engine refuses more: TOO_MANY_QUOTE_ENTRIES). */
-    public static final int MAX_ENTRIES = 10;
+    public static final int MAX_ENTRIES = MessageCatalog.MAX_QUOTE_ENTRIES;
 
     private final long[] quoteEntryIds = new long[MAX_ENTRIES];
     private final int[] quoteSetIds = new int[MAX_ENTRIES];
@@ -139,5 +142,26 @@ public final class QuoteEntries
     public long offerSize(final int index)
     {
         return offerSizes[index];
+    }
+
+    /**
+     * Write the entries as a MassQuote's group.
+     *
+     * @param massQuote wrapped, its root block written.
+     */
+    void writeTo(final MassQuoteEncoder massQuote)
+    {
+        final MassQuoteEncoder.EntriesEncoder group = massQuote.entriesCount(count);
+        for (int i = 0; i < count; i++)
+        {
+            group.next()
+                .quoteEntryId(quoteEntryIds[i])
+                .quoteSetId(quoteSetIds[i])
+                .instrumentId(instrumentIds[i])
+                .bidPrice(bidPrices[i])
+                .bidSize(bidSizes[i])
+                .offerPrice(offerPrices[i])
+                .offerSize(offerSizes[i]);
+        }
     }
 }

@@ -126,6 +126,12 @@ public final class MessageCatalog
     /** Size of the length prefix of var data. */
     public static final int VAR_DATA_HEADER_LENGTH = 4;
 
+    /**
+     * Most entries of one MassQuote (schema version 3): the gateways refuse more (TOO_MANY_QUOTE_ENTRIES) before the
+     * engine sees it, and the engine refuses more too.
+     */
+    public static final int MAX_QUOTE_ENTRIES = 10;
+
     private static final int MAX_TEMPLATE_ID = 255;
     private static final Kind[] KINDS = new Kind[MAX_TEMPLATE_ID + 1];
     private static final int[] BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];

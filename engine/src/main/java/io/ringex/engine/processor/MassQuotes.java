@@ -7,6 +7,7 @@ import io.ringex.engine.book.Quote;
 import io.ringex.engine.risk.Account;
 import io.ringex.engine.risk.RiskChecks;
 import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.codecs.MassQuoteDecoder;
 import io.ringex.protocol.codecs.OrderAction;
 import io.ringex.protocol.codecs.QuoteCancelDecoder;
@@ -45,7 +46,7 @@ import io.ringex.protocol.codecs.RejectReason;
 final class MassQuotes
 {
     /** Most entries in one MassQuote. */
-    static final int MAX_ENTRIES = 10;
+    static final int MAX_ENTRIES = MessageCatalog.MAX_QUOTE_ENTRIES;
 
     private static final int NONE = 0;
     private static final int KEEP = 1;
