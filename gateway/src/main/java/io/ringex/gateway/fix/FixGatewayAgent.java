@@ -108,6 +108,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private final Int2ObjectHashMap<FixSession> sessionsByNumber = new Int2ObjectHashMap<>();
     private final FixFields fields = new FixFields();
     private final FixCommandTranslator commandTranslator = new FixCommandTranslator();
+    private final FixQuoteTranslator quoteTranslator = new FixQuoteTranslator();
     private final FixEventTranslator eventTranslator = new FixEventTranslator();
     private final FixDictionaryCheck dictionaryCheck = new FixDictionaryCheck();
     private final StringBuilder identity = new StringBuilder(128);
@@ -684,7 +685,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             return action;
         }
         final char msgType = messageType == 'D' || messageType == 'F' || messageType == 'G' || messageType == 'q' ||
-            messageType == 'H' ? (char)messageType :
+            messageType == 'H' || messageType == 'i' || messageType == 'Z' ? (char)messageType :
             messageType == OrderMassStatusRequestDecoder.MESSAGE_TYPE ? FixCommandTranslator.ORDER_MASS_STATUS_REQUEST :
             '?';
 
@@ -702,18 +703,24 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         }
 
         final boolean firstAttempt = fixSession.ingressBackPressureStartNs == 0;
-        final RejectReason reason = commandTranslator.translate(
-            fields, msgType, fixSession.user, fixSession.sessionId, instruments, commandBuffer);
+        final boolean quote = msgType == 'i' || msgType == 'Z';
+        final RejectReason reason = quote ?
+            quoteTranslator.translate(buffer, offset, length, msgType, fixSession.user, fixSession.sessionId,
+                instruments, commandBuffer) :
+            commandTranslator.translate(
+                fields, msgType, fixSession.user, fixSession.sessionId, instruments, commandBuffer);
         if (reason != RejectReason.NONE)
         {
-            return reject(fixSession, msgType, seqNum, reason, commandTranslator.text());
+            return reject(fixSession, msgType, seqNum, reason,
+                quote ? quoteTranslator.text() : commandTranslator.text());
         }
         if (firstAttempt && !fixSession.throttle.tryAcquire(nowNs))
         {
             return reject(fixSession, msgType, seqNum, RejectReason.THROTTLED, null);
         }
 
-        final long result = ingress.offer(commandBuffer, 0, commandTranslator.encodedLength());
+        final long result = ingress.offer(commandBuffer, 0,
+            quote ? quoteTranslator.encodedLength() : commandTranslator.encodedLength());
         if (result > 0)
         {
             fixSession.ingressBackPressureStartNs = 0;
