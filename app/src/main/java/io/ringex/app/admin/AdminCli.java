@@ -28,6 +28,7 @@ import static io.ringex.app.admin.AdminOptions.accounts;
 import static io.ringex.app.admin.AdminOptions.bandType;
 import static io.ringex.app.admin.AdminOptions.firstRequestId;
 import static io.ringex.app.admin.AdminOptions.instrumentLimits;
+import static io.ringex.app.admin.AdminOptions.instruments;
 import static io.ringex.app.admin.AdminOptions.money;
 import static io.ringex.app.admin.AdminOptions.operator;
 import static io.ringex.app.admin.AdminOptions.parse;
@@ -70,6 +71,9 @@ public final class AdminCli
         "  account limits --id N --max-order-quantity N --max-order-notional M --credit-limit M",
         "                 --position-limit N --max-open-orders N [--allow-short] [--instrument-limits ID=N,...]",
         "  account suspend|reactivate|close --id N",
+        "  account protection --id N --group G --instruments ID,... --interval-ms N --fill-limit N",
+        "                 [--quantity-limit N] [--notional-limit M] [--freeze-ms N] [--cancel-orders]",
+        "                                                (market-maker protection; --interval-ms 0 removes the group)",
         "  user add --username U --accounts ID,... [--fix-sender-comp-id X] [--cancel-on-disconnect]",
         "           [--throttle N] [--disabled] [--role trader|drop-copy|clearing]",
         "                                                (the password is read from the console or stdin)",
@@ -320,7 +324,7 @@ public final class AdminCli
     private int account(final List<String> args)
     {
         final String verb = verb("account", args, Set.of("open", "deposit", "withdraw", "limits", "suspend",
-            "reactivate", "close"));
+            "reactivate", "close", "protection"));
         final List<String> rest = args.subList(1, args.size());
         final CommandLineOptions options = switch (verb)
         {
@@ -330,6 +334,9 @@ public final class AdminCli
             case "limits" -> parse("account limits", rest, Set.of("--id", "--max-order-quantity",
                 "--max-order-notional", "--credit-limit", "--position-limit", "--max-open-orders",
                 "--instrument-limits"), Set.of("--allow-short"));
+            case "protection" -> parse("account protection", rest, Set.of("--id", "--group", "--instruments",
+                "--interval-ms", "--fill-limit", "--quantity-limit", "--notional-limit", "--freeze-ms"),
+                Set.of("--cancel-orders"));
             default -> parse("account " + verb, rest, Set.of("--id"), Set.of());
         };
         options.requirePositionals(0, "options only");
@@ -372,6 +379,23 @@ public final class AdminCli
                 final boolean allowShort = options.has("--allow-short");
                 return change(options, operator, "set limits of account " + id, (c, r) -> c.setLimits(r, id,
                     maxQuantity, maxNotional, credit, positionLimit, maxOpen, allowShort, instruments, limits));
+            }
+            case "protection" ->
+            {
+                final int group = (int)Math.min(Integer.MAX_VALUE, requiredLong(options, "--group"));
+                final long intervalMs = requiredLong(options, "--interval-ms");
+                final int[] instruments = intervalMs == 0 && !options.has("--instruments") ? new int[0] :
+                    instruments(options.required("--instruments"));
+                final int fills = (int)Math.min(Integer.MAX_VALUE, options.longValue("--fill-limit", 0, 0));
+                final long quantity = options.longValue("--quantity-limit", 0, 0);
+                final long notional = money(options.string("--notional-limit", "0"), "--notional-limit");
+                final long freezeMs = options.longValue("--freeze-ms", 0, 0);
+                final boolean cancelOrders = options.has("--cancel-orders");
+                final long ms = 1_000_000L;
+                return change(options, operator, (intervalMs == 0 ? "remove" : "set") +
+                    " market-maker protection of account " + id + " group " + group, (c, r) ->
+                    c.setMarketMakerProtection(r, id, group, intervalMs * ms, quantity, notional, fills,
+                    freezeMs * ms, cancelOrders, instruments, reason));
             }
             default ->
             {

@@ -190,6 +190,29 @@ final class AdminOptions
         return limits;
     }
 
+    static int[] instruments(final String text)
+    {
+        final String[] parts = text.split(",", -1);
+        final int[] instruments = new int[parts.length];
+        for (int i = 0; i < parts.length; i++)
+        {
+            try
+            {
+                instruments[i] = Integer.parseInt(parts[i].trim());
+            }
+            catch (final NumberFormatException ex)
+            {
+                instruments[i] = 0;
+            }
+            if (instruments[i] <= 0)
+            {
+                throw new CommandLineOptions.UsageException("--instruments: a list of instrument ids (was '" + text +
+                    "')");
+            }
+        }
+        return instruments;
+    }
+
     /** Request ids from the clock: distinct across runs, so the journal's audit trail tells runs apart. */
     static long firstRequestId()
     {

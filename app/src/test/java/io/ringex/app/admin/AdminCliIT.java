@@ -186,6 +186,20 @@ class AdminCliIT
             "--max-order-quantity", "100", "--max-order-notional", "10000", "--credit-limit", "0",
             "--position-limit", "1000", "--max-open-orders", "10", "--instrument-limits", "1=50", "--operator",
             "ops1"));
+        expect(0, "done: set market-maker protection of account 2001 group 1", admin("account", "protection",
+            "--id", "2001", "--group", "1", "--instruments", "1", "--interval-ms", "1000", "--fill-limit", "5",
+            "--notional-limit", "2500.5", "--freeze-ms", "30000", "--operator", "ops1"));
+        expect(1, "refused: set market-maker protection of account 2001 group 2: UNKNOWN_INSTRUMENT",
+            admin("account", "protection", "--id", "2001", "--group", "2", "--instruments", "99", "--interval-ms",
+            "1000", "--fill-limit", "5", "--operator", "ops1"));
+        expect(1, "refused: set market-maker protection of account 2001 group 2: INVALID_ARGUMENT",
+            admin("account", "protection", "--id", "2001", "--group", "2", "--instruments", "1", "--interval-ms",
+            "1000", "--fill-limit", "0", "--operator", "ops1"));
+        expect(2, "--instruments: a list of instrument ids (was '1,x')", admin("account", "protection", "--id",
+            "2001", "--group", "2", "--instruments", "1,x", "--interval-ms", "1000", "--fill-limit", "5",
+            "--operator", "ops1"));
+        expect(0, "done: remove market-maker protection of account 2001 group 1", admin("account", "protection",
+            "--id", "2001", "--group", "1", "--interval-ms", "0", "--operator", "ops1"));
         expect(0, "done: deposit 1000 to account 2001", admin("account", "deposit", "--id", "2001", "--amount",
             "1000", "--reference", "wire-1", "--operator", "ops1"));
         expect(1, "refused: withdraw 1500 from account 2001: INSUFFICIENT_CREDIT", admin("account", "withdraw",
@@ -240,7 +254,8 @@ class AdminCliIT
         expect(2, "--password: unknown option for user passwd", admin("user", "passwd", "--username", "carol",
             "--password", "x", "--operator", "ops1"));
         expect(2, "--id: given twice", admin("account", "close", "--id", "1", "--id", "2", "--operator", "ops1"));
-        expect(2, "account takes one of close, deposit, limits, open, reactivate, suspend, withdraw (not 'delete')",
+        expect(2, "account takes one of close, deposit, limits, open, protection, reactivate, suspend, withdraw " +
+            "(not 'delete')",
             admin("account", "delete", "--id", "1", "--operator", "ops1"));
 
         // the file again on the changed venue: what it no longer names is listed and left alone
