@@ -41,7 +41,7 @@ variant_opts=""
 base="${PORT_BASE:-47100}"
 echo_port=$base
 aio_sbe=$((base + 2)); aio_fix=$((base + 3)); aio_http=$((base + 4))
-ingress_port=$((base + 5)); control_port=$((base + 6)); dist_sbe=$((base + 7))
+ingress_port=$((base + 5)); control_port=$((base + 6)); dist_sbe=$((base + 7)); md_request_port=$((base + 8))
 read -r -a jvm_flags < "$here/protocol/target/classes/ringex-jvm.flags"
 bench_cp="$here/bench/ringex/target/classes:$(cat "$here/bench/ringex/target/classpath.txt")"
 csv="$out/results.csv"
@@ -139,6 +139,8 @@ start_distributed()
     local outbound="aeron:udp?endpoint=localhost:0|control=localhost:$control_port|control-mode=dynamic"
     rm -rf "$dir" "$engine_aeron" "/dev/shm/ringex-e2e-gateway-$base"
     mkdir -p "$dir"
+    # the engine takes admin commands signed with this key only; ./ringex admin apply below signs with it
+    "$here/ringex" admin keygen --file "$dir/admin.keys" --name e2e-bench > "$out/keygen.log" 2>&1
     {
         echo "ringex.engine.node.id=1"
         echo "ringex.engine.role=PRIMARY"
@@ -150,6 +152,8 @@ start_distributed()
         echo "ringex.engine.journal.dir=$dir/journal"
         echo "ringex.engine.snapshot.dir=$dir/snapshots"
         echo "ringex.engine.journal.durability=PROCESS"
+        echo "ringex.engine.admin.keys.file=$dir/admin.keys"
+        echo "ringex.engine.marketdata.request.channel=aeron:udp?endpoint=localhost:$md_request_port"
         [ -n "$profile" ] && echo "ringex.engine.threading=$profile"
     } > "$dir/engine.properties"
     {
@@ -169,7 +173,7 @@ start_distributed()
     pids+=($!)
     wait_for "$out/engine.log" "RINGEX ENGINE READY" $!
     "$here/ringex" admin apply "$here/app/src/main/resources/reference-data/demo.yml" --operator e2e-bench \
-        --reason "benchmark venue" --aeron-dir "$engine_aeron" \
+        --reason "benchmark venue" --aeron-dir "$engine_aeron" --key-file "$dir/admin.keys" \
         --ingress "aeron:udp?endpoint=localhost:$ingress_port" --outbound "$outbound" > "$out/admin.log" 2>&1
     RINGEX_JAVA_OPTS="-Xms1g -Xmx1g ${VENUE_OPTS:-}" "$here/ringex" gateway "$dir/gateway.properties" \
         > "$out/gateway.log" 2>&1 &

@@ -2,12 +2,14 @@
  * Ringex risk dashboard. Plain JS: one EventSource (/api/stream) feeds the tables; the open detail panes and the
  * engine charts are fetched from the REST API at most twice a second while visible. The EventSource reconnects by
  * itself when the service restarts; if the service answers 401 (session gone) the page goes to the login form.
+ * Every time shown is UTC. What the page shows while the engine or the service is silent is greyed and dated
+ * ("stale"), never shown as live.
  */
 'use strict';
 
 const state = {
     tab: 'accounts', me: null, officer: false, snapshot: null, lastEventMs: 0, connected: false,
-    accountId: null, instrumentId: null, sort: 'utilisation', charts: {}, detailBusy: {},
+    accountId: null, instrumentId: null, sort: 'utilisation', charts: {}, detailBusy: {}, limits: null,
 };
 
 // ------------------------------------------------------------------ formatting
@@ -18,7 +20,7 @@ function dec(text, places) {
     if (text === null || text === undefined) {
         return '—';
     }
-    let value = Number(text);
+    const value = Number(text);
     if (!Number.isFinite(value)) {
         return text;
     }
@@ -38,18 +40,85 @@ function price(text) {
     const [whole, frac] = (neg ? text.slice(1) : text).split('.');
     return (neg ? '-' : '') + grouped(whole) + (frac !== undefined ? '.' + frac : '');
 }
-const qty = (n) => (n === null || n === undefined) ? '—' : grouped(String(n));
+/** Exact money text without the zeros past the second decimal: "250000.00000000" is "250000.00", 1e-8 stays. */
+function exactMoney(text) {
+    if (text === null || text === undefined) {
+        return '';
+    }
+    const [whole, frac = ''] = text.split('.');
+    const kept = frac.replace(/0+$/, '');
+    return whole + '.' + (kept.length < 2 ? kept.padEnd(2, '0') : kept);
+}
+/** Money text as integer units of 10^-8 (BigInt), or null if it is not a decimal with at most 8 places. */
+function moneyUnits(text) {
+    const m = /^\s*(-?)(\d+)(?:\.(\d{0,8}))?\s*$/.exec(text || '');
+    if (!m) {
+        return null;
+    }
+    const units = BigInt(m[2]) * 100000000n + BigInt((m[3] || '').padEnd(8, '0') || '0');
+    return m[1] ? -units : units;
+}
+const qty = (n) => (n === null || n === undefined) ? '—' : (n < 0 ? '-' : '') + grouped(String(Math.abs(n)));
 const pct = (r) => (r * 100).toFixed(1) + '%';
 const signClass = (text) => Number(text) > 0 ? 'pos' : (Number(text) < 0 ? 'neg' : '');
 const usageClass = (r) => r > 0.9 ? 'red' : (r >= 0.7 ? 'amber' : 'green');
-const time = (ns) => ns ? new Date(ns / 1e6).toLocaleTimeString('en-GB', { hour12: false }) : '—';
+const pad2 = (n) => String(n).padStart(2, '0');
+/** UTC wall time of ms since the epoch, HH:MM:SS: the page's one convention (the Audit's too). */
+function utc(ms) {
+    if (!ms) {
+        return '—';
+    }
+    const d = new Date(ms);
+    return `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
+}
+/** Engine time, ns since the epoch, in UTC. */
+const time = (ns) => ns ? utc(ns / 1e6) : '—';
+const ago = (ms) => ms < 90000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60000)} min`;
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;',
     "'": '&#39;' }[c]));
 const LIMIT_NAMES = { CREDIT: 'credit', OPEN_ORDERS: 'open orders', POSITION: 'position' };
+/** What each action is called on the page (the API names them in capitals). */
+const ACTION_NAMES = {
+    SET_LIMITS: 'Set limits', KILL_SWITCH: 'Kill switch', TRADING_STATUS: 'Trading status',
+    TAKE_SNAPSHOT: 'Snapshot', PROMOTE: 'Promotion', UNLOCK_LOGONS: 'Logon unlock', ADD_INSTRUMENT: 'Add instrument',
+    AMEND_INSTRUMENT: 'Amend instrument', DELIST_INSTRUMENT: 'Delist instrument', OPEN_ACCOUNT: 'Open account',
+    ACCOUNT_STATUS: 'Account standing', DEPOSIT: 'Deposit', WITHDRAW: 'Withdrawal', UPSERT_USER: 'User',
+    SET_PASSWORD: 'Password',
+};
+const actionName = (a) => ACTION_NAMES[a] || a;
+const VERDICTS = { ACCEPTED: 'accepted by the engine', REJECTED: 'refused by the engine', TIMED_OUT: 'no answer',
+    PENDING: 'waiting for the engine', SENT: 'sent' };
+const symbolOf = (id) => state.snapshot?.instruments.find((i) => i.instrumentId === Number(id))?.symbol || `#${id}`;
 
 function bar(ratio, label) {
     const width = Math.min(100, Math.max(0, ratio * 100));
     return `<div class="bar ${usageClass(ratio)}"><i data-width="${width}"></i><span>${esc(label)}</span></div>`;
+}
+
+/** An account's standing and kill switch as one badge: each says what it means for new orders. */
+function accountBadge(a) {
+    const parts = [];
+    let cls = 'ok';
+    if (a.status === 'CLOSED') {
+        parts.push('closed');
+        cls = 'bad';
+    } else if (a.status === 'SUSPENDED') {
+        parts.push('suspended');
+        cls = 'warn';
+    }
+    if (a.killSwitch) {
+        parts.push('killed');
+        cls = 'bad';
+    }
+    if (!parts.length) {
+        if (!a.status) {
+            return '<span class="badge muted" title="Standing not known yet: the engine sends it with its next ' +
+                'refresh">—</span>';
+        }
+        parts.push('active');
+    }
+    return `<span class="badge ${cls} standing" data-status="${esc(a.status || '')}" ` +
+        `data-killed="${a.killSwitch}">${parts.join(' · ')}</span>`;
 }
 
 /**
@@ -121,33 +190,62 @@ function connect() {
     };
 }
 
+/**
+ * Whether what the page shows is live, and if not why and since when: the service unreachable (no push for 4 s), or
+ * the engine silent (its last EngineStatus older than the service's timeout). Either way the figures are as of the
+ * last thing heard.
+ */
+function liveness() {
+    const now = Date.now();
+    const engine = state.snapshot?.engine;
+    if (!state.connected || now - state.lastEventMs > 4000) {
+        return { live: false, why: 'service', sinceMs: state.lastEventMs,
+            text: state.lastEventMs ? `No connection to the risk service for ${ago(now - state.lastEventMs)}: ` +
+                `every figure is as of ${utc(state.lastEventMs)} UTC.` : 'Not connected to the risk service yet.' };
+    }
+    if (engine && engine.seen && !engine.up) {
+        const heardMs = state.lastEventMs - engine.lastStatusAgeMs;
+        return { live: false, why: 'engine', sinceMs: heardMs,
+            text: `The engine has been silent for ${ago(now - heardMs)}: figures are as of its last status, ` +
+                `${utc(heardMs)} UTC.` };
+    }
+    if (!engine || !engine.seen) {
+        return { live: false, why: 'engine', sinceMs: 0, text: 'No EngineStatus received yet.' };
+    }
+    return { live: true };
+}
+
 function updateConnection() {
     const el = document.getElementById('conn');
     const text = document.getElementById('conn-text');
-    const stale = Date.now() - state.lastEventMs > 4000;
     const engine = state.snapshot?.engine;
+    const live = liveness();
     let cls = 'conn-down';
     let label = 'Reconnecting…';
-    if (state.connected && !stale) {
-        if (engine && engine.up) {
-            cls = 'conn-up';
-            label = 'Live';
-        } else {
-            cls = 'conn-warn';
-            label = engine && engine.seen ? `Engine silent ${Math.round(engine.lastStatusAgeMs / 1000)} s`
-                : 'No engine status';
-        }
+    if (live.live) {
+        cls = 'conn-up';
+        label = 'Live';
+    } else if (live.why === 'engine') {
+        cls = 'conn-warn';
+        label = engine && engine.seen ? `Engine silent ${ago(Date.now() - live.sinceMs)}` : 'No engine status';
     }
     el.className = 'conn ' + cls;
     text.textContent = label;
     const badge = document.getElementById('engine-badge');
     if (engine && engine.seen) {
-        badge.textContent = `${engine.role} · epoch ${engine.epoch} · node ${engine.nodeId}`;
-        badge.className = 'badge ' + (engine.up ? (engine.role === 'PRIMARY' ? 'ok' : 'warn') : 'bad');
+        const what = `${engine.role} · epoch ${engine.epoch} · node ${engine.nodeId}`;
+        badge.textContent = live.live ? what : `${what} · last heard ${utc(live.sinceMs)}`;
+        badge.className = 'badge ' + (live.live ? (engine.role === 'PRIMARY' ? 'ok' : 'warn') : 'stale');
+        badge.title = live.live ? 'The engine node followed' : live.text;
     } else {
         badge.textContent = 'engine: no status';
         badge.className = 'badge muted';
     }
+    document.body.classList.toggle('stale', !live.live);
+    const banner = document.getElementById('stale-banner');
+    banner.hidden = live.live;
+    banner.textContent = live.live ? '' : live.text;
+    document.getElementById('clock').textContent = `${utc(Date.now())} UTC`;
 }
 
 // ------------------------------------------------------------------ rendering
@@ -162,6 +260,7 @@ function render() {
     renderActions(s.actions);
     renderGlance(s);
     fillSelects(s);
+    applyStandby(s.engine);
     consoleRender(s);
     if (state.tab === 'engine') {
         renderEngineCards(s.engine);
@@ -178,27 +277,31 @@ const SORTS = {
     account: (a, b) => a.accountId - b.accountId,
 };
 
+const INCOMPLETE = 'Positions incomplete: the engine\'s refresh has not listed all of this account\'s positions ' +
+    'since the service started or followed another node (it does within one refresh interval)';
+
 function renderAccounts(accounts) {
     const rows = [...accounts].sort(SORTS[state.sort]);
     document.getElementById('accounts-empty').hidden = rows.length > 0;
     document.querySelector('#accounts-table tbody').innerHTML = rows.map((a) => `
         <tr data-id="${a.accountId}" class="${a.accountId === state.accountId ? 'selected' : ''}">
             <td class="mono">${a.accountId}</td>
-            <td title="credit ${pct(a.creditUsage)} · open orders ${pct(a.openOrdersUsage)} · position ${pct(a.positionUsage)}">
-                ${bar(a.utilisation, `${pct(a.utilisation)} ${LIMIT_NAMES[a.utilisationOf]}`)}</td>
+            <td title="credit ${pct(a.creditUsage)} · open orders ${pct(a.openOrdersUsage)} · position ${pct(a.positionUsage)}${a.positionsComplete ? '' : ' · ' + INCOMPLETE}">
+                ${bar(a.utilisation, `${pct(a.utilisation)} ${LIMIT_NAMES[a.utilisationOf]}${a.positionsComplete ? '' : ' (partial)'}`)}</td>
             <td class="num">${money(a.exposure)}</td>
             <td class="num ${signClass(a.balance) === 'neg' ? 'neg' : ''}">${money(a.balance)}</td>
             <td class="num ${signClass(a.totalPnl)}">${money(a.totalPnl)}</td>
             <td class="num">${a.openOrders}/${a.maxOpenOrders}</td>
-            <td>${a.killSwitch ? '<span class="badge bad">KILLED</span>' : '<span class="badge ok">active</span>'}</td>
+            <td>${accountBadge(a)}</td>
         </tr>`).join('');
     applyWidths(document.querySelector('#accounts-table tbody'));
     const total = (key) => accounts.reduce((sum, a) => sum + Number(a[key]), 0);
     const killed = accounts.filter((a) => a.killSwitch).length;
+    const suspended = accounts.filter((a) => a.status === 'SUSPENDED').length;
     const worst = rows.length ? Math.max(...rows.map((a) => a.utilisation)) : 0;
     const pnl = total('totalPnl');
     document.getElementById('venue-totals').innerHTML = `
-        <div><b>Accounts</b><span>${accounts.length}</span><small>${killed} killed</small></div>
+        <div><b>Accounts</b><span>${accounts.length}</span><small>${killed} killed · ${suspended} suspended</small></div>
         <div><b>Total exposure</b><span>${money(String(total('exposure')))}</span><small>USD</small></div>
         <div><b>Total P&amp;L</b><span class="${signClass(pnl)}">${money(String(pnl))}</span><small>USD</small></div>
         <div><b>Reserved by open orders</b><span>${money(String(total('reserved')))}</span><small>USD</small></div>
@@ -236,8 +339,9 @@ function renderGlance(s) {
             <td class="num pos">${price(i.bidPrice)}</td><td class="num neg">${price(i.askPrice)}</td>
         </tr>`).join('') || '<tr><td colspan="5" class="empty">No instruments yet.</td></tr>';
     document.querySelector('#glance-actions tbody').innerHTML = s.actions.slice(0, 5).map((a) => `
-        <tr><td>${new Date(a.requestedAtMs).toLocaleTimeString('en-GB', { hour12: false })}</td>
-            <td>${esc(a.action)}</td><td>${esc(a.target)}</td><td>${actionBadge(a.status)}</td></tr>`).join('') ||
+        <tr><td>${utc(a.requestedAtMs)}</td>
+            <td class="wrap">${esc(actionName(a.action))}</td><td class="wrap">${esc(a.target)}</td>
+            <td>${actionBadge(a.status)}</td></tr>`).join('') ||
         '<tr><td colspan="4" class="empty">No actions yet.</td></tr>';
 }
 
@@ -253,30 +357,46 @@ function actionBadge(status) {
 
 function renderActions(actions) {
     document.querySelector('#actions-table tbody').innerHTML = actions.slice(0, 20).map((a) => `
-        <tr><td class="mono">${a.requestId}</td><td>${esc(a.action)}</td><td>${esc(a.target)}</td>
+        <tr><td class="mono">${a.requestId}</td><td class="wrap">${esc(actionName(a.action))}</td>
+            <td class="wrap">${esc(a.target)}</td><td class="wrap">${esc(a.reason || '—')}</td>
             <td>${esc(a.requestedBy)}</td>
             <td title="${esc(a.rejectReason || '')}">${actionBadge(a.status)}${a.rejectReason ? ' ' + esc(a.rejectReason) : ''}</td>
-            <td>${new Date(a.requestedAtMs).toLocaleTimeString('en-GB', { hour12: false })}</td></tr>`).join('') ||
-        '<tr><td colspan="6" class="empty">No actions yet.</td></tr>';
+            <td>${utc(a.requestedAtMs)}</td></tr>`).join('') ||
+        '<tr><td colspan="7" class="empty">No actions yet.</td></tr>';
 }
 
+/** Account pickers list every account by id and start blank: an action names its account on purpose. */
 function fillSelects(s) {
+    const ids = s.accounts.map((a) => a.accountId).sort((x, y) => x - y);
     for (const sel of document.querySelectorAll('.account-select')) {
-        const ids = s.accounts.map((a) => a.accountId).sort((x, y) => x - y);
-        if (sel.options.length !== ids.length) {
-            const keep = sel.value || (state.accountId !== null ? String(state.accountId) : '');
-            sel.innerHTML = ids.map((id) => `<option value="${id}">${id}</option>`).join('');
-            if (keep) {
-                sel.value = keep;
-            }
+        if (sel.options.length !== ids.length + 1) {
+            const keep = sel.value;
+            sel.innerHTML = '<option value="">choose an account…</option>' +
+                ids.map((id) => `<option value="${id}">${id}</option>`).join('');
+            sel.value = ids.includes(Number(keep)) ? keep : '';
         }
     }
     for (const sel of document.querySelectorAll('.instrument-select')) {
-        if (sel.options.length !== s.instruments.length) {
-            sel.innerHTML = s.instruments.map((i) => `<option value="${i.instrumentId}">${esc(i.symbol)}</option>`)
-                .join('');
+        if (sel.options.length !== s.instruments.length + 1) {
+            const keep = sel.value;
+            sel.innerHTML = '<option value="">choose an instrument…</option>' +
+                s.instruments.map((i) => `<option value="${i.instrumentId}">${esc(i.symbol)}</option>`).join('');
+            sel.value = s.instruments.some((i) => String(i.instrumentId) === keep) ? keep : '';
         }
     }
+}
+
+/** "Promote standby" only where a standby is configured: with one engine there is nothing to promote. */
+function applyStandby(engine) {
+    const pair = Boolean(engine && engine.nodes && engine.nodes.length > 1);
+    const button = document.querySelector('#form-ops .promote');
+    button.disabled = !state.officer || !pair;
+    button.title = !pair ? 'No standby configured (ringex.risk.standby.*): there is nothing to promote' :
+        (state.officer ? '' : 'Needs the RISK_OFFICER role');
+    document.querySelector('#form-ops input[name=nodeId]').disabled = !pair;
+    document.querySelector('#form-ops .promote-hint').textContent = pair ?
+        'Promotion publishes a NewEpoch request on the standby\'s control stream; node id 0 means the node of the ' +
+        'pair that is not the primary.' : 'No standby is configured: this service watches one engine node.';
 }
 
 // ------------------------------------------------------------------ details (REST, throttled)
@@ -300,6 +420,10 @@ function refreshDetail() {
     }
 }
 
+/** A link that starts an order's trail in the Audit tab. */
+const trailLink = (orderId) => `<a href="#audit" class="trail" data-order="${orderId}" ` +
+    `title="Show order ${orderId}'s trail, replayed from the journal">${orderId}</a>`;
+
 async function loadAccount() {
     const { status, body: d } = await api(`api/accounts/${state.accountId}`);
     const pane = document.getElementById('account-detail');
@@ -309,11 +433,12 @@ async function loadAccount() {
     }
     const s = d.summary;
     const killButton = s.killSwitch ?
-        `<button class="kill-toggle" data-active="false">Kill switch OFF</button>` :
-        `<button class="kill-toggle danger" data-active="true">Kill switch ON</button>`;
+        '<button class="kill-toggle" data-active="false">Release kill switch</button>' :
+        '<button class="kill-toggle danger" data-active="true">Activate kill switch</button>';
+    const limits = d.limits;
     pane.innerHTML = `
         <div class="detail-head"><h2>Account <span class="mono">${s.accountId}</span></h2>
-            ${s.killSwitch ? '<span class="badge bad">KILLED</span>' : '<span class="badge ok">active</span>'}
+            ${accountBadge(s)}
             <div class="buttons officer-only">${killButton}</div></div>
         <div class="kv">
             <div><b>Balance</b><span>${money(s.balance)}</span></div>
@@ -323,16 +448,20 @@ async function loadAccount() {
             <div><b>Unrealised</b><span class="${signClass(s.unrealisedPnl)}">${money(s.unrealisedPnl)}</span></div>
             <div><b>Reserved</b><span>${money(s.reserved)}</span></div>
         </div>
-        <table class="grid small"><colgroup><col class="w100"><col><col class="w112"></colgroup><tbody>
+        <table class="grid small"><colgroup><col class="w100"><col><col class="w130"></colgroup><tbody>
             <tr><td>Credit</td><td>${bar(s.creditUsage, pct(s.creditUsage))}</td><td class="num">${money(s.creditLimit)}</td></tr>
             <tr><td>Open orders</td><td>${bar(s.openOrdersUsage, pct(s.openOrdersUsage))}</td><td class="num">${s.openOrders}/${s.maxOpenOrders}</td></tr>
             <tr><td>Position</td><td>${bar(s.positionUsage, pct(s.positionUsage))}</td><td class="num">worst</td></tr>
         </tbody></table>
-        <div class="sub">Positions</div>
-        <table class="grid small"><colgroup><col class="w72"><col><col><col><col></colgroup>
+        <p class="hint limits-line">${limits.known ? `Default position limit ${qty(limits.defaultPositionLimit)} · ` +
+            `short selling ${limits.allowShort ? 'allowed' : 'not allowed'} · max order ${qty(limits.maxOrderQuantity)} / ` +
+            `${money(limits.maxOrderNotional)} USD` : 'Limits not known yet: the engine sends them with its next refresh.'}</p>
+        <div class="sub">Positions ${s.positionsComplete ? '' : '<span class="badge warn" title="' + esc(INCOMPLETE) +
+            '">incomplete</span>'}</div>
+        <table class="grid small positions"><colgroup><col class="w86"><col><col><col><col></colgroup>
             <thead><tr><th>Instr.</th><th class="num">Position</th><th class="num">Avg cost</th>
                 <th class="num">Mark</th><th class="num">P&amp;L</th></tr></thead><tbody>
-            ${d.positions.map((p) => `<tr title="limit ${qty(p.positionLimit)} · open buy ${qty(p.openBuyQuantity)} · open sell ${qty(p.openSellQuantity)}">
+            ${d.positions.map((p) => `<tr data-instrument="${p.instrumentId}" title="limit ${qty(p.positionLimit)} · open buy ${qty(p.openBuyQuantity)} · open sell ${qty(p.openSellQuantity)} · mark and P&L as of this position's last update">
                 <td>${esc(p.symbol)}</td>
                 <td class="num ${p.usage > 0.9 ? 'neg' : ''}">${qty(p.position)}</td>
                 <td class="num">${price(p.averageCost)}</td><td class="num">${price(p.markPrice)}</td>
@@ -340,15 +469,16 @@ async function loadAccount() {
                 '<tr><td colspan="5" class="empty">No positions.</td></tr>'}
         </tbody></table>
         <div class="sub">Recent fills</div>
-        <table class="grid small"><colgroup><col class="w72"><col class="w76"><col class="w44"><col><col></colgroup>
-            <thead><tr><th>Time</th><th>Instr.</th><th>Side</th><th class="num">Qty</th><th class="num">Price</th></tr></thead><tbody>
+        <table class="grid small fills"><colgroup><col class="w72"><col class="w76"><col class="w44"><col><col><col class="w56"></colgroup>
+            <thead><tr><th>UTC</th><th>Instr.</th><th>Side</th><th class="num">Qty</th><th class="num">Price</th>
+                <th class="num">Order</th></tr></thead><tbody>
             ${d.recentFills.slice(0, 8).map((f) => `<tr><td>${time(f.timestampNs)}</td><td>${esc(f.symbol)}</td>
                 <td class="${f.side === 'BUY' ? 'pos' : 'neg'}">${f.side}</td><td class="num">${qty(f.quantity)}</td>
-                <td class="num">${price(f.price)}</td></tr>`).join('') ||
-                '<tr><td colspan="5" class="empty">No fills seen yet.</td></tr>'}
+                <td class="num">${price(f.price)}</td><td class="num">${trailLink(f.orderId)}</td></tr>`).join('') ||
+                '<tr><td colspan="6" class="empty">No fills seen yet.</td></tr>'}
         </tbody></table>
         <p class="hint">Open orders are shown as counts and open quantities per position; individual orders are not on
-            the risk stream.</p>`;
+            the risk stream. An order id opens its trail in the Audit tab.</p>`;
     applyWidths(pane);
     applyRole();
 }
@@ -385,12 +515,12 @@ async function loadInstrument() {
             <thead><tr><th class="num">#</th><th class="num">Bid qty</th><th class="num">Bid</th><th class="num">Ask</th>
                 <th class="num">Ask qty</th><th class="num">#</th></tr></thead>
             <tbody>${rows.join('')}</tbody></table>
-        <div class="sub">Candles (1 minute, OHLC)</div>
+        <div class="sub">Candles (1 minute, OHLC, UTC)</div>
         <canvas id="candles" class="candles" width="420" height="140"></canvas>
         <div class="sub">Trades (last 50)</div>
         <div class="tape">
-        <table class="grid small"><colgroup><col class="w70"><col><col><col class="w60"></colgroup>
-            <thead><tr><th>Time</th><th class="num">Price</th><th class="num">Qty</th><th>Aggr.</th></tr></thead>
+        <table class="grid small"><colgroup><col class="w72"><col><col><col class="w60"></colgroup>
+            <thead><tr><th>UTC</th><th class="num">Price</th><th class="num">Qty</th><th>Aggr.</th></tr></thead>
             <tbody>${d.tape.map((t) => `<tr><td>${time(t.timestampNs)}</td><td class="num">${price(t.price)}</td>
                 <td class="num">${qty(t.quantity)}</td><td class="${t.aggressorSide === 'BUY' ? 'pos' : 'neg'}">${t.aggressorSide}</td></tr>`).join('') ||
                 '<tr><td colspan="4" class="empty">No trades seen yet.</td></tr>'}</tbody></table></div>`;
@@ -399,25 +529,28 @@ async function loadInstrument() {
     applyRole();
 }
 
-// One-minute OHLC candles: a wick from low to high, a body from open to close (green up, red down).
+// One-minute OHLC candles: a wick from low to high, a body from open to close (green up, red down). The axis labels
+// are the highest high and the lowest low as the engine priced them (exact text at the instrument's scale).
 function drawCandles(canvas, candles) {
     const g = canvas.getContext('2d');
     g.clearRect(0, 0, canvas.width, canvas.height);
+    g.font = '11px system-ui, sans-serif';
     if (!candles.length) {
         g.fillStyle = '#7d8b99';
         g.fillText('No trades yet.', 8, 18);
         return;
     }
-    const lows = candles.map((c) => parseFloat(c.low));
-    const highs = candles.map((c) => parseFloat(c.high));
-    const min = Math.min(...lows);
-    const max = Math.max(...highs);
-    const pad = 12;
+    const highest = candles.reduce((m, c) => (parseFloat(c.high) > parseFloat(m.high) ? c : m), candles[0]).high;
+    const lowest = candles.reduce((m, c) => (parseFloat(c.low) < parseFloat(m.low) ? c : m), candles[0]).low;
+    const min = parseFloat(lowest);
+    const max = parseFloat(highest);
+    const pad = 14;
+    const left = 8 + Math.max(g.measureText(price(highest)).width, g.measureText(price(lowest)).width);
     const y = (p) => max === min ? canvas.height / 2 :
         pad + (max - parseFloat(p)) / (max - min) * (canvas.height - 2 * pad);
-    const step = Math.min(24, (canvas.width - 2 * pad) / candles.length);
+    const step = Math.min(24, (canvas.width - left - pad) / candles.length);
     candles.forEach((c, i) => {
-        const x = pad + i * step + step / 2;
+        const x = left + i * step + step / 2;
         const up = parseFloat(c.close) >= parseFloat(c.open);
         g.strokeStyle = g.fillStyle = up ? '#3fb950' : '#f85149';
         g.beginPath();
@@ -428,29 +561,35 @@ function drawCandles(canvas, candles) {
         g.fillRect(x - step * 0.3, top, Math.max(1, step * 0.6), Math.max(1, Math.abs(y(c.open) - y(c.close))));
     });
     g.fillStyle = '#7d8b99';
-    g.fillText(String(max), 2, 10);
-    g.fillText(String(min), 2, canvas.height - 2);
+    g.fillText(price(highest), 2, pad);
+    g.fillText(price(lowest), 2, canvas.height - 4);
     canvas.dataset.candles = String(candles.length);
+    canvas.dataset.labels = `${price(highest)} ${price(lowest)}`;
 }
 
 // ------------------------------------------------------------------ engine
 function renderEngineCards(e) {
     const last = (arr) => arr && arr.length ? arr[arr.length - 1] : 0;
     const h = state.engineHistory;
+    const live = liveness();
     const card = (label, value, unit, cls = '') =>
         `<div class="card"><b>${label}</b><span class="${cls}">${value}</span><small>${unit || ''}</small></div>`;
     const us = (ns) => (ns / 1000).toFixed(1);
-    document.getElementById('engine-cards').innerHTML = [
-        card('Role', e.seen ? e.role : '—', '', e.up ? (e.role === 'PRIMARY' ? 'pos' : '') : 'neg'),
+    const asOf = live.live ? [] : [`<div class="card as-of"><b>Figures as of</b><span>${live.sinceMs ? utc(live.sinceMs) : '—'}</span>` +
+        `<small>UTC · ${live.sinceMs ? ago(Date.now() - live.sinceMs) + ' ago' : 'nothing heard'}</small></div>`];
+    document.getElementById('engine-cards').innerHTML = asOf.concat([
+        card('Role', e.seen ? e.role : '—', live.live ? '' : 'last reported',
+            live.live ? (e.role === 'PRIMARY' ? 'pos' : '') : 'muted'),
         card('Epoch / node', e.seen ? `${e.epoch} / ${e.nodeId}` : '—'),
-        card('Throughput', h ? qty(Math.round(last(h.throughput))) : '—', 'cmd/s'),
+        card('Throughput', live.live ? (h ? qty(Math.round(last(h.throughput))) : '—') : '—',
+            live.live ? 'cmd/s (5 s)' : 'no current figure'),
         card('Latency p50', us(e.latencyNs.p50), 'µs'),
         card('p99 / p99.9', `${us(e.latencyNs.p99)} / ${us(e.latencyNs.p999)}`, 'µs'),
         card('Ring occupancy', (e.ringOccupancy * 100).toFixed(2), '%', e.ringOccupancy > 0.9 ? 'neg' : ''),
         card('Journal lag', qty(e.journalLag), 'slots'),
         // A node that replicates nothing (replication off, a standby) has no lag to show.
         card('Replication lag', e.replicating ? qty(e.replicationLag) : 'off', e.replicating ? 'slots' : ''),
-    ].concat((e.nodes && e.nodes.length > 1) ? e.nodes.map((n) => card(
+    ]).concat((e.nodes && e.nodes.length > 1) ? e.nodes.map((n) => card(
         `Node ${n.seen ? n.nodeId : '?'} (${esc(n.name)})${n.followed ? ' · followed' : ''}`,
         n.seen ? `${n.role} · epoch ${n.epoch}` : 'no status',
         n.seen ? `${(n.lastStatusAgeMs / 1000).toFixed(1)} s ago · hash ${n.stateHash}` : '',
@@ -488,7 +627,7 @@ async function refreshEngineCharts() {
         const h = e.history;
         state.engineHistory = h;
         renderEngineCards(e);
-        const labels = h.timeMs.map((t) => new Date(t).toLocaleTimeString('en-GB', { hour12: false }));
+        const labels = h.timeMs.map((t) => utc(t));
         const set = (c, series) => {
             if (!c) {
                 return;
@@ -524,13 +663,29 @@ async function refreshEngineCharts() {
 }
 
 // ------------------------------------------------------------------ actions
-function confirmAction(title, text) {
+/**
+ * The confirmation dialog: a title, a sentence, optionally a list of changes (before → after), and for an action a
+ * required reason. Resolves to the reason typed (or '' when none is asked), or null when cancelled.
+ */
+function confirmAction(title, text, { changes = null, reason = false } = {}) {
     const dialog = document.getElementById('confirm');
     document.getElementById('confirm-title').textContent = title;
     document.getElementById('confirm-text').textContent = text;
+    const list = document.getElementById('confirm-changes');
+    list.hidden = !changes;
+    list.innerHTML = changes ? changes.map((c) => `<li>${esc(c)}</li>`).join('') : '';
+    const reasonLabel = document.getElementById('confirm-reason-label');
+    const reasonInput = document.getElementById('confirm-reason');
+    reasonLabel.hidden = !reason;
+    reasonInput.required = reason;
+    reasonInput.value = '';
     return new Promise((resolve) => {
-        dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
+        dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok' ? reasonInput.value.trim() : null),
+            { once: true });
         dialog.showModal();
+        if (reason) {
+            reasonInput.focus();
+        }
     });
 }
 
@@ -543,19 +698,24 @@ function toast(text, kind) {
     el.timer = setTimeout(() => { el.hidden = true; }, 6000);
 }
 
-async function act(title, text, path, body) {
-    if (!await confirmAction(title, text)) {
-        return;
+/** Confirm (with a reason), send, and follow the engine's answer. */
+async function act(title, text, path, body, changes) {
+    const reason = await confirmAction(title, text, { changes, reason: true });
+    if (reason === null) {
+        return false;
     }
-    const { status, body: res } = await api(path, { method: 'POST', body });
+    const { status, body: res } = await api(path, { method: 'POST', body: Object.assign({}, body, { reason }) });
     if (status === 202) {
-        toast(`${res.action} sent (request ${res.requestId}); waiting for the engine…`, 'ok');
+        toast(`${actionName(res.action)}: ${res.target} — sent, waiting for the engine…`, 'ok');
         followAction(res.requestId);
-    } else if (status === 403) {
+        return true;
+    }
+    if (status === 403) {
         toast('Not allowed: the RISK_OFFICER role is needed.', 'bad');
     } else {
         toast(`Not sent (${status}): ${res ? res.message || res.error : ''}`, 'bad');
     }
+    return false;
 }
 
 async function followAction(requestId) {
@@ -563,8 +723,8 @@ async function followAction(requestId) {
         await new Promise((r) => setTimeout(r, 500));
         const { status, body } = await api(`api/actions/${requestId}`);
         if (status === 200 && body.status !== 'PENDING' && body.status !== 'SENT') {
-            toast(`${body.action} ${body.target}: ${body.status}${body.rejectReason ? ' (' + body.rejectReason + ')' : ''}`,
-                body.status === 'ACCEPTED' ? 'ok' : 'bad');
+            toast(`${actionName(body.action)}: ${body.target} — ${VERDICTS[body.status] || body.status}` +
+                `${body.rejectReason ? ' (' + body.rejectReason + ')' : ''}`, body.status === 'ACCEPTED' ? 'ok' : 'bad');
             return;
         }
     }
@@ -572,16 +732,15 @@ async function followAction(requestId) {
 
 function killSwitch(scope, accountId, active) {
     const target = scope === 'VENUE' ? 'the WHOLE VENUE' : `account ${accountId}`;
-    act(`Kill switch ${active ? 'ON' : 'OFF'}`, active ?
-        `Turn the kill switch ON for ${target}? Its open orders are cancelled and new orders refused.` :
-        `Turn the kill switch OFF for ${target}? Trading is allowed again.`,
+    act(active ? 'Activate the kill switch' : 'Release the kill switch', active ?
+        `Activate the kill switch of ${target}? Its open orders are cancelled and new orders refused.` :
+        `Release the kill switch of ${target}? Trading is allowed again.`,
     'api/actions/kill-switch', { scope, accountId: Number(accountId || 0), active });
 }
 
 function tradingStatus(instrumentId, status) {
-    const symbol = state.snapshot?.instruments.find((i) => i.instrumentId === Number(instrumentId))?.symbol ||
-        instrumentId;
-    act(status === 'HALTED' ? 'Halt instrument' : 'Resume instrument',
+    const symbol = symbolOf(instrumentId);
+    act(status === 'HALTED' ? `Halt ${symbol}` : `Resume ${symbol}`,
         status === 'HALTED' ? `Halt ${symbol}? New orders are refused; resting orders stay.` : `Resume trading in ${symbol}?`,
         'api/actions/trading-status', { instrumentId: Number(instrumentId), status });
 }
@@ -593,28 +752,15 @@ function wireActions() {
         killSwitch(f.scope.value, f.accountId.value, e.submitter.value === 'true');
     });
     document.getElementById('form-kill').scope.addEventListener('change', (e) => {
-        e.target.form.accountId.disabled = e.target.value === 'VENUE';
+        const venue = e.target.value === 'VENUE';
+        e.target.form.accountId.disabled = venue;
+        e.target.form.accountId.required = !venue;
     });
     document.getElementById('form-status').addEventListener('submit', (e) => {
         e.preventDefault();
         tradingStatus(e.target.instrumentId.value, e.submitter.value);
     });
-    const limits = document.getElementById('form-limits');
-    limits.accountId.addEventListener('change', () => prefillLimits(limits));
-    limits.addEventListener('submit', (e) => {
-        e.preventDefault();
-        const f = e.target;
-        const body = {
-            accountId: Number(f.accountId.value), creditLimit: f.creditLimit.value.trim(),
-            maxOrderNotional: f.maxOrderNotional.value.trim(), maxOrderQuantity: Number(f.maxOrderQuantity.value),
-            maxOpenOrders: Number(f.maxOpenOrders.value), defaultPositionLimit: Number(f.defaultPositionLimit.value),
-            allowShort: f.allowShort.checked, positionLimits: [],
-        };
-        act('Set limits', `Replace ALL limits of account ${body.accountId}: credit ${body.creditLimit}, ` +
-            `max order notional ${body.maxOrderNotional}, max order qty ${body.maxOrderQuantity}, ` +
-            `max open orders ${body.maxOpenOrders}, position limit ${body.defaultPositionLimit}` +
-            `${body.allowShort ? ', short allowed' : ''}?`, 'api/actions/limits', body);
-    });
+    wireLimits();
     document.getElementById('form-ops').addEventListener('submit', (e) => {
         e.preventDefault();
         if (e.submitter.value === 'snapshot') {
@@ -622,8 +768,7 @@ function wireActions() {
         } else {
             const nodeId = Number(e.target.nodeId.value);
             act('Promote standby', `Promote ${nodeId ? 'node ' + nodeId : 'the standby'} to primary with a new ` +
-                'epoch? Do this only when the ' +
-                'primary is known to be down.', 'api/actions/promote', { nodeId, epoch: 0 });
+                'epoch? Do this only when the primary is known to be down.', 'api/actions/promote', { nodeId, epoch: 0 });
         }
     });
     document.body.addEventListener('click', (e) => {
@@ -635,18 +780,158 @@ function wireActions() {
         if (st) {
             tradingStatus(state.instrumentId, st.dataset.status);
         }
+        const trail = e.target.closest('a.trail');
+        if (trail) {
+            e.preventDefault();
+            openTrail(trail.dataset.order);
+        }
     });
 }
 
-async function prefillLimits(form) {
-    const { status, body } = await api(`api/accounts/${form.accountId.value}`);
-    if (status === 200) {
-        form.creditLimit.value = Number(body.summary.creditLimit).toFixed(2);
-        form.maxOrderNotional.value = Number(body.maxOrderNotional).toFixed(2);
-        form.maxOrderQuantity.value = body.maxOrderQuantity;
-        form.maxOpenOrders.value = body.summary.maxOpenOrders;
-        form.defaultPositionLimit.value = Math.max(0, ...body.positions.map((p) => p.positionLimit));
+// ------------------------------------------------------------------ limits: every value shown, only changes sent
+const LIMIT_FIELDS = [
+    ['creditLimit', 'Credit limit', 'money'], ['maxOrderNotional', 'Max order notional', 'money'],
+    ['maxOrderQuantity', 'Max order quantity', 'qty'], ['maxOpenOrders', 'Max open orders', 'qty'],
+    ['defaultPositionLimit', 'Default position limit', 'qty'], ['allowShort', 'Short selling', 'flag'],
+];
+
+function limitsForm() {
+    return document.getElementById('form-limits');
+}
+
+function instrumentOptions(selected) {
+    return (state.snapshot?.instruments || []).map((i) => `<option value="${i.instrumentId}"` +
+        `${i.instrumentId === selected ? ' selected' : ''}>${esc(i.symbol)}</option>`).join('');
+}
+
+function addInstrumentLimitRow(instrumentId, limit) {
+    const row = document.createElement('tr');
+    row.innerHTML = `<td><select class="limit-instrument">${instrumentOptions(instrumentId)}</select></td>` +
+        `<td><input class="limit-value" type="number" min="0" required value="${limit ?? ''}"></td>` +
+        '<td><button type="button" class="remove-limit small-button" title="Back to the default limit">Remove</button></td>';
+    limitsForm().querySelector('.limits-instruments tbody').appendChild(row);
+}
+
+/** Show the account's limits as the engine holds them (GET /api/accounts/{id}/limits); nothing else is guessed. */
+async function loadLimits() {
+    const f = limitsForm();
+    const fields = f.querySelector('.limits-fields');
+    const note = f.querySelector('.limits-state');
+    f.querySelector('.limits-instruments tbody').innerHTML = '';
+    state.limits = null;
+    fields.disabled = true;
+    if (!f.accountId.value) {
+        note.textContent = 'Choose an account: its limits are shown as the engine holds them.';
+        return;
     }
+    const { status, body } = await api(`api/accounts/${f.accountId.value}/limits`);
+    if (status !== 200 || String(body.accountId) !== f.accountId.value) {
+        note.textContent = status === 200 ? '' : `Could not read the limits (${status}).`;
+        return;
+    }
+    if (!body.known) {
+        note.textContent = 'The engine has not sent this account\'s limits since the service started; it does with ' +
+            'its next refresh (a few seconds). Nothing can be changed until then.';
+        return;
+    }
+    state.limits = body;
+    f.creditLimit.value = exactMoney(body.creditLimit);
+    f.maxOrderNotional.value = exactMoney(body.maxOrderNotional);
+    f.maxOrderQuantity.value = body.maxOrderQuantity;
+    f.maxOpenOrders.value = body.maxOpenOrders;
+    f.defaultPositionLimit.value = body.defaultPositionLimit;
+    f.allowShort.checked = body.allowShort;
+    for (const p of body.positionLimits) {
+        addInstrumentLimitRow(p.instrumentId, p.positionLimit);
+    }
+    fields.disabled = !state.officer;
+    note.textContent = `Account ${body.accountId} is ${body.status.toLowerCase()}; these are the engine's current ` +
+        'limits. Change what you mean to: the rest is sent back as it is.';
+}
+
+/** What the form says now, in the API's shape. */
+function limitsInForm() {
+    const f = limitsForm();
+    const own = [...f.querySelectorAll('.limits-instruments tbody tr')].map((row) => ({
+        instrumentId: Number(row.querySelector('.limit-instrument').value),
+        positionLimit: Number(row.querySelector('.limit-value').value),
+    }));
+    return {
+        accountId: Number(f.accountId.value), creditLimit: f.creditLimit.value.trim(),
+        maxOrderNotional: f.maxOrderNotional.value.trim(), maxOrderQuantity: Number(f.maxOrderQuantity.value),
+        maxOpenOrders: Number(f.maxOpenOrders.value), defaultPositionLimit: Number(f.defaultPositionLimit.value),
+        allowShort: f.allowShort.checked, positionLimits: own,
+    };
+}
+
+/** Each change from the limits shown to the form's, as "what: before → after" for the confirmation. */
+function limitChanges(before, after) {
+    const changes = [];
+    const show = (kind, v) => kind === 'money' ? `${money(v)} USD` : kind === 'flag' ? (v ? 'allowed' : 'not allowed') :
+        qty(v);
+    for (const [key, label, kind] of LIMIT_FIELDS) {
+        const same = kind === 'money' ? moneyUnits(before[key]) === moneyUnits(after[key]) : before[key] === after[key];
+        if (!same) {
+            changes.push(`${label}: ${show(kind, before[key])} → ${show(kind, after[key])}`);
+        }
+    }
+    const was = new Map(before.positionLimits.map((p) => [p.instrumentId, p.positionLimit]));
+    const now = new Map(after.positionLimits.map((p) => [p.instrumentId, p.positionLimit]));
+    for (const id of [...new Set([...was.keys(), ...now.keys()])].sort((a, b) => a - b)) {
+        if (was.get(id) !== now.get(id)) {
+            const side = (v, dflt) => v === undefined ? `the default (${qty(dflt)})` : qty(v);
+            changes.push(`${symbolOf(id)} position limit: ${side(was.get(id), before.defaultPositionLimit)} → ` +
+                `${side(now.get(id), after.defaultPositionLimit)}`);
+        }
+    }
+    return changes;
+}
+
+function wireLimits() {
+    const f = limitsForm();
+    f.accountId.addEventListener('change', loadLimits);
+    f.querySelector('.add-instrument-limit').addEventListener('click', () => addInstrumentLimitRow(null, ''));
+    f.addEventListener('click', (e) => {
+        const remove = e.target.closest('.remove-limit');
+        if (remove) {
+            remove.closest('tr').remove();
+        }
+    });
+    f.addEventListener('submit', async (e) => {
+        e.preventDefault();
+        const loaded = state.limits;
+        if (!loaded) {
+            toast('The account\'s current limits are not known: nothing sent.', 'bad');
+            return;
+        }
+        const after = limitsInForm();
+        if (moneyUnits(after.creditLimit) === null || moneyUnits(after.maxOrderNotional) === null) {
+            toast('Money limits are decimals with at most 8 places: nothing sent.', 'bad');
+            return;
+        }
+        const ids = after.positionLimits.map((p) => p.instrumentId);
+        if (new Set(ids).size !== ids.length) {
+            toast('An instrument has two limits: keep one. Nothing sent.', 'bad');
+            return;
+        }
+        const changes = limitChanges(loaded, after);
+        if (!changes.length) {
+            toast('Nothing changed: nothing sent.', 'ok');
+            return;
+        }
+        // Someone may have changed them since they were shown: sending the old values back would undo that.
+        const { status, body: current } = await api(`api/accounts/${after.accountId}/limits`);
+        if (status !== 200 || JSON.stringify(current) !== JSON.stringify(loaded)) {
+            await loadLimits();
+            toast('The limits changed at the engine since they were shown: the form now shows the current ones. ' +
+                'Check your change and send it again.', 'bad');
+            return;
+        }
+        if (await act(`Set limits of account ${after.accountId}`, 'These limits change; every other limit stays ' +
+            'as it is:', 'api/actions/limits', after, changes)) {
+            setTimeout(loadLimits, 1500);
+        }
+    });
 }
 
 function applyRole() {
@@ -654,16 +939,21 @@ function applyRole() {
         el.disabled = !state.officer;
         el.title = state.officer ? '' : 'Needs the RISK_OFFICER role';
     }
+    if (state.snapshot) {
+        applyStandby(state.snapshot.engine);
+    }
     document.getElementById('viewer-notice').hidden = state.officer;
 }
 
 // ------------------------------------------------------------------ audit
-/** "Name field=value|field=value" as the name and one line per field, for reading. */
+/** "Name field=value|field=value" as the name and the fields, an order id opening that order's trail. */
 function auditMessage(text) {
     const space = text.indexOf(' ');
     const name = space < 0 ? text : text.slice(0, space);
     const fields = space < 0 ? '' : text.slice(space + 1).split('|').join('  ');
-    return `<b>${esc(name)}</b> <span class="mono audit-fields-text">${esc(fields)}</span>`;
+    const linked = esc(fields).replace(/\b((?:orderId|buyOrderId|sellOrderId|restingOrderId|aggressorOrderId)=)(\d+)/g,
+        (m, key, id) => (Number(id) > 0 ? `${key}${trailLink(id)}` : m));
+    return `<b>${esc(name)}</b> <span class="mono audit-fields-text">${linked}</span>`;
 }
 
 function renderAudit(trail) {
@@ -672,7 +962,7 @@ function renderAudit(trail) {
         (trail.truncated ? ' (limit reached: narrow the window)' : '') +
         ` · replayed ${qty(trail.commandsReplayed)} commands from ` +
         (trail.restoredSequence ? `the snapshot at ${qty(trail.restoredSequence)}` : 'the journal\'s start') +
-        ` to ${qty(trail.lastSequence)} in ${qty(trail.elapsedMs)} ms`;
+        ` to ${qty(trail.lastSequence)} in ${qty(trail.elapsedMs)} ms · times in UTC`;
     const out = document.getElementById('audit-entries');
     if (!trail.entries.length) {
         out.innerHTML = '<p class="empty">Nothing in the journal concerns it.</p>';
@@ -686,6 +976,29 @@ function renderAudit(trail) {
     </div>`).join('');
 }
 
+async function runAudit(params) {
+    document.getElementById('audit-summary').textContent = 'replaying the journal…';
+    const { status, body } = await api('api/audit?' + params.toString());
+    if (status !== 200) {
+        document.getElementById('audit-summary').textContent = '';
+        document.getElementById('audit-entries').innerHTML =
+            `<p class="empty">${esc(body && body.message ? body.message : 'HTTP ' + status)}</p>`;
+        return;
+    }
+    renderAudit(body);
+}
+
+/** Start an order's trail: the Audit tab, its form filled with the order id, the search run. */
+function openTrail(orderId) {
+    const f = document.getElementById('form-audit');
+    for (const name of ['order', 'clientOrder', 'account', 'from', 'to']) {
+        f[name].value = '';
+    }
+    f.order.value = orderId;
+    showTab('audit');
+    runAudit(new URLSearchParams({ order: String(orderId) }));
+}
+
 function wireAudit() {
     document.getElementById('form-audit').addEventListener('submit', async (e) => {
         e.preventDefault();
@@ -696,15 +1009,7 @@ function wireAudit() {
                 params.set(name, f[name].value.trim());
             }
         }
-        document.getElementById('audit-summary').textContent = 'replaying the journal…';
-        const { status, body } = await api('api/audit?' + params.toString());
-        if (status !== 200) {
-            document.getElementById('audit-summary').textContent = '';
-            document.getElementById('audit-entries').innerHTML =
-                `<p class="empty">${esc(body && body.message ? body.message : 'HTTP ' + status)}</p>`;
-            return;
-        }
-        renderAudit(body);
+        runAudit(params);
     });
 }
 
@@ -723,11 +1028,8 @@ function showTab(tab) {
     // the console's lists and the admin log are fetched afresh when their tab is opened
     consoleState.usersChange = -1;
     consoleState.adminLogChange = -1;
-    if (tab === 'actions') {
-        const limits = document.getElementById('form-limits');
-        if (limits.accountId.value && !limits.creditLimit.value) {
-            prefillLimits(limits);
-        }
+    if (tab === 'console') {
+        loadLocks();
     }
     render();
 }
@@ -776,7 +1078,12 @@ async function init() {
         showTab(hash);
     }
     connect();
-    setInterval(updateConnection, 1000);
+    setInterval(() => {
+        updateConnection();
+        if (state.tab === 'engine' && state.snapshot && !liveness().live) {
+            renderEngineCards(state.snapshot.engine);
+        }
+    }, 1000);
 }
 
 document.addEventListener('DOMContentLoaded', init);

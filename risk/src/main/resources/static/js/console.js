@@ -1,6 +1,6 @@
 /*
  * The operator console (ADMIN) and the admin log (the admin commands the engine answered). Uses app.js's helpers
- * (api, esc, price, money, time, toast, confirmAction, state). The lists come from the live snapshot (instruments,
+ * (api, esc, price, money, time, utc, toast, confirmAction, state). The lists come from the live snapshot (instruments,
  * accounts) and from the REST API (users, admin log), fetched again when the snapshot's change counters say they moved.
  * (The Audit tab, a lifecycle replayed from the engine's journal, is app.js's.) Each form sends one request to
  * /api/admin/** and shows the engine's answer under it: ACCEPTED, or REJECTED with the engine's reason (the result
@@ -49,8 +49,8 @@ function renderConsoleInstruments(instruments) {
 
 function standingBadge(status) {
     if (!status) {
-        return '<span class="badge muted" title="Not known: the engine reports an account\'s standing only when it ' +
-            'changes (AddAccount, SetAccountStatus) and this service has not seen it since it started">—</span>';
+        return '<span class="badge muted" title="Not known yet: the engine sends every account\'s standing with its ' +
+            'next refresh">—</span>';
     }
     const cls = { ACTIVE: 'ok', SUSPENDED: 'warn', CLOSED: 'bad' }[status] || 'muted';
     return `<span class="badge ${cls}">${esc(status)}</span>`;
@@ -61,7 +61,7 @@ function renderConsoleAccounts(accounts) {
     document.querySelector('#console-accounts tbody').innerHTML = rows.map((a) => `
         <tr data-id="${a.accountId}"><td class="mono">${a.accountId}</td><td>${standingBadge(a.status)}</td>
             <td class="num">${money(a.balance)}</td>
-            <td>${a.killSwitch ? '<span class="badge bad">KILLED</span>' : ''}</td></tr>`).join('') ||
+            <td>${a.killSwitch ? '<span class="badge bad">on</span>' : '<span class="unit">off</span>'}</td></tr>`).join('') ||
         '<tr><td colspan="4" class="empty">No accounts yet.</td></tr>';
 }
 
@@ -74,8 +74,9 @@ async function loadUsers() {
     consoleState.users = body.users;
     consoleState.usersLoaded = body.loaded;
     consoleState.usersEngine = body.engine;
-    document.getElementById('users-source').textContent = body.loaded ? `the engine's directory (node ${body.engine})` :
-        'waiting for the engine\'s directory…';
+    const node = state.snapshot?.engine?.nodes?.find((n) => n.engine === body.engine);
+    document.getElementById('users-source').textContent = body.loaded ?
+        `the engine's directory (node ${node && node.seen ? node.nodeId : '?'})` : 'waiting for the engine\'s directory…';
     document.querySelector('#console-users tbody').innerHTML = body.users.map((u) => `
         <tr data-user="${esc(u.username)}"><td><b>${esc(u.username)}</b></td>
             <td>${u.enabled ? '<span class="badge ok">enabled</span>' : '<span class="badge bad">disabled</span>'}</td>
@@ -108,8 +109,8 @@ async function loadAdminLog() {
     document.querySelector('#admin-log-table tbody').innerHTML = body.map((e) => `
         <tr data-seq="${e.commandSequence}" data-command="${esc(e.command)}" data-status="${esc(e.status)}">
             <td>${time(e.timestampNs)}</td><td class="num mono">${e.commandSequence}</td><td>${esc(e.command)}</td>
-            <td title="${e.operatorSource === 'THIS_SERVICE' ? 'the command names no operator: this service sent it for this user' : ''}">
-                ${esc(e.operator || '—')}${e.operatorSource === 'THIS_SERVICE' ? ' <span class="unit">(console)</span>' : ''}</td>
+            <td title="${e.operatorSource === 'THIS_SERVICE' ? 'the command names no operator: this dashboard sent it for this user, and only it keeps who and why' : 'the operator the command names, as the engine journaled it'}">
+                ${esc(e.operator || '—')}${e.operatorSource === 'THIS_SERVICE' ? ' <span class="unit">(dashboard)</span>' : ''}</td>
             <td class="wrap">${esc(e.reason || '—')}</td>
             <td class="wrap mono-ish">${esc(fieldsText(e.fields))}</td>
             <td class="wrap">${actionBadge(e.status)}${e.rejectReason ? ' ' + esc(e.rejectReason) : ''}</td></tr>`)
@@ -141,7 +142,7 @@ function showResult(form, outcome, text) {
 }
 
 async function adminSubmit(form, title, text, path, body) {
-    if (!await confirmAction(title, text)) {
+    if (await confirmAction(title, text) === null) {
         return;
     }
     showResult(form, 'SENDING', 'Sending…');
@@ -159,6 +160,12 @@ async function adminSubmit(form, title, text, path, body) {
         showResult(form, accepted ? 'ACCEPTED' : (rejected ? 'REJECTED' : 'NO_ANSWER'), answers.map((a, i) =>
             `${sent[i].action} ${a ? a.status + (a.rejectReason ? ': ' + a.rejectReason : '') : 'no answer'}`)
             .join(' · '));
+        if (accepted && form.dataset.clearOnAccept) {
+            // done: a second click must not do it again
+            for (const name of form.dataset.clearOnAccept.split(' ')) {
+                form[name].value = '';
+            }
+        }
     } else if (status === 403) {
         showResult(form, 'FORBIDDEN', 'Not allowed (403): the ADMIN role is needed.');
     } else {
@@ -244,7 +251,64 @@ function wireConsole() {
     on('form-user-accounts', (f) => adminSubmit(f, 'Accounts', `${f.username.value} may trade ${f.accounts.value}?`,
         'api/admin/users/accounts', { username: f.username.value, accounts: accountList(f.accounts.value),
             reason: f.reason.value }));
+    wireLockouts();
     applyAdminRole();
+}
+
+// ------------------------------------------------------------------ lockouts (ADMIN)
+async function loadLocks() {
+    const body = document.querySelector('#dashboard-locks tbody');
+    if (!isAdmin()) {
+        body.innerHTML = '<tr><td colspan="5" class="empty">Only an ADMIN sees and lifts lockouts.</td></tr>';
+        return;
+    }
+    const { status, body: locks } = await api('api/security/locks');
+    if (status !== 200) {
+        body.innerHTML = `<tr><td colspan="5" class="empty">Could not read the locks (${status}).</td></tr>`;
+        return;
+    }
+    body.innerHTML = locks.map((l) => `<tr data-kind="${esc(l.kind)}" data-key="${esc(l.key)}">
+        <td>${l.kind === 'USER' ? 'user name' : 'address'}</td><td class="mono-ish" title="${esc(l.key)}">${esc(l.key)}</td>
+        <td>${utc(l.lockedUntilMs)}</td><td class="num">${l.locks}</td>
+        <td><button type="button" class="unlock">Unlock</button></td></tr>`).join('') ||
+        '<tr><td colspan="5" class="empty">No dashboard login is locked.</td></tr>';
+}
+
+async function unlockLogin(kind, key) {
+    const what = kind === 'USER' ? `user name "${key}"` : `address ${key}`;
+    if (await confirmAction('Lift a login lockout', `Let ${what} log in to the dashboard again? Its failed logins are ` +
+        'forgotten. A user name in the list may be a mistyped one, or a password typed into the user field.') === null) {
+        return;
+    }
+    const { status, body } = await api('api/security/unlock', { method: 'POST',
+        body: kind === 'USER' ? { username: key } : { address: key } });
+    toast(status === 200 ? `Dashboard login of ${what} unlocked.` : `Not unlocked (${status}): ` +
+        `${body ? body.message || body.error : ''}`, status === 200 ? 'ok' : 'bad');
+    loadLocks();
+}
+
+function wireLockouts() {
+    document.querySelector('#lockouts .refresh-locks').addEventListener('click', loadLocks);
+    document.querySelector('#dashboard-locks tbody').addEventListener('click', (e) => {
+        const button = e.target.closest('button.unlock');
+        if (button) {
+            const row = button.closest('tr');
+            unlockLogin(row.dataset.kind, row.dataset.key);
+        }
+    });
+    document.getElementById('form-unlock-logons').addEventListener('submit', (e) => {
+        e.preventDefault();
+        const f = e.target;
+        const username = f.username.value.trim();
+        const address = f.address.value.trim();
+        if (!username && !address) {
+            showResult(f, 'NOT_SENT', 'Give a user name, an address or both.');
+            return;
+        }
+        adminSubmit(f, 'Lift a logon lockout', `Let ${[username && 'user ' + username, address && 'address ' + address]
+            .filter(Boolean).join(' and ')} log on to every gateway again?`, 'api/actions/unlock-logons',
+        { username, address, reason: f.reason.value });
+    });
 }
 
 function applyAdminRole() {

@@ -34,6 +34,11 @@ final class Banner
             .append(" journal:     ./ringex journal stats ").append(settings.dataDirectory().resolve("journal"))
             .append('\n')
             .append(" aeron dir:   ").append(venue.aeronDirectoryName()).append('\n')
+            .append(" admin key:   ").append(venue.adminKey().id()).append(' ').append(venue.adminKey().name())
+            .append(" in ").append(venue.adminKeysFile())
+            .append(venue.adminKeysGenerated() ? " (generated now: a new data directory)" : "")
+            .append("\n              the engine takes admin commands signed with its keys only; the dashboard and " +
+                "./ringex admin sign with it\n")
             .append(" instruments:");
         for (final DemoData.Instrument instrument : DemoData.INSTRUMENTS)
         {

@@ -143,6 +143,8 @@ public final class RingexApplication
         keys.put("ringex.risk.streams.control-channel", Venue.IPC);
         keys.put("ringex.risk.streams.control-stream-id", Integer.toString(Venue.CONTROL_STREAM));
         keys.put("ringex.risk.audit.journal-dir", dataDirectory.resolve("journal").toString());
+        // the dashboard signs its admin commands with the data directory's first admin key, as the venue does
+        keys.put("ringex.risk.actions.admin-key-file", dataDirectory.resolve(Venue.ADMIN_KEYS_FILE).toString());
         keys.put("ringex.risk.audit.snapshot-dir", dataDirectory.resolve("snapshots").toString());
         return Collections.unmodifiableMap(keys);
     }

@@ -11,6 +11,8 @@ import io.aeron.driver.ThreadingMode;
 import io.ringex.app.admin.ReferenceData;
 import io.ringex.app.admin.ReferenceDataPlan;
 import io.ringex.client.AdminClient;
+import io.ringex.client.AdminKey;
+import io.ringex.client.AdminKeys;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.Gateway;
@@ -22,6 +24,10 @@ import org.agrona.CloseHelper;
  * (journal in the data directory, replication off) and the gateway (SBE on UDP, FIX on TCP), talking over IPC.
  * On a fresh data directory it applies the demo's reference-data file ({@link DemoData});
  * on a used one the engine recovers the previous state from the journal and snapshots, and says how much.
+ * <p>
+ * Admin commands: the engine takes them signed with the keys of the data directory's {@code admin.keys}; a data
+ * directory without one is given one with a key of its own ({@code 1 operator}, owner-readable only), which the demo
+ * data, the dashboard and {@code ./ringex admin} then sign with (each with the file's first key).
  * <p>
  * Thread safety: start and close from one thread.
  */
@@ -45,8 +51,15 @@ public final class Venue implements AutoCloseable
     static final int CLIENT_STREAM = 2001;
     private static final long USERS_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
 
+    /** The admin keys file in the data directory. */
+    static final String ADMIN_KEYS_FILE = "admin.keys";
+    /** The name of the key a new data directory's file is written with. */
+    static final String GENERATED_KEY_NAME = "operator";
+
     private final GatewayContext gatewayContext;
     private final EngineContext engineContext;
+    private final Path adminKeysFile;
+    private boolean adminKeysGenerated;
     private ArchivingMediaDriver driver;
     private EngineNode engine;
     private Gateway gateway;
@@ -56,6 +69,7 @@ public final class Venue implements AutoCloseable
     {
         this.settings = settings;
         final Path data = settings.dataDirectory();
+        adminKeysFile = data.resolve(ADMIN_KEYS_FILE);
         gatewayContext = gatewayContext(data);
         engineContext = new EngineContext()
             .aeronDirectoryName(gatewayContext.aeronDirectoryName())
@@ -65,6 +79,7 @@ public final class Venue implements AutoCloseable
             .egressStreamId(EGRESS_STREAM)
             .marketDataStreamId(MARKET_DATA_STREAM)
             .riskStreamId(RISK_STREAM)
+            .marketDataRequestChannel(IPC)
             .journalDirectory(data.resolve("journal"))
             .snapshotDirectory(data.resolve("snapshots"))
             .replicationMode(EngineContext.ReplicationMode.OFF)
@@ -96,6 +111,27 @@ public final class Venue implements AutoCloseable
     }
 
     /**
+     * A data directory without an admin keys file is given one, with one new key: the engine refuses every admin
+     * command without one, and the venue's own senders need one to sign with.
+     */
+    private void ensureAdminKeys()
+    {
+        if (!java.nio.file.Files.exists(adminKeysFile))
+        {
+            try
+            {
+                java.nio.file.Files.createDirectories(adminKeysFile.toAbsolutePath().getParent());
+            }
+            catch (final java.io.IOException ex)
+            {
+                throw new java.io.UncheckedIOException(ex);
+            }
+            AdminKeys.generate(GENERATED_KEY_NAME).writeTo(adminKeysFile);
+            adminKeysGenerated = true;
+        }
+    }
+
+    /**
      * Start the media driver, the engine (installing the demo data on a fresh data directory) and the gateway.
      */
     void start()
@@ -113,6 +149,15 @@ public final class Venue implements AutoCloseable
 
     private void launch()
     {
+        ensureAdminKeys();
+        try
+        {
+            engineContext.adminKeys(AdminKeys.load(adminKeysFile));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalStateException("the venue's admin keys: " + ex.getMessage(), ex); // names the line only
+        }
         final MediaDriver.Context driverContext = new MediaDriver.Context()
             .aeronDirectoryName(gatewayContext.aeronDirectoryName())
             .threadingMode(ThreadingMode.SHARED)
@@ -127,7 +172,7 @@ public final class Venue implements AutoCloseable
         if (fresh)
         {
             try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName()));
-                AdminClient admin = new AdminClient(aeron, IPC, INGRESS_STREAM, IPC, RISK_STREAM))
+                AdminClient admin = new AdminClient(aeron, IPC, INGRESS_STREAM, IPC, RISK_STREAM, adminKey()))
             {
                 admin.commands().operator(DEMO_OPERATOR);
                 ReferenceDataPlan.install(admin, DemoData.FILE, "demo reference data " + DemoData.RESOURCE);
@@ -168,6 +213,8 @@ public final class Venue implements AutoCloseable
             .engineEgressStreamId(EGRESS_STREAM)
             .marketDataChannel(IPC)
             .marketDataStreamId(MARKET_DATA_STREAM)
+            .marketDataRequestChannel(IPC)
+            .marketDataRecoveryChannel(IPC)
             .fixEnabled(true)
             .fixPort(settings.fixPort())
             .fixCompId(FIX_COMP_ID)
@@ -203,6 +250,24 @@ public final class Venue implements AutoCloseable
     VenueSettings settings()
     {
         return settings;
+    }
+
+    /** @return the data directory's admin keys file. */
+    Path adminKeysFile()
+    {
+        return adminKeysFile;
+    }
+
+    /** @return whether this start wrote it (a data directory that had none). */
+    boolean adminKeysGenerated()
+    {
+        return adminKeysGenerated;
+    }
+
+    /** @return the key the venue's own senders sign with: the file's first (read when the venue started). */
+    AdminKey adminKey()
+    {
+        return engineContext.adminKeys().keys().get(0);
     }
 
     EngineNode engine()

@@ -51,6 +51,9 @@ final class VenueKeys
         keys.put(EngineContext.Configuration.REPLICATION_MODE_PROP_NAME, "");
         keys.put(EngineContext.Configuration.SNAPSHOT_EVERY_COMMANDS_PROP_NAME, "");
         keys.put(EngineContext.Configuration.JOURNAL_DIR_PROP_NAME, data);
+        keys.put(EngineContext.Configuration.ADMIN_KEYS_FILE_PROP_NAME, " (the data directory's admin.keys: use " +
+            "--data=DIR)");
+        keys.put(EngineContext.Configuration.MARKETDATA_REQUEST_CHANNEL_PROP_NAME, "");
         keys.put(EngineContext.Configuration.SNAPSHOT_DIR_PROP_NAME, data);
         keys.put(GatewayContext.Configuration.ID_PROP_NAME, "");
         keys.put(GatewayContext.Configuration.AERON_DIR_PROP_NAME, "");
@@ -63,6 +66,8 @@ final class VenueKeys
         keys.put(GatewayContext.Configuration.ENGINE_EGRESS_STREAM_PROP_NAME, "");
         keys.put(GatewayContext.Configuration.ENGINE_MARKETDATA_CHANNEL_PROP_NAME, "");
         keys.put(GatewayContext.Configuration.ENGINE_MARKETDATA_STREAM_PROP_NAME, "");
+        keys.put(GatewayContext.Configuration.ENGINE_MARKETDATA_REQUEST_CHANNEL_PROP_NAME, "");
+        keys.put(GatewayContext.Configuration.MARKETDATA_RECOVERY_CHANNEL_PROP_NAME, "");
         keys.put(GatewayContext.Configuration.FIX_ENABLED_PROP_NAME, "");
         keys.put(GatewayContext.Configuration.FIX_PORT_PROP_NAME, " (use --fix-port=N)");
         keys.put(GatewayContext.Configuration.FIX_COMP_ID_PROP_NAME, "");

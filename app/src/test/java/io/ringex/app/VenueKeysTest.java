@@ -51,6 +51,14 @@ class VenueKeysTest
             refused("ringex.engine.replication.mode", "SYNC"));
         assertTrue(refused("ringex.risk.aeron.embeddedDriver", "true").contains("the all-in-one sets this itself"),
             refused("ringex.risk.aeron.embeddedDriver", "true"));
+        // the venue's admin keys are its data directory's, for the engine and the dashboard alike
+        assertTrue(refused("ringex.engine.admin.keys.file", "/tmp/k").endsWith(
+            "ringex.engine.admin.keys.file: the all-in-one sets this itself (the data directory's admin.keys: use " +
+            "--data=DIR)"), refused("ringex.engine.admin.keys.file", "/tmp/k"));
+        assertTrue(refused("ringex.risk.actions.admin-key-file", "/tmp/k").contains("the all-in-one sets this itself"),
+            refused("ringex.risk.actions.admin-key-file", "/tmp/k"));
+        assertTrue(refused("ringex.engine.marketdata.request.channel", "aeron:ipc")
+            .contains("the all-in-one sets this itself"), refused("ringex.engine.marketdata.request.channel", "x"));
         assertTrue(refused("ringex.gateway.engine.2.ingress.channel", "aeron:ipc").contains("runs one engine"),
             refused("ringex.gateway.engine.2.ingress.channel", "aeron:ipc"));
     }

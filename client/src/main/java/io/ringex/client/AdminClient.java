@@ -8,7 +8,7 @@ import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
-import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
@@ -17,13 +17,15 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Sends admin commands to an engine's ingress as an admin source (gateway 0, named in the frame's reserved value)
- * and waits for their {@code AdminResponse}s on the risk stream: how a venue's static data is installed (the
- * all-in-one's demo data, tests, the operator's {@code ./ringex admin}). {@link #request} sends one command and waits
- * for its own answer, recognised by the command the engine echoes in it (so the answers to another admin source, such
- * as the risk service, that reuses a request id are not taken for this one's).
+ * Sends admin commands to an engine's ingress, each signed with the sender's admin key ({@link AdminCommandSigner}:
+ * the engine takes no operator command without the proof of a key it holds), and waits for their
+ * {@code AdminResponse}s on the risk stream: how a venue's static data is installed (the all-in-one's demo data,
+ * tests, the operator's {@code ./ringex admin}). {@link #request} sends one command and waits for its own answer,
+ * recognised by the command the engine echoes in it (so the answers to another admin source, such as the risk
+ * service, that reuses a request id are not taken for this one's). A gateway's bookkeeping (a user directory request)
+ * goes unsigned, as gateways send it.
  * <pre>
- *     try (AdminClient admin = new AdminClient(aeron, ingressChannel, 1001, riskChannel, 1004))
+ *     try (AdminClient admin = new AdminClient(aeron, ingressChannel, 1001, riskChannel, 1004, key))
  *     {
  *         admin.send(admin.commands().addInstrument(...));
  *         admin.awaitResponses(1);
@@ -33,9 +35,14 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class AdminClient implements AutoCloseable
 {
-    private static final long ADMIN_SOURCE = SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 99);
+    /** Why an engine may say nothing: it answers no command whose key it does not take. */
+    private static final String UNANSWERED_HINT = " (an engine leaves unanswered, and counts as " +
+        "ingress-admin-refused, an admin command signed with a key it does not hold or at a time more than its " +
+        "window from its own clock: check the key and the clocks)";
 
     private final CommandEncoder commands = new CommandEncoder();
+    private final AdminCommandSigner signer;
+    private final UnsafeBuffer signed = new UnsafeBuffer(new byte[AdminCommandSigner.signedLength(4096)]);
     private final ExclusivePublication ingress;
     private final Subscription risk;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
@@ -69,14 +76,18 @@ public final class AdminClient implements AutoCloseable
      * @param ingressStream  its stream.
      * @param riskChannel    the engine's risk channel (subscriber side).
      * @param riskStream     its stream.
+     * @param key            the admin key its commands are signed with (one the engine holds), or null for a client
+     *                       that only reads and asks for the user directory: it refuses to send an operator's command.
      */
     public AdminClient(
         final Aeron aeron,
         final String ingressChannel,
         final int ingressStream,
         final String riskChannel,
-        final int riskStream)
+        final int riskStream,
+        final AdminKey key)
     {
+        signer = null == key ? null : new AdminCommandSigner(key);
         ingress = aeron.addExclusivePublication(ingressChannel, ingressStream);
         risk = aeron.addSubscription(riskChannel, riskStream);
     }
@@ -125,7 +136,7 @@ public final class AdminClient implements AutoCloseable
                 if (System.nanoTime() > deadline)
                 {
                     throw new IllegalStateException("no answer from the engine to request " + pendingRequestId +
-                        " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
+                        " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms" + UNANSWERED_HINT);
                 }
                 if (poll() == 0)
                 {
@@ -158,9 +169,28 @@ public final class AdminClient implements AutoCloseable
             }
             Thread.yield();
         }
+        final int templateId = commands.buffer().getShort(MessageHeaderDecoder.templateIdEncodingOffset(),
+            java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        final DirectBuffer message;
+        final int messageLength;
+        if (MessageCatalog.isOperatorCommand(templateId))
+        {
+            if (null == signer)
+            {
+                throw new IllegalStateException("no admin key: the engine takes no " +
+                    MessageCatalog.name(templateId) + " unsigned (give the key file of an admin key it holds)");
+            }
+            // Signed as late as possible: the engine refuses a command signed too long before it arrives.
+            messageLength = signer.sign(commands.buffer(), 0, length, signed, 0);
+            message = signed;
+        }
+        else
+        {
+            messageLength = length;
+            message = commands.buffer();
+        }
         long result;
-        while ((result = ingress.offer(commands.buffer(), 0, length, (termBuffer, termOffset, frameLength) ->
-            ADMIN_SOURCE)) < 0)
+        while ((result = ingress.offer(message, 0, messageLength)) < 0)
         {
             if (result == Publication.CLOSED || System.nanoTime() > deadline)
             {
@@ -183,7 +213,8 @@ public final class AdminClient implements AutoCloseable
         {
             if (System.nanoTime() > deadline)
             {
-                throw new IllegalStateException("engine answered " + answered + " of " + count + " admin commands");
+                throw new IllegalStateException("engine answered " + answered + " of " + count + " admin commands" +
+                    UNANSWERED_HINT);
             }
             if (poll() == 0)
             {

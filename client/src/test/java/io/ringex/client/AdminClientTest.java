@@ -10,6 +10,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.protocol.codecs.AdminResponseEncoder;
 import io.ringex.protocol.codecs.AdminStatus;
+import io.ringex.protocol.codecs.AuthenticatedCommandDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.RejectReason;
@@ -35,6 +36,7 @@ class AdminClientTest
     private static final String IPC = "aeron:ipc";
     private static final int INGRESS = 1001;
     private static final int RISK = 1004;
+    private static final AdminKey KEY = AdminKeys.generate("test").keys().get(0);
 
     private MediaDriver driver;
     private Aeron aeron;
@@ -64,7 +66,7 @@ class AdminClientTest
     void aRequestTakesTheAnswerThatEchoesItsCommandNotAnotherSourcesWithTheSameRequestId()
     {
         startEngine(true);
-        try (AdminClient admin = new AdminClient(aeron, IPC, INGRESS, IPC, RISK))
+        try (AdminClient admin = new AdminClient(aeron, IPC, INGRESS, IPC, RISK, KEY))
         {
             final AdminClient.Answer answer = admin.request(admin.commands().addAccount(7, 1001,
                 SelfTradePrevention.CANCEL_NEWEST));
@@ -80,7 +82,7 @@ class AdminClientTest
     void noAnswerWithinTheTimeoutIsAnError()
     {
         startEngine(false);
-        try (AdminClient admin = new AdminClient(aeron, IPC, INGRESS, IPC, RISK))
+        try (AdminClient admin = new AdminClient(aeron, IPC, INGRESS, IPC, RISK, KEY))
         {
             admin.timeoutNs(TimeUnit.MILLISECONDS.toNanos(300));
             final int length = admin.commands().addAccount(8, 1001, SelfTradePrevention.CANCEL_NEWEST);
@@ -102,8 +104,16 @@ class AdminClientTest
             final MessageHeaderDecoder header = new MessageHeaderDecoder();
             while (running.get())
             {
-                ingress.poll((DirectBuffer buffer, int offset, int length, io.aeron.logbuffer.Header h) ->
+                ingress.poll((DirectBuffer signed, int signedOffset, int signedLength,
+                    io.aeron.logbuffer.Header h) ->
                 {
+                    // An admin command comes signed: the engine answers the command inside.
+                    final AuthenticatedCommandDecoder envelope = new AuthenticatedCommandDecoder()
+                        .wrapAndApplyHeader(signed, signedOffset, new MessageHeaderDecoder());
+                    assertEquals(KEY.id(), envelope.keyId());
+                    final int length = envelope.commandLength();
+                    final int offset = envelope.limit() + AuthenticatedCommandDecoder.commandHeaderLength();
+                    final DirectBuffer buffer = signed;
                     header.wrap(buffer, offset);
                     final long requestId = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH,
                         java.nio.ByteOrder.LITTLE_ENDIAN);

@@ -3,8 +3,9 @@ package io.ringex.gateway;
 import io.ringex.protocol.PrimarySelector;
 
 /**
- * Where the gateway reaches one engine node: the node's command ingress, its client-bound egress, its market data and
- * its status stream ({@code EngineStatus}, on the node's risk stream). A gateway knows every node of a
+ * Where the gateway reaches one engine node: the node's command ingress, its client-bound egress, its market data, the
+ * channel its market-data recovery service takes requests on, and its status stream ({@code EngineStatus}, on the
+ * node's risk stream). A gateway knows every node of a
  * primary/standby pair and sends to the one that claims PRIMARY at the highest epoch ({@link PrimarySelector}).
  * <p>
  * Thread safety: immutable.
@@ -17,6 +18,7 @@ public final class EngineEndpoint
     private final int egressStreamId;
     private final String marketDataChannel;
     private final int marketDataStreamId;
+    private final String marketDataRequestChannel;
     private final String statusChannel;
     private final int statusStreamId;
 
@@ -27,6 +29,7 @@ public final class EngineEndpoint
      * @param egressStreamId     its stream.
      * @param marketDataChannel  the node's market-data channel (instrument definitions).
      * @param marketDataStreamId its stream.
+     * @param marketDataRequestChannel the node's market-data request channel (its recovery service's own).
      * @param statusChannel      the channel of the node's EngineStatus (its risk stream).
      * @param statusStreamId     its stream.
      */
@@ -37,9 +40,11 @@ public final class EngineEndpoint
         final int egressStreamId,
         final String marketDataChannel,
         final int marketDataStreamId,
+        final String marketDataRequestChannel,
         final String statusChannel,
         final int statusStreamId)
     {
+        this.marketDataRequestChannel = marketDataRequestChannel;
         this.ingressChannel = ingressChannel;
         this.ingressStreamId = ingressStreamId;
         this.egressChannel = egressChannel;
@@ -96,6 +101,14 @@ public final class EngineEndpoint
     public int marketDataStreamId()
     {
         return marketDataStreamId;
+    }
+
+    /**
+     * @return the channel the node's market-data recovery service takes requests on.
+     */
+    public String marketDataRequestChannel()
+    {
+        return marketDataRequestChannel;
     }
 
     /**

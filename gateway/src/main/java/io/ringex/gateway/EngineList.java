@@ -48,6 +48,8 @@ final class EngineList
         keys.put("egress.stream", "its egress stream (default engine 1's)");
         keys.put("marketdata.channel", "its market data (default its egress channel)");
         keys.put("marketdata.stream", "its market-data stream (default engine 1's)");
+        keys.put("marketdata.request.channel", "where its market-data recovery service takes requests (required " +
+            "for n >= 2 when FIX is enabled, whose market data recovers from it; never its command ingress)");
         keys.put("status.channel", "where it publishes `EngineStatus` (default its egress channel)");
         keys.put("status.stream", "its `EngineStatus` stream (default engine 1's)");
         return Collections.unmodifiableMap(keys);
@@ -122,12 +124,13 @@ final class EngineList
             one.getOrDefault("ingress.channel", first.ingressChannel()),
             one.getOrDefault("egress.channel", first.egressChannel()),
             one.getOrDefault("marketdata.channel", first.marketDataChannel()),
+            one.getOrDefault("marketdata.request.channel", first.marketDataRequestChannel()),
             one.getOrDefault("status.channel", first.statusChannel())));
         for (int n = 2; n <= count; n++)
         {
             final Map<String, String> keys = numbered.get(n);
             result.add(endpoint(n, keys, first, keys.get("ingress.channel"), keys.get("egress.channel"),
-                keys.get("marketdata.channel"), keys.get("status.channel")));
+                keys.get("marketdata.channel"), keys.get("marketdata.request.channel"), keys.get("status.channel")));
         }
         result.addAll(added);
         require(result.size() <= MAX_ENGINES, PREFIX + "<n>.*", result.size(), "at most " + MAX_ENGINES + " engines");
@@ -152,11 +155,16 @@ final class EngineList
         final String ingressChannel,
         final String egressChannel,
         final String marketDataChannelOrNull,
+        final String marketDataRequestChannel,
         final String statusChannelOrNull)
     {
         final String base = PREFIX + number + '.';
         checkChannel(base + "ingress.channel", ingressChannel);
         checkChannel(base + "egress.channel", egressChannel);
+        if (null != marketDataRequestChannel)
+        {
+            checkChannel(base + "marketdata.request.channel", marketDataRequestChannel);
+        }
         final String marketData = marketDataChannelOrNull == null ? egressChannel : marketDataChannelOrNull;
         final String status = statusChannelOrNull == null ? egressChannel : statusChannelOrNull;
         checkChannel(base + "marketdata.channel", marketData);
@@ -164,7 +172,7 @@ final class EngineList
         return new EngineEndpoint(
             ingressChannel, stream(base, "ingress.stream", keys, first.ingressStreamId()),
             egressChannel, stream(base, "egress.stream", keys, first.egressStreamId()),
-            marketData, stream(base, "marketdata.stream", keys, first.marketDataStreamId()),
+            marketData, stream(base, "marketdata.stream", keys, first.marketDataStreamId()), marketDataRequestChannel,
             status, stream(base, "status.stream", keys, first.statusStreamId()));
     }
 

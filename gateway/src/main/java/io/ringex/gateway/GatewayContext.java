@@ -120,15 +120,30 @@ public final class GatewayContext implements AutoCloseable
         /** Default market-data stream. */
         public static final int ENGINE_MARKETDATA_STREAM_DEFAULT = 1003;
 
-        @ConfigOption("the engines' market-data recovery stream (answers to snapshot and retransmission " +
-            "requests), on each engine's market-data channel")
+        @ConfigOption("engine 1's market-data request channel: where its recovery service takes snapshot and " +
+            "retransmission requests (its `ringex.engine.marketdata.request.channel`, never its command ingress)")
+        public static final String ENGINE_MARKETDATA_REQUEST_CHANNEL_PROP_NAME =
+            "ringex.gateway.engine.marketdata.request.channel";
+        /** Default market-data request channel (the engine's default). */
+        public static final String ENGINE_MARKETDATA_REQUEST_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40130";
+
+        @ConfigOption("the gateway's own channel for the recovery services' answers, named in each request: " +
+            "`aeron:udp?endpoint=this-host:port` (port 0: one the system picks) on the address its requests leave " +
+            "from, or `aeron:ipc` beside the engine")
+        public static final String MARKETDATA_RECOVERY_CHANNEL_PROP_NAME =
+            "ringex.gateway.marketdata.recovery.channel";
+        /** Default response channel. */
+        public static final String MARKETDATA_RECOVERY_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:0";
+
+        @ConfigOption("the stream of that channel on which engine 1's recovery service answers; engine n's is this " +
+            "+ 100 x (n - 1)")
         public static final String MARKETDATA_RECOVERY_STREAM_PROP_NAME =
             "ringex.gateway.marketdata.recovery.stream";
-        /** Default market-data recovery stream (the engine's default). */
+        /** Default response stream. */
         public static final int MARKETDATA_RECOVERY_STREAM_DEFAULT = 1030;
 
         @ConfigOption("the engines' market-data request stream (snapshot and retransmission requests), on each " +
-            "engine's ingress channel")
+            "engine's market-data request channel")
         public static final String MARKETDATA_REQUEST_STREAM_PROP_NAME = "ringex.gateway.marketdata.request.stream";
         /** Default market-data request stream (the engine's default). */
         public static final int MARKETDATA_REQUEST_STREAM_DEFAULT = 1031;
@@ -415,6 +430,19 @@ public final class GatewayContext implements AutoCloseable
             return config().intValue(ENGINE_MARKETDATA_STREAM_PROP_NAME, ENGINE_MARKETDATA_STREAM_DEFAULT);
         }
 
+        /** @return {@link #ENGINE_MARKETDATA_REQUEST_CHANNEL_PROP_NAME} or its default. */
+        public static String marketDataRequestChannel()
+        {
+            return config().string(ENGINE_MARKETDATA_REQUEST_CHANNEL_PROP_NAME,
+                ENGINE_MARKETDATA_REQUEST_CHANNEL_DEFAULT);
+        }
+
+        /** @return {@link #MARKETDATA_RECOVERY_CHANNEL_PROP_NAME} or its default. */
+        public static String marketDataRecoveryChannel()
+        {
+            return config().string(MARKETDATA_RECOVERY_CHANNEL_PROP_NAME, MARKETDATA_RECOVERY_CHANNEL_DEFAULT);
+        }
+
         /** @return {@link #MARKETDATA_RECOVERY_STREAM_PROP_NAME} or its default. */
         public static int marketDataRecoveryStreamId()
         {
@@ -681,6 +709,8 @@ public final class GatewayContext implements AutoCloseable
     private int engineEgressStreamId = Configuration.engineEgressStreamId();
     private String marketDataChannel = Configuration.marketDataChannel();
     private int marketDataStreamId = Configuration.marketDataStreamId();
+    private String marketDataRequestChannel = Configuration.marketDataRequestChannel();
+    private String marketDataRecoveryChannel = Configuration.marketDataRecoveryChannel();
     private int marketDataRecoveryStreamId = Configuration.marketDataRecoveryStreamId();
     private int marketDataRequestStreamId = Configuration.marketDataRequestStreamId();
     private String engineStatusChannel = Configuration.engineStatusChannel();
@@ -761,6 +791,8 @@ public final class GatewayContext implements AutoCloseable
         requireStream(Configuration.ENGINE_INGRESS_STREAM_PROP_NAME, engineIngressStreamId);
         requireStream(Configuration.ENGINE_EGRESS_STREAM_PROP_NAME, engineEgressStreamId);
         requireStream(Configuration.ENGINE_MARKETDATA_STREAM_PROP_NAME, marketDataStreamId);
+        checkChannel(Configuration.ENGINE_MARKETDATA_REQUEST_CHANNEL_PROP_NAME, marketDataRequestChannel);
+        checkChannel(Configuration.MARKETDATA_RECOVERY_CHANNEL_PROP_NAME, marketDataRecoveryChannel);
         requireStream(Configuration.MARKETDATA_RECOVERY_STREAM_PROP_NAME, marketDataRecoveryStreamId);
         requireStream(Configuration.MARKETDATA_REQUEST_STREAM_PROP_NAME, marketDataRequestStreamId);
         requireStream(Configuration.ENGINE_STATUS_STREAM_PROP_NAME, engineStatusStreamId);
@@ -770,8 +802,8 @@ public final class GatewayContext implements AutoCloseable
         require(inFlightCapacity >= 1 && inFlightCapacity <= 1 << 20, Configuration.IN_FLIGHT_CAPACITY_PROP_NAME,
             inFlightCapacity, "must be 1..1048576");
         engines = engineList.conclude(new EngineEndpoint(engineIngressChannel, engineIngressStreamId,
-            engineEgressChannel, engineEgressStreamId, marketDataChannel, marketDataStreamId, engineStatusChannel,
-            engineStatusStreamId));
+            engineEgressChannel, engineEgressStreamId, marketDataChannel, marketDataStreamId, marketDataRequestChannel,
+            engineStatusChannel, engineStatusStreamId));
         requireDurationMs(Configuration.HEARTBEAT_INTERVAL_PROP_NAME, heartbeatIntervalMs, 10, 600_000);
         require(throttleMessagesPerSecond > 0, Configuration.THROTTLE_MESSAGES_PER_SECOND_PROP_NAME,
             throttleMessagesPerSecond, "must be > 0");
@@ -799,6 +831,13 @@ public final class GatewayContext implements AutoCloseable
                 Integer.bitCount(fixOfflineHoldBytes) == 1, Configuration.FIX_OFFLINE_HOLD_BYTES_PROP_NAME,
                 fixOfflineHoldBytes, "must be a power of two, 4k..1g");
             checkChannel(Configuration.FIX_LIBRARY_CHANNEL_PROP_NAME, fixLibraryChannel);
+            // FIX market data recovers gaps from each engine's recovery service: it must know where to ask.
+            for (int i = 1; i < engines.size(); i++)
+            {
+                require(null != engines.get(i).marketDataRequestChannel(),
+                    EngineList.PREFIX + (i + 1) + ".marketdata.request.channel", null,
+                    "must be set with FIX enabled (the engine's ringex.engine.marketdata.request.channel)");
+            }
             checkChannel(Configuration.FIX_ARCHIVE_CONTROL_CHANNEL_PROP_NAME, fixArchiveControlChannel);
             checkChannel(Configuration.FIX_ARCHIVE_RESPONSE_CHANNEL_PROP_NAME, fixArchiveResponseChannel);
         }
@@ -1292,7 +1331,43 @@ public final class GatewayContext implements AutoCloseable
     }
 
     /**
-     * @return the engines' market-data recovery stream (on each one's market-data channel).
+     * @return engine 1's market-data request channel (unnumbered keys).
+     */
+    public String marketDataRequestChannel()
+    {
+        return marketDataRequestChannel;
+    }
+
+    /**
+     * @param channel engine 1's market-data request channel.
+     * @return this.
+     */
+    public GatewayContext marketDataRequestChannel(final String channel)
+    {
+        this.marketDataRequestChannel = channel;
+        return this;
+    }
+
+    /**
+     * @return the gateway's own channel for the recovery services' answers.
+     */
+    public String marketDataRecoveryChannel()
+    {
+        return marketDataRecoveryChannel;
+    }
+
+    /**
+     * @param channel the gateway's own channel for the recovery services' answers.
+     * @return this.
+     */
+    public GatewayContext marketDataRecoveryChannel(final String channel)
+    {
+        this.marketDataRecoveryChannel = channel;
+        return this;
+    }
+
+    /**
+     * @return the stream of the response channel engine 1's recovery service answers on (engine n: + 100 x (n - 1)).
      */
     public int marketDataRecoveryStreamId()
     {
@@ -1300,7 +1375,7 @@ public final class GatewayContext implements AutoCloseable
     }
 
     /**
-     * @param streamId the engines' market-data recovery stream.
+     * @param streamId the stream engine 1's recovery service answers the gateway on.
      * @return this.
      */
     public GatewayContext marketDataRecoveryStreamId(final int streamId)
@@ -1310,7 +1385,7 @@ public final class GatewayContext implements AutoCloseable
     }
 
     /**
-     * @return the engines' market-data request stream (on each one's ingress channel).
+     * @return the engines' market-data request stream (on each one's market-data request channel).
      */
     public int marketDataRequestStreamId()
     {

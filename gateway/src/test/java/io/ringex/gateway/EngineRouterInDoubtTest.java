@@ -101,7 +101,7 @@ class EngineRouterInDoubtTest
             .fixEnabled(false);
         if (pair)
         {
-            ctx.addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, 1104));
+            ctx.addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, IPC, 1104));
         }
         return new EngineRouter(ctx.conclude(), aeron, "test ", this::record, (user, disabled) -> { });
     }

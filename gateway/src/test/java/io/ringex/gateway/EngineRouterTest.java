@@ -77,7 +77,7 @@ class EngineRouterTest
             .marketDataChannel(IPC).marketDataStreamId(1003)
             .engineStatusStreamId(1004)
             .engineStatusTimeoutMs(60_000)
-            .addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, 1104))
+            .addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, IPC, 1104))
             .fixEnabled(false)
             .conclude();
     }

@@ -174,11 +174,15 @@ class GatewayContextTest
 
         set("ringex.gateway.engine.2.ingress.channel", "aeron:udp?endpoint=b:1",
             "ringex.gateway.engine.2.egress.channel", "aeron:udp?control=b:2",
+            "ringex.gateway.engine.2.marketdata.request.channel", "aeron:udp?endpoint=b:3",
             "ringex.gateway.engine.2.status.stream", "3004");
         try (GatewayContext two = new GatewayContext().conclude())
         {
             assertEquals(2, two.engines().size());
+            assertEquals(GatewayContext.Configuration.ENGINE_MARKETDATA_REQUEST_CHANNEL_DEFAULT,
+                two.engines().get(0).marketDataRequestChannel());
             final EngineEndpoint second = two.engines().get(1);
+            assertEquals("aeron:udp?endpoint=b:3", second.marketDataRequestChannel());
             assertEquals("aeron:udp?endpoint=b:1", second.ingressChannel());
             assertEquals(1001, second.ingressStreamId());
             assertEquals("aeron:udp?control=b:2", second.egressChannel());
@@ -212,6 +216,12 @@ class GatewayContextTest
         assertBad("ringex.gateway.engine.0.ingress.channel", "ringex.gateway.engine.0.ingress.channel",
             "aeron:udp?endpoint=b:1");
         assertBad("ringex.gateway.engine.status.timeout", "ringex.gateway.engine.status.timeout", "0");
+        // FIX market data recovers from each engine's recovery service: the gateway must know where it is
+        assertBad("ringex.gateway.engine.2.marketdata.request.channel",
+            "ringex.gateway.engine.2.ingress.channel", "aeron:udp?endpoint=b:1",
+            "ringex.gateway.engine.2.egress.channel", "aeron:udp?endpoint=b:2");
+        assertBad("ringex.gateway.marketdata.recovery.channel",
+            "ringex.gateway.marketdata.recovery.channel", "udp://gateway:0");
     }
 
     private static void set(final String... keyValues)

@@ -89,6 +89,7 @@ class GatewayFailoverIT
         ctx.engineIngressChannel(primary.ingressChannel()).engineIngressStreamId(primary.ingressStreamId())
             .engineEgressChannel(primary.egressChannel()).engineEgressStreamId(primary.egressStreamId())
             .marketDataChannel(primary.marketDataChannel()).marketDataStreamId(primary.marketDataStreamId())
+            .marketDataRequestChannel(primary.marketDataRequestChannel())
             .engineStatusStreamId(primary.statusStreamId())
             .addEngine(engines.standbyEndpoint());
         gateway = Gateway.launch(ctx, Throwable::printStackTrace);

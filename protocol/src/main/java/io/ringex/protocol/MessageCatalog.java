@@ -1,5 +1,6 @@
 package io.ringex.protocol;
 
+import io.ringex.protocol.codecs.AccountDefinitionDecoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.AddAccountDecoder;
 import io.ringex.protocol.codecs.AddInstrumentDecoder;
@@ -7,6 +8,7 @@ import io.ringex.protocol.codecs.AdjustBalanceDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.AmendInstrumentDecoder;
 import io.ringex.protocol.codecs.AuctionIndicativeDecoder;
+import io.ringex.protocol.codecs.AuthenticatedCommandDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookOrdersDecoder;
@@ -99,6 +101,11 @@ public final class MessageCatalog
         ORDER_ENTRY,
         /** Risk service or gateway to engine, journaled like orders. */
         ADMIN,
+        /**
+         * Operator or service to the engine's ingress: an admin command inside the proof of its sender's key. The
+         * ingress checks and unwraps it; the journal holds the command, never this.
+         */
+        AUTHENTICATED,
         /** Engine to gateways, market data and risk. */
         EVENT,
         /** Between primary and standby. */
@@ -184,6 +191,8 @@ public final class MessageCatalog
         add(NewEpochDecoder.TEMPLATE_ID, "NewEpoch", Kind.ADMIN, NewEpochDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
         add(SessionStatusDecoder.TEMPLATE_ID, "SessionStatus", Kind.ADMIN, SessionStatusDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
+        add(AuthenticatedCommandDecoder.TEMPLATE_ID, "AuthenticatedCommand", Kind.AUTHENTICATED,
+            AuthenticatedCommandDecoder.BLOCK_LENGTH, new Part[]{ Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
         add(UnlockLogonsDecoder.TEMPLATE_ID, "UnlockLogons", Kind.ADMIN, UnlockLogonsDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
         add(TickDecoder.TEMPLATE_ID, "Tick", Kind.TIMER, TickDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
@@ -231,6 +240,9 @@ public final class MessageCatalog
         add(AccountRiskUpdateDecoder.TEMPLATE_ID, "AccountRiskUpdate", Kind.EVENT,
             AccountRiskUpdateDecoder.BLOCK_LENGTH,
             new Part[]{ Part.GROUP }, new int[]{ AccountRiskUpdateDecoder.PositionsDecoder.sbeBlockLength() });
+        add(AccountDefinitionDecoder.TEMPLATE_ID, "AccountDefinition", Kind.EVENT,
+            AccountDefinitionDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.GROUP }, new int[]{ AccountDefinitionDecoder.PositionsDecoder.sbeBlockLength() });
         add(EngineStatusDecoder.TEMPLATE_ID, "EngineStatus", Kind.EVENT, EngineStatusDecoder.BLOCK_LENGTH,
             new Part[]{ Part.GROUP, Part.GROUP },
             new int[]{ EngineStatusDecoder.CountersDecoder.sbeBlockLength(),
@@ -278,11 +290,11 @@ public final class MessageCatalog
         add(BookOrdersDecoder.TEMPLATE_ID, "BookOrders", Kind.EVENT, BookOrdersDecoder.BLOCK_LENGTH,
             new Part[]{ Part.GROUP }, new int[]{ BookOrdersDecoder.OrdersDecoder.sbeBlockLength() });
         add(SnapshotRequestDecoder.TEMPLATE_ID, "SnapshotRequest", Kind.MARKET_DATA_REQUEST,
-            SnapshotRequestDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+            SnapshotRequestDecoder.BLOCK_LENGTH, new Part[]{ Part.VAR_DATA }, NO_GROUPS);
         add(SnapshotResponseDecoder.TEMPLATE_ID, "SnapshotResponse", Kind.EVENT, SnapshotResponseDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
         add(RetransmitRequestDecoder.TEMPLATE_ID, "RetransmitRequest", Kind.MARKET_DATA_REQUEST,
-            RetransmitRequestDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+            RetransmitRequestDecoder.BLOCK_LENGTH, new Part[]{ Part.VAR_DATA }, NO_GROUPS);
         add(RetransmitResponseDecoder.TEMPLATE_ID, "RetransmitResponse", Kind.EVENT,
             RetransmitResponseDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
 
@@ -353,6 +365,14 @@ public final class MessageCatalog
         // Parts added to a message later: the schema version of each part, in wire order.
         partsSince(AdjustBalanceDecoder.TEMPLATE_ID, 2, 2, 2);
         partsSince(AdminResponseDecoder.TEMPLATE_ID, 2);
+        // Version 3: a market-data request names its requester's response channel and stream; BUSY says when to
+        // ask again.
+        grew(SnapshotRequestDecoder.TEMPLATE_ID, 12, 12, SnapshotRequestDecoder.BLOCK_LENGTH);
+        grew(RetransmitRequestDecoder.TEMPLATE_ID, 20, 20, RetransmitRequestDecoder.BLOCK_LENGTH);
+        grew(SnapshotResponseDecoder.TEMPLATE_ID, 33, 33, SnapshotResponseDecoder.BLOCK_LENGTH);
+        grew(RetransmitResponseDecoder.TEMPLATE_ID, 21, 21, RetransmitResponseDecoder.BLOCK_LENGTH);
+        partsSince(SnapshotRequestDecoder.TEMPLATE_ID, 3);
+        partsSince(RetransmitRequestDecoder.TEMPLATE_ID, 3);
     }
 
     private MessageCatalog()
@@ -443,6 +463,34 @@ public final class MessageCatalog
     }
 
     /**
+     * Whether a message is a gateway's bookkeeping that travels as an admin message (SessionStatus, GatewayBarrier,
+     * UserDirectoryRequest): the engine's ingress takes it from a gateway as it takes order entry, without a key.
+     *
+     * @param templateId a template id.
+     * @return true for those three.
+     */
+    public static boolean isGatewayBookkeeping(final int templateId)
+    {
+        return templateId == SessionStatusDecoder.TEMPLATE_ID || templateId == GatewayBarrierDecoder.TEMPLATE_ID ||
+            templateId == UserDirectoryRequestDecoder.TEMPLATE_ID;
+    }
+
+    /**
+     * Whether a message is an operator's admin command: one the engine's ingress accepts only inside an
+     * {@link Kind#AUTHENTICATED} message whose key it holds. Every {@link Kind#ADMIN} message but the gateways'
+     * bookkeeping ({@link #isGatewayBookkeeping}) and NewEpoch, which a node journals itself on promotion and never
+     * takes from the network.
+     *
+     * @param templateId a template id.
+     * @return true if it needs a key.
+     */
+    public static boolean isOperatorCommand(final int templateId)
+    {
+        return kind(templateId) == Kind.ADMIN && !isGatewayBookkeeping(templateId) &&
+            templateId != NewEpochDecoder.TEMPLATE_ID;
+    }
+
+    /**
      * The name of a known message, for logs and tools.
      *
      * @param templateId a template id.
@@ -484,7 +532,7 @@ public final class MessageCatalog
      * @param templateId a known template id.
      * @return the parts (do not modify).
      */
-    static Part[] parts(final int templateId)
+    public static Part[] parts(final int templateId)
     {
         return PARTS[templateId];
     }
@@ -495,7 +543,7 @@ public final class MessageCatalog
      * @param templateId a known template id.
      * @return one entry per {@link Part#GROUP} (do not modify).
      */
-    static int[] groupBlockLengths(final int templateId)
+    public static int[] groupBlockLengths(final int templateId)
     {
         return GROUP_BLOCK_LENGTHS[templateId];
     }

@@ -96,6 +96,10 @@ class AllInOneIT
         try (ChildProcess venue = DemoVenue.start(children, logs.resolve("venue-1.log"), args))
         {
             assertTrue(venue.hasLine((l) -> l.contains("state: new venue")), venue::tail);
+            // The engine takes admin commands signed with a key only: a new data directory is given one, and says so.
+            assertTrue(venue.hasLine((l) -> l.contains("admin key:   1 operator in") &&
+                l.contains("(generated now: a new data directory)")), venue::tail);
+            assertTrue(Files.isRegularFile(data.resolve("admin.keys")), "the venue's admin keys");
 
             final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
                 .aeronDirectoryName(CommonContext.generateRandomDirName())
@@ -138,6 +142,16 @@ class AllInOneIT
         try (ChildProcess venue = DemoVenue.start(children, logs.resolve("venue-2.log"), args))
         {
             assertTrue(venue.hasLine((l) -> l.contains("state: RECOVERED")), venue::tail);
+            assertTrue(venue.hasLine((l) -> l.contains("admin key:   1 operator in") && !l.contains("generated")),
+                venue::tail);
+
+            // The operator's tool, next to the venue, signs with the venue's key with no option, and is answered.
+            final ChildProcess admin = children.start(ChildProcess.builder("./ringex admin account deposit")
+                .command(List.of(PROJECT.resolve("ringex").toString(), "admin", "account", "deposit"))
+                .args("--id", "1003", "--amount", "1", "--operator", "it-operator", "--data", data.toString())
+                .directory(PROJECT).log(logs.resolve("admin.log")));
+            assertEquals(0, admin.awaitExit(TIMEOUT), admin::tail);
+            assertTrue(admin.hasLine((l) -> l.contains("done: deposit 1 to account 1003")), admin::tail);
             await(() -> positionOf(httpPort, 1003).contains("\"position\":5,") &&
                 positionOf(httpPort, 1005).contains("\"position\":3,") &&
                 positionOf(httpPort, 1001).contains("\"position\":-8,"), "positions after the restart",

@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Set;
 
 import io.ringex.client.AdminClient;
+import io.ringex.client.AdminKey;
+import io.ringex.client.AdminKeys;
 import io.ringex.client.CommandEncoder;
 import io.ringex.common.config.CommandLineOptions;
 import io.ringex.gateway.auth.CredentialHash;
@@ -81,9 +83,13 @@ public final class AdminCli
         "  user disable|enable --username U",
         "  user grant --username U --accounts ID,...",
         "  user role --username U --role trader|drop-copy|clearing",
+        "  keygen --file FILE --name NAME [--id N]    a new admin key (number N, default 1) in a new file, readable by",
+        "                                           its owner only; add its line to the engine's admin keys file",
         "changes: --operator NAME (required) [--reason TEXT]",
         "connection: [--aeron-dir DIR | --data DIR | --embedded-driver] [--ingress CHANNEL] [--ingress-stream N]",
-        "            [--outbound CHANNEL] [--egress-stream N] [--risk-stream N] [--timeout-ms N]");
+        "            [--outbound CHANNEL] [--egress-stream N] [--risk-stream N] [--timeout-ms N]",
+        "admin key:  [--key-file FILE] [--key NAME]   (default: DATA/admin.keys, which the all-in-one writes; its",
+        "            first key): changes are signed with it, and the engine takes none without a key it holds");
 
 
     private final PrintStream out;
@@ -134,6 +140,7 @@ public final class AdminCli
                 case "instrument" -> instrument(rest);
                 case "account" -> account(rest);
                 case "user" -> user(rest);
+                case "keygen" -> keygen(rest);
                 default -> throw new CommandLineOptions.UsageException("unknown command '" + args[0] + "'");
             };
         }
@@ -155,6 +162,34 @@ public final class AdminCli
             err.println(USAGE);
             return 2;
         }
+    }
+
+    /**
+     * {@code keygen --file FILE --name NAME [--id N]}: a new admin key, from a {@link java.security.SecureRandom},
+     * in a new file only its owner may read. The secret is written there and nowhere else (not printed).
+     */
+    private int keygen(final List<String> args)
+    {
+        final CommandLineOptions options = CommandLineOptions.parse("keygen", args, Set.of("--file", "--name",
+            "--id"), Set.of());
+        options.requirePositionals(0, "options only");
+        final Path file = Path.of(options.required("--file"));
+        final String name = options.required("--name");
+        final int id = options.intValue("--id", 1, 1);
+        if (!AdminKey.isName(name))
+        {
+            throw new CommandLineOptions.UsageException("--name: 1 to " + AdminKey.MAX_NAME_LENGTH +
+                " characters of A-Z a-z 0-9 . _ - (was '" + name + "')");
+        }
+        if (java.nio.file.Files.exists(file))
+        {
+            err.println("failed: " + file + " exists: a key file is never overwritten");
+            return 1;
+        }
+        AdminKeys.of(List.of(AdminKeys.generateKey(id, name))).writeTo(file);
+        out.println("wrote admin key " + id + " " + name + " to " + file + " (readable by its owner only): give " +
+            "the engine its line (ringex.engine.admin.keys.file), and the sender the file");
+        return 0;
     }
 
     private int apply(final List<String> args)
@@ -241,8 +276,9 @@ public final class AdminCli
                     ReferenceDataPlan.money(a.reserved()) + " maxOrderQuantity " + a.maxOrderQuantity() +
                     " maxOrderNotional " + ReferenceDataPlan.money(a.maxOrderNotional()) + " creditLimit " +
                     ReferenceDataPlan.money(a.creditLimit()) + " openOrders " + a.openOrders() + "/" +
-                    a.maxOpenOrders() + (a.killSwitch() ? " KILLED" : "") +
-                    (a.positions().isEmpty() ? "" : " positions " + a.positions()));
+                    a.maxOpenOrders() + (a.killSwitch() ? " KILLED" : "") + definition(a.definition()) +
+                    (a.positions().isEmpty() ? "" : " positions " + a.positions()) +
+                    (a.complete() ? "" : " (positions incomplete: no whole refresh of the account yet)"));
             }
             out.println("users (" + venue.users.size() + "):");
             for (final VenueState.User u : venue.users.values())
@@ -256,6 +292,14 @@ public final class AdminCli
             }
             return 0;
         }
+    }
+
+    private static String definition(final VenueState.Definition d)
+    {
+        return null == d ? " (standing and position limits not known yet)" : " " + d.status() +
+            " positionLimit " + d.defaultPositionLimit() + (d.ownPositionLimits().isEmpty() ? "" :
+            " instrumentLimits " + d.ownPositionLimits()) + " allowShort " + d.allowShort() + " stp " +
+            ReferenceData.stpName(d.selfTradePrevention());
     }
 
     private int instrument(final List<String> args)

@@ -9,6 +9,8 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.app.Venue;
 import io.ringex.client.AdminClient;
+import io.ringex.client.AdminKey;
+import io.ringex.client.AdminKeys;
 import io.ringex.common.config.CommandLineOptions;
 import org.agrona.CloseHelper;
 
@@ -26,7 +28,10 @@ import org.agrona.CloseHelper;
  * <li>{@code --outbound CHANNEL} ({@code aeron:ipc}), {@code --egress-stream N} (1002), {@code --risk-stream N}
  * (1004): the engine's outbound streams, subscriber side (for an engine node:
  * {@code aeron:udp?endpoint=THIS_HOST:0|control=ENGINE_HOST:40101|control-mode=dynamic});</li>
- * <li>{@code --timeout-ms N} (30000): how long to wait for the engine.</li>
+ * <li>{@code --timeout-ms N} (30000): how long to wait for the engine;</li>
+ * <li>{@code --key-file FILE} (the data directory's {@code admin.keys}, which the all-in-one writes), {@code --key
+ * NAME} (the file's first): the admin key the commands are signed with; the engine takes no change without one it
+ * holds. Reading the venue needs none.</li>
  * </ul>
  * Thread safety: one thread.
  */
@@ -34,7 +39,9 @@ final class AdminConnection implements AutoCloseable
 {
     /** The connection options that take a value. */
     static final Set<String> OPTIONS = Set.of("--aeron-dir", "--data", "--ingress", "--ingress-stream", "--outbound",
-        "--egress-stream", "--risk-stream", "--timeout-ms");
+        "--egress-stream", "--risk-stream", "--timeout-ms", "--key-file", "--key");
+    /** The admin keys file the all-in-one writes in its data directory. */
+    public static final String KEY_FILE_NAME = "admin.keys";
     /** The connection options that take none. */
     static final Set<String> SWITCHES = Set.of("--embedded-driver");
 
@@ -69,13 +76,40 @@ final class AdminConnection implements AutoCloseable
         }
         final String aeronDir = options.has("--embedded-driver") ? null : options.string("--aeron-dir",
             Venue.aeronDirectoryFor(Path.of(options.string("--data", "data"))));
+        final boolean keyFileGiven = options.has("--key-file");
+        final Path keyFile = keyFileGiven ? Path.of(options.string("--key-file", "")) :
+            Path.of(options.string("--data", "data")).resolve(KEY_FILE_NAME);
         return new Settings(aeronDir,
             options.string("--ingress", Venue.IPC),
             options.intValue("--ingress-stream", Venue.INGRESS_STREAM, 1),
             options.string("--outbound", Venue.IPC),
             options.intValue("--egress-stream", Venue.EGRESS_STREAM, 1),
             options.intValue("--risk-stream", Venue.RISK_STREAM, 1),
-            TimeUnit.MILLISECONDS.toNanos(options.longValue("--timeout-ms", 30_000, 1)));
+            TimeUnit.MILLISECONDS.toNanos(options.longValue("--timeout-ms", 30_000, 1)),
+            keyFile, keyFileGiven, options.string("--key", ""));
+    }
+
+    /**
+     * The admin key the settings name: from the file given, or the data directory's when there is one there.
+     *
+     * @param settings the settings.
+     * @return the key, or null when no file was given and the default one does not exist (changes then fail).
+     * @throws CommandLineOptions.UsageException naming the option when the file cannot be read or holds no such key.
+     */
+    static AdminKey key(final Settings settings)
+    {
+        if (!settings.keyFileGiven() && !java.nio.file.Files.exists(settings.keyFile()))
+        {
+            return null;
+        }
+        try
+        {
+            return AdminKeys.load(settings.keyFile()).select(settings.keyName());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new CommandLineOptions.UsageException("--key-file/--key: " + ex.getMessage());
+        }
     }
 
     /**
@@ -88,6 +122,9 @@ final class AdminConnection implements AutoCloseable
      * @param egressStream  its egress stream.
      * @param riskStream    its risk stream.
      * @param timeoutNs     how long to wait for the engine.
+     * @param keyFile       the admin keys file holding the key changes are signed with.
+     * @param keyFileGiven  whether it was named (else the data directory's, if there).
+     * @param keyName       the key's name in it; empty: its first.
      */
     record Settings(
         String aeronDir,
@@ -96,7 +133,10 @@ final class AdminConnection implements AutoCloseable
         String outbound,
         int egressStream,
         int riskStream,
-        long timeoutNs)
+        long timeoutNs,
+        Path keyFile,
+        boolean keyFileGiven,
+        String keyName)
     {
     }
 
@@ -129,7 +169,7 @@ final class AdminConnection implements AutoCloseable
             }
             aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
             admin = new AdminClient(aeron, settings.ingress(), settings.ingressStream(), settings.outbound(),
-                settings.riskStream()).timeoutNs(settings.timeoutNs());
+                settings.riskStream(), key(settings)).timeoutNs(settings.timeoutNs());
             if (null != operator)
             {
                 admin.commands().operator(operator);

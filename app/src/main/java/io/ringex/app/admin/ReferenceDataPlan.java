@@ -233,10 +233,21 @@ public final class ReferenceDataPlan
             change(changes, "maxOrderNotional", money(have.maxOrderNotional()), money(limits.maxOrderNotional()));
             change(changes, "creditLimit", money(have.creditLimit()), money(limits.creditLimit()));
             change(changes, "maxOpenOrders", have.maxOpenOrders(), limits.maxOpenOrders());
-            for (final Map.Entry<Integer, Long> limit : have.positionLimits().entrySet())
+            final VenueState.Definition known = have.definition();
+            if (null != known)
             {
-                final long wanted = limits.instrumentLimits().getOrDefault(limit.getKey(), limits.positionLimit());
-                change(changes, "position limit in instrument " + limit.getKey(), limit.getValue(), wanted);
+                change(changes, "positionLimit", known.defaultPositionLimit(), limits.positionLimit());
+                change(changes, "allowShort", known.allowShort(), limits.allowShort());
+                change(changes, "instrumentLimits", known.ownPositionLimits(), limits.instrumentLimits());
+            }
+            else
+            {
+                for (final Map.Entry<Integer, Long> limit : have.positionLimits().entrySet())
+                {
+                    final long wanted = limits.instrumentLimits().getOrDefault(limit.getKey(),
+                        limits.positionLimit());
+                    change(changes, "position limit in instrument " + limit.getKey(), limit.getValue(), wanted);
+                }
             }
             if (!changes.isEmpty())
             {

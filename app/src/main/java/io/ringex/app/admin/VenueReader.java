@@ -10,8 +10,11 @@ import java.util.concurrent.TimeUnit;
 import io.aeron.Aeron;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
-import io.ringex.client.EventBatches;
 import io.ringex.client.AdminClient;
+import io.ringex.client.EventBatches;
+import io.ringex.client.risk.AccountRisk;
+import io.ringex.client.risk.AccountRiskBook;
+import io.ringex.protocol.codecs.AccountDefinitionDecoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
@@ -22,6 +25,7 @@ import io.ringex.protocol.codecs.TradingScheduleDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
 import io.ringex.protocol.codecs.UserRole;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
@@ -29,8 +33,9 @@ import org.agrona.concurrent.SleepingMillisIdleStrategy;
  * Learns what a running venue holds from its engine's streams, as a late-joining dashboard does:
  * <ul>
  * <li>the instruments, the accounts and the trading schedule from the risk stream, which carries every
- * InstrumentDefinition, AccountRiskUpdate and TradingScheduleDefinition after a change and, from the engine's
- * late-joiner refresh (every 5 status intervals), all of them.
+ * InstrumentDefinition, AccountDefinition, AccountRiskUpdate and TradingScheduleDefinition after a change and, from
+ * the engine's late-joiner refresh (every 5 status intervals), all of them; the accounts are kept by the stream's
+ * contract ({@link AccountRiskBook}).
  * The engine has no request for them, so {@link #read} waits for a refresh: until 7 EngineStatus messages (one a
  * status interval, 1 s by default) have come, 6 intervals, which holds a whole refresh started after it joined;</li>
  * <li>the users by asking: a UserDirectoryRequest from a gateway id this tool claims for itself (65000 to 65499), whose
@@ -57,7 +62,7 @@ final class VenueReader implements AutoCloseable
     private final VenueState state = new VenueState();
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final InstrumentDefinitionDecoder definition = new InstrumentDefinitionDecoder();
-    private final AccountRiskUpdateDecoder riskUpdate = new AccountRiskUpdateDecoder();
+    private final AccountRiskBook accounts = new AccountRiskBook();
     private final EngineStatusDecoder status = new EngineStatusDecoder();
     private final TradingScheduleDefinitionDecoder schedule = new TradingScheduleDefinitionDecoder();
     private final UserDefinitionDecoder userDefinition = new UserDefinitionDecoder();
@@ -163,7 +168,8 @@ final class VenueReader implements AutoCloseable
                     definition.referencePrice(), definition.priceBandType(), definition.priceBand(),
                     definition.status()));
             }
-            case AccountRiskUpdateDecoder.TEMPLATE_ID -> onAccount(buffer, offset);
+            case AccountRiskUpdateDecoder.TEMPLATE_ID, AccountDefinitionDecoder.TEMPLATE_ID ->
+                onAccount(buffer, offset);
             case TradingScheduleDefinitionDecoder.TEMPLATE_ID ->
             {
                 schedule.wrapAndApplyHeader(buffer, offset, header);
@@ -191,28 +197,31 @@ final class VenueReader implements AutoCloseable
 
     private void onAccount(final org.agrona.DirectBuffer buffer, final int offset)
     {
-        riskUpdate.wrapAndApplyHeader(buffer, offset, header);
-        final long accountId = riskUpdate.accountId();
-        final long balance = riskUpdate.balance();
-        final long reserved = riskUpdate.reserved();
-        final long credit = riskUpdate.creditLimit();
-        final long maxQuantity = riskUpdate.maxOrderQuantity();
-        final long maxNotional = riskUpdate.maxOrderNotional();
-        final int openOrders = riskUpdate.openOrders();
-        final int maxOpen = riskUpdate.maxOpenOrders();
-        final boolean killed = riskUpdate.killSwitch() == BooleanType.TRUE;
-        // An update reports the positions that changed (a refresh: those open); keep the others known.
-        final VenueState.Account known = state.accounts.get(accountId);
-        final SortedMap<Integer, Long> positions = null == known ? new TreeMap<>() : new TreeMap<>(known.positions());
-        final SortedMap<Integer, Long> limits = null == known ? new TreeMap<>() :
-            new TreeMap<>(known.positionLimits());
-        for (final AccountRiskUpdateDecoder.PositionsDecoder position : riskUpdate.positions())
+        // The risk stream's contract (docs/protocol.md, "The risk stream"): an update names only the positions that
+        // changed, a position named flat is gone, an AccountDefinition gives the standing and every limit.
+        final AccountRisk account = accounts.onMessage(buffer, offset);
+        final SortedMap<Integer, Long> positions = new TreeMap<>();
+        final SortedMap<Integer, Long> limits = new TreeMap<>();
+        for (final AccountRisk.Position position : account.positions())
         {
-            positions.put(position.instrumentId(), position.position());
-            limits.put(position.instrumentId(), position.positionLimit());
+            if (!position.isFlat())
+            {
+                positions.put(position.instrumentId(), position.position());
+                limits.put(position.instrumentId(), position.positionLimit());
+            }
         }
-        state.accounts.put(accountId, new VenueState.Account(accountId, balance, reserved, credit, maxQuantity,
-            maxNotional, openOrders, maxOpen, killed, positions, limits));
+        final SortedMap<Integer, Long> own = new TreeMap<>();
+        final Long2LongHashMap.KeyIterator ids = account.ownPositionLimits().keySet().iterator();
+        while (ids.hasNext())
+        {
+            final int instrumentId = (int)ids.nextValue();
+            own.put(instrumentId, account.ownPositionLimit(instrumentId));
+        }
+        state.accounts.put(account.accountId(), new VenueState.Account(account.accountId(), account.balance(),
+            account.reserved(), account.creditLimit(), account.maxOrderQuantity(), account.maxOrderNotional(),
+            account.openOrders(), account.maxOpenOrders(), account.killSwitch(), positions, limits,
+            account.defined() ? new VenueState.Definition(account.status(), account.selfTradePrevention(),
+            account.defaultPositionLimit(), account.allowShort(), own) : null, account.complete()));
     }
 
     private void onEgress(

@@ -6,15 +6,16 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
+import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.TradingStatus;
 import io.ringex.protocol.codecs.UserRole;
 
 /**
  * What a running venue holds, as its engine tells it on its streams ({@link VenueReader}): the instruments
- * (InstrumentDefinition), the accounts (AccountRiskUpdate) and the users (UserDefinition). An account's self-trade
- * prevention default, standing, default position limit, short-selling flag and per-instrument overrides are not on any
- * stream, so they are not here (docs/operations.md, "Onboarding").
+ * (InstrumentDefinition), the accounts (AccountRiskUpdate and AccountDefinition: standing and every limit) and the
+ * users (UserDefinition).
  * <p>
  * Not thread-safe: filled and read by one thread.
  */
@@ -58,8 +59,10 @@ final class VenueState
      * @param openOrders       resting orders.
      * @param maxOpenOrders    most resting orders.
      * @param killSwitch       its kill switch.
-     * @param positions        net position by instrument, for the positions the engine reported.
+     * @param positions        net position by instrument, of every position held that is not flat.
      * @param positionLimits   the effective position limit by instrument, for the same.
+     * @param definition       its standing and the limits only AccountDefinition carries, null before one came.
+     * @param complete         the positions are every position the engine holds (a whole refresh has come).
      */
     record Account(
         long id,
@@ -72,7 +75,27 @@ final class VenueState
         int maxOpenOrders,
         boolean killSwitch,
         SortedMap<Integer, Long> positions,
-        SortedMap<Integer, Long> positionLimits)
+        SortedMap<Integer, Long> positionLimits,
+        Definition definition,
+        boolean complete)
+    {
+    }
+
+    /**
+     * An account's standing and the limits only its AccountDefinition carries.
+     *
+     * @param status               ACTIVE, SUSPENDED or CLOSED.
+     * @param selfTradePrevention  the default of its orders.
+     * @param defaultPositionLimit the position limit of every instrument without its own.
+     * @param allowShort           short selling.
+     * @param ownPositionLimits    the instruments with a limit of their own, with it.
+     */
+    record Definition(
+        AccountStatus status,
+        SelfTradePrevention selfTradePrevention,
+        long defaultPositionLimit,
+        boolean allowShort,
+        SortedMap<Integer, Long> ownPositionLimits)
     {
     }
 

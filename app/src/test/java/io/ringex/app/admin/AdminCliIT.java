@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -18,6 +20,7 @@ import io.aeron.ExclusivePublication;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.client.CommandEncoder;
+import io.ringex.client.AdminKeys;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.auth.CredentialHash;
@@ -25,6 +28,8 @@ import io.ringex.testing.Await;
 import io.ringex.testing.ChildProcess;
 import io.ringex.testing.ChildProcesses;
 import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.AccountStatus;
+import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TradingStatus;
 import org.agrona.CloseHelper;
@@ -59,6 +64,7 @@ class AdminCliIT
     private MediaDriver driver;
     private EngineNode engine;
     private Aeron aeron;
+    private Path keyFile;
 
     @BeforeEach
     void startAnEmptyVenue()
@@ -69,10 +75,14 @@ class AdminCliIT
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .ipcTermBufferLength(1024 * 1024));
+        keyFile = data.resolve("admin.keys");
+        AdminKeys.generate("ops-desk").writeTo(keyFile);
         engine = EngineNode.launch(new EngineContext()
             .aeronDirectoryName(driver.aeronDirectoryName())
             .ingressChannel(IPC)
             .outboundChannel(IPC)
+            .marketDataRequestChannel(IPC)
+            .adminKeysFile(keyFile.toString())
             .journalDirectory(data.resolve("journal"))
             .snapshotDirectory(data.resolve("snapshots"))
             .replicationMode(EngineContext.ReplicationMode.OFF)
@@ -145,7 +155,8 @@ class AdminCliIT
         assertTrue(status.out().contains("instruments (3):\n  1 RGX-USD scale 2 tick 0.01 lot 1 reference 100.00 " +
             "band 1000 bps OPEN\n"), status.out());
         assertTrue(status.out().contains("  1001 balance 5000000 reserved 0 maxOrderQuantity 100000 maxOrderNotional " +
-            "2500000 creditLimit 500000 openOrders 0/500\n"), status.out());
+            "2500000 creditLimit 500000 openOrders 0/500 ACTIVE positionLimit 200000 allowShort true stp " +
+            "cancel-newest\n"), status.out());
         assertTrue(status.out().contains("  maker1 enabled accounts [1001] FIX MAKER1 credential set\n"),
             status.out());
 
@@ -156,6 +167,39 @@ class AdminCliIT
             .directory(PROJECT).log(data.resolve("ringex-admin-status.log")));
         assertEquals(0, launched.awaitExit(Duration.ofSeconds(60)), launched::tail);
         assertTrue(launched.hasLine((line) -> line.contains("users (5):")), launched::tail);
+    }
+
+    @Test
+    void aChangeNeedsAnAdminKeyTheEngineHoldsAndReadingNeedsNone() throws Exception
+    {
+        final long refused = engine.counter("ingress-admin-refused");
+        final long journaled = engine.journaledSequence();
+
+        // a key file the engine does not know: the engine refuses, unanswered; the tool says why it may be
+        final Path stranger = data.resolve("stranger.keys");
+        AdminKeys.generate("ops-desk").writeTo(stranger);
+        final Result unknown = admin("account", "open", "--id", "7001", "--operator", "ops1", "--key-file",
+            stranger.toString(), "--timeout-ms", "2000");
+        assertEquals(1, unknown.code(), unknown.toString());
+        assertTrue(unknown.err().contains("no answer from the engine") &&
+            unknown.err().contains("ingress-admin-refused"), unknown.toString());
+        Await.until("the engine counting it refused", () -> engine.counter("ingress-admin-refused") == refused + 1);
+        assertEquals(journaled, engine.journaledSequence(), "nothing journaled");
+
+        // no key at all: the tool refuses before sending
+        final Result missing = admin("account", "open", "--id", "7001", "--operator", "ops1", "--key-file",
+            data.resolve("absent.keys").toString());
+        assertEquals(2, missing.code(), missing.toString());
+        assertTrue(missing.err().contains("--key-file/--key: " + data.resolve("absent.keys")), missing.toString());
+        final Result wrongName = admin("account", "open", "--id", "7001", "--operator", "ops1", "--key", "bob");
+        assertEquals(2, wrongName.code(), wrongName.toString());
+        assertTrue(wrongName.err().contains("no admin key named bob (the file holds 1 ops-desk)"),
+            wrongName.toString());
+
+        // the venue's key: done (reading needs none: ./ringex admin status, below, runs without one)
+        expect(0, "done: open account 7001", admin("account", "open", "--id", "7001", "--operator", "ops1"));
+        final Result status = admin("status", "--key-file", data.resolve("absent.keys").toString());
+        assertEquals(2, status.code(), "a key file named must be there: " + status);
     }
 
     @Test
@@ -210,8 +254,16 @@ class AdminCliIT
         await((v) -> v.accounts.get(2001L).positions().getOrDefault(1, 0L) == 5, "account 2001 long 5");
         expect(1, "refused: close account 2001: ACCOUNT_NOT_FLAT", admin("account", "close", "--id", "2001",
             "--operator", "ops1"));
+        // what the engine publishes of 2001 (AccountDefinition): every limit, the one of its own, the standing
+        final VenueState.Definition limits2001 = read().accounts.get(2001L).definition();
+        assertEquals(new VenueState.Definition(AccountStatus.ACTIVE, SelfTradePrevention.CANCEL_BOTH, 1000, false,
+            new TreeMap<>(Map.of(1, 50L))), limits2001);
         expect(0, "done: suspend account 1003", admin("account", "suspend", "--id", "1003", "--operator", "ops1",
             "--reason", "kyc review"));
+        assertEquals(AccountStatus.SUSPENDED, read().accounts.get(1003L).definition().status());
+        assertTrue(admin("status").out().contains("  1003 balance "), "status lists 1003");
+        assertTrue(admin("status").out().lines().anyMatch((l) -> l.startsWith("  1003 ") && l.contains(" SUSPENDED ")),
+            "status shows 1003 suspended");
         expect(0, "done: reactivate account 1003", admin("account", "reactivate", "--id", "1003", "--operator",
             "ops1"));
         expect(0, "done: close account 1004", admin("account", "close", "--id", "1004", "--operator", "ops1"));
@@ -342,7 +394,7 @@ class AdminCliIT
     private AdminConnection.Settings settings()
     {
         return new AdminConnection.Settings(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, 1004,
-            TimeUnit.SECONDS.toNanos(20));
+            TimeUnit.SECONDS.toNanos(20), keyFile, true, "");
     }
 
     private Result admin(final String... args)
@@ -355,6 +407,11 @@ class AdminCliIT
         final List<String> all = new ArrayList<>(List.of(args));
         all.add("--aeron-dir");
         all.add(driver.aeronDirectoryName());
+        if (!all.contains("--key-file"))
+        {
+            all.add("--key-file");
+            all.add(keyFile.toString());
+        }
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final int code = new AdminCli(new PrintStream(out, true, StandardCharsets.UTF_8),

@@ -1,8 +1,11 @@
 package io.ringex.client.marketdata;
 
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 
 import io.aeron.Aeron;
+import io.aeron.ChannelUri;
+import io.aeron.CommonContext;
 import io.aeron.FragmentAssembler;
 import io.aeron.Publication;
 import io.aeron.Subscription;
@@ -39,7 +42,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Recovery, as the specification describes it: the channel sequence (each frame's reserved value) shows a gap on the
  * channel; a short one is asked again of the recovery service ({@code RetransmitRequest}) while what arrives live waits
- * in a buffer. A gap in an instrument's own sequence, or a retransmission refused, starts that instrument's recovery:
+ * in a buffer. Requests go to the service's own request channel (never the engine's command ingress) and name this
+ * client's response channel, where the service answers it alone; a BUSY answer is asked again after the time it
+ * says. A gap in an instrument's own sequence, or a retransmission refused, starts that instrument's recovery:
  * its incrementals are buffered, a snapshot is asked for ({@code SnapshotRequest}), the book is rebuilt from it, and
  * the buffered incrementals after the snapshot's sequence are applied. A subscription starts the same way.
  * <p>
@@ -57,14 +62,25 @@ public final class MarketDataClient implements AutoCloseable
     public static final int MAX_RETRANSMIT = 4096;
     /** Wait for an answer before asking again. */
     public static final long REQUEST_TIMEOUT_NS = 2_000_000_000L;
-    /** Wait after a BUSY or NOT_READY before asking again. */
+    /** Wait after a BUSY or NOT_READY before asking again, unless the answer says longer. */
     public static final long RETRY_DELAY_NS = 50_000_000L;
+    /**
+     * Snapshot requests awaiting their answer at once: a client following many instruments asks for their books a few
+     * at a time rather than all together (the service answers a requester's excess BUSY, or not at all).
+     */
+    public static final int MAX_OUTSTANDING_SNAPSHOTS = 16;
+    /** The longest response channel a request may name (the service's limit). */
+    public static final int MAX_RESPONSE_CHANNEL_LENGTH = 128;
 
     private static final int HEADER = MessageHeaderDecoder.ENCODED_LENGTH;
     private static final int FRAGMENT_LIMIT = 64;
 
     private final Subscription feed;
     private final Subscription recovery;
+    private final boolean recoveryOnIpc;
+    private final int responseStreamId;
+    /** The response channel as requests name it, once the subscription's port is known; null until then. */
+    private byte[] responseChannel;
     private final Publication requests;
     private final MarketDataListener listener;
     private final NanoClock clock;
@@ -84,7 +100,7 @@ public final class MarketDataClient implements AutoCloseable
     private final RetransmitResponseDecoder retransmitResponse = new RetransmitResponseDecoder();
     private final SnapshotRequestEncoder snapshotRequest = new SnapshotRequestEncoder();
     private final RetransmitRequestEncoder retransmitRequest = new RetransmitRequestEncoder();
-    private final UnsafeBuffer requestBuffer = new UnsafeBuffer(new byte[64]);
+    private final UnsafeBuffer requestBuffer = new UnsafeBuffer(new byte[256]);
     private long nextRequestId = new SecureRandom().nextLong() & 0x3FFF_FFFF_FFFF_FFFFL;
 
     private long expectedChannelSequence;
@@ -100,6 +116,7 @@ public final class MarketDataClient implements AutoCloseable
     private boolean retransmitAccepted;
     private boolean retransmitSent;
     private long retransmitDeadlineNs;
+    private long retransmitNotBeforeNs;
     private final int maxHeldBytes;
 
     private long lastEventTimestampNs;
@@ -112,16 +129,18 @@ public final class MarketDataClient implements AutoCloseable
         final Aeron aeron,
         final String feedChannel,
         final int feedStreamId,
-        final String recoveryChannel,
-        final int recoveryStreamId,
+        final String responseChannel,
+        final int responseStreamId,
         final String requestChannel,
         final int requestStreamId,
         final MarketDataListener listener,
         final NanoClock clock,
         final boolean followAll)
     {
+        this.recoveryOnIpc = checkResponseChannel(responseChannel);
+        this.responseStreamId = responseStreamId;
         this.feed = aeron.addSubscription(feedChannel, feedStreamId);
-        this.recovery = aeron.addSubscription(recoveryChannel, recoveryStreamId);
+        this.recovery = aeron.addSubscription(responseChannel, responseStreamId);
         this.requests = aeron.addPublication(requestChannel, requestStreamId);
         this.listener = listener;
         this.clock = clock;
@@ -136,9 +155,12 @@ public final class MarketDataClient implements AutoCloseable
      * @param feedChannel      the engine's outbound channel as a subscriber names it (for a slow reader on IPC, add
      *                         {@code tether=false}: docs/protocol.md, "Slow consumers").
      * @param feedStreamId     the market-data stream (1003 by default).
-     * @param recoveryChannel  the engine's outbound channel again (or another destination of it).
-     * @param recoveryStreamId the recovery stream (1030 by default).
-     * @param requestChannel   the engine's ingress channel.
+     * @param responseChannel  this client's own channel, where the recovery service answers it alone:
+     *                         {@code aeron:udp?endpoint=this-host:port} (port 0: one the system picks), on the address
+     *                         its requests leave from, or {@code aeron:ipc} on the engine's host.
+     * @param responseStreamId the stream of that channel.
+     * @param requestChannel   the engine's market-data request channel
+     *                         ({@code ringex.engine.marketdata.request.channel}, never its command ingress).
      * @param requestStreamId  the request stream (1031 by default).
      * @param listener         receives callbacks during {@link #poll()}.
      * @return the client.
@@ -147,13 +169,13 @@ public final class MarketDataClient implements AutoCloseable
         final Aeron aeron,
         final String feedChannel,
         final int feedStreamId,
-        final String recoveryChannel,
-        final int recoveryStreamId,
+        final String responseChannel,
+        final int responseStreamId,
         final String requestChannel,
         final int requestStreamId,
         final MarketDataListener listener)
     {
-        return new MarketDataClient(aeron, feedChannel, feedStreamId, recoveryChannel, recoveryStreamId,
+        return new MarketDataClient(aeron, feedChannel, feedStreamId, responseChannel, responseStreamId,
             requestChannel, requestStreamId, listener, SystemNanoClock.INSTANCE, false);
     }
 
@@ -168,9 +190,12 @@ public final class MarketDataClient implements AutoCloseable
      * @param aeron            connected Aeron client; not closed by this client.
      * @param feedChannel      the engine's outbound channel as a subscriber names it.
      * @param feedStreamId     the market-data stream (1003 by default).
-     * @param recoveryChannel  the engine's outbound channel again (or another destination of it).
-     * @param recoveryStreamId the recovery stream (1030 by default).
-     * @param requestChannel   the engine's ingress channel.
+     * @param responseChannel  this client's own channel, where the recovery service answers it alone:
+     *                         {@code aeron:udp?endpoint=this-host:port} (port 0: one the system picks), on the address
+     *                         its requests leave from, or {@code aeron:ipc} on the engine's host.
+     * @param responseStreamId the stream of that channel.
+     * @param requestChannel   the engine's market-data request channel
+     *                         ({@code ringex.engine.marketdata.request.channel}, never its command ingress).
      * @param requestStreamId  the request stream (1031 by default).
      * @param listener         receives callbacks during {@link #poll()}.
      * @return the client.
@@ -179,13 +204,13 @@ public final class MarketDataClient implements AutoCloseable
         final Aeron aeron,
         final String feedChannel,
         final int feedStreamId,
-        final String recoveryChannel,
-        final int recoveryStreamId,
+        final String responseChannel,
+        final int responseStreamId,
         final String requestChannel,
         final int requestStreamId,
         final MarketDataListener listener)
     {
-        return new MarketDataClient(aeron, feedChannel, feedStreamId, recoveryChannel, recoveryStreamId,
+        return new MarketDataClient(aeron, feedChannel, feedStreamId, responseChannel, responseStreamId,
             requestChannel, requestStreamId, listener, SystemNanoClock.INSTANCE, true);
     }
 
@@ -346,6 +371,7 @@ public final class MarketDataClient implements AutoCloseable
             retransmitCount = (int)missing;
             retransmitAccepted = false;
             retransmitSent = false;
+            retransmitNotBeforeNs = 0;
             hold(buffer, offset, length, channelSequence);
             return;
         }
@@ -448,9 +474,17 @@ public final class MarketDataClient implements AutoCloseable
         {
             return;
         }
-        if (retransmitResponse.status() == MarketDataRequestStatus.ACCEPTED)
+        final MarketDataRequestStatus status = retransmitResponse.status();
+        if (status == MarketDataRequestStatus.ACCEPTED)
         {
             retransmitAccepted = true;
+        }
+        else if (status == MarketDataRequestStatus.BUSY)
+        {
+            // Asked too often, or the service is full: ask again, for the same range, when it says.
+            retransmitRequestId = newRequestId();
+            retransmitSent = false;
+            retransmitNotBeforeNs = clock.nanoTime() + retryDelayNs(retransmitResponse.retryAfterNs());
         }
         else
         {
@@ -496,8 +530,15 @@ public final class MarketDataClient implements AutoCloseable
         else
         {
             instrument.requestSent = false;
-            instrument.nextRequestNs = clock.nanoTime() + RETRY_DELAY_NS;
+            instrument.nextRequestNs = clock.nanoTime() + retryDelayNs(snapshotResponse.retryAfterNs());
         }
+    }
+
+    /** The wait before asking again: what a BUSY answer said (version 3), at least {@link #RETRY_DELAY_NS}. */
+    private static long retryDelayNs(final long retryAfterNs)
+    {
+        return retryAfterNs == SnapshotResponseDecoder.retryAfterNsNullValue() ? RETRY_DELAY_NS :
+            Math.max(RETRY_DELAY_NS, Math.min(retryAfterNs, REQUEST_TIMEOUT_NS));
     }
 
     private void onBookOrders(final DirectBuffer buffer, final int offset)
@@ -749,22 +790,37 @@ public final class MarketDataClient implements AutoCloseable
     {
         int work = 0;
         final long now = clock.nanoTime();
+        if (null == responseChannel && !resolveResponseChannel())
+        {
+            return 0; // the service could not answer yet: the response subscription has no port
+        }
         if (retransmitting() && (!retransmitSent || (!retransmitAccepted && now > retransmitDeadlineNs)))
         {
             if (retransmitSent)
             {
                 abandonRetransmission(); // no answer in time: snapshots instead
             }
-            else
+            else if (now >= retransmitNotBeforeNs)
             {
-                retransmitRequest.wrapAndApplyHeader(requestBuffer, 0, headerEncoder).requestId(retransmitRequestId)
-                    .fromChannelSequence(retransmitFrom).count(retransmitCount);
-                if (requests.offer(requestBuffer, 0, HEADER + RetransmitRequestEncoder.BLOCK_LENGTH) > 0)
+                final int length = HEADER + retransmitRequest.wrapAndApplyHeader(requestBuffer, 0, headerEncoder)
+                    .requestId(retransmitRequestId).fromChannelSequence(retransmitFrom).count(retransmitCount)
+                    .responseStreamId(responseStreamId).putResponseChannel(responseChannel, 0, responseChannel.length)
+                    .encodedLength();
+                if (requests.offer(requestBuffer, 0, length) > 0)
                 {
                     retransmitSent = true;
                     retransmitDeadlineNs = now + REQUEST_TIMEOUT_NS;
                     work++;
                 }
+            }
+        }
+        int outstanding = 0;
+        for (final Subscribed instrument : instruments.values())
+        {
+            if (instrument.state == Subscribed.RECOVERING && !instrument.loading && instrument.requestSent &&
+                now <= instrument.nextRequestNs)
+            {
+                outstanding++;
             }
         }
         for (final Subscribed instrument : instruments.values())
@@ -778,11 +834,15 @@ public final class MarketDataClient implements AutoCloseable
                 instrument.requestSent = false; // no answer: ask again
                 instrument.requestId = newRequestId();
             }
-            if (!instrument.requestSent && now >= instrument.nextRequestNs)
+            if (!instrument.requestSent && now >= instrument.nextRequestNs &&
+                outstanding < MAX_OUTSTANDING_SNAPSHOTS)
             {
-                snapshotRequest.wrapAndApplyHeader(requestBuffer, 0, headerEncoder).requestId(instrument.requestId)
-                    .instrumentId(instrument.instrumentId);
-                if (requests.offer(requestBuffer, 0, HEADER + SnapshotRequestEncoder.BLOCK_LENGTH) > 0)
+                outstanding++;
+                final int length = HEADER + snapshotRequest.wrapAndApplyHeader(requestBuffer, 0, headerEncoder)
+                    .requestId(instrument.requestId).instrumentId(instrument.instrumentId)
+                    .responseStreamId(responseStreamId).putResponseChannel(responseChannel, 0, responseChannel.length)
+                    .encodedLength();
+                if (requests.offer(requestBuffer, 0, length) > 0)
                 {
                     instrument.requestSent = true;
                     instrument.nextRequestNs = now + REQUEST_TIMEOUT_NS;
@@ -796,6 +856,67 @@ public final class MarketDataClient implements AutoCloseable
     private long newRequestId()
     {
         return ++nextRequestId;
+    }
+
+    /**
+     * The channel requests name: {@code aeron:ipc}, or the UDP endpoint the response subscription is bound to (its
+     * port known once the driver has bound it, when given as 0).
+     */
+    private boolean resolveResponseChannel()
+    {
+        if (recoveryOnIpc)
+        {
+            responseChannel = CommonContext.IPC_CHANNEL.getBytes(StandardCharsets.US_ASCII);
+            return true;
+        }
+        final String endpoint = recovery.resolvedEndpoint();
+        if (null == endpoint)
+        {
+            return false;
+        }
+        final byte[] channel = ("aeron:udp?endpoint=" + endpoint).getBytes(StandardCharsets.US_ASCII);
+        if (channel.length > MAX_RESPONSE_CHANNEL_LENGTH)
+        {
+            throw new IllegalStateException("response channel longer than " + MAX_RESPONSE_CHANNEL_LENGTH +
+                " bytes: " + endpoint);
+        }
+        responseChannel = channel;
+        return true;
+    }
+
+    /**
+     * A response channel the recovery service will answer on: {@code aeron:ipc}, or a plain UDP endpoint (no control
+     * modes, tags, session ids or spies).
+     *
+     * @return true for IPC.
+     * @throws IllegalArgumentException if it is neither.
+     */
+    private static boolean checkResponseChannel(final String channel)
+    {
+        final ChannelUri uri;
+        try
+        {
+            uri = ChannelUri.parse(channel);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw new IllegalArgumentException("responseChannel: not an Aeron channel: " + channel, ex);
+        }
+        final boolean spy = null != uri.prefix() && !uri.prefix().isEmpty();
+        if (uri.isIpc() && !spy)
+        {
+            return true;
+        }
+        if (!uri.isUdp() || spy ||
+            null == uri.get(CommonContext.ENDPOINT_PARAM_NAME) ||
+            null != uri.get(CommonContext.MDC_CONTROL_PARAM_NAME) ||
+            null != uri.get(CommonContext.MDC_CONTROL_MODE_PARAM_NAME) ||
+            null != uri.get(CommonContext.TAGS_PARAM_NAME) || null != uri.get(CommonContext.SESSION_ID_PARAM_NAME))
+        {
+            throw new IllegalArgumentException("responseChannel: this client's own channel, aeron:ipc or " +
+                "aeron:udp?endpoint=host:port (no control, tags or session id), not " + channel);
+        }
+        return false;
     }
 
     /** A subscribed instrument's book and recovery state. */

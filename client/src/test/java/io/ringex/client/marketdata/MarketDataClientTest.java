@@ -35,6 +35,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -71,6 +72,8 @@ class MarketDataClientTest
     private int lastRetransmitCount;
     private int trades;
     private long reserved;
+    private int retransmitRequests;
+    private final java.util.List<String> responseChannels = new java.util.ArrayList<>();
     private final io.aeron.logbuffer.FragmentHandler onRequest = (b, offset, length, h) ->
     {
         headerDecoder.wrap(b, offset);
@@ -78,8 +81,19 @@ class MarketDataClientTest
         lastRequestId = b.getLong(offset + HEADER);
         if (lastRequestTemplate == RetransmitRequestDecoder.TEMPLATE_ID)
         {
-            lastRetransmitFrom = b.getLong(offset + HEADER + 8);
-            lastRetransmitCount = b.getInt(offset + HEADER + 16);
+            final RetransmitRequestDecoder request = new RetransmitRequestDecoder()
+                .wrapAndApplyHeader(b, offset, headerDecoder);
+            lastRetransmitFrom = request.fromChannelSequence();
+            lastRetransmitCount = request.count();
+            responseChannels.add(request.responseStreamId() + " " + request.responseChannel());
+            retransmitRequests++;
+        }
+        else
+        {
+            final SnapshotRequestDecoder request = new SnapshotRequestDecoder()
+                .wrapAndApplyHeader(b, offset, headerDecoder);
+            request.instrumentId();
+            responseChannels.add(request.responseStreamId() + " " + request.responseChannel());
         }
     };
     private final io.aeron.ReservedValueSupplier reservedValueSupplier = (termBuffer, termOffset, frameLength) ->
@@ -159,6 +173,59 @@ class MarketDataClientTest
         assertEquals(13, client.book(INSTRUMENT).levelQuantity(true, 0));
         assertEquals(1, client.retransmissions());
         assertEquals(1, client.recoveries(), "no snapshot needed");
+    }
+
+    @Test
+    void everyRequestNamesTheClientsOwnResponseChannelAndABusyRetransmissionIsAskedAgain()
+    {
+        subscribeWithSnapshot(0);
+        send(add(1, true, 100, 5, 5, 1));
+        final long lostFrom = channelSequence + 1;
+        final UnsafeBuffer lost = new UnsafeBuffer(new byte[512]);
+        final int lostLength = add(2, true, 100, 7, 12, 2);
+        lost.putBytes(0, buffer, 0, lostLength);
+        channelSequence++; // lost on the way
+        send(add(3, true, 100, 1, 13, 3));
+        await(() -> retransmitRequests == 1, "a retransmission request");
+        final long busyRequestId = lastRequestId;
+
+        // BUSY (asked too often): the same range is asked again, under a new request id, after the time it says
+        final RetransmitResponseEncoder response = new RetransmitResponseEncoder();
+        response.wrapAndApplyHeader(buffer, 0, header).requestId(busyRequestId).status(MarketDataRequestStatus.BUSY)
+            .fromChannelSequence(lostFrom).count(1).retryAfterNs(100_000_000L);
+        offer(recovery, buffer, HEADER + RetransmitResponseEncoder.BLOCK_LENGTH, 0);
+        await(() -> retransmitRequests == 2, "the retransmission asked again");
+        assertEquals(lostFrom, lastRetransmitFrom);
+        assertEquals(1, lastRetransmitCount);
+        assertTrue(lastRequestId != busyRequestId);
+        assertEquals(1, client.snapshots(), "no snapshot for a BUSY: only the first one");
+
+        response.wrapAndApplyHeader(buffer, 0, header).requestId(lastRequestId).status(MarketDataRequestStatus.ACCEPTED)
+            .fromChannelSequence(lostFrom).count(1).retryAfterNs(0);
+        offer(recovery, buffer, HEADER + RetransmitResponseEncoder.BLOCK_LENGTH, 0);
+        offer(recovery, lost, lostLength, lostFrom);
+        await(() -> client.isLive(INSTRUMENT) && client.book(INSTRUMENT).orderCount() == 3, "the retransmission");
+        assertEquals(1, client.retransmissions());
+        // the snapshot request and both retransmission requests named where the client reads its answers
+        assertEquals(java.util.List.of(RECOVERY + " aeron:ipc", RECOVERY + " aeron:ipc", RECOVERY + " aeron:ipc"),
+            responseChannels);
+    }
+
+    @Test
+    void aResponseChannelThatIsNotTheClientsOwnIsRefusedWhenTheClientIsMade()
+    {
+        for (final String channel : new String[]{ "aeron:udp?control=localhost:40101|control-mode=dynamic",
+            "aeron:udp?endpoint=localhost:0|control=localhost:40101|control-mode=dynamic",
+            "aeron:udp?endpoint=localhost:0|tags=1,2", "aeron:udp?endpoint=localhost:0|session-id=5",
+            "aeron-spy:aeron:ipc", "aeron:udp?control-mode=manual", "not a channel" })
+        {
+            final MarketDataListener listener = new MarketDataListener()
+            {
+            };
+            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                () -> MarketDataClient.connect(aeron, IPC, FEED, channel, RECOVERY, IPC, REQUESTS, listener), channel);
+            assertTrue(ex.getMessage().startsWith("responseChannel: "), ex.getMessage());
+        }
     }
 
     @Test

@@ -1,9 +1,13 @@
 package io.ringex.engine.marketdata;
 
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.Image;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.ringex.engine.marketdata.RecoveryDestinations.Destination;
 import io.ringex.client.marketdata.MarketDataBook;
 import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.MessageValidator;
@@ -46,13 +50,19 @@ import org.agrona.concurrent.status.AtomicCounter;
  * (answering NOT_READY meanwhile). So neither a request nor a storm of them can slow the engine or the live feed:
  * they cost this agent's thread only.
  * <p>
- * Requests are answered in arrival order, one at a time, on the recovery publication: the answer (SnapshotResponse or
- * RetransmitResponse) and, when accepted, what it announces (BookOrders parts carrying the request id; or the feed
- * messages as first sent, each with its channel sequence in the frame's reserved value). A request is refused at once
- * with a reason when it cannot be read (MALFORMED), names an unknown instrument, a delisted one, a range not held, too
- * long a range, or when {@code maxPending} requests already wait (BUSY). Refusals wait in a ring of their own (4096)
- * for the recovery stream to take them; beyond that they are dropped and counted, and their requesters, hearing
- * nothing, ask again.
+ * Requests arrive on a channel of the service's own (never the engine's command ingress) and each names its
+ * requester's response channel: the service answers there alone ({@link RecoveryDestinations}: the requester's own
+ * address or IPC, a bounded number of publications, each closed when idle), so one requester's snapshot or
+ * retransmission costs nobody else's bandwidth. A request whose response channel is not its requester's own, or that
+ * names none (schema version 2), cannot be answered: it is counted ({@code marketdata-requests-dropped}).
+ * <p>
+ * Requests are answered in arrival order, one at a time, each as soon as its response channel is connected: the answer
+ * (SnapshotResponse or RetransmitResponse) and, when accepted, what it announces (BookOrders parts carrying the request
+ * id; or the feed messages as first sent, each with its channel sequence in the frame's reserved value). A request is
+ * refused at once with a reason when it names an unknown instrument, a delisted one, a range not held, too long a
+ * range, fields out of range (MALFORMED), or when its requester asks more often than its rate or {@code maxPending}
+ * requests already wait (BUSY, with the time to ask again). Refusals wait in a small queue per response channel;
+ * beyond it they are dropped and counted, and their requesters, hearing nothing, ask again.
  * <p>
  * Thread safety: {@link #doWork()} on the agent's thread only.
  */
@@ -63,16 +73,17 @@ public final class MarketDataRecovery implements Agent
     /** Most feed messages one retransmission request may ask for. */
     public static final int MAX_RETRANSMIT = 4096;
 
+    /** What a BUSY answer to a full queue says to wait before asking again. */
+    static final long QUEUE_FULL_RETRY_NS = 100_000_000L;
+
     private static final int HEADER = MessageHeaderDecoder.ENCODED_LENGTH;
     private static final int BROADCAST_BATCH = 4096;
     private static final int RECORD_HEADER = 12;
     private static final long STUCK_ANSWER_MS = 5_000;
-    private static final int MAX_REFUSALS = 4096;
-    private static final int REFUSAL_SLOT = 64;
 
     private final CopyBroadcastReceiver feed;
     private final Subscription requests;
-    private final Publication answers;
+    private final RecoveryDestinations destinations;
     private final EpochClock clock;
     private final AtomicCounter refused;
     private final AtomicCounter lapped;
@@ -89,9 +100,7 @@ public final class MarketDataRecovery implements Agent
     private final RetransmitRequestDecoder retransmitRequest = new RetransmitRequestDecoder();
     private final SnapshotResponseEncoder snapshotResponse = new SnapshotResponseEncoder();
     private final RetransmitResponseEncoder retransmitResponse = new RetransmitResponseEncoder();
-    private final UnsafeBuffer refusals = new UnsafeBuffer(new byte[MAX_REFUSALS * REFUSAL_SLOT]);
-    private int refusalHead;
-    private int refusalCount;
+    private final UnsafeBuffer refusal = new UnsafeBuffer(new byte[RecoveryDestinations.REFUSAL_SLOT]);
     private final MessageHandler onFeed = this::onFeed;
     private final FragmentHandler onRequest = this::onRequest;
     private final MarketDataBook.OrderVisitor writeOrder = this::writeOrder;
@@ -104,14 +113,16 @@ public final class MarketDataRecovery implements Agent
     private final long[] pendingRequestId;
     private final long[] pendingArgument;
     private final int[] pendingCount;
-    private int pendingHead;
+    private final Destination[] pendingDestination;
     private int pendingSize;
+    private Destination requestDestination;
 
     /** The answer being sent: records of [int32 length][int64 reserved value][message]. */
     private final ExpandableArrayBuffer answer = new ExpandableArrayBuffer(64 * 1024);
     private int answerLength;
     private int answerSent;
     private long answerStartedMs;
+    private Destination answerDestination;
     private BookOrdersEncoder.OrdersEncoder partEntries;
     private int partRemaining;
     private int ordersRemaining;
@@ -120,40 +131,69 @@ public final class MarketDataRecovery implements Agent
     private Instrument partInstrument;
 
     /**
-     * @param feed       the {@link MarketDataFeed}'s broadcast, read from its start.
-     * @param requests   where subscribers' requests arrive.
-     * @param answers    the recovery stream.
-     * @param clock      for answers stuck on a back-pressured stream.
-     * @param window     retransmission window.
-     * @param maxPending requests that may wait before BUSY.
-     * @param refused    counts requests refused.
-     * @param lapped     counts the times the agent fell a broadcast buffer behind.
-     * @param refusalsDropped counts refusals not sent because 4096 were waiting already.
+     * @param feed            the {@link MarketDataFeed}'s broadcast, read from its start.
+     * @param aeron           opens the requesters' response channels.
+     * @param requests        where subscribers' requests arrive (the service's own channel).
+     * @param clock           for rate limits, idle channels and answers stuck on a back-pressured channel.
+     * @param window          retransmission window.
+     * @param maxPending      requests that may wait before BUSY.
+     * @param limits          the response channels' bounds: how many, how often a requester may ask, term length.
+     * @param counters        the service's counters.
      */
     public MarketDataRecovery(
         final CopyBroadcastReceiver feed,
+        final Aeron aeron,
         final Subscription requests,
-        final Publication answers,
         final EpochClock clock,
         final RetransmissionWindow window,
         final int maxPending,
-        final AtomicCounter refused,
-        final AtomicCounter lapped,
-        final AtomicCounter refusalsDropped)
+        final Limits limits,
+        final Counters counters)
     {
-        this.refusalsDropped = refusalsDropped;
+        this.refusalsDropped = counters.refusalsDropped;
         this.feed = feed;
         this.requests = requests;
-        this.answers = answers;
+        this.destinations = new RecoveryDestinations(aeron, limits.maxDestinations, limits.requesterRatePerSecond,
+            limits.termLength, counters.responseChannels, counters.requestsDropped);
         this.clock = clock;
         this.window = window;
         this.maxPending = maxPending;
-        this.refused = refused;
-        this.lapped = lapped;
+        this.refused = counters.refused;
+        this.lapped = counters.lapped;
         pendingTemplate = new int[maxPending];
         pendingRequestId = new long[maxPending];
         pendingArgument = new long[maxPending];
         pendingCount = new int[maxPending];
+        pendingDestination = new Destination[maxPending];
+    }
+
+    /**
+     * The bounds on the requesters' response channels.
+     *
+     * @param maxDestinations        response channels open at once.
+     * @param requesterRatePerSecond requests a second one requester may make, and as many at once.
+     * @param termLength             each response channel's term length.
+     */
+    public record Limits(int maxDestinations, int requesterRatePerSecond, int termLength)
+    {
+    }
+
+    /**
+     * The service's counters.
+     *
+     * @param refused          requests refused with a reason (and answers given up).
+     * @param lapped           times the agent fell a broadcast buffer behind.
+     * @param refusalsDropped  refusals not sent because their response channel's queue was full.
+     * @param requestsDropped  requests that could not be answered: no response channel of the requester's own.
+     * @param responseChannels response channels open now.
+     */
+    public record Counters(
+        AtomicCounter refused,
+        AtomicCounter lapped,
+        AtomicCounter refusalsDropped,
+        AtomicCounter requestsDropped,
+        AtomicCounter responseChannels)
+    {
     }
 
     /**
@@ -200,13 +240,18 @@ public final class MarketDataRecovery implements Agent
             work++;
         }
         work += requests.poll(onRequest, 16);
-        work += sendRefusals();
+        work += destinations.poll(clock.time());
         work += sendAnswer();
         if (answerSent == answerLength && pendingSize > 0)
         {
             work += startNextAnswer();
         }
         return work;
+    }
+
+    public void onClose()
+    {
+        destinations.close();
     }
 
     private long reservedValue()
@@ -346,30 +391,44 @@ public final class MarketDataRecovery implements Agent
 
     private void onRequest(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
+        final long nowMs = clock.time();
         final RejectReason reason = validator.validate(buffer, offset, length);
         final int templateId = length >= HEADER ? headerDecoder.wrap(buffer, offset).templateId() : -1;
         if (reason != RejectReason.NONE ||
             MessageCatalog.kind(templateId) != MessageCatalog.Kind.MARKET_DATA_REQUEST)
         {
-            // Echo the request id when there is one to echo, so its sender learns why.
-            final long requestId = reason == RejectReason.NONE && length >= HEADER + 8 ?
-                buffer.getLong(offset + HEADER) : 0L;
-            refuseSnapshot(requestId, 0, MarketDataRequestStatus.MALFORMED);
+            // Not a request it can read: nothing names where an answer would go.
+            destinations.unanswerable();
             return;
         }
+        final Image image = header.context() instanceof Image ? (Image)header.context() :
+            requests.imageBySessionId(header.sessionId());
         if (templateId == SnapshotRequestDecoder.TEMPLATE_ID)
         {
             snapshotRequest.wrapAndApplyHeader(buffer, offset, headerDecoder);
             final long requestId = snapshotRequest.requestId();
             final int instrumentId = snapshotRequest.instrumentId();
-            final Instrument instrument = instruments.get(instrumentId);
-            if (null == instrument)
+            final int streamId = snapshotRequest.responseStreamId();
+            final int channelLength = snapshotRequest.responseChannelLength();
+            requestDestination = destinations.resolve(image, streamId, buffer,
+                snapshotRequest.limit() + SnapshotRequestDecoder.responseChannelHeaderLength(), channelLength, nowMs);
+            if (null == requestDestination)
             {
-                refuseSnapshot(requestId, instrumentId, MarketDataRequestStatus.UNKNOWN_INSTRUMENT);
+                return;
+            }
+            final long retryAfterNs = destinations.takeToken(requestDestination.owner, nowMs);
+            final Instrument instrument = instruments.get(instrumentId);
+            if (retryAfterNs > 0)
+            {
+                refuseSnapshot(requestId, instrumentId, MarketDataRequestStatus.BUSY, retryAfterNs);
+            }
+            else if (null == instrument)
+            {
+                refuseSnapshot(requestId, instrumentId, MarketDataRequestStatus.UNKNOWN_INSTRUMENT, 0);
             }
             else if (instrument.status == TradingStatus.DELISTED.value())
             {
-                refuseSnapshot(requestId, instrumentId, MarketDataRequestStatus.DELISTED);
+                refuseSnapshot(requestId, instrumentId, MarketDataRequestStatus.DELISTED, 0);
             }
             else
             {
@@ -382,17 +441,31 @@ public final class MarketDataRecovery implements Agent
             final long requestId = retransmitRequest.requestId();
             final long from = retransmitRequest.fromChannelSequence();
             final int count = retransmitRequest.count();
-            if (count <= 0 || from <= 0)
+            final int streamId = retransmitRequest.responseStreamId();
+            final int channelLength = retransmitRequest.responseChannelLength();
+            requestDestination = destinations.resolve(image, streamId, buffer,
+                retransmitRequest.limit() + RetransmitRequestDecoder.responseChannelHeaderLength(), channelLength,
+                nowMs);
+            if (null == requestDestination)
             {
-                refuseRetransmit(requestId, from, count, MarketDataRequestStatus.MALFORMED);
+                return;
+            }
+            final long retryAfterNs = destinations.takeToken(requestDestination.owner, nowMs);
+            if (retryAfterNs > 0)
+            {
+                refuseRetransmit(requestId, from, count, MarketDataRequestStatus.BUSY, retryAfterNs);
+            }
+            else if (count <= 0 || from <= 0)
+            {
+                refuseRetransmit(requestId, from, count, MarketDataRequestStatus.MALFORMED, 0);
             }
             else if (count > MAX_RETRANSMIT)
             {
-                refuseRetransmit(requestId, from, count, MarketDataRequestStatus.TOO_LARGE);
+                refuseRetransmit(requestId, from, count, MarketDataRequestStatus.TOO_LARGE, 0);
             }
             else if (!window.holds(from, count))
             {
-                refuseRetransmit(requestId, from, count, MarketDataRequestStatus.OUT_OF_WINDOW);
+                refuseRetransmit(requestId, from, count, MarketDataRequestStatus.OUT_OF_WINDOW, 0);
             }
             else
             {
@@ -407,29 +480,61 @@ public final class MarketDataRecovery implements Agent
         {
             if (templateId == SnapshotRequestDecoder.TEMPLATE_ID)
             {
-                refuseSnapshot(requestId, (int)argument, MarketDataRequestStatus.BUSY);
+                refuseSnapshot(requestId, (int)argument, MarketDataRequestStatus.BUSY, QUEUE_FULL_RETRY_NS);
             }
             else
             {
-                refuseRetransmit(requestId, argument, count, MarketDataRequestStatus.BUSY);
+                refuseRetransmit(requestId, argument, count, MarketDataRequestStatus.BUSY, QUEUE_FULL_RETRY_NS);
             }
             return;
         }
-        final int slot = (pendingHead + pendingSize) % maxPending;
+        final int slot = pendingSize;
         pendingTemplate[slot] = templateId;
         pendingRequestId[slot] = requestId;
         pendingArgument[slot] = argument;
         pendingCount[slot] = count;
+        pendingDestination[slot] = requestDestination;
+        requestDestination.pending++;
         pendingSize++;
     }
 
+    /**
+     * Answer the oldest request whose response channel is connected; give up those whose channel never connects.
+     */
     private int startNextAnswer()
     {
-        final int slot = pendingHead;
+        final long nowMs = clock.time();
+        int work = 0;
+        for (int slot = 0; slot < pendingSize; )
+        {
+            final Destination destination = pendingDestination[slot];
+            if (null != destination.connected())
+            {
+                work += answer(slot, destination, nowMs);
+                return work;
+            }
+            if (destination.unreachable(nowMs))
+            {
+                refused.incrementRelease(); // nobody to tell: the requester asks again
+                removePending(slot);
+                work++;
+            }
+            else
+            {
+                slot++;
+            }
+        }
+        return work;
+    }
+
+    private int answer(final int slot, final Destination destination, final long nowMs)
+    {
         final long requestId = pendingRequestId[slot];
         answerLength = 0;
         answerSent = 0;
-        answerStartedMs = clock.time();
+        answerStartedMs = nowMs;
+        answerDestination = destination;
+        requestDestination = destination;
         if (pendingTemplate[slot] == SnapshotRequestDecoder.TEMPLATE_ID)
         {
             final Instrument instrument = instruments.get((int)pendingArgument[slot]);
@@ -439,7 +544,7 @@ public final class MarketDataRecovery implements Agent
                 {
                     return 0; // its refresh is half read: answer once it is whole
                 }
-                refuseSnapshot(requestId, instrument.instrumentId, MarketDataRequestStatus.NOT_READY);
+                refuseSnapshot(requestId, instrument.instrumentId, MarketDataRequestStatus.NOT_READY, 0);
             }
             else
             {
@@ -452,25 +557,38 @@ public final class MarketDataRecovery implements Agent
             final int count = pendingCount[slot];
             if (!window.holds(from, count))
             {
-                refuseRetransmit(requestId, from, count, MarketDataRequestStatus.OUT_OF_WINDOW);
+                refuseRetransmit(requestId, from, count, MarketDataRequestStatus.OUT_OF_WINDOW, 0);
             }
             else
             {
                 final int at = beginRecord(0L);
                 retransmitResponse.wrapAndApplyHeader(answer, at, headerEncoder).requestId(requestId)
-                    .status(MarketDataRequestStatus.ACCEPTED).fromChannelSequence(from).count(count);
+                    .status(MarketDataRequestStatus.ACCEPTED).fromChannelSequence(from).count(count).retryAfterNs(0);
                 endRecord(at, HEADER + RetransmitResponseEncoder.BLOCK_LENGTH);
-                for (long sequence = from; sequence < from + count; sequence++)
+                for (int i = 0; i < count; i++)
                 {
+                    final long sequence = from + i; // held, so no overflow
                     final int record = beginRecord(sequence);
                     answer.checkLimit(record + 4096);
                     endRecord(record, window.copy(sequence, answer, record));
                 }
             }
         }
-        pendingHead = (pendingHead + 1) % maxPending;
-        pendingSize--;
+        removePending(slot);
         return 1;
+    }
+
+    private void removePending(final int slot)
+    {
+        pendingDestination[slot].pending--;
+        final int after = pendingSize - slot - 1;
+        System.arraycopy(pendingTemplate, slot + 1, pendingTemplate, slot, after);
+        System.arraycopy(pendingRequestId, slot + 1, pendingRequestId, slot, after);
+        System.arraycopy(pendingArgument, slot + 1, pendingArgument, slot, after);
+        System.arraycopy(pendingCount, slot + 1, pendingCount, slot, after);
+        System.arraycopy(pendingDestination, slot + 1, pendingDestination, slot, after);
+        pendingSize--;
+        pendingDestination[pendingSize] = null;
     }
 
     private void encodeSnapshot(final long requestId, final Instrument instrument)
@@ -479,7 +597,8 @@ public final class MarketDataRecovery implements Agent
         final int at = beginRecord(0L);
         snapshotResponse.wrapAndApplyHeader(answer, at, headerEncoder).requestId(requestId)
             .instrumentId(instrument.instrumentId).status(MarketDataRequestStatus.ACCEPTED)
-            .mdSequence(book.mdSequence()).channelSequence(window.lastSequence()).orderCount(book.orderCount());
+            .mdSequence(book.mdSequence()).channelSequence(window.lastSequence()).orderCount(book.orderCount())
+            .retryAfterNs(0);
         endRecord(at, HEADER + SnapshotResponseEncoder.BLOCK_LENGTH);
         partRequestId = requestId;
         partInstrument = instrument;
@@ -551,17 +670,21 @@ public final class MarketDataRecovery implements Agent
         int sent = 0;
         while (answerSent < answerLength)
         {
+            final ExclusivePublication answers = answerDestination.publication;
             final int length = answer.getInt(answerSent);
             reservedValue = answer.getLong(answerSent + 4);
-            final long result = answers.offer(answer, answerSent + RECORD_HEADER, length, reservedValueSupplier);
+            final long result = null == answers ? Publication.NOT_CONNECTED :
+                answers.offer(answer, answerSent + RECORD_HEADER, length, reservedValueSupplier);
             if (result > 0)
             {
                 answerSent += RECORD_HEADER + length;
+                answerDestination.lastUsedMs = clock.time();
                 sent++;
             }
             else
             {
-                if (result == Publication.NOT_CONNECTED || clock.time() - answerStartedMs > STUCK_ANSWER_MS)
+                if (result == Publication.NOT_CONNECTED || result == Publication.CLOSED ||
+                    clock.time() - answerStartedMs > STUCK_ANSWER_MS)
                 {
                     // Nobody to tell, or nobody reading: the requester asks again.
                     refused.incrementRelease();
@@ -573,64 +696,35 @@ public final class MarketDataRecovery implements Agent
         return sent;
     }
 
-    private void refuseSnapshot(final long requestId, final int instrumentId, final MarketDataRequestStatus status)
+    private void refuseSnapshot(
+        final long requestId, final int instrumentId, final MarketDataRequestStatus status, final long retryAfterNs)
     {
         refused.incrementRelease();
-        final int at = claimRefusal();
-        if (at >= 0)
-        {
-            snapshotResponse.wrapAndApplyHeader(refusals, at + 4, headerEncoder).requestId(requestId)
-                .instrumentId(instrumentId).status(status).mdSequence(0).channelSequence(0).orderCount(0);
-            refusals.putInt(at, HEADER + SnapshotResponseEncoder.BLOCK_LENGTH);
-        }
+        snapshotResponse.wrapAndApplyHeader(refusal, 0, headerEncoder).requestId(requestId)
+            .instrumentId(instrumentId).status(status).mdSequence(0).channelSequence(0).orderCount(0)
+            .retryAfterNs(retryAfterNs);
+        destinations.queueRefusal(requestDestination, refusal, 0, HEADER + SnapshotResponseEncoder.BLOCK_LENGTH,
+            refusalsDropped);
     }
 
     private void refuseRetransmit(
-        final long requestId, final long from, final int count, final MarketDataRequestStatus status)
+        final long requestId,
+        final long from,
+        final int count,
+        final MarketDataRequestStatus status,
+        final long retryAfterNs)
     {
         refused.incrementRelease();
-        final int at = claimRefusal();
-        if (at >= 0)
-        {
-            retransmitResponse.wrapAndApplyHeader(refusals, at + 4, headerEncoder).requestId(requestId)
-                .status(status).fromChannelSequence(from).count(count);
-            refusals.putInt(at, HEADER + RetransmitResponseEncoder.BLOCK_LENGTH);
-        }
+        retransmitResponse.wrapAndApplyHeader(refusal, 0, headerEncoder).requestId(requestId)
+            .status(status).fromChannelSequence(from).count(count).retryAfterNs(retryAfterNs);
+        destinations.queueRefusal(requestDestination, refusal, 0, HEADER + RetransmitResponseEncoder.BLOCK_LENGTH,
+            refusalsDropped);
     }
 
-    /**
-     * @return the offset of a free slot of the refusals ring, or -1 when it is full: the refusal is then dropped
-     * (counted), and its requester, hearing nothing, asks again later.
-     */
-    private int claimRefusal()
+    /** @return requesters' response channels open now (for tests). */
+    int responseChannels()
     {
-        if (refusalCount == MAX_REFUSALS)
-        {
-            refusalsDropped.incrementRelease();
-            return -1;
-        }
-        final int slot = (refusalHead + refusalCount) % MAX_REFUSALS;
-        refusalCount++;
-        return slot * REFUSAL_SLOT;
-    }
-
-    /** Refusals go out before the answer in progress: they are small, and their requesters wait on nothing else. */
-    private int sendRefusals()
-    {
-        int sent = 0;
-        while (refusalCount > 0)
-        {
-            final int at = refusalHead * REFUSAL_SLOT;
-            final long result = answers.offer(refusals, at + 4, refusals.getInt(at));
-            if (result < 0 && result != Publication.NOT_CONNECTED)
-            {
-                break; // back-pressured: next duty cycle
-            }
-            refusalHead = (refusalHead + 1) % MAX_REFUSALS;
-            refusalCount--;
-            sent++;
-        }
-        return sent;
+        return destinations.size();
     }
 
     private static final class Instrument

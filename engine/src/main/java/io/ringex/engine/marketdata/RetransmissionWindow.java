@@ -104,7 +104,9 @@ final class RetransmissionWindow
      */
     boolean holds(final long from, final int count)
     {
-        return from >= firstSequence && from + count - 1 <= lastSequence;
+        // No sum of a requester's numbers: from + count overflows for a from near Long.MAX_VALUE, and the range
+        // would pass as held. lastSequence - from cannot overflow once from is known to lie in the window.
+        return count > 0 && from >= firstSequence && from <= lastSequence && count - 1 <= lastSequence - from;
     }
 
     /**

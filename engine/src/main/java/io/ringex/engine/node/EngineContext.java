@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import io.aeron.exceptions.ConfigurationException;
+import io.ringex.client.AdminKeys;
 import io.ringex.common.IdleStrategies;
 import io.ringex.common.config.Config;
 import io.ringex.common.config.ConfigOption;
@@ -120,15 +121,49 @@ public final class EngineContext
         /** Default market-data stream. */
         public static final int MARKETDATA_STREAM_DEFAULT = 1003;
 
-        @ConfigOption("outbound stream of the market-data recovery service's answers (snapshots, retransmissions)")
-        public static final String MARKETDATA_RECOVERY_STREAM_PROP_NAME = "ringex.engine.marketdata.recovery.stream";
-        /** Default market-data recovery stream (on the outbound channel). */
-        public static final int MARKETDATA_RECOVERY_STREAM_DEFAULT = 1030;
+        @ConfigOption("where market-data subscribers' snapshot and retransmission requests arrive, served by the " +
+            "market-data recovery service: a channel of its own, never the command ingress (each request names the " +
+            "requester's own response channel, where it alone is answered)")
+        public static final String MARKETDATA_REQUEST_CHANNEL_PROP_NAME = "ringex.engine.marketdata.request.channel";
+        /** Default market-data request channel. */
+        public static final String MARKETDATA_REQUEST_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40130";
 
-        @ConfigOption("inbound stream of market-data snapshot and retransmission requests (on the ingress channel)")
+        @ConfigOption("stream of market-data snapshot and retransmission requests (on the request channel)")
         public static final String MARKETDATA_REQUEST_STREAM_PROP_NAME = "ringex.engine.marketdata.request.stream";
-        /** Default market-data request stream (on the ingress channel). */
+        /** Default market-data request stream. */
         public static final int MARKETDATA_REQUEST_STREAM_DEFAULT = 1031;
+
+        @ConfigOption("requesters' response channels the recovery service keeps open at once (one publication " +
+            "each, closed after 30 s without a request); a request that would need one more is not answered")
+        public static final String MARKETDATA_RECOVERY_MAX_DESTINATIONS_PROP_NAME =
+            "ringex.engine.marketdata.recovery.max.destinations";
+        /** Default response channels kept open. */
+        public static final int MARKETDATA_RECOVERY_MAX_DESTINATIONS_DEFAULT = 64;
+
+        @ConfigOption("requests a second one requester (one address, or one IPC client) may make of the recovery " +
+            "service, and as many at once; beyond, each is answered BUSY with the time to ask again")
+        public static final String MARKETDATA_RECOVERY_REQUESTER_RATE_PROP_NAME =
+            "ringex.engine.marketdata.recovery.requester.rate";
+        /** Default requests per second per requester. */
+        public static final int MARKETDATA_RECOVERY_REQUESTER_RATE_DEFAULT = 100;
+
+        @ConfigOption("term length of each response channel's publication (x3 of log buffer per requester), a " +
+            "power of two from 64k")
+        public static final String MARKETDATA_RECOVERY_TERM_LENGTH_PROP_NAME =
+            "ringex.engine.marketdata.recovery.term.length";
+        /** Default response term length. */
+        public static final int MARKETDATA_RECOVERY_TERM_LENGTH_DEFAULT_BYTES = 256 * 1024;
+
+        @ConfigOption(value = "the admin keys file (`NUMBER NAME SECRET` a line, see \"Admin keys\"): the ingress " +
+            "takes an operator's admin command only signed with one of these keys; unset, it takes none",
+            defaultText = "unset (every admin command refused)")
+        public static final String ADMIN_KEYS_FILE_PROP_NAME = "ringex.engine.admin.keys.file";
+
+        @ConfigOption("how far a signed admin command's time may be from the ingress's clock, either way; its nonce " +
+            "is remembered twice as long, so a command sniffed on the wire cannot be sent again")
+        public static final String ADMIN_AUTH_WINDOW_PROP_NAME = "ringex.engine.admin.auth.window";
+        /** Default window. */
+        public static final long ADMIN_AUTH_WINDOW_DEFAULT_NS = TimeUnit.SECONDS.toNanos(30);
 
         @ConfigOption("outbound stream of the report replay service's answers (replayed execution reports)")
         public static final String REPLAY_STREAM_PROP_NAME = "ringex.engine.replay.stream";
@@ -390,10 +425,43 @@ public final class EngineContext
             return config().intValue(MARKETDATA_STREAM_PROP_NAME, MARKETDATA_STREAM_DEFAULT);
         }
 
-        /** @return {@link #MARKETDATA_RECOVERY_STREAM_PROP_NAME} or its default. */
-        public static int marketDataRecoveryStreamId()
+        /** @return {@link #MARKETDATA_REQUEST_CHANNEL_PROP_NAME} or its default. */
+        public static String marketDataRequestChannel()
         {
-            return config().intValue(MARKETDATA_RECOVERY_STREAM_PROP_NAME, MARKETDATA_RECOVERY_STREAM_DEFAULT);
+            return config().string(MARKETDATA_REQUEST_CHANNEL_PROP_NAME, MARKETDATA_REQUEST_CHANNEL_DEFAULT);
+        }
+
+        /** @return {@link #MARKETDATA_RECOVERY_MAX_DESTINATIONS_PROP_NAME} or its default. */
+        public static int marketDataRecoveryMaxDestinations()
+        {
+            return config().intValue(MARKETDATA_RECOVERY_MAX_DESTINATIONS_PROP_NAME,
+                MARKETDATA_RECOVERY_MAX_DESTINATIONS_DEFAULT);
+        }
+
+        /** @return {@link #MARKETDATA_RECOVERY_REQUESTER_RATE_PROP_NAME} or its default. */
+        public static int marketDataRecoveryRequesterRate()
+        {
+            return config().intValue(MARKETDATA_RECOVERY_REQUESTER_RATE_PROP_NAME,
+                MARKETDATA_RECOVERY_REQUESTER_RATE_DEFAULT);
+        }
+
+        /** @return {@link #MARKETDATA_RECOVERY_TERM_LENGTH_PROP_NAME} or its default, in bytes. */
+        public static int marketDataRecoveryTermLength()
+        {
+            return config().sizeAsInt(MARKETDATA_RECOVERY_TERM_LENGTH_PROP_NAME,
+                MARKETDATA_RECOVERY_TERM_LENGTH_DEFAULT_BYTES);
+        }
+
+        /** @return {@link #ADMIN_KEYS_FILE_PROP_NAME}, or null. */
+        public static String adminKeysFile()
+        {
+            return config().get(ADMIN_KEYS_FILE_PROP_NAME);
+        }
+
+        /** @return {@link #ADMIN_AUTH_WINDOW_PROP_NAME} or its default, in ns. */
+        public static long adminAuthWindowNs()
+        {
+            return config().durationNs(ADMIN_AUTH_WINDOW_PROP_NAME, ADMIN_AUTH_WINDOW_DEFAULT_NS);
         }
 
         /** @return {@link #MARKETDATA_REQUEST_STREAM_PROP_NAME} or its default. */
@@ -628,8 +696,14 @@ public final class EngineContext
     private String outboundChannel = Configuration.outboundChannel();
     private int egressStreamId = Configuration.egressStreamId();
     private int marketDataStreamId = Configuration.marketDataStreamId();
-    private int marketDataRecoveryStreamId = Configuration.marketDataRecoveryStreamId();
+    private String marketDataRequestChannel = Configuration.marketDataRequestChannel();
     private int marketDataRequestStreamId = Configuration.marketDataRequestStreamId();
+    private int marketDataRecoveryMaxDestinations = Configuration.marketDataRecoveryMaxDestinations();
+    private int marketDataRecoveryRequesterRate = Configuration.marketDataRecoveryRequesterRate();
+    private int marketDataRecoveryTermLength = Configuration.marketDataRecoveryTermLength();
+    private String adminKeysFile = Configuration.adminKeysFile();
+    private AdminKeys adminKeys;
+    private long adminAuthWindowNs = Configuration.adminAuthWindowNs();
     private int replayStreamId = Configuration.replayStreamId();
     private int replayRequestStreamId = Configuration.replayRequestStreamId();
     private int riskStreamId = Configuration.riskStreamId();
@@ -708,6 +782,38 @@ public final class EngineContext
         }
         require(null != ingressChannel && !ingressChannel.isEmpty(), Configuration.INGRESS_CHANNEL_PROP_NAME,
             ingressChannel, "must be set");
+        require(null != marketDataRequestChannel && !marketDataRequestChannel.isEmpty(),
+            Configuration.MARKETDATA_REQUEST_CHANNEL_PROP_NAME, marketDataRequestChannel, "must be set");
+        // Subscribers reach the request channel; they must not reach the command ingress. Inside one host (IPC)
+        // a stream of its own will do; across the network it needs an endpoint of its own, which a firewall can tell.
+        final boolean ipc = marketDataRequestChannel.startsWith(io.aeron.CommonContext.IPC_CHANNEL);
+        final boolean sameChannel = marketDataRequestChannel.equals(ingressChannel);
+        require(ipc ? !(sameChannel && marketDataRequestStreamId == ingressStreamId) : !sameChannel,
+            Configuration.MARKETDATA_REQUEST_CHANNEL_PROP_NAME,
+            marketDataRequestChannel, "must not be the command ingress (" + Configuration.INGRESS_CHANNEL_PROP_NAME +
+            "): market-data subscribers reach it");
+        require(marketDataRecoveryMaxDestinations >= 1 && marketDataRecoveryMaxDestinations <= 4096,
+            Configuration.MARKETDATA_RECOVERY_MAX_DESTINATIONS_PROP_NAME, marketDataRecoveryMaxDestinations,
+            "must be 1..4096");
+        require(marketDataRecoveryRequesterRate >= 1, Configuration.MARKETDATA_RECOVERY_REQUESTER_RATE_PROP_NAME,
+            marketDataRecoveryRequesterRate, "must be positive");
+        require(marketDataRecoveryTermLength >= 64 * 1024 && marketDataRecoveryTermLength <= 1024 * 1024 * 1024 &&
+            Integer.bitCount(marketDataRecoveryTermLength) == 1,
+            Configuration.MARKETDATA_RECOVERY_TERM_LENGTH_PROP_NAME, marketDataRecoveryTermLength,
+            "must be a power of two from 64k to 1g");
+        requireMillisecondsOrMore(adminAuthWindowNs, Configuration.ADMIN_AUTH_WINDOW_PROP_NAME);
+        if (null == adminKeys && null != adminKeysFile)
+        {
+            try
+            {
+                adminKeys = AdminKeys.load(Path.of(adminKeysFile));
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                // The message names the file and the line, never a secret.
+                throw Config.bad(Configuration.ADMIN_KEYS_FILE_PROP_NAME, adminKeysFile, ex.getMessage());
+            }
+        }
         require((null == peerReplicationChannel) == (null == peerReplicationAckChannel),
             null == peerReplicationChannel ? Configuration.REPLICATION_PEER_CHANNEL_PROP_NAME :
             Configuration.REPLICATION_PEER_ACK_CHANNEL_PROP_NAME, null, "must be set together with its pair (" +
@@ -899,16 +1005,105 @@ public final class EngineContext
         return this;
     }
 
-    /** @return the market-data recovery stream, on the outbound channel. */
-    public int marketDataRecoveryStreamId()
+    /**
+     * @return where market-data requests arrive (the recovery service's own channel).
+     */
+    public String marketDataRequestChannel()
     {
-        return marketDataRecoveryStreamId;
+        return marketDataRequestChannel;
     }
 
-    /** @param streamId the market-data recovery stream. @return this. */
-    public EngineContext marketDataRecoveryStreamId(final int streamId)
+    /**
+     * @param channel where market-data requests arrive: never the command ingress.
+     * @return this.
+     */
+    public EngineContext marketDataRequestChannel(final String channel)
     {
-        this.marketDataRecoveryStreamId = streamId;
+        this.marketDataRequestChannel = channel;
+        return this;
+    }
+
+    /** @return response channels the recovery service keeps open at once. */
+    public int marketDataRecoveryMaxDestinations()
+    {
+        return marketDataRecoveryMaxDestinations;
+    }
+
+    /** @param count response channels kept open at once. @return this. */
+    public EngineContext marketDataRecoveryMaxDestinations(final int count)
+    {
+        this.marketDataRecoveryMaxDestinations = count;
+        return this;
+    }
+
+    /** @return requests per second (and at once) one requester may make of the recovery service. */
+    public int marketDataRecoveryRequesterRate()
+    {
+        return marketDataRecoveryRequesterRate;
+    }
+
+    /** @param perSecond requests per second per requester. @return this. */
+    public EngineContext marketDataRecoveryRequesterRate(final int perSecond)
+    {
+        this.marketDataRecoveryRequesterRate = perSecond;
+        return this;
+    }
+
+    /** @return term length of each response channel's publication. */
+    public int marketDataRecoveryTermLength()
+    {
+        return marketDataRecoveryTermLength;
+    }
+
+    /** @param length term length of each response publication, a power of two. @return this. */
+    public EngineContext marketDataRecoveryTermLength(final int length)
+    {
+        this.marketDataRecoveryTermLength = length;
+        return this;
+    }
+
+    /**
+     * @return the admin keys the ingress accepts operator commands signed with (after {@link #conclude()}: those of
+     * {@link Configuration#ADMIN_KEYS_FILE_PROP_NAME} unless set here), or null: every operator command is refused.
+     */
+    public AdminKeys adminKeys()
+    {
+        return adminKeys;
+    }
+
+    /**
+     * @param keys the admin keys the ingress accepts (instead of the configured file's), or null for none.
+     * @return this.
+     */
+    public EngineContext adminKeys(final AdminKeys keys)
+    {
+        this.adminKeys = keys;
+        return this;
+    }
+
+    /** @return the admin keys file configured, or null. */
+    public String adminKeysFile()
+    {
+        return adminKeysFile;
+    }
+
+    /** @param file the admin keys file, read at {@link #conclude()} unless keys are set. @return this. */
+    public EngineContext adminKeysFile(final String file)
+    {
+        this.adminKeysFile = file;
+        return this;
+    }
+
+    /** @return how far a signed admin command's time may be from the ingress's clock. */
+    public long adminAuthWindowNs()
+    {
+        return adminAuthWindowNs;
+    }
+
+    /** @param windowNs how far a signed command's time may be from the ingress's clock. @return this. */
+    public EngineContext adminAuthWindowNs(final long windowNs)
+    {
+        this.adminAuthWindowNs = windowNs;
         return this;
     }
 

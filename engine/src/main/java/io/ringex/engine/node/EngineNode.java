@@ -199,6 +199,32 @@ public final class EngineNode implements AutoCloseable
     }
 
     /**
+     * One of the node's counters, as {@code <data>/counters.dat} holds it ({@code ingress-admin-refused},
+     * {@code marketdata-requests-dropped}, ...).
+     *
+     * @param label the counter's label.
+     * @return its value.
+     * @throws IllegalArgumentException if the node has no such counter.
+     */
+    public long counter(final String label)
+    {
+        final org.agrona.concurrent.status.CountersManager counters = resources.counters.manager();
+        final int[] found = { -1 };
+        counters.forEach((counterId, counterLabel) ->
+        {
+            if (found[0] < 0 && counterLabel.equals(label))
+            {
+                found[0] = counterId;
+            }
+        });
+        if (found[0] < 0)
+        {
+            throw new IllegalArgumentException("no counter " + label);
+        }
+        return counters.getCounterValue(found[0]);
+    }
+
+    /**
      * @return the Aeron directory the node's client uses.
      */
     public String aeronDirectoryName()

@@ -27,6 +27,11 @@ import org.agrona.concurrent.status.AtomicCounter;
  * The input ring's producer: polls the ingress subscription, validates each fragment, and claims it into the input
  * ring with a timestamp the engine stamps (never decreasing, so the processor's notion of time only moves forward).
  * <p>
+ * It takes order entry and the gateways' bookkeeping as gateways send them, and an operator's admin command only
+ * inside an {@code AuthenticatedCommand} its {@link AdminAuthenticator} accepts: the command alone is claimed into the
+ * ring, its source the key's number (gateway 0), so the journal names whose key sent it. An admin command without a
+ * valid key is refused before the ring: it is never journaled, and nothing changes.
+ * <p>
  * When the ring is full the fragment is not dropped: the controlled poll returns ABORT and Aeron redelivers it on the
  * next poll, which pushes back on the publishers. A fragment that fails validation is counted, logged (at most one
  * line per reason per second) and, when it names a session, answered with a {@code BusinessReject} on the egress; it
@@ -53,6 +58,8 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
     private final AtomicCounter malformedCounter;
     private final AtomicCounter backPressureCounter;
     private final AtomicCounter rejectsDropped;
+    private final AdminAuthenticator admin;
+    private final int maxCommandLength;
     private final UnsafeBuffer rejectBuffer = new UnsafeBuffer(new byte[256]);
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final BusinessRejectEncoder rejectEncoder = new BusinessRejectEncoder();
@@ -80,6 +87,7 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
      * @param rejectsDropped      counts the rejects the egress did not take.
      * @param nextDeadline        the processor's earliest deadline: a Tick is journaled when the clock reaches it.
      * @param trace               where each command's receipt is stamped (once per poll).
+     * @param admin               checks operator commands' keys.
      */
     IngressAgent(
         final Subscription subscription,
@@ -91,8 +99,11 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
         final AtomicCounter backPressureCounter,
         final AtomicCounter rejectsDropped,
         final AtomicCounter nextDeadline,
-        final StageTrace trace)
+        final StageTrace trace,
+        final AdminAuthenticator admin)
     {
+        this.admin = admin;
+        this.maxCommandLength = ring.maxPayloadLength();
         this.nextDeadline = nextDeadline;
         this.trace = trace;
         this.subscription = subscription;
@@ -100,7 +111,8 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
         this.sequencer = ring.sequencer();
         this.epochClock = epochClock;
         this.clock = clock;
-        this.validator = new MessageValidator(ring.maxPayloadLength());
+        // An AuthenticatedCommand is longer than the command it carries: the command itself must fit a slot.
+        this.validator = new MessageValidator(AdminAuthenticator.maxEnvelopeLength(ring.maxPayloadLength()));
         this.rejects = rejects;
         this.malformedCounter = malformedCounter;
         this.backPressureCounter = backPressureCounter;
@@ -191,9 +203,24 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
             return Action.CONTINUE;
         }
         final MessageCatalog.Kind kind = MessageCatalog.kind(templateId);
+        if (kind == MessageCatalog.Kind.AUTHENTICATED)
+        {
+            return onAuthenticated(buffer, offset, length, templateId);
+        }
         if (kind != MessageCatalog.Kind.ORDER_ENTRY && kind != MessageCatalog.Kind.ADMIN)
         {
             refuse(buffer, offset, length, templateId, RejectReason.UNKNOWN_MESSAGE);
+            return Action.CONTINUE;
+        }
+        if (length > maxCommandLength)
+        {
+            refuse(buffer, offset, length, templateId, RejectReason.MALFORMED);
+            return Action.CONTINUE;
+        }
+        if (kind == MessageCatalog.Kind.ADMIN && !MessageCatalog.isGatewayBookkeeping(templateId))
+        {
+            // An operator's command without a key (or a NewEpoch, which only a node journals): never journaled.
+            admin.refused(AdminAuthenticator.Refusal.UNSIGNED, templateId, clock.nanoTime());
             return Action.CONTINUE;
         }
 
@@ -203,12 +230,51 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
             backPressureCounter.incrementRelease();
             return Action.ABORT;
         }
-
-        // Order entry names its session in the message; an admin source names itself in the frame's reserved value
-        // (gateway id 0, SessionIds), since admin commands carry no session field.
+        // Order entry, SessionStatus and GatewayBarrier name their session in the message. A user directory request
+        // names no one: source 0, whatever the frame claims (an admin source is a key's, only ever stamped here).
         final long sourceId = carriesSession(templateId) ?
             buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH + SESSION_ID_BODY_OFFSET,
-            MessageHeaderDecoder.BYTE_ORDER) : adminSource(header.reservedValue());
+            MessageHeaderDecoder.BYTE_ORDER) : 0;
+        claim(sequence, sourceId, templateId, buffer, offset, length);
+        return Action.CONTINUE;
+    }
+
+    /**
+     * An operator's admin command in the proof of its sender's key: checked, then the command alone goes into the
+     * ring, its source the key's number. A refusal is counted and logged, never answered.
+     */
+    private Action onAuthenticated(final DirectBuffer buffer, final int offset, final int length, final int templateId)
+    {
+        final long wallNs = epochClock.nanoTime();
+        final AdminAuthenticator.Refusal refusal = admin.check(buffer, offset, length, wallNs);
+        if (refusal != AdminAuthenticator.Refusal.NONE)
+        {
+            admin.refused(refusal, templateId, clock.nanoTime());
+            return Action.CONTINUE;
+        }
+        final long sequence = sequencer.tryNext();
+        if (sequence < 0)
+        {
+            backPressureCounter.incrementRelease();
+            return Action.ABORT; // redelivered and checked again: its nonce is remembered only once it is in
+        }
+        admin.accept(wallNs);
+        final int commandOffset = admin.commandOffset();
+        final int commandTemplateId = buffer.getShort(commandOffset + MessageHeaderDecoder.templateIdEncodingOffset(),
+            MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF;
+        claim(sequence, SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, admin.keyId()), commandTemplateId, buffer,
+            commandOffset, admin.commandLength());
+        return Action.CONTINUE;
+    }
+
+    private void claim(
+        final long sequence,
+        final long sourceId,
+        final int templateId,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length)
+    {
         final long now = Math.max(epochClock.nanoTime(), lastTimestampNs);
         lastTimestampNs = now;
 
@@ -221,7 +287,6 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
         slots.putBytes(slot + SlotDescriptor.PAYLOAD_OFFSET, buffer, offset, length);
         trace.received(sequence, pollNs());
         sequencer.publish(sequence);
-        return Action.CONTINUE;
     }
 
     /**
@@ -234,11 +299,6 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
             pollNs = System.nanoTime();
         }
         return pollNs;
-    }
-
-    private static long adminSource(final long reservedValue)
-    {
-        return SessionIds.gatewayId(reservedValue) == SessionIds.ADMIN_GATEWAY_ID ? reservedValue : 0;
     }
 
     private static boolean carriesSession(final int templateId)

@@ -29,7 +29,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 
 /**
- * The operator's {@code node} command: {@code ./ringex node status|promote|latency [options]}.
+ * The operator's {@code node} command: {@code ./ringex node status|promote|latency|counters [options]}.
  * <ul>
  *     <li>{@code status --outbound HOST:PORT [--risk-stream 1004] [--count 1]}: prints the node's next
  *     {@code EngineStatus} lines (node, role, epoch, sequences, state hash).</li>
@@ -39,6 +39,8 @@ import org.agrona.concurrent.status.CountersReader;
  *     <li>{@code latency [--data DIR] [--count N]}: where a command's time goes inside the node, per hop (journal,
  *     replication, processor, publishers, total), over its last status interval, read from the node's counters file
  *     on this host ({@link StageTrace}).</li>
+ *     <li>{@code counters [--data DIR]}: every counter of the node's counters file on this host, one
+ *     {@code label value} a line (rejects, refused admin commands, market-data recovery...).</li>
  * </ul>
  * Common options of status and promote: {@code --aeron-dir DIR} uses a running media driver (otherwise one is
  * embedded for the command's life), {@code --timeout-ms N} (10,000). {@code HOST:PORT} are the node's
@@ -54,6 +56,7 @@ public final class NodeControlCli
 {
     private static final String USAGE = "usage: node status --outbound HOST:PORT [--risk-stream N] [--count N]\n" +
         "       node latency [--data DIR] [--count N]\n" +
+        "       node counters [--data DIR]\n" +
         "       node promote --node ID [--control HOST:PORT] [--control-stream N] [--epoch E]" +
         " [--outbound HOST:PORT] [--risk-stream N]\n" +
         "       common: [--aeron-dir DIR] [--timeout-ms N]";
@@ -93,12 +96,12 @@ public final class NodeControlCli
     public int run(final String[] args)
     {
         if (args.length == 0 || !(args[0].equals("status") || args[0].equals("promote") ||
-            args[0].equals("latency")))
+            args[0].equals("latency") || args[0].equals("counters")))
         {
             err.println(USAGE);
             return 2;
         }
-        if (args[0].equals("latency"))
+        if (args[0].equals("latency") || args[0].equals("counters"))
         {
             return latency(args);
         }
@@ -157,7 +160,7 @@ public final class NodeControlCli
     /**
      * {@code latency [--data DIR] [--count N]}: each hop's latency of the node's last status interval, read from its
      * counters file ({@code DIR/counters.dat}, DIR the parent of the node's journal directory, {@code data} by
-     * default), once a second for N lines.
+     * default), once a second for N lines; or {@code counters [--data DIR]}: every counter of that file.
      */
     private int latency(final String[] args)
     {
@@ -166,10 +169,11 @@ public final class NodeControlCli
         try
         {
             final CommandLineOptions options = CommandLineOptions.parse(args[0],
-                Arrays.asList(args).subList(1, args.length), Set.of("--data", "--count"), Set.of());
+                Arrays.asList(args).subList(1, args.length), args[0].equals("counters") ? Set.of("--data") :
+                Set.of("--data", "--count"), Set.of());
             options.requirePositionals(0, "options only");
             directory = Path.of(options.string("--data", "data"));
-            count = options.intValue("--count", 1, 1);
+            count = args[0].equals("counters") ? 1 : options.intValue("--count", 1, 1);
         }
         catch (final CommandLineOptions.UsageException ex)
         {
@@ -184,6 +188,11 @@ public final class NodeControlCli
             return 1;
         }
         final CountersReader counters = NodeCounters.reader(directory);
+        if (args[0].equals("counters"))
+        {
+            counters.forEach((counterId, label) -> out.println(label + " " + counters.getCounterValue(counterId)));
+            return 0;
+        }
         for (int line = 0; line < count; line++)
         {
             if (line > 0)

@@ -76,6 +76,8 @@ final class NodeResources implements AutoCloseable
     /** Each command's time per stage, and the per-hop latency the status reports. */
     final StageTrace trace;
     final AtomicCounter malformed;
+    /** Checks operator commands' keys at the ingress; refusals counted in {@code ingress-admin-refused}. */
+    final AdminAuthenticator adminAuthenticator;
     final AtomicCounter backPressure;
     /** Client-bound events not sent: the publishers' (no subscriber, retries spent) and the ingress's rejects. */
     final AtomicCounter dropped;
@@ -135,6 +137,8 @@ final class NodeResources implements AutoCloseable
             sequences = new SequenceBase(recovery.lastSequence + 1);
 
             malformed = counters.newCounter("ingress-malformed");
+            adminAuthenticator = new AdminAuthenticator(ctx.adminKeys(), ctx.adminAuthWindowNs(),
+                inputRing.maxPayloadLength(), counters.newCounter("ingress-admin-refused"));
             backPressure = counters.newCounter("ingress-back-pressure");
             replicated = counters.newCounter("replication-acked-sequence");
             degraded = counters.newCounter("replication-degraded");

@@ -42,7 +42,8 @@ final class PrimaryAgents implements RoleAgents
         ingress = new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()),
             resources.inputRing, resources.epochClock, resources.clock,
             aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), resources.malformed,
-            resources.backPressure, resources.dropped, resources.nextDeadline, resources.trace);
+            resources.backPressure, resources.dropped, resources.nextDeadline, resources.trace,
+            resources.adminAuthenticator);
         publishers = new Publishers(resources);
         if (ctx.threading() == EngineContext.Threading.COMPACT)
         {

@@ -7,6 +7,7 @@ import io.ringex.engine.marketdata.MarketDataFeed;
 import io.ringex.engine.marketdata.MarketDataRecovery;
 import io.ringex.engine.ring.Stage;
 import io.ringex.engine.ring.StageErrorPolicy;
+import io.ringex.protocol.codecs.AccountDefinitionDecoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
@@ -84,18 +85,25 @@ final class Publishers
         final MarketDataFeed marketDataHandler = new MarketDataFeed(marketData, toRecovery,
             resources.outputRing.maxPayloadLength(), resources.counters.newCounter("marketdata-dropped"),
             resources.counters.newCounter("marketdata-channel-sequence"));
+        // Requests on a channel of the service's own, never the command ingress; each answered on its requester's
+        // own response channel.
         recovery = new MarketDataRecovery(
             new CopyBroadcastReceiver(new BroadcastReceiver(broadcast), MAX_RECOVERY_MESSAGE),
-            resources.aeron.addSubscription(ctx.ingressChannel(), ctx.marketDataRequestStreamId()),
-            resources.aeron.addPublication(ctx.outboundChannel(), ctx.marketDataRecoveryStreamId()),
+            resources.aeron,
+            resources.aeron.addSubscription(ctx.marketDataRequestChannel(), ctx.marketDataRequestStreamId()),
             SystemEpochClock.INSTANCE, MarketDataRecovery.window(RETRANSMIT_WINDOW_BYTES, RETRANSMIT_WINDOW_MESSAGES),
-            MAX_PENDING_REQUESTS, resources.counters.newCounter("marketdata-requests-refused"),
-            resources.counters.newCounter("marketdata-recovery-lapped"),
-            resources.counters.newCounter("marketdata-refusals-dropped"));
+            MAX_PENDING_REQUESTS,
+            new MarketDataRecovery.Limits(ctx.marketDataRecoveryMaxDestinations(),
+                ctx.marketDataRecoveryRequesterRate(), ctx.marketDataRecoveryTermLength()),
+            new MarketDataRecovery.Counters(resources.counters.newCounter("marketdata-requests-refused"),
+                resources.counters.newCounter("marketdata-recovery-lapped"),
+                resources.counters.newCounter("marketdata-refusals-dropped"),
+                resources.counters.newCounter("marketdata-requests-dropped"),
+                resources.counters.newCounter("marketdata-response-channels")));
         final OutboundStage riskHandler = new OutboundStage(risk, new int[]{
-            AccountRiskUpdateDecoder.TEMPLATE_ID, AdminResponseDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID,
-            InstrumentDefinitionDecoder.TEMPLATE_ID, TradingScheduleDefinitionDecoder.TEMPLATE_ID,
-            MarketMakerProtectionEventDecoder.TEMPLATE_ID },
+            AccountRiskUpdateDecoder.TEMPLATE_ID, AccountDefinitionDecoder.TEMPLATE_ID,
+            AdminResponseDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID, InstrumentDefinitionDecoder.TEMPLATE_ID,
+            TradingScheduleDefinitionDecoder.TEMPLATE_ID, MarketMakerProtectionEventDecoder.TEMPLATE_ID },
             Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped, ctx.outboundBatch());
         stage = resources.outputRing.stage("publishers",
             resources.trace.published(new FanOutHandler(egressHandler, marketDataHandler, riskHandler)))

@@ -69,7 +69,8 @@ final class StandbyAgents implements RoleAgents
         ingress = new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()),
             resources.inputRing, resources.epochClock, resources.clock,
             aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), resources.malformed,
-            resources.backPressure, resources.dropped, resources.nextDeadline, resources.trace);
+            resources.backPressure, resources.dropped, resources.nextDeadline, resources.trace,
+            resources.adminAuthenticator);
         publishers = new Publishers(resources);
         final boolean compact = ctx.threading() == EngineContext.Threading.COMPACT;
         if (compact)

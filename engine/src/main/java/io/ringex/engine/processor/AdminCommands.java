@@ -22,7 +22,8 @@ import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 
 /**
  * Admin commands: each is answered with an AdminResponse (ACCEPTED, or REJECTED with a reason) written after its
- * effects; AddInstrument and SetTradingStatus are followed by the instrument's definition.
+ * effects; AddInstrument and SetTradingStatus are followed by the instrument's definition, an accepted AddAccount or
+ * SetLimits by the account's ({@link RiskUpdates#definition}).
  * <p>
  * Rules: AddInstrument needs a new id, price scale 0..8, positive tick and lot, a positive reference price on the
  * tick and a usable band ({@link Instrument#bandTicks}), else INVALID_ARGUMENT (DUPLICATE_ID for a known id).
@@ -133,6 +134,10 @@ public final class AdminCommands
             riskUpdates.touch(account);
         }
         events.adminResponse(decoder.requestId(), AddAccountDecoder.TEMPLATE_ID, reason);
+        if (reason == RejectReason.NONE)
+        {
+            riskUpdates.definition(state.account(accountId));
+        }
     }
 
     /**
@@ -200,6 +205,10 @@ public final class AdminCommands
             riskUpdates.touch(account);
         }
         events.adminResponse(requestId, SetLimitsDecoder.TEMPLATE_ID, reason);
+        if (reason == RejectReason.NONE)
+        {
+            riskUpdates.definition(account);
+        }
     }
 
     /**

@@ -495,7 +495,9 @@ public final class BusinessLogicProcessor
     }
 
     /**
-     * Publish an AccountRiskUpdate for an account now, whether or not it changed (e.g. for a new dashboard).
+     * Publish an account's full picture now, whether or not it changed (for late joiners and readers that missed an
+     * update): its AccountDefinition, then AccountRiskUpdates naming every position it holds ({@link
+     * RiskUpdates#refresh}). Output only; call between batches.
      *
      * @param accountId account.
      * @return false if the account is unknown.
@@ -507,7 +509,7 @@ public final class BusinessLogicProcessor
         {
             return false;
         }
-        riskUpdates.publish(account, true);
+        riskUpdates.refresh(account);
         return true;
     }
 

@@ -29,7 +29,8 @@ import io.ringex.protocol.codecs.SetAccountStatusDecoder;
  * it are kept and marked at its last trade. A delisted instrument cannot be amended or relisted.</li>
  * <li>SetAccountStatus: SUSPENDED refuses the account's new orders and replaces (ACCOUNT_SUSPENDED) while its resting
  * orders, cancels and settlement go on; ACTIVE lifts it; CLOSED only when the account is flat, with no position and
- * no open order (ACCOUNT_NOT_FLAT otherwise), and is final.</li>
+ * no open order (ACCOUNT_NOT_FLAT otherwise), and is final. Accepted, it is followed by the account's
+ * AccountDefinition, which carries the standing.</li>
  * <li>Each names its operator (1 to 32 printable characters) and may give a reason (up to 64): the journal is the
  * audit trail.</li>
  * </ul>
@@ -175,6 +176,10 @@ final class Onboarding
             riskUpdates.touch(account);
         }
         events.adminResponse(requestId, SetAccountStatusDecoder.TEMPLATE_ID, refusal);
+        if (refusal == RejectReason.NONE)
+        {
+            riskUpdates.definition(account);
+        }
     }
 
     private boolean hasOpenOrders(final int instrumentId)

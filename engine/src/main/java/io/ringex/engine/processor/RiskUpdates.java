@@ -6,10 +6,13 @@ import io.ringex.engine.risk.OpenPositions;
 import io.ringex.engine.risk.Position;
 import io.ringex.engine.risk.Settlement;
 import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.codecs.AccountDefinitionEncoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateEncoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateEncoder.PositionsEncoder;
+import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.SelfTradePrevention;
 import org.agrona.MutableDirectBuffer;
 
 import static io.ringex.engine.processor.FixedFieldWriter.begin;
@@ -19,12 +22,20 @@ import static io.ringex.engine.processor.FixedFieldWriter.putLong;
 import static io.ringex.engine.processor.FixedFieldWriter.putShort;
 
 /**
- * Coalesces AccountRiskUpdate events: every account touched during a batch is queued once (in the order it was first
+ * The account side of the risk stream (docs/protocol.md, "The risk stream"): AccountRiskUpdate and AccountDefinition.
+ * <p>
+ * AccountRiskUpdates are coalesced: every account touched during a batch is queued once (in the order it was first
  * touched, which is deterministic) and published once at the end of the batch with its totals and the positions that
- * changed in the batch (readers keep the others). Events are written at the schema's offsets by
- * {@link FixedFieldWriter}. A full picture, every position that is not flat, is published on
- * demand ({@link #publish(Account, boolean)}), which the node does periodically for late joiners. An account with
- * more positions than fit one event is split over several events, each with the account's totals.
+ * changed in the batch, each entry whole; a reader keeps the positions an update does not name, and drops one named
+ * flat (no position, no open orders). Events are written at the schema's offsets by {@link FixedFieldWriter}. A full
+ * picture names every position the account holds, flat ones too, so a reader that missed an update or joined late is
+ * right again after it; the node publishes one for every account periodically ({@link #refresh(Account)}), after the
+ * account's AccountDefinition. An account with more positions than fit one event is split over several consecutive
+ * events, each with the account's totals.
+ * <p>
+ * An AccountDefinition carries the account's standing and every limit SetLimits sets (per-instrument overrides too),
+ * whole, and lists every position the account holds: written after an accepted AddAccount, SetLimits or
+ * SetAccountStatus ({@link #definition(Account)}) and in the refresh.
  * <p>
  * Threading: single business-logic thread.
  */
@@ -34,6 +45,8 @@ public final class RiskUpdates
 
     private final EngineState state;
     private final EventEncoder events;
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final AccountDefinitionEncoder definition = new AccountDefinitionEncoder();
     private Account[] queue = new Account[64];
     private int[] slots = new int[64];
     private int queued;
@@ -86,6 +99,78 @@ public final class RiskUpdates
     }
 
     /**
+     * The account's full picture for late joiners and readers that missed an update: its AccountDefinition, then
+     * AccountRiskUpdates naming every position it holds, flat ones included. Changes no state but the changed-position
+     * marks (call between batches, when none is pending).
+     *
+     * @param account the account.
+     */
+    public void refresh(final Account account)
+    {
+        definition(account);
+        publish(account, true);
+    }
+
+    /**
+     * Write the account's AccountDefinition: its standing and limits, whole, and every position it holds (each with
+     * its own limit or -1), over several consecutive events when they do not fit one (each with the standing and
+     * limits, {@code firstPosition} saying where its entries start).
+     *
+     * @param account the account.
+     */
+    public void definition(final Account account)
+    {
+        final EventSink sink = events.sink();
+        final int entryLength = AccountDefinitionEncoder.PositionsEncoder.sbeBlockLength();
+        final int fixed = HEADER + AccountDefinitionEncoder.BLOCK_LENGTH +
+            AccountDefinitionEncoder.PositionsEncoder.sbeHeaderSize();
+        final int perEvent = Math.max(1, Math.min(0xFFFE, (sink.maxEventLength() - fixed) / entryLength));
+        final int positionCount = account.positionCount();
+        int first = 0;
+        do
+        {
+            final int count = Math.min(perEvent, positionCount - first);
+            final int length = fixed + count * entryLength;
+            final int offset = sink.claim(length);
+            definition.wrapAndApplyHeader(sink.buffer(), offset, header)
+                .accountId(account.accountId())
+                .timestampNs(events.timestampNs())
+                .status(standing(account.status()))
+                .selfTradePrevention(SelfTradePrevention.get(account.defaultSelfTradePrevention()))
+                .maxOrderQuantity(account.maxOrderQuantity())
+                .maxOrderNotional(account.maxOrderNotional())
+                .creditLimit(account.creditLimit())
+                .defaultPositionLimit(account.defaultPositionLimit())
+                .maxOpenOrders(account.maxOpenOrders())
+                .allowShort(account.allowShort() ? BooleanType.TRUE : BooleanType.FALSE)
+                .positionCount(positionCount)
+                .firstPosition(first);
+            final AccountDefinitionEncoder.PositionsEncoder group = definition.positionsCount(count);
+            for (int i = first, end = first + count; i < end; i++)
+            {
+                final Position position = account.positionAt(i);
+                group.next().instrumentId(position.instrumentId()).positionLimit(position.positionLimit());
+            }
+            sink.commit(length);
+            first += count;
+        }
+        while (first < positionCount);
+    }
+
+    private static AccountStatus standing(final byte status)
+    {
+        switch (status)
+        {
+            case Account.STATUS_SUSPENDED:
+                return AccountStatus.SUSPENDED;
+            case Account.STATUS_CLOSED:
+                return AccountStatus.CLOSED;
+            default:
+                return AccountStatus.ACTIVE;
+        }
+    }
+
+    /**
      * Publish one account now.
      * <p>
      * The totals value every position that is not flat at its book's current mark: one pass over the account's packed
@@ -94,7 +179,7 @@ public final class RiskUpdates
      * in full.
      *
      * @param account the account.
-     * @param full    every position that is not flat (a full picture for late joiners), not only those that changed.
+     * @param full    every position the account holds, flat ones too (a full picture), not only those that changed.
      */
     public void publish(final Account account, final boolean full)
     {
@@ -222,17 +307,11 @@ public final class RiskUpdates
     {
         final int positionCount = account.positionCount();
         ensureSlots(positionCount);
-        int count = 0;
         for (int i = 0; i < positionCount; i++)
         {
-            final Position position = account.positionAt(i);
-            if (position.changed() || position.position() != 0 || position.openBuyQuantity() != 0 ||
-                position.openSellQuantity() != 0)
-            {
-                slots[count++] = i;
-            }
+            slots[i] = i;
         }
-        return count;
+        return positionCount;
     }
 
     /** The changed slots, sorted: positions are reported in creation order whatever order they changed in. */

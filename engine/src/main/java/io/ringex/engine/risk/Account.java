@@ -206,7 +206,8 @@ public final class Account
     }
 
     /**
-     * Replace the limits whole (per-instrument overrides are reset; the caller applies new ones).
+     * Replace the limits whole (per-instrument overrides are reset; the caller applies new ones). Every position is
+     * listed as changed: the limit each reports may be another now.
      *
      * @param maxOrderQuantity     max order quantity.
      * @param maxOrderNotional     max order notional.
@@ -231,12 +232,10 @@ public final class Account
         this.allowShort = allowShort;
         for (int i = 0; i < positionCount; i++)
         {
-            final Position position = positions[i];
-            if (position.positionLimit != Position.NO_LIMIT_OVERRIDE)
-            {
-                position.positionLimit = Position.NO_LIMIT_OVERRIDE;
-                positionChanged(position);
-            }
+            // every position's limit may have changed (its override is gone, the default moved): each is reported
+            final Position position = positionAt(i);
+            position.positionLimit = Position.NO_LIMIT_OVERRIDE;
+            positionChanged(position);
         }
         changed = true;
     }

@@ -38,7 +38,7 @@ class AuctionMarketDataIT
     @Test
     void phasesIndicativesAndTheAuctionTradeAreOnTheMarketDataStream()
     {
-        final EngineContext ctx = new EngineContext()
+        final EngineContext ctx = NodeTestSupport.forTest(new EngineContext())
             .aeronDirectoryName(env.aeronDirectoryName())
             .ingressChannel(IPC)
             .outboundChannel(IPC)

@@ -51,11 +51,14 @@ class EngineCrashIT
         properties.put("ringex.engine.journal.dir", dir.resolve("node/journal").toString());
         properties.put("ringex.engine.snapshot.dir", dir.resolve("node/snapshots").toString());
         properties.put("ringex.engine.snapshot.every.commands", "700");
+        properties.put("ringex.engine.admin.keys.file", NodeTestSupport.writeAdminKeys(dir).toString());
+        properties.put("ringex.engine.marketdata.request.channel",
+            "aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort());
         properties.put("ringex.engine.status.interval", "100ms");
         properties.put("aeron.term.buffer.length", "1048576");
         properties.put("aeron.ipc.term.buffer.length", "1048576");
 
-        final EngineContext clientView = new EngineContext()
+        final EngineContext clientView = NodeTestSupport.forTest(new EngineContext())
             .ingressChannel("aeron:udp?endpoint=localhost:" + ingressPort);
         final String subscriberChannel =
             "aeron:udp?endpoint=localhost:0|control=localhost:" + outboundPort + "|control-mode=dynamic";

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -144,6 +145,52 @@ class EngineMainTest
     {
         System.setProperty("ringex.engine.replication.mod", "SYNC");
         assertThrows(ConfigurationException.class, EngineMain::configure);
+    }
+
+    @Test
+    void anAdminKeysFileItCannotUseStopsTheNodeNamingTheKeyAndTheLineNeverTheSecret() throws IOException
+    {
+        final String secret = java.util.Base64.getEncoder().encodeToString("sixteen bytes!!!".getBytes());
+        final Path keys = dir.resolve("admin.keys");
+        Files.writeString(keys, "# keys\n1 operator " + secret + "\n");
+        final ConfigurationException tooShort = refused(file("ringex.engine.admin.keys.file=" + keys));
+        assertTrue(tooShort.getMessage().contains("ringex.engine.admin.keys.file: " + keys + ": line 2: admin key " +
+            "operator: its secret must be 32 to 64 bytes (was 16)"), tooShort.getMessage());
+        assertFalse(tooShort.getMessage().contains(secret), tooShort.getMessage());
+
+        final ConfigurationException absent = refused(file("ringex.engine.admin.keys.file=" + dir.resolve("none")));
+        assertTrue(absent.getMessage().contains("ringex.engine.admin.keys.file") &&
+            absent.getMessage().contains("cannot read the admin keys file"), absent.getMessage());
+
+        NodeTestSupport.writeAdminKeys(dir.resolve("good"));
+        final Properties before = (Properties)System.getProperties().clone();
+        try
+        {
+            final EngineContext ctx = EngineMain.configure(file("ringex.engine.admin.keys.file=" +
+                dir.resolve("good").resolve("admin.keys")));
+            assertTrue(ctx.adminKeys().names().equals(NodeTestSupport.ADMIN_KEYS.names()));
+        }
+        finally
+        {
+            System.setProperties(before);
+        }
+    }
+
+    @Test
+    void marketDataRequestsNeedAChannelOfTheirOwnNotTheCommandIngress() throws IOException
+    {
+        final ConfigurationException same = refused(file(
+            "ringex.engine.ingress.channel=aeron:udp?endpoint=localhost:40100",
+            "ringex.engine.marketdata.request.channel=aeron:udp?endpoint=localhost:40100"));
+        assertTrue(same.getMessage().contains("ringex.engine.marketdata.request.channel") &&
+            same.getMessage().contains("must not be the command ingress"), same.getMessage());
+        final ConfigurationException ipc = refused(file("ringex.engine.ingress.channel=aeron:ipc",
+            "ringex.engine.marketdata.request.channel=aeron:ipc", "ringex.engine.marketdata.request.stream=1001"));
+        assertTrue(ipc.getMessage().contains("must not be the command ingress"), ipc.getMessage());
+        final ConfigurationException rate = refused(file("ringex.engine.marketdata.recovery.requester.rate=0"));
+        assertTrue(rate.getMessage().contains("ringex.engine.marketdata.recovery.requester.rate"), rate.getMessage());
+        final ConfigurationException term = refused(file("ringex.engine.marketdata.recovery.term.length=100k"));
+        assertTrue(term.getMessage().contains("ringex.engine.marketdata.recovery.term.length"), term.getMessage());
     }
 
     /** Each refusal on its own: the files' keys stay in the system properties, as they would in the process. */

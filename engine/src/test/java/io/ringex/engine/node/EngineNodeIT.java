@@ -45,7 +45,7 @@ class EngineNodeIT
 
     private EngineContext context(final String name)
     {
-        return new EngineContext()
+        return NodeTestSupport.forTest(new EngineContext())
             .aeronDirectoryName(env.aeronDirectoryName())
             .ingressChannel(IPC)
             .outboundChannel(IPC)

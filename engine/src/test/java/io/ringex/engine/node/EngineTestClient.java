@@ -9,8 +9,11 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
+import io.ringex.client.AdminCommandSigner;
+import io.ringex.client.AdminKeys;
 import io.ringex.client.CommandEncoder;
 import io.ringex.client.EventBatches;
+import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
@@ -29,8 +32,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A test's view of an engine node over real Aeron: sends commands to its ingress and collects what comes back on the
- * egress, market-data and risk streams, decoded into small records.
+ * A test's view of an engine node over real Aeron: sends commands to its ingress (an operator's admin command signed
+ * with the node's first admin key, as an operator's tool would) and collects what comes back on the egress,
+ * market-data and risk streams, decoded into small records.
  */
 final class EngineTestClient implements AutoCloseable
 {
@@ -60,6 +64,8 @@ final class EngineTestClient implements AutoCloseable
     final List<byte[]> sent = new ArrayList<>();
 
     private final Aeron aeron;
+    private final AdminCommandSigner signer;
+    private final UnsafeBuffer signed = new UnsafeBuffer(new byte[AdminCommandSigner.signedLength(4096)]);
     private final Publication ingress;
     private final Subscription egress;
     private final Subscription marketData;
@@ -77,6 +83,8 @@ final class EngineTestClient implements AutoCloseable
     EngineTestClient(final String aeronDir, final EngineContext ctx, final String subscriberOutboundChannel)
     {
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+        final AdminKeys keys = null != ctx.adminKeys() ? ctx.adminKeys() : NodeTestSupport.ADMIN_KEYS;
+        signer = new AdminCommandSigner(keys.keys().get(0));
         ingress = aeron.addPublication(ctx.ingressChannel(), ctx.ingressStreamId());
         egress = aeron.addSubscription(subscriberOutboundChannel, ctx.egressStreamId());
         marketData = aeron.addSubscription(subscriberOutboundChannel, ctx.marketDataStreamId());
@@ -88,18 +96,42 @@ final class EngineTestClient implements AutoCloseable
         await(() -> ingress.isConnected() && egress.isConnected() && risk.isConnected(), "connected");
     }
 
-    /** Send what {@link #commands} last encoded; remembered for comparison with the journal. */
+    /**
+     * Send what {@link #commands} last encoded, signed if it is an operator's command; the command itself is
+     * remembered for comparison with the journal.
+     */
     void send(final int length)
     {
         send(commands.buffer(), 0, length, true);
     }
 
+    /** Send bytes as they are: never signed, never remembered. */
     void sendRaw(final DirectBuffer buffer, final int offset, final int length)
     {
-        send(buffer, offset, length, false);
+        offer(buffer, offset, length);
     }
 
     private void send(final DirectBuffer buffer, final int offset, final int length, final boolean remember)
+    {
+        final int templateId = buffer.getShort(offset + MessageHeaderDecoder.templateIdEncodingOffset(),
+            MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF;
+        if (MessageCatalog.isOperatorCommand(templateId))
+        {
+            offer(signed, 0, signer.sign(buffer, offset, length, signed, 0));
+        }
+        else
+        {
+            offer(buffer, offset, length);
+        }
+        if (remember)
+        {
+            final byte[] copy = new byte[length];
+            buffer.getBytes(offset, copy);
+            sent.add(copy);
+        }
+    }
+
+    private void offer(final DirectBuffer buffer, final int offset, final int length)
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (true)
@@ -115,12 +147,6 @@ final class EngineTestClient implements AutoCloseable
             }
             poll();
             Thread.onSpinWait();
-        }
-        if (remember)
-        {
-            final byte[] copy = new byte[length];
-            buffer.getBytes(offset, copy);
-            sent.add(copy);
         }
     }
 

@@ -50,13 +50,15 @@ class MarketDataFeedIT
 
     private final int ingressPort = NodeTestSupport.freeUdpPort();
     private final int outboundPort = NodeTestSupport.freeUdpPort();
+    private final int requestPort = NodeTestSupport.freeUdpPort();
 
     private EngineContext context()
     {
-        return new EngineContext()
+        return NodeTestSupport.forTest(new EngineContext())
             .aeronDirectoryName(env.aeronDirectoryName())
             .ingressChannel("aeron:udp?endpoint=localhost:" + ingressPort)
             .outboundChannel("aeron:udp?control=localhost:" + outboundPort + "|control-mode=dynamic")
+            .marketDataRequestChannel("aeron:udp?endpoint=localhost:" + requestPort)
             .journalDirectory(dir.resolve("journal"))
             .snapshotDirectory(dir.resolve("snapshots"))
             .inputRingCapacity(1024)
@@ -72,7 +74,7 @@ class MarketDataFeedIT
     private MarketDataClient marketDataClient(final Aeron aeron, final EngineContext ctx, final boolean lossy)
     {
         return MarketDataClient.connect(aeron, subscriberChannel(lossy ? "|reliable=false" : ""),
-            ctx.marketDataStreamId(), subscriberChannel(""), ctx.marketDataRecoveryStreamId(), ctx.ingressChannel(),
+            ctx.marketDataStreamId(), "aeron:udp?endpoint=localhost:0", 1030, ctx.marketDataRequestChannel(),
             ctx.marketDataRequestStreamId(), new MarketDataListener()
             {
             });

@@ -38,7 +38,7 @@ class NodeControlCliIT
         final int outbound = NodeTestSupport.freeUdpPort();
         final String replication = "aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort();
         final String acks = "aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort();
-        final EngineNode standby = env.closing(EngineNode.launch(new EngineContext()
+        final EngineNode standby = env.closing(EngineNode.launch(NodeTestSupport.forTest(new EngineContext())
             .aeronDirectoryName(env.aeronDirectoryName())
             .role(EngineContext.Role.STANDBY)
             .nodeId(2)
@@ -62,7 +62,7 @@ class NodeControlCliIT
         assertEquals(NodeRole.STANDBY, standby.role());
 
         // Once a primary has served it (it is live), the same command promotes it.
-        final EngineContext primaryCtx = new EngineContext()
+        final EngineContext primaryCtx = NodeTestSupport.forTest(new EngineContext())
             .aeronDirectoryName(env.aeronDirectoryName())
             .role(EngineContext.Role.PRIMARY)
             .nodeId(1)

@@ -164,7 +164,7 @@ class ReportReplayIT
 
     private void start()
     {
-        ctx = new EngineContext()
+        ctx = NodeTestSupport.forTest(new EngineContext())
             .aeronDirectoryName(env.aeronDirectoryName())
             .ingressChannel(IPC)
             .outboundChannel(IPC)

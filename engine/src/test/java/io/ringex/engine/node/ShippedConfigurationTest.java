@@ -31,6 +31,9 @@ class ShippedConfigurationTest
     @RegisterExtension
     final SystemPropertiesGuard guard = new SystemPropertiesGuard();
 
+    @org.junit.jupiter.api.io.TempDir
+    Path temp;
+
     @Test
     void everyShippedEngineConfigurationIsKnownParsesAndConcludes() throws IOException
     {
@@ -45,7 +48,19 @@ class ShippedConfigurationTest
             final Properties before = (Properties)System.getProperties().clone();
             try
             {
+                // The admin keys file is the deployment's secret, mounted where the configuration names it: a
+                // node refuses to start without it, so the test gives it one there (a system property wins over
+                // the file).
+                final String keys = file.getProperty(EngineContext.Configuration.ADMIN_KEYS_FILE_PROP_NAME);
+                if (null != keys)
+                {
+                    assertEquals("/etc/ringex/admin.keys", keys.trim(), path + ": where compose mounts it");
+                    System.setProperty(EngineContext.Configuration.ADMIN_KEYS_FILE_PROP_NAME,
+                        NodeTestSupport.writeAdminKeys(temp).toString());
+                }
                 final EngineContext ctx = EngineMain.configure(path.toString());
+                assertEquals(null == keys ? null : NodeTestSupport.ADMIN_KEYS.names(),
+                    null == ctx.adminKeys() ? null : ctx.adminKeys().names());
                 assertEquals(file.getProperty("ringex.engine.role", "PRIMARY").trim(), ctx.role().name(),
                     path.toString());
                 if (!"OFF".equals(file.getProperty("ringex.engine.replication.mode", "OFF").trim()))

@@ -212,8 +212,9 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         mdChannelGaps = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data feed gaps");
         mdRetransmissions = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data gaps retransmitted");
         mdRecoveries = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data books rebuilt from snapshots");
-        engineMarketData = new GatewayMarketData(aeron, ctx.engines(), ctx.marketDataRecoveryStreamId(),
-            ctx.marketDataRequestStreamId(), marketDataCache, validator, this::onInstrumentDefinition);
+        engineMarketData = new GatewayMarketData(aeron, ctx.engines(), ctx.marketDataRecoveryChannel(),
+            ctx.marketDataRecoveryStreamId(), ctx.marketDataRequestStreamId(), marketDataCache, validator,
+            this::onInstrumentDefinition);
 
         final LibraryConfiguration configuration = new LibraryConfiguration()
             .sessionAcquireHandler(this)

@@ -53,9 +53,10 @@ public final class GatewayMarketData implements AutoCloseable
 
     /**
      * @param aeron            the gateway's Aeron client.
-     * @param engines          the engine nodes: each one's market-data channel carries its feed and recovery streams,
-     *                         its ingress channel the requests.
-     * @param recoveryStreamId the engines' recovery stream.
+     * @param engines          the engine nodes: each one's market-data channel carries its feed, its market-data
+     *                         request channel the requests (never its command ingress).
+     * @param responseChannel  the gateway's own channel for the recovery services' answers.
+     * @param responseStreamId the stream engine 1 answers on; engine n's is this + 100 x (n - 1).
      * @param requestStreamId  the engines' market-data request stream.
      * @param cache            the gateway's copy of the market.
      * @param validator        checks each message before the cache reads it.
@@ -64,7 +65,8 @@ public final class GatewayMarketData implements AutoCloseable
     public GatewayMarketData(
         final Aeron aeron,
         final List<EngineEndpoint> engines,
-        final int recoveryStreamId,
+        final String responseChannel,
+        final int responseStreamId,
         final int requestStreamId,
         final MarketDataCache cache,
         final MessageValidator validator,
@@ -80,9 +82,10 @@ public final class GatewayMarketData implements AutoCloseable
             {
                 final EngineEndpoint engine = engines.get(i);
                 final NodeListener listener = new NodeListener();
+                // One response stream per engine: a retransmission's feed messages carry that engine's sequences.
                 clients[i] = MarketDataClient.connectAll(aeron, engine.marketDataChannel(),
-                    engine.marketDataStreamId(), engine.marketDataChannel(), recoveryStreamId,
-                    engine.ingressChannel(), requestStreamId, listener);
+                    engine.marketDataStreamId(), responseChannel, responseStreamId + 100 * i,
+                    engine.marketDataRequestChannel(), requestStreamId, listener);
                 listener.client = clients[i];
             }
         }

@@ -93,7 +93,8 @@ class EngineUsersIT
     {
         final Gateway first = gateway(7);
         final Gateway second = gateway(8);
-        try (AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, RISK_STREAM))
+        try (AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, RISK_STREAM,
+            io.ringex.engine.node.NodeTestSupport.ADMIN_KEYS.keys().get(0)))
         {
             admin.commands().operator("ops-anna");
             assertTrue(admin.request(admin.commands().upsertUser(1, "dave", true,

@@ -85,14 +85,16 @@ class OperatorOnboardingIT
             .embeddedDriver(true)
             .engineIngressChannel(IPC).engineIngressStreamId(1001)
             .engineEgressChannel(IPC).engineEgressStreamId(1002)
-            .marketDataChannel(IPC).marketDataStreamId(1003);
+            .marketDataChannel(IPC).marketDataStreamId(1003)
+            .marketDataRequestChannel(IPC).marketDataRecoveryChannel(IPC);
         final Gateway gateway = closing(Gateway.launch(ctx, Throwable::printStackTrace));
         closing(RealEngineNode.launch(new EngineStreams(aeronDir, IPC, 1001, IPC, 1002, IPC, 1003)));
         final Aeron aeron = closing(Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir)));
         Await.until("the gateway has the engine's users", () -> ctx.users().loaded(), null);
         final Subscription risk = closing(aeron.addSubscription(IPC, 2003));
 
-        try (AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, 2003))
+        try (AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, 2003,
+            io.ringex.engine.node.NodeTestSupport.ADMIN_KEYS.keys().get(0)))
         {
             admin.commands().operator("ops-anna");
             final long funds = 1_000_000_00000000L;

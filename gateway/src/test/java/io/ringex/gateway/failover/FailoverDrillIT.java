@@ -750,6 +750,7 @@ class FailoverDrillIT
             .addUser(TestUsers.CAROL);
         ctx.engineIngressChannel(a.ingressChannel()).engineEgressChannel(a.outboundSubscriber())
             .marketDataChannel(a.outboundSubscriber()).engineStatusChannel(a.outboundSubscriber())
+            .marketDataRequestChannel(a.endpoint().marketDataRequestChannel())
             .addEngine(b.endpoint());
         gateway = closing(Gateway.launch(ctx, Throwable::printStackTrace));
         aeron = closing(Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir)));
@@ -908,6 +909,7 @@ class FailoverDrillIT
         final int replication = NodeTestSupport.freeUdpPort();
         final int acks = NodeTestSupport.freeUdpPort();
         final int control = NodeTestSupport.freeUdpPort();
+        final int marketDataRequests = NodeTestSupport.freeUdpPort();
         final Path home;
         ChildEngine process;
         NodeStatusWatch watch;
@@ -952,6 +954,9 @@ class FailoverDrillIT
                 "aeron:udp?endpoint=localhost:" + peer.replication);
             properties.put("ringex.engine.replication.peer.ack.channel", "aeron:udp?endpoint=localhost:" + peer.acks);
             properties.put("ringex.engine.control.channel", "aeron:udp?endpoint=localhost:" + control);
+            properties.put("ringex.engine.marketdata.request.channel",
+                "aeron:udp?endpoint=localhost:" + marketDataRequests);
+            properties.put("ringex.engine.admin.keys.file", NodeTestSupport.writeAdminKeys(home).toString());
             properties.put("ringex.engine.standby.auto.promote", autoPromoteMs + "ms");
             properties.put("ringex.engine.journal.dir", home.resolve("journal").toString());
             properties.put("ringex.engine.snapshot.dir", home.resolve("snapshots").toString());
@@ -989,7 +994,7 @@ class FailoverDrillIT
         EngineEndpoint endpoint()
         {
             return new EngineEndpoint(ingressChannel(), 1001, outboundSubscriber(), 1002, outboundSubscriber(), 1003,
-                outboundSubscriber(), 1004);
+                "aeron:udp?endpoint=localhost:" + marketDataRequests, outboundSubscriber(), 1004);
         }
 
         void watch(final Aeron aeron)

@@ -160,7 +160,8 @@ class FixLogonSecurityIT
 
         // The operator's unlock goes through the engine (journaled: who and why) to every gateway.
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
-            AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, 2003))
+            AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, 2003,
+                io.ringex.engine.node.NodeTestSupport.ADMIN_KEYS.keys().get(0)))
         {
             admin.send(admin.commands().unlockLogons(1, "alice", "", "admin", "alice called the desk"));
             admin.awaitResponses(1);

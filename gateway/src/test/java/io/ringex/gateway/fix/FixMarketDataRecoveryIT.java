@@ -108,9 +108,15 @@ class FixMarketDataRecoveryIT
         final String publication = "aeron:udp?control=localhost:" + control + "|control-mode=dynamic";
         final String subscriber = "aeron:udp?endpoint=localhost:0|control=localhost:" + control +
             "|control-mode=dynamic";
+        final String requests = "aeron:udp?endpoint=localhost:" + freeUdpPort();
         final GatewayContext ctx = TestGateways.fixOverIpc(3, aeronDir, tempDir, port)
             .embeddedDriver(false)
             .engineEgressChannel(subscriber)
+            // Requests over UDP, so the gateway's answers come to a UDP endpoint of its own, as lossy as its feed;
+            // unreliable too, so a dropped answer stays lost instead of holding back the answers after it.
+            .marketDataRequestChannel(requests)
+            .marketDataRecoveryChannel("aeron:udp?endpoint=localhost:0|reliable=false|alias=" + LOSSY_ALIAS +
+                "-answers")
             // An endpoint of its own: a subscription on the shared one (port 0) would share its losses, and a
             // reliable subscriber's NAKs would bring the lost frames back to the gateway's unreliable image too.
             .marketDataChannel("aeron:udp?endpoint=localhost:" + freeUdpPort() + "|control=localhost:" + control +
@@ -130,7 +136,7 @@ class FixMarketDataRecoveryIT
             Gateway.fixArchive(ctx));
         gateway = Gateway.launch(ctx, Throwable::printStackTrace);
         engine = RealEngineNode.launch(new EngineStreams(aeronDir, IPC, 1001, publication, 1002, publication,
-            FEED_STREAM, new EngineStreams.TestInstrument(1, "BTC-USD", 2)), subscriber);
+            FEED_STREAM, new EngineStreams.TestInstrument(1, "BTC-USD", 2)), subscriber, requests);
         Await.until("library connected and instruments learnt from market data",
             () -> gateway.fixAgent().isLibraryConnected() && gateway.fixAgent().instrumentCount() >= 1, null);
         engineBook = new EngineBookWatch(aeronDir, subscriber, FEED_STREAM, 1);
@@ -145,8 +151,8 @@ class FixMarketDataRecoveryIT
 
     /**
      * Drops, on the gateway's market-data endpoint only: frames of the feed that carry messages (a lost heartbeat makes
-     * no gap to detect), some of them on a fixed pattern or all of them in a blackout; and, when asked, the recovery
-     * service's RetransmitResponse (with whatever shares its datagram).
+     * no gap to detect), some of them on a fixed pattern or all of them in a blackout; and, on its response endpoint,
+     * when asked, the recovery service's RetransmitResponse (with whatever shares its datagram).
      */
     private LossGenerator lossGenerator()
     {

@@ -3,6 +3,7 @@ package io.ringex.gateway.fix;
 import io.aeron.Aeron;
 import io.aeron.CommonContext;
 import io.ringex.client.AdminClient;
+import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.testing.Await;
@@ -194,7 +195,8 @@ class FixMarketMakerIT
     private void protectAlice()
     {
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
-            AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, RISK_STREAM))
+            AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, RISK_STREAM,
+                NodeTestSupport.ADMIN_KEYS.keys().get(0)))
         {
             final AdminClient.Answer answer = admin.request(admin.commands().setMarketMakerProtection(
                 ++adminRequestId, TestUsers.ALICE_ACCOUNT, 1, TimeUnit.SECONDS.toNanos(60), 0, 0, 2, 0, false,

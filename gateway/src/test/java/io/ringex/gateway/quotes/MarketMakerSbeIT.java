@@ -7,6 +7,7 @@ import io.ringex.client.AdminClient;
 import io.ringex.client.CommandEncoder;
 import io.ringex.client.ExchangeClient;
 import io.ringex.client.QuoteEntries;
+import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.testing.Await;
@@ -300,7 +301,8 @@ class MarketMakerSbeIT
 
     private void admin(final ToIntFunction<CommandEncoder> command)
     {
-        try (AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, RISK_STREAM))
+        try (AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, RISK_STREAM,
+                NodeTestSupport.ADMIN_KEYS.keys().get(0)))
         {
             final AdminClient.Answer answer = admin.request(command.applyAsInt(admin.commands()));
             if (!answer.accepted())

@@ -2,6 +2,7 @@ package io.ringex.gateway.sbe;
 
 import io.ringex.gateway.auth.User;
 import io.ringex.gateway.testing.TestUsers;
+import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.codecs.AddAccountEncoder;
 import io.ringex.protocol.codecs.CancelOrderEncoder;
@@ -15,6 +16,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CommandCheckerTest
 {
@@ -105,6 +107,58 @@ class CommandCheckerTest
         assertEquals(RejectReason.MALFORMED, both(massCancel));
         assertEquals("clientRequestId must be 1-20 printable ASCII characters, no space (0x21-0x7E)",
             checker.text());
+    }
+
+    /**
+     * Every message of the schema a client may not send (admin commands, an AuthenticatedCommand, events,
+     * replication, market-data and replay requests...) is refused NOT_AUTHORISED however well formed: the gateway
+     * forwards order entry only. Walks the whole catalog, so a message added later is covered the day it is added.
+     */
+    @Test
+    void everyMessageThatIsNotAClientsIsRefusedHoweverWellFormed()
+    {
+        int refused = 0;
+        for (int templateId = 0; templateId < 128; templateId++)
+        {
+            final MessageCatalog.Kind kind = MessageCatalog.kind(templateId);
+            if (null == kind)
+            {
+                continue;
+            }
+            final int length = wellFormed(templateId);
+            assertEquals(RejectReason.NONE, new MessageValidator(1024).validate(buffer, 0, length),
+                MessageCatalog.name(templateId));
+            final RejectReason expected = kind == MessageCatalog.Kind.SESSION ||
+                kind == MessageCatalog.Kind.ORDER_ENTRY ? RejectReason.NONE : RejectReason.NOT_AUTHORISED;
+            assertEquals(expected, checker.validate(buffer, 0, length), MessageCatalog.name(templateId));
+            refused += expected == RejectReason.NOT_AUTHORISED ? 1 : 0;
+        }
+        assertTrue(refused > 40, "the admin, event, replication and request messages: " + refused);
+    }
+
+    /** A message of the template at this version, its block zeroed, its groups empty and its var data empty. */
+    private int wellFormed(final int templateId)
+    {
+        final int blockLength = MessageCatalog.blockLength(templateId);
+        buffer.setMemory(0, buffer.capacity(), (byte)0);
+        new MessageHeaderEncoder().wrap(buffer, 0).blockLength(blockLength).templateId(templateId)
+            .schemaId(MessageHeaderEncoder.SCHEMA_ID).version(MessageHeaderEncoder.SCHEMA_VERSION);
+        int at = MessageHeaderEncoder.ENCODED_LENGTH + blockLength;
+        int group = 0;
+        for (final MessageCatalog.Part part : MessageCatalog.parts(templateId))
+        {
+            if (part == MessageCatalog.Part.GROUP)
+            {
+                buffer.putShort(at, (short)MessageCatalog.groupBlockLengths(templateId)[group++],
+                    java.nio.ByteOrder.LITTLE_ENDIAN);
+                at += MessageCatalog.GROUP_HEADER_LENGTH;
+            }
+            else
+            {
+                at += MessageCatalog.VAR_DATA_HEADER_LENGTH;
+            }
+        }
+        return at;
     }
 
     @Test

@@ -568,7 +568,7 @@ class SbeGatewayIT
         // dropped silently.
         final GatewayContext ctx = context().engineStatusStreamId(1999).backPressureTimeoutMs(3_600_000)
             .engineStatusTimeoutMs(300)
-            .addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, 1998));
+            .addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, IPC, 1998));
         launchGateway(ctx);
         final RecordingListener a = new RecordingListener();
         final ExchangeClient alice;

@@ -11,6 +11,7 @@ import io.aeron.Aeron;
 import io.ringex.client.AdminClient;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
+import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalReader;
 import io.ringex.protocol.FixedPoint;
@@ -45,7 +46,8 @@ public final class RealEngineNode implements EngineUnderTest
     private final int riskStreamId;
     private long adminRequestId = 1_000;
 
-    private RealEngineNode(final EngineStreams streams, final String outboundSubscriberChannel)
+    private RealEngineNode(final EngineStreams streams, final String outboundSubscriberChannel,
+        final String marketDataRequestChannel)
     {
         try
         {
@@ -55,7 +57,8 @@ public final class RealEngineNode implements EngineUnderTest
         {
             throw new UncheckedIOException(ex);
         }
-        final EngineContext ctx = new EngineContext()
+        final EngineContext ctx = NodeTestSupport.forTest(new EngineContext())
+            .marketDataRequestChannel(marketDataRequestChannel)
             .aeronDirectoryName(streams.aeronDirectoryName())
             .ingressChannel(streams.ingressChannel())
             .ingressStreamId(streams.ingressStreamId())
@@ -96,7 +99,8 @@ public final class RealEngineNode implements EngineUnderTest
         final EngineStreams.TestInstrument... instruments)
     {
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName));
-            AdminClient admin = new AdminClient(aeron, ingressChannel, ingressStreamId, riskChannel, riskStreamId))
+            AdminClient admin = new AdminClient(aeron, ingressChannel, ingressStreamId, riskChannel, riskStreamId,
+                NodeTestSupport.ADMIN_KEYS.keys().get(0)))
         {
             // Each command waits for its own answer (recognised by the command the engine echoes): a gateway already
             // following this node offers its configured users meanwhile, and the engine refuses those whose accounts
@@ -130,7 +134,7 @@ public final class RealEngineNode implements EngineUnderTest
     {
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(streams.aeronDirectoryName()));
             AdminClient admin = new AdminClient(aeron, streams.ingressChannel(), streams.ingressStreamId(),
-                outboundSubscriberChannel, riskStreamId))
+                outboundSubscriberChannel, riskStreamId, NodeTestSupport.ADMIN_KEYS.keys().get(0)))
         {
             accepted(admin, admin.commands().setTradingStatus(++adminRequestId, instrumentId, status));
         }
@@ -154,7 +158,7 @@ public final class RealEngineNode implements EngineUnderTest
      */
     public static RealEngineNode launch(final EngineStreams streams)
     {
-        return new RealEngineNode(streams, streams.egressChannel());
+        return new RealEngineNode(streams, streams.egressChannel(), TestGateways.IPC);
     }
 
     /**
@@ -167,7 +171,22 @@ public final class RealEngineNode implements EngineUnderTest
      */
     public static RealEngineNode launch(final EngineStreams streams, final String outboundSubscriberChannel)
     {
-        return new RealEngineNode(streams, outboundSubscriberChannel);
+        return new RealEngineNode(streams, outboundSubscriberChannel, TestGateways.IPC);
+    }
+
+    /**
+     * {@link #launch(EngineStreams, String)} with its market-data recovery service taking requests on a channel of
+     * the test's choosing (IPC otherwise).
+     *
+     * @param streams                   where it listens and publishes.
+     * @param outboundSubscriberChannel how a subscriber names its outbound channel.
+     * @param marketDataRequestChannel  where its recovery service takes requests.
+     * @return the running node.
+     */
+    public static RealEngineNode launch(
+        final EngineStreams streams, final String outboundSubscriberChannel, final String marketDataRequestChannel)
+    {
+        return new RealEngineNode(streams, outboundSubscriberChannel, marketDataRequestChannel);
     }
 
     public List<String> commandLog()

@@ -5,6 +5,7 @@ import io.aeron.Publication;
 import io.ringex.client.AdminClient;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
+import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.gateway.EngineEndpoint;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewEpochEncoder;
@@ -91,7 +92,8 @@ public final class ReplicatedEnginePair implements AutoCloseable
 
     private EngineContext node(final Path directory)
     {
-        return new EngineContext()
+        return NodeTestSupport.forTest(new EngineContext())
+            .marketDataRequestChannel("aeron:udp?endpoint=localhost:" + freeUdpPort())
             .aeronDirectoryName(aeronDirectoryName)
             .ingressChannel("aeron:udp?endpoint=localhost:" + freeUdpPort()).ingressStreamId(INGRESS_STREAM)
             .outboundChannel("aeron:udp?control=localhost:" + freeUdpPort() + "|control-mode=dynamic")
@@ -114,7 +116,7 @@ public final class ReplicatedEnginePair implements AutoCloseable
     {
         final String outbound = subscriberChannel(ctx);
         return new EngineEndpoint(ctx.ingressChannel(), INGRESS_STREAM, outbound, EGRESS_STREAM, outbound,
-            MARKET_DATA_STREAM, outbound, RISK_STREAM);
+            MARKET_DATA_STREAM, ctx.marketDataRequestChannel(), outbound, RISK_STREAM);
     }
 
     /**
@@ -158,7 +160,8 @@ public final class ReplicatedEnginePair implements AutoCloseable
     public AdminClient admin(final Aeron aeron)
     {
         final EngineContext ctx = null != primary ? primaryCtx : standbyCtx;
-        return new AdminClient(aeron, ctx.ingressChannel(), INGRESS_STREAM, subscriberChannel(ctx), RISK_STREAM);
+        return new AdminClient(aeron, ctx.ingressChannel(), INGRESS_STREAM, subscriberChannel(ctx), RISK_STREAM,
+            NodeTestSupport.ADMIN_KEYS.keys().get(0));
     }
 
     /**

@@ -52,6 +52,7 @@ public final class TestGateways
         final int fixPort)
     {
         return fix(gatewayId, aeronDir, dir, fixPort)
+            .marketDataRequestChannel(IPC).marketDataRecoveryChannel(IPC)
             .engineIngressChannel(IPC).engineIngressStreamId(1001)
             .engineEgressChannel(IPC).engineEgressStreamId(1002)
             .marketDataChannel(IPC).marketDataStreamId(1003)

@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * The JSON bodies of the action endpoints. Money is decimal text (up to 8 places); it is parsed exactly, never
- * through floating point.
+ * through floating point. Every action that changes the venue carries the officer's reason (1 to 64 printable ASCII
+ * characters), which the admin log shows beside it.
  */
 public final class ActionRequests
 {
@@ -22,7 +23,9 @@ public final class ActionRequests
      * @param defaultPositionLimit absolute position limit, open orders counted.
      * @param maxOpenOrders        open orders at once.
      * @param allowShort           sells beyond the position, within the limit.
-     * @param positionLimits       per-instrument overrides, may be null.
+     * @param positionLimits       per-instrument overrides, may be null: the whole set (the engine replaces every
+     *                             limit, these included; an instrument left out has the default from then on).
+     * @param reason               why.
      */
     public record SetLimits(
         long accountId,
@@ -32,7 +35,8 @@ public final class ActionRequests
         long defaultPositionLimit,
         int maxOpenOrders,
         boolean allowShort,
-        List<PositionLimit> positionLimits)
+        List<PositionLimit> positionLimits,
+        String reason)
     {
     }
 
@@ -52,8 +56,9 @@ public final class ActionRequests
      * @param scope     ACCOUNT or VENUE.
      * @param accountId for ACCOUNT.
      * @param active    on (cancel open orders, refuse new ones) or off.
+     * @param reason    why.
      */
-    public record KillSwitch(String scope, long accountId, boolean active)
+    public record KillSwitch(String scope, long accountId, boolean active, String reason)
     {
     }
 
@@ -62,8 +67,9 @@ public final class ActionRequests
      *
      * @param instrumentId the instrument.
      * @param status       OPEN, HALTED or CLOSED.
+     * @param reason       why.
      */
-    public record TradingStatus(int instrumentId, String status)
+    public record TradingStatus(int instrumentId, String status, String reason)
     {
     }
 
@@ -72,8 +78,18 @@ public final class ActionRequests
      *
      * @param nodeId the node to promote.
      * @param epoch  the new epoch; 0 means the engine's current epoch + 1.
+     * @param reason why.
      */
-    public record Promote(int nodeId, long epoch)
+    public record Promote(int nodeId, long epoch, String reason)
+    {
+    }
+
+    /**
+     * TakeSnapshot: changes nothing in the venue, so its reason may be left out (no body).
+     *
+     * @param reason why, or null.
+     */
+    public record TakeSnapshot(String reason)
     {
     }
 

@@ -55,6 +55,7 @@ public final class ActionService implements AdminResponseListener
     public static final String PENDING = "PENDING";
 
     private static final int MAX_POSITION_LIMITS = 1024;
+    private static final int MAX_REASON = 64;
 
     private final AdminCommandSink sink;
     private final PromotionHook promotion;
@@ -100,6 +101,7 @@ public final class ActionService implements AdminResponseListener
      */
     public ActionView setLimits(final ActionRequests.SetLimits request, final String user)
     {
+        final String reason = reason(request.reason());
         final long maxOrderNotional = money("maxOrderNotional", request.maxOrderNotional());
         final long creditLimit = money("creditLimit", request.creditLimit());
         require(request.accountId() > 0, "accountId must be positive");
@@ -123,13 +125,18 @@ public final class ActionService implements AdminResponseListener
             .maxOpenOrders(request.maxOpenOrders())
             .allowShort(request.allowShort() ? BooleanType.TRUE : BooleanType.FALSE);
         final SetLimitsEncoder.PositionLimitsEncoder group = encoder.positionLimitsCount(overrides.size());
+        final java.util.Set<Integer> named = new java.util.HashSet<>();
         for (final ActionRequests.PositionLimit limit : overrides)
         {
+            require(limit != null, "positionLimits must not hold null");
             require(limit.positionLimit() >= 0, "position limits must not be negative");
+            require(named.add(limit.instrumentId()), "positionLimits names instrument " + limit.instrumentId() +
+                " twice");
             group.next().instrumentId(limit.instrumentId()).positionLimit(limit.positionLimit());
         }
-        return send(requestId, buffer, framed(encoder.encodedLength()), "SET_LIMITS", "account " + request.accountId(),
-            user);
+        return send(requestId, buffer, framed(encoder.encodedLength()),
+            new ActionView(requestId, "SET_LIMITS", "account " + request.accountId(), user, clock.millis(), PENDING,
+            null, 0, 0, reason));
     }
 
     /**
@@ -139,6 +146,7 @@ public final class ActionService implements AdminResponseListener
      */
     public ActionView killSwitch(final ActionRequests.KillSwitch request, final String user)
     {
+        final String reason = reason(request.reason());
         final KillSwitchScope scope = parseEnum(KillSwitchScope.class, "scope", request.scope());
         require(scope != KillSwitchScope.ACCOUNT || request.accountId() > 0, "accountId must be positive");
         final long requestId = nextRequestId.incrementAndGet();
@@ -149,9 +157,10 @@ public final class ActionService implements AdminResponseListener
             .scope(scope)
             .accountId(scope == KillSwitchScope.ACCOUNT ? request.accountId() : 0)
             .active(request.active() ? BooleanType.TRUE : BooleanType.FALSE);
-        final String target = (scope == KillSwitchScope.ACCOUNT ? "account " + request.accountId() : "venue") +
-            (request.active() ? " ON" : " OFF");
-        return send(requestId, buffer, framed(encoder.encodedLength()), "KILL_SWITCH", target, user);
+        final String target = (scope == KillSwitchScope.ACCOUNT ? "account " + request.accountId() : "the venue") +
+            (request.active() ? " on" : " off");
+        return send(requestId, buffer, framed(encoder.encodedLength()),
+            new ActionView(requestId, "KILL_SWITCH", target, user, clock.millis(), PENDING, null, 0, 0, reason));
     }
 
     /**
@@ -161,6 +170,7 @@ public final class ActionService implements AdminResponseListener
      */
     public ActionView tradingStatus(final ActionRequests.TradingStatus request, final String user)
     {
+        final String reason = reason(request.reason());
         final TradingStatus status = parseEnum(TradingStatus.class, "status", request.status());
         final long requestId = nextRequestId.incrementAndGet();
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
@@ -170,8 +180,9 @@ public final class ActionService implements AdminResponseListener
             .instrumentId(request.instrumentId())
             .status(status)
             .phaseDurationNs(0);
-        return send(requestId, buffer, framed(encoder.encodedLength()), "TRADING_STATUS",
-            "instrument " + request.instrumentId() + " -> " + status.name(), user);
+        return send(requestId, buffer, framed(encoder.encodedLength()), new ActionView(requestId, "TRADING_STATUS",
+            model.symbol(request.instrumentId()) + " (instrument " + request.instrumentId() + ") to " +
+            status.name(), user, clock.millis(), PENDING, null, 0, 0, reason));
     }
 
     /**
@@ -183,11 +194,10 @@ public final class ActionService implements AdminResponseListener
     {
         final String username = request.username() == null ? "" : request.username();
         final String address = request.address() == null ? "" : request.address();
-        final String reason = request.reason() == null ? "" : request.reason();
         require(!username.isEmpty() || !address.isEmpty(), "give a username, an address or both");
+        final String reason = reason(request.reason());
         require(printable(username, false, 32), "username must be 1..32 printable ASCII characters, no spaces");
         require(printable(address, false, 45), "address must be at most 45 printable ASCII characters");
-        require(printable(reason, true, 64), "reason must be at most 64 printable ASCII characters");
         require(printable(user, false, 32) && !user.isEmpty(), "operator name unusable");
         final long requestId = nextRequestId.incrementAndGet();
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
@@ -201,6 +211,19 @@ public final class ActionService implements AdminResponseListener
         return send(requestId, buffer, framed(encoder.encodedLength()), "UNLOCK_LOGONS",
             (username.isEmpty() ? "" : "user " + username) + (username.isEmpty() || address.isEmpty() ? "" : ", ") +
             (address.isEmpty() ? "" : "address " + address), user);
+    }
+
+    /**
+     * @param reason an officer's reason for an action.
+     * @return it, if 1 to 64 printable ASCII characters.
+     * @throws IllegalArgumentException otherwise (400, naming the field).
+     */
+    static String reason(final String reason)
+    {
+        require(reason != null && !reason.isBlank() && printable(reason, true, MAX_REASON),
+            "reason must be 1 to " + MAX_REASON + " printable ASCII characters: every action says why (the admin " +
+            "log shows it)");
+        return reason;
     }
 
     private static boolean printable(final String text, final boolean spaces, final int maxLength)
@@ -258,17 +281,20 @@ public final class ActionService implements AdminResponseListener
     }
 
     /**
-     * @param user who asks.
+     * @param reason why, or null: a snapshot changes nothing in the venue.
+     * @param user   who asks.
      * @return the action, PENDING.
      */
-    public ActionView takeSnapshot(final String user)
+    public ActionView takeSnapshot(final String reason, final String user)
     {
+        final String why = reason == null ? null : reason(reason);
         final long requestId = nextRequestId.incrementAndGet();
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
         final TakeSnapshotEncoder encoder = new TakeSnapshotEncoder()
             .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
             .requestId(requestId);
-        return send(requestId, buffer, framed(encoder.encodedLength()), "TAKE_SNAPSHOT", "engine", user);
+        return send(requestId, buffer, framed(encoder.encodedLength()),
+            new ActionView(requestId, "TAKE_SNAPSHOT", "engine", user, clock.millis(), PENDING, null, 0, 0, why));
     }
 
     /**
@@ -279,6 +305,7 @@ public final class ActionService implements AdminResponseListener
      */
     public ActionView promote(final ActionRequests.Promote request, final String user)
     {
+        final String reason = reason(request.reason());
         require(request.nodeId() >= 0, "nodeId must not be negative");
         require(request.epoch() >= 0, "epoch must not be negative");
         final PromotionTarget target = model.promotionTarget(request.nodeId());
@@ -291,7 +318,7 @@ public final class ActionService implements AdminResponseListener
         promotionEpochs.put(requestId, epoch);
         final String node = target.nodeId() > 0 ? "node " + target.nodeId() : "engine " + target.engine();
         final ActionView view = record(new ActionView(requestId, "PROMOTE", node + " to epoch " + epoch, user,
-            clock.millis(), "SENT", null, 0, 0));
+            clock.millis(), "SENT", null, 0, 0, reason));
         final OfferOutcome outcome = promotion.promote(requestId, epoch, target.nodeId(), target.engine());
         if (outcome != OfferOutcome.SENT)
         {

@@ -37,6 +37,9 @@ public final class ActionUnavailableException extends RuntimeException
                     "nothing was sent";
             case NOT_STARTED:
                 return "The Aeron connection is not running";
+            case NO_ADMIN_KEY:
+                return "No admin key is configured (ringex.risk.actions.admin-key-file): the engine takes no admin " +
+                    "command without one; nothing was sent";
             case CLOSED:
                 return "The Aeron publication is closed (shutting down)";
             case MAX_POSITION_EXCEEDED:

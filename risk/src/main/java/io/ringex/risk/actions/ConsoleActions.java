@@ -1,9 +1,11 @@
 package io.ringex.risk.actions;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import io.ringex.client.CommandEncoder;
@@ -171,7 +173,7 @@ public final class ConsoleActions
         require(request.accountId() > 0, "accountId must be positive");
         final AccountStatus status = ActionService.parseEnum(AccountStatus.class, "status", request.status());
         final CommandEncoder encoder = new CommandEncoder().operator(operator);
-        return actions.submit("ACCOUNT_STATUS", "account " + request.accountId() + " -> " + status.name(), reason,
+        return actions.submit("ACCOUNT_STATUS", "account " + request.accountId() + " to " + status.name(), reason,
             user, encoder.buffer(), requestId -> encoder.setAccountStatus(requestId, request.accountId(), status,
             reason));
     }
@@ -193,8 +195,8 @@ public final class ConsoleActions
         require(!reference.isEmpty() && printable(reference, MAX_REASON),
             "reference must be 1 to " + MAX_REASON + " printable ASCII characters");
         final CommandEncoder encoder = new CommandEncoder().operator(operator);
-        return actions.submit(deposit ? "DEPOSIT" : "WITHDRAW", "account " + request.accountId() + " " +
-            FixedPoint.format(amount, FixedPoint.MONEY_SCALE) + " ref " + reference, reason, user, encoder.buffer(),
+        return actions.submit(deposit ? "DEPOSIT" : "WITHDRAW", "account " + request.accountId() + ": " +
+            displayMoney(amount) + " USD, ref " + reference, reason, user, encoder.buffer(),
             requestId -> encoder.adjustBalance(requestId, request.accountId(), deposit ? amount : -amount, reference,
             reason));
     }
@@ -391,6 +393,17 @@ public final class ConsoleActions
             out[i] = id;
         }
         return out;
+    }
+
+    /**
+     * @param amount money at 10^8.
+     * @return it for people: grouped, two decimals, more only where the amount has them ("25,000.00",
+     *         "0.00000001"); exact, never rounded.
+     */
+    static String displayMoney(final long amount)
+    {
+        final BigDecimal value = new BigDecimal(FixedPoint.format(amount, FixedPoint.MONEY_SCALE)).stripTrailingZeros();
+        return String.format(Locale.ROOT, "%,." + Math.max(2, value.scale()) + "f", value);
     }
 
     private static String reason(final String reason)

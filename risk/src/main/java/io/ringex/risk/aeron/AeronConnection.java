@@ -14,11 +14,15 @@ import org.springframework.context.SmartLifecycle;
 
 import io.aeron.Aeron;
 import io.aeron.Publication;
-import io.aeron.ReservedValueSupplier;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
-import io.ringex.protocol.SessionIds;
+import io.ringex.client.AdminCommandSigner;
+import io.ringex.client.AdminKey;
+import io.ringex.client.AdminKeys;
+import io.ringex.protocol.MessageCatalog;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import org.agrona.concurrent.UnsafeBuffer;
 import io.ringex.risk.config.EngineEndpoints;
 import io.ringex.risk.audit.AdminAudit;
 import io.ringex.risk.config.RiskProperties;
@@ -36,10 +40,12 @@ import io.ringex.risk.model.UserDirectory;
  * with a pair, the primary; with none known, nothing is sent ({@link OfferOutcome#NO_PRIMARY}). Promotion requests
  * go to the control stream of the node the caller names.
  * <p>
- * Thread safety: start and stop are synchronized; the offers run on HTTP threads over concurrent publications.
+ * Every admin command goes signed with the service's admin key ({@code ringex.risk.actions.admin-key-file}): the
+ * engine takes none without the proof of a key it holds, and journals the key's number as the command's source.
+ * Without a key nothing is sent ({@link OfferOutcome#NO_ADMIN_KEY}). The key is read at start and never logged.
  * <p>
- * Admin commands carry no sessionId field in schema v1; the admin source id {@code SessionIds.sessionId(0, n)} is
- * stamped in each frame's reserved value so that the engine can read it from the Aeron header.
+ * Thread safety: start and stop are synchronized; the offers run on HTTP threads over concurrent publications, one
+ * signed command at a time.
  */
 public final class AeronConnection implements SmartLifecycle, AdminCommandSink
 {
@@ -52,8 +58,8 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
     private final UserDirectory users;
     private final AdminAudit audit;
     private final ErrorHandler errorHandler;
-    private final long adminSessionId;
-    private final ReservedValueSupplier adminSource;
+    private final UnsafeBuffer signed = new UnsafeBuffer(new byte[AdminCommandSigner.signedLength(4096)]);
+    private AdminCommandSigner signer;
     private volatile boolean running;
     private MediaDriver driver;
     private Aeron aeron;
@@ -85,14 +91,12 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
         this.users = users;
         this.audit = audit;
         this.errorHandler = t -> LOG.error("Aeron error", t);
-        this.adminSessionId = SessionIds.sessionId(
-            SessionIds.ADMIN_GATEWAY_ID, properties.actions().adminSessionNumber());
-        this.adminSource = (termBuffer, termOffset, frameLength) -> adminSessionId;
     }
 
     @Override
     public synchronized void start()
     {
+        signer = signer(properties.actions());
         final RiskProperties.Aeron config = properties.aeron();
         String dir = config.dir();
         if (config.embeddedDriver())
@@ -146,16 +150,17 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
             controlPublications[i] = aeron.addPublication(e.controlChannel(), e.controlStreamId());
             eventHandlers[i] = new EngineEventHandler(i, model, adminResponses, users, audit);
             LOG.info("Engine {} ({}): risk {} stream {}, market data {} stream {}, user directory from egress {} " +
-                "stream {}, admin commands to {} stream {} as {}, promotion to {} stream {}", i, e.name(),
+                "stream {}, admin commands to {} stream {} signed with {}, promotion to {} stream {}", i, e.name(),
                 e.riskChannel(), e.riskStreamId(), e.marketDataChannel(), e.marketDataStreamId(), e.egressChannel(),
-                e.egressStreamId(), e.ingressChannel(), e.ingressStreamId(), adminSessionId, e.controlChannel(),
+                e.egressStreamId(), e.ingressChannel(), e.ingressStreamId(),
+                null == signer ? "no key (actions refused)" : "admin key " + signer.key(), e.controlChannel(),
                 e.controlStreamId());
         }
         ingress = ingressPublications;
         control = controlPublications;
         handlers = eventHandlers;
         final EngineStreamsAgent agent = new EngineStreamsAgent(risk, marketData, egress, ingressPublications,
-            eventHandlers, model, users, adminSource);
+            eventHandlers, model, users);
         runner = new AgentRunner(new SleepingMillisIdleStrategy(1), errorHandler, null, agent);
         AgentRunner.startOnThread(runner);
         running = true;
@@ -189,7 +194,50 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
         {
             return OfferOutcome.NO_PRIMARY;
         }
-        return PublicationOffers.offer(publications[engine], buffer, offset, length, adminSource, offerTimeoutNs());
+        final int templateId = buffer.getShort(offset + MessageHeaderDecoder.templateIdEncodingOffset(),
+            MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF;
+        if (!MessageCatalog.isOperatorCommand(templateId))
+        {
+            return PublicationOffers.offer(publications[engine], buffer, offset, length, null, offerTimeoutNs());
+        }
+        synchronized (signed)
+        {
+            if (null == signer)
+            {
+                return OfferOutcome.NO_ADMIN_KEY;
+            }
+            // Signed as late as possible: the engine refuses a command signed too far from its own clock.
+            final int signedLength = signer.sign(buffer, offset, length, signed, 0);
+            return PublicationOffers.offer(publications[engine], signed, 0, signedLength, null, offerTimeoutNs());
+        }
+    }
+
+    /**
+     * The service's signer, from its configured key; null without one.
+     *
+     * @param actions the actions' settings.
+     * @return the signer, or null.
+     * @throws IllegalStateException naming the key when the file cannot be read or holds no such key.
+     */
+    static AdminCommandSigner signer(final RiskProperties.Actions actions)
+    {
+        if (actions.adminKeyFile().isEmpty())
+        {
+            LOG.warn("No admin key (ringex.risk.actions.admin-key-file): every action is refused, nothing is sent " +
+                "to the engine");
+            return null;
+        }
+        try
+        {
+            final AdminKey key = AdminKeys.load(java.nio.file.Path.of(actions.adminKeyFile()))
+                .select(actions.adminKey());
+            return new AdminCommandSigner(key);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            // The message names the file and the line or the key, never a secret.
+            throw new IllegalStateException("ringex.risk.actions.admin-key-file / admin-key: " + ex.getMessage(), ex);
+        }
     }
 
     @Override
@@ -200,7 +248,7 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
         {
             return OfferOutcome.NOT_STARTED;
         }
-        return PublicationOffers.offer(publications[engine], buffer, offset, length, adminSource, offerTimeoutNs());
+        return PublicationOffers.offer(publications[engine], buffer, offset, length, null, offerTimeoutNs());
     }
 
     /** @return the directory of the media driver in use, for tests and the all-in-one. */

@@ -8,9 +8,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringex.protocol.MessageValidator;
+import io.ringex.protocol.codecs.AccountDefinitionDecoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
-import io.ringex.protocol.codecs.AccountStatus;
-import io.ringex.protocol.codecs.AddAccountDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
@@ -21,7 +20,6 @@ import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.MarketMakerProtectionEventDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.RejectReason;
-import io.ringex.protocol.codecs.SetAccountStatusDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
@@ -35,9 +33,8 @@ import io.ringex.risk.model.UserDirectory;
  * log. EngineStatus is always applied (it says which node to follow); other events only while this node is the one
  * followed ({@link RiskReadModel#follows(int)}): a standby publishes none, and a superseded or silent primary's are not
  * shown. AdminResponses are passed on to the tracker and the admin log from any node (request ids are unique, the admin
- * log keeps a command once); the effect of an accepted AddAccount or SetAccountStatus on an account's standing, which
- * no other event carries, is read from the command the AdminResponse echoes. Messages this service does not use (on the
- * egress, every ExecutionReport) are skipped; malformed ones are counted and skipped.
+ * log keeps a command once). Messages this service does not use (on the egress, every ExecutionReport) are skipped;
+ * malformed ones are counted and skipped.
  * <p>
  * Threading: one instance per node, on the agent thread; its decoders are reused and nothing is allocated per
  * message but what the user directory and the admin log keep (rare: admin changes).
@@ -52,6 +49,7 @@ public final class EngineEventHandler implements FragmentHandler
     private final MessageValidator validator = new MessageValidator(1 << 20);
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final AccountRiskUpdateDecoder accountRiskUpdate = new AccountRiskUpdateDecoder();
+    private final AccountDefinitionDecoder accountDefinition = new AccountDefinitionDecoder();
     private final EngineStatusDecoder engineStatus = new EngineStatusDecoder();
     private final AdminResponseDecoder adminResponse = new AdminResponseDecoder();
     private final TradeDecoder trade = new TradeDecoder();
@@ -61,9 +59,6 @@ public final class EngineEventHandler implements FragmentHandler
     private final BookSnapshotDecoder bookSnapshot = new BookSnapshotDecoder();
     private final UserDefinitionDecoder userDefinition = new UserDefinitionDecoder();
     private final UserDirectoryEndDecoder userDirectoryEnd = new UserDirectoryEndDecoder();
-    private final MessageHeaderDecoder commandHeader = new MessageHeaderDecoder();
-    private final AddAccountDecoder addAccount = new AddAccountDecoder();
-    private final SetAccountStatusDecoder setAccountStatus = new SetAccountStatusDecoder();
     private final MarketMakerProtectionEventDecoder protectionEvent = new MarketMakerProtectionEventDecoder();
     private final UnsafeBuffer command = new UnsafeBuffer(new byte[0]);
     private final AtomicLong malformed = new AtomicLong();
@@ -125,6 +120,9 @@ public final class EngineEventHandler implements FragmentHandler
             case AccountRiskUpdateDecoder.TEMPLATE_ID:
                 model.onAccountRiskUpdate(accountRiskUpdate.wrap(buffer, bodyOffset, blockLength, version));
                 break;
+            case AccountDefinitionDecoder.TEMPLATE_ID:
+                model.onAccountDefinition(accountDefinition.wrap(buffer, bodyOffset, blockLength, version));
+                break;
             case EngineStatusDecoder.TEMPLATE_ID:
                 model.onEngineStatus(engine, engineStatus.wrap(buffer, bodyOffset, blockLength, version));
                 break;
@@ -171,40 +169,7 @@ public final class EngineEventHandler implements FragmentHandler
         final long timestampNs = response.timestampNs();
         response.wrapCommand(command);
         adminResponses.onAdminResponse(requestId, templateId, status, reason, sequence);
-        if (status == AdminStatus.ACCEPTED && model.follows(engine))
-        {
-            applyStanding();
-        }
         audit.onAdminResponse(engine, requestId, templateId, status, reason, sequence, timestampNs, command);
-    }
-
-    /** An accepted AddAccount opens the account ACTIVE; an accepted SetAccountStatus sets its standing. */
-    private void applyStanding()
-    {
-        if (command.capacity() == 0 || validator.validate(command, 0, command.capacity()) != RejectReason.NONE)
-        {
-            return;
-        }
-        commandHeader.wrap(command, 0);
-        final int blockLength = commandHeader.blockLength();
-        switch (commandHeader.templateId())
-        {
-            case AddAccountDecoder.TEMPLATE_ID:
-                addAccount.wrap(command, MessageHeaderDecoder.ENCODED_LENGTH, blockLength, commandHeader.version());
-                model.onAccountStatus(addAccount.accountId(), AccountStatus.ACTIVE);
-                break;
-            case SetAccountStatusDecoder.TEMPLATE_ID:
-                setAccountStatus.wrap(command, MessageHeaderDecoder.ENCODED_LENGTH, blockLength,
-                    commandHeader.version());
-                final AccountStatus standing = setAccountStatus.status();
-                if (standing != AccountStatus.NULL_VAL)
-                {
-                    model.onAccountStatus(setAccountStatus.accountId(), standing);
-                }
-                break;
-            default:
-                break;
-        }
     }
 
     /** @return messages refused by the validator. */

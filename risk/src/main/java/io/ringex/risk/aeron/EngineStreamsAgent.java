@@ -6,7 +6,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import io.aeron.FragmentAssembler;
 import io.aeron.Publication;
-import io.aeron.ReservedValueSupplier;
 import io.aeron.Subscription;
 import io.ringex.protocol.PrimarySelector;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
@@ -42,7 +41,6 @@ public final class EngineStreamsAgent implements Agent
     private final Publication[] ingress;
     private final RiskReadModel model;
     private final UserDirectory users;
-    private final ReservedValueSupplier adminSource;
     private final FragmentAssembler[] riskAssemblers;
     private final FragmentAssembler[] marketDataAssemblers;
     private final FragmentAssembler[] egressAssemblers;
@@ -61,7 +59,6 @@ public final class EngineStreamsAgent implements Agent
      * @param handlers    each node's decoder into the model.
      * @param model       the read model, told of connection changes.
      * @param users       the user directory, which says when to ask for it.
-     * @param adminSource the admin source id stamped in each request's frame.
      */
     public EngineStreamsAgent(
         final Subscription[] risk,
@@ -70,8 +67,7 @@ public final class EngineStreamsAgent implements Agent
         final Publication[] ingress,
         final EngineEventHandler[] handlers,
         final RiskReadModel model,
-        final UserDirectory users,
-        final ReservedValueSupplier adminSource)
+        final UserDirectory users)
     {
         this.risk = risk.clone();
         this.marketData = marketData.clone();
@@ -79,7 +75,6 @@ public final class EngineStreamsAgent implements Agent
         this.ingress = ingress.clone();
         this.model = model;
         this.users = users;
-        this.adminSource = adminSource;
         this.riskAssemblers = new FragmentAssembler[risk.length];
         this.marketDataAssemblers = new FragmentAssembler[risk.length];
         this.egressAssemblers = new FragmentAssembler[risk.length];
@@ -138,7 +133,7 @@ public final class EngineStreamsAgent implements Agent
             .gatewayId(users.gatewayId())
             .requestId(requestId);
         final long result = ingress[followed].offer(requestBuffer, 0,
-            MessageHeaderEncoder.ENCODED_LENGTH + request.encodedLength(), adminSource);
+            MessageHeaderEncoder.ENCODED_LENGTH + request.encodedLength());
         if (result > 0)
         {
             users.requested(followed, requestId, nowNs);

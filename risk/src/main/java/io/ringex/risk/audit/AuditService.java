@@ -2,6 +2,7 @@ package io.ringex.risk.audit;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,18 +13,22 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntUnaryOperator;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.stereotype.Service;
 
+import io.ringex.engine.book.Instrument;
+import io.ringex.engine.processor.EngineState;
 import io.ringex.engine.replay.AuditTrail;
 import io.ringex.engine.replay.ReplayException;
 import io.ringex.engine.replay.Replayer;
 
 /**
  * Answers the audit page by replaying the engine's journal with the engine's own replay tools
- * ({@link AuditTrail}): the same lifecycle as {@code ./ringex journal audit}. Replays run on one worker thread of this
+ * ({@link AuditTrail}): the same lifecycle as {@code ./ringex journal audit}, with money and prices shown as decimals
+ * ({@link AuditText}). Replays run on one worker thread of this
  * service, one at a time with at most two waiting, each over its own read-only view of the journal files: nothing here
  * runs on, waits for or sends anything to the engine, which keeps journaling while a query replays what it wrote.
  * <p>
@@ -59,6 +64,7 @@ public class AuditService implements DisposableBean
 
     private final AuditProperties properties;
     private final ThreadPoolExecutor worker;
+    private final AuditText text = new AuditText();
 
     /**
      * @param properties where the journal is.
@@ -96,7 +102,7 @@ public class AuditService implements DisposableBean
                 "node's journal directory (docs/operations.md, \"Replay and audit\")");
         }
         query.limit(Math.min(query.limit(), properties.maxCommands()));
-        final Future<AuditTrail.Result> answer;
+        final Future<Map<String, Object>> answer;
         try
         {
             answer = worker.submit(() ->
@@ -104,7 +110,16 @@ public class AuditService implements DisposableBean
                 try (Replayer replayer = Replayer.open(Path.of(properties.journalDir()),
                     properties.snapshotDir().isBlank() ? null : Path.of(properties.snapshotDir())))
                 {
-                    return new AuditTrail().run(replayer, query);
+                    final AuditTrail.Result result = new AuditTrail().run(replayer, query);
+                    // prices at their instrument's scale, as the venue held it at the end of the replay
+                    final Map<Integer, Integer> scales = new HashMap<>();
+                    final EngineState state = replayer.processor().state();
+                    for (int i = 0; i < state.bookCount(); i++)
+                    {
+                        final Instrument instrument = state.bookAt(i).instrument();
+                        scales.put(instrument.instrumentId(), instrument.priceScale());
+                    }
+                    return toMap(result, (id) -> scales.getOrDefault(id, -1));
                 }
             });
         }
@@ -114,7 +129,7 @@ public class AuditService implements DisposableBean
         }
         try
         {
-            return toMap(answer.get(properties.timeout().toMillis(), TimeUnit.MILLISECONDS));
+            return answer.get(properties.timeout().toMillis(), TimeUnit.MILLISECONDS);
         }
         catch (final TimeoutException ex)
         {
@@ -138,7 +153,7 @@ public class AuditService implements DisposableBean
         }
     }
 
-    private static Map<String, Object> toMap(final AuditTrail.Result result)
+    private Map<String, Object> toMap(final AuditTrail.Result result, final IntUnaryOperator scaleOf)
     {
         final Map<String, Object> out = new LinkedHashMap<>();
         out.put("subject", result.subject());
@@ -150,7 +165,18 @@ public class AuditService implements DisposableBean
         final List<Object> entries = new ArrayList<>();
         for (final AuditTrail.Entry entry : result.entries())
         {
-            entries.add(entry.toMap());
+            final Map<String, Object> map = entry.toMap();
+            map.put("commandText", text.readable(entry.commandText(), scaleOf));
+            final List<Map<String, Object>> events = new ArrayList<>();
+            for (int i = 0; i < entry.events().size(); i++)
+            {
+                final Map<String, Object> event = new LinkedHashMap<>();
+                event.put("event", entry.events().get(i));
+                event.put("text", text.readable(entry.eventTexts().get(i), scaleOf));
+                events.add(event);
+            }
+            map.put("events", events);
+            entries.add(map);
         }
         out.put("entries", entries);
         return out;

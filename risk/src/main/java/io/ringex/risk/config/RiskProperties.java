@@ -134,16 +134,19 @@ public record RiskProperties(
     }
 
     /**
-     * Admin commands.
+     * Admin commands: each is signed with the service's admin key, which the engine must hold (docs/security.md,
+     * "Admin authentication"); the journal names the key's number as the command's source.
      *
-     * @param adminSessionNumber session number under admin gateway 0: the source is
-     *                           {@code SessionIds.sessionId(0, adminSessionNumber)}.
-     * @param offerTimeout       how long to retry a back-pressured or not-connected offer before answering 503.
-     * @param responseTimeout    how long an action waits for its AdminResponse before it is shown as timed out.
-     * @param retained           how many recent actions are kept for GET /api/actions.
+     * @param adminKeyFile    an admin keys file holding the service's key; empty: no key, and every action is
+     *                        answered 503 NO_ADMIN_KEY without anything sent.
+     * @param adminKey        the name of the service's key in that file; empty: the file's first.
+     * @param offerTimeout    how long to retry a back-pressured or not-connected offer before answering 503.
+     * @param responseTimeout how long an action waits for its AdminResponse before it is shown as timed out.
+     * @param retained        how many recent actions are kept for GET /api/actions.
      */
     public record Actions(
-        @DefaultValue("1") int adminSessionNumber,
+        @DefaultValue("") String adminKeyFile,
+        @DefaultValue("") String adminKey,
         @DefaultValue("250ms") Duration offerTimeout,
         @DefaultValue("10s") Duration responseTimeout,
         @DefaultValue("200") int retained)

@@ -15,6 +15,10 @@ import io.ringex.protocol.codecs.RejectReason;
  * {@link RiskReadModel}'s lock. The history is preallocated: recording a sample allocates nothing. Counters and
  * rejects are kept for every value the schema has (sized from its enums, not a guess); a value of a newer schema
  * is counted in the total only.
+ * <p>
+ * Throughput is commands per second over the {@link #THROUGHPUT_WINDOW_NS} before each sample, not since the one
+ * before: a flow that sends in bursts at another period than the status interval would otherwise alternate between
+ * two or three bursts a sample and draw a band where the rate is steady.
  */
 final class EngineHealth
 {
@@ -26,6 +30,8 @@ final class EngineHealth
     /** One slot per RejectReason value of the schema. */
     static final int REASON_SLOTS = Arrays.stream(REASONS).filter(r -> r != RejectReason.NULL_VAL)
         .mapToInt(RejectReason::value).max().orElse(0) + 1;
+    /** The span each throughput sample averages over (engine time). */
+    static final long THROUGHPUT_WINDOW_NS = 5_000_000_000L;
 
     long lastStatusNanos;
     boolean seen;
@@ -55,6 +61,8 @@ final class EngineHealth
     private final long[] timeMs;
     private final double[] exposure;
     private final double[] throughput;
+    private final long[] sampleTimeNs;
+    private final long[] sampleCommands;
     private final double[] p50Us;
     private final double[] p99Us;
     private final double[] p999Us;
@@ -70,6 +78,8 @@ final class EngineHealth
         timeMs = new long[capacity];
         exposure = new double[capacity];
         throughput = new double[capacity];
+        sampleTimeNs = new long[capacity];
+        sampleCommands = new long[capacity];
         p50Us = new double[capacity];
         p99Us = new double[capacity];
         p999Us = new double[capacity];
@@ -82,8 +92,6 @@ final class EngineHealth
 
     void apply(final EngineStatusDecoder status, final long nowNanos, final long totalExposure)
     {
-        final long previousTimeNs = timestampNs;
-        final long previousCommands = counters[EngineCounter.COMMANDS.value()];
         final boolean hadPrevious = seen;
 
         seen = true;
@@ -128,9 +136,9 @@ final class EngineHealth
         timeMs[i] = timestampNs / 1_000_000L;
         exposure[i] = Money.toDouble(totalExposure, FixedPoint.MONEY_SCALE);
         final long commands = counters[EngineCounter.COMMANDS.value()];
-        final long dtNs = timestampNs - previousTimeNs;
-        throughput[i] = hadPrevious && dtNs > 0 && commands >= previousCommands ?
-            (commands - previousCommands) * 1e9 / dtNs : 0.0;
+        sampleTimeNs[i] = timestampNs;
+        sampleCommands[i] = commands;
+        throughput[i] = hadPrevious ? throughputTo(i) : 0.0;
         p50Us[i] = p50Ns / 1000.0;
         p99Us[i] = p99Ns / 1000.0;
         p999Us[i] = p999Ns / 1000.0;
@@ -209,6 +217,27 @@ final class EngineHealth
             }
         }
         return out;
+    }
+
+    /**
+     * Commands a second from the oldest sample within the window before sample {@code i} (the one just before it at
+     * least) to it; samples before a restart of the counter or of the clock do not count.
+     */
+    private double throughputTo(final int i)
+    {
+        int from = -1;
+        for (long back = 1; back < Math.min(samples + 1, capacity); back++)
+        {
+            final int j = (int)((samples - back) % capacity);
+            final long dtNs = sampleTimeNs[i] - sampleTimeNs[j];
+            if (dtNs <= 0 || sampleCommands[j] > sampleCommands[i] || (from >= 0 && dtNs > THROUGHPUT_WINDOW_NS))
+            {
+                break;
+            }
+            from = j;
+        }
+        return from < 0 ? 0.0 :
+            (sampleCommands[i] - sampleCommands[from]) * 1e9 / (sampleTimeNs[i] - sampleTimeNs[from]);
     }
 
     Views.History history()

@@ -1,7 +1,6 @@
 package io.ringex.risk.model;
 
 import io.ringex.protocol.PrimarySelector;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -12,8 +11,8 @@ import java.util.function.LongSupplier;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
+import io.ringex.protocol.codecs.AccountDefinitionDecoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
-import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
@@ -50,6 +49,8 @@ public final class RiskReadModel
     private final AtomicLong changeCount = new AtomicLong();
     private final AtomicLong ignoredEvents = new AtomicLong();
     private final MarketMakerProtections protections = new MarketMakerProtections();
+    /** The node whose account events the accounts hold, {@link PrimarySelector#NONE} before any. */
+    private int accountsFrom = PrimarySelector.NONE;
 
     /**
      * A model of one engine.
@@ -87,11 +88,37 @@ public final class RiskReadModel
 
     // ---------------------------------------------------------------- events (Aeron agent thread)
 
-    /** @param update an account's risk state, applied whole. */
+    /** @param update an account's totals and the positions that changed (the others are kept). */
     public synchronized void onAccountRiskUpdate(final AccountRiskUpdateDecoder update)
     {
+        fromFollowedNode();
         accountState(update.accountId()).apply(update);
         changeCount.incrementAndGet();
+    }
+
+    /** @param definition an account's standing, limits and the positions the engine holds for it. */
+    public synchronized void onAccountDefinition(final AccountDefinitionDecoder definition)
+    {
+        fromFollowedNode();
+        accountState(definition.accountId()).apply(definition);
+        changeCount.incrementAndGet();
+    }
+
+    /** Account events from a node other than the one the accounts came from: none is complete until its listing. */
+    private void fromFollowedNode()
+    {
+        final int followed = nodes.followed();
+        if (followed != accountsFrom)
+        {
+            if (accountsFrom != PrimarySelector.NONE)
+            {
+                for (final AccountState a : accounts.values())
+                {
+                    a.risk.forgetDefinition();
+                }
+            }
+            accountsFrom = followed;
+        }
     }
 
     /** @param status the (single) engine's periodic health report. */
@@ -109,7 +136,7 @@ public final class RiskReadModel
         long totalExposure = 0;
         for (final AccountState a : accounts.values())
         {
-            totalExposure += a.exposure;
+            totalExposure += a.risk.exposure();
         }
         nodes.onStatus(engine, status, nanoClock.getAsLong(), totalExposure);
         changeCount.incrementAndGet();
@@ -184,13 +211,13 @@ public final class RiskReadModel
         if (buyAccountId != 0)
         {
             accountState(buyAccountId).addFill(
-                tradeId, instrumentId, true, price, quantity, aggressor == Side.BUY, timeNs);
+                tradeId, trade.buyOrderId(), instrumentId, true, price, quantity, aggressor == Side.BUY, timeNs);
         }
         final long sellAccountId = trade.sellAccountId();
         if (sellAccountId != 0)
         {
             accountState(sellAccountId).addFill(
-                tradeId, instrumentId, false, price, quantity, aggressor == Side.SELL, timeNs);
+                tradeId, trade.sellOrderId(), instrumentId, false, price, quantity, aggressor == Side.SELL, timeNs);
         }
         changeCount.incrementAndGet();
     }
@@ -208,19 +235,6 @@ public final class RiskReadModel
         instrument.priceBandType = definition.priceBandType();
         instrument.priceBand = definition.priceBand();
         instrument.status = definition.status();
-        changeCount.incrementAndGet();
-    }
-
-    /**
-     * An account's standing, from the engine's answer to an accepted AddAccount (ACTIVE) or SetAccountStatus: the
-     * engine's AccountRiskUpdate does not carry it, so only the changes seen since the service started are known.
-     *
-     * @param accountId the account.
-     * @param status    its standing now.
-     */
-    public synchronized void onAccountStatus(final long accountId, final AccountStatus status)
-    {
-        accountState(accountId).status = status;
         changeCount.incrementAndGet();
     }
 
@@ -332,9 +346,9 @@ public final class RiskReadModel
         final List<Views.AccountSummary> out = new ArrayList<>(accounts.size());
         for (final AccountState a : accounts.values())
         {
-            out.add(summary(a));
+            out.add(AccountViews.summary(a));
         }
-        out.sort(comparator(sort));
+        out.sort(AccountViews.order(sort));
         return out;
     }
 
@@ -345,31 +359,27 @@ public final class RiskReadModel
     public synchronized Views.AccountDetail account(final long accountId)
     {
         final AccountState a = accounts.get(accountId);
-        if (a == null)
-        {
-            return null;
-        }
-        final List<Views.PositionView> positions = new ArrayList<>();
-        for (final AccountState.PositionState p : a.positions.values())
-        {
-            final InstrumentState i = instruments.get(p.instrumentId);
-            final int scale = i == null ? 0 : i.priceScale;
-            positions.add(new Views.PositionView(p.instrumentId, i == null ? "#" + p.instrumentId : i.symbol,
-                p.position, Money.price(p.averageCost, scale), Money.price(p.markPrice, scale),
-                Money.money(p.realisedPnl), Money.money(p.unrealisedPnl), p.openBuyQuantity, p.openSellQuantity,
-                p.positionLimit, p.usage()));
-        }
-        positions.sort(Comparator.comparingInt(Views.PositionView::instrumentId));
-        final List<Views.FillView> fills = new ArrayList<>();
-        for (final AccountState.FillState f : a.recentFills())
-        {
-            final InstrumentState i = instruments.get(f.instrumentId);
-            final int scale = i == null ? 0 : i.priceScale;
-            fills.add(new Views.FillView(f.tradeId, f.instrumentId, i == null ? "#" + f.instrumentId : i.symbol,
-                f.buy ? "BUY" : "SELL", Money.price(f.price, scale), f.quantity, f.aggressor, f.timestampNs));
-        }
-        return new Views.AccountDetail(summary(a), a.maxOrderQuantity, Money.money(a.maxOrderNotional), positions,
-            fills);
+        return a == null ? null : AccountViews.detail(a, instruments);
+    }
+
+    /**
+     * @param accountId the account.
+     * @return its limits and standing as the engine's AccountDefinition last gave them, or null if the account is
+     *         unknown.
+     */
+    public synchronized Views.AccountLimits limits(final long accountId)
+    {
+        final AccountState a = accounts.get(accountId);
+        return a == null ? null : AccountViews.limits(a, instruments);
+    }
+
+    /**
+     * @param instrumentId an instrument.
+     * @return its symbol, or "#id" before its definition arrived.
+     */
+    public synchronized String symbol(final int instrumentId)
+    {
+        return AccountViews.symbol(instruments, instrumentId);
     }
 
     /** @return every instrument by id. */
@@ -457,51 +467,5 @@ public final class RiskReadModel
     public synchronized long engineRejects(final RejectReason reason)
     {
         return nodes.shownHealth().rejectCount(reason);
-    }
-
-    private static Views.AccountSummary summary(final AccountState a)
-    {
-        final double credit = a.creditUsage();
-        final double orders = a.openOrdersUsage();
-        final double position = a.positionUsage();
-        double worst = credit;
-        String worstOf = "CREDIT";
-        if (orders > worst)
-        {
-            worst = orders;
-            worstOf = "OPEN_ORDERS";
-        }
-        if (position > worst)
-        {
-            worst = position;
-            worstOf = "POSITION";
-        }
-        return new Views.AccountSummary(a.accountId, Money.money(a.balance), Money.money(a.reserved),
-            Money.money(a.realisedPnl), Money.money(a.unrealisedPnl), Money.money(a.realisedPnl + a.unrealisedPnl),
-            Money.money(a.exposure), Money.money(a.creditLimit), a.openOrders, a.maxOpenOrders, a.killSwitch,
-            a.status == null ? null : a.status.name(), credit,
-            orders, position, worst, worstOf, a.timestampNs);
-    }
-
-    private static Comparator<Views.AccountSummary> comparator(final AccountSort sort)
-    {
-        final Comparator<Views.AccountSummary> byId = Comparator.comparingLong(Views.AccountSummary::accountId);
-        switch (sort)
-        {
-            case EXPOSURE:
-                return Comparator.comparing((Views.AccountSummary s) -> new BigDecimal(s.exposure()))
-                    .reversed().thenComparing(byId);
-            case PNL:
-                return Comparator.comparing((Views.AccountSummary s) -> new BigDecimal(s.totalPnl()))
-                    .thenComparing(byId);
-            case BALANCE:
-                return Comparator.comparing((Views.AccountSummary s) -> new BigDecimal(s.balance()))
-                    .thenComparing(byId);
-            case ACCOUNT:
-                return byId;
-            case UTILISATION:
-            default:
-                return Comparator.comparingDouble(Views.AccountSummary::utilisation).reversed().thenComparing(byId);
-        }
     }
 }

@@ -29,10 +29,13 @@ public final class Views
      * @param creditLimit      how far cash may go below zero, money.
      * @param openOrders       open orders now.
      * @param maxOpenOrders    limit on open orders.
-     * @param killSwitch       the account's kill switch is on.
-     * @param status           ACTIVE, SUSPENDED or CLOSED as learnt from the engine's answers to AddAccount and
-     *                         SetAccountStatus since the service started; null when not known (the engine's
-     *                         AccountRiskUpdate does not carry it).
+     * @param killSwitch       the account's kill switch is on (orders refused and cancelled, whatever its standing).
+     * @param status           its standing, ACTIVE, SUSPENDED or CLOSED, from the engine's AccountDefinition; null
+     *                         before one arrived (a service started since the account last changed waits for the
+     *                         engine's refresh).
+     * @param positionsComplete the positions shown are every position the engine holds: false until the engine's
+     *                         refresh has listed and named them all (a service that joined late, or just followed
+     *                         another node), so usage and detail may then lack some.
      * @param creditUsage      max(0, reserved - balance) / creditLimit, 0..1+.
      * @param openOrdersUsage  openOrders / maxOpenOrders.
      * @param positionUsage    worst position (open orders counted) / its position limit.
@@ -53,6 +56,7 @@ public final class Views
         int maxOpenOrders,
         boolean killSwitch,
         String status,
+        boolean positionsComplete,
         double creditUsage,
         double openOrdersUsage,
         double positionUsage,
@@ -68,15 +72,62 @@ public final class Views
      * @param summary          as in the table.
      * @param maxOrderQuantity limit per order, units.
      * @param maxOrderNotional limit per order, money.
-     * @param positions        one per instrument the engine reports.
+     * @param limits           every limit and the standing, as {@code GET /api/accounts/{id}/limits} gives them.
+     * @param positions        every position that is not flat (no position and no open orders), by instrument.
      * @param recentFills      newest first.
      */
     public record AccountDetail(
         AccountSummary summary,
         long maxOrderQuantity,
         String maxOrderNotional,
+        AccountLimits limits,
         List<PositionView> positions,
         List<FillView> recentFills)
+    {
+    }
+
+    /**
+     * An account's limits and standing as the engine's last AccountDefinition gave them: every value a SetLimits
+     * replaces, so a form can show them all and send back what it did not change. Before the engine's definition
+     * arrived ({@code known} false) every other field is null: the service does not guess.
+     *
+     * @param accountId            the account.
+     * @param known                an AccountDefinition of the account has arrived.
+     * @param status               ACTIVE, SUSPENDED or CLOSED.
+     * @param selfTradePrevention  the default of its orders: CANCEL_NEWEST, CANCEL_OLDEST, CANCEL_BOTH or
+     *                             DECREMENT_AND_CANCEL.
+     * @param maxOrderQuantity     units per order.
+     * @param maxOrderNotional     money per order.
+     * @param creditLimit          how far cash may go below zero, money.
+     * @param defaultPositionLimit the absolute position limit of every instrument without its own, open orders
+     *                             counted.
+     * @param maxOpenOrders        open orders at once.
+     * @param allowShort           sells beyond the position are allowed (within the limit).
+     * @param positionLimits       the instruments with a limit of their own, by instrument.
+     */
+    public record AccountLimits(
+        long accountId,
+        boolean known,
+        String status,
+        String selfTradePrevention,
+        Long maxOrderQuantity,
+        String maxOrderNotional,
+        String creditLimit,
+        Long defaultPositionLimit,
+        Integer maxOpenOrders,
+        Boolean allowShort,
+        List<PositionLimitView> positionLimits)
+    {
+    }
+
+    /**
+     * An instrument's own position limit.
+     *
+     * @param instrumentId  the instrument.
+     * @param symbol        its symbol, or "#id" before its definition arrived.
+     * @param positionLimit absolute units, open orders counted.
+     */
+    public record PositionLimitView(int instrumentId, String symbol, long positionLimit)
     {
     }
 
@@ -114,6 +165,7 @@ public final class Views
      * One fill of an account, from a Trade carrying account ids.
      *
      * @param tradeId      the trade.
+     * @param orderId      this account's order in it (its audit trail: {@code GET /api/audit?order=}).
      * @param instrumentId the instrument.
      * @param symbol       its symbol.
      * @param side         BUY or SELL from this account's point of view.
@@ -124,6 +176,7 @@ public final class Views
      */
     public record FillView(
         long tradeId,
+        long orderId,
         int instrumentId,
         String symbol,
         String side,

@@ -18,10 +18,11 @@ import io.ringex.risk.actions.ActionService;
 import io.ringex.risk.actions.ActionView;
 
 /**
- * Admin actions: POSTs need the RISK_OFFICER role and a CSRF token. Each answers 202 Accepted with the action's
- * {@code requestId}; the engine's verdict follows on GET /api/actions/{requestId} and the live stream. 503 when the
- * command could not be put on the engine's ingress (with a pair: also when no primary is known), 409 when the action
- * does not apply (promote without a standby, or of the primary), 400 for a malformed request ({@link ActionErrors}).
+ * Admin actions: POSTs need the RISK_OFFICER role and a CSRF token, and carry the officer's reason. Each answers 202
+ * Accepted with the action's {@code requestId}; the engine's verdict follows on GET /api/actions/{requestId} and the
+ * live stream. 503 when the command could not be put on the engine's ingress (with a pair: also when no primary is
+ * known), 409 when the action does not apply (promote without a standby, or of the primary), 400 for a malformed
+ * request ({@link ActionErrors}).
  */
 @RestController
 @RequestMapping(path = "/api/actions", produces = "application/json")
@@ -88,13 +89,15 @@ public class ActionController
     }
 
     /**
-     * @param user the officer.
+     * @param request why, or no body: a snapshot changes nothing in the venue.
+     * @param user    the officer.
      * @return 202 with the action.
      */
     @PostMapping("/snapshot")
-    public ResponseEntity<ActionView> takeSnapshot(final Principal user)
+    public ResponseEntity<ActionView> takeSnapshot(
+        @RequestBody(required = false) final ActionRequests.TakeSnapshot request, final Principal user)
     {
-        return accepted(actions.takeSnapshot(user.getName()));
+        return accepted(actions.takeSnapshot(request == null ? null : request.reason(), user.getName()));
     }
 
     /**

@@ -10,6 +10,8 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.web.servlet.config.annotation.ViewControllerRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import io.ringex.risk.config.RiskProperties;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -44,6 +46,23 @@ public class HttpConfiguration
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         registration.setName("requestBodyLimit");
         return registration;
+    }
+
+    /**
+     * @return browsers that ask for {@code /favicon.ico} unbidden (Swagger UI, the JSON views) get the dashboard's
+     *         icon rather than a 404 in their console.
+     */
+    @Bean
+    public WebMvcConfigurer faviconRedirect()
+    {
+        return new WebMvcConfigurer()
+        {
+            @Override
+            public void addViewControllers(final ViewControllerRegistry registry)
+            {
+                registry.addRedirectViewController("/favicon.ico", "/favicon.svg");
+            }
+        };
     }
 
     /**

@@ -68,6 +68,22 @@ public class ReadController
 
     /**
      * @param id the account.
+     * @return every limit a SetLimits replaces and the standing, as the engine's AccountDefinition last gave them
+     *         ({@code known} false, every value null, before one arrived).
+     */
+    @GetMapping("/accounts/{id}/limits")
+    public Views.AccountLimits limits(@PathVariable("id") final long id)
+    {
+        final Views.AccountLimits limits = model.limits(id);
+        if (limits == null)
+        {
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No account " + id);
+        }
+        return limits;
+    }
+
+    /**
+     * @param id the account.
      * @return its market-maker protection per group (limits, traded within the interval, frozen or not); empty if
      * it has none.
      */

@@ -67,8 +67,8 @@ public class SecurityConfiguration
     /**
      * Only this origin's scripts, styles, images, fonts and connections (fetch, EventSource); no plugins, no base
      * rewriting, forms post only here, and no page may frame this one. The dashboard has no inline script or style
-     * (the page's script sets sizes through the CSSOM, which the policy allows); {@code data:} images are the empty
-     * favicon and Swagger UI's icons.
+     * (the page's script sets sizes through the CSSOM, which the policy allows); {@code data:} images are Swagger UI's
+     * icons.
      */
     public static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; " +
         "style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; " +
@@ -103,7 +103,7 @@ public class SecurityConfiguration
             .authenticationManager(new ProviderManager(passwords))
             .authorizeHttpRequests(auth -> auth
                 .requestMatchers(HttpMethod.GET, "/actuator/health", "/actuator/health/**").permitAll()
-                .requestMatchers("/login", "/error", "/default-ui.css", "/favicon.ico").permitAll()
+                .requestMatchers("/login", "/error", "/css/login.css", "/favicon.svg", "/favicon.ico").permitAll()
                 .requestMatchers("/api/security/**").hasRole(ADMIN)
                 .requestMatchers("/api/admin/**").hasRole(ADMIN)
                 .requestMatchers(HttpMethod.POST, "/api/actions/unlock-logons").hasRole(ADMIN)
@@ -111,10 +111,11 @@ public class SecurityConfiguration
                 .requestMatchers(HttpMethod.GET, "/**").hasRole(VIEWER)
                 .requestMatchers(HttpMethod.HEAD, "/**").hasRole(VIEWER)
                 .anyRequest().denyAll())
-            .formLogin(form -> form.defaultSuccessUrl("/", true).permitAll())
+            // the dashboard's own login page (LoginPage); Spring Security still checks the POST
+            .formLogin(form -> form.loginPage("/login").defaultSuccessUrl("/", true).permitAll())
             .logout(logout -> logout.logoutSuccessUrl("/login?logout").permitAll())
             .csrf(csrf -> csrf.spa().csrfTokenRepository(csrfTokens))
-            // a default entry point, not "the" entry point: setting that would turn off the generated login page
+            // a default entry point, not "the" entry point: pages still go to the login form
             .exceptionHandling(e -> e
                 .defaultAuthenticationEntryPointFor(authenticationRequired, AnyRequestMatcher.INSTANCE)
                 .accessDeniedHandler(new AccessRefusal(authenticationRequired)))

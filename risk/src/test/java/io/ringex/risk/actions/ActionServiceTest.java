@@ -84,6 +84,9 @@ class ActionServiceTest
             () -> actions.unlockLogons(new ActionRequests.UnlockLogons("ali ce", null, ""), "admin"));
         assertThrows(IllegalArgumentException.class,
             () -> actions.unlockLogons(new ActionRequests.UnlockLogons("alice", null, "x".repeat(65)), "admin"));
+        assertThrows(IllegalArgumentException.class,
+            () -> actions.unlockLogons(new ActionRequests.UnlockLogons("alice", null, null), "admin"),
+            "a reason is required");
         assertEquals(1, sent.size(), "refusals send nothing");
     }
 
@@ -91,8 +94,9 @@ class ActionServiceTest
     void setLimitsIsEncodedExactlyAndCorrelatedByRequestId()
     {
         final ActionView view = actions.setLimits(new ActionRequests.SetLimits(7, 100, "250000.5", "0.00000001",
-            40, 20, true, List.of(new ActionRequests.PositionLimit(3, 5000))), "officer");
+            40, 20, true, List.of(new ActionRequests.PositionLimit(3, 5000)), "credit review"), "officer");
         assertEquals("PENDING", view.status());
+        assertEquals("credit review", view.reason(), "the admin log shows it");
         assertEquals(1, sent.size());
 
         final MessageHeaderDecoder header = new MessageHeaderDecoder().wrap(sent.get(0), 0);
@@ -121,15 +125,19 @@ class ActionServiceTest
     @Test
     void killSwitchAndTradingStatusCarryTheirScope()
     {
-        final ActionView kill = actions.killSwitch(new ActionRequests.KillSwitch("VENUE", 99, true), "officer");
+        final ActionView kill = actions.killSwitch(
+            new ActionRequests.KillSwitch("VENUE", 99, true, "market dislocation"), "officer");
         final KillSwitchDecoder k = new KillSwitchDecoder().wrapAndApplyHeader(
             sent.get(0), 0, new MessageHeaderDecoder());
         assertEquals(KillSwitchScope.VENUE, k.scope());
         assertEquals(0, k.accountId(), "a venue kill names no account");
         assertEquals(BooleanType.TRUE, k.active());
-        assertEquals("venue ON", kill.target());
+        assertEquals("the venue on", kill.target());
+        assertEquals("market dislocation", kill.reason());
 
-        actions.tradingStatus(new ActionRequests.TradingStatus(3, "HALTED"), "officer");
+        final ActionView halt = actions.tradingStatus(new ActionRequests.TradingStatus(3, "HALTED", "news pending"),
+            "officer");
+        assertEquals("#3 (instrument 3) to HALTED", halt.target(), "the symbol once the instrument is known");
         final SetTradingStatusDecoder s = new SetTradingStatusDecoder().wrapAndApplyHeader(
             sent.get(1), 0, new MessageHeaderDecoder());
         assertEquals(3, s.instrumentId());
@@ -142,7 +150,7 @@ class ActionServiceTest
     {
         outcome = OfferOutcome.NOT_CONNECTED;
         final ActionUnavailableException ex = assertThrows(ActionUnavailableException.class,
-            () -> actions.takeSnapshot("officer"));
+            () -> actions.takeSnapshot(null, "officer"));
         assertEquals(OfferOutcome.NOT_CONNECTED, ex.outcome());
         assertTrue(actions.recent().isEmpty());
     }
@@ -151,25 +159,35 @@ class ActionServiceTest
     void badRequestsAreRefusedBeforeAnythingIsSent()
     {
         assertThrows(IllegalArgumentException.class, () -> actions.setLimits(
-            new ActionRequests.SetLimits(7, 1, "1.123456789", "0", 1, 1, false, null), "officer"));
+            new ActionRequests.SetLimits(7, 1, "1.123456789", "0", 1, 1, false, null, "r"), "officer"));
         assertThrows(IllegalArgumentException.class, () -> actions.setLimits(
-            new ActionRequests.SetLimits(7, 1, "abc", "0", 1, 1, false, null), "officer"));
+            new ActionRequests.SetLimits(7, 1, "abc", "0", 1, 1, false, null, "r"), "officer"));
+        assertThrows(IllegalArgumentException.class, () -> actions.setLimits(
+            new ActionRequests.SetLimits(7, 1, "1", "0", 1, 1, false, null, " "), "officer"), "a reason is required");
+        assertThrows(IllegalArgumentException.class, () -> actions.setLimits(
+            new ActionRequests.SetLimits(7, 1, "1", "0", 1, 1, false,
+                List.of(new ActionRequests.PositionLimit(3, 1), new ActionRequests.PositionLimit(3, 2)), "r"),
+            "officer"), "an instrument named twice");
         assertThrows(IllegalArgumentException.class, () -> actions.killSwitch(
-            new ActionRequests.KillSwitch("ACCOUNT", 0, true), "officer"));
+            new ActionRequests.KillSwitch("ACCOUNT", 7, true, null), "officer"), "a reason is required");
+        assertThrows(IllegalArgumentException.class, () -> actions.killSwitch(
+            new ActionRequests.KillSwitch("ACCOUNT", 0, true, "r"), "officer"));
         assertThrows(IllegalArgumentException.class, () -> actions.tradingStatus(
-            new ActionRequests.TradingStatus(1, "NULL_VAL"), "officer"));
+            new ActionRequests.TradingStatus(1, "NULL_VAL", "r"), "officer"));
+        assertThrows(IllegalArgumentException.class, () -> actions.tradingStatus(
+            new ActionRequests.TradingStatus(1, "HALTED", "x".repeat(65)), "officer"), "a reason of 65 characters");
         assertTrue(sent.isEmpty());
     }
 
     @Test
     void unansweredActionsTimeOutAndOnlyTheNewestAreKept()
     {
-        final ActionView first = actions.takeSnapshot("officer");
+        final ActionView first = actions.takeSnapshot("end of day", "officer");
         clock.advance(10_001);
         assertEquals("TIMED_OUT", actions.find(first.requestId()).status());
-        actions.takeSnapshot("officer");
-        actions.takeSnapshot("officer");
-        final ActionView last = actions.takeSnapshot("officer");
+        actions.takeSnapshot(null, "officer");
+        actions.takeSnapshot(null, "officer");
+        final ActionView last = actions.takeSnapshot(null, "officer");
         assertEquals(3, actions.recent().size());
         assertEquals(last.requestId(), actions.recent().get(0).requestId());
         assertNull(actions.find(first.requestId()));
@@ -179,7 +197,7 @@ class ActionServiceTest
     void promotionWithoutAStandbyConfiguredIsRefusedAndNothingSent()
     {
         final ActionRefusedException ex = assertThrows(ActionRefusedException.class,
-            () -> actions.promote(new ActionRequests.Promote(2, 0), "officer"));
+            () -> actions.promote(new ActionRequests.Promote(2, 0, "primary down"), "officer"));
         assertEquals("NO_STANDBY", ex.code());
         assertTrue(ex.getMessage().contains("ringex.risk.standby"), ex.getMessage());
         assertTrue(sent.isEmpty());
@@ -197,11 +215,11 @@ class ActionServiceTest
         status(pair, 1, NodeRole.STANDBY, 0);
 
         final ActionRefusedException ex = assertThrows(ActionRefusedException.class,
-            () -> pairActions.promote(new ActionRequests.Promote(1, 0), "officer"));
+            () -> pairActions.promote(new ActionRequests.Promote(1, 0, "primary down"), "officer"));
         assertEquals("IS_PRIMARY", ex.code());
         assertTrue(sent.isEmpty());
 
-        final ActionView view = pairActions.promote(new ActionRequests.Promote(0, 0), "officer");
+        final ActionView view = pairActions.promote(new ActionRequests.Promote(0, 0, "primary down"), "officer");
         assertEquals("SENT", view.status());
         assertEquals("node 2 to epoch 1", view.target());
         assertEquals(List.of(1), controlEngines, "the standby's control stream");

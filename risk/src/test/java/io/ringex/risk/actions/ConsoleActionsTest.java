@@ -206,6 +206,7 @@ class ConsoleActionsTest
         final ActionView deposit = console.transfer(new ConsoleRequests.Transfer(2001, "25000.12345678", "WIRE-42",
             "initial funding"), true, "admin");
         assertEquals("DEPOSIT", deposit.action());
+        assertEquals("account 2001: 25,000.12345678 USD, ref WIRE-42", deposit.target(), "money for people, exact");
         final AdjustBalanceDecoder in = new AdjustBalanceDecoder().wrapAndApplyHeader(sent.get(2), 0,
             header(sent.get(2)));
         assertEquals(2001, in.accountId());
@@ -214,7 +215,9 @@ class ConsoleActionsTest
         assertEquals("admin", in.operatorName());
         assertEquals("initial funding", in.reason());
 
-        console.transfer(new ConsoleRequests.Transfer(2001, "0.5", "PAYOUT 7", "client asked"), false, "admin");
+        final ActionView withdrawal = console.transfer(new ConsoleRequests.Transfer(2001, "0.5", "PAYOUT 7",
+            "client asked"), false, "admin");
+        assertEquals("account 2001: 0.50 USD, ref PAYOUT 7", withdrawal.target());
         final AdjustBalanceDecoder out = new AdjustBalanceDecoder().wrapAndApplyHeader(sent.get(3), 0,
             header(sent.get(3)));
         assertEquals(-50_000_000L, out.amount(), "a withdrawal is a negative adjustment");

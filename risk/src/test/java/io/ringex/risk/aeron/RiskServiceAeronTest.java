@@ -39,10 +39,12 @@ import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import io.ringex.client.CommandEncoder;
-import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.EngineCounter;
+import io.ringex.client.AdminKey;
+import io.ringex.client.AdminKeys;
+import io.ringex.protocol.codecs.AuthenticatedCommandDecoder;
 import io.ringex.protocol.codecs.KillSwitchDecoder;
 import io.ringex.protocol.codecs.KillSwitchScope;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
@@ -62,8 +64,9 @@ import io.ringex.risk.synthetic.EventEncoders;
 /**
  * The whole service over a real (embedded) media driver: SBE events published on the risk and market-data streams
  * reach the read model, the API, health and metrics; an action becomes an SBE admin command on the ingress stream,
- * stamped with the admin source, and the engine's AdminResponse settles it; the service asks for the user directory
- * on the ingress and learns the users from the egress, and lists the answered admin commands in the admin log.
+ * signed with the service's admin key, and the engine's AdminResponse settles it; the service asks for the user
+ * directory on the ingress and learns the users from the egress, and lists the answered admin commands in the admin
+ * log.
  */
 @SpringBootTest
 @AutoConfigureMockMvc
@@ -76,6 +79,8 @@ class RiskServiceAeronTest
     private static final int EGRESS = 1002;
     private static final int MARKET_DATA = 1003;
     private static final int RISK = 1004;
+    /** The service's admin key, in a file as an operator gives it one. */
+    private static final AdminKey KEY = AdminKeys.generate("risk-service").keys().get(0);
 
     private static Aeron aeron;
     private static ExclusivePublication risk;
@@ -107,6 +112,17 @@ class RiskServiceAeronTest
         registry.add("ringex.risk.streams.market-data-channel", () -> "aeron:ipc");
         registry.add("ringex.risk.streams.control-channel", () -> "aeron:ipc");
         registry.add("ringex.risk.actions.offer-timeout", () -> "100ms");
+        registry.add("ringex.risk.actions.admin-key-file", RiskServiceAeronTest::keyFile);
+    }
+
+    private static String keyFile()
+    {
+        final java.nio.file.Path file = java.nio.file.Path.of(DIR + "-admin.keys");
+        if (!java.nio.file.Files.exists(file))
+        {
+            AdminKeys.of(java.util.List.of(KEY)).writeTo(file);
+        }
+        return file.toString();
     }
 
 
@@ -217,17 +233,33 @@ class RiskServiceAeronTest
             final String body = mvc.perform(post("/api/actions/kill-switch")
                 .with(user("officer").roles("RISK_OFFICER")).with(csrf())
                 .contentType(MediaType.APPLICATION_JSON)
-                .content("{\"scope\":\"ACCOUNT\",\"accountId\":7,\"active\":true}"))
+                .content("{\"scope\":\"ACCOUNT\",\"accountId\":7,\"active\":true,\"reason\":\"test\"}"))
                 .andExpect(status().isAccepted())
                 .andReturn().getResponse().getContentAsString();
             final long requestId = Long.parseLong(body.replaceAll(".*\"requestId\":(\\d+).*", "$1"));
 
             final AtomicLong decodedRequestId = new AtomicLong();
-            final AtomicLong source = new AtomicLong();
+            final AtomicLong keyId = new AtomicLong();
             final KillSwitchDecoder decoder = new KillSwitchDecoder();
             final MessageHeaderDecoder header = new MessageHeaderDecoder();
-            await(() -> ingress.poll((DirectBuffer buffer, int offset, int length, Header h) ->
+            await(() -> ingress.poll((DirectBuffer signed, int signedOffset, int signedLength, Header h) ->
             {
+                // the command comes inside the proof of the service's key: an HMAC over what precedes it
+                header.wrap(signed, signedOffset);
+                assertEquals(AuthenticatedCommandDecoder.TEMPLATE_ID, header.templateId());
+                final AuthenticatedCommandDecoder envelope = new AuthenticatedCommandDecoder()
+                    .wrapAndApplyHeader(signed, signedOffset, header);
+                keyId.set(envelope.keyId());
+                final int length = envelope.commandLength();
+                final int offset = envelope.limit() + AuthenticatedCommandDecoder.commandHeaderLength();
+                envelope.skipCommand();
+                final int macField = envelope.limit();
+                final byte[] covered = new byte[macField - signedOffset];
+                signed.getBytes(signedOffset, covered);
+                final byte[] mac = new byte[AdminKey.MAC_LENGTH];
+                signed.getBytes(macField + AuthenticatedCommandDecoder.macHeaderLength(), mac);
+                assertTrue(java.security.MessageDigest.isEqual(KEY.newMac().doFinal(covered), mac), "the MAC");
+                final DirectBuffer buffer = signed;
                 header.wrap(buffer, offset);
                 assertEquals(KillSwitchDecoder.TEMPLATE_ID, header.templateId());
                 decoder.wrapAndApplyHeader(buffer, offset, header);
@@ -235,11 +267,9 @@ class RiskServiceAeronTest
                 assertEquals(7, decoder.accountId());
                 assertEquals(BooleanType.TRUE, decoder.active());
                 decodedRequestId.set(decoder.requestId());
-                source.set(h.reservedValue());
             }, 10) > 0);
             assertEquals(requestId, decodedRequestId.get());
-            assertEquals(SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 1), source.get(),
-                "the admin source is stamped in the frame's reserved value");
+            assertEquals(KEY.id(), keyId.get(), "signed with the service's key");
 
             mvc.perform(get("/api/actions/" + requestId).with(user("viewer").roles("VIEWER")))
                 .andExpect(jsonPath("$.status").value("PENDING"));
@@ -292,7 +322,6 @@ class RiskServiceAeronTest
             final UserDirectoryRequestDecoder request = new UserDirectoryRequestDecoder();
             final MessageHeaderDecoder header = new MessageHeaderDecoder();
             final AtomicLong requestId = new AtomicLong();
-            final AtomicLong source = new AtomicLong();
             final int[] gatewayId = new int[1];
             await(() ->
             {
@@ -304,13 +333,11 @@ class RiskServiceAeronTest
                         request.wrapAndApplyHeader(buffer, offset, header);
                         gatewayId[0] = request.gatewayId();
                         requestId.set(request.requestId());
-                        source.set(h.reservedValue());
                     }
                 }, 10);
                 return requestId.get() != 0;
             });
             assertEquals(65535, gatewayId[0], "the gateway id the service claims (ringex.risk.users.*)");
-            assertEquals(SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 1), source.get());
 
             publish(egress, events.userDefinition(65535, requestId.get(), "alice", true, new long[] {7}, "ALICE",
                 hash, 30));

@@ -4,9 +4,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -25,14 +30,21 @@ import io.aeron.FragmentAssembler;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
+import io.ringex.client.AdminCommandSigner;
 import io.ringex.engine.node.EngineContext;
+import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.engine.node.EngineNode;
+import io.ringex.engine.replay.Replayer;
+import io.ringex.engine.risk.Account;
+import io.ringex.engine.risk.Position;
+import io.ringex.testing.Await;
 import io.ringex.client.CommandEncoder;
 import io.ringex.client.EventBatches;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.AdminStatus;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
@@ -59,8 +71,8 @@ import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
  * health page shows real throughput and latency. It never trades and never touches the traders' accounts.
  * <p>
  * Orders go to the ingress as NewOrders stamped with gateway 1, session 1 ({@link #GATEWAY_SESSION}); the engine's
- * ExecutionReports for that session are read back from the egress stream. Admin commands carry
- * {@link #ADMIN_SOURCE} in the frame's reserved value (the dashboard uses session 1 of gateway 0; this is 98).
+ * ExecutionReports for that session are read back from the egress stream. Admin commands go signed with the tests'
+ * admin key, which the node holds ({@link NodeTestSupport#ADMIN_KEYS}; the dashboard is given the same key file).
  * <p>
  * Threading: start, submitOrder and close from one test thread at a time; a poller thread ({@code real-engine-test-
  * client}) owns the egress and risk subscriptions and hands answers over in concurrent maps.
@@ -72,7 +84,6 @@ final class RealEngine implements EngineUnderTest
     static final int EGRESS_STREAM = 1002;
     static final int MARKET_DATA_STREAM = 1003;
     static final int RISK_STREAM = 1004;
-    static final long ADMIN_SOURCE = SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 98);
     static final long GATEWAY_SESSION = SessionIds.sessionId(1, 1);
     /** The gateway id the test names when it asks for the user directory, as a gateway would. */
     static final int DIRECTORY_GATEWAY_ID = 7;
@@ -93,6 +104,7 @@ final class RealEngine implements EngineUnderTest
     private static final long MAKER_BID = 1002;
     private static final long MAKER_ASK = 1001;
     private static final long FLOW_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long CHURN_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long FLOW_FIRST_ORDER_ID = 1_000_000_000L;
     private static final int FLOW_ID_DIGITS = 10;
 
@@ -107,7 +119,11 @@ final class RealEngine implements EngineUnderTest
     }
 
     private final String aeronDirectoryName;
+    private final long statusIntervalNs;
     private final CommandEncoder commands = new CommandEncoder();
+    private final AdminCommandSigner signer = new AdminCommandSigner(NodeTestSupport.ADMIN_KEYS.keys().get(0));
+    private final org.agrona.concurrent.UnsafeBuffer signed =
+        new org.agrona.concurrent.UnsafeBuffer(new byte[AdminCommandSigner.signedLength(4096)]);
     private final Map<Long, String> adminAnswers = new ConcurrentHashMap<>();
     private final Map<String, Report> lastReports = new ConcurrentHashMap<>();
     private final Map<String, String> directoryCredentials = new ConcurrentHashMap<>();
@@ -121,6 +137,10 @@ final class RealEngine implements EngineUnderTest
     private Subscription risk;
     private AgentRunner poller;
     private volatile boolean flowing;
+    private volatile boolean churning;
+    private final Map<Long, List<String>> restingTraderOrders =
+        Map.of(1003L, new ArrayList<>(), 1004L, new ArrayList<>());
+    private Replayer reference;
     private long requestId;
     private long clientOrderId;
 
@@ -139,8 +159,20 @@ final class RealEngine implements EngineUnderTest
      */
     RealEngine(final String aeronDirectoryName, final Path dataDirectory)
     {
+        this(aeronDirectoryName, dataDirectory, TimeUnit.MILLISECONDS.toNanos(250));
+    }
+
+    /**
+     * @param aeronDirectoryName the media driver to run on (the risk service's).
+     * @param dataDirectory      where the node's journal and snapshots go (deleted on close), or null for a new
+     *                           temporary directory.
+     * @param statusIntervalNs   EngineStatus interval; the late-joiner refresh runs every 5 of them.
+     */
+    RealEngine(final String aeronDirectoryName, final Path dataDirectory, final long statusIntervalNs)
+    {
         this.aeronDirectoryName = aeronDirectoryName;
         this.dataDirectory = dataDirectory;
+        this.statusIntervalNs = statusIntervalNs;
     }
 
     @Override
@@ -157,7 +189,7 @@ final class RealEngine implements EngineUnderTest
         {
             throw new UncheckedIOException(ex);
         }
-        node = EngineNode.launch(new EngineContext()
+        node = EngineNode.launch(NodeTestSupport.forTest(new EngineContext())
             .aeronDirectoryName(aeronDirectoryName)
             .ingressChannel(IPC)
             .ingressStreamId(INGRESS_STREAM)
@@ -170,8 +202,8 @@ final class RealEngine implements EngineUnderTest
             .snapshotDirectory(dataDirectory.resolve("snapshots"))
             .inputRingCapacity(4096)
             .outputRingCapacity(4096)
-            // a status every 250 ms (the dashboard's charts), so the late-joiner refresh runs every 1.25 s
-            .statusIntervalNs(TimeUnit.MILLISECONDS.toNanos(250))
+            // by default a status every 250 ms (the dashboard's charts), so the late-joiner refresh runs every 1.25 s
+            .statusIntervalNs(statusIntervalNs)
             .bookSnapshotIntervalNs(TimeUnit.SECONDS.toNanos(1)));
 
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName));
@@ -278,6 +310,121 @@ final class RealEngine implements EngineUnderTest
         }
     }
 
+    /**
+     * Seeded random trading by the traders 1003 and 1004 against the makers' liquidity: limit orders that rest or
+     * cross, market orders, cancels of their resting orders; each waited for (its final answer, or NEW for one that
+     * rests). Rejections (a long-only trader selling what it does not hold, a position limit) are part of it.
+     *
+     * @param random the seeded stream.
+     * @param count  how many orders (cancels included).
+     */
+    void randomTrades(final SplittableRandom random, final int count)
+    {
+        for (int k = 0; k < count; k++)
+        {
+            final long account = random.nextBoolean() ? 1003 : 1004;
+            final Instrument i = INSTRUMENTS[random.nextInt(INSTRUMENTS.length)];
+            final Side side = random.nextInt(3) == 0 ? Side.SELL : Side.BUY;
+            final long quantity = i.lot() * (1 + random.nextInt(i.id() == 3 ? 20 : 4));
+            final int roll = random.nextInt(10);
+            final List<String> resting = restingTraderOrders.get(account);
+            if (roll < 2 && !resting.isEmpty())
+            {
+                final String[] order = resting.remove(random.nextInt(resting.size())).split(":");
+                final long id = ++clientOrderId;
+                offer(orders, commands.cancel(GATEWAY_SESSION, account, id, Long.parseLong(order[0]), 0,
+                    Integer.parseInt(order[1])), false);
+                awaitFinal(Long.toString(id));
+            }
+            else if (roll < 5)
+            {
+                awaitFinal(sendOrder(account, i.id(), side, OrderType.MARKET, 0, quantity));
+            }
+            else
+            {
+                final long price = i.reference() + (side == Side.BUY ? 1 : -1) * i.tick() * (random.nextInt(9) - 5);
+                final String id = sendOrder(account, i.id(), side, OrderType.LIMIT, price, quantity);
+                Await.until("an answer to order " + id, () -> lastReports.containsKey(id));
+                final Report report = lastReports.get(id);
+                if (report.execType() == ExecType.NEW || report.execType() == ExecType.PARTIAL_FILL)
+                {
+                    resting.add(id + ":" + i.id());
+                }
+            }
+        }
+    }
+
+    /**
+     * Start or stop a churn of account 1004's orders in LMX-USD (a bid well below the market, then its cancel, every
+     * 100 ms): each is an AccountRiskUpdate naming that position alone, its net position unchanged.
+     *
+     * @param on start or stop.
+     */
+    void churn(final boolean on)
+    {
+        churning = on;
+    }
+
+    /**
+     * An account as the engine holds it, from the engine's own state: its journal replayed up to the last command
+     * the node has applied, by the engine's replay tools (deterministic: the same state the node holds).
+     *
+     * @param accountId the account.
+     * @return what the dashboard must show of it.
+     */
+    synchronized EngineAccount engineAccount(final long accountId)
+    {
+        if (reference == null)
+        {
+            reference = Replayer.open(dataDirectory.resolve("journal"), null);
+        }
+        reference.replay(node.processedSequence(), Long.MAX_VALUE, null);
+        final Account account = reference.processor().state().account(accountId);
+        final SortedMap<Integer, Long> positions = new TreeMap<>();
+        final SortedMap<Integer, Long> own = new TreeMap<>();
+        for (int i = 0; i < account.positionCount(); i++)
+        {
+            final Position p = account.positionAt(i);
+            if (p.position() != 0 || p.openBuyQuantity() != 0 || p.openSellQuantity() != 0)
+            {
+                positions.put(p.instrumentId(), p.position());
+            }
+            if (p.positionLimit() != Position.NO_LIMIT_OVERRIDE)
+            {
+                own.put(p.instrumentId(), p.positionLimit());
+            }
+        }
+        return new EngineAccount(accountId, positions, account.creditLimit(), account.defaultPositionLimit(),
+            account.allowShort(), own, account.maxOrderQuantity(), account.maxOpenOrders(), account.status());
+    }
+
+    /**
+     * What the dashboard must show of an account.
+     *
+     * @param accountId            the account.
+     * @param positions            net position by instrument, of every position that is not flat.
+     * @param creditLimit          money.
+     * @param defaultPositionLimit units.
+     * @param allowShort           short selling.
+     * @param ownLimits            the instruments with a limit of their own.
+     * @param maxOrderQuantity     units.
+     * @param maxOpenOrders        orders.
+     * @param status               the engine's standing byte.
+     */
+    record EngineAccount(long accountId, SortedMap<Integer, Long> positions, long creditLimit,
+        long defaultPositionLimit, boolean allowShort, SortedMap<Integer, Long> ownLimits, long maxOrderQuantity,
+        int maxOpenOrders, byte status)
+    {
+    }
+
+    /** Stop the engine node (the venue goes down); the test client stays. */
+    void stopNode()
+    {
+        flowing = false;
+        churning = false;
+        CloseHelper.quietClose(node);
+    }
+
     @Override
     public Verdict submitOrder(final long accountId, final int instrumentId, final Side side, final long quantity)
     {
@@ -330,19 +477,32 @@ final class RealEngine implements EngineUnderTest
         return Long.toString(id);
     }
 
+    /** An operator's command goes signed; a user directory request as a gateway sends it. */
     private void sendAdmin(final int length)
     {
-        offer(admin, length, true);
+        final int templateId = new io.ringex.protocol.codecs.MessageHeaderDecoder().wrap(commands.buffer(), 0)
+            .templateId();
+        if (io.ringex.protocol.MessageCatalog.isOperatorCommand(templateId))
+        {
+            offer(admin, signed, signer.sign(commands.buffer(), 0, length, signed, 0));
+        }
+        else
+        {
+            offer(admin, commands.buffer(), length);
+        }
     }
 
     private void offer(final Publication publication, final int length, final boolean asAdmin)
     {
+        offer(publication, commands.buffer(), length);
+    }
+
+    private void offer(final Publication publication, final org.agrona.DirectBuffer message, final int length)
+    {
         final long deadline = System.nanoTime() + TIMEOUT_NS;
         while (true)
         {
-            final long result = asAdmin ?
-                publication.offer(commands.buffer(), 0, length, (termBuffer, termOffset, frameLength) -> ADMIN_SOURCE) :
-                publication.offer(commands.buffer(), 0, length);
+            final long result = publication.offer(message, 0, length);
             if (result > 0)
             {
                 return;
@@ -372,7 +532,7 @@ final class RealEngine implements EngineUnderTest
     @Override
     public void close()
     {
-        CloseHelper.quietCloseAll(poller, aeron, node);
+        CloseHelper.quietCloseAll(poller, aeron, node, reference);
         if (dataDirectory != null)
         {
             try (Stream<Path> paths = Files.walk(dataDirectory))
@@ -391,6 +551,7 @@ final class RealEngine implements EngineUnderTest
     {
         private final MessageHeaderDecoder header = new MessageHeaderDecoder();
         private final ExecutionReportDecoder report = new ExecutionReportDecoder();
+        private final CancelRejectDecoder cancelReject = new CancelRejectDecoder();
         private final AdminResponseDecoder response = new AdminResponseDecoder();
         private final UserDefinitionDecoder user = new UserDefinitionDecoder();
         private final UserDirectoryEndDecoder directoryEnd = new UserDirectoryEndDecoder();
@@ -398,6 +559,8 @@ final class RealEngine implements EngineUnderTest
         private final FragmentAssembler riskHandler = new FragmentAssembler(EventBatches.unpacking(this::onEvent));
         private final CommandEncoder flowCommands = new CommandEncoder();
         private long nextFlowNs;
+        private long nextChurnNs;
+        private long churnOrder;
         private long flowOrderId = FLOW_FIRST_ORDER_ID;
         private int flowInstrument;
         private final long[] restingFlowOrder = new long[INSTRUMENTS.length];
@@ -413,7 +576,32 @@ final class RealEngine implements EngineUnderTest
                 quote();
                 work++;
             }
+            if (churning && now - nextChurnNs >= 0)
+            {
+                nextChurnNs = now + CHURN_INTERVAL_NS;
+                churnOnce();
+                work++;
+            }
             return work;
+        }
+
+        /** 1004's bid in LMX-USD, far below the market, or the cancel of the last one. */
+        private void churnOnce()
+        {
+            final Instrument lmx = INSTRUMENTS[1];
+            final int length;
+            if (churnOrder == 0)
+            {
+                churnOrder = ++flowOrderId;
+                length = flowCommands.limit(GATEWAY_SESSION, 1004, churnOrder, lmx.id(), Side.BUY,
+                    lmx.reference() - 40 * lmx.tick(), lmx.lot());
+            }
+            else
+            {
+                length = flowCommands.cancel(GATEWAY_SESSION, 1004, ++flowOrderId, churnOrder, 0, lmx.id());
+                churnOrder = 0;
+            }
+            orders.offer(flowCommands.buffer(), 0, length);
         }
 
         /** A new offer away from the touch on the next instrument, then the cancel of the previous one there. */
@@ -450,6 +638,16 @@ final class RealEngine implements EngineUnderTest
                     {
                         lastReports.put(id, new Report(report.execType(), report.rejectReason().name(),
                             report.cumulativeQuantity(), report.leavesQuantity()));
+                    }
+                    break;
+                case CancelRejectDecoder.TEMPLATE_ID:
+                    cancelReject.wrapAndApplyHeader(buffer, offset, header);
+                    final String cancelId = cancelReject.clientOrderId();
+                    if (cancelReject.sessionId() == GATEWAY_SESSION && cancelId.length() < FLOW_ID_DIGITS)
+                    {
+                        // a cancel of an order already done: its final answer
+                        lastReports.put(cancelId, new Report(ExecType.REJECTED, cancelReject.rejectReason().name(),
+                            0, 0));
                     }
                     break;
                 case UserDefinitionDecoder.TEMPLATE_ID:

@@ -17,6 +17,8 @@ import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -25,25 +27,37 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.ringex.engine.risk.Account;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.risk.RiskServiceApplication;
 import io.ringex.risk.aeron.AeronConnection;
 import io.ringex.risk.security.GatewayCredentials;
 
 /**
- * The dashboard in a real browser (Debian chromium driven by playwright-core, risk/src/test/browser/dashboard.mjs):
- * log in, see an account's exposure change after a trade, hit its kill switch, see the engine reject its next order;
- * as a risk officer and as a viewer, be refused (403) every operator-console action; as an admin, add an instrument
- * (and see the engine take an order in it), open and fund an account, create a user with a password (and find it in
- * the engine's user directory with a hash of that password), and see those actions in the admin log; find the killed
- * account's trail, replayed from the engine's journal, in the Audit tab; and leave
- * screenshots in {@code risk/target/browser-shots} ({@code -Dringex.browser.shots=<dir>} to choose, e.g.
- * docs/img to refresh the documentation's).
+ * The dashboard in a real browser (Debian chromium driven by playwright-core, risk/src/test/browser/dashboard.mjs),
+ * as a risk officer, a viewer and an admin would use it, at 1,400 and 800 pixels wide:
+ * <ul>
+ * <li>an account's exposure changes after a trade; account 1004's positions equal the engine's after rounds of seeded
+ *     random trading, and stay equal, read every 0.7 s, while its orders in one instrument churn (each update names
+ *     that position alone);</li>
+ * <li>the limits form shows every limit the engine holds; changing only the credit limit asks to confirm exactly that
+ *     change and leaves the engine's other limits (short selling, default and per-instrument limits) as they were;</li>
+ * <li>the kill switch (with a reason) and the engine's rejection of the account's next order; a suspended account
+ *     shows as suspended in the list and the detail; a dashboard login lock lifted from the Console;</li>
+ * <li>the operator console (refused to officer and viewer, 403), an instrument, account, deposit and user added by
+ *     the admin, the admin log, the Audit's trails with money and prices as decimals and order ids that open
+ *     trails;</li>
+ * <li>with the engine stopped, the page says what it shows is stale and since when;</li>
+ * <li>at both widths nothing is cut or off-screen (the page, the status and log-out, numbers in the tables).</li>
+ * </ul>
+ * Screenshots go to {@code risk/target/browser-shots} ({@code -Dringex.browser.shots=<dir>} to choose, e.g. docs/img
+ * to refresh the documentation's).
  * <p>
  * The engine is the real engine node ({@link RealEngine}) on the service's embedded media driver, every stream on
- * IPC. The kill switch is the dashboard's own KillSwitch command; the test checks the engine's side of the story on
- * its egress stream: the account's market order before the kill switch FILLs, the one after it is REJECTED with
- * ACCOUNT_KILLED. Skipped (not failed) when chromium or node is missing, or with {@code -DskipBrowserIT=true}.
+ * IPC. What the engine did is checked on the engine's side: its ExecutionReports on the egress stream (the account's
+ * market order before the kill switch FILLs, the one after it is REJECTED with ACCOUNT_KILLED), and its state rebuilt
+ * from its journal (positions, limits, standing). Skipped (not failed) when chromium or node is missing, or with
+ * {@code -DskipBrowserIT=true}.
  */
 class RiskDashboardBrowserIT
 {
@@ -59,9 +73,9 @@ class RiskDashboardBrowserIT
      * @param dataDirectory where the node's journal and snapshots go: the service's audit page reads them.
      * @return the engine, started, with its venue installed.
      */
-    static EngineUnderTest startEngine(final ConfigurableApplicationContext service, final Path dataDirectory)
+    static RealEngine startEngine(final ConfigurableApplicationContext service, final Path dataDirectory)
     {
-        final EngineUnderTest engine = new RealEngine(service.getBean(AeronConnection.class).aeronDirectoryName(),
+        final RealEngine engine = new RealEngine(service.getBean(AeronConnection.class).aeronDirectoryName(),
             dataDirectory);
         try
         {
@@ -96,6 +110,8 @@ class RiskDashboardBrowserIT
         props.put("ringex.risk.streams.market-data-channel", RealEngine.IPC);
         props.put("ringex.risk.streams.market-data-stream-id", RealEngine.MARKET_DATA_STREAM);
         props.put("ringex.risk.streams.control-channel", RealEngine.IPC);
+        props.put("ringex.risk.actions.admin-key-file",
+            io.ringex.engine.node.NodeTestSupport.writeAdminKeys(dataDirectory).toString());
         props.put("ringex.risk.audit.journal-dir", dataDirectory.resolve("journal"));
         props.put("ringex.risk.audit.snapshot-dir", dataDirectory.resolve("snapshots"));
         // as command-line arguments: they must win over application.yml
@@ -130,7 +146,7 @@ class RiskDashboardBrowserIT
         final Path engineData = Files.createTempDirectory("ringex-risk-it-engine-");
         final ConfigurableApplicationContext service =
             startService("/dev/shm/ringex-risk-it-" + UUID.randomUUID(), engineData);
-        try (EngineUnderTest engine = startEngine(service, engineData))
+        try (RealEngine engine = startEngine(service, engineData))
         {
             final ProcessBuilder pb = new ProcessBuilder("node", "dashboard.mjs")
                 .directory(harness.toFile())
@@ -154,10 +170,12 @@ class RiskDashboardBrowserIT
             driver.join(5000);
             assertEquals(0, browser.exitValue(), "browser test failed: see its output above");
             // the engine's own answers on its egress stream, as a gateway sees them
-            assertEquals(List.of("TRADE FILL NONE 1", "ORDER REJECTED ACCOUNT_KILLED 0", "INSTRUMENT NEW NONE",
-                "USER PASSWORD_MATCHES"), verdicts, "ExecutionReports for account 1003's market BUY of 1 before and " +
-                "after the dashboard's kill switch; a resting bid on the instrument the admin added; the user the " +
-                "admin created, with the password typed, in the engine's directory");
+            assertEquals(List.of("TRADE FILL NONE 1", "LIMITS KEPT", "ORDER REJECTED ACCOUNT_KILLED 0",
+                "INSTRUMENT NEW NONE", "USER PASSWORD_MATCHES", "STANDING SUSPENDED"), verdicts,
+                "ExecutionReports for account 1003's market BUY of 1 before and after the dashboard's kill switch; " +
+                "account 1004's limits after the officer changed only its credit limit; a resting bid on the " +
+                "instrument the admin added; the user the admin created, with the password typed, in the engine's " +
+                "directory; account 2001 suspended from the console");
         }
         finally
         {
@@ -171,9 +189,9 @@ class RiskDashboardBrowserIT
      * must take a resting order, USER (after the admin created it) must be in the engine's user directory with a
      * credential that verifies the password typed in the page. The script hears OK only when the engine said so.
      */
-    private static void drive(final Process browser, final EngineUnderTest engine,
-        final List<String> verdicts)
+    private static void drive(final Process browser, final RealEngine engine, final List<String> verdicts)
     {
+        final SplittableRandom random = new SplittableRandom(38);
         try (BufferedReader out = new BufferedReader(
             new InputStreamReader(browser.getInputStream(), StandardCharsets.UTF_8));
             Writer in = new OutputStreamWriter(browser.getOutputStream(), StandardCharsets.UTF_8))
@@ -187,10 +205,66 @@ class RiskDashboardBrowserIT
                 if (line.startsWith("REQUEST "))
                 {
                     final String[] parts = line.split(" ");
-                    final String said;
+                    String said;
                     final boolean expected;
+                    String answer = "";
                     switch (parts[1])
                     {
+                        case "RANDOM":
+                        {
+                            // seeded random trading by the traders: the page must follow it
+                            engine.randomTrades(random, Integer.parseInt(parts[2]));
+                            said = null;
+                            expected = true;
+                            break;
+                        }
+                        case "POSITIONS":
+                        {
+                            // the account's positions as the engine holds them (its journal replayed)
+                            final RealEngine.EngineAccount account = engine.engineAccount(Long.parseLong(parts[2]));
+                            final StringBuilder listed = new StringBuilder();
+                            account.positions().forEach((id, net) -> listed.append(listed.length() == 0 ? "" : ",")
+                                .append(id).append('=').append(net));
+                            answer = " " + listed;
+                            said = null;
+                            expected = true;
+                            break;
+                        }
+                        case "CHURN":
+                        {
+                            engine.churn(parts[2].equals("on"));
+                            said = null;
+                            expected = true;
+                            break;
+                        }
+                        case "LIMITS_KEPT":
+                        {
+                            // the officer changed account 1004's credit limit only: everything else as RealEngine
+                            // set it (long only, default 40, LMX-USD 400, EUR-USD 200,000)
+                            final RealEngine.EngineAccount account = engine.engineAccount(1004);
+                            final boolean kept = account.creditLimit() == Long.parseLong(parts[2]) &&
+                                !account.allowShort() && account.defaultPositionLimit() == 40 &&
+                                account.ownLimits().equals(new TreeMap<>(Map.of(2, 400L, 3, 200_000L))) &&
+                                account.maxOrderQuantity() == 100_000 && account.maxOpenOrders() == 20;
+                            said = "LIMITS " + (kept ? "KEPT" : "CHANGED " + account);
+                            expected = kept;
+                            break;
+                        }
+                        case "STANDING":
+                        {
+                            final byte status = engine.engineAccount(Long.parseLong(parts[2])).status();
+                            said = "STANDING " + (status == Account.STATUS_SUSPENDED ? "SUSPENDED" : status);
+                            expected = said.equals("STANDING " + parts[3]);
+                            break;
+                        }
+                        case "STOP_ENGINE":
+                        {
+                            // the venue goes down: the page must show what it holds as stale
+                            engine.stopNode();
+                            said = null;
+                            expected = true;
+                            break;
+                        }
                         case "TRADE":
                         case "ORDER":
                         {
@@ -229,9 +303,13 @@ class RiskDashboardBrowserIT
                             expected = false;
                             break;
                     }
-                    verdicts.add(said);
-                    System.out.println("[engine] " + shown.substring("REQUEST ".length()) + ": " + said);
-                    in.write(expected ? "OK\n" : "FAILED " + said + "\n");
+                    if (said != null)
+                    {
+                        verdicts.add(said);
+                    }
+                    System.out.println("[engine] " + shown.substring("REQUEST ".length()) + ": " +
+                        (said == null ? "done" + answer : said));
+                    in.write(expected ? "OK" + answer + "\n" : "FAILED " + said + "\n");
                     in.flush();
                 }
             }

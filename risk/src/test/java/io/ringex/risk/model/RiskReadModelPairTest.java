@@ -12,7 +12,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import io.ringex.client.CommandEncoder;
+import io.ringex.engine.processor.BusinessLogicProcessor;
+import io.ringex.engine.processor.CapturingEventSink;
 import io.ringex.protocol.codecs.NodeRole;
+import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TradingStatus;
 import io.ringex.risk.aeron.EngineEventHandler;
@@ -128,6 +133,91 @@ class RiskReadModelPairTest
         assertEquals(1, model.followedEngine());
         assertEquals("90.00000000", balance(7));
         assertFalse(model.engine(false).nodes().get(0).followed());
+    }
+
+    @Test
+    void afterAFailoverAccountsArePartialUntilTheNewPrimaryListsThemAndWhatItDoesNotHoldGoes()
+    {
+        // two engines' own events: the primary holds account 7 long in instruments 1 and 2, the standby (behind
+        // when the primary failed) only in instrument 1
+        final Venue primary = new Venue();
+        final Venue standby = new Venue();
+        for (final Venue venue : new Venue[] {primary, standby})
+        {
+            venue.send(venue.commands.addInstrument(1, 1, "RGX-USD", 2, 1, 1, 10_000, PriceBandType.TICKS, 1_000));
+            venue.send(venue.commands.addInstrument(2, 2, "LMX-USD", 2, 1, 1, 5_000, PriceBandType.TICKS, 1_000));
+            for (long account = 7; account <= 8; account++)
+            {
+                venue.send(venue.commands.addAccount(account, account, SelfTradePrevention.CANCEL_NEWEST));
+                venue.send(venue.commands.setLimits(10 + account, account, 1_000, Long.MAX_VALUE / 4,
+                    Long.MAX_VALUE / 8, 1_000, 10, true, new int[0], new long[0]));
+            }
+            venue.trade(1, 10_000);
+        }
+        primary.trade(2, 5_000);
+        status(0, NodeRole.PRIMARY, 0, 1);
+        status(1, NodeRole.STANDBY, 0, 1);
+        primary.endBatch(nodes[0]);
+        standby.endBatch(nodes[1]);
+        assertEquals(List.of(1, 2), instruments(7), "the primary's positions");
+        assertTrue(model.account(7).summary().positionsComplete());
+
+        // the primary goes silent; the standby is promoted: until its refresh lists account 7, it is partial
+        clock.addAndGet(2 * TIMEOUT_NS);
+        status(1, NodeRole.PRIMARY, 1, 2);
+        model.tick();
+        standby.send(standby.commands.adjustBalance(99, 8, 1));
+        standby.endBatch(nodes[1]);
+        assertFalse(model.account(7).summary().positionsComplete(), "partial until the new primary's listing");
+        assertEquals(List.of(1, 2), instruments(7), "what the old primary said is still shown meanwhile");
+        standby.refresh(nodes[1]);
+        assertTrue(model.account(7).summary().positionsComplete());
+        assertEquals(List.of(1), instruments(7), "the position the new primary does not hold is gone");
+    }
+
+    private List<Integer> instruments(final long accountId)
+    {
+        return model.account(accountId).positions().stream().map(Views.PositionView::instrumentId).toList();
+    }
+
+    /** A business-logic processor whose own events are handed to a node's handler. */
+    private static final class Venue
+    {
+        final CapturingEventSink sink = new CapturingEventSink();
+        final BusinessLogicProcessor processor = new BusinessLogicProcessor(sink, 64, null);
+        final CommandEncoder commands = new CommandEncoder();
+        long sequence;
+        int fed;
+
+        void send(final int length)
+        {
+            processor.onCommand(++sequence, sequence, (1L << 32) | 1, commands.buffer(), 0, length);
+        }
+
+        /** Account 7 buys from account 8 in an instrument. */
+        void trade(final int instrumentId, final long price)
+        {
+            send(commands.limit((1L << 32) | 1, 8, 1000 + sequence, instrumentId, Side.SELL, price, 5));
+            send(commands.limit((1L << 32) | 1, 7, 2000 + sequence, instrumentId, Side.BUY, price, 5));
+        }
+
+        void endBatch(final EngineEventHandler node)
+        {
+            processor.onEndOfBatch();
+            for (; fed < sink.size(); fed++)
+            {
+                node.onFragment(sink.events(), sink.offset(fed), sink.length(fed), null);
+            }
+        }
+
+        void refresh(final EngineEventHandler node)
+        {
+            for (int a = 0; a < processor.state().accountCount(); a++)
+            {
+                processor.publishAccountRisk(processor.state().accountAt(a).accountId());
+            }
+            endBatch(node);
+        }
     }
 
     @Test

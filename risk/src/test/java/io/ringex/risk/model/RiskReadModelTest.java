@@ -14,14 +14,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.ringex.client.CommandEncoder;
-import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.EngineCounter;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.RejectReason;
-import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TradingStatus;
 import io.ringex.risk.aeron.EngineEventHandler;
@@ -99,7 +96,7 @@ class RiskReadModelTest
     }
 
     @Test
-    void positionsArePricedAtTheirInstrumentsScaleAndReplacedWhole()
+    void positionsArePricedAtTheirInstrumentsScaleAndAPositionNamedFlatIsGone()
     {
         feed(events.accountRiskUpdate(account(9, 0, 0, 0, 0, 10, false, List.of(
             new EventEncoders.Position(1, -2, 6_400_050, 0, -5 * M, 0, 1, 40, Long.MIN_VALUE),
@@ -113,10 +110,12 @@ class RiskReadModelTest
         assertEquals("-5.00000000", btc.unrealisedPnl());
         assertEquals("1.08455", detail.positions().get(1).averageCost());
 
+        // an update names only what changed (docs/protocol.md, "The risk stream"): EUR-USD closed, BTC-USD kept
         feed(events.accountRiskUpdate(account(9, 0, 0, 0, 0, 10, false, List.of(
             new EventEncoders.Position(3, 0, 0, 0, 0, 0, 0, 1_000_000, 108_460)))));
         detail = model.account(9);
-        assertEquals(List.of(3), detail.positions().stream().map(Views.PositionView::instrumentId).toList());
+        assertEquals(List.of(1), detail.positions().stream().map(Views.PositionView::instrumentId).toList());
+        assertFalse(detail.summary().positionsComplete(), "no AccountDefinition has listed its positions yet");
         assertNull(model.account(404));
     }
 
@@ -269,6 +268,30 @@ class RiskReadModelTest
     }
 
     @Test
+    void throughputIsAveragedOverAWindowSoBurstsAtAnotherPeriodDoNotDrawABand()
+    {
+        final RiskReadModel long20 = new RiskReadModel(20, 5_000_000_000L, clock::get);
+        final EngineEventHandler h = new EngineEventHandler(0, long20, (a, b, c, d, e) -> { });
+        final long[] counters = new long[16];
+        // a flow of 21-command bursts every 0.4 s: a one-second window holds two or three of them (42 or 63)
+        for (int second = 0; second <= 12; second++)
+        {
+            counters[EngineCounter.COMMANDS.value()] = 21L * (second * 10 / 4);
+            final int length = events.engineStatus(1, 1, NodeRole.PRIMARY, 1_000_000_000L * (second + 1), 1000,
+                new long[6], new long[4], counters, new long[64]);
+            final UnsafeBuffer copy = new UnsafeBuffer(new byte[length]);
+            copy.putBytes(0, events.buffer(), 0, length);
+            h.onFragment(copy, 0, length, null);
+        }
+        final double[] throughput = long20.engine(true).history().throughput();
+        for (int k = 6; k < throughput.length; k++)
+        {
+            assertEquals(52.5, throughput[k], 4.5, "sample " + k + ": the rate over 5 s, " +
+                java.util.Arrays.toString(throughput));
+        }
+    }
+
+    @Test
     void theHistoryKeepsTheNewestSamples()
     {
         for (int i = 1; i <= 6; i++)
@@ -290,26 +313,5 @@ class RiskReadModelTest
         handler.onFragment(new UnsafeBuffer(new byte[4]), 0, 4, null);
         assertEquals(1, handler.malformedCount());
         assertEquals(before, model.changeCount());
-    }
-
-    @Test
-    void anAccountsStandingIsLearntFromTheCommandsTheEngineAccepted()
-    {
-        final CommandEncoder commands = new CommandEncoder().operator("admin");
-        int length = commands.addAccount(1, 2001, SelfTradePrevention.CANCEL_NEWEST);
-        feed(events.adminResponse(1, 31, AdminStatus.ACCEPTED, RejectReason.NONE, 1, 1, commands.buffer(), length));
-        assertEquals("ACTIVE", model.account(2001).summary().status());
-
-        length = commands.setAccountStatus(2, 2001, AccountStatus.SUSPENDED, "KYC review");
-        feed(events.adminResponse(2, 45, AdminStatus.ACCEPTED, RejectReason.NONE, 2, 2, commands.buffer(), length));
-        assertEquals("SUSPENDED", model.accounts(AccountSort.ACCOUNT).get(0).status());
-
-        length = commands.setAccountStatus(3, 2001, AccountStatus.CLOSED, "client left");
-        feed(events.adminResponse(3, 45, AdminStatus.REJECTED, RejectReason.ACCOUNT_NOT_FLAT, 3, 3,
-            commands.buffer(), length));
-        assertEquals("SUSPENDED", model.account(2001).summary().status(), "a refused change changes nothing");
-
-        feed(events.accountRiskUpdate(account(7, 0, 0, 0, 0, 10, false, List.of())));
-        assertNull(model.account(7).summary().status(), "not known: no AccountRiskUpdate carries it");
     }
 }

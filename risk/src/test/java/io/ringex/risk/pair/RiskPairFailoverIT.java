@@ -36,6 +36,7 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
 
 import io.aeron.Aeron;
 import io.aeron.Publication;
+import io.ringex.client.AdminCommandSigner;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.engine.node.NodeTestSupport;
@@ -73,7 +74,9 @@ class RiskPairFailoverIT
     private static final String IPC = "aeron:ipc";
     /** Stream bases of the nodes of {@link NodeTestSupport#symmetricPair}: node 1 at 1001-1020, node 2 at 3001-3020. */
     private static final int[] BASE = {1000, 3000};
-    private static final long ADMIN_SOURCE = SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, 97);
+    private final AdminCommandSigner signer = new AdminCommandSigner(NodeTestSupport.ADMIN_KEYS.keys().get(0));
+    private final org.agrona.concurrent.UnsafeBuffer signed =
+        new org.agrona.concurrent.UnsafeBuffer(new byte[AdminCommandSigner.signedLength(4096)]);
     private static final long SESSION = SessionIds.sessionId(1, 1);
     private static final long MONEY_UNIT = FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE);
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(15);
@@ -127,6 +130,9 @@ class RiskPairFailoverIT
         registry.add("ringex.risk.standby.control-stream-id", () -> BASE[1] + 20);
         registry.add("ringex.risk.streams.egress-stream-id", () -> BASE[0] + 2);
         registry.add("ringex.risk.standby.egress-stream-id", () -> BASE[1] + 2);
+        // the service signs its admin commands with the key the test's nodes hold
+        registry.add("ringex.risk.actions.admin-key-file", () -> NodeTestSupport.writeAdminKeys(
+            java.nio.file.Path.of(DIR + "-keys")).toString());
     }
 
     @AfterEach
@@ -184,19 +190,20 @@ class RiskPairFailoverIT
         await("account 1003's position of 3 from node 1", () -> position(TRADER) == 3);
 
         // The primary may not be promoted: it is the primary.
-        mvc.perform(officer(post("/api/actions/promote")).content("{\"nodeId\":1,\"epoch\":0}"))
+        mvc.perform(officer(post("/api/actions/promote")).content("{\"nodeId\":1,\"epoch\":0,\"reason\":\"test\"}"))
             .andExpect(status().isConflict())
             .andExpect(jsonPath("$.error").value("IS_PRIMARY"));
 
         primary.close();
         primary = null;
         await("the silent primary no longer followed", () -> model.followedEngine() == PrimarySelector.NONE);
-        mvc.perform(officer(post("/api/actions/trading-status")).content("{\"instrumentId\":1,\"status\":\"HALTED\"}"))
+        mvc.perform(officer(post("/api/actions/trading-status"))
+                .content("{\"instrumentId\":1,\"status\":\"HALTED\",\"reason\":\"test\"}"))
             .andExpect(status().isServiceUnavailable())
             .andExpect(jsonPath("$.error").value("NO_PRIMARY"));
 
         final String promotion = mvc.perform(officer(post("/api/actions/promote"))
-            .content("{\"nodeId\":0,\"epoch\":0}"))
+            .content("{\"nodeId\":0,\"epoch\":0,\"reason\":\"node 1 down\"}"))
             .andExpect(status().isAccepted())
             .andExpect(jsonPath("$.target").value("node 2 to epoch 1"))
             .andReturn().getResponse().getContentAsString();
@@ -227,7 +234,7 @@ class RiskPairFailoverIT
 
         // An admin action reaches the new primary: the halt is accepted, and the instrument shows HALTED.
         final String halt = mvc.perform(officer(post("/api/actions/trading-status"))
-            .content("{\"instrumentId\":1,\"status\":\"HALTED\"}"))
+            .content("{\"instrumentId\":1,\"status\":\"HALTED\",\"reason\":\"test\"}"))
             .andExpect(status().isAccepted())
             .andReturn().getResponse().getContentAsString();
         await("the halt accepted by node 2", () -> "ACCEPTED".equals(actions.find(requestId(halt)).status()));
@@ -257,9 +264,18 @@ class RiskPairFailoverIT
 
     private void offer(final Publication publication, final int length, final boolean asAdmin)
     {
-        await("the command offered on " + publication.streamId(), () -> (asAdmin ?
-            publication.offer(commands.buffer(), 0, length, (termBuffer, termOffset, frameLength) -> ADMIN_SOURCE) :
-            publication.offer(commands.buffer(), 0, length)) > 0);
+        if (asAdmin)
+        {
+            // an operator's command goes signed with the tests' admin key, which the nodes hold
+            final int signedLength = signer.sign(commands.buffer(), 0, length, signed, 0);
+            await("the command offered on " + publication.streamId(),
+                () -> publication.offer(signed, 0, signedLength) > 0);
+        }
+        else
+        {
+            await("the command offered on " + publication.streamId(),
+                () -> publication.offer(commands.buffer(), 0, length) > 0);
+        }
     }
 
     private long position(final long accountId)

@@ -54,7 +54,8 @@ import io.ringex.risk.synthetic.EventEncoders;
 @ActiveProfiles("demo")
 class RiskApiSecurityTest
 {
-    private static final String KILL = "{\"scope\":\"ACCOUNT\",\"accountId\":7,\"active\":true}";
+    private static final String KILL =
+        "{\"scope\":\"ACCOUNT\",\"accountId\":7,\"active\":true,\"reason\":\"test\"}";
 
     @Autowired
     private MockMvc mvc;
@@ -160,7 +161,8 @@ class RiskApiSecurityTest
     @Test
     void anOfferThatCannotBeMadeIs503WithTheReason() throws Exception
     {
-        when(actions.takeSnapshot(anyString())).thenThrow(new ActionUnavailableException(OfferOutcome.BACK_PRESSURED));
+        when(actions.takeSnapshot(any(), anyString()))
+            .thenThrow(new ActionUnavailableException(OfferOutcome.BACK_PRESSURED));
         mvc.perform(post("/api/actions/snapshot").with(user("officer").roles("RISK_OFFICER")).with(csrf()))
             .andExpect(status().isServiceUnavailable())
             .andExpect(jsonPath("$.error").value("BACK_PRESSURED"))

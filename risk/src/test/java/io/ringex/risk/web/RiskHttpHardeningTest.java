@@ -48,7 +48,8 @@ class RiskHttpHardeningTest
 {
     private static final RequestPostProcessor VIEWER = user("viewer").roles("VIEWER");
     private static final RequestPostProcessor OFFICER = user("officer").roles("RISK_OFFICER");
-    private static final String KILL = "{\"scope\":\"ACCOUNT\",\"accountId\":1004,\"active\":true}";
+    private static final String KILL =
+        "{\"scope\":\"ACCOUNT\",\"accountId\":1004,\"active\":true,\"reason\":\"test\"}";
     private static final String EVIL = "evil.example";
 
     @Autowired
@@ -150,7 +151,7 @@ class RiskHttpHardeningTest
             .andExpect(status().isServiceUnavailable());
         mvc.perform(post("/api/actions/kill-switch").with(OFFICER).with(xsrf())
                 .contentType(MediaType.APPLICATION_JSON)
-                .content("{\"scope\":\"VENUE\",\"accountId\":0,\"active\":true}"))
+                .content("{\"scope\":\"VENUE\",\"accountId\":0,\"active\":true,\"reason\":\"test\"}"))
             .andExpect(status().isServiceUnavailable());
     }
 

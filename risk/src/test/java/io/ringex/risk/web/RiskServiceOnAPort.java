@@ -13,7 +13,8 @@ import org.springframework.test.context.ActiveProfiles;
 
 /**
  * The whole service on a real HTTP port (Tomcat) and through MockMvc, with the demo users, an embedded media driver
- * in a directory of its own and no engine: actions answer 503 NOT_CONNECTED after a short offer timeout. The public
+ * in a directory of its own, a test admin key and no engine: actions answer 503 NOT_CONNECTED after a short offer
+ * timeout. The public
  * base URL is set, as production must. Test classes carrying only this annotation share one application context,
  * and so one login lockout: each test uses user names and remote addresses of its own.
  */
@@ -29,6 +30,7 @@ import org.springframework.test.context.ActiveProfiles;
     "ringex.risk.streams.market-data-channel=aeron:ipc",
     "ringex.risk.streams.control-channel=aeron:ipc",
     "ringex.risk.actions.offer-timeout=20ms",
+    "ringex.risk.actions.admin-key-file=src/test/resources/admin-test.keys",
     "ringex.risk.http.public-base-url=" + RiskServiceOnAPort.BASE_URL})
 @AutoConfigureMockMvc
 @ActiveProfiles("demo")

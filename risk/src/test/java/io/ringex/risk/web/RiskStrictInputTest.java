@@ -108,13 +108,15 @@ class RiskStrictInputTest
     @Test
     void enumValuesAreTakenExactlyAsDocumented() throws Exception
     {
-        expectRefused(OFFICER, "/api/actions/kill-switch", "{\"scope\":\"account\",\"accountId\":1004,\"active\":true}",
+        expectRefused(OFFICER, "/api/actions/kill-switch",
+            "{\"scope\":\"account\",\"accountId\":1004,\"active\":true,\"reason\":\"r\"}",
             "scope must be one of [ACCOUNT, VENUE]");
         expectRefused(OFFICER, "/api/actions/kill-switch",
-            "{\"scope\":\" ACCOUNT\",\"accountId\":1004,\"active\":true}", "scope must be one of");
-        expectRefused(OFFICER, "/api/actions/kill-switch", "{\"scope\":\"Venue\",\"accountId\":0,\"active\":true}",
-            "scope must be one of");
-        expectRefused(OFFICER, "/api/actions/trading-status", "{\"instrumentId\":1,\"status\":\"halted\"}",
+            "{\"scope\":\" ACCOUNT\",\"accountId\":1004,\"active\":true,\"reason\":\"r\"}", "scope must be one of");
+        expectRefused(OFFICER, "/api/actions/kill-switch",
+            "{\"scope\":\"Venue\",\"accountId\":0,\"active\":true,\"reason\":\"r\"}", "scope must be one of");
+        expectRefused(OFFICER, "/api/actions/trading-status",
+            "{\"instrumentId\":1,\"status\":\"halted\",\"reason\":\"r\"}",
             "status must be one of [OPEN, HALTED, CLOSED");
         expectRefused(ADMIN, "/api/admin/accounts/open",
             "{\"accountId\":2001,\"selfTradePrevention\":\"cancel_newest\",\"reason\":\"new client\"}",
@@ -133,8 +135,9 @@ class RiskStrictInputTest
 
         // as documented, they are taken (no engine here: 503 once the command is built)
         expectAccepted(OFFICER, "/api/actions/kill-switch",
-            "{\"scope\":\"ACCOUNT\",\"accountId\":1004,\"active\":true}");
-        expectAccepted(OFFICER, "/api/actions/trading-status", "{\"instrumentId\":1,\"status\":\"HALTED\"}");
+            "{\"scope\":\"ACCOUNT\",\"accountId\":1004,\"active\":true,\"reason\":\"r\"}");
+        expectAccepted(OFFICER, "/api/actions/trading-status",
+            "{\"instrumentId\":1,\"status\":\"HALTED\",\"reason\":\"r\"}");
         expectAccepted(ADMIN, "/api/admin/accounts/open",
             "{\"accountId\":2001,\"selfTradePrevention\":\"CANCEL_NEWEST\",\"reason\":\"new client\"}");
         mvc.perform(get("/api/accounts").param("sort", "exposure").with(VIEWER)).andExpect(status().isOk());

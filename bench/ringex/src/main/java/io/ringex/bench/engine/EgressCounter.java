@@ -24,6 +24,7 @@ public final class EgressCounter implements AutoCloseable
 {
     private final Aeron aeron;
     private final Publication ingress;
+    private final BenchAdmin admin = new BenchAdmin();
     private final Subscription[] outbound;
     private final EventTally tally = new EventTally();
     private final Thread receiver;
@@ -91,11 +92,14 @@ public final class EgressCounter implements AutoCloseable
         final int limit = commands.limit();
         for (int frame = 0; frame < limit; frame = commands.next(frame))
         {
-            final int offset = EncodedCommands.messageOffset(frame);
-            final int length = commands.length(frame);
+            final int commandOffset = EncodedCommands.messageOffset(frame);
+            final int signedLength = admin.signIfOperator(buffer, commandOffset, commands.length(frame));
+            final UnsafeBuffer message = signedLength > 0 ? admin.signed() : buffer;
+            final int offset = signedLength > 0 ? 0 : commandOffset;
+            final int length = signedLength > 0 ? signedLength : commands.length(frame);
             idle.reset();
             long result;
-            while ((result = ingress.offer(buffer, offset, length)) < 0)
+            while ((result = ingress.offer(message, offset, length)) < 0)
             {
                 if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED)
                 {

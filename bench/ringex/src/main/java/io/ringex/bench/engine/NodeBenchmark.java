@@ -166,7 +166,7 @@ public final class NodeBenchmark
     static EngineContext context(final MediaDriver driver, final Path dir, final String idle,
         final EngineContext.Threading threading)
     {
-        return new EngineContext()
+        return BenchAdmin.configure(new EngineContext())
             .aeronDirectoryName(driver.aeronDirectoryName())
             .ingressChannel("aeron:ipc")
             .outboundChannel("aeron:ipc")

@@ -188,6 +188,7 @@ public final class StageLatencyBenchmark
         private static final int MAX_IN_FLIGHT = 1 << 20;
         private final Aeron aeron;
         private final Publication ingress;
+        private final BenchAdmin admin = new BenchAdmin();
         private final Subscription egress;
         private final Thread receiver;
         private final long[] sentNs = new long[MAX_IN_FLIGHT];
@@ -344,9 +345,11 @@ public final class StageLatencyBenchmark
 
         private void offer(final EncodedCommands commands, final int frame, final IdleStrategy idle)
         {
-            final UnsafeBuffer buffer = commands.buffer();
-            final int offset = EncodedCommands.messageOffset(frame);
-            final int length = commands.length(frame);
+            final int commandOffset = EncodedCommands.messageOffset(frame);
+            final int signedLength = admin.signIfOperator(commands.buffer(), commandOffset, commands.length(frame));
+            final UnsafeBuffer buffer = signedLength > 0 ? admin.signed() : commands.buffer();
+            final int offset = signedLength > 0 ? 0 : commandOffset;
+            final int length = signedLength > 0 ? signedLength : commands.length(frame);
             idle.reset();
             long result;
             while ((result = ingress.offer(buffer, offset, length)) < 0)

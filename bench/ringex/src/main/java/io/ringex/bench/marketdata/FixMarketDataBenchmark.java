@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.ringex.bench.engine.BenchAdmin;
 import io.ringex.bench.engine.BenchArgs;
 import io.ringex.bench.engine.EgressCounter;
 import io.ringex.bench.engine.WorkloadEncoder;
@@ -134,6 +135,7 @@ public final class FixMarketDataBenchmark
             .engineIngressChannel(IPC).engineIngressStreamId(1001)
             .engineEgressChannel(IPC).engineEgressStreamId(1002)
             .marketDataChannel(IPC).marketDataStreamId(1003)
+            .marketDataRequestChannel(IPC).marketDataRecoveryChannel(IPC)
             .throttleMessagesPerSecond(1_000_000)
             .embeddedDriver(false);
         final String credential = CredentialHash.hash(PASSWORD.toCharArray(), 1000);
@@ -146,7 +148,7 @@ public final class FixMarketDataBenchmark
             .threadingMode(ThreadingMode.SHARED)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true), Gateway.fixArchive(gatewayCtx));
-        final EngineContext ctx = new EngineContext()
+        final EngineContext ctx = BenchAdmin.configure(new EngineContext())
             .aeronDirectoryName(aeronDir)
             .ingressChannel(IPC)
             .outboundChannel(IPC)

@@ -11,6 +11,7 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.ringex.bench.engine.BenchAdmin;
 import io.ringex.bench.engine.BenchArgs;
 import io.ringex.bench.engine.EgressCounter;
 import io.ringex.bench.engine.EncodedCommands;
@@ -52,6 +53,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class MarketDataBenchmark
 {
     private static final long TIMEOUT_NS = TimeUnit.MINUTES.toNanos(10);
+    /** The subscribers' response streams (one each, on IPC), and the storm's. */
+    private static final int RESPONSE_STREAM = 7000;
+    private static final int STORM_RESPONSE_STREAM = 6999;
 
     private MarketDataBenchmark()
     {
@@ -234,6 +238,7 @@ public final class MarketDataBenchmark
         final long rate)
     {
         final Publication ingress = aeron.addPublication(ctx.ingressChannel(), ctx.ingressStreamId());
+        final BenchAdmin admin = new BenchAdmin();
         final UnsafeBuffer buffer = commands.buffer();
         final long intervalNs = 1_000_000_000L / rate;
         long next = System.nanoTime();
@@ -244,7 +249,10 @@ public final class MarketDataBenchmark
                 Thread.onSpinWait();
             }
             next += intervalNs;
-            while (ingress.offer(buffer, EncodedCommands.messageOffset(frame), commands.length(frame)) < 0)
+            final int signedLength = admin.signIfOperator(buffer, EncodedCommands.messageOffset(frame),
+                commands.length(frame));
+            while ((signedLength > 0 ? ingress.offer(admin.signed(), 0, signedLength) :
+                ingress.offer(buffer, EncodedCommands.messageOffset(frame), commands.length(frame))) < 0)
             {
                 Thread.onSpinWait();
             }
@@ -253,7 +261,7 @@ public final class MarketDataBenchmark
 
     private static EngineContext context(final MediaDriver driver, final Path dir, final String idle)
     {
-        return new EngineContext()
+        return BenchAdmin.configure(new EngineContext())
             .aeronDirectoryName(driver.aeronDirectoryName())
             .ingressChannel("aeron:ipc")
             .outboundChannel("aeron:ipc")
@@ -286,7 +294,7 @@ public final class MarketDataBenchmark
 
         Storm(final Aeron aeron, final EngineContext ctx)
         {
-            publication = aeron.addPublication(ctx.ingressChannel(), ctx.marketDataRequestStreamId());
+            publication = aeron.addPublication(ctx.marketDataRequestChannel(), ctx.marketDataRequestStreamId());
             thread = new Thread(() ->
             {
                 final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
@@ -294,12 +302,13 @@ public final class MarketDataBenchmark
                     new io.ringex.protocol.codecs.SnapshotRequestEncoder();
                 final io.ringex.protocol.codecs.MessageHeaderEncoder header =
                     new io.ringex.protocol.codecs.MessageHeaderEncoder();
-                final int length = io.ringex.protocol.codecs.MessageHeaderEncoder.ENCODED_LENGTH +
-                    io.ringex.protocol.codecs.SnapshotRequestEncoder.BLOCK_LENGTH;
                 long count = 0;
                 while (running)
                 {
-                    request.wrapAndApplyHeader(buffer, 0, header).requestId(1_000_000 + count).instrumentId(1);
+                    // naming a response channel of its own that it never reads, as a flood would
+                    final int length = io.ringex.protocol.codecs.MessageHeaderEncoder.ENCODED_LENGTH + request
+                        .wrapAndApplyHeader(buffer, 0, header).requestId(1_000_000 + count).instrumentId(1)
+                        .responseStreamId(STORM_RESPONSE_STREAM).responseChannel("aeron:ipc").encodedLength();
                     if (publication.offer(buffer, 0, length) > 0)
                     {
                         sent = ++count;
@@ -381,7 +390,7 @@ public final class MarketDataBenchmark
                     }
                 };
                 clients[i] = MarketDataClient.connect(aeron, "aeron:ipc", ctx.marketDataStreamId(), "aeron:ipc",
-                    ctx.marketDataRecoveryStreamId(), "aeron:ipc", ctx.marketDataRequestStreamId(), listener);
+                    RESPONSE_STREAM + i, ctx.marketDataRequestChannel(), ctx.marketDataRequestStreamId(), listener);
                 self[0] = clients[i];
             }
             thread = new Thread(() ->
