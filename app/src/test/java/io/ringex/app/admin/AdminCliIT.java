@@ -353,6 +353,21 @@ class AdminCliIT
         assertEquals(0b11111, read().schedule.tradingDays());
         final Result scheduleAgain = admin("apply", withSchedule.toString(), "--operator", "ops1");
         assertTrue(scheduleAgain.out().contains("\nnothing to change\n"), scheduleAgain.out());
+
+        // market-maker protection from the file: set, read back from the engine's events, then nothing to change
+        final Path protectedMaker = data.resolve("protection.yml");
+        Files.writeString(protectedMaker, Files.readString(withSchedule).replaceFirst("    limits: &maker\n",
+            "    marketMakerProtection:\n      - {group: 3, instruments: [RGX-USD, LMX-USD], intervalMs: 500, " +
+            "fillLimit: 4, notionalLimit: 1000, freezeMs: 2000}\n    limits: &maker\n"));
+        final Result protection = admin("apply", protectedMaker.toString(), "--operator", "ops1");
+        assertEquals(0, protection.code(), protection.toString());
+        assertTrue(protection.out().contains("done: set market-maker protection of account 1001 group 3: " +
+            "instruments [1, 2], interval 500 ms, fillLimit 4, notionalLimit 1000, freeze 2000 ms\n"),
+            protection.out());
+        assertTrue(protection.out().endsWith("1 changes applied\n"), protection.out());
+        assertEquals(500_000_000L, read().protection.get(1001L).get(3).intervalNs());
+        final Result protectionAgain = admin("apply", protectedMaker.toString(), "--operator", "ops1");
+        assertTrue(protectionAgain.out().contains("\nnothing to change\n"), protectionAgain.out());
     }
 
     private void trade(final long seller, final long buyer, final int instrument, final long price, final long qty)
