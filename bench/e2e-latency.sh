@@ -6,6 +6,9 @@
 #   allinone    ./ringex demo (engine, gateway and dashboard in one JVM, one media driver);
 #   distributed ./ringex engine and ./ringex gateway in separate JVMs, each with its own media driver, over UDP,
 #               the reference data applied with ./ringex admin apply (the demo's file);
+#   cluster     three ./ringex engine members of an Aeron Cluster on this host (each with its own media driver),
+#               ./ringex gateway following them, the reference data applied through the leader: every order is in
+#               two members' logs before the leader's processor sees it (not in the default PATHS);
 #   fix         the all-in-one again, through its FIX acceptor (Artio) with QuickFIX/J initiators (not in the
 #               default PATHS: there is no bare FIX echo to set beside it);
 # each measured by ./ringex loadgen --transport sbe|fix (its own JVM and driver): open loop, coordinated-omission
@@ -15,7 +18,7 @@
 #
 #   bench/e2e-latency.sh [OUT_DIR]
 #
-# Env: ROUNDS (3), RATES ("1000 10000 50000"), PATHS ("echo allinone distributed", or any of those and fix),
+# Env: ROUNDS (3), RATES ("1000 10000 50000"), PATHS ("echo allinone distributed", or any of those, cluster and fix),
 # PROFILE (the engine threading profile of the venues; default the node's), DURATION (8 s measured), WARMUP (2 s
 # sent first, not measured), SWEEP (rates for the all-in-one in the last round, one run each, e.g. "1000 5000 ...
 # 300000": latency against offered load up to saturation), VENUE_OPTS (more JVM options for the venues'
@@ -143,7 +146,6 @@ start_distributed()
     "$here/ringex" admin keygen --file "$dir/admin.keys" --name e2e-bench > "$out/keygen.log" 2>&1
     {
         echo "ringex.engine.node.id=1"
-        echo "ringex.engine.role=PRIMARY"
         echo "ringex.engine.aeron.embedded=true"
         echo "ringex.engine.aeron.dir=$engine_aeron"
         echo "ringex.engine.ingress.channel=aeron:udp?endpoint=localhost:$ingress_port"
@@ -175,6 +177,77 @@ start_distributed()
     "$here/ringex" admin apply "$here/app/src/main/resources/reference-data/demo.yml" --operator e2e-bench \
         --reason "benchmark venue" --aeron-dir "$engine_aeron" --key-file "$dir/admin.keys" \
         --ingress "aeron:udp?endpoint=localhost:$ingress_port" --outbound "$outbound" > "$out/admin.log" 2>&1
+    RINGEX_JAVA_OPTS="-Xms1g -Xmx1g ${VENUE_OPTS:-}" "$here/ringex" gateway "$dir/gateway.properties" \
+        > "$out/gateway.log" 2>&1 &
+    pids+=($!)
+    wait_for "$out/gateway.log" "up: SBE" $!
+}
+
+start_cluster()
+{
+    local dir="$out/cluster" members="" n gateway_engines=""
+    rm -rf "$dir" /dev/shm/ringex-e2e-member-"$base"-* "/dev/shm/ringex-e2e-cgateway-$base"
+    mkdir -p "$dir"
+    "$here/ringex" admin keygen --file "$dir/admin.keys" --name e2e-bench > "$out/keygen.log" 2>&1
+    for n in 1 2 3; do
+        members="$members${members:+,}$n=localhost:$((base + 20 + 10 * n))"
+    done
+    for n in 1 2 3; do
+        local ingress=$((base + 60 + n)) control=$((base + 63 + n)) request=$((base + 66 + n))
+        {
+            echo "ringex.engine.node.id=$n"
+            echo "ringex.engine.replication.mode=CLUSTER"
+            echo "ringex.engine.cluster.members=$members"
+            echo "ringex.engine.cluster.secret=the benchmark cluster's secret"
+            echo "ringex.engine.cluster.dir=$dir/member$n/cluster"
+            echo "ringex.engine.aeron.embedded=true"
+            echo "ringex.engine.aeron.dir=/dev/shm/ringex-e2e-member-$base-$n"
+            echo "ringex.engine.ingress.channel=aeron:udp?endpoint=localhost:$ingress"
+            echo "ringex.engine.outbound.channel=aeron:udp?control=localhost:$control|control-mode=dynamic"
+            echo "ringex.engine.journal.dir=$dir/member$n/journal"
+            echo "ringex.engine.snapshot.dir=$dir/member$n/snapshots"
+            echo "ringex.engine.journal.durability=PROCESS"
+            echo "ringex.engine.admin.keys.file=$dir/admin.keys"
+            echo "ringex.engine.marketdata.request.channel=aeron:udp?endpoint=localhost:$request"
+            [ -n "$profile" ] && echo "ringex.engine.threading=$profile"
+        } > "$dir/member$n.properties"
+        local prefix="ringex.gateway.engine.$n."
+        gateway_engines="$gateway_engines${prefix}ingress.channel=aeron:udp?endpoint=localhost:$ingress
+${prefix}egress.channel=aeron:udp?endpoint=localhost:0|control=localhost:$control|control-mode=dynamic
+"
+        RINGEX_JAVA_OPTS="-Xms512m -Xmx512m ${VENUE_OPTS:-} $variant_opts" "$here/ringex" engine \
+            "$dir/member$n.properties" > "$out/member$n.log" 2>&1 &
+        pids+=($!)
+    done
+    for n in 1 2 3; do
+        wait_for "$out/member$n.log" "RINGEX ENGINE READY" "${pids[$((n - 1))]}"
+    done
+    # only the leader takes commands; a follower says so at once
+    local applied=""
+    for _ in 1 2 3 4 5 6; do
+        for n in 1 2 3; do
+            if "$here/ringex" admin apply "$here/app/src/main/resources/reference-data/demo.yml" \
+                --operator e2e-bench --reason "benchmark venue" --embedded-driver --key-file "$dir/admin.keys" \
+                --ingress "aeron:udp?endpoint=localhost:$((base + 60 + n))" \
+                --outbound "aeron:udp?endpoint=localhost:0|control=localhost:$((base + 63 + n))|control-mode=dynamic" \
+                --timeout-ms 15000 >> "$out/admin.log" 2>&1; then
+                applied=yes
+                break 2
+            fi
+        done
+        sleep 1
+    done
+    [ -n "$applied" ] || { echo "the reference data was not applied: $out/admin.log" >&2; return 1; }
+    {
+        echo "ringex.gateway.id=1"
+        echo "ringex.gateway.embedded.driver=true"
+        echo "ringex.gateway.aeron.dir=/dev/shm/ringex-e2e-cgateway-$base"
+        echo "ringex.gateway.archive.dir=$dir/archive"
+        echo "ringex.gateway.client.channel=aeron:udp?endpoint=localhost:$dist_sbe"
+        printf '%s' "$gateway_engines"
+        echo "ringex.gateway.fix.enabled=false"
+        echo "ringex.gateway.throttle.messages.per.second=1000000"
+    } > "$dir/gateway.properties"
     RINGEX_JAVA_OPTS="-Xms1g -Xmx1g ${VENUE_OPTS:-}" "$here/ringex" gateway "$dir/gateway.properties" \
         > "$out/gateway.log" 2>&1 &
     pids+=($!)
@@ -215,6 +288,7 @@ for round in $(seq 1 "$rounds"); do
                 allinone) start_allinone; port=$aio_sbe ;;
                 fix) start_allinone; port=$aio_fix ;;
                 distributed) start_distributed; port=$dist_sbe ;;
+                cluster) start_cluster; port=$dist_sbe ;;
                 *) echo "unknown path $path" >&2; exit 2 ;;
             esac
             # FIX warms up at 5K/s: at 20K/s a cold venue's FIX sessions get more reports waiting than the gateway

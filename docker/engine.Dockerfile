@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Ringex engine node (io.ringex.engine.node.EngineMain): primary or standby, chosen by its properties file.
+# Ringex engine node (io.ringex.engine.node.EngineMain): a single node or a cluster member, by its properties file.
 # Build from the repo root:  docker build -f docker/engine.Dockerfile -t ringex-engine .
 # It runs its own embedded media driver (ringex.engine.aeron.embedded=true in docker/config/engine-*.properties):
 # see docs/docker.md, "Media driver".
@@ -24,7 +24,7 @@ RUN groupadd --system --gid 10001 ringex \
  && chown -R ringex:ringex /var/lib/ringex
 COPY --from=build /out/ /opt/ringex/
 COPY docker/ringex-entrypoint.sh docker/engine-healthcheck.sh /opt/ringex/bin/
-# a single node by default; compose mounts engine-primary/-standby.properties over it
+# a single node by default; compose mounts engine-member-N.properties over it
 COPY docker/config/engine-single.properties /etc/ringex/engine.properties
 
 ENV RINGEX_MAIN=io.ringex.engine.node.EngineMain \
@@ -34,7 +34,7 @@ USER ringex
 WORKDIR /var/lib/ringex
 # journal/ (Chronicle Queue), snapshots/ and counters.dat: one volume, so a journal and its snapshots move together
 VOLUME ["/var/lib/ringex"]
-# ingress 40100, outbound MDC control 40101, replication 40110 (standby side), acks 40111 (primary side)
-EXPOSE 40100/udp 40101/udp 40110/udp 40111/udp
+# ingress 40100, outbound MDC control 40101; a cluster member's own traffic on 9000-9004 (docker/compose.yml)
+EXPOSE 40100/udp 40101/udp 9000-9004/udp
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD ["/opt/ringex/bin/engine-healthcheck.sh"]
 ENTRYPOINT ["/opt/ringex/bin/ringex-entrypoint.sh"]

@@ -365,6 +365,7 @@ try {
     });
     await atBothWidths('engine', 'risk-engine', async () => page.waitForTimeout(2000));
     check(/\d/.test(await page.textContent('#engine-cards')), 'the engine cards show figures');
+    check(await page.$eval('#cluster-panel', (p) => p.hidden), 'one engine: no cluster members panel');
     await atBothWidths('instruments', 'risk-instruments', async () => {
         await page.waitForSelector('#candles[data-candles]', { timeout: 10000 });
     });
@@ -376,8 +377,8 @@ try {
     const action = await page.textContent('#actions-table tbody tr:first-child');
     check(action.includes('Kill switch') && action.includes('ACCEPTED') && action.includes('runaway algo'),
         `the kill switch action shows ACCEPTED (correlated by requestId), with its reason: ${action}`);
-    check(await page.$eval('#form-ops .promote', (b) => b.disabled),
-        'Promote standby is disabled: no standby is configured');
+    check(await page.$('#form-ops .promote') === null && !(await page.textContent('#form-ops')).includes('Promote'),
+        'no promotion among the operations: a cluster elects its leader itself');
     check(await page.$eval('#form-kill select[name=accountId]', (s) => s.value) === '',
         'the kill switch form names no account until one is chosen');
 

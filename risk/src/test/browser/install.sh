@@ -5,7 +5,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 dest="$here/../../../target/browser-node"
 mkdir -p "$dest"
-cp "$here/package.json" "$here/dashboard.mjs" "$dest/"
+cp "$here/package.json" "$here/dashboard.mjs" "$here/cluster.mjs" "$dest/"
 cd "$dest"
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error
 echo "installed in $dest"

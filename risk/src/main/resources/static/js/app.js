@@ -80,7 +80,7 @@ const LIMIT_NAMES = { CREDIT: 'credit', OPEN_ORDERS: 'open orders', POSITION: 'p
 /** What each action is called on the page (the API names them in capitals). */
 const ACTION_NAMES = {
     SET_LIMITS: 'Set limits', KILL_SWITCH: 'Kill switch', TRADING_STATUS: 'Trading status',
-    TAKE_SNAPSHOT: 'Snapshot', PROMOTE: 'Promotion', UNLOCK_LOGONS: 'Logon unlock', ADD_INSTRUMENT: 'Add instrument',
+    TAKE_SNAPSHOT: 'Snapshot', UNLOCK_LOGONS: 'Logon unlock', ADD_INSTRUMENT: 'Add instrument',
     AMEND_INSTRUMENT: 'Amend instrument', DELIST_INSTRUMENT: 'Delist instrument', OPEN_ACCOUNT: 'Open account',
     ACCOUNT_STATUS: 'Account standing', DEPOSIT: 'Deposit', WITHDRAW: 'Withdrawal', UPSERT_USER: 'User',
     SET_PASSWORD: 'Password',
@@ -260,7 +260,6 @@ function render() {
     renderActions(s.actions);
     renderGlance(s);
     fillSelects(s);
-    applyStandby(s.engine);
     consoleRender(s);
     if (state.tab === 'engine') {
         renderEngineCards(s.engine);
@@ -384,19 +383,6 @@ function fillSelects(s) {
             sel.value = s.instruments.some((i) => String(i.instrumentId) === keep) ? keep : '';
         }
     }
-}
-
-/** "Promote standby" only where a standby is configured: with one engine there is nothing to promote. */
-function applyStandby(engine) {
-    const pair = Boolean(engine && engine.nodes && engine.nodes.length > 1);
-    const button = document.querySelector('#form-ops .promote');
-    button.disabled = !state.officer || !pair;
-    button.title = !pair ? 'No standby configured (ringex.risk.standby.*): there is nothing to promote' :
-        (state.officer ? '' : 'Needs the RISK_OFFICER role');
-    document.querySelector('#form-ops input[name=nodeId]').disabled = !pair;
-    document.querySelector('#form-ops .promote-hint').textContent = pair ?
-        'Promotion publishes a NewEpoch request on the standby\'s control stream; node id 0 means the node of the ' +
-        'pair that is not the primary.' : 'No standby is configured: this service watches one engine node.';
 }
 
 // ------------------------------------------------------------------ details (REST, throttled)
@@ -609,6 +595,7 @@ function drawCandles(canvas, candles) {
 
 // ------------------------------------------------------------------ engine
 function renderEngineCards(e) {
+    const cluster = Boolean(e.nodes && e.nodes.length > 1);
     const last = (arr) => arr && arr.length ? arr[arr.length - 1] : 0;
     const h = state.engineHistory;
     const live = liveness();
@@ -620,20 +607,49 @@ function renderEngineCards(e) {
     document.getElementById('engine-cards').innerHTML = asOf.concat([
         card('Role', e.seen ? e.role : '—', live.live ? '' : 'last reported',
             live.live ? (e.role === 'PRIMARY' ? 'pos' : '') : 'muted'),
-        card('Epoch / node', e.seen ? `${e.epoch} / ${e.nodeId}` : '—'),
+        card(cluster ? 'Term / leader' : 'Epoch / node', e.seen ? `${e.epoch} / ${e.nodeId}` : '—'),
         card('Throughput', live.live ? (h ? qty(Math.round(last(h.throughput))) : '—') : '—',
             live.live ? 'cmd/s (5 s)' : 'no current figure'),
         card('Latency p50', us(e.latencyNs.p50), 'µs'),
         card('p99 / p99.9', `${us(e.latencyNs.p99)} / ${us(e.latencyNs.p999)}`, 'µs'),
         card('Ring occupancy', (e.ringOccupancy * 100).toFixed(2), '%', e.ringOccupancy > 0.9 ? 'neg' : ''),
         card('Journal lag', qty(e.journalLag), 'slots'),
-        // A node that replicates nothing (replication off, a standby) has no lag to show.
-        card('Replication lag', e.replicating ? qty(e.replicationLag) : 'off', e.replicating ? 'slots' : ''),
-    ]).concat((e.nodes && e.nodes.length > 1) ? e.nodes.map((n) => card(
-        `Node ${n.seen ? n.nodeId : '?'} (${esc(n.name)})${n.followed ? ' · followed' : ''}`,
-        n.seen ? `${n.role} · epoch ${n.epoch}` : 'no status',
-        n.seen ? `${(n.lastStatusAgeMs / 1000).toFixed(1)} s ago · hash ${n.stateHash}` : '',
-        n.up ? (n.role === 'PRIMARY' ? 'pos' : '') : 'neg')) : []).join('');
+        // A node that replicates nothing (replication off) has no lag to show.
+        card('Awaiting commit', e.replicating ? qty(e.replicationLag) : 'off', e.replicating ? 'slots' : ''),
+    ]).join('');
+    renderCluster(e, cluster);
+}
+
+/** The cluster's members: each one's role, term, sequences, lag behind the leader's commit, and whether it is heard. */
+function renderCluster(e, cluster) {
+    const panel = document.getElementById('cluster-panel');
+    panel.hidden = !cluster;
+    if (!cluster) {
+        return;
+    }
+    const leader = e.nodes.find((n) => n.followed);
+    document.getElementById('cluster-summary').textContent = leader ?
+        `leader: node ${leader.nodeId} (${leader.name}), term ${leader.epoch}` +
+        (leader.committedSequence === null ? '' : `, committed ${qty(leader.committedSequence)}`) :
+        'no leader known: admin commands are refused until a member claims the leadership';
+    const lag = (n) => n.processorCommitLag === null ? '—' :
+        `${qty(n.journalCommitLag)} / ${qty(n.processorCommitLag)}`;
+    const status = (n) => !n.seen ? '<span class="badge bad">no status</span>' :
+        (!n.up ? `<span class="badge stale" title="not heard within the status timeout: down, or cut off">stale</span>` :
+            (n.followed ? '<span class="badge ok">leader</span>' : '<span class="badge muted">up</span>'));
+    document.querySelector('#cluster-table tbody').innerHTML = e.nodes.map((n) => `
+        <tr data-node="${n.engine}" class="${n.followed ? 'selected' : ''}${n.up ? '' : ' down'}">
+            <td>${esc(n.name)}</td>
+            <td class="mono">${n.seen ? n.nodeId : '?'}</td>
+            <td class="${n.followed ? 'pos' : ''}">${n.seen ? esc(n.role) : '—'}</td>
+            <td class="num">${n.seen ? n.epoch : '—'}</td>
+            <td class="num">${n.committedSequence === null ? '—' : qty(n.committedSequence)}</td>
+            <td class="num">${n.seen ? qty(n.processorSequence) : '—'}</td>
+            <td class="num">${lag(n)}</td>
+            <td>${n.seen ? (n.lastStatusAgeMs / 1000).toFixed(1) + ' s ago' : 'never'}</td>
+            <td class="mono">${n.seen ? n.stateHash : '—'}</td>
+            <td class="status">${status(n)}</td>
+        </tr>`).join('');
 }
 
 function chart(id, type, datasets, opts = {}) {
@@ -803,13 +819,7 @@ function wireActions() {
     wireLimits();
     document.getElementById('form-ops').addEventListener('submit', (e) => {
         e.preventDefault();
-        if (e.submitter.value === 'snapshot') {
-            act('Take snapshot', 'Ask the engine to write a snapshot now?', 'api/actions/snapshot', {});
-        } else {
-            const nodeId = Number(e.target.nodeId.value);
-            act('Promote standby', `Promote ${nodeId ? 'node ' + nodeId : 'the standby'} to primary with a new ` +
-                'epoch? Do this only when the primary is known to be down.', 'api/actions/promote', { nodeId, epoch: 0 });
-        }
+        act('Take snapshot', 'Ask the engine to write a snapshot now?', 'api/actions/snapshot', {});
     });
     document.body.addEventListener('click', (e) => {
         const kill = e.target.closest('.kill-toggle');
@@ -978,9 +988,6 @@ function applyRole() {
     for (const el of document.querySelectorAll('.officer-only button, form.action button')) {
         el.disabled = !state.officer;
         el.title = state.officer ? '' : 'Needs the RISK_OFFICER role';
-    }
-    if (state.snapshot) {
-        applyStandby(state.snapshot.engine);
     }
     document.getElementById('viewer-notice').hidden = state.officer;
 }

@@ -140,8 +140,6 @@ public final class RingexApplication
         keys.put("ringex.risk.streams.ingress-channel", Venue.IPC);
         keys.put("ringex.risk.streams.risk-channel", Venue.IPC);
         keys.put("ringex.risk.streams.market-data-channel", Venue.IPC);
-        keys.put("ringex.risk.streams.control-channel", Venue.IPC);
-        keys.put("ringex.risk.streams.control-stream-id", Integer.toString(Venue.CONTROL_STREAM));
         keys.put("ringex.risk.audit.journal-dir", dataDirectory.resolve("journal").toString());
         // the dashboard signs its admin commands with the data directory's first admin key, as the venue does
         keys.put("ringex.risk.actions.admin-key-file", dataDirectory.resolve(Venue.ADMIN_KEYS_FILE).toString());

@@ -42,7 +42,6 @@ public final class Venue implements AutoCloseable
     static final int MARKET_DATA_STREAM = 1003;
     /** The engine's risk stream (risk updates, admin responses, definitions, status). */
     public static final int RISK_STREAM = 1004;
-    static final int CONTROL_STREAM = 1020;
 
     private final VenueSettings settings;
     static final String FIX_COMP_ID = "RINGEX";
@@ -178,6 +177,8 @@ public final class Venue implements AutoCloseable
                 ReferenceDataPlan.install(admin, DemoData.FILE, "demo reference data " + DemoData.RESOURCE);
             }
         }
+        // The gateway offers the users configured on it (ringex.gateway.user.*) signed with the venue's key.
+        gatewayContext.adminKey(adminKey());
         gateway = Gateway.launch(gatewayContext, (ex) -> ex.printStackTrace());
         awaitUsers();
     }

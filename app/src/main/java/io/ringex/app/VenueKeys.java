@@ -114,7 +114,7 @@ final class VenueKeys
             if (key.matches("ringex\\.gateway\\.engine\\.[0-9]+\\..+"))
             {
                 throw new ConfigurationException(key + ": the all-in-one runs one engine; a gateway following a " +
-                    "primary/standby pair is ./ringex gateway's");
+                    "cluster's members is ./ringex gateway's");
             }
         }
         knownKeys().check(keys);

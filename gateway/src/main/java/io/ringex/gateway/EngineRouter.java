@@ -283,7 +283,8 @@ public final class EngineRouter implements AutoCloseable
         {
             ingress.target(ingressPublications[0]);
         }
-        users = new UserDirectoryFeed(ctx.users(), ingress, sessions, ctx.gatewayId(), ctx.fixCompId());
+        users = new UserDirectoryFeed(ctx.users(), ingress, sessions, ctx.gatewayId(), ctx.fixCompId(),
+            ctx.adminKey());
     }
 
     /**

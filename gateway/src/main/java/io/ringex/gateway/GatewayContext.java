@@ -36,10 +36,10 @@ import java.util.concurrent.TimeUnit;
  * ringex.gateway.user.alice.fix.cancel.on.disconnect=true        (optional, default false)
  * ringex.gateway.user.audit.role=drop_copy                       (optional: trader, drop_copy or clearing)
  * ringex.gateway.instrument.1=BTC-USD,2                          (StaticInstruments: symbol,priceScale)
- * ringex.gateway.engine.2.ingress.channel=aeron:udp?...          (EngineList: the nodes of a pair)
+ * ringex.gateway.engine.2.ingress.channel=aeron:udp?...          (EngineList: a cluster's members)
  * </pre>
- * Engines: the unnumbered {@code ringex.gateway.engine.*} keys describe engine 1; a primary/standby pair adds
- * {@code ringex.gateway.engine.2.ingress.channel} and {@code .egress.channel} (and, optionally,
+ * Engines: the unnumbered {@code ringex.gateway.engine.*} keys describe engine 1; each further member of a cluster
+ * adds {@code ringex.gateway.engine.N.ingress.channel} and {@code .egress.channel} (and, optionally,
  * {@code .ingress.stream}, {@code .egress.stream}, {@code .marketdata.channel|stream},
  * {@code .status.channel|stream}; streams default to engine 1's, channels to the node's egress channel). The gateway
  * sends to the node claiming PRIMARY at the highest epoch in its EngineStatus ({@link PrimarySelector}).
@@ -271,6 +271,11 @@ public final class GatewayContext implements AutoCloseable
             "ringex.gateway.fix.archive.response.channel";
         /** Default archive response channel. */
         public static final String FIX_ARCHIVE_RESPONSE_CHANNEL_DEFAULT = "aeron:ipc";
+
+        @ConfigOption(value = "an admin keys file (`./ringex admin keygen`) whose first key the gateway signs its " +
+            "offers of configured users to the engine with; unset: the configured users are this gateway's only " +
+            "([security.md](security.md))", defaultText = "unset")
+        public static final String ADMIN_KEY_FILE_PROP_NAME = "ringex.gateway.admin.key.file";
 
         @ConfigOption("the archive's directory when the gateway embeds its driver")
         public static final String ARCHIVE_DIR_PROP_NAME = "ringex.gateway.archive.dir";
@@ -594,6 +599,12 @@ public final class GatewayContext implements AutoCloseable
             return config().intValue(FIX_ARCHIVE_CONTROL_STREAM_PROP_NAME, FIX_ARCHIVE_CONTROL_STREAM_DEFAULT);
         }
 
+        /** @return {@link #ADMIN_KEY_FILE_PROP_NAME}, or null. */
+        public static String adminKeyFile()
+        {
+            return config().string(ADMIN_KEY_FILE_PROP_NAME, null);
+        }
+
         /** @return {@link #FIX_ARCHIVE_RESPONSE_CHANNEL_PROP_NAME} or its default. */
         public static String fixArchiveResponseChannel()
         {
@@ -740,6 +751,8 @@ public final class GatewayContext implements AutoCloseable
     private int fixArchiveControlStreamId = Configuration.fixArchiveControlStreamId();
     private String fixArchiveResponseChannel = Configuration.fixArchiveResponseChannel();
     private String archiveDir = Configuration.archiveDir();
+    private String adminKeyFile = Configuration.adminKeyFile();
+    private io.ringex.client.AdminKey adminKey;
     private int logonMaxFailures = Configuration.logonMaxFailures();
     private int logonMaxAddressFailures = Configuration.logonMaxAddressFailures();
     private long logonLockoutMs = Configuration.logonLockoutMs();
@@ -799,6 +812,18 @@ public final class GatewayContext implements AutoCloseable
         requireStream(Configuration.ENGINE_REPLAY_STREAM_PROP_NAME, engineReplayStreamId);
         requireStream(Configuration.ENGINE_REPLAY_REQUEST_STREAM_PROP_NAME, engineReplayRequestStreamId);
         requireDurationMs(Configuration.ENGINE_STATUS_TIMEOUT_PROP_NAME, engineStatusTimeoutMs, 1, Long.MAX_VALUE);
+        if (null == adminKey && null != adminKeyFile && !adminKeyFile.isBlank())
+        {
+            try
+            {
+                adminKey = io.ringex.client.AdminKeys.load(java.nio.file.Path.of(adminKeyFile)).select(null);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                // The message names the file and the line, never a secret.
+                throw new ConfigurationException(Configuration.ADMIN_KEY_FILE_PROP_NAME + ": " + ex.getMessage());
+            }
+        }
         require(inFlightCapacity >= 1 && inFlightCapacity <= 1 << 20, Configuration.IN_FLIGHT_CAPACITY_PROP_NAME,
             inFlightCapacity, "must be 1..1048576");
         engines = engineList.conclude(new EngineEndpoint(engineIngressChannel, engineIngressStreamId,
@@ -1742,6 +1767,24 @@ public final class GatewayContext implements AutoCloseable
     public GatewayContext fixArchiveResponseChannel(final String channel)
     {
         this.fixArchiveResponseChannel = channel;
+        return this;
+    }
+
+    /**
+     * @return the key the gateway signs its offers of configured users with, or null: it offers none.
+     */
+    public io.ringex.client.AdminKey adminKey()
+    {
+        return adminKey;
+    }
+
+    /**
+     * @param key the key the gateway signs its offers of configured users with, or null.
+     * @return this.
+     */
+    public GatewayContext adminKey(final io.ringex.client.AdminKey key)
+    {
+        this.adminKey = key;
         return this;
     }
 

@@ -4,6 +4,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.ringex.client.AdminCommandSigner;
+import io.ringex.client.AdminKey;
 import io.ringex.client.CommandEncoder;
 import io.ringex.gateway.auth.User;
 import io.ringex.gateway.auth.UserDirectory;
@@ -11,6 +13,7 @@ import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
 import io.ringex.protocol.codecs.UserRole;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,10 +26,12 @@ import org.slf4j.LoggerFactory;
  * change made after the request arrives after the answer and is never lost under it.
  * <p>
  * After an answer, each user of the configuration the engine lacks is offered to it (UpsertUser, then
- * SetUserCredential, by operator {@code gateway-<id>}), and so is the credential of one the engine holds without any
- * (a reference-data file carries no passwords): the configuration bootstraps a venue's users and the engine keeps them
- * from then on. The engine may refuse one (an account it does not have yet); a user it lacks stays a user of this
- * gateway only, and is offered again at the next answer.
+ * SetUserCredential, by operator {@code gateway-<id>}), and so is the credential of one the engine holds without any (a
+ * reference-data file carries no passwords): the configuration bootstraps a venue's users and the engine keeps them
+ * from then on. The engine takes an operator's command only signed with a key it holds, so the gateway offers them only
+ * when it has one ({@code ringex.gateway.admin.key.file}); without, its configured users are its own. The engine may
+ * refuse one (an account it does not have yet); a user it lacks stays a user of this gateway only, and is offered again
+ * at the next answer.
  * <p>
  * A change that disables a user, or gives it other accounts or FIX CompIDs, ends the user's live sessions
  * ({@link SessionsOfUser}); a new password does not.
@@ -62,6 +67,8 @@ public final class UserDirectoryFeed
     private final int gatewayId;
     private final String defaultFixTargetCompId;
     private final CommandEncoder encoder = new CommandEncoder();
+    private final AdminCommandSigner signer;
+    private final UnsafeBuffer signed;
     private final Map<String, User> answer = new HashMap<>();
     private long requestId;
     private long firstAwaitedRequestId;
@@ -86,8 +93,12 @@ public final class UserDirectoryFeed
         final EngineIngress ingress,
         final SessionsOfUser sessions,
         final int gatewayId,
-        final String defaultFixTargetCompId)
+        final String defaultFixTargetCompId,
+        final AdminKey adminKey)
     {
+        this.signer = null == adminKey ? null : new AdminCommandSigner(adminKey);
+        this.signed = null == adminKey ? null : new UnsafeBuffer(new byte[AdminCommandSigner.signedLength(
+            encoder.buffer().capacity())]);
         this.users = users;
         this.ingress = ingress;
         this.sessions = sessions;
@@ -219,6 +230,12 @@ public final class UserDirectoryFeed
             decoder.commandSequence(), answer.size());
         answer.clear();
         toOffer = users.configuredUsers().stream().filter(this::lacking).toArray(User[]::new);
+        if (toOffer.length > 0 && null == signer)
+        {
+            LOG.warn("{} configured users the engine lacks stay this gateway's: no admin key to offer them with " +
+                "(ringex.gateway.admin.key.file)", toOffer.length);
+            toOffer = new User[0];
+        }
         bootstrapIndex = toOffer.length > 0 ? 0 : -1;
         credentialNext = toOffer.length > 0 && null != users.engineUser(toOffer[0].username());
     }
@@ -244,7 +261,7 @@ public final class UserDirectoryFeed
                 encoder.upsertUser(requestId + 1, user.username(), true, accountsOf(user),
                     null == user.fixSenderCompId() ? "" : user.fixSenderCompId(), user.fixCancelOnDisconnect(), 0,
                     user.role(), BOOTSTRAP_REASON);
-            if (ingress.offer(encoder.buffer(), 0, length) <= 0)
+            if (ingress.offer(signed, 0, signer.sign(encoder.buffer(), 0, length, signed, 0)) <= 0)
             {
                 return work;
             }

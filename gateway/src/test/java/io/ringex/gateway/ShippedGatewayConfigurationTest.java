@@ -36,6 +36,20 @@ class ShippedGatewayConfigurationTest
     @RegisterExtension
     final SystemPropertiesGuard guard = new SystemPropertiesGuard();
 
+    @org.junit.jupiter.api.io.TempDir
+    Path temp;
+
+    /**
+     * The admin keys file is the deployment's secret, mounted where the configuration names it: the test puts one of
+     * its own there (a system property wins over the files).
+     */
+    @org.junit.jupiter.api.BeforeEach
+    void adminKeys()
+    {
+        System.setProperty(GatewayContext.Configuration.ADMIN_KEY_FILE_PROP_NAME,
+            io.ringex.engine.node.NodeTestSupport.writeAdminKeys(temp).toString());
+    }
+
     @Test
     void everyShippedGatewayConfigurationIsKnownParsesAndConcludes() throws IOException
     {
@@ -50,7 +64,7 @@ class ShippedGatewayConfigurationTest
     }
 
     @Test
-    void theComposeGatewaysFilesTogetherFollowBothEngines()
+    void theComposeGatewaysFilesTogetherFollowTheClustersThreeMembers()
     {
         // As the container is configured (RINGEX_CONFIG in docker/compose.yml): the gateway file, then the users file.
         final Path root = ProjectRoot.find();
@@ -58,8 +72,12 @@ class ShippedGatewayConfigurationTest
         try (GatewayContext ctx = GatewayMain.configure(root.resolve("docker/config/gateway.properties").toString(),
             root.resolve("docker/config/gateway-users.example.properties").toString()))
         {
-            assertEquals(2, ctx.engines().size());
-            assertTrue(ctx.engines().get(1).ingressChannel().contains("engine-standby"));
+            assertEquals(3, ctx.engines().size());
+            for (int i = 0; i < 3; i++)
+            {
+                assertTrue(ctx.engines().get(i).ingressChannel().contains("engine-" + (i + 1) + ":"),
+                    ctx.engines().get(i).ingressChannel());
+            }
         }
         finally
         {

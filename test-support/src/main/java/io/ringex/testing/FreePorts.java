@@ -53,6 +53,30 @@ public final class FreePorts
     }
 
     /**
+     * Consecutive UDP ports, all free at the time of asking (a cluster member takes five from its base port).
+     *
+     * @param count how many.
+     * @return the first of them.
+     */
+    public static int udpRange(final int count)
+    {
+        for (int i = 0; i < ATTEMPTS; i++)
+        {
+            final int first = ThreadLocalRandom.current().nextInt(LOWEST, HIGHEST - count + 2);
+            boolean free = true;
+            for (int port = first; free && port < first + count; port++)
+            {
+                free = udpFree(port);
+            }
+            if (free)
+            {
+                return first;
+            }
+        }
+        throw new IllegalStateException("no " + count + " consecutive free UDP ports in " + LOWEST + ".." + HIGHEST);
+    }
+
+    /**
      * @return {@code aeron:udp?endpoint=localhost:<a free UDP port>}.
      */
     public static String udpEndpointChannel()

@@ -30,6 +30,7 @@ public final class AeronBootstrap implements AutoCloseable
     private final String name;
     private final AtomicLong errors = new AtomicLong();
     private final ErrorHandler errorHandler;
+    private final RepeatedErrorLog repeated = new RepeatedErrorLog(LOG::error);
     private MediaDriver driver;
     private ArchivingMediaDriver archivingDriver;
     private Aeron aeron;
@@ -47,7 +48,7 @@ public final class AeronBootstrap implements AutoCloseable
             }
             else
             {
-                LOG.error("{}: Aeron error", name, throwable);
+                repeated.error(System.nanoTime(), name + ": Aeron error", throwable);
             }
             if (null != delegate)
             {

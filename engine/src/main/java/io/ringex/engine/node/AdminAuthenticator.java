@@ -78,6 +78,7 @@ final class AdminAuthenticator
     private final long[] nonceRing = new long[MAX_NONCES];
     private final long[] nonceExpiryNs = new long[MAX_NONCES];
     private int nonceHead;
+    private long signedNotBeforeNs = Long.MIN_VALUE;
     private int nonceCount;
 
     private int keyId;
@@ -173,7 +174,7 @@ final class AdminAuthenticator
         {
             return Refusal.BAD_MAC;
         }
-        if (timestampNs < nowNs - windowNs || timestampNs > nowNs + windowNs)
+        if (timestampNs < nowNs - windowNs || timestampNs > nowNs + windowNs || timestampNs < signedNotBeforeNs)
         {
             return Refusal.STALE;
         }
@@ -183,6 +184,19 @@ final class AdminAuthenticator
             return Refusal.REPLAYED;
         }
         return nonceCount == MAX_NONCES ? Refusal.BUSY : Refusal.NONE;
+    }
+
+    /**
+     * The ingress opens: it knows no nonce from before (a node just started, a cluster member that now leads, whose
+     * predecessor's nonces died with it), so a command signed before now could be one already taken: refused
+     * {@link Refusal#STALE}, and its sender signs it again. Only the operator whose clock lags the node's is refused
+     * for that long after a failover or a restart.
+     *
+     * @param nowNs the ingress's wall clock.
+     */
+    void signedNotBefore(final long nowNs)
+    {
+        signedNotBeforeNs = nowNs;
     }
 
     /**

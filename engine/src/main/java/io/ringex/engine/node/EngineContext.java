@@ -8,6 +8,7 @@ import io.ringex.client.AdminKeys;
 import io.ringex.common.IdleStrategies;
 import io.ringex.common.config.Config;
 import io.ringex.common.config.ConfigOption;
+import io.ringex.engine.cluster.ClusterMembers;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalPretoucher;
 import org.agrona.SystemUtil;
@@ -40,7 +41,7 @@ public final class EngineContext
         /**
          * Every agent of the pipeline on one thread, one composite duty cycle over the same rings and stages: a
          * command crosses no thread inside the node. For small machines where the engine is one process among
-         * several; a stage that waits (a full output ring, a SYNC acknowledgement) runs the agents that free it.
+         * several; a stage that waits (a full output ring, a full input ring) runs the agents that free it.
          */
         COMPACT
     }
@@ -48,21 +49,13 @@ public final class EngineContext
     /** Whether and how commands are replicated before the processor acts on them. */
     public enum ReplicationMode
     {
-        /** Single node. */
+        /** A single node. */
         OFF,
-        /** The replication stage advances when a command is sent to the standby. */
-        ASYNC,
-        /** The processor waits until the standby has acknowledged that it journaled the command. */
-        SYNC
-    }
-
-    /** The role a node starts in. */
-    public enum Role
-    {
-        /** Takes client commands. */
-        PRIMARY,
-        /** Receives replicated commands, journals and applies them, produces no client output. */
-        STANDBY
+        /**
+         * A member of an Aeron Cluster ({@code ringex.engine.cluster.*}): commands reach the ring only once a majority
+         * of the members hold them in the cluster's log; the cluster's leader takes client commands.
+         */
+        CLUSTER
     }
 
     /**
@@ -76,15 +69,10 @@ public final class EngineContext
      */
     public static final class Configuration
     {
-        @ConfigOption("unique within a primary/standby pair")
+        @ConfigOption("unique among a cluster's members, the member id in `ringex.engine.cluster.members`")
         public static final String NODE_ID_PROP_NAME = "ringex.engine.node.id";
         /** Default node id. */
         public static final int NODE_ID_DEFAULT = 1;
-
-        @ConfigOption("PRIMARY takes client commands; STANDBY receives replicated ones")
-        public static final String ROLE_PROP_NAME = "ringex.engine.role";
-        /** Default role. */
-        public static final Role ROLE_DEFAULT = Role.PRIMARY;
 
         @ConfigOption(value = "media driver directory", defaultText = "Aeron's default")
         public static final String AERON_DIR_PROP_NAME = "ringex.engine.aeron.dir";
@@ -180,80 +168,64 @@ public final class EngineContext
         /** Default risk stream. */
         public static final int RISK_STREAM_DEFAULT = 1004;
 
-        @ConfigOption("OFF, ASYNC (advance when sent), SYNC (advance when the standby acknowledges)")
+        @ConfigOption("OFF (a single node) or CLUSTER (a member of a cluster: `ringex.engine.cluster.*`)")
         public static final String REPLICATION_MODE_PROP_NAME = "ringex.engine.replication.mode";
         /** Default replication mode. */
         public static final ReplicationMode REPLICATION_MODE_DEFAULT = ReplicationMode.OFF;
 
-        @ConfigOption("this node's endpoint for replicated commands (primary -> standby)")
-        public static final String REPLICATION_CHANNEL_PROP_NAME = "ringex.engine.replication.channel";
-        /** Default replication channel. */
-        public static final String REPLICATION_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40110";
-
-        @ConfigOption("stream of replicated commands and heartbeats")
-        public static final String REPLICATION_STREAM_PROP_NAME = "ringex.engine.replication.stream";
-        /** Default replication stream. */
-        public static final int REPLICATION_STREAM_DEFAULT = 1010;
-
-        @ConfigOption("this node's endpoint for acknowledgements and catch-up requests (standby -> primary)")
-        public static final String REPLICATION_ACK_CHANNEL_PROP_NAME = "ringex.engine.replication.ack.channel";
-        /** Default acknowledgement channel. */
-        public static final String REPLICATION_ACK_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40111";
-
-        @ConfigOption("stream of acknowledgements")
-        public static final String REPLICATION_ACK_STREAM_PROP_NAME = "ringex.engine.replication.ack.stream";
-        /** Default acknowledgement stream. */
-        public static final int REPLICATION_ACK_STREAM_DEFAULT = 1011;
-
-        @ConfigOption("SYNC waits this long for an ack before degrading to ASYNC (logged, counted); also how long a " +
-            "catch-up waits for an unreachable standby")
-        public static final String REPLICATION_ACK_TIMEOUT_PROP_NAME = "ringex.engine.replication.ack.timeout";
-        /** Default acknowledgement timeout. */
-        public static final long REPLICATION_ACK_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(2);
-
-        @ConfigOption(value = "the PEER's replication endpoint, set with " +
-            "`ringex.engine.replication.peer.ack.channel` and different from this node's own: with them either node " +
-            "can be primary, a promoted standby replicates onward, and a restarted old primary rejoins",
-            defaultText = "unset (= this node's own `ringex.engine.replication.channel`)")
-        public static final String REPLICATION_PEER_CHANNEL_PROP_NAME = "ringex.engine.replication.peer.channel";
-
-        @ConfigOption(value = "the PEER's acknowledgement endpoint, set with `ringex.engine.replication.peer.channel`",
-            defaultText = "unset (= this node's own `ringex.engine.replication.ack.channel`)")
-        public static final String REPLICATION_PEER_ACK_CHANNEL_PROP_NAME =
-            "ringex.engine.replication.peer.ack.channel";
-
-        @ConfigOption("stream, on the standby's replication channel, of the catch-up (journal) commands and answers")
-        public static final String REPLICATION_CATCHUP_STREAM_PROP_NAME = "ringex.engine.replication.catchup.stream";
-        /** Default catch-up stream. */
-        public static final int REPLICATION_CATCHUP_STREAM_DEFAULT = 1012;
-
-        @ConfigOption("how often a replicating primary tells its standby it is alive")
-        public static final String REPLICATION_HEARTBEAT_INTERVAL_PROP_NAME =
-            "ringex.engine.replication.heartbeat.interval";
-        /** Default heartbeat interval. */
-        public static final long REPLICATION_HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
-
-        @ConfigOption("a standby's recent client reports kept off-heap, re-sent on promotion (see \"Reports not " +
-            "lost on failover\")")
-        public static final String STANDBY_REPORT_WINDOW_BYTES_PROP_NAME = "ringex.engine.standby.report.window.bytes";
+        @ConfigOption("CLUSTER mode: a follower's recent client reports kept off-heap, re-sent when it leads (see " +
+            "\"How a new leader answers what the old one took\")")
+        public static final String CLUSTER_REPORT_WINDOW_BYTES_PROP_NAME = "ringex.engine.cluster.report.window.bytes";
         /** Default report window. */
-        public static final int STANDBY_REPORT_WINDOW_BYTES_DEFAULT_BYTES = 4 * 1024 * 1024;
+        public static final int CLUSTER_REPORT_WINDOW_BYTES_DEFAULT_BYTES = 4 * 1024 * 1024;
 
-        @ConfigOption(value = "silence from the primary after which a standby promotes itself; `0` never (see " +
-            "\"Automatic promotion\": a network partition can then make two primaries)", defaultText = "`0` (never)")
-        public static final String STANDBY_AUTO_PROMOTE_PROP_NAME = "ringex.engine.standby.auto.promote";
-        /** Default: never promote automatically. */
-        public static final long STANDBY_AUTO_PROMOTE_DEFAULT_NS = 0;
+        @ConfigOption(value = "CLUSTER mode: the members, `id=host:port` separated by commas (`1=10.0.0.1:9000," +
+            "2=10.0.0.2:9000,3=10.0.0.3:9000`); each member uses five consecutive ports from its `port` (client " +
+            "ingress, consensus, log, catch-up, archive control) on its `host`, and this node's id must be one of them",
+            defaultText = "unset")
+        public static final String CLUSTER_MEMBERS_PROP_NAME = "ringex.engine.cluster.members";
 
-        @ConfigOption("where a standby takes promotion requests (`NewEpoch`)")
-        public static final String CONTROL_CHANNEL_PROP_NAME = "ringex.engine.control.channel";
-        /** Default control channel. */
-        public static final String CONTROL_CHANNEL_DEFAULT = "aeron:udp?endpoint=localhost:40120";
+        @ConfigOption("CLUSTER mode: the consensus module's and the archive's directory (the cluster's log and its " +
+            "snapshots)")
+        public static final String CLUSTER_DIR_PROP_NAME = "ringex.engine.cluster.dir";
+        /** Default cluster directory. */
+        public static final String CLUSTER_DIR_DEFAULT = "data/cluster";
 
-        @ConfigOption("stream of promotion requests")
-        public static final String CONTROL_STREAM_PROP_NAME = "ringex.engine.control.stream";
-        /** Default control stream. */
-        public static final int CONTROL_STREAM_DEFAULT = 1020;
+        @ConfigOption(value = "CLUSTER mode: the secret every member's engine proves to the consensus module " +
+            "before it may append commands (an HMAC-SHA256 challenge; the secret never crosses the network); the " +
+            "same on every member, at least 16 characters", defaultText = "unset")
+        public static final String CLUSTER_SECRET_PROP_NAME = "ringex.engine.cluster.secret";
+
+        @ConfigOption("CLUSTER mode: a leader silent this long is replaced by an election; the same on every member " +
+            "(a pause longer than this, a GC or a disk stall, also costs the leadership)")
+        public static final String CLUSTER_LEADER_HEARTBEAT_TIMEOUT_PROP_NAME =
+            "ringex.engine.cluster.leader.heartbeat.timeout";
+        /** Default leader heartbeat timeout. */
+        public static final long CLUSTER_LEADER_HEARTBEAT_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(500);
+
+        @ConfigOption("CLUSTER mode: how often a quiet leader tells the followers it is alive; well below the timeout")
+        public static final String CLUSTER_LEADER_HEARTBEAT_INTERVAL_PROP_NAME =
+            "ringex.engine.cluster.leader.heartbeat.interval";
+        /** Default leader heartbeat interval. */
+        public static final long CLUSTER_LEADER_HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(50);
+
+        @ConfigOption("CLUSTER mode: how long an election waits for votes before it tries again")
+        public static final String CLUSTER_ELECTION_TIMEOUT_PROP_NAME = "ringex.engine.cluster.election.timeout";
+        /** Default election timeout. */
+        public static final long CLUSTER_ELECTION_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(250);
+
+        @ConfigOption("CLUSTER mode: at a cold start, how long members wait for every member before a majority " +
+            "elects a leader without the rest")
+        public static final String CLUSTER_STARTUP_CANVASS_TIMEOUT_PROP_NAME =
+            "ringex.engine.cluster.startup.canvass.timeout";
+        /** Default startup canvass timeout. */
+        public static final long CLUSTER_STARTUP_CANVASS_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(5);
+
+        @ConfigOption("CLUSTER mode: the term length of the cluster log's publication, a power of two 64k..1g (each " +
+            "member maps three terms; the archive's segment files are four terms)")
+        public static final String CLUSTER_LOG_TERM_LENGTH_PROP_NAME = "ringex.engine.cluster.log.term.length";
+        /** Default log term length. */
+        public static final int CLUSTER_LOG_TERM_LENGTH_DEFAULT_BYTES = 16 * 1024 * 1024;
 
         @ConfigOption("the command journal's directory")
         public static final String JOURNAL_DIR_PROP_NAME = "ringex.engine.journal.dir";
@@ -377,12 +349,6 @@ public final class EngineContext
             return config().intValue(NODE_ID_PROP_NAME, NODE_ID_DEFAULT);
         }
 
-        /** @return {@link #ROLE_PROP_NAME} or its default. */
-        public static Role role()
-        {
-            return config().enumValue(ROLE_PROP_NAME, Role.class, ROLE_DEFAULT);
-        }
-
         /** @return {@link #AERON_DIR_PROP_NAME}, or null for Aeron's default. */
         public static String aeronDirectoryName()
         {
@@ -494,83 +460,61 @@ public final class EngineContext
             return config().enumValue(REPLICATION_MODE_PROP_NAME, ReplicationMode.class, REPLICATION_MODE_DEFAULT);
         }
 
-        /** @return {@link #REPLICATION_CHANNEL_PROP_NAME} or its default. */
-        public static String replicationChannel()
-        {
-            return config().string(REPLICATION_CHANNEL_PROP_NAME, REPLICATION_CHANNEL_DEFAULT);
-        }
-
-        /** @return {@link #REPLICATION_STREAM_PROP_NAME} or its default. */
-        public static int replicationStreamId()
-        {
-            return config().intValue(REPLICATION_STREAM_PROP_NAME, REPLICATION_STREAM_DEFAULT);
-        }
-
-        /** @return {@link #REPLICATION_ACK_CHANNEL_PROP_NAME} or its default. */
-        public static String replicationAckChannel()
-        {
-            return config().string(REPLICATION_ACK_CHANNEL_PROP_NAME, REPLICATION_ACK_CHANNEL_DEFAULT);
-        }
-
-        /** @return {@link #REPLICATION_ACK_STREAM_PROP_NAME} or its default. */
-        public static int replicationAckStreamId()
-        {
-            return config().intValue(REPLICATION_ACK_STREAM_PROP_NAME, REPLICATION_ACK_STREAM_DEFAULT);
-        }
-
-        /** @return {@link #REPLICATION_ACK_TIMEOUT_PROP_NAME} or its default, in nanoseconds. */
-        public static long replicationAckTimeoutNs()
-        {
-            return config().durationNs(REPLICATION_ACK_TIMEOUT_PROP_NAME, REPLICATION_ACK_TIMEOUT_DEFAULT_NS);
-        }
-
-        /** @return {@link #REPLICATION_PEER_CHANNEL_PROP_NAME}, or null when unset. */
-        public static String peerReplicationChannel()
-        {
-            return config().get(REPLICATION_PEER_CHANNEL_PROP_NAME);
-        }
-
-        /** @return {@link #REPLICATION_PEER_ACK_CHANNEL_PROP_NAME}, or null when unset. */
-        public static String peerReplicationAckChannel()
-        {
-            return config().get(REPLICATION_PEER_ACK_CHANNEL_PROP_NAME);
-        }
-
-        /** @return {@link #REPLICATION_CATCHUP_STREAM_PROP_NAME} or its default. */
-        public static int catchUpStreamId()
-        {
-            return config().intValue(REPLICATION_CATCHUP_STREAM_PROP_NAME, REPLICATION_CATCHUP_STREAM_DEFAULT);
-        }
-
-        /** @return {@link #REPLICATION_HEARTBEAT_INTERVAL_PROP_NAME} or its default, in nanoseconds. */
-        public static long replicationHeartbeatIntervalNs()
-        {
-            return config().durationNs(
-                REPLICATION_HEARTBEAT_INTERVAL_PROP_NAME, REPLICATION_HEARTBEAT_INTERVAL_DEFAULT_NS);
-        }
-
-        /** @return {@link #STANDBY_REPORT_WINDOW_BYTES_PROP_NAME} or its default, in bytes. */
+        /** @return {@link #CLUSTER_REPORT_WINDOW_BYTES_PROP_NAME} or its default, in bytes. */
         public static int reportWindowBytes()
         {
-            return config().sizeAsInt(STANDBY_REPORT_WINDOW_BYTES_PROP_NAME, STANDBY_REPORT_WINDOW_BYTES_DEFAULT_BYTES);
+            return config().sizeAsInt(CLUSTER_REPORT_WINDOW_BYTES_PROP_NAME, CLUSTER_REPORT_WINDOW_BYTES_DEFAULT_BYTES);
         }
 
-        /** @return {@link #STANDBY_AUTO_PROMOTE_PROP_NAME} or its default, in nanoseconds (0: never). */
-        public static long autoPromoteTimeoutNs()
+        /** @return {@link #CLUSTER_MEMBERS_PROP_NAME}, or null when unset. */
+        public static String clusterMembers()
         {
-            return config().durationNs(STANDBY_AUTO_PROMOTE_PROP_NAME, STANDBY_AUTO_PROMOTE_DEFAULT_NS);
+            return config().get(CLUSTER_MEMBERS_PROP_NAME);
         }
 
-        /** @return {@link #CONTROL_CHANNEL_PROP_NAME} or its default. */
-        public static String controlChannel()
+        /** @return {@link #CLUSTER_DIR_PROP_NAME} or its default. */
+        public static Path clusterDirectory()
         {
-            return config().string(CONTROL_CHANNEL_PROP_NAME, CONTROL_CHANNEL_DEFAULT);
+            return Path.of(config().string(CLUSTER_DIR_PROP_NAME, CLUSTER_DIR_DEFAULT));
         }
 
-        /** @return {@link #CONTROL_STREAM_PROP_NAME} or its default. */
-        public static int controlStreamId()
+        /** @return {@link #CLUSTER_SECRET_PROP_NAME}, or null when unset. */
+        public static String clusterSecret()
         {
-            return config().intValue(CONTROL_STREAM_PROP_NAME, CONTROL_STREAM_DEFAULT);
+            return config().get(CLUSTER_SECRET_PROP_NAME);
+        }
+
+        /** @return {@link #CLUSTER_LEADER_HEARTBEAT_TIMEOUT_PROP_NAME} or its default, in nanoseconds. */
+        public static long clusterLeaderHeartbeatTimeoutNs()
+        {
+            return config().durationNs(CLUSTER_LEADER_HEARTBEAT_TIMEOUT_PROP_NAME,
+                CLUSTER_LEADER_HEARTBEAT_TIMEOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #CLUSTER_LEADER_HEARTBEAT_INTERVAL_PROP_NAME} or its default, in nanoseconds. */
+        public static long clusterLeaderHeartbeatIntervalNs()
+        {
+            return config().durationNs(CLUSTER_LEADER_HEARTBEAT_INTERVAL_PROP_NAME,
+                CLUSTER_LEADER_HEARTBEAT_INTERVAL_DEFAULT_NS);
+        }
+
+        /** @return {@link #CLUSTER_ELECTION_TIMEOUT_PROP_NAME} or its default, in nanoseconds. */
+        public static long clusterElectionTimeoutNs()
+        {
+            return config().durationNs(CLUSTER_ELECTION_TIMEOUT_PROP_NAME, CLUSTER_ELECTION_TIMEOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #CLUSTER_STARTUP_CANVASS_TIMEOUT_PROP_NAME} or its default, in nanoseconds. */
+        public static long clusterStartupCanvassTimeoutNs()
+        {
+            return config().durationNs(CLUSTER_STARTUP_CANVASS_TIMEOUT_PROP_NAME,
+                CLUSTER_STARTUP_CANVASS_TIMEOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #CLUSTER_LOG_TERM_LENGTH_PROP_NAME} or its default. */
+        public static int clusterLogTermLength()
+        {
+            return config().sizeAsInt(CLUSTER_LOG_TERM_LENGTH_PROP_NAME, CLUSTER_LOG_TERM_LENGTH_DEFAULT_BYTES);
         }
 
         /** @return {@link #JOURNAL_DIR_PROP_NAME} or its default. */
@@ -688,7 +632,6 @@ public final class EngineContext
     private static final long MIN_DURATION_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private int nodeId = Configuration.nodeId();
-    private Role role = Configuration.role();
     private String aeronDirectoryName = Configuration.aeronDirectoryName();
     private boolean embeddedMediaDriver = Configuration.embeddedMediaDriver();
     private String ingressChannel = Configuration.ingressChannel();
@@ -708,18 +651,16 @@ public final class EngineContext
     private int replayRequestStreamId = Configuration.replayRequestStreamId();
     private int riskStreamId = Configuration.riskStreamId();
     private ReplicationMode replicationMode = Configuration.replicationMode();
-    private String replicationChannel = Configuration.replicationChannel();
-    private int replicationStreamId = Configuration.replicationStreamId();
-    private String replicationAckChannel = Configuration.replicationAckChannel();
-    private int replicationAckStreamId = Configuration.replicationAckStreamId();
-    private String peerReplicationChannel = Configuration.peerReplicationChannel();
-    private String peerReplicationAckChannel = Configuration.peerReplicationAckChannel();
-    private int catchUpStreamId = Configuration.catchUpStreamId();
     private int reportWindowBytes = Configuration.reportWindowBytes();
-    private long replicationHeartbeatIntervalNs = Configuration.replicationHeartbeatIntervalNs();
-    private long autoPromoteTimeoutNs = Configuration.autoPromoteTimeoutNs();
-    private String controlChannel = Configuration.controlChannel();
-    private int controlStreamId = Configuration.controlStreamId();
+    private String clusterMembers = Configuration.clusterMembers();
+    private Path clusterDirectory = Configuration.clusterDirectory();
+    private String clusterSecret = Configuration.clusterSecret();
+    private long clusterLeaderHeartbeatTimeoutNs = Configuration.clusterLeaderHeartbeatTimeoutNs();
+    private long clusterLeaderHeartbeatIntervalNs = Configuration.clusterLeaderHeartbeatIntervalNs();
+    private long clusterElectionTimeoutNs = Configuration.clusterElectionTimeoutNs();
+    private long clusterStartupCanvassTimeoutNs = Configuration.clusterStartupCanvassTimeoutNs();
+    private int clusterLogTermLength = Configuration.clusterLogTermLength();
+    private ClusterMembers members;
     private Path journalDirectory = Configuration.journalDirectory();
     private Path snapshotDirectory = Configuration.snapshotDirectory();
     private Journal.Durability durability = Configuration.durability();
@@ -738,7 +679,6 @@ public final class EngineContext
     private long idleMaxParkNs = Configuration.idleMaxParkNs();
     private boolean idleWake = Configuration.idleWake();
     private int outboundBatch = Configuration.outboundBatch();
-    private long replicationAckTimeoutNs = Configuration.replicationAckTimeoutNs();
     private EpochNanoClock epochNanoClock;
     private NanoClock nanoClock;
     private boolean concluded;
@@ -752,7 +692,6 @@ public final class EngineContext
     public EngineContext conclude()
     {
         require(nodeId > 0, Configuration.NODE_ID_PROP_NAME, nodeId, "must be positive");
-        require(null != role, Configuration.ROLE_PROP_NAME, null, "must be set");
         require(null != replicationMode, Configuration.REPLICATION_MODE_PROP_NAME, null, "must be set");
         require(null != threading, Configuration.THREADING_PROP_NAME, null, "must be set");
         require(null != durability, Configuration.JOURNAL_DURABILITY_PROP_NAME, null, "must be set");
@@ -773,13 +712,6 @@ public final class EngineContext
         require(snapshotsKept > 0, Configuration.SNAPSHOT_KEPT_PROP_NAME, snapshotsKept, "must be positive");
         requireMillisecondsOrMore(statusIntervalNs, Configuration.STATUS_INTERVAL_PROP_NAME);
         requireMillisecondsOrMore(bookSnapshotIntervalNs, Configuration.MARKETDATA_SNAPSHOT_INTERVAL_PROP_NAME);
-        requireMillisecondsOrMore(replicationHeartbeatIntervalNs,
-            Configuration.REPLICATION_HEARTBEAT_INTERVAL_PROP_NAME);
-        requireMillisecondsOrMore(replicationAckTimeoutNs, Configuration.REPLICATION_ACK_TIMEOUT_PROP_NAME);
-        if (0 != autoPromoteTimeoutNs)
-        {
-            requireMillisecondsOrMore(autoPromoteTimeoutNs, Configuration.STANDBY_AUTO_PROMOTE_PROP_NAME);
-        }
         require(null != ingressChannel && !ingressChannel.isEmpty(), Configuration.INGRESS_CHANNEL_PROP_NAME,
             ingressChannel, "must be set");
         require(null != marketDataRequestChannel && !marketDataRequestChannel.isEmpty(),
@@ -814,28 +746,12 @@ public final class EngineContext
                 throw Config.bad(Configuration.ADMIN_KEYS_FILE_PROP_NAME, adminKeysFile, ex.getMessage());
             }
         }
-        require((null == peerReplicationChannel) == (null == peerReplicationAckChannel),
-            null == peerReplicationChannel ? Configuration.REPLICATION_PEER_CHANNEL_PROP_NAME :
-            Configuration.REPLICATION_PEER_ACK_CHANNEL_PROP_NAME, null, "must be set together with its pair (" +
-            Configuration.REPLICATION_PEER_CHANNEL_PROP_NAME + " and " +
-            Configuration.REPLICATION_PEER_ACK_CHANNEL_PROP_NAME +
-            " name the peer's receive endpoints, so a promoted standby can replicate onward)");
-        require(null == peerReplicationChannel || !peerReplicationChannel.isEmpty(),
-            Configuration.REPLICATION_PEER_CHANNEL_PROP_NAME, peerReplicationChannel, "must be a channel, or unset");
-        require(null == peerReplicationAckChannel || !peerReplicationAckChannel.isEmpty(),
-            Configuration.REPLICATION_PEER_ACK_CHANNEL_PROP_NAME, peerReplicationAckChannel,
-            "must be a channel, or unset");
-        require(null == peerReplicationChannel || !peerReplicationChannel.equals(replicationChannel),
-            Configuration.REPLICATION_PEER_CHANNEL_PROP_NAME, peerReplicationChannel,
-            "must name the peer's endpoint, not this node's own " + Configuration.REPLICATION_CHANNEL_PROP_NAME);
-        require(null == peerReplicationAckChannel || !peerReplicationAckChannel.equals(replicationAckChannel),
-            Configuration.REPLICATION_PEER_ACK_CHANNEL_PROP_NAME, peerReplicationAckChannel,
-            "must name the peer's endpoint, not this node's own " + Configuration.REPLICATION_ACK_CHANNEL_PROP_NAME);
-        require(catchUpStreamId != replicationStreamId, Configuration.REPLICATION_CATCHUP_STREAM_PROP_NAME,
-            catchUpStreamId, "must differ from " + Configuration.REPLICATION_STREAM_PROP_NAME + " (" +
-            replicationStreamId + ")");
-        require(reportWindowBytes >= 4 * outputSlotLength, Configuration.STANDBY_REPORT_WINDOW_BYTES_PROP_NAME,
+        require(reportWindowBytes >= 4 * outputSlotLength, Configuration.CLUSTER_REPORT_WINDOW_BYTES_PROP_NAME,
             reportWindowBytes, "must hold at least 4 output slots (" + 4 * outputSlotLength + " bytes)");
+        if (replicationMode == ReplicationMode.CLUSTER)
+        {
+            concludeCluster();
+        }
         require(null != idleStrategy, Configuration.IDLE_STRATEGY_PROP_NAME, null, "must be set");
         IdleStrategies.check(Configuration.IDLE_STRATEGY_PROP_NAME, idleStrategy);
         require(idleMaxParkNs >= TimeUnit.MICROSECONDS.toNanos(1) && idleMaxParkNs <= TimeUnit.MILLISECONDS.toNanos(1),
@@ -853,6 +769,38 @@ public final class EngineContext
         }
         concluded = true;
         return this;
+    }
+
+    private void concludeCluster()
+    {
+        require(null != clusterMembers && !clusterMembers.isBlank(), Configuration.CLUSTER_MEMBERS_PROP_NAME, null,
+            "must name the members in CLUSTER mode");
+        members = ClusterMembers.parse(Configuration.CLUSTER_MEMBERS_PROP_NAME, clusterMembers);
+        require(members.contains(nodeId), Configuration.CLUSTER_MEMBERS_PROP_NAME, clusterMembers,
+            "must include this node (" + Configuration.NODE_ID_PROP_NAME + "=" + nodeId + ")");
+        require(null != clusterSecret && clusterSecret.length() >= 16, Configuration.CLUSTER_SECRET_PROP_NAME,
+            null == clusterSecret ? null : "(" + clusterSecret.length() + " characters)",
+            "must be set in CLUSTER mode, at least 16 characters, the same on every member");
+        requireMillisecondsOrMore(clusterLeaderHeartbeatTimeoutNs,
+            Configuration.CLUSTER_LEADER_HEARTBEAT_TIMEOUT_PROP_NAME);
+        requireMillisecondsOrMore(clusterLeaderHeartbeatIntervalNs,
+            Configuration.CLUSTER_LEADER_HEARTBEAT_INTERVAL_PROP_NAME);
+        requireMillisecondsOrMore(clusterElectionTimeoutNs, Configuration.CLUSTER_ELECTION_TIMEOUT_PROP_NAME);
+        requireMillisecondsOrMore(clusterStartupCanvassTimeoutNs,
+            Configuration.CLUSTER_STARTUP_CANVASS_TIMEOUT_PROP_NAME);
+        require(clusterLeaderHeartbeatIntervalNs * 2 <= clusterLeaderHeartbeatTimeoutNs,
+            Configuration.CLUSTER_LEADER_HEARTBEAT_INTERVAL_PROP_NAME,
+            SystemUtil.formatDuration(clusterLeaderHeartbeatIntervalNs), "must be at most half of " +
+            Configuration.CLUSTER_LEADER_HEARTBEAT_TIMEOUT_PROP_NAME + " (" +
+            SystemUtil.formatDuration(clusterLeaderHeartbeatTimeoutNs) + ")");
+        require(clusterStartupCanvassTimeoutNs / clusterLeaderHeartbeatTimeoutNs >= 2,
+            Configuration.CLUSTER_STARTUP_CANVASS_TIMEOUT_PROP_NAME,
+            SystemUtil.formatDuration(clusterStartupCanvassTimeoutNs), "must be at least twice " +
+            Configuration.CLUSTER_LEADER_HEARTBEAT_TIMEOUT_PROP_NAME + " (" +
+            SystemUtil.formatDuration(clusterLeaderHeartbeatTimeoutNs) + "), as Aeron Cluster requires");
+        require(clusterLogTermLength >= 64 * 1024 && clusterLogTermLength <= 1024 * 1024 * 1024 &&
+            Integer.bitCount(clusterLogTermLength) == 1, Configuration.CLUSTER_LOG_TERM_LENGTH_PROP_NAME,
+            clusterLogTermLength, "must be a power of two 64k..1g");
     }
 
     private static void require(final boolean condition, final String key, final Object value, final String rule)
@@ -888,7 +836,7 @@ public final class EngineContext
 
     // ---------------------------------------------------------------- fluent accessors
 
-    /** @return this node's id, unique in a primary/standby pair. */
+    /** @return this node's id, unique among a cluster's members. */
     public int nodeId()
     {
         return nodeId;
@@ -898,19 +846,6 @@ public final class EngineContext
     public EngineContext nodeId(final int nodeId)
     {
         this.nodeId = nodeId;
-        return this;
-    }
-
-    /** @return the role the node starts in. */
-    public Role role()
-    {
-        return role;
-    }
-
-    /** @param role the role the node starts in. @return this. */
-    public EngineContext role(final Role role)
-    {
-        this.role = role;
         return this;
     }
 
@@ -1172,181 +1107,123 @@ public final class EngineContext
         return this;
     }
 
-    /** @return the channel replicated commands go to the standby on. */
-    public String replicationChannel()
-    {
-        return replicationChannel;
-    }
-
-    /** @param channel the replication channel. @return this. */
-    public EngineContext replicationChannel(final String channel)
-    {
-        this.replicationChannel = channel;
-        return this;
-    }
-
-    /** @return the replication stream. */
-    public int replicationStreamId()
-    {
-        return replicationStreamId;
-    }
-
-    /** @param streamId the replication stream. @return this. */
-    public EngineContext replicationStreamId(final int streamId)
-    {
-        this.replicationStreamId = streamId;
-        return this;
-    }
-
-    /** @return the channel the standby acknowledges on. */
-    public String replicationAckChannel()
-    {
-        return replicationAckChannel;
-    }
-
-    /** @param channel the acknowledgement channel. @return this. */
-    public EngineContext replicationAckChannel(final String channel)
-    {
-        this.replicationAckChannel = channel;
-        return this;
-    }
-
-    /** @return the acknowledgement stream. */
-    public int replicationAckStreamId()
-    {
-        return replicationAckStreamId;
-    }
-
-    /** @param streamId the acknowledgement stream. @return this. */
-    public EngineContext replicationAckStreamId(final int streamId)
-    {
-        this.replicationAckStreamId = streamId;
-        return this;
-    }
-
     /**
-     * @return where this node sends replicated commands when it is primary: the peer's
-     * {@link #replicationChannel()}; this node's own when no peer channels are set (a fixed pair sharing one
-     * configuration, whose standby does not replicate onward after promotion).
-     */
-    public String peerReplicationChannel()
-    {
-        return null == peerReplicationChannel ? replicationChannel : peerReplicationChannel;
-    }
-
-    /** @param channel the peer's replication receive channel. @return this. */
-    public EngineContext peerReplicationChannel(final String channel)
-    {
-        this.peerReplicationChannel = channel;
-        return this;
-    }
-
-    /**
-     * @return where this node sends acknowledgements and catch-up requests when it is standby: the peer's
-     * {@link #replicationAckChannel()}; this node's own when no peer channels are set.
-     */
-    public String peerReplicationAckChannel()
-    {
-        return null == peerReplicationAckChannel ? replicationAckChannel : peerReplicationAckChannel;
-    }
-
-    /** @param channel the peer's acknowledgement receive channel. @return this. */
-    public EngineContext peerReplicationAckChannel(final String channel)
-    {
-        this.peerReplicationAckChannel = channel;
-        return this;
-    }
-
-    /**
-     * @return whether the peer's endpoints are configured apart from this node's own, so that either node can be
-     * primary and replicate to the other (a promoted standby replicates onward to the restarted old primary).
-     */
-    public boolean hasPeerChannels()
-    {
-        return null != peerReplicationChannel;
-    }
-
-    /** @return the stream, on the replication channel, that a primary sends catch-up (journal) commands on. */
-    public int catchUpStreamId()
-    {
-        return catchUpStreamId;
-    }
-
-    /** @param streamId the catch-up stream. @return this. */
-    public EngineContext catchUpStreamId(final int streamId)
-    {
-        this.catchUpStreamId = streamId;
-        return this;
-    }
-
-    /**
-     * @return bytes of a standby's recent client-bound events (reports and rejects) kept to be re-sent on promotion
-     * (docs/operations.md says how to size it).
+     * @return bytes of a cluster follower's recent client-bound events (reports and rejects), re-sent when it comes to
+     * lead (docs/operations.md says how to size it).
      */
     public int reportWindowBytes()
     {
         return reportWindowBytes;
     }
 
-    /** @param bytes the standby's report window. @return this. */
+    /** @param bytes a follower's report window. @return this. */
     public EngineContext reportWindowBytes(final int bytes)
     {
         this.reportWindowBytes = bytes;
         return this;
     }
 
-    /** @return how often a replicating primary tells its standby it is alive. */
-    public long replicationHeartbeatIntervalNs()
+    /** @return the cluster's members (CLUSTER mode, once concluded), or null. */
+    public ClusterMembers clusterMembers()
     {
-        return replicationHeartbeatIntervalNs;
+        return members;
     }
 
-    /** @param intervalNs how often a replicating primary tells its standby it is alive. @return this. */
-    public EngineContext replicationHeartbeatIntervalNs(final long intervalNs)
+    /** @param members the members, as {@link Configuration#CLUSTER_MEMBERS_PROP_NAME} spells them. @return this. */
+    public EngineContext clusterMembers(final String members)
     {
-        this.replicationHeartbeatIntervalNs = intervalNs;
+        this.clusterMembers = members;
         return this;
     }
 
-    /**
-     * @return silence from the primary after which a standby promotes itself; 0 (the default) never. Without a third
-     * party to break ties, a network partition can then give two primaries (docs/operations.md).
-     */
-    public long autoPromoteTimeoutNs()
+    /** @return the consensus module's and archive's directory. */
+    public Path clusterDirectory()
     {
-        return autoPromoteTimeoutNs;
+        return clusterDirectory;
     }
 
-    /** @param timeoutNs silence after which a standby promotes itself, 0 for never. @return this. */
-    public EngineContext autoPromoteTimeoutNs(final long timeoutNs)
+    /** @param directory the consensus module's and archive's directory. @return this. */
+    public EngineContext clusterDirectory(final Path directory)
     {
-        this.autoPromoteTimeoutNs = timeoutNs;
+        this.clusterDirectory = directory;
         return this;
     }
 
-    /** @return the channel a standby takes promotion requests (NewEpoch) on. */
-    public String controlChannel()
+    /** @return the members' shared secret. */
+    public String clusterSecret()
     {
-        return controlChannel;
+        return clusterSecret;
     }
 
-    /** @param channel the promotion control channel. @return this. */
-    public EngineContext controlChannel(final String channel)
+    /** @param secret the members' shared secret. @return this. */
+    public EngineContext clusterSecret(final String secret)
     {
-        this.controlChannel = channel;
+        this.clusterSecret = secret;
         return this;
     }
 
-    /** @return the promotion control stream. */
-    public int controlStreamId()
+    /** @return how long a silent leader is followed. */
+    public long clusterLeaderHeartbeatTimeoutNs()
     {
-        return controlStreamId;
+        return clusterLeaderHeartbeatTimeoutNs;
     }
 
-    /** @param streamId the promotion control stream. @return this. */
-    public EngineContext controlStreamId(final int streamId)
+    /** @param timeoutNs how long a silent leader is followed. @return this. */
+    public EngineContext clusterLeaderHeartbeatTimeoutNs(final long timeoutNs)
     {
-        this.controlStreamId = streamId;
+        this.clusterLeaderHeartbeatTimeoutNs = timeoutNs;
+        return this;
+    }
+
+    /** @return how often a quiet leader heartbeats. */
+    public long clusterLeaderHeartbeatIntervalNs()
+    {
+        return clusterLeaderHeartbeatIntervalNs;
+    }
+
+    /** @param intervalNs how often a quiet leader heartbeats. @return this. */
+    public EngineContext clusterLeaderHeartbeatIntervalNs(final long intervalNs)
+    {
+        this.clusterLeaderHeartbeatIntervalNs = intervalNs;
+        return this;
+    }
+
+    /** @return how long an election waits for votes. */
+    public long clusterElectionTimeoutNs()
+    {
+        return clusterElectionTimeoutNs;
+    }
+
+    /** @param timeoutNs how long an election waits for votes. @return this. */
+    public EngineContext clusterElectionTimeoutNs(final long timeoutNs)
+    {
+        this.clusterElectionTimeoutNs = timeoutNs;
+        return this;
+    }
+
+    /** @return how long a cold start waits for every member. */
+    public long clusterStartupCanvassTimeoutNs()
+    {
+        return clusterStartupCanvassTimeoutNs;
+    }
+
+    /** @param timeoutNs how long a cold start waits for every member. @return this. */
+    public EngineContext clusterStartupCanvassTimeoutNs(final long timeoutNs)
+    {
+        this.clusterStartupCanvassTimeoutNs = timeoutNs;
+        return this;
+    }
+
+    /** @return the cluster log's term length. */
+    public int clusterLogTermLength()
+    {
+        return clusterLogTermLength;
+    }
+
+    /** @param length the cluster log's term length. @return this. */
+    public EngineContext clusterLogTermLength(final int length)
+    {
+        this.clusterLogTermLength = length;
         return this;
     }
 
@@ -1535,19 +1412,6 @@ public final class EngineContext
         return this;
     }
 
-    /** @return how long SYNC replication waits for an acknowledgement before degrading to ASYNC. */
-    public long replicationAckTimeoutNs()
-    {
-        return replicationAckTimeoutNs;
-    }
-
-    /** @param timeoutNs how long SYNC replication waits for an acknowledgement. @return this. */
-    public EngineContext replicationAckTimeoutNs(final long timeoutNs)
-    {
-        this.replicationAckTimeoutNs = timeoutNs;
-        return this;
-    }
-
     /**
      * @return the clock that stamps commands (the time the processor knows, replayed as journaled), statuses and
      * heartbeats, in nanoseconds since the epoch; the system's unless set, never read for a timeout.
@@ -1570,8 +1434,8 @@ public final class EngineContext
     }
 
     /**
-     * @return the clock every interval and timeout of the node is measured by (the status and heartbeat intervals,
-     * the SYNC acknowledgement timeout, a standby's catch-up requests and automatic promotion); monotonic, the
+     * @return the clock every interval and timeout of the node is measured by (the status interval, the
+     * market-data snapshots, the report window's retries); monotonic, the
      * system's ({@link System#nanoTime()}) unless set.
      */
     public NanoClock nanoClock()

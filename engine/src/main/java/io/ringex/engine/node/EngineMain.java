@@ -10,10 +10,10 @@ import org.agrona.concurrent.ShutdownSignalBarrier;
  * {@code ringex.engine.*} system properties of {@link EngineContext.Configuration}; the files' keys are loaded into
  * the system properties ({@link Config#loadPropertiesFiles}), a later file's key winning over an
  * earlier one's and a key set on the command line ({@code -D}, {@code JAVA_TOOL_OPTIONS}) winning over every file, so
- * an operator can restart a node of a pair with {@code -Dringex.engine.role=STANDBY} and the same file.
+ * an operator can override one key of a shared file for one node.
  * <p>
  * Before anything starts, a {@code ringex.*} key no {@link EngineContext.Configuration} constant names is refused
- * with the closest known key named ({@code ringex.engine.replication.mod=SYNC} would otherwise run with replication
+ * with the closest known key named ({@code ringex.engine.replication.mod=CLUSTER} would otherwise run with replication
  * off), and a value that does not parse is refused naming its key: the process prints one line and exits with 2.
  * Prints one {@code RINGEX ENGINE READY} line once recovered and open.
  */
@@ -46,8 +46,8 @@ public final class EngineMain
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
             EngineNode node = EngineNode.launch(ctx))
         {
-            System.out.println("RINGEX ENGINE READY node=" + node.context().nodeId() + " role=" +
-                node.context().role() + " recovered=" + node.recoveredCommands() + " next=" +
+            System.out.println("RINGEX ENGINE READY node=" + node.context().nodeId() + " mode=" +
+                node.context().replicationMode() + " recovered=" + node.recoveredCommands() + " next=" +
                 (node.journaledSequence() + 1) + " aeron=" + node.aeronDirectoryName());
             System.out.flush();
             barrier.await();

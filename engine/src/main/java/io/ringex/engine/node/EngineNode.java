@@ -4,33 +4,36 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.ringex.engine.cluster.ClusterNode;
+import io.ringex.engine.cluster.ClusterSecret;
 import io.ringex.engine.replay.ReportReplayService;
 import io.ringex.engine.ring.SequenceBase;
 import io.ringex.protocol.codecs.NodeRole;
 import org.HdrHistogram.Histogram;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
  * One engine node: the LMAX pipeline in one process, made durable.
  * <pre>
- *  PRIMARY:  Aeron ingress -> [ingress] -> INPUT RING -> [journal] -----+-> [processor] -> OUTPUT RING -> egress
- *                                                     -> [replication] +    (+ status)                -> market data
- *                                                                                                     -> risk
- *  STANDBY:  replication -> [receiver] -> INPUT RING -> [journal] -> [processor, output discarded]
- *                                                               -> [ack] -> primary
+ *  single node:     Aeron ingress -> [ingress] -> INPUT RING -> [journal] -> [processor] -> OUTPUT RING -> egress
+ *                                                                             (+ status)                -> market data
+ *                                                                                                       -> risk
+ *  cluster member:  Aeron ingress -> [ingress, leader only] -> cluster log --(committed)--> [service]
+ *                                 -> INPUT RING -> [journal] -> [processor] -> OUTPUT RING -> (as above, leader only)
  * </pre>
  * Built as Aeron builds a consensus module: the context is concluded (validated, clocks defaulted), then
- * {@link NodeResources} creates what the node is made of and recovers, then the agents of the role it starts in are
- * built from those ({@link PrimaryAgents}, {@link StandbyAgents}), put on threads ({@link NodeThreads}), and opened.
+ * {@link NodeResources} creates what the node is made of and recovers, then its agents are built from those
+ * ({@link SingleNodeAgents}, {@link ClusterAgents}), put on threads ({@link NodeThreads}), and opened.
  * <p>
- * {@link #launch(EngineContext)} recovers before it opens the ingress: it verifies the journal (refusing a gap in the
- * middle unless allowed), restores the newest valid snapshot, replays the journal after it into the processor with
- * its output discarded, then starts the agents. Commands keep their sequences across restarts: the rings start at 0
- * in every process and {@link SequenceBase} maps them on.
+ * A single node recovers before it opens the ingress: it verifies the journal (refusing a gap in the middle unless
+ * allowed), restores the newest valid snapshot, replays the journal after it into the processor with its output
+ * discarded, then starts the agents. A cluster member is restored by its clustered service from the cluster's
+ * snapshot and the log after it ({@link ClusterAgents}). Commands keep their sequences across restarts: the rings
+ * start at 0 in every process and {@link SequenceBase} maps them on.
  * <p>
  * Threading ({@link EngineContext.Threading}): COMPACT puts every agent on one thread; SHARED puts the input side
- * (ingress or receiver, journal, replication or ack) and the publishers on one thread and the processor with the
- * status agent on another;
+ * (ingress, journal) and the publishers on one thread and the processor with the status agent on another;
  * DEDICATED gives each its own thread, except the status agent, which always shares the processor's. The output ring
  * has one consumer stage, which offers each event on the egress, market-data or risk publication it belongs on and
  * counts it ({@link FanOutHandler}): the ring is read once per event, whatever the threading.
@@ -42,12 +45,14 @@ public final class EngineNode implements AutoCloseable
     private static final System.Logger LOG = System.getLogger(EngineNode.class.getName());
     private static final long HASH_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
     private static final long DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
+    private static final long START_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(120);
 
     private final EngineContext ctx;
     private NodeResources resources;
     private RoleAgents agents;
     private NodeThreads threads;
     private ReportReplayService replay;
+    private ClusterNode cluster;
     private boolean closed;
 
     private EngineNode(final EngineContext ctx)
@@ -82,26 +87,89 @@ public final class EngineNode implements AutoCloseable
 
     private void start()
     {
+        if (ctx.replicationMode() == EngineContext.ReplicationMode.CLUSTER)
+        {
+            startClusterMember();
+            return;
+        }
         resources = new NodeResources(ctx);
-        agents = ctx.role() == EngineContext.Role.PRIMARY ?
-            new PrimaryAgents(resources) : new StandbyAgents(resources);
-        replay = new ReportReplayService(ctx.journalDirectory(), ctx.snapshotDirectory(), ctx.allowJournalGaps(),
+        agents = new SingleNodeAgents(resources);
+        replay = newReplayService();
+        threads = new NodeThreads(ctx, resources.pretoucher, agents, replay);
+        agents.open();
+        LOG.log(System.Logger.Level.INFO, "engine node {0} up: recovered {1} commands, next sequence {2}",
+            ctx.nodeId(), resources.recoveredCommands, resources.sequences.firstCommandSequence());
+    }
+
+    private ReportReplayService newReplayService()
+    {
+        return new ReportReplayService(ctx.journalDirectory(), ctx.snapshotDirectory(), ctx.allowJournalGaps(),
             resources.aeron.addSubscription(ctx.ingressChannel(), ctx.replayRequestStreamId()),
             resources.aeron.addPublication(ctx.outboundChannel(), ctx.replayStreamId()),
             resources.counters.newCounter("replay-served"), resources.counters.newCounter("replay-refused"),
             resources.counters.newCounter("replay-failed"));
-        threads = new NodeThreads(ctx, resources.pretoucher, agents, replay);
-        agents.open();
-        LOG.log(System.Logger.Level.INFO, "engine node {0} up as {1}: recovered {2} commands, next sequence {3}",
-            ctx.nodeId(), ctx.role(), resources.recoveredCommands, resources.sequences.firstCommandSequence());
     }
 
     /**
-     * @return the role the node acts in now (a promoted standby reports PRIMARY).
+     * A cluster member: its resources (the journal only verified), then the cluster's parts, whose service restores
+     * the processor from the cluster's snapshot (or starts it empty) before the agents run and the log is replayed
+     * into the ring. A journal that cannot follow from that snapshot, or one marked at a previous run as not this
+     * cluster's log, is moved aside and rebuilt from the whole log ({@link JournalRebuild}).
+     */
+    private void startClusterMember()
+    {
+        for (int attempt = 0; ; attempt++)
+        {
+            if (JournalRebuild.isMarked(ctx.journalDirectory()))
+            {
+                JournalRebuild.rebuild(ctx, "the journal was found at the last run to differ from the cluster's log");
+            }
+            resources = new NodeResources(ctx);
+            final ClusterAgents member = new ClusterAgents(resources);
+            agents = member;
+            cluster = ClusterNode.launch(new ClusterNode.Settings(ctx.nodeId(), ctx.clusterMembers(),
+                ctx.clusterDirectory(), resources.aeron.context().aeronDirectoryName(),
+                new ClusterSecret(ctx.clusterSecret()), ctx.clusterLeaderHeartbeatTimeoutNs(),
+                ctx.clusterLeaderHeartbeatIntervalNs(), ctx.clusterElectionTimeoutNs(),
+                ctx.clusterStartupCanvassTimeoutNs(), ctx.clusterLogTermLength(), resources.bootstrap.errorHandler()),
+                member.service());
+            final long deadlineNs = System.nanoTime() + START_TIMEOUT_NS;
+            final IdleStrategy idle = ctx.newIdleStrategy();
+            while (!member.isStarted() && null == member.rebuildNeeded())
+            {
+                if (System.nanoTime() - deadlineNs > 0)
+                {
+                    throw new IllegalStateException("the cluster's service did not start within " +
+                        TimeUnit.NANOSECONDS.toSeconds(START_TIMEOUT_NS) + " s");
+                }
+                idle.idle();
+            }
+            if (null != member.rebuildNeeded() && attempt == 0)
+            {
+                final String why = member.rebuildNeeded();
+                closeResources();
+                closed = false;
+                JournalRebuild.rebuild(ctx, why);
+                continue;
+            }
+            if (null != member.rebuildNeeded())
+            {
+                throw new IllegalStateException("cannot start: " + member.rebuildNeeded());
+            }
+            break;
+        }
+        replay = newReplayService();
+        threads = new NodeThreads(ctx, resources.pretoucher, agents, replay);
+        LOG.log(System.Logger.Level.INFO, "engine node {0} up as a member of a cluster of {1}: next sequence {2}",
+            ctx.nodeId(), ctx.clusterMembers().size(), resources.sequences.firstCommandSequence());
+    }
+
+    /**
+     * @return the role the node acts in now (a cluster member: PRIMARY while it leads and serves clients).
      */
     public NodeRole role()
     {
-        return resources.role.get();
+        return agents instanceof ClusterAgents ? agents.processing().status.role() : resources.role.get();
     }
 
     /**
@@ -150,24 +218,6 @@ public final class EngineNode implements AutoCloseable
     }
 
     /**
-     * @return whether this node replicates in SYNC mode degraded to ASYNC now (no standby in step).
-     */
-    public boolean replicationDegraded()
-    {
-        final ReplicationToStandby replication = agents.replication();
-        return null != replication && replication.handler.degraded();
-    }
-
-    /**
-     * @return how many times replication degraded (or dropped sends) since start: the counter
-     * {@code replication-degraded}.
-     */
-    public long replicationDegradations()
-    {
-        return resources.degraded.get();
-    }
-
-    /**
      * Each hop's latency inside the node since the start or {@link #resetStageLatencies()}, up to the last status
      * interval: {@code journal}, {@code replication}, {@code processor}, {@code publishers} and {@code total}
      * (docs/operations.md, "Where a command's time goes"). For benchmarks and tests; an operator reads the same
@@ -188,6 +238,23 @@ public final class EngineNode implements AutoCloseable
     public void resetStageLatencies()
     {
         resources.trace.resetTotals();
+    }
+
+    /**
+     * @return the sequence of the first command this process took: one past what it recovered (a cluster member, one
+     * past the cluster's snapshot it restored).
+     */
+    public long firstSequence()
+    {
+        return resources.sequences.firstCommandSequence();
+    }
+
+    /**
+     * @return the sequence of the newest snapshot written (0 for none).
+     */
+    public long snapshotSequence()
+    {
+        return resources.snapshots.lastWrittenSequence();
     }
 
     /**
@@ -237,11 +304,19 @@ public final class EngineNode implements AutoCloseable
      */
     public void close()
     {
+        closeResources();
+    }
+
+    private void closeResources()
+    {
         if (closed)
         {
             return;
         }
         closed = true;
+        // A cluster member's service feeds the input ring: stop it first.
+        CloseHelper.quietClose(cluster);
+        cluster = null;
         if (null != agents)
         {
             agents.stopInput();
@@ -274,5 +349,9 @@ public final class EngineNode implements AutoCloseable
         {
             resources.close();
         }
+        threads = null;
+        replay = null;
+        agents = null;
+        resources = null;
     }
 }

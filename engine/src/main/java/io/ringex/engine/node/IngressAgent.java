@@ -4,10 +4,7 @@ import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.Header;
-import io.ringex.engine.replication.ClientIngress;
-import io.ringex.engine.ring.Ring;
-import io.ringex.engine.ring.Sequencer;
-import io.ringex.engine.ring.SlotDescriptor;
+import org.agrona.concurrent.Agent;
 import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
@@ -17,30 +14,31 @@ import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.TickEncoder;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * The input ring's producer: polls the ingress subscription, validates each fragment, and claims it into the input
- * ring with a timestamp the engine stamps (never decreasing, so the processor's notion of time only moves forward).
+ * The node's intake of commands: polls the ingress subscription, validates each fragment, and hands it to its
+ * {@link CommandSink} (the input ring; a cluster member's leader, the cluster's log) with a timestamp the engine stamps
+ * (never decreasing, so the processor's notion of time only moves forward).
  * <p>
  * It takes order entry and the gateways' bookkeeping as gateways send them, and an operator's admin command only
- * inside an {@code AuthenticatedCommand} its {@link AdminAuthenticator} accepts: the command alone is claimed into the
- * ring, its source the key's number (gateway 0), so the journal names whose key sent it. An admin command without a
- * valid key is refused before the ring: it is never journaled, and nothing changes.
+ * inside an {@code AuthenticatedCommand} its {@link AdminAuthenticator} accepts: the command alone goes to the sink,
+ * its source the key's number (gateway 0), so the journal names whose key sent it. An admin command without a valid
+ * key is refused before the sink (before the ring, before a cluster's log): it is never journaled, and nothing
+ * changes.
  * <p>
- * When the ring is full the fragment is not dropped: the controlled poll returns ABORT and Aeron redelivers it on the
- * next poll, which pushes back on the publishers. A fragment that fails validation is counted, logged (at most one
- * line per reason per second) and, when it names a session, answered with a {@code BusinessReject} on the egress; it
- * never reaches the ring, so the journal holds only valid commands. A reject the egress does not take at once is
- * counted ({@code outbound-dropped}), not waited for.
+ * When the sink cannot take it (a full ring, a back-pressured log) the fragment is not dropped: the controlled poll
+ * returns ABORT and Aeron redelivers it on the next poll, which pushes back on the publishers. A fragment that fails
+ * validation is counted, logged (at most one line per reason per second) and, when it names a session, answered with
+ * a {@code BusinessReject} on the egress; it never reaches the ring, so the journal holds only valid commands. A
+ * reject the egress does not take at once is counted ({@code outbound-dropped}), not waited for.
  * <p>
- * Thread safety: one thread (its agent runner's); it is the only user of the input ring's sequencer.
+ * Thread safety: one thread (its agent runner's); the only producer of what its {@link CommandSink} feeds.
  */
-final class IngressAgent implements ClientIngress, ControlledFragmentHandler
+final class IngressAgent implements Agent, ControlledFragmentHandler
 {
     private static final System.Logger LOG = System.getLogger(IngressAgent.class.getName());
     private static final int FRAGMENT_LIMIT = 64;
@@ -49,8 +47,7 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
     private static final long NOT_POLLED = Long.MIN_VALUE;
 
     private final Subscription subscription;
-    private final Ring ring;
-    private final Sequencer sequencer;
+    private final CommandSink sink;
     private final EpochNanoClock epochClock;
     private final NanoClock clock;
     private final MessageValidator validator;
@@ -78,7 +75,8 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
 
     /**
      * @param subscription        the ingress stream.
-     * @param ring                the input ring, of which this agent is the only producer.
+     * @param sink                where validated commands go: the input ring, or the cluster's log.
+     * @param maxCommandLength    the longest command an input slot holds.
      * @param epochClock          stamps each command (the time the processor knows).
      * @param clock               times the log's rate limit.
      * @param rejects             the egress, where refused fragments that name a session are answered.
@@ -91,7 +89,8 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
      */
     IngressAgent(
         final Subscription subscription,
-        final Ring ring,
+        final CommandSink sink,
+        final int maxCommandLength,
         final EpochNanoClock epochClock,
         final NanoClock clock,
         final Publication rejects,
@@ -103,16 +102,15 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
         final AdminAuthenticator admin)
     {
         this.admin = admin;
-        this.maxCommandLength = ring.maxPayloadLength();
+        this.maxCommandLength = maxCommandLength;
         this.nextDeadline = nextDeadline;
         this.trace = trace;
         this.subscription = subscription;
-        this.ring = ring;
-        this.sequencer = ring.sequencer();
+        this.sink = sink;
         this.epochClock = epochClock;
         this.clock = clock;
         // An AuthenticatedCommand is longer than the command it carries: the command itself must fit a slot.
-        this.validator = new MessageValidator(AdminAuthenticator.maxEnvelopeLength(ring.maxPayloadLength()));
+        this.validator = new MessageValidator(AdminAuthenticator.maxEnvelopeLength(maxCommandLength));
         this.rejects = rejects;
         this.malformedCounter = malformedCounter;
         this.backPressureCounter = backPressureCounter;
@@ -120,12 +118,14 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
     }
 
     /**
-     * Start taking commands (after recovery, or on promotion). Until then fragments wait in the subscription's image.
+     * Start taking commands (after recovery, or when a cluster member starts to lead). Until then fragments wait in the
+     * subscription's image.
      *
      * @param epoch the primary term stamped on rejects.
      */
     public void open(final long epoch)
     {
+        admin.signedNotBefore(epochClock.nanoTime());
         this.epoch = epoch;
         this.open = true;
     }
@@ -136,6 +136,24 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
     public void close()
     {
         this.open = false;
+    }
+
+    /**
+     * Drop what waits in the ingress stream, unread (a cluster member about to lead a new term: what gateways sent
+     * while it led an earlier one, and did not get answered, they settle as in doubt; taken now, it could execute after
+     * they re-submitted it elsewhere).
+     *
+     * @return the fragments dropped.
+     */
+    int discardPending()
+    {
+        int discarded = 0;
+        int polled;
+        while ((polled = subscription.poll((buffer, offset, length, header) -> {}, FRAGMENT_LIMIT)) > 0)
+        {
+            discarded += polled;
+        }
+        return discarded;
     }
 
     public int doWork()
@@ -165,24 +183,14 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
         {
             return 0;
         }
-        final long sequence = sequencer.tryNext();
-        if (sequence < 0)
+        final int length = MessageHeaderEncoder.ENCODED_LENGTH +
+            tickEncoder.wrapAndApplyHeader(tickBuffer, 0, headerEncoder).deadlineNs(deadline).encodedLength();
+        if (!sink.offer(now, 0, TickEncoder.TEMPLATE_ID, tickBuffer, 0, length, pollNs()))
         {
             return 0;
         }
         lastTimestampNs = now;
         lastTickDeadline = deadline;
-        final int length = MessageHeaderEncoder.ENCODED_LENGTH +
-            tickEncoder.wrapAndApplyHeader(tickBuffer, 0, headerEncoder).deadlineNs(deadline).encodedLength();
-        final AtomicBuffer slots = ring.buffer();
-        final int slot = ring.slotOffset(sequence);
-        slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, now);
-        slots.putLong(slot + SlotDescriptor.SOURCE_ID_OFFSET, 0);
-        slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, TickEncoder.TEMPLATE_ID);
-        slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET, length);
-        slots.putBytes(slot + SlotDescriptor.PAYLOAD_OFFSET, tickBuffer, 0, length);
-        trace.received(sequence, pollNs());
-        sequencer.publish(sequence);
         return 1;
     }
 
@@ -224,24 +232,17 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
             return Action.CONTINUE;
         }
 
-        final long sequence = sequencer.tryNext();
-        if (sequence < 0)
-        {
-            backPressureCounter.incrementRelease();
-            return Action.ABORT;
-        }
         // Order entry, SessionStatus and GatewayBarrier name their session in the message. A user directory request
         // names no one: source 0, whatever the frame claims (an admin source is a key's, only ever stamped here).
         final long sourceId = carriesSession(templateId) ?
             buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH + SESSION_ID_BODY_OFFSET,
             MessageHeaderDecoder.BYTE_ORDER) : 0;
-        claim(sequence, sourceId, templateId, buffer, offset, length);
-        return Action.CONTINUE;
+        return offer(sourceId, templateId, buffer, offset, length) ? Action.CONTINUE : Action.ABORT;
     }
 
     /**
-     * An operator's admin command in the proof of its sender's key: checked, then the command alone goes into the
-     * ring, its source the key's number. A refusal is counted and logged, never answered.
+     * An operator's admin command in the proof of its sender's key: checked, then the command alone goes to the sink,
+     * its source the key's number. A refusal is counted and logged, never answered.
      */
     private Action onAuthenticated(final DirectBuffer buffer, final int offset, final int length, final int templateId)
     {
@@ -252,41 +253,32 @@ final class IngressAgent implements ClientIngress, ControlledFragmentHandler
             admin.refused(refusal, templateId, clock.nanoTime());
             return Action.CONTINUE;
         }
-        final long sequence = sequencer.tryNext();
-        if (sequence < 0)
-        {
-            backPressureCounter.incrementRelease();
-            return Action.ABORT; // redelivered and checked again: its nonce is remembered only once it is in
-        }
-        admin.accept(wallNs);
         final int commandOffset = admin.commandOffset();
         final int commandTemplateId = buffer.getShort(commandOffset + MessageHeaderDecoder.templateIdEncodingOffset(),
             MessageHeaderDecoder.BYTE_ORDER) & 0xFFFF;
-        claim(sequence, SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, admin.keyId()), commandTemplateId, buffer,
-            commandOffset, admin.commandLength());
+        if (!offer(SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, admin.keyId()), commandTemplateId, buffer,
+            commandOffset, admin.commandLength()))
+        {
+            return Action.ABORT; // redelivered and checked again: its nonce is remembered only once it is in
+        }
+        admin.accept(wallNs);
         return Action.CONTINUE;
     }
 
-    private void claim(
-        final long sequence,
-        final long sourceId,
-        final int templateId,
-        final DirectBuffer buffer,
-        final int offset,
-        final int length)
+    /**
+     * @return whether the sink took the command; if not, the ring or the log is full, counted as back-pressure.
+     */
+    private boolean offer(
+        final long sourceId, final int templateId, final DirectBuffer buffer, final int offset, final int length)
     {
         final long now = Math.max(epochClock.nanoTime(), lastTimestampNs);
+        if (!sink.offer(now, sourceId, templateId, buffer, offset, length, pollNs()))
+        {
+            backPressureCounter.incrementRelease();
+            return false;
+        }
         lastTimestampNs = now;
-
-        final AtomicBuffer slots = ring.buffer();
-        final int slot = ring.slotOffset(sequence);
-        slots.putLong(slot + SlotDescriptor.TIMESTAMP_OFFSET, now);
-        slots.putLong(slot + SlotDescriptor.SOURCE_ID_OFFSET, sourceId);
-        slots.putInt(slot + SlotDescriptor.TEMPLATE_ID_OFFSET, templateId);
-        slots.putInt(slot + SlotDescriptor.LENGTH_OFFSET, length);
-        slots.putBytes(slot + SlotDescriptor.PAYLOAD_OFFSET, buffer, offset, length);
-        trace.received(sequence, pollNs());
-        sequencer.publish(sequence);
+        return true;
     }
 
     /**

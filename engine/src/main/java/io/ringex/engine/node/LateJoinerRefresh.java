@@ -10,9 +10,9 @@ import org.agrona.concurrent.NanoClock;
  * book goes out as levels (BookSnapshot) and order by order (BookOrders): the market-data publisher builds its copy of
  * each book from the latter, and mends it with them should it ever fall out of step. Output only: the state is not
  * touched, and it runs between batches on the processor's thread, the output ring's only producer. A node refreshes
- * once it serves clients: a primary from the start, a standby from its promotion ({@link #enable()}).
+ * once it serves clients: a single node from the start, a cluster member while it leads ({@link #enable()}).
  * <p>
- * Thread safety: {@link #doWork()} on the processor's thread; {@link #enable()} from any thread.
+ * Thread safety: {@link #doWork()} on the processor's thread; {@link #enable()} and {@link #disable()} from any thread.
  */
 final class LateJoinerRefresh implements Agent
 {
@@ -45,11 +45,19 @@ final class LateJoinerRefresh implements Agent
     }
 
     /**
-     * Refresh from now on (a standby just promoted).
+     * Refresh from now on (a cluster member that now serves clients).
      */
     void enable()
     {
         enabled = true;
+    }
+
+    /**
+     * Refresh no more (a cluster member no longer serving clients).
+     */
+    void disable()
+    {
+        enabled = false;
     }
 
     public int doWork()

@@ -13,38 +13,34 @@ import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 
 import io.aeron.Aeron;
-import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.ringex.common.aeron.AeronBootstrap;
 import io.ringex.common.config.CommandLineOptions;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
-import io.ringex.protocol.codecs.MessageHeaderEncoder;
-import io.ringex.protocol.codecs.NewEpochEncoder;
 import io.ringex.protocol.codecs.NodeRole;
+import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 
 /**
- * The operator's {@code node} command: {@code ./ringex node status|promote|latency|counters [options]}.
+ * The operator's {@code node} command: {@code ./ringex node status|latency|counters [options]}.
  * <ul>
  *     <li>{@code status --outbound HOST:PORT [--risk-stream 1004] [--count 1]}: prints the node's next
- *     {@code EngineStatus} lines (node, role, epoch, sequences, state hash).</li>
- *     <li>{@code promote --node ID [--control HOST:PORT] [--control-stream 1020] [--epoch E] [--outbound HOST:PORT]
- *     [--risk-stream 1004]}: sends a {@code NewEpoch} to the standby's control endpoint and, with {@code --outbound},
- *     waits until that node reports itself PRIMARY (exit 0) or the timeout passes (exit 1).</li>
+ *     {@code EngineStatus} lines (node, role, epoch, sequences, state hash). With several
+ *     {@code --outbound HOST:PORT,HOST:PORT,...} (a cluster's members), one line per member, each with its commit lag
+ *     behind the most advanced, and which member leads which term.</li>
  *     <li>{@code latency [--data DIR] [--count N]}: where a command's time goes inside the node, per hop (journal,
  *     replication, processor, publishers, total), over its last status interval, read from the node's counters file
  *     on this host ({@link StageTrace}).</li>
  *     <li>{@code counters [--data DIR]}: every counter of the node's counters file on this host, one
  *     {@code label value} a line (rejects, refused admin commands, market-data recovery...).</li>
  * </ul>
- * Common options of status and promote: {@code --aeron-dir DIR} uses a running media driver (otherwise one is
- * embedded for the command's life), {@code --timeout-ms N} (10,000). {@code HOST:PORT} are the node's
- * {@code ringex.engine.control.channel} endpoint and {@code ringex.engine.outbound.channel} control address.
+ * Common options of status: {@code --aeron-dir DIR} uses a running media driver (otherwise one is embedded for the
+ * command's life), {@code --timeout-ms N} (10,000). {@code HOST:PORT} is a node's
+ * {@code ringex.engine.outbound.channel} control address.
  * <p>
  * An option the command does not take, an option without its value and a value that does not parse stop it (exit 2)
  * with a message naming the option, before it connects ({@link CommandLineOptions}). It reads no system properties
@@ -54,11 +50,10 @@ import org.agrona.concurrent.status.CountersReader;
  */
 public final class NodeControlCli
 {
-    private static final String USAGE = "usage: node status --outbound HOST:PORT [--risk-stream N] [--count N]\n" +
+    private static final String USAGE = "usage: node status --outbound HOST:PORT[,HOST:PORT...] [--risk-stream N] " +
+        "[--count N]\n" +
         "       node latency [--data DIR] [--count N]\n" +
         "       node counters [--data DIR]\n" +
-        "       node promote --node ID [--control HOST:PORT] [--control-stream N] [--epoch E]" +
-        " [--outbound HOST:PORT] [--risk-stream N]\n" +
         "       common: [--aeron-dir DIR] [--timeout-ms N]";
 
     /** A command-line tool waiting for the network: a millisecond between polls is plenty. */
@@ -95,8 +90,8 @@ public final class NodeControlCli
      */
     public int run(final String[] args)
     {
-        if (args.length == 0 || !(args[0].equals("status") || args[0].equals("promote") ||
-            args[0].equals("latency") || args[0].equals("counters")))
+        if (args.length == 0 || !(args[0].equals("status") || args[0].equals("latency") ||
+            args[0].equals("counters")))
         {
             err.println(USAGE);
             return 2;
@@ -118,12 +113,11 @@ public final class NodeControlCli
         }
         try
         {
-            return withAeron(command.aeronDirectory, (aeron) -> command.promote ? promote(aeron, command) :
-                status(aeron, command));
+            return withAeron(command.aeronDirectory, (aeron) -> status(aeron, command));
         }
         catch (final IllegalArgumentException ex)
         {
-            // Aeron's refusal of a channel built from --control or --outbound
+            // Aeron's refusal of a channel built from --outbound
             err.println(ex.getMessage());
             err.println(USAGE);
             return 2;
@@ -131,6 +125,12 @@ public final class NodeControlCli
     }
 
     private int status(final Aeron aeron, final Command command)
+    {
+        final String[] nodes = command.outbound.split(",");
+        return nodes.length == 1 ? nodeStatus(aeron, command) : clusterStatus(aeron, command, nodes);
+    }
+
+    private int nodeStatus(final Aeron aeron, final Command command)
     {
         final int count = command.count;
         final long deadline = System.nanoTime() + command.timeoutNs;
@@ -155,6 +155,81 @@ public final class NodeControlCli
             }
             return 0;
         }
+    }
+
+    /**
+     * Every member's next status, one line each, and a summary: which member leads which term, and how far each is
+     * behind the most advanced (the commit lag). Members not heard from within the timeout are named; exit 1 if no
+     * member leads.
+     */
+    private int clusterStatus(final Aeron aeron, final Command command, final String[] nodes)
+    {
+        final long deadline = System.nanoTime() + command.timeoutNs;
+        final String[] lines = new String[nodes.length];
+        final long[] committed = new long[nodes.length];
+        final long[] epochs = new long[nodes.length];
+        final NodeRole[] roles = new NodeRole[nodes.length];
+        final int[] ids = new int[nodes.length];
+        final Subscription[] statuses = new Subscription[nodes.length];
+        try
+        {
+            for (int i = 0; i < nodes.length; i++)
+            {
+                statuses[i] = subscribeStatus(aeron, nodes[i].trim(), command.riskStream);
+            }
+            int heard = 0;
+            while (heard < nodes.length && System.nanoTime() < deadline)
+            {
+                int work = 0;
+                for (int i = 0; i < nodes.length; i++)
+                {
+                    if (null != lines[i])
+                    {
+                        continue;
+                    }
+                    final int member = i;
+                    work += pollStatus(statuses[i], (line) ->
+                    {
+                        lines[member] = line;
+                        committed[member] = status.replicationSequence();
+                        epochs[member] = status.epoch();
+                        roles[member] = status.role();
+                        ids[member] = status.nodeId();
+                    });
+                    heard += null == lines[i] ? 0 : 1;
+                }
+                if (work == 0)
+                {
+                    IDLE.idle();
+                }
+            }
+        }
+        finally
+        {
+            CloseHelper.closeAll(statuses);
+        }
+        long highest = 0;
+        int leader = -1;
+        for (int i = 0; i < nodes.length; i++)
+        {
+            if (null != lines[i])
+            {
+                highest = Math.max(highest, committed[i]);
+                leader = roles[i] == NodeRole.PRIMARY && (leader < 0 || epochs[i] > epochs[leader]) ? i : leader;
+            }
+        }
+        for (int i = 0; i < nodes.length; i++)
+        {
+            out.println(null == lines[i] ? nodes[i].trim() + ": no status within the timeout (down, or unreachable)" :
+                lines[i] + " lag=" + (highest - committed[i]));
+        }
+        if (leader < 0)
+        {
+            out.println("no member leads: no majority of the members can reach each other, or an election is on");
+            return 1;
+        }
+        out.println("leader: node " + ids[leader] + ", term " + epochs[leader]);
+        return 0;
     }
 
     /**
@@ -236,65 +311,6 @@ public final class NodeControlCli
         return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1000.0);
     }
 
-    private int promote(final Aeron aeron, final Command command)
-    {
-        final int nodeId = command.nodeId;
-        final String control = "aeron:udp?endpoint=" + command.control;
-        final int controlStream = command.controlStream;
-        final long epoch = command.epoch;
-        final long deadline = System.nanoTime() + command.timeoutNs;
-        final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
-        final int length = MessageHeaderEncoder.ENCODED_LENGTH + new NewEpochEncoder()
-            .wrapAndApplyHeader(request, 0, new MessageHeaderEncoder())
-            .requestId(System.currentTimeMillis())
-            .epoch(epoch)
-            .nodeId(nodeId)
-            .encodedLength();
-
-        final String outbound = command.outbound;
-        try (Publication publication = aeron.addPublication(control, controlStream);
-            Subscription statuses = null == outbound ? null : subscribeStatus(aeron, outbound, command.riskStream))
-        {
-            long result;
-            while ((result = publication.offer(request, 0, length)) < 0)
-            {
-                if (System.nanoTime() > deadline || result == Publication.CLOSED)
-                {
-                    err.println("could not send the promotion to " + control + " stream " + controlStream + ": " +
-                        Publication.errorString(result) + " (is a standby listening there?)");
-                    return 1;
-                }
-                IDLE.idle();
-            }
-            out.println("promotion sent to node " + nodeId + " on " + control + " stream " + controlStream);
-            if (null == statuses)
-            {
-                return 0;
-            }
-            final boolean[] promoted = { false };
-            while (!promoted[0] && System.nanoTime() < deadline)
-            {
-                if (pollStatus(statuses, (line) ->
-                {
-                    if (status.nodeId() == nodeId && status.role() == NodeRole.PRIMARY)
-                    {
-                        out.println(line);
-                        promoted[0] = true;
-                    }
-                }) == 0)
-                {
-                    IDLE.idle();
-                }
-            }
-            if (!promoted[0])
-            {
-                err.println("node " + nodeId + " did not report PRIMARY within the timeout");
-                return 1;
-            }
-            return 0;
-        }
-    }
-
     private Subscription subscribeStatus(final Aeron aeron, final String outbound, final int riskStream)
     {
         return aeron.addSubscription(
@@ -364,39 +380,23 @@ public final class NodeControlCli
     {
         private static final Set<String> STATUS_OPTIONS = Set.of(
             "--outbound", "--risk-stream", "--count", "--aeron-dir", "--timeout-ms");
-        private static final Set<String> PROMOTE_OPTIONS = Set.of("--node", "--control", "--control-stream",
-            "--epoch", "--outbound", "--risk-stream", "--aeron-dir", "--timeout-ms");
 
-        final boolean promote;
         final String aeronDirectory;
         final long timeoutNs;
         final String outbound;
         final int riskStream;
         final int count;
-        final int nodeId;
-        final String control;
-        final int controlStream;
-        final long epoch;
 
         Command(final String[] args)
         {
-            promote = args[0].equals("promote");
             final CommandLineOptions options = CommandLineOptions.parse(args[0],
-                Arrays.asList(args).subList(1, args.length), promote ? PROMOTE_OPTIONS : STATUS_OPTIONS, Set.of());
+                Arrays.asList(args).subList(1, args.length), STATUS_OPTIONS, Set.of());
             options.requirePositionals(0, "options only");
             aeronDirectory = options.string("--aeron-dir", null);
             timeoutNs = TimeUnit.MILLISECONDS.toNanos(options.longValue("--timeout-ms", 10_000, 1));
-            outbound = promote ? options.string("--outbound", null) : options.required("--outbound");
+            outbound = options.required("--outbound");
             riskStream = options.intValue("--risk-stream", 1004, 1);
             count = options.intValue("--count", 1, 1);
-            if (promote)
-            {
-                options.required("--node");
-            }
-            nodeId = options.intValue("--node", 0, 0);
-            control = options.string("--control", "localhost:40120");
-            controlStream = options.intValue("--control-stream", 1020, 1);
-            epoch = options.longValue("--epoch", 0, 0);
         }
     }
 }

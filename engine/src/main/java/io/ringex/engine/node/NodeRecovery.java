@@ -2,7 +2,6 @@ package io.ringex.engine.node;
 
 import io.ringex.engine.processor.BusinessLogicProcessor;
 import io.ringex.engine.processor.SnapshotDescriptor;
-import io.ringex.engine.replication.ReportWindow;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalReader;
 import io.ringex.journal.JournalVerifier;
@@ -11,7 +10,7 @@ import io.ringex.journal.SnapshotStore;
 /**
  * A node's recovery before it starts its agents: verify the journal (refusing a gap in the middle unless allowed),
  * restore the newest valid snapshot, and replay the journal after it into the processor, whose output the caller
- * points where it wants (discarded, or a standby's {@link ReportWindow}).
+ * points where it wants (discarded, or a cluster follower's {@link io.ringex.engine.cluster.ReportWindow}).
  * <p>
  * Thread safety: the thread that launches the node, before any agent runs.
  */
@@ -20,7 +19,6 @@ final class NodeRecovery
     private static final System.Logger LOG = System.getLogger(NodeRecovery.class.getName());
 
     long lastSequence;
-    int lastChecksum;
     long recoveredCommands;
 
     /**
@@ -31,20 +29,7 @@ final class NodeRecovery
      */
     static NodeRecovery recover(final EngineContext ctx, final Journal journal, final BusinessLogicProcessor processor)
     {
-        final JournalVerifier.Report report = JournalVerifier.verify(journal);
-        LOG.log(System.Logger.Level.INFO, "journal {0}: {1}", ctx.journalDirectory(), report);
-        if (report.tornTail())
-        {
-            LOG.log(System.Logger.Level.WARNING, "journal ends with a torn record: a crash cut it short before it " +
-                "was processed; it is ignored and its sequence will be written again");
-        }
-        if (!report.isClean() && !ctx.allowJournalGaps())
-        {
-            throw new IllegalStateException("journal has a gap in the middle (" + report.firstProblem() + "): " +
-                "refusing to start; inspect with `journal verify`, and start with ringex.engine.journal.allow.gaps=" +
-                "true only if the commands after the gap should be applied without those missing");
-        }
-
+        final JournalVerifier.Report report = verify(ctx, journal);
         long fromSequence = 1;
         final SnapshotStore.Snapshot snapshot = new SnapshotStore(ctx.snapshotDirectory()).loadNewest(
             SnapshotDescriptor.VERSION, (problem) -> LOG.log(System.Logger.Level.WARNING,
@@ -81,7 +66,6 @@ final class NodeRecovery
             {
                 throw new IllegalStateException("journal replay stopped: " + reader.problem());
             }
-            result.lastChecksum = reader.lastChecksum();
         }
         if (result.recoveredCommands > 0)
         {
@@ -91,5 +75,40 @@ final class NodeRecovery
         }
         result.lastSequence = Math.max(last[0], report.lastSequence());
         return result;
+    }
+
+    /**
+     * A cluster member's start: only verify the journal (refusing a gap in the middle unless allowed). Its processor
+     * starts from the cluster's snapshot and log.
+     *
+     * @param ctx     the node's configuration.
+     * @param journal its open journal.
+     * @return the journal's last sequence; no commands replayed.
+     */
+    static NodeRecovery verifyOnly(final EngineContext ctx, final Journal journal)
+    {
+        final JournalVerifier.Report report = verify(ctx, journal);
+        final NodeRecovery result = new NodeRecovery();
+        result.lastSequence = report.lastSequence();
+        return result;
+    }
+
+    private static JournalVerifier.Report verify(final EngineContext ctx, final Journal journal)
+    {
+        final JournalVerifier.Report report = JournalVerifier.verify(journal);
+        LOG.log(System.Logger.Level.INFO, "journal {0}: {1}", ctx.journalDirectory(), report);
+        if (report.tornTail())
+        {
+            LOG.log(System.Logger.Level.WARNING, "journal ends with a torn record: a crash cut it short before it " +
+                "was processed; it is ignored and its sequence will be written again");
+        }
+        if (!report.isClean() && !ctx.allowJournalGaps())
+        {
+            throw new IllegalStateException("journal has a gap in the middle (" + report.firstProblem() + "): " +
+                "refusing to start; inspect with `journal verify`, and start with ringex.engine.journal.allow.gaps=" +
+                "true only if the commands after the gap should be applied without those missing");
+        }
+
+        return report;
     }
 }

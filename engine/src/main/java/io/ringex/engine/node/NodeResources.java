@@ -6,8 +6,7 @@ import java.util.List;
 import io.aeron.Aeron;
 import io.ringex.common.aeron.AeronBootstrap;
 import io.ringex.engine.processor.BusinessLogicProcessor;
-import io.ringex.engine.replication.ActingRole;
-import io.ringex.engine.replication.ReportWindow;
+import io.ringex.engine.cluster.ReportWindow;
 import io.ringex.engine.ring.ProducerType;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.SequenceBase;
@@ -29,8 +28,8 @@ import org.agrona.concurrent.status.AtomicCounter;
  * needs, and closed here in reverse: the Aeron client (and embedded driver), the counters file, the input and output
  * rings, the processor and its sinks, the journal, and what recovery found (the processor restored and replayed, the
  * sequence base). Then the input side every role has: the journal stage (and its pretoucher), the snapshot writer, the
- * latency histogram and the counters the status reports. The role's agents ({@link PrimaryAgents},
- * {@link StandbyAgents}) are built from these and add the streams and agents of their role; nothing here is filled in
+ * latency histogram and the counters the status reports. The role's agents ({@link SingleNodeAgents},
+ * {@link ClusterAgents}) are built from these and add the streams and agents of their role; nothing here is filled in
  * after construction but the work {@link #outputFullWait} does under COMPACT, which the role's agents set.
  * <p>
  * Recovery runs here, before any stream the node's peers or clients could fill is opened.
@@ -57,9 +56,9 @@ final class NodeResources implements AutoCloseable
     final RingEventSink ringSink;
     /** How the processor waits for output-ring slots: COMPACT gives it the publishers to run meanwhile. */
     final WorkingIdleStrategy outputFullWait;
-    /** The processor's sink: discards (or fills a standby's window) until the node serves clients. */
+    /** The processor's sink: discards (or fills a follower's report window) until the node serves clients. */
     final SwitchableEventSink sink;
-    /** A standby's recent client reports, re-sent if it is promoted; null on a primary. */
+    /** A cluster follower's recent client reports, re-sent if it leads; null on a single node. */
     final ReportWindow reportWindow;
     final BusinessLogicProcessor processor;
     final Journal journal;
@@ -81,8 +80,8 @@ final class NodeResources implements AutoCloseable
     final AtomicCounter backPressure;
     /** Client-bound events not sent: the publishers' (no subscriber, retries spent) and the ingress's rejects. */
     final AtomicCounter dropped;
-    final AtomicCounter replicated;
-    final AtomicCounter degraded;
+    /** A cluster member's last command taken from the committed log. */
+    final AtomicCounter committed;
     final AtomicCounter accepted;
     final AtomicCounter trades;
     final AtomicCounter rejects;
@@ -122,9 +121,11 @@ final class NodeResources implements AutoCloseable
             outputFullWait = new WorkingIdleStrategy(ctx.newIdleStrategy());
             ringSink = new RingEventSink(outputRing, outputFullWait);
             sink = new SwitchableEventSink(ctx.outputSlotLength());
-            // A standby keeps its recent reports to re-send them if promoted; a primary's replay output is discarded.
-            reportWindow = ctx.role() == EngineContext.Role.PRIMARY ? null :
-                new ReportWindow(ctx.reportWindowBytes(), outputRing.maxPayloadLength());
+            // A cluster member keeps its recent reports while it does not serve clients, to re-send them when it comes
+            // to lead; a single node's replay output is discarded.
+            final boolean clusterMember = ctx.replicationMode() == EngineContext.ReplicationMode.CLUSTER;
+            reportWindow = clusterMember ? new ReportWindow(ctx.reportWindowBytes(), outputRing.maxPayloadLength()) :
+                null;
             sink.target(reportWindow);
             // Every error the processor catches is counted (the status's ERRORS); the first ones are also logged with
             // their stack, the rest only counted, so a stream of poison commands cannot flood the log.
@@ -132,7 +133,10 @@ final class NodeResources implements AutoCloseable
                 ThrottledErrorLog.of(BusinessLogicProcessor.class.getName(), "processor", clock));
 
             journal = Journal.open(ctx.journalDirectory(), ctx.durability());
-            final NodeRecovery recovery = NodeRecovery.recover(ctx, journal, processor);
+            // A cluster member's processor starts from the cluster's snapshot and log (its service restores it): its
+            // journal is only checked here, and what it holds is compared with the log as the log is replayed.
+            final NodeRecovery recovery = clusterMember ? NodeRecovery.verifyOnly(ctx, journal) :
+                NodeRecovery.recover(ctx, journal, processor);
             recoveredCommands = recovery.recoveredCommands;
             sequences = new SequenceBase(recovery.lastSequence + 1);
 
@@ -140,12 +144,12 @@ final class NodeResources implements AutoCloseable
             adminAuthenticator = new AdminAuthenticator(ctx.adminKeys(), ctx.adminAuthWindowNs(),
                 inputRing.maxPayloadLength(), counters.newCounter("ingress-admin-refused"));
             backPressure = counters.newCounter("ingress-back-pressure");
-            replicated = counters.newCounter("replication-acked-sequence");
-            degraded = counters.newCounter("replication-degraded");
+            committed = counters.newCounter("cluster-committed-sequence");
             dropped = counters.newCounter("outbound-dropped");
 
             final JournalWriter journalWriter = journal.newWriter(recovery.lastSequence);
-            journalHandler = new JournalStage(journalWriter, sequences, recovery.lastChecksum);
+            journalHandler = new JournalStage(journalWriter, sequences,
+                clusterMember ? journal : null, recovery.lastSequence);
             pretoucher = ctx.journalPretouchBytes() > 0 ?
                 new JournalPretoucher(journalWriter, ctx.journalPretouchBytes()) : null;
             trace = new StageTrace(inputRing.capacity(), sequences, counters);

@@ -31,9 +31,8 @@ import org.agrona.concurrent.SleepingMillisIdleStrategy;
  * <p>
  * COMPACT is safe because nothing on its thread waits for work that only the same thread does without doing that
  * work while it waits: the processor, waiting for output-ring slots, runs the publishers
- * ({@link RingEventSink#whileFull}); a SYNC replication stage, waiting for the standby, runs the catch-up server, the
- * publishers and the peer monitor that reads the acknowledgements ({@link ReplicationToStandby}); a promotion,
- * waiting for input-ring slots, runs the stages behind it ({@link StandbyAgents}).
+ * ({@link RingEventSink#whileFull}); a cluster member's service, waiting for input-ring slots, is on the cluster
+ * container's own thread, never this one.
  * <p>
  * Thread safety: started and closed on the thread that launches and closes the node.
  */

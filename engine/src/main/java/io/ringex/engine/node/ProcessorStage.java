@@ -42,8 +42,9 @@ final class ProcessorStage implements SlotHandler
     private final long snapshotEveryCommands;
     private final long bookSnapshotIntervalNs;
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(1 << 20);
-    private final PromotionHandoff promotion;
+    private final ClusterHandoff handoff;
     private final StageTrace trace;
+    private Runnable takeSnapshotListener;
     private long lastSnapshotSequence;
     private long nextBookSnapshotNs;
 
@@ -57,7 +58,8 @@ final class ProcessorStage implements SlotHandler
      * @param snapshots              writes state snapshots off this thread.
      * @param snapshotEveryCommands  commands between automatic snapshots.
      * @param bookSnapshotIntervalNs command time between full books on the market data.
-     * @param promotion              a standby's hand-off to clients at its promotion command; null on a primary.
+     * @param handoff                a cluster member's: whom its output serves from a {@code NewEpoch} on; null on
+     *                               a single node.
      * @param nextDeadline           where the processor's earliest deadline is published for the ingress.
      * @param trace                  told each command processed (its own clock, never the processor's).
      */
@@ -71,7 +73,7 @@ final class ProcessorStage implements SlotHandler
         final BackgroundSnapshotWriter snapshots,
         final long snapshotEveryCommands,
         final long bookSnapshotIntervalNs,
-        final PromotionHandoff promotion,
+        final ClusterHandoff handoff,
         final AtomicCounter nextDeadline,
         final StageTrace trace)
     {
@@ -86,7 +88,7 @@ final class ProcessorStage implements SlotHandler
         this.snapshots = snapshots;
         this.snapshotEveryCommands = snapshotEveryCommands;
         this.bookSnapshotIntervalNs = bookSnapshotIntervalNs;
-        this.promotion = promotion;
+        this.handoff = handoff;
         this.lastSnapshotSequence = sequences.firstCommandSequence() - 1;
     }
 
@@ -111,6 +113,10 @@ final class ProcessorStage implements SlotHandler
         if (snapshotDue(templateId, commandSequence))
         {
             snapshot(commandSequence, timestampNs);
+            if (null != takeSnapshotListener && templateId == TakeSnapshotDecoder.TEMPLATE_ID)
+            {
+                takeSnapshotListener.run();
+            }
         }
         if (endOfBatch)
         {
@@ -127,11 +133,11 @@ final class ProcessorStage implements SlotHandler
         final long timestampNs,
         final int templateId)
     {
-        if (null != promotion && templateId == NewEpochDecoder.TEMPLATE_ID && promotion.isDue(sequence))
+        if (null != handoff && templateId == NewEpochDecoder.TEMPLATE_ID)
         {
-            // The command this standby wrote to promote itself: clients hear of everything from here on (and first
-            // the recent reports the old primary may not have sent, which stamp their own commands on the sink).
-            promotion.handOff();
+            // Clients may hear of everything from here on (and first the recent reports the old primary may not have
+            // sent, which stamp their own commands on the sink), or no longer.
+            handoff.onNewEpoch(sequence, commandSequence, buffer, slotOffset + SlotDescriptor.PAYLOAD_OFFSET);
         }
         sink.command(commandSequence, timestampNs);
         processor.onCommand(
@@ -158,6 +164,14 @@ final class ProcessorStage implements SlotHandler
             // Once a batch: when the state next needs the clock (an expiry, a scheduled phase), for the ingress.
             nextDeadline.setRelease(processor.nextDeadlineNs());
         }
+    }
+
+    /**
+     * @param listener told of each {@code TakeSnapshot} command (a cluster member's leader asks the cluster for one).
+     */
+    void takeSnapshotListener(final Runnable listener)
+    {
+        this.takeSnapshotListener = listener;
     }
 
     private boolean snapshotDue(final int templateId, final long commandSequence)

@@ -14,7 +14,7 @@ import org.agrona.concurrent.IdleStrategy;
  * and {@link #publish()} makes every committed slot visible to the publishers at once, which the processor stage does
  * after each command. One cursor store per command instead of one per event: each store takes the cursor's cache line
  * back from the publishers polling it, and a command makes three events on average. A long run of events without a
- * {@code publish()} (a promotion re-sending its report window) is published every {@link #MAX_UNPUBLISHED} events,
+ * {@code publish()} (a new leader re-sending its report window) is published every {@link #MAX_UNPUBLISHED} events,
  * so the claims never wait for slots that only their own publication would free. A full output ring makes the
  * processor wait (it never drops an event); the publishers behind it are what it waits for.
  * <p>

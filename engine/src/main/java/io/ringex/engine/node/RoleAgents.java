@@ -5,15 +5,15 @@ import java.util.List;
 import org.agrona.concurrent.Agent;
 
 /**
- * The agents of a node in the role it starts in ({@link PrimaryAgents} or {@link StandbyAgents}), built from its
- * {@link NodeResources}, for {@link NodeThreads} to put on threads.
+ * The agents of a node, a single node's ({@link SingleNodeAgents}) or a cluster member's ({@link ClusterAgents}),
+ * built from its {@link NodeResources}, for {@link NodeThreads} to put on threads.
  * <p>
  * Thread safety: built, opened and stopped on the thread that launches and closes the node.
  */
 interface RoleAgents
 {
     /**
-     * @return the input side's agents: the input ring's producer first, then its stages before the processor's.
+     * @return the input side's agents: the ingress first, then the input ring's stages before the processor's.
      */
     List<Agent> inputAgents();
 
@@ -33,17 +33,12 @@ interface RoleAgents
     Agent marketDataRecovery();
 
     /**
-     * @return the agents of the processor's thread every role has.
+     * @return the agents of the processor's thread every node has.
      */
     ProcessorAgents processing();
 
     /**
-     * @return the node's replication to a standby, or null if it has none.
-     */
-    ReplicationToStandby replication();
-
-    /**
-     * Take up the role, once the agents run: a primary opens its ingress, a standby announces itself.
+     * Take up the role, once the agents run: a single node opens its ingress.
      */
     void open();
 

@@ -41,11 +41,12 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * Memory: arrays of the input ring's capacity, indexed by ring sequence. A stage writes its stamp before it releases
  * its sequence, and a slot is not reused until the processor has passed it, so the processor reads the stamps of the
- * commands it handles without a lock; the ingress tags each slot with its sequence, so commands another producer put
- * in the ring (a standby's replicated commands) are told apart and not measured. The publishers read the processor's
- * stamps under a sequence tag written after them (a seqlock: the processor may already reuse the entry when the
- * publishers lag a whole ring behind; that sample is then skipped). Nothing is allocated per command: each hop has an
- * HdrHistogram {@link SingleWriterRecorder} (the stage's thread writes, the status agent swaps the interval out).
+ * commands it handles without a lock; the ingress tags each slot with its sequence, so commands another producer put in
+ * the ring (a cluster member's commands from the log, replayed after a restart) are told apart and not measured. The
+ * publishers read the processor's stamps under a sequence tag written after them (a seqlock: the processor may already
+ * reuse the entry when the publishers lag a whole ring behind; that sample is then skipped). Nothing is allocated per
+ * command: each hop has an HdrHistogram {@link SingleWriterRecorder} (the stage's thread writes, the status agent swaps
+ * the interval out).
  * <p>
  * Thread safety: {@link #received} on the input ring's producer's thread; {@link #journaled}'s and
  * {@link #replicated}'s handlers on their stages' threads; {@link #processed} on the processor's; {@link #published}'s

@@ -3,11 +3,9 @@ package io.ringex.engine.node;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.aeron.Publication;
+import io.ringex.engine.cluster.Leadership;
 import io.ringex.engine.processor.BusinessLogicProcessor;
 import io.ringex.engine.processor.VenueStatistics;
-import io.ringex.engine.replication.ActingRole;
-import io.ringex.engine.replication.Promotion;
-import io.ringex.engine.replication.ReplicationStage;
 import io.ringex.engine.ring.SequenceBase;
 import io.ringex.protocol.codecs.EngineCounter;
 import io.ringex.protocol.codecs.EngineStatusEncoder;
@@ -23,15 +21,13 @@ import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * Publishes {@code EngineStatus} on the risk stream every interval, and at once when the node's role or epoch changes
- * (a promotion, fencing) so gateways following the pair switch without waiting an interval: role and epoch, while
- * PRIMARY the first command sequence of its epoch (gateways tell a new primary's new commands from its re-sent window
- * by it), the rings' sequences, journal and replication progress, counters, rejects by reason, latency percentiles
- * since the previous status, and the state hash. Replication progress is the sequence the standby has acknowledged
- * while this node replicates, and the field's null value ({@link EngineStatusEncoder#replicationSequenceNullValue()})
- * while it does not: replication off, or a standby not (yet) promoted. So a reader never takes a node that replicates
- * nothing for one whose standby falls ever further behind. It shares the processor's thread (it is composed with the
- * processor's stage), so it may read the processor's state between batches; it is also how other threads get a state
- * hash ({@link #stateHash(long)}).
+ * (a cluster member taking or losing the lead), so gateways following the members switch without waiting an interval:
+ * role and epoch (a cluster's leadership term), while PRIMARY the first command sequence of its epoch (gateways tell a
+ * new leader's new commands from its re-sent window by it), the rings' sequences, journal progress, a cluster member's
+ * committed sequence (the field's null value, {@link EngineStatusEncoder#replicationSequenceNullValue()}, on a single
+ * node), counters, rejects by reason, latency percentiles since the previous status, and the state hash. It shares the
+ * processor's thread (it is composed with the processor's stage), so it may read the processor's state between
+ * batches; it is also how other threads get a state hash ({@link #stateHash(long)}).
  * <p>
  * Thread safety: {@link #doWork()} on the processor's thread; {@link #stateHash(long)} from any thread.
  */
@@ -50,14 +46,12 @@ final class StatusAgent implements Agent
     private final AtomicCounter accepted;
     private final AtomicCounter trades;
     private final AtomicCounter rejects;
-    private final AtomicCounter errors;
-    private final AtomicCounter replicated;
+    private final AtomicCounter committed;
     private final BackgroundSnapshotWriter snapshots;
     private final Histogram latency;
     private final StageTrace trace;
     private final ActingRole role;
-    private final ReplicationStage replication;
-    private final Promotion promotion;
+    private final Leadership leadership;
     private final Publication publication;
     private final EpochNanoClock epochClock;
     private final NanoClock clock;
@@ -81,16 +75,14 @@ final class StatusAgent implements Agent
      * @param resources         the node's processor, rings, journal stage, counters, snapshots, latency, role,
      *                          clocks and configuration.
      * @param processorSequence the processor stage's sequence.
-     * @param replication       the node's replication stage, or null if it has none.
-     * @param promotion         a standby's promotion, or null on a node started as primary: the epoch it was promoted
-     *                          to, and where its epoch started.
+     * @param leadership        a cluster member's leadership (its role, where its epoch started), or null on a
+     *                          single node.
      * @param publication       the risk stream.
      */
     StatusAgent(
         final NodeResources resources,
         final AtomicCounter processorSequence,
-        final ReplicationStage replication,
-        final Promotion promotion,
+        final Leadership leadership,
         final Publication publication)
     {
         this.processor = resources.processor;
@@ -104,14 +96,12 @@ final class StatusAgent implements Agent
         this.accepted = resources.accepted;
         this.trades = resources.trades;
         this.rejects = resources.rejects;
-        this.errors = resources.degraded;
-        this.replicated = resources.replicated;
+        this.committed = resources.committed;
         this.snapshots = resources.snapshots;
         this.latency = resources.latency;
         this.trace = resources.trace;
         this.role = resources.role;
-        this.replication = replication;
-        this.promotion = promotion;
+        this.leadership = leadership;
         this.publication = publication;
         this.epochClock = resources.epochClock;
         this.clock = resources.clock;
@@ -139,10 +129,10 @@ final class StatusAgent implements Agent
             trace.report();
             work++;
         }
-        else if ((role.get() != publishedRole || epoch(role.get()) != publishedEpoch) && now >= nextChangeRetryNs)
+        else if ((role() != publishedRole || epoch(role()) != publishedEpoch) && now >= nextChangeRetryNs)
         {
             // A new role or epoch is announced at once, and again every CHANGE_RETRY_NS until the publication takes
-            // it (a subscriber may not be connected yet): a gateway must not wait an interval to learn of a promotion.
+            // it (a subscriber may not be connected yet): a gateway must not wait an interval to learn of a new leader.
             nextChangeRetryNs = now + CHANGE_RETRY_NS;
             publish();
             work++;
@@ -151,7 +141,7 @@ final class StatusAgent implements Agent
     }
 
     /**
-     * Publish a status now, on the processor's thread (a promoted standby's hand-off, before its re-sent window).
+     * Publish a status now, on the processor's thread (a new leader's hand-off, before its re-sent window).
      */
     void announce()
     {
@@ -184,28 +174,47 @@ final class StatusAgent implements Agent
     private long epoch(final NodeRole role)
     {
         final long processorEpoch = processor.state().epoch();
-        // A promoted standby's processor takes the new epoch on only when it reaches the promotion command: a status
-        // between the two must not claim PRIMARY at the old epoch.
-        return role == NodeRole.PRIMARY && null != promotion ?
-            Math.max(processorEpoch, promotion.epoch()) : processorEpoch;
+        // A cluster leader's processor takes the new epoch on only when it processes the NewEpoch that hands it over
+        // to clients: a status announced just before must not claim PRIMARY at the old epoch.
+        if (role != NodeRole.PRIMARY)
+        {
+            return processorEpoch;
+        }
+        return null == leadership ? processorEpoch : Math.max(processorEpoch, leadership.handedOffTerm());
     }
 
     /**
-     * @return the first command sequence handled as primary in the current epoch: a primary's first after recovery,
-     * a promoted standby's promotion command. Read only while the role is PRIMARY.
+     * @return the first command sequence handled as primary in the current epoch: a single node's first after
+     * recovery, a cluster leader's NewEpoch. Read only while the role is PRIMARY.
      */
     private long epochStartSequence()
     {
-        return null == promotion ? sequences.firstCommandSequence() :
-            sequences.commandSequence(promotion.promotionSequence());
+        return null == leadership ? sequences.firstCommandSequence() : leadership.epochStartSequence();
+    }
+
+    /**
+     * @return the role the node acts in now: a cluster member's from its leadership (PRIMARY only while it leads the
+     * term its output serves), any other node's as set on it.
+     */
+    NodeRole role()
+    {
+        if (null == leadership)
+        {
+            return role.get();
+        }
+        if (leadership.isPrimary())
+        {
+            return NodeRole.PRIMARY;
+        }
+        return null == leadership.role() ? NodeRole.RECOVERING : NodeRole.STANDBY;
     }
 
     private void publish()
     {
         final Histogram interval = latency;
-        // Read the role once: another thread (promotion, fencing) may change it; a change after this read publishes
+        // Read the role once: another thread (the cluster's service) may change it; a change after this read publishes
         // again on the next duty cycle.
-        final NodeRole nowRole = role.get();
+        final NodeRole nowRole = role();
         final long nowEpoch = epoch(nowRole);
         encoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
             .epoch(nowEpoch)
@@ -215,7 +224,7 @@ final class StatusAgent implements Agent
             .ringCapacity(ringCapacity)
             .ingressSequence(sequences.commandSequence(inputCursor.get()))
             .journalSequence(sequences.commandSequence(journalSequence.get()))
-            .replicationSequence(null != replication && replication.isActive() ? replicated.get() :
+            .replicationSequence(null != leadership ? committed.get() :
                 EngineStatusEncoder.replicationSequenceNullValue())
             .processorSequence(sequences.commandSequence(processorSequence.get()))
             .outputSequence(outputCursor.get())
@@ -240,7 +249,7 @@ final class StatusAgent implements Agent
         counters.next().counter(EngineCounter.REJECTS).value(statistics.rejects());
         counters.next().counter(EngineCounter.MALFORMED_INGRESS).value(malformed.get());
         counters.next().counter(EngineCounter.BACK_PRESSURE_EVENTS).value(backPressure.get());
-        counters.next().counter(EngineCounter.ERRORS).value(errors.get() + processor.errorCount());
+        counters.next().counter(EngineCounter.ERRORS).value(processor.errorCount());
         counters.next().counter(EngineCounter.OPEN_ORDERS).value(processor.state().orders().size());
 
         int nonZero = 0;

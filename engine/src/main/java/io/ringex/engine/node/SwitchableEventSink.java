@@ -5,8 +5,8 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * The processor's sink, which the node points at a scratch buffer while it replays the journal or runs as a standby
- * (clients already got those events from the primary), or at a standby's report window, and at the output ring once it
+ * The processor's sink, which the node points at a scratch buffer while it replays the journal or follows a cluster's
+ * leader (clients get those events from the leader), or at a follower's report window, and at the output ring once it
  * serves clients. Everything goes to the target of the moment, the command stamp included.
  * <p>
  * Thread safety: the processor's thread; {@link #target} is switched on that thread or before it starts.

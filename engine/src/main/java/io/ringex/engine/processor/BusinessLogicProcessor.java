@@ -52,7 +52,7 @@ import org.agrona.MutableDirectBuffer;
  * counted, handed to the error handler and answered with a BusinessReject (MALFORMED, text "internal error").
  * <p>
  * Snapshots: call {@link #writeSnapshot} between batches (after {@link #onEndOfBatch}); {@link #restore} into a new
- * processor before its first command. {@link #stateHash} must agree between primary, standby and any replay.
+ * processor before its first command. {@link #stateHash} must agree between the cluster's members and any replay.
  * <p>
  * Threading: every method is for the single business-logic thread, except construction.
  */

@@ -17,7 +17,7 @@ public interface EventSink
 {
     /**
      * The command whose events follow, told by whoever runs the processor before each command: a sink that stamps or
-     * files events by their command (the output ring, a standby's report window) keeps it; others ignore it.
+     * files events by their command (the output ring, a follower's report window) keeps it; others ignore it.
      *
      * @param commandSequence the command's sequence.
      * @param timestampNs     the command's ingress time.

@@ -9,7 +9,7 @@ import org.agrona.ExpandableArrayBuffer;
 import java.nio.ByteOrder;
 
 /**
- * A 64-bit hash of the whole business state, for checking replay and standby against the primary.
+ * A 64-bit hash of the whole business state, for checking a replay and the cluster's members against each other.
  * <p>
  * It covers the canonical snapshot image ({@link SnapshotWriter}: books' static and market-data state, accounts,
  * positions, open orders, id counters, epoch, kill switch; the last sequence is left out so a node that replayed

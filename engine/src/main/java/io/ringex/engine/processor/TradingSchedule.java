@@ -24,8 +24,8 @@ import org.agrona.collections.IntHashSet;
  * held again at the close, and DAY orders expire at the end of day.
  * <p>
  * The transitions happen on the ring's clock ({@link Clocked}): before a command whose timestamp has passed the next
- * transition, every transition due is applied in order, so the live node, its standby and a replay of the journal
- * apply them at the same command. When the venue is idle the node journals a Tick at the transition's time. A
+ * transition, every transition due is applied in order, so the live node, every cluster member and a replay of the
+ * journal apply them at the same command. When the venue is idle the node journals a Tick at the transition's time. A
  * transition that fell while the node was down is applied at the first command after it, in order (an open and the
  * close after it both, if both were missed).
  * <p>

@@ -10,7 +10,7 @@ import java.util.List;
  * The venue's users, as engine state: who may log on to a gateway (the credential hash), which accounts each may
  * trade (or, for a drop-copy role, see), its role, its FIX SenderCompID, whether its FIX sessions cancel on
  * disconnect and with what grace, its throttle, and whether it is enabled.
- * Gateways learn the users from the engine's events, so every gateway and a promoted standby agree; the journal holds
+ * Gateways learn the users from the engine's events, so every gateway and every cluster member agree; the journal holds
  * every change with the operator who made it. Kept in creation order for deterministic walks (snapshot, hash,
  * directory answers).
  * <p>

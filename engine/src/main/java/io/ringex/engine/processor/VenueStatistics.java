@@ -4,9 +4,10 @@ import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.RejectReason;
 
 /**
- * What the processor has decided since the venue began: orders accepted, trades, rejects in all and by reason. Part
- * of the engine's state (written in snapshots, so in the state hash), so a restarted node, a standby and a replay all
- * report the same counts as the node that decided them. Counted as the events are encoded ({@link EventEncoder}).
+ * What the processor has decided since the venue began: orders accepted, trades, rejects in all and by reason. Part of
+ * the engine's state (written in snapshots, so in the state hash), so a restarted node, every cluster member and a
+ * replay all report the same counts as the node that decided them. Counted as the events are encoded ({@link
+ * EventEncoder}).
  * <p>
  * Thread safety: written on the processor's thread; read there (the status agent runs on it too).
  */

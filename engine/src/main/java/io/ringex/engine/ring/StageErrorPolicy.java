@@ -5,7 +5,7 @@ package io.ringex.engine.ring;
  * counted error handler, so it is logged and the stage's error counter goes up.
  * <p>
  * The journal stage and the replication stage MUST use {@link #HALT}: if they skipped a slot, the business logic
- * processor (gated on them) would act on a command that is not durable or not on the standby, and an acknowledged
+ * processor (gated on them) would act on a command that is not durable, and an acknowledged
  * order could be lost in a fail-over. Stages whose loss of one event is tolerable (metrics, market data) may use
  * {@link #SKIP}.
  * <p>

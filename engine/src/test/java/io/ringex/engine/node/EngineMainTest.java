@@ -35,7 +35,7 @@ class EngineMainTest
     @Test
     void aTypoedKeyStopsTheNodeNamingTheKeyAndTheOneMeant() throws IOException
     {
-        final ConfigurationException ex = refused(file("ringex.engine.replication.mod=SYNC"));
+        final ConfigurationException ex = refused(file("ringex.engine.replication.mod=CLUSTER"));
         assertTrue(ex.getMessage().contains(
             "ringex.engine.replication.mod: unknown key (did you mean ringex.engine.replication.mode?)"),
             ex.getMessage());
@@ -55,12 +55,12 @@ class EngineMainTest
         assertTrue(size.getMessage().contains("ringex.engine.input.ring.capacity: must be a size") &&
             size.getMessage().contains("'16kb'"), size.getMessage());
 
-        final ConfigurationException mode = refused(file("ringex.engine.replication.mode=SYN"));
-        assertTrue(mode.getMessage().contains("ringex.engine.replication.mode: must be one of [OFF, ASYNC, SYNC]"),
-            mode.getMessage());
+        final ConfigurationException mode = refused(file("ringex.engine.replication.mode=SYNC"));
+        assertTrue(mode.getMessage().contains(
+            "ringex.engine.replication.mode: must be one of [OFF, CLUSTER]"), mode.getMessage());
 
-        final ConfigurationException duration = refused(file("ringex.engine.replication.ack.timeout=2 seconds"));
-        assertTrue(duration.getMessage().contains("ringex.engine.replication.ack.timeout: must be a duration"),
+        final ConfigurationException duration = refused(file("ringex.engine.status.interval=2 seconds"));
+        assertTrue(duration.getMessage().contains("ringex.engine.status.interval: must be a duration"),
             duration.getMessage());
 
         final ConfigurationException bool = refused(file("ringex.engine.journal.allow.gaps=yes"));
@@ -81,10 +81,22 @@ class EngineMainTest
     }
 
     @Test
+    void aClusterWhoseTimeoutsAeronClusterWouldRefuseStopsTheNodeNamingTheKey() throws IOException
+    {
+        final ConfigurationException ex = refused(file("ringex.engine.replication.mode=CLUSTER",
+            "ringex.engine.cluster.members=1=localhost:20000,2=localhost:20010,3=localhost:20020",
+            "ringex.engine.cluster.secret=a-secret-of-16-characters-or-more",
+            "ringex.engine.cluster.leader.heartbeat.timeout=3s", "ringex.engine.cluster.startup.canvass.timeout=5s"));
+        assertTrue(ex.getMessage().contains("ringex.engine.cluster.startup.canvass.timeout") &&
+            ex.getMessage().contains("must be at least twice ringex.engine.cluster.leader.heartbeat.timeout"),
+            ex.getMessage());
+    }
+
+    @Test
     void aDurationWithoutAUnitIsNanosecondsSoAnOldMillisecondValueIsRefused() throws IOException
     {
-        final ConfigurationException ex = refused(file("ringex.engine.replication.ack.timeout=2000"));
-        assertTrue(ex.getMessage().endsWith("ringex.engine.replication.ack.timeout: must be at least 1ms (a number " +
+        final ConfigurationException ex = refused(file("ringex.engine.status.interval=2000"));
+        assertTrue(ex.getMessage().endsWith("ringex.engine.status.interval: must be at least 1ms (a number " +
             "without a unit is nanoseconds) (was '2us')"), ex.getMessage());
     }
 
@@ -95,14 +107,15 @@ class EngineMainTest
             "ringex.engine.input.ring.capacity=4k",
             "ringex.engine.input.slot.length=512",
             "ringex.engine.output.slot.length=2k",
-            "ringex.engine.standby.report.window.bytes=8m",
+            "ringex.engine.cluster.report.window.bytes=8m",
             "ringex.engine.journal.pretouch.bytes=0",
             "ringex.engine.status.interval=250ms",
-            "ringex.engine.replication.ack.timeout=3s",
-            "ringex.engine.replication.heartbeat.interval=50ms",
-            "ringex.engine.standby.auto.promote=2s",
+            "ringex.engine.cluster.leader.heartbeat.timeout=2s",
+            "ringex.engine.cluster.leader.heartbeat.interval=50ms",
             "ringex.engine.marketdata.snapshot.interval=10s",
-            "ringex.engine.replication.mode=sync",
+            "ringex.engine.replication.mode=cluster",
+            "ringex.engine.cluster.members=1=localhost:20000,2=localhost:20010,3=localhost:20020",
+            "ringex.engine.cluster.secret=a-secret-of-16-characters-or-more",
             "ringex.engine.idle.strategy=spin"));
         assertEquals(4096, ctx.inputRingCapacity());
         assertEquals(512, ctx.inputSlotLength());
@@ -110,23 +123,22 @@ class EngineMainTest
         assertEquals(8 << 20, ctx.reportWindowBytes());
         assertEquals(0, ctx.journalPretouchBytes());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(250), ctx.statusIntervalNs());
-        assertEquals(TimeUnit.SECONDS.toNanos(3), ctx.replicationAckTimeoutNs());
-        assertEquals(TimeUnit.MILLISECONDS.toNanos(50), ctx.replicationHeartbeatIntervalNs());
-        assertEquals(TimeUnit.SECONDS.toNanos(2), ctx.autoPromoteTimeoutNs());
+        assertEquals(TimeUnit.SECONDS.toNanos(2), ctx.clusterLeaderHeartbeatTimeoutNs());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(50), ctx.clusterLeaderHeartbeatIntervalNs());
         assertEquals(TimeUnit.SECONDS.toNanos(10), ctx.bookSnapshotIntervalNs());
-        assertEquals(EngineContext.ReplicationMode.SYNC, ctx.replicationMode());
+        assertEquals(EngineContext.ReplicationMode.CLUSTER, ctx.replicationMode());
         assertInstanceOf(BusySpinIdleStrategy.class, ctx.newIdleStrategy());
     }
 
     @Test
     void theCommandLineWinsOverTheFilesAndALaterFileOverAnEarlierOne() throws IOException
     {
-        final String first = file("ringex.engine.role=PRIMARY", "ringex.engine.node.id=1",
+        final String first = file("ringex.engine.status.interval=1s", "ringex.engine.node.id=1",
             "ringex.engine.snapshot.kept=5");
         final String second = file("ringex.engine.node.id=2", "ringex.engine.snapshot.kept=7");
-        System.setProperty("ringex.engine.role", "STANDBY");
+        System.setProperty("ringex.engine.status.interval", "2s");
         final EngineContext ctx = EngineMain.configure(first, second);
-        assertEquals(EngineContext.Role.STANDBY, ctx.role(), "-D wins over every file");
+        assertEquals(TimeUnit.SECONDS.toNanos(2), ctx.statusIntervalNs(), "-D wins over every file");
         assertEquals(2, ctx.nodeId(), "the later file wins");
         assertEquals(7, ctx.snapshotsKept());
     }
@@ -143,7 +155,7 @@ class EngineMainTest
     @Test
     void aKeySetOnTheCommandLineIsCheckedToo()
     {
-        System.setProperty("ringex.engine.replication.mod", "SYNC");
+        System.setProperty("ringex.engine.replication.mod", "CLUSTER");
         assertThrows(ConfigurationException.class, EngineMain::configure);
     }
 

@@ -23,7 +23,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -206,55 +205,14 @@ class EngineNodeIT
             "one order sweeping 100 levels: 100 trades, each offer and the sweeping order filled");
     }
 
-    @Test
-    void syncReplicationOnSharedThreadsDoesNotWaitOutItsAckTimeoutWhileTheOutputRingIsFull() throws Exception
-    {
-        // The SYNC wait runs on the I/O thread with the publishers, and the acknowledgements are read on the
-        // processor's thread. Sweeps that overfill a 64-slot output ring, with orders arriving behind them, put the
-        // processor in a wait for output slots while the replication stage waits for an acknowledgement: the wait
-        // must drain the output ring, or the batch waits the whole ack timeout and replication degrades.
-        final EngineContext[] pair = replicatedPair();
-        env.closing(EngineNode.launch(pair[0]));
-        final EngineContext primaryCtx = pair[1].outputRingCapacity(64).threading(EngineContext.Threading.SHARED)
-            .replicationAckTimeoutNs(2_000_000_000L);
-        final EngineNode primary = env.closing(EngineNode.launch(primaryCtx));
-        final EngineTestClient client = env.closing(new EngineTestClient(env.aeronDirectoryName(), primaryCtx, IPC));
-        client.awaitConnected();
-        client.setUpMarket(1, 2);
-        final int sweeps = 5;
-        long clientOrderId = 1;
-        for (int sweep = 1; sweep <= sweeps; sweep++)
-        {
-            for (int level = 0; level < 100; level++)
-            {
-                client.limit(1, clientOrderId++, Side.SELL, 10_001 + level, 1);
-            }
-            client.limit(2, clientOrderId++, Side.BUY, 10_200, 100);
-            for (int i = 0; i < 20; i++)
-            {
-                client.limit(2, clientOrderId++, Side.BUY, 9_000 + i, 1);
-            }
-        }
-        final long orders = clientOrderId - 1;
-        final long startNs = System.nanoTime();
-        client.await(() -> client.tradeIds.size() == sweeps * 100 && client.reports.stream()
-            .map(EngineTestClient.Report::clientOrderId).distinct().count() == orders, "every order answered");
-        final long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
-        assertEquals(sweeps * 100, client.tradeIds.size(), "every sweep filled its 100 offers");
-        assertEquals(0, primary.replicationDegradations(), "replication degraded (answered in " + elapsedMs + " ms)");
-        assertFalse(primary.replicationDegraded());
-    }
-
     @ParameterizedTest
     @EnumSource(EngineContext.Threading.class)
     void everyCommandIsTracedThroughEachStageInEveryThreadingProfile(final EngineContext.Threading threading)
         throws Exception
     {
-        // SYNC replication to a standby, so every hop is on the path, with the stages waking the threads they feed
-        // (the default): each profile's wake-up wiring runs end to end, every command answered.
-        final EngineContext[] pair = replicatedPair();
-        env.closing(EngineNode.launch(pair[0].threading(threading)));
-        final EngineContext ctx = pair[1].threading(threading);
+        // The stages waking the threads they feed (the default): each profile's wake-up wiring runs end to end,
+        // every command answered. A cluster member's replication is the cluster's commit, before its ring.
+        final EngineContext ctx = context("trace").threading(threading);
         assertTrue(ctx.idleWake());
         final EngineNode node = env.closing(EngineNode.launch(ctx));
         final EngineTestClient client = env.closing(new EngineTestClient(env.aeronDirectoryName(), ctx, IPC));
@@ -286,7 +244,7 @@ class EngineNodeIT
             new ArrayList<>(stages.keySet()));
         final long journaled = stages.get("journal").getTotalCount();
         assertTrue(journaled >= commands, counts);
-        assertEquals(journaled, stages.get("replication").getTotalCount());
+        assertEquals(0, stages.get("replication").getTotalCount(), "a single node replicates nothing");
         assertEquals(journaled, stages.get("processor").getTotalCount());
         assertEquals(stages.get("publishers").getTotalCount(), stages.get("total").getTotalCount());
         assertTrue(stages.get("total").getTotalCount() >= orders, "every order's events published: " + counts);
@@ -335,193 +293,6 @@ class EngineNodeIT
         assertEquals(validCommands + 1, journaled.size(), "only valid commands are journaled");
         assertArrayEquals(client.sent.get(client.sent.size() - 1), journaled.get(journaled.size() - 1));
         assertEquals(replayHash(ctx.journalDirectory(), null), node.stateHash());
-    }
-
-    @Test
-    void aStandbyOverUdpEndsWithThePrimarysState() throws Exception
-    {
-        final EngineContext[] pair = replicatedPair();
-        final EngineContext standbyCtx = pair[0];
-        final EngineNode standby = env.closing(EngineNode.launch(standbyCtx));
-
-        final EngineContext primaryCtx = pair[1];
-        final EngineNode primary = env.closing(EngineNode.launch(primaryCtx));
-        final EngineTestClient client = env.closing(new EngineTestClient(env.aeronDirectoryName(), primaryCtx, IPC));
-        client.awaitConnected();
-
-        client.setUpMarket(1, 2, 3);
-        final Random random = new Random(11);
-        for (int i = 1; i <= 500; i++)
-        {
-            client.limit(1 + random.nextInt(3), i, random.nextBoolean() ? Side.BUY : Side.SELL,
-                9_950 + random.nextInt(100), 1 + random.nextInt(10));
-        }
-        client.await(() -> client.answered() == 500, "500 orders answered");
-        final long expected = client.sent.size();
-        client.await(() -> standby.processedSequence() == expected, "the standby to apply everything");
-        client.await(() -> client.lastStatusReplication == expected, "the primary's status: everything replicated");
-
-        assertEquals(primary.stateHash(), standby.stateHash());
-        assertEquals(primary.stateHash(), replayHash(standbyCtx.journalDirectory(), null));
-    }
-
-    @Test
-    void aStandbyPromotedAfterThePrimaryIsGoneServesClientsWithEveryAcknowledgedOrder() throws Exception
-    {
-        final EngineContext[] pair = replicatedPair();
-        final EngineContext standbyCtx = pair[0];
-        final EngineNode standby = env.closing(EngineNode.launch(standbyCtx));
-        final EngineContext primaryCtx = pair[1];
-        final EngineNode primary = env.closing(EngineNode.launch(primaryCtx));
-        final EngineTestClient before = env.closing(new EngineTestClient(env.aeronDirectoryName(), primaryCtx, IPC));
-        before.awaitConnected();
-        before.setUpMarket(1, 2);
-        for (int i = 1; i <= 50; i++)
-        {
-            before.limit(1 + (i & 1), i, (i & 1) == 0 ? Side.BUY : Side.SELL, (i & 1) == 0 ? 9_900 : 10_100, 1);
-        }
-        before.await(() -> before.count("NEW") == 50, "50 acknowledged orders");
-        final long acknowledged = before.sent.size();
-        before.await(() -> standby.processedSequence() == acknowledged, "the standby to hold them");
-        // A node started as primary on an empty journal: its epoch starts with command 1.
-        before.await(() -> before.statusCount > 0 && before.lastStatusEpochStart == 1, "the primary's epoch start");
-        final long primaryHash = primary.stateHash();
-        final long killedNs = System.nanoTime();
-        primary.close();
-
-        // No output while a standby.
-        final EngineTestClient after = env.closing(new EngineTestClient(env.aeronDirectoryName(), standbyCtx, IPC));
-        after.awaitConnected();
-        assertEquals(primaryHash, standby.stateHash());
-        assertTrue(after.reports.isEmpty());
-
-        requestPromotion(after, 7);
-        // Its epoch starts with the NewEpoch it wrote after the replicated commands: gateways tell its re-sent window
-        // (below) from its new commands (from) by it.
-        after.await(() -> after.lastStatusEpochStart == acknowledged + 1, "the promoted node's epoch start");
-
-        // Every order acknowledged by the old primary is there: cancelling one succeeds, under the new epoch.
-        after.cancel(1, 1_000, 2);
-        after.await(() -> after.count("CANCELED") == 1 || !after.cancelRejects.isEmpty(),
-            "a cancel on the new primary");
-        assertEquals(1, after.count("CANCELED"), after.cancelRejects.toString());
-        // (The promoted standby first re-sent the old primary's recent reports: the 50 NEWs are among them.)
-        assertTrue(after.count("NEW") >= 50, after.reports.toString());
-        after.limit(1, 2_000, Side.BUY, 9_800, 1);
-        after.await(() -> after.reports.stream().anyMatch((r) -> r.clientOrderId().equals("2000") &&
-            r.execType().equals("NEW")), "a new order on the new primary");
-        System.out.printf("FAILOVER explicit promote: primary closed -> new order acknowledged in %.1f ms%n",
-            (System.nanoTime() - killedNs) / 1e6);
-        assertEquals(replayHash(standbyCtx.journalDirectory(), null), standby.stateHash());
-    }
-
-    @Test
-    void aStandbyThatStopsHearingFromItsPrimaryPromotesItselfWhenConfiguredTo() throws Exception
-    {
-        final EngineContext[] pair = replicatedPair();
-        final EngineContext standbyCtx = pair[0].autoPromoteTimeoutNs(2_000_000_000L);
-        final EngineNode standby = env.closing(EngineNode.launch(standbyCtx));
-        final EngineContext primaryCtx = pair[1].replicationHeartbeatIntervalNs(50_000_000L);
-        final EngineNode primary = env.closing(EngineNode.launch(primaryCtx));
-        final EngineTestClient before = env.closing(new EngineTestClient(env.aeronDirectoryName(), primaryCtx, IPC));
-        before.awaitConnected();
-        before.setUpMarket(1);
-        before.limit(1, 1, Side.BUY, 9_900, 1);
-        before.await(() -> before.count("NEW") == 1, "an acknowledged order");
-
-        // A quiet market is not a dead primary: heartbeats keep the standby a standby. (The timeout is generous: the
-        // heartbeats share the I/O thread with the journal, and these machines' disks can stall for a second.)
-        final long quietUntil = System.nanoTime() + 3_000_000_000L;
-        before.await(() -> System.nanoTime() > quietUntil, "3 s of quiet");
-        assertEquals(io.ringex.protocol.codecs.NodeRole.STANDBY, standby.role());
-
-        final long killedNs = System.nanoTime();
-        primary.close();
-        final EngineTestClient after = env.closing(new EngineTestClient(env.aeronDirectoryName(), standbyCtx, IPC));
-        after.await(() -> standby.role() == io.ringex.protocol.codecs.NodeRole.PRIMARY, "automatic promotion");
-        after.awaitConnected();
-        after.limit(1, 2, Side.BUY, 9_800, 1);
-        after.await(() -> after.reports.stream().anyMatch((r) -> r.clientOrderId().equals("2") &&
-            r.execType().equals("NEW")), "a new order on the promoted standby");
-        System.out.printf("FAILOVER automatic promote (timeout 2000 ms): primary closed -> new order acknowledged " +
-            "in %.1f ms%n", (System.nanoTime() - killedNs) / 1e6);
-        after.cancel(1, 3, 1);
-        after.await(() -> after.count("CANCELED") == 1, "the old primary's order cancelled on the new one");
-    }
-
-    @Test
-    void aPrimarySupersededWhileStillRunningFencesItselfAndTakesNoMoreCommands() throws Exception
-    {
-        final EngineContext[] pair = replicatedPair();
-        final EngineContext standbyCtx = pair[0].replicationHeartbeatIntervalNs(50_000_000L);
-        final EngineNode standby = env.closing(EngineNode.launch(standbyCtx));
-        final EngineContext primaryCtx = pair[1];
-        final EngineNode primary = env.closing(EngineNode.launch(primaryCtx));
-        final EngineTestClient oldClient = env.closing(new EngineTestClient(env.aeronDirectoryName(), primaryCtx,
-            IPC));
-        oldClient.awaitConnected();
-        oldClient.setUpMarket(1);
-        oldClient.limit(1, 1, Side.BUY, 9_900, 1);
-        oldClient.await(() -> oldClient.count("NEW") == 1, "an acknowledged order");
-
-        // Promote the standby while the primary still runs (as if the primary had been paused and come back).
-        requestPromotion(oldClient, 8);
-
-        oldClient.await(() -> primary.role() == io.ringex.protocol.codecs.NodeRole.FENCED,
-            "the superseded primary to fence itself");
-        assertEquals(io.ringex.protocol.codecs.NodeRole.PRIMARY, standby.role());
-
-        // The old primary takes nothing more: an order sent to it is neither answered nor journaled.
-        final long journaled = primary.journaledSequence();
-        oldClient.limit(1, 2, Side.BUY, 9_800, 1);
-        final long until = System.nanoTime() + 1_000_000_000L;
-        oldClient.await(() -> System.nanoTime() > until, "a second of silence from the fenced node");
-        assertEquals(1, oldClient.count("NEW"), oldClient.reports.toString());
-        assertEquals(journaled, primary.journaledSequence());
-
-        // The new primary trades.
-        final EngineTestClient newClient = env.closing(new EngineTestClient(env.aeronDirectoryName(), standbyCtx,
-            IPC));
-        newClient.awaitConnected();
-        newClient.limit(1, 3, Side.BUY, 9_800, 1);
-        newClient.await(() -> newClient.count("NEW") == 1, "an order on the new primary");
-    }
-
-    /**
-     * A standby (node 2; its own ingress, outbound and control streams) and a SYNC primary replicating to it over UDP
-     * loopback. Tests add what they need to either before launching them.
-     *
-     * @return { standby, primary }.
-     */
-    private EngineContext[] replicatedPair()
-    {
-        final String replication = "aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort();
-        final String acks = "aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort();
-        final EngineContext standby = context("standby")
-            .role(EngineContext.Role.STANDBY)
-            .nodeId(2)
-            .ingressStreamId(3001)
-            .egressStreamId(3002).marketDataStreamId(3003).riskStreamId(3004)
-            .controlChannel(IPC).controlStreamId(3020)
-            .replicationChannel(replication)
-            .replicationAckChannel(acks);
-        final EngineContext primary = context("primary")
-            .replicationMode(EngineContext.ReplicationMode.SYNC)
-            .replicationChannel(replication)
-            .replicationAckChannel(acks);
-        return new EngineContext[]{ standby, primary };
-    }
-
-    /** Ask the pair's standby to promote itself, as the dashboard's "Promote" action does. */
-    private void requestPromotion(final EngineTestClient polling, final long requestId)
-    {
-        final io.aeron.Publication control = env.closing(io.aeron.Aeron.connect(new io.aeron.Aeron.Context()
-            .aeronDirectoryName(env.aeronDirectoryName()))).addPublication(IPC, 3020);
-        final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
-        final io.ringex.protocol.codecs.NewEpochEncoder newEpoch = new io.ringex.protocol.codecs.NewEpochEncoder()
-            .wrapAndApplyHeader(request, 0, new MessageHeaderEncoder()).requestId(requestId).epoch(1).nodeId(2);
-        polling.await(() -> control.offer(request, 0, MessageHeaderEncoder.ENCODED_LENGTH +
-            newEpoch.encodedLength()) > 0, "the promotion request sent");
     }
 
     static List<byte[]> readJournal(final Path journalDirectory)

@@ -57,6 +57,8 @@ final class EngineTestClient implements AutoCloseable
     volatile int statusCount;
     int instrumentDefinitions;
     volatile long lastStatusEpochStart;
+    volatile io.ringex.protocol.codecs.NodeRole lastStatusRole;
+    volatile long lastStatusEpoch;
     /** The latest EngineStatus's replicationSequence (its null value while the node replicates nothing). */
     volatile long lastStatusReplication;
     /** The counters of the latest EngineStatus, "COUNTER=value" and "REJECT:REASON=count", in the order sent. */
@@ -276,6 +278,8 @@ final class EngineTestClient implements AutoCloseable
                 lastStatusHash = status.stateHash();
                 lastStatusProcessed = status.processorSequence();
                 lastStatusEpochStart = status.epochStartSequence();
+                lastStatusRole = status.role();
+                lastStatusEpoch = status.epoch();
                 lastStatusReplication = status.replicationSequence();
                 final StringBuilder counters = new StringBuilder();
                 for (final EngineStatusDecoder.CountersDecoder c : status.counters())

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
@@ -95,6 +96,7 @@ class MarketDataFeedIT
         // The subscriber's own media driver drops about 3% of the feed's data frames, in bursts now and then.
         final int feedStream = ctx.marketDataStreamId();
         final AtomicLong dropped = new AtomicLong();
+        final AtomicBoolean armed = new AtomicBoolean();
         final Random lossRandom = new Random(seed ^ 0x5DEECE66DL);
         final LossGenerator loss = new LossGenerator()
         {
@@ -109,8 +111,9 @@ class MarketDataFeedIT
             public boolean shouldDropFrame(final InetSocketAddress address, final UnsafeBuffer buffer,
                 final int streamId, final int sessionId, final int termId, final int termOffset, final int length)
             {
-                // Only frames carrying messages: a lost heartbeat (a bare header) makes no gap to detect.
-                if (streamId != feedStream || length <= DataHeaderFlyweight.HEADER_LENGTH)
+                // Only frames carrying messages once the subscriber is live: a lost heartbeat (a bare header), or a
+                // frame lost before the subscriber joined, makes no gap to detect.
+                if (!armed.get() || streamId != feedStream || length <= DataHeaderFlyweight.HEADER_LENGTH)
                 {
                     return false;
                 }
@@ -138,6 +141,8 @@ class MarketDataFeedIT
             .aeronDirectoryName(lossyDriver.aeronDirectoryName())));
         final MarketDataClient lossy = env.closing(marketDataClient(aeron, ctx, true));
         lossy.subscribe(EngineTestClient.INSTRUMENT);
+        await(lossy, () -> lossy.isLive(EngineTestClient.INSTRUMENT), "the lossy subscriber to go live");
+        armed.set(true);
 
         final List<long[]> resting = new ArrayList<>(); // {account, clientOrderId}
         long nextClientOrderId = 1;

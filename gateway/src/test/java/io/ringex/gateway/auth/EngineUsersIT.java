@@ -151,7 +151,8 @@ class EngineUsersIT
             .marketDataChannel(IPC).marketDataStreamId(1003)
             .fixEnabled(false)
             .sbeResponseTermLength(64 * 1024)
-            .logonPolicy(new LogonPolicy(50, 50, 60_000, 900_000, 50, 64, 10_000));
+            .logonPolicy(new LogonPolicy(50, 50, 60_000, 900_000, 50, 64, 10_000))
+            .adminKey(NodeTestSupport.ADMIN_KEYS.keys().get(0));
         for (final User user : users)
         {
             ctx.addUser(user);

@@ -1,8 +1,8 @@
 package io.ringex.risk.actions;
 
 /**
- * The action cannot apply to the venue as the service sees it (e.g. promote with no standby configured, or promote
- * the node that is the primary): the API answers 409 Conflict with the code and the reason. Nothing was sent.
+ * The action cannot apply to the venue as the service sees it (e.g. a user that exists, an instrument the service
+ * has no definition of): the API answers 409 Conflict with the code and the reason. Nothing was sent.
  * <p>
  * Thread safety: immutable.
  */
@@ -13,7 +13,7 @@ public final class ActionRefusedException extends RuntimeException
     private final String code;
 
     /**
-     * @param code    short machine-readable reason, e.g. NO_STANDBY.
+     * @param code    short machine-readable reason, e.g. USER_EXISTS.
      * @param message the reason, for people.
      */
     public ActionRefusedException(final String code, final String message)

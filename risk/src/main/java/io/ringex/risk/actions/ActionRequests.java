@@ -74,17 +74,6 @@ public final class ActionRequests
     }
 
     /**
-     * Promote the standby: a NewEpoch request on the control stream.
-     *
-     * @param nodeId the node to promote.
-     * @param epoch  the new epoch; 0 means the engine's current epoch + 1.
-     * @param reason why.
-     */
-    public record Promote(int nodeId, long epoch, String reason)
-    {
-    }
-
-    /**
      * TakeSnapshot: changes nothing in the venue, so its reason may be left out (no body).
      *
      * @param reason why, or null.

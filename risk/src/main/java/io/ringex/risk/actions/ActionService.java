@@ -29,7 +29,6 @@ import io.ringex.protocol.codecs.TradingStatus;
 import io.ringex.risk.aeron.AdminCommandSink;
 import io.ringex.risk.aeron.AdminResponseListener;
 import io.ringex.risk.aeron.OfferOutcome;
-import io.ringex.risk.model.PromotionTarget;
 import io.ringex.risk.model.RiskReadModel;
 
 /**
@@ -41,10 +40,9 @@ import io.ringex.risk.model.RiskReadModel;
  * stream) makes it ACCEPTED or REJECTED. Request ids start from the wall clock in microseconds, so ids of a restarted
  * service do not collide with answers still in flight for the previous one.
  * <p>
- * With a primary/standby pair the commands go to the node followed as primary; with none known they are refused at
- * once (503, {@code NO_PRIMARY}). A promotion goes to the node the read model chooses
- * ({@link RiskReadModel#promotionTarget(int)}: the one named, or the one that is not the primary) and is refused
- * with {@link ActionRefusedException} (409) when there is no standby to promote.
+ * With several engine nodes (a cluster's members) the commands go to the node followed as primary, the cluster's
+ * leader; with none known they are refused at once (503, {@code NO_PRIMARY}). There is no promotion: the cluster
+ * elects a new leader by itself, and the commands follow it.
  * <p>
  * Threading: the submit methods run on HTTP threads; {@link #onAdminResponse} on the Aeron agent thread; the views
  * on any thread. State is a concurrent map of immutable {@link ActionView}s.
@@ -58,7 +56,6 @@ public final class ActionService implements AdminResponseListener
     private static final int MAX_REASON = 64;
 
     private final AdminCommandSink sink;
-    private final PromotionHook promotion;
     private final RiskReadModel model;
     private final Clock clock;
     private final long responseTimeoutMs;
@@ -66,27 +63,23 @@ public final class ActionService implements AdminResponseListener
     private final AtomicLong nextRequestId;
     private final AtomicLong changeCount = new AtomicLong();
     private final Map<Long, ActionView> actions = new ConcurrentHashMap<>();
-    private final Map<Long, Long> promotionEpochs = new ConcurrentHashMap<>();
     private final ConcurrentLinkedDeque<Long> order = new ConcurrentLinkedDeque<>();
 
     /**
      * @param sink              the engine's ingress.
-     * @param promotion         how promotion requests reach the standby.
-     * @param model             the read model, for the current epoch.
+     * @param model             the read model, for instruments' symbols.
      * @param clock             wall clock.
      * @param responseTimeoutMs PENDING actions older than this show as TIMED_OUT.
      * @param retained          how many recent actions are kept.
      */
     public ActionService(
         final AdminCommandSink sink,
-        final PromotionHook promotion,
         final RiskReadModel model,
         final Clock clock,
         final long responseTimeoutMs,
         final int retained)
     {
         this.sink = sink;
-        this.promotion = promotion;
         this.model = model;
         this.clock = clock;
         this.responseTimeoutMs = responseTimeoutMs;
@@ -297,37 +290,6 @@ public final class ActionService implements AdminResponseListener
             new ActionView(requestId, "TAKE_SNAPSHOT", "engine", user, clock.millis(), PENDING, null, 0, 0, why));
     }
 
-    /**
-     * @param request node (0: the node that is not the primary) and epoch (0: the highest reported + 1).
-     * @param user    who asks.
-     * @return the action, SENT.
-     * @throws ActionRefusedException with no standby configured, or for the followed primary or an unknown node.
-     */
-    public ActionView promote(final ActionRequests.Promote request, final String user)
-    {
-        final String reason = reason(request.reason());
-        require(request.nodeId() >= 0, "nodeId must not be negative");
-        require(request.epoch() >= 0, "epoch must not be negative");
-        final PromotionTarget target = model.promotionTarget(request.nodeId());
-        if (target.refusal() != null)
-        {
-            throw new ActionRefusedException(target.refusal(), target.message());
-        }
-        final long epoch = request.epoch() > 0 ? request.epoch() : model.engineEpoch() + 1;
-        final long requestId = nextRequestId.incrementAndGet();
-        promotionEpochs.put(requestId, epoch);
-        final String node = target.nodeId() > 0 ? "node " + target.nodeId() : "engine " + target.engine();
-        final ActionView view = record(new ActionView(requestId, "PROMOTE", node + " to epoch " + epoch, user,
-            clock.millis(), "SENT", null, 0, 0, reason));
-        final OfferOutcome outcome = promotion.promote(requestId, epoch, target.nodeId(), target.engine());
-        if (outcome != OfferOutcome.SENT)
-        {
-            forget(requestId);
-            throw new ActionUnavailableException(outcome);
-        }
-        return view;
-    }
-
     @Override
     public void onAdminResponse(
         final long requestId,
@@ -384,14 +346,6 @@ public final class ActionService implements AdminResponseListener
         {
             return a.withStatus("TIMED_OUT", null, 0, 0);
         }
-        if ("SENT".equals(a.status()))
-        {
-            final Long epoch = promotionEpochs.get(a.requestId());
-            if (epoch != null && model.primaryEpoch() >= epoch)
-            {
-                return a.withStatus("ACCEPTED", null, 0, 0);
-            }
-        }
         return a;
     }
 
@@ -430,7 +384,6 @@ public final class ActionService implements AdminResponseListener
             if (oldest != null)
             {
                 actions.remove(oldest);
-                promotionEpochs.remove(oldest);
             }
         }
         changeCount.incrementAndGet();
@@ -441,7 +394,6 @@ public final class ActionService implements AdminResponseListener
     {
         actions.remove(requestId);
         order.remove(requestId);
-        promotionEpochs.remove(requestId);
         changeCount.incrementAndGet();
     }
 

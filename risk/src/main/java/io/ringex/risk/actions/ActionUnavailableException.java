@@ -33,8 +33,8 @@ public final class ActionUnavailableException extends RuntimeException
             case NOT_CONNECTED:
                 return "The engine is not connected to its ingress stream";
             case NO_PRIMARY:
-                return "No primary engine is known (the primary is silent and no standby has been promoted yet): " +
-                    "nothing was sent";
+                return "No primary engine is known (no member claims the leadership, or the leader is silent " +
+                    "while the cluster elects another): nothing was sent";
             case NOT_STARTED:
                 return "The Aeron connection is not running";
             case NO_ADMIN_KEY:

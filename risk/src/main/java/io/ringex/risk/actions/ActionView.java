@@ -4,15 +4,14 @@ package io.ringex.risk.actions;
  * An admin action as the API shows it.
  *
  * @param requestId       correlates the command with the engine's AdminResponse.
- * @param action          SET_LIMITS, KILL_SWITCH, TRADING_STATUS, TAKE_SNAPSHOT, PROMOTE, UNLOCK_LOGONS, or one of
+ * @param action          SET_LIMITS, KILL_SWITCH, TRADING_STATUS, TAKE_SNAPSHOT, UNLOCK_LOGONS, or one of
  *                        the console's ({@link ConsoleActions}): ADD_INSTRUMENT, AMEND_INSTRUMENT, DELIST_INSTRUMENT,
  *                        OPEN_ACCOUNT, ACCOUNT_STATUS, DEPOSIT, WITHDRAW, UPSERT_USER, SET_PASSWORD.
  * @param target          what it acts on, for people ("account 7", "venue", "instrument 1 -> HALTED").
  * @param requestedBy     the risk officer who asked.
  * @param requestedAtMs   wall time it was sent, ms since the epoch.
  * @param status          PENDING (sent, no response yet), ACCEPTED, REJECTED, TIMED_OUT (no response within the
- *                        configured time; a late response still updates it), or SENT (promotion: no AdminResponse
- *                        is expected; it turns ACCEPTED when an EngineStatus shows the new epoch).
+ *                        configured time; a late response still updates it).
  * @param rejectReason    the engine's reason when REJECTED.
  * @param commandSequence the command's input-ring sequence once answered.
  * @param respondedAtMs   wall time the response arrived, 0 before.

@@ -32,13 +32,13 @@ import io.ringex.risk.model.UserDirectory;
 
 /**
  * Owns the Aeron side of the service: an optional embedded media driver, the client, each configured engine node's
- * risk, market-data and egress subscriptions and ingress and control publications ({@link EngineEndpoints}: one node,
- * or a primary/standby pair), and the agent thread that polls. Started and stopped by Spring as a {@link
+ * risk, market-data and egress subscriptions and ingress publication ({@link EngineEndpoints}: one node, or
+ * the members of a cluster), and the agent thread that polls. Started and stopped by Spring as a {@link
  * SmartLifecycle}; after start nothing here involves Spring.
  * <p>
  * Admin commands go to the ingress of the node the read model follows ({@link RiskReadModel#followedEngine()}):
- * with a pair, the primary; with none known, nothing is sent ({@link OfferOutcome#NO_PRIMARY}). Promotion requests
- * go to the control stream of the node the caller names.
+ * with several members, the one that claims PRIMARY at the highest term (the cluster's leader); with none known,
+ * nothing is sent ({@link OfferOutcome#NO_PRIMARY}).
  * <p>
  * Every admin command goes signed with the service's admin key ({@code ringex.risk.actions.admin-key-file}): the
  * engine takes none without the proof of a key it holds, and journals the key's number as the command's source.
@@ -64,7 +64,6 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
     private MediaDriver driver;
     private Aeron aeron;
     private volatile Publication[] ingress;
-    private volatile Publication[] control;
     private AgentRunner runner;
     private volatile EngineEventHandler[] handlers;
 
@@ -138,7 +137,6 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
         final Subscription[] marketData = new Subscription[count];
         final Subscription[] egress = new Subscription[count];
         final Publication[] ingressPublications = new Publication[count];
-        final Publication[] controlPublications = new Publication[count];
         final EngineEventHandler[] eventHandlers = new EngineEventHandler[count];
         for (int i = 0; i < count; i++)
         {
@@ -147,17 +145,14 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
             marketData[i] = aeron.addSubscription(e.marketDataChannel(), e.marketDataStreamId());
             egress[i] = aeron.addSubscription(e.egressChannel(), e.egressStreamId());
             ingressPublications[i] = aeron.addPublication(e.ingressChannel(), e.ingressStreamId());
-            controlPublications[i] = aeron.addPublication(e.controlChannel(), e.controlStreamId());
             eventHandlers[i] = new EngineEventHandler(i, model, adminResponses, users, audit);
             LOG.info("Engine {} ({}): risk {} stream {}, market data {} stream {}, user directory from egress {} " +
-                "stream {}, admin commands to {} stream {} signed with {}, promotion to {} stream {}", i, e.name(),
-                e.riskChannel(), e.riskStreamId(), e.marketDataChannel(), e.marketDataStreamId(), e.egressChannel(),
-                e.egressStreamId(), e.ingressChannel(), e.ingressStreamId(),
-                null == signer ? "no key (actions refused)" : "admin key " + signer.key(), e.controlChannel(),
-                e.controlStreamId());
+                "stream {}, admin commands to {} stream {} signed with {}", i, e.name(), e.riskChannel(),
+                e.riskStreamId(), e.marketDataChannel(), e.marketDataStreamId(), e.egressChannel(), e.egressStreamId(),
+                e.ingressChannel(), e.ingressStreamId(),
+                null == signer ? "no key (actions refused)" : "admin key " + signer.key());
         }
         ingress = ingressPublications;
-        control = controlPublications;
         handlers = eventHandlers;
         final EngineStreamsAgent agent = new EngineStreamsAgent(risk, marketData, egress, ingressPublications,
             eventHandlers, model, users);
@@ -172,7 +167,6 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
         running = false;
         CloseHelper.quietCloseAll(runner, aeron, driver);
         ingress = null;
-        control = null;
     }
 
     @Override
@@ -238,17 +232,6 @@ public final class AeronConnection implements SmartLifecycle, AdminCommandSink
             // The message names the file and the line or the key, never a secret.
             throw new IllegalStateException("ringex.risk.actions.admin-key-file / admin-key: " + ex.getMessage(), ex);
         }
-    }
-
-    @Override
-    public OfferOutcome offerControl(final int engine, final DirectBuffer buffer, final int offset, final int length)
-    {
-        final Publication[] publications = control;
-        if (publications == null)
-        {
-            return OfferOutcome.NOT_STARTED;
-        }
-        return PublicationOffers.offer(publications[engine], buffer, offset, length, null, offerTimeoutNs());
     }
 
     /** @return the directory of the media driver in use, for tests and the all-in-one. */

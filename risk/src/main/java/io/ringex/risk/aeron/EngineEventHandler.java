@@ -31,7 +31,7 @@ import io.ringex.risk.model.UserDirectory;
  * Decodes one engine node's events (one SBE message per reassembled fragment, from its risk, market-data and egress
  * streams) into the read model and the user directory, and hands AdminResponses to the action tracker and the admin
  * log. EngineStatus is always applied (it says which node to follow); other events only while this node is the one
- * followed ({@link RiskReadModel#follows(int)}): a standby publishes none, and a superseded or silent primary's are not
+ * followed ({@link RiskReadModel#follows(int)}): a follower publishes none, and a deposed or silent leader's are not
  * shown. AdminResponses are passed on to the tracker and the admin log from any node (request ids are unique, the admin
  * log keeps a command once). Messages this service does not use (on the egress, every ExecutionReport) are skipped;
  * malformed ones are counted and skipped.

@@ -15,7 +15,7 @@ public enum OfferOutcome
     MAX_POSITION_EXCEEDED,
     /** The Aeron connection has not started (or failed to). */
     NOT_STARTED,
-    /** With a primary/standby pair: no node is known as primary (none claims it, or it has gone silent). */
+    /** With several engine nodes: none is known as primary (none claims it, or it has gone silent). */
     NO_PRIMARY,
     /** No admin key is configured: the engine takes no admin command without one, so none is sent. */
     NO_ADMIN_KEY

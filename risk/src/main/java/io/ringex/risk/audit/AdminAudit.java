@@ -24,8 +24,8 @@ import io.ringex.protocol.codecs.RejectReason;
  * and the engine's answer.
  * <p>
  * It starts empty: a restarted service shows what the engine answers from then on. The engine's journal is the full
- * history ({@link AuditService} replays it for the Audit tab). An answer heard twice (from both nodes of a pair around
- * a failover) is kept once: the command sequence names a command for the venue's life.
+ * history ({@link AuditService} replays it for the Audit tab). An answer heard twice (from two members of a cluster
+ * around a failover) is kept once: the command sequence names a command for the venue's life.
  * <p>
  * Threading: {@link #onAdminResponse} on the Aeron agent thread; the views on any thread; all under this object's
  * monitor.
@@ -68,7 +68,7 @@ public final class AdminAudit
      * @param operatorSource  where {@code operator} comes from, null when unknown.
      * @param reason          why, as the command gives it; null when it carries no reason.
      * @param fields          what: its other fields, in wire order.
-     * @param engine          index of the node that answered (0 = {@code streams.*}, 1 = {@code standby.*}).
+     * @param engine          index of the node that answered (in configuration order).
      */
     public record Entry(
         long commandSequence,

@@ -1,17 +1,18 @@
 package io.ringex.risk.config;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
- * How the service reaches one engine node: its ingress (admin commands), its risk, market-data and egress streams (the
- * egress for the user directory only), and its control stream (promotion requests). {@link #of(RiskProperties)} turns
- * the configuration into the list of nodes, one ({@code ringex.risk.streams.*}) or a pair (plus
- * {@code ringex.risk.standby.*}), and refuses at start-up, naming the key, what cannot work.
+ * How the service reaches one engine node: its ingress (admin commands) and its risk, market-data and egress streams
+ * (the egress for the user directory only). {@link #of(RiskProperties)} turns the configuration into the list of
+ * nodes: a single engine ({@code ringex.risk.streams.*}) or the members of a cluster ({@code ringex.risk.members[n]},
+ * on the stream ids of {@code ringex.risk.streams.*}), and refuses at start-up, naming the key, what cannot work.
+ * Which node leads is never configured: the members' EngineStatus tells.
  * <p>
  * Thread safety: immutable.
  *
- * @param name               how the configuration names the node ("streams" or "standby"), for logs and views.
+ * @param name               how the configuration names the node ("streams", or "members[n]"), for logs and views.
  * @param ingressChannel     where admin commands are published to it.
  * @param ingressStreamId    its ingress stream.
  * @param riskChannel        where it publishes its risk stream.
@@ -20,8 +21,6 @@ import java.util.Objects;
  * @param marketDataStreamId its market-data stream.
  * @param egressChannel      where it publishes its egress (the gateways' stream, which carries the user directory).
  * @param egressStreamId     its egress stream.
- * @param controlChannel     where promotion requests for it go.
- * @param controlStreamId    its control stream.
  */
 public record EngineEndpoints(
     String name,
@@ -32,87 +31,89 @@ public record EngineEndpoints(
     String marketDataChannel,
     int marketDataStreamId,
     String egressChannel,
-    int egressStreamId,
-    String controlChannel,
-    int controlStreamId)
+    int egressStreamId)
 {
     private static final String STREAMS = "ringex.risk.streams.";
-    private static final String STANDBY = "ringex.risk.standby.";
+    private static final String MEMBERS = "ringex.risk.members";
 
     /**
      * @param properties the bound configuration.
-     * @return the first node, then the standby if one is configured.
-     * @throws IllegalStateException naming the key, for a missing or malformed channel, a stream id that is not
-     *                               positive, or a standby sharing a stream with the first node.
+     * @return the single engine, or the cluster's members in configuration order.
+     * @throws IllegalStateException naming the key, for a malformed channel, a stream id that is not positive, a
+     *                               member without its ingress or risk channel, two members sharing a channel, or a
+     *                               single engine's channel set beside the members.
      */
     public static List<EngineEndpoints> of(final RiskProperties properties)
     {
         final RiskProperties.Streams s = properties.streams();
-        final String firstRisk = channel(STREAMS + "risk-channel", s.riskChannel());
-        final EngineEndpoints first = new EngineEndpoints("streams",
-            channel(STREAMS + "ingress-channel", s.ingressChannel()), stream(STREAMS + "ingress-stream-id",
-            s.ingressStreamId()), firstRisk,
-            stream(STREAMS + "risk-stream-id", s.riskStreamId()),
-            channel(STREAMS + "market-data-channel", s.marketDataChannel()),
-            stream(STREAMS + "market-data-stream-id", s.marketDataStreamId()),
-            s.egressChannel().isEmpty() ? firstRisk : channel(STREAMS + "egress-channel", s.egressChannel()),
-            stream(STREAMS + "egress-stream-id", s.egressStreamId()),
-            channel(STREAMS + "control-channel", s.controlChannel()),
-            stream(STREAMS + "control-stream-id", s.controlStreamId()));
-        final RiskProperties.Standby b = properties.standby();
-        if (b == null || !b.anySet())
+        final int ingressStreamId = stream(STREAMS + "ingress-stream-id", s.ingressStreamId());
+        final int riskStreamId = stream(STREAMS + "risk-stream-id", s.riskStreamId());
+        final int marketDataStreamId = stream(STREAMS + "market-data-stream-id", s.marketDataStreamId());
+        final int egressStreamId = stream(STREAMS + "egress-stream-id", s.egressStreamId());
+        final List<RiskProperties.Member> members = properties.members();
+        if (members.isEmpty())
         {
-            return List.of(first);
+            final String risk = s.riskChannel().isEmpty() ? RiskProperties.ENGINE_OUTBOUND :
+                channel(STREAMS + "risk-channel", s.riskChannel());
+            return List.of(new EngineEndpoints("streams",
+                s.ingressChannel().isEmpty() ? RiskProperties.ENGINE_INGRESS :
+                    channel(STREAMS + "ingress-channel", s.ingressChannel()), ingressStreamId,
+                risk, riskStreamId,
+                s.marketDataChannel().isEmpty() ? risk : channel(STREAMS + "market-data-channel",
+                    s.marketDataChannel()), marketDataStreamId,
+                s.egressChannel().isEmpty() ? risk : channel(STREAMS + "egress-channel", s.egressChannel()),
+                egressStreamId));
         }
-        require(!b.ingressChannel().isEmpty(), STANDBY + "ingress-channel",
-            "is required when any ringex.risk.standby.* key is set (the standby's ingress)");
-        require(!b.riskChannel().isEmpty(), STANDBY + "risk-channel",
-            "is required with a standby: its EngineStatus tells the dashboard which node is primary");
-        require(!b.controlChannel().isEmpty(), STANDBY + "control-channel",
-            "is required with a standby: where its promotion request goes");
-        final String riskChannel = channel(STANDBY + "risk-channel", b.riskChannel());
-        final EngineEndpoints second = new EngineEndpoints("standby",
-            channel(STANDBY + "ingress-channel", b.ingressChannel()),
-            stream(STANDBY + "ingress-stream-id", or(b.ingressStreamId(), s.ingressStreamId())),
-            riskChannel,
-            stream(STANDBY + "risk-stream-id", or(b.riskStreamId(), s.riskStreamId())),
-            b.marketDataChannel().isEmpty() ? riskChannel :
-                channel(STANDBY + "market-data-channel", b.marketDataChannel()),
-            stream(STANDBY + "market-data-stream-id", or(b.marketDataStreamId(), s.marketDataStreamId())),
-            b.egressChannel().isEmpty() ? riskChannel : channel(STANDBY + "egress-channel", b.egressChannel()),
-            stream(STANDBY + "egress-stream-id", or(b.egressStreamId(), s.egressStreamId())),
-            channel(STANDBY + "control-channel", b.controlChannel()),
-            stream(STANDBY + "control-stream-id", or(b.controlStreamId(), s.controlStreamId())));
-        distinct("ingress", first.ingressChannel(), first.ingressStreamId(), second.ingressChannel(),
-            second.ingressStreamId());
-        distinct("risk", first.riskChannel(), first.riskStreamId(), second.riskChannel(), second.riskStreamId());
-        distinct("market-data", first.marketDataChannel(), first.marketDataStreamId(), second.marketDataChannel(),
-            second.marketDataStreamId());
-        distinct("egress", first.egressChannel(), first.egressStreamId(), second.egressChannel(),
-            second.egressStreamId());
-        distinct("control", first.controlChannel(), first.controlStreamId(), second.controlChannel(),
-            second.controlStreamId());
-        return List.of(first, second);
+
+        final String single = "names a single engine's channel: with " + MEMBERS + "[n] set, each member names its " +
+            "own (" + MEMBERS + "[n].*-channel), so this one would be ignored: remove it";
+        require(s.ingressChannel().isEmpty(), STREAMS + "ingress-channel", single);
+        require(s.riskChannel().isEmpty(), STREAMS + "risk-channel", single);
+        require(s.marketDataChannel().isEmpty(), STREAMS + "market-data-channel", single);
+        require(s.egressChannel().isEmpty(), STREAMS + "egress-channel", single);
+
+        final List<EngineEndpoints> out = new ArrayList<>(members.size());
+        for (int i = 0; i < members.size(); i++)
+        {
+            final RiskProperties.Member m = members.get(i);
+            final String name = MEMBERS + "[" + i + "]";
+            require(!m.ingressChannel().isEmpty(), name + ".ingress-channel",
+                "is required: where admin commands reach the member while it leads");
+            require(!m.riskChannel().isEmpty(), name + ".risk-channel",
+                "is required: the member's outbound channel, whose EngineStatus tells which member leads");
+            final String risk = channel(name + ".risk-channel", m.riskChannel());
+            final EngineEndpoints member = new EngineEndpoints(name.substring("ringex.risk.".length()),
+                channel(name + ".ingress-channel", m.ingressChannel()), ingressStreamId,
+                risk, riskStreamId,
+                m.marketDataChannel().isEmpty() ? risk : channel(name + ".market-data-channel",
+                    m.marketDataChannel()), marketDataStreamId,
+                m.egressChannel().isEmpty() ? risk : channel(name + ".egress-channel", m.egressChannel()),
+                egressStreamId);
+            for (int j = 0; j < i; j++)
+            {
+                final EngineEndpoints other = out.get(j);
+                distinct(name, "ingress-channel", member.ingressChannel(), other.ingressChannel(), j);
+                distinct(name, "risk-channel", member.riskChannel(), other.riskChannel(), j);
+                distinct(name, "market-data-channel", member.marketDataChannel(), other.marketDataChannel(), j);
+                distinct(name, "egress-channel", member.egressChannel(), other.egressChannel(), j);
+            }
+            out.add(member);
+        }
+        return List.copyOf(out);
     }
 
     private static void distinct(
-        final String what,
-        final String firstChannel,
-        final int firstStream,
-        final String secondChannel,
-        final int secondStream)
+        final String name,
+        final String key,
+        final String channel,
+        final String otherChannel,
+        final int other)
     {
-        // Two MDC subscriptions may share an endpoint of port 0: their control address tells the nodes apart.
-        require(!(Objects.equals(firstChannel, secondChannel) && firstStream == secondStream),
-            STANDBY + what + "-channel",
-            "and its stream id must differ from " + STREAMS + what + "-*: the two nodes cannot share one " + what +
-            " stream (was " + secondChannel + " stream " + secondStream + " for both; with a pair, " + STREAMS +
-            "control-* is the first node's own control stream)");
-    }
-
-    private static int or(final Integer value, final int fallback)
-    {
-        return value == null ? fallback : value;
+        // The members share the stream ids, so one channel would be one stream for two members. Two multi-destination
+        // subscriptions may share an endpoint of port 0: their control address tells the members apart.
+        require(!channel.equals(otherChannel), name + "." + key, "must differ from " + MEMBERS + "[" + other + "]." +
+            key + ": two members cannot share one stream (was " + channel + " for both; the stream ids are " +
+            STREAMS + "*'s, the same for every member)");
     }
 
     private static String channel(final String key, final String value)

@@ -19,8 +19,9 @@ import io.ringex.risk.audit.AuditProperties;
  * variables).
  *
  * @param aeron    where the Aeron media driver is and whether to embed one.
- * @param streams  channels and stream ids of the engine's streams (the first node of a pair).
- * @param standby  the second node of a primary/standby pair, if any ({@link EngineEndpoints} validates both).
+ * @param streams  the stream ids of the engine's streams, and the channels of a single engine.
+ * @param members  the members of an engine cluster, each with its own channels; empty: the single engine of
+ *                 {@code streams} ({@link EngineEndpoints} validates either).
  * @param actions  how admin commands are sent and tracked.
  * @param users    how the service learns the venue's users and hashes new passwords.
  * @param adminLog the admin log: the admin commands the engine answered.
@@ -35,7 +36,7 @@ import io.ringex.risk.audit.AuditProperties;
 public record RiskProperties(
     @DefaultValue Aeron aeron,
     @DefaultValue Streams streams,
-    @DefaultValue Standby standby,
+    @DefaultValue List<Member> members,
     @DefaultValue Actions actions,
     @DefaultValue Users users,
     @DefaultValue AdminLog adminLog,
@@ -45,6 +46,9 @@ public record RiskProperties(
     @DefaultValue Security security,
     @DefaultValue Http http)
 {
+    /** A single engine's ingress (docs/architecture.md). */
+    public static final String ENGINE_INGRESS = "aeron:udp?endpoint=localhost:40100";
+
     /** The engine's outbound channel as a multi-destination-cast subscriber (docs/architecture.md). */
     public static final String ENGINE_OUTBOUND =
         "aeron:udp?endpoint=localhost:0|control=localhost:40101|control-mode=dynamic";
@@ -64,73 +68,50 @@ public record RiskProperties(
     }
 
     /**
-     * The engine's streams (docs/architecture.md) and the standby's control stream.
+     * The engine's streams (docs/architecture.md): their ids, which are the same on every member of a cluster, and the
+     * channels of a single engine. With {@code members} set, each member names its own channels and the channels here
+     * must be left unset ({@link EngineEndpoints} refuses them, naming the key).
      *
-     * @param ingressChannel    where admin commands are published to the engine.
-     * @param ingressStreamId   engine ingress stream.
-     * @param riskChannel       where the engine publishes the risk stream.
-     * @param riskStreamId      risk stream: AccountRiskUpdate, EngineStatus, AdminResponse, Trade, definitions.
-     * @param marketDataChannel where the engine publishes market data.
+     * @param ingressChannel     a single engine's ingress, where admin commands go; empty: {@link #ENGINE_INGRESS}.
+     * @param ingressStreamId    the ingress stream.
+     * @param riskChannel        a single engine's outbound channel, where it publishes the risk stream; empty:
+     *                           {@link #ENGINE_OUTBOUND}.
+     * @param riskStreamId       risk stream: AccountRiskUpdate, EngineStatus, AdminResponse, Trade, definitions.
+     * @param marketDataChannel  where a single engine publishes market data; empty: the risk channel.
      * @param marketDataStreamId market-data stream: definitions, book levels, BBO, trades, snapshots.
-     * @param egressChannel     where the engine publishes its egress (to the gateways); empty: the risk channel (the
-     *                          engine publishes all three outbound streams on one channel). The service reads only
-     *                          the user directory from it.
-     * @param egressStreamId    egress stream: UserDefinition and UserDirectoryEnd, among the gateways' reports.
-     * @param controlChannel    with a single engine: where a promotion request (NewEpoch) would go (unused: the
-     *                          dashboard promotes only a standby it is configured with); with a pair: this first
-     *                          node's own control stream, used when it is the standby.
-     * @param controlStreamId   its stream.
+     * @param egressChannel      where a single engine publishes its egress (to the gateways); empty: the risk channel
+     *                           (the engine publishes all its outbound streams on one channel). The service reads only
+     *                           the user directory from it.
+     * @param egressStreamId     egress stream: UserDefinition and UserDirectoryEnd, among the gateways' reports.
      */
     public record Streams(
-        @DefaultValue("aeron:udp?endpoint=localhost:40100") String ingressChannel,
+        @DefaultValue("") String ingressChannel,
         @DefaultValue("1001") int ingressStreamId,
-        @DefaultValue(ENGINE_OUTBOUND) String riskChannel,
+        @DefaultValue("") String riskChannel,
         @DefaultValue("1004") int riskStreamId,
-        @DefaultValue(ENGINE_OUTBOUND) String marketDataChannel,
+        @DefaultValue("") String marketDataChannel,
         @DefaultValue("1003") int marketDataStreamId,
         @DefaultValue("") String egressChannel,
-        @DefaultValue("1002") int egressStreamId,
-        @DefaultValue("aeron:udp?endpoint=localhost:40120") String controlChannel,
-        @DefaultValue("1020") int controlStreamId)
+        @DefaultValue("1002") int egressStreamId)
     {
     }
 
     /**
-     * The second node of a primary/standby pair: configured when {@code ingressChannel} is set. Unset stream ids
-     * default to the first node's ({@code ringex.risk.streams.*}); an unset market-data channel to this node's risk
-     * channel. Which node is primary is learnt from their EngineStatus, not from this name.
+     * One member of an engine cluster ({@code ringex.risk.members[n]}): where the service reaches it. Its streams are
+     * {@code ringex.risk.streams.*}'s ids. Which member leads is learnt from their EngineStatus, not from the order.
      *
-     * @param ingressChannel     its ingress; empty: no standby, the service follows one engine as before.
-     * @param ingressStreamId    its ingress stream, or null for the first node's.
-     * @param riskChannel        where it publishes its risk stream (EngineStatus included).
-     * @param riskStreamId       its risk stream, or null for the first node's.
-     * @param marketDataChannel  where it publishes market data, or empty for its risk channel.
-     * @param marketDataStreamId its market-data stream, or null for the first node's.
-     * @param egressChannel      where it publishes its egress, or empty for its risk channel.
-     * @param egressStreamId     its egress stream, or null for the first node's.
-     * @param controlChannel     its control stream, where promotion requests (NewEpoch) for it go.
-     * @param controlStreamId    its control stream id, or null for the first node's.
+     * @param ingressChannel    its ingress (required), where admin commands go while it leads.
+     * @param riskChannel       its outbound channel as a subscriber (required): its risk stream, EngineStatus
+     *                          included.
+     * @param marketDataChannel where it publishes market data; empty: its risk channel.
+     * @param egressChannel     where it publishes its egress; empty: its risk channel.
      */
-    public record Standby(
+    public record Member(
         @DefaultValue("") String ingressChannel,
-        Integer ingressStreamId,
         @DefaultValue("") String riskChannel,
-        Integer riskStreamId,
         @DefaultValue("") String marketDataChannel,
-        Integer marketDataStreamId,
-        @DefaultValue("") String egressChannel,
-        Integer egressStreamId,
-        @DefaultValue("") String controlChannel,
-        Integer controlStreamId)
+        @DefaultValue("") String egressChannel)
     {
-        /** @return true when any key of the standby is set. */
-        public boolean anySet()
-        {
-            return !ingressChannel.isEmpty() || !riskChannel.isEmpty() || !marketDataChannel.isEmpty() ||
-                !egressChannel.isEmpty() || !controlChannel.isEmpty() || ingressStreamId != null ||
-                riskStreamId != null || marketDataStreamId != null || egressStreamId != null ||
-                controlStreamId != null;
-        }
     }
 
     /**

@@ -152,7 +152,8 @@ final class EngineHealth
 
     /**
      * Slots claimed on the input ring and not yet released by its slowest stage (journal, processor, output).
-     * Replication is shown as a lag of its own: a venue without a standby does not advance it.
+     * Replication is shown as a lag of its own: a single engine (replication off) does not
+     * advance it.
      */
     double ringOccupancy()
     {
@@ -170,7 +171,7 @@ final class EngineHealth
     }
 
     /**
-     * The engine says it replicates nothing (replication off, or a standby) with the replication sequence's null
+     * The engine says it replicates nothing (replication off) with the replication sequence's null
      * value: then there is no lag, rather than a lag that grows with every command journaled.
      */
     boolean replicating()

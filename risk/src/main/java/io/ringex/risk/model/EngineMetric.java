@@ -11,7 +11,7 @@ public enum EngineMetric
     RING_OCCUPANCY,
     /** Ingress minus journal sequence. */
     JOURNAL_LAG,
-    /** Journal minus replication sequence; NaN while the engine replicates nothing (replication off, a standby). */
+    /** Journal minus replication sequence; NaN while the engine replicates nothing (replication off). */
     REPLICATION_LAG,
     /** Latency p50, seconds. */
     LATENCY_P50,

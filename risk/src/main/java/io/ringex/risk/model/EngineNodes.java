@@ -1,16 +1,16 @@
 package io.ringex.risk.model;
 
-import io.ringex.protocol.PrimarySelector;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.ringex.protocol.PrimarySelector;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.NodeRole;
 
 /**
- * The engine nodes the service watches, one or a primary/standby pair: each node's latest EngineStatus and chart
+ * The engine nodes the service watches, one or the members of a cluster: each node's latest EngineStatus and chart
  * history ({@link EngineHealth}, kept apart so that one node's sequences and counters never show as another's), the
  * connection state of its streams, and which node is followed ({@link PrimarySelector}).
  * <p>
@@ -137,13 +137,21 @@ final class EngineNodes
 
     List<Views.NodeView> nodeViews(final long nowNs)
     {
+        final int leader = follower.primary();
+        final boolean leaderCommits = leader != PrimarySelector.NONE && health[leader].seen &&
+            health[leader].replicating();
+        final long committed = leaderCommits ? health[leader].replicationSequence : 0;
         final List<Views.NodeView> out = new ArrayList<>(health.length);
         for (int i = 0; i < health.length; i++)
         {
             final EngineHealth h = health[i];
-            out.add(new Views.NodeView(i, names.get(i), i == follower.primary(), h.seen, isUp(i, nowNs),
+            final boolean lags = leaderCommits && h.seen;
+            out.add(new Views.NodeView(i, names.get(i), i == leader, h.seen, isUp(i, nowNs),
                 h.seen ? (nowNs - h.lastStatusNanos) / 1_000_000L : -1, h.nodeId, h.seen ? h.role.name() : "UNKNOWN",
-                h.epoch, String.format("%016x", h.stateHash), h.processorSequence, streams(i)));
+                h.epoch, h.seen && h.replicating() ? h.replicationSequence : null, h.journalSequence,
+                h.processorSequence, lags ? Math.max(0, committed - h.journalSequence) : null,
+                lags ? Math.max(0, committed - h.processorSequence) : null, String.format("%016x", h.stateHash),
+                streams(i)));
         }
         return out;
     }
@@ -174,6 +182,8 @@ final class EngineNodes
                 node.put("nodeId", n.nodeId());
                 node.put("role", n.role());
                 node.put("epoch", n.epoch());
+                node.put("committedSequence", n.committedSequence());
+                node.put("processorCommitLag", n.processorCommitLag());
                 node.put("up", n.up());
                 node.put("followed", n.followed());
                 nodes.add(node);
@@ -181,62 +191,6 @@ final class EngineNodes
             out.put("nodes", nodes);
         }
         return out;
-    }
-
-    /**
-     * Which node a promotion request goes to.
-     *
-     * @param requestedNodeId the node id asked for, 0 for "the one that is not the primary".
-     * @return the node, or a refusal.
-     */
-    PromotionTarget promotionTarget(final int requestedNodeId)
-    {
-        if (health.length == 1)
-        {
-            return PromotionTarget.refused("NO_STANDBY", "No standby engine is configured (ringex.risk.standby.*): " +
-                "the dashboard follows one engine and does not know a node to promote");
-        }
-        final int followed = follower.primary();
-        if (requestedNodeId > 0)
-        {
-            for (int i = 0; i < health.length; i++)
-            {
-                if (health[i].seen && health[i].nodeId == requestedNodeId)
-                {
-                    if (i == followed)
-                    {
-                        return PromotionTarget.refused("IS_PRIMARY", "Node " + requestedNodeId +
-                            " is the primary the dashboard follows: promote the standby");
-                    }
-                    return new PromotionTarget(i, requestedNodeId, null, null);
-                }
-            }
-            return PromotionTarget.refused("UNKNOWN_NODE", "No configured engine has reported node id " +
-                requestedNodeId + " in an EngineStatus");
-        }
-        // A pair: the node other than the one followed (or, with none followed now, other than the last followed).
-        final int primary = followed != PrimarySelector.NONE ? followed : follower.lastFollowed();
-        int target = PrimarySelector.NONE;
-        if (primary != PrimarySelector.NONE)
-        {
-            target = primary == 0 ? 1 : 0;
-        }
-        else
-        {
-            for (int i = 0; i < health.length; i++)
-            {
-                if (health[i].seen && health[i].role == NodeRole.STANDBY)
-                {
-                    target = target == PrimarySelector.NONE ? i : -2;
-                }
-            }
-            if (target < 0)
-            {
-                return PromotionTarget.refused("NO_STANDBY_KNOWN", "No primary has been followed and no single " +
-                    "node reports STANDBY: name the node to promote (nodeId)");
-            }
-        }
-        return new PromotionTarget(target, health[target].seen ? health[target].nodeId : 0, null, null);
     }
 
     Views.EngineView view(final boolean withHistory, final long nowNs)

@@ -27,12 +27,13 @@ import io.ringex.protocol.codecs.TradeDecoder;
  * What the risk service knows of the venue: accounts, positions, fills, instruments, books and engine health, built
  * from the engine's SBE events.
  * <p>
- * With a primary/standby pair configured, EngineStatus from every node is kept per node ({@link EngineNodes}) and
- * decides which node is followed ({@link PrimarySelector}); the Aeron agent applies the other events only from the
- * followed node ({@link #follows(int)}). After a switch the new primary's periodic full refresh (every instrument's
- * definition and book snapshot, every account's risk, published at once on promotion) replaces what the old one
- * last said: accounts and books are applied whole, book snapshots clear the ladder, engine sequences and counters
- * are per node. Trades already applied (tape, fills) are history and stay.
+ * With a cluster's members configured, EngineStatus from every member is kept per member ({@link EngineNodes}) and
+ * decides which one is followed ({@link PrimarySelector}: the one claiming PRIMARY at the highest term, the leader);
+ * the Aeron agent applies the other events only from the followed member ({@link #follows(int)}). After a failover
+ * the new leader's periodic full refresh (every instrument's definition and book snapshot, every account's risk,
+ * published at once when it takes over) replaces what the old one last said: accounts and books are applied whole,
+ * book snapshots clear the ladder, engine sequences and counters are per member. Until the new leader's refresh
+ * lists an account, the account shows as partial. Trades already applied (tape, fills) are history and stay.
  * <p>
  * Threading: the {@code on*} methods are called by one thread, the Aeron agent, with decoders it owns; the view
  * methods are called by any thread (HTTP, SSE, metrics). Both take this object's monitor, held for a few
@@ -65,7 +66,8 @@ public final class RiskReadModel
     }
 
     /**
-     * @param engineNames     the configured nodes' names, in configuration order: one engine, or a pair.
+     * @param engineNames     the configured nodes' names, in configuration order: one engine, or a cluster's
+     *                        members.
      * @param historySize     EngineStatus samples kept per node for the charts.
      * @param statusTimeoutNs a node counts as up, and may be followed, while its last status is younger than this.
      * @param nanoClock       monotonic clock, {@code System::nanoTime} outside tests.
@@ -185,15 +187,6 @@ public final class RiskReadModel
     public long ignoredCount()
     {
         return ignoredEvents.get();
-    }
-
-    /**
-     * @param requestedNodeId the node id asked for, or 0 for the node that is not the followed primary.
-     * @return where a promotion request goes, or why it is refused.
-     */
-    public synchronized PromotionTarget promotionTarget(final int requestedNodeId)
-    {
-        return nodes.promotionTarget(requestedNodeId);
     }
 
     /** @param trade a trade from either stream; accounts are non-zero on the risk stream only. */

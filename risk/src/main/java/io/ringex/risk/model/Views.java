@@ -257,7 +257,7 @@ public final class Views
      *
      * @param loaded  a directory answer from the followed engine has arrived (before that the list holds only the
      *                changes broadcast since the service started, or the previous engine's directory).
-     * @param engine  the node whose directory answer the list is (0 = {@code streams.*}, 1 = {@code standby.*}),
+     * @param engine  the node whose directory answer the list is (its index in the configuration),
      *                -1 before any.
      * @param users   every user, by name.
      */
@@ -325,21 +325,22 @@ public final class Views
      * @param lastStatusAgeMs         how long ago the last one arrived, ms (-1 if never).
      * @param nodeId                  the reporting node.
      * @param role                    RECOVERING, PRIMARY, STANDBY, FENCED or DIVERGED.
-     * @param epoch                   primary term.
+     * @param epoch                   the epoch: a cluster's leadership term.
      * @param ringCapacity            input ring slots.
-     * @param sequences               ingress, journal, replication (null while the node replicates nothing),
+     * @param sequences               ingress, journal, replication (a cluster member's committed sequence; null
+     *                                while the node replicates nothing),
      *                                processor, output, snapshot.
      * @param ringOccupancy           slots in use / capacity, 0..1.
      * @param journalLag              ingress - journal sequence.
-     * @param replicationLag          journal - replication sequence; 0 while the node replicates nothing.
-     * @param replicating             the node replicates to a standby: false with replication off, and on a standby
-     *                                (its EngineStatus carries no replication sequence), so no lag is shown.
+     * @param replicationLag          journal - replication (committed) sequence; 0 while the node replicates nothing.
+     * @param replicating             the node is a cluster member and reports a committed sequence: false with
+     *                                replication off, so no lag is shown.
      * @param latencyNs               p50, p99, p999, max since the previous status.
      * @param counters                engine counters by name.
      * @param rejects                 reject counts by reason, non-zero only.
      * @param streams                 Aeron connection state of the risk, market-data and ingress streams.
      * @param history                 samples for the charts, oldest first.
-     * @param followedEngine          index of the node followed (0 = {@code streams.*}, 1 = {@code standby.*}),
+     * @param followedEngine          index of the node followed, the cluster's leader (in configuration order),
      *                                -1 while no primary is known; the fields above are that node's (or, with none,
      *                                the last one followed).
      * @param nodes                   every configured node, in configuration order.
@@ -370,18 +371,26 @@ public final class Views
     /**
      * One engine node of the configuration, as its last EngineStatus and the service's streams to it show it.
      *
-     * @param engine            its index in the configuration (0 = {@code streams.*}, 1 = {@code standby.*}).
-     * @param name              "streams" or "standby": the configuration's name, not its role.
-     * @param followed          the dashboard shows and acts on this node now.
-     * @param seen              an EngineStatus has arrived from it.
-     * @param up                one arrived within the status timeout.
-     * @param lastStatusAgeMs   how long ago, ms (-1 if never).
-     * @param nodeId            the node id it reports.
-     * @param role              its role, UNKNOWN before a status.
-     * @param epoch             its epoch.
-     * @param stateHash         its last reported state hash, 16 hex digits (equal on nodes in step).
-     * @param processorSequence the last command it applied.
-     * @param streams           connection state of its risk, market-data and ingress streams.
+     * @param engine             its index in the configuration (0 = {@code streams} or {@code members[0]}, ...).
+     * @param name               "streams" (a single engine) or "members[n]": the configuration's name, not its
+     *                           role.
+     * @param followed           the dashboard shows and acts on this node now: the cluster's leader.
+     * @param seen               an EngineStatus has arrived from it.
+     * @param up                 one arrived within the status timeout (else it is stale: down, or cut off).
+     * @param lastStatusAgeMs    how long ago, ms (-1 if never).
+     * @param nodeId             the node id it reports.
+     * @param role               its role (PRIMARY on the leader, STANDBY on a follower), UNKNOWN before a status.
+     * @param epoch              its epoch: the cluster's leadership term.
+     * @param committedSequence  the last command it knows committed (a majority holds it), or null when it
+     *                           replicates nothing (a single engine).
+     * @param journalSequence    the last command it journaled.
+     * @param processorSequence  the last command it applied.
+     * @param journalCommitLag   the leader's committed sequence minus this node's journal sequence, or null with no
+     *                           leader followed.
+     * @param processorCommitLag the leader's committed sequence minus this node's processor sequence, or null with
+     *                           no leader followed.
+     * @param stateHash          its last reported state hash, 16 hex digits (equal on nodes in step).
+     * @param streams            connection state of its risk, market-data and ingress streams.
      */
     public record NodeView(
         int engine,
@@ -393,8 +402,12 @@ public final class Views
         int nodeId,
         String role,
         long epoch,
-        String stateHash,
+        Long committedSequence,
+        long journalSequence,
         long processorSequence,
+        Long journalCommitLag,
+        Long processorCommitLag,
+        String stateHash,
         Map<String, Boolean> streams)
     {
     }

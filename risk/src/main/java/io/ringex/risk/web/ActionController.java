@@ -20,9 +20,8 @@ import io.ringex.risk.actions.ActionView;
 /**
  * Admin actions: POSTs need the RISK_OFFICER role and a CSRF token, and carry the officer's reason. Each answers 202
  * Accepted with the action's {@code requestId}; the engine's verdict follows on GET /api/actions/{requestId} and the
- * live stream. 503 when the command could not be put on the engine's ingress (with a pair: also when no primary is
- * known), 409 when the action does not apply (promote without a standby, or of the primary), 400 for a malformed
- * request ({@link ActionErrors}).
+ * live stream. 503 when the command could not be put on the engine's ingress (with several engine nodes: also when no
+ * primary is known, as while a cluster elects a new leader), 400 for a malformed request ({@link ActionErrors}).
  */
 @RestController
 @RequestMapping(path = "/api/actions", produces = "application/json")
@@ -98,17 +97,6 @@ public class ActionController
         @RequestBody(required = false) final ActionRequests.TakeSnapshot request, final Principal user)
     {
         return accepted(actions.takeSnapshot(request == null ? null : request.reason(), user.getName()));
-    }
-
-    /**
-     * @param request the node to promote and, optionally, the epoch.
-     * @param user    the officer.
-     * @return 202 with the action.
-     */
-    @PostMapping("/promote")
-    public ResponseEntity<ActionView> promote(@RequestBody final ActionRequests.Promote request, final Principal user)
-    {
-        return accepted(actions.promote(request, user.getName()));
     }
 
     /** @return recent actions, newest first. */

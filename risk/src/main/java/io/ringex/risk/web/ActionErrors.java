@@ -32,7 +32,7 @@ public final class ActionErrors
     }
 
     /**
-     * @param ex why the action does not apply (e.g. no standby to promote, a user that exists).
+     * @param ex why the action does not apply (e.g. a user that exists).
      * @return 409 with the code and reason.
      */
     @ExceptionHandler(ActionRefusedException.class)

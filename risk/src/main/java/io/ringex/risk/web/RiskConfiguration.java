@@ -11,9 +11,7 @@ import org.springframework.context.annotation.Configuration;
 
 import io.ringex.risk.actions.ActionService;
 import io.ringex.risk.actions.ActionView;
-import io.ringex.risk.actions.AeronNewEpochPromotionHook;
 import io.ringex.risk.actions.ConsoleActions;
-import io.ringex.risk.actions.PromotionHook;
 import io.ringex.risk.aeron.AeronConnection;
 import io.ringex.risk.audit.AdminAudit;
 import io.ringex.risk.config.EngineEndpoints;
@@ -26,7 +24,7 @@ import io.ringex.risk.model.UserDirectory;
  * Wires the plain objects of the service: the read model, the user directory, the admin log, the Aeron connection,
  * the action tracker and the console's commands. The action tracker, the directory and the admin log receive the
  * engine's events from the Aeron agent directly, without Spring in between. The engine nodes (one,
- * or a primary/standby pair) are validated here: a bad {@code ringex.risk.streams.*} or {@code ringex.risk.standby.*}
+ * or a cluster's members) are validated here: a bad {@code ringex.risk.streams.*} or {@code ringex.risk.members[n].*}
  * key stops the start with a message naming it, as an unknown {@code ringex.risk.*} key does ({@link RiskKeys}).
  */
 @Configuration(proxyBeanMethods = false)
@@ -118,7 +116,6 @@ public class RiskConfiguration
     /**
      * @param properties configuration.
      * @param connection the engine's ingress.
-     * @param promotion  a PromotionHook bean if the deployment defines one; else NewEpoch on the control stream.
      * @param model      the read model.
      * @return the action tracker.
      */
@@ -126,11 +123,9 @@ public class RiskConfiguration
     public ActionService actionService(
         final RiskProperties properties,
         final AeronConnection connection,
-        final ObjectProvider<PromotionHook> promotion,
         final RiskReadModel model)
     {
-        return new ActionService(connection, promotion.getIfAvailable(() -> new AeronNewEpochPromotionHook(connection)),
-            model, Clock.systemUTC(),
+        return new ActionService(connection, model, Clock.systemUTC(),
             properties.actions().responseTimeout().toMillis(), properties.actions().retained());
     }
 

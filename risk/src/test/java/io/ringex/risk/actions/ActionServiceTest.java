@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -18,12 +17,9 @@ import org.junit.jupiter.api.Test;
 
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.BooleanType;
-import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.KillSwitchDecoder;
 import io.ringex.protocol.codecs.KillSwitchScope;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
-import io.ringex.protocol.codecs.NewEpochDecoder;
-import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
@@ -32,7 +28,6 @@ import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 import io.ringex.risk.aeron.AdminCommandSink;
 import io.ringex.risk.aeron.OfferOutcome;
 import io.ringex.risk.model.RiskReadModel;
-import io.ringex.risk.synthetic.EventEncoders;
 
 class ActionServiceTest
 {
@@ -48,20 +43,10 @@ class ActionServiceTest
             sent.add(copy);
             return outcome;
         }
-
-        @Override
-        public OfferOutcome offerControl(final int engine, final DirectBuffer buffer, final int offset,
-            final int length)
-        {
-            controlEngines.add(engine);
-            return offerIngress(buffer, offset, length);
-        }
     };
-    private final List<Integer> controlEngines = new ArrayList<>();
     private final MutableClock clock = new MutableClock();
     private final RiskReadModel model = new RiskReadModel(4, 1, System::nanoTime);
-    private final ActionService actions = new ActionService(sink,
-        new AeronNewEpochPromotionHook(sink), model, clock, 10_000, 3);
+    private final ActionService actions = new ActionService(sink, model, clock, 10_000, 3);
 
     @Test
     void unlockLogonsCarriesTheOperatorAndTheReasonAndRefusesWhatTheEngineWould()
@@ -191,56 +176,6 @@ class ActionServiceTest
         assertEquals(3, actions.recent().size());
         assertEquals(last.requestId(), actions.recent().get(0).requestId());
         assertNull(actions.find(first.requestId()));
-    }
-
-    @Test
-    void promotionWithoutAStandbyConfiguredIsRefusedAndNothingSent()
-    {
-        final ActionRefusedException ex = assertThrows(ActionRefusedException.class,
-            () -> actions.promote(new ActionRequests.Promote(2, 0, "primary down"), "officer"));
-        assertEquals("NO_STANDBY", ex.code());
-        assertTrue(ex.getMessage().contains("ringex.risk.standby"), ex.getMessage());
-        assertTrue(sent.isEmpty());
-        assertTrue(actions.recent().isEmpty());
-    }
-
-    @Test
-    void promotionGoesToTheStandbysControlStreamWithTheNextEpochAndSettlesOnItsPrimaryStatus()
-    {
-        final AtomicLong now = new AtomicLong();
-        final RiskReadModel pair = new RiskReadModel(List.of("streams", "standby"), 4, 1_000_000_000L, now::get);
-        final ActionService pairActions = new ActionService(sink, new AeronNewEpochPromotionHook(sink), pair, clock,
-            10_000, 3);
-        status(pair, 0, NodeRole.PRIMARY, 0);
-        status(pair, 1, NodeRole.STANDBY, 0);
-
-        final ActionRefusedException ex = assertThrows(ActionRefusedException.class,
-            () -> pairActions.promote(new ActionRequests.Promote(1, 0, "primary down"), "officer"));
-        assertEquals("IS_PRIMARY", ex.code());
-        assertTrue(sent.isEmpty());
-
-        final ActionView view = pairActions.promote(new ActionRequests.Promote(0, 0, "primary down"), "officer");
-        assertEquals("SENT", view.status());
-        assertEquals("node 2 to epoch 1", view.target());
-        assertEquals(List.of(1), controlEngines, "the standby's control stream");
-        final NewEpochDecoder d = new NewEpochDecoder().wrapAndApplyHeader(sent.get(0), 0, new MessageHeaderDecoder());
-        assertEquals(view.requestId(), d.requestId());
-        assertEquals(1, d.epoch());
-        assertEquals(2, d.nodeId());
-
-        status(pair, 1, NodeRole.STANDBY, 1);
-        assertEquals("SENT", pairActions.find(view.requestId()).status(), "a STANDBY at epoch 1 is not promoted");
-        status(pair, 1, NodeRole.PRIMARY, 1);
-        assertEquals("ACCEPTED", pairActions.find(view.requestId()).status());
-    }
-
-    private static void status(final RiskReadModel model, final int engine, final NodeRole role, final long epoch)
-    {
-        final EventEncoders events = new EventEncoders();
-        final int length = events.engineStatus(epoch, engine + 1, role, 0, 1024, new long[6], new long[4],
-            new long[16], new long[64]);
-        model.onEngineStatus(engine, new EngineStatusDecoder().wrapAndApplyHeader(events.buffer(), 0,
-            new MessageHeaderDecoder()));
     }
 
     /** A clock the test moves. */

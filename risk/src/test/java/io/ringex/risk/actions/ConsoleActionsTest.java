@@ -62,20 +62,13 @@ class ConsoleActionsTest
             sent.add(copy);
             return outcome;
         }
-
-        @Override
-        public OfferOutcome offerControl(final int engine, final DirectBuffer buffer, final int offset,
-            final int length)
-        {
-            throw new AssertionError("the console sends nothing on a control stream");
-        }
     };
     private final RiskReadModel model = new RiskReadModel(4, 1_000_000_000L, System::nanoTime);
     private final UserDirectory users = new UserDirectory(GATEWAY, 1_000_000_000L);
     private final EngineEventHandler handler = new EngineEventHandler(0, model, (a, b, c, d, e) -> { }, users,
         new io.ringex.risk.audit.AdminAudit(10, id -> null, id -> -1));
     private final EventEncoders events = new EventEncoders();
-    private final ActionService actions = new ActionService(sink, new AeronNewEpochPromotionHook(sink), model,
+    private final ActionService actions = new ActionService(sink, model,
         Clock.systemUTC(), 10_000, 50);
     private final ConsoleActions console = new ConsoleActions(actions, model, users,
         new RiskProperties.Users(GATEWAY, Duration.ofSeconds(5), 1000, 8));

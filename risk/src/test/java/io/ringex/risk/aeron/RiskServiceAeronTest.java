@@ -110,7 +110,6 @@ class RiskServiceAeronTest
         registry.add("ringex.risk.streams.ingress-channel", () -> "aeron:ipc");
         registry.add("ringex.risk.streams.risk-channel", () -> "aeron:ipc");
         registry.add("ringex.risk.streams.market-data-channel", () -> "aeron:ipc");
-        registry.add("ringex.risk.streams.control-channel", () -> "aeron:ipc");
         registry.add("ringex.risk.actions.offer-timeout", () -> "100ms");
         registry.add("ringex.risk.actions.admin-key-file", RiskServiceAeronTest::keyFile);
     }
@@ -193,7 +192,8 @@ class RiskServiceAeronTest
         publish(risk, events.engineStatus(2, 1, NodeRole.PRIMARY, 3, 1024, new long[] {10, 9, 8, 9, 9, 0},
             new long[] {1000, 2000, 3000, 4000}, counters, rejects));
 
-        await(() -> model.isEngineUp() && model.instrument(1) != null && model.instrument(1).tape().size() == 1 &&
+        // the definition (market data) and the trade (risk) come on two streams: wait for both
+        await(() -> model.isEngineUp() && model.priceScale(1) >= 0 && model.instrument(1).tape().size() == 1 &&
             !model.accounts(AccountSort.UTILISATION).isEmpty() && model.engine(false).streams().get("risk"));
 
         mvc.perform(get("/api/accounts/7").with(user("viewer").roles("VIEWER")))

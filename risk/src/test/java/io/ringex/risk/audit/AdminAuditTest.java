@@ -204,7 +204,7 @@ class AdminAuditTest
         {
             answer(60 + i, TakeSnapshotDecoder.TEMPLATE_ID, RejectReason.NONE, 100 + i, commands.takeSnapshot(60 + i));
         }
-        // the same answer again, as a pair's other node might publish it around a failover
+        // the same answer again, as another member might publish it around a failover
         answer(66, TakeSnapshotDecoder.TEMPLATE_ID, RejectReason.NONE, 106, commands.takeSnapshot(66));
         assertEquals(List.of(106L, 105L, 104L, 103L),
             audit.latest(10).stream().map(AdminAudit.Entry::commandSequence).toList());

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,9 @@ import io.ringex.engine.risk.Account;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.risk.RiskServiceApplication;
 import io.ringex.risk.aeron.AeronConnection;
+import io.ringex.risk.cluster.EngineCluster;
 import io.ringex.risk.security.GatewayCredentials;
+import io.ringex.testing.Await;
 
 /**
  * The dashboard in a real browser (Debian chromium driven by playwright-core, risk/src/test/browser/dashboard.mjs),
@@ -48,6 +51,10 @@ import io.ringex.risk.security.GatewayCredentials;
  *     the admin, the admin log, the Audit's trails with money and prices as decimals and order ids that open
  *     trails;</li>
  * <li>with the engine stopped, the page says what it shows is stale and since when;</li>
+ * <li>with a three-member engine cluster ({@link EngineCluster}), a viewer's engine view lists the members, marks the
+ *     leader the nodes name, shows each member's term, committed and processed sequences and lag behind the commit,
+ *     read-only; the leader closed, it follows the member the cluster elects and marks the lost one stale, with no
+ *     promotion anywhere ({@code cluster.mjs});</li>
  * <li>at both widths nothing is cut or off-screen (the page, the status and log-out, numbers in the tables).</li>
  * </ul>
  * Screenshots go to {@code risk/target/browser-shots} ({@code -Dringex.browser.shots=<dir>} to choose, e.g. docs/img
@@ -109,7 +116,6 @@ class RiskDashboardBrowserIT
         props.put("ringex.risk.streams.risk-stream-id", RealEngine.RISK_STREAM);
         props.put("ringex.risk.streams.market-data-channel", RealEngine.IPC);
         props.put("ringex.risk.streams.market-data-stream-id", RealEngine.MARKET_DATA_STREAM);
-        props.put("ringex.risk.streams.control-channel", RealEngine.IPC);
         props.put("ringex.risk.actions.admin-key-file",
             io.ringex.engine.node.NodeTestSupport.writeAdminKeys(dataDirectory).toString());
         props.put("ringex.risk.audit.journal-dir", dataDirectory.resolve("journal"));
@@ -123,26 +129,8 @@ class RiskDashboardBrowserIT
     @Test
     void officerSeesExposureKillsAnAccountAndTheEngineRejectsItsNextOrder() throws Exception
     {
-        assumeFalse(Boolean.getBoolean("skipBrowserIT"), "skipped with -DskipBrowserIT=true");
-        final String chromium = System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium");
-        assumeTrue(new File(chromium).canExecute(), "no chromium at " + chromium +
-            " (apt-get install -y chromium): browser IT skipped");
-        assumeTrue(run(new File("."), "node", "--version") == 0, "no node on PATH: browser IT skipped");
-
-        final Path module = Path.of(System.getProperty("ringex.test.module.dir", ".")).toAbsolutePath();
-        final Path harness = module.resolve("target/browser-node");
-        final Path sources = module.resolve("src/test/browser");
-        if (!Files.isDirectory(harness.resolve("node_modules/playwright-core")))
-        {
-            assumeTrue(run(sources.toFile(), "bash", "install.sh") == 0,
-                "npm install playwright-core failed: browser IT skipped");
-        }
-        Files.copy(sources.resolve("dashboard.mjs"), harness.resolve("dashboard.mjs"),
-            StandardCopyOption.REPLACE_EXISTING);
-        final Path shots = Path.of(System.getProperty("ringex.browser.shots",
-            module.resolve("target/browser-shots").toString())).toAbsolutePath().normalize();
-        Files.createDirectories(shots);
-
+        final Path harness = harness("dashboard.mjs");
+        final Path shots = shots();
         final Path engineData = Files.createTempDirectory("ringex-risk-it-engine-");
         final ConfigurableApplicationContext service =
             startService("/dev/shm/ringex-risk-it-" + UUID.randomUUID(), engineData);
@@ -154,7 +142,7 @@ class RiskDashboardBrowserIT
             pb.environment().put("BASE_URL", "http://localhost:" +
                 service.getEnvironment().getProperty("local.server.port") + "/");
             pb.environment().put("SHOT_DIR", shots.toString());
-            pb.environment().put("CHROMIUM", chromium);
+            pb.environment().put("CHROMIUM", chromium());
             // RealEngine's trader with a position near the amber band and liquidity to buy from
             pb.environment().put("ACCOUNT", "1003");
             pb.environment().put("USER_DATA_DIR",
@@ -181,6 +169,157 @@ class RiskDashboardBrowserIT
         {
             service.close();
         }
+    }
+
+    @Test
+    void aViewerSeesTheClusterMembersAndTheDashboardFollowsTheLeaderTheClusterElects() throws Exception
+    {
+        final Path harness = harness("cluster.mjs");
+        final Path shots = shots();
+        final Path data = Files.createTempDirectory("ringex-risk-it-cluster-");
+        final Map<String, Object> props = new LinkedHashMap<>();
+        props.put("server.port", 0);
+        props.put("ringex.risk.aeron.embedded-driver", true);
+        props.put("ringex.risk.aeron.dir", "/dev/shm/ringex-risk-it-" + UUID.randomUUID());
+        props.put("ringex.risk.engine.status-timeout", "1s");
+        final EngineCluster cluster = new EngineCluster();
+        props.putAll(cluster.serviceKeys());
+        final String[] args = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+            .toArray(String[]::new);
+        final ConfigurableApplicationContext service =
+            new SpringApplicationBuilder(RiskServiceApplication.class).profiles("demo").run(args);
+        try (cluster)
+        {
+            cluster.start(data);
+            final ProcessBuilder pb = new ProcessBuilder("node", "cluster.mjs")
+                .directory(harness.toFile())
+                .redirectErrorStream(true);
+            pb.environment().put("BASE_URL", "http://localhost:" +
+                service.getEnvironment().getProperty("local.server.port") + "/");
+            pb.environment().put("SHOT_DIR", shots.toString());
+            pb.environment().put("CHROMIUM", chromium());
+            pb.environment().put("USER_DATA_DIR", Files.createTempDirectory("ringex-chromium-").toString());
+            final Process browser = pb.start();
+            final Thread driver = new Thread(() -> driveCluster(browser, cluster), "browser-test-driver");
+            driver.start();
+            if (!browser.waitFor(TIMEOUT_S, TimeUnit.SECONDS))
+            {
+                browser.destroyForcibly();
+                throw new AssertionError("browser test did not finish in " + TIMEOUT_S + " s");
+            }
+            driver.join(5000);
+            assertEquals(0, browser.exitValue(), "browser test failed: see its output above");
+        }
+        finally
+        {
+            service.close();
+        }
+    }
+
+    /**
+     * Echo cluster.mjs's output and answer its requests from the engine nodes themselves: which member leads (its
+     * node's own role), close it, wait for the cluster to elect another.
+     */
+    private static void driveCluster(final Process browser, final EngineCluster cluster)
+    {
+        try (BufferedReader out = new BufferedReader(
+            new InputStreamReader(browser.getInputStream(), StandardCharsets.UTF_8));
+            Writer in = new OutputStreamWriter(browser.getOutputStream(), StandardCharsets.UTF_8))
+        {
+            String line;
+            while ((line = out.readLine()) != null)
+            {
+                System.out.println("[browser] " + line);
+                if (!line.startsWith("REQUEST "))
+                {
+                    continue;
+                }
+                final String[] parts = line.split(" ");
+                String answer;
+                try
+                {
+                    switch (parts[1])
+                    {
+                        case "LEADER":
+                            Await.until("a member leading", Duration.ofSeconds(30), () -> cluster.leader() >= 0, null);
+                            answer = "OK " + (cluster.leader() + 1);
+                            break;
+                        case "STOP_LEADER":
+                        {
+                            final int leader = cluster.leader();
+                            cluster.stop(leader);
+                            answer = "OK " + (leader + 1);
+                            break;
+                        }
+                        case "LEADER_NOT":
+                        {
+                            final int lost = Integer.parseInt(parts[2]) - 1;
+                            Await.until("another member leading", Duration.ofSeconds(30),
+                                () -> cluster.leader() >= 0 && cluster.leader() != lost, null);
+                            answer = "OK " + (cluster.leader() + 1);
+                            break;
+                        }
+                        default:
+                            answer = "FAILED unknown request " + line;
+                            break;
+                    }
+                }
+                catch (final AssertionError | RuntimeException ex)
+                {
+                    answer = "FAILED " + ex.getMessage();
+                }
+                System.out.println("[engine] " + line.substring("REQUEST ".length()) + ": " + answer);
+                in.write(answer + "\n");
+                in.flush();
+            }
+        }
+        catch (final IOException ex)
+        {
+            System.out.println("[browser] driver stopped: " + ex);
+        }
+    }
+
+    /**
+     * The node harness with the script copied in; skips the test (not fails) without chromium or node.
+     *
+     * @param script the script under src/test/browser.
+     * @return the harness directory.
+     */
+    private static Path harness(final String script) throws IOException
+    {
+        assumeFalse(Boolean.getBoolean("skipBrowserIT"), "skipped with -DskipBrowserIT=true");
+        assumeTrue(new File(chromium()).canExecute(), "no chromium at " + chromium() +
+            " (apt-get install -y chromium): browser IT skipped");
+        assumeTrue(run(new File("."), "node", "--version") == 0, "no node on PATH: browser IT skipped");
+
+        final Path module = module();
+        final Path harness = module.resolve("target/browser-node");
+        final Path sources = module.resolve("src/test/browser");
+        if (!Files.isDirectory(harness.resolve("node_modules/playwright-core")))
+        {
+            assumeTrue(run(sources.toFile(), "bash", "install.sh") == 0,
+                "npm install playwright-core failed: browser IT skipped");
+        }
+        Files.copy(sources.resolve(script), harness.resolve(script), StandardCopyOption.REPLACE_EXISTING);
+        return harness;
+    }
+
+    private static Path module()
+    {
+        return Path.of(System.getProperty("ringex.test.module.dir", ".")).toAbsolutePath();
+    }
+
+    private static String chromium()
+    {
+        return System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium");
+    }
+
+    private static Path shots() throws IOException
+    {
+        final Path shots = Path.of(System.getProperty("ringex.browser.shots",
+            module().resolve("target/browser-shots").toString())).toAbsolutePath().normalize();
+        Files.createDirectories(shots);
+        return shots;
     }
 
     /**
@@ -324,7 +463,17 @@ class RiskDashboardBrowserIT
     {
         try
         {
-            final Process p = new ProcessBuilder(command).directory(dir).inheritIO().start();
+            // never inheritIO: a child that reads the fork's stdin (npm does) eats the commands the build sends the
+            // test JVM on it, and the build then fails the whole fork as "std/in stream corrupted"
+            final Process p = new ProcessBuilder(command).directory(dir)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectErrorStream(true)
+                .start();
+            try (BufferedReader out = new BufferedReader(
+                new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)))
+            {
+                out.lines().forEach(line -> System.out.println("[" + command[0] + "] " + line));
+            }
             return p.waitFor(300, TimeUnit.SECONDS) ? p.exitValue() : -1;
         }
         catch (final IOException ex)

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -12,11 +13,14 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /**
- * The engine nodes as bound from configuration by Spring's own binder: one engine unchanged, a pair with defaults
- * taken from the first node, and start-up refusals that name the key.
+ * The engine nodes as bound from configuration by Spring's own binder: one engine from {@code ringex.risk.streams.*}
+ * with nothing set, the members of a cluster from {@code ringex.risk.members[n]} on the shared stream ids, and
+ * start-up refusals that name the key.
  */
 class EngineEndpointsTest
 {
+    private static final String OUTBOUND = "aeron:udp?endpoint=risk:0|control=engine-%d:40101|control-mode=dynamic";
+
     private static List<EngineEndpoints> bind(final Map<String, String> keys)
     {
         final RiskProperties properties = new Binder(new MapConfigurationPropertySource(keys))
@@ -29,93 +33,124 @@ class EngineEndpointsTest
         return assertThrows(IllegalStateException.class, () -> bind(keys)).getMessage();
     }
 
+    /** Three members, each with its ingress and outbound channel, on hosts engine-1..3. */
+    private static Map<String, String> threeMembers()
+    {
+        final Map<String, String> keys = new HashMap<>();
+        for (int i = 0; i < 3; i++)
+        {
+            keys.put("ringex.risk.members[" + i + "].ingress-channel", "aeron:udp?endpoint=engine-" + (i + 1) +
+                ":40100");
+            keys.put("ringex.risk.members[" + i + "].risk-channel", String.format(OUTBOUND, i + 1));
+        }
+        return keys;
+    }
+
     @Test
-    void withoutStandbyKeysThereIsOneEngineAsBefore()
+    void withNothingSetThereIsOneLocalEngine()
     {
         final List<EngineEndpoints> engines = bind(Map.of());
         assertEquals(1, engines.size());
-        assertEquals("aeron:udp?endpoint=localhost:40100", engines.get(0).ingressChannel());
-        assertEquals(1004, engines.get(0).riskStreamId());
-        assertEquals(engines.get(0).riskChannel(), engines.get(0).egressChannel(),
+        final EngineEndpoints engine = engines.get(0);
+        assertEquals("streams", engine.name());
+        assertEquals("aeron:udp?endpoint=localhost:40100", engine.ingressChannel());
+        assertEquals(RiskProperties.ENGINE_OUTBOUND, engine.riskChannel());
+        assertEquals(1004, engine.riskStreamId());
+        assertEquals(engine.riskChannel(), engine.marketDataChannel());
+        assertEquals(1003, engine.marketDataStreamId());
+        assertEquals(engine.riskChannel(), engine.egressChannel(),
             "the engine publishes its outbound streams on one channel: the egress defaults to the risk channel");
-        assertEquals(1002, engines.get(0).egressStreamId());
-        assertEquals("aeron:ipc", bind(Map.of("ringex.risk.streams.risk-channel", "aeron:ipc")).get(0)
-            .egressChannel(), "as the all-in-one sets it");
+        assertEquals(1002, engine.egressStreamId());
+        final EngineEndpoints allInOne = bind(Map.of("ringex.risk.streams.ingress-channel", "aeron:ipc",
+            "ringex.risk.streams.risk-channel", "aeron:ipc", "ringex.risk.streams.market-data-channel", "aeron:ipc"))
+            .get(0);
+        assertEquals("aeron:ipc", allInOne.egressChannel(), "as the all-in-one sets it");
+        assertEquals("aeron:ipc", allInOne.ingressChannel());
     }
 
     @Test
-    void theEgressOfEachNodeIsConfigurableAndTheTwoMustDiffer()
+    void threeMembersEachWithTheirOwnChannelsOnTheSharedStreamIds()
     {
-        final List<EngineEndpoints> engines = bind(Map.of(
-            "ringex.risk.streams.egress-channel", "aeron:udp?endpoint=risk:0|control=engine-a:40101",
-            "ringex.risk.streams.egress-stream-id", "2002",
-            "ringex.risk.standby.ingress-channel", "aeron:udp?endpoint=engine-b:40100",
-            "ringex.risk.standby.risk-channel", "aeron:udp?endpoint=risk:0|control=engine-b:40101",
-            "ringex.risk.standby.control-channel", "aeron:udp?endpoint=engine-b:40120"));
-        assertEquals("aeron:udp?endpoint=risk:0|control=engine-a:40101", engines.get(0).egressChannel());
-        assertEquals(2002, engines.get(0).egressStreamId());
-        assertEquals("aeron:udp?endpoint=risk:0|control=engine-b:40101", engines.get(1).egressChannel(),
-            "the standby's egress: its risk channel unless set");
-        assertEquals(2002, engines.get(1).egressStreamId(), "the first node's stream id unless set");
-
-        assertTrue(refusal(Map.of("ringex.risk.streams.egress-channel", "udp://engine:40101"))
-            .startsWith("ringex.risk.streams.egress-channel must be an Aeron channel"));
-        assertTrue(refusal(Map.of("ringex.risk.streams.egress-stream-id", "-1"))
-            .startsWith("ringex.risk.streams.egress-stream-id must be a positive stream id"));
-        final String shared = refusal(Map.of(
-            "ringex.risk.streams.risk-channel", "aeron:ipc",
-            "ringex.risk.streams.control-channel", "aeron:ipc",
-            "ringex.risk.standby.ingress-channel", "aeron:ipc",
-            "ringex.risk.standby.ingress-stream-id", "2001",
-            "ringex.risk.standby.risk-channel", "aeron:ipc",
-            "ringex.risk.standby.risk-stream-id", "2004",
-            "ringex.risk.standby.market-data-stream-id", "2003",
-            "ringex.risk.standby.control-channel", "aeron:ipc",
-            "ringex.risk.standby.control-stream-id", "2020"));
-        assertTrue(shared.startsWith("ringex.risk.standby.egress-channel and its stream id must differ"), shared);
+        final Map<String, String> keys = threeMembers();
+        keys.put("ringex.risk.streams.ingress-stream-id", "2001");
+        keys.put("ringex.risk.members[2].market-data-channel", "aeron:udp?endpoint=risk:0|control=engine-3:40102");
+        final List<EngineEndpoints> members = bind(keys);
+        assertEquals(3, members.size());
+        for (int i = 0; i < 3; i++)
+        {
+            final EngineEndpoints member = members.get(i);
+            assertEquals("members[" + i + "]", member.name());
+            assertEquals("aeron:udp?endpoint=engine-" + (i + 1) + ":40100", member.ingressChannel());
+            assertEquals(2001, member.ingressStreamId(), "every member's ingress stream is streams.ingress-stream-id");
+            assertEquals(String.format(OUTBOUND, i + 1), member.riskChannel());
+            assertEquals(1004, member.riskStreamId());
+            assertEquals(member.riskChannel(), member.egressChannel(), "a member's egress: its risk channel");
+        }
+        assertEquals(String.format(OUTBOUND, 1), members.get(0).marketDataChannel());
+        assertEquals("aeron:udp?endpoint=risk:0|control=engine-3:40102", members.get(2).marketDataChannel());
     }
 
     @Test
-    void aStandbyTakesTheFirstNodesStreamIdsAndItsRiskChannelForMarketData()
+    void aMemberWithoutItsChannelsOrWithAMalformedOneIsRefusedNamingTheKey()
     {
-        final String outbound = "aeron:udp?endpoint=risk:0|control=engine-standby:40101|control-mode=dynamic";
-        final List<EngineEndpoints> engines = bind(Map.of(
-            "ringex.risk.standby.ingress-channel", "aeron:udp?endpoint=engine-standby:40100",
-            "ringex.risk.standby.risk-channel", outbound,
-            "ringex.risk.standby.control-channel", "aeron:udp?endpoint=engine-standby:40120"));
-        assertEquals(2, engines.size());
-        final EngineEndpoints standby = engines.get(1);
-        assertEquals("standby", standby.name());
-        assertEquals(1001, standby.ingressStreamId());
-        assertEquals(outbound, standby.marketDataChannel());
-        assertEquals(1003, standby.marketDataStreamId());
-        assertEquals(1020, standby.controlStreamId());
-    }
+        final Map<String, String> noIngress = threeMembers();
+        noIngress.remove("ringex.risk.members[1].ingress-channel");
+        assertTrue(refusal(noIngress).startsWith("ringex.risk.members[1].ingress-channel is required"),
+            refusal(noIngress));
 
-    @Test
-    void aStandbyWithoutItsRequiredChannelsIsRefusedNamingTheKey()
-    {
-        assertTrue(refusal(Map.of("ringex.risk.standby.risk-stream-id", "3004"))
-            .startsWith("ringex.risk.standby.ingress-channel is required"));
-        assertTrue(refusal(Map.of("ringex.risk.standby.ingress-channel", "aeron:ipc"))
-            .startsWith("ringex.risk.standby.risk-channel is required"));
-        assertTrue(refusal(Map.of("ringex.risk.standby.ingress-channel", "aeron:ipc",
-            "ringex.risk.standby.risk-channel", "aeron:ipc")).startsWith("ringex.risk.standby.control-channel"));
-        assertTrue(refusal(Map.of("ringex.risk.standby.ingress-channel", "localhost:40100",
-            "ringex.risk.standby.risk-channel", "aeron:ipc", "ringex.risk.standby.control-channel", "aeron:ipc"))
-            .startsWith("ringex.risk.standby.ingress-channel must be an Aeron channel"));
+        final Map<String, String> noRisk = threeMembers();
+        noRisk.remove("ringex.risk.members[2].risk-channel");
+        assertTrue(refusal(noRisk).startsWith("ringex.risk.members[2].risk-channel is required"), refusal(noRisk));
+
+        final Map<String, String> malformed = threeMembers();
+        malformed.put("ringex.risk.members[0].ingress-channel", "engine-1:40100");
+        assertTrue(refusal(malformed).startsWith("ringex.risk.members[0].ingress-channel must be an Aeron channel"),
+            refusal(malformed));
+
+        final Map<String, String> malformedEgress = threeMembers();
+        malformedEgress.put("ringex.risk.members[1].egress-channel", "udp://engine-2");
+        assertTrue(refusal(malformedEgress).startsWith("ringex.risk.members[1].egress-channel must be an Aeron " +
+            "channel"), refusal(malformedEgress));
+
         assertTrue(refusal(Map.of("ringex.risk.streams.risk-stream-id", "0"))
             .startsWith("ringex.risk.streams.risk-stream-id must be a positive stream id"));
     }
 
     @Test
-    void twoNodesSharingAStreamAreRefused()
+    void twoMembersSharingAChannelAreRefusedNamingTheLaterOne()
     {
-        // the old single-engine habit: streams.control-* pointing at the standby's control stream
-        final String message = refusal(Map.of(
-            "ringex.risk.standby.ingress-channel", "aeron:udp?endpoint=engine-standby:40100",
-            "ringex.risk.standby.risk-channel", "aeron:udp?endpoint=risk:0|control=engine-standby:40101",
-            "ringex.risk.standby.control-channel", "aeron:udp?endpoint=localhost:40120"));
-        assertTrue(message.startsWith("ringex.risk.standby.control-channel and its stream id must differ"), message);
+        final Map<String, String> sameIngress = threeMembers();
+        sameIngress.put("ringex.risk.members[2].ingress-channel", "aeron:udp?endpoint=engine-1:40100");
+        final String ingress = refusal(sameIngress);
+        assertTrue(ingress.startsWith("ringex.risk.members[2].ingress-channel must differ from " +
+            "ringex.risk.members[0].ingress-channel"), ingress);
+
+        final Map<String, String> sameRisk = threeMembers();
+        sameRisk.put("ringex.risk.members[1].risk-channel", String.format(OUTBOUND, 1));
+        final String risk = refusal(sameRisk);
+        assertTrue(risk.startsWith("ringex.risk.members[1].risk-channel must differ from " +
+            "ringex.risk.members[0].risk-channel"), risk);
+
+        // IPC for every member: one stream id on one driver would be one stream for all of them
+        final Map<String, String> ipc = new HashMap<>();
+        for (int i = 0; i < 2; i++)
+        {
+            ipc.put("ringex.risk.members[" + i + "].ingress-channel", "aeron:ipc");
+            ipc.put("ringex.risk.members[" + i + "].risk-channel", "aeron:ipc");
+        }
+        assertTrue(refusal(ipc).startsWith("ringex.risk.members[1].ingress-channel must differ"), refusal(ipc));
+    }
+
+    @Test
+    void aSingleEnginesChannelBesideTheMembersIsRefusedRatherThanIgnored()
+    {
+        for (final String key : List.of("ingress-channel", "risk-channel", "market-data-channel", "egress-channel"))
+        {
+            final Map<String, String> keys = threeMembers();
+            keys.put("ringex.risk.streams." + key, "aeron:udp?endpoint=engine-1:40100");
+            final String message = refusal(keys);
+            assertTrue(message.startsWith("ringex.risk.streams." + key + " names a single engine's channel"),
+                message);
+        }
     }
 }

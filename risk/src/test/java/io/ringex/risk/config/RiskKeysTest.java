@@ -66,8 +66,9 @@ class RiskKeysTest
     {
         final Map<String, Object> variables = new HashMap<>(Map.of(
             "RINGEX_RISK_AERON_EMBEDDEDDRIVER", "true",
-            "RINGEX_RISK_STREAMS_INGRESSCHANNEL", "aeron:udp?endpoint=engine-primary:40100",
-            "RINGEX_RISK_STANDBY_INGRESSCHANNEL", "aeron:udp?endpoint=engine-standby:40100",
+            "RINGEX_RISK_STREAMS_INGRESSSTREAMID", "2001",
+            "RINGEX_RISK_MEMBERS_0_INGRESSCHANNEL", "aeron:udp?endpoint=engine-1:40100",
+            "RINGEX_RISK_MEMBERS_1_INGRESSCHANNEL", "aeron:udp?endpoint=engine-2:40100",
             "RINGEX_RISK_SECURITY_USERS_0_USERNAME", "officer",
             "RINGEX_RISK_SECURITY_USERS_0_PASSWORD", "{bcrypt}x",
             "RINGEX_RISK_SECURITY_USERS_0_ROLES", "RISK_OFFICER",
@@ -75,7 +76,9 @@ class RiskKeysTest
             "PATH", "/usr/bin"));
         final RiskProperties properties = RiskKeys.check(environment(variables, Map.of()));
         assertTrue(properties.aeron().embeddedDriver());
-        assertEquals("aeron:udp?endpoint=engine-standby:40100", properties.standby().ingressChannel());
+        assertEquals(2001, properties.streams().ingressStreamId());
+        assertEquals(2, properties.members().size());
+        assertEquals("aeron:udp?endpoint=engine-2:40100", properties.members().get(1).ingressChannel());
         assertEquals("officer", properties.security().users().get(0).username());
         assertEquals(Duration.ofMillis(100), properties.live().pushInterval());
 
@@ -83,6 +86,25 @@ class RiskKeysTest
         final BindException ex = assertThrows(BindException.class, () -> RiskKeys.check(environment(variables,
             Map.of())));
         assertTrue(messages(ex).contains("ringex.risk.streams.ingreschannel"), messages(ex));
+    }
+
+    @Test
+    void theKeysOfThePairAndItsPromotionAreGoneAndAMembersUnknownKeyIsRefused()
+    {
+        for (final String key : new String[]{ "ringex.risk.standby.ingress-channel",
+            "ringex.risk.streams.control-channel", "ringex.risk.streams.control-stream-id",
+            "ringex.risk.members[0].control-channel", "ringex.risk.members[0].ingres-channel",
+            "ringex.risk.members[0].ingress-stream-id" })
+        {
+            final BindException ex = assertThrows(BindException.class, () -> RiskKeys.check(environment(Map.of(),
+                Map.of("ringex.risk.members[0].ingress-channel", "aeron:udp?endpoint=engine-1:40100", key, "1"))));
+            assertTrue(messages(ex).contains(key), key + ": " + messages(ex));
+        }
+        final BindException gap = assertThrows(BindException.class, () -> RiskKeys.check(environment(Map.of(),
+            Map.of("ringex.risk.members[0].ingress-channel", "aeron:udp?endpoint=engine-1:40100",
+                "ringex.risk.members[2].ingress-channel", "aeron:udp?endpoint=engine-3:40100"))));
+        assertTrue(messages(gap).contains("ringex.risk.members[2].ingress-channel"), "a member numbered past a gap " +
+            "would be left out: " + messages(gap));
     }
 
     @Test

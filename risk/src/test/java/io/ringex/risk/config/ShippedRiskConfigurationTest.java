@@ -2,7 +2,6 @@ package io.ringex.risk.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,6 +42,9 @@ class ShippedRiskConfigurationTest
         final RiskProperties properties = RiskKeys.check(environment);
         assertEquals(3, properties.security().users().size(), "the demo profile's users");
         assertEquals(1001, properties.streams().ingressStreamId());
+        assertEquals(List.of(new EngineEndpoints("streams", RiskProperties.ENGINE_INGRESS, 1001,
+            RiskProperties.ENGINE_OUTBOUND, 1004, RiskProperties.ENGINE_OUTBOUND, 1003, RiskProperties.ENGINE_OUTBOUND,
+            1002)), EngineEndpoints.of(properties), "one local engine, as docs/architecture.md places it");
     }
 
     @Test
@@ -68,8 +70,8 @@ class ShippedRiskConfigurationTest
             new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
             variables));
         final RiskProperties properties = RiskKeys.check(environment);
-        assertTrue(properties.standby().anySet(), "the compose venue's dashboard follows the pair");
-        assertEquals(2, EngineEndpoints.of(properties).size());
+        assertEquals(3, EngineEndpoints.of(properties).size(), "the compose venue's dashboard follows the three " +
+            "members of its engine cluster");
         assertEquals(List.of("RISK_OFFICER"), properties.security().users().get(0).roles());
     }
 

@@ -187,7 +187,7 @@ class RiskReadModelTest
         assertArrayEquals(new long[] {-1, -1, -1}, engine.history().replicationLag(), "no lag charted");
         assertTrue(Double.isNaN(model.engineMetric(EngineMetric.REPLICATION_LAG)), "no lag gauge");
 
-        // A node that replicates shows its standby's lag.
+        // A cluster member shows what it journaled and the cluster has not yet committed.
         feed(events.engineStatus(1, 1, NodeRole.PRIMARY, 4_000_000_000L, 1000,
             new long[] {4_000, 4_000, 3_990, 4_000, 4_000, 0}, new long[] {1, 1, 1, 1}, counters, rejects));
         engine = model.engine(true);

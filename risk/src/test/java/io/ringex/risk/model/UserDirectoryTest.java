@@ -121,14 +121,14 @@ class UserDirectoryTest
     @Test
     void anAnswerFromANodeNotAskedIsIgnored()
     {
-        final RiskReadModel pair = new RiskReadModel(List.of("streams", "standby"), 4, 1_000_000_000L,
-            System::nanoTime);
+        final RiskReadModel cluster = new RiskReadModel(List.of("members[0]", "members[1]", "members[2]"), 4,
+            1_000_000_000L, System::nanoTime);
         final UserDirectory directory = new UserDirectory(ME, TIMEOUT_NS);
-        final EngineEventHandler standby = new EngineEventHandler(1, pair, (a, b, c, d, e) -> { }, directory,
+        final EngineEventHandler follower = new EngineEventHandler(2, cluster, (a, b, c, d, e) -> { }, directory,
             new AdminAudit(4, id -> null, id -> -1));
-        directory.requested(1, 9, 0);
+        directory.requested(2, 9, 0);
         final int length = events.userDefinition(0, 0, "erin", true, new long[] {1}, "", "", 1);
-        standby.onFragment(new UnsafeBuffer(events.buffer(), 0, length), 0, length, null);
+        follower.onFragment(new UnsafeBuffer(events.buffer(), 0, length), 0, length, null);
         assertEquals(List.of(), directory.users().users(), "a node that is not followed is not listened to");
     }
 }

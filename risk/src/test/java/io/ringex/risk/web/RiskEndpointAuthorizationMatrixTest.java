@@ -80,7 +80,6 @@ class RiskEndpointAuthorizationMatrixTest
         Map.entry("POST /api/actions/kill-switch", Access.OFFICER),
         Map.entry("POST /api/actions/trading-status", Access.OFFICER),
         Map.entry("POST /api/actions/snapshot", Access.OFFICER),
-        Map.entry("POST /api/actions/promote", Access.OFFICER),
         Map.entry("POST /api/actions/unlock-logons", Access.ADMIN),
         Map.entry("GET /api/users", Access.VIEWER),
         Map.entry("GET /api/admin-log", Access.VIEWER),

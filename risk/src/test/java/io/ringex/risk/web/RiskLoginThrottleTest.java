@@ -57,7 +57,6 @@ import io.micrometer.core.instrument.MeterRegistry;
     "ringex.risk.streams.ingress-channel=aeron:ipc",
     "ringex.risk.streams.risk-channel=aeron:ipc",
     "ringex.risk.streams.market-data-channel=aeron:ipc",
-    "ringex.risk.streams.control-channel=aeron:ipc",
     "ringex.risk.security.cookie-secure=true",
     "ringex.risk.security.users[0].username=viewer",
     "ringex.risk.security.users[0].password={bcrypt}$2a$04$VBlGCmKIhE.SXYR5f/MWeOjHFe1ZQunR7OmofRK/CslOz2MRxx4PC",

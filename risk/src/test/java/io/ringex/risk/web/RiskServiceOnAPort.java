@@ -28,7 +28,6 @@ import org.springframework.test.context.ActiveProfiles;
     "ringex.risk.streams.ingress-channel=aeron:ipc",
     "ringex.risk.streams.risk-channel=aeron:ipc",
     "ringex.risk.streams.market-data-channel=aeron:ipc",
-    "ringex.risk.streams.control-channel=aeron:ipc",
     "ringex.risk.actions.offer-timeout=20ms",
     "ringex.risk.actions.admin-key-file=src/test/resources/admin-test.keys",
     "ringex.risk.http.public-base-url=" + RiskServiceOnAPort.BASE_URL})

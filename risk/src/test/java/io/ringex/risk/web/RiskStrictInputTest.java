@@ -159,8 +159,8 @@ class RiskStrictInputTest
             "\"positionLimit\":2000000,\"positionLimit\":1}]}", "positionLimit is given more than once");
         expectRefused(OFFICER, "/api/actions/trading-status",
             "{\"instrumentId\":1,\"status\":\"HALTED\",\"status\":\"OPEN\"}", "status is given more than once");
-        expectRefused(OFFICER, "/api/actions/promote", "{\"nodeId\":1,\"nodeId\":2,\"epoch\":0}",
-            "nodeId is given more than once");
+        expectRefused(OFFICER, "/api/actions/snapshot", "{\"reason\":\"end of day\",\"reason\":\"x\"}",
+            "reason is given more than once");
         expectRefused(ADMIN, "/api/actions/unlock-logons",
             "{\"username\":\"alice\",\"address\":\"\",\"reason\":\"a\",\"reason\":\"b\"}",
             "reason is given more than once");

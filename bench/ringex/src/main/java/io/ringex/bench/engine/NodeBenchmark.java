@@ -6,6 +6,7 @@ import io.ringex.bench.workload.WorkloadFile;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.journal.Journal;
+import io.ringex.protocol.codecs.NodeRole;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.IdleStrategy;
@@ -20,34 +21,38 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
  * "Engine node": the whole primary, journal on, driven over Aeron IPC by a client in the same JVM.
  * <pre>
- *  client --Aeron IPC--> [ingress] -> INPUT RING -> [journal: Chronicle, PROCESS durability] --+-> [processor]
- *                                                -> [replication -> standby, if on] ----------+       |
- *  client <--Aeron IPC-- [egress, market data, risk publishers] <- OUTPUT RING <------------------------+
+ *  client --Aeron IPC--> [ingress] -> INPUT RING -> [journal: Chronicle, PROCESS durability] --> [processor]
+ *  client <--Aeron IPC-- [egress, market data, risk publishers] <- OUTPUT RING <-------------------+
  * </pre>
- * One embedded media driver (SHARED threading) serves the client, the primary and, with {@code --replication
- * ASYNC|SYNC}, a standby {@link EngineNode} in the same JVM, replicated to over UDP loopback. The client offers the
+ * One embedded media driver (SHARED threading) serves the client and the node. With {@code --replication CLUSTER} the
+ * node is the leader of a three-member cluster in the same JVM (each member with its own embedded driver, UDP loopback
+ * between them and to the client): every command is in a majority's log before any ring sees it. The client offers the
  * pre-encoded commands from the main thread and counts every event of the three outbound streams on its own thread
  * ({@link EgressCounter}); the clock runs from the first timed offer until the ExecutionReport or CancelReject of the
  * last command arrives. Periodic state snapshots are off for the run (the node's default is one per 1M commands;
- * exchange-core's journaled run takes none either); everything else is the node's defaults. Each pass also reports
- * the process's CPU time per command (every thread, the client's and the idle strategies' included): on a shared
- * 2-core machine it moves less with the neighbours' load than the rate does.
+ * exchange-core's journaled run takes none either); everything else is the node's defaults. Each pass also reports the
+ * process's CPU time per command (every thread, the client's and the idle strategies' included): on a shared 2-core
+ * machine it moves less with the neighbours' load than the rate does.
  * <p>
  * A pass: fresh journal and snapshot directories under {@code --dir}, fresh nodes; preamble and prefill untimed.
  * RESULT reports the last of {@code --passes}.
  * <pre>
  * java ${ringex.jvm.flags} -Xms2g -Xmx2g -cp ... io.ringex.bench.engine.NodeBenchmark --workload FILE --dir DIR \
- *     [--passes 2] [--replication OFF|ASYNC|SYNC] [--idle backoff|yield|spin] [--threading SHARED|DEDICATED]
+ *     [--passes 2] [--replication OFF|CLUSTER] [--idle backoff|yield|spin] [--threading SHARED|DEDICATED]
  * </pre>
+ * {@code -Dringex.bench.replication=CLUSTER} stands for {@code --replication CLUSTER}, so that
+ * {@code bench/engine-vs-exchange-core.sh} can run a single node and a cluster as variants of one run.
  */
 public final class NodeBenchmark
 {
     private static final long TIMEOUT_NS = TimeUnit.MINUTES.toNanos(10);
+    private static final int CLUSTER_PORT_BASE = 41000;
 
     private NodeBenchmark()
     {
@@ -64,7 +69,7 @@ public final class NodeBenchmark
         final Path dir = Path.of(options.required("--dir"));
         final int passes = options.integer("--passes", 2);
         final EngineContext.ReplicationMode replication = EngineContext.ReplicationMode.valueOf(
-            options.string("--replication", "OFF"));
+            options.string("--replication", System.getProperty("ringex.bench.replication", "OFF")));
         final String idle = options.string("--idle", "backoff");
         final EngineContext.Threading threading = EngineContext.Threading.valueOf(
             options.string("--threading", "DEDICATED"));
@@ -96,22 +101,11 @@ public final class NodeBenchmark
             {
                 final Path passDir = dir.resolve("pass-" + pass);
                 IoUtil.delete(passDir.toFile(), true);
-                final int[] ports = { 41100 + pass * 10, 41101 + pass * 10 };
-                final EngineContext primary = context(driver, passDir.resolve("primary"), idle, threading)
-                    .replicationMode(replication);
-                EngineNode standbyNode = null;
-                if (replication != EngineContext.ReplicationMode.OFF)
-                {
-                    // Streams of its own: a standby subscribes to its ingress from the start (it opens it on
-                    // promotion), and a tethered IPC subscriber that never reads would hold the client back.
-                    final EngineContext standby = context(driver, passDir.resolve("standby"), idle, threading)
-                        .nodeId(2).role(EngineContext.Role.STANDBY).ingressStreamId(2001)
-                        .egressStreamId(2002).marketDataStreamId(2003).riskStreamId(2004);
-                    replicationChannels(standby, ports);
-                    replicationChannels(primary, ports);
-                    standbyNode = EngineNode.launch(standby);
-                }
-                final EngineNode node = EngineNode.launch(primary);
+                final EngineNode[] members = replication == EngineContext.ReplicationMode.CLUSTER ?
+                    launchCluster(passDir, pass, idle, threading) : null;
+                final EngineContext primary = null == members ?
+                    context(driver, passDir.resolve("primary"), idle, threading) : clientContext(members);
+                final EngineNode node = null == members ? EngineNode.launch(primary) : leader(members);
                 final IdleStrategy clientIdle = PipelineBenchmark.idleStrategy(idle);
                 try (EgressCounter client = new EgressCounter(driver.aeronDirectoryName(), primary,
                     PipelineBenchmark.idleStrategy(idle)))
@@ -142,10 +136,17 @@ public final class NodeBenchmark
                 }
                 finally
                 {
-                    CloseHelper.quietClose(node);
-                    CloseHelper.quietClose(standbyNode);
+                    if (null == members)
+                    {
+                        CloseHelper.quietClose(node);
+                    }
+                    else
+                    {
+                        CloseHelper.quietCloseAll(members);
+                    }
                 }
-                journalBytes = size(passDir.resolve("primary").resolve("journal"));
+                journalBytes = size(passDir.resolve(null == members ? "primary" : "member-" + node.context().nodeId())
+                    .resolve("journal"));
                 IoUtil.delete(passDir.toFile(), true);
             }
         }
@@ -210,10 +211,66 @@ public final class NodeBenchmark
         return out.toString();
     }
 
-    private static void replicationChannels(final EngineContext ctx, final int[] ports)
+    /**
+     * Three cluster members in this JVM, each with its own embedded media driver (a member's archive and consensus
+     * module take their default local streams), on UDP loopback ports of their own for each pass.
+     */
+    private static EngineNode[] launchCluster(
+        final Path passDir, final int pass, final String idle, final EngineContext.Threading threading)
     {
-        ctx.replicationChannel("aeron:udp?endpoint=localhost:" + ports[0])
-            .replicationAckChannel("aeron:udp?endpoint=localhost:" + ports[1]);
+        final int base = CLUSTER_PORT_BASE + pass * 100;
+        final String members = "1=localhost:" + base + ",2=localhost:" + (base + 10) + ",3=localhost:" + (base + 20);
+        final EngineNode[] nodes = new EngineNode[3];
+        for (int i = 0; i < 3; i++)
+        {
+            final Path home = passDir.resolve("member-" + (i + 1));
+            nodes[i] = EngineNode.launch(BenchAdmin.configure(new EngineContext())
+                .nodeId(i + 1)
+                .embeddedMediaDriver(true)
+                .aeronDirectoryName(home.resolve("aeron").toString())
+                .replicationMode(EngineContext.ReplicationMode.CLUSTER)
+                .clusterMembers(members)
+                .clusterSecret("the benchmark's cluster secret")
+                // A throughput run, not a failover drill: no election over a pause the loaded machine takes.
+                .clusterLeaderHeartbeatTimeoutNs(TimeUnit.SECONDS.toNanos(2))
+                .clusterDirectory(home.resolve("cluster"))
+                .ingressChannel("aeron:udp?endpoint=localhost:" + (base + 50 + i))
+                .outboundChannel("aeron:udp?control=localhost:" + (base + 60 + i) + "|control-mode=dynamic")
+                .journalDirectory(home.resolve("journal"))
+                .snapshotDirectory(home.resolve("snapshots"))
+                .durability(Journal.Durability.PROCESS)
+                .snapshotEveryCommands(Long.MAX_VALUE / 2)
+                .idleStrategy(idle)
+                .threading(threading));
+        }
+        return nodes;
+    }
+
+    /** The member that serves clients, once the cluster has elected it and its processor took over. */
+    private static EngineNode leader(final EngineNode[] members)
+    {
+        final long deadline = System.nanoTime() + TIMEOUT_NS;
+        while (System.nanoTime() < deadline)
+        {
+            for (final EngineNode member : members)
+            {
+                if (member.role() == NodeRole.PRIMARY)
+                {
+                    return member;
+                }
+            }
+            LockSupport.parkNanos(10_000_000L);
+        }
+        throw new IllegalStateException("no cluster member became the leader");
+    }
+
+    /** The channels a client of the leader uses: its ingress, and its outbound publication joined as a subscriber. */
+    private static EngineContext clientContext(final EngineNode[] members)
+    {
+        final EngineContext leader = leader(members).context();
+        return BenchAdmin.configure(new EngineContext())
+            .ingressChannel(leader.ingressChannel())
+            .outboundChannel(leader.outboundChannel().replace("aeron:udp?", "aeron:udp?endpoint=localhost:0|"));
     }
 
     static long size(final Path dir) throws IOException
