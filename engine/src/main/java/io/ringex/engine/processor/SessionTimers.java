@@ -17,9 +17,9 @@ import java.util.ArrayList;
  * mass cancel: CancelReason CANCEL_ALL_AFTER, with a CancelAllAfterReport TRIGGERED after the cancels; or
  * CANCEL_ON_DISCONNECT).
  * <p>
- * Timers are state: snapshotted, hashed, replayed, so a promoted node fires them when they are due on its own clock
- * (the node journals a Tick at {@link #nextDeadlineNs()} when no command comes first). Due timers fire in order of
- * (deadline, session id, kind). A session has at most one timer of each kind; they are kept in that order in a list
+ * Timers are state: snapshotted, hashed, replayed, so a newly elected leader fires them when they are due on its own
+ * clock (the node journals a Tick at {@link #nextDeadlineNs()} when no command comes first). Due timers fire in order
+ * of (deadline, session id, kind). A session has at most one timer of each kind; they are kept in that order in a list
  * (a few per session, rare changes), and a timer's record is reused.
  * <p>
  * Threading: single business-logic thread.
