@@ -139,6 +139,12 @@ public final class MessageCatalog
      */
     public static final int MAX_QUOTE_ENTRIES = 10;
 
+    /**
+     * Longest cancel-on-disconnect grace of a user (UpsertUser, schema version 3), ten minutes: the engine refuses
+     * more, and the admin tool and the gateways' configuration too.
+     */
+    public static final int MAX_CANCEL_ON_DISCONNECT_GRACE_MS = 600_000;
+
     private static final int MAX_TEMPLATE_ID = 255;
     private static final Kind[] KINDS = new Kind[MAX_TEMPLATE_ID + 1];
     private static final int[] BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];

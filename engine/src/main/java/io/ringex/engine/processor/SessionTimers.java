@@ -1,5 +1,6 @@
 package io.ringex.engine.processor;
 
+import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.codecs.CancelAllAfterDecoder;
 import io.ringex.protocol.codecs.CancelAllAfterStatus;
 import io.ringex.protocol.codecs.CancelReason;
@@ -35,7 +36,7 @@ final class SessionTimers implements Clocked
     /** Longest cancel-all-after timeout (an hour). */
     static final long MAX_TIMEOUT_MS = 3_600_000;
     /** Longest cancel-on-disconnect grace (ten minutes). */
-    static final int MAX_GRACE_MS = 600_000;
+    static final int MAX_GRACE_MS = MessageCatalog.MAX_CANCEL_ON_DISCONNECT_GRACE_MS;
 
     private static final long NS_PER_MS = 1_000_000L;
 
