@@ -6,13 +6,14 @@ import io.ringex.client.AdminClient;
 import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
-import io.ringex.gateway.testing.EngineUnderTest;
+import io.ringex.gateway.testing.FixMarketDataBook;
 import io.ringex.gateway.testing.FixTestClient;
 import io.ringex.gateway.testing.RealEngineNode;
 import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
+import io.ringex.protocol.codecs.UserRole;
+import io.ringex.testing.Await;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,19 +23,25 @@ import quickfix.Group;
 import quickfix.Message;
 import quickfix.SessionID;
 import quickfix.field.ClOrdID;
+import quickfix.field.MDEntryType;
+import quickfix.field.MDReqID;
+import quickfix.field.MarketDepth;
 import quickfix.field.OrdType;
 import quickfix.field.OrderQty;
 import quickfix.field.Price;
 import quickfix.field.QuoteCancelType;
 import quickfix.field.QuoteID;
 import quickfix.field.Side;
+import quickfix.field.SubscriptionRequestType;
 import quickfix.field.Symbol;
 import quickfix.field.TimeInForce;
 import quickfix.field.TransactTime;
+import quickfix.fix44.MarketDataRequest;
 import quickfix.fix44.MassQuote;
 import quickfix.fix44.NewOrderSingle;
 import quickfix.fix44.QuoteCancel;
 
+import java.math.BigDecimal;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -54,8 +61,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * answered by a MassQuoteAcknowledgement (b) entry by entry; a taker's fills of the quote are ExecutionReports with
  * the quote's id; the fill that reaches the account's market-maker protection cancels the quote (ExecutionReports,
  * then a b with QuoteStatus 6) and freezes it (the next MassQuote refused, QuoteStatus 5) until the operator sets
- * the protection again; QuoteCancel (Z) by symbol and for all is answered by a b. The gateway refuses, with a reason,
- * what it cannot translate. BTC-USD trades at scale 2 around a reference of 100.00.
+ * the protection again; QuoteCancel (Z) by symbol and for all is answered by a b. A maker with cancel-on-disconnect
+ * and a grace that logs on again within the grace finds its quote resting (its session id is Artio's, the same at each
+ * logon); past the grace the engine cancels it, and the maker gets the cancels at its next logon. The gateway refuses,
+ * with a reason, what it cannot translate. BTC-USD trades at scale 2 around a reference of 100.00.
  */
 class FixMarketMakerIT
 {
@@ -67,7 +76,8 @@ class FixMarketMakerIT
     Path tempDir;
 
     private Gateway gateway;
-    private EngineUnderTest engine;
+    private RealEngineNode engine;
+    private GatewayContext gatewayContext;
     private FixTestClient client;
     private SessionID alice;
     private SessionID bob;
@@ -85,6 +95,7 @@ class FixMarketMakerIT
         aeronDir = CommonContext.generateRandomDirName();
         final GatewayContext ctx = TestGateways.fixOverIpc(3, aeronDir, tempDir, port).embeddedDriver(true);
         gateway = Gateway.launch(ctx, Throwable::printStackTrace);
+        gatewayContext = ctx;
         engine = RealEngineNode.launch(new EngineStreams(aeronDir, IPC, 1001, IPC, 1002, IPC, 1003,
             new EngineStreams.TestInstrument(1, "BTC-USD", 2)));
         Await.until("library connected and BTC-USD learnt", () -> gateway.fixAgent().isLibraryConnected() &&
@@ -190,6 +201,112 @@ class FixMarketMakerIT
         // The session goes on.
         client.send(alice, massQuote("OK", set("1", entry("1", "BTC-USD", "99", "1", "101", "1"))));
         assertEquals("0", field(awaitOne(alice, "OK acknowledged", is("b", 117, "OK")), 297));
+    }
+
+    @Test
+    void aMakerWithAGraceKeepsItsQuoteOverAReconnectAndLosesItWhenTheGraceRunsOut() throws Exception
+    {
+        // The operator gives Alice cancel-on-disconnect with a grace of a minute: far longer than a reconnect takes.
+        aliceCancelOnDisconnect(60_000);
+        client.send(alice, massQuote("Q1", set("1", entry("1", "BTC-USD", "99", "10", "101", "10"))));
+        assertEquals("0", field(awaitOne(alice, "Q1 acknowledged", is("b", 117, "Q1")), 297));
+        final String quoted = engine.commandLog().stream().filter(l -> l.startsWith("MassQuote") &&
+            l.endsWith("quoteId=Q1")).findFirst().orElseThrow();
+        final String session = "session=" + quoted.split(" ")[1].substring("session=".length());
+
+        // She goes: the engine is told, with her grace, and nothing is cancelled.
+        final String wentWithGrace = "SessionStatus " + session + " account=100 loggedOn=FALSE graceMs=";
+        client.session(alice).logout("bye");
+        Await.until("the engine told Alice went, with her grace", () -> engine.commandLog()
+            .contains(wentWithGrace + 60_000));
+        // Her quote rests meanwhile: Bob's sell meets its bid.
+        client.send(bob, ioc("B1", "3"));
+        assertEquals("3", field(awaitOne(bob, "B1 filled", is("8", 11, "B1").and(is("8", 150, "F"))), 32));
+
+        // She logs on again within the grace: the fill she missed comes by resend, and the quote is still hers.
+        client.session(alice).logon();
+        Await.until("Alice logged on again", () -> client.isLoggedOn(alice));
+        awaitOne(alice, "the fill while she was away", is("8", 11, "Q1").and(is("8", 150, "F")));
+        client.send(alice, quoteCancel("C1", QuoteCancelType.CANCEL_FOR_ONE_OR_MORE_SECURITIES, "BTC-USD"));
+        assertEquals("sides canceled=2", field(awaitOne(alice, "C1 answered", is("b", 117, "C1")), 58));
+        // The engine heard she was back (which disarms the grace) before anything she sent.
+        final List<String> log = engine.commandLog();
+        final int loggedOnAgain = log.lastIndexOf("SessionStatus " + session + " account=100 loggedOn=TRUE");
+        assertTrue(log.indexOf(wentWithGrace + 60_000) < loggedOnAgain, log.toString());
+        assertTrue(loggedOnAgain < log.indexOf("QuoteCancel " + session + " account=100 scope=INSTRUMENT"),
+            log.toString());
+        assertTrue(log.stream().noneMatch(l -> l.startsWith("MassCancel " + session)), log.toString());
+
+        // Past the grace: 300 ms now. Bob watches the book; Alice quotes and goes for longer than that.
+        aliceCancelOnDisconnect(300);
+        client.send(bob, bookRequest("MD1"));
+        client.send(alice, massQuote("Q2", set("1", entry("1", "BTC-USD", "98", "5", "102", "5"))));
+        assertEquals("0", field(awaitOne(alice, "Q2 acknowledged", is("b", 117, "Q2")), 297));
+        Await.until("Bob sees Q2", () -> book(bob, "MD1").bids().containsKey(new BigDecimal("98")) &&
+            book(bob, "MD1").asks().containsKey(new BigDecimal("102")));
+        client.session(alice).logout("bye");
+        Await.until("the engine took Q2 out when the grace ran out: Bob's book is empty", () ->
+            book(bob, "MD1").bids().isEmpty() && book(bob, "MD1").asks().isEmpty());
+        assertTrue(engine.commandLog().contains(wentWithGrace + 300), "told with the grace then");
+
+        // At her next logon she gets the two cancels, sent while she was away.
+        client.session(alice).logon();
+        Await.until("Alice logged on again", () -> client.isLoggedOn(alice));
+        Await.until("both sides of Q2 cancelled on disconnect", () -> client.find(alice, is("8", 11, "Q2")
+            .and(is("8", 150, "4")).and(m -> field(m, 58).contains("CANCEL_ON_DISCONNECT"))).size() == 2);
+        assertTrue(engine.commandLog().stream().noneMatch(l -> l.startsWith("MassCancel " + session)),
+            "no cancel at the disconnect: the engine's grace ran out");
+    }
+
+    /** The operator gives Alice cancel-on-disconnect with a grace; the gateway knows it from the engine's answer. */
+    private void aliceCancelOnDisconnect(final int graceMs)
+    {
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+            AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, RISK_STREAM,
+                NodeTestSupport.ADMIN_KEYS.keys().get(0)))
+        {
+            final AdminClient.Answer answer = admin.request(admin.commands().upsertUser(++adminRequestId, "alice",
+                true, new long[]{ TestUsers.ALICE_ACCOUNT, TestUsers.ALICE_SECOND_ACCOUNT }, "ALICE", true, 0,
+                UserRole.TRADER, graceMs, "market maker"));
+            assertTrue(answer.accepted(), "alice's grace set: " + answer.reason());
+        }
+        Await.until("the gateway knows Alice's grace of " + graceMs + " ms", () ->
+            gatewayContext.users().user("alice").fixCancelOnDisconnect() &&
+            gatewayContext.users().user("alice").cancelOnDisconnectGraceMs() == graceMs);
+    }
+
+    private static MarketDataRequest bookRequest(final String mdReqId)
+    {
+        // SubscriptionRequestType 1: a snapshot, then its updates.
+        final MarketDataRequest m = new MarketDataRequest(new MDReqID(mdReqId), new SubscriptionRequestType('1'),
+            new MarketDepth(0));
+        for (final char entryType : new char[]{ MDEntryType.BID, MDEntryType.OFFER })
+        {
+            final Group group = new MarketDataRequest.NoMDEntryTypes();
+            group.setField(new MDEntryType(entryType));
+            m.addGroup(group);
+        }
+        final Group symbol = new MarketDataRequest.NoRelatedSym();
+        symbol.setField(new Symbol("BTC-USD"));
+        m.addGroup(symbol);
+        return m;
+    }
+
+    private FixMarketDataBook book(final SessionID id, final String mdReqId)
+    {
+        final FixMarketDataBook book = new FixMarketDataBook();
+        try
+        {
+            for (final Message m : client.find(id, m -> mdReqId.equals(field(m, 262))))
+            {
+                book.apply(m);
+            }
+        }
+        catch (final quickfix.FieldNotFound ex)
+        {
+            throw new AssertionError(ex);
+        }
+        return book;
     }
 
     private void protectAlice()
