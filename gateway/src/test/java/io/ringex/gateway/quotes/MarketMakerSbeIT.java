@@ -7,10 +7,13 @@ import io.ringex.client.AdminClient;
 import io.ringex.client.CommandEncoder;
 import io.ringex.client.ExchangeClient;
 import io.ringex.client.QuoteEntries;
+import io.ringex.client.dropcopy.DropCopyClient;
+import io.ringex.client.dropcopy.DropCopyListener;
 import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.testing.Await;
+import io.ringex.gateway.auth.CredentialHash;
+import io.ringex.gateway.auth.User;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.RealEngineNode;
 import io.ringex.gateway.testing.RecordingListener;
@@ -18,6 +21,7 @@ import io.ringex.gateway.testing.RecordingListener.BusinessRej;
 import io.ringex.gateway.testing.RecordingListener.QuoteAck;
 import io.ringex.gateway.testing.RecordingListener.QuoteEntryAck;
 import io.ringex.gateway.testing.TestUsers;
+import io.ringex.testing.Await;
 import io.ringex.protocol.codecs.MassQuoteDecoder;
 import io.ringex.protocol.codecs.MassQuoteEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
@@ -29,6 +33,7 @@ import io.ringex.protocol.codecs.QuoteCancelScope;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
+import io.ringex.protocol.codecs.UserRole;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SystemNanoClock;
@@ -39,11 +44,13 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToIntFunction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -51,7 +58,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and back. A mass quote is acknowledged entry by entry; a taker's fill of a quote is reported; the fill that reaches
  * the account's market-maker protection cancels its quotes in the group and freezes them (new quotes refused
  * QUOTE_FROZEN) until the account resets; a quote cancel and a cancel-all-after that runs out on the engine's clock
- * take the quotes out. The gateway refuses, with a reason, what it must not forward.
+ * take the quotes out. A maker with a cancel-on-disconnect grace that logs on again within it gets its session back
+ * and its quote with it; past the grace the engine cancels the quote. The gateway refuses, with a reason, what it
+ * must not forward.
  */
 class MarketMakerSbeIT
 {
@@ -61,12 +70,17 @@ class MarketMakerSbeIT
     private static final String IPC = "aeron:ipc";
     /** RealEngineNode's risk stream: the market-data stream plus 1000 (admin answers come on it). */
     private static final int RISK_STREAM = 1003 + 1000;
+    private static final String COPY_PASSWORD = "copy-secret";
+    /** Sees every report of Alice's first account: the cancels of a session that is away. */
+    private static final User ALICE_COPY = new User("alicecopy", CredentialHash.hash(COPY_PASSWORD.toCharArray(), 1000),
+        new long[]{ TestUsers.ALICE_ACCOUNT }, null, TestUsers.GATEWAY_COMP_ID, false, true, 0, UserRole.DROP_COPY);
 
     private MediaDriver driver;
     private Aeron aeron;
     private RealEngineNode engine;
     private AgentRunner gateway;
-    private final List<ExchangeClient> clients = new ArrayList<>();
+    private GatewayContext gatewayContext;
+    private final List<AutoCloseable> clients = new ArrayList<>();
     private int nextResponseStream = 3001;
     private long adminRequestId = 5_000;
 
@@ -94,8 +108,10 @@ class MarketMakerSbeIT
             .fixEnabled(false)
             .throttleMessagesPerSecond(1_000_000)
             .addUser(TestUsers.ALICE)
-            .addUser(TestUsers.BOB);
+            .addUser(TestUsers.BOB)
+            .addUser(ALICE_COPY);
         ctx.conclude();
+        gatewayContext = ctx;
         gateway = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null,
             new GatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE));
         AgentRunner.startOnThread(gateway);
@@ -248,12 +264,102 @@ class MarketMakerSbeIT
         assertEquals(List.of("OK"), a.quoteAcks.stream().map(QuoteAck::quoteId).toList());
     }
 
+    @Test
+    void aMakerThatLogsOnAgainWithinItsGraceKeepsItsSessionAndQuoteAndPastItLosesThem()
+    {
+        // The operator gives Alice a grace of a minute: far longer than logging on again takes here.
+        aliceGraceMs(60_000);
+        final RecordingListener a = new RecordingListener();
+        final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, true);
+        final long sessionId = alice.sessionId();
+        final RecordingListener b = new RecordingListener();
+        final ExchangeClient bob = loggedOn(b, "bob", TestUsers.BOB_PASSWORD);
+        final QuoteEntries entries = new QuoteEntries().add(1, 1, INSTRUMENT, 9_900, 10, 10_100, 10);
+        assertEquals("ACCEPTED", massQuote(alice, a, "Q1", entries).status());
+
+        // She goes: the engine is told, with her grace, and nothing is cancelled.
+        final String wentWithGrace = "SessionStatus session=" + sessionId + " account=100 loggedOn=FALSE graceMs=";
+        Await.until("logout sent", () -> alice.logout() > 0, alice::poll);
+        Await.until("the engine told Alice went, with her grace", () -> engine.commandLog()
+            .contains(wentWithGrace + 60_000));
+        // Her quote rests meanwhile: Bob's sell meets its bid.
+        sell(bob, b, "B1", 3);
+        assertNotNull(b.report(r -> r.clientOrderId().equals("B1") && r.execType().equals("FILL")),
+            "Bob's sell met Alice's bid: " + b.reports);
+
+        // She logs on again within the grace: her session, and her quote with it (its two sides, the bid's rest).
+        final RecordingListener again = new RecordingListener();
+        final ExchangeClient back = loggedOn(again, "alice", TestUsers.ALICE_PASSWORD, true);
+        assertEquals(sessionId, back.sessionId(), "the session's id back");
+        Await.until("quote cancel sent", () -> back.quoteCancel(TestUsers.ALICE_ACCOUNT, "C1", QuoteCancelScope.ALL,
+            0, 0) > 0, back::poll);
+        Await.until("quote cancel answered", () -> !again.quoteCancels.isEmpty(), back::poll);
+        assertEquals(new RecordingListener.QuoteCancel("C1", "ALL", "NONE", 2), again.quoteCancels.get(0));
+        // The engine heard she was back (which disarms the grace) before anything she sent.
+        final List<String> log = engine.commandLog();
+        final int loggedOnAgain = log.lastIndexOf("SessionStatus session=" + sessionId + " account=100 loggedOn=TRUE");
+        assertTrue(log.indexOf(wentWithGrace + 60_000) < loggedOnAgain, log.toString());
+        assertTrue(loggedOnAgain < log.indexOf("QuoteCancel session=" + sessionId + " account=100 scope=ALL"),
+            log.toString());
+        assertTrue(log.stream().noneMatch(l -> l.startsWith("MassCancel session=" + sessionId)), log.toString());
+
+        // Another session of hers at the same time is another session; so is Bob's.
+        final ExchangeClient second = loggedOn(new RecordingListener(), "alice", TestUsers.ALICE_PASSWORD, false);
+        final long secondId = second.sessionId();
+        assertNotEquals(sessionId, secondId);
+        assertNotEquals(sessionId, bob.sessionId());
+        Await.until("the second session's logout sent", () -> second.logout() > 0, second::poll);
+        Await.until("the second session gone", () -> engine.commandLog().contains("SessionStatus session=" +
+            secondId + " account=100 loggedOn=FALSE"));
+
+        // Past the grace: 300 ms now. A drop copy of her account watches; she quotes and her client dies.
+        aliceGraceMs(300);
+        final List<String> copies = new CopyOnWriteArrayList<>();
+        final DropCopyClient copy = DropCopyClient.connect(aeron, IPC, 2001, IPC, nextResponseStream++,
+            (DropCopyListener)report -> copies.add(report.orderId() + " " + report.execType() + " " +
+            report.cancelReason()));
+        clients.add(copy);
+        Await.until("drop copy connected", copy::isConnected, copy::poll);
+        Await.until("drop copy logon sent", () -> copy.logon("alicecopy", COPY_PASSWORD, 10_000) > 0, copy::poll);
+        Await.until("drop copy logged on", copy::isLoggedOn, copy::poll);
+        Await.until("drop copy subscribed", () -> copy.subscribe(0) > 0, copy::poll);
+        entries.clear().add(2, 1, INSTRUMENT, 9_800, 5, 10_200, 5);
+        final QuoteEntryAck q2 = massQuote(back, again, "Q2", entries).entries().get(0);
+        back.close();
+
+        Await.until("the engine cancelled Q2 when the grace ran out", () -> copies.containsAll(List.of(
+            q2.bidOrderId() + " CANCELED CANCEL_ON_DISCONNECT", q2.offerOrderId() + " CANCELED CANCEL_ON_DISCONNECT")),
+            copy::poll);
+        assertTrue(engine.commandLog().contains(wentWithGrace + 300), "told with the grace then");
+
+        // The grace is over: her next logon is a new session.
+        final ExchangeClient later = loggedOn(new RecordingListener(), "alice", TestUsers.ALICE_PASSWORD, true);
+        assertNotEquals(sessionId, later.sessionId());
+        assertNotEquals(secondId, later.sessionId(), "a session without cancel-on-disconnect has no grace");
+    }
+
+    /** The operator sets Alice's cancel-on-disconnect grace; the gateway knows it from the engine's answer. */
+    private void aliceGraceMs(final int graceMs)
+    {
+        admin(c -> c.upsertUser(++adminRequestId, "alice", true,
+            new long[]{ TestUsers.ALICE_ACCOUNT, TestUsers.ALICE_SECOND_ACCOUNT }, "ALICE", false, 0, UserRole.TRADER,
+            graceMs, "market maker"));
+        Await.until("the gateway knows Alice's grace of " + graceMs + " ms", () ->
+            gatewayContext.users().user("alice").cancelOnDisconnectGraceMs() == graceMs);
+    }
+
     private ExchangeClient loggedOn(final RecordingListener listener, final String user, final String password)
+    {
+        return loggedOn(listener, user, password, false);
+    }
+
+    private ExchangeClient loggedOn(
+        final RecordingListener listener, final String user, final String password, final boolean cancelOnDisconnect)
     {
         final ExchangeClient client = ExchangeClient.connect(aeron, IPC, 2001, IPC, nextResponseStream++, listener);
         clients.add(client);
         Await.until("client connected to gateway", client::isConnected, client::poll);
-        Await.until("logon sent", () -> client.logon(user, password, false, 10_000) > 0, null);
+        Await.until("logon sent", () -> client.logon(user, password, cancelOnDisconnect, 10_000) > 0, null);
         Await.until("logged on", client::isLoggedOn, client::poll);
         return client;
     }
