@@ -133,6 +133,8 @@ public record ReferenceData(
      * @param accounts           the accounts it may trade, the default first.
      * @param fixSenderCompId    its FIX SenderCompID, or empty for no FIX access.
      * @param cancelOnDisconnect its FIX sessions cancel their orders on disconnect.
+     * @param codGraceMs         its cancel-on-disconnect grace: how long a disconnected session of it that asked for
+     *                           cancel-on-disconnect keeps its orders, waiting for it to log on again (0: none).
      * @param throttle           messages per second per session, 0 for the gateway's default.
      * @param enabled            may log on.
      * @param role               TRADER, DROP_COPY (copies of its accounts' reports, no orders) or CLEARING (copies
@@ -145,6 +147,7 @@ public record ReferenceData(
         List<Long> accounts,
         String fixSenderCompId,
         boolean cancelOnDisconnect,
+        int codGraceMs,
         int throttle,
         boolean enabled,
         UserRole role,

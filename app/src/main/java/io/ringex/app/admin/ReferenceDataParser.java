@@ -31,6 +31,7 @@ import java.util.function.Function;
 import io.ringex.engine.book.Instrument;
 import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.UserRole;
@@ -85,7 +86,7 @@ public final class ReferenceDataParser
     private static final Set<String> LIMITS = Set.of("maxOrderQuantity", "maxOrderNotional", "creditLimit",
         "positionLimit", "maxOpenOrders", "allowShort", "instrumentPositionLimits");
     private static final Set<String> USER = Set.of("username", "credential", "accounts", "fixSenderCompId",
-        "cancelOnDisconnect", "throttle", "enabled", "role");
+        "cancelOnDisconnect", "cancelOnDisconnectGraceMs", "throttle", "enabled", "role");
     private static final Set<String> SCHEDULE = Set.of("timeZone", "days", "preOpen", "open", "close", "endOfDay",
         "holidays");
     /** As the engine takes them: one SetTradingSchedule must fit an input slot. */
@@ -503,6 +504,8 @@ public final class ReferenceDataParser
         }
         final String compId = f.has("fixSenderCompId") ? f.token("fixSenderCompId", MAX_NAME, null) : "";
         final Boolean cancelOnDisconnect = f.bool("cancelOnDisconnect", Boolean.FALSE);
+        final Long codGraceMs = f.integer("cancelOnDisconnectGraceMs", 0,
+            MessageCatalog.MAX_CANCEL_ON_DISCONNECT_GRACE_MS, 0L);
         final Long throttle = f.integer("throttle", 0, MAX_THROTTLE, 0L);
         final Boolean enabled = f.bool("enabled", Boolean.TRUE);
         final UserRole role = role(f);
@@ -511,7 +514,7 @@ public final class ReferenceDataParser
             return null;
         }
         return new ReferenceData.User(username, credential, List.copyOf(accounts), compId, cancelOnDisconnect,
-            throttle.intValue(), enabled, role, f.line());
+            codGraceMs.intValue(), throttle.intValue(), enabled, role, f.line());
     }
 
     private UserRole role(final YamlFields f)

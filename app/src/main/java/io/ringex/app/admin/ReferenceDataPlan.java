@@ -29,8 +29,9 @@ import io.ringex.protocol.codecs.UserRole;
  * balance is never touched (money moves by {@code admin account deposit/withdraw}), nor its self-trade prevention
  * (no command changes it). Each group of its market-maker protection is set when the venue's differs (settings or
  * instruments; setting a group clears its counters and lifts a freeze, so an unchanged one is left alone).</li>
- * <li>A user missing from the venue is added; one whose accounts, FIX CompID, cancel-on-disconnect, throttle,
- * enabled flag or role differ is replaced; its credential is set when the file has one the venue does not.</li>
+ * <li>A user missing from the venue is added; one whose accounts, FIX CompID, cancel-on-disconnect or its
+ * grace, throttle, enabled flag or role differ is replaced; its credential is set when the file has one the venue
+ * does not.</li>
  * <li>Nothing at the venue is removed or delisted because the file omits it: those are listed ({@link #extras()}).
  * </li>
  * </ul>
@@ -307,7 +308,8 @@ public final class ReferenceDataPlan
             final VenueState.User have = venue.users.get(want.username());
             final long[] accounts = want.accounts().stream().mapToLong(Long::longValue).toArray();
             final Command upsert = (c, id) -> c.upsertUser(id, want.username(), want.enabled(), accounts,
-                want.fixSenderCompId(), want.cancelOnDisconnect(), want.throttle(), want.role(), reason);
+                want.fixSenderCompId(), want.cancelOnDisconnect(), want.throttle(), want.role(), want.codGraceMs(),
+                reason);
             if (null == have)
             {
                 steps.add(new Step("add user " + want.username() + ": " + describe(want), upsert));
@@ -318,6 +320,7 @@ public final class ReferenceDataPlan
                 change(changes, "accounts", have.accounts(), want.accounts());
                 change(changes, "fixSenderCompId", have.fixSenderCompId(), want.fixSenderCompId());
                 change(changes, "cancelOnDisconnect", have.cancelOnDisconnect(), want.cancelOnDisconnect());
+                change(changes, "cancelOnDisconnectGraceMs", have.codGraceMs(), want.codGraceMs());
                 change(changes, "throttle", have.throttle(), want.throttle());
                 change(changes, "enabled", have.enabled(), want.enabled());
                 change(changes, "role", have.role(), want.role());
@@ -400,6 +403,7 @@ public final class ReferenceDataPlan
     {
         return "accounts " + u.accounts() + (u.fixSenderCompId().isEmpty() ? ", no FIX" : ", FIX " +
             u.fixSenderCompId()) + (u.cancelOnDisconnect() ? " (cancel on disconnect)" : "") +
+            (u.codGraceMs() == 0 ? "" : ", cancel-on-disconnect grace " + u.codGraceMs() + " ms") +
             (u.throttle() == 0 ? "" : ", throttle " + u.throttle() + "/s") + (u.enabled() ? "" : ", disabled") +
             (u.role() == UserRole.TRADER ? "" : ", role " + u.role().name().toLowerCase(java.util.Locale.ROOT)) +
             (null == u.credential() ? ", no credential" : "");

@@ -288,6 +288,10 @@ final class VenueReader implements AutoCloseable
             final boolean cancelOnDisconnect = userDefinition.fixCancelOnDisconnect() == BooleanType.TRUE;
             final int throttle = userDefinition.throttleMessagesPerSecond();
             final UserRole role = userDefinition.role();
+            // Absent before schema version 3 (the null value): no grace.
+            final int graceRaw = userDefinition.cancelOnDisconnectGraceMs();
+            final int codGraceMs =
+                graceRaw == UserDefinitionDecoder.cancelOnDisconnectGraceMsNullValue() ? 0 : graceRaw;
             final List<Long> accounts = new ArrayList<>();
             for (final UserDefinitionDecoder.AccountsDecoder account : userDefinition.accounts())
             {
@@ -297,7 +301,7 @@ final class VenueReader implements AutoCloseable
             final String compId = userDefinition.fixSenderCompId();
             final String credential = userDefinition.credentialHash();
             state.users.put(username, new VenueState.User(username, enabled, List.copyOf(accounts), compId,
-                cancelOnDisconnect, throttle, credential, role));
+                cancelOnDisconnect, codGraceMs, throttle, credential, role));
         }
         else if (header.templateId() == UserDirectoryEndDecoder.TEMPLATE_ID)
         {

@@ -108,6 +108,7 @@ final class VenueState
      * @param accounts           its accounts, the default first.
      * @param fixSenderCompId    its FIX SenderCompID, or empty.
      * @param cancelOnDisconnect its FIX sessions cancel on disconnect.
+     * @param codGraceMs         its cancel-on-disconnect grace in ms, 0 for none.
      * @param throttle           messages per second, 0 for the gateway's default.
      * @param credential         its credential hash, empty when none is set.
      */
@@ -117,6 +118,7 @@ final class VenueState
         List<Long> accounts,
         String fixSenderCompId,
         boolean cancelOnDisconnect,
+        int codGraceMs,
         int throttle,
         String credential,
         UserRole role)

@@ -41,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -140,7 +141,7 @@ class AdminCliIT
         for (final ReferenceData.User want : file.users())
         {
             assertEquals(new VenueState.User(want.username(), want.enabled(), want.accounts(), want.fixSenderCompId(),
-                want.cancelOnDisconnect(), want.throttle(), want.credential(), want.role()),
+                want.cancelOnDisconnect(), want.codGraceMs(), want.throttle(), want.credential(), want.role()),
                 venue.users.get(want.username()));
         }
         assertTrue(CredentialHash.verify("maker1", venue.users.get("maker1").credential()));
@@ -273,9 +274,20 @@ class AdminCliIT
             "--amount", "1", "--operator", "ops1"));
 
         // users: the password from standard input, never an argument
+        expect(2, "--cod-grace-ms: the cancel-on-disconnect grace is 0 (none) to 600000 ms (ten minutes) (was " +
+            "'600001')", adminWithInput("s3cret\n", "user", "add", "--username", "carol", "--accounts", "2001",
+            "--cod-grace-ms", "600001", "--operator", "ops1"));
+        expect(2, "--cod-grace-ms: the cancel-on-disconnect grace is 0 (none) to 600000 ms (ten minutes) (was " +
+            "'5s')", adminWithInput("s3cret\n", "user", "add", "--username", "carol", "--accounts", "2001",
+            "--cod-grace-ms", "5s", "--operator", "ops1"));
+        assertNull(read().users.get("carol"), "a refused option sends nothing");
         expect(0, "done: set the credential of user carol", adminWithInput("s3cret\n", "user", "add",
-            "--username", "carol", "--accounts", "2001", "--fix-sender-comp-id", "CAROL", "--operator", "ops1"));
+            "--username", "carol", "--accounts", "2001", "--fix-sender-comp-id", "CAROL", "--cancel-on-disconnect",
+            "--cod-grace-ms", "5000", "--operator", "ops1"));
         assertTrue(CredentialHash.verify("s3cret", read().users.get("carol").credential()));
+        assertEquals(5000, read().users.get("carol").codGraceMs());
+        assertTrue(admin("status").out().contains("  carol enabled accounts [2001] FIX CAROL cancel-on-disconnect " +
+            "cod-grace 5000 ms credential set\n"), "status shows carol's grace");
         expect(1, "refused: add user carol: the user exists", adminWithInput("x\n", "user", "add", "--username",
             "carol", "--accounts", "2001", "--operator", "ops1"));
         expect(0, "done: set the credential of user carol", adminWithInput("n3w-secret\n", "user", "passwd",
@@ -287,6 +299,19 @@ class AdminCliIT
             "ops1"));
         expect(0, "done: grant user carol accounts [2001, 1003]", admin("user", "grant", "--username", "carol",
             "--accounts", "1003", "--operator", "ops1"));
+        assertEquals(5000, read().users.get("carol").codGraceMs(), "a grant keeps the grace");
+        expect(0, "done: user carol cancel-on-disconnect grace 600000 ms", admin("user", "cod-grace", "--username",
+            "carol", "--cod-grace-ms", "600000", "--operator", "ops1"));
+        assertEquals(600_000, read().users.get("carol").codGraceMs());
+        assertTrue(read().users.get("carol").cancelOnDisconnect(), "the rest of carol as it was");
+        expect(0, "nothing to change: user carol has a cancel-on-disconnect grace of 600000 ms", admin("user",
+            "cod-grace", "--username", "carol", "--cod-grace-ms", "600000", "--operator", "ops1"));
+        expect(2, "--cod-grace-ms: the cancel-on-disconnect grace is 0 (none) to 600000 ms (ten minutes) (was '-1')",
+            admin("user", "cod-grace", "--username", "carol", "--cod-grace-ms", "-1", "--operator", "ops1"));
+        expect(2, "--cod-grace-ms is required", admin("user", "cod-grace", "--username", "carol", "--operator",
+            "ops1"));
+        expect(1, "refused: cod-grace user ghost: no such user at the venue", admin("user", "cod-grace",
+            "--username", "ghost", "--cod-grace-ms", "1000", "--operator", "ops1"));
         expect(1, "refused: grant user carol accounts [2001, 1003, 9999]: UNKNOWN_ACCOUNT", admin("user", "grant",
             "--username", "carol", "--accounts", "9999", "--operator", "ops1"));
         expect(0, "done: disable user carol", admin("user", "disable", "--username", "carol", "--operator", "ops1"));
@@ -294,6 +319,7 @@ class AdminCliIT
         expect(0, "nothing to change: user carol is already disabled", admin("user", "disable", "--username",
             "carol", "--operator", "ops1"));
         expect(0, "done: enable user carol", admin("user", "enable", "--username", "carol", "--operator", "ops1"));
+        assertEquals(600_000, read().users.get("carol").codGraceMs(), "disabling and enabling keep the grace");
         expect(1, "refused: disable user ghost: no such user at the venue", admin("user", "disable", "--username",
             "ghost", "--operator", "ops1"));
 

@@ -74,8 +74,8 @@ class ReferenceDataParserTest
         assertEquals(1000_50_000_000L, account.openingBalance());
         assertEquals(new ReferenceData.Limits(500, 25000_25_000_000L, 0, 1000, 50, false,
             new java.util.TreeMap<>(java.util.Map.of(1, 20L))), account.limits());
-        assertEquals(new ReferenceData.User("alice", HASH, List.of(1001L), "ALICE", true, 200, true, UserRole.TRADER,
-            24), data.users().get(0));
+        assertEquals(new ReferenceData.User("alice", HASH, List.of(1001L), "ALICE", true, 0, 200, true,
+            UserRole.TRADER, 24), data.users().get(0));
         assertEquals(DayOfWeek.MONDAY, data.schedule().days().iterator().next());
         assertEquals(LocalTime.of(8, 0), data.schedule().open());
         assertEquals(LocalTime.of(16, 35), data.schedule().endOfDay());
@@ -96,8 +96,8 @@ class ReferenceDataParserTest
 
         assertEquals(SelfTradePrevention.CANCEL_NEWEST, data.accounts().get(0).stp());
         assertEquals(0, data.accounts().get(0).openingBalance());
-        assertEquals(new ReferenceData.User("alice", null, List.of(1001L), "", false, 0, true, UserRole.TRADER, 21),
-            data.users().get(0));
+        assertEquals(new ReferenceData.User("alice", null, List.of(1001L), "", false, 0, 0, true, UserRole.TRADER,
+            21), data.users().get(0));
         assertNull(data.schedule());
     }
 
@@ -112,6 +112,24 @@ class ReferenceDataParserTest
             "test.yml:30: users[1].role: must be trader, drop_copy or clearing, not 'auditor'");
         assertProblem(withRole.replace("drop_copy", "null_val"),
             "test.yml:30: users[1].role: must be trader, drop_copy or clearing, not 'null_val'");
+    }
+
+    @Test
+    void aUsersCancelOnDisconnectGraceIsZeroToTenMinutes() throws Exception
+    {
+        final String withGrace = VALID.replace("    throttle: 200\n",
+            "    throttle: 200\n    cancelOnDisconnectGraceMs: 5_000\n");
+        assertEquals(5_000, parse(withGrace).users().get(0).codGraceMs());
+        assertEquals(600_000, parse(withGrace.replace("5_000", "600000")).users().get(0).codGraceMs());
+        assertEquals(0, parse(withGrace.replace("5_000", "0")).users().get(0).codGraceMs());
+        assertProblem(withGrace.replace("5_000", "600001"),
+            "test.yml:30: users[1].cancelOnDisconnectGraceMs: 600001 is out of range (0 to 600000)");
+        assertProblem(withGrace.replace("5_000", "-1"),
+            "test.yml:30: users[1].cancelOnDisconnectGraceMs: -1 is out of range (0 to 600000)");
+        assertProblem(withGrace.replace("5_000", "5s"),
+            "test.yml:30: users[1].cancelOnDisconnectGraceMs: must be a whole number, not '5s'");
+        assertProblem(withGrace.replace("cancelOnDisconnectGraceMs", "cancelOnDisconnectGrace"),
+            "test.yml:30: users[1].cancelOnDisconnectGrace: ");
     }
 
     /** VALID with a second instrument and market-maker protection for account 1001 (lines 23 on). */

@@ -9,6 +9,8 @@ import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.SetMarketMakerProtectionDecoder;
+import io.ringex.protocol.codecs.UpsertUserDecoder;
+import io.ringex.protocol.codecs.UserRole;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -88,6 +90,43 @@ final class ReferenceDataPlanTest
             "250 ms, fillLimit 3, notionalLimit 1.5, frozen until reset"), plan.steps().stream()
             .map(ReferenceDataPlan.Step::description).filter((d) -> d.contains("protection")).toList());
         assertTrue(plan.extras().contains("market-maker protection of account 1001 group 9"), plan.extras().toString());
+    }
+
+    @Test
+    void aUsersCancelOnDisconnectGraceIsSentAndADifferentOneChangesTheUser() throws Exception
+    {
+        final String withUser = FILE + String.join("\n",
+            "users:",
+            "  - {username: maker1, accounts: [1001], cancelOnDisconnectGraceMs: 3000}",
+            "");
+        final ReferenceDataPlan added = ReferenceDataPlan.compute(parse(withUser), venueWithAccount(), "");
+        final ReferenceDataPlan.Step add = added.steps().get(added.steps().size() - 1);
+        assertEquals("add user maker1: accounts [1001], no FIX, cancel-on-disconnect grace 3000 ms, no credential",
+            add.description());
+        assertEquals(3000, upsertUserGraceMs(add));
+
+        final VenueState venue = venueWithAccount();
+        venue.users.put("maker1", new VenueState.User("maker1", true, List.of(1001L), "", false, 0, 0, "",
+            UserRole.TRADER));
+        final List<ReferenceDataPlan.Step> changed = ReferenceDataPlan.compute(parse(withUser), venue, "").steps()
+            .stream().filter((s) -> s.description().contains("maker1")).toList();
+        assertEquals(List.of("change user maker1: cancelOnDisconnectGraceMs 0 -> 3000"),
+            changed.stream().map(ReferenceDataPlan.Step::description).toList());
+        assertEquals(3000, upsertUserGraceMs(changed.get(0)));
+
+        venue.users.put("maker1", new VenueState.User("maker1", true, List.of(1001L), "", false, 3000, 0, "",
+            UserRole.TRADER));
+        assertTrue(ReferenceDataPlan.compute(parse(withUser), venue, "").steps().stream()
+            .noneMatch((s) -> s.description().contains("maker1")), "the venue holds the grace the file says");
+    }
+
+    private static int upsertUserGraceMs(final ReferenceDataPlan.Step step)
+    {
+        final CommandEncoder commands = new CommandEncoder();
+        step.command().encode(commands, 7);
+        final MessageHeaderDecoder header = new MessageHeaderDecoder().wrap(commands.buffer(), 0);
+        assertEquals(UpsertUserDecoder.TEMPLATE_ID, header.templateId());
+        return new UpsertUserDecoder().wrapAndApplyHeader(commands.buffer(), 0, header).cancelOnDisconnectGraceMs();
     }
 
     private static VenueState venueWithAccount()
