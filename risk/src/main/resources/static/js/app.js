@@ -388,14 +388,38 @@ function fillSelects(s) {
 // ------------------------------------------------------------------ details (REST, throttled)
 async function throttled(key, fn) {
     if (state.detailBusy[key]) {
+        // One more load once this one is done: it may have read the account before the change that asked for this.
+        detailAgain[key] = true;
         return;
     }
     state.detailBusy[key] = true;
     try {
         await fn();
     } finally {
-        setTimeout(() => { state.detailBusy[key] = false; }, 500);
+        setTimeout(() => {
+            state.detailBusy[key] = false;
+            if (detailAgain[key]) {
+                detailAgain[key] = false;
+                refreshDetail();
+            }
+        }, 500);
     }
+}
+
+const detailAgain = { account: false, instrument: false };
+
+/**
+ * Detail loads can overlap (a click, a refresh, a slow answer on a busy server): each is numbered when it starts, and
+ * one that answers after a later one was shown is dropped, so a pane never goes back to an older state.
+ */
+const detailLoads = { account: { started: 0, shown: 0 }, instrument: { started: 0, shown: 0 } };
+const startLoad = (key) => ++detailLoads[key].started;
+function isOutdated(key, load) {
+    if (load < detailLoads[key].shown) {
+        return true;
+    }
+    detailLoads[key].shown = load;
+    return false;
 }
 
 function refreshDetail() {
@@ -449,8 +473,12 @@ function protectionPanel(groups) {
 }
 
 async function loadAccount() {
+    const load = startLoad('account');
     const [{ status, body: d }, protection] = await Promise.all([api(`api/accounts/${state.accountId}`),
         api(`api/accounts/${state.accountId}/protection`)]);
+    if (isOutdated('account', load)) {
+        return;
+    }
     const pane = document.getElementById('account-detail');
     if (status !== 200) {
         pane.innerHTML = '<p class="empty">Unknown account.</p>';
@@ -510,7 +538,11 @@ async function loadAccount() {
 }
 
 async function loadInstrument() {
+    const load = startLoad('instrument');
     const { status, body: d } = await api(`api/instruments/${state.instrumentId}`);
+    if (isOutdated('instrument', load)) {
+        return;
+    }
     const pane = document.getElementById('instrument-detail');
     if (status !== 200) {
         pane.innerHTML = '<p class="empty">Unknown instrument.</p>';
