@@ -13,6 +13,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Random;
@@ -45,7 +46,9 @@ import java.util.Random;
  *     [--batch 64] [--move-percent 25] [--seed 1]
  * </pre>
  * Prints a line per run, then per variant {@code RESULT} (median updates per second over the rounds) and
- * {@code RATIO} (each quote variant's median over the orders' median, and round by round).
+ * {@code RATIO} (each quote variant's median over the orders' median, and round by round). Both also divide by the
+ * thread's CPU time ({@code updatesPerCpuSec}, {@code cpu=}): on a shared machine the thread is descheduled for part
+ * of the wall time, and that shows what the processor does per second it runs.
  */
 public final class QuoteBenchmark
 {
@@ -112,6 +115,7 @@ public final class QuoteBenchmark
 
         final OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         final double[][] perSecond = new double[NAMES.length][rounds];
+        final double[][] perCpuSecond = new double[NAMES.length][rounds];
         for (int round = -warmup; round < rounds; round++)
         {
             final double loadBefore = os.getSystemLoadAverage();
@@ -119,11 +123,12 @@ public final class QuoteBenchmark
             {
                 // each round starts with the next variant, so none always runs first
                 final int variant = Math.floorMod(round + i, NAMES.length);
-                final double rate = run(variant, round, setUp, opening[variant], timed[variant], updates, batch,
+                final double[] rate = run(variant, round, setUp, opening[variant], timed[variant], updates, batch,
                     restingOrders);
                 if (round >= 0)
                 {
-                    perSecond[variant][round] = rate;
+                    perSecond[variant][round] = rate[0];
+                    perCpuSecond[variant][round] = rate[1];
                 }
             }
             System.out.printf(Locale.ROOT, "round=%d%s load1=%.2f..%.2f%n", round, round < 0 ? " (warm-up)" : "",
@@ -132,23 +137,27 @@ public final class QuoteBenchmark
 
         for (int variant = 0; variant < NAMES.length; variant++)
         {
-            System.out.printf(Locale.ROOT, "RESULT instruments=%d variant=%s updatesPerSec=%.0f perRound=%s%n",
-                instruments, NAMES[variant], median(perSecond[variant]), rates(perSecond[variant]));
+            System.out.printf(Locale.ROOT, "RESULT instruments=%d variant=%s updatesPerSec=%.0f perRound=%s " +
+                "updatesPerCpuSec=%.0f perRound=%s%n", instruments, NAMES[variant], median(perSecond[variant]),
+                rates(perSecond[variant]), median(perCpuSecond[variant]), rates(perCpuSecond[variant]));
         }
         for (final int variant : new int[] { QUOTES_1, QUOTES_10 })
         {
             final double[] ratios = new double[rounds];
+            final double[] cpuRatios = new double[rounds];
             for (int round = 0; round < rounds; round++)
             {
                 ratios[round] = perSecond[variant][round] / perSecond[ORDERS][round];
+                cpuRatios[round] = perCpuSecond[variant][round] / perCpuSecond[ORDERS][round];
             }
-            System.out.printf(Locale.ROOT, "RATIO instruments=%d %s/orders=%.2f perRound=%s%n", instruments,
-                NAMES[variant], median(perSecond[variant]) / median(perSecond[ORDERS]),
-                BlpBenchmark.perPass(ratios));
+            System.out.printf(Locale.ROOT, "RATIO instruments=%d %s/orders=%.2f perRound=%s cpu=%.2f perRound=%s%n",
+                instruments, NAMES[variant], median(perSecond[variant]) / median(perSecond[ORDERS]),
+                BlpBenchmark.perPass(ratios), median(perCpuSecond[variant]) / median(perCpuSecond[ORDERS]),
+                BlpBenchmark.perPass(cpuRatios));
         }
     }
 
-    private static double run(
+    private static double[] run(
         final int variant, final int round, final EncodedCommands setUp, final EncodedCommands opening,
         final EncodedCommands timed, final int updates, final int batch, final int restingOrders)
     {
@@ -163,21 +172,25 @@ public final class QuoteBenchmark
         }
         tally.reset();
         System.gc();
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        final long startCpu = threads.getCurrentThreadCpuTime();
         final long start = System.nanoTime();
         replay(processor, timed, sequence, batch);
         final long ns = System.nanoTime() - start;
+        final long cpuNs = Math.max(1, threads.getCurrentThreadCpuTime() - startCpu);
         final double rate = updates * 1e9 / ns;
+        final double cpuRate = updates * 1e9 / cpuNs;
         final int orders = processor.state().orders().size();
         System.out.printf(Locale.ROOT, "round=%d variant=%s updates=%d commands=%d ms=%.1f updatesPerSec=%.0f " +
-            "commandsPerSec=%.0f events=%d rejects=%d errors=%d restingOrders=%d%n", round, NAMES[variant], updates,
-            timed.count(), ns / 1e6, rate, timed.count() * 1e9 / ns, tally.events(), tally.rejects(),
-            processor.errorCount(), orders);
+            "updatesPerCpuSec=%.0f commandsPerSec=%.0f events=%d rejects=%d errors=%d restingOrders=%d%n", round,
+            NAMES[variant], updates, timed.count(), ns / 1e6, rate, cpuRate, timed.count() * 1e9 / ns, tally.events(),
+            tally.rejects(), processor.errorCount(), orders);
         if (tally.rejects() != 0 || processor.errorCount() != 0 || orders != restingOrders)
         {
             throw new IllegalStateException(NAMES[variant] + ": refused " + tally.rejectSummary() + ", errors " +
                 processor.errorCount() + ", resting orders " + orders + " (expected " + restingOrders + ")");
         }
-        return rate;
+        return new double[] { rate, cpuRate };
     }
 
     private static long replay(
