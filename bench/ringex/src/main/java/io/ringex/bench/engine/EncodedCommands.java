@@ -65,6 +65,21 @@ public final class EncodedCommands
     }
 
     /**
+     * @param bytes room for frames, headers included (messages with repeating groups, e.g. a MassQuote of 10
+     *              entries at 469 bytes, need more than {@link #MAX_FRAME_LENGTH} each).
+     * @return an empty buffer of that capacity, rounded up to a cache line.
+     */
+    public static EncodedCommands withCapacity(final long bytes)
+    {
+        final long capacity = BitUtil.align(Math.max(1, bytes), BitUtil.CACHE_LINE_LENGTH);
+        if (capacity > Integer.MAX_VALUE - BitUtil.CACHE_LINE_LENGTH)
+        {
+            throw new IllegalArgumentException("too many bytes for one buffer: " + bytes);
+        }
+        return new EncodedCommands((int)capacity);
+    }
+
+    /**
      * Append one encoded message.
      *
      * @param sourceId   session id, or 0 for an admin source.
