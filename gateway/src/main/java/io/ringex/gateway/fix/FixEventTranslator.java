@@ -46,10 +46,11 @@ import java.util.concurrent.TimeUnit;
  * <tr><td>stopPrice, displayQuantity (when set)</td><td>StopPx(99), MaxFloor(111)</td></tr>
  * <tr><td>orderStatus NEW, PARTIALLY_FILLED, FILLED, CANCELED, REJECTED, EXPIRED</td>
  * <td>OrdStatus(39) 0, 1, 2, 4, 8, C</td></tr>
- * <tr><td>price, averagePrice, lastPrice (fixed point)</td><td>Price(44), AvgPx(6), LastPx(31), exact decimals at
- * the instrument's price scale</td></tr>
- * <tr><td>quantity, leavesQuantity, cumulativeQuantity, lastQuantity</td>
- * <td>OrderQty(38), LeavesQty(151), CumQty(14), LastQty(32)</td></tr>
+ * <tr><td>price, stopPrice, averagePrice, lastPrice (fixed point)</td><td>Price(44), StopPx(99), AvgPx(6),
+ * LastPx(31), exact, with every decimal of the instrument's price scale (scale 2: 99.40, 20.00), on every report and
+ * drop copy alike</td></tr>
+ * <tr><td>quantity, leavesQuantity, cumulativeQuantity, lastQuantity, displayQuantity</td>
+ * <td>OrderQty(38), LeavesQty(151), CumQty(14), LastQty(32), MaxFloor(111), whole numbers</td></tr>
  * <tr><td>rejectReason</td><td>OrdRejReason(103) (FIX 4.4 values; 99 Other otherwise) and Text(58) = the reason
  * name</td></tr>
  * </table>
@@ -258,32 +259,32 @@ public final class FixEventTranslator
         if (orderType != OrderType.MARKET && orderType != OrderType.STOP)
         {
             values.fit(d.price(), scale, "Price(44)");
-            e.price(values.value(), values.scale());
+            e.price(values.decimal());
         }
         if (d.stopPrice() > 0)
         {
             values.fit(d.stopPrice(), scale, "StopPx(99)");
-            e.stopPx(values.value(), values.scale());
+            e.stopPx(values.decimal());
         }
         if (d.displayQuantity() > 0)
         {
             values.fit(d.displayQuantity(), 0, "MaxFloor(111)");
-            e.maxFloor(values.value(), values.scale());
+            e.maxFloor(values.decimal());
         }
         values.fit(d.quantity(), 0, "OrderQty(38)");
-        e.orderQtyData().orderQty(values.value(), values.scale());
+        e.orderQtyData().orderQty(values.decimal());
         values.fit(d.leavesQuantity(), 0, "LeavesQty(151)");
-        e.leavesQty(values.value(), values.scale());
+        e.leavesQty(values.decimal());
         values.fit(d.cumulativeQuantity(), 0, "CumQty(14)");
-        e.cumQty(values.value(), values.scale());
+        e.cumQty(values.decimal());
         values.fit(d.averagePrice(), scale, "AvgPx(6)");
-        e.avgPx(values.value(), values.scale());
+        e.avgPx(values.decimal());
         if (d.lastQuantity() != 0)
         {
             values.fit(d.lastPrice(), scale, "LastPx(31)");
-            e.lastPx(values.value(), values.scale());
+            e.lastPx(values.decimal());
             values.fit(d.lastQuantity(), 0, "LastQty(32)");
-            e.lastQty(values.value(), values.scale());
+            e.lastQty(values.decimal());
         }
 
         text.setLength(0);
@@ -418,16 +419,16 @@ public final class FixEventTranslator
             if (orderType != OrderType.MARKET)
             {
                 values.fit(d.price(), scale, "Price(44)");
-                e.price(values.value(), values.scale());
+                e.price(values.decimal());
             }
             values.fit(d.quantity(), 0, "OrderQty(38)");
-            e.orderQtyData().orderQty(values.value(), values.scale());
+            e.orderQtyData().orderQty(values.decimal());
             values.fit(d.leavesQuantity(), 0, "LeavesQty(151)");
-            e.leavesQty(values.value(), values.scale());
+            e.leavesQty(values.decimal());
             values.fit(d.cumulativeQuantity(), 0, "CumQty(14)");
-            e.cumQty(values.value(), values.scale());
+            e.cumQty(values.decimal());
             values.fit(d.averagePrice(), scale, "AvgPx(6)");
-            e.avgPx(values.value(), values.scale());
+            e.avgPx(values.decimal());
         }
         else
         {
