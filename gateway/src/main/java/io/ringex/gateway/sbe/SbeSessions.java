@@ -49,6 +49,8 @@ final class SbeSessions
     static final int MAX_SESSIONS_PER_IMAGE = 64;
     /** Text of the LogonResponse refusing a Logon: the same whatever the cause, so it tells an attacker nothing. */
     static final String REFUSED_TEXT = "logon refused: invalid credentials, or too many failed logons (retry later)";
+    /** Text of the LogonResponse refusing a disabled user's Logon with the right password (USER_DISABLED). */
+    static final String DISABLED_TEXT = "logon refused: user disabled";
     /** Text of the LogonResponse refusing a Logon that was not checked: too many in hand, or no users yet. */
     static final String BUSY_TEXT = "logon refused: the gateway is busy or not ready, retry";
     /** Text of the LogonResponse refusing a Logon of a user that holds as many sessions as it may. */
@@ -285,6 +287,10 @@ final class SbeSessions
                 else if (logon.verdict() == LogonAttempt.Verdict.BUSY)
                 {
                     answerRefusal(logon, RejectReason.ENGINE_BUSY, BUSY_TEXT, nowNs);
+                }
+                else if (logon.verdict() == LogonAttempt.Verdict.DISABLED)
+                {
+                    answerRefusal(logon, RejectReason.USER_DISABLED, DISABLED_TEXT, nowNs);
                 }
                 else
                 {
@@ -541,10 +547,11 @@ final class SbeSessions
      *
      * @param username the user.
      * @param reason   USER_DISABLED or NOT_AUTHORISED, sent in the Logout.
+     * @param text     the Logout's text: what happened.
      * @param nowNs    the clock.
      * @return sessions ended.
      */
-    int endSessionsOf(final String username, final RejectReason reason, final long nowNs)
+    int endSessionsOf(final String username, final RejectReason reason, final String text, final long nowNs)
     {
         for (final ClientSession session : sessionsByNumber.values())
         {
@@ -557,7 +564,7 @@ final class SbeSessions
         final int ended = toClose.size();
         for (int i = 0; i < ended; i++)
         {
-            disconnect(toClose.get(i), reason, true, nowNs);
+            disconnect(toClose.get(i), reason, text, true, nowNs);
         }
         toClose.clear();
         return ended;
@@ -565,6 +572,20 @@ final class SbeSessions
 
     void disconnect(
         final ClientSession session, final RejectReason reason, final boolean sendLogout, final long nowNs)
+    {
+        disconnect(session, reason, null, sendLogout, nowNs);
+    }
+
+    /**
+     * End a session: its Logout (when asked for and it is active) says {@code text}, or the reason's own words when
+     * null.
+     */
+    void disconnect(
+        final ClientSession session,
+        final RejectReason reason,
+        final String text,
+        final boolean sendLogout,
+        final long nowNs)
     {
         if (session.state != ClientSession.State.CLOSED && null != session.user && session.sessionNumber != 0)
         {
@@ -597,7 +618,7 @@ final class SbeSessions
             activeSessions.decrement();
             if (sendLogout)
             {
-                replies.logout(session, reason, nowNs);
+                replies.logout(session, reason, text, nowNs);
             }
             if (session.cancelOnDisconnect)
             {
