@@ -52,7 +52,7 @@ import java.util.concurrent.TimeUnit;
  * <tr><td>quantity, leavesQuantity, cumulativeQuantity, lastQuantity, displayQuantity</td>
  * <td>OrderQty(38), LeavesQty(151), CumQty(14), LastQty(32), MaxFloor(111), whole numbers</td></tr>
  * <tr><td>rejectReason</td><td>OrdRejReason(103) (FIX 4.4 values; 99 Other otherwise) and Text(58) = the reason
- * name</td></tr>
+ * name (MAX_ORDER_QUANTITY followed by {@link #NO_LIMITS_HINT})</td></tr>
  * </table>
  * ExecID(17) is {@code epoch-commandSequence-orderId-tradeId-execType}: unique per report.
  * <p>
@@ -81,6 +81,12 @@ public final class FixEventTranslator
     private static final CancelReason[] CANCEL_REASONS = CancelReason.values();
     private static final CancelRejectResponseTo[] RESPONSES_TO = CancelRejectResponseTo.values();
     private static final int MAX_FAILURE_TEXT = 160;
+    /**
+     * Follows {@code MAX_ORDER_QUANTITY} in Text(58): an account whose limits were never set has a maximum of 0, so
+     * every order of it is refused so.
+     */
+    static final String NO_LIMITS_HINT = ": OrderQty(38) is above the account's maximum order quantity; an " +
+        "account the venue has set no limits for has a maximum of 0 and refuses every order";
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final ExecutionReportDecoder executionReportDecoder = new ExecutionReportDecoder();
@@ -298,6 +304,11 @@ public final class FixEventTranslator
             final RejectReason rejectReason = rejectReasonOf(d.rejectReasonRaw());
             e.ordRejReason(rejectReason == null ? 99 : ordRejReason(rejectReason));
             appendReason(text, rejectReason, d.rejectReasonRaw());
+            if (rejectReason == RejectReason.MAX_ORDER_QUANTITY)
+            {
+                // The one reject an account nobody set limits for gives every order: say so, plainly.
+                text.append(NO_LIMITS_HINT);
+            }
         }
         else
         {

@@ -148,6 +148,17 @@ class FixEventTranslatorTest
     }
 
     @Test
+    void anOrderOfAnAccountWithoutLimitsSaysSo()
+    {
+        final Message fix = FixWire.encodeAndValidate(translator.executionReport(
+            rejectedOrder(10125, 5, RejectReason.MAX_ORDER_QUANTITY), instruments));
+        assertEquals("8", FixWire.field(fix, 150));
+        assertEquals("3", FixWire.field(fix, 103));
+        assertEquals("MAX_ORDER_QUANTITY: OrderQty(38) is above the account's maximum order quantity; an account the " +
+            "venue has set no limits for has a maximum of 0 and refuses every order", FixWire.field(fix, 58));
+    }
+
+    @Test
     void engineRejectOfAPriceBeyondEighteenDigitsReachesTheClient()
     {
         // 44=92233720368547758.07 at scale 2 is Long.MAX_VALUE: 19 significant digits, one more than FIX can carry.
