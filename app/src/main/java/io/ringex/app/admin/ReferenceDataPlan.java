@@ -8,6 +8,7 @@ import java.util.Objects;
 import io.ringex.client.AdminClient;
 import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.UserRoles;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.TradingStatus;
 import io.ringex.protocol.codecs.UserRole;
@@ -284,7 +285,7 @@ public final class ReferenceDataPlan
                 change(changes, "cancelOnDisconnect", have.cancelOnDisconnect(), want.cancelOnDisconnect());
                 change(changes, "throttle", have.throttle(), want.throttle());
                 change(changes, "enabled", have.enabled(), want.enabled());
-                change(changes, "role", have.role(), want.role());
+                change(changes, "role", UserRoles.name(have.role()), UserRoles.name(want.role()));
                 if (!changes.isEmpty())
                 {
                     steps.add(new Step("change user " + want.username() + ": " + String.join(", ", changes),
@@ -356,7 +357,7 @@ public final class ReferenceDataPlan
         return "accounts " + u.accounts() + (u.fixSenderCompId().isEmpty() ? ", no FIX" : ", FIX " +
             u.fixSenderCompId()) + (u.cancelOnDisconnect() ? " (cancel on disconnect)" : "") +
             (u.throttle() == 0 ? "" : ", throttle " + u.throttle() + "/s") + (u.enabled() ? "" : ", disabled") +
-            (u.role() == UserRole.TRADER ? "" : ", role " + u.role().name().toLowerCase(java.util.Locale.ROOT)) +
+            (u.role() == UserRole.TRADER ? "" : ", role " + UserRoles.name(u.role())) +
             (null == u.credential() ? ", no credential" : "");
     }
 
