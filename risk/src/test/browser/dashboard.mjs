@@ -287,6 +287,17 @@ try {
     }
     check(severalSeen, 'account 1004 held several positions while it was read');
     check(!(await page.isVisible('#account-detail .badge.warn')), 'account 1004\'s positions are complete');
+    check(!(await page.isVisible('#account-detail table.protection')), 'account 1004 has no market-maker protection');
+
+    // 3b. a maker's market-maker protection, read only, as the engine set it
+    await page.click('#accounts-table tbody tr[data-id="1001"]');
+    await page.waitForSelector('#account-detail table.protection tr[data-group="1"]', { timeout: 10000 });
+    const protection = (await page.textContent('#account-detail table.protection tr[data-group="1"]'))
+        .replace(/\s+/g, ' ');
+    check(protection.includes('RGX-USD, LMX-USD') && protection.includes('0 / 10,000') &&
+        protection.includes('active'), `account 1001's protection group 1 is shown as set, not frozen: ${protection}`);
+    check((await page.$$('#account-detail table.protection button, #account-detail table.protection input'))
+        .length === 0, 'the protection panel only shows: no action in it');
     await page.click(row);
     await page.waitForSelector('#account-detail .kill-toggle', { timeout: 10000 });
     check((await page.textContent('#account-detail .kill-toggle')).trim() === 'Activate kill switch',

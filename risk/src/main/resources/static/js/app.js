@@ -410,8 +410,47 @@ function refreshDetail() {
 const trailLink = (orderId) => `<a href="#audit" class="trail" data-order="${orderId}" ` +
     `title="Show order ${orderId}'s trail, replayed from the journal">${orderId}</a>`;
 
+/** A duration in engine nanoseconds, as the operator set it (ms or s). */
+const duration = (ns) => Number(ns) % 1e9 === 0 ? `${Number(ns) / 1e9} s` : `${Number(ns) / 1e6} ms`;
+
+/** Used of a limit within the interval; a limit of 0 is none. */
+const used = (traded, limit, show) => Number(limit) === 0 ? `${show(traded)} <span class="unit">no limit</span>` :
+    `${show(traded)} / ${show(limit)}`;
+
+/**
+ * The account's market-maker protection per group (GET /api/accounts/{id}/protection), read only: the limits, what
+ * the last event said was traded within the interval, and whether new quotes are frozen. Changes are the operator's
+ * (./ringex admin account protection, the reference-data file), resets the account's.
+ */
+function protectionPanel(groups) {
+    if (!groups || groups.length === 0) {
+        return '';
+    }
+    const stateOf = (g) => g.frozen ?
+        `<span class="badge bad" title="new quotes refused (QUOTE_FROZEN)">frozen ${Number(g.frozenUntilNs) === 0 ?
+            'until reset' : 'until ' + time(g.frozenUntilNs)}</span>` :
+        '<span class="badge ok">active</span>';
+    return `<div class="sub">Market-maker protection</div>
+        <table class="grid small protection"><colgroup><col class="w44"><col><col><col><col><col class="w130"></colgroup>
+            <thead><tr><th>Group</th><th>Instruments</th><th class="num">Fills</th><th class="num">Quantity</th>
+                <th class="num">Notional</th><th>State</th></tr></thead><tbody>
+            ${groups.map((g) => `<tr data-group="${g.groupId}" title="interval ${duration(g.intervalNs)} · freeze ${
+                Number(g.freezeNs) === 0 ? 'until reset' : duration(g.freezeNs)}${g.cancelOrders ?
+                ' · a breach cancels orders too' : ''} · last event ${esc(g.lastEvent)}${g.limitReached !== 'NONE' ?
+                ' (' + esc(g.limitReached) + ')' : ''}">
+                <td class="num">${g.groupId}</td><td>${g.instruments.map((id) => esc(symbolOf(id))).join(', ')}</td>
+                <td class="num">${used(g.fills, g.fillLimit, qty)}</td>
+                <td class="num">${used(g.quantityTraded, g.quantityLimit, qty)}</td>
+                <td class="num">${used(g.notionalTraded, g.notionalLimit, money)}</td>
+                <td>${stateOf(g)} <span class="unit">${esc(g.lastEvent)}</span></td></tr>`).join('')}
+        </tbody></table>
+        <p class="hint">Traded within the interval as of the group's last event (a fill of a quote, a reset, the
+            engine's refresh); the operator sets the limits, the account resets them.</p>`;
+}
+
 async function loadAccount() {
-    const { status, body: d } = await api(`api/accounts/${state.accountId}`);
+    const [{ status, body: d }, protection] = await Promise.all([api(`api/accounts/${state.accountId}`),
+        api(`api/accounts/${state.accountId}/protection`)]);
     const pane = document.getElementById('account-detail');
     if (status !== 200) {
         pane.innerHTML = '<p class="empty">Unknown account.</p>';
@@ -442,6 +481,7 @@ async function loadAccount() {
         <p class="hint limits-line">${limits.known ? `Default position limit ${qty(limits.defaultPositionLimit)} · ` +
             `short selling ${limits.allowShort ? 'allowed' : 'not allowed'} · max order ${qty(limits.maxOrderQuantity)} / ` +
             `${money(limits.maxOrderNotional)} USD` : 'Limits not known yet: the engine sends them with its next refresh.'}</p>
+        ${protectionPanel(protection.status === 200 ? protection.body : [])}
         <div class="sub">Positions ${s.positionsComplete ? '' : '<span class="badge warn" title="' + esc(INCOMPLETE) +
             '">incomplete</span>'}</div>
         <table class="grid small positions"><colgroup><col class="w86"><col><col><col><col></colgroup>

@@ -108,7 +108,8 @@ async function loadAdminLog() {
     }
     document.querySelector('#admin-log-table tbody').innerHTML = body.map((e) => `
         <tr data-seq="${e.commandSequence}" data-command="${esc(e.command)}" data-status="${esc(e.status)}">
-            <td>${time(e.timestampNs)}</td><td class="num mono">${e.commandSequence}</td><td>${esc(e.command)}</td>
+            <td>${time(e.timestampNs)}</td><td class="num mono">${e.commandSequence}</td>
+            <td class="wrap">${esc(e.command).replace(/([a-z])([A-Z])/g, '$1<wbr>$2')}</td>
             <td title="${e.operatorSource === 'THIS_SERVICE' ? 'the command names no operator: this dashboard sent it for this user, and only it keeps who and why' : 'the operator the command names, as the engine journaled it'}">
                 ${esc(e.operator || '—')}${e.operatorSource === 'THIS_SERVICE' ? ' <span class="unit">(dashboard)</span>' : ''}</td>
             <td class="wrap">${esc(e.reason || '—')}</td>

@@ -7,6 +7,7 @@ import io.ringex.protocol.codecs.AdjustBalanceEncoder;
 import io.ringex.protocol.codecs.AmendInstrumentEncoder;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.BustTradeEncoder;
+import io.ringex.protocol.codecs.CancelAllAfterEncoder;
 import io.ringex.protocol.codecs.CancelOrderEncoder;
 import io.ringex.protocol.codecs.DelistInstrumentEncoder;
 import io.ringex.protocol.codecs.EndOfDayEncoder;
@@ -14,6 +15,7 @@ import io.ringex.protocol.codecs.KillSwitchEncoder;
 import io.ringex.protocol.codecs.KillSwitchScope;
 import io.ringex.protocol.codecs.MassCancelEncoder;
 import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.MassQuoteEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewEpochEncoder;
 import io.ringex.protocol.codecs.MassStatusScope;
@@ -22,12 +24,16 @@ import io.ringex.protocol.codecs.OrderMassStatusRequestEncoder;
 import io.ringex.protocol.codecs.OrderStatusRequestEncoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.QuoteCancelEncoder;
+import io.ringex.protocol.codecs.QuoteCancelScope;
 import io.ringex.protocol.codecs.ReplaceOrderEncoder;
+import io.ringex.protocol.codecs.ResetMarketMakerProtectionEncoder;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.SessionStatusEncoder;
 import io.ringex.protocol.codecs.SetAccountStatusEncoder;
 import io.ringex.protocol.codecs.SetDynamicBandEncoder;
 import io.ringex.protocol.codecs.SetLimitsEncoder;
+import io.ringex.protocol.codecs.SetMarketMakerProtectionEncoder;
 import io.ringex.protocol.codecs.SetTradingScheduleEncoder;
 import io.ringex.protocol.codecs.SetTradingStatusEncoder;
 import io.ringex.protocol.codecs.SetUserCredentialEncoder;
@@ -90,6 +96,11 @@ public final class CommandEncoder
     private final SetUserCredentialEncoder setUserCredential = new SetUserCredentialEncoder();
     private final UserDirectoryRequestEncoder userDirectoryRequest = new UserDirectoryRequestEncoder();
     private final SetTradingScheduleEncoder setTradingSchedule = new SetTradingScheduleEncoder();
+    private final MassQuoteEncoder massQuote = new MassQuoteEncoder();
+    private final QuoteCancelEncoder quoteCancel = new QuoteCancelEncoder();
+    private final SetMarketMakerProtectionEncoder setProtection = new SetMarketMakerProtectionEncoder();
+    private final ResetMarketMakerProtectionEncoder resetProtection = new ResetMarketMakerProtectionEncoder();
+    private final CancelAllAfterEncoder cancelAllAfter = new CancelAllAfterEncoder();
     private static final byte[] NO_TEXT = new byte[0];
     private String operator = "ringex";
     private byte[] operatorBytes = operator.getBytes(StandardCharsets.US_ASCII);
@@ -655,10 +666,25 @@ public final class CommandEncoder
      */
     public int sessionStatus(final long sessionId, final long accountId, final boolean loggedOn)
     {
+        return sessionStatus(sessionId, accountId, loggedOn, 0);
+    }
+
+    /**
+     * @param sessionId                 session.
+     * @param accountId                 account.
+     * @param loggedOn                  logged on or off.
+     * @param cancelOnDisconnectGraceMs logged off: cancel its orders unless it logs on again within this many ms
+     *                                  (0: no grace timer).
+     * @return length.
+     */
+    public int sessionStatus(
+        final long sessionId, final long accountId, final boolean loggedOn, final int cancelOnDisconnectGraceMs)
+    {
         sessionStatus.wrapAndApplyHeader(buffer, 0, header)
             .sessionId(sessionId)
             .accountId(accountId)
-            .loggedOn(loggedOn ? BooleanType.TRUE : BooleanType.FALSE);
+            .loggedOn(loggedOn ? BooleanType.TRUE : BooleanType.FALSE)
+            .cancelOnDisconnectGraceMs(cancelOnDisconnectGraceMs);
         return HEADER + sessionStatus.encodedLength();
     }
 
@@ -836,12 +862,43 @@ public final class CommandEncoder
         final UserRole role,
         final String reason)
     {
+        return upsertUser(requestId, username, enabled, accounts, fixSenderCompId, fixCancelOnDisconnect, throttle,
+            role, 0, reason);
+    }
+
+    /**
+     * @param requestId                 request id.
+     * @param username                  login name.
+     * @param enabled                   may log on.
+     * @param accounts                  accounts it may trade (a drop copy: the accounts it sees), the default first.
+     * @param fixSenderCompId           its FIX SenderCompID, or empty.
+     * @param fixCancelOnDisconnect     its FIX sessions cancel their orders on disconnect.
+     * @param throttle                  messages per second, 0 for the gateway's default.
+     * @param role                      TRADER, DROP_COPY or CLEARING.
+     * @param cancelOnDisconnectGraceMs how long a disconnected session that asked for cancel-on-disconnect keeps its
+     *                                  orders, waiting for it to log on again (0 to 600000 ms; 0: cancelled at once).
+     * @param reason                    why.
+     * @return length.
+     */
+    public int upsertUser(
+        final long requestId,
+        final String username,
+        final boolean enabled,
+        final long[] accounts,
+        final String fixSenderCompId,
+        final boolean fixCancelOnDisconnect,
+        final int throttle,
+        final UserRole role,
+        final int cancelOnDisconnectGraceMs,
+        final String reason)
+    {
         upsertUser.wrapAndApplyHeader(buffer, 0, header)
             .requestId(requestId)
             .enabled(enabled ? BooleanType.TRUE : BooleanType.FALSE)
             .fixCancelOnDisconnect(fixCancelOnDisconnect ? BooleanType.TRUE : BooleanType.FALSE)
             .throttleMessagesPerSecond(throttle)
-            .role(role);
+            .role(role)
+            .cancelOnDisconnectGraceMs(cancelOnDisconnectGraceMs);
         final UpsertUserEncoder.AccountsEncoder group = upsertUser.accountsCount(accounts.length);
         for (final long account : accounts)
         {
@@ -968,5 +1025,170 @@ public final class CommandEncoder
             .operatorName(operator)
             .reason(reason);
         return HEADER + bustTrade.encodedLength();
+    }
+
+    /**
+     * A mass quote: the account's two-sided quotes in up to 10 instruments.
+     *
+     * @param sessionId session.
+     * @param accountId account.
+     * @param quoteId   the quote id as a number (decimal ASCII; the client order id of its orders).
+     * @param stp       self-trade prevention of its orders when they take liquidity.
+     * @param entries   the entries.
+     * @return length.
+     */
+    public int massQuote(
+        final long sessionId, final long accountId, final long quoteId, final SelfTradePrevention stp,
+        final QuoteEntries entries)
+    {
+        return massQuote(sessionId, accountId, clientOrderId(quoteId, id), stp, entries);
+    }
+
+    /**
+     * A mass quote with a text quote id.
+     *
+     * @param sessionId session.
+     * @param accountId account.
+     * @param quoteId   1 to 20 printable ASCII characters.
+     * @param stp       self-trade prevention of its orders when they take liquidity.
+     * @param entries   the entries.
+     * @return length.
+     */
+    public int massQuote(
+        final long sessionId, final long accountId, final CharSequence quoteId, final SelfTradePrevention stp,
+        final QuoteEntries entries)
+    {
+        return massQuote(sessionId, accountId, ascii(quoteId, id), stp, entries);
+    }
+
+    private int massQuote(
+        final long sessionId, final long accountId, final byte[] quoteId, final SelfTradePrevention stp,
+        final QuoteEntries entries)
+    {
+        massQuote.wrapAndApplyHeader(buffer, 0, header)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .putQuoteId(quoteId, 0)
+            .selfTradePrevention(stp);
+        entries.writeTo(massQuote);
+        return HEADER + massQuote.encodedLength();
+    }
+
+    /**
+     * Cancel the account's quotes in an instrument, a quote set, or all.
+     *
+     * @param sessionId    session.
+     * @param accountId    account.
+     * @param requestId    the request's id, 1 to 20 printable ASCII characters.
+     * @param scope        INSTRUMENT, QUOTE_SET or ALL.
+     * @param instrumentId for scope INSTRUMENT.
+     * @param quoteSetId   for scope QUOTE_SET.
+     * @return length.
+     */
+    public int quoteCancel(
+        final long sessionId,
+        final long accountId,
+        final CharSequence requestId,
+        final QuoteCancelScope scope,
+        final int instrumentId,
+        final int quoteSetId)
+    {
+        quoteCancel.wrapAndApplyHeader(buffer, 0, header)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .putQuoteId(ascii(requestId, id), 0)
+            .scope(scope)
+            .instrumentId(instrumentId)
+            .quoteSetId(quoteSetId);
+        return HEADER + quoteCancel.encodedLength();
+    }
+
+    /**
+     * An account's market-maker protection in one group, by the operator named with {@link #operator(String)}.
+     *
+     * @param requestId     request id.
+     * @param accountId     the account.
+     * @param groupId       1 to 65535.
+     * @param intervalNs    the rolling interval (1 ms to 24 h); 0 removes the group.
+     * @param quantityLimit quantity its quotes may trade within the interval, 0 for no such limit.
+     * @param notionalLimit notional (money scale) they may trade within it, 0 for no such limit.
+     * @param fillLimit     fills they may have within it, 1 to 10000.
+     * @param freezeNs      how long new quotes are refused after a breach; 0 until the account resets.
+     * @param cancelOrders  whether a breach cancels the account's orders in the group too.
+     * @param instruments   the group's instruments.
+     * @param reason        why.
+     * @return length.
+     */
+    public int setMarketMakerProtection(
+        final long requestId,
+        final long accountId,
+        final int groupId,
+        final long intervalNs,
+        final long quantityLimit,
+        final long notionalLimit,
+        final int fillLimit,
+        final long freezeNs,
+        final boolean cancelOrders,
+        final int[] instruments,
+        final String reason)
+    {
+        setProtection.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .accountId(accountId)
+            .mmpGroupId(groupId)
+            .intervalNs(intervalNs)
+            .quantityLimit(quantityLimit)
+            .notionalLimit(notionalLimit)
+            .fillLimit(fillLimit)
+            .freezeNs(freezeNs)
+            .cancelOrders(cancelOrders ? BooleanType.TRUE : BooleanType.FALSE);
+        final SetMarketMakerProtectionEncoder.InstrumentsEncoder group =
+            setProtection.instrumentsCount(instruments.length);
+        for (final int instrumentId : instruments)
+        {
+            group.next().instrumentId(instrumentId);
+        }
+        setProtection.operatorName(operator).reason(reason);
+        return HEADER + setProtection.encodedLength();
+    }
+
+    /**
+     * Reset the account's market-maker protection in a group: counters cleared, freeze lifted.
+     *
+     * @param sessionId session.
+     * @param accountId account.
+     * @param groupId   the group, or 0 for every group of the account.
+     * @return length.
+     */
+    public int resetMarketMakerProtection(final long sessionId, final long accountId, final int groupId)
+    {
+        resetProtection.wrapAndApplyHeader(buffer, 0, header)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .mmpGroupId(groupId);
+        return HEADER + resetProtection.encodedLength();
+    }
+
+    /**
+     * The session's dead man's switch.
+     *
+     * @param sessionId session.
+     * @param timeoutMs 100 to 3600000; 0 turns it off.
+     * @return length.
+     */
+    public int cancelAllAfter(final long sessionId, final long timeoutMs)
+    {
+        cancelAllAfter.wrapAndApplyHeader(buffer, 0, header).sessionId(sessionId).timeoutMs(timeoutMs);
+        return HEADER + cancelAllAfter.encodedLength();
+    }
+
+    private static byte[] ascii(final CharSequence text, final byte[] dst)
+    {
+        java.util.Arrays.fill(dst, (byte)0);
+        for (int i = 0, n = Math.min(text.length(), dst.length); i < n; i++)
+        {
+            dst[i] = (byte)text.charAt(i);
+        }
+        return dst;
     }
 }

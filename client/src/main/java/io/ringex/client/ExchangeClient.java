@@ -9,7 +9,9 @@ import io.ringex.protocol.codecs.MassCancelScope;
 import io.ringex.protocol.codecs.MassStatusScope;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.QuoteCancelScope;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
@@ -492,6 +494,76 @@ public final class ExchangeClient implements AutoCloseable
         final int instrumentId)
     {
         return offer(messages.massStatus(events.sessionId(), accountId, statusRequestId, scope, instrumentId));
+    }
+
+    /**
+     * Set the account's two-sided quote in each instrument of {@code entries} (up to
+     * {@link QuoteEntries#MAX_ENTRIES}), each entry as one step: a new quote for an instrument replaces the previous
+     * one, keeping its place in the queue when a replace would (docs/matching.md). Answered by one
+     * {@link ExchangeListener#onMassQuoteAck}, entry by entry, after the ExecutionReports of the quotes' orders (NEW,
+     * REPLACED, fills, CANCELED for a pulled side). A size of 0 pulls that side.
+     *
+     * @param accountId           one of the user's accounts.
+     * @param quoteId             1 to 20 ASCII characters; the client order id of the quotes' orders from now on.
+     * @param selfTradePrevention for the quotes' orders when they take liquidity; ACCOUNT_DEFAULT for the account's.
+     * @param entries             the entries (copied into the message; reusable at once).
+     * @return offer result.
+     */
+    public long massQuote(
+        final long accountId,
+        final CharSequence quoteId,
+        final SelfTradePrevention selfTradePrevention,
+        final QuoteEntries entries)
+    {
+        return offer(messages.massQuote(events.sessionId(), accountId, quoteId, selfTradePrevention, entries));
+    }
+
+    /**
+     * Cancel the account's quotes: in one instrument, of one quote set, or all. Answered by one
+     * {@link ExchangeListener#onQuoteCancelReport}, after the ExecutionReports of the cancelled sides.
+     *
+     * @param accountId    one of the user's accounts.
+     * @param requestId    1 to 20 ASCII characters, echoed in the report.
+     * @param scope        INSTRUMENT, QUOTE_SET or ALL.
+     * @param instrumentId for scope INSTRUMENT.
+     * @param quoteSetId   for scope QUOTE_SET.
+     * @return offer result.
+     */
+    public long quoteCancel(
+        final long accountId,
+        final CharSequence requestId,
+        final QuoteCancelScope scope,
+        final int instrumentId,
+        final int quoteSetId)
+    {
+        return offer(messages.quoteCancel(events.sessionId(), accountId, requestId, scope, instrumentId, quoteSetId));
+    }
+
+    /**
+     * Clear the counters of the account's market-maker protection in a group and lift its freeze. Answered by a
+     * {@link ExchangeListener#onMarketMakerProtectionEvent} RESET per group (or a BusinessReject).
+     *
+     * @param accountId one of the user's accounts.
+     * @param groupId   the group (as the operator set it), or 0 for every group of the account.
+     * @return offer result.
+     */
+    public long resetMarketMakerProtection(final long accountId, final int groupId)
+    {
+        return offer(messages.resetMarketMakerProtection(events.sessionId(), accountId, groupId));
+    }
+
+    /**
+     * The session's dead man's switch: unless sent again first, every order and quote this session entered is
+     * cancelled {@code timeoutMs} from now on the engine's clock. 0 turns it off. Answered by a
+     * {@link ExchangeListener#onCancelAllAfterReport} (ARMED, DISARMED or REJECTED), and another (TRIGGERED) if it
+     * runs out.
+     *
+     * @param timeoutMs 0, or 100 to 3,600,000.
+     * @return offer result.
+     */
+    public long cancelAllAfter(final long timeoutMs)
+    {
+        return offer(messages.cancelAllAfter(events.sessionId(), timeoutMs));
     }
 
     /**

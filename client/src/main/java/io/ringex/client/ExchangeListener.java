@@ -1,13 +1,17 @@
 package io.ringex.client;
 
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelAllAfterReportDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.DropCopyStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
+import io.ringex.protocol.codecs.MarketMakerProtectionEventDecoder;
 import io.ringex.protocol.codecs.MassCancelReportDecoder;
+import io.ringex.protocol.codecs.MassQuoteAckDecoder;
 import io.ringex.protocol.codecs.OrderStatusReportDecoder;
+import io.ringex.protocol.codecs.QuoteCancelReportDecoder;
 import io.ringex.protocol.codecs.TradeBustedDecoder;
 
 /**
@@ -101,6 +105,47 @@ public interface ExchangeListener
      * @param status the notice.
      */
     default void onDropCopyStatus(final DropCopyStatusDecoder status)
+    {
+    }
+
+    /**
+     * The answer to {@link ExchangeClient#massQuote}: the message's verdict and one entry per quote entry, in order
+     * (read the {@code entries()} group during the callback). It comes after the ExecutionReports of what the quote
+     * did to its orders.
+     *
+     * @param ack the acknowledgement.
+     */
+    default void onMassQuoteAck(final MassQuoteAckDecoder ack)
+    {
+    }
+
+    /**
+     * The answer to {@link ExchangeClient#quoteCancel}: how many quote sides it cancelled, or why it did nothing.
+     *
+     * @param report the report.
+     */
+    default void onQuoteCancelReport(final QuoteCancelReportDecoder report)
+    {
+    }
+
+    /**
+     * The account's market-maker protection in a group after something happened to it that this session caused: a
+     * fill of one of its quotes reached a limit (BREACHED: the group's quotes were cancelled, their ExecutionReports
+     * came first, and new quotes are refused QUOTE_FROZEN), or it reset the group (RESET).
+     *
+     * @param event the group's whole state.
+     */
+    default void onMarketMakerProtectionEvent(final MarketMakerProtectionEventDecoder event)
+    {
+    }
+
+    /**
+     * The session's dead man's switch: ARMED, DISARMED or REJECTED (the answer to
+     * {@link ExchangeClient#cancelAllAfter}), or TRIGGERED after its cancels when it ran out.
+     *
+     * @param report the report.
+     */
+    default void onCancelAllAfterReport(final CancelAllAfterReportDecoder report)
     {
     }
 }

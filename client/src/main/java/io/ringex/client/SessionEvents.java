@@ -4,6 +4,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelAllAfterReportDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.DropCopyStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
@@ -11,9 +12,12 @@ import io.ringex.protocol.codecs.HeartbeatDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogonStatus;
 import io.ringex.protocol.codecs.LogoutDecoder;
+import io.ringex.protocol.codecs.MarketMakerProtectionEventDecoder;
 import io.ringex.protocol.codecs.MassCancelReportDecoder;
+import io.ringex.protocol.codecs.MassQuoteAckDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.OrderStatusReportDecoder;
+import io.ringex.protocol.codecs.QuoteCancelReportDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.TradeBustedDecoder;
 import org.agrona.DirectBuffer;
@@ -53,6 +57,10 @@ final class SessionEvents implements FragmentHandler
     private final HeartbeatDecoder heartbeatDecoder = new HeartbeatDecoder();
     private final TradeBustedDecoder tradeBustedDecoder = new TradeBustedDecoder();
     private final DropCopyStatusDecoder dropCopyStatusDecoder = new DropCopyStatusDecoder();
+    private final MassQuoteAckDecoder massQuoteAckDecoder = new MassQuoteAckDecoder();
+    private final QuoteCancelReportDecoder quoteCancelReportDecoder = new QuoteCancelReportDecoder();
+    private final MarketMakerProtectionEventDecoder protectionEventDecoder = new MarketMakerProtectionEventDecoder();
+    private final CancelAllAfterReportDecoder cancelAllAfterReportDecoder = new CancelAllAfterReportDecoder();
 
     private volatile long sessionId;
     private volatile long accountId;
@@ -180,6 +188,30 @@ final class SessionEvents implements FragmentHandler
                 if (isOwn(massCancelReportDecoder.wrap(buffer, bodyOffset, blockLength, version).sessionId()))
                 {
                     listener.onMassCancelReport(massCancelReportDecoder);
+                }
+                break;
+            case MassQuoteAckDecoder.TEMPLATE_ID:
+                if (isOwn(massQuoteAckDecoder.wrap(buffer, bodyOffset, blockLength, version).sessionId()))
+                {
+                    listener.onMassQuoteAck(massQuoteAckDecoder);
+                }
+                break;
+            case QuoteCancelReportDecoder.TEMPLATE_ID:
+                if (isOwn(quoteCancelReportDecoder.wrap(buffer, bodyOffset, blockLength, version).sessionId()))
+                {
+                    listener.onQuoteCancelReport(quoteCancelReportDecoder);
+                }
+                break;
+            case MarketMakerProtectionEventDecoder.TEMPLATE_ID:
+                if (isOwn(protectionEventDecoder.wrap(buffer, bodyOffset, blockLength, version).sessionId()))
+                {
+                    listener.onMarketMakerProtectionEvent(protectionEventDecoder);
+                }
+                break;
+            case CancelAllAfterReportDecoder.TEMPLATE_ID:
+                if (isOwn(cancelAllAfterReportDecoder.wrap(buffer, bodyOffset, blockLength, version).sessionId()))
+                {
+                    listener.onCancelAllAfterReport(cancelAllAfterReportDecoder);
                 }
                 break;
             case TradeBustedDecoder.TEMPLATE_ID:

@@ -1,19 +1,24 @@
 package io.ringex.client;
 
 import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.CancelAllAfterEncoder;
 import io.ringex.protocol.codecs.CancelOrderEncoder;
 import io.ringex.protocol.codecs.LogonEncoder;
 import io.ringex.protocol.codecs.LogoutEncoder;
 import io.ringex.protocol.codecs.MassCancelEncoder;
 import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.MassQuoteEncoder;
 import io.ringex.protocol.codecs.MassStatusScope;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
 import io.ringex.protocol.codecs.OrderMassStatusRequestEncoder;
 import io.ringex.protocol.codecs.OrderStatusRequestEncoder;
 import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.QuoteCancelEncoder;
+import io.ringex.protocol.codecs.QuoteCancelScope;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderEncoder;
+import io.ringex.protocol.codecs.ResetMarketMakerProtectionEncoder;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
@@ -40,6 +45,10 @@ final class SessionMessages
     private final MassCancelEncoder massCancelEncoder = new MassCancelEncoder();
     private final OrderStatusRequestEncoder orderStatusEncoder = new OrderStatusRequestEncoder();
     private final OrderMassStatusRequestEncoder massStatusEncoder = new OrderMassStatusRequestEncoder();
+    private final MassQuoteEncoder massQuoteEncoder = new MassQuoteEncoder();
+    private final QuoteCancelEncoder quoteCancelEncoder = new QuoteCancelEncoder();
+    private final ResetMarketMakerProtectionEncoder resetEncoder = new ResetMarketMakerProtectionEncoder();
+    private final CancelAllAfterEncoder cancelAllAfterEncoder = new CancelAllAfterEncoder();
     private final StringBuilder idBuilder = new StringBuilder(20);
     private final StringBuilder origIdBuilder = new StringBuilder(20);
 
@@ -210,6 +219,59 @@ final class SessionMessages
             .instrumentId(instrumentId)
             .accountsCount(0);
         return HEADER_LENGTH + massStatusEncoder.encodedLength();
+    }
+
+    int massQuote(
+        final long sessionId,
+        final long accountId,
+        final CharSequence quoteId,
+        final SelfTradePrevention selfTradePrevention,
+        final QuoteEntries entries)
+    {
+        checkId(quoteId);
+        massQuoteEncoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .quoteId(quoteId)
+            .selfTradePrevention(selfTradePrevention);
+        entries.writeTo(massQuoteEncoder);
+        return HEADER_LENGTH + massQuoteEncoder.encodedLength();
+    }
+
+    int quoteCancel(
+        final long sessionId,
+        final long accountId,
+        final CharSequence requestId,
+        final QuoteCancelScope scope,
+        final int instrumentId,
+        final int quoteSetId)
+    {
+        checkId(requestId);
+        quoteCancelEncoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .quoteId(requestId)
+            .scope(scope)
+            .instrumentId(instrumentId)
+            .quoteSetId(quoteSetId);
+        return HEADER_LENGTH + quoteCancelEncoder.encodedLength();
+    }
+
+    int resetMarketMakerProtection(final long sessionId, final long accountId, final int groupId)
+    {
+        resetEncoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .mmpGroupId(groupId);
+        return HEADER_LENGTH + resetEncoder.encodedLength();
+    }
+
+    int cancelAllAfter(final long sessionId, final long timeoutMs)
+    {
+        cancelAllAfterEncoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sessionId(sessionId)
+            .timeoutMs(timeoutMs);
+        return HEADER_LENGTH + cancelAllAfterEncoder.encodedLength();
     }
 
     CharSequence id(final long value)

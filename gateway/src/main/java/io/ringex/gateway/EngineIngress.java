@@ -26,8 +26,10 @@ import java.util.ArrayDeque;
  * taken without keeping them are sent again to its successor ({@link #resendSince(long)}); each is harmless twice (a
  * SessionStatus is informational, a second cancel-on-disconnect finds nothing left to cancel), except after the
  * session logged on again: session ids persist across reconnects, so a cancel-on-disconnect re-sent after a logon
- * would cancel the orders placed since. A cancel-on-disconnect or logged-off SessionStatus is therefore left out of
- * the re-send when its session logged on again after it.
+ * would cancel the orders placed since, and a logged-off SessionStatus with a cancel-on-disconnect grace would arm a
+ * timer that cancels them when the grace runs out. A cancel-on-disconnect or logged-off SessionStatus is therefore
+ * left out of the re-send when its session logged on again after it. A logged-off SessionStatus with a grace re-sent
+ * alone arms the timer again from its arrival: the grace lasts longer by the change of primary, never shorter.
  * <p>
  * Thread safety: one instance per agent thread; the underlying {@link Publication}s may be shared.
  */
@@ -207,10 +209,27 @@ public final class EngineIngress
      */
     public void sessionStatus(final long sessionId, final long accountId, final boolean loggedOn)
     {
+        sessionStatus(sessionId, accountId, loggedOn, 0);
+    }
+
+    /**
+     * Tell the engine a session came or went; one that went with a grace has its orders cancelled by the engine when
+     * the grace runs out, unless a logged-on SessionStatus of the same session comes first.
+     *
+     * @param sessionId the session.
+     * @param accountId its default account.
+     * @param loggedOn  true on logon.
+     * @param graceMs   logged off: the session's cancel-on-disconnect grace, or 0 for none (nothing for the engine to
+     *                  do: without a grace the gateway sends {@link #cancelOnDisconnect} itself).
+     */
+    public void sessionStatus(final long sessionId, final long accountId, final boolean loggedOn, final int graceMs)
+    {
+        // Every field written: the buffer is shared with the MassCancel, whose bytes would otherwise read as a grace.
         sessionStatusEncoder.wrapAndApplyHeader(controlBuffer, 0, headerEncoder)
             .sessionId(sessionId)
             .accountId(accountId)
-            .loggedOn(loggedOn ? BooleanType.TRUE : BooleanType.FALSE);
+            .loggedOn(loggedOn ? BooleanType.TRUE : BooleanType.FALSE)
+            .cancelOnDisconnectGraceMs(loggedOn ? 0 : graceMs);
         sendControl(MessageHeaderEncoder.ENCODED_LENGTH + sessionStatusEncoder.encodedLength());
     }
 

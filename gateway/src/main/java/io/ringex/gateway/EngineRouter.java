@@ -12,17 +12,21 @@ import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.PrimarySelector;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelAllAfterReportDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.GatewayBarrierEncoder;
 import io.ringex.protocol.codecs.GatewayBarrierReachedDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
+import io.ringex.protocol.codecs.MarketMakerProtectionEventDecoder;
 import io.ringex.protocol.codecs.MassCancelReportDecoder;
+import io.ringex.protocol.codecs.MassQuoteAckDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.OrderStatusReportDecoder;
+import io.ringex.protocol.codecs.QuoteCancelReportDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.TradeBustedDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
@@ -443,7 +447,9 @@ public final class EngineRouter implements AutoCloseable
         final boolean firstOfSingleNode = endpoints.size() == 1 && followedEngine == PrimarySelector.NONE;
         if (!firstOfSingleNode && (inFlight.size() > 0 || barrierPending))
         {
-            if (barrierPending)
+            // A check of the old primary (askAboutUnanswered) sent it nothing but its barrier: this change is the
+            // first one as far as the commands in doubt are concerned.
+            if (barrierPending && !checkRound)
             {
                 doubtUnsafe = true;
             }
@@ -758,6 +764,30 @@ public final class EngineRouter implements AutoCloseable
                 eventEpoch = massCancelReport.epoch();
                 commandSequence = massCancelReport.commandSequence();
                 break;
+            case MassQuoteAckDecoder.TEMPLATE_ID:
+                sessionId = buffer.getLong(body + MassQuoteAckDecoder.sessionIdEncodingOffset(), ORDER);
+                eventEpoch = buffer.getLong(body + MassQuoteAckDecoder.epochEncodingOffset(), ORDER);
+                commandSequence = buffer.getLong(body + MassQuoteAckDecoder.commandSequenceEncodingOffset(), ORDER);
+                break;
+            case QuoteCancelReportDecoder.TEMPLATE_ID:
+                sessionId = buffer.getLong(body + QuoteCancelReportDecoder.sessionIdEncodingOffset(), ORDER);
+                eventEpoch = buffer.getLong(body + QuoteCancelReportDecoder.epochEncodingOffset(), ORDER);
+                commandSequence = buffer.getLong(
+                    body + QuoteCancelReportDecoder.commandSequenceEncodingOffset(), ORDER);
+                break;
+            case MarketMakerProtectionEventDecoder.TEMPLATE_ID:
+                // The session told: the one whose quote's fill breached, or that reset; 0 (the operator's) is nobody's.
+                sessionId = buffer.getLong(body + MarketMakerProtectionEventDecoder.sessionIdEncodingOffset(), ORDER);
+                eventEpoch = buffer.getLong(body + MarketMakerProtectionEventDecoder.epochEncodingOffset(), ORDER);
+                commandSequence = buffer.getLong(
+                    body + MarketMakerProtectionEventDecoder.commandSequenceEncodingOffset(), ORDER);
+                break;
+            case CancelAllAfterReportDecoder.TEMPLATE_ID:
+                sessionId = buffer.getLong(body + CancelAllAfterReportDecoder.sessionIdEncodingOffset(), ORDER);
+                eventEpoch = buffer.getLong(body + CancelAllAfterReportDecoder.epochEncodingOffset(), ORDER);
+                commandSequence = buffer.getLong(
+                    body + CancelAllAfterReportDecoder.commandSequenceEncodingOffset(), ORDER);
+                break;
             case LogonsUnlockedDecoder.TEMPLATE_ID:
                 onLogonsUnlocked(logonsUnlocked.wrap(buffer, body, blockLength, version));
                 return Action.CONTINUE;
@@ -826,7 +856,7 @@ public final class EngineRouter implements AutoCloseable
         {
             return Action.ABORT;
         }
-        if (ours)
+        if (ours && answersOrderEntry(templateId))
         {
             inFlight.answered(sessionId, buffer, body + clientOrderIdOffset(templateId));
         }
@@ -839,6 +869,13 @@ public final class EngineRouter implements AutoCloseable
             deduplicator.delivered(engine, eventEpoch, epochStart, commandSequence);
         }
         return Action.CONTINUE;
+    }
+
+    /** Whether an event can answer a kept NewOrder, CancelOrder or ReplaceOrder ({@link InFlightCommands}). */
+    private static boolean answersOrderEntry(final int templateId)
+    {
+        return templateId == ExecutionReportDecoder.TEMPLATE_ID || templateId == CancelRejectDecoder.TEMPLATE_ID ||
+            templateId == BusinessRejectDecoder.TEMPLATE_ID;
     }
 
     private static int clientOrderIdOffset(final int templateId)

@@ -9,6 +9,7 @@ import io.ringex.client.AdminKey;
 import io.ringex.client.CommandEncoder;
 import io.ringex.gateway.auth.User;
 import io.ringex.gateway.auth.UserDirectory;
+import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
@@ -261,7 +262,7 @@ public final class UserDirectoryFeed
                 encoder.setUserCredential(requestId + 1, user.username(), user.credentialHash(), BOOTSTRAP_REASON) :
                 encoder.upsertUser(requestId + 1, user.username(), true, accountsOf(user),
                     null == user.fixSenderCompId() ? "" : user.fixSenderCompId(), user.fixCancelOnDisconnect(), 0,
-                    user.role(), BOOTSTRAP_REASON);
+                    user.role(), user.cancelOnDisconnectGraceMs(), BOOTSTRAP_REASON);
             if (ingress.offer(signed, 0, signer.sign(encoder.buffer(), 0, length, signed, 0)) <= 0)
             {
                 return work;
@@ -325,6 +326,11 @@ public final class UserDirectoryFeed
         final boolean cancelOnDisconnect = decoder.fixCancelOnDisconnectRaw() == BooleanType.TRUE.value();
         final int throttle = decoder.throttleMessagesPerSecond();
         final short roleValue = decoder.roleRaw();
+        // Absent before schema version 3 (the null value): no grace. The engine holds 0 to the most; a value outside
+        // is taken as the nearest, as the engine's timer would.
+        final int graceRaw = decoder.cancelOnDisconnectGraceMs();
+        final int graceMs = graceRaw == UserDefinitionDecoder.cancelOnDisconnectGraceMsNullValue() ? 0 :
+            Math.max(0, Math.min(graceRaw, MessageCatalog.MAX_CANCEL_ON_DISCONNECT_GRACE_MS));
         final UserDefinitionDecoder.AccountsDecoder group = decoder.accounts();
         if (group.count() == 0 || roleValue > UserRole.CLEARING.value())
         {
@@ -344,6 +350,6 @@ public final class UserDirectoryFeed
         final User configured = users.configuredUser(username);
         final String target = null != configured ? configured.fixTargetCompId() : defaultFixTargetCompId;
         return new User(username, credential, accounts, senderCompId.isEmpty() ? null : senderCompId, target,
-            cancelOnDisconnect, enabled, throttle, UserRole.get(roleValue));
+            cancelOnDisconnect, enabled, throttle, UserRole.get(roleValue), graceMs);
     }
 }

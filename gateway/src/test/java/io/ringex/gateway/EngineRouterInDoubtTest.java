@@ -219,6 +219,32 @@ class EngineRouterInDoubtTest
     }
 
     @Test
+    void aNewPrimaryWhileTheOldOneIsAskedAboutUnansweredOrdersSettlesThemAsAnyChangeOfPrimaryWould()
+    {
+        status(statusA, NodeRole.PRIMARY, 1, 1);
+        status(statusB, NodeRole.STANDBY, 1, 0);
+        pollUntil("node A followed", () -> router.primary() == 0);
+        pollUntil("order 1 reaches A", () -> ingressA.isConnected() && offerOrder(1) > 0);
+        pollUntil("order 2", () -> offerOrder(2) > 0);
+        pollUntil("order 3", () -> offerOrder(3) > 0);
+        assertEquals(3, received(ingressA, 3).size());
+        report(egressA, OURS, "1", 2, 1);
+        report(egressA, THEIRS, "8", 3, 1);
+        pollUntil("order 1 answered", () -> delivered.size() == 1 && router.inFlight().size() == 2);
+
+        // A, still primary, is asked about orders 2 and 3 and dies before it answers; B takes over, its window from
+        // command 4 on, just after the last of A's the router saw: 2 and 3 are not in B, and go to B.
+        stillPrimaryAfter(2 * STATUS_TIMEOUT_MS + 1);
+        awaitBarrier(ingressA);
+        status(statusB, NodeRole.PRIMARY, 2, 5);
+        pollUntil("node B followed", () -> router.primary() == 1);
+        report(egressB, THEIRS, "9", 4, 2);
+        barrierReached(egressB, 2, awaitBarrier(ingressB), 6);
+        assertEquals(List.of("NewOrder 2", "NewOrder 3"), received(ingressB, 2), "re-submitted, in order");
+        assertEquals(List.of("1 NEW"), delivered, "the gateway answered nothing itself");
+    }
+
+    @Test
     void aPrimaryThatAnsweredEverythingIsAskedAboutNothing()
     {
         singleNodeTakesThreeOrdersAndAnswersOne();

@@ -281,6 +281,80 @@ class EngineRouterTest
     }
 
     @Test
+    void aLogoffWithAGraceCarriesItAndIsNotResentAfterItsSessionLoggedOnAgain()
+    {
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled, change) -> { });
+        final Subscription ingressA = aeron.addSubscription(IPC, 1001);
+        final Subscription ingressB = aeron.addSubscription(IPC, 1101);
+        final Publication statusA = aeron.addPublication(IPC, 1004);
+        final Publication statusB = aeron.addPublication(IPC, 1104);
+        pollUntil("status streams connected", () -> statusA.isConnected() && statusB.isConnected());
+        status(statusA, NodeRole.PRIMARY, 1, 1, 0);
+        status(statusB, NodeRole.STANDBY, 1, 0, 0);
+        pollUntil("node A followed", () -> router.primary() == 0);
+        pollUntil("A's ingress connected", () -> ingressA.isConnected() && router.ingress().offer(buffer, 0, 16) > 0);
+
+        // OURS goes without a grace (cancelled at once), comes back, goes with a grace and is back within it; OTHER
+        // goes with a grace for good. Then OURS orders.
+        final long other = SessionIds.sessionId(GATEWAY_ID, 2);
+        router.ingress().sessionStatus(OURS, 100, true);
+        router.ingress().cancelOnDisconnect(OURS, 100);
+        router.ingress().sessionStatus(OURS, 100, false);
+        router.ingress().sessionStatus(OURS, 100, true);
+        router.ingress().sessionStatus(OURS, 100, false, 5_000);
+        router.ingress().sessionStatus(OURS, 100, true, 5_000);
+        router.ingress().sessionStatus(other, 100, false, 7_000);
+        pollUntil("an order reaches A", () -> router.ingress().offer(buffer, 0, 16) > 0);
+        final List<String> atA = new ArrayList<>();
+        pollUntil("A receives the control messages and the order", () -> controlMessages(ingressA, atA) &&
+            atA.contains("off 2 grace 7000") && atA.lastIndexOf("command") > atA.indexOf("off 2 grace 7000"));
+        // A logoff without a grace carries none (the cancel-on-disconnect before it shares the encoding buffer), and
+        // a logon carries none whatever it is given.
+        assertEquals(List.of("command", "on 1", "cod 1", "off 1", "on 1", "off 1 grace 5000", "on 1",
+            "off 2 grace 7000", "command"), atA);
+
+        status(statusB, NodeRole.PRIMARY, 2, 5, 5);
+        pollUntil("node B followed", () -> router.primary() == 1);
+        pollUntil("B's ingress connected", () -> ingressB.isConnected() && router.ingress().offer(buffer, 0, 16) > 0);
+        final List<String> atB = new ArrayList<>();
+        pollUntil("B receives the re-sent control messages and the order", () -> controlMessages(ingressB, atB) &&
+            atB.contains("command"));
+        // OURS logged on again after each logoff: neither is re-sent, or the grace's timer would cancel what OURS
+        // entered since. OTHER's logoff is, with its grace.
+        assertEquals(List.of("on 1", "on 1", "on 1", "off 2 grace 7000", "command"), atB);
+        assertEquals(3, router.ingress().controlSuperseded());
+    }
+
+    private static boolean controlMessages(final Subscription ingress, final List<String> received)
+    {
+        final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+        final SessionStatusDecoder sessionStatus = new SessionStatusDecoder();
+        final MassCancelDecoder massCancel = new MassCancelDecoder();
+        ingress.poll((b, o, l, h) ->
+        {
+            headerDecoder.wrap(b, o);
+            if (headerDecoder.templateId() == SessionStatusDecoder.TEMPLATE_ID)
+            {
+                sessionStatus.wrapAndApplyHeader(b, o, headerDecoder);
+                final int graceMs = sessionStatus.cancelOnDisconnectGraceMs();
+                received.add((sessionStatus.loggedOn() == BooleanType.TRUE ? "on " : "off ") +
+                    SessionIds.sessionNumber(sessionStatus.sessionId()) + (graceMs == 0 ? "" : " grace " + graceMs));
+            }
+            else if (headerDecoder.templateId() == MassCancelDecoder.TEMPLATE_ID)
+            {
+                massCancel.wrapAndApplyHeader(b, o, headerDecoder);
+                received.add("cod " + SessionIds.sessionNumber(massCancel.sessionId()));
+            }
+            else if (headerDecoder.templateId() != UserDirectoryRequestDecoder.TEMPLATE_ID)
+            {
+                // The gateway's own directory requests come when they come: left out.
+                received.add("command");
+            }
+        }, 10);
+        return true;
+    }
+
+    @Test
     void aSingleEngineIsUsedWithoutStatus()
     {
         router = new EngineRouter(new GatewayContext()

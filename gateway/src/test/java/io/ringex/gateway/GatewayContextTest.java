@@ -58,6 +58,7 @@ class GatewayContextTest
             "ringex.gateway.user.alice.accounts", "100, 101",
             "ringex.gateway.user.alice.fix.sender.comp.id", "ALICE",
             "ringex.gateway.user.alice.fix.cancel.on.disconnect", "true",
+            "ringex.gateway.user.alice.cancel.on.disconnect.grace.ms", "600000",
             "ringex.gateway.user.bob.credential", hash,
             "ringex.gateway.user.bob.accounts", "200",
             "ringex.gateway.user.bob.fix.target.comp.id", "VENUE",
@@ -73,6 +74,8 @@ class GatewayContextTest
             assertEquals(100, ctx.users().user("alice").defaultAccount());
             assertTrue(ctx.users().user("alice").mayTrade(101));
             assertTrue(ctx.users().user("alice").fixCancelOnDisconnect());
+            assertEquals(600_000, ctx.users().user("alice").cancelOnDisconnectGraceMs());
+            assertEquals(0, ctx.users().user("bob").cancelOnDisconnectGraceMs(), "no grace unless said otherwise");
             assertEquals("RINGEX", ctx.users().user("alice").fixTargetCompId());
             assertEquals(ctx.users().user("alice"), ctx.users().userBySenderCompId("ALICE"));
             assertFalse(ctx.users().user("bob").fixCancelOnDisconnect());
@@ -141,6 +144,18 @@ class GatewayContextTest
             CredentialHash.hash("x".toCharArray(), 10), "ringex.gateway.user.eve.accounts", "1",
             "ringex.gateway.user.eve.fix.cancel.on.disconnect", "yes");
         assertBad("ringex.gateway.user.eve.credentials", "ringex.gateway.user.eve.credentials", "plaintext");
+        assertBad("ringex.gateway.user.eve.cancel.on.disconnect.grace.ms", "ringex.gateway.user.eve.credential",
+            CredentialHash.hash("x".toCharArray(), 10), "ringex.gateway.user.eve.accounts", "1",
+            "ringex.gateway.user.eve.cancel.on.disconnect.grace.ms", "600001");
+        assertBad("ringex.gateway.user.eve.cancel.on.disconnect.grace.ms", "ringex.gateway.user.eve.credential",
+            CredentialHash.hash("x".toCharArray(), 10), "ringex.gateway.user.eve.accounts", "1",
+            "ringex.gateway.user.eve.cancel.on.disconnect.grace.ms", "-1");
+        assertBad("ringex.gateway.user.eve.cancel.on.disconnect.grace.ms", "ringex.gateway.user.eve.credential",
+            CredentialHash.hash("x".toCharArray(), 10), "ringex.gateway.user.eve.accounts", "1",
+            "ringex.gateway.user.eve.cancel.on.disconnect.grace.ms", "5s");
+        assertBad("ringex.gateway.user.eve.cancel.on.disconnect.grace", "ringex.gateway.user.eve.credential",
+            CredentialHash.hash("x".toCharArray(), 10), "ringex.gateway.user.eve.accounts", "1",
+            "ringex.gateway.user.eve.cancel.on.disconnect.grace", "5000");
         assertBad("ringex.gateway.user.eve.role", "ringex.gateway.user.eve.credential",
             CredentialHash.hash("x".toCharArray(), 10), "ringex.gateway.user.eve.accounts", "1",
             "ringex.gateway.user.eve.role", "null_val");

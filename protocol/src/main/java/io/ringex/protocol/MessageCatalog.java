@@ -15,6 +15,8 @@ import io.ringex.protocol.codecs.BookOrdersDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.BustTradeDecoder;
+import io.ringex.protocol.codecs.CancelAllAfterDecoder;
+import io.ringex.protocol.codecs.CancelAllAfterReportDecoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.CatchUpRequestDecoder;
@@ -36,14 +38,19 @@ import io.ringex.protocol.codecs.LogonDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
+import io.ringex.protocol.codecs.MarketMakerProtectionEventDecoder;
 import io.ringex.protocol.codecs.MarketStatisticsDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MassCancelReportDecoder;
+import io.ringex.protocol.codecs.MassQuoteAckDecoder;
+import io.ringex.protocol.codecs.MassQuoteDecoder;
 import io.ringex.protocol.codecs.NewEpochDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.OrderMassStatusRequestDecoder;
 import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 import io.ringex.protocol.codecs.OrderStatusRequestDecoder;
+import io.ringex.protocol.codecs.QuoteCancelDecoder;
+import io.ringex.protocol.codecs.QuoteCancelReportDecoder;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.ReplicatedCommandDecoder;
 import io.ringex.protocol.codecs.ReplicationAckDecoder;
@@ -51,12 +58,14 @@ import io.ringex.protocol.codecs.ReplicationHeartbeatDecoder;
 import io.ringex.protocol.codecs.ReportReplayEndDecoder;
 import io.ringex.protocol.codecs.ReportReplayRequestDecoder;
 import io.ringex.protocol.codecs.ReportReplayResponseDecoder;
+import io.ringex.protocol.codecs.ResetMarketMakerProtectionDecoder;
 import io.ringex.protocol.codecs.RetransmitRequestDecoder;
 import io.ringex.protocol.codecs.RetransmitResponseDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.SetAccountStatusDecoder;
 import io.ringex.protocol.codecs.SetDynamicBandDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
+import io.ringex.protocol.codecs.SetMarketMakerProtectionDecoder;
 import io.ringex.protocol.codecs.SetTradingScheduleDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.SetUserCredentialDecoder;
@@ -124,7 +133,19 @@ public final class MessageCatalog
     /** Size of the length prefix of var data. */
     public static final int VAR_DATA_HEADER_LENGTH = 4;
 
-    private static final int MAX_TEMPLATE_ID = 127;
+    /**
+     * Most entries of one MassQuote (schema version 3): the gateways refuse more (TOO_MANY_QUOTE_ENTRIES) before the
+     * engine sees it, and the engine refuses more too.
+     */
+    public static final int MAX_QUOTE_ENTRIES = 10;
+
+    /**
+     * Longest cancel-on-disconnect grace of a user (UpsertUser, schema version 3), ten minutes: the engine refuses
+     * more, and the admin tool and the gateways' configuration too.
+     */
+    public static final int MAX_CANCEL_ON_DISCONNECT_GRACE_MS = 600_000;
+
+    private static final int MAX_TEMPLATE_ID = 255;
     private static final Kind[] KINDS = new Kind[MAX_TEMPLATE_ID + 1];
     private static final int[] BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
     /** Per template: the schema version each part (group or var data) was added in; null if all came with version 1. */
@@ -301,6 +322,28 @@ public final class MessageCatalog
         add(DropCopyStatusDecoder.TEMPLATE_ID, "DropCopyStatus", Kind.SESSION, DropCopyStatusDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
 
+        // Market makers (the schema's ids 120-139, version 3)
+        add(MassQuoteDecoder.TEMPLATE_ID, "MassQuote", Kind.ORDER_ENTRY, MassQuoteDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.GROUP }, new int[]{ MassQuoteDecoder.EntriesDecoder.sbeBlockLength() });
+        add(MassQuoteAckDecoder.TEMPLATE_ID, "MassQuoteAck", Kind.EVENT, MassQuoteAckDecoder.BLOCK_LENGTH,
+            new Part[]{ Part.GROUP }, new int[]{ MassQuoteAckDecoder.EntriesDecoder.sbeBlockLength() });
+        add(QuoteCancelDecoder.TEMPLATE_ID, "QuoteCancel", Kind.ORDER_ENTRY, QuoteCancelDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(QuoteCancelReportDecoder.TEMPLATE_ID, "QuoteCancelReport", Kind.EVENT,
+            QuoteCancelReportDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(SetMarketMakerProtectionDecoder.TEMPLATE_ID, "SetMarketMakerProtection", Kind.ADMIN,
+            SetMarketMakerProtectionDecoder.BLOCK_LENGTH, new Part[]{ Part.GROUP, Part.VAR_DATA, Part.VAR_DATA },
+            new int[]{ SetMarketMakerProtectionDecoder.InstrumentsDecoder.sbeBlockLength() });
+        add(ResetMarketMakerProtectionDecoder.TEMPLATE_ID, "ResetMarketMakerProtection", Kind.ORDER_ENTRY,
+            ResetMarketMakerProtectionDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+        add(MarketMakerProtectionEventDecoder.TEMPLATE_ID, "MarketMakerProtectionEvent", Kind.EVENT,
+            MarketMakerProtectionEventDecoder.BLOCK_LENGTH, new Part[]{ Part.GROUP },
+            new int[]{ MarketMakerProtectionEventDecoder.InstrumentsDecoder.sbeBlockLength() });
+        add(CancelAllAfterDecoder.TEMPLATE_ID, "CancelAllAfter", Kind.ORDER_ENTRY, CancelAllAfterDecoder.BLOCK_LENGTH,
+            NONE, NO_GROUPS);
+        add(CancelAllAfterReportDecoder.TEMPLATE_ID, "CancelAllAfterReport", Kind.EVENT,
+            CancelAllAfterReportDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+
         // Root blocks that grew: their length at versions 1, 2, 3 (fields added later sit at the block's end).
         grew(LogonDecoder.TEMPLATE_ID, 9, LogonDecoder.BLOCK_LENGTH, LogonDecoder.BLOCK_LENGTH);
         grew(LogonResponseDecoder.TEMPLATE_ID, 31, LogonResponseDecoder.BLOCK_LENGTH,
@@ -318,10 +361,13 @@ public final class MessageCatalog
             ExecutionReportDecoder.BLOCK_LENGTH);
         grew(TradeDecoder.TEMPLATE_ID, 77, TradeDecoder.BLOCK_LENGTH, TradeDecoder.BLOCK_LENGTH);
         // User roles (issue 21): UpsertUser and UserDefinition carry the role, one byte at the end of the block.
-        grew(UpsertUserDecoder.TEMPLATE_ID, UpsertUserDecoder.BLOCK_LENGTH - 1, UpsertUserDecoder.BLOCK_LENGTH,
+        // Market makers (schema version 3): the cancel-on-disconnect grace, an int32 after it.
+        grew(UpsertUserDecoder.TEMPLATE_ID, UpsertUserDecoder.BLOCK_LENGTH - 5, UpsertUserDecoder.BLOCK_LENGTH - 4,
             UpsertUserDecoder.BLOCK_LENGTH);
-        grew(UserDefinitionDecoder.TEMPLATE_ID, UserDefinitionDecoder.BLOCK_LENGTH - 1,
-            UserDefinitionDecoder.BLOCK_LENGTH, UserDefinitionDecoder.BLOCK_LENGTH);
+        grew(UserDefinitionDecoder.TEMPLATE_ID, UserDefinitionDecoder.BLOCK_LENGTH - 5,
+            UserDefinitionDecoder.BLOCK_LENGTH - 4, UserDefinitionDecoder.BLOCK_LENGTH);
+        grew(SessionStatusDecoder.TEMPLATE_ID, SessionStatusDecoder.BLOCK_LENGTH - 4,
+            SessionStatusDecoder.BLOCK_LENGTH - 4, SessionStatusDecoder.BLOCK_LENGTH);
         // Parts added to a message later: the schema version of each part, in wire order.
         partsSince(AdjustBalanceDecoder.TEMPLATE_ID, 2, 2, 2);
         partsSince(AdminResponseDecoder.TEMPLATE_ID, 2);

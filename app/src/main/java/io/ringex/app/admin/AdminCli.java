@@ -28,12 +28,15 @@ import io.ringex.protocol.codecs.UserRole;
 
 import static io.ringex.app.admin.AdminOptions.accounts;
 import static io.ringex.app.admin.AdminOptions.bandType;
+import static io.ringex.app.admin.AdminOptions.codGraceMs;
 import static io.ringex.app.admin.AdminOptions.firstRequestId;
+import static io.ringex.app.admin.AdminOptions.instruments;
 import static io.ringex.app.admin.AdminOptions.money;
 import static io.ringex.app.admin.AdminOptions.operator;
 import static io.ringex.app.admin.AdminOptions.parse;
 import static io.ringex.app.admin.AdminOptions.price;
 import static io.ringex.app.admin.AdminOptions.reason;
+import static io.ringex.app.admin.AdminOptions.requiredLong;
 import static io.ringex.app.admin.AdminOptions.requireOption;
 import static io.ringex.app.admin.AdminOptions.symbol;
 import static io.ringex.app.admin.AdminOptions.text;
@@ -72,12 +75,18 @@ public final class AdminCli
         "  account limits --id N --max-order-quantity N --max-order-notional M --credit-limit M",
         "                 --position-limit N --max-open-orders N [--allow-short] [--instrument-limits ID=N,...]",
         "  account suspend|reactivate|close --id N",
+        "  account protection --id N --group G --instruments ID,... --interval-ms N --fill-limit N",
+        "                 [--quantity-limit N] [--notional-limit M] [--freeze-ms N] [--cancel-orders]",
+        "                                                (market-maker protection; --interval-ms 0 removes the group)",
         "  trading halt|resume|close --symbol S | --all      an instrument's trading status, or every listed one's",
         "  trading pre-open --symbol S | --all [--auction-seconds N]",
         "                                           a call phase; timed: it uncrosses into continuous trading",
         "  user add --username U --accounts ID,... [--fix-sender-comp-id X] [--cancel-on-disconnect]",
-        "           [--throttle N] [--disabled] [--role trader|drop-copy|clearing]   (drop_copy is read too)",
+        "           [--cod-grace-ms N] [--throttle N] [--disabled] [--role trader|drop-copy|clearing]",
+        "                                                (drop_copy is read too)",
         "                                                (the password is read from the console or stdin)",
+        "  user cod-grace --username U --cod-grace-ms N  (a disconnected session that asked for cancel-on-",
+        "                                           disconnect keeps its orders N ms, 0 to 600000, for its next logon)",
         "  user passwd --username U                  (likewise)",
         "  user disable|enable --username U",
         "  user grant --username U --accounts ID,...",
@@ -287,6 +296,7 @@ public final class AdminCli
                 out.println("  " + u.username() + (u.enabled() ? " enabled" : " DISABLED") + " accounts " +
                     u.accounts() + (u.fixSenderCompId().isEmpty() ? " no FIX" : " FIX " + u.fixSenderCompId()) +
                     (u.cancelOnDisconnect() ? " cancel-on-disconnect" : "") +
+                    (u.codGraceMs() == 0 ? "" : " cod-grace " + u.codGraceMs() + " ms") +
                     (u.throttle() == 0 ? "" : " throttle " + u.throttle()) +
                     " role " + roleName(u.role()) +
                     (u.credential().isEmpty() ? " no credential" : " credential set"));
@@ -369,7 +379,7 @@ public final class AdminCli
     private int account(final List<String> args)
     {
         final String verb = verb("account", args, Set.of("open", "deposit", "withdraw", "limits", "suspend",
-            "reactivate", "close"));
+            "reactivate", "close", "protection"));
         final List<String> rest = args.subList(1, args.size());
         final CommandLineOptions options = switch (verb)
         {
@@ -379,6 +389,9 @@ public final class AdminCli
                 Set.of());
             case "limits" -> parse("account limits", rest, union(Set.of("--id"), AdminOptions.LIMIT_OPTIONS),
                 Set.of(AdminOptions.ALLOW_SHORT));
+            case "protection" -> parse("account protection", rest, Set.of("--id", "--group", "--instruments",
+                "--interval-ms", "--fill-limit", "--quantity-limit", "--notional-limit", "--freeze-ms"),
+                Set.of("--cancel-orders"));
             default -> parse("account " + verb, rest, Set.of("--id"), Set.of());
         };
         options.requirePositionals(0, "options only");
@@ -431,6 +444,23 @@ public final class AdminCli
                 final AdminOptions.Limits limits = AdminOptions.limits(options, "account limits", true);
                 return change(options, operator, "set limits of account " + id, setLimits(id, limits));
             }
+            case "protection" ->
+            {
+                final int group = (int)Math.min(Integer.MAX_VALUE, requiredLong(options, "--group"));
+                final long intervalMs = requiredLong(options, "--interval-ms");
+                final int[] instruments = intervalMs == 0 && !options.has("--instruments") ? new int[0] :
+                    instruments(options.required("--instruments"));
+                final int fills = (int)Math.min(Integer.MAX_VALUE, options.longValue("--fill-limit", 0, 0));
+                final long quantity = options.longValue("--quantity-limit", 0, 0);
+                final long notional = money(options.string("--notional-limit", "0"), "--notional-limit");
+                final long freezeMs = options.longValue("--freeze-ms", 0, 0);
+                final boolean cancelOrders = options.has("--cancel-orders");
+                final long ms = 1_000_000L;
+                return change(options, operator, (intervalMs == 0 ? "remove" : "set") +
+                    " market-maker protection of account " + id + " group " + group, (c, r) ->
+                    c.setMarketMakerProtection(r, id, group, intervalMs * ms, quantity, notional, fills,
+                    freezeMs * ms, cancelOrders, instruments, reason));
+            }
             default ->
             {
                 final AccountStatus status = switch (verb)
@@ -447,12 +477,14 @@ public final class AdminCli
 
     private int user(final List<String> args)
     {
-        final String verb = verb("user", args, Set.of("add", "passwd", "disable", "enable", "grant", "role"));
+        final String verb = verb("user", args, Set.of("add", "passwd", "disable", "enable", "grant", "role",
+            "cod-grace"));
         final List<String> rest = args.subList(1, args.size());
         final CommandLineOptions options = switch (verb)
         {
             case "add" -> parse("user add", rest, Set.of("--username", "--accounts", "--fix-sender-comp-id",
-                "--throttle", "--role"), Set.of("--cancel-on-disconnect", "--disabled"));
+                "--throttle", "--role", "--cod-grace-ms"), Set.of("--cancel-on-disconnect", "--disabled"));
+            case "cod-grace" -> parse("user cod-grace", rest, Set.of("--username", "--cod-grace-ms"), Set.of());
             case "grant" -> parse("user grant", rest, Set.of("--username", "--accounts"), Set.of());
             case "role" -> parse("user role", rest, Set.of("--username", "--role"), Set.of());
             default -> parse("user " + verb, rest, Set.of("--username"), Set.of());
@@ -477,6 +509,7 @@ public final class AdminCli
             }
             final int throttle = options.intValue("--throttle", 0, 0);
             final boolean cancelOnDisconnect = options.has("--cancel-on-disconnect");
+            final int graceMs = codGraceMs(options, "--cod-grace-ms", 0);
             final boolean enabled = !options.has("--disabled");
             final UserRole role = role(options.string("--role", "trader"));
             final String credential = readCredential(username);
@@ -494,7 +527,7 @@ public final class AdminCli
                     return 1;
                 }
                 final int status = send(link.admin(), "add user " + username, (c, r) -> c.upsertUser(r, username,
-                    enabled, accounts, compId, cancelOnDisconnect, throttle, role, reason));
+                    enabled, accounts, compId, cancelOnDisconnect, throttle, role, graceMs, reason));
                 return 0 != status ? status : send(link.admin(), "set the credential of user " + username,
                     (c, r) -> c.setUserCredential(r, username, credential, reason));
             }
@@ -511,6 +544,11 @@ public final class AdminCli
         }
         final long[] granted = verb.equals("grant") ? accounts(options.required("--accounts")) : null;
         final UserRole newRole = verb.equals("role") ? role(options.required("--role")) : null;
+        final int newGraceMs = verb.equals("cod-grace") ? codGraceMs(options, "--cod-grace-ms", -1) : -1;
+        if (verb.equals("cod-grace") && newGraceMs < 0)
+        {
+            requireOption(options, "--cod-grace-ms");
+        }
         try (AdminConnection link = AdminConnection.open(AdminConnection.settings(options), operator))
         {
             final VenueState.User have = link.reader().read(false).users.get(username);
@@ -522,6 +560,7 @@ public final class AdminCli
             boolean enabled = have.enabled();
             final List<Long> accounts = new ArrayList<>(have.accounts());
             final UserRole role = null == newRole ? have.role() : newRole;
+            final long[] haveAccounts = accounts.stream().mapToLong(Long::longValue).toArray();
             if (verb.equals("role"))
             {
                 if (role == have.role())
@@ -530,8 +569,20 @@ public final class AdminCli
                     return 0;
                 }
                 return send(link.admin(), "user " + username + " role " + roleName(role), (c, r) -> c.upsertUser(r,
-                    username, have.enabled(), accounts.stream().mapToLong(Long::longValue).toArray(),
-                    have.fixSenderCompId(), have.cancelOnDisconnect(), have.throttle(), role, reason));
+                    username, have.enabled(), haveAccounts, have.fixSenderCompId(), have.cancelOnDisconnect(),
+                    have.throttle(), role, have.codGraceMs(), reason));
+            }
+            if (verb.equals("cod-grace"))
+            {
+                if (newGraceMs == have.codGraceMs())
+                {
+                    out.println("nothing to change: user " + username + " has a cancel-on-disconnect grace of " +
+                        newGraceMs + " ms");
+                    return 0;
+                }
+                return send(link.admin(), "user " + username + " cancel-on-disconnect grace " + newGraceMs + " ms",
+                    (c, r) -> c.upsertUser(r, username, have.enabled(), haveAccounts, have.fixSenderCompId(),
+                    have.cancelOnDisconnect(), have.throttle(), role, newGraceMs, reason));
             }
             if (verb.equals("grant"))
             {
@@ -557,7 +608,7 @@ public final class AdminCli
             final long[] newAccounts = accounts.stream().mapToLong(Long::longValue).toArray();
             return send(link.admin(), verb + " user " + username + (verb.equals("grant") ? " accounts " +
                 accounts : ""), (c, r) -> c.upsertUser(r, username, newEnabled, newAccounts, have.fixSenderCompId(),
-                have.cancelOnDisconnect(), have.throttle(), role, reason));
+                have.cancelOnDisconnect(), have.throttle(), role, have.codGraceMs(), reason));
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.TreeSet;
 
 import io.ringex.common.config.CommandLineOptions;
 import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.codecs.PriceBandType;
 
 /**
@@ -93,6 +94,40 @@ final class AdminOptions
     {
         requireOption(options, option);
         return options.longValue(option, 0, 0);
+    }
+
+    /**
+     * A cancel-on-disconnect grace, as the engine takes it.
+     *
+     * @param options      the options.
+     * @param option       the option naming it.
+     * @param defaultValue when absent.
+     * @return the grace in ms, 0 to {@link MessageCatalog#MAX_CANCEL_ON_DISCONNECT_GRACE_MS}.
+     * @throws CommandLineOptions.UsageException naming the option otherwise.
+     */
+    static int codGraceMs(final CommandLineOptions options, final String option, final int defaultValue)
+    {
+        final String text = options.string(option, null);
+        final int max = MessageCatalog.MAX_CANCEL_ON_DISCONNECT_GRACE_MS;
+        long value = -1;
+        if (null == text)
+        {
+            return defaultValue;
+        }
+        try
+        {
+            value = Long.parseLong(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            // refused below
+        }
+        if (value < 0 || value > max)
+        {
+            throw new CommandLineOptions.UsageException(option + ": the cancel-on-disconnect grace is 0 (none) to " +
+                max + " ms (ten minutes) (was '" + text + "')");
+        }
+        return (int)value;
     }
 
     static String symbol(final String symbol)
@@ -260,6 +295,29 @@ final class AdminOptions
         return new Limits(maxQuantity, maxNotional, credit, positionLimit, maxOpen, options.has(ALLOW_SHORT),
             overrides.keySet().stream().mapToInt(Integer::intValue).toArray(),
             overrides.values().stream().mapToLong(Long::longValue).toArray());
+    }
+
+    static int[] instruments(final String text)
+    {
+        final String[] parts = text.split(",", -1);
+        final int[] instruments = new int[parts.length];
+        for (int i = 0; i < parts.length; i++)
+        {
+            try
+            {
+                instruments[i] = Integer.parseInt(parts[i].trim());
+            }
+            catch (final NumberFormatException ex)
+            {
+                instruments[i] = 0;
+            }
+            if (instruments[i] <= 0)
+            {
+                throw new CommandLineOptions.UsageException("--instruments: a list of instrument ids (was '" + text +
+                    "')");
+            }
+        }
+        return instruments;
     }
 
     /** Request ids from the clock: distinct across runs, so the journal's audit trail tells runs apart. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
@@ -83,15 +84,43 @@ public record ReferenceData(
     }
 
     /**
+     * An account's market-maker protection in one group of instruments, replaced whole by a SetMarketMakerProtection.
+     *
+     * @param group         1 to 65535, the account's name for the group.
+     * @param instruments   the group's instrument ids, ascending.
+     * @param intervalMs    the rolling interval the limits count over.
+     * @param fillLimit     fills within the interval that breach.
+     * @param quantityLimit quantity traded within the interval that breaches, 0 for none.
+     * @param notionalLimit notional traded within the interval that breaches, money, 0 for none.
+     * @param freezeMs      how long new quotes are refused after a breach, 0 until the account resets.
+     * @param cancelOrders  a breach cancels the account's orders in the group too.
+     * @param line          where it starts in the file.
+     */
+    public record Protection(
+        int group,
+        SortedSet<Integer> instruments,
+        long intervalMs,
+        int fillLimit,
+        long quantityLimit,
+        long notionalLimit,
+        long freezeMs,
+        boolean cancelOrders,
+        int line)
+    {
+    }
+
+    /**
      * An account.
      *
      * @param id             its id.
      * @param stp            its orders' default self-trade prevention.
      * @param openingBalance money deposited when it is opened.
      * @param limits         its limits.
+     * @param protection     its market-maker protection, by group (ascending); empty for none.
      * @param line           where it starts in the file.
      */
-    public record Account(long id, SelfTradePrevention stp, long openingBalance, Limits limits, int line)
+    public record Account(
+        long id, SelfTradePrevention stp, long openingBalance, Limits limits, List<Protection> protection, int line)
     {
     }
 
@@ -104,6 +133,8 @@ public record ReferenceData(
      * @param accounts           the accounts it may trade, the default first.
      * @param fixSenderCompId    its FIX SenderCompID, or empty for no FIX access.
      * @param cancelOnDisconnect its FIX sessions cancel their orders on disconnect.
+     * @param codGraceMs         its cancel-on-disconnect grace: how long a disconnected session of it that asked for
+     *                           cancel-on-disconnect keeps its orders, waiting for it to log on again (0: none).
      * @param throttle           messages per second per session, 0 for the gateway's default.
      * @param enabled            may log on.
      * @param role               TRADER, DROP_COPY (copies of its accounts' reports, no orders) or CLEARING (copies
@@ -116,6 +147,7 @@ public record ReferenceData(
         List<Long> accounts,
         String fixSenderCompId,
         boolean cancelOnDisconnect,
+        int codGraceMs,
         int throttle,
         boolean enabled,
         UserRole role,

@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -30,6 +31,7 @@ import java.util.function.Function;
 import io.ringex.engine.book.Instrument;
 import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.UserRoles;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
@@ -74,11 +76,18 @@ public final class ReferenceDataParser
     private static final Set<String> TOP = Set.of("version", "instruments", "accounts", "users", "schedule");
     private static final Set<String> INSTRUMENT = Set.of("id", "symbol", "priceScale", "tick", "lot",
         "referencePrice", "bandType", "band");
-    private static final Set<String> ACCOUNT = Set.of("id", "selfTradePrevention", "balance", "limits");
+    private static final Set<String> ACCOUNT = Set.of("id", "selfTradePrevention", "balance", "limits",
+        "marketMakerProtection");
+    private static final Set<String> PROTECTION = Set.of("group", "instruments", "intervalMs", "fillLimit",
+        "quantityLimit", "notionalLimit", "freezeMs", "cancelOrders");
+    /** As the engine takes them (SetMarketMakerProtection): instruments in a group, fills, interval and freeze. */
+    static final int MAX_PROTECTION_INSTRUMENTS = 64;
+    static final int MAX_FILL_LIMIT = 10_000;
+    static final long MAX_PROTECTION_MS = 24L * 3600 * 1000;
     private static final Set<String> LIMITS = Set.of("maxOrderQuantity", "maxOrderNotional", "creditLimit",
         "positionLimit", "maxOpenOrders", "allowShort", "instrumentPositionLimits");
     private static final Set<String> USER = Set.of("username", "credential", "accounts", "fixSenderCompId",
-        "cancelOnDisconnect", "throttle", "enabled", "role");
+        "cancelOnDisconnect", "cancelOnDisconnectGraceMs", "throttle", "enabled", "role");
     private static final Set<String> SCHEDULE = Set.of("timeZone", "days", "preOpen", "open", "close", "endOfDay",
         "holidays");
     /** As the engine takes them: one SetTradingSchedule must fit an input slot. */
@@ -312,11 +321,98 @@ public final class ReferenceDataParser
         {
             limits = limits(new YamlFields(problems, f.path("limits"), limitsNode, LIMITS), bySymbol);
         }
+        final List<ReferenceData.Protection> protection = new ArrayList<>();
+        final Map<Integer, Integer> groupOfInstrument = new HashMap<>();
+        for (final YamlFields fields : f.list("marketMakerProtection", PROTECTION))
+        {
+            final ReferenceData.Protection group = protection(fields, bySymbol);
+            if (null == group)
+            {
+                continue;
+            }
+            if (protection.stream().anyMatch((g) -> g.group() == group.group()))
+            {
+                problems.add(fields.node("group"), fields.path("group"), "group " + group.group() +
+                    " is given twice for the account");
+                continue;
+            }
+            for (final int instrumentId : group.instruments())
+            {
+                final Integer other = groupOfInstrument.putIfAbsent(instrumentId, group.group());
+                if (null != other)
+                {
+                    problems.add(fields.node("instruments"), fields.path("instruments"), "instrument " +
+                        instrumentId + " is in the account's group " + other + " already (an instrument is in one " +
+                        "group of an account)");
+                }
+            }
+            protection.add(group);
+        }
+        protection.sort(java.util.Comparator.comparingInt(ReferenceData.Protection::group));
         if (problems.count() != before)
         {
             return null;
         }
-        return new ReferenceData.Account(id, stp, balance, limits, f.line());
+        return new ReferenceData.Account(id, stp, balance, limits, List.copyOf(protection), f.line());
+    }
+
+    private ReferenceData.Protection protection(
+        final YamlFields f, final Map<String, ReferenceData.Instrument> bySymbol)
+    {
+        final int before = problems.count();
+        final Long group = f.integer("group", 1, 65_535, null);
+        final Long intervalMs = f.integer("intervalMs", 1, MAX_PROTECTION_MS, null);
+        final Long fillLimit = f.integer("fillLimit", 1, MAX_FILL_LIMIT, null);
+        final Long quantityLimit = f.integer("quantityLimit", 0, Long.MAX_VALUE, 0L);
+        final Long notionalLimit = f.has("notionalLimit") ?
+            f.decimal("notionalLimit", FixedPoint.MONEY_SCALE, 0, "an amount") : Long.valueOf(0);
+        final Long freezeMs = f.integer("freezeMs", 0, MAX_PROTECTION_MS, 0L);
+        final Boolean cancelOrders = f.bool("cancelOrders", Boolean.FALSE);
+        final SortedSet<Integer> instruments = new TreeSet<>();
+        final Node list = f.node("instruments");
+        if (null == list)
+        {
+            f.missing("instruments");
+        }
+        else if (!(list instanceof SequenceNode sequence) || sequence.getValue().isEmpty() ||
+            sequence.getValue().size() > MAX_PROTECTION_INSTRUMENTS)
+        {
+            problems.add(list, f.path("instruments"), "must be a list of 1 to " + MAX_PROTECTION_INSTRUMENTS +
+                " symbols of the file's instruments");
+        }
+        else
+        {
+            final List<Node> items = sequence.getValue();
+            for (int i = 0; i < items.size(); i++)
+            {
+                final String path = f.path("instruments") + "[" + (i + 1) + "]";
+                final String symbol = items.get(i) instanceof ScalarNode scalar ? scalar.getValue() : null;
+                final ReferenceData.Instrument instrument = null == symbol ? null : bySymbol.get(symbol);
+                if (null == symbol)
+                {
+                    problems.add(items.get(i), path, "must be a symbol");
+                }
+                else if (null == instrument)
+                {
+                    // an instrument declared but invalid has its own problem already
+                    if (!declaredSymbols.contains(symbol))
+                    {
+                        problems.add(items.get(i), path,
+                            "unknown instrument: no instrument of the file has the symbol '" + symbol + "'");
+                    }
+                }
+                else if (!instruments.add(instrument.id()))
+                {
+                    problems.add(items.get(i), path, symbol + " is listed twice");
+                }
+            }
+        }
+        if (problems.count() != before)
+        {
+            return null;
+        }
+        return new ReferenceData.Protection(group.intValue(), Collections.unmodifiableSortedSet(instruments),
+            intervalMs, fillLimit.intValue(), quantityLimit, notionalLimit, freezeMs, cancelOrders, f.line());
     }
 
     private ReferenceData.Limits limits(final YamlFields f, final Map<String, ReferenceData.Instrument> bySymbol)
@@ -409,6 +505,8 @@ public final class ReferenceDataParser
         }
         final String compId = f.has("fixSenderCompId") ? f.token("fixSenderCompId", MAX_NAME, null) : "";
         final Boolean cancelOnDisconnect = f.bool("cancelOnDisconnect", Boolean.FALSE);
+        final Long codGraceMs = f.integer("cancelOnDisconnectGraceMs", 0,
+            MessageCatalog.MAX_CANCEL_ON_DISCONNECT_GRACE_MS, 0L);
         final Long throttle = f.integer("throttle", 0, MAX_THROTTLE, 0L);
         final Boolean enabled = f.bool("enabled", Boolean.TRUE);
         final UserRole role = role(f);
@@ -417,7 +515,7 @@ public final class ReferenceDataParser
             return null;
         }
         return new ReferenceData.User(username, credential, List.copyOf(accounts), compId, cancelOnDisconnect,
-            throttle.intValue(), enabled, role, f.line());
+            codGraceMs.intValue(), throttle.intValue(), enabled, role, f.line());
     }
 
     private UserRole role(final YamlFields f)

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
 
 import io.ringex.client.AdminClient;
 import io.ringex.client.CommandEncoder;
@@ -27,9 +28,11 @@ import io.ringex.protocol.codecs.UserRole;
  * that exists, the limits the engine publishes are compared (order quantity and notional, credit, open orders, and
  * the position limit of each instrument it reports a position in); a difference sends the file's limits whole. Its
  * balance is never touched (money moves by {@code admin account deposit/withdraw}), nor its self-trade prevention
- * (no command changes it).</li>
- * <li>A user missing from the venue is added; one whose accounts, FIX CompID, cancel-on-disconnect, throttle,
- * enabled flag or role differ is replaced; its credential is set when the file has one the venue does not.</li>
+ * (no command changes it). Each group of its market-maker protection is set when the venue's differs (settings or
+ * instruments; setting a group clears its counters and lifts a freeze, so an unchanged one is left alone).</li>
+ * <li>A user missing from the venue is added; one whose accounts, FIX CompID, cancel-on-disconnect or its
+ * grace, throttle, enabled flag or role differ is replaced; its credential is set when the file has one the venue
+ * does not.</li>
  * <li>Nothing at the venue is removed or delisted because the file omits it: those are listed ({@link #extras()}).
  * </li>
  * </ul>
@@ -227,8 +230,11 @@ public final class ReferenceDataPlan
                         " (opening balance)", (c, id) -> c.adjustBalance(id, want.id(), want.openingBalance(),
                         "opening balance", reason)));
                 }
+                protection(want, java.util.Collections.emptySortedMap(), reason);
                 continue;
             }
+            protection(want, venue.protection.getOrDefault(want.id(), java.util.Collections.emptySortedMap()),
+                reason);
             final List<String> changes = new ArrayList<>();
             change(changes, "maxOrderQuantity", have.maxOrderQuantity(), limits.maxOrderQuantity());
             change(changes, "maxOrderNotional", money(have.maxOrderNotional()), money(limits.maxOrderNotional()));
@@ -265,6 +271,37 @@ public final class ReferenceDataPlan
         }
     }
 
+    private void protection(
+        final ReferenceData.Account account, final SortedMap<Integer, VenueState.Protection> venue, final String reason)
+    {
+        final long ms = 1_000_000L;
+        for (final ReferenceData.Protection want : account.protection())
+        {
+            final VenueState.Protection have = venue.get(want.group());
+            final VenueState.Protection wanted = new VenueState.Protection(want.group(), want.instruments(),
+                want.intervalMs() * ms, want.fillLimit(), want.quantityLimit(), want.notionalLimit(),
+                want.freezeMs() * ms, want.cancelOrders());
+            if (wanted.equals(have))
+            {
+                continue;
+            }
+            // Only when it differs: setting a group again clears its counters and lifts a freeze.
+            final int[] instruments = want.instruments().stream().mapToInt(Integer::intValue).toArray();
+            steps.add(new Step((null == have ? "set" : "change") + " market-maker protection of account " +
+                account.id() + " group " + want.group() + ": " + describe(want), (c, id) ->
+                c.setMarketMakerProtection(id, account.id(), want.group(), wanted.intervalNs(), want.quantityLimit(),
+                want.notionalLimit(), want.fillLimit(), wanted.freezeNs(), want.cancelOrders(), instruments,
+                reason)));
+        }
+        for (final VenueState.Protection have : venue.values())
+        {
+            if (account.protection().stream().noneMatch((p) -> p.group() == have.group()))
+            {
+                extras.add("market-maker protection of account " + account.id() + " group " + have.group());
+            }
+        }
+    }
+
     private void users(final ReferenceData file, final VenueState venue, final String reason)
     {
         for (final ReferenceData.User want : file.users())
@@ -272,7 +309,8 @@ public final class ReferenceDataPlan
             final VenueState.User have = venue.users.get(want.username());
             final long[] accounts = want.accounts().stream().mapToLong(Long::longValue).toArray();
             final Command upsert = (c, id) -> c.upsertUser(id, want.username(), want.enabled(), accounts,
-                want.fixSenderCompId(), want.cancelOnDisconnect(), want.throttle(), want.role(), reason);
+                want.fixSenderCompId(), want.cancelOnDisconnect(), want.throttle(), want.role(), want.codGraceMs(),
+                reason);
             if (null == have)
             {
                 steps.add(new Step("add user " + want.username() + ": " + describe(want), upsert));
@@ -283,6 +321,7 @@ public final class ReferenceDataPlan
                 change(changes, "accounts", have.accounts(), want.accounts());
                 change(changes, "fixSenderCompId", have.fixSenderCompId(), want.fixSenderCompId());
                 change(changes, "cancelOnDisconnect", have.cancelOnDisconnect(), want.cancelOnDisconnect());
+                change(changes, "cancelOnDisconnectGraceMs", have.codGraceMs(), want.codGraceMs());
                 change(changes, "throttle", have.throttle(), want.throttle());
                 change(changes, "enabled", have.enabled(), want.enabled());
                 change(changes, "role", UserRoles.name(have.role()), UserRoles.name(want.role()));
@@ -352,10 +391,20 @@ public final class ReferenceDataPlan
             l.maxOpenOrders() + ", allowShort " + l.allowShort();
     }
 
+    static String describe(final ReferenceData.Protection p)
+    {
+        return "instruments " + p.instruments() + ", interval " + p.intervalMs() + " ms, fillLimit " + p.fillLimit() +
+            (p.quantityLimit() == 0 ? "" : ", quantityLimit " + p.quantityLimit()) +
+            (p.notionalLimit() == 0 ? "" : ", notionalLimit " + money(p.notionalLimit())) +
+            (p.freezeMs() == 0 ? ", frozen until reset" : ", freeze " + p.freezeMs() + " ms") +
+            (p.cancelOrders() ? ", orders too" : "");
+    }
+
     static String describe(final ReferenceData.User u)
     {
         return "accounts " + u.accounts() + (u.fixSenderCompId().isEmpty() ? ", no FIX" : ", FIX " +
             u.fixSenderCompId()) + (u.cancelOnDisconnect() ? " (cancel on disconnect)" : "") +
+            (u.codGraceMs() == 0 ? "" : ", cancel-on-disconnect grace " + u.codGraceMs() + " ms") +
             (u.throttle() == 0 ? "" : ", throttle " + u.throttle() + "/s") + (u.enabled() ? "" : ", disabled") +
             (u.role() == UserRole.TRADER ? "" : ", role " + UserRoles.name(u.role())) +
             (null == u.credential() ? ", no credential" : "");

@@ -1,9 +1,12 @@
 package io.ringex.app.admin;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -19,7 +22,9 @@ import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
+import io.ringex.protocol.codecs.MarketMakerProtectionEventDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.MmpEventType;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.TradingScheduleDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
@@ -33,8 +38,9 @@ import org.agrona.concurrent.SleepingMillisIdleStrategy;
  * Learns what a running venue holds from its engine's streams, as a late-joining dashboard does:
  * <ul>
  * <li>the instruments, the accounts and the trading schedule from the risk stream, which carries every
- * InstrumentDefinition, AccountDefinition, AccountRiskUpdate and TradingScheduleDefinition after a change and, from
- * the engine's late-joiner refresh (every 5 status intervals), all of them; the accounts are kept by the stream's
+ * InstrumentDefinition, AccountDefinition, AccountRiskUpdate, MarketMakerProtectionEvent and
+ * TradingScheduleDefinition after a change and, from the engine's late-joiner refresh (every 5 status intervals), all
+ * of them; the accounts are kept by the stream's
  * contract ({@link AccountRiskBook}).
  * The engine has no request for them, so {@link #read} waits for a refresh: until 7 EngineStatus messages (one a
  * status interval, 1 s by default) have come, 6 intervals, which holds a whole refresh started after it joined;</li>
@@ -64,6 +70,7 @@ final class VenueReader implements AutoCloseable
     private final InstrumentDefinitionDecoder definition = new InstrumentDefinitionDecoder();
     private final AccountRiskBook accounts = new AccountRiskBook();
     private final EngineStatusDecoder status = new EngineStatusDecoder();
+    private final MarketMakerProtectionEventDecoder protectionEvent = new MarketMakerProtectionEventDecoder();
     private final TradingScheduleDefinitionDecoder schedule = new TradingScheduleDefinitionDecoder();
     private final UserDefinitionDecoder userDefinition = new UserDefinitionDecoder();
     private final UserDirectoryEndDecoder directoryEnd = new UserDirectoryEndDecoder();
@@ -170,6 +177,11 @@ final class VenueReader implements AutoCloseable
             }
             case AccountRiskUpdateDecoder.TEMPLATE_ID, AccountDefinitionDecoder.TEMPLATE_ID ->
                 onAccount(buffer, offset);
+            case MarketMakerProtectionEventDecoder.TEMPLATE_ID ->
+            {
+                protectionEvent.wrapAndApplyHeader(buffer, offset, header);
+                onProtection(protectionEvent);
+            }
             case TradingScheduleDefinitionDecoder.TEMPLATE_ID ->
             {
                 schedule.wrapAndApplyHeader(buffer, offset, header);
@@ -224,6 +236,40 @@ final class VenueReader implements AutoCloseable
             account.defaultPositionLimit(), account.allowShort(), own) : null, account.complete()));
     }
 
+    private void onProtection(final MarketMakerProtectionEventDecoder event)
+    {
+        // Every event but REMOVED carries the group's whole settings; STATE comes with each refresh.
+        final long accountId = event.accountId();
+        final int group = event.mmpGroupId();
+        if (event.eventType() == MmpEventType.REMOVED)
+        {
+            final SortedMap<Integer, VenueState.Protection> groups = state.protection.get(accountId);
+            if (null != groups)
+            {
+                groups.remove(group);
+                if (groups.isEmpty())
+                {
+                    state.protection.remove(accountId);
+                }
+            }
+            return;
+        }
+        final long intervalNs = event.intervalNs();
+        final long quantityLimit = event.quantityLimit();
+        final long notionalLimit = event.notionalLimit();
+        final int fillLimit = event.fillLimit();
+        final long freezeNs = event.freezeNs();
+        final boolean cancelOrders = event.cancelOrders() == BooleanType.TRUE;
+        final SortedSet<Integer> instruments = new TreeSet<>();
+        for (final MarketMakerProtectionEventDecoder.InstrumentsDecoder instrument : event.instruments())
+        {
+            instruments.add(instrument.instrumentId());
+        }
+        state.protection.computeIfAbsent(accountId, (id) -> new TreeMap<>()).put(group, new VenueState.Protection(
+            group, Collections.unmodifiableSortedSet(instruments), intervalNs, fillLimit, quantityLimit,
+            notionalLimit, freezeNs, cancelOrders));
+    }
+
     private void onEgress(
         final org.agrona.DirectBuffer buffer, final int offset, final int length, final io.aeron.logbuffer.Header h)
     {
@@ -242,6 +288,10 @@ final class VenueReader implements AutoCloseable
             final boolean cancelOnDisconnect = userDefinition.fixCancelOnDisconnect() == BooleanType.TRUE;
             final int throttle = userDefinition.throttleMessagesPerSecond();
             final UserRole role = userDefinition.role();
+            // Absent before schema version 3 (the null value): no grace.
+            final int graceRaw = userDefinition.cancelOnDisconnectGraceMs();
+            final int codGraceMs =
+                graceRaw == UserDefinitionDecoder.cancelOnDisconnectGraceMsNullValue() ? 0 : graceRaw;
             final List<Long> accounts = new ArrayList<>();
             for (final UserDefinitionDecoder.AccountsDecoder account : userDefinition.accounts())
             {
@@ -251,7 +301,7 @@ final class VenueReader implements AutoCloseable
             final String compId = userDefinition.fixSenderCompId();
             final String credential = userDefinition.credentialHash();
             state.users.put(username, new VenueState.User(username, enabled, List.copyOf(accounts), compId,
-                cancelOnDisconnect, throttle, credential, role));
+                cancelOnDisconnect, codGraceMs, throttle, credential, role));
         }
         else if (header.templateId() == UserDirectoryEndDecoder.TEMPLATE_ID)
         {

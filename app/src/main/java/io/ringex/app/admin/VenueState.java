@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
 
 import io.ringex.protocol.codecs.AccountStatus;
@@ -14,8 +15,8 @@ import io.ringex.protocol.codecs.UserRole;
 
 /**
  * What a running venue holds, as its engine tells it on its streams ({@link VenueReader}): the instruments
- * (InstrumentDefinition), the accounts (AccountRiskUpdate and AccountDefinition: standing and every limit) and the
- * users (UserDefinition).
+ * (InstrumentDefinition), the accounts (AccountRiskUpdate and AccountDefinition: standing and every limit), their
+ * market-maker protection (MarketMakerProtectionEvent) and the users (UserDefinition).
  * <p>
  * Not thread-safe: filled and read by one thread.
  */
@@ -107,6 +108,7 @@ final class VenueState
      * @param accounts           its accounts, the default first.
      * @param fixSenderCompId    its FIX SenderCompID, or empty.
      * @param cancelOnDisconnect its FIX sessions cancel on disconnect.
+     * @param codGraceMs         its cancel-on-disconnect grace in ms, 0 for none.
      * @param throttle           messages per second, 0 for the gateway's default.
      * @param credential         its credential hash, empty when none is set.
      */
@@ -116,13 +118,40 @@ final class VenueState
         List<Long> accounts,
         String fixSenderCompId,
         boolean cancelOnDisconnect,
+        int codGraceMs,
         int throttle,
         String credential,
         UserRole role)
     {
     }
 
+    /**
+     * An account's market-maker protection in one group, as its last MarketMakerProtectionEvent gave it.
+     *
+     * @param group         the group.
+     * @param instruments   its instrument ids, ascending.
+     * @param intervalNs    the rolling interval.
+     * @param fillLimit     fills that breach.
+     * @param quantityLimit quantity that breaches, 0 none.
+     * @param notionalLimit notional that breaches, money, 0 none.
+     * @param freezeNs      the freeze after a breach, 0 until reset.
+     * @param cancelOrders  a breach cancels orders too.
+     */
+    record Protection(
+        int group,
+        SortedSet<Integer> instruments,
+        long intervalNs,
+        int fillLimit,
+        long quantityLimit,
+        long notionalLimit,
+        long freezeNs,
+        boolean cancelOrders)
+    {
+    }
+
     final SortedMap<Integer, Instrument> instruments = new TreeMap<>();
+    /** Market-maker protection by account, then group; an account without any has no entry. */
+    final SortedMap<Long, SortedMap<Integer, Protection>> protection = new TreeMap<>();
     final SortedMap<Long, Account> accounts = new TreeMap<>();
     /** In the engine's order (creation). */
     final Map<String, User> users = new LinkedHashMap<>();

@@ -41,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -140,7 +141,7 @@ class AdminCliIT
         for (final ReferenceData.User want : file.users())
         {
             assertEquals(new VenueState.User(want.username(), want.enabled(), want.accounts(), want.fixSenderCompId(),
-                want.cancelOnDisconnect(), want.throttle(), want.credential(), want.role()),
+                want.cancelOnDisconnect(), want.codGraceMs(), want.throttle(), want.credential(), want.role()),
                 venue.users.get(want.username()));
         }
         assertTrue(CredentialHash.verify("maker1", venue.users.get("maker1").credential()));
@@ -230,6 +231,20 @@ class AdminCliIT
             "--max-order-quantity", "100", "--max-order-notional", "10000", "--credit-limit", "0",
             "--position-limit", "1000", "--max-open-orders", "10", "--instrument-limits", "1=50", "--operator",
             "ops1"));
+        expect(0, "done: set market-maker protection of account 2001 group 1", admin("account", "protection",
+            "--id", "2001", "--group", "1", "--instruments", "1", "--interval-ms", "1000", "--fill-limit", "5",
+            "--notional-limit", "2500.5", "--freeze-ms", "30000", "--operator", "ops1"));
+        expect(1, "refused: set market-maker protection of account 2001 group 2: UNKNOWN_INSTRUMENT",
+            admin("account", "protection", "--id", "2001", "--group", "2", "--instruments", "99", "--interval-ms",
+            "1000", "--fill-limit", "5", "--operator", "ops1"));
+        expect(1, "refused: set market-maker protection of account 2001 group 2: INVALID_ARGUMENT",
+            admin("account", "protection", "--id", "2001", "--group", "2", "--instruments", "1", "--interval-ms",
+            "1000", "--fill-limit", "0", "--operator", "ops1"));
+        expect(2, "--instruments: a list of instrument ids (was '1,x')", admin("account", "protection", "--id",
+            "2001", "--group", "2", "--instruments", "1,x", "--interval-ms", "1000", "--fill-limit", "5",
+            "--operator", "ops1"));
+        expect(0, "done: remove market-maker protection of account 2001 group 1", admin("account", "protection",
+            "--id", "2001", "--group", "1", "--interval-ms", "0", "--operator", "ops1"));
         expect(0, "done: deposit 1000 to account 2001", admin("account", "deposit", "--id", "2001", "--amount",
             "1000", "--reference", "wire-1", "--operator", "ops1"));
         expect(1, "refused: withdraw 1500 from account 2001: INSUFFICIENT_CREDIT", admin("account", "withdraw",
@@ -259,9 +274,20 @@ class AdminCliIT
             "--amount", "1", "--operator", "ops1"));
 
         // users: the password from standard input, never an argument
+        expect(2, "--cod-grace-ms: the cancel-on-disconnect grace is 0 (none) to 600000 ms (ten minutes) (was " +
+            "'600001')", adminWithInput("s3cret\n", "user", "add", "--username", "carol", "--accounts", "2001",
+            "--cod-grace-ms", "600001", "--operator", "ops1"));
+        expect(2, "--cod-grace-ms: the cancel-on-disconnect grace is 0 (none) to 600000 ms (ten minutes) (was " +
+            "'5s')", adminWithInput("s3cret\n", "user", "add", "--username", "carol", "--accounts", "2001",
+            "--cod-grace-ms", "5s", "--operator", "ops1"));
+        assertNull(read().users.get("carol"), "a refused option sends nothing");
         expect(0, "done: set the credential of user carol", adminWithInput("s3cret\n", "user", "add",
-            "--username", "carol", "--accounts", "2001", "--fix-sender-comp-id", "CAROL", "--operator", "ops1"));
+            "--username", "carol", "--accounts", "2001", "--fix-sender-comp-id", "CAROL", "--cancel-on-disconnect",
+            "--cod-grace-ms", "5000", "--operator", "ops1"));
         assertTrue(CredentialHash.verify("s3cret", read().users.get("carol").credential()));
+        assertEquals(5000, read().users.get("carol").codGraceMs());
+        assertTrue(admin("status").out().contains("  carol enabled accounts [2001] FIX CAROL cancel-on-disconnect " +
+            "cod-grace 5000 ms role trader credential set\n"), "status shows carol's grace");
         expect(1, "refused: add user carol: the user exists", adminWithInput("x\n", "user", "add", "--username",
             "carol", "--accounts", "2001", "--operator", "ops1"));
         expect(0, "done: set the credential of user carol", adminWithInput("n3w-secret\n", "user", "passwd",
@@ -273,6 +299,19 @@ class AdminCliIT
             "ops1"));
         expect(0, "done: grant user carol accounts [2001, 1003]", admin("user", "grant", "--username", "carol",
             "--accounts", "1003", "--operator", "ops1"));
+        assertEquals(5000, read().users.get("carol").codGraceMs(), "a grant keeps the grace");
+        expect(0, "done: user carol cancel-on-disconnect grace 600000 ms", admin("user", "cod-grace", "--username",
+            "carol", "--cod-grace-ms", "600000", "--operator", "ops1"));
+        assertEquals(600_000, read().users.get("carol").codGraceMs());
+        assertTrue(read().users.get("carol").cancelOnDisconnect(), "the rest of carol as it was");
+        expect(0, "nothing to change: user carol has a cancel-on-disconnect grace of 600000 ms", admin("user",
+            "cod-grace", "--username", "carol", "--cod-grace-ms", "600000", "--operator", "ops1"));
+        expect(2, "--cod-grace-ms: the cancel-on-disconnect grace is 0 (none) to 600000 ms (ten minutes) (was '-1')",
+            admin("user", "cod-grace", "--username", "carol", "--cod-grace-ms", "-1", "--operator", "ops1"));
+        expect(2, "--cod-grace-ms is required", admin("user", "cod-grace", "--username", "carol", "--operator",
+            "ops1"));
+        expect(1, "refused: cod-grace user ghost: no such user at the venue", admin("user", "cod-grace",
+            "--username", "ghost", "--cod-grace-ms", "1000", "--operator", "ops1"));
         expect(1, "refused: grant user carol accounts [2001, 1003, 9999]: UNKNOWN_ACCOUNT", admin("user", "grant",
             "--username", "carol", "--accounts", "9999", "--operator", "ops1"));
         expect(0, "done: disable user carol", admin("user", "disable", "--username", "carol", "--operator", "ops1"));
@@ -280,6 +319,7 @@ class AdminCliIT
         expect(0, "nothing to change: user carol is already disabled", admin("user", "disable", "--username",
             "carol", "--operator", "ops1"));
         expect(0, "done: enable user carol", admin("user", "enable", "--username", "carol", "--operator", "ops1"));
+        assertEquals(600_000, read().users.get("carol").codGraceMs(), "disabling and enabling keep the grace");
         expect(1, "refused: disable user ghost: no such user at the venue", admin("user", "disable", "--username",
             "ghost", "--operator", "ops1"));
 
@@ -292,7 +332,8 @@ class AdminCliIT
         expect(2, "--password: unknown option for user passwd", admin("user", "passwd", "--username", "carol",
             "--password", "x", "--operator", "ops1"));
         expect(2, "--id: given twice", admin("account", "close", "--id", "1", "--id", "2", "--operator", "ops1"));
-        expect(2, "account takes one of close, deposit, limits, open, reactivate, suspend, withdraw (not 'delete')",
+        expect(2, "account takes one of close, deposit, limits, open, protection, reactivate, suspend, withdraw " +
+            "(not 'delete')",
             admin("account", "delete", "--id", "1", "--operator", "ops1"));
 
         // the file again on the changed venue: what it no longer names is listed and left alone
@@ -338,6 +379,21 @@ class AdminCliIT
         assertEquals(0b11111, read().schedule.tradingDays());
         final Result scheduleAgain = admin("apply", withSchedule.toString(), "--operator", "ops1");
         assertTrue(scheduleAgain.out().contains("\nnothing to change\n"), scheduleAgain.out());
+
+        // market-maker protection from the file: set, read back from the engine's events, then nothing to change
+        final Path protectedMaker = data.resolve("protection.yml");
+        Files.writeString(protectedMaker, Files.readString(withSchedule).replaceFirst("    limits: &maker\n",
+            "    marketMakerProtection:\n      - {group: 3, instruments: [RGX-USD, LMX-USD], intervalMs: 500, " +
+            "fillLimit: 4, notionalLimit: 1000, freezeMs: 2000}\n    limits: &maker\n"));
+        final Result protection = admin("apply", protectedMaker.toString(), "--operator", "ops1");
+        assertEquals(0, protection.code(), protection.toString());
+        assertTrue(protection.out().contains("done: set market-maker protection of account 1001 group 3: " +
+            "instruments [1, 2], interval 500 ms, fillLimit 4, notionalLimit 1000, freeze 2000 ms\n"),
+            protection.out());
+        assertTrue(protection.out().endsWith("1 changes applied\n"), protection.out());
+        assertEquals(500_000_000L, read().protection.get(1001L).get(3).intervalNs());
+        final Result protectionAgain = admin("apply", protectedMaker.toString(), "--operator", "ops1");
+        assertTrue(protectionAgain.out().contains("\nnothing to change\n"), protectionAgain.out());
     }
 
     /**

@@ -74,8 +74,8 @@ class ReferenceDataParserTest
         assertEquals(1000_50_000_000L, account.openingBalance());
         assertEquals(new ReferenceData.Limits(500, 25000_25_000_000L, 0, 1000, 50, false,
             new java.util.TreeMap<>(java.util.Map.of(1, 20L))), account.limits());
-        assertEquals(new ReferenceData.User("alice", HASH, List.of(1001L), "ALICE", true, 200, true, UserRole.TRADER,
-            24), data.users().get(0));
+        assertEquals(new ReferenceData.User("alice", HASH, List.of(1001L), "ALICE", true, 0, 200, true,
+            UserRole.TRADER, 24), data.users().get(0));
         assertEquals(DayOfWeek.MONDAY, data.schedule().days().iterator().next());
         assertEquals(LocalTime.of(8, 0), data.schedule().open());
         assertEquals(LocalTime.of(16, 35), data.schedule().endOfDay());
@@ -96,8 +96,8 @@ class ReferenceDataParserTest
 
         assertEquals(SelfTradePrevention.CANCEL_NEWEST, data.accounts().get(0).stp());
         assertEquals(0, data.accounts().get(0).openingBalance());
-        assertEquals(new ReferenceData.User("alice", null, List.of(1001L), "", false, 0, true, UserRole.TRADER, 21),
-            data.users().get(0));
+        assertEquals(new ReferenceData.User("alice", null, List.of(1001L), "", false, 0, 0, true, UserRole.TRADER,
+            21), data.users().get(0));
         assertNull(data.schedule());
     }
 
@@ -114,6 +114,92 @@ class ReferenceDataParserTest
             "test.yml:30: users[1].role: must be trader, drop-copy (or drop_copy) or clearing, not 'auditor'");
         assertProblem(withRole.replace("drop-copy", "null_val"),
             "test.yml:30: users[1].role: must be trader, drop-copy (or drop_copy) or clearing, not 'null_val'");
+    }
+
+    @Test
+    void aUsersCancelOnDisconnectGraceIsZeroToTenMinutes() throws Exception
+    {
+        final String withGrace = VALID.replace("    throttle: 200\n",
+            "    throttle: 200\n    cancelOnDisconnectGraceMs: 5_000\n");
+        assertEquals(5_000, parse(withGrace).users().get(0).codGraceMs());
+        assertEquals(600_000, parse(withGrace.replace("5_000", "600000")).users().get(0).codGraceMs());
+        assertEquals(0, parse(withGrace.replace("5_000", "0")).users().get(0).codGraceMs());
+        assertProblem(withGrace.replace("5_000", "600001"),
+            "test.yml:30: users[1].cancelOnDisconnectGraceMs: 600001 is out of range (0 to 600000)");
+        assertProblem(withGrace.replace("5_000", "-1"),
+            "test.yml:30: users[1].cancelOnDisconnectGraceMs: -1 is out of range (0 to 600000)");
+        assertProblem(withGrace.replace("5_000", "5s"),
+            "test.yml:30: users[1].cancelOnDisconnectGraceMs: must be a whole number, not '5s'");
+        assertProblem(withGrace.replace("cancelOnDisconnectGraceMs", "cancelOnDisconnectGrace"),
+            "test.yml:30: users[1].cancelOnDisconnectGrace: ");
+    }
+
+    /** VALID with a second instrument and market-maker protection for account 1001 (lines 23 on). */
+    private static final String PROTECTED = VALID
+        .replace("accounts:\n", "  - id: 2\n    symbol: LMX-USD\n    priceScale: 2\n    tick: 0.05\n    lot: 10\n" +
+            "    referencePrice: 50.00\n    bandType: bps\n    band: 1000\naccounts:\n")
+        .replace("      instrumentPositionLimits: {RGX-USD: 20}\n", String.join("\n",
+            "      instrumentPositionLimits: {RGX-USD: 20}",  // 30
+            "    marketMakerProtection:",                    // 31
+            "      - group: 7",                              // 32
+            "        instruments: [RGX-USD, LMX-USD]",       // 33
+            "        intervalMs: 1_000",                     // 34
+            "        fillLimit: 20",                         // 35
+            "        quantityLimit: 500",                    // 36
+            "        notionalLimit: 25000.5",                // 37
+            "        freezeMs: 5000",                        // 38
+            "        cancelOrders: true",                    // 39
+            ""));
+
+    @Test
+    void marketMakerProtectionIsReadPerGroupInTheWiresUnits() throws Exception
+    {
+        final ReferenceData.Account account = parse(PROTECTED).accounts().get(0);
+        assertEquals(List.of(new ReferenceData.Protection(7, new java.util.TreeSet<>(List.of(1, 2)), 1000, 20, 500,
+            25000_50_000_000L, 5000, true, 32)), account.protection());
+
+        final ReferenceData.Protection defaults = parse(PROTECTED.replace("        quantityLimit: 500\n", "")
+            .replace("        notionalLimit: 25000.5\n", "").replace("        freezeMs: 5000\n", "")
+            .replace("        cancelOrders: true\n", "")).accounts().get(0).protection().get(0);
+        assertEquals(new ReferenceData.Protection(7, new java.util.TreeSet<>(List.of(1, 2)), 1000, 20, 0, 0, 0, false,
+            32), defaults);
+        assertEquals(List.of(), parse(VALID).accounts().get(0).protection());
+    }
+
+    @Test
+    void marketMakerProtectionIsCheckedByTheEnginesRules()
+    {
+        assertProblem(PROTECTED.replace("group: 7", "group: 0"),
+            "test.yml:32: accounts[1].marketMakerProtection[1].group: 0 is out of range (1 to 65535)");
+        assertProblem(PROTECTED.replace("[RGX-USD, LMX-USD]", "[RGX-USD, BTC-USD]"),
+            "test.yml:33: accounts[1].marketMakerProtection[1].instruments[2]: unknown instrument");
+        assertProblem(PROTECTED.replace("[RGX-USD, LMX-USD]", "[RGX-USD, RGX-USD]"),
+            "test.yml:33: accounts[1].marketMakerProtection[1].instruments[2]: RGX-USD is listed twice");
+        assertProblem(PROTECTED.replace("[RGX-USD, LMX-USD]", "[]"),
+            "test.yml:33: accounts[1].marketMakerProtection[1].instruments: must be a list of 1 to 64 symbols");
+        assertProblem(PROTECTED.replace("        instruments: [RGX-USD, LMX-USD]\n", ""),
+            "test.yml:32: accounts[1].marketMakerProtection[1].instruments: missing (required)");
+        assertProblem(PROTECTED.replace("intervalMs: 1_000", "intervalMs: 0"),
+            "test.yml:34: accounts[1].marketMakerProtection[1].intervalMs: 0 is out of range (1 to 86400000)");
+        assertProblem(PROTECTED.replace("fillLimit: 20", "fillLimit: 10001"),
+            "test.yml:35: accounts[1].marketMakerProtection[1].fillLimit: 10001 is out of range (1 to 10000)");
+        assertProblem(PROTECTED.replace("        fillLimit: 20\n", ""),
+            "test.yml:32: accounts[1].marketMakerProtection[1].fillLimit: missing (required)");
+        assertProblem(PROTECTED.replace("notionalLimit: 25000.5", "notionalLimit: -1"),
+            "test.yml:37: accounts[1].marketMakerProtection[1].notionalLimit: -1 must be zero or more");
+        assertProblem(PROTECTED.replace("freezeMs: 5000", "freezeMs: 86400001"),
+            "test.yml:38: accounts[1].marketMakerProtection[1].freezeMs: 86400001 is out of range (0 to 86400000)");
+        assertProblem(PROTECTED.replace("cancelOrders: true", "cancelOrders: yes"),
+            "test.yml:39: accounts[1].marketMakerProtection[1].cancelOrders: must be true or false, not 'yes'");
+        assertProblem(PROTECTED.replace("freezeMs: 5000", "freezeSeconds: 5"),
+            "test.yml:38: accounts[1].marketMakerProtection[1].freezeSeconds: unknown key 'freezeSeconds'");
+
+        final String twoGroups = PROTECTED.replace("        cancelOrders: true\n", "        cancelOrders: true\n" +
+            "      - group: 8\n        instruments: [LMX-USD]\n        intervalMs: 1000\n        fillLimit: 5\n");
+        assertProblem(twoGroups,
+            "test.yml:41: accounts[1].marketMakerProtection[2].instruments: instrument 2 is in the account's group 7");
+        assertProblem(twoGroups.replace("group: 8", "group: 7"),
+            "test.yml:40: accounts[1].marketMakerProtection[2].group: group 7 is given twice for the account");
     }
 
     @Test

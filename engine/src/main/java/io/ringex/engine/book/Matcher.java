@@ -26,6 +26,11 @@ import io.ringex.protocol.FixedPoint;
  * for the whole order) is not traded: matching stops with {@link #INTERRUPTED} and the caller interrupts continuous
  * trading. What traded before stays.
  * <p>
+ * Market-maker protection: a trade may breach the limits of a quote's account, whose quotes the handler then cancels at
+ * once; when the incoming order is one of them it is marked ({@link Order#stopMatching}) and matching stops with
+ * {@link #STOPPED}. The next resting order is read afresh after every trade, so makers the handler cancelled are never
+ * met.
+ * <p>
  * Threading: single business-logic thread; stateless between calls.
  */
 public final class Matcher
@@ -36,6 +41,8 @@ public final class Matcher
     public static final int TAKER_SELF_TRADE_CANCELED = 1;
     /** The next trade would have been beyond the dynamic band: continuous trading is to be interrupted. */
     public static final int INTERRUPTED = 2;
+    /** Market-maker protection cancelled the incoming order (a quote's) at a trade: the caller cancels what is left. */
+    public static final int STOPPED = 3;
 
     private Matcher()
     {
@@ -110,6 +117,10 @@ public final class Matcher
             taker.fill(quantity, notional);
             book.lastTradePrice(price);
             handler.onTrade(book, taker, maker, price, quantity, notional);
+            if (taker.matchingStopped)
+            {
+                return STOPPED;
+            }
         }
         return DONE;
     }

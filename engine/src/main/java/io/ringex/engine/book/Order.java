@@ -85,6 +85,12 @@ public final class Order
     byte location;
     /** Position in the expiry heap of GTD orders, -1 if not there (derived, not part of the state). */
     int expiryIndex = -1;
+    /** A quote's order: the quote set it was last set in (1..65535); 0 for an order. */
+    int quoteSetId;
+    /** A quote's order: its instrument's quote, which points back at it (derived); null for an order. */
+    Quote quote;
+    /** Set when market-maker protection cancelled this order while it was matching as the incoming order. */
+    boolean matchingStopped;
 
     /** Exposure the risk state currently counts for this order (maintained by the processor). */
     long trackedLeaves;
@@ -137,6 +143,9 @@ public final class Order
         expireTimeNs = 0;
         location = AT_NONE;
         expiryIndex = -1;
+        quoteSetId = 0;
+        quote = null;
+        matchingStopped = false;
         trackedLeaves = 0;
         trackedReserve = 0;
         levelIndex = -1;
@@ -418,6 +427,55 @@ public final class Order
     public void expiryIndex(final int index)
     {
         expiryIndex = index;
+    }
+
+    /** @return true for one side of a market maker's quote (entered by a mass quote), false for an order. */
+    public boolean isQuote()
+    {
+        return quoteSetId != 0;
+    }
+
+    /** @return the quote set a quote's order was last set in (1..65535), 0 for an order. */
+    public int quoteSetId()
+    {
+        return quoteSetId;
+    }
+
+    /**
+     * @param quoteSetId the quote set of a quote's order from now on (1..65535).
+     */
+    public void quoteSetId(final int quoteSetId)
+    {
+        this.quoteSetId = quoteSetId;
+    }
+
+    /** @return the quote this order is a side of, or null for an order (or a quote's order not yet attached). */
+    public Quote quote()
+    {
+        return quote;
+    }
+
+    /**
+     * @param quote the quote this order is a side of, or null when it leaves it.
+     */
+    public void quote(final Quote quote)
+    {
+        this.quote = quote;
+    }
+
+    /** @return whether market-maker protection stopped this incoming order's matching. */
+    public boolean matchingStopped()
+    {
+        return matchingStopped;
+    }
+
+    /**
+     * Stop this order's matching after the current trade: the {@link Matcher} returns {@link Matcher#STOPPED} and
+     * the caller cancels what is left.
+     */
+    public void stopMatching()
+    {
+        matchingStopped = true;
     }
 
     /** @return the 20 bytes of the current client order id (do not keep). */

@@ -9,6 +9,7 @@ import io.aeron.cluster.service.Cluster;
  *   {@code NewLeadershipTermEvent} it has reached in the log, that term ({@link #leadingTerm()});</li>
  *   <li>the ingress, seeing a term to lead, first offers the term's {@code NewEpoch} command, then takes client
  *   commands stamped with that term; it stops at once when the member no longer leads;</li>
+ *   <li>the ingress says whether the member's client of the cluster holds a session ({@link #clientSession});</li>
  *   <li>the processor hands the node over to clients when it reaches the {@code NewEpoch} of the term this member
  *   leads ({@link #handedOff}), and back to the report window when another member's {@code NewEpoch} comes.</li>
  * </ul>
@@ -23,6 +24,7 @@ public final class Leadership
     private volatile long leadingTerm = NO_TERM;
     private volatile long handedOffTerm = NO_TERM;
     private volatile long epochStartSequence;
+    private volatile boolean clientSessionOpen;
 
     /**
      * @return the consensus module's role as the service last heard it, or null before the service started.
@@ -93,12 +95,25 @@ public final class Leadership
     }
 
     /**
-     * @return whether this member serves clients now: it leads the term its processor handed off at.
+     * The ingress's thread: whether the member's client of the cluster holds a session, through which alone it can
+     * append clients' commands to the log.
+     *
+     * @param open true while it does.
+     */
+    public void clientSession(final boolean open)
+    {
+        clientSessionOpen = open;
+    }
+
+    /**
+     * @return whether this member serves clients now: it leads the term its processor handed off at, and can append
+     * to the log. A leader that has lost its followers loses its client's session at once, while the service may hear
+     * of the consensus module's new role only later: clients are refused (no primary) from the first of the two.
      */
     public boolean isPrimary()
     {
         final long handedOff = handedOffTerm;
-        return handedOff != NO_TERM && handedOff == leadingTerm && role == Cluster.Role.LEADER;
+        return handedOff != NO_TERM && handedOff == leadingTerm && role == Cluster.Role.LEADER && clientSessionOpen;
     }
 
     /**

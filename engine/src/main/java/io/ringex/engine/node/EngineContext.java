@@ -277,10 +277,11 @@ public final class EngineContext
         /** Default input ring slots. */
         public static final int INPUT_RING_CAPACITY_DEFAULT = 16 * 1024;
 
-        @ConfigOption("input slot length, slot header included: a power of two >= 128; a command must fit a slot")
+        @ConfigOption("input slot length, slot header included: a power of two >= 512 (a mass quote of 10 entries " +
+            "must fit a slot)")
         public static final String INPUT_SLOT_LENGTH_PROP_NAME = "ringex.engine.input.slot.length";
-        /** Default input slot length. */
-        public static final int INPUT_SLOT_LENGTH_DEFAULT_BYTES = 256;
+        /** Default input slot length: the smallest that holds the largest command, a 10-entry mass quote. */
+        public static final int INPUT_SLOT_LENGTH_DEFAULT_BYTES = 512;
 
         @ConfigOption("output ring slots, a power of two; the same rule as the input ring")
         public static final String OUTPUT_RING_CAPACITY_PROP_NAME = "ringex.engine.output.ring.capacity";
@@ -698,8 +699,9 @@ public final class EngineContext
             inputRingCapacity, "must be a power of two");
         require(Integer.bitCount(outputRingCapacity) == 1, Configuration.OUTPUT_RING_CAPACITY_PROP_NAME,
             outputRingCapacity, "must be a power of two");
-        require(inputSlotLength >= 128 && Integer.bitCount(inputSlotLength) == 1,
-            Configuration.INPUT_SLOT_LENGTH_PROP_NAME, inputSlotLength, "must be a power of two >= 128");
+        require(inputSlotLength >= 512 && Integer.bitCount(inputSlotLength) == 1,
+            Configuration.INPUT_SLOT_LENGTH_PROP_NAME, inputSlotLength,
+            "must be a power of two >= 512 (a mass quote of 10 entries must fit a slot)");
         require(outputSlotLength >= 256 && Integer.bitCount(outputSlotLength) == 1,
             Configuration.OUTPUT_SLOT_LENGTH_PROP_NAME, outputSlotLength, "must be a power of two >= 256");
         require(snapshotEveryCommands > 0, Configuration.SNAPSHOT_EVERY_COMMANDS_PROP_NAME, snapshotEveryCommands,

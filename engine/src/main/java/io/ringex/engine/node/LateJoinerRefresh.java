@@ -5,12 +5,12 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 
 /**
- * Late joiners (a dashboard or gateway started after the engine) learn the venue from a slow, periodic refresh:
- * every instrument's definition and book, every account's risk, and the trading schedule. The book goes out as levels
- * (BookSnapshot) and order by order (BookOrders): the market-data publisher builds its copy of each book from the
- * latter, and mends it with them should it ever fall out of step. Output only: the state is not touched, and it runs
- * between batches on the processor's thread, the output ring's only producer. A node refreshes once it serves
- * clients: a single node from the start, a cluster member while it leads ({@link #enable()}).
+ * Late joiners (a dashboard or gateway started after the engine) learn the venue from a slow, periodic refresh: every
+ * instrument's definition and book, every account's risk and market-maker protection, and the trading schedule. The
+ * book goes out as levels (BookSnapshot) and order by order (BookOrders): the market-data publisher builds its copy of
+ * each book from the latter, and mends it with them should it ever fall out of step. Output only: the state is not
+ * touched, and it runs between batches on the processor's thread, the output ring's only producer. A node refreshes
+ * once it serves clients: a single node from the start, a cluster member while it leads ({@link #enable()}).
  * <p>
  * Thread safety: {@link #doWork()} on the processor's thread; {@link #enable()} and {@link #disable()} from any thread.
  */
@@ -82,6 +82,7 @@ final class LateJoinerRefresh implements Agent
         for (int i = 0, n = processor.state().accountCount(); i < n; i++)
         {
             processor.publishAccountRisk(processor.state().accountAt(i).accountId());
+            processor.publishMarketMakerProtection(processor.state().accountAt(i).accountId());
         }
         processor.publishTradingSchedule();
         output.publish();

@@ -41,6 +41,7 @@ final class LeaderIngress implements Agent, CommandSink
     private IngressAgent ingress;
     private long servingTerm = Leadership.NO_TERM;
     private long newEpochOfferedNs;
+    private boolean clientConnected;
 
     /**
      * @param client     the member's client of the cluster.
@@ -74,6 +75,12 @@ final class LeaderIngress implements Agent, CommandSink
     public int doWork()
     {
         int work = client.doWork();
+        final boolean connected = client.isConnected();
+        if (connected != clientConnected)
+        {
+            clientConnected = connected;
+            leadership.clientSession(connected);
+        }
         final long term = leadership.leadingTerm();
         if (term != servingTerm)
         {

@@ -83,7 +83,7 @@ final class OutboundStage implements SlotHandler
                 maxEventsPerMessage);
         }
         this.publication = publication;
-        this.templates = new boolean[128];
+        this.templates = new boolean[256];
         for (final int templateId : templateIds)
         {
             templates[templateId] = true;

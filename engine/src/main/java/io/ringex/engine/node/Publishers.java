@@ -11,13 +11,17 @@ import io.ringex.protocol.codecs.AccountDefinitionDecoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelAllAfterReportDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.GatewayBarrierReachedDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.LogonsUnlockedDecoder;
+import io.ringex.protocol.codecs.MarketMakerProtectionEventDecoder;
 import io.ringex.protocol.codecs.MassCancelReportDecoder;
+import io.ringex.protocol.codecs.MassQuoteAckDecoder;
 import io.ringex.protocol.codecs.OrderStatusReportDecoder;
+import io.ringex.protocol.codecs.QuoteCancelReportDecoder;
 import io.ringex.protocol.codecs.TradeBustedDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
 import io.ringex.protocol.codecs.TradingScheduleDefinitionDecoder;
@@ -69,7 +73,9 @@ final class Publishers
             UserDirectoryEndDecoder.TEMPLATE_ID, GatewayBarrierReachedDecoder.TEMPLATE_ID,
             OrderStatusReportDecoder.TEMPLATE_ID, MassCancelReportDecoder.TEMPLATE_ID,
             // for the gateways' drop-copy sessions, which receive every trade bust of their scope
-            TradeBustedDecoder.TEMPLATE_ID },
+            TradeBustedDecoder.TEMPLATE_ID,
+            MassQuoteAckDecoder.TEMPLATE_ID, QuoteCancelReportDecoder.TEMPLATE_ID,
+            MarketMakerProtectionEventDecoder.TEMPLATE_ID, CancelAllAfterReportDecoder.TEMPLATE_ID },
             Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped, ctx.outboundBatch());
         // The feed never waits for a subscriber; the recovery agent reads what it sends from a broadcast buffer and
         // answers snapshot and retransmission requests on a thread of its own (docs/protocol.md, "Market data").
@@ -97,7 +103,7 @@ final class Publishers
         final OutboundStage riskHandler = new OutboundStage(risk, new int[]{
             AccountRiskUpdateDecoder.TEMPLATE_ID, AccountDefinitionDecoder.TEMPLATE_ID,
             AdminResponseDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID, InstrumentDefinitionDecoder.TEMPLATE_ID,
-            TradingScheduleDefinitionDecoder.TEMPLATE_ID },
+            TradingScheduleDefinitionDecoder.TEMPLATE_ID, MarketMakerProtectionEventDecoder.TEMPLATE_ID },
             Long.MAX_VALUE, ctx.newIdleStrategy(), resources.dropped, ctx.outboundBatch());
         stage = resources.outputRing.stage("publishers",
             resources.trace.published(new FanOutHandler(egressHandler, marketDataHandler, riskHandler)))

@@ -7,23 +7,28 @@ import io.ringex.protocol.codecs.AddInstrumentDecoder;
 import io.ringex.protocol.codecs.AdjustBalanceDecoder;
 import io.ringex.protocol.codecs.AmendInstrumentDecoder;
 import io.ringex.protocol.codecs.BustTradeDecoder;
+import io.ringex.protocol.codecs.CancelAllAfterDecoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.DelistInstrumentDecoder;
 import io.ringex.protocol.codecs.EndOfDayDecoder;
 import io.ringex.protocol.codecs.GatewayBarrierDecoder;
 import io.ringex.protocol.codecs.KillSwitchDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.MassQuoteDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewEpochDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.OrderMassStatusRequestDecoder;
 import io.ringex.protocol.codecs.OrderStatusRequestDecoder;
+import io.ringex.protocol.codecs.QuoteCancelDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
+import io.ringex.protocol.codecs.ResetMarketMakerProtectionDecoder;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.SetAccountStatusDecoder;
 import io.ringex.protocol.codecs.SetDynamicBandDecoder;
 import io.ringex.protocol.codecs.SetLimitsDecoder;
+import io.ringex.protocol.codecs.SetMarketMakerProtectionDecoder;
 import io.ringex.protocol.codecs.SetTradingScheduleDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 import io.ringex.protocol.codecs.SetUserCredentialDecoder;
@@ -81,6 +86,12 @@ public final class BusinessLogicProcessor
     private final GatewayBarrierDecoder gatewayBarrier = new GatewayBarrierDecoder();
     private final OrderStatusRequestDecoder orderStatusRequest = new OrderStatusRequestDecoder();
     private final OrderMassStatusRequestDecoder orderMassStatusRequest = new OrderMassStatusRequestDecoder();
+    private final MassQuoteDecoder massQuote = new MassQuoteDecoder();
+    private final QuoteCancelDecoder quoteCancel = new QuoteCancelDecoder();
+    private final SetMarketMakerProtectionDecoder setProtection = new SetMarketMakerProtectionDecoder();
+    private final ResetMarketMakerProtectionDecoder resetProtection = new ResetMarketMakerProtectionDecoder();
+    private final CancelAllAfterDecoder cancelAllAfter = new CancelAllAfterDecoder();
+    private final SessionStatusDecoder sessionStatus = new SessionStatusDecoder();
 
     private final EngineState state;
     private final EventEncoder events;
@@ -94,6 +105,9 @@ public final class BusinessLogicProcessor
     private final UserCommands users;
     private final TradingSchedule schedule;
     private final OrderStatusQueries statusQueries;
+    private final MassQuotes massQuotes;
+    private final MarketMakerProtection protection;
+    private final SessionTimers timers;
     private final StateHash stateHash = new StateHash();
     private final SnapshotWriter snapshotWriter = new SnapshotWriter();
     private final ErrorHandler errorHandler;
@@ -136,6 +150,14 @@ public final class BusinessLogicProcessor
         state.addClocked(schedule);
         phases.schedule(schedule);
         this.statusQueries = new OrderStatusQueries(state, events);
+        this.protection = new MarketMakerProtection(state, events, lifecycle);
+        lifecycle.protection(protection);
+        state.protection = protection;
+        state.addClocked(protection);
+        this.timers = new SessionTimers(events, massCancels);
+        state.timers = timers;
+        state.addClocked(timers);
+        this.massQuotes = new MassQuotes(state, events, lifecycle, orderEntry, protection);
         this.errorHandler = errorHandler;
     }
 
@@ -285,8 +307,32 @@ public final class BusinessLogicProcessor
                 break;
 
             case SessionStatusDecoder.TEMPLATE_ID:
+                // the gateways' bookkeeping, and since version 3 a disconnected session's grace
+                timers.onSessionStatus(sessionStatus.wrap(buffer, offset, blockLength, version));
+                break;
+
             case TickDecoder.TEMPLATE_ID:
-                // SessionStatus is for the gateways' bookkeeping; a Tick only moved the clock (advanceClock).
+                // a Tick only moved the clock (advanceClock)
+                break;
+
+            case MassQuoteDecoder.TEMPLATE_ID:
+                massQuotes.onMassQuote(massQuote.wrap(buffer, offset, blockLength, version));
+                break;
+
+            case QuoteCancelDecoder.TEMPLATE_ID:
+                massQuotes.onQuoteCancel(quoteCancel.wrap(buffer, offset, blockLength, version));
+                break;
+
+            case SetMarketMakerProtectionDecoder.TEMPLATE_ID:
+                protection.onSet(setProtection.wrap(buffer, offset, blockLength, version));
+                break;
+
+            case ResetMarketMakerProtectionDecoder.TEMPLATE_ID:
+                protection.onReset(resetProtection.wrap(buffer, offset, blockLength, version));
+                break;
+
+            case CancelAllAfterDecoder.TEMPLATE_ID:
+                timers.onCancelAllAfter(cancelAllAfter.wrap(buffer, offset, blockLength, version));
                 break;
 
             case UnlockLogonsDecoder.TEMPLATE_ID:
@@ -465,6 +511,18 @@ public final class BusinessLogicProcessor
         }
         riskUpdates.refresh(account);
         return true;
+    }
+
+    /**
+     * Publish the market-maker protection of an account, each group's whole state (MarketMakerProtectionEvent
+     * STATE), for late joiners; changes no state.
+     *
+     * @param accountId account.
+     * @return groups published (0 if it has none).
+     */
+    public int publishMarketMakerProtection(final long accountId)
+    {
+        return protection.publish(accountId);
     }
 
     /** @return 64-bit hash of the whole state (see {@link StateHash}). */

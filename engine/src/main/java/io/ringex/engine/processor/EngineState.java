@@ -33,6 +33,12 @@ public final class EngineState
     final Users users = new Users();
     /** The trading day (set by the processor, which wires it to the events). */
     TradingSchedule schedule;
+    /** Market makers' quotes by account and instrument (derived from the quote orders). */
+    final Quotes quotes = new Quotes();
+    /** Market-maker protection (set by the processor, which wires it to the events and the order lifecycle). */
+    MarketMakerProtection protection;
+    /** The sessions' cancel-all-after and disconnect-grace timers (set by the processor). */
+    SessionTimers timers;
     /** The parts of the state that act on the ring's clock, in registration order (deterministic). */
     Clocked[] clocked = new Clocked[4];
     int clockedCount;

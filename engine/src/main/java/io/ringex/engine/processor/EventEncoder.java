@@ -11,6 +11,8 @@ import io.ringex.protocol.codecs.BestBidOfferEncoder;
 import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.BusinessRejectEncoder;
+import io.ringex.protocol.codecs.CancelAllAfterReportEncoder;
+import io.ringex.protocol.codecs.CancelAllAfterStatus;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.CancelRejectEncoder;
 import io.ringex.protocol.codecs.CancelRejectResponseTo;
@@ -20,11 +22,18 @@ import io.ringex.protocol.codecs.GatewayBarrierReachedEncoder;
 import io.ringex.protocol.codecs.LogonsUnlockedEncoder;
 import io.ringex.protocol.codecs.MassCancelReportEncoder;
 import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.MarketMakerProtectionEventEncoder;
+import io.ringex.protocol.codecs.MassQuoteAckEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.OrderAction;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.OrderStatusReportEncoder;
+import io.ringex.protocol.codecs.MmpEventType;
+import io.ringex.protocol.codecs.MmpLimit;
 import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.QuoteCancelReportEncoder;
+import io.ringex.protocol.codecs.QuoteEntryStatus;
+import io.ringex.protocol.codecs.QuoteStatus;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
@@ -77,6 +86,10 @@ public final class EventEncoder
     private final GatewayBarrierReachedEncoder barrierReached = new GatewayBarrierReachedEncoder();
     private final OrderStatusReportEncoder orderStatusReport = new OrderStatusReportEncoder();
     private final MassCancelReportEncoder massCancelReport = new MassCancelReportEncoder();
+    private final MassQuoteAckEncoder massQuoteAck = new MassQuoteAckEncoder();
+    private final QuoteCancelReportEncoder quoteCancelReport = new QuoteCancelReportEncoder();
+    private final MarketMakerProtectionEventEncoder mmpEvent = new MarketMakerProtectionEventEncoder();
+    private final CancelAllAfterReportEncoder cancelAllAfterReport = new CancelAllAfterReportEncoder();
 
     private OrderBook[] touchedBooks = new OrderBook[16];
     private int touchedCount;
@@ -649,7 +662,8 @@ public final class EventEncoder
             .fixCancelOnDisconnect(user.fixCancelOnDisconnect() ? BooleanType.TRUE : BooleanType.FALSE)
             .throttleMessagesPerSecond(user.throttleMessagesPerSecond())
             .commandSequence(sequence)
-            .role(user.role());
+            .role(user.role())
+            .cancelOnDisconnectGraceMs(user.cancelOnDisconnectGraceMs());
         final UserDefinitionEncoder.AccountsEncoder group = userDefinition.accountsCount(accounts.length);
         for (final long accountId : accounts)
         {
@@ -854,6 +868,214 @@ public final class EventEncoder
             .transactTimeNs(timestampNs)
             .commandSequence(sequence);
         sink.commit(HEADER + MassCancelReportEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * Answer a mass quote, entry by entry (after the events of its trades).
+     *
+     * @param sessionId     the session that sent it.
+     * @param accountId     its account.
+     * @param quoteId       20 bytes of its quote id.
+     * @param status        the whole message's verdict.
+     * @param reason        why the whole message was refused, else NONE.
+     * @param entryCount    entries answered (0 when the message was refused).
+     * @param entryIds      per entry: its quote entry id.
+     * @param setIds        per entry: its quote set id.
+     * @param instrumentIds per entry: its instrument.
+     * @param reasons       per entry: NONE (accepted) or why refused.
+     * @param bidOrderIds   per entry: the bid's order id now, or 0.
+     * @param offerOrderIds per entry: the offer's order id now, or 0.
+     */
+    void massQuoteAck(
+        final long sessionId,
+        final long accountId,
+        final byte[] quoteId,
+        final QuoteStatus status,
+        final RejectReason reason,
+        final int entryCount,
+        final long[] entryIds,
+        final int[] setIds,
+        final int[] instrumentIds,
+        final RejectReason[] reasons,
+        final long[] bidOrderIds,
+        final long[] offerOrderIds)
+    {
+        final int length = HEADER + MassQuoteAckEncoder.BLOCK_LENGTH +
+            MassQuoteAckEncoder.EntriesEncoder.sbeHeaderSize() +
+            entryCount * MassQuoteAckEncoder.EntriesEncoder.sbeBlockLength();
+        final int offset = sink.claim(length);
+        massQuoteAck.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .epoch(epoch)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .putQuoteId(quoteId, 0)
+            .quoteStatus(status)
+            .rejectReason(reason)
+            .transactTimeNs(timestampNs)
+            .commandSequence(sequence);
+        final MassQuoteAckEncoder.EntriesEncoder entries = massQuoteAck.entriesCount(entryCount);
+        for (int i = 0; i < entryCount; i++)
+        {
+            entries.next()
+                .quoteEntryId(entryIds[i])
+                .quoteSetId(setIds[i])
+                .instrumentId(instrumentIds[i])
+                .entryStatus(reasons[i] == RejectReason.NONE ? QuoteEntryStatus.ACCEPTED : QuoteEntryStatus.REJECTED)
+                .rejectReason(reasons[i])
+                .bidOrderId(bidOrderIds[i])
+                .offerOrderId(offerOrderIds[i]);
+        }
+        sink.commit(HEADER + massQuoteAck.encodedLength());
+    }
+
+    /**
+     * Answer a quote cancel.
+     *
+     * @param sessionId     the session that sent it.
+     * @param accountId     its account.
+     * @param quoteId       20 bytes of its id.
+     * @param scope         its scope's raw value.
+     * @param instrumentId  its instrument.
+     * @param setId         its quote set.
+     * @param reason        NONE, or why nothing was done.
+     * @param sidesCanceled quote orders withdrawn.
+     */
+    void quoteCancelReport(
+        final long sessionId,
+        final long accountId,
+        final byte[] quoteId,
+        final short scope,
+        final int instrumentId,
+        final int setId,
+        final RejectReason reason,
+        final int sidesCanceled)
+    {
+        final int offset = sink.claim(HEADER + QuoteCancelReportEncoder.BLOCK_LENGTH);
+        quoteCancelReport.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .epoch(epoch)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .putQuoteId(quoteId, 0)
+            .scope(io.ringex.protocol.codecs.QuoteCancelScope.get(
+                scope >= 1 && scope <= 3 ? scope : io.ringex.protocol.codecs.QuoteCancelScope.NULL_VAL.value()))
+            .instrumentId(instrumentId)
+            .quoteSetId(setId)
+            .rejectReason(reason)
+            .sidesCanceled(sidesCanceled)
+            .transactTimeNs(timestampNs)
+            .commandSequence(sequence);
+        sink.commit(HEADER + QuoteCancelReportEncoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * An account's market-maker protection in one group, whole, after something happened to it.
+     *
+     * @param sessionId      the session told, or 0.
+     * @param accountId      the account.
+     * @param groupId        the group.
+     * @param type           what happened.
+     * @param limit          the limit a breach reached, else NONE.
+     * @param intervalNs     the group's interval.
+     * @param quantityLimit  its quantity limit (0: none).
+     * @param notionalLimit  its notional limit (0: none).
+     * @param fillLimit      its fill limit.
+     * @param freezeNs       its freeze (0: until reset).
+     * @param cancelOrders   whether a breach cancels its orders too.
+     * @param quantity       quantity traded in the interval.
+     * @param notional       notional traded in the interval.
+     * @param fills          fills in the interval.
+     * @param frozen         whether new quotes are refused.
+     * @param frozenUntilNs  when the freeze ends (0: until reset).
+     * @param quotesCanceled quote orders a breach cancelled.
+     * @param ordersCanceled other orders a breach cancelled.
+     * @param instruments    the group's instruments.
+     */
+    void marketMakerProtection(
+        final long sessionId,
+        final long accountId,
+        final int groupId,
+        final MmpEventType type,
+        final MmpLimit limit,
+        final long intervalNs,
+        final long quantityLimit,
+        final long notionalLimit,
+        final int fillLimit,
+        final long freezeNs,
+        final boolean cancelOrders,
+        final long quantity,
+        final long notional,
+        final int fills,
+        final boolean frozen,
+        final long frozenUntilNs,
+        final int quotesCanceled,
+        final int ordersCanceled,
+        final int[] instruments)
+    {
+        final int length = HEADER + MarketMakerProtectionEventEncoder.BLOCK_LENGTH +
+            MarketMakerProtectionEventEncoder.InstrumentsEncoder.sbeHeaderSize() +
+            instruments.length * MarketMakerProtectionEventEncoder.InstrumentsEncoder.sbeBlockLength();
+        final int offset = sink.claim(length);
+        mmpEvent.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .epoch(epoch)
+            .sessionId(sessionId)
+            .accountId(accountId)
+            .mmpGroupId(groupId)
+            .eventType(type)
+            .limitReached(limit)
+            .intervalNs(intervalNs)
+            .quantityLimit(quantityLimit)
+            .notionalLimit(notionalLimit)
+            .fillLimit(fillLimit)
+            .freezeNs(freezeNs)
+            .cancelOrders(cancelOrders ? BooleanType.TRUE : BooleanType.FALSE)
+            .quantityTraded(quantity)
+            .notionalTraded(notional)
+            .fills(fills)
+            .frozen(frozen ? BooleanType.TRUE : BooleanType.FALSE)
+            .frozenUntilNs(frozenUntilNs)
+            .quotesCanceled(quotesCanceled)
+            .ordersCanceled(ordersCanceled)
+            .transactTimeNs(timestampNs)
+            .commandSequence(sequence);
+        final MarketMakerProtectionEventEncoder.InstrumentsEncoder group =
+            mmpEvent.instrumentsCount(instruments.length);
+        for (final int instrumentId : instruments)
+        {
+            group.next().instrumentId(instrumentId);
+        }
+        sink.commit(HEADER + mmpEvent.encodedLength());
+    }
+
+    /**
+     * A session's cancel-all-after timer: armed, disarmed, refused, or triggered (after its cancels).
+     *
+     * @param sessionId      the session.
+     * @param status         what happened.
+     * @param reason         REJECTED: why; else NONE.
+     * @param timeoutMs      the timeout.
+     * @param deadlineNs     when it fires (ARMED) or was due (TRIGGERED); 0 if none.
+     * @param ordersCanceled TRIGGERED: orders cancelled.
+     */
+    void cancelAllAfterReport(
+        final long sessionId,
+        final CancelAllAfterStatus status,
+        final RejectReason reason,
+        final long timeoutMs,
+        final long deadlineNs,
+        final int ordersCanceled)
+    {
+        final int offset = sink.claim(HEADER + CancelAllAfterReportEncoder.BLOCK_LENGTH);
+        cancelAllAfterReport.wrapAndApplyHeader(sink.buffer(), offset, header)
+            .epoch(epoch)
+            .sessionId(sessionId)
+            .status(status)
+            .rejectReason(reason)
+            .timeoutMs(timeoutMs)
+            .deadlineNs(deadlineNs)
+            .ordersCanceled(ordersCanceled)
+            .transactTimeNs(timestampNs)
+            .commandSequence(sequence);
+        sink.commit(HEADER + CancelAllAfterReportEncoder.BLOCK_LENGTH);
     }
 
     static TimeInForce timeInForce(final byte raw)

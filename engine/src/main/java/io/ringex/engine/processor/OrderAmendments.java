@@ -23,13 +23,13 @@ import io.ringex.protocol.codecs.ReplaceOrderDecoder;
  * another account: NOT_AUTHORISED.
  * <p>
  * Replace: a quantity decrease at the same price keeps time priority; a price change or a quantity increase loses it
- * (the order is taken out and re-entered, and may trade if it now crosses; in a call phase it rests). A new quantity
- * at or below the filled quantity cancels the remainder (CancelReason REPLACE_BELOW_FILLED). A pending stop may change
- * its quantity, its limit price (stop-limit) and its stop price (0 keeps it; a new one is checked as at entry); it
- * keeps its place at its stop price unless the stop price changes or the quantity goes up. A market order waiting for
- * an uncrossing cannot be replaced (INVALID_ORDER_TYPE). An iceberg replaced down in place gives up hidden quantity
- * first. Replaces are refused while the instrument is halted or closed or a kill switch is on; cancels are always
- * allowed.
+ * (the order is taken out and re-entered, and may trade if it now crosses; in a call phase it rests). A new quantity at
+ * or below the filled quantity cancels the remainder (CancelReason REPLACE_BELOW_FILLED). A pending stop may change its
+ * quantity, its limit price (stop-limit) and its stop price (0 keeps it; a new one is checked as at entry); it keeps
+ * its place at its stop price unless the stop price changes or the quantity goes up. A market order waiting for an
+ * uncrossing cannot be replaced (INVALID_ORDER_TYPE), nor can a quote's order (a mass quote amends it). An iceberg
+ * replaced down in place gives up hidden quantity first. Replaces are refused while the instrument is halted or closed
+ * or a kill switch is on; cancels are always allowed.
  * <p>
  * Threading: single business-logic thread.
  */
@@ -227,7 +227,7 @@ public final class OrderAmendments
         {
             return reason;
         }
-        if (order.location() == Order.AT_AUCTION_MARKET)
+        if (order.location() == Order.AT_AUCTION_MARKET || order.isQuote())
         {
             return RejectReason.INVALID_ORDER_TYPE;
         }

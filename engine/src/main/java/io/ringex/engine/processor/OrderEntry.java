@@ -233,6 +233,13 @@ public final class OrderEntry
                 order.clientOrderId(), origClientOrderId);
             return;
         }
+        if (outcome == Matcher.STOPPED)
+        {
+            // a quote's order whose fill breached its account's market-maker protection: the rest is cancelled
+            lifecycle.end(book, order, ExecType.CANCELED, CancelReason.MARKET_MAKER_PROTECTION, RejectReason.NONE,
+                order.clientOrderId(), origClientOrderId);
+            return;
+        }
         if (order.leavesQuantity() == 0)
         {
             lifecycle.track(book, account, order);

@@ -27,6 +27,9 @@ import java.nio.ByteOrder;
  * chain walk compares a long before it compares bytes. A client who crafts ids to share a bucket only lengthens
  * chains of its own open orders, which its account's max open orders bounds.
  * <p>
+ * A quote's orders ({@link Order#isQuote()}) are indexed by order id only: a mass quote addresses them by instrument,
+ * and their client order id (the quote id of the mass quote that last set them) is shared by both sides.
+ * <p>
  * Threading: single business-logic thread.
  */
 public final class OrderIndex
@@ -138,7 +141,10 @@ public final class OrderIndex
         final int idBucket = bucket(order.orderId());
         order.orderIdNext = byId[idBucket];
         byId[idBucket] = order;
-        addClientKey(order);
+        if (!order.isQuote())
+        {
+            addClientKey(order);
+        }
         order.venuePrev = last;
         order.venueNext = null;
         if (last == null)
@@ -198,7 +204,10 @@ public final class OrderIndex
     public void remove(final Order order)
     {
         removeById(order);
-        removeClientKey(order);
+        if (!order.isQuote())
+        {
+            removeClientKey(order);
+        }
         if (order.venuePrev == null)
         {
             first = order.venueNext;

@@ -23,7 +23,10 @@ import io.ringex.protocol.codecs.RejectReason;
  * anywhere: in the book, as a pending or triggered stop, or queued for an uncrossing.
  * <p>
  * Event order for a trade: execution report of the incoming order, execution report of the resting order, the
- * Trade, then the resting level's new total. Every trade queues the stops it reaches ({@link TriggeredStops}).
+ * Trade, then the resting level's new total. Every trade queues the stops it reaches ({@link TriggeredStops}). A
+ * fill of a quote's order then counts towards its account's market-maker protection, which may cancel the account's
+ * quotes at once ({@link MarketMakerProtection}); an uncrossing's fills count as they happen and a breach acts when the
+ * uncrossing is done.
  * <p>
  * Threading: single business-logic thread.
  */
@@ -32,6 +35,7 @@ public final class OrderLifecycle implements MatchHandler
     private final EngineState state;
     private final EventEncoder events;
     private final RiskUpdates riskUpdates;
+    private MarketMakerProtection protection;
 
     /**
      * @param state       engine state.
@@ -43,6 +47,14 @@ public final class OrderLifecycle implements MatchHandler
         this.state = state;
         this.events = events;
         this.riskUpdates = riskUpdates;
+    }
+
+    /**
+     * @param protection told of every fill of a quote's order (set once, while the processor is built).
+     */
+    void protection(final MarketMakerProtection protection)
+    {
+        this.protection = protection;
     }
 
     /**
@@ -60,6 +72,36 @@ public final class OrderLifecycle implements MatchHandler
         events.executionReport(order, book.instrument().priceScale(), order.orderId(), order.clientOrderId(),
             EventEncoder.NO_CLIENT_ORDER_ID, ExecType.NEW, OrderStatus.NEW, 0, 0, 0, RejectReason.NONE,
             CancelReason.NONE, false);
+    }
+
+    /**
+     * Index a new quote order without a report: the mass quote's acknowledgement tells its owner.
+     *
+     * @param book    its book.
+     * @param account its account.
+     * @param order   the order, with its id and quote set id assigned.
+     */
+    void acceptQuote(final OrderBook book, final Account account, final Order order)
+    {
+        state.orders.add(order);
+        account.linkOrder(order);
+        order.exposure = account.positionFor(order.instrumentId(), book.instrument().priceScale(), book.markIndex());
+    }
+
+    /**
+     * Take a quote order out of the book and end it without a report (a mass quote pulled or replaced it, or a quote
+     * cancel asked for it: their answers tell the owner); the level's change is published.
+     *
+     * @param book  its book.
+     * @param order an open quote order.
+     */
+    void withdraw(final OrderBook book, final Order order)
+    {
+        takeOut(book, order);
+        final Account account = state.account(order.accountId());
+        order.location(Order.AT_NONE);
+        track(book, account, order);
+        release(account, order);
     }
 
     /**
@@ -226,6 +268,10 @@ public final class OrderLifecycle implements MatchHandler
         {
             state.expiries.remove(order);
         }
+        if (null != order.quote())
+        {
+            order.quote().detach(order);
+        }
         account.unlinkOrder(order);
         state.orders.remove(order);
         state.pool.release(order);
@@ -242,6 +288,9 @@ public final class OrderLifecycle implements MatchHandler
     {
         final long tradeId = ++state.lastTradeId;
         final int priceScale = book.instrument().priceScale();
+        final boolean makerQuote = maker.isQuote();
+        final long makerAccountId = maker.accountId();
+        final long makerSessionId = maker.sessionId();
         final Account takerAccount = state.account(taker.accountId());
         final Account makerAccount = state.account(maker.accountId());
         final Account buyer = taker.isBuy() ? takerAccount : makerAccount;
@@ -271,6 +320,16 @@ public final class OrderLifecycle implements MatchHandler
             release(makerAccount, maker);
         }
         state.triggered.onTrade(book, price);
+        if (makerQuote)
+        {
+            protection.onQuoteFill(makerAccountId, book.instrument().instrumentId(), makerSessionId, quantity,
+                notional, taker, false);
+        }
+        if (taker.isQuote())
+        {
+            protection.onQuoteFill(taker.accountId(), book.instrument().instrumentId(), taker.sessionId(), quantity,
+                notional, taker, false);
+        }
     }
 
     /**
@@ -324,6 +383,16 @@ public final class OrderLifecycle implements MatchHandler
         final int priceScale = book.instrument().priceScale();
         final Account buyer = state.account(buy.accountId());
         final Account seller = state.account(sell.accountId());
+        if (buy.isQuote())
+        {
+            protection.onQuoteFill(buy.accountId(), buy.instrumentId(), buy.sessionId(), quantity, notional, null,
+                true);
+        }
+        if (sell.isQuote())
+        {
+            protection.onQuoteFill(sell.accountId(), sell.instrumentId(), sell.sessionId(), quantity, notional, null,
+                true);
+        }
         settle(book, buyer, buy, seller, sell, quantity, notional);
         track(book, buyer, buy);
         track(book, seller, sell);
@@ -386,6 +455,14 @@ public final class OrderLifecycle implements MatchHandler
     {
         Settlement.settle(buyer, position(book, buyer, buy), seller, position(book, seller, sell), quantity,
             notional);
+    }
+
+    /**
+     * An uncrossing is done: market-maker protection acts on the breaches its fills reached.
+     */
+    void afterUncrossing()
+    {
+        protection.afterUncrossing();
     }
 
     /** {@inheritDoc} */

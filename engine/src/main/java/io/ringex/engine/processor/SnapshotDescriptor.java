@@ -35,6 +35,7 @@ package io.ringex.engine.processor;
  *     byte orderType, byte timeInForce, byte postOnly, byte selfTradePrevention, byte location, byte[2] padding,
  *     long price, long quantity, long filledQuantity, long cumulativeNotional, long priority, long trackedLeaves,
  *     long trackedReserve, long stopPrice, long displayQuantity, long peakLeaves, long expireTimeNs
+ *     (the two bytes after location: short quoteSetId, 0 for an order, the quote set of a quote's order)
  *
  *   Statistics ({@link VenueStatistics}): long ordersAccepted, long trades, long rejects, int reasonCount, then per
  *     reason with a non-zero count (ascending value): int reason value, long count
@@ -47,6 +48,16 @@ package io.ringex.engine.processor;
  *   Trading schedule ({@link TradingSchedule}): int tradingDays (0: none, and nothing follows), int preOpenMinute,
  *     int openMinute, int closeMinute, int endOfDayMinute, text timeZone, int holidayCount, int[holidayCount] epoch
  *     days (ascending), long the time it last acted at, int heldCount, int[heldCount] instruments it holds (ascending)
+ *
+ *   Market makers (only when any of it is set; a reader finds it by the bytes left): int 'RXMM',
+ *     int graceCount, per user with a cancel-on-disconnect grace (creation order): text username, int graceMs;
+ *     int timerCount, per armed session timer in firing order: long sessionId, int kind (1 cancel-all-after,
+ *     2 disconnect grace), long deadlineNs, long timeoutMs;
+ *     int groupCount, per market-maker protection group (accounts in the order first protected, groups by id):
+ *     long accountId, int groupId, long intervalNs, long quantityLimit, long notionalLimit, int fillLimit,
+ *     long freezeNs, int cancelOrders, int instrumentCount, int[instrumentCount] instruments (ascending), int frozen,
+ *     long frozenUntilNs, long breach sessionId, int fillCount, per fill in the window (oldest first): long timeNs,
+ *     long quantity, long notional
  * </pre>
  * An open order waits where its location says ({@code Order.AT_BOOK}: the price levels, {@code AT_STOPS}: the pending
  * stops, {@code AT_AUCTION_MARKET}: the market orders queued for an uncrossing; never {@code AT_TRIGGERED}, which
@@ -61,7 +72,11 @@ package io.ringex.engine.processor;
  * snapshot store names its version) and recovers from the journal, which holds every command; its next snapshot is
  * version 4.
  * <p>
- * Version 6 (issue 21) added the user's role to version 5; an older snapshot is refused the same way.
+ * Version 6 (issue 21) added the user's role to version 5; an older snapshot is refused the same way. Schema version
+ * 3's market makers added to version 6 without a new number: the quote set id in two bytes that were padding (0, as
+ * before, for every order) and the market makers' section at the end, absent when unused; so a venue that uses none of
+ * it writes the bytes, and has the state hash, it had, and version 6 snapshots of earlier builds load unchanged. An
+ * earlier build refuses a snapshot with the section (its length does not match) and recovers from the journal.
  * <p>
  * Threading: constants only.
  */
@@ -71,6 +86,8 @@ public final class SnapshotDescriptor
     public static final int MAGIC = 0x4E535852;
     /** Format version; bump on any layout change. */
     public static final int VERSION = 6;
+    /** 'RXMM': starts the market makers' section, present only when the state has any of it. */
+    public static final int MARKET_MAKERS_MAGIC = 0x4D4D5852;
 
     /** Offset of the magic. */
     public static final int MAGIC_OFFSET = 0;

@@ -87,11 +87,23 @@ public final class SnapshotReader
             final Account account = state.account(order.accountId());
             account.linkOrder(order);
             order.exposure = account.position(order.instrumentId());
+            if (order.isQuote())
+            {
+                state.quotes.attach(order);
+            }
             resting.add(order);
         }
         readStatistics(state.statistics);
         readUsers(state.users);
         readSchedule(state.schedule);
+        if (position < offset + length)
+        {
+            readMarketMakers(state);
+        }
+        if (null != state.protection)
+        {
+            state.protection.restored();
+        }
         if (position != offset + length)
         {
             throw new IllegalStateException("snapshot body length mismatch");
@@ -175,6 +187,78 @@ public final class SnapshotReader
             user.accounts = accounts;
             user.fixSenderCompId = getString();
             user.credentialHash = getString();
+        }
+    }
+
+    private void readMarketMakers(final EngineState state)
+    {
+        if (getInt() != MARKET_MAKERS_MAGIC)
+        {
+            throw new IllegalStateException("snapshot has bytes after the schedule that are not the market makers'");
+        }
+        final int graces = getInt();
+        for (int i = 0; i < graces; i++)
+        {
+            final String username = getString();
+            final Users.User user = state.users.user(username);
+            final int graceMs = getInt();
+            if (null == user || graceMs < 0 || graceMs > SessionTimers.MAX_GRACE_MS)
+            {
+                throw new IllegalStateException("snapshot grace " + graceMs + " of user " + username);
+            }
+            user.cancelOnDisconnectGraceMs = graceMs;
+        }
+        final int timers = getInt();
+        for (int i = 0; i < timers; i++)
+        {
+            final long sessionId = getLong();
+            final int kind = getInt();
+            final long deadlineNs = getLong();
+            final long timeoutMs = getLong();
+            if (kind != SessionTimers.CANCEL_ALL_AFTER && kind != SessionTimers.DISCONNECT)
+            {
+                throw new IllegalStateException("snapshot session timer of kind " + kind);
+            }
+            state.timers.arm(sessionId, kind, deadlineNs, timeoutMs);
+        }
+        final int groups = getInt();
+        for (int i = 0; i < groups; i++)
+        {
+            final long accountId = getLong();
+            final int groupId = getInt();
+            if (null == state.account(accountId))
+            {
+                throw new IllegalStateException("snapshot protection of unknown account " + accountId);
+            }
+            final MarketMakerProtection.Group group = state.protection.restore(accountId, groupId);
+            group.intervalNs = getLong();
+            group.quantityLimit = getLong();
+            group.notionalLimit = getLong();
+            group.fillLimit = getInt();
+            group.freezeNs = getLong();
+            group.cancelOrders = getInt() == 1;
+            final int instruments = getInt();
+            if (instruments < 1 || instruments > MarketMakerProtection.MAX_INSTRUMENTS)
+            {
+                throw new IllegalStateException("snapshot protection group of " + instruments + " instruments");
+            }
+            group.instruments = new int[instruments];
+            for (int n = 0; n < instruments; n++)
+            {
+                group.instruments[n] = getInt();
+            }
+            group.frozen = getInt() == 1;
+            group.frozenUntilNs = getLong();
+            group.sessionId = getLong();
+            final int fills = getInt();
+            if (fills < 0 || fills > MarketMakerProtection.MAX_FILL_LIMIT)
+            {
+                throw new IllegalStateException("snapshot protection window of " + fills + " fills");
+            }
+            for (int n = 0; n < fills; n++)
+            {
+                group.window.add(getLong(), getLong(), getLong());
+            }
         }
     }
 
@@ -306,6 +390,7 @@ public final class SnapshotReader
         final boolean postOnly = buffer.getByte(position++) == 1;
         final byte stp = buffer.getByte(position++);
         final byte location = buffer.getByte(position++);
+        final int quoteSetId = buffer.getShort(position, ORDER) & 0xFFFF;
         position += 2;
         final long price = getLong();
         final long quantity = getLong();
@@ -323,6 +408,7 @@ public final class SnapshotReader
         order.terms(stopPrice, display, expireTimeNs);
         order.restorePeak(peak);
         order.location(location);
+        order.quoteSetId(quoteSetId);
         return order;
     }
 

@@ -53,6 +53,7 @@ public final class SnapshotWriter
         writeStatistics(state.statistics);
         writeUsers(state.users);
         writeSchedule(state.schedule);
+        writeMarketMakers(state);
         final int length = position - offset;
         out.putInt(offset + MAGIC_OFFSET, MAGIC, ORDER);
         out.putInt(offset + VERSION_OFFSET, VERSION, ORDER);
@@ -135,8 +136,8 @@ public final class SnapshotWriter
         buffer.putByte(position++, (byte)(order.postOnly() ? 1 : 0));
         buffer.putByte(position++, order.selfTradePrevention());
         buffer.putByte(position++, order.location());
-        buffer.putByte(position++, (byte)0);
-        buffer.putByte(position++, (byte)0);
+        buffer.putShort(position, (short)order.quoteSetId(), ORDER);
+        position += 2;
         putLong(order.price());
         putLong(order.quantity());
         putLong(order.filledQuantity());
@@ -217,6 +218,81 @@ public final class SnapshotWriter
         for (final int id : held)
         {
             putInt(id);
+        }
+    }
+
+    /**
+     * The market makers' section (schema version 3 state), written only when there is any: a state without it is
+     * byte for byte what the format wrote before, so its hash is unchanged.
+     */
+    private void writeMarketMakers(final EngineState state)
+    {
+        int graces = 0;
+        for (final Users.User user : state.users.all())
+        {
+            graces += user.cancelOnDisconnectGraceMs() != 0 ? 1 : 0;
+        }
+        final java.util.ArrayList<SessionTimers.Timer> timers = null == state.timers ?
+            new java.util.ArrayList<>() : state.timers.armed();
+        final java.util.ArrayList<MarketMakerProtection.Protected> protectedAccounts = null == state.protection ?
+            new java.util.ArrayList<>() : state.protection.accounts();
+        int groups = 0;
+        for (final MarketMakerProtection.Protected account : protectedAccounts)
+        {
+            groups += account.groups.size();
+        }
+        if (graces == 0 && timers.isEmpty() && groups == 0)
+        {
+            return;
+        }
+        putInt(MARKET_MAKERS_MAGIC);
+        putInt(graces);
+        for (final Users.User user : state.users.all())
+        {
+            if (user.cancelOnDisconnectGraceMs() != 0)
+            {
+                putString(user.username());
+                putInt(user.cancelOnDisconnectGraceMs());
+            }
+        }
+        putInt(timers.size());
+        for (final SessionTimers.Timer timer : timers)
+        {
+            putLong(timer.sessionId);
+            putInt(timer.kind);
+            putLong(timer.deadlineNs);
+            putLong(timer.timeoutMs);
+        }
+        putInt(groups);
+        for (final MarketMakerProtection.Protected account : protectedAccounts)
+        {
+            for (final MarketMakerProtection.Group group : account.groups)
+            {
+                putLong(group.accountId);
+                putInt(group.groupId);
+                putLong(group.intervalNs);
+                putLong(group.quantityLimit);
+                putLong(group.notionalLimit);
+                putInt(group.fillLimit);
+                putLong(group.freezeNs);
+                putInt(group.cancelOrders ? 1 : 0);
+                putInt(group.instruments.length);
+                for (final int instrumentId : group.instruments)
+                {
+                    putInt(instrumentId);
+                }
+                putInt(group.frozen ? 1 : 0);
+                putLong(group.frozenUntilNs);
+                putLong(group.sessionId);
+                final FillWindow window = group.window;
+                putInt(window.fills());
+                for (int i = 0, n = window.fills(); i < n; i++)
+                {
+                    putLong(window.timeAt(i));
+                    putLong(window.quantityAt(i));
+                    putLong(window.notionalAt(i));
+                }
+            }
         }
     }
 

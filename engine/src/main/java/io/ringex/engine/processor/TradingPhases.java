@@ -214,6 +214,7 @@ public final class TradingPhases
             (from == Instrument.STATUS_CLOSING_AUCTION && to == Instrument.STATUS_CLOSED)))
         {
             uncross(book);
+            lifecycle.afterUncrossing();
         }
         instrument.status(to);
         final long now = events.timestampNs();

@@ -15,7 +15,8 @@ import io.ringex.protocol.codecs.UserRole;
  * Rules: a user name is 1 to {@value Users#MAX_USERNAME} printable ASCII characters without spaces; a user trades 1 to
  * {@value Users#MAX_ACCOUNTS} existing accounts (UNKNOWN_ACCOUNT otherwise), no account twice; a FIX SenderCompID
  * (0 to {@value Users#MAX_COMP_ID} printable characters, empty for no FIX access) belongs to one user (DUPLICATE_ID);
- * the throttle is 0 (the gateway's default) to 1,000,000 messages a second; the role is TRADER, DROP_COPY (its sessions
+ * the throttle is 0 (the gateway's default) to 1,000,000 messages a second; the cancel-on-disconnect grace (schema
+ * version 3; 0 before) is 0 to {@value SessionTimers#MAX_GRACE_MS} ms; the role is TRADER, DROP_COPY (its sessions
  * receive a copy of every execution report of its accounts and may send no orders: it needs at least one account,
  * like any user) or CLEARING (a copy of the venue's reports; its accounts are kept but do not narrow what it sees);
  * the credential is a PBKDF2 hash
@@ -47,6 +48,8 @@ final class UserCommands
         final short cancelOnDisconnect = decoder.fixCancelOnDisconnectRaw();
         final int throttle = decoder.throttleMessagesPerSecond();
         final short role = decoder.roleRaw();
+        final int graceRaw = decoder.cancelOnDisconnectGraceMs();
+        final int graceMs = graceRaw == UpsertUserDecoder.cancelOnDisconnectGraceMsNullValue() ? 0 : graceRaw;
         final UpsertUserDecoder.AccountsDecoder group = decoder.accounts();
         final int accountCount = group.count();
         final long[] accounts = new long[Math.min(accountCount, Users.MAX_ACCOUNTS + 1)];
@@ -67,6 +70,7 @@ final class UserCommands
         RejectReason refusal = RejectReason.NONE;
         if (!Text.isToken(username, Users.MAX_USERNAME) || enabled > 1 || cancelOnDisconnect > 1 ||
             throttle < 0 || throttle > MAX_THROTTLE || role > UserRole.CLEARING.value() ||
+            graceMs < 0 || graceMs > SessionTimers.MAX_GRACE_MS ||
             accountCount < 1 || accountCount > Users.MAX_ACCOUNTS ||
             !(compId.isEmpty() || Text.isToken(compId, Users.MAX_COMP_ID)) || !Text.isAudited(operator, reason))
         {
@@ -109,6 +113,7 @@ final class UserCommands
         user.fixCancelOnDisconnect = cancelOnDisconnect == 1;
         user.throttleMessagesPerSecond = throttle;
         user.role = UserRole.get(role);
+        user.cancelOnDisconnectGraceMs = graceMs;
         user.accounts = accounts;
         user.fixSenderCompId = compId;
         events.adminResponse(requestId, UpsertUserDecoder.TEMPLATE_ID, RejectReason.NONE);

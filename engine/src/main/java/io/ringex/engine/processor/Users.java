@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * The venue's users, as engine state: who may log on to a gateway (the credential hash), which accounts each may
  * trade (or, for a drop-copy role, see), its role, its FIX SenderCompID, whether its FIX sessions cancel on
- * disconnect, its throttle, and whether it is enabled.
+ * disconnect and with what grace, its throttle, and whether it is enabled.
  * Gateways learn the users from the engine's events, so every gateway and every cluster member agree; the journal holds
  * every change with the operator who made it. Kept in creation order for deterministic walks (snapshot, hash,
  * directory answers).
@@ -35,6 +35,7 @@ public final class Users
         boolean fixCancelOnDisconnect;
         int throttleMessagesPerSecond;
         UserRole role = UserRole.TRADER;
+        int cancelOnDisconnectGraceMs;
         long[] accounts;
         String fixSenderCompId;
         String credentialHash;
@@ -72,6 +73,15 @@ public final class Users
         public UserRole role()
         {
             return role;
+        }
+
+        /**
+         * @return how long a session of this user that asked for cancel-on-disconnect keeps its orders after it goes
+         * away, waiting for it to log on again, in ms (0: cancelled at once).
+         */
+        public int cancelOnDisconnectGraceMs()
+        {
+            return cancelOnDisconnectGraceMs;
         }
 
         /** @return the accounts it may trade, the default first (do not modify). */

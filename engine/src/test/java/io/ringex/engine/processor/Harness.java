@@ -10,6 +10,15 @@ import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelAllAfterReportDecoder;
+import io.ringex.protocol.codecs.CancelAllAfterStatus;
+import io.ringex.protocol.codecs.MarketMakerProtectionEventDecoder;
+import io.ringex.protocol.codecs.MassQuoteAckDecoder;
+import io.ringex.protocol.codecs.MmpEventType;
+import io.ringex.protocol.codecs.MmpLimit;
+import io.ringex.protocol.codecs.QuoteCancelReportDecoder;
+import io.ringex.protocol.codecs.QuoteEntryStatus;
+import io.ringex.protocol.codecs.QuoteStatus;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecType;
@@ -238,6 +247,43 @@ final class Harness
                 final LogonsUnlockedDecoder d = new LogonsUnlockedDecoder().wrap(sink.events(), o, bl, v);
                 return new Unlocked(d.commandSequence(), d.username(), d.address());
             }
+            case MassQuoteAckDecoder.TEMPLATE_ID:
+            {
+                final MassQuoteAckDecoder d = new MassQuoteAckDecoder().wrap(sink.events(), o, bl, v);
+                final QuoteAck ack = new QuoteAck(d.sessionId(), d.accountId(), d.quoteId(), d.quoteStatus(),
+                    d.rejectReason(), d.commandSequence(), new ArrayList<>());
+                for (final MassQuoteAckDecoder.EntriesDecoder e : d.entries())
+                {
+                    ack.entries().add(new QuoteAckEntry(e.quoteEntryId(), e.quoteSetId(), e.instrumentId(),
+                        e.entryStatus(), e.rejectReason(), e.bidOrderId(), e.offerOrderId()));
+                }
+                return ack;
+            }
+            case QuoteCancelReportDecoder.TEMPLATE_ID:
+            {
+                final QuoteCancelReportDecoder d = new QuoteCancelReportDecoder().wrap(sink.events(), o, bl, v);
+                return new QuoteCancelRep(d.sessionId(), d.accountId(), d.quoteId(), d.scopeRaw(), d.rejectReason(),
+                    d.sidesCanceled());
+            }
+            case MarketMakerProtectionEventDecoder.TEMPLATE_ID:
+            {
+                final MarketMakerProtectionEventDecoder d =
+                    new MarketMakerProtectionEventDecoder().wrap(sink.events(), o, bl, v);
+                final Mmp mmp = new Mmp(d.sessionId(), d.accountId(), d.mmpGroupId(), d.eventType(), d.limitReached(),
+                    d.quantityTraded(), d.notionalTraded(), d.fills(), d.frozen() == BooleanType.TRUE,
+                    d.frozenUntilNs(), d.quotesCanceled(), d.ordersCanceled(), d.transactTimeNs(), new ArrayList<>());
+                for (final MarketMakerProtectionEventDecoder.InstrumentsDecoder i : d.instruments())
+                {
+                    mmp.instruments().add(i.instrumentId());
+                }
+                return mmp;
+            }
+            case CancelAllAfterReportDecoder.TEMPLATE_ID:
+            {
+                final CancelAllAfterReportDecoder d = new CancelAllAfterReportDecoder().wrap(sink.events(), o, bl, v);
+                return new Caa(d.sessionId(), d.status(), d.rejectReason(), d.timeoutMs(), d.deadlineNs(),
+                    d.ordersCanceled(), d.transactTimeNs());
+            }
             default:
                 return "template " + header.templateId();
         }
@@ -331,6 +377,32 @@ final class Harness
     }
 
     record BizRej(int refTemplateId, RejectReason reason, String text)
+    {
+    }
+
+    record QuoteAck(long sessionId, long accountId, String quoteId, QuoteStatus status, RejectReason reason,
+        long commandSequence, List<QuoteAckEntry> entries)
+    {
+    }
+
+    record QuoteAckEntry(long quoteEntryId, int quoteSetId, int instrumentId, QuoteEntryStatus status,
+        RejectReason reason, long bidOrderId, long offerOrderId)
+    {
+    }
+
+    record QuoteCancelRep(long sessionId, long accountId, String quoteId, short scope, RejectReason reason,
+        int sidesCanceled)
+    {
+    }
+
+    record Mmp(long sessionId, long accountId, int groupId, MmpEventType type, MmpLimit limit, long quantity,
+        long notional, int fills, boolean frozen, long frozenUntilNs, int quotesCanceled, int ordersCanceled,
+        long transactTimeNs, List<Integer> instruments)
+    {
+    }
+
+    record Caa(long sessionId, CancelAllAfterStatus status, RejectReason reason, long timeoutMs, long deadlineNs,
+        int ordersCanceled, long transactTimeNs)
     {
     }
 }

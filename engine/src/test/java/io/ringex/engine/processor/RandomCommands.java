@@ -1,11 +1,13 @@
 package io.ringex.engine.processor;
 
 import io.ringex.client.CommandEncoder;
+import io.ringex.client.QuoteEntries;
 import io.ringex.protocol.codecs.KillSwitchScope;
 import io.ringex.protocol.codecs.MassCancelScope;
 import io.ringex.protocol.codecs.MassStatusScope;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.QuoteCancelScope;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
@@ -18,7 +20,9 @@ import java.util.SplittableRandom;
  * (GTD included), market orders, post-only, stops and stop-limits, icebergs, minimum quantities, cancels and
  * replaces (some of unknown or done orders, some moving a stop price), mass cancels, kill switches, end of day,
  * deposits, epochs, trading-phase changes (call phases with and without a duration, halts, now and then a close),
- * dynamic bands and Ticks. Allocation-free per command, so the allocation test can use it.
+ * dynamic bands and Ticks; and the market makers' commands: mass quotes (accounts 1 and 2, account 1 under
+ * market-maker protection), quote cancels, protection resets, cancel-all-after and sessions going away with a
+ * cancel-on-disconnect grace and coming back. Allocation-free per command, so the allocation test can use it.
  * <p>
  * It needs the commands' timestamps for GTD expiries and phase durations: the caller stamps command {@code sequence}
  * with {@code timeOffsetNs + sequence * nsPerSequence}.
@@ -52,6 +56,8 @@ final class RandomCommands
     private long deposited = ACCOUNTS * INITIAL_BALANCE;
     private final long timeOffsetNs;
     private final long nsPerSequence;
+    private final QuoteEntries quoteEntries = new QuoteEntries();
+    private long quoteId;
 
     RandomCommands(final long seed, final CommandEncoder encoder, final BusinessLogicProcessor processor)
     {
@@ -89,10 +95,14 @@ final class RandomCommands
                 return encoder.addInstrument(1, 1, "ACME", 2, 5, 10, 10_000, PriceBandType.TICKS, 40);
             case 1:
                 return encoder.addInstrument(2, 2, "BETA", 4, 1, 1, 500_000, PriceBandType.BASIS_POINTS, 100);
+            case 2:
+                // account 1 quotes under protection: 40 fills in an interval of 10,000 commands, a freeze of as long
+                return encoder.setMarketMakerProtection(40, 1, 1, 10_000 * nsPerSequence, 0, 0, 40,
+                    10_000 * nsPerSequence, false, new int[]{ 1, 2 }, "random");
             default:
             {
-                final int account = (index - 2) / 3 + 1;
-                switch ((index - 2) % 3)
+                final int account = (index - 3) / 3 + 1;
+                switch ((index - 3) % 3)
                 {
                     case 0:
                         return encoder.addAccount(10 + account, account, STP[1 + account % 4]);
@@ -108,7 +118,7 @@ final class RandomCommands
 
     static int setupCount()
     {
-        return 2 + ACCOUNTS * 3;
+        return 3 + ACCOUNTS * 3;
     }
 
     /** @return total cash put into the venue by the commands written so far (setup included). */
@@ -162,6 +172,10 @@ final class RandomCommands
         if (roll < 120)
         {
             return orderWithTerms(roll, session, account, instrument, side, price, quantity, tick, nowNs);
+        }
+        if (roll >= 560 && roll < 600)
+        {
+            return marketMaker(roll, session, instrument);
         }
         if (roll < 600)
         {
@@ -227,6 +241,48 @@ final class RandomCommands
             return encoder.tick(nowNs);
         }
         return encoder.newEpoch(++requestId, processor.state().epoch() + random.nextInt(2), 1);
+    }
+
+    /** A mass quote (most often), a quote cancel, a protection reset, a cancel-all-after or a session's status. */
+    private int marketMaker(final int roll, final long session, final int instrument)
+    {
+        final long maker = 1 + random.nextInt(2);
+        final long makerSession = SESSION_BASE + maker;
+        if (roll < 586)
+        {
+            quoteEntries.clear();
+            final int first = random.nextInt(3);
+            for (int i = 1; i <= 2; i++)
+            {
+                if (first == 0 || first == i)
+                {
+                    final long tick = i == 1 ? 5 : 100;
+                    final long mid = i == 1 ? 10_000 + 5 * (random.nextInt(21) - 10) :
+                        500_000 + 100 * (random.nextInt(21) - 10);
+                    final long spread = tick * (1 + random.nextInt(6));
+                    final long size = i == 1 ? 10 * random.nextInt(8) : random.nextInt(80);
+                    quoteEntries.add(++quoteId, 1 + random.nextInt(3), i, mid - spread, size, mid + spread,
+                        random.nextInt(5) == 0 ? 0 : size + (i == 1 ? 10 : 1));
+                }
+            }
+            return encoder.massQuote(makerSession, maker, ++quoteId, STP[random.nextInt(STP.length)], quoteEntries);
+        }
+        if (roll < 590)
+        {
+            final QuoteCancelScope scope = random.nextBoolean() ? QuoteCancelScope.ALL :
+                random.nextBoolean() ? QuoteCancelScope.INSTRUMENT : QuoteCancelScope.QUOTE_SET;
+            return encoder.quoteCancel(makerSession, maker, "c", scope, instrument, 1 + random.nextInt(3));
+        }
+        if (roll < 593)
+        {
+            return encoder.resetMarketMakerProtection(makerSession, 1, random.nextInt(3) == 0 ? 0 : 1);
+        }
+        if (roll < 597)
+        {
+            return encoder.cancelAllAfter(makerSession, random.nextInt(3) == 0 ? 0 : 100 + random.nextInt(1_000));
+        }
+        return encoder.sessionStatus(session, 1, random.nextBoolean(),
+            (int)Math.min(600_000, random.nextInt(3) * 5_000 * nsPerSequence / 1_000_000 + 1));
     }
 
     /** A stop, stop-limit, iceberg, GTD or minimum-quantity order. */

@@ -1,5 +1,6 @@
 package io.ringex.gateway.auth;
 
+import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.UserRoles;
 import io.ringex.protocol.codecs.UserRole;
 
@@ -10,7 +11,8 @@ import java.util.Objects;
  * A user who may log on to the gateway: the credential hash, the accounts the user may trade (the first is the
  * default), the FIX CompIDs the user's FIX sessions must use, and its role: a TRADER sends orders; a DROP_COPY user's
  * sessions receive a copy of every execution report of its accounts, a CLEARING user's of every account, and neither
- * may send an order.
+ * may send an order. A user's cancel-on-disconnect grace is how long a session of it that asked for
+ * cancel-on-disconnect keeps its orders after it disconnects, waiting for it to log on again (0: cancelled at once).
  * <p>
  * Immutable; any thread. {@link #toString()} never shows the credential.
  */
@@ -25,6 +27,7 @@ public final class User
     private final boolean enabled;
     private final int throttleMessagesPerSecond;
     private final UserRole role;
+    private final int cancelOnDisconnectGraceMs;
 
     /**
      * @param username        login name.
@@ -110,6 +113,37 @@ public final class User
         final int throttleMessagesPerSecond,
         final UserRole role)
     {
+        this(username, credentialHash, accounts, fixSenderCompId, fixTargetCompId, fixCancelOnDisconnect, enabled,
+            throttleMessagesPerSecond, role, 0);
+    }
+
+    /**
+     * @param username                  login name.
+     * @param credentialHash            a {@link CredentialHash} string, or empty while the user has none (no logon).
+     * @param accounts                  accounts the user may trade (a drop copy: sees), the default first; at least
+     *                                  one.
+     * @param fixSenderCompId           the SenderCompID of the user's FIX session, or null for no FIX access.
+     * @param fixTargetCompId           the TargetCompID the user's FIX session must address (the gateway's CompID).
+     * @param fixCancelOnDisconnect     cancel the FIX session's orders when it disconnects.
+     * @param enabled                   whether the user may log on.
+     * @param throttleMessagesPerSecond the user's sessions' message rate, or 0 for the gateway's.
+     * @param role                      TRADER, DROP_COPY or CLEARING.
+     * @param cancelOnDisconnectGraceMs how long a disconnected session of the user that asked for cancel-on-disconnect
+     *                                  keeps its orders, waiting for it to log on again: 0 (cancelled at once) to
+     *                                  {@link MessageCatalog#MAX_CANCEL_ON_DISCONNECT_GRACE_MS}.
+     */
+    public User(
+        final String username,
+        final String credentialHash,
+        final long[] accounts,
+        final String fixSenderCompId,
+        final String fixTargetCompId,
+        final boolean fixCancelOnDisconnect,
+        final boolean enabled,
+        final int throttleMessagesPerSecond,
+        final UserRole role,
+        final int cancelOnDisconnectGraceMs)
+    {
         if (accounts.length == 0)
         {
             throw new IllegalArgumentException("a user needs at least one account: " + username);
@@ -118,6 +152,13 @@ public final class User
         {
             throw new IllegalArgumentException("a user needs a role: " + username);
         }
+        final int maxGraceMs = MessageCatalog.MAX_CANCEL_ON_DISCONNECT_GRACE_MS;
+        if (cancelOnDisconnectGraceMs < 0 || cancelOnDisconnectGraceMs > maxGraceMs)
+        {
+            throw new IllegalArgumentException("a cancel-on-disconnect grace is 0 to " + maxGraceMs + " ms: " +
+                username);
+        }
+        this.cancelOnDisconnectGraceMs = cancelOnDisconnectGraceMs;
         this.role = role;
         this.fixCancelOnDisconnect = fixCancelOnDisconnect;
         this.username = username;
@@ -213,13 +254,22 @@ public final class User
     }
 
     /**
+     * @return how long, in ms, a disconnected session of the user that asked for cancel-on-disconnect keeps its orders,
+     * waiting for it to log on again; 0: they are cancelled at once.
+     */
+    public int cancelOnDisconnectGraceMs()
+    {
+        return cancelOnDisconnectGraceMs;
+    }
+
+    /**
      * @param hash a credential hash.
      * @return this user with that credential.
      */
     public User withCredential(final String hash)
     {
         return new User(username, hash, accounts, fixSenderCompId, fixTargetCompId, fixCancelOnDisconnect, enabled,
-            throttleMessagesPerSecond, role);
+            throttleMessagesPerSecond, role, cancelOnDisconnectGraceMs);
     }
 
     /**
@@ -332,6 +382,7 @@ public final class User
             ", fixSenderCompId=" + fixSenderCompId + ", fixTargetCompId=" + fixTargetCompId +
             ", fixCancelOnDisconnect=" + fixCancelOnDisconnect + ", enabled=" + enabled +
             ", throttleMessagesPerSecond=" + throttleMessagesPerSecond + ", role=" + role +
+            ", cancelOnDisconnectGraceMs=" + cancelOnDisconnectGraceMs +
             ", credential=***}";
     }
 }

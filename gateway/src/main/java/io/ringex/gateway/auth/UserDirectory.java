@@ -2,6 +2,7 @@ package io.ringex.gateway.auth;
 
 import io.ringex.common.config.Config;
 import io.ringex.common.config.KnownKeys;
+import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.UserRoles;
 import io.ringex.protocol.codecs.UserRole;
 
@@ -41,6 +42,8 @@ public final class UserDirectory
     public static final String FIX_CANCEL_ON_DISCONNECT = "fix.cancel.on.disconnect";
     /** The user's role (optional, default trader). */
     public static final String ROLE = "role";
+    /** How long a disconnected cancel-on-disconnect session keeps its orders, in ms (optional, default 0). */
+    public static final String CANCEL_ON_DISCONNECT_GRACE_MS = "cancel.on.disconnect.grace.ms";
     /** What each key of a user sets, in the reference's order. */
     private static final Map<String, String> KEYS = keys();
     /** What a key shows in place of a credential: the value is a secret. */
@@ -66,6 +69,10 @@ public final class UserDirectory
             "`false`)");
         keys.put(ROLE, "`trader` (default), `drop-copy` (or `drop_copy`: its sessions get a copy of every execution " +
             "report of its accounts and may send no orders) or `clearing` (the same, for every account)");
+        keys.put(CANCEL_ON_DISCONNECT_GRACE_MS, "how long, in ms, a session of the user that asked for " +
+            "cancel-on-disconnect (FIX: `fix.cancel.on.disconnect`; SBE: its Logon) keeps its orders and quotes " +
+            "after it disconnects, waiting for it to log on again: 0 (default, cancelled at once) to " +
+            MessageCatalog.MAX_CANCEL_ON_DISCONNECT_GRACE_MS);
         return Collections.unmodifiableMap(keys);
     }
 
@@ -103,7 +110,7 @@ public final class UserDirectory
      * @throws io.aeron.exceptions.ConfigurationException naming the key: a user without a credential or accounts, a
      *                                                    credential that is not a hash (not shown), accounts that are
      *                                                    not numbers, a SenderCompID taken, a role not known, a
-     *                                                    key not read here.
+     *                                                    grace out of range, a key not read here.
      */
     public static UserDirectory fromConfig(final Config config, final String defaultFixTargetCompId)
     {
@@ -147,9 +154,14 @@ public final class UserDirectory
             final String target = config.string(base + FIX_TARGET_COMP_ID, defaultFixTargetCompId);
             final boolean cancelOnDisconnect = config.bool(base + FIX_CANCEL_ON_DISCONNECT, false);
             final UserRole role = role(base + ROLE, config.string(base + ROLE, UserRole.TRADER.name()));
+            final int graceMs = config.intValue(base + CANCEL_ON_DISCONNECT_GRACE_MS, 0);
+            Config.require(graceMs >= 0 && graceMs <= MessageCatalog.MAX_CANCEL_ON_DISCONNECT_GRACE_MS,
+                base + CANCEL_ON_DISCONNECT_GRACE_MS, graceMs,
+                "must be 0 to " + MessageCatalog.MAX_CANCEL_ON_DISCONNECT_GRACE_MS + " ms");
             try
             {
-                users.add(new User(name, credential, accounts, sender, target, cancelOnDisconnect, true, 0, role));
+                users.add(new User(name, credential, accounts, sender, target, cancelOnDisconnect, true, 0, role,
+                    graceMs));
             }
             catch (final IllegalArgumentException ex)
             {

@@ -1,11 +1,13 @@
 package io.ringex.gateway.fix;
 
+import io.ringex.gateway.fix.codecs.decoder.MassQuoteDecoder;
 import io.ringex.gateway.fix.codecs.decoder.NewOrderSingleDecoder;
 import io.ringex.gateway.fix.codecs.decoder.OrderCancelReplaceRequestDecoder;
 import io.ringex.gateway.fix.codecs.decoder.OrderCancelRequestDecoder;
 import io.ringex.gateway.fix.codecs.decoder.OrderMassCancelRequestDecoder;
 import io.ringex.gateway.fix.codecs.decoder.OrderMassStatusRequestDecoder;
 import io.ringex.gateway.fix.codecs.decoder.OrderStatusRequestDecoder;
+import io.ringex.gateway.fix.codecs.decoder.QuoteCancelDecoder;
 import org.agrona.DirectBuffer;
 import uk.co.real_logic.artio.builder.Decoder;
 import uk.co.real_logic.artio.fields.UtcTimestampDecoder;
@@ -14,8 +16,8 @@ import uk.co.real_logic.artio.util.MutableAsciiBuffer;
 /**
  * Is an order-entry message valid FIX 4.4? Artio's acceptor checks the session layer (framing, CheckSum,
  * BodyLength, CompIDs, sequence numbers) but hands application messages over unchecked; this applies the dictionary's
- * own rules to D, F, G, q, H and AF with Artio's generated decoders ({@code validate()}), before the gateway reads
- * them:
+ * own rules to D, F, G, q, H, AF, i and Z with Artio's generated decoders ({@code validate()}), before the gateway
+ * reads them:
  * <ul>
  * <li>a required tag missing (TransactTime(60) included: FIX 4.4 requires it on all four): SessionRejectReason 1;</li>
  * <li>a tag outside a repeating group appearing more than once (a second OrderQty(38), say): 13;</li>
@@ -54,6 +56,8 @@ final class FixDictionaryCheck
     private final OrderMassCancelRequestDecoder orderMassCancelRequest = new OrderMassCancelRequestDecoder();
     private final OrderStatusRequestDecoder orderStatusRequest = new OrderStatusRequestDecoder();
     private final OrderMassStatusRequestDecoder orderMassStatusRequest = new OrderMassStatusRequestDecoder();
+    private final MassQuoteDecoder massQuote = new MassQuoteDecoder();
+    private final QuoteCancelDecoder quoteCancel = new QuoteCancelDecoder();
     private final MutableAsciiBuffer ascii = new MutableAsciiBuffer();
     private final StringBuilder text = new StringBuilder(96);
     private int invalidTag;
@@ -64,8 +68,8 @@ final class FixDictionaryCheck
      * @param buffer  holding the whole message, BeginString to CheckSum.
      * @param offset  its first byte.
      * @param length  its length.
-     * @param msgType D, F, G, q, H or {@link FixCommandTranslator#ORDER_MASS_STATUS_REQUEST} (anything else is not
-     *                checked here).
+     * @param msgType D, F, G, q, H, {@link FixCommandTranslator#ORDER_MASS_STATUS_REQUEST}, i or Z (anything else is
+     *                not checked here).
      * @param fields  the same message, scanned (for TransactTime).
      * @return {@link #VALID}, or the SessionRejectReason ({@link #invalidTag()} and {@link #text()} say more).
      */
@@ -95,6 +99,12 @@ final class FixDictionaryCheck
             case FixCommandTranslator.ORDER_MASS_STATUS_REQUEST:
                 decoder = orderMassStatusRequest;
                 break;
+            case 'i':
+                decoder = massQuote;
+                break;
+            case 'Z':
+                decoder = quoteCancel;
+                break;
             default:
                 return VALID;
         }
@@ -117,10 +127,10 @@ final class FixDictionaryCheck
         {
             return reason;
         }
-        if (fields.isWellFormed() && fields.repeatedTag() != 0)
+        if (fields.isWellFormed() && fields.repeatedTag() != 0 && msgType != 'i' && msgType != 'Z')
         {
             // A tag the dictionary does not define for the message (Account(1) on q, a Ringex extension) is not
-            // checked for repeats by Artio.
+            // checked for repeats by Artio. MassQuote and QuoteCancel repeat tags in their groups: Artio's own.
             invalidTag = fields.repeatedTag();
             text.append(reasonText(TAG_APPEARS_MORE_THAN_ONCE)).append(": tag ").append(invalidTag);
             return TAG_APPEARS_MORE_THAN_ONCE;

@@ -6,6 +6,7 @@ import io.ringex.gateway.fix.codecs.builder.ExecutionReportEncoder;
 import io.ringex.gateway.fix.codecs.builder.OrderCancelRejectEncoder;
 import io.ringex.gateway.fix.codecs.builder.RejectEncoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelAllAfterReportDecoder;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectResponseTo;
@@ -13,13 +14,16 @@ import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.MarketMakerProtectionEventDecoder;
 import io.ringex.protocol.codecs.MassCancelReportDecoder;
+import io.ringex.protocol.codecs.MassQuoteAckDecoder;
 import io.ringex.protocol.codecs.MassCancelScope;
 import io.ringex.gateway.fix.codecs.builder.RingexMassCancelReportEncoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.OrderStatusReportDecoder;
+import io.ringex.protocol.codecs.QuoteCancelReportDecoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
@@ -107,13 +111,19 @@ public final class FixEventTranslator
     private final StringBuilder account = new StringBuilder(24);
     private final StringBuilder symbol = new StringBuilder(24);
     private final StringBuilder scratch = new StringBuilder(64);
+    private final FixQuoteReports quoteReports = new FixQuoteReports();
+    private final MassQuoteAckDecoder massQuoteAckDecoder = new MassQuoteAckDecoder();
+    private final QuoteCancelReportDecoder quoteCancelReportDecoder = new QuoteCancelReportDecoder();
+    private final MarketMakerProtectionEventDecoder protectionEventDecoder = new MarketMakerProtectionEventDecoder();
     private long gatewayExecIds;
 
     /**
-     * Translate a client-bound engine event: an ExecutionReport, a CancelReject or (any other template) a
-     * BusinessReject. Total: whatever the event's values, the result encodes as a valid FIX 4.4 message; values FIX
-     * cannot carry are fitted and noted in Text(58) ({@link #issues()} says which kinds), and an event that cannot
-     * be translated at all (an enum value this gateway does not know) becomes a BusinessMessageReject saying so.
+     * Translate a client-bound engine event: an ExecutionReport, a CancelReject, an OrderStatusReport, a
+     * MassCancelReport, a BusinessReject, or a market maker's MassQuoteAck, QuoteCancelReport or
+     * MarketMakerProtectionEvent ({@link FixQuoteReports}); any other template is read as a BusinessReject.
+     * Total: whatever the event's values, the result encodes as a valid FIX 4.4 message; values FIX cannot carry are
+     * fitted and noted in Text(58) ({@link #issues()} says which kinds), and an event that cannot be translated at
+     * all (an enum value this gateway does not know) becomes a BusinessMessageReject saying so.
      *
      * @param buffer      the engine message, SBE header first.
      * @param offset      where it starts.
@@ -135,6 +145,14 @@ public final class FixEventTranslator
                 orderStatusReport(orderStatusReportDecoder.wrap(buffer, body, blockLength, version), instruments);
             case MassCancelReportDecoder.TEMPLATE_ID ->
                 massCancelReport(massCancelReportDecoder.wrap(buffer, body, blockLength, version), instruments);
+            case MassQuoteAckDecoder.TEMPLATE_ID ->
+                quoteReports.massQuoteAck(massQuoteAckDecoder.wrap(buffer, body, blockLength, version), instruments);
+            case QuoteCancelReportDecoder.TEMPLATE_ID ->
+                quoteReports.quoteCancelReport(quoteCancelReportDecoder.wrap(buffer, body, blockLength, version));
+            case MarketMakerProtectionEventDecoder.TEMPLATE_ID ->
+                quoteReports.protectionEvent(protectionEventDecoder.wrap(buffer, body, blockLength, version));
+            case CancelAllAfterReportDecoder.TEMPLATE_ID ->
+                throw new IllegalArgumentException("a FIX session has no cancel-all-after");
             default -> businessReject(businessRejectDecoder.wrap(buffer, body, blockLength, version));
         };
     }

@@ -80,7 +80,9 @@ import java.util.function.Supplier;
  * sequence numbers, and the client gets them as PossDupFlag=Y resends when it logs on again and asks for the gap.
  * Reports for a session the library does not have (this gateway process has not seen it since it started) are held
  * by {@link FixOfflineSessions} while it asks Artio for the session offline. The engine is told the session is
- * logged off at the disconnect and logged on at the next logon; an offline hand-over tells it nothing.
+ * logged off at the disconnect and logged on at the next logon; an offline hand-over tells it nothing. A user with
+ * cancel-on-disconnect has its session's orders cancelled at the disconnect, or, with a grace, by the engine when the
+ * grace runs out unless the session (the same id: Artio's session id persists) logs on again first.
  * <p>
  * Threading: everything runs on the agent thread, including Artio's callbacks (they happen inside
  * {@code library.poll}).
@@ -109,6 +111,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private final Int2ObjectHashMap<FixSession> sessionsByNumber = new Int2ObjectHashMap<>();
     private final FixFields fields = new FixFields();
     private final FixCommandTranslator commandTranslator = new FixCommandTranslator();
+    private final FixQuoteTranslator quoteTranslator = new FixQuoteTranslator();
     private final FixEventTranslator eventTranslator = new FixEventTranslator();
     private final FixDictionaryCheck dictionaryCheck = new FixDictionaryCheck();
     private final StringBuilder identity = new StringBuilder(128);
@@ -508,8 +511,8 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
 
     /**
      * Log out the live FIX sessions of a user the engine disabled or changed, with a Logout whose Text(58) says what
-     * happened ({@link #logoutText}); their disconnect cancels their orders if the user asked for that
-     * ({@link #onFixDisconnect}).
+     * happened ({@link #logoutText}); their disconnect cancels their orders at once, with no grace, if the user asked
+     * for cancel-on-disconnect ({@link #onFixDisconnect}).
      *
      * @param username the user.
      * @param disabled whether the user was disabled (else its accounts, CompIDs or role changed).
@@ -523,6 +526,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         {
             if (null != fixSession.user && fixSession.user.username().equals(username) && fixSession.online)
             {
+                fixSession.endedByOperator = true;
                 fixSession.session.logoutAndDisconnect(text);
                 ended++;
             }
@@ -648,11 +652,24 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         // The library keeps the session, offline: reports for it go on to Artio's archive until the next logon.
         fixSession.online = false;
         activeSessions.decrement();
-        if (fixSession.user.fixCancelOnDisconnect())
+        // The user as the engine holds it now: an operator's change of its cancel-on-disconnect applies at once.
+        final User current = ctx.users().user(fixSession.user.username());
+        final User user = null == current ? fixSession.user : current;
+        final long accountId = fixSession.user.defaultAccount();
+        final int graceMs = fixSession.endedByOperator ? 0 : user.cancelOnDisconnectGraceMs();
+        fixSession.endedByOperator = false;
+        if (user.fixCancelOnDisconnect() && graceMs > 0)
         {
-            ingress.cancelOnDisconnect(fixSession.sessionId, fixSession.user.defaultAccount());
+            // The session keeps its id when it logs on again (Artio's persistent session id): the engine cancels its
+            // orders when the grace runs out, unless the logged-on SessionStatus of that logon comes first.
+            ingress.sessionStatus(fixSession.sessionId, accountId, false, graceMs);
+            return;
         }
-        ingress.sessionStatus(fixSession.sessionId, fixSession.user.defaultAccount(), false);
+        if (user.fixCancelOnDisconnect())
+        {
+            ingress.cancelOnDisconnect(fixSession.sessionId, accountId);
+        }
+        ingress.sessionStatus(fixSession.sessionId, accountId, false);
     }
 
     /**
@@ -699,7 +716,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             return action;
         }
         final char msgType = messageType == 'D' || messageType == 'F' || messageType == 'G' || messageType == 'q' ||
-            messageType == 'H' ? (char)messageType :
+            messageType == 'H' || messageType == 'i' || messageType == 'Z' ? (char)messageType :
             messageType == OrderMassStatusRequestDecoder.MESSAGE_TYPE ? FixCommandTranslator.ORDER_MASS_STATUS_REQUEST :
             '?';
 
@@ -717,18 +734,24 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         }
 
         final boolean firstAttempt = fixSession.ingressBackPressureStartNs == 0;
-        final RejectReason reason = commandTranslator.translate(
-            fields, msgType, fixSession.user, fixSession.sessionId, instruments, commandBuffer);
+        final boolean quote = msgType == 'i' || msgType == 'Z';
+        final RejectReason reason = quote ?
+            quoteTranslator.translate(buffer, offset, length, msgType, fixSession.user, fixSession.sessionId,
+                instruments, commandBuffer) :
+            commandTranslator.translate(
+                fields, msgType, fixSession.user, fixSession.sessionId, instruments, commandBuffer);
         if (reason != RejectReason.NONE)
         {
-            return reject(fixSession, msgType, seqNum, reason, commandTranslator.text());
+            return reject(fixSession, msgType, seqNum, reason,
+                quote ? quoteTranslator.text() : commandTranslator.text());
         }
         if (firstAttempt && !fixSession.throttle.tryAcquire(nowNs))
         {
             return reject(fixSession, msgType, seqNum, RejectReason.THROTTLED, null);
         }
 
-        final long result = ingress.offer(commandBuffer, 0, commandTranslator.encodedLength());
+        final long result = ingress.offer(commandBuffer, 0,
+            quote ? quoteTranslator.encodedLength() : commandTranslator.encodedLength());
         if (result > 0)
         {
             fixSession.ingressBackPressureStartNs = 0;

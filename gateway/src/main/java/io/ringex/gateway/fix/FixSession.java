@@ -34,6 +34,8 @@ final class FixSession implements SessionHandler
     long slowSinceNs;
     /** Disconnected for not taking its reports: the bound on what is held for it was reached. */
     boolean overflowDisconnect;
+    /** Logged out because the operator disabled or changed its user: no cancel-on-disconnect grace. */
+    boolean endedByOperator;
 
     FixSession(final FixGatewayAgent agent, final Session session, final User user, final boolean online)
     {

@@ -41,6 +41,12 @@ final class ClientSession
     int sessionNumber;
     long sessionId;
     boolean cancelOnDisconnect;
+    /** Its id was taken back from a session in its cancel-on-disconnect grace ({@link SessionsInGrace}). */
+    boolean reclaimed;
+    /** When the grace of the session whose id it took back runs out (if {@link #reclaimed}). */
+    long graceExpiresNs;
+    /** Logged out because the operator disabled or changed its user: no cancel-on-disconnect grace. */
+    boolean endedByOperator;
     long heartbeatIntervalNs;
     long lastReceivedNs;
     long lastSentNs;

@@ -4,15 +4,19 @@ import io.ringex.gateway.auth.User;
 import io.ringex.protocol.ClientOrderIds;
 import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.MessageValidator;
+import io.ringex.protocol.codecs.CancelAllAfterDecoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.MassQuoteDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.OrderMassStatusRequestDecoder;
 import io.ringex.protocol.codecs.OrderStatusRequestDecoder;
 import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.QuoteCancelDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
+import io.ringex.protocol.codecs.ResetMarketMakerProtectionDecoder;
 import org.agrona.DirectBuffer;
 
 /**
@@ -24,7 +28,11 @@ import org.agrona.DirectBuffer;
  * check; client order ids following {@link ClientOrderIds}, the rule the FIX gateway applies to
  * ClOrdID too: required on every order-entry message, as FIX 4.4 requires ClOrdID on D, F, G and q; the original
  * client order id where given, and a cancel or replace naming its order by engine id or original client order id)
- * and account authority. {@link #text()} says which field a MALFORMED refusal is about.
+ * and account authority. The market makers' messages (schema version 3) get the same: a MassQuote's quote id, 1 to
+ * {@link MessageCatalog#MAX_QUOTE_ENTRIES} entries each with a quote set id and sizes not negative (prices, ticks,
+ * lots and instruments are the engine's to judge, entry by entry); a QuoteCancel's request id and scope; the account of
+ * a MassQuote, QuoteCancel or ResetMarketMakerProtection; a CancelAllAfter names no account (its session is stamped).
+ * {@link #text()} says which field a MALFORMED refusal (or a mass quote's entries' refusal) is about.
  * <p>
  * Never throws on client bytes and never allocates. Thread safety: single-threaded (reused flyweights).
  */
@@ -38,6 +46,11 @@ public final class CommandChecker
     private static final String BAD_STATUS_REQUEST_ID = "statusRequestId must be " + ClientOrderIds.RULE;
     private static final String NO_STATUS_ORDER_NAMED = "orderId or clientOrderId must name the order";
     private static final String BAD_ENUM = "an enum field holds a value outside the schema";
+    private static final String BAD_QUOTE_ID = "quoteId must be " + ClientOrderIds.RULE;
+    private static final String BAD_QUOTE_SET = "a quote entry's quoteSetId must be 1 to 65535";
+    private static final String NEGATIVE_SIZE = "a quote entry's bidSize and offerSize must not be negative";
+    private static final String TOO_MANY_ENTRIES =
+        "a mass quote has 1 to " + MessageCatalog.MAX_QUOTE_ENTRIES + " entries";
 
     private final MessageValidator validator;
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
@@ -47,6 +60,9 @@ public final class CommandChecker
     private final MassCancelDecoder massCancelDecoder = new MassCancelDecoder();
     private final OrderStatusRequestDecoder statusDecoder = new OrderStatusRequestDecoder();
     private final OrderMassStatusRequestDecoder massStatusDecoder = new OrderMassStatusRequestDecoder();
+    private final MassQuoteDecoder massQuoteDecoder = new MassQuoteDecoder();
+    private final QuoteCancelDecoder quoteCancelDecoder = new QuoteCancelDecoder();
+    private final ResetMarketMakerProtectionDecoder resetDecoder = new ResetMarketMakerProtectionDecoder();
     private String text;
 
     /**
@@ -211,6 +227,37 @@ public final class CommandChecker
                 accountId = d.accountId() == 0 ? user.defaultAccount() : d.accountId();
                 break;
             }
+            case MassQuoteDecoder.TEMPLATE_ID:
+            {
+                final MassQuoteDecoder d = massQuoteDecoder.wrap(buffer, bodyOffset, blockLength, version);
+                accountId = d.accountId();
+                final RejectReason reason = checkMassQuote(d, buffer, bodyOffset);
+                if (reason != RejectReason.NONE)
+                {
+                    return reason;
+                }
+                break;
+            }
+            case QuoteCancelDecoder.TEMPLATE_ID:
+            {
+                final QuoteCancelDecoder d = quoteCancelDecoder.wrap(buffer, bodyOffset, blockLength, version);
+                accountId = d.accountId();
+                if (!isIn(d.scopeRaw(), 1, 3))
+                {
+                    return malformed(BAD_ENUM);
+                }
+                if (!isValidId(buffer, bodyOffset + QuoteCancelDecoder.quoteIdEncodingOffset()))
+                {
+                    return malformed(BAD_QUOTE_ID);
+                }
+                break;
+            }
+            case ResetMarketMakerProtectionDecoder.TEMPLATE_ID:
+                accountId = resetDecoder.wrap(buffer, bodyOffset, blockLength, version).accountId();
+                break;
+            case CancelAllAfterDecoder.TEMPLATE_ID:
+                // The session's own timer: no account to check; the engine judges the timeout.
+                return RejectReason.NONE;
             default:
                 return RejectReason.UNKNOWN_MESSAGE;
         }
@@ -218,11 +265,44 @@ public final class CommandChecker
     }
 
     /**
-     * @return what a MALFORMED answer from {@link #check} is about (a constant), or null for other answers.
+     * @return what a MALFORMED answer from {@link #check} is about, or a mass quote's refusal for its entries (a
+     * constant); null for other answers.
      */
     public String text()
     {
         return text;
+    }
+
+    private RejectReason checkMassQuote(final MassQuoteDecoder d, final DirectBuffer buffer, final int bodyOffset)
+    {
+        if (!isIn(d.selfTradePreventionRaw(), 0, 4))
+        {
+            return malformed(BAD_ENUM);
+        }
+        if (!isValidId(buffer, bodyOffset + MassQuoteDecoder.quoteIdEncodingOffset()))
+        {
+            return malformed(BAD_QUOTE_ID);
+        }
+        final MassQuoteDecoder.EntriesDecoder entries = d.entries();
+        if (entries.count() < 1 || entries.count() > MessageCatalog.MAX_QUOTE_ENTRIES)
+        {
+            text = TOO_MANY_ENTRIES;
+            return RejectReason.TOO_MANY_QUOTE_ENTRIES;
+        }
+        while (entries.hasNext())
+        {
+            entries.next();
+            if (entries.quoteSetId() == 0)
+            {
+                return malformed(BAD_QUOTE_SET);
+            }
+            if (entries.bidSize() < 0 || entries.offerSize() < 0)
+            {
+                text = NEGATIVE_SIZE;
+                return RejectReason.INVALID_QUANTITY;
+            }
+        }
+        return RejectReason.NONE;
     }
 
     private RejectReason checkAmendIds(

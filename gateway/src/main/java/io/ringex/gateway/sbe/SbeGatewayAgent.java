@@ -17,6 +17,8 @@ import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.OlderVersions;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.CancelAllAfterDecoder;
+import io.ringex.protocol.codecs.CancelAllAfterEncoder;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.CancelOrderEncoder;
 import io.ringex.protocol.codecs.DropCopySubscribeDecoder;
@@ -26,6 +28,8 @@ import io.ringex.protocol.codecs.LogonDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
 import io.ringex.protocol.codecs.MassCancelEncoder;
+import io.ringex.protocol.codecs.MassQuoteDecoder;
+import io.ringex.protocol.codecs.MassQuoteEncoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
@@ -33,9 +37,13 @@ import io.ringex.protocol.codecs.OrderMassStatusRequestDecoder;
 import io.ringex.protocol.codecs.OrderMassStatusRequestEncoder;
 import io.ringex.protocol.codecs.OrderStatusRequestDecoder;
 import io.ringex.protocol.codecs.OrderStatusRequestEncoder;
+import io.ringex.protocol.codecs.QuoteCancelDecoder;
+import io.ringex.protocol.codecs.QuoteCancelEncoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.ReplaceOrderEncoder;
+import io.ringex.protocol.codecs.ResetMarketMakerProtectionDecoder;
+import io.ringex.protocol.codecs.ResetMarketMakerProtectionEncoder;
 import io.ringex.protocol.codecs.TradeBustedDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -444,6 +452,19 @@ public final class SbeGatewayAgent implements Agent
                 commandBuffer.putLong(at + OrderStatusRequestEncoder.sessionIdEncodingOffset(), session.sessionId,
                     ORDER);
                 break;
+            case MassQuoteDecoder.TEMPLATE_ID:
+                commandBuffer.putLong(at + MassQuoteEncoder.sessionIdEncodingOffset(), session.sessionId, ORDER);
+                break;
+            case QuoteCancelDecoder.TEMPLATE_ID:
+                commandBuffer.putLong(at + QuoteCancelEncoder.sessionIdEncodingOffset(), session.sessionId, ORDER);
+                break;
+            case ResetMarketMakerProtectionDecoder.TEMPLATE_ID:
+                commandBuffer.putLong(at + ResetMarketMakerProtectionEncoder.sessionIdEncodingOffset(),
+                    session.sessionId, ORDER);
+                break;
+            case CancelAllAfterDecoder.TEMPLATE_ID:
+                commandBuffer.putLong(at + CancelAllAfterEncoder.sessionIdEncodingOffset(), session.sessionId, ORDER);
+                break;
             case OrderMassStatusRequestDecoder.TEMPLATE_ID:
                 commandBuffer.putLong(at + OrderMassStatusRequestEncoder.sessionIdEncodingOffset(), session.sessionId,
                     ORDER);
@@ -493,7 +514,9 @@ public final class SbeGatewayAgent implements Agent
      * order, in the session's own queue ({@link #sendHeld}), up to as much as the publication's term holds; a client
      * whose queue would grow past that, or does not move for the slow-client timeout, is disconnected.
      *
-     * @param templateId ExecutionReport, CancelReject, BusinessReject or OrderStatusReport.
+     * @param templateId ExecutionReport, CancelReject, BusinessReject, OrderStatusReport, MassCancelReport, or a
+     *                   market maker's MassQuoteAck, QuoteCancelReport, MarketMakerProtectionEvent or
+     *                   CancelAllAfterReport.
      * @param buffer     holding the event.
      * @param offset     of its header.
      * @param length     whole message.

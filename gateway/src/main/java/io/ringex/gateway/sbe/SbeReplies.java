@@ -9,9 +9,11 @@ import io.ringex.protocol.codecs.LogonResponseEncoder;
 import io.ringex.protocol.codecs.LogonStatus;
 import io.ringex.protocol.codecs.LogoutEncoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.MassQuoteDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
+import io.ringex.protocol.codecs.QuoteCancelDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import org.agrona.DirectBuffer;
@@ -204,6 +206,10 @@ final class SbeReplies
                 return io.ringex.protocol.codecs.OrderStatusRequestDecoder.statusRequestIdEncodingOffset();
             case io.ringex.protocol.codecs.OrderMassStatusRequestDecoder.TEMPLATE_ID:
                 return io.ringex.protocol.codecs.OrderMassStatusRequestDecoder.statusRequestIdEncodingOffset();
+            case MassQuoteDecoder.TEMPLATE_ID:
+                return MassQuoteDecoder.quoteIdEncodingOffset();
+            case QuoteCancelDecoder.TEMPLATE_ID:
+                return QuoteCancelDecoder.quoteIdEncodingOffset();
             default:
                 return -1;
         }

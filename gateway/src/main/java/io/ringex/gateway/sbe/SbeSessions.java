@@ -10,6 +10,7 @@ import io.ringex.gateway.auth.LogonAttempt;
 import io.ringex.gateway.auth.LogonAuthenticator;
 import io.ringex.gateway.auth.LogonGuard;
 import io.ringex.gateway.auth.RateLimitedLog;
+import io.ringex.gateway.auth.User;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.LogonDecoder;
@@ -39,6 +40,12 @@ import java.util.concurrent.TimeUnit;
  * {@link GatewayContext#sbeMaxSessionsPerUser()} sessions (each maps a response publication); one more Logon is
  * refused THROTTLED. A refusal that is not answered is logged at most once a second, with a count of the others.
  * Sessions live here, in the gateway, not in the engine: when the gateway follows a new primary they stay logged on.
+ * <p>
+ * A session gets a new id at each logon, except one taken back: a session that asked for cancel-on-disconnect, of a
+ * user with a grace, leaves its id in {@link SessionsInGrace} when it goes (the engine is told it went with the grace,
+ * and cancels its orders when the grace runs out), and the next logon of the same user for the same account within
+ * the grace gets that id again; its logged-on SessionStatus, sent before anything of the session's, disarms the
+ * engine's timer. A session the gateway ends because the operator disabled or changed its user has no grace.
  * <p>
  * Thread safety: the {@link SbeGatewayAgent} thread only.
  */
@@ -84,6 +91,7 @@ final class SbeSessions
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final LogonDecoder logonDecoder = new LogonDecoder();
     private int sessionCounter;
+    private final SessionsInGrace inGrace;
 
     SbeSessions(
         final GatewayContext ctx,
@@ -108,6 +116,7 @@ final class SbeSessions
         this.rejects = rejects;
         this.dropped = dropped;
         this.logonTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.logonTimeoutMs());
+        this.inGrace = new SessionsInGrace(SessionsInGrace.CAPACITY, ctx.sbeMaxSessionsPerUser());
     }
 
     /**
@@ -318,10 +327,22 @@ final class SbeSessions
             logon.heartbeatIntervalMs : ctx.heartbeatIntervalMs());
         session.throttle = new Throttle(
             session.user.throttleMessagesPerSecond(ctx.throttleMessagesPerSecond()), ctx.throttleBurst(), nowNs);
-        session.sessionNumber = nextSessionNumber();
+        final String username = session.user.username();
+        final SessionsInGrace.Released back = inGrace.reclaim(username, session.accountId(), nowNs);
+        if (null != back)
+        {
+            session.reclaimed = true;
+            session.graceExpiresNs = back.expiresNs();
+            session.sessionNumber = back.sessionNumber();
+            LOG.info("SBE logon of user {} within the cancel-on-disconnect grace of its session {}: the session's " +
+                "id back", LogonGuard.printable(username), SessionIds.sessionId(ctx.gatewayId(), back.sessionNumber()));
+        }
+        else
+        {
+            session.sessionNumber = nextSessionNumber();
+        }
         session.sessionId = SessionIds.sessionId(ctx.gatewayId(), session.sessionNumber);
         sessionsByNumber.put(session.sessionNumber, session);
-        final String username = session.user.username();
         sessionsByUser.put(username, sessionsByUser.getValue(username) + 1);
     }
 
@@ -445,7 +466,7 @@ final class SbeSessions
         {
             sessionCounter = SessionNumbers.sbe(sessionCounter + 1);
         }
-        while (sessionCounter == 0 || sessionsByNumber.containsKey(sessionCounter));
+        while (sessionCounter == 0 || sessionsByNumber.containsKey(sessionCounter) || inGrace.holds(sessionCounter));
         return sessionCounter;
     }
 
@@ -457,7 +478,7 @@ final class SbeSessions
      */
     int checkTimers(final long nowNs)
     {
-        int work = 0;
+        int work = inGrace.expire(nowNs);
         for (final ClientSession first : sessionsByImage.values())
         {
             for (ClientSession session = first; null != session; session = session.nextOnImage)
@@ -553,6 +574,8 @@ final class SbeSessions
      */
     int endSessionsOf(final String username, final RejectReason reason, final String text, final long nowNs)
     {
+        // Its sessions in their grace are not to come back as they were: the engine cancels their orders when it ends.
+        inGrace.forget(username);
         for (final ClientSession session : sessionsByNumber.values())
         {
             if (null != session.user && session.user.username().equals(username) &&
@@ -564,7 +587,9 @@ final class SbeSessions
         final int ended = toClose.size();
         for (int i = 0; i < ended; i++)
         {
-            disconnect(toClose.get(i), reason, text, true, nowNs);
+            final ClientSession session = toClose.get(i);
+            session.endedByOperator = true;
+            disconnect(session, reason, text, true, nowNs);
         }
         toClose.clear();
         return ended;
@@ -620,14 +645,40 @@ final class SbeSessions
             {
                 replies.logout(session, reason, text, nowNs);
             }
-            if (session.cancelOnDisconnect)
-            {
-                router.ingress().cancelOnDisconnect(session.sessionId, session.accountId());
-            }
-            router.ingress().sessionStatus(session.sessionId, session.accountId(), false);
+            loggedOff(session, nowNs);
+        }
+        else if (session.reclaimed && session.state == ClientSession.State.AWAITING_CONNECTION &&
+            nowNs - session.graceExpiresNs < 0)
+        {
+            // Never logged on: the engine's timer still runs, and the id is still the user's to take back.
+            inGrace.add(session.user.username(), session.accountId(), session.sessionNumber, session.graceExpiresNs);
         }
         session.state = ClientSession.State.CLOSED;
         CloseHelper.quietClose(session.publication);
+    }
+
+    /**
+     * Tell the engine an active session went: with its user's grace if it asked for cancel-on-disconnect and the user
+     * has one (its id kept for the user's next logon), else cancelling its orders at once if it asked.
+     */
+    private void loggedOff(final ClientSession session, final long nowNs)
+    {
+        // The user as the engine holds it now: an operator's change of its grace applies at once.
+        final User current = ctx.users().user(session.user.username());
+        final int graceMs = session.endedByOperator ? 0 :
+            (null == current ? session.user : current).cancelOnDisconnectGraceMs();
+        if (session.cancelOnDisconnect && graceMs > 0)
+        {
+            inGrace.add(session.user.username(), session.accountId(), session.sessionNumber,
+                nowNs + TimeUnit.MILLISECONDS.toNanos(graceMs));
+            router.ingress().sessionStatus(session.sessionId, session.accountId(), false, graceMs);
+            return;
+        }
+        if (session.cancelOnDisconnect)
+        {
+            router.ingress().cancelOnDisconnect(session.sessionId, session.accountId());
+        }
+        router.ingress().sessionStatus(session.sessionId, session.accountId(), false);
     }
 
     private void unlink(final ClientSession session)

@@ -17,9 +17,11 @@ import io.ringex.journal.JournalReader;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;
+import io.ringex.protocol.codecs.MassQuoteDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.PriceBandType;
+import io.ringex.protocol.codecs.QuoteCancelDecoder;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
@@ -198,6 +200,8 @@ public final class RealEngineNode implements EngineUnderTest
         final ReplaceOrderDecoder replace = new ReplaceOrderDecoder();
         final MassCancelDecoder massCancel = new MassCancelDecoder();
         final SessionStatusDecoder sessionStatus = new SessionStatusDecoder();
+        final MassQuoteDecoder massQuote = new MassQuoteDecoder();
+        final QuoteCancelDecoder quoteCancel = new QuoteCancelDecoder();
         try (Journal journal = Journal.open(directory.resolve("journal"), Journal.Durability.PROCESS);
             JournalReader reader = journal.newReader())
         {
@@ -231,8 +235,23 @@ public final class RealEngineNode implements EngineUnderTest
                     case SessionStatusDecoder.TEMPLATE_ID ->
                     {
                         sessionStatus.wrapAndApplyHeader(buffer, offset, header);
+                        // The grace only when there is one, so a line without reads as it always did.
+                        final int graceMs = sessionStatus.cancelOnDisconnectGraceMs();
                         log.add("SessionStatus session=" + sessionStatus.sessionId() + " account=" +
-                            sessionStatus.accountId() + " loggedOn=" + sessionStatus.loggedOn());
+                            sessionStatus.accountId() + " loggedOn=" + sessionStatus.loggedOn() +
+                            (graceMs == 0 ? "" : " graceMs=" + graceMs));
+                    }
+                    case MassQuoteDecoder.TEMPLATE_ID ->
+                    {
+                        massQuote.wrapAndApplyHeader(buffer, offset, header);
+                        log.add("MassQuote session=" + massQuote.sessionId() + " account=" + massQuote.accountId() +
+                            " quoteId=" + massQuote.quoteId());
+                    }
+                    case QuoteCancelDecoder.TEMPLATE_ID ->
+                    {
+                        quoteCancel.wrapAndApplyHeader(buffer, offset, header);
+                        log.add("QuoteCancel session=" + quoteCancel.sessionId() + " account=" +
+                            quoteCancel.accountId() + " scope=" + quoteCancel.scope());
                     }
                     default ->
                     {

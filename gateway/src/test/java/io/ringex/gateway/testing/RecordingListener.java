@@ -2,12 +2,17 @@ package io.ringex.gateway.testing;
 
 import io.ringex.client.ExchangeListener;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelAllAfterReportDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
+import io.ringex.protocol.codecs.MarketMakerProtectionEventDecoder;
+import io.ringex.protocol.codecs.MassQuoteAckDecoder;
 import io.ringex.protocol.codecs.OrderStatusReportDecoder;
+import io.ringex.protocol.codecs.QuoteCancelReportDecoder;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
@@ -46,6 +51,37 @@ public final class RecordingListener implements ExchangeListener
     {
     }
 
+    /** One entry of a MassQuoteAck. */
+    public record QuoteEntryAck(long quoteEntryId, int quoteSetId, int instrumentId, String status, String reason,
+        long bidOrderId, long offerOrderId)
+    {
+    }
+
+    /** Copy of a MassQuoteAck. */
+    public record QuoteAck(String quoteId, String status, String reason, List<QuoteEntryAck> entries)
+    {
+    }
+
+    /** Copy of a QuoteCancelReport. */
+    public record QuoteCancel(String quoteId, String scope, String reason, int sidesCanceled)
+    {
+    }
+
+    /** Copy of a MarketMakerProtectionEvent. */
+    public record ProtectionEvent(long accountId, int groupId, String eventType, String limitReached, int fills,
+        boolean frozen, int quotesCanceled, int ordersCanceled)
+    {
+    }
+
+    /** Copy of a CancelAllAfterReport. */
+    public record CancelAllAfter(String status, String reason, long timeoutMs, long deadlineNs, int ordersCanceled)
+    {
+    }
+
+    public final List<QuoteAck> quoteAcks = new CopyOnWriteArrayList<>();
+    public final List<QuoteCancel> quoteCancels = new CopyOnWriteArrayList<>();
+    public final List<ProtectionEvent> protectionEvents = new CopyOnWriteArrayList<>();
+    public final List<CancelAllAfter> cancelAllAfters = new CopyOnWriteArrayList<>();
     public final List<StatusReport> statusReports = new CopyOnWriteArrayList<>();
     public final List<Report> reports = new CopyOnWriteArrayList<>();
     public final List<CancelRej> cancelRejects = new CopyOnWriteArrayList<>();
@@ -135,5 +171,58 @@ public final class RecordingListener implements ExchangeListener
     public Report report(final Predicate<Report> predicate)
     {
         return reports.stream().filter(predicate).findFirst().orElse(null);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onMassQuoteAck(final MassQuoteAckDecoder ack)
+    {
+        final String quoteId = ack.quoteId();
+        final String status = ack.quoteStatus().name();
+        final String reason = ack.rejectReason().name();
+        final List<QuoteEntryAck> entries = new ArrayList<>();
+        for (final MassQuoteAckDecoder.EntriesDecoder e : ack.entries())
+        {
+            entries.add(new QuoteEntryAck(e.quoteEntryId(), e.quoteSetId(), e.instrumentId(), e.entryStatus().name(),
+                e.rejectReason().name(), e.bidOrderId(), e.offerOrderId()));
+        }
+        quoteAcks.add(new QuoteAck(quoteId, status, reason, List.copyOf(entries)));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onQuoteCancelReport(final QuoteCancelReportDecoder r)
+    {
+        quoteCancels.add(new QuoteCancel(r.quoteId(), r.scope().name(), r.rejectReason().name(), r.sidesCanceled()));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onMarketMakerProtectionEvent(final MarketMakerProtectionEventDecoder e)
+    {
+        protectionEvents.add(new ProtectionEvent(e.accountId(), e.mmpGroupId(), e.eventType().name(),
+            e.limitReached().name(), e.fills(), e.frozen() == io.ringex.protocol.codecs.BooleanType.TRUE,
+            e.quotesCanceled(), e.ordersCanceled()));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onCancelAllAfterReport(final CancelAllAfterReportDecoder r)
+    {
+        cancelAllAfters.add(new CancelAllAfter(r.status().name(), r.rejectReason().name(), r.timeoutMs(),
+            r.deadlineNs(), r.ordersCanceled()));
+    }
+
+    /**
+     * @param quoteId a mass quote's id.
+     * @return its acknowledgement, or null before it came.
+     */
+    public QuoteAck quoteAck(final String quoteId)
+    {
+        return quoteAcks.stream().filter(a -> a.quoteId().equals(quoteId)).findFirst().orElse(null);
     }
 }

@@ -304,7 +304,7 @@ public final class ConsoleActions
         return actions.submit("UPSERT_USER", "user " + known.username() + ": " + change, reason, user,
             encoder.buffer(), requestId -> encoder.upsertUser(requestId, known.username(), enabled, accounts,
             known.fixSenderCompId(), known.fixCancelOnDisconnect(), known.throttleMessagesPerSecond(),
-            null == known.role() ? UserRole.TRADER : known.role(), reason));
+            null == known.role() ? UserRole.TRADER : known.role(), known.cancelOnDisconnectGraceMs(), reason));
     }
 
     private Views.UserView known(final String username)

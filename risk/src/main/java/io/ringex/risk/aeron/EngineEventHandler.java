@@ -17,6 +17,7 @@ import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookSnapshotDecoder;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
+import io.ringex.protocol.codecs.MarketMakerProtectionEventDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.TradeDecoder;
@@ -58,6 +59,7 @@ public final class EngineEventHandler implements FragmentHandler
     private final BookSnapshotDecoder bookSnapshot = new BookSnapshotDecoder();
     private final UserDefinitionDecoder userDefinition = new UserDefinitionDecoder();
     private final UserDirectoryEndDecoder userDirectoryEnd = new UserDirectoryEndDecoder();
+    private final MarketMakerProtectionEventDecoder protectionEvent = new MarketMakerProtectionEventDecoder();
     private final UnsafeBuffer command = new UnsafeBuffer(new byte[0]);
     private final AtomicLong malformed = new AtomicLong();
     private final AtomicLong decoded = new AtomicLong();
@@ -144,6 +146,9 @@ public final class EngineEventHandler implements FragmentHandler
                 break;
             case UserDefinitionDecoder.TEMPLATE_ID:
                 users.onUserDefinition(engine, userDefinition.wrap(buffer, bodyOffset, blockLength, version));
+                break;
+            case MarketMakerProtectionEventDecoder.TEMPLATE_ID:
+                model.protections().onEvent(protectionEvent.wrap(buffer, bodyOffset, blockLength, version));
                 break;
             case UserDirectoryEndDecoder.TEMPLATE_ID:
                 users.onUserDirectoryEnd(engine, userDirectoryEnd.wrap(buffer, bodyOffset, blockLength, version));

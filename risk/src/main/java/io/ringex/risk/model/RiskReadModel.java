@@ -49,6 +49,7 @@ public final class RiskReadModel
     private final LongSupplier nanoClock;
     private final AtomicLong changeCount = new AtomicLong();
     private final AtomicLong ignoredEvents = new AtomicLong();
+    private final MarketMakerProtections protections = new MarketMakerProtections();
     /** The node whose account events the accounts hold, {@link PrimarySelector#NONE} before any. */
     private int accountsFrom = PrimarySelector.NONE;
 
@@ -141,6 +142,12 @@ public final class RiskReadModel
         }
         nodes.onStatus(engine, status, nanoClock.getAsLong(), totalExposure);
         changeCount.incrementAndGet();
+    }
+
+    /** @return the accounts' market-maker protection (its own lock). */
+    public MarketMakerProtections protections()
+    {
+        return protections;
     }
 
     /**

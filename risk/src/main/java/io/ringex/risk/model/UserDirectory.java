@@ -129,6 +129,9 @@ public final class UserDirectory
         final int throttle = definition.throttleMessagesPerSecond();
         final long sequence = definition.commandSequence();
         final UserRole role = definition.role();
+        // Absent before schema version 3 (the null value): no grace.
+        final int graceRaw = definition.cancelOnDisconnectGraceMs();
+        final int graceMs = graceRaw == UserDefinitionDecoder.cancelOnDisconnectGraceMsNullValue() ? 0 : graceRaw;
         final List<Long> accounts = new ArrayList<>();
         for (final UserDefinitionDecoder.AccountsDecoder a : definition.accounts())
         {
@@ -139,7 +142,7 @@ public final class UserDirectory
         final boolean passwordSet = definition.credentialHashLength() > 0;
         definition.skipCredentialHash();
         final Views.UserView user = new Views.UserView(username, enabled, List.copyOf(accounts), compId,
-            cancelOnDisconnect, throttle, passwordSet, sequence, role);
+            cancelOnDisconnect, throttle, passwordSet, sequence, role, graceMs);
         if (answer)
         {
             staging.put(username, user);

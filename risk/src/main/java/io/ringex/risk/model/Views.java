@@ -238,6 +238,9 @@ public final class Views
      * @param throttleMessagesPerSecond 0 for the gateway's default.
      * @param passwordSet               a credential is set (without one it cannot log on).
      * @param commandSequence           the command that last changed it.
+     * @param role                      TRADER, DROP_COPY or CLEARING.
+     * @param cancelOnDisconnectGraceMs how long a session of it that asked for cancel-on-disconnect keeps its orders
+     *                                  after it drops, waiting for it to log on again; 0: cancelled at once.
      */
     public record UserView(
         String username,
@@ -248,7 +251,8 @@ public final class Views
         int throttleMessagesPerSecond,
         boolean passwordSet,
         long commandSequence,
-        UserRole role)
+        UserRole role,
+        int cancelOnDisconnectGraceMs)
     {
     }
 

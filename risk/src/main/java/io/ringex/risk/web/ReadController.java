@@ -18,6 +18,7 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
 import io.ringex.risk.model.AccountSort;
+import io.ringex.risk.model.MarketMakerProtections;
 import io.ringex.risk.model.RiskReadModel;
 import io.ringex.risk.model.Views;
 
@@ -79,6 +80,24 @@ public class ReadController
             throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No account " + id);
         }
         return limits;
+    }
+
+    /**
+     * @param id the account.
+     * @return its market-maker protection per group (limits, traded within the interval, frozen or not); empty if
+     * it has none.
+     */
+    @GetMapping("/accounts/{id}/protection")
+    public List<MarketMakerProtections.Group> protection(@PathVariable("id") final long id)
+    {
+        return model.protections().of(id);
+    }
+
+    /** @return every account's market-maker protection, by account then group. */
+    @GetMapping("/protection")
+    public List<MarketMakerProtections.Group> protections()
+    {
+        return model.protections().all();
     }
 
     /** @return every instrument. */

@@ -326,6 +326,7 @@ class ConsoleActionsTest
         assertEquals(BooleanType.FALSE, disable.enabled());
         assertEquals(BooleanType.TRUE, disable.fixCancelOnDisconnect(), "kept");
         assertEquals(100, disable.throttleMessagesPerSecond(), "kept");
+        assertEquals(5_000, disable.cancelOnDisconnectGraceMs(), "kept: the cancel-on-disconnect grace");
         assertEquals(io.ringex.protocol.codecs.UserRole.DROP_COPY, disable.role(), "kept: a drop copy stays one");
         final List<Long> kept = new ArrayList<>();
         for (final UpsertUserDecoder.AccountsDecoder a : disable.accounts())

@@ -242,6 +242,10 @@ final class RealEngine implements EngineUnderTest
             addAccount(trader, 1_000_000, 100_000, 250_000, 50_000, 40, 20, false, new int[] {2, 3},
                 new long[] {400, 200_000});
         }
+        // the ask maker's market-maker protection, for the dashboard's read-only panel: its orders are not quotes, so
+        // it never breaches here
+        sendAdmin(commands.setMarketMakerProtection(++requestId, MAKER_ASK, 1, TimeUnit.SECONDS.toNanos(60), 0,
+            0, 10_000, 0, false, new int[] {1, 2}, "dashboard test"));
         final long last = requestId;
         for (long id = first; id <= last; id++)
         {

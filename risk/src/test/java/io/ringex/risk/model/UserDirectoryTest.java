@@ -70,6 +70,7 @@ class UserDirectoryTest
         assertEquals("BOB", bob.fixSenderCompId());
         assertTrue(bob.fixCancelOnDisconnect());
         assertEquals(100, bob.throttleMessagesPerSecond());
+        assertEquals(5_000, bob.cancelOnDisconnectGraceMs());
     }
 
     @Test

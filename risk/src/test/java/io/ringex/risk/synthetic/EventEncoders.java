@@ -297,7 +297,8 @@ public final class EventEncoders
             .fixCancelOnDisconnect(BooleanType.TRUE)
             .throttleMessagesPerSecond(100)
             .commandSequence(commandSequence)
-            .role(userRole);
+            .role(userRole)
+            .cancelOnDisconnectGraceMs(5_000);
         final UserDefinitionEncoder.AccountsEncoder group = userDefinition.accountsCount(accounts.length);
         for (final long account : accounts)
         {

@@ -65,6 +65,8 @@ class RiskEndpointAuthorizationMatrixTest
         Map.entry("GET /api/accounts", Access.VIEWER),
         Map.entry("GET /api/accounts/{id}", Access.VIEWER),
         Map.entry("GET /api/accounts/{id}/limits", Access.VIEWER),
+        Map.entry("GET /api/accounts/{id}/protection", Access.VIEWER),
+        Map.entry("GET /api/protection", Access.VIEWER),
         Map.entry("GET /login", Access.PUBLIC),
         Map.entry("GET /api/instruments", Access.VIEWER),
         Map.entry("GET /api/instruments/{id}", Access.VIEWER),

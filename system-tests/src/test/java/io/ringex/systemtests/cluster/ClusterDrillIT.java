@@ -32,14 +32,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * <p>
  * {@code -Dringex.drill.seed=S} replays a drill's random choices.
  * <p>
- * {@code mvn verify} runs the leader's SIGKILL and SIGSTOP drills; the rest ({@link #LONG}: two of three down, the
- * rolling restart with a wiped member, the partitions, the seeded nemesis) run with {@code -Pcluster-drills}. On this
- * project's 2-core machines the three members, the gateway and the traders keep the load average at 20-25, and two
- * of those still fail there (docs/operations.md, "What survives what", says which and how).
+ * {@code mvn verify} runs the leader's SIGKILL and SIGSTOP drills and a follower's death with two of three down; the
+ * rest ({@link #LONG}: the rolling restart with a wiped member, the partitions, the seeded nemesis, about six minutes
+ * together) run with {@code -Pcluster-drills}, to keep the whole build within its half hour on two cores, where the
+ * three members, the gateway and the traders keep the load average at 20-25.
  */
 class ClusterDrillIT
 {
-    /** The drills run only with {@code -Pcluster-drills}: 2-3 minutes each (see the class comment). */
+    /** These drills run only with {@code -Pcluster-drills}: 1-2 minutes each (see the class comment). */
     static final String LONG = "long-cluster-drill";
     private static final Duration ELECTION = Duration.ofSeconds(30);
     private static final Duration SETTLE = Duration.ofSeconds(60);
@@ -86,7 +86,6 @@ class ClusterDrillIT
     }
 
     @Test
-    @Tag(LONG)
     void aKilledFollowerCostsNothingAndTwoOfThreeDownRefusesThenResumes() throws Exception
     {
         startVenue(null);
@@ -105,7 +104,8 @@ class ClusterDrillIT
         venue.kill(second);
         clients.markFailover();
         clients.trade(Duration.ofSeconds(3));
-        assertEquals(-1, clients.failoverToFirstAckNs(), "an order acknowledged without a majority" +
+        // The message only on failure: describing dumps every member's journal, seconds in which no client polls.
+        assertEquals(-1, clients.failoverToFirstAckNs(), () -> "an order acknowledged without a majority" +
             clients.describe());
 
         venue.restart(first, clients::tradeOnce);
@@ -299,25 +299,31 @@ class ClusterDrillIT
     }
 
     /**
-     * Every member's journal is the same, and holds every order a client was told was acknowledged.
+     * The members' journals agree, and the shortest holds every order a client was told was acknowledged. They are
+     * read one after another from a live venue, where commands still arrive (a gateway's session timing out while the
+     * journals are dumped, its directory requests), so the check is that of a history: each journal is the shortest
+     * one followed by what came after it, never a journal that differs within what they all hold.
      */
     private void checkJournals(final List<Integer> members) throws IOException
     {
-        final List<String> dumps = new ArrayList<>();
+        final List<List<String>> journals = new ArrayList<>();
         for (final int id : members)
         {
-            dumps.add(venue.dumpJournal(id));
+            journals.add(venue.dumpJournal(id).lines().toList());
         }
-        assertTrue(dumps.get(0).length() > 0, "member " + members.get(0) + "'s journal holds commands");
-        for (int i = 1; i < dumps.size(); i++)
+        final int shortest = journals.stream().mapToInt(List::size).min().orElseThrow();
+        assertTrue(shortest > 0, "every member's journal holds commands");
+        final List<String> common = journals.get(0).subList(0, shortest);
+        for (int i = 1; i < journals.size(); i++)
         {
-            assertEquals(dumps.get(0), dumps.get(i), "member " + members.get(0) + "'s journal and member " +
-                members.get(i) + "'s");
+            assertEquals(common, journals.get(i).subList(0, shortest), "member " + members.get(0) +
+                "'s journal and member " + members.get(i) + "'s, within the " + shortest + " commands both hold");
         }
+        final String held = String.join("\n", common);
         for (final String id : clients.acknowledged())
         {
-            assertTrue(dumps.get(0).contains("clientOrderId=" + id + "|"), "acknowledged order " + id +
-                " is in the journal");
+            assertTrue(held.contains("clientOrderId=" + id + "|"), "acknowledged order " + id +
+                " is in every member's journal");
         }
     }
 

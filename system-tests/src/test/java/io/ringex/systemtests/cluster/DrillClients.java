@@ -243,7 +243,8 @@ final class DrillClients implements AutoCloseable
         }
         for (final SbeTrader trader : sbe)
         {
-            out.append("\n  SBE messages of another session ignored: ").append(trader.foreignSessionMessages());
+            out.append("\n  SBE messages of another session ignored: ").append(trader.foreignSessionMessages())
+                .append(", not offered (back-pressured): ").append(trader.notOffered());
             if (!trader.isLoggedOn())
             {
                 out.append("\n  an SBE trader is logged out: ").append(trader.loggedOutBecause() == null ?

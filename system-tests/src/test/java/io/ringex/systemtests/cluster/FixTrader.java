@@ -115,7 +115,7 @@ final class FixTrader implements Application, AutoCloseable
 
     private void cancelOldest() throws SessionNotFound
     {
-        final String orig = ledger.takeOldestOpen();
+        final String orig = ledger.oldestOpen();
         if (null != orig)
         {
             final String id = prefix + "-" + next++;

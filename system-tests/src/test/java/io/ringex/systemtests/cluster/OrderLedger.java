@@ -129,9 +129,9 @@ final class OrderLedger
     /**
      * @return the oldest order believed open, no longer believed so, or null.
      */
-    String takeOldestOpen()
+    String oldestOpen()
     {
-        return open.pollFirst();
+        return open.peekFirst();
     }
 
     List<String> open()

@@ -26,6 +26,7 @@ import io.ringex.testing.FreePorts;
 final class SbeTrader implements ExchangeListener, AutoCloseable
 {
     static final int INSTRUMENT = 1;
+    private static final int HEARTBEAT_MS = 5000;
 
     private final String user;
     private final long account;
@@ -34,6 +35,7 @@ final class SbeTrader implements ExchangeListener, AutoCloseable
     private final String prefix;
     private long next = 1;
     private String loggedOutBecause;
+    private long notOffered;
     private long loggedOutNs;
 
     SbeTrader(final Aeron aeron, final String gatewayChannel, final String user, final long account,
@@ -58,7 +60,9 @@ final class SbeTrader implements ExchangeListener, AutoCloseable
                 client.poll();
                 others.run();
             });
-        client.logon(user, user, false, 1000);
+        // 5 s (the gateway's timeout is three of them): the drill's thread, which alone polls the client, blocks for
+        // seconds in what it does to the venue (network changes, starting members), as a trading program would not.
+        client.logon(user, user, false, HEARTBEAT_MS);
         Await.until(user + " logged on", Duration.ofSeconds(30), client::isLoggedOn, () ->
         {
             client.poll();
@@ -79,9 +83,16 @@ final class SbeTrader implements ExchangeListener, AutoCloseable
      */
     void trade(final long price, final int maxOpen)
     {
+        // An order the client could not offer (its publication back-pressured or not connected) was never sent.
         final String id = prefix + "-" + next++;
-        ledger.sent(id);
-        client.newOrder(account, id, INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, price, 1);
+        if (client.newOrder(account, id, INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, price, 1) > 0)
+        {
+            ledger.sent(id);
+        }
+        else
+        {
+            notOffered++;
+        }
         if (ledger.openCount() > maxOpen)
         {
             cancelOldest();
@@ -102,12 +113,18 @@ final class SbeTrader implements ExchangeListener, AutoCloseable
 
     private void cancelOldest()
     {
-        final String orig = ledger.takeOldestOpen();
+        final String orig = ledger.oldestOpen();
         if (null != orig)
         {
             final String id = prefix + "-" + next++;
-            ledger.cancelSent(id, orig);
-            client.cancel(account, id, orig, 0, INSTRUMENT);
+            if (client.cancel(account, id, orig, 0, INSTRUMENT) > 0)
+            {
+                ledger.cancelSent(id, orig);
+            }
+            else
+            {
+                notOffered++;
+            }
         }
     }
 
@@ -119,6 +136,14 @@ final class SbeTrader implements ExchangeListener, AutoCloseable
     OrderLedger ledger()
     {
         return ledger;
+    }
+
+    /**
+     * @return orders and cancels the client could not offer to the gateway (not sent, not in the ledger).
+     */
+    long notOffered()
+    {
+        return notOffered;
     }
 
     /**
