@@ -21,8 +21,8 @@ final class Banner
             .append(" Ringex venue is up\n")
             .append(venue.isFresh() ?
                 " state: new venue, demo instruments and accounts installed in " + settings.dataDirectory() + "\n" :
-                " state: RECOVERED " + venue.engine().recoveredCommands() + " commands from " +
-                settings.dataDirectory() + " (next sequence " + (venue.engine().journaledSequence() + 1) + ")\n")
+                " state: RECOVERED from " + settings.dataDirectory() + ": " + venue.engine().recoverySummary() +
+                "\n")
             .append(" dashboard:   http://localhost:").append(port)
             .append("/   (viewer/viewer, officer/officer, admin/admin)\n")
             .append(" REST API:    http://localhost:").append(port).append("/api/accounts  (docs/risk-api.md)\n")

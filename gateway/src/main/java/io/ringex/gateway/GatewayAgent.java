@@ -140,14 +140,14 @@ public final class GatewayAgent implements Agent
         return "ringex-gateway";
     }
 
-    private void endSessionsOf(final String username, final boolean disabled)
+    private void endSessionsOf(final String username, final boolean disabled, final String change)
     {
         // Before the sessions end: a drop copy that lost its role or accounts sees nothing more from now on.
         dropCopyScopes.userChanged(username, ctx.users().user(username));
-        sbe.endSessionsOf(username, disabled);
+        sbe.endSessionsOf(username, disabled, change);
         if (null != fix)
         {
-            fix.endSessionsOf(username, disabled);
+            fix.endSessionsOf(username, disabled, change);
         }
     }
 

@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  * ringex.gateway.user.alice.fix.sender.comp.id=ALICE             (optional: enables FIX for the user)
  * ringex.gateway.user.alice.fix.target.comp.id=RINGEX            (optional, default ringex.gateway.fix.comp.id)
  * ringex.gateway.user.alice.fix.cancel.on.disconnect=true        (optional, default false)
- * ringex.gateway.user.audit.role=drop_copy                       (optional: trader, drop_copy or clearing)
+ * ringex.gateway.user.audit.role=drop-copy                       (optional: trader, drop-copy or clearing)
  * ringex.gateway.instrument.1=BTC-USD,2                          (StaticInstruments: symbol,priceScale)
  * ringex.gateway.engine.2.ingress.channel=aeron:udp?...          (EngineList: a cluster's members)
  * </pre>

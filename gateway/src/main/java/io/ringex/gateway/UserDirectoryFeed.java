@@ -57,9 +57,10 @@ public final class UserDirectoryFeed
     {
         /**
          * @param username the user.
-         * @param disabled whether the user was disabled (else its accounts or CompIDs changed).
+         * @param disabled whether the user was disabled (else its accounts, CompIDs or role changed).
+         * @param change   what changed, in the words the sessions' Logout gives ({@link User#sessionEndingChange}).
          */
-        void end(String username, boolean disabled);
+        void end(String username, boolean disabled, String change);
     }
 
     private final UserDirectory users;
@@ -309,12 +310,12 @@ public final class UserDirectoryFeed
         changed.forEach((name, before) ->
         {
             final User after = users.user(name);
-            if (null != before && (null == after || before.endsSessionsOnChangeTo(after)))
+            final String change = null == before ? null : before.sessionEndingChange(after);
+            if (null != change)
             {
                 final boolean disabled = null == after || !after.enabled();
-                LOG.warn("user {}: {}; its sessions are logged out", name,
-                    disabled ? "disabled" : "accounts, CompIDs or role changed");
-                sessions.end(name, disabled);
+                LOG.warn("user {}: {}; its sessions are logged out", name, change);
+                sessions.end(name, disabled, change);
             }
         });
     }

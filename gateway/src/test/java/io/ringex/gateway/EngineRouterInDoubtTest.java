@@ -104,7 +104,7 @@ class EngineRouterInDoubtTest
         {
             ctx.addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, IPC, 1104));
         }
-        return new EngineRouter(ctx.conclude(), aeron, "test ", this::record, (user, disabled) -> { });
+        return new EngineRouter(ctx.conclude(), aeron, "test ", this::record, (user, disabled, change) -> { });
     }
 
     @AfterEach

@@ -93,7 +93,7 @@ class EngineRouterTest
     @Test
     void followsTheHighestEpochsPrimaryAndDeliversEachEventOnce()
     {
-        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled) -> { });
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled, change) -> { });
         final Subscription ingressA = aeron.addSubscription(IPC, 1001);
         final Subscription ingressB = aeron.addSubscription(IPC, 1101);
         final Publication egressA = aeron.addPublication(IPC, 1002);
@@ -160,7 +160,7 @@ class EngineRouterTest
     @Test
     void aNewPrimaryLackingTheOldOnesLastCommandsHasTheAcksOfItsNewCommandsDelivered()
     {
-        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled) -> { });
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled, change) -> { });
         final Publication egressA = aeron.addPublication(IPC, 1002);
         final Publication statusA = aeron.addPublication(IPC, 1004);
         final Publication egressB = aeron.addPublication(IPC, 1102);
@@ -200,7 +200,7 @@ class EngineRouterTest
     @Test
     void aGatewayThatDeliveredNothingDoesNotRedeliverTheWindowFromBeforeItJoined()
     {
-        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled) -> { });
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled, change) -> { });
         final Publication egressB = aeron.addPublication(IPC, 1102);
         final Publication statusA = aeron.addPublication(IPC, 1004);
         final Publication statusB = aeron.addPublication(IPC, 1104);
@@ -225,7 +225,7 @@ class EngineRouterTest
     @Test
     void aCancelOnDisconnectIsNotResentAfterItsSessionLoggedOnAgain()
     {
-        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled) -> { });
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled, change) -> { });
         final Subscription ingressA = aeron.addSubscription(IPC, 1001);
         final Subscription ingressB = aeron.addSubscription(IPC, 1101);
         final Publication statusA = aeron.addPublication(IPC, 1004);
@@ -283,7 +283,7 @@ class EngineRouterTest
     @Test
     void aLogoffWithAGraceCarriesItAndIsNotResentAfterItsSessionLoggedOnAgain()
     {
-        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled) -> { });
+        router = new EngineRouter(twoEngines(), aeron, "test ", this::record, (user, disabled, change) -> { });
         final Subscription ingressA = aeron.addSubscription(IPC, 1001);
         final Subscription ingressB = aeron.addSubscription(IPC, 1101);
         final Publication statusA = aeron.addPublication(IPC, 1004);
@@ -363,7 +363,7 @@ class EngineRouterTest
             .engineIngressChannel(IPC).engineIngressStreamId(1001)
             .engineEgressChannel(IPC).engineEgressStreamId(1002)
             .fixEnabled(false)
-            .conclude(), aeron, "test ", this::record, (user, disabled) -> { });
+            .conclude(), aeron, "test ", this::record, (user, disabled, change) -> { });
         final Subscription ingress = aeron.addSubscription(IPC, 1001);
         pollUntil("a command reaches the engine", () -> ingress.isConnected() &&
             router.ingress().offer(buffer, 0, 16) > 0);

@@ -63,6 +63,9 @@ class GatewayContextTest
             "ringex.gateway.user.bob.accounts", "200",
             "ringex.gateway.user.bob.fix.target.comp.id", "VENUE",
             "ringex.gateway.user.bob.role", "Drop_Copy",
+            "ringex.gateway.user.carl.credential", hash,
+            "ringex.gateway.user.carl.accounts", "300",
+            "ringex.gateway.user.carl.role", "drop-copy",
             "ringex.gateway.instrument.1", "BTC-USD,2");
         try (GatewayContext ctx = new GatewayContext().conclude())
         {
@@ -78,7 +81,8 @@ class GatewayContextTest
             assertFalse(ctx.users().user("bob").fixCancelOnDisconnect());
             assertEquals("VENUE", ctx.users().user("bob").fixTargetCompId());
             assertEquals(UserRole.TRADER, ctx.users().user("alice").role(), "trader unless said otherwise");
-            assertEquals(UserRole.DROP_COPY, ctx.users().user("bob").role());
+            assertEquals(UserRole.DROP_COPY, ctx.users().user("bob").role(), "drop_copy, the alias");
+            assertEquals(UserRole.DROP_COPY, ctx.users().user("carl").role(), "drop-copy, the spelling documented");
             final InstrumentDirectory instruments = new InstrumentDirectory();
             ctx.populate(instruments);
             assertEquals(1, instruments.instrumentId("BTC-USD"));

@@ -142,6 +142,13 @@ class AllInOneIT
         try (ChildProcess venue = DemoVenue.start(children, logs.resolve("venue-2.log"), args))
         {
             assertTrue(venue.hasLine((l) -> l.contains("state: RECOVERED")), venue::tail);
+            // The banner and the engine's log say what was recovered in the same words, with the same numbers.
+            final String banner = venue.lines().stream().filter((l) -> l.contains("state: RECOVERED from "))
+                .findFirst().orElseThrow();
+            final String recovered = banner.substring(banner.indexOf(": the journal to sequence ") + 2);
+            assertTrue(recovered.matches("the journal to sequence \\d+ \\(.*\\), next sequence \\d+"), banner);
+            assertTrue(venue.hasLine((l) -> l.contains("up: recovered " + recovered)),
+                () -> "the engine's log line with " + recovered + ": " + venue.tail());
             assertTrue(venue.hasLine((l) -> l.contains("admin key:   1 operator in") && !l.contains("generated")),
                 venue::tail);
 

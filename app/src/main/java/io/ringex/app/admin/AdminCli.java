@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import io.ringex.client.AdminClient;
@@ -21,6 +20,7 @@ import io.ringex.client.CommandEncoder;
 import io.ringex.common.config.CommandLineOptions;
 import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.UserRoles;
 import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
@@ -30,15 +30,14 @@ import static io.ringex.app.admin.AdminOptions.accounts;
 import static io.ringex.app.admin.AdminOptions.bandType;
 import static io.ringex.app.admin.AdminOptions.codGraceMs;
 import static io.ringex.app.admin.AdminOptions.firstRequestId;
-import static io.ringex.app.admin.AdminOptions.instrumentLimits;
 import static io.ringex.app.admin.AdminOptions.instruments;
 import static io.ringex.app.admin.AdminOptions.money;
 import static io.ringex.app.admin.AdminOptions.operator;
 import static io.ringex.app.admin.AdminOptions.parse;
 import static io.ringex.app.admin.AdminOptions.price;
 import static io.ringex.app.admin.AdminOptions.reason;
-import static io.ringex.app.admin.AdminOptions.requireOption;
 import static io.ringex.app.admin.AdminOptions.requiredLong;
+import static io.ringex.app.admin.AdminOptions.requireOption;
 import static io.ringex.app.admin.AdminOptions.symbol;
 import static io.ringex.app.admin.AdminOptions.text;
 import static io.ringex.app.admin.AdminOptions.union;
@@ -70,6 +69,8 @@ public final class AdminCli
         "  instrument amend --id N [--symbol S] [--tick P] [--lot N] [--reference-price P] [--band-type T] [--band N]",
         "  instrument delist --id N",
         "  account open --id N [--stp cancel-newest|cancel-oldest|cancel-both|decrement-and-cancel]",
+        "               [--max-order-quantity N --max-order-notional M --credit-limit M --position-limit N",
+        "                --max-open-orders N [--allow-short] [--instrument-limits ID=N,...]]   (limits: all or none)",
         "  account deposit|withdraw --id N --amount M [--reference TEXT]",
         "  account limits --id N --max-order-quantity N --max-order-notional M --credit-limit M",
         "                 --position-limit N --max-open-orders N [--allow-short] [--instrument-limits ID=N,...]",
@@ -77,8 +78,12 @@ public final class AdminCli
         "  account protection --id N --group G --instruments ID,... --interval-ms N --fill-limit N",
         "                 [--quantity-limit N] [--notional-limit M] [--freeze-ms N] [--cancel-orders]",
         "                                                (market-maker protection; --interval-ms 0 removes the group)",
+        "  trading halt|resume|close --symbol S | --all      an instrument's trading status, or every listed one's",
+        "  trading pre-open --symbol S | --all [--auction-seconds N]",
+        "                                           a call phase; timed: it uncrosses into continuous trading",
         "  user add --username U --accounts ID,... [--fix-sender-comp-id X] [--cancel-on-disconnect]",
         "           [--cod-grace-ms N] [--throttle N] [--disabled] [--role trader|drop-copy|clearing]",
+        "                                                (drop_copy is read too)",
         "                                                (the password is read from the console or stdin)",
         "  user cod-grace --username U --cod-grace-ms N  (a disconnected session that asked for cancel-on-",
         "                                           disconnect keeps its orders N ms, 0 to 600000, for its next logon)",
@@ -143,6 +148,7 @@ public final class AdminCli
                 case "instrument" -> instrument(rest);
                 case "account" -> account(rest);
                 case "user" -> user(rest);
+                case "trading" -> new TradingCommand(this, out, err).run(rest);
                 case "keygen" -> keygen(rest);
                 default -> throw new CommandLineOptions.UsageException("unknown command '" + args[0] + "'");
             };
@@ -279,7 +285,8 @@ public final class AdminCli
                     ReferenceDataPlan.money(a.reserved()) + " maxOrderQuantity " + a.maxOrderQuantity() +
                     " maxOrderNotional " + ReferenceDataPlan.money(a.maxOrderNotional()) + " creditLimit " +
                     ReferenceDataPlan.money(a.creditLimit()) + " openOrders " + a.openOrders() + "/" +
-                    a.maxOpenOrders() + (a.killSwitch() ? " KILLED" : "") + definition(a.definition()) +
+                    a.maxOpenOrders() + (a.maxOrderQuantity() == 0 ? " (no limits set: every order refused)" : "") +
+                    (a.killSwitch() ? " KILLED" : "") + definition(a.definition()) +
                     (a.positions().isEmpty() ? "" : " positions " + a.positions()) +
                     (a.complete() ? "" : " (positions incomplete: no whole refresh of the account yet)"));
             }
@@ -291,7 +298,7 @@ public final class AdminCli
                     (u.cancelOnDisconnect() ? " cancel-on-disconnect" : "") +
                     (u.codGraceMs() == 0 ? "" : " cod-grace " + u.codGraceMs() + " ms") +
                     (u.throttle() == 0 ? "" : " throttle " + u.throttle()) +
-                    (u.role() == UserRole.TRADER ? "" : " role " + roleName(u.role())) +
+                    " role " + roleName(u.role()) +
                     (u.credential().isEmpty() ? " no credential" : " credential set"));
             }
             return 0;
@@ -376,12 +383,12 @@ public final class AdminCli
         final List<String> rest = args.subList(1, args.size());
         final CommandLineOptions options = switch (verb)
         {
-            case "open" -> parse("account open", rest, Set.of("--id", "--stp"), Set.of());
+            case "open" -> parse("account open", rest, union(Set.of("--id", "--stp"), AdminOptions.LIMIT_OPTIONS),
+                Set.of(AdminOptions.ALLOW_SHORT));
             case "deposit", "withdraw" -> parse("account " + verb, rest, Set.of("--id", "--amount", "--reference"),
                 Set.of());
-            case "limits" -> parse("account limits", rest, Set.of("--id", "--max-order-quantity",
-                "--max-order-notional", "--credit-limit", "--position-limit", "--max-open-orders",
-                "--instrument-limits"), Set.of("--allow-short"));
+            case "limits" -> parse("account limits", rest, union(Set.of("--id"), AdminOptions.LIMIT_OPTIONS),
+                Set.of(AdminOptions.ALLOW_SHORT));
             case "protection" -> parse("account protection", rest, Set.of("--id", "--group", "--instruments",
                 "--interval-ms", "--fill-limit", "--quantity-limit", "--notional-limit", "--freeze-ms"),
                 Set.of("--cancel-orders"));
@@ -403,7 +410,25 @@ public final class AdminCli
                     throw new CommandLineOptions.UsageException("--stp: must be one of " +
                         String.join(", ", ReferenceData.stpNames()) + " (was '" + name + "')");
                 }
-                return change(options, operator, "open account " + id, (c, r) -> c.addAccount(r, id, stp));
+                final AdminOptions.Limits limits = AdminOptions.limits(options, "account open", false);
+                try (AdminConnection link = AdminConnection.open(AdminConnection.settings(options), operator))
+                {
+                    final int opened = send(link.admin(), "open account " + id, (c, r) -> c.addAccount(r, id, stp),
+                        firstRequestId());
+                    if (0 != opened)
+                    {
+                        return opened;
+                    }
+                    if (null == limits)
+                    {
+                        out.println("account " + id + " has no limits: every order of it is refused " +
+                            "MAX_ORDER_QUANTITY until `account limits --id " + id + " ...` sets them (account open " +
+                            "takes them too)");
+                        return 0;
+                    }
+                    return send(link.admin(), "set limits of account " + id, setLimits(id, limits),
+                        firstRequestId() + 1);
+                }
             }
             case "deposit", "withdraw" ->
             {
@@ -416,17 +441,8 @@ public final class AdminCli
             }
             case "limits" ->
             {
-                final long maxQuantity = requiredLong(options, "--max-order-quantity");
-                final long maxNotional = money(options.required("--max-order-notional"), "--max-order-notional");
-                final long credit = money(options.required("--credit-limit"), "--credit-limit");
-                final long positionLimit = requiredLong(options, "--position-limit");
-                final int maxOpen = (int)Math.min(Integer.MAX_VALUE, requiredLong(options, "--max-open-orders"));
-                final Map<Integer, Long> overrides = instrumentLimits(options.string("--instrument-limits", ""));
-                final int[] instruments = overrides.keySet().stream().mapToInt(Integer::intValue).toArray();
-                final long[] limits = overrides.values().stream().mapToLong(Long::longValue).toArray();
-                final boolean allowShort = options.has("--allow-short");
-                return change(options, operator, "set limits of account " + id, (c, r) -> c.setLimits(r, id,
-                    maxQuantity, maxNotional, credit, positionLimit, maxOpen, allowShort, instruments, limits));
+                final AdminOptions.Limits limits = AdminOptions.limits(options, "account limits", true);
+                return change(options, operator, "set limits of account " + id, setLimits(id, limits));
             }
             case "protection" ->
             {
@@ -596,22 +612,26 @@ public final class AdminCli
         }
     }
 
-    /** {@code trader}, {@code drop-copy} or {@code clearing}, as the options spell a role. */
+    /** {@code trader}, {@code drop-copy} or {@code clearing}: {@link UserRoles}'s spelling. */
     static String roleName(final UserRole role)
     {
-        return role.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return UserRoles.name(role);
     }
 
     private static UserRole role(final String text)
     {
-        for (final UserRole role : UserRole.values())
+        final UserRole role = UserRoles.parse(text);
+        if (null == role)
         {
-            if (role != UserRole.NULL_VAL && roleName(role).equals(text))
-            {
-                return role;
-            }
+            throw new CommandLineOptions.UsageException("--role: " + UserRoles.SPELLINGS + ", not '" + text + "'");
         }
-        throw new CommandLineOptions.UsageException("--role: trader, drop-copy or clearing, not '" + text + "'");
+        return role;
+    }
+
+    private static ReferenceDataPlan.Command setLimits(final long accountId, final AdminOptions.Limits l)
+    {
+        return (c, r) -> c.setLimits(r, accountId, l.maxOrderQuantity(), l.maxOrderNotional(), l.creditLimit(),
+            l.positionLimit(), l.maxOpenOrders(), l.allowShort(), l.instruments(), l.positionLimits());
     }
 
     /** Connect, send one command, wait for its answer. */
@@ -629,8 +649,19 @@ public final class AdminCli
 
     private int send(final AdminClient admin, final String what, final ReferenceDataPlan.Command command)
     {
+        return send(admin, what, command, firstRequestId());
+    }
+
+    /**
+     * Send one command with the request id given (several sent within a millisecond need their own) and wait for
+     * its answer.
+     *
+     * @return 0 accepted, 1 refused (the reason printed).
+     */
+    int send(final AdminClient admin, final String what, final ReferenceDataPlan.Command command, final long requestId)
+    {
         final CommandEncoder commands = admin.commands();
-        final AdminClient.Answer answer = admin.request(command.encode(commands, firstRequestId()));
+        final AdminClient.Answer answer = admin.request(command.encode(commands, requestId));
         if (!answer.accepted())
         {
             err.println("refused: " + what + ": " + answer.reason());

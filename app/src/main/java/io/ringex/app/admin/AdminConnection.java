@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.aeron.exceptions.AeronException;
 import io.ringex.app.Venue;
 import io.ringex.client.AdminClient;
 import io.ringex.client.AdminKey;
@@ -76,6 +77,10 @@ final class AdminConnection implements AutoCloseable
         }
         final String aeronDir = options.has("--embedded-driver") ? null : options.string("--aeron-dir",
             Venue.aeronDirectoryFor(Path.of(options.string("--data", "data"))));
+        final String aeronDirFrom = options.has("--aeron-dir") ? "the directory --aeron-dir names" :
+            "the all-in-one's media driver for data directory " +
+            Path.of(options.string("--data", "data")).toAbsolutePath().normalize() +
+            (options.has("--data") ? ", from --data" : ", the default ./data");
         final boolean keyFileGiven = options.has("--key-file");
         final Path keyFile = keyFileGiven ? Path.of(options.string("--key-file", "")) :
             Path.of(options.string("--data", "data")).resolve(KEY_FILE_NAME);
@@ -86,7 +91,22 @@ final class AdminConnection implements AutoCloseable
             options.intValue("--egress-stream", Venue.EGRESS_STREAM, 1),
             options.intValue("--risk-stream", Venue.RISK_STREAM, 1),
             TimeUnit.MILLISECONDS.toNanos(options.longValue("--timeout-ms", 30_000, 1)),
-            keyFile, keyFileGiven, options.string("--key", ""));
+            keyFile, keyFileGiven, options.string("--key", ""), aeronDirFrom);
+    }
+
+    /**
+     * What the tool says when it finds no venue: where it looked, why that directory, and the two options that point
+     * it elsewhere.
+     *
+     * @param settings where it looked.
+     * @param found    what it found there.
+     * @return the message.
+     */
+    static String noVenue(final Settings settings, final String found)
+    {
+        return "no venue found: " + found + " at " + settings.aeronDir() + " (" + settings.aeronDirFrom() +
+            "). A venue started on another data directory: --data DIR (that data directory); an engine with a media " +
+            "driver of its own: --aeron-dir DIR (that driver's directory)";
     }
 
     /**
@@ -125,6 +145,8 @@ final class AdminConnection implements AutoCloseable
      * @param keyFile       the admin keys file holding the key changes are signed with.
      * @param keyFileGiven  whether it was named (else the data directory's, if there).
      * @param keyName       the key's name in it; empty: its first.
+     * @param aeronDirFrom  how {@code aeronDir} was chosen, for people: named by {@code --aeron-dir}, or the
+     *                      all-in-one's for a data directory.
      */
     record Settings(
         String aeronDir,
@@ -136,7 +158,8 @@ final class AdminConnection implements AutoCloseable
         long timeoutNs,
         Path keyFile,
         boolean keyFileGiven,
-        String keyName)
+        String keyName,
+        String aeronDirFrom)
     {
     }
 
@@ -164,10 +187,18 @@ final class AdminConnection implements AutoCloseable
             }
             else if (!new java.io.File(aeronDir, "cnc.dat").exists())
             {
-                throw new IllegalStateException("no media driver at " + aeronDir + " (is the venue running? " +
-                    "--aeron-dir names the engine's media driver, --embedded-driver launches one)");
+                throw new IllegalStateException(noVenue(settings, "no media driver"));
             }
-            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+            try
+            {
+                aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+            }
+            catch (final AeronException ex)
+            {
+                // The files of a driver that stopped (a venue shut down or killed): nothing answers there.
+                throw new IllegalStateException(noVenue(settings, "a media driver's files but no driver running (" +
+                    ex.getMessage() + ")"), ex);
+            }
             admin = new AdminClient(aeron, settings.ingress(), settings.ingressStream(), settings.outbound(),
                 settings.riskStream(), key(settings)).timeoutNs(settings.timeoutNs());
             if (null != operator)

@@ -225,6 +225,78 @@ final class AdminOptions
         return limits;
     }
 
+    /** The five limits an account needs before it may trade, in the order the usage gives them. */
+    static final List<String> FIVE_LIMITS = List.of("--max-order-quantity", "--max-order-notional", "--credit-limit",
+        "--position-limit", "--max-open-orders");
+    /** The limit options that take a value: the five and the per-instrument ones. */
+    static final Set<String> LIMIT_OPTIONS = union(Set.copyOf(FIVE_LIMITS), Set.of("--instrument-limits"));
+    /** The limit option that takes none. */
+    static final String ALLOW_SHORT = "--allow-short";
+
+    /**
+     * An account's limits as SetLimits replaces them.
+     *
+     * @param maxOrderQuantity units per order.
+     * @param maxOrderNotional money per order.
+     * @param creditLimit      how far cash may go below zero.
+     * @param positionLimit    the default absolute position limit.
+     * @param maxOpenOrders    orders that may wait at once.
+     * @param allowShort       sells beyond the position.
+     * @param instruments      instruments with a position limit of their own.
+     * @param positionLimits   their limits.
+     */
+    record Limits(
+        long maxOrderQuantity,
+        long maxOrderNotional,
+        long creditLimit,
+        long positionLimit,
+        int maxOpenOrders,
+        boolean allowShort,
+        int[] instruments,
+        long[] positionLimits)
+    {
+    }
+
+    /**
+     * Read the limits: the five together, or (when not required) none at all; {@code --allow-short} and
+     * {@code --instrument-limits} only with them.
+     *
+     * @param options  the command line.
+     * @param command  the command, for the message.
+     * @param required whether the command needs them ({@code account limits}) or may go without ({@code account
+     *                 open}).
+     * @return the limits, or null when none were given and none are required.
+     * @throws CommandLineOptions.UsageException naming what is missing or malformed.
+     */
+    static Limits limits(final CommandLineOptions options, final String command, final boolean required)
+    {
+        final List<String> missing = FIVE_LIMITS.stream().filter((o) -> !options.has(o)).toList();
+        if (!required && missing.size() == FIVE_LIMITS.size())
+        {
+            if (options.has(ALLOW_SHORT) || options.has("--instrument-limits"))
+            {
+                throw new CommandLineOptions.UsageException(command + ": " + ALLOW_SHORT + " and " +
+                    "--instrument-limits come with the five limits (" + String.join(" ", FIVE_LIMITS) + ")");
+            }
+            return null;
+        }
+        if (!missing.isEmpty())
+        {
+            throw new CommandLineOptions.UsageException(command + " takes the five limits together (" +
+                String.join(" ", FIVE_LIMITS) + (required ? "" : ", or none") + "): missing " +
+                String.join(", ", missing));
+        }
+        final long maxQuantity = requiredLong(options, "--max-order-quantity");
+        final long maxNotional = money(options.required("--max-order-notional"), "--max-order-notional");
+        final long credit = money(options.required("--credit-limit"), "--credit-limit");
+        final long positionLimit = requiredLong(options, "--position-limit");
+        final int maxOpen = (int)Math.min(Integer.MAX_VALUE, requiredLong(options, "--max-open-orders"));
+        final Map<Integer, Long> overrides = instrumentLimits(options.string("--instrument-limits", ""));
+        return new Limits(maxQuantity, maxNotional, credit, positionLimit, maxOpen, options.has(ALLOW_SHORT),
+            overrides.keySet().stream().mapToInt(Integer::intValue).toArray(),
+            overrides.values().stream().mapToLong(Long::longValue).toArray());
+    }
+
     static int[] instruments(final String text)
     {
         final String[] parts = text.split(",", -1);

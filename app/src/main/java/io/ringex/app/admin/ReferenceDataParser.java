@@ -32,6 +32,7 @@ import io.ringex.engine.book.Instrument;
 import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.MessageCatalog;
+import io.ringex.protocol.UserRoles;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.UserRole;
@@ -528,15 +529,12 @@ public final class ReferenceDataParser
         {
             return null;
         }
-        for (final UserRole role : UserRole.values())
+        final UserRole role = UserRoles.parse(text);
+        if (null == role)
         {
-            if (role != UserRole.NULL_VAL && role.name().toLowerCase(java.util.Locale.ROOT).equals(text))
-            {
-                return role;
-            }
+            problems.add(f.node("role"), f.path("role"), "must be " + UserRoles.SPELLINGS + ", not '" + text + "'");
         }
-        problems.add(f.node("role"), f.path("role"), "must be trader, drop_copy or clearing, not '" + text + "'");
-        return null;
+        return role;
     }
 
     private ReferenceData.Schedule schedule(final YamlFields f)

@@ -9,6 +9,7 @@ import java.util.SortedMap;
 import io.ringex.client.AdminClient;
 import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.FixedPoint;
+import io.ringex.protocol.UserRoles;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.TradingStatus;
 import io.ringex.protocol.codecs.UserRole;
@@ -323,7 +324,7 @@ public final class ReferenceDataPlan
                 change(changes, "cancelOnDisconnectGraceMs", have.codGraceMs(), want.codGraceMs());
                 change(changes, "throttle", have.throttle(), want.throttle());
                 change(changes, "enabled", have.enabled(), want.enabled());
-                change(changes, "role", have.role(), want.role());
+                change(changes, "role", UserRoles.name(have.role()), UserRoles.name(want.role()));
                 if (!changes.isEmpty())
                 {
                     steps.add(new Step("change user " + want.username() + ": " + String.join(", ", changes),
@@ -405,7 +406,7 @@ public final class ReferenceDataPlan
             u.fixSenderCompId()) + (u.cancelOnDisconnect() ? " (cancel on disconnect)" : "") +
             (u.codGraceMs() == 0 ? "" : ", cancel-on-disconnect grace " + u.codGraceMs() + " ms") +
             (u.throttle() == 0 ? "" : ", throttle " + u.throttle() + "/s") + (u.enabled() ? "" : ", disabled") +
-            (u.role() == UserRole.TRADER ? "" : ", role " + u.role().name().toLowerCase(java.util.Locale.ROOT)) +
+            (u.role() == UserRole.TRADER ? "" : ", role " + UserRoles.name(u.role())) +
             (null == u.credential() ? ", no credential" : "");
     }
 

@@ -158,7 +158,7 @@ class AdminCliIT
         assertTrue(status.out().contains("  1001 balance 5000000 reserved 0 maxOrderQuantity 100000 maxOrderNotional " +
             "2500000 creditLimit 500000 openOrders 0/500 ACTIVE positionLimit 200000 allowShort true stp " +
             "cancel-newest\n"), status.out());
-        assertTrue(status.out().contains("  maker1 enabled accounts [1001] FIX MAKER1 credential set\n"),
+        assertTrue(status.out().contains("  maker1 enabled accounts [1001] FIX MAKER1 role trader credential set\n"),
             status.out());
 
         // The launcher, in its own JVM, on the same venue.
@@ -287,7 +287,7 @@ class AdminCliIT
         assertTrue(CredentialHash.verify("s3cret", read().users.get("carol").credential()));
         assertEquals(5000, read().users.get("carol").codGraceMs());
         assertTrue(admin("status").out().contains("  carol enabled accounts [2001] FIX CAROL cancel-on-disconnect " +
-            "cod-grace 5000 ms credential set\n"), "status shows carol's grace");
+            "cod-grace 5000 ms role trader credential set\n"), "status shows carol's grace");
         expect(1, "refused: add user carol: the user exists", adminWithInput("x\n", "user", "add", "--username",
             "carol", "--accounts", "2001", "--operator", "ops1"));
         expect(0, "done: set the credential of user carol", adminWithInput("n3w-secret\n", "user", "passwd",
@@ -396,6 +396,103 @@ class AdminCliIT
         assertTrue(protectionAgain.out().contains("\nnothing to change\n"), protectionAgain.out());
     }
 
+    /**
+     * {@code trading halt|resume|close|pre-open}: one instrument by symbol, or every listed one with {@code --all}
+     * (the delisted left out), each change waiting for the engine's answer; a timed pre-open the engine ends by
+     * itself into continuous trading.
+     */
+    @Test
+    void tradingStatusChangesAnInstrumentOrEveryListedOneAndATimedAuctionEndsByItself() throws Exception
+    {
+        assertEquals(0, admin("apply", DEMO.toString(), "--operator", "ops1").code());
+        expect(0, "done: add instrument 4 OLD-USD", admin("instrument", "add", "--id", "4", "--symbol", "OLD-USD",
+            "--price-scale", "2", "--tick", "0.01", "--lot", "1", "--reference-price", "10", "--band-type", "bps",
+            "--band", "1000", "--operator", "ops1"));
+        expect(0, "done: delist instrument 4", admin("instrument", "delist", "--id", "4", "--operator", "ops1"));
+
+        expect(0, "done: halt RGX-USD (instrument 1): HALTED (journal sequence ", admin("trading", "halt",
+            "--symbol", "RGX-USD", "--operator", "ops1", "--reason", "news pending"));
+        assertEquals(TradingStatus.HALTED, read().instruments.get(1).status());
+        expect(0, "done: resume RGX-USD (instrument 1): OPEN", admin("trading", "resume", "--symbol", "RGX-USD",
+            "--operator", "ops1"));
+        assertEquals(TradingStatus.OPEN, read().instruments.get(1).status());
+
+        final Result all = admin("trading", "halt", "--all", "--operator", "ops1");
+        assertEquals(0, all.code(), all.toString());
+        assertTrue(all.out().contains("done: halt RGX-USD (instrument 1): HALTED") &&
+            all.out().contains("done: halt LMX-USD (instrument 2): HALTED") &&
+            all.out().contains("done: halt EUR-USD (instrument 3): HALTED"), all.out());
+        assertFalse(all.out().contains("OLD-USD"), "the delisted instrument left out: " + all.out());
+        final VenueState halted = read();
+        for (final int id : new int[]{ 1, 2, 3 })
+        {
+            assertEquals(TradingStatus.HALTED, halted.instruments.get(id).status(), "instrument " + id);
+        }
+        assertEquals(TradingStatus.DELISTED, halted.instruments.get(4).status());
+
+        // A call phase without an end, then a timed one: the engine ends that one by itself, into OPEN.
+        expect(0, "done: pre-open LMX-USD (instrument 2): PRE_OPEN (journal", admin("trading", "pre-open",
+            "--symbol", "LMX-USD", "--operator", "ops1"));
+        assertEquals(TradingStatus.PRE_OPEN, read().instruments.get(2).status());
+        final Result auction = admin("trading", "pre-open", "--all", "--auction-seconds", "1", "--operator", "ops1",
+            "--reason", "reopening auction");
+        assertEquals(0, auction.code(), auction.toString());
+        assertTrue(auction.out().contains("done: pre-open LMX-USD (instrument 2): PRE_OPEN for 1 s, then OPEN"),
+            auction.out());
+        await((v) -> v.instruments.get(1).status() == TradingStatus.OPEN &&
+            v.instruments.get(2).status() == TradingStatus.OPEN && v.instruments.get(3).status() == TradingStatus.OPEN,
+            "every instrument open after its timed auction");
+
+        expect(0, "done: close EUR-USD (instrument 3): CLOSED", admin("trading", "close", "--symbol", "EUR-USD",
+            "--operator", "ops1"));
+        assertEquals(TradingStatus.CLOSED, read().instruments.get(3).status());
+
+        // refusals: the tool's (no such symbol) and the engine's (a delisted instrument), exit 1
+        expect(1, "refused: halt NOPE-USD: no such instrument at the venue", admin("trading", "halt", "--symbol",
+            "NOPE-USD", "--operator", "ops1"));
+        expect(1, "refused: resume OLD-USD (instrument 4): OPEN: INSTRUMENT_DELISTED", admin("trading", "resume",
+            "--symbol", "OLD-USD", "--operator", "ops1"));
+    }
+
+    /**
+     * {@code account open} with its limits: the account trades at once. Without them the tool says the account
+     * cannot trade yet. A role is shown in {@code status} as it is spelt, and {@code drop_copy} is read for it.
+     */
+    @Test
+    void anAccountOpenedWithItsLimitsTradesAtOnce() throws Exception
+    {
+        assertEquals(0, admin("apply", DEMO.toString(), "--operator", "ops1").code());
+        final Result opened = admin("account", "open", "--id", "3001", "--max-order-quantity", "100",
+            "--max-order-notional", "100000", "--credit-limit", "50000", "--position-limit", "1000",
+            "--max-open-orders", "10", "--instrument-limits", "2=500", "--operator", "ops1", "--reason", "new client");
+        assertEquals(0, opened.code(), opened.toString());
+        assertTrue(opened.out().contains("done: open account 3001 (journal sequence ") &&
+            opened.out().contains("done: set limits of account 3001 (journal sequence "), opened.out());
+        final VenueState.Account account = read().accounts.get(3001L);
+        assertEquals(100, account.maxOrderQuantity());
+        assertEquals(10, account.maxOpenOrders());
+        assertEquals(new TreeMap<>(Map.of(2, 500L)), account.definition().ownPositionLimits());
+
+        trade(1001, 3001, 1, 10_000, 5);
+        await((v) -> v.accounts.get(3001L).positions().getOrDefault(1, 0L) == 5, "account 3001 long 5 at once");
+
+        final Result bare = admin("account", "open", "--id", "3002", "--operator", "ops1");
+        assertEquals(0, bare.code(), bare.toString());
+        assertTrue(bare.out().contains("account 3002 has no limits: every order of it is refused " +
+            "MAX_ORDER_QUANTITY until `account limits --id 3002 ...` sets them"), bare.out());
+        assertTrue(admin("status").out().lines().anyMatch((l) -> l.startsWith("  3002 ") &&
+            l.contains("(no limits set: every order refused)")), "status says 3002 cannot trade");
+
+        expect(0, "done: set the credential of user audit", adminWithInput("audit-pw\n", "user", "add",
+            "--username", "audit", "--accounts", "3001", "--role", "drop_copy", "--operator", "ops1"));
+        assertTrue(admin("status").out().contains("  audit enabled accounts [3001] no FIX role drop-copy " +
+            "credential set\n"), "the role as it is spelt");
+        expect(0, "nothing to change: user audit is already drop-copy", admin("user", "role", "--username", "audit",
+            "--role", "DROP-COPY", "--operator", "ops1"));
+        expect(0, "done: user audit role clearing", admin("user", "role", "--username", "audit", "--role",
+            "clearing", "--operator", "ops1"));
+    }
+
     private void trade(final long seller, final long buyer, final int instrument, final long price, final long qty)
     {
         final CommandEncoder commands = new CommandEncoder();
@@ -435,7 +532,7 @@ class AdminCliIT
     private AdminConnection.Settings settings()
     {
         return new AdminConnection.Settings(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, 1004,
-            TimeUnit.SECONDS.toNanos(20), keyFile, true, "");
+            TimeUnit.SECONDS.toNanos(20), keyFile, true, "", "the test's");
     }
 
     private Result admin(final String... args)

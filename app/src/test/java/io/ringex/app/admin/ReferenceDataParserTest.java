@@ -104,14 +104,16 @@ class ReferenceDataParserTest
     @Test
     void aUsersRoleIsTraderDropCopyOrClearing() throws Exception
     {
-        final String withRole = VALID.replace("    throttle: 200\n", "    throttle: 200\n    role: drop_copy\n");
+        final String withRole = VALID.replace("    throttle: 200\n", "    throttle: 200\n    role: drop-copy\n");
         assertEquals(UserRole.DROP_COPY, parse(withRole).users().get(0).role());
-        assertEquals(UserRole.CLEARING, parse(withRole.replace("drop_copy", "clearing")).users().get(0).role());
-        assertEquals(UserRole.TRADER, parse(withRole.replace("drop_copy", "trader")).users().get(0).role());
-        assertProblem(withRole.replace("drop_copy", "auditor"),
-            "test.yml:30: users[1].role: must be trader, drop_copy or clearing, not 'auditor'");
-        assertProblem(withRole.replace("drop_copy", "null_val"),
-            "test.yml:30: users[1].role: must be trader, drop_copy or clearing, not 'null_val'");
+        assertEquals(UserRole.DROP_COPY, parse(withRole.replace("drop-copy", "drop_copy")).users().get(0).role(),
+            "the alias, as the command line takes it too");
+        assertEquals(UserRole.CLEARING, parse(withRole.replace("drop-copy", "clearing")).users().get(0).role());
+        assertEquals(UserRole.TRADER, parse(withRole.replace("drop-copy", "trader")).users().get(0).role());
+        assertProblem(withRole.replace("drop-copy", "auditor"),
+            "test.yml:30: users[1].role: must be trader, drop-copy (or drop_copy) or clearing, not 'auditor'");
+        assertProblem(withRole.replace("drop-copy", "null_val"),
+            "test.yml:30: users[1].role: must be trader, drop-copy (or drop_copy) or clearing, not 'null_val'");
     }
 
     @Test

@@ -47,8 +47,8 @@ public final class EngineMain
             EngineNode node = EngineNode.launch(ctx))
         {
             System.out.println("RINGEX ENGINE READY node=" + node.context().nodeId() + " mode=" +
-                node.context().replicationMode() + " recovered=" + node.recoveredCommands() + " next=" +
-                (node.journaledSequence() + 1) + " aeron=" + node.aeronDirectoryName());
+                node.context().replicationMode() + " recovered: " + node.recoverySummary() + "; aeron=" +
+                node.aeronDirectoryName());
             System.out.flush();
             barrier.await();
             System.out.println("RINGEX ENGINE STOPPING");

@@ -97,8 +97,7 @@ public final class EngineNode implements AutoCloseable
         replay = newReplayService();
         threads = new NodeThreads(ctx, resources.pretoucher, agents, replay);
         agents.open();
-        LOG.log(System.Logger.Level.INFO, "engine node {0} up: recovered {1} commands, next sequence {2}",
-            ctx.nodeId(), resources.recoveredCommands, resources.sequences.firstCommandSequence());
+        LOG.log(System.Logger.Level.INFO, "engine node {0} up: recovered {1}", ctx.nodeId(), recoverySummary());
     }
 
     private ReportReplayService newReplayService()
@@ -263,6 +262,27 @@ public final class EngineNode implements AutoCloseable
     public long recoveredCommands()
     {
         return resources.recoveredCommands;
+    }
+
+    /**
+     * @return the journal's last sequence when the node started (its next command takes the one after).
+     */
+    public long recoveredSequence()
+    {
+        return resources.lastRecoveredSequence();
+    }
+
+    /**
+     * What the node recovered at its start, in the words its log, its ready line and the all-in-one's banner all use:
+     * {@code the journal to sequence 363 (363 commands replayed, no snapshot), next sequence 364}. Fixed at the start:
+     * commands journaled since do not change it.
+     *
+     * @return the words.
+     */
+    public String recoverySummary()
+    {
+        return NodeRecovery.summary(resources.lastRecoveredSequence(), resources.recoveredSnapshotSequence,
+            resources.recoveredCommands);
     }
 
     /**

@@ -20,6 +20,8 @@ final class NodeRecovery
 
     long lastSequence;
     long recoveredCommands;
+    /** The sequence of the snapshot restored, 0 if none. */
+    long snapshotSequence;
 
     /**
      * @param ctx       the node's configuration.
@@ -31,6 +33,7 @@ final class NodeRecovery
     {
         final JournalVerifier.Report report = verify(ctx, journal);
         long fromSequence = 1;
+        long snapshotSequence = 0;
         final SnapshotStore.Snapshot snapshot = new SnapshotStore(ctx.snapshotDirectory()).loadNewest(
             SnapshotDescriptor.VERSION, (problem) -> LOG.log(System.Logger.Level.WARNING,
             "snapshot passed over: {0}", problem));
@@ -43,11 +46,13 @@ final class NodeRecovery
                     "hash than it was written with: refusing it; move it aside to recover from the journal alone");
             }
             fromSequence = snapshot.sequence() + 1;
+            snapshotSequence = snapshot.sequence();
             LOG.log(System.Logger.Level.INFO, "restored snapshot {0} at sequence {1}", snapshot.file(),
                 snapshot.sequence());
         }
 
         final NodeRecovery result = new NodeRecovery();
+        result.snapshotSequence = snapshotSequence;
         final long startNs = ctx.nanoClock().nanoTime();
         final long[] last = { fromSequence - 1 };
         try (JournalReader reader = journal.newReader().fromSequence(fromSequence).allowGaps(ctx.allowJournalGaps()))
@@ -75,6 +80,24 @@ final class NodeRecovery
         }
         result.lastSequence = Math.max(last[0], report.lastSequence());
         return result;
+    }
+
+    /**
+     * What a node recovered, in the one wording its log line, the engine's ready line and the all-in-one's banner
+     * share: {@code the journal to sequence 363 (363 commands replayed, no snapshot), next sequence 364}, or with a
+     * snapshot {@code the journal to sequence 363 (snapshot at 300, 63 commands replayed after it), next sequence
+     * 364}.
+     *
+     * @param lastSequence      the journal's last sequence at the start.
+     * @param snapshotSequence  the snapshot restored, 0 if none.
+     * @param replayedCommands  commands replayed from the journal.
+     * @return the words.
+     */
+    static String summary(final long lastSequence, final long snapshotSequence, final long replayedCommands)
+    {
+        return "the journal to sequence " + lastSequence + " (" + (snapshotSequence > 0 ?
+            "snapshot at " + snapshotSequence + ", " + replayedCommands + " commands replayed after it" :
+            replayedCommands + " commands replayed, no snapshot") + "), next sequence " + (lastSequence + 1);
     }
 
     /**

@@ -63,6 +63,8 @@ final class NodeResources implements AutoCloseable
     final BusinessLogicProcessor processor;
     final Journal journal;
     final long recoveredCommands;
+    /** The snapshot the processor was restored from at the start, 0 if none (a cluster member: 0). */
+    final long recoveredSnapshotSequence;
     /** Ring sequences to command sequences: the first command this process takes follows the journal's last. */
     final SequenceBase sequences;
     final JournalStage journalHandler;
@@ -138,6 +140,7 @@ final class NodeResources implements AutoCloseable
             final NodeRecovery recovery = clusterMember ? NodeRecovery.verifyOnly(ctx, journal) :
                 NodeRecovery.recover(ctx, journal, processor);
             recoveredCommands = recovery.recoveredCommands;
+            recoveredSnapshotSequence = recovery.snapshotSequence;
             sequences = new SequenceBase(recovery.lastSequence + 1);
 
             malformed = counters.newCounter("ingress-malformed");

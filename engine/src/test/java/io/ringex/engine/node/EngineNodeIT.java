@@ -139,6 +139,7 @@ class EngineNodeIT
         client.limit(1, 1_000, Side.BUY, 1, 1);
         first.await(() -> first.count("REJECTED") == 1, "a reject, so the status counts one");
         final long liveHash = node.stateHash();
+        final long lastJournaled = node.journaledSequence();
         final String liveCounters = statusCounters(first, node);
         final EngineTestClient done = client;
         client.await(() -> new SnapshotStore(ctx.snapshotDirectory()).list().size() == 1 &&
@@ -153,6 +154,13 @@ class EngineNodeIT
         assertTrue(node.recoveredCommands() > 0 && node.recoveredCommands() < client.sent.size(),
             "recovered from the snapshot and the tail: " + node.recoveredCommands());
         assertEquals(liveHash, node.stateHash());
+        // One count, one wording: the journal's last sequence, the snapshot, the commands replayed after it, and the
+        // next sequence one past the journal's last (what the log, the ready line and the banner all print).
+        final long snapshotAt = lastJournaled - node.recoveredCommands();
+        assertEquals(lastJournaled, node.recoveredSequence());
+        assertEquals("the journal to sequence " + lastJournaled + " (snapshot at " + snapshotAt + ", " +
+            node.recoveredCommands() + " commands replayed after it), next sequence " + (lastJournaled + 1),
+            node.recoverySummary());
 
         client = env.closing(new EngineTestClient(env.aeronDirectoryName(), ctx, IPC));
         client.awaitConnected();

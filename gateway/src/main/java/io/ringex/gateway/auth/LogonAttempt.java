@@ -22,6 +22,11 @@ public abstract class LogonAttempt
         ACCEPTED,
         /** Wrong or unknown credentials, or a check failed. */
         REFUSED,
+        /**
+         * The password was right but the user is disabled: the only refusal whose cause the caller is told, since the
+         * password shows it knows the user exists.
+         */
+        DISABLED,
         /** The user name or the address is locked out after failed logons. */
         LOCKED,
         /** Too many logons being checked at once. */

@@ -175,12 +175,15 @@ public final class LogonAuthenticator implements AutoCloseable
             }
             final User user = users.authenticate(username, attempt.password());
             attempt.wipePassword();
+            final boolean disabled = null != user && !user.enabled();
             final String refusal = null == user ? "invalid credentials" :
-                !user.enabled() ? "user disabled" : attempt.permits(user);
+                disabled ? "user disabled" : attempt.permits(user);
             if (null != refusal)
             {
+                // Counted and answered late like any failure; only a disabled user's right password is told why.
                 guard.onFailure(attempt.protocol(), username, address, refusal, clock.time());
-                attempt.decide(LogonAttempt.Verdict.REFUSED, null, refusal);
+                attempt.decide(disabled ? LogonAttempt.Verdict.DISABLED : LogonAttempt.Verdict.REFUSED, null,
+                    refusal);
                 deliverLate(attempt);
                 return;
             }

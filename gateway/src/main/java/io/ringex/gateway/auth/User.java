@@ -1,6 +1,7 @@
 package io.ringex.gateway.auth;
 
 import io.ringex.protocol.MessageCatalog;
+import io.ringex.protocol.UserRoles;
 import io.ringex.protocol.codecs.UserRole;
 
 import java.util.Arrays;
@@ -327,9 +328,38 @@ public final class User
      */
     public boolean endsSessionsOnChangeTo(final User next)
     {
-        return !next.enabled || !Arrays.equals(accounts, next.accounts) || role != next.role ||
-            !Objects.equals(fixSenderCompId, next.fixSenderCompId) ||
-            !Objects.equals(fixTargetCompId, next.fixTargetCompId);
+        return null != sessionEndingChange(next);
+    }
+
+    /**
+     * What of a change from this definition to another one ends the user's live sessions, in the words their Logout
+     * gives the client: {@code user disabled}, or the rest that changed ({@code role changed to drop-copy},
+     * {@code accounts changed}, {@code FIX CompIDs changed}, comma separated).
+     *
+     * @param next the user's new definition, or null when the user is gone.
+     * @return the words, or null when the sessions may go on ({@link #endsSessionsOnChangeTo}).
+     */
+    public String sessionEndingChange(final User next)
+    {
+        if (null == next || !next.enabled)
+        {
+            return "user disabled";
+        }
+        final StringBuilder change = new StringBuilder();
+        if (role != next.role)
+        {
+            change.append("role changed to ").append(UserRoles.name(next.role));
+        }
+        if (!Arrays.equals(accounts, next.accounts))
+        {
+            change.append(change.length() == 0 ? "" : ", ").append("accounts changed");
+        }
+        if (!Objects.equals(fixSenderCompId, next.fixSenderCompId) ||
+            !Objects.equals(fixTargetCompId, next.fixTargetCompId))
+        {
+            change.append(change.length() == 0 ? "" : ", ").append("FIX CompIDs changed");
+        }
+        return change.length() == 0 ? null : change.toString();
     }
 
     /**

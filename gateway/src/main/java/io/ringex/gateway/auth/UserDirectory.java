@@ -3,6 +3,7 @@ package io.ringex.gateway.auth;
 import io.ringex.common.config.Config;
 import io.ringex.common.config.KnownKeys;
 import io.ringex.protocol.MessageCatalog;
+import io.ringex.protocol.UserRoles;
 import io.ringex.protocol.codecs.UserRole;
 
 import java.nio.CharBuffer;
@@ -66,8 +67,8 @@ public final class UserDirectory
             "`ringex.gateway.fix.comp.id`)");
         keys.put(FIX_CANCEL_ON_DISCONNECT, "`true`: cancel the FIX session's orders when it disconnects (default " +
             "`false`)");
-        keys.put(ROLE, "`trader` (default), `drop_copy` (its sessions get a copy of every execution report of its " +
-            "accounts and may send no orders) or `clearing` (the same, for every account)");
+        keys.put(ROLE, "`trader` (default), `drop-copy` (or `drop_copy`: its sessions get a copy of every execution " +
+            "report of its accounts and may send no orders) or `clearing` (the same, for every account)");
         keys.put(CANCEL_ON_DISCONNECT_GRACE_MS, "how long, in ms, a session of the user that asked for " +
             "cancel-on-disconnect (FIX: `fix.cancel.on.disconnect`; SBE: its Logon) keeps its orders and quotes " +
             "after it disconnects, waiting for it to log on again: 0 (default, cancelled at once) to " +
@@ -172,20 +173,18 @@ public final class UserDirectory
 
     /**
      * @param key   where the value came from, for the error.
-     * @param value a role's name, any case.
+     * @param value a role as {@link UserRoles} spells it (any case).
      * @return the role.
-     * @throws io.aeron.exceptions.ConfigurationException naming the key when it is not trader, drop_copy or clearing.
+     * @throws io.aeron.exceptions.ConfigurationException naming the key when it is none of {@link UserRoles#SPELLINGS}.
      */
     public static UserRole role(final String key, final String value)
     {
-        for (final UserRole role : UserRole.values())
+        final UserRole role = UserRoles.parse(value);
+        if (null == role)
         {
-            if (role != UserRole.NULL_VAL && role.name().equalsIgnoreCase(value))
-            {
-                return role;
-            }
+            throw Config.bad(key, value, "must be " + UserRoles.SPELLINGS);
         }
-        throw Config.bad(key, value, "must be trader, drop_copy or clearing");
+        return role;
     }
 
     /**

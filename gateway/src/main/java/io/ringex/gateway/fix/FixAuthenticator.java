@@ -20,10 +20,11 @@ import uk.co.real_logic.artio.validation.AuthenticationStrategy;
  * Artio authentication for the FIX acceptor: Username(553) and Password(554) must match a user, and the Logon's
  * SenderCompID/TargetCompID must be that user's. The check runs on the gateway's {@link LogonAuthenticator} worker,
  * off Artio's framer thread, with its lockouts and late answers; a refused Logon is answered with a Logout whose
- * Text(58) says it was refused (the same words whatever the cause, so they tell an attacker nothing), then the
- * connection is closed, as FIX 4.4 expects. A Logon whose HeartBtInt(108) is outside the configured range
- * ({@code ringex.gateway.fix.heartbeat.min}..{@code max}) is refused at once with a Logout saying the range, before
- * its password is checked: an interval of 0 would have the gateway heartbeat in a tight loop.
+ * Text(58) says it was refused (the same words whatever the cause, so they tell an attacker nothing; but a disabled
+ * user's right password is told {@link #DISABLED_TEXT}), then the connection is closed, as FIX 4.4 expects. A
+ * Logon whose HeartBtInt(108) is outside the configured range ({@code ringex.gateway.fix.heartbeat.min}..{@code max})
+ * is refused at once with a Logout saying the range, before its password is checked: an interval of 0 would have the
+ * gateway heartbeat in a tight loop.
  * <p>
  * Threading: {@link #authenticateAsync} on Artio's framer thread; the verdict reaches Artio's proxy from the worker
  * (Artio's pending logon state is volatile and polled by the framer).
@@ -33,6 +34,11 @@ public final class FixAuthenticator implements AuthenticationStrategy
     /** Text(58) of the Logout answering a refused Logon. */
     public static final String REFUSED_TEXT =
         "Logon refused: invalid credentials, or too many failed logons (retry later)";
+    /**
+     * Text(58) of the Logout answering a Logon of a disabled user with its right password (a wrong one, or an unknown
+     * name, gets {@link #REFUSED_TEXT}: only who knows the password learns the user is disabled).
+     */
+    public static final String DISABLED_TEXT = "Logon refused: user disabled";
     /** Text(58) of the Logout answering a Logon that arrived while too many were being checked. */
     public static final String BUSY_TEXT = "Logon refused: the gateway is busy or not ready, retry";
     /** How long the connection lingers after the refusing Logout, so the client reads it before the close. */
@@ -172,7 +178,8 @@ public final class FixAuthenticator implements AuthenticationStrategy
                 return;
             }
             final LogoutEncoder logout = new LogoutEncoder();
-            logout.text(verdict() == Verdict.BUSY ? BUSY_TEXT : REFUSED_TEXT);
+            logout.text(verdict() == Verdict.BUSY ? BUSY_TEXT : verdict() == Verdict.DISABLED ? DISABLED_TEXT :
+                REFUSED_TEXT);
             proxy.reject(logout, REJECT_LINGER_MS);
         }
     }

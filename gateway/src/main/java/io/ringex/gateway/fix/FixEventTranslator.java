@@ -50,12 +50,13 @@ import java.util.concurrent.TimeUnit;
  * <tr><td>stopPrice, displayQuantity (when set)</td><td>StopPx(99), MaxFloor(111)</td></tr>
  * <tr><td>orderStatus NEW, PARTIALLY_FILLED, FILLED, CANCELED, REJECTED, EXPIRED</td>
  * <td>OrdStatus(39) 0, 1, 2, 4, 8, C</td></tr>
- * <tr><td>price, averagePrice, lastPrice (fixed point)</td><td>Price(44), AvgPx(6), LastPx(31), exact decimals at
- * the instrument's price scale</td></tr>
- * <tr><td>quantity, leavesQuantity, cumulativeQuantity, lastQuantity</td>
- * <td>OrderQty(38), LeavesQty(151), CumQty(14), LastQty(32)</td></tr>
+ * <tr><td>price, stopPrice, averagePrice, lastPrice (fixed point)</td><td>Price(44), StopPx(99), AvgPx(6),
+ * LastPx(31), exact, with every decimal of the instrument's price scale (scale 2: 99.40, 20.00), on every report and
+ * drop copy alike</td></tr>
+ * <tr><td>quantity, leavesQuantity, cumulativeQuantity, lastQuantity, displayQuantity</td>
+ * <td>OrderQty(38), LeavesQty(151), CumQty(14), LastQty(32), MaxFloor(111), whole numbers</td></tr>
  * <tr><td>rejectReason</td><td>OrdRejReason(103) (FIX 4.4 values; 99 Other otherwise) and Text(58) = the reason
- * name</td></tr>
+ * name (MAX_ORDER_QUANTITY followed by {@link #NO_LIMITS_HINT})</td></tr>
  * </table>
  * ExecID(17) is {@code epoch-commandSequence-orderId-tradeId-execType}: unique per report.
  * <p>
@@ -84,6 +85,12 @@ public final class FixEventTranslator
     private static final CancelReason[] CANCEL_REASONS = CancelReason.values();
     private static final CancelRejectResponseTo[] RESPONSES_TO = CancelRejectResponseTo.values();
     private static final int MAX_FAILURE_TEXT = 160;
+    /**
+     * Follows {@code MAX_ORDER_QUANTITY} in Text(58): an account whose limits were never set has a maximum of 0, so
+     * every order of it is refused so.
+     */
+    static final String NO_LIMITS_HINT = ": OrderQty(38) is above the account's maximum order quantity; an " +
+        "account the venue has set no limits for has a maximum of 0 and refuses every order";
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final ExecutionReportDecoder executionReportDecoder = new ExecutionReportDecoder();
@@ -276,32 +283,32 @@ public final class FixEventTranslator
         if (orderType != OrderType.MARKET && orderType != OrderType.STOP)
         {
             values.fit(d.price(), scale, "Price(44)");
-            e.price(values.value(), values.scale());
+            e.price(values.decimal());
         }
         if (d.stopPrice() > 0)
         {
             values.fit(d.stopPrice(), scale, "StopPx(99)");
-            e.stopPx(values.value(), values.scale());
+            e.stopPx(values.decimal());
         }
         if (d.displayQuantity() > 0)
         {
             values.fit(d.displayQuantity(), 0, "MaxFloor(111)");
-            e.maxFloor(values.value(), values.scale());
+            e.maxFloor(values.decimal());
         }
         values.fit(d.quantity(), 0, "OrderQty(38)");
-        e.orderQtyData().orderQty(values.value(), values.scale());
+        e.orderQtyData().orderQty(values.decimal());
         values.fit(d.leavesQuantity(), 0, "LeavesQty(151)");
-        e.leavesQty(values.value(), values.scale());
+        e.leavesQty(values.decimal());
         values.fit(d.cumulativeQuantity(), 0, "CumQty(14)");
-        e.cumQty(values.value(), values.scale());
+        e.cumQty(values.decimal());
         values.fit(d.averagePrice(), scale, "AvgPx(6)");
-        e.avgPx(values.value(), values.scale());
+        e.avgPx(values.decimal());
         if (d.lastQuantity() != 0)
         {
             values.fit(d.lastPrice(), scale, "LastPx(31)");
-            e.lastPx(values.value(), values.scale());
+            e.lastPx(values.decimal());
             values.fit(d.lastQuantity(), 0, "LastQty(32)");
-            e.lastQty(values.value(), values.scale());
+            e.lastQty(values.decimal());
         }
 
         text.setLength(0);
@@ -315,6 +322,11 @@ public final class FixEventTranslator
             final RejectReason rejectReason = rejectReasonOf(d.rejectReasonRaw());
             e.ordRejReason(rejectReason == null ? 99 : ordRejReason(rejectReason));
             appendReason(text, rejectReason, d.rejectReasonRaw());
+            if (rejectReason == RejectReason.MAX_ORDER_QUANTITY)
+            {
+                // The one reject an account nobody set limits for gives every order: say so, plainly.
+                text.append(NO_LIMITS_HINT);
+            }
         }
         else
         {
@@ -436,16 +448,16 @@ public final class FixEventTranslator
             if (orderType != OrderType.MARKET)
             {
                 values.fit(d.price(), scale, "Price(44)");
-                e.price(values.value(), values.scale());
+                e.price(values.decimal());
             }
             values.fit(d.quantity(), 0, "OrderQty(38)");
-            e.orderQtyData().orderQty(values.value(), values.scale());
+            e.orderQtyData().orderQty(values.decimal());
             values.fit(d.leavesQuantity(), 0, "LeavesQty(151)");
-            e.leavesQty(values.value(), values.scale());
+            e.leavesQty(values.decimal());
             values.fit(d.cumulativeQuantity(), 0, "CumQty(14)");
-            e.cumQty(values.value(), values.scale());
+            e.cumQty(values.decimal());
             values.fit(d.averagePrice(), scale, "AvgPx(6)");
-            e.avgPx(values.value(), values.scale());
+            e.avgPx(values.decimal());
         }
         else
         {

@@ -41,6 +41,7 @@ import uk.co.real_logic.artio.library.SessionHandler;
 import uk.co.real_logic.artio.messages.SessionState;
 import uk.co.real_logic.artio.session.Session;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -509,31 +510,44 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     }
 
     /**
-     * Log out the live FIX sessions of a user the engine disabled or changed; their disconnect cancels their orders
-     * at once, with no grace, if the user asked for cancel-on-disconnect ({@link #onFixDisconnect}).
+     * Log out the live FIX sessions of a user the engine disabled or changed, with a Logout whose Text(58) says what
+     * happened ({@link #logoutText}); their disconnect cancels their orders at once, with no grace, if the user asked
+     * for cancel-on-disconnect ({@link #onFixDisconnect}).
      *
      * @param username the user.
-     * @param disabled whether the user was disabled (else its accounts or CompIDs changed).
+     * @param disabled whether the user was disabled (else its accounts, CompIDs or role changed).
+     * @param change   what changed ({@link io.ringex.gateway.auth.User#sessionEndingChange}).
      */
-    public void endSessionsOf(final String username, final boolean disabled)
+    public void endSessionsOf(final String username, final boolean disabled, final String change)
     {
         int ended = 0;
+        final byte[] text = logoutText(disabled, change).getBytes(StandardCharsets.US_ASCII);
         for (final FixSession fixSession : sessionsByNumber.values())
         {
             if (null != fixSession.user && fixSession.user.username().equals(username) && fixSession.online)
             {
                 fixSession.endedByOperator = true;
-                fixSession.session.logoutAndDisconnect();
+                fixSession.session.logoutAndDisconnect(text);
                 ended++;
             }
         }
         if (ended > 0)
         {
-            LOG.warn("FIX: {} session(s) of user {} logged out ({})", ended, username,
-                disabled ? "user disabled" : "accounts, CompIDs or role changed");
+            LOG.warn("FIX: {} session(s) of user {} logged out ({})", ended, username, change);
         }
         // A drop copy that keeps its role (other accounts) goes on getting copies while its client is away.
         findOfflineDropCopies(username);
+    }
+
+    /**
+     * @param disabled whether the user was disabled.
+     * @param change   what changed.
+     * @return Text(58) of the Logout ending a session for it: {@code Logged out: user disabled}, or e.g.
+     * {@code Logged out: role changed to drop-copy; log on again}.
+     */
+    public static String logoutText(final boolean disabled, final String change)
+    {
+        return "Logged out: " + (disabled ? "user disabled" : change + "; log on again");
     }
 
     /**

@@ -1,17 +1,20 @@
 package io.ringex.gateway.fix;
 
 import io.ringex.protocol.FixedPoint;
+import uk.co.real_logic.artio.fields.DecimalFloat;
 
 /**
  * Fits Ringex values into what Artio 0.175's FIX encoders can carry, and notes every change for Text(58).
  * <p>
- * Decimal fields (prices, quantities, amounts) go through Artio's {@code DecimalFloat}, which after dropping trailing
- * fractional zeros holds at most 18 significant digits ({@code |unscaled| <= 999,999,999,999,999,999}) at a scale of
- * 0..127; its setter throws {@code ArithmeticException("Out of range")} for anything else. An int64 has 19 digits,
- * so quantities from 10^18 and prices whose fixed-point value has 19 significant digits cannot be sent as they are.
- * Such a value loses fractional digits, truncated toward zero, until it fits (at most one digit for any int64 at a
- * scale of 1 or more); a whole number that still does not fit is clamped to &plusmn;999,999,999,999,999,999. The
- * note gives the exact value.
+ * Decimal fields (prices, quantities, amounts) are written at the value's own scale, every fractional digit shown:
+ * a price at an instrument's price scale of 2 is {@code 99.40} and {@code 20.00}, a quantity (scale 0) {@code 7}.
+ * They go to Artio's encoder as a {@link DecimalFloat} set field by field ({@link #decimal()}), because its
+ * {@code set(value, scale)} drops trailing zeros. FIX (and Artio's decoder) carries at most 18 significant digits,
+ * not counting trailing fractional zeros ({@code |unscaled| <= 999,999,999,999,999,999} once they are dropped); an
+ * int64 has 19, so quantities from 10^18 and prices whose fixed-point value has 19 significant digits cannot be sent
+ * as they are. Such a value loses fractional digits, truncated toward zero, until it fits (at most one digit for any
+ * int64 at a scale of 1 or more); a whole number that still does not fit is clamped to
+ * &plusmn;999,999,999,999,999,999. The note gives the exact value.
  * <p>
  * String fields are copied byte for byte by Artio: an SOH would end the field early and corrupt the message, other
  * control bytes and non-ASCII would reach the client as they are. Text copied into a FIX field keeps 0x20..0x7E;
@@ -37,6 +40,7 @@ final class FixWireValues
     static final int ENUM = 8;
 
     private final StringBuilder notes = new StringBuilder(256);
+    private final DecimalFloat decimal = new DecimalFloat();
     private long value;
     private int scale;
     private int kinds;
@@ -49,13 +53,16 @@ final class FixWireValues
     }
 
     /**
-     * Fit a fixed-point value; read the result from {@link #value()} and {@link #scale()}.
+     * Fit a fixed-point value; read the result from {@link #decimal()} (or {@link #value()} and {@link #scale()}).
      *
      * @param fixedPoint the value at {@code valueScale}.
      * @param valueScale its scale (clamped to 0..{@link #MAX_SCALE}).
      * @param field      the FIX field's name and tag, e.g. {@code "Price(44)"}, for the note.
      * @return true if sent exactly.
      */
+    // DecimalFloat's value(long) and scale(int) are deprecated, but they are Artio 0.175's only setters that keep the
+    // trailing zeros (set(value, scale) and the constructors normalise); FixEventTranslatorTest shows if that changes.
+    @SuppressWarnings("deprecation")
     boolean fit(final long fixedPoint, final int valueScale, final String field)
     {
         final int s0 = Math.max(0, Math.min(MAX_SCALE, valueScale));
@@ -66,34 +73,45 @@ final class FixWireValues
             v /= 10;
             s--;
         }
-        boolean exact = true;
+        if (v <= MAX_UNSCALED && v >= -MAX_UNSCALED)
+        {
+            // Within FIX's significant digits: sent at the value's own scale, trailing zeros included.
+            value = fixedPoint;
+            scale = s0;
+            decimal.value(value).scale(scale);
+            return true;
+        }
         while (s > 0 && (v > MAX_UNSCALED || v < -MAX_UNSCALED))
         {
             v /= 10;
             s--;
-            exact = false;
         }
         if (v > MAX_UNSCALED)
         {
             v = MAX_UNSCALED;
-            exact = false;
         }
         else if (v < -MAX_UNSCALED)
         {
             v = -MAX_UNSCALED;
-            exact = false;
         }
         value = v;
         scale = s;
-        if (!exact)
-        {
-            kinds |= DIGITS;
-            startNote().append(field).append('=');
-            FixedPoint.appendTo(notes, fixedPoint, s0);
-            notes.append(" exceeds FIX's 18 significant digits, sent as ");
-            FixedPoint.appendTo(notes, v, s);
-        }
-        return exact;
+        decimal.value(value).scale(scale);
+        kinds |= DIGITS;
+        startNote().append(field).append('=');
+        FixedPoint.appendTo(notes, fixedPoint, s0);
+        notes.append(" exceeds FIX's 18 significant digits, sent as ");
+        FixedPoint.appendTo(notes, v, s);
+        return false;
+    }
+
+    /**
+     * @return the last {@link #fit} as a decimal for an Artio encoder's {@code field(ReadOnlyDecimalFloat)} setter,
+     * which copies it as it is (reused: valid until the next fit).
+     */
+    DecimalFloat decimal()
+    {
+        return decimal;
     }
 
     /**

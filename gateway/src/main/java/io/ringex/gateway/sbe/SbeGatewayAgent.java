@@ -214,15 +214,17 @@ public final class SbeGatewayAgent implements Agent
      * End the live sessions of a user the engine disabled or changed (the agent's thread).
      *
      * @param username the user.
-     * @param disabled whether the user was disabled (else its accounts or CompIDs changed).
+     * @param disabled whether the user was disabled (else its accounts, CompIDs or role changed).
+     * @param change   what changed, for the Logout's text.
      */
-    public void endSessionsOf(final String username, final boolean disabled)
+    public void endSessionsOf(final String username, final boolean disabled, final String change)
     {
         final RejectReason reason = disabled ? RejectReason.USER_DISABLED : RejectReason.NOT_AUTHORISED;
-        final int ended = sessions.endSessionsOf(username, reason, clock.nanoTime());
+        final String text = disabled ? "user disabled" : change + ": log on again";
+        final int ended = sessions.endSessionsOf(username, reason, text, clock.nanoTime());
         if (ended > 0)
         {
-            LOG.warn("SBE: {} session(s) of user {} logged out ({})", ended, username, reason);
+            LOG.warn("SBE: {} session(s) of user {} logged out ({}: {})", ended, username, reason, change);
         }
     }
 

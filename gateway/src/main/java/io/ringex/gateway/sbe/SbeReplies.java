@@ -89,15 +89,25 @@ final class SbeReplies
 
     void logout(final ClientSession session, final RejectReason reason, final long nowNs)
     {
-        send(session, encodeLogout(session, reason), nowNs);
+        logout(session, reason, null, nowNs);
+    }
+
+    void logout(final ClientSession session, final RejectReason reason, final String text, final long nowNs)
+    {
+        send(session, encodeLogout(session, reason, text), nowNs);
     }
 
     int encodeLogout(final ClientSession session, final RejectReason reason)
     {
+        return encodeLogout(session, reason, null);
+    }
+
+    int encodeLogout(final ClientSession session, final RejectReason reason, final String text)
+    {
         logoutEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
             .sessionId(session.sessionId)
             .reason(reason)
-            .text(logoutText(reason));
+            .text(null == text ? logoutText(reason) : text);
         return HEADER_LENGTH + logoutEncoder.encodedLength();
     }
 

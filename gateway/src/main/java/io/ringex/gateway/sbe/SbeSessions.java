@@ -56,6 +56,8 @@ final class SbeSessions
     static final int MAX_SESSIONS_PER_IMAGE = 64;
     /** Text of the LogonResponse refusing a Logon: the same whatever the cause, so it tells an attacker nothing. */
     static final String REFUSED_TEXT = "logon refused: invalid credentials, or too many failed logons (retry later)";
+    /** Text of the LogonResponse refusing a disabled user's Logon with the right password (USER_DISABLED). */
+    static final String DISABLED_TEXT = "logon refused: user disabled";
     /** Text of the LogonResponse refusing a Logon that was not checked: too many in hand, or no users yet. */
     static final String BUSY_TEXT = "logon refused: the gateway is busy or not ready, retry";
     /** Text of the LogonResponse refusing a Logon of a user that holds as many sessions as it may. */
@@ -294,6 +296,10 @@ final class SbeSessions
                 else if (logon.verdict() == LogonAttempt.Verdict.BUSY)
                 {
                     answerRefusal(logon, RejectReason.ENGINE_BUSY, BUSY_TEXT, nowNs);
+                }
+                else if (logon.verdict() == LogonAttempt.Verdict.DISABLED)
+                {
+                    answerRefusal(logon, RejectReason.USER_DISABLED, DISABLED_TEXT, nowNs);
                 }
                 else
                 {
@@ -562,10 +568,11 @@ final class SbeSessions
      *
      * @param username the user.
      * @param reason   USER_DISABLED or NOT_AUTHORISED, sent in the Logout.
+     * @param text     the Logout's text: what happened.
      * @param nowNs    the clock.
      * @return sessions ended.
      */
-    int endSessionsOf(final String username, final RejectReason reason, final long nowNs)
+    int endSessionsOf(final String username, final RejectReason reason, final String text, final long nowNs)
     {
         // Its sessions in their grace are not to come back as they were: the engine cancels their orders when it ends.
         inGrace.forget(username);
@@ -582,7 +589,7 @@ final class SbeSessions
         {
             final ClientSession session = toClose.get(i);
             session.endedByOperator = true;
-            disconnect(session, reason, true, nowNs);
+            disconnect(session, reason, text, true, nowNs);
         }
         toClose.clear();
         return ended;
@@ -590,6 +597,20 @@ final class SbeSessions
 
     void disconnect(
         final ClientSession session, final RejectReason reason, final boolean sendLogout, final long nowNs)
+    {
+        disconnect(session, reason, null, sendLogout, nowNs);
+    }
+
+    /**
+     * End a session: its Logout (when asked for and it is active) says {@code text}, or the reason's own words when
+     * null.
+     */
+    void disconnect(
+        final ClientSession session,
+        final RejectReason reason,
+        final String text,
+        final boolean sendLogout,
+        final long nowNs)
     {
         if (session.state != ClientSession.State.CLOSED && null != session.user && session.sessionNumber != 0)
         {
@@ -622,7 +643,7 @@ final class SbeSessions
             activeSessions.decrement();
             if (sendLogout)
             {
-                replies.logout(session, reason, nowNs);
+                replies.logout(session, reason, text, nowNs);
             }
             loggedOff(session, nowNs);
         }

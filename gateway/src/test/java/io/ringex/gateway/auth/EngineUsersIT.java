@@ -123,7 +123,9 @@ class EngineUsersIT
             Await.until("the session that asked for it had its orders cancelled", () -> engine.commandLog().stream()
                 .anyMatch(line -> line.startsWith("MassCancel") && line.contains("cod=TRUE")), null);
             assertFalse(second.users().user("dave").enabled());
-            assertRefused(logon(second, "dave", DAVE_PASSWORD, false), "INVALID_CREDENTIALS");
+            // Told why with the right password only: a wrong one learns nothing of the user.
+            assertRefused(logon(second, "dave", DAVE_PASSWORD, false), "USER_DISABLED");
+            assertRefused(logon(second, "dave", "not-" + DAVE_PASSWORD, false), "INVALID_CREDENTIALS");
 
             // A gateway started now learns the same users from the engine.
             final Gateway later = gateway(9);

@@ -90,6 +90,18 @@ class UserDirectoryTest
         users.applyEngineUser(user("dave", ALICE_HASH, null, false, 200, 201));
         assertTrue(withAccounts.endsSessionsOnChangeTo(users.user("dave")), "disabling ends them");
 
+        final User trader = new User("fay", ALICE_HASH, new long[]{ 300 }, "FAY", "RINGEX", false, true, 0);
+        assertNull(trader.sessionEndingChange(new User("fay", ENGINE_HASH, new long[]{ 300 }, "FAY", "RINGEX", false,
+            true, 0)), "a new password: nothing to say, nothing ended");
+        assertEquals("role changed to drop-copy", trader.sessionEndingChange(new User("fay", ALICE_HASH,
+            new long[]{ 300 }, "FAY", "RINGEX", false, true, 0, io.ringex.protocol.codecs.UserRole.DROP_COPY)));
+        assertEquals("role changed to clearing, accounts changed, FIX CompIDs changed", trader.sessionEndingChange(
+            new User("fay", ALICE_HASH, new long[]{ 301 }, "FAY2", "RINGEX", false, true, 0,
+            io.ringex.protocol.codecs.UserRole.CLEARING)));
+        assertEquals("user disabled", trader.sessionEndingChange(new User("fay", ALICE_HASH, new long[]{ 301 },
+            "FAY", "RINGEX", false, false, 0)), "disabled says so, whatever else changed");
+        assertEquals("user disabled", trader.sessionEndingChange(null));
+
         final Map<String, User> added = users.applyEngineUser(user("erin", ALICE_HASH, null, true, 300));
         assertTrue(added.containsKey("erin"));
         assertNull(added.get("erin"), "a new user has no earlier definition");

@@ -384,6 +384,63 @@ class FixDropCopyIT
         assertEquals(daveView.size() + fixView(alice).size(), copies(audit).size(), "no copy for a refusal");
     }
 
+    /**
+     * A client that sent {@code 44=99.40} and {@code 38=7.0} gets every report of the order with the price at the
+     * instrument's scale (2: {@code 99.40}, {@code 120.00}) and the quantity whole ({@code 7}): the ack (ExecType 0),
+     * the cancel (4), the fill (F) with its LastPx and AvgPx, and the drop copies of each, string for string.
+     */
+    @Test
+    void pricesAreEchoedAtTheInstrumentsScaleOnEveryReportAndEveryCopy() throws Exception
+    {
+        startAll();
+        fix.send(alice, order("Z1", Side.BUY, "7.0", "99.40"));
+        awaitFix(alice, "Z1 resting", report("Z1", "0"));
+        final Message ack = fix.find(alice, report("Z1", "0")).get(0);
+        assertEquals("0", field(ack, 150));
+        assertEquals("99.40", field(ack, 44), "Price(44) on the ack: " + ack);
+        assertEquals("7", field(ack, 38), "OrderQty(38) on the ack: " + ack);
+        assertEquals("7", field(ack, 151));
+        assertEquals("0.00", field(ack, 6), "AvgPx(6) at the price scale too");
+
+        final OrderCancelRequest cancel = new OrderCancelRequest(new OrigClOrdID("Z1"), new ClOrdID("Z1C"),
+            new Side(Side.BUY), new TransactTime(LocalDateTime.now(ZoneOffset.UTC)));
+        cancel.set(new Symbol("BTC-USD"));
+        cancel.setString(OrderQty.FIELD, "7.0");
+        fix.send(alice, cancel);
+        awaitFix(alice, "Z1 canceled", report("Z1C", "4"));
+        final Message canceled = fix.find(alice, report("Z1C", "4")).get(0);
+        assertEquals("4", field(canceled, 150));
+        assertEquals("99.40", field(canceled, 44), "Price(44) on the cancel: " + canceled);
+        assertEquals("7", field(canceled, 38), "OrderQty(38) on the cancel: " + canceled);
+
+        fix.send(alice, order("Z2", Side.BUY, "5.0", "120.00"));
+        awaitFix(alice, "Z2 resting", report("Z2", "0"));
+        assertEquals("120.00", field(fix.find(alice, report("Z2", "0")).get(0), 44));
+        fix.send(bob, order("Z3", Side.SELL, "5", "120.00"));
+        awaitFix(alice, "Z2 filled", report("Z2", "2"));
+        final Message fill = fix.find(alice, report("Z2", "2")).get(0);
+        assertEquals("F", field(fill, 150));
+        assertEquals("120.00", field(fill, 44));
+        assertEquals("120.00", field(fill, 31), "LastPx(31): " + fill);
+        assertEquals("120.00", field(fill, 6), "AvgPx(6): " + fill);
+        assertEquals("5", field(fill, 32));
+        assertEquals("5", field(fill, 14));
+
+        // The drop copy of account 100 gets the same strings for each of them.
+        final List<Message> own = List.of(ack, canceled, fix.find(alice, report("Z2", "0")).get(0), fill);
+        Await.until("the drop copy's copies of Z1 and Z2", () -> copies(audit).values().stream()
+            .filter(m -> String.valueOf(field(m, 11)).startsWith("Z")).count() >= own.size(), dave::poll);
+        for (final Message report : own)
+        {
+            final Message copy = copies(audit).get(field(report, 17));
+            assertNotNull(copy, "a copy of " + report);
+            for (final int tag : new int[]{ 44, 38, 151, 14, 6, 31, 32 })
+            {
+                assertEquals(field(report, tag), field(copy, tag), "tag " + tag + " of the copy of " + report);
+            }
+        }
+    }
+
     @Test
     void copiesMadeWhileTheDropCopyWasAwayArriveOnReconnectOnce() throws Exception
     {

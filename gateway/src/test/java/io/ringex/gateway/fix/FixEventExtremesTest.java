@@ -445,6 +445,10 @@ class FixEventExtremesTest
         assertNotNull(sent, name + " present");
         assertEquals(0, new BigDecimal(sent).compareTo(expected), name + " " + exact + " sent as " + sent);
         final boolean fitted = exact.compareTo(expected) != 0;
+        if (!fitted)
+        {
+            assertEquals(exact.toPlainString(), sent, name + ": every digit of its scale, trailing zeros too");
+        }
         final String note = name + "=" + exact.toPlainString() + " exceeds";
         assertEquals(fitted, text != null && text.contains(note), note + " in Text " + text);
         return fitted;

@@ -52,15 +52,49 @@ class FixEventTranslatorTest
         e.epoch(1).sessionId(5).accountId(100).instrumentId(1).orderId(77).clientOrderId("A1").origClientOrderId("")
             .execType(ExecType.PARTIAL_FILL).orderStatus(OrderStatus.PARTIALLY_FILLED).side(Side.BUY)
             .orderType(OrderType.LIMIT).timeInForce(TimeInForce.GTC).price(10125).quantity(10).leavesQuantity(6)
-            .cumulativeQuantity(4).lastPrice(10120).lastQuantity(4).averagePrice(10120).tradeId(9)
+            .cumulativeQuantity(4).lastPrice(10120).lastQuantity(4).averagePrice(10120).tradeId(9).stopPrice(2000)
             .rejectReason(RejectReason.NONE).cancelReason(CancelReason.NONE).transactTimeNs(0).commandSequence(3);
-        final ExecutionReportDecoder d = new ExecutionReportDecoder().wrap(sbe, 8, e.sbeBlockLength(), 1);
+        final ExecutionReportDecoder d = new ExecutionReportDecoder().wrap(sbe, 8, e.sbeBlockLength(), 2);
         final String fix = encode(translator.executionReport(d, instruments));
+        // Every price at the instrument's scale (2), trailing zeros included; quantities whole.
         for (final String expected : new String[]{ "|35=8|", "|37=77|", "|11=A1|", "|150=F|", "|39=1|", "|55=BTC-USD|",
-            "|54=1|", "|44=101.25|", "|38=10|", "|151=6|", "|14=4|", "|31=101.2|", "|32=4|", "|6=101.2|",
-            "|1=100|", "|17=E1-3-77-9-F|" })
+            "|54=1|", "|44=101.25|", "|38=10|", "|151=6|", "|14=4|", "|31=101.20|", "|32=4|", "|6=101.20|",
+            "|99=20.00|", "|1=100|", "|17=E1-3-77-9-F|" })
         {
             assertTrue(fix.contains(expected), expected + " in " + fix);
+        }
+    }
+
+    @Test
+    void pricesAreSentAtTheInstrumentsScaleOnEveryReportAndInADropCopy()
+    {
+        final ExecutionReportEncoder e = new ExecutionReportEncoder().wrapAndApplyHeader(sbe, 0,
+            new MessageHeaderEncoder());
+        e.epoch(1).sessionId(5).accountId(100).instrumentId(1).orderId(78).clientOrderId("Z1").origClientOrderId("")
+            .orderType(OrderType.LIMIT).timeInForce(TimeInForce.GTC).side(Side.SELL).price(9940).quantity(7)
+            .lastPrice(0).lastQuantity(0).averagePrice(0).tradeId(0).rejectReason(RejectReason.NONE)
+            .cancelReason(CancelReason.NONE).transactTimeNs(0).commandSequence(4);
+        for (final ExecType execType : new ExecType[]{ ExecType.NEW, ExecType.CANCELED, ExecType.REPLACED,
+            ExecType.EXPIRED })
+        {
+            e.execType(execType).orderStatus(execType == ExecType.NEW || execType == ExecType.REPLACED ?
+                OrderStatus.NEW : OrderStatus.CANCELED).leavesQuantity(execType == ExecType.NEW ? 7 : 0)
+                .cumulativeQuantity(0);
+            for (final String fix : new String[]{ encode(translator.engineEvent(sbe, 0, instruments)),
+                encode(translator.dropCopy(sbe, 0, instruments, 5, "ALICE")) })
+            {
+                for (final String expected : new String[]{ "|44=99.40|", "|38=7|", "|6=0.00|" })
+                {
+                    assertTrue(fix.contains(expected), execType + ": " + expected + " in " + fix);
+                }
+            }
+        }
+        e.execType(ExecType.FILL).orderStatus(OrderStatus.FILLED).price(2000).leavesQuantity(0).cumulativeQuantity(7)
+            .lastPrice(2000).lastQuantity(7).averagePrice(2000).tradeId(10);
+        final String fill = encode(translator.engineEvent(sbe, 0, instruments));
+        for (final String expected : new String[]{ "|44=20.00|", "|31=20.00|", "|6=20.00|", "|32=7|", "|14=7|" })
+        {
+            assertTrue(fill.contains(expected), expected + " in " + fill);
         }
     }
 
@@ -111,6 +145,17 @@ class FixEventTranslatorTest
         final String text = FixWire.field(fix, 58);
         assertTrue(text.startsWith("NOTIONAL_OVERFLOW"), text);
         assertTrue(text.contains("OrderQty(38)=1000000000000000000"), text);
+    }
+
+    @Test
+    void anOrderOfAnAccountWithoutLimitsSaysSo()
+    {
+        final Message fix = FixWire.encodeAndValidate(translator.executionReport(
+            rejectedOrder(10125, 5, RejectReason.MAX_ORDER_QUANTITY), instruments));
+        assertEquals("8", FixWire.field(fix, 150));
+        assertEquals("3", FixWire.field(fix, 103));
+        assertEquals("MAX_ORDER_QUANTITY: OrderQty(38) is above the account's maximum order quantity; an account the " +
+            "venue has set no limits for has a maximum of 0 and refuses every order", FixWire.field(fix, 58));
     }
 
     @Test

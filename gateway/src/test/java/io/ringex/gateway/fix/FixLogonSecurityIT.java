@@ -10,22 +10,29 @@ import io.ringex.gateway.auth.LogonPolicy;
 import io.ringex.gateway.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;
+import io.ringex.gateway.testing.FixTestClient;
 import io.ringex.gateway.testing.RawFixClient;
 import io.ringex.gateway.testing.TestEngines;
 import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
+import io.ringex.protocol.codecs.UserRole;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import quickfix.Message;
+import quickfix.SessionID;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Predicate;
 
+import static io.ringex.gateway.testing.FixTestClient.field;
+import static io.ringex.gateway.testing.FixTestClient.header;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -141,6 +148,70 @@ class FixLogonSecurityIT
         assertEquals(0, ctx.logonAuthenticator().guard().failures(), "not a guess at the password");
         assertTrue(logon("ALICE", "alice", TestUsers.ALICE_PASSWORD, "1").stream().anyMatch(m -> m.contains("|35=A|")));
         assertTrue(logon("BOB", "bob", TestUsers.BOB_PASSWORD, "600").stream().anyMatch(m -> m.contains("|35=A|")));
+    }
+
+    /**
+     * A QuickFIX/J session whose user the operator re-roles, then disables: each Logout's Text(58) says what happened,
+     * and the next logon is refused saying the user is disabled, to the right password only (a wrong one gets the
+     * usual words, so they tell a guesser nothing).
+     */
+    @Test
+    void aReRoledOrDisabledUsersLogoutSaysWhatHappenedAndOnlyTheRightPasswordHearsItIsDisabled() throws Exception
+    {
+        final String roleChanged = "Logged out: role changed to drop-copy; log on again";
+        final String disabled = "Logged out: user disabled";
+        try (FixTestClient fix = new FixTestClient(port);
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+            AdminClient admin = new AdminClient(aeron, IPC, 1001, IPC, 2003,
+                io.ringex.engine.node.NodeTestSupport.ADMIN_KEYS.keys().get(0)))
+        {
+            admin.commands().operator("ops1");
+            final SessionID alice = fix.addSession("ALICE", "RINGEX", "alice", TestUsers.ALICE_PASSWORD);
+            fix.start();
+            Await.until("alice logged on", () -> fix.isLoggedOn(alice), null);
+            final long[] accounts = { TestUsers.ALICE_ACCOUNT, TestUsers.ALICE_SECOND_ACCOUNT };
+
+            // The engine's alice (this gateway offers it none of its configured users) wins from now on.
+            assertTrue(admin.request(admin.commands().upsertUser(1, "alice", true, accounts, "ALICE", false, 0,
+                UserRole.DROP_COPY, "audit only")).accepted());
+            assertTrue(admin.request(admin.commands().setUserCredential(2, "alice",
+                TestUsers.ALICE.credentialHash(), "the same password")).accepted());
+            awaitLogout(fix, alice, roleChanged);
+            Await.until("alice back as a drop copy (QuickFIX/J reconnects)", () -> fix.isLoggedOn(alice), null);
+
+            assertTrue(admin.request(admin.commands().upsertUser(3, "alice", false, accounts, "ALICE", false, 0,
+                UserRole.DROP_COPY, "left the firm")).accepted());
+            awaitLogout(fix, alice, disabled);
+            // QuickFIX/J logs on again by itself, and hears why it is refused.
+            awaitLogout(fix, alice, FixAuthenticator.DISABLED_TEXT);
+            fix.close();
+        }
+        // QuickFIX/J's logons counted as failures; lift them so the name and address are not locked out below.
+        ctx.logonAuthenticator().guard().unlockUser("alice");
+        ctx.logonAuthenticator().guard().unlockAddress("127.0.0.1");
+        assertTrue(logout(logon("ALICE", "alice", TestUsers.ALICE_PASSWORD))
+            .contains("|58=" + FixAuthenticator.DISABLED_TEXT + "|"), "the right password hears why");
+        assertTrue(logout(logon("ALICE", "alice", "wrong")).contains("|58=" + FixAuthenticator.REFUSED_TEXT + "|"),
+            "a wrong password hears nothing of the user");
+        assertTrue(logout(logon("ALICE", "nobody", "wrong")).contains("|58=" + FixAuthenticator.REFUSED_TEXT + "|"));
+    }
+
+    private static void awaitLogout(final FixTestClient fix, final SessionID id, final String text)
+    {
+        try
+        {
+            Await.until("a Logout with Text(58) " + text, () -> fix.receivedAdmin(id).stream()
+                .anyMatch(logout(text)), null);
+        }
+        catch (final AssertionError ex)
+        {
+            throw new AssertionError(ex.getMessage() + "; received " + fix.receivedAdmin(id), ex);
+        }
+    }
+
+    private static Predicate<Message> logout(final String text)
+    {
+        return (m) -> "5".equals(header(m, 35)) && text.equals(field(m, 58));
     }
 
     @Test

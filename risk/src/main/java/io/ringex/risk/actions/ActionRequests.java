@@ -63,13 +63,15 @@ public final class ActionRequests
     }
 
     /**
-     * SetTradingStatus: halt or resume an instrument.
+     * SetTradingStatus: halt, resume or close an instrument, or start a call phase, timed or not.
      *
-     * @param instrumentId the instrument.
-     * @param status       OPEN, HALTED or CLOSED.
-     * @param reason       why.
+     * @param instrumentId    the instrument.
+     * @param status          OPEN, HALTED, CLOSED, PRE_OPEN, OPENING_AUCTION or CLOSING_AUCTION.
+     * @param phaseDurationNs a call phase's length on the engine's clock, after which it uncrosses (into OPEN, or
+     *                        CLOSED from CLOSING_AUCTION); null for none (the phase lasts until the next change).
+     * @param reason          why.
      */
-    public record TradingStatus(int instrumentId, String status, String reason)
+    public record TradingStatus(int instrumentId, String status, Long phaseDurationNs, String reason)
     {
     }
 

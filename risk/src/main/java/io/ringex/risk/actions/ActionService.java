@@ -54,6 +54,14 @@ public final class ActionService implements AdminResponseListener
 
     private static final int MAX_POSITION_LIMITS = 1024;
     private static final int MAX_REASON = 64;
+    /** The statuses an officer sets (VOLATILITY_AUCTION is the dynamic band's, DELISTED DelistInstrument's). */
+    static final List<TradingStatus> SETTABLE_STATUSES = List.of(TradingStatus.OPEN, TradingStatus.HALTED,
+        TradingStatus.CLOSED, TradingStatus.PRE_OPEN, TradingStatus.OPENING_AUCTION, TradingStatus.CLOSING_AUCTION);
+    /** The call phases a duration may be given to: each then ends by itself, uncrossing. */
+    static final List<TradingStatus> TIMED_STATUSES = List.of(TradingStatus.PRE_OPEN, TradingStatus.OPENING_AUCTION,
+        TradingStatus.CLOSING_AUCTION);
+    /** The longest call phase: a trading day. */
+    public static final long MAX_PHASE_DURATION_NS = 86_400_000_000_000L;
 
     private final AdminCommandSink sink;
     private final RiskReadModel model;
@@ -157,14 +165,25 @@ public final class ActionService implements AdminResponseListener
     }
 
     /**
-     * @param request instrument and status.
+     * @param request instrument, status and, for a timed call phase, its length.
      * @param user    who asks.
      * @return the action, PENDING.
+     * @throws IllegalArgumentException (400) for a status an officer does not set, or a duration that is not
+     *                                  1 ns to {@link #MAX_PHASE_DURATION_NS} or not on a call phase.
      */
     public ActionView tradingStatus(final ActionRequests.TradingStatus request, final String user)
     {
         final String reason = reason(request.reason());
-        final TradingStatus status = parseEnum(TradingStatus.class, "status", request.status());
+        final TradingStatus status = parseStatus(request.status());
+        final Long duration = request.phaseDurationNs();
+        if (null != duration)
+        {
+            require(TIMED_STATUSES.contains(status), "phaseDurationNs is for a call phase that ends by itself: " +
+                "status " + TIMED_STATUSES + ", not " + status.name());
+            require(duration > 0 && duration <= MAX_PHASE_DURATION_NS, "phaseDurationNs must be 1 to " +
+                MAX_PHASE_DURATION_NS + " (24 h) nanoseconds, was " + duration);
+        }
+        final long durationNs = null == duration ? 0 : duration;
         final long requestId = nextRequestId.incrementAndGet();
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
         final SetTradingStatusEncoder encoder = new SetTradingStatusEncoder()
@@ -172,10 +191,29 @@ public final class ActionService implements AdminResponseListener
             .requestId(requestId)
             .instrumentId(request.instrumentId())
             .status(status)
-            .phaseDurationNs(0);
+            .phaseDurationNs(durationNs);
         return send(requestId, buffer, framed(encoder.encodedLength()), new ActionView(requestId, "TRADING_STATUS",
             model.symbol(request.instrumentId()) + " (instrument " + request.instrumentId() + ") to " +
-            status.name(), user, clock.millis(), PENDING, null, 0, 0, reason));
+            status.name() + (durationNs > 0 ? " for " + durationText(durationNs) : ""), user, clock.millis(),
+            PENDING, null, 0, 0, reason));
+    }
+
+    private static TradingStatus parseStatus(final String text)
+    {
+        for (final TradingStatus status : SETTABLE_STATUSES)
+        {
+            if (status.name().equals(text))
+            {
+                return status;
+            }
+        }
+        throw new IllegalArgumentException("status must be one of " + SETTABLE_STATUSES);
+    }
+
+    private static String durationText(final long durationNs)
+    {
+        return durationNs % 1_000_000_000L == 0 ? durationNs / 1_000_000_000L + " s" :
+            durationNs % 1_000_000L == 0 ? durationNs / 1_000_000L + " ms" : durationNs + " ns";
     }
 
     /**

@@ -120,14 +120,60 @@ class ActionServiceTest
         assertEquals("the venue on", kill.target());
         assertEquals("market dislocation", kill.reason());
 
-        final ActionView halt = actions.tradingStatus(new ActionRequests.TradingStatus(3, "HALTED", "news pending"),
-            "officer");
+        final ActionView halt = actions.tradingStatus(
+            new ActionRequests.TradingStatus(3, "HALTED", null, "news pending"), "officer");
         assertEquals("#3 (instrument 3) to HALTED", halt.target(), "the symbol once the instrument is known");
         final SetTradingStatusDecoder s = new SetTradingStatusDecoder().wrapAndApplyHeader(
             sent.get(1), 0, new MessageHeaderDecoder());
         assertEquals(3, s.instrumentId());
         assertEquals(TradingStatus.HALTED, s.status());
+        assertEquals(0, s.phaseDurationNs(), "no duration: until the next change");
         assertTrue(s.requestId() > k.requestId(), "request ids increase");
+
+        final ActionView auction = actions.tradingStatus(new ActionRequests.TradingStatus(3, "PRE_OPEN",
+            300_000_000_000L, "opening auction"), "officer");
+        assertEquals("#3 (instrument 3) to PRE_OPEN for 300 s", auction.target());
+        final SetTradingStatusDecoder timed = new SetTradingStatusDecoder().wrapAndApplyHeader(
+            sent.get(2), 0, new MessageHeaderDecoder());
+        assertEquals(TradingStatus.PRE_OPEN, timed.status());
+        assertEquals(300_000_000_000L, timed.phaseDurationNs());
+    }
+
+    /**
+     * A timed call auction: a duration of 1 ns to 24 h, with a call phase that ends by itself only; the statuses an
+     * officer sets, no other.
+     */
+    @Test
+    void aPhaseDurationIsTakenForACallPhaseOnlyAndWithinADay()
+    {
+        for (final String status : List.of("PRE_OPEN", "OPENING_AUCTION", "CLOSING_AUCTION"))
+        {
+            actions.tradingStatus(new ActionRequests.TradingStatus(1, status, ActionService.MAX_PHASE_DURATION_NS,
+                "r"), "officer");
+        }
+        assertEquals(3, sent.size());
+        final java.util.Map<ActionRequests.TradingStatus, String> refused = new java.util.LinkedHashMap<>();
+        refused.put(new ActionRequests.TradingStatus(1, "HALTED", 1_000_000_000L, "r"),
+            "phaseDurationNs is for a call phase that ends by itself: status [PRE_OPEN, OPENING_AUCTION, " +
+            "CLOSING_AUCTION], not HALTED");
+        refused.put(new ActionRequests.TradingStatus(1, "OPEN", 1_000_000_000L, "r"), "not OPEN");
+        refused.put(new ActionRequests.TradingStatus(1, "CLOSED", 1L, "r"), "not CLOSED");
+        refused.put(new ActionRequests.TradingStatus(1, "PRE_OPEN", 0L, "r"),
+            "phaseDurationNs must be 1 to 86400000000000 (24 h) nanoseconds, was 0");
+        refused.put(new ActionRequests.TradingStatus(1, "PRE_OPEN", -1L, "r"), "was -1");
+        refused.put(new ActionRequests.TradingStatus(1, "PRE_OPEN", ActionService.MAX_PHASE_DURATION_NS + 1, "r"),
+            "was 86400000000001");
+        refused.put(new ActionRequests.TradingStatus(1, "VOLATILITY_AUCTION", null, "r"),
+            "status must be one of [OPEN, HALTED, CLOSED, PRE_OPEN, OPENING_AUCTION, CLOSING_AUCTION]");
+        refused.put(new ActionRequests.TradingStatus(1, "DELISTED", null, "r"), "status must be one of");
+        refused.put(new ActionRequests.TradingStatus(1, "pre_open", 1L, "r"), "status must be one of");
+        refused.forEach((request, message) ->
+        {
+            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                () -> actions.tradingStatus(request, "officer"), request.toString());
+            assertTrue(ex.getMessage().contains(message), request + ": " + ex.getMessage());
+        });
+        assertEquals(3, sent.size(), "nothing sent for a refusal");
     }
 
     @Test
@@ -158,9 +204,10 @@ class ActionServiceTest
         assertThrows(IllegalArgumentException.class, () -> actions.killSwitch(
             new ActionRequests.KillSwitch("ACCOUNT", 0, true, "r"), "officer"));
         assertThrows(IllegalArgumentException.class, () -> actions.tradingStatus(
-            new ActionRequests.TradingStatus(1, "NULL_VAL", "r"), "officer"));
+            new ActionRequests.TradingStatus(1, "NULL_VAL", null, "r"), "officer"));
         assertThrows(IllegalArgumentException.class, () -> actions.tradingStatus(
-            new ActionRequests.TradingStatus(1, "HALTED", "x".repeat(65)), "officer"), "a reason of 65 characters");
+            new ActionRequests.TradingStatus(1, "HALTED", null, "x".repeat(65)), "officer"),
+            "a reason of 65 characters");
         assertTrue(sent.isEmpty());
     }
 

@@ -144,6 +144,49 @@ class RiskStrictInputTest
     }
 
     /**
+     * {@code phaseDurationNs} used to be refused as an unknown field, so a timed call auction could not be started
+     * from the dashboard: it is a JSON integer of 1 ns to 24 h, for PRE_OPEN, OPENING_AUCTION and CLOSING_AUCTION
+     * only; the endpoint takes the statuses risk-api.md lists and no other.
+     */
+    @Test
+    void aTimedCallAuctionIsTakenAndItsDurationReadStrictly() throws Exception
+    {
+        expectAccepted(OFFICER, "/api/actions/trading-status",
+            "{\"instrumentId\":1,\"status\":\"PRE_OPEN\",\"phaseDurationNs\":300000000000,\"reason\":\"open\"}");
+        expectAccepted(OFFICER, "/api/actions/trading-status",
+            "{\"instrumentId\":1,\"status\":\"CLOSING_AUCTION\",\"phaseDurationNs\":1,\"reason\":\"close\"}");
+        expectAccepted(OFFICER, "/api/actions/trading-status",
+            "{\"instrumentId\":1,\"status\":\"PRE_OPEN\",\"phaseDurationNs\":null,\"reason\":\"untimed\"}");
+        for (final String status : List.of("OPEN", "HALTED", "CLOSED", "OPENING_AUCTION"))
+        {
+            expectAccepted(OFFICER, "/api/actions/trading-status",
+                "{\"instrumentId\":1,\"status\":\"" + status + "\",\"reason\":\"r\"}");
+        }
+        final Map<String, String> refused = new LinkedHashMap<>();
+        refused.put("{\"instrumentId\":1,\"status\":\"HALTED\",\"phaseDurationNs\":1000000000,\"reason\":\"r\"}",
+            "phaseDurationNs is for a call phase that ends by itself");
+        refused.put("{\"instrumentId\":1,\"status\":\"PRE_OPEN\",\"phaseDurationNs\":0,\"reason\":\"r\"}",
+            "phaseDurationNs must be 1 to 86400000000000 (24 h) nanoseconds, was 0");
+        refused.put("{\"instrumentId\":1,\"status\":\"PRE_OPEN\",\"phaseDurationNs\":-5,\"reason\":\"r\"}",
+            "was -5");
+        refused.put("{\"instrumentId\":1,\"status\":\"PRE_OPEN\",\"phaseDurationNs\":86400000000001," +
+            "\"reason\":\"r\"}", "was 86400000000001");
+        refused.put("{\"instrumentId\":1,\"status\":\"PRE_OPEN\",\"phaseDurationNs\":\"300\",\"reason\":\"r\"}",
+            "phaseDurationNs must be a JSON integer");
+        refused.put("{\"instrumentId\":1,\"status\":\"PRE_OPEN\",\"phaseDurationNs\":1.5,\"reason\":\"r\"}",
+            "phaseDurationNs must be a JSON integer");
+        refused.put("{\"instrumentId\":1,\"status\":\"PRE_OPEN\",\"phaseDurationMs\":300,\"reason\":\"r\"}",
+            "unknown field 'phaseDurationMs'");
+        refused.put("{\"instrumentId\":1,\"status\":\"VOLATILITY_AUCTION\",\"reason\":\"r\"}",
+            "status must be one of [OPEN, HALTED, CLOSED, PRE_OPEN, OPENING_AUCTION, CLOSING_AUCTION]");
+        refused.put("{\"instrumentId\":1,\"status\":\"DELISTED\",\"reason\":\"r\"}", "status must be one of");
+        for (final Map.Entry<String, String> probe : refused.entrySet())
+        {
+            expectRefused(OFFICER, "/api/actions/trading-status", probe.getKey(), probe.getValue());
+        }
+    }
+
+    /**
      * {@code {"accountId":1004,"accountId":1005}} used to act on 1005: a key given twice is refused, naming it,
      * wherever it is (top level, a nested object, any endpoint's body).
      */
