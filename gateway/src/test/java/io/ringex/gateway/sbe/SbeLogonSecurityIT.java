@@ -63,6 +63,8 @@ class SbeLogonSecurityIT
     private static final int INSTRUMENT = 1;
     private static final String IPC = "aeron:ipc";
     private static final long FAILURE_DELAY_MS = 200;
+    /** The victim's heartbeat: long enough that a loaded machine's pause never times it out (3 of them) mid-test. */
+    private static final int VICTIM_HEARTBEAT_MS = 1000;
     private static final String MAX_SESSIONS_PER_USER_KEY = "ringex.gateway.sbe.max.sessions.per.user";
     private static final int MAX_SESSIONS_PER_USER = 3;
 
@@ -244,7 +246,8 @@ class SbeLogonSecurityIT
         final String victimChannel = udpResponse();
         final RecordingListener victimEvents = new RecordingListener();
         final ExchangeClient victim = client(victimChannel, 3001, victimEvents);
-        Await.until("logon sent", () -> victim.logon("alice", TestUsers.ALICE_PASSWORD, true, 100) > 0, null);
+        Await.until("logon sent",
+            () -> victim.logon("alice", TestUsers.ALICE_PASSWORD, true, VICTIM_HEARTBEAT_MS) > 0, null);
         Await.until("victim logged on", victim::isLoggedOn, victim::poll);
 
         final ExclusivePublication attacker = rawPublication();
@@ -280,7 +283,8 @@ class SbeLogonSecurityIT
         final String victimChannel = udpResponse();
         final RecordingListener victimEvents = new RecordingListener();
         final ExchangeClient victim = client(victimChannel, 3010, victimEvents);
-        Await.until("logon sent", () -> victim.logon("alice", TestUsers.ALICE_PASSWORD, true, 100) > 0, null);
+        Await.until("logon sent",
+            () -> victim.logon("alice", TestUsers.ALICE_PASSWORD, true, VICTIM_HEARTBEAT_MS) > 0, null);
         Await.until("victim logged on", victim::isLoggedOn, victim::poll);
 
         final List<String> command = new ArrayList<>();
