@@ -360,7 +360,7 @@ public final class MessageCatalog
         grew(ExecutionReportDecoder.TEMPLATE_ID, 164, ExecutionReportDecoder.BLOCK_LENGTH,
             ExecutionReportDecoder.BLOCK_LENGTH);
         grew(TradeDecoder.TEMPLATE_ID, 77, TradeDecoder.BLOCK_LENGTH, TradeDecoder.BLOCK_LENGTH);
-        // User roles (issue 21): UpsertUser and UserDefinition carry the role, one byte at the end of the block.
+        // User roles: UpsertUser and UserDefinition carry the role, one byte at the end of the block.
         // Market makers (schema version 3): the cancel-on-disconnect grace, an int32 after it.
         grew(UpsertUserDecoder.TEMPLATE_ID, UpsertUserDecoder.BLOCK_LENGTH - 5, UpsertUserDecoder.BLOCK_LENGTH - 4,
             UpsertUserDecoder.BLOCK_LENGTH);

@@ -72,7 +72,7 @@ package io.ringex.engine.processor;
  * snapshot store names its version) and recovers from the journal, which holds every command; its next snapshot is
  * version 4.
  * <p>
- * Version 6 (issue 21) added the user's role to version 5; an older snapshot is refused the same way. Schema version
+ * Version 6 added the user's role to version 5; an older snapshot is refused the same way. Schema version
  * 3's market makers added to version 6 without a new number: the quote set id in two bytes that were padding (0, as
  * before, for every order) and the market makers' section at the end, absent when unused; so a venue that uses none of
  * it writes the bytes, and has the state hash, it had, and version 6 snapshots of earlier builds load unchanged. An
