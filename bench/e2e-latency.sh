@@ -25,7 +25,8 @@
 # processes), VARIANTS (venue settings to compare in the same invocation: NAME=JVM-OPTIONS, options separated by
 # commas, e.g. "batch= nobatch=-Dringex.engine.outbound.batch=1", given to the engine's JVM (the all-in-one's or the
 # distributed engine's); each venue path runs once per variant in each round, the variant's name after the profile
-# in the CSV's detail), PORT_BASE (47100).
+# in the CSV's detail), PORT_BASE (47100), WARM_RATE (the warm-up's rate; 20000, FIX 5000: lower it for a venue that
+# cannot take 20K/s, such as the cluster on one host, so that the measured runs do not start behind a backlog).
 # Build first: mvn -B -q -o install -DskipTests
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -293,7 +294,7 @@ for round in $(seq 1 "$rounds"); do
             esac
             # FIX warms up at 5K/s: at 20K/s a cold venue's FIX sessions get more reports waiting than the gateway
             # holds for a session and are disconnected (docs/benchmarks.md, "A FIX client faster than the venue")
-            warm=20000; [ "$path" = fix ] && warm=5000
+            warm="${WARM_RATE:-20000}"; [ "$path" = fix ] && warm="${WARM_RATE:-5000}"
             load_run "$path" "warmup$round" "$warm" "$port"
             for rate in $rates; do
                 load_run "$path" "$round" "$rate" "$port"
