@@ -7,6 +7,7 @@ import io.aeron.archive.client.AeronArchive;
 import io.ringex.common.aeron.AeronBootstrap;
 import io.ringex.gateway.fix.FixAcceptor;
 import io.ringex.gateway.fix.FixGatewayAgent;
+import io.ringex.gateway.web.WebServer;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
@@ -30,6 +31,7 @@ public final class Gateway implements AutoCloseable
     private final FixAcceptor fixAcceptor;
     private final GatewayAgent agent;
     private final AgentRunner runner;
+    private final WebServer webServer;
     private final GatewayContext ctx;
     private final AtomicCounter logonFailures;
     private final AtomicCounter logonLockouts;
@@ -67,6 +69,7 @@ public final class Gateway implements AutoCloseable
             ctx.fixEnabled() ? fixArchive(ctx) : null, errorHandler) :
             AeronBootstrap.connect(name, ctx.aeronDirectoryName(), 0, errorHandler);
         FixAcceptor acceptor = null;
+        WebServer web = null;
         try
         {
             final Aeron aeron = bootstrap.aeron();
@@ -83,12 +86,18 @@ public final class Gateway implements AutoCloseable
             {
                 agent.fixAgent().artioSessions(acceptor::allSessions);
             }
+            if (ctx.webEnabled())
+            {
+                // Bound before the agent runs: requests wait in the agent's queue until it does.
+                web = WebServer.launch(ctx, ctx.logonAuthenticator().guard(), agent.webAgent());
+            }
+            webServer = web;
             runner = new AgentRunner(ctx.idleStrategy(), bootstrap.errorHandler(), null, agent);
             AgentRunner.startOnThread(runner);
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(acceptor, bootstrap);
+            CloseHelper.quietCloseAll(web, acceptor, bootstrap);
             throw ex;
         }
     }
@@ -114,10 +123,18 @@ public final class Gateway implements AutoCloseable
     }
 
     /**
-     * Stop the agents, then Artio, the logon checker, the client and any embedded driver.
+     * @return the web front end's port, or -1 when it is disabled.
+     */
+    public int webPort()
+    {
+        return null == webServer ? -1 : webServer.port();
+    }
+
+    /**
+     * Stop the web front end's sockets, the agents, then Artio, the logon checker, the client and any embedded driver.
      */
     public void close()
     {
-        CloseHelper.closeAll(runner, fixAcceptor, ctx, logonFailures, logonLockouts, bootstrap);
+        CloseHelper.closeAll(webServer, runner, fixAcceptor, ctx, logonFailures, logonLockouts, bootstrap);
     }
 }

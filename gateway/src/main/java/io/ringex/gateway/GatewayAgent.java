@@ -5,6 +5,7 @@ import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.ringex.gateway.auth.User;
 import io.ringex.gateway.fix.FixGatewayAgent;
 import io.ringex.gateway.sbe.SbeGatewayAgent;
+import io.ringex.gateway.web.WebGatewayAgent;
 import io.ringex.protocol.SessionIds;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -28,6 +29,7 @@ public final class GatewayAgent implements Agent
     private final EngineRouter router;
     private final SbeGatewayAgent sbe;
     private final FixGatewayAgent fix;
+    private final WebGatewayAgent web;
     private final GatewayContext ctx;
     private final DropCopyScopes dropCopyScopes = new DropCopyScopes();
     private final DropCopyScopes.SessionVisitor copyTo = this::copyTo;
@@ -54,7 +56,21 @@ public final class GatewayAgent implements Agent
         this.sbe = new SbeGatewayAgent(ctx, aeron, clock, router);
         this.fix = ctx.fixEnabled() ? new FixGatewayAgent(ctx, aeron, clock, router).dropCopyScopes(dropCopyScopes) :
             null;
+        this.web = ctx.webEnabled() ? new WebGatewayAgent(ctx, router, clock.nanoTime()) : null;
+        if (null != fix && null != web)
+        {
+            // The engine's instrument definitions reach the web front end through the FIX side's market data.
+            fix.instrumentListener(web::onInstrument);
+        }
         router.reportObserver(this::onReport);
+    }
+
+    /**
+     * @return the web front end's agent-thread part, or null when it is disabled.
+     */
+    public WebGatewayAgent webAgent()
+    {
+        return web;
     }
 
     /**
@@ -98,8 +114,13 @@ public final class GatewayAgent implements Agent
      */
     public int doWork()
     {
-        int work = router.poll(clock.nanoTime());
+        final long nowNs = clock.nanoTime();
+        int work = router.poll(nowNs);
         work += sbe.doWork();
+        if (null != web)
+        {
+            work += web.doWork(nowNs);
+        }
         if (null != fix)
         {
             work += fix.doWork();
@@ -114,6 +135,10 @@ public final class GatewayAgent implements Agent
     {
         try
         {
+            if (null != web)
+            {
+                web.onClose();
+            }
             if (null != fix)
             {
                 fix.onClose();
@@ -145,6 +170,10 @@ public final class GatewayAgent implements Agent
         // Before the sessions end: a drop copy that lost its role or accounts sees nothing more from now on.
         dropCopyScopes.userChanged(username, ctx.users().user(username));
         sbe.endSessionsOf(username, disabled, change);
+        if (null != web)
+        {
+            web.endSessionsOf(username, disabled, change);
+        }
         if (null != fix)
         {
             fix.endSessionsOf(username, disabled, change);
@@ -185,6 +214,10 @@ public final class GatewayAgent implements Agent
     private Action dispatch(
         final int templateId, final DirectBuffer buffer, final int offset, final int length, final long sessionId)
     {
+        if (SessionNumbers.isWeb(SessionIds.sessionNumber(sessionId)))
+        {
+            return null == web ? Action.CONTINUE : web.onEngineEvent(templateId, buffer, offset, length, sessionId);
+        }
         if (SessionNumbers.isFix(SessionIds.sessionNumber(sessionId)))
         {
             return null == fix ? Action.CONTINUE : fix.onEngineEvent(templateId, buffer, offset, length, sessionId);

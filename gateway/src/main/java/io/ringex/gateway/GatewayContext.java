@@ -272,6 +272,52 @@ public final class GatewayContext implements AutoCloseable
         /** Default archive response channel. */
         public static final String FIX_ARCHIVE_RESPONSE_CHANNEL_DEFAULT = "aeron:ipc";
 
+        @ConfigOption("run the REST and WebSocket front end ([client.md](client.md)); needs " +
+            "`ringex.gateway.web.api.keys.file`")
+        public static final String WEB_ENABLED_PROP_NAME = "ringex.gateway.web.enabled";
+        /** The web front end is off unless configured. */
+        public static final boolean WEB_ENABLED_DEFAULT = false;
+
+        @ConfigOption("the REST and WebSocket front end's bind address")
+        public static final String WEB_HOST_PROP_NAME = "ringex.gateway.web.host";
+        /** Default web bind address. */
+        public static final String WEB_HOST_DEFAULT = "0.0.0.0";
+
+        @ConfigOption("the REST and WebSocket front end's TCP port")
+        public static final String WEB_PORT_PROP_NAME = "ringex.gateway.web.port";
+        /** Default web port. */
+        public static final int WEB_PORT_DEFAULT = 8480;
+
+        @ConfigOption(value = "the API keys file: one key a line, `NUMBER KEY-ID USER PERMISSIONS SECRET`, readable " +
+            "by its owner only ([client.md](client.md))", defaultText = "unset")
+        public static final String WEB_API_KEYS_FILE_PROP_NAME = "ringex.gateway.web.api.keys.file";
+
+        @ConfigOption("how far a signed request's timestamp may be from the gateway's clock, either way")
+        public static final String WEB_RECEIVE_WINDOW_PROP_NAME = "ringex.gateway.web.receive.window";
+        /** Default receive window. */
+        public static final long WEB_RECEIVE_WINDOW_DEFAULT_NS = TimeUnit.SECONDS.toNanos(5);
+
+        @ConfigOption("the largest REST request body; a larger one is refused with 413")
+        public static final String WEB_MAX_BODY_PROP_NAME = "ringex.gateway.web.max.body";
+        /** Default largest body. */
+        public static final int WEB_MAX_BODY_DEFAULT_BYTES = 4096;
+
+        @ConfigOption("how long an order request waits for the engine's answer before it is answered 202 (pending: " +
+            "the answer follows on the user stream)")
+        public static final String WEB_ANSWER_TIMEOUT_PROP_NAME = "ringex.gateway.web.answer.timeout";
+        /** Default answer timeout. */
+        public static final long WEB_ANSWER_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(2);
+
+        @ConfigOption("how often the user stream sends a heartbeat")
+        public static final String WEB_HEARTBEAT_INTERVAL_PROP_NAME = "ringex.gateway.web.heartbeat.interval";
+        /** Default user-stream heartbeat. */
+        public static final long WEB_HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
+
+        @ConfigOption("most open HTTP and WebSocket connections; one more is closed at once")
+        public static final String WEB_MAX_CONNECTIONS_PROP_NAME = "ringex.gateway.web.max.connections";
+        /** Default most connections. */
+        public static final int WEB_MAX_CONNECTIONS_DEFAULT = 1024;
+
         @ConfigOption(value = "an admin keys file (`./ringex admin keygen`) whose first key the gateway signs its " +
             "offers of configured users to the engine with; unset: the configured users are this gateway's only " +
             "([security.md](security.md))", defaultText = "unset")
@@ -599,6 +645,60 @@ public final class GatewayContext implements AutoCloseable
             return config().intValue(FIX_ARCHIVE_CONTROL_STREAM_PROP_NAME, FIX_ARCHIVE_CONTROL_STREAM_DEFAULT);
         }
 
+        /** @return {@link #WEB_ENABLED_PROP_NAME} or its default. */
+        public static boolean webEnabled()
+        {
+            return config().bool(WEB_ENABLED_PROP_NAME, WEB_ENABLED_DEFAULT);
+        }
+
+        /** @return {@link #WEB_HOST_PROP_NAME} or its default. */
+        public static String webHost()
+        {
+            return config().string(WEB_HOST_PROP_NAME, WEB_HOST_DEFAULT);
+        }
+
+        /** @return {@link #WEB_PORT_PROP_NAME} or its default. */
+        public static int webPort()
+        {
+            return config().intValue(WEB_PORT_PROP_NAME, WEB_PORT_DEFAULT);
+        }
+
+        /** @return {@link #WEB_API_KEYS_FILE_PROP_NAME}, or null. */
+        public static String webApiKeysFile()
+        {
+            return config().string(WEB_API_KEYS_FILE_PROP_NAME, null);
+        }
+
+        /** @return {@link #WEB_RECEIVE_WINDOW_PROP_NAME} or its default, in milliseconds. */
+        public static long webReceiveWindowMs()
+        {
+            return durationMs(WEB_RECEIVE_WINDOW_PROP_NAME, WEB_RECEIVE_WINDOW_DEFAULT_NS);
+        }
+
+        /** @return {@link #WEB_MAX_BODY_PROP_NAME} or its default, in bytes. */
+        public static int webMaxBody()
+        {
+            return config().sizeAsInt(WEB_MAX_BODY_PROP_NAME, WEB_MAX_BODY_DEFAULT_BYTES);
+        }
+
+        /** @return {@link #WEB_ANSWER_TIMEOUT_PROP_NAME} or its default, in milliseconds. */
+        public static long webAnswerTimeoutMs()
+        {
+            return durationMs(WEB_ANSWER_TIMEOUT_PROP_NAME, WEB_ANSWER_TIMEOUT_DEFAULT_NS);
+        }
+
+        /** @return {@link #WEB_HEARTBEAT_INTERVAL_PROP_NAME} or its default, in milliseconds. */
+        public static long webHeartbeatIntervalMs()
+        {
+            return durationMs(WEB_HEARTBEAT_INTERVAL_PROP_NAME, WEB_HEARTBEAT_INTERVAL_DEFAULT_NS);
+        }
+
+        /** @return {@link #WEB_MAX_CONNECTIONS_PROP_NAME} or its default. */
+        public static int webMaxConnections()
+        {
+            return config().intValue(WEB_MAX_CONNECTIONS_PROP_NAME, WEB_MAX_CONNECTIONS_DEFAULT);
+        }
+
         /** @return {@link #ADMIN_KEY_FILE_PROP_NAME}, or null. */
         public static String adminKeyFile()
         {
@@ -751,6 +851,16 @@ public final class GatewayContext implements AutoCloseable
     private int fixArchiveControlStreamId = Configuration.fixArchiveControlStreamId();
     private String fixArchiveResponseChannel = Configuration.fixArchiveResponseChannel();
     private String archiveDir = Configuration.archiveDir();
+    private boolean webEnabled = Configuration.webEnabled();
+    private String webHost = Configuration.webHost();
+    private int webPort = Configuration.webPort();
+    private String webApiKeysFile = Configuration.webApiKeysFile();
+    private io.ringex.gateway.web.ApiKeys webApiKeys;
+    private long webReceiveWindowMs = Configuration.webReceiveWindowMs();
+    private int webMaxBody = Configuration.webMaxBody();
+    private long webAnswerTimeoutMs = Configuration.webAnswerTimeoutMs();
+    private long webHeartbeatIntervalMs = Configuration.webHeartbeatIntervalMs();
+    private int webMaxConnections = Configuration.webMaxConnections();
     private String adminKeyFile = Configuration.adminKeyFile();
     private io.ringex.client.AdminKey adminKey;
     private int logonMaxFailures = Configuration.logonMaxFailures();
@@ -865,6 +975,34 @@ public final class GatewayContext implements AutoCloseable
             }
             checkChannel(Configuration.FIX_ARCHIVE_CONTROL_CHANNEL_PROP_NAME, fixArchiveControlChannel);
             checkChannel(Configuration.FIX_ARCHIVE_RESPONSE_CHANNEL_PROP_NAME, fixArchiveResponseChannel);
+        }
+        if (webEnabled)
+        {
+            require(webPort >= 0 && webPort < 65536, Configuration.WEB_PORT_PROP_NAME, webPort,
+                "must be 0..65535 (0: any free port)");
+            require(webHost != null && !webHost.isEmpty(), Configuration.WEB_HOST_PROP_NAME, webHost, "must be set");
+            requireDurationMs(Configuration.WEB_RECEIVE_WINDOW_PROP_NAME, webReceiveWindowMs, 100, 60_000);
+            require(webMaxBody >= 256 && webMaxBody <= 1 << 20, Configuration.WEB_MAX_BODY_PROP_NAME, webMaxBody,
+                "must be 256..1m");
+            requireDurationMs(Configuration.WEB_ANSWER_TIMEOUT_PROP_NAME, webAnswerTimeoutMs, 1, 60_000);
+            requireDurationMs(Configuration.WEB_HEARTBEAT_INTERVAL_PROP_NAME, webHeartbeatIntervalMs, 100, 600_000);
+            require(webMaxConnections >= 1 && webMaxConnections <= 100_000, Configuration.WEB_MAX_CONNECTIONS_PROP_NAME,
+                webMaxConnections, "must be 1..100000");
+            if (null == webApiKeys)
+            {
+                require(null != webApiKeysFile && !webApiKeysFile.isBlank(), Configuration.WEB_API_KEYS_FILE_PROP_NAME,
+                    webApiKeysFile, "must be set with the web front end enabled");
+                try
+                {
+                    webApiKeys = io.ringex.gateway.web.ApiKeys.load(java.nio.file.Path.of(webApiKeysFile));
+                }
+                catch (final IllegalArgumentException ex)
+                {
+                    // The message names the file and the line, never a secret.
+                    throw new ConfigurationException(Configuration.WEB_API_KEYS_FILE_PROP_NAME + ": " +
+                        ex.getMessage());
+                }
+            }
         }
         require(logonMaxFailures >= 1, Configuration.LOGON_MAX_FAILURES_PROP_NAME, logonMaxFailures, "must be >= 1");
         require(logonMaxAddressFailures >= 1, Configuration.LOGON_MAX_ADDRESS_FAILURES_PROP_NAME,
@@ -1604,6 +1742,168 @@ public final class GatewayContext implements AutoCloseable
     public GatewayContext fixHost(final String host)
     {
         this.fixHost = host;
+        return this;
+    }
+
+    /**
+     * @return whether the REST and WebSocket front end runs.
+     */
+    public boolean webEnabled()
+    {
+        return webEnabled;
+    }
+
+    /**
+     * @param enabled whether the REST and WebSocket front end runs.
+     * @return this.
+     */
+    public GatewayContext webEnabled(final boolean enabled)
+    {
+        this.webEnabled = enabled;
+        return this;
+    }
+
+    /**
+     * @return the web front end's bind address.
+     */
+    public String webHost()
+    {
+        return webHost;
+    }
+
+    /**
+     * @param host the web front end's bind address.
+     * @return this.
+     */
+    public GatewayContext webHost(final String host)
+    {
+        this.webHost = host;
+        return this;
+    }
+
+    /**
+     * @return the web front end's port (0 in tests: any free port, see the web server's bound port).
+     */
+    public int webPort()
+    {
+        return webPort;
+    }
+
+    /**
+     * @param port the web front end's port.
+     * @return this.
+     */
+    public GatewayContext webPort(final int port)
+    {
+        this.webPort = port;
+        return this;
+    }
+
+    /**
+     * @param file the API keys file, read by {@link #conclude()}.
+     * @return this.
+     */
+    public GatewayContext webApiKeysFile(final String file)
+    {
+        this.webApiKeysFile = file;
+        return this;
+    }
+
+    /**
+     * @return the API keys (loaded by {@link #conclude()} when the web front end is enabled), or null.
+     */
+    public io.ringex.gateway.web.ApiKeys webApiKeys()
+    {
+        return webApiKeys;
+    }
+
+    /**
+     * @return how far a signed request's timestamp may be from the gateway's clock, in milliseconds.
+     */
+    public long webReceiveWindowMs()
+    {
+        return webReceiveWindowMs;
+    }
+
+    /**
+     * @param windowMs how far a signed request's timestamp may be from the gateway's clock.
+     * @return this.
+     */
+    public GatewayContext webReceiveWindowMs(final long windowMs)
+    {
+        this.webReceiveWindowMs = windowMs;
+        return this;
+    }
+
+    /**
+     * @return the largest REST request body, in bytes.
+     */
+    public int webMaxBody()
+    {
+        return webMaxBody;
+    }
+
+    /**
+     * @param bytes the largest REST request body.
+     * @return this.
+     */
+    public GatewayContext webMaxBody(final int bytes)
+    {
+        this.webMaxBody = bytes;
+        return this;
+    }
+
+    /**
+     * @return how long an order request waits for the engine's answer, in milliseconds.
+     */
+    public long webAnswerTimeoutMs()
+    {
+        return webAnswerTimeoutMs;
+    }
+
+    /**
+     * @param timeoutMs how long an order request waits for the engine's answer.
+     * @return this.
+     */
+    public GatewayContext webAnswerTimeoutMs(final long timeoutMs)
+    {
+        this.webAnswerTimeoutMs = timeoutMs;
+        return this;
+    }
+
+    /**
+     * @return the user stream's heartbeat interval, in milliseconds.
+     */
+    public long webHeartbeatIntervalMs()
+    {
+        return webHeartbeatIntervalMs;
+    }
+
+    /**
+     * @param intervalMs the user stream's heartbeat interval.
+     * @return this.
+     */
+    public GatewayContext webHeartbeatIntervalMs(final long intervalMs)
+    {
+        this.webHeartbeatIntervalMs = intervalMs;
+        return this;
+    }
+
+    /**
+     * @return most open web connections.
+     */
+    public int webMaxConnections()
+    {
+        return webMaxConnections;
+    }
+
+    /**
+     * @param connections most open web connections.
+     * @return this.
+     */
+    public GatewayContext webMaxConnections(final int connections)
+    {
+        this.webMaxConnections = connections;
         return this;
     }
 

@@ -85,6 +85,31 @@ public final class InstrumentDirectory
         return byId.size();
     }
 
+    /** Told each instrument by {@link #forEach}. */
+    @FunctionalInterface
+    public interface Visitor
+    {
+        /**
+         * @param instrumentId id.
+         * @param symbol       symbol.
+         * @param priceScale   price scale.
+         */
+        void visit(int instrumentId, String symbol, int priceScale);
+    }
+
+    /**
+     * Visit every instrument, in no particular order.
+     *
+     * @param visitor told each.
+     */
+    public void forEach(final Visitor visitor)
+    {
+        for (final Entry entry : byId.values())
+        {
+            visitor.visit(entry.instrumentId, entry.symbol, entry.priceScale);
+        }
+    }
+
     private static final class Entry
     {
         final int instrumentId;

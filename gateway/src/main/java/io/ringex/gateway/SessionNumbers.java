@@ -8,8 +8,11 @@ package io.ringex.gateway;
  *  +------+--------+--------------------------------------------+
  *  |  0   | 0=SBE  | SBE: logon counter (1..2^30-1)              |
  *  |      | 1=FIX  | FIX: Artio's persistent session id          |
+ *  |  1   |   0    | web: the API key's number (1..2^30-1)       |
  *  +------+--------+--------------------------------------------+
  * </pre>
+ * A web session is an API key: every REST request and user stream of a key is the one session its number names, so
+ * the fills of an order entered over REST reach the key's user stream, across reconnects and gateway restarts.
  * A FIX session keeps its number across reconnects (Artio's session id is persistent per CompID pair), so reports
  * for orders entered before a reconnect still reach it.
  * <p>
@@ -24,6 +27,9 @@ public final class SessionNumbers
 {
     /** Set on FIX session numbers. */
     public static final int FIX_FLAG = 0x4000_0000;
+
+    /** Set on web (REST and WebSocket) session numbers. */
+    public static final int WEB_FLAG = 0x8000_0000;
 
     /** Mask of the per-protocol part. */
     public static final int NUMBER_MASK = 0x3FFF_FFFF;
@@ -41,7 +47,25 @@ public final class SessionNumbers
      */
     public static boolean isFix(final int sessionNumber)
     {
-        return (sessionNumber & FIX_FLAG) != 0;
+        return (sessionNumber & (WEB_FLAG | FIX_FLAG)) == FIX_FLAG;
+    }
+
+    /**
+     * @param sessionNumber low 32 bits of a session id.
+     * @return true if it names a web (REST and WebSocket) session.
+     */
+    public static boolean isWeb(final int sessionNumber)
+    {
+        return (sessionNumber & WEB_FLAG) != 0;
+    }
+
+    /**
+     * @param apiKeyNumber the API key's number, 1..2^30-1.
+     * @return the session number.
+     */
+    public static int web(final int apiKeyNumber)
+    {
+        return WEB_FLAG | (apiKeyNumber & NUMBER_MASK);
     }
 
     /**

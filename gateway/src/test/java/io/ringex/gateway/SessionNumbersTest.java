@@ -46,4 +46,21 @@ class SessionNumbersTest
             assertEquals(artioId, SessionNumbers.artioSessionId(number));
         }
     }
+
+    @Test
+    void webSessionNumbersAreNeitherSbeNorFixAndNameTheirKey()
+    {
+        final int web = SessionNumbers.web(ApiKeysMax.NUMBER);
+        assertTrue(SessionNumbers.isWeb(web));
+        assertFalse(SessionNumbers.isFix(web));
+        assertEquals(ApiKeysMax.NUMBER, web & SessionNumbers.NUMBER_MASK);
+        assertFalse(SessionNumbers.isWeb(SessionNumbers.fix(7)));
+        assertFalse(SessionNumbers.isWeb(SessionNumbers.sbe(7)));
+        assertEquals(web, io.ringex.protocol.SessionIds.sessionNumber(io.ringex.protocol.SessionIds.sessionId(7, web)));
+    }
+
+    private static final class ApiKeysMax
+    {
+        static final int NUMBER = io.ringex.gateway.web.ApiKeys.MAX_NUMBER;
+    }
 }

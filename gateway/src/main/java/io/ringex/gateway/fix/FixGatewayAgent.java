@@ -154,6 +154,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private DropCopyScopes dropCopyScopes = new DropCopyScopes();
     private Supplier<List<SessionInfo>> artioSessions = Collections::emptyList;
     private boolean offlineDropCopiesFound;
+    private InstrumentDirectory.Visitor instrumentListener = (id, symbol, scale) -> { };
     private int slowSessions;
     private long nowNs;
 
@@ -181,6 +182,16 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         this.backPressureTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.backPressureTimeoutMs());
         this.slowClientTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.slowClientTimeoutMs());
         ctx.populate(instruments);
+    }
+
+    /**
+     * @param listener told each instrument the engine defines, after this agent took it (the agent thread).
+     * @return this.
+     */
+    public FixGatewayAgent instrumentListener(final InstrumentDirectory.Visitor listener)
+    {
+        this.instrumentListener = listener;
+        return this;
     }
 
     /**
@@ -1146,6 +1157,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         {
             instruments.put(instrumentId, symbol, priceScale);
             instrumentCount.setRelease(instruments.size());
+            instrumentListener.visit(instrumentId, symbol, priceScale);
         }
     }
 }

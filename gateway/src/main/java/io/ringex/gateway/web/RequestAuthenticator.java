@@ -1,0 +1,199 @@
+package io.ringex.gateway.web;
+
+import io.ringex.gateway.auth.LogonGuard;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Checks a signed web request the way exchange APIs do: the key id ({@code X-RINGEX-KEY}), the caller's wall-clock
+ * time in milliseconds ({@code X-RINGEX-TIMESTAMP}) and the lower-case hex HMAC-SHA256, under the key's secret, of
+ * {@code timestamp + METHOD + path-with-query + body} ({@code X-RINGEX-SIGNATURE}). A timestamp further than the
+ * receive window from the gateway's clock is refused, and so is a signature already accepted within the window
+ * (a replay): each key remembers its accepted signatures for twice the window, at most {@link #MAX_REMEMBERED} of
+ * them, and refuses more signed requests than that rather than forget one, so only a key's own traffic can fill its
+ * memory. Every failure is counted by the gateway's shared {@link LogonGuard} under the caller's address, which is
+ * locked out after too many, as a failed FIX or SBE logon is: one attacker never locks out a key or another address.
+ * <p>
+ * Thread safety: synchronized; the web front end's event loop calls it.
+ */
+public final class RequestAuthenticator
+{
+    /** Signatures remembered per key within the replay horizon. */
+    public static final int MAX_REMEMBERED = 8192;
+
+    /** The header naming the key. */
+    public static final String KEY_HEADER = "X-RINGEX-KEY";
+    /** The header with the caller's time, epoch milliseconds. */
+    public static final String TIMESTAMP_HEADER = "X-RINGEX-TIMESTAMP";
+    /** The header with the signature. */
+    public static final String SIGNATURE_HEADER = "X-RINGEX-SIGNATURE";
+
+    private static final String PROTOCOL = "WEB";
+    private static final int SIGNATURE_HEX_LENGTH = 64;
+
+    /** What became of a request. */
+    public record Verdict(ApiKey key, int status, String reason)
+    {
+        /**
+         * @return true if the request may proceed as {@link #key()}.
+         */
+        public boolean accepted()
+        {
+            return null != key;
+        }
+    }
+
+    private final ApiKeys keys;
+    private final LogonGuard guard;
+    private final long windowMs;
+    private final Map<Integer, LinkedHashMap<String, Long>> seen = new HashMap<>();
+
+    /**
+     * @param keys     the keys accepted.
+     * @param guard    the gateway's failed-logon guard, shared with FIX and SBE.
+     * @param windowMs the receive window.
+     */
+    public RequestAuthenticator(final ApiKeys keys, final LogonGuard guard, final long windowMs)
+    {
+        this.keys = keys;
+        this.guard = guard;
+        this.windowMs = windowMs;
+    }
+
+    /**
+     * The signature a client sends.
+     *
+     * @param secret      the key's secret.
+     * @param timestamp   the timestamp header's value.
+     * @param method      HTTP method, upper case.
+     * @param pathAndQuery the request target as sent (path, and {@code ?query} if any).
+     * @param body        the body, UTF-8 (empty for none).
+     * @return lower-case hex HMAC-SHA256.
+     */
+    public static String sign(
+        final byte[] secret, final String timestamp, final String method, final String pathAndQuery, final byte[] body)
+    {
+        try
+        {
+            final Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+            mac.update(timestamp.getBytes(StandardCharsets.US_ASCII));
+            mac.update(method.getBytes(StandardCharsets.US_ASCII));
+            mac.update(pathAndQuery.getBytes(StandardCharsets.UTF_8));
+            mac.update(body);
+            final byte[] digest = mac.doFinal();
+            final StringBuilder hex = new StringBuilder(SIGNATURE_HEX_LENGTH);
+            for (final byte b : digest)
+            {
+                hex.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+            }
+            return hex.toString();
+        }
+        catch (final GeneralSecurityException ex)
+        {
+            throw new IllegalStateException("HmacSHA256 unavailable", ex);
+        }
+    }
+
+    /**
+     * Check one request.
+     *
+     * @param address      the caller's address (host).
+     * @param keyId        {@code X-RINGEX-KEY} or null.
+     * @param timestamp    {@code X-RINGEX-TIMESTAMP} or null.
+     * @param signature    {@code X-RINGEX-SIGNATURE} or null.
+     * @param method       HTTP method.
+     * @param pathAndQuery the request target as sent.
+     * @param body         the body (empty for none).
+     * @param nowMs        the gateway's wall clock.
+     * @return the key, or the status and reason to refuse with.
+     */
+    public synchronized Verdict verify(
+        final String address,
+        final String keyId,
+        final String timestamp,
+        final String signature,
+        final String method,
+        final String pathAndQuery,
+        final byte[] body,
+        final long nowMs)
+    {
+        final String who = "apikey:" + (null == keyId ? "-" : LogonGuard.printable(truncate(keyId))) + "@" + address;
+        if (guard.check(PROTOCOL, who, address, nowMs) != LogonGuard.Lock.NONE)
+        {
+            return new Verdict(null, 429, "too many failed authentications from this address; retry later");
+        }
+        if (null == keyId || null == timestamp || null == signature)
+        {
+            return fail(who, address, nowMs, 401,
+                "unsigned: " + KEY_HEADER + ", " + TIMESTAMP_HEADER + " and " + SIGNATURE_HEADER + " are required");
+        }
+        final long sentMs;
+        try
+        {
+            sentMs = Long.parseLong(timestamp);
+        }
+        catch (final NumberFormatException ex)
+        {
+            return fail(who, address, nowMs, 401, TIMESTAMP_HEADER + " must be epoch milliseconds");
+        }
+        if (Math.abs(nowMs - sentMs) > windowMs)
+        {
+            return fail(who, address, nowMs, 401, "timestamp outside the receive window of " + windowMs + " ms");
+        }
+        final ApiKey key = keys.byId(keyId);
+        final byte[] expected = null == key ? null :
+            sign(key.secretShared(), timestamp, method, pathAndQuery, body).getBytes(StandardCharsets.US_ASCII);
+        if (null == key || signature.length() != SIGNATURE_HEX_LENGTH ||
+            !MessageDigest.isEqual(expected, signature.getBytes(StandardCharsets.US_ASCII)))
+        {
+            return fail(who, address, nowMs, 401, "unknown key or bad signature");
+        }
+        final LinkedHashMap<String, Long> remembered = seen.computeIfAbsent(key.number(), n -> new LinkedHashMap<>());
+        forgetExpired(remembered, nowMs);
+        if (remembered.containsKey(signature))
+        {
+            return fail(who, address, nowMs, 401, "replayed request: this signature was already used");
+        }
+        if (remembered.size() >= MAX_REMEMBERED)
+        {
+            return new Verdict(null, 429, "too many signed requests within the receive window for this key");
+        }
+        remembered.put(signature, nowMs + 2 * windowMs);
+        guard.onSuccess(who, address);
+        return new Verdict(key, 200, null);
+    }
+
+    private Verdict fail(final String who, final String address, final long nowMs, final int status,
+        final String reason)
+    {
+        guard.onFailure(PROTOCOL, who, address, reason, nowMs);
+        return new Verdict(null, status, reason);
+    }
+
+    private static void forgetExpired(final LinkedHashMap<String, Long> remembered, final long nowMs)
+    {
+        final Iterator<Long> expiries = remembered.values().iterator();
+        while (expiries.hasNext())
+        {
+            if (expiries.next() > nowMs)
+            {
+                return;
+            }
+            expiries.remove();
+        }
+    }
+
+    private static String truncate(final String text)
+    {
+        return text.length() <= 64 ? text : text.substring(0, 64);
+    }
+}

@@ -1,0 +1,691 @@
+package io.ringex.gateway.web;
+
+import io.aeron.Publication;
+import io.aeron.logbuffer.ControlledFragmentHandler.Action;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
+import io.ringex.gateway.EngineIngress;
+import io.ringex.gateway.EngineRouter;
+import io.ringex.gateway.GatewayContext;
+import io.ringex.gateway.InstrumentDirectory;
+import io.ringex.gateway.SessionNumbers;
+import io.ringex.gateway.Throttle;
+import io.ringex.gateway.auth.User;
+import io.ringex.gateway.sbe.CommandChecker;
+import io.ringex.protocol.ClientOrderIds;
+import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.BooleanType;
+import io.ringex.protocol.codecs.BusinessRejectDecoder;
+import io.ringex.protocol.codecs.CancelOrderEncoder;
+import io.ringex.protocol.codecs.CancelRejectDecoder;
+import io.ringex.protocol.codecs.ExecType;
+import io.ringex.protocol.codecs.ExecutionReportDecoder;
+import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.protocol.codecs.NewOrderEncoder;
+import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SelfTradePrevention;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * The REST and WebSocket front end's part on the gateway's agent thread: it only translates. A signed request,
+ * checked on the web event loop ({@link RequestAuthenticator}), arrives here as a {@link WebCommand}; an order becomes
+ * the same SBE NewOrder or CancelOrder an SBE client sends, checked by the same {@link CommandChecker} against the
+ * key's user from the gateway's user directory, throttled by the user's rate, stamped with the key's web session
+ * ({@link SessionNumbers#web}) and offered to the primary through the gateway's one {@link EngineRouter}, whose
+ * in-flight tracking, in-doubt answers and duplicate filter it thereby shares with SBE and FIX.
+ * <p>
+ * The engine's answer to an order request (its first ExecutionReport, CancelReject or BusinessReject naming the
+ * request's client order id) is the HTTP answer if it comes within the answer timeout; otherwise the request is
+ * answered 202 (pending). Every event for a key's session also goes, as JSON, to the user streams of the key's user.
+ * A stream that cannot take an event (its client does not read) is closed with a reason, never waited for.
+ * <p>
+ * Threading: {@link #offer} from the web event loop; everything else on the gateway's agent thread.
+ */
+public final class WebGatewayAgent
+{
+    private static final Logger LOG = LoggerFactory.getLogger(WebGatewayAgent.class);
+    private static final int QUEUE_CAPACITY = 4096;
+    private static final int COMMAND_LIMIT = 64;
+    private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
+    private static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]{1,19}(\\.[0-9]{1,18})?");
+    private static final Set<String> NEW_ORDER_MEMBERS =
+        Set.of("symbol", "side", "type", "timeInForce", "price", "quantity", "clientOrderId", "account");
+
+    private final GatewayContext ctx;
+    private final EngineRouter router;
+    private final EngineIngress ingress;
+    private final CommandChecker checker;
+    private final InstrumentDirectory instruments = new InstrumentDirectory();
+    private final ManyToOneConcurrentArrayQueue<WebCommand> commands =
+        new ManyToOneConcurrentArrayQueue<>(QUEUE_CAPACITY);
+    private final Int2ObjectHashMap<Throttle> throttles = new Int2ObjectHashMap<>();
+    private final Map<String, Pending> pendingByOrder = new HashMap<>();
+    private final ArrayDeque<Pending> pendingInOrder = new ArrayDeque<>();
+    private final Map<String, List<Channel>> streamsByUser = new HashMap<>();
+    private final UnsafeBuffer commandBuffer;
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final NewOrderEncoder newOrder = new NewOrderEncoder();
+    private final CancelOrderEncoder cancelOrder = new CancelOrderEncoder();
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final ExecutionReportDecoder report = new ExecutionReportDecoder();
+    private final CancelRejectDecoder cancelReject = new CancelRejectDecoder();
+    private final BusinessRejectDecoder businessReject = new BusinessRejectDecoder();
+    private final byte[] idBytes = new byte[ClientOrderIds.MAX_LENGTH];
+    private final long answerTimeoutNs;
+    private final long heartbeatIntervalNs;
+    private long nextHeartbeatNs;
+    private long nextCancelId;
+    private long nowNs;
+
+    private static final class Pending
+    {
+        final String orderKey;
+        final Channel channel;
+        final boolean keepAlive;
+        final long deadlineNs;
+        boolean answered;
+
+        Pending(final String orderKey, final Channel channel, final boolean keepAlive, final long deadlineNs)
+        {
+            this.orderKey = orderKey;
+            this.channel = channel;
+            this.keepAlive = keepAlive;
+            this.deadlineNs = deadlineNs;
+        }
+    }
+
+    /**
+     * @param ctx    concluded configuration with the web front end enabled.
+     * @param router the gateway's one link to the engine nodes.
+     * @param nowNs  the clock now.
+     */
+    public WebGatewayAgent(final GatewayContext ctx, final EngineRouter router, final long nowNs)
+    {
+        this.ctx = ctx;
+        this.router = router;
+        this.ingress = router.ingress();
+        this.checker = new CommandChecker(ctx.maxMessageLength());
+        this.commandBuffer = new UnsafeBuffer(new byte[ctx.maxMessageLength()]);
+        this.answerTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.webAnswerTimeoutMs());
+        this.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(ctx.webHeartbeatIntervalMs());
+        this.nextHeartbeatNs = nowNs + heartbeatIntervalNs;
+        // Cancel ids the gateway makes up: counted from the wall clock so a restart does not repeat them.
+        this.nextCancelId = System.currentTimeMillis();
+        ctx.populate(instruments);
+    }
+
+    /**
+     * Hand over an authenticated request (the web event loop).
+     *
+     * @param command the request.
+     * @return false if the agent is too far behind to take it (answer 503).
+     */
+    public boolean offer(final WebCommand command)
+    {
+        return commands.offer(command);
+    }
+
+    /**
+     * An instrument the engine defined (its symbol and price scale win over the configured ones).
+     *
+     * @param instrumentId id.
+     * @param symbol       symbol.
+     * @param priceScale   price scale.
+     */
+    public void onInstrument(final int instrumentId, final String symbol, final int priceScale)
+    {
+        instruments.put(instrumentId, symbol, priceScale);
+    }
+
+    /**
+     * One duty cycle's work.
+     *
+     * @param nowNs the clock now.
+     * @return work done.
+     */
+    public int doWork(final long nowNs)
+    {
+        this.nowNs = nowNs;
+        int work = 0;
+        WebCommand command;
+        while (work < COMMAND_LIMIT && null != (command = commands.poll()))
+        {
+            work++;
+            try
+            {
+                onCommand(command);
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.error("web request failed", ex);
+                WebAnswers.error(command.channel(), false, 500, "internal error");
+            }
+        }
+        Pending head;
+        while (null != (head = pendingInOrder.peekFirst()) && (head.answered || head.deadlineNs <= nowNs))
+        {
+            pendingInOrder.pollFirst();
+            if (!head.answered)
+            {
+                pendingByOrder.remove(head.orderKey);
+                WebAnswers.json(head.channel, head.keepAlive, 202, FlatJson.quote(
+                    new StringBuilder("{\"status\":\"PENDING\",\"clientOrderId\":"),
+                    head.orderKey.substring(head.orderKey.indexOf('/') + 1))
+                    .append(",\"detail\":\"no answer from the engine yet: it follows on the user stream\"}"));
+            }
+            work++;
+        }
+        if (nowNs >= nextHeartbeatNs)
+        {
+            nextHeartbeatNs = nowNs + heartbeatIntervalNs;
+            final String heartbeat = "{\"type\":\"heartbeat\",\"timeMs\":" + System.currentTimeMillis() + "}";
+            for (final List<Channel> streams : streamsByUser.values())
+            {
+                for (int i = streams.size() - 1; i >= 0; i--)
+                {
+                    push(streams, i, heartbeat);
+                }
+            }
+            work++;
+        }
+        return work;
+    }
+
+    private void onCommand(final WebCommand command)
+    {
+        final Channel channel = command.channel();
+        switch (command.kind())
+        {
+            case INSTRUMENTS:
+                final StringBuilder json = new StringBuilder("{\"instruments\":[");
+                instruments.forEach((id, symbol, scale) ->
+                {
+                    if (json.charAt(json.length() - 1) != '[')
+                    {
+                        json.append(',');
+                    }
+                    FlatJson.quote(json.append("{\"instrumentId\":").append(id).append(",\"symbol\":"), symbol)
+                        .append(",\"priceScale\":").append(scale).append('}');
+                });
+                WebAnswers.json(channel, command.keepAlive(), 200, json.append("]}"));
+                return;
+            case USER_STREAM:
+                streamsByUser.computeIfAbsent(command.key().username(), u -> new ArrayList<>()).add(channel);
+                channel.writeAndFlush(new TextWebSocketFrame(FlatJson.quote(
+                    new StringBuilder("{\"type\":\"subscribed\",\"user\":"), command.key().username()).append('}')
+                    .toString()));
+                return;
+            default:
+                break;
+        }
+        final User user = ctx.users().user(command.key().username());
+        if (null == user || !user.enabled())
+        {
+            WebAnswers.error(channel, command.keepAlive(), 403, "the key's user is unknown or disabled");
+            return;
+        }
+        final String refused = command.kind() == WebCommand.Kind.NEW_ORDER ?
+            encodeNewOrder(command, user) : encodeCancel(command, user);
+        if (null != refused)
+        {
+            WebAnswers.error(channel, command.keepAlive(), 400, refused);
+            return;
+        }
+        final RejectReason reason = checker.check(user, commandBuffer, 0);
+        if (reason != RejectReason.NONE)
+        {
+            final String text = checker.text();
+            WebAnswers.error(channel, command.keepAlive(), 422, reason.name() + (null == text ? "" : ": " + text));
+            return;
+        }
+        final int number = command.key().number();
+        Throttle throttle = throttles.get(number);
+        if (null == throttle)
+        {
+            throttle = new Throttle(user.throttleMessagesPerSecond(ctx.throttleMessagesPerSecond()),
+                ctx.throttleBurst(), nowNs);
+            throttles.put(number, throttle);
+        }
+        if (!throttle.tryAcquire(nowNs))
+        {
+            WebAnswers.error(channel, command.keepAlive(), 429, "THROTTLED: over the user's message rate");
+            return;
+        }
+        final String orderKey = number + "/" + new String(idBytes, 0, idLength(), StandardCharsets.US_ASCII);
+        if (pendingByOrder.containsKey(orderKey))
+        {
+            WebAnswers.error(channel, command.keepAlive(), 409,
+                "a request with this clientOrderId is still waiting for the engine's answer");
+            return;
+        }
+        final int length = HEADER_LENGTH + (command.kind() == WebCommand.Kind.NEW_ORDER ?
+            newOrder.encodedLength() : cancelOrder.encodedLength());
+        final long result = ingress.offer(commandBuffer, 0, length);
+        if (result == EngineIngress.NO_PRIMARY)
+        {
+            WebAnswers.error(channel, command.keepAlive(), 503, "NO_PRIMARY: no primary engine; retry");
+            return;
+        }
+        if (result < 0)
+        {
+            final String why = result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION ?
+                "ENGINE_BUSY: the engine is back-pressured; retry" : "ENGINE_BUSY: engine ingress closed; retry";
+            WebAnswers.error(channel, command.keepAlive(), 503, why);
+            return;
+        }
+        final Pending pending = new Pending(orderKey, channel, command.keepAlive(), nowNs + answerTimeoutNs);
+        pendingByOrder.put(orderKey, pending);
+        pendingInOrder.addLast(pending);
+    }
+
+    private int idLength()
+    {
+        int n = 0;
+        while (n < idBytes.length && idBytes[n] != 0)
+        {
+            n++;
+        }
+        return n;
+    }
+
+    private boolean putId(final String id)
+    {
+        if (null == id || !ClientOrderIds.isValid(id))
+        {
+            return false;
+        }
+        java.util.Arrays.fill(idBytes, (byte)0);
+        for (int i = 0; i < id.length(); i++)
+        {
+            idBytes[i] = (byte)id.charAt(i);
+        }
+        return true;
+    }
+
+    private String encodeNewOrder(final WebCommand command, final User user)
+    {
+        final Map<String, Object> members = command.members();
+        for (final String name : members.keySet())
+        {
+            if (!NEW_ORDER_MEMBERS.contains(name))
+            {
+                return "unknown field \"" + name + "\"";
+            }
+        }
+        final Object symbol = members.get("symbol");
+        if (!(symbol instanceof String))
+        {
+            return "symbol is required, a string";
+        }
+        final int instrumentId = instruments.instrumentId((String)symbol);
+        if (instrumentId == InstrumentDirectory.UNKNOWN)
+        {
+            return "unknown symbol";
+        }
+        final int scale = instruments.priceScale(instrumentId);
+        final Side side = enumOf(members.get("side"), "BUY", Side.BUY, "SELL", Side.SELL, null, null);
+        if (null == side)
+        {
+            return "side must be BUY or SELL";
+        }
+        final OrderType type = enumOf(members.get("type"), "LIMIT", OrderType.LIMIT, "MARKET", OrderType.MARKET,
+            null, null);
+        if (null == type)
+        {
+            return "type must be LIMIT or MARKET";
+        }
+        final Object tifValue = members.containsKey("timeInForce") ? members.get("timeInForce") : "GTC";
+        final TimeInForce tif = enumOf(tifValue, "GTC", TimeInForce.GTC, "IOC", TimeInForce.IOC, "FOK",
+            TimeInForce.FOK);
+        if (null == tif)
+        {
+            return "timeInForce must be GTC, IOC or FOK";
+        }
+        final long price;
+        if (type == OrderType.MARKET)
+        {
+            if (members.containsKey("price"))
+            {
+                return "a MARKET order takes no price";
+            }
+            price = 0;
+        }
+        else
+        {
+            final Object text = members.get("price");
+            if (null == text)
+            {
+                return "price is required for a LIMIT order";
+            }
+            price = decimal(text, scale);
+            if (price < 0)
+            {
+                return price == -1 ? "price must be a plain decimal such as \"100.25\" (no sign, no exponent)" :
+                    "price has more decimals than " + symbol + "'s price scale of " + scale;
+            }
+        }
+        final Object quantityText = members.get("quantity");
+        if (null == quantityText)
+        {
+            return "quantity is required";
+        }
+        final long quantity = decimal(quantityText, 0);
+        if (quantity < 0)
+        {
+            return "quantity must be a whole number such as \"5\"";
+        }
+        final Object id = members.get("clientOrderId");
+        if (!(id instanceof String) || !putId((String)id))
+        {
+            return "clientOrderId must be " + ClientOrderIds.RULE;
+        }
+        final long account = account(members.get("account"), user);
+        if (account < 0)
+        {
+            return "account must be a whole number";
+        }
+        newOrder.wrapAndApplyHeader(commandBuffer, 0, headerEncoder)
+            .sessionId(sessionId(command.key()))
+            .accountId(account)
+            .putClientOrderId(idBytes, 0)
+            .instrumentId(instrumentId)
+            .side(side)
+            .orderType(type)
+            .timeInForce(tif)
+            .postOnly(BooleanType.FALSE)
+            .selfTradePrevention(SelfTradePrevention.ACCOUNT_DEFAULT)
+            .price(price)
+            .quantity(quantity)
+            .stopPrice(0)
+            .displayQuantity(0)
+            .minQuantity(0)
+            .expireTimeNs(0);
+        return null;
+    }
+
+    private String encodeCancel(final WebCommand command, final User user)
+    {
+        final Map<String, String> query = command.query();
+        for (final String name : query.keySet())
+        {
+            if (!"symbol".equals(name) && !"account".equals(name))
+            {
+                return "unknown query parameter \"" + name + "\"";
+            }
+        }
+        final String symbol = query.get("symbol");
+        final int instrumentId = null == symbol ? InstrumentDirectory.UNKNOWN : instruments.instrumentId(symbol);
+        if (instrumentId == InstrumentDirectory.UNKNOWN)
+        {
+            return "symbol: a known symbol is required";
+        }
+        final String accountText = query.get("account");
+        final long account = account(null == accountText ? null : new FlatJson.Number(accountText), user);
+        if (account < 0)
+        {
+            return "account must be a whole number";
+        }
+        if (!putId(command.clientOrderId()))
+        {
+            return "the order's clientOrderId must be " + ClientOrderIds.RULE;
+        }
+        final byte[] orig = idBytes.clone();
+        putId("wc" + Long.toString(nextCancelId++, 36));
+        cancelOrder.wrapAndApplyHeader(commandBuffer, 0, headerEncoder)
+            .sessionId(sessionId(command.key()))
+            .accountId(account)
+            .putClientOrderId(idBytes, 0)
+            .putOrigClientOrderId(orig, 0)
+            .orderId(0)
+            .instrumentId(instrumentId);
+        return null;
+    }
+
+    private long sessionId(final ApiKey key)
+    {
+        return SessionIds.sessionId(ctx.gatewayId(), SessionNumbers.web(key.number()));
+    }
+
+    private static long account(final Object value, final User user)
+    {
+        if (null == value)
+        {
+            return user.defaultAccount();
+        }
+        final long account = decimal(value, 0);
+        return account < 0 ? -1 : account;
+    }
+
+    /**
+     * @return the value at the scale as a fixed-point long; -1 if it is not a plain decimal (or out of range), -2 if
+     * it has more decimals than the scale.
+     */
+    static long decimal(final Object value, final int scale)
+    {
+        final String text = value instanceof String ? (String)value :
+            value instanceof FlatJson.Number ? ((FlatJson.Number)value).text() : null;
+        if (null == text || !PLAIN_DECIMAL.matcher(text).matches())
+        {
+            return -1;
+        }
+        final BigDecimal decimal = new BigDecimal(text).stripTrailingZeros();
+        if (decimal.scale() > scale)
+        {
+            return -2;
+        }
+        try
+        {
+            return decimal.movePointRight(scale).longValueExact();
+        }
+        catch (final ArithmeticException ex)
+        {
+            return -1;
+        }
+    }
+
+    private static <E> E enumOf(
+        final Object value, final String a, final E ea, final String b, final E eb, final String c, final E ec)
+    {
+        if (!(value instanceof String))
+        {
+            return null;
+        }
+        if (a.equals(value))
+        {
+            return ea;
+        }
+        if (b.equals(value))
+        {
+            return eb;
+        }
+        return null != c && c.equals(value) ? ec : null;
+    }
+
+    /**
+     * An engine event for a web session: the answer to the request it names, if one waits, and a copy for each
+     * user stream of the key's user.
+     *
+     * @param templateId the event's template.
+     * @param buffer     holding it.
+     * @param offset     of its header.
+     * @param length     whole message.
+     * @param sessionId  the web session.
+     * @return CONTINUE.
+     */
+    public Action onEngineEvent(
+        final int templateId, final DirectBuffer buffer, final int offset, final int length, final long sessionId)
+    {
+        final int number = SessionIds.sessionNumber(sessionId) & SessionNumbers.NUMBER_MASK;
+        final ApiKey key = ctx.webApiKeys().byNumber(number);
+        if (null == key)
+        {
+            return Action.CONTINUE;
+        }
+        headerDecoder.wrap(buffer, offset);
+        final int bodyOffset = offset + HEADER_LENGTH;
+        final StringBuilder json = new StringBuilder(512);
+        final String clientOrderId;
+        final boolean refused;
+        switch (templateId)
+        {
+            case ExecutionReportDecoder.TEMPLATE_ID:
+            {
+                report.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
+                clientOrderId = report.clientOrderId();
+                refused = report.execType() == ExecType.REJECTED;
+                executionReport(json);
+                break;
+            }
+            case CancelRejectDecoder.TEMPLATE_ID:
+            {
+                cancelReject.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
+                clientOrderId = cancelReject.clientOrderId();
+                refused = true;
+                json.append("{\"type\":\"cancelReject\",\"clientOrderId\":");
+                FlatJson.quote(json, clientOrderId).append(",\"origClientOrderId\":");
+                FlatJson.quote(json, cancelReject.origClientOrderId())
+                    .append(",\"orderId\":").append(cancelReject.orderId())
+                    .append(",\"rejectReason\":\"").append(cancelReject.rejectReason()).append("\"}");
+                break;
+            }
+            case BusinessRejectDecoder.TEMPLATE_ID:
+            {
+                businessReject.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
+                clientOrderId = businessReject.refClientOrderId();
+                refused = true;
+                json.append("{\"type\":\"businessReject\",\"clientOrderId\":");
+                FlatJson.quote(json, clientOrderId)
+                    .append(",\"rejectReason\":\"").append(businessReject.rejectReason()).append("\",\"text\":");
+                FlatJson.quote(json, businessReject.text()).append('}');
+                break;
+            }
+            default:
+                return Action.CONTINUE;
+        }
+        final Pending pending = pendingByOrder.remove(number + "/" + clientOrderId.trim());
+        if (null != pending)
+        {
+            pending.answered = true;
+            WebAnswers.json(pending.channel, pending.keepAlive, refused ? 422 : 200, json);
+        }
+        final List<Channel> streams = streamsByUser.get(key.username());
+        if (null != streams)
+        {
+            final String event = json.toString();
+            for (int i = streams.size() - 1; i >= 0; i--)
+            {
+                push(streams, i, event);
+            }
+        }
+        return Action.CONTINUE;
+    }
+
+    private void executionReport(final StringBuilder json)
+    {
+        final int scale = Math.max(0, instruments.priceScale(report.instrumentId()));
+        final String symbol = instruments.symbol(report.instrumentId());
+        json.append("{\"type\":\"executionReport\",\"execType\":\"").append(report.execType())
+            .append("\",\"orderStatus\":\"").append(report.orderStatus()).append("\",\"orderId\":")
+            .append(report.orderId()).append(",\"clientOrderId\":");
+        FlatJson.quote(json, report.clientOrderId()).append(",\"origClientOrderId\":");
+        FlatJson.quote(json, report.origClientOrderId()).append(",\"accountId\":").append(report.accountId())
+            .append(",\"instrumentId\":").append(report.instrumentId()).append(",\"symbol\":");
+        FlatJson.quote(json, null == symbol ? "" : symbol)
+            .append(",\"side\":\"").append(report.side())
+            .append("\",\"orderType\":\"").append(report.orderType())
+            .append("\",\"timeInForce\":\"").append(report.timeInForce())
+            .append("\",\"price\":\"").append(BigDecimal.valueOf(report.price(), scale).toPlainString())
+            .append("\",\"quantity\":\"").append(report.quantity())
+            .append("\",\"leavesQuantity\":\"").append(report.leavesQuantity())
+            .append("\",\"cumulativeQuantity\":\"").append(report.cumulativeQuantity())
+            .append("\",\"lastPrice\":\"").append(BigDecimal.valueOf(report.lastPrice(), scale).toPlainString())
+            .append("\",\"lastQuantity\":\"").append(report.lastQuantity())
+            .append("\",\"averagePrice\":\"").append(BigDecimal.valueOf(report.averagePrice(), scale).toPlainString())
+            .append("\",\"tradeId\":").append(report.tradeId())
+            .append(",\"rejectReason\":\"").append(report.rejectReason())
+            .append("\",\"cancelReason\":\"").append(report.cancelReason())
+            .append("\",\"transactTimeNs\":").append(report.transactTimeNs()).append('}');
+    }
+
+    /** Send one event to one stream; close a stream whose client does not read. */
+    private static void push(final List<Channel> streams, final int index, final String event)
+    {
+        final Channel channel = streams.get(index);
+        if (!channel.isActive())
+        {
+            streams.remove(index);
+            return;
+        }
+        if (!channel.isWritable())
+        {
+            streams.remove(index);
+            LOG.warn("web user stream {} closed: not reading", channel.remoteAddress());
+            channel.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
+                "not reading: the stream is closed rather than slow the venue"))
+                .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        channel.writeAndFlush(new TextWebSocketFrame(event));
+    }
+
+    /**
+     * Close the user streams of a user the engine disabled or changed.
+     *
+     * @param username the user.
+     * @param disabled whether it was disabled.
+     * @param change   what changed.
+     */
+    public void endSessionsOf(final String username, final boolean disabled, final String change)
+    {
+        final List<Channel> streams = streamsByUser.remove(username);
+        if (null != streams)
+        {
+            for (final Channel channel : streams)
+            {
+                channel.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
+                    disabled ? "user disabled" : change)).addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+    }
+
+    /**
+     * Close every user stream and drop what waits (the gateway is stopping).
+     */
+    public void onClose()
+    {
+        for (final Iterator<List<Channel>> it = streamsByUser.values().iterator(); it.hasNext(); )
+        {
+            for (final Channel channel : it.next())
+            {
+                channel.close();
+            }
+            it.remove();
+        }
+        pendingByOrder.clear();
+        pendingInOrder.clear();
+    }
+}

@@ -1,0 +1,113 @@
+package io.ringex.gateway.web;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.ringex.gateway.GatewayContext;
+import io.ringex.gateway.auth.LogonGuard;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The REST and WebSocket front end's sockets: Netty on ONE event-loop thread (the venue's machine has few cores;
+ * the work per request is parsing and an HMAC), which accepts, reads, authenticates ({@link WebRequestHandler}) and
+ * hands each signed request to the gateway's agent thread ({@link WebGatewayAgent}). At most
+ * {@link GatewayContext#webMaxConnections()} connections are open; a connection idle for
+ * {@link #IDLE_TIMEOUT_S} seconds before it becomes a user stream is closed. Each connection's outbound buffer is
+ * bounded ({@link #WRITE_HIGH_WATER}): beyond it, the connection counts as not reading.
+ */
+public final class WebServer implements AutoCloseable
+{
+    /** Seconds a plain HTTP connection may stay silent. */
+    public static final int IDLE_TIMEOUT_S = 60;
+    /** Bytes queued for a connection before it counts as not reading. */
+    public static final int WRITE_HIGH_WATER = 256 * 1024;
+
+    private final EventLoopGroup group;
+    private final Channel serverChannel;
+
+    private WebServer(final EventLoopGroup group, final Channel serverChannel)
+    {
+        this.group = group;
+        this.serverChannel = serverChannel;
+    }
+
+    /**
+     * Bind and start serving.
+     *
+     * @param ctx   concluded configuration with the web front end enabled.
+     * @param guard the gateway's failed-logon guard.
+     * @param agent the agent-thread part.
+     * @return the running server.
+     */
+    public static WebServer launch(final GatewayContext ctx, final LogonGuard guard, final WebGatewayAgent agent)
+    {
+        final RequestAuthenticator authenticator =
+            new RequestAuthenticator(ctx.webApiKeys(), guard, ctx.webReceiveWindowMs());
+        final AtomicInteger open = new AtomicInteger();
+        final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try
+        {
+            final Channel channel = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                    new WriteBufferWaterMark(WRITE_HIGH_WATER / 2, WRITE_HIGH_WATER))
+                .childHandler(new ChannelInitializer<SocketChannel>()
+                {
+                    protected void initChannel(final SocketChannel ch)
+                    {
+                        if (open.incrementAndGet() > ctx.webMaxConnections())
+                        {
+                            open.decrementAndGet();
+                            ch.close();
+                            return;
+                        }
+                        ch.closeFuture().addListener(f -> open.decrementAndGet());
+                        ch.pipeline()
+                            .addLast("idle", new IdleStateHandler(0, 0, IDLE_TIMEOUT_S, TimeUnit.SECONDS))
+                            .addLast("http", new HttpServerCodec(4096, 8192, 8192))
+                            .addLast("aggregate", new WebRequestHandler.BoundedAggregator(ctx.webMaxBody()))
+                            .addLast("request", new WebRequestHandler(authenticator, agent));
+                    }
+                })
+                .bind(new InetSocketAddress(ctx.webHost(), ctx.webPort()))
+                .syncUninterruptibly()
+                .channel();
+            return new WebServer(group, channel);
+        }
+        catch (final RuntimeException ex)
+        {
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw ex;
+        }
+    }
+
+    /**
+     * @return the port bound (useful when configured as 0).
+     */
+    public int port()
+    {
+        return ((InetSocketAddress)serverChannel.localAddress()).getPort();
+    }
+
+    /**
+     * Stop accepting, close every connection and the event loop.
+     */
+    public void close()
+    {
+        serverChannel.close().syncUninterruptibly();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}
