@@ -40,20 +40,22 @@ public final class ApiKeys
     private static final int MAX_SECRET = 64;
 
     private final Map<String, ApiKey> byId;
+    private final Map<Integer, ApiKey> byNumber;
     private final List<ApiKey> keys;
 
     private ApiKeys(final List<ApiKey> keys)
     {
         final Map<String, ApiKey> map = new HashMap<>();
-        final Set<Integer> numbers = new java.util.HashSet<>();
+        final Map<Integer, ApiKey> numbers = new HashMap<>();
         for (final ApiKey key : keys)
         {
-            if (null != map.put(key.keyId(), key) || !numbers.add(key.number()))
+            if (null != map.put(key.keyId(), key) || null != numbers.put(key.number(), key))
             {
                 throw new IllegalArgumentException("API key " + key + " repeats a number or a key id");
             }
         }
         this.byId = Collections.unmodifiableMap(map);
+        this.byNumber = Collections.unmodifiableMap(numbers);
         this.keys = Collections.unmodifiableList(new ArrayList<>(keys));
     }
 
@@ -192,14 +194,7 @@ public final class ApiKeys
      */
     public ApiKey byNumber(final int number)
     {
-        for (final ApiKey key : keys)
-        {
-            if (key.number() == number)
-            {
-                return key;
-            }
-        }
-        return null;
+        return byNumber.get(number);
     }
 
     /**

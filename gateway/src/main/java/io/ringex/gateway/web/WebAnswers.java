@@ -9,15 +9,21 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AttributeKey;
 
 import java.nio.charset.StandardCharsets;
 
 /**
  * Writes a JSON answer on a web connection, from any thread (Netty hands the write to the connection's event loop).
- * Every refusal is {@code {"status":..,"error":"<reason>"}} with its HTTP status.
+ * Every refusal is {@code {"status":..,"error":"<reason>"}} with its HTTP status. A connection has at most one
+ * request in hand ({@link #IN_HAND}): HTTP answers go in request order, so a pipelined request that arrives while
+ * another waits for the engine closes the connection rather than be answered out of turn.
  */
 final class WebAnswers
 {
+    /** Set while a request of the connection waits for its answer. */
+    static final AttributeKey<Boolean> IN_HAND = AttributeKey.valueOf("ringex-web-request-in-hand");
+
     private WebAnswers()
     {
     }
@@ -31,6 +37,7 @@ final class WebAnswers
             .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
             .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length)
             .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);
+        channel.attr(IN_HAND).set(null);
         if (keepAlive)
         {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);

@@ -88,6 +88,12 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
     protected void channelRead0(final ChannelHandlerContext ctx, final FullHttpRequest request)
     {
         final Channel channel = ctx.channel();
+        if (null != channel.attr(WebAnswers.IN_HAND).get())
+        {
+            // Pipelined behind a request still waiting for the engine: answers must go in order.
+            channel.close();
+            return;
+        }
         final boolean keepAlive = HttpUtil.isKeepAlive(request);
         if (!request.decoderResult().isSuccess())
         {
@@ -204,6 +210,7 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
                 orderId = QueryStringDecoder.decodeComponent(orderId);
             }
         }
+        channel.attr(WebAnswers.IN_HAND).set(Boolean.TRUE);
         if (!agent.offer(new WebCommand(kind, key, channel, keepAlive, members, orderId, query)))
         {
             WebAnswers.error(channel, keepAlive, 503, "the gateway is busy; retry");
