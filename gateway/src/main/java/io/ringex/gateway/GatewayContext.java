@@ -1810,6 +1810,14 @@ public final class GatewayContext implements AutoCloseable
     }
 
     /**
+     * @return the API keys file, or null.
+     */
+    public String webApiKeysFile()
+    {
+        return webApiKeysFile;
+    }
+
+    /**
      * @return the API keys (loaded by {@link #conclude()} when the web front end is enabled), or null.
      */
     public io.ringex.gateway.web.ApiKeys webApiKeys()

@@ -7,13 +7,13 @@ import java.nio.file.Path;
  * The repository's root, for tests that read what the project ships (docker/config, docs): found by walking up from
  * the module's directory (the test's working directory) to the directory holding both the parent pom and docs/.
  */
-final class ProjectRoot
+public final class ProjectRoot
 {
     private ProjectRoot()
     {
     }
 
-    static Path find()
+    public static Path find()
     {
         for (Path dir = Path.of("").toAbsolutePath(); null != dir; dir = dir.getParent())
         {

@@ -85,4 +85,14 @@ public final class ApiKey
     {
         return number + " " + keyId + " " + username + " " + (mayTrade ? "read,trade" : "read");
     }
+
+    /**
+     * @param other a key, or null.
+     * @return whether it is this key still: the same number, id, user, permissions and secret.
+     */
+    public boolean sameAs(final ApiKey other)
+    {
+        return null != other && number == other.number && mayTrade == other.mayTrade && keyId.equals(other.keyId) &&
+            username.equals(other.username) && java.security.MessageDigest.isEqual(secret, other.secret);
+    }
 }

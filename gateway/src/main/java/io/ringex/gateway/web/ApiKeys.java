@@ -198,6 +198,14 @@ public final class ApiKeys
     }
 
     /**
+     * @return the numbers of the keys.
+     */
+    public Set<Integer> numbers()
+    {
+        return byNumber.keySet();
+    }
+
+    /**
      * @return every key, in file order.
      */
     public List<ApiKey> keys()

@@ -51,7 +51,7 @@ public final class RequestAuthenticator
         }
     }
 
-    private final ApiKeys keys;
+    private ApiKeys keys;
     private final LogonGuard guard;
     private final long windowMs;
     private final Map<Integer, LinkedHashMap<String, Long>> seen = new HashMap<>();
@@ -66,6 +66,17 @@ public final class RequestAuthenticator
         this.keys = keys;
         this.guard = guard;
         this.windowMs = windowMs;
+    }
+
+    /**
+     * Take a new set of keys (the keys file changed): a key no longer in it is refused from now on.
+     *
+     * @param keys the keys accepted from now on.
+     */
+    public synchronized void keys(final ApiKeys keys)
+    {
+        this.keys = keys;
+        seen.keySet().retainAll(keys.numbers());
     }
 
     /**

@@ -86,6 +86,9 @@ public final class WebGatewayAgent
     private final Map<String, Pending> pendingByOrder = new HashMap<>();
     private final ArrayDeque<Pending> pendingInOrder = new ArrayDeque<>();
     private final Map<String, List<Channel>> streamsByUser = new HashMap<>();
+    private final Map<Channel, ApiKey> streamKeys = new HashMap<>();
+    private volatile ApiKeys newKeys;
+    private ApiKeys keys;
     private final UnsafeBuffer commandBuffer;
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final NewOrderEncoder newOrder = new NewOrderEncoder();
@@ -135,6 +138,7 @@ public final class WebGatewayAgent
         this.nextHeartbeatNs = nowNs + heartbeatIntervalNs;
         // Cancel ids the gateway makes up: counted from the wall clock so a restart does not repeat them.
         this.nextCancelId = System.currentTimeMillis();
+        this.keys = ctx.webApiKeys();
         ctx.populate(instruments);
     }
 
@@ -147,6 +151,17 @@ public final class WebGatewayAgent
     public boolean offer(final WebCommand command)
     {
         return commands.offer(command);
+    }
+
+    /**
+     * Take a new set of keys (the keys file changed; the web event loop): the user streams of keys no longer in it
+     * are closed on the next duty cycle.
+     *
+     * @param keys the keys from now on.
+     */
+    public void keys(final ApiKeys keys)
+    {
+        this.newKeys = keys;
     }
 
     /**
@@ -171,6 +186,13 @@ public final class WebGatewayAgent
     {
         this.nowNs = nowNs;
         int work = 0;
+        final ApiKeys changed = newKeys;
+        if (null != changed)
+        {
+            newKeys = null;
+            keys = changed;
+            work += closeStreamsOfRevokedKeys();
+        }
         WebCommand command;
         while (work < COMMAND_LIMIT && null != (command = commands.poll()))
         {
@@ -234,6 +256,13 @@ public final class WebGatewayAgent
                 WebAnswers.json(channel, command.keepAlive(), 200, json.append("]}"));
                 return;
             case USER_STREAM:
+                if (!command.key().sameAs(keys.byNumber(command.key().number())))
+                {
+                    command.channel().writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
+                        "API key revoked")).addListener(ChannelFutureListener.CLOSE);
+                    return;
+                }
+                streamKeys.put(channel, command.key());
                 streamsByUser.computeIfAbsent(command.key().username(), u -> new ArrayList<>()).add(channel);
                 channel.writeAndFlush(new TextWebSocketFrame(FlatJson.quote(
                     new StringBuilder("{\"type\":\"subscribed\",\"user\":"), command.key().username()).append('}')
@@ -241,6 +270,11 @@ public final class WebGatewayAgent
                 return;
             default:
                 break;
+        }
+        if (!command.key().sameAs(keys.byNumber(command.key().number())))
+        {
+            WebAnswers.error(channel, command.keepAlive(), 401, "API key revoked");
+            return;
         }
         final User user = ctx.users().user(command.key().username());
         if (null == user || !user.enabled())
@@ -540,7 +574,7 @@ public final class WebGatewayAgent
         final int templateId, final DirectBuffer buffer, final int offset, final int length, final long sessionId)
     {
         final int number = SessionIds.sessionNumber(sessionId) & SessionNumbers.NUMBER_MASK;
-        final ApiKey key = ctx.webApiKeys().byNumber(number);
+        final ApiKey key = keys.byNumber(number);
         if (null == key)
         {
             return Action.CONTINUE;
@@ -631,18 +665,43 @@ public final class WebGatewayAgent
             .append("\",\"transactTimeNs\":").append(report.transactTimeNs()).append('}');
     }
 
+    private int closeStreamsOfRevokedKeys()
+    {
+        int closed = 0;
+        for (final Iterator<Map.Entry<Channel, ApiKey>> it = streamKeys.entrySet().iterator(); it.hasNext(); )
+        {
+            final Map.Entry<Channel, ApiKey> stream = it.next();
+            final Channel channel = stream.getKey();
+            if (!channel.isActive() || !stream.getValue().sameAs(keys.byNumber(stream.getValue().number())))
+            {
+                it.remove();
+                final List<Channel> streams = streamsByUser.get(stream.getValue().username());
+                if (null != streams)
+                {
+                    streams.remove(channel);
+                }
+                channel.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
+                    "API key revoked")).addListener(ChannelFutureListener.CLOSE);
+                closed++;
+            }
+        }
+        return closed;
+    }
+
     /** Send one event to one stream; close a stream whose client does not read. */
-    private static void push(final List<Channel> streams, final int index, final String event)
+    private void push(final List<Channel> streams, final int index, final String event)
     {
         final Channel channel = streams.get(index);
         if (!channel.isActive())
         {
             streams.remove(index);
+            streamKeys.remove(channel);
             return;
         }
         if (!channel.isWritable())
         {
             streams.remove(index);
+            streamKeys.remove(channel);
             LOG.warn("web user stream {} closed: not reading", channel.remoteAddress());
             channel.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
                 "not reading: the stream is closed rather than slow the venue"))
@@ -666,6 +725,7 @@ public final class WebGatewayAgent
         {
             for (final Channel channel : streams)
             {
+                streamKeys.remove(channel);
                 channel.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
                     disabled ? "user disabled" : change)).addListener(ChannelFutureListener.CLOSE);
             }
@@ -685,6 +745,7 @@ public final class WebGatewayAgent
             }
             it.remove();
         }
+        streamKeys.clear();
         pendingByOrder.clear();
         pendingInOrder.clear();
     }

@@ -15,7 +15,15 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.auth.LogonGuard;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -26,6 +34,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link GatewayContext#webMaxConnections()} connections are open; a connection idle for
  * {@link #IDLE_TIMEOUT_S} seconds before it becomes a user stream is closed. Each connection's outbound buffer is
  * bounded ({@link #WRITE_HIGH_WATER}): beyond it, the connection counts as not reading.
+ * <p>
+ * The API keys file is read again whenever it changes (checked every {@link #KEYS_CHECK_INTERVAL_MS} ms on the event
+ * loop): a revoked key is refused, and its user streams closed, from then on; a file that no longer reads is logged
+ * and the keys before it kept.
  */
 public final class WebServer implements AutoCloseable
 {
@@ -33,6 +45,11 @@ public final class WebServer implements AutoCloseable
     public static final int IDLE_TIMEOUT_S = 60;
     /** Bytes queued for a connection before it counts as not reading. */
     public static final int WRITE_HIGH_WATER = 256 * 1024;
+
+    /** How often the keys file is checked for a change. */
+    public static final long KEYS_CHECK_INTERVAL_MS = 1000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
 
     private final EventLoopGroup group;
     private final Channel serverChannel;
@@ -85,12 +102,69 @@ public final class WebServer implements AutoCloseable
                 .bind(new InetSocketAddress(ctx.webHost(), ctx.webPort()))
                 .syncUninterruptibly()
                 .channel();
+            if (null != ctx.webApiKeysFile())
+            {
+                final KeysFileWatch watch = new KeysFileWatch(Path.of(ctx.webApiKeysFile()), authenticator, agent);
+                group.next().scheduleWithFixedDelay(watch, KEYS_CHECK_INTERVAL_MS, KEYS_CHECK_INTERVAL_MS,
+                    TimeUnit.MILLISECONDS);
+            }
             return new WebServer(group, channel);
         }
         catch (final RuntimeException ex)
         {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw ex;
+        }
+    }
+
+    /** Reads the keys file again when its identity, size or modification time changed. */
+    private static final class KeysFileWatch implements Runnable
+    {
+        private final Path file;
+        private final RequestAuthenticator authenticator;
+        private final WebGatewayAgent agent;
+        private String seen;
+
+        KeysFileWatch(final Path file, final RequestAuthenticator authenticator, final WebGatewayAgent agent)
+        {
+            this.file = file;
+            this.authenticator = authenticator;
+            this.agent = agent;
+            this.seen = stamp();
+        }
+
+        private String stamp()
+        {
+            try
+            {
+                final BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+                return attributes.fileKey() + " " + attributes.size() + " " + attributes.lastModifiedTime();
+            }
+            catch (final IOException ex)
+            {
+                return "unreadable";
+            }
+        }
+
+        public void run()
+        {
+            final String now = stamp();
+            if (Objects.equals(now, seen))
+            {
+                return;
+            }
+            seen = now;
+            try
+            {
+                final ApiKeys keys = ApiKeys.load(file);
+                authenticator.keys(keys);
+                agent.keys(keys);
+                LOG.info("API keys read again from {}: {} key(s)", file, keys.keys().size());
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                LOG.error("API keys file changed but cannot be read; the keys before it stay: {}", ex.getMessage());
+            }
         }
     }
 

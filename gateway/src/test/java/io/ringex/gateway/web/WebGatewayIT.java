@@ -5,6 +5,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
+import io.ringex.gateway.ProjectRoot;
 import io.ringex.gateway.auth.LogonPolicy;
 import io.ringex.gateway.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
@@ -49,6 +50,7 @@ class WebGatewayIT
     private static AgentRunner gateway;
     private static WebServer web;
     private static Path dir;
+    private static Path keys;
     private static SignedWebClient alice;
     private static SignedWebClient aliceRead;
     private static SignedWebClient bob;
@@ -57,7 +59,7 @@ class WebGatewayIT
     static void setUp() throws IOException
     {
         dir = Files.createTempDirectory("ringex-web-it");
-        final Path keys = dir.resolve("api-keys");
+        keys = dir.resolve("api-keys");
         Files.createFile(keys, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(keys, "# number key-id user permissions secret\n" +
             ApiKeys.line(new ApiKey(1, "rk-alice-trade", "alice", true, ALICE_SECRET)) + "\n" +
@@ -297,5 +299,45 @@ class WebGatewayIT
                 }
             }
         }
+    }
+
+    @Test
+    void aKeyRevokedWithTheAdminToolIsRefusedAndItsStreamClosedWithoutARestart()
+    {
+        final ApiKey revokable = ApiKeysFile.create(keys, "rk-alice-revokable", "alice", true);
+        final SignedWebClient client = new SignedWebClient(web.port(), revokable.keyId(), revokable.secret());
+        Await.until("the new key is taken", () -> client.send("GET", "/api/v1/instruments", null).statusCode() ==
+            200, null);
+        final SignedWebClient.UserStream stream = client.userStream();
+        Await.until("its stream subscribed", () -> stream.has("\"type\":\"subscribed\""), null);
+
+        ApiKeysFile.revoke(keys, revokable.keyId());
+        Await.until("its stream closed", () -> null != stream.closeReason, null);
+        assertTrue(stream.closeReason.contains("API key revoked"), stream.closeReason);
+        assertRefused(client.send("GET", "/api/v1/instruments", null), 401, "unknown key or bad signature");
+        // The other keys are untouched.
+        assertEquals(200, alice.send("GET", "/api/v1/instruments", null).statusCode());
+    }
+
+    @Test
+    void thePythonExampleRunsAsWritten() throws IOException, InterruptedException
+    {
+        // Debian's python3 with its requests and websockets packages (.ci/run installs them).
+        final Path example = ProjectRoot.find().resolve("docs/examples/rest_client.py");
+        final ProcessBuilder builder = new ProcessBuilder("/usr/bin/python3", example.toString(),
+            "--url", "http://localhost:" + web.port(), "--symbol", "BTC-USD", "--price", "98.25", "--quantity", "3")
+            .redirectErrorStream(true);
+        builder.environment().put("RINGEX_KEY", "rk-alice-trade");
+        builder.environment().put("RINGEX_SECRET", java.util.Base64.getEncoder().encodeToString(ALICE_SECRET));
+        final Process python = builder.start();
+        final String output;
+        try (java.io.InputStream in = python.getInputStream())
+        {
+            output = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        assertTrue(python.waitFor(60, TimeUnit.SECONDS), output);
+        assertEquals(0, python.exitValue(), output);
+        assertTrue(output.contains("user stream: py-") && output.contains("CANCELED") && output.endsWith("ok\n"),
+            output);
     }
 }
