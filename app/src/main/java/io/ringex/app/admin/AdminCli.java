@@ -19,6 +19,8 @@ import io.ringex.client.AdminKeys;
 import io.ringex.client.CommandEncoder;
 import io.ringex.common.config.CommandLineOptions;
 import io.ringex.gateway.auth.CredentialHash;
+import io.ringex.gateway.web.ApiKey;
+import io.ringex.gateway.web.ApiKeysFile;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.UserRoles;
 import io.ringex.protocol.codecs.AccountStatus;
@@ -90,6 +92,11 @@ public final class AdminCli
         "  user disable|enable --username U",
         "  user grant --username U --accounts ID,...",
         "  user role --username U --role trader|drop-copy|clearing",
+        "  apikey create --file FILE --key-id ID --username U [--trade]",
+        "                           a new API key for the gateway's REST and WebSocket front end (read, or read and",
+        "                           trade), in FILE (created readable by its owner only); its secret is printed once",
+        "  apikey revoke --file FILE --key-id ID      (its number is never given again)",
+        "  apikey list --file FILE                    numbers, key ids, users, permissions (never secrets)",
         "  keygen --file FILE --name NAME [--id N]    a new admin key (number N, default 1) in a new file, readable by",
         "                                           its owner only; add its line to the engine's admin keys file",
         "changes: --operator NAME (required) [--reason TEXT]",
@@ -149,6 +156,7 @@ public final class AdminCli
                 case "user" -> user(rest);
                 case "trading" -> new TradingCommand(this, out, err).run(rest);
                 case "keygen" -> keygen(rest);
+                case "apikey" -> apikey(rest);
                 default -> throw new CommandLineOptions.UsageException("unknown command '" + args[0] + "'");
             };
         }
@@ -198,6 +206,62 @@ public final class AdminCli
         out.println("wrote admin key " + id + " " + name + " to " + file + " (readable by its owner only): give " +
             "the engine its line (ringex.engine.admin.keys.file), and the sender the file");
         return 0;
+    }
+
+    /**
+     * {@code apikey create|revoke|list --file FILE ...}: the gateway's API keys file ({@link ApiKeysFile}). A new
+     * key's secret is printed once, here, and kept nowhere but in the file.
+     */
+    private int apikey(final List<String> args)
+    {
+        if (args.isEmpty())
+        {
+            throw new CommandLineOptions.UsageException("apikey: create, revoke or list");
+        }
+        final String verb = args.get(0);
+        final List<String> rest = args.subList(1, args.size());
+        final CommandLineOptions options = switch (verb)
+        {
+            case "create" -> CommandLineOptions.parse("apikey create", rest,
+                Set.of("--file", "--key-id", "--username"), Set.of("--trade"));
+            case "revoke" -> CommandLineOptions.parse("apikey revoke", rest, Set.of("--file", "--key-id"), Set.of());
+            case "list" -> CommandLineOptions.parse("apikey list", rest, Set.of("--file"), Set.of());
+            default -> throw new CommandLineOptions.UsageException("apikey: create, revoke or list (was '" + verb +
+                "')");
+        };
+        options.requirePositionals(0, "options only");
+        final Path file = Path.of(options.required("--file"));
+        // Usage problems first (exit 2); a file or key the tool cannot use is a failure (exit 1).
+        final String keyId = "list".equals(verb) ? null : options.required("--key-id");
+        final String username = "create".equals(verb) ? options.required("--username") : null;
+        try
+        {
+            switch (verb)
+            {
+                case "create" ->
+                {
+                    final ApiKey key = ApiKeysFile.create(file, keyId, username, options.has("--trade"));
+                    out.println("created API key " + key + " in " + file);
+                    out.println("secret (base64; shown this once): " +
+                        java.util.Base64.getEncoder().encodeToString(key.secret()));
+                    out.println("a running gateway reading this file takes it within a second " +
+                        "(ringex.gateway.web.api.keys.file)");
+                }
+                case "revoke" ->
+                {
+                    final ApiKey key = ApiKeysFile.revoke(file, keyId);
+                    out.println("revoked API key " + key + " in " + file +
+                        ": a running gateway reading this file refuses it within a second");
+                }
+                default -> ApiKeysFile.list(file).forEach(out::println);
+            }
+            return 0;
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            err.println("failed: " + ex.getMessage());
+            return 1;
+        }
     }
 
     private int apply(final List<String> args)
