@@ -38,6 +38,7 @@ public final class RequestAuthenticator
 
     private static final String PROTOCOL = "WEB";
     private static final int SIGNATURE_HEX_LENGTH = 64;
+    private static final byte[] UNKNOWN_KEY_SECRET = new byte[32];
 
     /** What became of a request. */
     public record Verdict(ApiKey key, int status, String reason)
@@ -161,8 +162,9 @@ public final class RequestAuthenticator
             return fail(who, address, nowMs, 401, "timestamp outside the receive window of " + windowMs + " ms");
         }
         final ApiKey key = keys.byId(keyId);
-        final byte[] expected = null == key ? null :
-            sign(key.secretShared(), timestamp, method, pathAndQuery, body).getBytes(StandardCharsets.US_ASCII);
+        // An unknown key costs the same HMAC as a known one: the time taken does not tell which ids exist.
+        final byte[] expected = sign(null == key ? UNKNOWN_KEY_SECRET : key.secretShared(), timestamp, method,
+            pathAndQuery, body).getBytes(StandardCharsets.US_ASCII);
         if (null == key || signature.length() != SIGNATURE_HEX_LENGTH ||
             !MessageDigest.isEqual(expected, signature.getBytes(StandardCharsets.US_ASCII)))
         {
