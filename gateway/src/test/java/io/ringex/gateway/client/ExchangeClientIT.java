@@ -1,7 +1,7 @@
 package io.ringex.gateway.client;
 
 import io.ringex.client.ExchangeClient;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 import io.aeron.Aeron;
 import io.aeron.Publication;
@@ -10,7 +10,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.FragmentHandler;
 import io.ringex.engine.node.NodeTestSupport;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.RecordingListener;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
@@ -65,12 +65,9 @@ class ExchangeClientIT
                     ExchangeClient client = ExchangeClient.connect(aeron, gatewayChannel, streamId, "aeron:ipc",
                         streamId, new RecordingListener()))
                 {
-                    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                    while (!client.isConnected())
-                    {
-                        assertTrue(System.nanoTime() < deadline, "round " + round + ": never connected");
-                        Thread.onSpinWait();
-                    }
+                    final int awaited = round;
+                    Await.until(() -> "round " + awaited + " connected", Duration.ofSeconds(10), client::isConnected,
+                        null);
                     final long result = client.logon("alice", "secret", false, 1_000);
                     assertTrue(result > 0, "round " + round + ": Logon refused right after isConnected: " + result);
                 }

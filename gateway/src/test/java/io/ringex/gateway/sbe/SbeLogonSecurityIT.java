@@ -10,7 +10,7 @@ import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.auth.LogonPolicy;
 import io.ringex.client.ExchangeClient;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;
 import io.ringex.gateway.testing.LogonAttacker;
@@ -257,11 +257,9 @@ class SbeLogonSecurityIT
             victimChannel.replace("localhost", "127.0.0.1"), 3001));
         Await.until("both refused", () -> counter("sbe logons refused") == 2, victim::poll);
 
-        final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FAILURE_DELAY_MS * 3);
-        while (System.nanoTime() < until)
-        {
-            victim.poll();
-        }
+        Await.never("a LogonResponse or a logout for the victim beyond its own logon",
+            Duration.ofMillis(FAILURE_DELAY_MS * 3), () -> victimEvents.logons.size() > 1 ||
+            victim.foreignLogonResponses() > 0 || !victimEvents.logouts.isEmpty(), victim::poll);
         assertEquals(1, victimEvents.logons.size(), "the victim saw only its own LogonResponse");
         assertEquals(0, victim.foreignLogonResponses());
         assertTrue(victim.isLoggedOn());
