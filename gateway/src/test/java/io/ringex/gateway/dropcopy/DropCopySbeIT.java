@@ -21,10 +21,8 @@ import io.ringex.protocol.codecs.DropCopySubscribeEncoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
-import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.UserRole;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -90,7 +88,7 @@ class DropCopySbeIT
 
         Trader(final String user, final String password)
         {
-            client = ExchangeClient.connect(aeron, IPC, 2001, IPC, nextResponseStream++, this);
+            client = ExchangeClient.openChannels(aeron, IPC, 2001, IPC, nextResponseStream++, this);
             clients.add(client);
             traders.add(this);
             Await.until("trader connected", client::isConnected, client::poll);
@@ -128,8 +126,9 @@ class DropCopySbeIT
         {
             final long id = nextOrderId++;
             final int before = reports;
-            Await.until("order sent", () -> client.newOrder(account, id, INSTRUMENT, side, OrderType.LIMIT,
-                TimeInForce.GTC, price, quantity) > 0, client::poll);
+            Await.until("order sent", () -> client.order().account(account).clientOrderId(id).instrument(INSTRUMENT)
+                .side(side).limit(price).quantity(quantity)
+                .send() > 0, client::poll);
             Await.until("order answered", () -> reports > before, client::poll);
         }
     }
