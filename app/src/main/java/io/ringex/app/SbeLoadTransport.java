@@ -67,26 +67,20 @@ final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListene
     {
         for (final DemoData.Account account : accounts)
         {
-            final ExchangeClient client = ExchangeClient.connect(aeron, gatewayChannel, 2001,
-                "aeron:udp?endpoint=localhost:" + freePort(), 5000 + clients.size(), this);
-            accountIndex.put(account.id(), clients.size());
-            clients.add(client);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            boolean sent = false;
-            while (!client.isLoggedOn())
+            // Polled step by step, not connect(): this Aeron client's conductor and driver run only in poll().
+            final ExchangeClient.AsyncConnect connecting = ExchangeClient.asyncConnect(new ExchangeClient.Context()
+                .aeron(aeron).gatewayChannel(gatewayChannel).responseChannel("aeron:udp?endpoint=localhost:" +
+                freePort()).responseStreamId(5000 + clients.size()).username(account.user())
+                .password(account.password()).cancelOnDisconnect(true).heartbeatIntervalNs(TimeUnit.SECONDS.toNanos(1))
+                .connectTimeoutNs(TimeUnit.SECONDS.toNanos(20)).listener(this));
+            ExchangeClient client;
+            while (null == (client = connecting.poll()))
             {
-                if (System.nanoTime() > deadline)
-                {
-                    throw new IllegalStateException("cannot log on " + account.user() + " at " + gatewayChannel +
-                        ": " + client.logonRejectReason());
-                }
-                if (!sent && client.isConnected())
-                {
-                    sent = client.logon(account.user(), account.password(), true, 1000) > 0;
-                }
                 poll();
                 Thread.yield();
             }
+            accountIndex.put(account.id(), clients.size());
+            clients.add(client);
         }
     }
 
@@ -94,8 +88,9 @@ final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListene
         final boolean buy, final long price, final long quantity, final boolean ioc)
     {
         final ExchangeClient client = clients.get((int)accountIndex.get(account.id()));
-        return client.newOrder(account.id(), orderId, instrument.id(), buy ? Side.BUY : Side.SELL, OrderType.LIMIT,
-            ioc ? TimeInForce.IOC : TimeInForce.GTC, price, quantity) > 0;
+        return client.order().account(account.id()).clientOrderId(orderId).instrument(instrument.id())
+            .side(buy ? Side.BUY : Side.SELL).orderType(OrderType.LIMIT)
+            .timeInForce(ioc ? TimeInForce.IOC : TimeInForce.GTC).price(price).quantity(quantity).send() > 0;
     }
 
     public boolean sendQuote(final long quoteNumber, final DemoData.Account account,
