@@ -7,7 +7,7 @@ import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.ProjectRoot;
 import io.ringex.gateway.auth.LogonPolicy;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.RealEngineNode;
 import io.ringex.gateway.testing.TestUsers;
@@ -105,9 +105,10 @@ class WebGatewayIT
         alice = new SignedWebClient(web.port(), "rk-alice-trade", ALICE_SECRET);
         aliceRead = new SignedWebClient(web.port(), "rk-alice-read", ALICE_READ_SECRET);
         bob = new SignedWebClient(web.port(), "rk-bob-trade", BOB_SECRET);
-        // The gateway is ready once the engine follows: an order before then is refused NO_PRIMARY (503).
+        // Serving once it answers; an order sent before the gateway follows a primary is refused NO_PRIMARY (503), so
+        // place() sends it again until the engine answers.
         Await.until("instruments answered", () -> aliceRead.send("GET", "/api/v1/instruments", null).statusCode() ==
-            200, null);
+            200);
     }
 
     @AfterAll
@@ -141,7 +142,7 @@ class WebGatewayIT
         {
             answer[0] = client.send("POST", "/api/v1/orders", body);
             return answer[0].statusCode() != 503;
-        }, null);
+        });
         return answer[0];
     }
 
@@ -149,7 +150,7 @@ class WebGatewayIT
     void placesFillsAndCancelsOverRestAndHearsItAllOnTheUserStream()
     {
         final SignedWebClient.UserStream aliceStream = alice.userStream();
-        Await.until("alice's stream subscribed", () -> aliceStream.has("\"type\":\"subscribed\""), null);
+        Await.until("alice's stream subscribed", () -> aliceStream.has("\"type\":\"subscribed\""));
 
         final HttpResponse<String> placed = place(alice, order("A-REST-1", "BUY", "99.50", "10", "GTC"));
         assertEquals(200, placed.statusCode(), placed.body());
@@ -157,21 +158,21 @@ class WebGatewayIT
             placed.body().contains("\"clientOrderId\":\"A-REST-1\"") && placed.body().contains("\"price\":\"99.50\""),
             placed.body());
         Await.until("the ack on alice's stream",
-            () -> aliceStream.has("\"execType\":\"NEW\"", "\"clientOrderId\":\"A-REST-1\""), null);
+            () -> aliceStream.has("\"execType\":\"NEW\"", "\"clientOrderId\":\"A-REST-1\""));
 
         final HttpResponse<String> canceled = alice.send("DELETE", "/api/v1/orders/A-REST-1?symbol=BTC-USD", null);
         assertEquals(200, canceled.statusCode(), canceled.body());
         assertTrue(canceled.body().contains("\"execType\":\"CANCELED\"") &&
             canceled.body().contains("\"origClientOrderId\":\"A-REST-1\""), canceled.body());
         Await.until("the cancel on alice's stream",
-            () -> aliceStream.has("\"execType\":\"CANCELED\"", "\"origClientOrderId\":\"A-REST-1\""), null);
+            () -> aliceStream.has("\"execType\":\"CANCELED\"", "\"origClientOrderId\":\"A-REST-1\""));
 
         final HttpResponse<String> resting = place(alice, order("A-REST-2", "BUY", "100.00", "5", "GTC"));
         assertEquals(200, resting.statusCode(), resting.body());
         final HttpResponse<String> hit = place(bob, order("B-REST-1", "SELL", "100.00", "5", "IOC"));
         assertEquals(200, hit.statusCode(), hit.body());
         Await.until("alice's fill on her stream", () -> aliceStream.has("\"execType\":\"FILL\"",
-            "\"clientOrderId\":\"A-REST-2\"", "\"lastPrice\":\"100.00\"", "\"lastQuantity\":\"5\""), null);
+            "\"clientOrderId\":\"A-REST-2\"", "\"lastPrice\":\"100.00\"", "\"lastQuantity\":\"5\""));
 
         final HttpResponse<String> again = alice.send("DELETE", "/api/v1/orders/A-REST-2?symbol=BTC-USD", null);
         assertEquals(422, again.statusCode(), again.body());
@@ -307,12 +308,12 @@ class WebGatewayIT
         final ApiKey revokable = ApiKeysFile.create(keys, "rk-alice-revokable", "alice", true);
         final SignedWebClient client = new SignedWebClient(web.port(), revokable.keyId(), revokable.secret());
         Await.until("the new key is taken", () -> client.send("GET", "/api/v1/instruments", null).statusCode() ==
-            200, null);
+            200);
         final SignedWebClient.UserStream stream = client.userStream();
-        Await.until("its stream subscribed", () -> stream.has("\"type\":\"subscribed\""), null);
+        Await.until("its stream subscribed", () -> stream.has("\"type\":\"subscribed\""));
 
         ApiKeysFile.revoke(keys, revokable.keyId());
-        Await.until("its stream closed", () -> null != stream.closeReason, null);
+        Await.until("its stream closed", () -> null != stream.closeReason);
         assertTrue(stream.closeReason.contains("API key revoked"), stream.closeReason);
         assertRefused(client.send("GET", "/api/v1/instruments", null), 401, "unknown key or bad signature");
         // The other keys are untouched.
