@@ -99,12 +99,25 @@ for round in $(seq 1 "$rounds"); do
     cat > "$file" <<YAML
 version: 1
 instruments:
-  - {id: $((200 + round)), symbol: APL$round-USD, priceScale: 2, tick: 0.01, lot: 1, referencePrice: 50.00, bandType: bps, band: 1000}
+  - id: $((200 + round))
+    symbol: APL$round-USD
+    priceScale: 2
+    tick: 0.01
+    lot: 1
+    referencePrice: 50.00
+    bandType: bps
+    band: 1000
 accounts:
   - id: $((6000 + round))
     selfTradePrevention: cancel-newest
     balance: 100000
-    limits: {maxOrderQuantity: 1000, maxOrderNotional: 100000, creditLimit: 0, positionLimit: 1000, maxOpenOrders: 50, allowShort: false}
+    limits:
+      maxOrderQuantity: 1000
+      maxOrderNotional: 100000
+      creditLimit: 0
+      positionLimit: 1000
+      maxOpenOrders: 50
+      allowShort: false
 users:
   - username: applied$round
     credential: pbkdf2-sha256:20000:p5IkaAFMDSlNGr0YrfUZaw==:uT6+q7cd+d68T7rawHOPcOU4mDA6VYszpYham8b8lS4=
@@ -120,5 +133,6 @@ echo
 echo "median ms over $rounds rounds (load1 at the end: $(load1), $(nproc) cores):"
 for name in jvm-only status instrument-add account-open account-deposit user-add trading-halt trading-resume \
     onboarding onboarding-apply; do
-    grep "^$name," "$csv" | cut -d, -f3 | sort -n | awk -v n="$name" '{v[NR]=$1} END {printf "  %-16s %6d\n", n, v[int((NR+1)/2)]}'
+    grep "^$name," "$csv" | cut -d, -f3 | sort -n |
+        awk -v n="$name" '{v[NR]=$1} END {printf "  %-16s %6d\n", n, v[int((NR+1)/2)]}'
 done
