@@ -26,7 +26,11 @@
 # commas, e.g. "batch= nobatch=-Dringex.engine.outbound.batch=1", given to the engine's JVM (the all-in-one's or the
 # distributed engine's); each venue path runs once per variant in each round, the variant's name after the profile
 # in the CSV's detail), PORT_BASE (47100), WARM_RATE (the warm-up's rate; 20000, FIX 5000: lower it for a venue that
-# cannot take 20K/s, such as the cluster on one host, so that the measured runs do not start behind a backlog).
+# cannot take 20K/s, such as the cluster on one host, so that the measured runs do not start behind a backlog),
+# ORDERS (cross; ioc; quotes: mass quotes from the market makers, SBE only; several, e.g. "cross quotes", run each
+# kind at each rate on the same venue, named in the CSV's detail when not cross), INSTRUMENTS (how many the load generator
+# trades or quotes in, 1), REFERENCE_DATA (the file the distributed and cluster venues are set up from, the demo's by
+# default; bench/reference-data/quotes.yml has ten instruments for mass quotes; the all-in-one always runs the demo's).
 # Build first: mvn -B -q -o install -DskipTests
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -40,6 +44,19 @@ duration="${DURATION:-8}"
 warmup="${WARMUP:-2}"
 sweep="${SWEEP:-}"
 variants="${VARIANTS:-=}"
+orders="${ORDERS:-cross}"
+instruments="${INSTRUMENTS:-1}"
+reference_data="${REFERENCE_DATA:-$here/app/src/main/resources/reference-data/demo.yml}"
+reference_data="$(cd "$(dirname "$reference_data")" && pwd)/$(basename "$reference_data")"
+kind=cross
+loadgen_venue=(--instruments "$instruments")
+if [ -n "${REFERENCE_DATA:-}" ]; then
+    loadgen_venue+=(--reference-data "$reference_data")
+    case " $paths " in
+        *" allinone "*|*" fix "*) echo "REFERENCE_DATA: the all-in-one runs the demo's; leave allinone and fix out" >&2
+            exit 2 ;;
+    esac
+fi
 variant_name=""
 variant_opts=""
 base="${PORT_BASE:-47100}"
@@ -112,16 +129,18 @@ venue_ticks()
 load_run()
 {
     local path="$1" round="$2" rate="$3" port="$4" before ticks start transport=sbe
-    local log="$out/$1-$2-$3${variant_name:+-$variant_name}.log"
+    local log="$out/$1-$2-$3${variant_name:+-$variant_name}-$kind.log"
     [ "$path" = fix ] && transport=fix
     before="$(load1)"
     ticks="$(venue_ticks)"
     start="$(date +%s%N)"
     "$here/ringex" loadgen --transport "$transport" "--$transport-port" "$port" --rate "$rate" --duration "$duration" \
-        --warmup "$warmup" > "$log" 2>&1 || true
+        --warmup "$warmup" --orders "$kind" "${loadgen_venue[@]}" > "$log" 2>&1 || true
     # the venue's CPU while the generator ran (its start-up included), in % of one core
     echo "RESULT venueCpuPct=$(( ($(venue_ticks) - ticks) * 100 * 10000000 / ($(date +%s%N) - start) ))" >> "$log"
-    row "$path" "${profile:-default}${variant_name:+/$variant_name}" "$round" "$rate" "$before" "$log"
+    local detail="${profile:-default}${variant_name:+/$variant_name}"
+    [ "$kind" = cross ] || detail="$detail/$kind"
+    row "$path" "$detail" "$round" "$rate" "$before" "$log"
 }
 
 start_allinone()
@@ -175,7 +194,7 @@ start_distributed()
         > "$out/engine.log" 2>&1 &
     pids+=($!)
     wait_for "$out/engine.log" "RINGEX ENGINE READY" $!
-    "$here/ringex" admin apply "$here/app/src/main/resources/reference-data/demo.yml" --operator e2e-bench \
+    "$here/ringex" admin apply "$reference_data" --operator e2e-bench \
         --reason "benchmark venue" --aeron-dir "$engine_aeron" --key-file "$dir/admin.keys" \
         --ingress "aeron:udp?endpoint=localhost:$ingress_port" --outbound "$outbound" > "$out/admin.log" 2>&1
     RINGEX_JAVA_OPTS="-Xms1g -Xmx1g ${VENUE_OPTS:-}" "$here/ringex" gateway "$dir/gateway.properties" \
@@ -227,7 +246,7 @@ ${prefix}egress.channel=aeron:udp?endpoint=localhost:0|control=localhost:$contro
     local applied=""
     for _ in 1 2 3 4 5 6; do
         for n in 1 2 3; do
-            if "$here/ringex" admin apply "$here/app/src/main/resources/reference-data/demo.yml" \
+            if "$here/ringex" admin apply "$reference_data" \
                 --operator e2e-bench --reason "benchmark venue" --embedded-driver --key-file "$dir/admin.keys" \
                 --ingress "aeron:udp?endpoint=localhost:$((base + 60 + n))" \
                 --outbound "aeron:udp?endpoint=localhost:0|control=localhost:$((base + 63 + n))|control-mode=dynamic" \
@@ -259,7 +278,8 @@ ${prefix}egress.channel=aeron:udp?endpoint=localhost:0|control=localhost:$contro
     echo "# $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
     echo "# $(java -version 2>&1 | head -1)"
     echo "# rounds=$rounds rates=$rates paths=$paths profile=${profile:-default} duration=${duration}s" \
-        "warmup=${warmup}s sweep=$sweep variants=$variants"
+        "warmup=${warmup}s sweep=$sweep variants=$variants orders=$orders instruments=$instruments" \
+        "reference-data=$(basename "$reference_data")"
     echo "# columns: path,detail,round,rate,load1_before,load1_after,key=value results"
 } | tee "$csv"
 
@@ -295,10 +315,15 @@ for round in $(seq 1 "$rounds"); do
             # FIX warms up at 5K/s: at 20K/s a cold venue's FIX sessions get more reports waiting than the gateway
             # holds for a session and are disconnected (docs/benchmarks.md, "A FIX client faster than the venue")
             warm="${WARM_RATE:-20000}"; [ "$path" = fix ] && warm="${WARM_RATE:-5000}"
-            load_run "$path" "warmup$round" "$warm" "$port"
-            for rate in $rates; do
-                load_run "$path" "$round" "$rate" "$port"
+            for kind in $orders; do
+                load_run "$path" "warmup$round" "$warm" "$port"
             done
+            for rate in $rates; do
+                for kind in $orders; do
+                    load_run "$path" "$round" "$rate" "$port"
+                done
+            done
+            kind=cross
             if [ "$path" = allinone ] && [ "$round" = "$rounds" ]; then
                 for rate in $sweep; do
                     load_run sweep-allinone sweep "$rate" "$port"

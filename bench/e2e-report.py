@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Summarise bench/e2e-latency.sh results: per path and rate the MEDIAN over the measured rounds of p50, p90, p99 and
-max, each venue path's p50 and p99 as a ratio to the bare echo's (4 hops, the issue's baseline, and 0 hops) from the
+max, the venue's CPU per order answered (its processes' CPU time over the run, start-up of the generator included,
+divided by the orders answered), each venue path's p50 and p99 as a ratio to the bare echo's (4 hops, the issue's baseline, and 0 hops) from the
 same invocation; the load sweep as a table with the highest rate sustained; and, given a PNG name, the latency
 against offered load plot (gnuplot).
 
@@ -35,6 +36,13 @@ def rows_of(path):
     return rows
 
 
+def cpu_us(row):
+    """The venue's CPU microseconds per order answered, or None when the row has no CPU figure (the echo's)."""
+    if "venueCpuPct" not in row or not row.get("answeredPerSec"):
+        return None
+    return row["venueCpuPct"] * 1e4 / row["answeredPerSec"]
+
+
 def us(v):
     return f"{v / 1000:,.2f} ms" if v >= 1000 else f"{v:,.0f} us"
 
@@ -52,10 +60,11 @@ def main():
         if r["round"].isdigit() and "p50us" in r:
             measured[(r["path"], r["detail"], r["rate"])].append(r)
     med = {k: {p: statistics.median(r[p] for r in g) for p in PERCENTILES} for k, g in measured.items()}
+    cpu = {k: statistics.median(cpu_us(r) for r in g) for k, g in measured.items() if all(cpu_us(r) for r in g)}
 
-    print("| path | profile / hops | offered/s | rounds | p50 | p90 | p99 | max | p50 / echo 4 hops | p99 / echo 4 hops "
-          "| p50 / echo 0 hops | load1 |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("| path | profile / hops | offered/s | rounds | p50 | p90 | p99 | max | venue CPU per order "
+          "| p50 / echo 4 hops | p99 / echo 4 hops | p50 / echo 0 hops | load1 |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     order = {"echo": 0, "allinone": 1, "distributed": 2}
     for key in sorted(med, key=lambda k: (k[2], order.get(k[0], 9), k[1])):
         path, detail, rate = key
@@ -67,8 +76,9 @@ def main():
             ratios = [f"{m['p50us'] / e4['p50us']:.2f}x", f"{m['p99us'] / e4['p99us']:.2f}x",
                       f"{m['p50us'] / e0['p50us']:.2f}x"]
         loads = ", ".join(r["load"] for r in measured[key])
+        per_order = f"{cpu[key]:,.1f} us" if key in cpu else ""
         print(f"| {path} | {detail} | {rate:,} | {len(measured[key])} | " + " | ".join(us(m[p]) for p in PERCENTILES)
-              + " | " + " | ".join(ratios) + f" | {loads} |")
+              + f" | {per_order} | " + " | ".join(ratios) + f" | {loads} |")
 
     sweep = sorted((r for r in rows if r["path"].startswith("sweep") and "p50us" in r), key=lambda r: r["rate"])
     if sweep:

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,9 +46,29 @@ final class DemoData
     /** The file, as read. */
     static final ReferenceData FILE = load();
 
-    static final List<Instrument> INSTRUMENTS = instruments(FILE);
+    static final List<Instrument> INSTRUMENTS = instruments(RESOURCE, FILE);
 
     static final List<Account> ACCOUNTS = accounts(FILE);
+
+    /**
+     * A venue set up from another reference-data file that keeps the demo's users (each user's password its name),
+     * such as the load generator's {@code --reference-data}.
+     *
+     * @param file the file.
+     * @return its instruments and its users' accounts.
+     * @throws ReferenceDataException if the file does not validate.
+     */
+    static Venue read(final Path file) throws ReferenceDataException
+    {
+        final ReferenceData data = ReferenceDataParser.parse(file);
+        return new Venue(instruments(file.toString(), data), accounts(data));
+    }
+
+    /** A venue's instruments and accounts, as the demo's traders see them. */
+    record Venue(List<Instrument> instruments, List<Account> accounts)
+    {
+        static final Venue DEMO = new Venue(INSTRUMENTS, ACCOUNTS);
+    }
 
     private DemoData()
     {
@@ -73,14 +94,14 @@ final class DemoData
         }
     }
 
-    private static List<Instrument> instruments(final ReferenceData file)
+    private static List<Instrument> instruments(final String source, final ReferenceData file)
     {
         final List<Instrument> instruments = new ArrayList<>();
         for (final ReferenceData.Instrument i : file.instruments())
         {
             if (i.bandType() != PriceBandType.BASIS_POINTS)
             {
-                throw new IllegalStateException(RESOURCE + ": the demo flow prices in basis-point bands: " +
+                throw new IllegalStateException(source + ": the demo flow prices in basis-point bands: " +
                     i.symbol());
             }
             instruments.add(new Instrument(i.id(), i.symbol(), i.priceScale(), i.tickSize(), i.lotSize(),

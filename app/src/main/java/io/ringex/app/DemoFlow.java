@@ -6,14 +6,15 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.aeron.Aeron;
+import io.aeron.exceptions.TimeoutException;
 import io.ringex.client.ExchangeClient;
 import io.ringex.client.ExchangeListener;
+import io.ringex.client.LogonRefusedException;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.MassCancelScope;
-import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.concurrent.Agent;
@@ -42,17 +43,35 @@ final class DemoFlow implements Agent
     /** One logged-on client. */
     private static final class Participant implements ExchangeListener
     {
-        final ExchangeClient client;
         final DemoData.Account account;
-        boolean logonSent;
+        private final Aeron aeron;
+        private final String gatewayChannel;
+        private final int gatewayStream;
+        private final String responseChannel;
+        private final int responseStream;
+        private ExchangeClient.AsyncConnect connecting;
+        ExchangeClient client;
         long fills;
 
         Participant(final Aeron aeron, final String gatewayChannel, final int gatewayStream,
             final String responseChannel, final int responseStream, final DemoData.Account account)
         {
             this.account = account;
-            this.client = ExchangeClient.connect(aeron, gatewayChannel, gatewayStream, responseChannel,
-                responseStream, this);
+            this.aeron = aeron;
+            this.gatewayChannel = gatewayChannel;
+            this.gatewayStream = gatewayStream;
+            this.responseChannel = responseChannel;
+            this.responseStream = responseStream;
+            this.connecting = connect();
+        }
+
+        private ExchangeClient.AsyncConnect connect()
+        {
+            return ExchangeClient.asyncConnect(new ExchangeClient.Context().aeron(aeron)
+                .gatewayChannel(gatewayChannel).gatewayStreamId(gatewayStream)
+                .responseChannel(responseChannel).responseStreamId(responseStream)
+                .username(account.user()).password(account.password()).cancelOnDisconnect(true)
+                .heartbeatIntervalNs(TimeUnit.SECONDS.toNanos(1)).listener(this));
         }
 
         public void onLogonResponse(final LogonResponseDecoder response)
@@ -75,17 +94,39 @@ final class DemoFlow implements Agent
         {
         }
 
+        /** @return true once logged on; until then a step of the logon, begun again if the gateway refused it. */
         boolean ready()
         {
-            if (!client.isLoggedOn())
+            if (null == client)
             {
-                if (!logonSent && client.isConnected())
+                try
                 {
-                    logonSent = client.logon(account.user(), account.password(), true, 1000) > 0;
+                    client = connecting.poll();
                 }
-                return false;
+                catch (final LogonRefusedException | TimeoutException ex)
+                {
+                    // not up yet, or its users not loaded yet (ENGINE_BUSY): the demo waits for the venue
+                    connecting = connect();
+                }
             }
-            return true;
+            return null != client;
+        }
+
+        int poll()
+        {
+            return null == client ? 0 : client.poll();
+        }
+
+        void close()
+        {
+            if (null == client)
+            {
+                connecting.close();
+            }
+            else
+            {
+                client.close();
+            }
         }
     }
 
@@ -117,12 +158,12 @@ final class DemoFlow implements Agent
         boolean ready = true;
         for (final Participant p : makers)
         {
-            work += p.client.poll();
+            work += p.poll();
             ready &= p.ready();
         }
         for (final Participant p : takers)
         {
-            work += p.client.poll();
+            work += p.poll();
             ready &= p.ready();
         }
         if (!ready)
@@ -165,10 +206,12 @@ final class DemoFlow implements Agent
             {
                 final long offset = instrument.tick() * (2L * level + random.nextInt(2));
                 final long size = instrument.lot() * (1 + random.nextInt(20)) * level;
-                maker.client.newOrder(maker.account.id(), nextClientOrderId++, instrument.id(), Side.BUY,
-                    OrderType.LIMIT, TimeInForce.GTC, mid - offset, size);
-                maker.client.newOrder(maker.account.id(), nextClientOrderId++, instrument.id(), Side.SELL,
-                    OrderType.LIMIT, TimeInForce.GTC, mid + offset, size);
+                maker.client.order().account(maker.account.id()).clientOrderId(nextClientOrderId++)
+                    .instrument(instrument.id()).buy()
+                    .limit(mid - offset).quantity(size).send();
+                maker.client.order().account(maker.account.id()).clientOrderId(nextClientOrderId++)
+                    .instrument(instrument.id()).sell()
+                    .limit(mid + offset).quantity(size).send();
             }
         }
     }
@@ -181,9 +224,9 @@ final class DemoFlow implements Agent
         final boolean buy = random.nextBoolean();
         final long through = instrument.tick() * 4;
         final long price = buy ? reference[i] + through : reference[i] - through;
-        taker.client.newOrder(taker.account.id(), nextClientOrderId++, instrument.id(), buy ? Side.BUY : Side.SELL,
-            OrderType.LIMIT, TimeInForce.IOC, price - price % instrument.tick(),
-            instrument.lot() * (1 + random.nextInt(10)));
+        taker.client.order().account(taker.account.id()).clientOrderId(nextClientOrderId++).instrument(instrument.id())
+            .side(buy ? Side.BUY : Side.SELL).timeInForce(TimeInForce.IOC)
+            .limit(price - price % instrument.tick()).quantity(instrument.lot() * (1 + random.nextInt(10))).send();
     }
 
     public String roleName()
@@ -195,11 +238,11 @@ final class DemoFlow implements Agent
     {
         for (final Participant p : makers)
         {
-            p.client.close();
+            p.close();
         }
         for (final Participant p : takers)
         {
-            p.client.close();
+            p.close();
         }
     }
 }

@@ -9,14 +9,17 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import io.ringex.app.admin.ReferenceDataException;
+import io.ringex.client.QuoteEntries;
 import io.ringex.common.config.CommandLineOptions;
 import org.HdrHistogram.Histogram;
 
 /**
  * The load generator: {@code ./ringex loadgen [--transport sbe|fix] [--rate N] [--duration S] [--warmup S]
- * [--instruments K] [--accounts A] [--orders cross|ioc] [--host H] [--sbe-port P] [--fix-port P] [--timeline FILE]}
- * against a running venue (the all-in-one's demo users; traders first, then the market makers, up to five accounts,
- * one client session each).
+ * [--instruments K] [--accounts A] [--orders cross|ioc|quotes] [--host H] [--sbe-port P] [--fix-port P]
+ * [--timeline FILE] [--reference-data FILE]} against a running venue (the all-in-one's demo users; traders first, then
+ * the market makers, up to five accounts, one client session each). {@code --reference-data} names the file the venue
+ * was set up from when it is not the demo's (its instruments are traded; its users must be the demo's).
  * <p>
  * Open loop: order i is due at {@code start + i / rate}, whether or not earlier ones were answered, and its latency
  * is measured from when it was DUE to its first report, so a stall counts against every order it delays
@@ -28,6 +31,10 @@ import org.HdrHistogram.Histogram;
  * buys and sells in turn, positions stay within a few lots and the book stays (nearly) empty: both sides trade.</li>
  * <li>{@code ioc}: IOC limits a little through the reference price, each account alternating sides: answered by a
  * fill or (on an empty book) a cancel.</li>
+ * <li>{@code quotes} (SBE only): mass quotes from the market makers' sessions (maker1, maker2, up to {@code A}),
+ * each a two-sided quote in each of the first {@code K} instruments that replaces the session's previous one, a tick
+ * or three either side of the reference price (the makers never cross), sizes of one to four lots. Latency is from
+ * when a mass quote was due to its MassQuoteAck.</li>
  * </ul>
  * Prints a progress line each second, the throughput and latency percentiles at the end, and one {@code RESULT}
  * line of key=value pairs for scripts. {@code --warmup S} sends at the same rate for S seconds first, over the same
@@ -51,6 +58,20 @@ public final class LoadGenerator
         boolean send(long id, DemoData.Account account, DemoData.Instrument instrument, boolean buy, long price,
             long quantity, boolean ioc);
 
+        /**
+         * Send one mass quote of the account: a two-sided quote in each instrument; its MassQuoteAck must be handed to
+         * {@link Reports#onFirstReport(long, long)}.
+         *
+         * @param id          the quote's number in the run.
+         * @param account     a market maker's account.
+         * @param instruments the instruments quoted.
+         * @return false if it could not be sent now (back-pressure): the caller retries.
+         */
+        default boolean sendQuote(long id, DemoData.Account account, List<DemoData.Instrument> instruments)
+        {
+            throw new UnsupportedOperationException("mass quotes");
+        }
+
         /** Poll for reports. */
         int poll();
 
@@ -73,6 +94,10 @@ public final class LoadGenerator
         long rejects;
         /** Orders the gateway refused THROTTLED: the session sent faster than its throttle. */
         long throttled;
+        /** Mass quote entries the engine refused (answered, measured: the quote was acknowledged). */
+        long quoteEntriesRejected;
+        /** Why the first of them was refused. */
+        String firstQuoteEntryRejectReason;
 
         Reports(final int warmup, final int measuredOrders)
         {
@@ -149,10 +174,11 @@ public final class LoadGenerator
      * @param timeline    where to write the latency timeline, or null.
      */
     record Options(String transport, String orders, int rate, int durationS, int warmupS, int instruments,
-        int accounts, String host, int sbePort, int fixPort, String timeline)
+        int accounts, String host, int sbePort, int fixPort, String timeline, DemoData.Venue venue)
     {
         static final Set<String> WITH_VALUES = Set.of("--transport", "--rate", "--duration", "--warmup",
-            "--instruments", "--accounts", "--orders", "--host", "--sbe-port", "--fix-port", "--timeline");
+            "--instruments", "--accounts", "--orders", "--host", "--sbe-port", "--fix-port", "--timeline",
+            "--reference-data");
 
         /**
          * @param args the command line.
@@ -166,7 +192,7 @@ public final class LoadGenerator
             options.requirePositionals(0, "only options");
             final Options parsed = new Options(
                 oneOf(options, "--transport", "sbe", "sbe", "fix"),
-                oneOf(options, "--orders", "cross", "cross", "ioc"),
+                oneOf(options, "--orders", "cross", "cross", "ioc", "quotes"),
                 options.intValue("--rate", 2_000, 1),
                 options.intValue("--duration", 10, 1),
                 options.intValue("--warmup", 0, 0),
@@ -175,22 +201,70 @@ public final class LoadGenerator
                 options.string("--host", "localhost"),
                 port(options, "--sbe-port", 40200),
                 port(options, "--fix-port", 9880),
-                options.string("--timeline", null));
-            if (parsed.instruments > DemoData.INSTRUMENTS.size())
+                options.string("--timeline", null),
+                venue(options.string("--reference-data", null)));
+            if (parsed.instruments > parsed.venue.instruments().size())
             {
                 throw new CommandLineOptions.UsageException("--instruments: the venue has " +
-                    DemoData.INSTRUMENTS.size() + " (was '" + parsed.instruments + "')");
+                    parsed.venue.instruments().size() + " (was '" + parsed.instruments + "')");
             }
-            if (parsed.accounts > DemoData.ACCOUNTS.size())
+            if (parsed.accounts > parsed.venue.accounts().size())
             {
-                throw new CommandLineOptions.UsageException("--accounts: the venue has " + DemoData.ACCOUNTS.size() +
-                    " demo accounts (was '" + parsed.accounts + "')");
+                throw new CommandLineOptions.UsageException("--accounts: the venue has " +
+                    parsed.venue.accounts().size() + " demo accounts (was '" + parsed.accounts + "')");
             }
             if (parsed.orders.equals("cross") && parsed.accounts < 2)
             {
                 throw new CommandLineOptions.UsageException("--orders cross needs --accounts 2 or more");
             }
+            if (parsed.orders.equals("quotes") && !parsed.transport.equals("sbe"))
+            {
+                throw new CommandLineOptions.UsageException("--orders quotes needs --transport sbe");
+            }
+            if (parsed.orders.equals("quotes") && parsed.instruments > QuoteEntries.MAX_ENTRIES)
+            {
+                throw new CommandLineOptions.UsageException("--instruments: a mass quote holds at most " +
+                    QuoteEntries.MAX_ENTRIES + " (was '" + parsed.instruments + "')");
+            }
             return parsed;
+        }
+
+        /** The users this run logs on as: the market makers for quotes, else traders first, then market makers. */
+        List<DemoData.Account> users()
+        {
+            final boolean quotes = orders.equals("quotes");
+            final List<DemoData.Account> users = new ArrayList<>();
+            for (final boolean makers : quotes ? new boolean[]{ true } : new boolean[]{ false, true })
+            {
+                for (final DemoData.Account account : venue.accounts())
+                {
+                    if (account.role().equals("market maker") == makers && users.size() < accounts)
+                    {
+                        users.add(account);
+                    }
+                }
+            }
+            if (users.isEmpty())
+            {
+                throw new CommandLineOptions.UsageException("--orders quotes: the venue has no market makers");
+            }
+            return users;
+        }
+
+        private static DemoData.Venue venue(final String file)
+        {
+            if (null == file)
+            {
+                return DemoData.Venue.DEMO;
+            }
+            try
+            {
+                return DemoData.read(Path.of(file));
+            }
+            catch (final ReferenceDataException ex)
+            {
+                throw new CommandLineOptions.UsageException("--reference-data: " + ex.getMessage());
+            }
         }
 
         private static String oneOf(final CommandLineOptions options, final String option, final String defaultValue,
@@ -232,29 +306,24 @@ public final class LoadGenerator
         {
             System.err.println("ringex loadgen: " + ex.getMessage());
             System.err.println("usage: ringex loadgen [--transport sbe|fix] [--rate N] [--duration S] [--warmup S] " +
-                "[--instruments K] [--accounts A] [--orders cross|ioc] [--host H] [--sbe-port P] [--fix-port P] " +
-                "[--timeline FILE]");
+                "[--instruments K] [--accounts A] [--orders cross|ioc|quotes] [--host H] [--sbe-port P] " +
+                "[--fix-port P] [--timeline FILE] [--reference-data FILE]");
             System.exit(2);
             return;
         }
-        final List<DemoData.Account> users = new ArrayList<>();
-        for (final DemoData.Account account : DemoData.ACCOUNTS)
+        final List<DemoData.Account> users;
+        try
         {
-            if (!account.role().equals("market maker") && users.size() < options.accounts())
-            {
-                users.add(account);
-            }
+            users = options.users();
         }
-        for (final DemoData.Account account : DemoData.ACCOUNTS)
+        catch (final CommandLineOptions.UsageException ex)
         {
-            if (account.role().equals("market maker") && users.size() < options.accounts())
-            {
-                users.add(account);
-            }
+            System.err.println("ringex loadgen: " + ex.getMessage());
+            System.exit(2);
+            return;
         }
-        final boolean cross = options.orders().equals("cross");
         final int rate = options.rate();
-        final List<DemoData.Instrument> markets = DemoData.INSTRUMENTS.subList(0, options.instruments());
+        final List<DemoData.Instrument> markets = options.venue().instruments().subList(0, options.instruments());
         final int warmup = (int)Math.min(Integer.MAX_VALUE / 2, (long)rate * options.warmupS());
         final int total = (int)Math.min(Integer.MAX_VALUE / 2, (long)rate * options.durationS());
         final Reports reports = new Reports(warmup, total);
@@ -267,7 +336,7 @@ public final class LoadGenerator
             System.out.printf("loadgen: %s, %,d orders/s for %d s (after %d s of warm-up) over %d instrument(s) " +
                 "and %d account(s), %s%n", options.transport(), rate, options.durationS(), options.warmupS(),
                 markets.size(), users.size(), options.orders());
-            run(transport, reports, users, markets, rate, cross);
+            run(transport, reports, users, markets, rate, options.orders());
         }
         if (options.timeline() != null)
         {
@@ -310,8 +379,10 @@ public final class LoadGenerator
         final List<DemoData.Account> users,
         final List<DemoData.Instrument> markets,
         final int rate,
-        final boolean cross)
+        final String orders)
     {
+        final boolean cross = orders.equals("cross");
+        final boolean quotes = orders.equals("quotes");
         final int accounts = users.size();
         final int total = reports.dueNs.length;
         final long intervalNs = TimeUnit.SECONDS.toNanos(1) / rate;
@@ -326,31 +397,10 @@ public final class LoadGenerator
             if (sent < total && now >= startNs + sent * intervalNs)
             {
                 due = true;
-                final DemoData.Instrument instrument = markets.get((sent >> 1) % markets.size());
-                final DemoData.Account account;
-                final boolean buy;
-                final long price;
-                final boolean ioc;
-                if (cross)
-                {
-                    final int pair = sent >> 1;
-                    final boolean taker = (sent & 1) == 1;
-                    final boolean makerBuys = ((pair / accounts) & 1) == 0;
-                    account = users.get((pair + (taker ? 1 : 0)) % accounts);
-                    buy = taker != makerBuys;
-                    price = instrument.referencePrice();
-                    ioc = taker;
-                }
-                else
-                {
-                    account = users.get(sent % accounts);
-                    buy = ((sent / accounts) & 1) == 0;
-                    final long through = instrument.tick() * 20;
-                    price = buy ? instrument.referencePrice() + through : instrument.referencePrice() - through;
-                    ioc = true;
-                }
                 reports.dueNs[sent] = startNs + sent * intervalNs;
-                if (transport.send(sent, account, instrument, buy, price, instrument.lot(), ioc))
+                final boolean accepted = quotes ? transport.sendQuote(sent, users.get(sent % accounts), markets) :
+                    sendOrder(transport, sent, users, markets, cross);
+                if (accepted)
                 {
                     sent++;
                 }
@@ -392,12 +442,52 @@ public final class LoadGenerator
             System.out.printf("%,d orders were refused before the engine (BusinessReject); their latency is not in " +
                 "the figures above%n", reports.rejects);
         }
+        if (reports.quoteEntriesRejected > 0)
+        {
+            System.out.printf("%,d quote entries were refused by the engine (the first: %s)%n",
+                reports.quoteEntriesRejected, reports.firstQuoteEntryRejectReason);
+        }
         System.out.printf("RESULT rate=%d sent=%d answered=%d rejects=%d throttled=%d seconds=%.2f " +
             "answeredPerSec=%.0f p50us=%.1f p90us=%.1f p99us=%.1f p999us=%.1f p9999us=%.1f maxus=%.1f%n", rate,
             measuredSent, reports.measured, reports.rejects, reports.throttled, seconds, reports.measured / seconds,
             h.getValueAtPercentile(50) / 1e3,
             h.getValueAtPercentile(90) / 1e3, h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3,
             h.getValueAtPercentile(99.99) / 1e3, h.getMaxValue() / 1e3);
+    }
+
+    /** Order {@code sent} of a {@code cross} or {@code ioc} run. */
+    private static boolean sendOrder(
+        final Transport transport,
+        final int sent,
+        final List<DemoData.Account> users,
+        final List<DemoData.Instrument> markets,
+        final boolean cross)
+    {
+        final int accounts = users.size();
+        final DemoData.Instrument instrument = markets.get((sent >> 1) % markets.size());
+        final DemoData.Account account;
+        final boolean buy;
+        final long price;
+        final boolean ioc;
+        if (cross)
+        {
+            final int pair = sent >> 1;
+            final boolean taker = (sent & 1) == 1;
+            final boolean makerBuys = ((pair / accounts) & 1) == 0;
+            account = users.get((pair + (taker ? 1 : 0)) % accounts);
+            buy = taker != makerBuys;
+            price = instrument.referencePrice();
+            ioc = taker;
+        }
+        else
+        {
+            account = users.get(sent % accounts);
+            buy = ((sent / accounts) & 1) == 0;
+            final long through = instrument.tick() * 20;
+            price = buy ? instrument.referencePrice() + through : instrument.referencePrice() - through;
+            ioc = true;
+        }
+        return transport.send(sent, account, instrument, buy, price, instrument.lot(), ioc);
     }
 
     /**

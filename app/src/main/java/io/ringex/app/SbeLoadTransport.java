@@ -12,12 +12,16 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.client.ExchangeClient;
 import io.ringex.client.ExchangeListener;
+import io.ringex.client.QuoteEntries;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
+import io.ringex.protocol.codecs.MassQuoteAckDecoder;
 import io.ringex.protocol.codecs.OrderType;
+import io.ringex.protocol.codecs.QuoteEntryStatus;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
@@ -29,6 +33,8 @@ import org.agrona.collections.Long2LongHashMap;
  */
 final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListener
 {
+    private static final char QUOTE_ID_PREFIX = 'q';
+
     private final MediaDriver driver;
     private final AgentInvoker driverInvoker;
     private final AgentInvoker clientInvoker;
@@ -38,6 +44,9 @@ final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListene
     private final List<ExchangeClient> clients = new ArrayList<>();
     private final byte[] id = new byte[20];
     private final Long2LongHashMap accountIndex = new Long2LongHashMap(-1);
+    private final QuoteEntries quoteEntries = new QuoteEntries();
+    /** A quote's id: {@link #QUOTE_ID_PREFIX} and its number, so its orders' reports are not read as orders'. */
+    private final StringBuilder quoteId = new StringBuilder();
 
     SbeLoadTransport(final String host, final int port, final LoadGenerator.Reports reports)
     {
@@ -58,26 +67,20 @@ final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListene
     {
         for (final DemoData.Account account : accounts)
         {
-            final ExchangeClient client = ExchangeClient.connect(aeron, gatewayChannel, 2001,
-                "aeron:udp?endpoint=localhost:" + freePort(), 5000 + clients.size(), this);
-            accountIndex.put(account.id(), clients.size());
-            clients.add(client);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            boolean sent = false;
-            while (!client.isLoggedOn())
+            // Polled step by step, not connect(): this Aeron client's conductor and driver run only in poll().
+            final ExchangeClient.AsyncConnect connecting = ExchangeClient.asyncConnect(new ExchangeClient.Context()
+                .aeron(aeron).gatewayChannel(gatewayChannel).responseChannel("aeron:udp?endpoint=localhost:" +
+                freePort()).responseStreamId(5000 + clients.size()).username(account.user())
+                .password(account.password()).cancelOnDisconnect(true).heartbeatIntervalNs(TimeUnit.SECONDS.toNanos(1))
+                .connectTimeoutNs(TimeUnit.SECONDS.toNanos(20)).listener(this));
+            ExchangeClient client;
+            while (null == (client = connecting.poll()))
             {
-                if (System.nanoTime() > deadline)
-                {
-                    throw new IllegalStateException("cannot log on " + account.user() + " at " + gatewayChannel +
-                        ": " + client.logonRejectReason());
-                }
-                if (!sent && client.isConnected())
-                {
-                    sent = client.logon(account.user(), account.password(), true, 1000) > 0;
-                }
                 poll();
                 Thread.yield();
             }
+            accountIndex.put(account.id(), clients.size());
+            clients.add(client);
         }
     }
 
@@ -85,8 +88,49 @@ final class SbeLoadTransport implements LoadGenerator.Transport, ExchangeListene
         final boolean buy, final long price, final long quantity, final boolean ioc)
     {
         final ExchangeClient client = clients.get((int)accountIndex.get(account.id()));
-        return client.newOrder(account.id(), orderId, instrument.id(), buy ? Side.BUY : Side.SELL, OrderType.LIMIT,
-            ioc ? TimeInForce.IOC : TimeInForce.GTC, price, quantity) > 0;
+        return client.order().account(account.id()).clientOrderId(orderId).instrument(instrument.id())
+            .side(buy ? Side.BUY : Side.SELL).orderType(OrderType.LIMIT)
+            .timeInForce(ioc ? TimeInForce.IOC : TimeInForce.GTC).price(price).quantity(quantity).send() > 0;
+    }
+
+    public boolean sendQuote(final long quoteNumber, final DemoData.Account account,
+        final List<DemoData.Instrument> instruments)
+    {
+        final ExchangeClient client = clients.get((int)accountIndex.get(account.id()));
+        quoteEntries.clear();
+        for (int i = 0; i < instruments.size(); i++)
+        {
+            final DemoData.Instrument instrument = instruments.get(i);
+            final long away = instrument.tick() * (1 + quoteNumber % 3);
+            final long size = instrument.lot() * (1 + quoteNumber % 4);
+            quoteEntries.add(i, 1, instrument.id(), instrument.referencePrice() - away, size,
+                instrument.referencePrice() + away, size);
+        }
+        quoteId.setLength(0);
+        quoteId.append(QUOTE_ID_PREFIX).append(quoteNumber);
+        return client.massQuote(account.id(), quoteId, SelfTradePrevention.ACCOUNT_DEFAULT, quoteEntries) > 0;
+    }
+
+    public void onMassQuoteAck(final MassQuoteAckDecoder ack)
+    {
+        final int length = ack.getQuoteId(id, 0);
+        if (length > 1 && id[0] == QUOTE_ID_PREFIX)
+        {
+            System.arraycopy(id, 1, id, 0, length - 1);
+            final long quoteNumber = orderId(length - 1);
+            for (final MassQuoteAckDecoder.EntriesDecoder entry : ack.entries())
+            {
+                if (entry.entryStatus() == QuoteEntryStatus.REJECTED && reports.quoteEntriesRejected++ == 0)
+                {
+                    reports.firstQuoteEntryRejectReason = entry.rejectReason().name();
+                }
+            }
+            if (ack.rejectReason() != RejectReason.NONE && reports.quoteEntriesRejected++ == 0)
+            {
+                reports.firstQuoteEntryRejectReason = ack.rejectReason().name();
+            }
+            reports.onFirstReport(quoteNumber, System.nanoTime());
+        }
     }
 
     public int poll()

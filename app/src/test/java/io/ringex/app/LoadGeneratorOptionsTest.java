@@ -1,5 +1,8 @@
 package io.ringex.app;
 
+import java.nio.file.Path;
+import java.util.List;
+
 import io.ringex.common.config.CommandLineOptions.UsageException;
 import org.junit.jupiter.api.Test;
 
@@ -29,8 +32,8 @@ class LoadGeneratorOptionsTest
         final LoadGenerator.Options options = LoadGenerator.Options.parse(new String[]{ "--transport", "fix",
             "--rate", "500", "--duration", "3", "--warmup", "1", "--instruments", "3", "--accounts", "1", "--orders",
             "ioc", "--host", "venue", "--sbe-port", "40300", "--fix-port", "9999", "--timeline", "t.csv" });
-        assertEquals(new LoadGenerator.Options("fix", "ioc", 500, 3, 1, 3, 1, "venue", 40300, 9999, "t.csv"),
-            options);
+        assertEquals(new LoadGenerator.Options("fix", "ioc", 500, 3, 1, 3, 1, "venue", 40300, 9999, "t.csv",
+            DemoData.Venue.DEMO), options);
     }
 
     @Test
@@ -40,7 +43,10 @@ class LoadGeneratorOptionsTest
         assertEquals("--rate: must be at least 1 (was '0')", refused("--rate", "0"));
         assertTrue(refused("--rat", "100").startsWith("--rat: unknown option for loadgen"), refused("--rat", "100"));
         assertEquals("--transport: must be sbe or fix (was 'udp')", refused("--transport", "udp"));
-        assertEquals("--orders: must be cross or ioc (was 'limit')", refused("--orders", "limit"));
+        assertEquals("--orders: must be cross or ioc or quotes (was 'limit')", refused("--orders", "limit"));
+        assertEquals("--orders quotes needs --transport sbe", refused("--orders", "quotes", "--transport", "fix"));
+        assertTrue(refused("--reference-data", "/nonexistent.yml").startsWith("--reference-data: "),
+            refused("--reference-data", "/nonexistent.yml"));
         assertEquals("--sbe-port: must be a port, 1..65535 (was '70000')", refused("--sbe-port", "70000"));
         assertEquals("--instruments: the venue has 3 (was '4')", refused("--instruments", "4"));
         assertEquals("--accounts: the venue has 5 demo accounts (was '6')", refused("--accounts", "6"));
@@ -48,6 +54,23 @@ class LoadGeneratorOptionsTest
         assertEquals("--rate: given twice", refused("--rate", "1", "--rate", "2"));
         assertEquals("--duration: needs a value", refused("--duration"));
         assertTrue(refused("100").contains("not also [100]"), refused("100"));
+    }
+
+    @Test
+    void quotesComeFromTheMarketMakersOnlyAndAnotherFileSetsTheInstruments() throws Exception
+    {
+        final LoadGenerator.Options quotes = LoadGenerator.Options.parse(new String[]{ "--orders", "quotes",
+            "--accounts", "5" });
+        assertEquals(List.of("maker1", "maker2"), quotes.users().stream().map(DemoData.Account::user).toList());
+        assertEquals(List.of("trader1", "trader2", "fixtrader", "maker1"), LoadGenerator.Options.parse(
+            new String[]{ "--accounts", "4" }).users().stream().map(DemoData.Account::user).toList());
+
+        final Path file = Path.of("..", "bench", "reference-data", "quotes.yml");
+        final LoadGenerator.Options tenInstruments = LoadGenerator.Options.parse(new String[]{ "--orders", "quotes",
+            "--instruments", "10", "--reference-data", file.toString() });
+        assertEquals(10, tenInstruments.venue().instruments().size());
+        assertEquals("--instruments: the venue has 10 (was '11')", refused("--instruments", "11",
+            "--reference-data", file.toString()));
     }
 
     private static String refused(final String... args)

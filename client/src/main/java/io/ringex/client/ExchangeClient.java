@@ -1,23 +1,27 @@
 package io.ringex.client;
 
 import io.aeron.Aeron;
+import io.aeron.ChannelUri;
+import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.aeron.exceptions.AeronException;
+import io.aeron.exceptions.ConfigurationException;
+import io.aeron.exceptions.TimeoutException;
 import io.ringex.protocol.codecs.HeartbeatEncoder;
 import io.ringex.protocol.codecs.MassCancelScope;
 import io.ringex.protocol.codecs.MassStatusScope;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
-import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.QuoteCancelScope;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SelfTradePrevention;
-import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -27,27 +31,23 @@ import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Java client of the Ringex gateway's SBE-over-Aeron session protocol.
+ * The Java client of the Ringex gateway's SBE-over-Aeron session protocol: {@link #connect(Context)} returns a
+ * logged-on client or throws why not; {@link #asyncConnect(Context)} does the same step by step, for a caller that
+ * polls.
  * <p>
  * Sends return what {@link Publication#offer} returns: a positive position when sent, or
  * {@link Publication#BACK_PRESSURED}, {@link Publication#NOT_CONNECTED}, {@link Publication#ADMIN_ACTION},
  * {@link Publication#CLOSED}, {@link Publication#MAX_POSITION_EXCEEDED}: nothing is sent then, and the caller decides
- * whether to retry. Events arrive through {@link #poll()}, duty-cycle style, on the caller's thread; or use
- * {@link #startPolling(IdleStrategy)} for a thread of its own.
+ * whether to retry. Events arrive through {@link #poll()} on the caller's thread, or {@link #startPolling} runs it on a
+ * thread of its own (with {@link Context#sharedPublication(boolean)}).
  * <p>
- * Threading: single-threaded by contract, as Aeron's own clients are. With {@link #connect}, sends and
- * {@link #poll()} (which sends the heartbeats) are called from one thread: the client writes an exclusive
- * publication, which takes one writer at a time, and takes no lock. A program that wants a thread of its own to poll
- * and heartbeat ({@link #startPolling}) connects with {@link #connectShared}: its concurrent publication takes the
- * poller's heartbeats and the caller's sends at once (the sends still come from one thread: they share an encode
- * buffer). The getters may be read from any thread.
+ * Threading: single-threaded by contract, as Aeron's own clients are: sends and {@link #poll()} (which sends the
+ * heartbeats) come from one thread. The getters may be read from any thread.
  * <pre>{@code
- * ExchangeClient client = ExchangeClient.connect(aeron, "aeron:udp?endpoint=localhost:40200", 2001,
- *     "aeron:udp?endpoint=localhost:40300", 3001, listener);
- * while (!client.isConnected()) { idle.idle(); }
- * while (client.logon("alice", "secret", true, 1000) < 0) { idle.idle(); }
- * while (!client.isLoggedOn()) { client.poll(); }
- * client.newOrder(client.accountId(), "ord-1", 1, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10125, 10);
+ * ExchangeClient client = ExchangeClient.connect(new ExchangeClient.Context().aeron(aeron)
+ *     .gatewayChannel("aeron:udp?endpoint=localhost:40200").responseChannel("aeron:udp?endpoint=localhost:40300")
+ *     .username("alice").password(password).listener(listener));
+ * client.order().clientOrderId("ord-1").instrument(1).buy().limit(10125).quantity(10).send();
  * }</pre>
  */
 public final class ExchangeClient implements AutoCloseable
@@ -64,6 +64,8 @@ public final class ExchangeClient implements AutoCloseable
     private final NanoClock clock;
     private final SessionMessages messages = new SessionMessages();
     private final SessionEvents events;
+    private final NewOrder order = new NewOrder(this);
+    private final ErrorHandler errorHandler;
     private final UnsafeBuffer heartbeatBuffer = new UnsafeBuffer(new byte[64]);
     private final MessageHeaderEncoder heartbeatHeaderEncoder = new MessageHeaderEncoder();
     private final HeartbeatEncoder heartbeatEncoder = new HeartbeatEncoder();
@@ -79,8 +81,10 @@ public final class ExchangeClient implements AutoCloseable
         final int responseStreamId,
         final ExchangeListener listener,
         final NanoClock clock,
-        final boolean sharedPublication)
+        final boolean sharedPublication,
+        final ErrorHandler errorHandler)
     {
+        this.errorHandler = errorHandler;
         this.responseChannel = responseChannel;
         this.responseStreamId = responseStreamId;
         this.events = new SessionEvents(listener);
@@ -91,7 +95,8 @@ public final class ExchangeClient implements AutoCloseable
     }
 
     /**
-     * Create the client's publication to the gateway and subscription to its own response channel.
+     * Create the client's publication to the gateway and subscription to its own response channel, and no more: for
+     * tools and tests that send the Logon themselves ({@link #logon}). A program uses {@link #connect(Context)}.
      *
      * @param aeron            connected Aeron client; not closed by this client.
      * @param gatewayChannel   the gateway's client channel, e.g. {@code aeron:udp?endpoint=localhost:40200}.
@@ -101,7 +106,7 @@ public final class ExchangeClient implements AutoCloseable
      * @param listener         receives events during {@link #poll()}.
      * @return the client; check {@link #isConnected()} before {@link #logon}.
      */
-    public static ExchangeClient connect(
+    public static ExchangeClient openChannels(
         final Aeron aeron,
         final String gatewayChannel,
         final int gatewayStreamId,
@@ -110,11 +115,11 @@ public final class ExchangeClient implements AutoCloseable
         final ExchangeListener listener)
     {
         return new ExchangeClient(aeron, gatewayChannel, gatewayStreamId, responseChannel, responseStreamId, listener,
-            SystemNanoClock.INSTANCE, false);
+            SystemNanoClock.INSTANCE, false, Throwable::printStackTrace);
     }
 
     /**
-     * As {@link #connect}, but over the Aeron client's shared, concurrent publication to the gateway
+     * As {@link #openChannels}, but over the Aeron client's shared, concurrent publication to the gateway
      * ({@link Aeron#addPublication}): the clients of several users in one process then send on one stream instead of
      * one each, and the gateway tells their messages apart by the session id each carries (each still needs a
      * response channel and stream of its own); and a poller thread ({@link #startPolling}) may heartbeat while the
@@ -128,7 +133,7 @@ public final class ExchangeClient implements AutoCloseable
      * @param listener         receives events during {@link #poll()}.
      * @return the client; check {@link #isConnected()} before {@link #logon}.
      */
-    public static ExchangeClient connectShared(
+    public static ExchangeClient openSharedChannels(
         final Aeron aeron,
         final String gatewayChannel,
         final int gatewayStreamId,
@@ -137,7 +142,7 @@ public final class ExchangeClient implements AutoCloseable
         final ExchangeListener listener)
     {
         return new ExchangeClient(aeron, gatewayChannel, gatewayStreamId, responseChannel, responseStreamId, listener,
-            SystemNanoClock.INSTANCE, true);
+            SystemNanoClock.INSTANCE, true, Throwable::printStackTrace);
     }
 
     /**
@@ -216,6 +221,14 @@ public final class ExchangeClient implements AutoCloseable
     }
 
     /**
+     * @return the gateway's text with the last refused Logon, empty if none.
+     */
+    public String logonRejectText()
+    {
+        return events.logonRejectText();
+    }
+
+    /**
      * Send Logon.
      *
      * @param username            user name.
@@ -256,92 +269,25 @@ public final class ExchangeClient implements AutoCloseable
     }
 
     /**
-     * Enter a limit or market order.
+     * The client's own reusable order terms, reset: set them and {@link NewOrder#send()}.
      *
-     * @param accountId     one of the user's accounts.
-     * @param clientOrderId up to 20 ASCII characters.
-     * @param instrumentId  instrument.
-     * @param side          BUY or SELL.
-     * @param orderType     LIMIT or MARKET (STOP and STOP_LIMIT need the overload with a stop price).
-     * @param timeInForce   GTC, IOC, FOK or DAY (GTD needs the overload with an expire time).
-     * @param price         fixed point at the instrument's price scale (ignored for MARKET).
-     * @param quantity      whole units.
-     * @return offer result.
+     * @return the terms (the same object each call).
      */
-    public long newOrder(
-        final long accountId,
-        final CharSequence clientOrderId,
-        final int instrumentId,
-        final Side side,
-        final OrderType orderType,
-        final TimeInForce timeInForce,
-        final long price,
-        final long quantity)
+    public NewOrder order()
     {
-        return newOrder(accountId, clientOrderId, instrumentId, side, orderType, timeInForce, price, quantity, 0, 0, 0,
-            0);
+        return order.reset();
     }
 
     /**
-     * Enter an order with the terms of schema version 2; 0 leaves each unset.
+     * Enter an order.
      *
-     * @param accountId       one of the user's accounts.
-     * @param clientOrderId   up to 20 ASCII characters, unique among the account's open orders.
-     * @param instrumentId    instrument.
-     * @param side            BUY or SELL.
-     * @param orderType       LIMIT, MARKET, STOP (needs a stop price) or STOP_LIMIT (a stop price and a price).
-     * @param timeInForce     GTC, IOC, FOK, DAY or GTD (needs an expire time).
-     * @param price           fixed point; for LIMIT and STOP_LIMIT.
-     * @param quantity        whole units.
-     * @param stopPrice       the price a trade must reach to trigger a stop, fixed point; else 0.
-     * @param displayQuantity an iceberg's visible part; 0 shows all.
-     * @param minQuantity     the least it must trade if it trades on entry; 0 for none.
-     * @param expireTimeNs    a GTD order's expiry, nanoseconds since the epoch on the engine's clock; else 0.
+     * @param order the terms; the account, when not set, is the user's default account from the logon.
      * @return offer result.
+     * @throws IllegalStateException if the order has no client order id, instrument, side or type.
      */
-    public long newOrder(
-        final long accountId,
-        final CharSequence clientOrderId,
-        final int instrumentId,
-        final Side side,
-        final OrderType orderType,
-        final TimeInForce timeInForce,
-        final long price,
-        final long quantity,
-        final long stopPrice,
-        final long displayQuantity,
-        final long minQuantity,
-        final long expireTimeNs)
+    public long newOrder(final NewOrder order)
     {
-        return offer(messages.newOrder(events.sessionId(), accountId, clientOrderId, instrumentId, side, orderType,
-            timeInForce, price, quantity, stopPrice, displayQuantity, minQuantity, expireTimeNs));
-    }
-
-    /**
-     * Enter an order whose client order id is a number (sent as its decimal text).
-     *
-     * @param accountId     one of the user's accounts.
-     * @param clientOrderId the id.
-     * @param instrumentId  instrument.
-     * @param side          BUY or SELL.
-     * @param orderType     LIMIT or MARKET (STOP and STOP_LIMIT need the overload with a stop price).
-     * @param timeInForce   GTC, IOC, FOK or DAY (GTD needs the overload with an expire time).
-     * @param price         fixed point.
-     * @param quantity      whole units.
-     * @return offer result.
-     */
-    public long newOrder(
-        final long accountId,
-        final long clientOrderId,
-        final int instrumentId,
-        final Side side,
-        final OrderType orderType,
-        final TimeInForce timeInForce,
-        final long price,
-        final long quantity)
-    {
-        return newOrder(accountId, messages.id(clientOrderId), instrumentId, side, orderType, timeInForce,
-            price, quantity);
+        return offer(messages.newOrder(events.sessionId(), events.accountId(), order));
     }
 
     /**
@@ -619,21 +565,21 @@ public final class ExchangeClient implements AutoCloseable
      *
      * @param idleStrategy between empty polls.
      * @return the runner; {@link #close()} stops it.
-     * @throws IllegalStateException if the client was made with {@link #connect}: its exclusive publication takes one
+     * @throws IllegalStateException if the client sends on an exclusive publication (the default): it takes one
      *                               writer at a time, so a poller's heartbeats would tear the caller's sends.
      */
     public AgentRunner startPolling(final IdleStrategy idleStrategy)
     {
         if (publication instanceof ExclusivePublication)
         {
-            throw new IllegalStateException("a poller thread needs the concurrent publication of connectShared: " +
-                "connect's exclusive publication takes one writer at a time");
+            throw new IllegalStateException("a poller thread needs the shared, concurrent publication " +
+                "(Context.sharedPublication): an exclusive publication takes one writer at a time");
         }
         if (pollerRunner != null)
         {
             throw new IllegalStateException("already polling");
         }
-        pollerRunner = new AgentRunner(idleStrategy, Throwable::printStackTrace, null, new Agent()
+        pollerRunner = new AgentRunner(idleStrategy, errorHandler, null, new Agent()
         {
             public int doWork()
             {
@@ -665,5 +611,605 @@ public final class ExchangeClient implements AutoCloseable
     private long offer(final DirectBuffer buffer, final int length)
     {
         return publication.offer(buffer, 0, length);
+    }
+
+    /**
+     * Connect to the gateway and log on: returns once the session is open.
+     *
+     * @param ctx the client's configuration; concluded here, so it serves this one client.
+     * @return the logged-on client.
+     * @throws ConfigurationException   if the context is incomplete or malformed (the message names the setting).
+     * @throws LogonRefusedException    if the gateway refused the logon (with its reason and text).
+     * @throws io.aeron.exceptions.TimeoutException if the gateway did not connect, or answer the logon, within
+     *                                  {@link Context#connectTimeoutNs()}.
+     */
+    public static ExchangeClient connect(final Context ctx)
+    {
+        final AsyncConnect asyncConnect = asyncConnect(ctx);
+        try
+        {
+            final IdleStrategy idleStrategy = ctx.idleStrategy();
+            AsyncConnect.State state = asyncConnect.state();
+            ExchangeClient client;
+            while (null == (client = asyncConnect.poll()))
+            {
+                if (state != asyncConnect.state())
+                {
+                    state = asyncConnect.state();
+                    idleStrategy.reset();
+                }
+                else
+                {
+                    idleStrategy.idle();
+                }
+                if (Thread.currentThread().isInterrupted())
+                {
+                    throw new AeronException("interrupted while connecting (" + asyncConnect.state() + ")");
+                }
+            }
+            return client;
+        }
+        catch (final RuntimeException ex)
+        {
+            asyncConnect.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * Begin connecting and logging on, for a caller that polls: {@link AsyncConnect#poll()} until it returns the
+     * client.
+     *
+     * @param ctx the client's configuration; concluded here, so it serves this one client.
+     * @return the connection in progress.
+     * @throws ConfigurationException if the context is incomplete or malformed (the message names the setting).
+     */
+    public static AsyncConnect asyncConnect(final Context ctx)
+    {
+        ctx.conclude();
+        return new AsyncConnect(ctx);
+    }
+
+    /**
+     * A connection and logon in progress: {@link #poll()} until it returns the logged-on client, or throws why not.
+     * Polled from one thread; {@link #close()} abandons it.
+     */
+    public static final class AsyncConnect implements AutoCloseable
+    {
+        /** Where the connection is. */
+        public enum State
+        {
+            /** Waiting for the gateway to take this client's publication. */
+            AWAIT_PUBLICATION_CONNECTED,
+            /** Offering the Logon. */
+            SEND_LOGON,
+            /** Waiting for the gateway's LogonResponse. */
+            AWAIT_LOGON_RESPONSE,
+            /** Logged on: the client was returned. */
+            DONE,
+            /** Failed or abandoned: the client's channels are closed. */
+            CLOSED
+        }
+
+        private final Context ctx;
+        private final ExchangeClient client;
+        private final long deadlineNs;
+        private State state = State.AWAIT_PUBLICATION_CONNECTED;
+
+        AsyncConnect(final Context ctx)
+        {
+            this.ctx = ctx;
+            this.client = new ExchangeClient(ctx.aeron(), ctx.gatewayChannel(), ctx.gatewayStreamId(),
+                ctx.responseChannel(), ctx.responseStreamId(), ctx.listener(), ctx.nanoClock(),
+                ctx.sharedPublication(), ctx.errorHandler());
+            this.deadlineNs = ctx.nanoClock().nanoTime() + ctx.connectTimeoutNs();
+        }
+
+        /**
+         * @return where the connection is.
+         */
+        public State state()
+        {
+            return state;
+        }
+
+        /**
+         * Take the next step.
+         *
+         * @return the logged-on client once the gateway accepted the logon, null before.
+         * @throws LogonRefusedException if the gateway refused the logon.
+         * @throws io.aeron.exceptions.TimeoutException if the connect timeout passed first.
+         * @throws IllegalStateException if done or closed already.
+         */
+        public ExchangeClient poll()
+        {
+            if (State.DONE == state || State.CLOSED == state)
+            {
+                throw new IllegalStateException("this connection is " + state);
+            }
+            try
+            {
+                if (State.AWAIT_PUBLICATION_CONNECTED == state && client.isConnected())
+                {
+                    state = State.SEND_LOGON;
+                }
+                if (State.SEND_LOGON == state && client.logon(ctx.username(), ctx.password(),
+                    ctx.cancelOnDisconnect(), (int)TimeUnit.NANOSECONDS.toMillis(ctx.heartbeatIntervalNs())) > 0)
+                {
+                    state = State.AWAIT_LOGON_RESPONSE;
+                }
+                if (State.AWAIT_LOGON_RESPONSE == state)
+                {
+                    client.poll();
+                    if (client.events.logonAnswered())
+                    {
+                        if (client.isLoggedOn())
+                        {
+                            state = State.DONE;
+                            return client;
+                        }
+                        throw new LogonRefusedException(ctx.username(), client.logonRejectReason(),
+                            client.logonRejectText());
+                    }
+                }
+                if (ctx.nanoClock().nanoTime() - deadlineNs > 0)
+                {
+                    throw new TimeoutException(timeoutMessage());
+                }
+                return null;
+            }
+            catch (final RuntimeException ex)
+            {
+                close();
+                throw ex;
+            }
+        }
+
+        /**
+         * Abandon the connection, closing the client's channels; nothing once the client was returned.
+         */
+        public void close()
+        {
+            if (State.DONE != state && State.CLOSED != state)
+            {
+                state = State.CLOSED;
+                client.close();
+            }
+        }
+
+        private String timeoutMessage()
+        {
+            final long timeoutMs = TimeUnit.NANOSECONDS.toMillis(ctx.connectTimeoutNs());
+            if (State.AWAIT_LOGON_RESPONSE == state)
+            {
+                return "no LogonResponse to " + ctx.username() + " within " + timeoutMs + " ms (the gateway answers " +
+                    "nothing while too many Logons wait, or to a response channel it will not answer on: " +
+                    ctx.responseChannel() + " stream " + ctx.responseStreamId() + ")";
+            }
+            if (State.SEND_LOGON == state)
+            {
+                return "the Logon of " + ctx.username() + " not taken by the publication to " + ctx.gatewayChannel() +
+                    " within " + timeoutMs + " ms (back-pressured)";
+            }
+            return "no gateway connected at " + ctx.gatewayChannel() + " stream " + ctx.gatewayStreamId() +
+                " within " + timeoutMs + " ms";
+        }
+    }
+
+    /**
+     * What {@link #connect(Context)} and {@link #asyncConnect(Context)} need: the channels, the user's credentials,
+     * the timeouts, the idle strategy and the error handler. Fluent setters; {@link #conclude()} checks it whole and
+     * fails naming the first setting that is missing or malformed. One context serves one client.
+     */
+    public static final class Context
+    {
+        /** The gateway's client stream when none is set. */
+        public static final int GATEWAY_STREAM_ID_DEFAULT = 2001;
+        /** The stream the gateway answers on when none is set; unique per client on one response channel. */
+        public static final int RESPONSE_STREAM_ID_DEFAULT = 3001;
+        /** How long connecting and logging on may take when no timeout is set. */
+        public static final long CONNECT_TIMEOUT_NS_DEFAULT = TimeUnit.SECONDS.toNanos(10);
+
+        private boolean concluded;
+        private Aeron aeron;
+        private String gatewayChannel;
+        private int gatewayStreamId = GATEWAY_STREAM_ID_DEFAULT;
+        private String responseChannel;
+        private int responseStreamId = RESPONSE_STREAM_ID_DEFAULT;
+        private String username;
+        private CharSequence password;
+        private boolean cancelOnDisconnect;
+        private long heartbeatIntervalNs;
+        private long connectTimeoutNs = CONNECT_TIMEOUT_NS_DEFAULT;
+        private IdleStrategy idleStrategy;
+        private ErrorHandler errorHandler;
+        private ExchangeListener listener;
+        private boolean sharedPublication;
+        private NanoClock nanoClock = SystemNanoClock.INSTANCE;
+
+        /**
+         * Check the settings and fill in the defaults; {@link #connect(Context)} calls it.
+         *
+         * @return this.
+         * @throws ConfigurationException naming the first setting missing or malformed.
+         * @throws IllegalStateException  if concluded already: a context serves one client.
+         */
+        public Context conclude()
+        {
+            if (concluded)
+            {
+                throw new IllegalStateException("ExchangeClient.Context concluded already: one context per client");
+            }
+            checkChannel("gatewayChannel", gatewayChannel);
+            checkChannel("responseChannel", responseChannel);
+            if (null == username || username.isEmpty())
+            {
+                throw new ConfigurationException("ExchangeClient.Context.username: missing");
+            }
+            if (null == password || password.length() == 0)
+            {
+                throw new ConfigurationException("ExchangeClient.Context.password: missing for " + username);
+            }
+            if (null == listener)
+            {
+                throw new ConfigurationException("ExchangeClient.Context.listener: missing (it receives the " +
+                    "session's reports)");
+            }
+            if (connectTimeoutNs <= 0)
+            {
+                throw new ConfigurationException("ExchangeClient.Context.connectTimeoutNs: must be positive, not " +
+                    connectTimeoutNs);
+            }
+            if (heartbeatIntervalNs != 0 && (heartbeatIntervalNs < TimeUnit.MILLISECONDS.toNanos(1) ||
+                TimeUnit.NANOSECONDS.toMillis(heartbeatIntervalNs) > Integer.MAX_VALUE))
+            {
+                throw new ConfigurationException("ExchangeClient.Context.heartbeatIntervalNs: 0 (the gateway's) or " +
+                    "1 ms to " + Integer.MAX_VALUE + " ms, not " + heartbeatIntervalNs + " ns");
+            }
+            if (null == aeron)
+            {
+                throw new ConfigurationException("ExchangeClient.Context.aeron: missing (a connected Aeron client)");
+            }
+            if (null == idleStrategy)
+            {
+                idleStrategy = new BackoffIdleStrategy();
+            }
+            if (null == errorHandler)
+            {
+                errorHandler = Throwable::printStackTrace;
+            }
+            concluded = true;
+            return this;
+        }
+
+        private static void checkChannel(final String name, final String channel)
+        {
+            final String key = "ExchangeClient.Context." + name;
+            if (null == channel || channel.isEmpty())
+            {
+                throw new ConfigurationException(key + ": missing");
+            }
+            final ChannelUri uri;
+            try
+            {
+                uri = ChannelUri.parse(channel);
+            }
+            catch (final RuntimeException ex)
+            {
+                throw new ConfigurationException(key + ": not an Aeron channel: " + channel + " (" + ex.getMessage() +
+                    ")");
+            }
+            if (uri.isIpc())
+            {
+                return;
+            }
+            if (!uri.isUdp())
+            {
+                throw new ConfigurationException(key + ": aeron:udp or aeron:ipc, not " + channel);
+            }
+            final String endpoint = uri.get(CommonContext.ENDPOINT_PARAM_NAME);
+            final int colon = null == endpoint ? -1 : endpoint.lastIndexOf(':');
+            if (colon <= 0)
+            {
+                throw new ConfigurationException(key + ": names no endpoint host:port: " + channel);
+            }
+            final int port;
+            try
+            {
+                port = Integer.parseInt(endpoint.substring(colon + 1));
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new ConfigurationException(key + ": the endpoint's port is not a number: " + channel);
+            }
+            if (port < 1 || port > 65_535)
+            {
+                throw new ConfigurationException(key + ": the endpoint's port is out of range: " + channel);
+            }
+            final String host = endpoint.substring(0, colon);
+            if ("responseChannel".equals(name) && ("0.0.0.0".equals(host) || "0".equals(host) || "[::]".equals(host)))
+            {
+                throw new ConfigurationException(key + ": the wildcard address names no host the gateway can " +
+                    "answer: give this host's address: " + channel);
+            }
+        }
+
+        /**
+         * @param aeron a connected Aeron client; not closed by the client.
+         * @return this.
+         */
+        public Context aeron(final Aeron aeron)
+        {
+            this.aeron = aeron;
+            return this;
+        }
+
+        /**
+         * @return the Aeron client.
+         */
+        public Aeron aeron()
+        {
+            return aeron;
+        }
+
+        /**
+         * @param gatewayChannel the gateway's client channel, e.g. {@code aeron:udp?endpoint=localhost:40200}.
+         * @return this.
+         */
+        public Context gatewayChannel(final String gatewayChannel)
+        {
+            this.gatewayChannel = gatewayChannel;
+            return this;
+        }
+
+        /**
+         * @return the gateway's client channel.
+         */
+        public String gatewayChannel()
+        {
+            return gatewayChannel;
+        }
+
+        /**
+         * @param gatewayStreamId the gateway's client stream; {@link #GATEWAY_STREAM_ID_DEFAULT} when not set.
+         * @return this.
+         */
+        public Context gatewayStreamId(final int gatewayStreamId)
+        {
+            this.gatewayStreamId = gatewayStreamId;
+            return this;
+        }
+
+        /**
+         * @return the gateway's client stream.
+         */
+        public int gatewayStreamId()
+        {
+            return gatewayStreamId;
+        }
+
+        /**
+         * @param responseChannel where the gateway answers this client: {@code aeron:udp?endpoint=host:port} with
+         *                        this host's address (not the wildcard), or {@code aeron:ipc} on the gateway's host.
+         * @return this.
+         */
+        public Context responseChannel(final String responseChannel)
+        {
+            this.responseChannel = responseChannel;
+            return this;
+        }
+
+        /**
+         * @return where the gateway answers this client.
+         */
+        public String responseChannel()
+        {
+            return responseChannel;
+        }
+
+        /**
+         * @param responseStreamId the stream the gateway answers on; {@link #RESPONSE_STREAM_ID_DEFAULT} when not set.
+         * @return this.
+         */
+        public Context responseStreamId(final int responseStreamId)
+        {
+            this.responseStreamId = responseStreamId;
+            return this;
+        }
+
+        /**
+         * @return the stream the gateway answers on.
+         */
+        public int responseStreamId()
+        {
+            return responseStreamId;
+        }
+
+        /**
+         * @param username the user to log on as.
+         * @return this.
+         */
+        public Context username(final String username)
+        {
+            this.username = username;
+            return this;
+        }
+
+        /**
+         * @return the user to log on as.
+         */
+        public String username()
+        {
+            return username;
+        }
+
+        /**
+         * @param password the user's password; kept (not copied) until the Logon is sent.
+         * @return this.
+         */
+        public Context password(final CharSequence password)
+        {
+            this.password = password;
+            return this;
+        }
+
+        /**
+         * @return the user's password.
+         */
+        public CharSequence password()
+        {
+            return password;
+        }
+
+        /**
+         * @param cancelOnDisconnect cancel the session's orders when it ends other than by the engine; false when
+         *                           not set.
+         * @return this.
+         */
+        public Context cancelOnDisconnect(final boolean cancelOnDisconnect)
+        {
+            this.cancelOnDisconnect = cancelOnDisconnect;
+            return this;
+        }
+
+        /**
+         * @return whether the session's orders are cancelled when it ends.
+         */
+        public boolean cancelOnDisconnect()
+        {
+            return cancelOnDisconnect;
+        }
+
+        /**
+         * @param heartbeatIntervalNs the interval both sides heartbeat at, whole milliseconds on the wire; 0 (when not
+         *                            set) for the gateway's.
+         * @return this.
+         */
+        public Context heartbeatIntervalNs(final long heartbeatIntervalNs)
+        {
+            this.heartbeatIntervalNs = heartbeatIntervalNs;
+            return this;
+        }
+
+        /**
+         * @return the heartbeat interval asked for, 0 for the gateway's.
+         */
+        public long heartbeatIntervalNs()
+        {
+            return heartbeatIntervalNs;
+        }
+
+        /**
+         * @param connectTimeoutNs how long connecting and logging on may take; {@link #CONNECT_TIMEOUT_NS_DEFAULT}
+         *                         when not set. Longer than the gateway's logon failure delay, so a refusal is heard.
+         * @return this.
+         */
+        public Context connectTimeoutNs(final long connectTimeoutNs)
+        {
+            this.connectTimeoutNs = connectTimeoutNs;
+            return this;
+        }
+
+        /**
+         * @return how long connecting and logging on may take.
+         */
+        public long connectTimeoutNs()
+        {
+            return connectTimeoutNs;
+        }
+
+        /**
+         * @param idleStrategy what {@link #connect(Context)} does between steps; a {@link BackoffIdleStrategy} when
+         *                     not set.
+         * @return this.
+         */
+        public Context idleStrategy(final IdleStrategy idleStrategy)
+        {
+            this.idleStrategy = idleStrategy;
+            return this;
+        }
+
+        /**
+         * @return the idle strategy.
+         */
+        public IdleStrategy idleStrategy()
+        {
+            return idleStrategy;
+        }
+
+        /**
+         * @param errorHandler what a poller thread ({@link #startPolling}) does with an error; printing to the
+         *                     standard error when not set.
+         * @return this.
+         */
+        public Context errorHandler(final ErrorHandler errorHandler)
+        {
+            this.errorHandler = errorHandler;
+            return this;
+        }
+
+        /**
+         * @return the error handler.
+         */
+        public ErrorHandler errorHandler()
+        {
+            return errorHandler;
+        }
+
+        /**
+         * @param listener receives the session's events during {@link ExchangeClient#poll()}.
+         * @return this.
+         */
+        public Context listener(final ExchangeListener listener)
+        {
+            this.listener = listener;
+            return this;
+        }
+
+        /**
+         * @return the listener.
+         */
+        public ExchangeListener listener()
+        {
+            return listener;
+        }
+
+        /**
+         * @param sharedPublication send on the Aeron client's shared, concurrent publication to the gateway (as
+         *                          {@link #openSharedChannels}), so a poller thread may heartbeat while the caller
+         *                          sends; false (an exclusive publication) when not set.
+         * @return this.
+         */
+        public Context sharedPublication(final boolean sharedPublication)
+        {
+            this.sharedPublication = sharedPublication;
+            return this;
+        }
+
+        /**
+         * @return whether the client sends on the shared publication.
+         */
+        public boolean sharedPublication()
+        {
+            return sharedPublication;
+        }
+
+        /**
+         * @param nanoClock the clock of the heartbeats and the connect timeout; the system's when not set.
+         * @return this.
+         */
+        public Context nanoClock(final NanoClock nanoClock)
+        {
+            this.nanoClock = nanoClock;
+            return this;
+        }
+
+        /**
+         * @return the clock.
+         */
+        public NanoClock nanoClock()
+        {
+            return nanoClock;
+        }
     }
 }

@@ -66,6 +66,8 @@ final class SessionEvents implements FragmentHandler
     private volatile long accountId;
     private volatile boolean loggedOn;
     private volatile RejectReason logonRejectReason = RejectReason.NONE;
+    private volatile String logonRejectText = "";
+    private volatile boolean logonAnswered;
     private volatile long heartbeatIntervalNs = TimeUnit.SECONDS.toNanos(1);
     private volatile long logonRequestId;
     private volatile boolean logonSent;
@@ -108,6 +110,18 @@ final class SessionEvents implements FragmentHandler
         return logonRejectReason;
     }
 
+    /** The text of the last refused LogonResponse (allocated on a refusal only), empty if none. */
+    String logonRejectText()
+    {
+        return logonRejectText;
+    }
+
+    /** True once the current Logon (the last {@link #expectLogonResponse}) was answered, either way. */
+    boolean logonAnswered()
+    {
+        return logonAnswered;
+    }
+
     long heartbeatIntervalNs()
     {
         return heartbeatIntervalNs;
@@ -121,6 +135,7 @@ final class SessionEvents implements FragmentHandler
     void expectLogonResponse(final long logonRequestId)
     {
         this.logonRequestId = logonRequestId;
+        this.logonAnswered = false;
         this.logonSent = true;
     }
 
@@ -299,13 +314,16 @@ final class SessionEvents implements FragmentHandler
                 heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(intervalMs);
             }
             logonRejectReason = RejectReason.NONE;
+            logonRejectText = "";
             loggedOn = true;
         }
         else
         {
             logonRejectReason = logonResponseDecoder.rejectReason();
+            logonRejectText = logonResponseDecoder.text();
             loggedOn = false;
         }
+        logonAnswered = true;
         logonResponseDecoder.sbeRewind();
         listener.onLogonResponse(logonResponseDecoder);
     }

@@ -121,6 +121,13 @@ final class SessionMessages
         return HEADER_LENGTH + newOrderEncoder.encodedLength();
     }
 
+    int newOrder(final long sessionId, final long defaultAccountId, final NewOrder order)
+    {
+        newOrderEncoder.wrapAndApplyHeader(buffer, 0, headerEncoder);
+        order.encode(newOrderEncoder, sessionId, defaultAccountId);
+        return HEADER_LENGTH + newOrderEncoder.encodedLength();
+    }
+
     int cancel(
         final long sessionId,
         final long accountId,

@@ -20,6 +20,7 @@ import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
+import io.ringex.testing.Await;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -398,16 +400,8 @@ class EngineRouterInDoubtTest
 
     private void pollUntil(final String what, final BooleanSupplier condition)
     {
-        final long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!condition.getAsBoolean())
-        {
-            router.poll(++nowNs);
-            if (System.nanoTime() > deadline)
-            {
-                throw new AssertionError("timed out waiting for: " + what + "; delivered " + delivered);
-            }
-            Thread.yield();
-        }
+        Await.until(what, Duration.ofSeconds(10), condition, () -> router.poll(++nowNs),
+            () -> "delivered " + delivered);
     }
 
     private void status(final Publication publication, final NodeRole role, final long epoch, final long epochStart)

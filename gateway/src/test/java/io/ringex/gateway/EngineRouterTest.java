@@ -14,12 +14,14 @@ import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
+import io.ringex.testing.Await;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -393,16 +395,8 @@ class EngineRouterTest
 
     private void pollUntil(final String what, final BooleanSupplier condition)
     {
-        final long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!condition.getAsBoolean())
-        {
-            router.poll(++nowNs);
-            if (System.nanoTime() > deadline)
-            {
-                throw new AssertionError("timed out waiting for: " + what + "; delivered " + delivered);
-            }
-            Thread.yield();
-        }
+        Await.until(what, Duration.ofSeconds(10), condition, () -> router.poll(++nowNs),
+            () -> "delivered " + delivered);
     }
 
     private void status(

@@ -28,9 +28,7 @@ import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
-import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.testing.Await;
 import io.ringex.testing.ChildProcess;
 import io.ringex.testing.ChildProcesses;
@@ -316,7 +314,7 @@ class AllInOneIT
 
         SbeUser(final Aeron aeron, final int sbePort, final String user, final String password)
         {
-            client = ExchangeClient.connectShared(aeron, "aeron:udp?endpoint=localhost:" + sbePort, 2001,
+            client = ExchangeClient.openSharedChannels(aeron, "aeron:udp?endpoint=localhost:" + sbePort, 2001,
                 "aeron:udp?endpoint=localhost:" + FreePorts.udp(), 7000 + user.hashCode() % 1000, this);
             await(client::isConnected, user + " connected to the gateway", reports);
             // Connected is not yet sendable: the driver raises the publication's limit a duty cycle after it
@@ -334,8 +332,9 @@ class AllInOneIT
         void limitOrder(final long account, final long clientOrderId, final Side side, final long price,
             final long quantity)
         {
-            await(() -> client.newOrder(account, clientOrderId, 1, side, OrderType.LIMIT, TimeInForce.GTC, price,
-                quantity) > 0, "order " + clientOrderId + " sent", reports);
+            await(() -> client.order().account(account).clientOrderId(clientOrderId).instrument(1).side(side)
+                .limit(price).quantity(quantity)
+                .send() > 0, "order " + clientOrderId + " sent", reports);
         }
 
         public void onExecutionReport(final ExecutionReportDecoder report)

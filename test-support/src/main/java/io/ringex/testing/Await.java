@@ -8,7 +8,9 @@ import java.util.function.Supplier;
 /**
  * Waiting on a condition with a deadline, never a bare sleep: the condition is polled while {@code work} runs (a
  * client's poll, a subscription's poll) with a short park between rounds, so a slow machine only makes a test slower,
- * and a condition that never comes fails with what was awaited and, when given, what was seen instead.
+ * and a condition that never comes fails with what was awaited and, when given, what was seen instead. Keep
+ * deadlines below the build's per-test timeout ({@code ringex.test.timeout}, {@code ringex.it.timeout}), or JUnit
+ * fires first and the message saying what was awaited is lost.
  * <p>
  * The wait ends early, failing, when the thread is interrupted: that is how JUnit's per-test timeout (the build sets
  * {@code junit.jupiter.execution.timeout.default}) stops a test waiting in here.
@@ -80,16 +82,64 @@ public final class Await
         final Runnable work,
         final Supplier<?> context)
     {
+        until(() -> what, timeout, condition, work, context);
+    }
+
+    /**
+     * Wait up to {@link #DEFAULT_TIMEOUT} for {@code condition}; {@code what} is built only if the wait fails.
+     *
+     * @param what      what is awaited, for the failure message, asked once on failure.
+     * @param condition true when done.
+     */
+    public static void until(final Supplier<String> what, final BooleanSupplier condition)
+    {
+        until(what, DEFAULT_TIMEOUT, condition, null, null);
+    }
+
+    /**
+     * Wait up to {@code timeout} for {@code condition}, running {@code work} each round; {@code what} is built only
+     * if the wait fails.
+     *
+     * @param what      what is awaited, for the failure message, asked once on failure.
+     * @param timeout   the deadline.
+     * @param condition true when done.
+     * @param work      run each round before the condition is asked again (may be null).
+     */
+    public static void until(
+        final Supplier<String> what, final Duration timeout, final BooleanSupplier condition, final Runnable work)
+    {
+        until(what, timeout, condition, work, null);
+    }
+
+    /**
+     * Wait up to {@code timeout} for {@code condition}, running {@code work} each round; on failure the message
+     * carries {@code what} (built then, so it may describe the state at the time of failure) and {@code context}'s
+     * answer.
+     *
+     * @param what      what is awaited, for the failure message, asked once on failure.
+     * @param timeout   the deadline.
+     * @param condition true when done.
+     * @param work      run each round before the condition is asked again (may be null).
+     * @param context   what was seen instead, asked once on failure (may be null).
+     */
+    public static void until(
+        final Supplier<String> what,
+        final Duration timeout,
+        final BooleanSupplier condition,
+        final Runnable work,
+        final Supplier<?> context)
+    {
         final long deadlineNs = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean())
         {
             if (System.nanoTime() - deadlineNs > 0)
             {
-                throw new AssertionError("timed out after " + timeout + " waiting for: " + what + seen(context));
+                throw new AssertionError("timed out after " + timeout + " waiting for: " + what.get() + seen(context));
             }
             if (Thread.currentThread().isInterrupted())
             {
-                throw new AssertionError("interrupted (the per-test timeout?) waiting for: " + what + seen(context));
+                throw new AssertionError(
+                    "interrupted (the per-test timeout?) waiting for: " + what.get() + seen(context));
             }
             if (null != work)
             {

@@ -29,6 +29,19 @@ class AwaitTest
     }
 
     @Test
+    void aLazyDescriptionIsBuiltOnlyWhenTheWaitFailsAndSaysWhatHeldThen()
+    {
+        final AtomicInteger built = new AtomicInteger();
+        final AtomicInteger rounds = new AtomicInteger();
+        Await.until(() -> "built " + built.incrementAndGet(), () -> rounds.incrementAndGet() == 3);
+        assertEquals(0, built.get());
+
+        final AssertionError error = assertThrows(AssertionError.class, () -> Await.until(
+            () -> "round " + rounds.get() + " of the fill", Duration.ofMillis(50), () -> false, () -> rounds.set(5)));
+        assertEquals("timed out after PT0.05S waiting for: round 5 of the fill", error.getMessage());
+    }
+
+    @Test
     void anInterruptEndsTheWaitAtOnce()
     {
         Thread.currentThread().interrupt();

@@ -57,7 +57,7 @@ public final class DropCopyClient implements AutoCloseable
         final DropCopyListener listener)
     {
         this.listener = listener;
-        this.client = ExchangeClient.connect(aeron, gatewayChannel, gatewayStreamId, responseChannel,
+        this.client = ExchangeClient.openChannels(aeron, gatewayChannel, gatewayStreamId, responseChannel,
             responseStreamId, new Events()).receiveDropCopies();
     }
 

@@ -8,6 +8,7 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.function.Supplier;
 
 import io.aeron.archive.Archive;
 import io.aeron.archive.ArchiveMarkFile;
@@ -20,7 +21,7 @@ import io.aeron.cluster.service.ClusteredService;
 import io.aeron.cluster.service.ClusteredServiceContainer;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
-import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NoOpLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +69,8 @@ public final class ClusterNode implements AutoCloseable
      * @param startupCanvassTimeoutNs    how long a cold start waits for every member.
      * @param logTermLength              the log publication's term length.
      * @param errorHandler               told of every error of the cluster's agents.
+     * @param idleStrategy               how the archive's, the consensus module's and the container's agents wait
+     *                                   (each call a new strategy): the node's own.
      */
     public record Settings(
         int memberId,
@@ -80,7 +83,8 @@ public final class ClusterNode implements AutoCloseable
         long electionTimeoutNs,
         long startupCanvassTimeoutNs,
         int logTermLength,
-        ErrorHandler errorHandler)
+        ErrorHandler errorHandler,
+        Supplier<IdleStrategy> idleStrategy)
     {
         File archiveDirectory()
         {
@@ -133,7 +137,7 @@ public final class ClusterNode implements AutoCloseable
             .recordingEventsEnabled(false)
             .segmentFileLength(Math.max(4 * settings.logTermLength(), 64 * 1024 * 1024))
             .threadingMode(ArchiveThreadingMode.SHARED)
-            .idleStrategySupplier(BackoffIdleStrategy::new)
+            .idleStrategySupplier(settings.idleStrategy())
             .errorHandler(settings.errorHandler()));
 
         consensusModule = ConsensusModule.launch(new ConsensusModule.Context()
@@ -150,7 +154,7 @@ public final class ClusterNode implements AutoCloseable
             .electionTimeoutNs(settings.electionTimeoutNs())
             .startupCanvassTimeoutNs(settings.startupCanvassTimeoutNs())
             .authenticatorSupplier(settings.secret()::authenticator)
-            .idleStrategySupplier(BackoffIdleStrategy::new)
+            .idleStrategySupplier(settings.idleStrategy())
             .errorHandler(settings.errorHandler()));
 
         container = ClusteredServiceContainer.launch(new ClusteredServiceContainer.Context()
@@ -158,7 +162,7 @@ public final class ClusterNode implements AutoCloseable
             .clusterDir(settings.consensusDirectory())
             .archiveContext(localArchive(aeronDir))
             .clusteredService(service)
-            .idleStrategySupplier(BackoffIdleStrategy::new)
+            .idleStrategySupplier(settings.idleStrategy())
             .errorHandler(settings.errorHandler()));
         LOG.info("cluster member {} of {} launched ({})", settings.memberId(), settings.members().size(),
             settings.directory());

@@ -130,7 +130,8 @@ public final class EngineNode implements AutoCloseable
                 ctx.clusterDirectory(), resources.aeron.context().aeronDirectoryName(),
                 new ClusterSecret(ctx.clusterSecret()), ctx.clusterLeaderHeartbeatTimeoutNs(),
                 ctx.clusterLeaderHeartbeatIntervalNs(), ctx.clusterElectionTimeoutNs(),
-                ctx.clusterStartupCanvassTimeoutNs(), ctx.clusterLogTermLength(), resources.bootstrap.errorHandler()),
+                ctx.clusterStartupCanvassTimeoutNs(), ctx.clusterLogTermLength(), resources.bootstrap.errorHandler(),
+                ctx::newIdleStrategy),
                 member.service());
             final long deadlineNs = System.nanoTime() + START_TIMEOUT_NS;
             final IdleStrategy idle = ctx.newIdleStrategy();

@@ -1,12 +1,13 @@
 package io.ringex.engine.node;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import io.aeron.Aeron;
 import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
 import io.ringex.protocol.codecs.AuctionIndicativeDecoder;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
@@ -14,6 +15,7 @@ import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TradeDecoder;
 import io.ringex.protocol.codecs.TradingStatus;
+import io.ringex.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,42 +67,43 @@ class AuctionMarketDataIT
         final InstrumentDefinitionDecoder definition = new InstrumentDefinitionDecoder();
         final AuctionIndicativeDecoder indicative = new AuctionIndicativeDecoder();
         final TradeDecoder trade = new TradeDecoder();
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!reopenedAfterTrade(seen) && System.nanoTime() < deadline)
+        final FragmentHandler onMarketData = (buffer, offset, length, h) ->
         {
-            client.poll();
-            marketData.poll((buffer, offset, length, h) ->
+            header.wrap(buffer, offset);
+            final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+            switch (header.templateId())
             {
-                header.wrap(buffer, offset);
-                final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
-                switch (header.templateId())
+                case InstrumentDefinitionDecoder.TEMPLATE_ID ->
                 {
-                    case InstrumentDefinitionDecoder.TEMPLATE_ID ->
-                    {
-                        definition.wrap(buffer, body, header.blockLength(), header.version());
-                        seen.add("definition " + definition.status());
-                    }
-                    case AuctionIndicativeDecoder.TEMPLATE_ID ->
-                    {
-                        indicative.wrap(buffer, body, header.blockLength(), header.version());
-                        seen.add("indicative " + indicative.status() + " " +
-                            (indicative.price() == AuctionIndicativeDecoder.priceNullValue() ? "none" :
-                            indicative.price()) + " x " + indicative.matchedQuantity() + " imbalance " +
-                            indicative.imbalanceQuantity());
-                    }
-                    case TradeDecoder.TEMPLATE_ID ->
-                    {
-                        trade.wrap(buffer, body, header.blockLength(), header.version());
-                        seen.add("trade " + trade.price() + " x " + trade.quantity() +
-                            (trade.auction() == BooleanType.TRUE ? " auction" : " continuous"));
-                    }
-                    default ->
-                    {
-                    }
+                    definition.wrap(buffer, body, header.blockLength(), header.version());
+                    seen.add("definition " + definition.status());
                 }
-            }, 64);
-            Thread.yield();
-        }
+                case AuctionIndicativeDecoder.TEMPLATE_ID ->
+                {
+                    indicative.wrap(buffer, body, header.blockLength(), header.version());
+                    seen.add("indicative " + indicative.status() + " " +
+                        (indicative.price() == AuctionIndicativeDecoder.priceNullValue() ? "none" :
+                        indicative.price()) + " x " + indicative.matchedQuantity() + " imbalance " +
+                        indicative.imbalanceQuantity());
+                }
+                case TradeDecoder.TEMPLATE_ID ->
+                {
+                    trade.wrap(buffer, body, header.blockLength(), header.version());
+                    seen.add("trade " + trade.price() + " x " + trade.quantity() +
+                        (trade.auction() == BooleanType.TRUE ? " auction" : " continuous"));
+                }
+                default ->
+                {
+                }
+            }
+        };
+        Await.until("the auction's trade and the reopening", Duration.ofSeconds(30), () -> reopenedAfterTrade(seen),
+            () ->
+            {
+                client.poll();
+                marketData.poll(onMarketData, 64);
+            },
+            () -> seen);
 
         // The indicative is published when the phase starts (nothing crosses) and again only when it changes: the buy
         // alone crosses nothing; with the sell, 4 execute at any price from 100.00 to 101.00 with 6 left to buy, so

@@ -1,6 +1,7 @@
 package io.ringex.engine.node;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
 import io.ringex.protocol.codecs.Side;
+import io.ringex.testing.Await;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -105,15 +107,8 @@ class EngineNodeIT
         late.awaitConnected();
         // Within a few refreshes (every 5 status intervals, 250 ms here), not whenever something else pushes the
         // output ring's cursor: unpublished, the refresh's events went out only once 256 of them had piled up.
-        final long deadlineNs = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
-        while (late.instrumentDefinitions == 0 && System.nanoTime() < deadlineNs)
-        {
-            if (late.poll() == 0)
-            {
-                Thread.yield();
-            }
-        }
-        assertTrue(late.instrumentDefinitions > 0, "no InstrumentDefinition from the refresh within 5 s");
+        Await.until("an InstrumentDefinition from the refresh", Duration.ofSeconds(5),
+            () -> late.instrumentDefinitions > 0, late::poll);
     }
 
     @Test

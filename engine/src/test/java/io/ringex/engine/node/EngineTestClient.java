@@ -1,8 +1,8 @@
 package io.ringex.engine.node;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import io.aeron.Aeron;
@@ -28,6 +28,7 @@ import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.TradeDecoder;
+import io.ringex.testing.Await;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -135,21 +136,9 @@ final class EngineTestClient implements AutoCloseable
 
     private void offer(final DirectBuffer buffer, final int offset, final int length)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (true)
-        {
-            final long result = ingress.offer(buffer, offset, length);
-            if (result > 0)
-            {
-                break;
-            }
-            if (System.nanoTime() > deadline)
-            {
-                throw new AssertionError("ingress offer failed: " + Publication.errorString(result));
-            }
-            poll();
-            Thread.onSpinWait();
-        }
+        final long[] result = new long[1];
+        Await.until(() -> "the ingress to take the command (last offer: " + Publication.errorString(result[0]) + ")",
+            Duration.ofSeconds(10), () -> (result[0] = ingress.offer(buffer, offset, length)) > 0, this::poll);
     }
 
     /** An instrument at price scale 2, tick 0.01, lot 1, reference 100.00, band 10%; and funded accounts. */
@@ -212,19 +201,8 @@ final class EngineTestClient implements AutoCloseable
 
     void await(final BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() > deadline)
-            {
-                throw new AssertionError("timed out waiting for " + what + "; reports=" + reports.size() +
-                    " admin=" + adminResponses.size() + " rejects=" + businessRejects);
-            }
-            if (poll() == 0)
-            {
-                Thread.yield();
-            }
-        }
+        Await.until(what, Duration.ofSeconds(30), condition, this::poll, () -> "reports=" + reports.size() +
+            " admin=" + adminResponses.size() + " rejects=" + businessRejects);
     }
 
     long count(final String execType)

@@ -2,10 +2,10 @@ package io.ringex.engine.node;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -23,6 +23,7 @@ import io.ringex.engine.book.Order;
 import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.book.PriceLevels;
 import io.ringex.protocol.codecs.Side;
+import io.ringex.testing.Await;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -256,19 +257,8 @@ class MarketDataFeedIT
 
     private static void await(final MarketDataClient client, final BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() > deadline)
-            {
-                throw new AssertionError("timed out waiting for " + what + " (gaps " + client.channelGaps() +
-                    ", retransmissions " + client.retransmissions() + ", recoveries " + client.recoveries() + ")");
-            }
-            if (client.poll() == 0)
-            {
-                Thread.yield();
-            }
-        }
+        Await.until(what, Duration.ofSeconds(60), condition, client::poll, () -> "gaps " + client.channelGaps() +
+            ", retransmissions " + client.retransmissions() + ", recoveries " + client.recoveries());
     }
 
     /** L3 (every order, its quantity and its place in the queue) and L2 (every level's total and count). */

@@ -2,6 +2,7 @@ package io.ringex.engine.node;
 
 import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,6 +19,7 @@ import io.ringex.protocol.codecs.EventBatchDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
+import io.ringex.testing.Await;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.YieldingIdleStrategy;
@@ -238,11 +240,8 @@ class OutboundStageTest
             messageTemplates.add(buffer.getShort(offset + 2, ByteOrder.LITTLE_ENDIAN) & 0xFFFF);
             unpacked.onFragment(buffer, offset, length, frame);
         });
-        final long deadline = System.nanoTime() + 10_000_000_000L;
-        while (received.size() < events && System.nanoTime() < deadline)
-        {
-            subscription.poll(messages, 10);
-        }
+        Await.until(() -> events + " events (received " + received + ")", Duration.ofSeconds(10),
+            () -> received.size() >= events, () -> subscription.poll(messages, 10));
         subscription.poll(messages, 10);
     }
 

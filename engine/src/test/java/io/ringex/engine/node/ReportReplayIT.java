@@ -1,6 +1,7 @@
 package io.ringex.engine.node;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -29,6 +30,7 @@ import io.ringex.protocol.codecs.ReportReplayStatus;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TradeBustedDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
+import io.ringex.testing.Await;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -253,18 +255,13 @@ class ReportReplayIT
 
     private void await(final BooleanSupplier condition, final Supplier<String> what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() > deadline)
-            {
-                throw new AssertionError("timed out waiting for " + what.get());
-            }
-            if (pollLive() + replay.poll(onReplay, 256) == 0)
-            {
-                Thread.yield();
-            }
-        }
+        Await.until(what, Duration.ofSeconds(60), condition, this::pollLiveAndReplay);
+    }
+
+    private void pollLiveAndReplay()
+    {
+        pollLive();
+        replay.poll(onReplay, 256);
     }
 
     /**

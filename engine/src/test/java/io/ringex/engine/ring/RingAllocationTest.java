@@ -1,10 +1,9 @@
 package io.ringex.engine.ring;
 
 import java.lang.management.ManagementFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
+import java.time.Duration;
 
+import io.ringex.testing.Await;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.IdleStrategy;
@@ -24,7 +23,7 @@ class RingAllocationTest
     private static final long WARM_UP = 300_000;
     private static final long MEASURED = 1_000_000;
     private static final long SLACK_BYTES = 1024;
-    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     private volatile boolean measuredPhase;
     private volatile long producerBytesBefore = -1;
@@ -62,14 +61,16 @@ class RingAllocationTest
 
         try
         {
-            await(() -> join.sequence() >= WARM_UP - 1 && producerBytesBefore >= 0);
+            Await.until("the warm-up through the ring and the producer's first allocation reading",
+                TIMEOUT, () -> join.sequence() >= WARM_UP - 1 && producerBytesBefore >= 0, null);
             final long[] before = new long[stageThreads.length];
             for (int i = 0; i < stageThreads.length; i++)
             {
                 before[i] = threads.getThreadAllocatedBytes(stageThreads[i].getId());
             }
             measuredPhase = true;
-            await(() -> join.sequence() >= WARM_UP + MEASURED - 1 && producerBytesAfter >= 0);
+            Await.until("the measured events through the ring and the producer's last allocation reading",
+                TIMEOUT, () -> join.sequence() >= WARM_UP + MEASURED - 1 && producerBytesAfter >= 0, null);
             for (int i = 0; i < stageThreads.length; i++)
             {
                 final long allocated = threads.getThreadAllocatedBytes(stageThreads[i].getId()) - before[i];
@@ -84,7 +85,7 @@ class RingAllocationTest
             {
                 runner.close();
             }
-            producer.join(TimeUnit.NANOSECONDS.toMillis(TIMEOUT_NS));
+            producer.join(TIMEOUT.toMillis());
         }
         final long n = WARM_UP + MEASURED;
         assertEquals(n * (n - 1) / 2, sums[2]);
@@ -130,18 +131,5 @@ class RingAllocationTest
             idle.idle();
         }
         return sequence;
-    }
-
-    private static void await(final BooleanSupplier condition)
-    {
-        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() - deadlineNs > 0)
-            {
-                throw new AssertionError("condition not met before the deadline");
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
     }
 }

@@ -1,9 +1,11 @@
 package io.ringex.engine.ring;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.ringex.testing.Await;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.junit.jupiter.api.Test;
@@ -18,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WakeableIdleStrategyTest
 {
     private static final long HOUR_NS = TimeUnit.HOURS.toNanos(1);
-    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @Test
     void aProducerThatDidWorkWakesTheParkedConsumerEveryTime() throws Exception
@@ -57,12 +59,10 @@ class WakeableIdleStrategyTest
                 }
                 next[0] = round;
                 assertEquals(1, producer.doWork());
-                final long deadline = System.nanoTime() + TIMEOUT_NS;
-                while (consumed.get() < round && System.nanoTime() < deadline)
-                {
-                    Thread.onSpinWait();
-                }
-                assertEquals(round, consumed.get(), "the consumer was woken in round " + round);
+                final int awaited = round;
+                Await.until(() -> "the consumer woken in round " + awaited, TIMEOUT, () -> consumed.get() >= awaited,
+                    null);
+                assertEquals(round, consumed.get(), "the consumer took one event in round " + round);
             }
         }
         finally
@@ -86,14 +86,10 @@ class WakeableIdleStrategyTest
         try
         {
             AgentRunner.startOnThread(runner);
-            final long deadline = System.nanoTime() + TIMEOUT_NS;
             // Spin, yield, raise the flag, one more duty cycle, then the hour's park.
-            while ((cycles.get() < 3 || runner.thread().getState() != Thread.State.TIMED_WAITING) &&
-                System.nanoTime() < deadline)
-            {
-                Thread.onSpinWait();
-            }
-            assertEquals(Thread.State.TIMED_WAITING, runner.thread().getState(), "the consumer parked");
+            Await.until(() -> "the consumer parked after 3 duty cycles (" + cycles.get() + ", " +
+                runner.thread().getState() + ")", TIMEOUT,
+                () -> cycles.get() >= 3 && runner.thread().getState() == Thread.State.TIMED_WAITING, null);
             final long parkedAt = cycles.get();
             assertEquals(0, producer.doWork());
             // That nothing happens cannot be awaited: give a wrongly woken consumer time to run a duty cycle.

@@ -12,14 +12,11 @@ import io.ringex.client.ExchangeClient;
 import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.RealEngineNode;
 import io.ringex.gateway.testing.RecordingListener;
 import io.ringex.gateway.testing.TestUsers;
-import io.ringex.protocol.codecs.OrderType;
-import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SystemNanoClock;
@@ -108,8 +105,9 @@ class EngineUsersIT
             assertAccepted(atFirst);
             final Session atSecond = logon(second, "dave", DAVE_PASSWORD, false);
             assertAccepted(atSecond);
-            Await.until("order sent", () -> atFirst.client.newOrder(TestUsers.BOB_ACCOUNT, "d1", INSTRUMENT,
-                Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 9_000, 1) > 0, atFirst.client::poll);
+            Await.until("order sent", () -> atFirst.client.order().account(TestUsers.BOB_ACCOUNT).clientOrderId("d1")
+                .instrument(INSTRUMENT).buy()
+                .limit(9_000).quantity(1).send() > 0, atFirst.client::poll);
             Await.until("order resting", () -> null != atFirst.listener.report(r -> "d1".equals(r.clientOrderId()) &&
                 "NEW".equals(r.execType())), atFirst.client::poll);
 
@@ -171,7 +169,7 @@ class EngineUsersIT
     private Session logon(final Gateway gateway, final String user, final String password, final boolean cod)
     {
         final RecordingListener listener = new RecordingListener();
-        final ExchangeClient client = ExchangeClient.connect(aeron, gateway.channel, 2001,
+        final ExchangeClient client = ExchangeClient.openChannels(aeron, gateway.channel, 2001,
             "aeron:udp?endpoint=localhost:" + NodeTestSupport.freeUdpPort(), 3001, listener);
         closeables.add(0, client);
         Await.until("connected", client::isConnected, client::poll);

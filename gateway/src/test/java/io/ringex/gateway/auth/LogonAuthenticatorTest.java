@@ -1,6 +1,6 @@
 package io.ringex.gateway.auth;
 
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.TestUsers;
 import org.agrona.concurrent.SystemEpochClock;
 import org.junit.jupiter.api.AfterEach;

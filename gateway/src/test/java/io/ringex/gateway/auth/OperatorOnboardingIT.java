@@ -14,7 +14,7 @@ import io.ringex.client.EventBatches;
 import io.ringex.client.ExchangeClient;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.FixTestClient;
 import io.ringex.gateway.testing.RealEngineNode;
@@ -22,11 +22,8 @@ import io.ringex.gateway.testing.RecordingListener;
 import io.ringex.gateway.testing.TestGateways;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
-import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
-import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.junit.jupiter.api.AfterEach;
@@ -124,14 +121,15 @@ class OperatorOnboardingIT
 
         // vic offers over SBE.
         final RecordingListener vicEvents = new RecordingListener();
-        final ExchangeClient vic = closing(ExchangeClient.connectShared(aeron, IPC, 2001, IPC, 3001, vicEvents));
+        final ExchangeClient vic = closing(ExchangeClient.openSharedChannels(aeron, IPC, 2001, IPC, 3001, vicEvents));
         Await.until("vic connected", vic::isConnected, vic::poll);
         Await.until("vic logon sent", () -> vic.logon("vic", "vic-pw-1", false, 1000) > 0, vic::poll);
         Await.until("vic logged on", vic::isLoggedOn, vic::poll);
         // A thread of its own heartbeats while the FIX client starts (seconds on a loaded machine).
         closing(vic.startPolling(new SleepingMillisIdleStrategy(1)));
-        Await.until("vic's offer sent", () -> vic.newOrder(VIC_ACCOUNT, "V1", INSTRUMENT, Side.SELL,
-            OrderType.LIMIT, TimeInForce.GTC, 5_000, 4) > 0, null);
+        Await.until("vic's offer sent", () -> vic.order().account(VIC_ACCOUNT).clientOrderId("V1")
+            .instrument(INSTRUMENT).sell()
+            .limit(5_000).quantity(4).send() > 0, null);
         Await.until("vic's offer rests", () -> null != vicEvents.report(r -> "V1".equals(r.clientOrderId()) &&
             "NEW".equals(r.execType())), null);
 

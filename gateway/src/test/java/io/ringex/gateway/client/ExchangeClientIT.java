@@ -1,7 +1,7 @@
 package io.ringex.gateway.client;
 
 import io.ringex.client.ExchangeClient;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 import io.aeron.Aeron;
 import io.aeron.Publication;
@@ -10,7 +10,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.FragmentHandler;
 import io.ringex.engine.node.NodeTestSupport;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.RecordingListener;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
@@ -20,10 +20,7 @@ import io.ringex.protocol.codecs.LogonStatus;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
-import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
-import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -62,15 +59,12 @@ class ExchangeClientIT
             {
                 final int streamId = 1_000 + round;
                 try (Subscription gateway = aeron.addSubscription(gatewayChannel, streamId);
-                    ExchangeClient client = ExchangeClient.connect(aeron, gatewayChannel, streamId, "aeron:ipc",
+                    ExchangeClient client = ExchangeClient.openChannels(aeron, gatewayChannel, streamId, "aeron:ipc",
                         streamId, new RecordingListener()))
                 {
-                    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                    while (!client.isConnected())
-                    {
-                        assertTrue(System.nanoTime() < deadline, "round " + round + ": never connected");
-                        Thread.onSpinWait();
-                    }
+                    final int awaited = round;
+                    Await.until(() -> "round " + awaited + " connected", Duration.ofSeconds(10), client::isConnected,
+                        null);
                     final long result = client.logon("alice", "secret", false, 1_000);
                     assertTrue(result > 0, "round " + round + ": Logon refused right after isConnected: " + result);
                 }
@@ -96,7 +90,7 @@ class ExchangeClientIT
             Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
             Subscription gateway = aeron.addSubscription("aeron:ipc", 2001);
             Publication answers = aeron.addPublication("aeron:ipc", 3001);
-            ExchangeClient client = ExchangeClient.connectShared(aeron, "aeron:ipc", 2001, "aeron:ipc", 3001,
+            ExchangeClient client = ExchangeClient.openSharedChannels(aeron, "aeron:ipc", 2001, "aeron:ipc", 3001,
                 new RecordingListener()))
         {
             Await.until("connected", () -> client.isConnected() && answers.isConnected(), null);
@@ -132,8 +126,9 @@ class ExchangeClientIT
             for (int i = 1; i <= orders; i++)
             {
                 final long id = i;
-                Await.until("order sent", () -> client.newOrder(100, id, 1, Side.BUY, OrderType.LIMIT,
-                    TimeInForce.GTC, 10_000, 1) > 0, () -> gateway.poll(count, 64));
+                Await.until("order sent", () -> client.order().account(100).clientOrderId(id).instrument(1)
+                    .buy().limit(10_000).quantity(1)
+                    .send() > 0, () -> gateway.poll(count, 64));
             }
             Await.until("every order read", () -> seen[0] + seen[2] >= orders, () -> gateway.poll(count, 64));
             assertEquals(0, seen[2], "torn or garbled messages");
@@ -151,7 +146,7 @@ class ExchangeClientIT
             .dirDeleteOnShutdown(true)
             .ipcTermBufferLength(64 * 1024));
             Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
-            ExchangeClient client = ExchangeClient.connect(aeron, "aeron:ipc", 2001, "aeron:ipc", 3001,
+            ExchangeClient client = ExchangeClient.openChannels(aeron, "aeron:ipc", 2001, "aeron:ipc", 3001,
                 new RecordingListener()))
         {
             assertThrows(IllegalStateException.class, () -> client.startPolling(new BusySpinIdleStrategy()));

@@ -11,7 +11,7 @@ import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.auth.User;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.RealEngineNode;
 import io.ringex.gateway.testing.TestUsers;
@@ -21,10 +21,8 @@ import io.ringex.protocol.codecs.DropCopySubscribeEncoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
-import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.UserRole;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -35,10 +33,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -54,6 +54,8 @@ class DropCopySbeIT
 {
     private static final int INSTRUMENT = 1;
     private static final String IPC = "aeron:ipc";
+    /** Between logon attempts to a gateway that is not ready yet. */
+    private static final long RETRY_PAUSE_NS = 50_000_000L;
     private static final String DROP_COPY_PASSWORD = "dc-secret";
     private static final String ERIN_PASSWORD = "erin-secret";
     /** A third trader, trading both of the drop copy's accounts. */
@@ -86,7 +88,7 @@ class DropCopySbeIT
 
         Trader(final String user, final String password)
         {
-            client = ExchangeClient.connect(aeron, IPC, 2001, IPC, nextResponseStream++, this);
+            client = ExchangeClient.openChannels(aeron, IPC, 2001, IPC, nextResponseStream++, this);
             clients.add(client);
             traders.add(this);
             Await.until("trader connected", client::isConnected, client::poll);
@@ -124,8 +126,9 @@ class DropCopySbeIT
         {
             final long id = nextOrderId++;
             final int before = reports;
-            Await.until("order sent", () -> client.newOrder(account, id, INSTRUMENT, side, OrderType.LIMIT,
-                TimeInForce.GTC, price, quantity) > 0, client::poll);
+            Await.until("order sent", () -> client.order().account(account).clientOrderId(id).instrument(INSTRUMENT)
+                .side(side).limit(price).quantity(quantity)
+                .send() > 0, client::poll);
             Await.until("order answered", () -> reports > before, client::poll);
         }
     }
@@ -198,27 +201,18 @@ class DropCopySbeIT
         final java.util.function.Consumer<RejectReason> setRefusal,
         final String user)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (true)
+        Await.until(user + " logged on (refused ENGINE_BUSY until then)", Duration.ofSeconds(20), () ->
         {
             setRefusal.accept(null);
             Await.until("logon sent", () -> logon.getAsLong() > 0, null);
             Await.until(user + " answered", () -> refusal.get() != null, poll);
             if (loggedOn.getAsBoolean())
             {
-                return;
+                return true;
             }
             assertEquals(RejectReason.ENGINE_BUSY, refusal.get(), user + "'s logon refused");
-            assertTrue(System.nanoTime() < deadline, user + " never logged on");
-            try
-            {
-                Thread.sleep(50);
-            }
-            catch (final InterruptedException ex)
-            {
-                throw new AssertionError(ex);
-            }
-        }
+            return false;
+        }, () -> LockSupport.parkNanos(RETRY_PAUSE_NS));
     }
 
     private static Copy copy(final ExecutionReportDecoder report)

@@ -10,7 +10,7 @@ import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.auth.User;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;
 import io.ringex.gateway.testing.FixTestClient;
@@ -18,8 +18,6 @@ import io.ringex.gateway.testing.RecordingListener;
 import io.ringex.gateway.testing.TestEngines;
 import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
-import io.ringex.protocol.codecs.OrderType;
-import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.UserRole;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
@@ -160,7 +158,7 @@ class FixDropCopyIT
     {
         fix.start();
         awaitLoggedOn(alice, bob, audit, clear);
-        dave = ExchangeClient.connect(aeron, IPC, 2001, IPC, 3001, daveReports);
+        dave = ExchangeClient.openChannels(aeron, IPC, 2001, IPC, 3001, daveReports);
         Await.until("dave connected", dave::isConnected, dave::poll);
         Await.until("dave logon sent", () -> dave.logon("dave", DAVE_PASSWORD, false, 1000) > 0, dave::poll);
         Await.until("dave logged on", dave::isLoggedOn, dave::poll);
@@ -207,8 +205,9 @@ class FixDropCopyIT
         fix.send(bob, order("B1" + tag, Side.SELL, "4", "100"));
         awaitFix(alice, "A1 partly filled", report("A1" + tag, "1"));
         awaitFix(bob, "B1 filled", report("B1" + tag, "2"));
-        Await.until("dave's sell sent", () -> dave.newOrder(TestUsers.ALICE_ACCOUNT, "D1" + tag, INSTRUMENT,
-            io.ringex.protocol.codecs.Side.SELL, OrderType.LIMIT, TimeInForce.GTC, 10100, 3) > 0, dave::poll);
+        Await.until("dave's sell sent", () -> dave.order().account(TestUsers.ALICE_ACCOUNT).clientOrderId("D1" + tag)
+            .instrument(INSTRUMENT).side(io.ringex.protocol.codecs.Side.SELL)
+            .limit(10100).quantity(3).send() > 0, dave::poll);
         Await.until("D1 resting", () -> null != daveReports.report(r -> r.clientOrderId().equals("D1" + tag)),
             dave::poll);
         fix.send(bob, order("B2" + tag, Side.BUY, "3", "101"));

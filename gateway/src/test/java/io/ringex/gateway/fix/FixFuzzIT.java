@@ -3,7 +3,6 @@ package io.ringex.gateway.fix;
 import io.aeron.CommonContext;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.InstrumentDirectory;
-import io.ringex.gateway.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;
 import io.ringex.gateway.testing.SeededRandom;
@@ -12,6 +11,7 @@ import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.testing.Await;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -22,11 +22,13 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -680,25 +682,22 @@ class FixFuzzIT
         String awaitFrom(final int from, final String what, final java.util.function.Predicate<String> predicate)
             throws IOException
         {
-            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_TIMEOUT_MS);
-            int checked = from;
-            while (true)
+            final int[] checked = { from };
+            final String[] found = new String[1];
+            Await.until(what, Duration.ofMillis(ANSWER_TIMEOUT_MS), () ->
             {
-                for (; checked < received.size(); checked++)
+                for (; checked[0] < received.size(); checked[0]++)
                 {
-                    if (predicate.test(received.get(checked)))
+                    if (predicate.test(received.get(checked[0])))
                     {
-                        return received.get(checked);
+                        found[0] = received.get(checked[0]);
+                        return true;
                     }
                 }
-                if (System.nanoTime() > deadline)
-                {
-                    fail("no " + what + " within " + ANSWER_TIMEOUT_MS + " ms; received since: " +
-                        received.subList(Math.min(from, received.size()), received.size()).stream()
-                            .map(m -> printable(m.getBytes(StandardCharsets.ISO_8859_1))).toList());
-                }
-                read();
-            }
+                return false;
+            }, this::readUnchecked, () -> "received since: " + received.subList(Math.min(from, received.size()),
+                received.size()).stream().map(m -> printable(m.getBytes(StandardCharsets.ISO_8859_1))).toList());
+            return found[0];
         }
 
         void drainFor(final long millis) throws IOException
@@ -710,6 +709,18 @@ class FixFuzzIT
                 {
                     return;
                 }
+            }
+        }
+
+        private void readUnchecked()
+        {
+            try
+            {
+                read();
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException(ex);
             }
         }
 

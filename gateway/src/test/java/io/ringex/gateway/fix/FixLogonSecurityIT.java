@@ -7,7 +7,7 @@ import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.auth.LogonGuard;
 import io.ringex.gateway.auth.LogonPolicy;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;
 import io.ringex.gateway.testing.FixTestClient;

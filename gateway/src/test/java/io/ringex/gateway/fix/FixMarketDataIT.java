@@ -3,7 +3,7 @@ package io.ringex.gateway.fix;
 import io.aeron.CommonContext;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineBookWatch;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.FixMarketDataBook;
@@ -45,6 +45,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -54,7 +55,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static io.ringex.gateway.testing.FixTestClient.field;
@@ -483,12 +483,10 @@ class FixMarketDataIT
             // How much it takes depends on the kernel's socket buffers (autotuned up to several MiB): trade until
             // then, up to a minute.
             final Random random = new Random(7);
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (gateway.fixAgent().slowSessionsDisconnected() == 0 && System.nanoTime() - deadlineNs < 0)
-            {
-                awaitAnswered(alice, trade(alice, random, 20));
-            }
-            assertEquals(1, gateway.fixAgent().slowSessionsDisconnected(), "bob's connection never filled up");
+            Await.until("bob's connection full and the gateway letting him go", Duration.ofSeconds(60),
+                () -> gateway.fixAgent().slowSessionsDisconnected() > 0, () -> awaitAnswered(alice, trade(alice, random,
+                20)));
+            assertEquals(1, gateway.fixAgent().slowSessionsDisconnected(), "bob's slow session let go once");
             assertTrue(gateway.fixAgent().marketDataDeferred() > 0, "bob's updates were deferred before he went");
             awaitAnswered(alice, trade(alice, random, 50));
             final long total = tradedQuantity(alice);

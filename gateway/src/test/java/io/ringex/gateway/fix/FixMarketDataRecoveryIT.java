@@ -10,7 +10,7 @@ import io.aeron.driver.media.ReceiveChannelEndpoint;
 import io.aeron.protocol.DataHeaderFlyweight;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineBookWatch;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;

@@ -6,7 +6,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;
 import io.ringex.gateway.testing.FixTestClient;

@@ -25,13 +25,11 @@ import io.ringex.testing.Await;
 import io.ringex.protocol.codecs.MassQuoteDecoder;
 import io.ringex.protocol.codecs.MassQuoteEncoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
-import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.QuoteCancelDecoder;
 import io.ringex.protocol.codecs.QuoteCancelEncoder;
 import io.ringex.protocol.codecs.QuoteCancelScope;
 import io.ringex.protocol.codecs.SelfTradePrevention;
-import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.UserRole;
 import org.agrona.CloseHelper;
@@ -356,7 +354,8 @@ class MarketMakerSbeIT
     private ExchangeClient loggedOn(
         final RecordingListener listener, final String user, final String password, final boolean cancelOnDisconnect)
     {
-        final ExchangeClient client = ExchangeClient.connect(aeron, IPC, 2001, IPC, nextResponseStream++, listener);
+        final ExchangeClient client =
+            ExchangeClient.openChannels(aeron, IPC, 2001, IPC, nextResponseStream++, listener);
         clients.add(client);
         Await.until("client connected to gateway", client::isConnected, client::poll);
         Await.until("logon sent", () -> client.logon(user, password, cancelOnDisconnect, 10_000) > 0, null);
@@ -378,8 +377,9 @@ class MarketMakerSbeIT
     private static void sell(
         final ExchangeClient client, final RecordingListener listener, final String id, final long quantity)
     {
-        Await.until("sell sent", () -> client.newOrder(TestUsers.BOB_ACCOUNT, id, INSTRUMENT, Side.SELL,
-            OrderType.LIMIT, TimeInForce.IOC, 9_900, quantity) > 0, client::poll);
+        Await.until("sell sent", () -> client.order().account(TestUsers.BOB_ACCOUNT).clientOrderId(id)
+            .instrument(INSTRUMENT).sell().timeInForce(TimeInForce.IOC)
+            .limit(9_900).quantity(quantity).send() > 0, client::poll);
         Await.until("sell " + id + " done", () -> listener.report(r -> r.clientOrderId().equals(id) &&
             (r.execType().equals("FILL") || r.execType().equals("CANCELED"))) != null, client::poll);
     }

@@ -24,10 +24,8 @@ import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.OrderStatus;
-import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.UserDirectoryEndEncoder;
 import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
 import org.agrona.CloseHelper;
@@ -108,7 +106,8 @@ final class SbeGatewayAllocationTest
         agent.onStart();
 
         final Counting counting = new Counting();
-        final OrderPump pump = new OrderPump(ExchangeClient.connect(aeron, IPC, 2001, IPC, 3001, counting), counting);
+        final OrderPump pump =
+            new OrderPump(ExchangeClient.openChannels(aeron, IPC, 2001, IPC, 3001, counting), counting);
         client = start(pump);
         final long threadId = Thread.currentThread().getId();
         final com.sun.management.ThreadMXBean threads =
@@ -211,8 +210,8 @@ final class SbeGatewayAllocationTest
             while (sent < send.get() && sent - reports.get() - rejects.get() < MAX_IN_FLIGHT)
             {
                 final Side side = (sent & 1) == 0 ? Side.BUY : Side.SELL;
-                if (exchange.newOrder(TestUsers.ALICE_ACCOUNT, sent, 1, side, OrderType.LIMIT, TimeInForce.GTC,
-                    10_000, 1) < 0)
+                if (exchange.order().account(TestUsers.ALICE_ACCOUNT).clientOrderId(sent).instrument(1).side(side)
+                    .limit(10_000).quantity(1).send() < 0)
                 {
                     break;
                 }

@@ -9,7 +9,9 @@ import io.ringex.gateway.EngineEndpoint;
 import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.client.ExchangeClient;
-import io.ringex.gateway.testing.Await;
+import io.ringex.client.LogonRefusedException;
+import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;
 import io.ringex.gateway.testing.RecordingListener;
@@ -21,9 +23,7 @@ import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.NodeRole;
-import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.protocol.codecs.UserDirectoryEndEncoder;
 import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
 import org.agrona.CloseHelper;
@@ -43,6 +43,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -168,8 +169,8 @@ class SbeGatewayIT
     private ExchangeClient client(final RecordingListener listener, final boolean sharedPublication)
     {
         final ExchangeClient client = sharedPublication ?
-            ExchangeClient.connectShared(aeron, IPC, 2001, IPC, nextResponseStream++, listener) :
-            ExchangeClient.connect(aeron, IPC, 2001, IPC, nextResponseStream++, listener);
+            ExchangeClient.openSharedChannels(aeron, IPC, 2001, IPC, nextResponseStream++, listener) :
+            ExchangeClient.openChannels(aeron, IPC, 2001, IPC, nextResponseStream++, listener);
         clients.add(client);
         Await.until("client connected to gateway", client::isConnected, client::poll);
         return client;
@@ -215,6 +216,36 @@ class SbeGatewayIT
         assertEquals("INVALID_CREDENTIALS", unknown.logons.get(0).reason());
     }
 
+    /** The client's Context connect against this gateway: logged on when it returns, or the gateway's refusal. */
+    @Test
+    void aContextConnectReturnsALoggedOnClientOrTheGatewaysRefusal()
+    {
+        startGateway(context());
+        final RecordingListener a = new RecordingListener();
+        final ExchangeClient alice = ExchangeClient.connect(clientContext(a).username("alice")
+            .password(TestUsers.ALICE_PASSWORD));
+        clients.add(alice);
+        assertTrue(alice.isLoggedOn(), "logged on when connect returns");
+        assertEquals(TestUsers.ALICE_ACCOUNT, alice.accountId());
+        Await.until("alice's order sent", () -> alice.order().clientOrderId("C1").instrument(INSTRUMENT).buy()
+            .limit(10_000).quantity(1).send() > 0, alice::poll);
+        Await.until("alice NEW", () -> a.report(r -> "C1".equals(r.clientOrderId())) != null, alice::poll);
+        assertEquals(TestUsers.ALICE_ACCOUNT, a.report(r -> "C1".equals(r.clientOrderId())).accountId(),
+            "an order without an account goes on the user's default account");
+
+        final LogonRefusedException refused = assertThrows(LogonRefusedException.class, () ->
+            ExchangeClient.connect(clientContext(new RecordingListener()).username("alice").password("wrong")));
+        assertEquals(RejectReason.INVALID_CREDENTIALS, refused.reason());
+        assertTrue(refused.getMessage().startsWith("logon of alice refused: INVALID_CREDENTIALS"),
+            refused::getMessage);
+    }
+
+    private ExchangeClient.Context clientContext(final RecordingListener listener)
+    {
+        return new ExchangeClient.Context().aeron(aeron).gatewayChannel(IPC).responseChannel(IPC)
+            .responseStreamId(nextResponseStream++).listener(listener);
+    }
+
     @Test
     void ordersAreAcknowledgedAndCrossingOrdersFill()
     {
@@ -224,14 +255,16 @@ class SbeGatewayIT
         final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
         final ExchangeClient bob = loggedOn(b, "bob", TestUsers.BOB_PASSWORD, false, 1000);
 
-        assertTrue(alice.newOrder(100, "A1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10125, 10) > 0);
+        assertTrue(alice.order().account(100).clientOrderId("A1").instrument(INSTRUMENT).side(Side.BUY)
+            .limit(10125).quantity(10).send() > 0);
         Await.until("alice NEW", () -> a.report(r -> r.execType().equals("NEW")) != null, alice::poll);
         final RecordingListener.Report ack = a.report(r -> r.execType().equals("NEW"));
         assertEquals("A1", ack.clientOrderId());
         assertEquals(alice.sessionId(), ack.sessionId());
         assertEquals(10, ack.leaves());
 
-        assertTrue(bob.newOrder(200, 42L, INSTRUMENT, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, 10125, 4) > 0);
+        assertTrue(bob.order().account(200).clientOrderId(42L).instrument(INSTRUMENT).side(Side.SELL)
+            .limit(10125).quantity(4).send() > 0);
         Await.until("bob FILL", () -> b.report(r -> r.execType().equals("FILL")) != null, bob::poll);
         Await.until("alice PARTIAL_FILL", () -> a.report(r -> r.execType().equals("PARTIAL_FILL")) != null,
             alice::poll);
@@ -253,7 +286,8 @@ class SbeGatewayIT
         final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
         final ExchangeClient bob = loggedOn(b, "bob", TestUsers.BOB_PASSWORD, false, 1000);
 
-        alice.newOrder(100, "A1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10000, 1);
+        alice.order().account(100).clientOrderId("A1").instrument(INSTRUMENT).buy()
+            .limit(10000).quantity(1).send();
         Await.until("alice NEW", () -> !a.reports.isEmpty(), alice::poll);
         final long orderId = a.reports.get(0).orderId();
 
@@ -284,8 +318,9 @@ class SbeGatewayIT
         for (int i = 0; i < sent; i++)
         {
             final long id = i;
-            Await.until("order sent", () -> alice.newOrder(
-                100, id, INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100 + id, 1) > 0, null);
+            Await.until("order sent", () -> alice.order().account(100).clientOrderId(id).instrument(INSTRUMENT)
+                .buy().limit(100 + id).quantity(1)
+                .send() > 0, null);
         }
         Await.until("every order answered", () -> a.reports.size() + a.businessRejects.size() >= sent, alice::poll);
         final long throttled = a.businessRejects.stream().filter(r -> r.reason().equals("THROTTLED")).count();
@@ -300,7 +335,8 @@ class SbeGatewayIT
         final RecordingListener a = new RecordingListener();
         final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, true, 1000);
         final long sessionId = alice.sessionId();
-        alice.newOrder(100, "A1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10000, 1);
+        alice.order().account(100).clientOrderId("A1").instrument(INSTRUMENT).buy()
+            .limit(10000).quantity(1).send();
         Await.until("alice NEW", () -> !a.reports.isEmpty(), alice::poll);
 
         alice.close();
@@ -348,11 +384,13 @@ class SbeGatewayIT
         final ExchangeClient bob = loggedOn(client(b, true), "bob", TestUsers.BOB_PASSWORD, false, 100);
         assertNotEquals(alice.sessionId(), bob.sessionId());
 
-        Await.until("alice's bid sent", () -> alice.newOrder(
-            100, "A1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10125, 10) > 0, null);
+        Await.until("alice's bid sent", () -> alice.order().account(100).clientOrderId("A1").instrument(INSTRUMENT)
+            .buy().limit(10125).quantity(10)
+            .send() > 0, null);
         Await.until("alice NEW", () -> a.report(r -> r.execType().equals("NEW")) != null, alice::poll);
-        Await.until("bob's offer sent", () -> bob.newOrder(
-            200, "B1", INSTRUMENT, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, 10125, 4) > 0, null);
+        Await.until("bob's offer sent", () -> bob.order().account(200).clientOrderId("B1").instrument(INSTRUMENT)
+            .sell().limit(10125).quantity(4)
+            .send() > 0, null);
         Await.until("bob FILL", () -> b.report(r -> r.execType().equals("FILL")) != null, bob::poll);
         Await.until("alice PARTIAL_FILL", () -> a.report(r -> r.execType().equals("PARTIAL_FILL")) != null,
             alice::poll);
@@ -369,20 +407,20 @@ class SbeGatewayIT
         final UnsafeBuffer unnamed = new UnsafeBuffer(new byte[256]);
         final int unnamedLength = SbeMessages.newOrder(unnamed, 100, 10000, 1);
         Await.until("an order naming no session sent", () -> alice.offerRaw(unnamed, 0, unnamedLength) > 0, null);
-        Await.until("alice's next bid sent", () -> alice.newOrder(
-            100, "A2", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10000, 1) > 0, null);
+        Await.until("alice's next bid sent", () -> alice.order().account(100).clientOrderId("A2")
+            .instrument(INSTRUMENT).buy().limit(10000)
+            .quantity(1).send() > 0, null);
         Await.until("alice's next bid acknowledged", () -> a.report(r -> r.clientOrderId().equals("A2")) != null,
             alice::poll);
         assertTrue(engine.commandLog().stream().noneMatch(l -> l.contains("clOrdId=N1")), "the unnamed order went in");
 
         // Both heartbeat on the one publication: neither times out over more than three 100 ms intervals.
-        final long quietUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600);
-        Await.until("600 ms of heartbeats", () -> System.nanoTime() > quietUntil, () ->
-        {
-            alice.poll();
-            bob.poll();
-        });
-        assertTrue(alice.isLoggedOn() && bob.isLoggedOn(), "a session on the shared publication timed out");
+        Await.never("a session on the shared publication timing out", Duration.ofMillis(600),
+            () -> !alice.isLoggedOn() || !bob.isLoggedOn(), () ->
+            {
+                alice.poll();
+                bob.poll();
+            });
 
         // Alice logs out (with cancel-on-disconnect); bob, on the same publication, trades on.
         final long aliceSession = alice.sessionId();
@@ -390,10 +428,12 @@ class SbeGatewayIT
         Await.until("alice's orders cancelled on her logout", () -> engine.commandLog().contains(
             "MassCancel session=" + aliceSession + " account=100 scope=SESSION cod=TRUE"), bob::poll);
         // What alice's client still sends names her ended session: dropped, not taken for bob's, the one left.
-        Await.until("an order from alice's ended session sent", () -> alice.newOrder(
-            100, "A3", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 10000, 1) > 0, null);
-        Await.until("bob's second offer sent", () -> bob.newOrder(
-            200, "B2", INSTRUMENT, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, 10200, 1) > 0, null);
+        Await.until("an order from alice's ended session sent", () -> alice.order().account(100).clientOrderId("A3")
+            .instrument(INSTRUMENT).buy().limit(10000)
+            .quantity(1).send() > 0, null);
+        Await.until("bob's second offer sent", () -> bob.order().account(200).clientOrderId("B2")
+            .instrument(INSTRUMENT).sell()
+            .limit(10200).quantity(1).send() > 0, null);
         Await.until("bob's second offer acknowledged", () -> b.report(
             r -> r.clientOrderId().equals("B2") && r.execType().equals("NEW")) != null, bob::poll);
         assertTrue(bob.isLoggedOn());
@@ -444,12 +484,14 @@ class SbeGatewayIT
         for (int i = 0; i < orders; i++)
         {
             final long id = i;
-            Await.until("alice order sent", () -> alice.newOrder(
-                100, id, INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 4000, 1) > 0, null);
+            Await.until("alice order sent", () -> alice.order().account(100).clientOrderId(id).instrument(INSTRUMENT)
+                .buy().limit(4000).quantity(1)
+                .send() > 0, null);
         }
         Await.until("alice's acks waiting in her session's queue", () -> counter("sbe events held") > 0, null);
 
-        assertTrue(bob.newOrder(200, 1L, INSTRUMENT, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, 9000, 1) > 0);
+        assertTrue(bob.order().account(200).clientOrderId(1L).instrument(INSTRUMENT).side(Side.SELL)
+            .limit(9000).quantity(1).send() > 0);
         Await.until("bob acknowledged while alice still is not reading", () -> !b.reports.isEmpty(), bob::poll);
         assertEquals(2, counter("sbe active sessions"), "alice still logged on");
 
@@ -488,7 +530,8 @@ class SbeGatewayIT
 
         for (int i = 0; i < 20; i++)
         {
-            alice.newOrder(100, i, INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 5000 + i, 1);
+            alice.order().account(100).clientOrderId(i).instrument(INSTRUMENT).side(Side.BUY)
+                .limit(5000 + i).quantity(1).send();
         }
         alice.close();
         clients.remove(alice);
@@ -496,8 +539,9 @@ class SbeGatewayIT
         for (int i = 0; i < 20; i++)
         {
             final long id = 1000 + i;
-            Await.until("bob order sent", () -> bob.newOrder(
-                200, id, INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 4000, 1) > 0, bob::poll);
+            Await.until("bob order sent", () -> bob.order().account(200).clientOrderId(id).instrument(INSTRUMENT)
+                .buy().limit(4000).quantity(1)
+                .send() > 0, bob::poll);
         }
         Await.until("bob's 20 acknowledged", () -> b.reports.size() == 20, bob::poll);
         assertTrue(b.businessRejects.isEmpty());
@@ -522,17 +566,20 @@ class SbeGatewayIT
         Await.until("reject", () -> !a.businessRejects.isEmpty(), alice::poll);
         assertEquals("UNSUPPORTED_VERSION", a.businessRejects.get(0).reason());
 
-        alice.newOrder(100, "Q0", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100, 0);
+        alice.order().account(100).clientOrderId("Q0").instrument(INSTRUMENT).buy()
+            .limit(100).quantity(0).send();
         Await.until("reject", () -> a.businessRejects.size() == 2, alice::poll);
         assertEquals("INVALID_QUANTITY", a.businessRejects.get(1).reason());
         assertEquals("Q0", a.businessRejects.get(1).refClientOrderId());
 
-        alice.newOrder(999, "X1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100, 1);
+        alice.order().account(999).clientOrderId("X1").instrument(INSTRUMENT).buy()
+            .limit(100).quantity(1).send();
         Await.until("reject", () -> a.businessRejects.size() == 3, alice::poll);
         assertEquals("NOT_AUTHORISED", a.businessRejects.get(2).reason());
 
         // the second account is allowed
-        alice.newOrder(101, "OK", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100, 1);
+        alice.order().account(101).clientOrderId("OK").instrument(INSTRUMENT).buy()
+            .limit(100).quantity(1).send();
         Await.until("ack", () -> !a.reports.isEmpty(), alice::poll);
         assertEquals(101, a.reports.get(0).accountId());
     }
@@ -548,8 +595,10 @@ class SbeGatewayIT
         final RecordingListener a = new RecordingListener();
         final ExchangeClient alice = loggedOn(a, "alice", TestUsers.ALICE_PASSWORD, false, 1000);
         final long start = System.nanoTime();
-        alice.newOrder(100, "B1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100, 1);
-        alice.newOrder(100, "B2", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100, 1);
+        alice.order().account(100).clientOrderId("B1").instrument(INSTRUMENT).buy()
+            .limit(100).quantity(1).send();
+        alice.order().account(100).clientOrderId("B2").instrument(INSTRUMENT).buy()
+            .limit(100).quantity(1).send();
         Await.until("both rejected", () -> a.businessRejects.size() == 2, alice::poll);
         assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(200), "retried for the bound");
         assertEquals("ENGINE_BUSY", a.businessRejects.get(0).reason());
@@ -587,7 +636,8 @@ class SbeGatewayIT
             alice = client;
         }
         Await.until("no primary", () -> !hasPrimary(), alice::poll);
-        alice.newOrder(100, "N1", INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 100, 1);
+        alice.order().account(100).clientOrderId("N1").instrument(INSTRUMENT).buy()
+            .limit(100).quantity(1).send();
         Await.until("rejected", () -> !a.businessRejects.isEmpty(), alice::poll);
         assertEquals("NO_PRIMARY", a.businessRejects.get(0).reason());
         assertEquals("N1", a.businessRejects.get(0).refClientOrderId());

@@ -10,7 +10,9 @@ import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.auth.LogonPolicy;
 import io.ringex.client.ExchangeClient;
-import io.ringex.gateway.testing.Await;
+import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TimeInForce;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;
 import io.ringex.gateway.testing.LogonAttacker;
@@ -30,8 +32,6 @@ import io.ringex.protocol.codecs.NewOrderEncoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SelfTradePrevention;
-import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SystemNanoClock;
@@ -136,7 +136,7 @@ class SbeLogonSecurityIT
     private ExchangeClient client(final String responseChannel, final int responseStream,
         final RecordingListener listener)
     {
-        final ExchangeClient client = ExchangeClient.connect(aeron, gatewayChannel, 2001, responseChannel,
+        final ExchangeClient client = ExchangeClient.openChannels(aeron, gatewayChannel, 2001, responseChannel,
             responseStream, listener);
         closeables.add(client);
         Await.until("client connected to gateway", client::isConnected, client::poll);
@@ -257,18 +257,17 @@ class SbeLogonSecurityIT
             victimChannel.replace("localhost", "127.0.0.1"), 3001));
         Await.until("both refused", () -> counter("sbe logons refused") == 2, victim::poll);
 
-        final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FAILURE_DELAY_MS * 3);
-        while (System.nanoTime() < until)
-        {
-            victim.poll();
-        }
+        Await.never("a LogonResponse or a logout for the victim beyond its own logon",
+            Duration.ofMillis(FAILURE_DELAY_MS * 3), () -> victimEvents.logons.size() > 1 ||
+            victim.foreignLogonResponses() > 0 || !victimEvents.logouts.isEmpty(), victim::poll);
         assertEquals(1, victimEvents.logons.size(), "the victim saw only its own LogonResponse");
         assertEquals(0, victim.foreignLogonResponses());
         assertTrue(victim.isLoggedOn());
         assertTrue(victimEvents.logouts.isEmpty(), "victim logged out: " + victimEvents.logouts);
         assertEquals(TestUsers.ALICE_ACCOUNT, victim.accountId());
-        Await.until("order sent", () -> victim.newOrder(TestUsers.ALICE_ACCOUNT, "V1", INSTRUMENT, Side.BUY,
-            OrderType.LIMIT, TimeInForce.GTC, 10_000, 1) > 0, victim::poll);
+        Await.until("order sent", () -> victim.order().account(TestUsers.ALICE_ACCOUNT).clientOrderId("V1")
+            .instrument(INSTRUMENT).buy()
+            .limit(10_000).quantity(1).send() > 0, victim::poll);
         Await.until("victim's order acknowledged", () -> victimEvents.report(r -> "V1".equals(r.clientOrderId())) !=
             null, victim::poll);
     }
@@ -326,8 +325,9 @@ class SbeLogonSecurityIT
             () -> victimEvents.logons.size() != 1 || !victimEvents.logouts.isEmpty() || !victim.isLoggedOn(),
             victim::poll);
         assertEquals(TestUsers.ALICE_ACCOUNT, victim.accountId());
-        Await.until("order sent", () -> victim.newOrder(TestUsers.ALICE_ACCOUNT, "V2", INSTRUMENT, Side.BUY,
-            OrderType.LIMIT, TimeInForce.GTC, 10_000, 1) > 0, victim::poll);
+        Await.until("order sent", () -> victim.order().account(TestUsers.ALICE_ACCOUNT).clientOrderId("V2")
+            .instrument(INSTRUMENT).buy()
+            .limit(10_000).quantity(1).send() > 0, victim::poll);
         Await.until("victim's order acknowledged", () -> victimEvents.report(r -> "V2".equals(r.clientOrderId())) !=
             null, victim::poll);
     }
@@ -349,8 +349,9 @@ class SbeLogonSecurityIT
         final ExchangeClient trader1 = client("aeron:udp?endpoint=localhost:" + port, 3500, trader1Events);
         Await.until("logon sent", () -> trader1.logon("alice", TestUsers.ALICE_PASSWORD, true, 100) > 0, null);
         Await.until("trader1 logged on", trader1::isLoggedOn, trader1::poll);
-        Await.until("bid sent", () -> trader1.newOrder(TestUsers.ALICE_ACCOUNT, "BID1", INSTRUMENT, Side.BUY,
-            OrderType.LIMIT, TimeInForce.GTC, 9_000, 1) > 0, trader1::poll);
+        Await.until("bid sent", () -> trader1.order().account(TestUsers.ALICE_ACCOUNT).clientOrderId("BID1")
+            .instrument(INSTRUMENT).buy().limit(9_000)
+            .quantity(1).send() > 0, trader1::poll);
         Await.until("bid rests", () -> trader1Events.report(r -> "BID1".equals(r.clientOrderId()) &&
             "NEW".equals(r.orderStatus())) != null, trader1::poll);
 

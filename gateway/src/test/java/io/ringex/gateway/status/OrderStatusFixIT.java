@@ -3,7 +3,7 @@ package io.ringex.gateway.status;
 import io.aeron.CommonContext;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.FixTestClient;
 import io.ringex.gateway.testing.RealEngineNode;

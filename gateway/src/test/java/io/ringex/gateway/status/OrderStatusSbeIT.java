@@ -6,7 +6,7 @@ import io.aeron.driver.ThreadingMode;
 import io.ringex.client.ExchangeClient;
 import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.testing.Await;
+import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.RealEngineNode;
 import io.ringex.gateway.testing.RecordingListener;
@@ -16,8 +16,6 @@ import io.ringex.protocol.codecs.MassStatusScope;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.OrderMassStatusRequestEncoder;
 import io.ringex.protocol.codecs.OrderStatusRequestDecoder;
-import io.ringex.protocol.codecs.OrderType;
-import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
@@ -93,7 +91,8 @@ class OrderStatusSbeIT
 
     private ExchangeClient loggedOn(final RecordingListener listener, final String user, final String password)
     {
-        final ExchangeClient client = ExchangeClient.connect(aeron, IPC, 2001, IPC, nextResponseStream++, listener);
+        final ExchangeClient client =
+            ExchangeClient.openChannels(aeron, IPC, 2001, IPC, nextResponseStream++, listener);
         clients.add(client);
         Await.until("client connected to gateway", client::isConnected, client::poll);
         Await.until("logon sent", () -> client.logon(user, password, false, 10_000) > 0, null);
@@ -104,8 +103,9 @@ class OrderStatusSbeIT
     private static void buy(final ExchangeClient client, final RecordingListener listener, final long account,
         final String id, final long price, final long quantity)
     {
-        Await.until("order sent", () -> client.newOrder(account, id, INSTRUMENT, Side.BUY, OrderType.LIMIT,
-            TimeInForce.GTC, price, quantity) > 0, client::poll);
+        Await.until("order sent", () -> client.order().account(account).clientOrderId(id).instrument(INSTRUMENT)
+            .buy().limit(price).quantity(quantity)
+            .send() > 0, client::poll);
         Await.until("order " + id + " answered", () -> listener.report(r -> r.clientOrderId().equals(id)) != null,
             client::poll);
     }
@@ -129,8 +129,9 @@ class OrderStatusSbeIT
         buy(alice, a, TestUsers.ALICE_SECOND_ACCOUNT, "A2", 9_900, 5);
         buy(bob, b, TestUsers.BOB_ACCOUNT, "B1", 9_800, 7);
         // Bob sells 4 into A1: a partial fill.
-        Await.until("sell sent", () -> bob.newOrder(TestUsers.BOB_ACCOUNT, "B2", INSTRUMENT, Side.SELL,
-            OrderType.LIMIT, TimeInForce.IOC, 10_000, 4) > 0, bob::poll);
+        Await.until("sell sent", () -> bob.order().account(TestUsers.BOB_ACCOUNT).clientOrderId("B2")
+            .instrument(INSTRUMENT).sell().timeInForce(TimeInForce.IOC)
+            .limit(10_000).quantity(4).send() > 0, bob::poll);
         Await.until("alice filled", () -> a.report(r -> r.execType().equals("PARTIAL_FILL")) != null, alice::poll);
         final long a1 = a.report(r -> r.clientOrderId().equals("A1")).orderId();
         final long b1 = b.report(r -> r.clientOrderId().equals("B1")).orderId();
@@ -219,8 +220,9 @@ class OrderStatusSbeIT
             final String id = "L" + i;
             final long account = i % 2 == 0 ? TestUsers.ALICE_ACCOUNT : TestUsers.ALICE_SECOND_ACCOUNT;
             final long price = 9_000 + i % 100;
-            Await.until("order sent", () -> alice.newOrder(account, id, INSTRUMENT, Side.BUY, OrderType.LIMIT,
-                TimeInForce.GTC, price, 1) > 0, alice::poll);
+            Await.until("order sent", () -> alice.order().account(account).clientOrderId(id).instrument(INSTRUMENT)
+                .buy().limit(price).quantity(1)
+                .send() > 0, alice::poll);
             if (i % 100 == 0)
             {
                 final int sent = i;

@@ -13,11 +13,13 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
+import io.ringex.testing.Await;
 import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -132,7 +134,8 @@ class RiskServiceAeronTest
             aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(connection.aeronDirectoryName()));
             risk = aeron.addExclusivePublication("aeron:ipc", RISK);
             marketData = aeron.addExclusivePublication("aeron:ipc", MARKET_DATA);
-            await(() -> risk.isConnected() && marketData.isConnected());
+            await("the engine's risk and market-data streams connected",
+                () -> risk.isConnected() && marketData.isConnected());
         }
     }
 
@@ -147,21 +150,12 @@ class RiskServiceAeronTest
 
     private void publish(final ExclusivePublication publication, final int length)
     {
-        await(() -> publication.offer(events.buffer(), 0, length) > 0);
+        await("the event offered", () -> publication.offer(events.buffer(), 0, length) > 0);
     }
 
-    private static void await(final BooleanSupplier condition)
+    private static void await(final String what, final BooleanSupplier condition)
     {
-        final long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() > deadline)
-            {
-                throw new AssertionError("timed out");
-            }
-            Thread.onSpinWait();
-            Thread.yield();
-        }
+        Await.until(what, Duration.ofSeconds(10), condition, null);
     }
 
     @Test
@@ -193,7 +187,8 @@ class RiskServiceAeronTest
             new long[] {1000, 2000, 3000, 4000}, counters, rejects));
 
         // the definition (market data) and the trade (risk) come on two streams: wait for both
-        await(() -> model.isEngineUp() && model.priceScale(1) >= 0 && model.instrument(1).tape().size() == 1 &&
+        await("the model up to date with the engine", () -> model.isEngineUp() && model.priceScale(1) >= 0 &&
+            model.instrument(1).tape().size() == 1 &&
             !model.accounts(AccountSort.UTILISATION).isEmpty() && model.engine(false).streams().get("risk"));
 
         mvc.perform(get("/api/accounts/7").with(user("viewer").roles("VIEWER")))
@@ -229,7 +224,7 @@ class RiskServiceAeronTest
         engineSide();
         try (Subscription ingress = aeron.addSubscription("aeron:ipc", INGRESS))
         {
-            await(ingress::isConnected);
+            await("the service's ingress connected", ingress::isConnected);
             final String body = mvc.perform(post("/api/actions/kill-switch")
                 .with(user("officer").roles("RISK_OFFICER")).with(csrf())
                 .contentType(MediaType.APPLICATION_JSON)
@@ -242,7 +237,8 @@ class RiskServiceAeronTest
             final AtomicLong keyId = new AtomicLong();
             final KillSwitchDecoder decoder = new KillSwitchDecoder();
             final MessageHeaderDecoder header = new MessageHeaderDecoder();
-            await(() -> ingress.poll((DirectBuffer signed, int signedOffset, int signedLength, Header h) ->
+            await("the signed kill switch on the ingress", () -> ingress.poll((DirectBuffer signed, int signedOffset,
+                int signedLength, Header h) ->
             {
                 // the command comes inside the proof of the service's key: an HMAC over what precedes it
                 header.wrap(signed, signedOffset);
@@ -276,7 +272,7 @@ class RiskServiceAeronTest
             publish(risk, events.adminResponse(requestId, KillSwitchDecoder.TEMPLATE_ID, AdminStatus.ACCEPTED,
                 RejectReason.NONE, 11, 4));
             final String[] status = new String[1];
-            await(() ->
+            await("the action's answer", () ->
             {
                 try
                 {
@@ -317,13 +313,13 @@ class RiskServiceAeronTest
         try (Subscription ingress = aeron.addSubscription("aeron:ipc", INGRESS);
             ExclusivePublication egress = aeron.addExclusivePublication("aeron:ipc", EGRESS))
         {
-            await(() -> ingress.isConnected() && egress.isConnected());
+            await("the ingress and egress connected", () -> ingress.isConnected() && egress.isConnected());
             // the service follows this (single) engine and hears its egress: it asks for the user directory
             final UserDirectoryRequestDecoder request = new UserDirectoryRequestDecoder();
             final MessageHeaderDecoder header = new MessageHeaderDecoder();
             final AtomicLong requestId = new AtomicLong();
             final int[] gatewayId = new int[1];
-            await(() ->
+            await("the user directory request", () ->
             {
                 ingress.poll((DirectBuffer buffer, int offset, int length, Header h) ->
                 {
@@ -344,7 +340,7 @@ class RiskServiceAeronTest
             publish(egress, events.userDefinition(9, requestId.get(), "mallory", true, new long[] {7}, "", hash, 30));
             publish(egress, events.userDirectoryEnd(65535, requestId.get(), 1, 30));
             publish(egress, events.userDefinition(0, 0, "bob", false, new long[] {7, 8}, "", "", 31));
-            await(() -> users.user("bob") != null);
+            await("bob in the user directory", () -> users.user("bob") != null);
             final String list = mvc.perform(get("/api/users").with(user("viewer").roles("VIEWER")))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.loaded").value(true))
@@ -364,7 +360,7 @@ class RiskServiceAeronTest
             publish(risk, events.adminResponse(900, SetUserCredentialDecoder.TEMPLATE_ID, AdminStatus.ACCEPTED,
                 RejectReason.NONE, 32, 5, commands.buffer(), length));
             // The log is the Spring context's, shared with the other tests: wait for this answer, not any entry.
-            await(() -> !adminLog.latest(1).isEmpty() &&
+            await("SetUserCredential in the admin log", () -> !adminLog.latest(1).isEmpty() &&
                 "SetUserCredential".equals(adminLog.latest(1).get(0).command()));
             final String entries = mvc.perform(get("/api/admin-log").with(user("viewer").roles("VIEWER")))
                 .andExpect(status().isOk())

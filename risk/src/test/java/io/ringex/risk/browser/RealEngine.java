@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -14,10 +15,10 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
+import io.ringex.testing.Await;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -37,7 +38,6 @@ import io.ringex.engine.node.EngineNode;
 import io.ringex.engine.replay.Replayer;
 import io.ringex.engine.risk.Account;
 import io.ringex.engine.risk.Position;
-import io.ringex.testing.Await;
 import io.ringex.client.CommandEncoder;
 import io.ringex.client.EventBatches;
 import io.ringex.protocol.FixedPoint;
@@ -88,7 +88,7 @@ final class RealEngine implements EngineUnderTest
     /** The gateway id the test names when it asks for the user directory, as a gateway would. */
     static final int DIRECTORY_GATEWAY_ID = 7;
 
-    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final long MONEY_UNIT = FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE);
 
     /** The venue's instruments: prices in ticks of their price scale. */
@@ -457,17 +457,12 @@ final class RealEngine implements EngineUnderTest
 
     private Report awaitFinal(final String id)
     {
-        final long deadline = System.nanoTime() + TIMEOUT_NS;
-        while (System.nanoTime() < deadline)
+        Await.until(() -> "a final report to order " + id + " (last: " + lastReports.get(id) + ")", TIMEOUT, () ->
         {
             final Report report = lastReports.get(id);
-            if (report != null && report.isFinal())
-            {
-                return report;
-            }
-            LockSupport.parkNanos(1_000_000);
-        }
-        return null;
+            return report != null && report.isFinal();
+        }, null);
+        return lastReports.get(id);
     }
 
     private String sendOrder(final long accountId, final int instrumentId, final Side side, final OrderType type,
@@ -503,34 +498,23 @@ final class RealEngine implements EngineUnderTest
 
     private void offer(final Publication publication, final org.agrona.DirectBuffer message, final int length)
     {
-        final long deadline = System.nanoTime() + TIMEOUT_NS;
-        while (true)
+        final long[] result = new long[1];
+        final BooleanSupplier taken = () ->
         {
-            final long result = publication.offer(message, 0, length);
-            if (result > 0)
+            result[0] = publication.offer(message, 0, length);
+            if (result[0] == Publication.CLOSED || result[0] == Publication.MAX_POSITION_EXCEEDED)
             {
-                return;
+                throw new IllegalStateException("engine ingress: " + Publication.errorString(result[0]));
             }
-            if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED ||
-                System.nanoTime() > deadline)
-            {
-                throw new IllegalStateException("engine ingress: " + Publication.errorString(result));
-            }
-            LockSupport.parkNanos(100_000);
-        }
+            return result[0] > 0;
+        };
+        Await.until(() -> "the engine's ingress to take the message (last offer: " +
+            Publication.errorString(result[0]) + ")", TIMEOUT, taken, null);
     }
 
     private static void await(final BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TIMEOUT_NS;
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() > deadline)
-            {
-                throw new IllegalStateException("timed out waiting for " + what);
-            }
-            LockSupport.parkNanos(1_000_000);
-        }
+        Await.until(what, TIMEOUT, condition, null);
     }
 
     @Override

@@ -12,9 +12,6 @@ import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
-import io.ringex.protocol.codecs.OrderType;
-import io.ringex.protocol.codecs.RejectReason;
-import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -61,8 +58,9 @@ public final class ClientOnlyTrader
                 Integer.parseInt(args[4]));
             System.out.println("DONE");
         }
-        catch (final IllegalStateException ex)
+        catch (final RuntimeException ex)
         {
+            // IllegalStateException from a wait below; LogonRefusedException or Aeron's TimeoutException from connect
             System.out.println("FAILED " + ex.getMessage());
             System.exit(1);
         }
@@ -76,13 +74,15 @@ public final class ClientOnlyTrader
         final ExchangeClient makerClient = logon(aeron, gateway, stream, makerPort, "maker1", maker);
         final ExchangeClient traderClient = logon(aeron, gateway, stream, traderPort, "trader1", trader);
 
-        send("maker1's offer", () -> makerClient.newOrder(makerClient.accountId(), "offer-1", INSTRUMENT, Side.SELL,
-            OrderType.LIMIT, TimeInForce.GTC, PRICE, OFFERED) > 0);
+        send("maker1's offer", () -> makerClient.order().account(makerClient.accountId()).clientOrderId("offer-1")
+            .instrument(INSTRUMENT).sell()
+            .limit(PRICE).quantity(OFFERED).send() > 0);
         await("maker1's offer resting", () -> maker.has("offer-1 NEW"), maker);
         System.out.println("RESTING offer-1 SELL " + OFFERED + " @ " + PRICE + " account " + makerClient.accountId());
 
-        send("trader1's bid", () -> traderClient.newOrder(traderClient.accountId(), "bid-1", INSTRUMENT, Side.BUY,
-            OrderType.LIMIT, TimeInForce.IOC, PRICE, LIFTED) > 0);
+        send("trader1's bid", () -> traderClient.order().account(traderClient.accountId()).clientOrderId("bid-1")
+            .instrument(INSTRUMENT).buy().timeInForce(TimeInForce.IOC).limit(PRICE)
+            .quantity(LIFTED).send() > 0);
         await("trader1's fill", () -> trader.has("bid-1 FILL"), trader);
         await("maker1's partial fill", () -> maker.has("offer-1 PARTIAL_FILL"), maker);
         System.out.println(trader.line("bid-1 FILL"));
@@ -103,18 +103,19 @@ public final class ClientOnlyTrader
         final String user,
         final Reports reports)
     {
-        final ExchangeClient client = ExchangeClient.connect(aeron, gateway, stream,
-            "aeron:udp?endpoint=localhost:" + responsePort, RESPONSE_STREAM, reports);
+        final ExchangeClient client = ExchangeClient.connect(new ExchangeClient.Context()
+            .aeron(aeron)
+            .gatewayChannel(gateway)
+            .gatewayStreamId(stream)
+            .responseChannel("aeron:udp?endpoint=localhost:" + responsePort)
+            .responseStreamId(RESPONSE_STREAM)
+            .username(user)
+            .password(user)
+            .heartbeatIntervalNs(TimeUnit.SECONDS.toNanos(1))
+            .connectTimeoutNs(DEADLINE_NS)
+            .idleStrategy(idle)
+            .listener(reports));
         clients.add(client);
-        await(user + " connected", client::isConnected, reports);
-        // connected is not yet sendable: the first offers may be back-pressured until the driver raises the limit
-        send(user + "'s logon", () -> client.logon(user, user, false, 1000) > 0);
-        await(user + " logged on",
-            () -> client.isLoggedOn() || RejectReason.NONE != client.logonRejectReason(), reports);
-        if (!client.isLoggedOn())
-        {
-            throw new IllegalStateException(user + "'s logon refused: " + client.logonRejectReason());
-        }
         System.out.println("LOGGED ON " + user + " account " + client.accountId());
         return client;
     }

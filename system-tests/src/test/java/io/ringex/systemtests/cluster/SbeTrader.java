@@ -11,9 +11,7 @@ import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.LogonResponseDecoder;
 import io.ringex.protocol.codecs.LogoutDecoder;
-import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.Side;
-import io.ringex.protocol.codecs.TimeInForce;
 import io.ringex.testing.Await;
 import io.ringex.testing.FreePorts;
 
@@ -45,7 +43,7 @@ final class SbeTrader implements ExchangeListener, AutoCloseable
         this.account = account;
         this.ledger = new OrderLedger(user);
         this.prefix = user.substring(0, 1).toUpperCase() + Long.toString(System.nanoTime() % 100_000, 36);
-        this.client = ExchangeClient.connect(aeron, gatewayChannel, ClusterVenue.CLIENT_STREAM,
+        this.client = ExchangeClient.openChannels(aeron, gatewayChannel, ClusterVenue.CLIENT_STREAM,
             "aeron:udp?endpoint=localhost:" + FreePorts.udp(), responseStream, this);
     }
 
@@ -85,7 +83,8 @@ final class SbeTrader implements ExchangeListener, AutoCloseable
     {
         // An order the client could not offer (its publication back-pressured or not connected) was never sent.
         final String id = prefix + "-" + next++;
-        if (client.newOrder(account, id, INSTRUMENT, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, price, 1) > 0)
+        if (client.order().account(account).clientOrderId(id).instrument(INSTRUMENT).side(Side.BUY)
+            .limit(price).quantity(1).send() > 0)
         {
             ledger.sent(id);
         }
