@@ -113,9 +113,10 @@ final class VenueReader implements AutoCloseable
     }
 
     /**
-     * Wait for the streams, ask for the users and, if asked, wait for a refresh of the instruments and accounts.
+     * Wait for the streams, ask for the users and, with an admin key, for the instruments and accounts; without one,
+     * if they are needed, wait for a refresh of them.
      *
-     * @param refresh whether the instruments and accounts are needed (a wait of 6 status intervals).
+     * @param refresh whether the instruments and accounts are needed (without a key: a wait of 6 status intervals).
      * @return what the venue holds.
      * @throws IllegalStateException if the engine does not answer within the timeout, or is not a primary.
      */
