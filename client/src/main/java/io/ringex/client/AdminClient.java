@@ -101,6 +101,15 @@ public final class AdminClient implements AutoCloseable
     }
 
     /**
+     * @return whether it holds an admin key, so it can send an operator's command
+     * ({@link io.ringex.protocol.MessageCatalog#isOperatorCommand}).
+     */
+    public boolean signs()
+    {
+        return null != signer;
+    }
+
+    /**
      * @param timeoutNs how long {@link #send}, {@link #request} and {@link #awaitResponses} wait (30 s unless set).
      * @return this.
      */

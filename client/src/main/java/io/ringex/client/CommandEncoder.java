@@ -26,6 +26,7 @@ import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.QuoteCancelEncoder;
 import io.ringex.protocol.codecs.QuoteCancelScope;
+import io.ringex.protocol.codecs.ReferenceDataRequestEncoder;
 import io.ringex.protocol.codecs.ReplaceOrderEncoder;
 import io.ringex.protocol.codecs.ResetMarketMakerProtectionEncoder;
 import io.ringex.protocol.codecs.SelfTradePrevention;
@@ -95,6 +96,7 @@ public final class CommandEncoder
     private final UpsertUserEncoder upsertUser = new UpsertUserEncoder();
     private final SetUserCredentialEncoder setUserCredential = new SetUserCredentialEncoder();
     private final UserDirectoryRequestEncoder userDirectoryRequest = new UserDirectoryRequestEncoder();
+    private final ReferenceDataRequestEncoder referenceDataRequest = new ReferenceDataRequestEncoder();
     private final SetTradingScheduleEncoder setTradingSchedule = new SetTradingScheduleEncoder();
     private final MassQuoteEncoder massQuote = new MassQuoteEncoder();
     private final QuoteCancelEncoder quoteCancel = new QuoteCancelEncoder();
@@ -104,6 +106,8 @@ public final class CommandEncoder
     private static final byte[] NO_TEXT = new byte[0];
     private String operator = "ringex";
     private byte[] operatorBytes = operator.getBytes(StandardCharsets.US_ASCII);
+    private String changeReason = "";
+    private byte[] reasonBytes = NO_TEXT;
 
     /** @return the buffer the last command was written to, at offset 0. */
     public MutableDirectBuffer buffer()
@@ -461,7 +465,9 @@ public final class CommandEncoder
             .lotSize(lotSize)
             .referencePrice(referencePrice)
             .priceBandType(bandType)
-            .priceBand(band);
+            .priceBand(band)
+            .putOperatorName(operatorBytes, 0, operatorBytes.length)
+            .putReason(reasonBytes, 0, reasonBytes.length);
         return HEADER + addInstrument.encodedLength();
     }
 
@@ -476,7 +482,9 @@ public final class CommandEncoder
         addAccount.wrapAndApplyHeader(buffer, 0, header)
             .requestId(requestId)
             .accountId(accountId)
-            .selfTradePrevention(stp);
+            .selfTradePrevention(stp)
+            .putOperatorName(operatorBytes, 0, operatorBytes.length)
+            .putReason(reasonBytes, 0, reasonBytes.length);
         return HEADER + addAccount.encodedLength();
     }
 
@@ -519,6 +527,9 @@ public final class CommandEncoder
         {
             entries.next().instrumentId(instrumentIds[i]).positionLimit(positionLimits[i]);
         }
+        setLimits
+            .putOperatorName(operatorBytes, 0, operatorBytes.length)
+            .putReason(reasonBytes, 0, reasonBytes.length);
         return HEADER + setLimits.encodedLength();
     }
 
@@ -587,7 +598,9 @@ public final class CommandEncoder
             .requestId(requestId)
             .instrumentId(instrumentId)
             .status(status)
-            .phaseDurationNs(phaseDurationNs);
+            .phaseDurationNs(phaseDurationNs)
+            .putOperatorName(operatorBytes, 0, operatorBytes.length)
+            .putReason(reasonBytes, 0, reasonBytes.length);
         return HEADER + setTradingStatus.encodedLength();
     }
 
@@ -605,7 +618,9 @@ public final class CommandEncoder
             .requestId(requestId)
             .instrumentId(instrumentId)
             .bandBasisPoints(bandBasisPoints)
-            .auctionDurationNs(auctionDurationNs);
+            .auctionDurationNs(auctionDurationNs)
+            .putOperatorName(operatorBytes, 0, operatorBytes.length)
+            .putReason(reasonBytes, 0, reasonBytes.length);
         return HEADER + setDynamicBand.encodedLength();
     }
 
@@ -622,7 +637,9 @@ public final class CommandEncoder
             .requestId(requestId)
             .scope(scope)
             .accountId(accountId)
-            .active(active ? BooleanType.TRUE : BooleanType.FALSE);
+            .active(active ? BooleanType.TRUE : BooleanType.FALSE)
+            .putOperatorName(operatorBytes, 0, operatorBytes.length)
+            .putReason(reasonBytes, 0, reasonBytes.length);
         return HEADER + killSwitch.encodedLength();
     }
 
@@ -632,7 +649,10 @@ public final class CommandEncoder
      */
     public int takeSnapshot(final long requestId)
     {
-        takeSnapshot.wrapAndApplyHeader(buffer, 0, header).requestId(requestId);
+        takeSnapshot.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .putOperatorName(operatorBytes, 0, operatorBytes.length)
+            .putReason(reasonBytes, 0, reasonBytes.length);
         return HEADER + takeSnapshot.encodedLength();
     }
 
@@ -642,7 +662,10 @@ public final class CommandEncoder
      */
     public int endOfDay(final long requestId)
     {
-        endOfDay.wrapAndApplyHeader(buffer, 0, header).requestId(requestId);
+        endOfDay.wrapAndApplyHeader(buffer, 0, header)
+            .requestId(requestId)
+            .putOperatorName(operatorBytes, 0, operatorBytes.length)
+            .putReason(reasonBytes, 0, reasonBytes.length);
         return HEADER + endOfDay.encodedLength();
     }
 
@@ -729,6 +752,29 @@ public final class CommandEncoder
         this.operator = operator;
         this.operatorBytes = operator.getBytes(StandardCharsets.US_ASCII);
         return this;
+    }
+
+    /**
+     * Name the reason the changes that take none of their own carry from now on: AddInstrument, AddAccount,
+     * SetLimits, SetTradingStatus, SetDynamicBand, KillSwitch, TakeSnapshot and EndOfDay (schema version 4; the
+     * journal's audit trail), as {@link #operator(String)} names their operator.
+     *
+     * @param reason at most 64 printable characters; empty for none.
+     * @return this.
+     */
+    public CommandEncoder reason(final String reason)
+    {
+        this.changeReason = reason;
+        this.reasonBytes = reason.getBytes(StandardCharsets.US_ASCII);
+        return this;
+    }
+
+    /**
+     * @return the reason the changes without one of their own carry ({@link #reason(String)}).
+     */
+    public String reason()
+    {
+        return changeReason;
     }
 
     /**
@@ -982,6 +1028,20 @@ public final class CommandEncoder
     {
         userDirectoryRequest.wrapAndApplyHeader(buffer, 0, header).gatewayId(gatewayId).requestId(requestId);
         return HEADER + userDirectoryRequest.encodedLength();
+    }
+
+    /**
+     * Ask for the venue's reference data now (schema version 4): every instrument's definition, every account's
+     * definition and risk, market-maker protection and the trading schedule on the risk stream, then the
+     * AdminResponse to {@code requestId}. An operator's command: the engine takes it signed with an admin key only.
+     *
+     * @param requestId the request.
+     * @return length.
+     */
+    public int referenceDataRequest(final long requestId)
+    {
+        referenceDataRequest.wrapAndApplyHeader(buffer, 0, header).requestId(requestId);
+        return HEADER + referenceDataRequest.encodedLength();
     }
 
     /**

@@ -51,6 +51,7 @@ import io.ringex.protocol.codecs.OrderStatusReportDecoder;
 import io.ringex.protocol.codecs.OrderStatusRequestDecoder;
 import io.ringex.protocol.codecs.QuoteCancelDecoder;
 import io.ringex.protocol.codecs.QuoteCancelReportDecoder;
+import io.ringex.protocol.codecs.ReferenceDataRequestDecoder;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.ReplicatedCommandDecoder;
 import io.ringex.protocol.codecs.ReplicationAckDecoder;
@@ -157,6 +158,8 @@ public final class MessageCatalog
     private static final String[] NAMES = new String[MAX_TEMPLATE_ID + 1];
     private static final Part[] NONE = new Part[0];
     private static final int[] NO_GROUPS = new int[0];
+    /** An operator's change's operatorName and reason, added at the end of it in schema version 4. */
+    private static final Part[] AUDIT = new Part[]{ Part.VAR_DATA, Part.VAR_DATA };
 
     static
     {
@@ -182,18 +185,21 @@ public final class MessageCatalog
             new int[]{ OrderMassStatusRequestDecoder.AccountsDecoder.sbeBlockLength() });
 
         add(AddInstrumentDecoder.TEMPLATE_ID, "AddInstrument", Kind.ADMIN, AddInstrumentDecoder.BLOCK_LENGTH,
-            NONE, NO_GROUPS);
-        add(AddAccountDecoder.TEMPLATE_ID, "AddAccount", Kind.ADMIN, AddAccountDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+            AUDIT, NO_GROUPS);
+        add(AddAccountDecoder.TEMPLATE_ID, "AddAccount", Kind.ADMIN, AddAccountDecoder.BLOCK_LENGTH, AUDIT, NO_GROUPS);
         add(SetLimitsDecoder.TEMPLATE_ID, "SetLimits", Kind.ADMIN, SetLimitsDecoder.BLOCK_LENGTH,
-            new Part[]{ Part.GROUP }, new int[]{ SetLimitsDecoder.PositionLimitsDecoder.sbeBlockLength() });
+            new Part[]{ Part.GROUP, Part.VAR_DATA, Part.VAR_DATA },
+            new int[]{ SetLimitsDecoder.PositionLimitsDecoder.sbeBlockLength() });
         add(AdjustBalanceDecoder.TEMPLATE_ID, "AdjustBalance", Kind.ADMIN, AdjustBalanceDecoder.BLOCK_LENGTH,
             new Part[]{ Part.VAR_DATA, Part.VAR_DATA, Part.VAR_DATA }, NO_GROUPS);
         add(SetTradingStatusDecoder.TEMPLATE_ID, "SetTradingStatus", Kind.ADMIN,
-            SetTradingStatusDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
-        add(KillSwitchDecoder.TEMPLATE_ID, "KillSwitch", Kind.ADMIN, KillSwitchDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+            SetTradingStatusDecoder.BLOCK_LENGTH, AUDIT, NO_GROUPS);
+        add(KillSwitchDecoder.TEMPLATE_ID, "KillSwitch", Kind.ADMIN, KillSwitchDecoder.BLOCK_LENGTH, AUDIT, NO_GROUPS);
         add(TakeSnapshotDecoder.TEMPLATE_ID, "TakeSnapshot", Kind.ADMIN, TakeSnapshotDecoder.BLOCK_LENGTH,
-            NONE, NO_GROUPS);
-        add(EndOfDayDecoder.TEMPLATE_ID, "EndOfDay", Kind.ADMIN, EndOfDayDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
+            AUDIT, NO_GROUPS);
+        add(EndOfDayDecoder.TEMPLATE_ID, "EndOfDay", Kind.ADMIN, EndOfDayDecoder.BLOCK_LENGTH, AUDIT, NO_GROUPS);
+        add(ReferenceDataRequestDecoder.TEMPLATE_ID, "ReferenceDataRequest", Kind.ADMIN,
+            ReferenceDataRequestDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
         add(NewEpochDecoder.TEMPLATE_ID, "NewEpoch", Kind.ADMIN, NewEpochDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
         add(SessionStatusDecoder.TEMPLATE_ID, "SessionStatus", Kind.ADMIN, SessionStatusDecoder.BLOCK_LENGTH,
             NONE, NO_GROUPS);
@@ -226,7 +232,7 @@ public final class MessageCatalog
             new int[]{ TradingScheduleDefinitionDecoder.HolidaysDecoder.sbeBlockLength() });
         // Order types and trading phases (issue 23; the schema's ids 80-89)
         add(SetDynamicBandDecoder.TEMPLATE_ID, "SetDynamicBand", Kind.ADMIN, SetDynamicBandDecoder.BLOCK_LENGTH,
-            NONE, NO_GROUPS);
+            AUDIT, NO_GROUPS);
         add(AuctionIndicativeDecoder.TEMPLATE_ID, "AuctionIndicative", Kind.EVENT,
             AuctionIndicativeDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
 
@@ -344,7 +350,8 @@ public final class MessageCatalog
         add(CancelAllAfterReportDecoder.TEMPLATE_ID, "CancelAllAfterReport", Kind.EVENT,
             CancelAllAfterReportDecoder.BLOCK_LENGTH, NONE, NO_GROUPS);
 
-        // Root blocks that grew: their length at versions 1, 2, 3 (fields added later sit at the block's end).
+        // Root blocks that grew: their length at versions 1, 2, 3 (fields added later sit at the block's end; a later
+        // version not named keeps the last length named).
         grew(LogonDecoder.TEMPLATE_ID, 9, LogonDecoder.BLOCK_LENGTH, LogonDecoder.BLOCK_LENGTH);
         grew(LogonResponseDecoder.TEMPLATE_ID, 31, LogonResponseDecoder.BLOCK_LENGTH,
             LogonResponseDecoder.BLOCK_LENGTH);
@@ -379,6 +386,16 @@ public final class MessageCatalog
         grew(RetransmitResponseDecoder.TEMPLATE_ID, 21, 21, RetransmitResponseDecoder.BLOCK_LENGTH);
         partsSince(SnapshotRequestDecoder.TEMPLATE_ID, 3);
         partsSince(RetransmitRequestDecoder.TEMPLATE_ID, 3);
+        // Version 4: every operator's change names its operator and reason (the journal's audit trail); before, only
+        // the changes added from version 2 did. No root block grew.
+        partsSince(AddInstrumentDecoder.TEMPLATE_ID, 4, 4);
+        partsSince(AddAccountDecoder.TEMPLATE_ID, 4, 4);
+        partsSince(SetLimitsDecoder.TEMPLATE_ID, 1, 4, 4);
+        partsSince(SetTradingStatusDecoder.TEMPLATE_ID, 4, 4);
+        partsSince(KillSwitchDecoder.TEMPLATE_ID, 4, 4);
+        partsSince(TakeSnapshotDecoder.TEMPLATE_ID, 4, 4);
+        partsSince(EndOfDayDecoder.TEMPLATE_ID, 4, 4);
+        partsSince(SetDynamicBandDecoder.TEMPLATE_ID, 4, 4);
     }
 
     private MessageCatalog()
@@ -406,12 +423,16 @@ public final class MessageCatalog
 
     private static void grew(final int templateId, final int... blockLengthByVersion)
     {
-        if (blockLengthByVersion.length != MessageValidator.SCHEMA_VERSION ||
+        if (blockLengthByVersion.length > MessageValidator.SCHEMA_VERSION ||
             blockLengthByVersion[blockLengthByVersion.length - 1] != BLOCK_LENGTHS[templateId])
         {
-            throw new IllegalStateException("block lengths of " + NAMES[templateId] + " must name every version");
+            throw new IllegalStateException("block lengths of " + NAMES[templateId] + " must end at the current one");
         }
-        BLOCK_LENGTHS_BY_VERSION[templateId] = blockLengthByVersion;
+        // Versions after the last named kept its length.
+        final int[] lengths = java.util.Arrays.copyOf(blockLengthByVersion, MessageValidator.SCHEMA_VERSION);
+        java.util.Arrays.fill(lengths, blockLengthByVersion.length, lengths.length,
+            blockLengthByVersion[blockLengthByVersion.length - 1]);
+        BLOCK_LENGTHS_BY_VERSION[templateId] = lengths;
     }
 
     private static void partsSince(final int templateId, final int... sinceVersions)

@@ -49,12 +49,40 @@ class MessageValidatorTest
             .requestId(1).accountId(2).maxOrderQuantity(3).maxOrderNotional(4).creditLimit(5)
             .defaultPositionLimit(6).maxOpenOrders(7).allowShort(io.ringex.protocol.codecs.BooleanType.FALSE);
         encoder.positionLimitsCount(0);
+        encoder.operatorName("op").reason("");
         final int length = MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
         assertEquals(RejectReason.NONE, validator.validate(buffer, 0, length));
 
         final int countOffset = MessageHeaderEncoder.ENCODED_LENGTH + SetLimitsEncoder.BLOCK_LENGTH + 2;
         buffer.putShort(countOffset, (short)claimedEntries);
         assertEquals(RejectReason.MALFORMED, validator.validate(buffer, 0, length));
+    }
+
+    @Test
+    void aChangeWrittenBeforeVersion4IsWholeWithoutItsOperatorAndReasonAndOneOfVersion4NeedsThem()
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
+        final MessageHeaderEncoder header = new MessageHeaderEncoder();
+        final SetLimitsEncoder encoder = new SetLimitsEncoder()
+            .wrapAndApplyHeader(buffer, 0, header)
+            .requestId(1).accountId(2).maxOrderQuantity(3).maxOrderNotional(4).creditLimit(5)
+            .defaultPositionLimit(6).maxOpenOrders(7).allowShort(io.ringex.protocol.codecs.BooleanType.FALSE);
+        encoder.positionLimitsCount(1).next().instrumentId(9).positionLimit(10);
+        final int withoutAudit = MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+
+        // What version 3 wrote: the group, nothing after it.
+        header.version(3);
+        assertEquals(RejectReason.NONE, validator.validate(buffer, 0, withoutAudit));
+        // The same bytes claiming version 4 lack the operator and reason.
+        header.version(4);
+        assertEquals(RejectReason.MALFORMED, validator.validate(buffer, 0, withoutAudit));
+
+        encoder.operatorName("alice").reason("new desk");
+        final int withAudit = MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+        assertEquals(RejectReason.NONE, validator.validate(buffer, 0, withAudit));
+        // Version 3 did not have them: trailing bytes.
+        header.version(3);
+        assertEquals(RejectReason.MALFORMED, validator.validate(buffer, 0, withAudit));
     }
 
     @Test

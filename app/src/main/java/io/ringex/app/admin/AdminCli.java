@@ -283,7 +283,7 @@ public final class AdminCli
         }
         try (AdminConnection link = AdminConnection.open(AdminConnection.settings(options), operator))
         {
-            out.println("reading the venue (its users, then a refresh of its instruments and accounts)...");
+            out.println("reading the venue (its users, instruments and accounts)...");
             final VenueState venue = link.reader().read(true);
             final ReferenceDataPlan plan = ReferenceDataPlan.compute(file, venue, reason);
             printPlan(file, plan);

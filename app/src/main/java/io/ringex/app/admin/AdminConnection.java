@@ -91,7 +91,7 @@ final class AdminConnection implements AutoCloseable
             options.intValue("--egress-stream", Venue.EGRESS_STREAM, 1),
             options.intValue("--risk-stream", Venue.RISK_STREAM, 1),
             TimeUnit.MILLISECONDS.toNanos(options.longValue("--timeout-ms", 30_000, 1)),
-            keyFile, keyFileGiven, options.string("--key", ""), aeronDirFrom);
+            keyFile, keyFileGiven, options.string("--key", ""), aeronDirFrom, options.string("--reason", ""));
     }
 
     /**
@@ -147,6 +147,7 @@ final class AdminConnection implements AutoCloseable
      * @param keyName       the key's name in it; empty: its first.
      * @param aeronDirFrom  how {@code aeronDir} was chosen, for people: named by {@code --aeron-dir}, or the
      *                      all-in-one's for a data directory.
+     * @param reason        the command's {@code --reason} (empty if none): every change it sends carries it.
      */
     record Settings(
         String aeronDir,
@@ -159,7 +160,8 @@ final class AdminConnection implements AutoCloseable
         Path keyFile,
         boolean keyFileGiven,
         String keyName,
-        String aeronDirFrom)
+        String aeronDirFrom,
+        String reason)
     {
     }
 
@@ -205,6 +207,8 @@ final class AdminConnection implements AutoCloseable
             {
                 admin.commands().operator(operator);
             }
+            // The changes that take no reason of their own (AddInstrument, SetLimits, SetTradingStatus, ...) carry it.
+            admin.commands().reason(settings.reason());
             final VenueReader reader = new VenueReader(aeron, admin, settings.outbound(), settings.egressStream(),
                 settings.riskStream(), settings.timeoutNs());
             return new AdminConnection(driver, aeron, admin, reader);

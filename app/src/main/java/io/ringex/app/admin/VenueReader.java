@@ -19,6 +19,7 @@ import io.ringex.client.risk.AccountRisk;
 import io.ringex.client.risk.AccountRiskBook;
 import io.ringex.protocol.codecs.AccountDefinitionDecoder;
 import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
+import io.ringex.protocol.codecs.AdminResponseDecoder;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.EngineStatusDecoder;
 import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
@@ -26,6 +27,7 @@ import io.ringex.protocol.codecs.MarketMakerProtectionEventDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MmpEventType;
 import io.ringex.protocol.codecs.NodeRole;
+import io.ringex.protocol.codecs.ReferenceDataRequestDecoder;
 import io.ringex.protocol.codecs.TradingScheduleDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDefinitionDecoder;
 import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
@@ -42,7 +44,10 @@ import org.agrona.concurrent.SleepingMillisIdleStrategy;
  * TradingScheduleDefinition after a change and, from the engine's late-joiner refresh (every 5 status intervals), all
  * of them; the accounts are kept by the stream's
  * contract ({@link AccountRiskBook}).
- * The engine has no request for them, so {@link #read} waits for a refresh: until 7 EngineStatus messages (one a
+ * With an admin key the tool asks for them (ReferenceDataRequest, an operator's command, so signed): the engine
+ * answers with all of them at once, then the AdminResponse to the request, and {@link #read} returns when that comes,
+ * well within a second on a running venue. Without a key (reading needs none), or if the engine does not take the
+ * request (a key it does not hold: refused unanswered), it waits for a refresh: until 7 EngineStatus messages (one a
  * status interval, 1 s by default) have come, 6 intervals, which holds a whole refresh started after it joined;</li>
  * <li>the users by asking: a UserDirectoryRequest from a gateway id this tool claims for itself (65000 to 65499), whose
  * answers (one UserDefinition each, then UserDirectoryEnd) come on the egress stream addressed to that id.</li>
@@ -70,6 +75,7 @@ final class VenueReader implements AutoCloseable
     private final InstrumentDefinitionDecoder definition = new InstrumentDefinitionDecoder();
     private final AccountRiskBook accounts = new AccountRiskBook();
     private final EngineStatusDecoder status = new EngineStatusDecoder();
+    private final AdminResponseDecoder response = new AdminResponseDecoder();
     private final MarketMakerProtectionEventDecoder protectionEvent = new MarketMakerProtectionEventDecoder();
     private final TradingScheduleDefinitionDecoder schedule = new TradingScheduleDefinitionDecoder();
     private final UserDefinitionDecoder userDefinition = new UserDefinitionDecoder();
@@ -81,6 +87,8 @@ final class VenueReader implements AutoCloseable
     private int nodeId;
     private long directoryRequestId;
     private boolean directoryDone;
+    private long referenceRequestId;
+    private boolean referenceDone;
 
     /**
      * @param aeron          a connected client.
@@ -105,9 +113,10 @@ final class VenueReader implements AutoCloseable
     }
 
     /**
-     * Wait for the streams, ask for the users and, if asked, wait for a refresh of the instruments and accounts.
+     * Wait for the streams, ask for the users and, with an admin key, for the instruments and accounts; without one,
+     * if they are needed, wait for a refresh of them.
      *
-     * @param refresh whether the instruments and accounts are needed (a wait of 6 status intervals).
+     * @param refresh whether the instruments and accounts are needed (without a key: a wait of 6 status intervals).
      * @return what the venue holds.
      * @throws IllegalStateException if the engine does not answer within the timeout, or is not a primary.
      */
@@ -121,10 +130,19 @@ final class VenueReader implements AutoCloseable
         }
         directoryRequestId = System.nanoTime();
         admin.send(admin.commands().userDirectoryRequest(gatewayId, directoryRequestId));
-        while (!directoryDone || (refresh && statuses < STATUSES_PER_REFRESH) || null == role)
+        if (admin.signs())
         {
-            awaitOrFail(deadline, directoryDone ? "no refresh of the instruments and accounts within the timeout " +
-                "(EngineStatus messages seen: " + statuses + " of " + STATUSES_PER_REFRESH + ")" :
+            // Answered by the primary only (a standby or follower takes no commands): it also says who is primary.
+            referenceRequestId = directoryRequestId + 1;
+            admin.send(admin.commands().referenceDataRequest(referenceRequestId));
+        }
+        while (!directoryDone || (refresh && !referenceDone && statuses < STATUSES_PER_REFRESH) ||
+            (null == role && !referenceDone))
+        {
+            awaitOrFail(deadline, directoryDone ? "no answer to the reference-data request and no refresh of the " +
+                "instruments and accounts within the timeout (EngineStatus messages seen: " + statuses + " of " +
+                STATUSES_PER_REFRESH + (admin.signs() ? "; a key the engine does not hold is refused unanswered" :
+                "; without an admin key the tool waits for the refresh") + ")" :
                 "no answer to the user directory request within the timeout");
             if (null != role && role != NodeRole.PRIMARY)
             {
@@ -193,6 +211,15 @@ final class VenueReader implements AutoCloseable
                 state.schedule = new VenueState.Schedule(schedule.tradingDays(), schedule.preOpenMinute(),
                     schedule.openMinute(), schedule.closeMinute(), schedule.endOfDayMinute(), List.copyOf(holidays),
                     schedule.timeZone());
+            }
+            case AdminResponseDecoder.TEMPLATE_ID ->
+            {
+                response.wrapAndApplyHeader(buffer, offset, header);
+                if (response.templateId() == ReferenceDataRequestDecoder.TEMPLATE_ID &&
+                    response.requestId() == referenceRequestId && referenceRequestId != 0)
+                {
+                    referenceDone = true;
+                }
             }
             case EngineStatusDecoder.TEMPLATE_ID ->
             {

@@ -532,7 +532,7 @@ class AdminCliIT
     private AdminConnection.Settings settings()
     {
         return new AdminConnection.Settings(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, 1004,
-            TimeUnit.SECONDS.toNanos(20), keyFile, true, "", "the test's");
+            TimeUnit.SECONDS.toNanos(20), keyFile, true, "", "the test's", "");
     }
 
     private Result admin(final String... args)

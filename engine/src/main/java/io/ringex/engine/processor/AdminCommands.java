@@ -31,11 +31,12 @@ import io.ringex.protocol.codecs.UnlockLogonsDecoder;
  * replaces all limits (overrides included); negative values are INVALID_ARGUMENT. SetTradingStatus and
  * SetDynamicBand are {@link TradingPhases}'. A kill switch turned on
  * cancels the orders in its scope (KILL_SWITCH). EndOfDay expires DAY orders (END_OF_DAY). NewEpoch must not go
- * backwards (STALE_EPOCH). TakeSnapshot is only acknowledged: the node writes the snapshot. UnlockLogons changes no
- * state: it names a user name and/or an address (printable ASCII, at most {@value #MAX_UNLOCK_USERNAME} and
- * {@value #MAX_UNLOCK_ADDRESS} bytes), an operator (1 to {@value #MAX_OPERATOR}) and a reason (at most
- * {@value #MAX_UNLOCK_REASON}, spaces allowed), else INVALID_ARGUMENT; accepted, it is followed by LogonsUnlocked for
- * the gateways.
+ * backwards (STALE_EPOCH). TakeSnapshot is only acknowledged: the node writes the snapshot. From schema version 4
+ * each of these changes names its operator and may give a reason ({@link AuditFields}), else INVALID_ARGUMENT.
+ * UnlockLogons changes no state: it names a user name and/or an address (printable ASCII, at most
+ * {@value #MAX_UNLOCK_USERNAME} and {@value #MAX_UNLOCK_ADDRESS} bytes), an operator (1 to {@value #MAX_OPERATOR})
+ * and a reason (at most {@value #MAX_UNLOCK_REASON}, spaces allowed), else INVALID_ARGUMENT; accepted, it is followed
+ * by LogonsUnlocked for the gateways.
  * <p>
  * Threading: single business-logic thread.
  */
@@ -56,6 +57,7 @@ public final class AdminCommands
     private final MassCancels massCancels;
     private final byte[] symbol = new byte[Instrument.SYMBOL_LENGTH];
     private final byte[] text = new byte[Text.MAX_REASON];
+    private final AuditFields audit = new AuditFields();
     private int[] overrideInstruments = new int[16];
     private long[] overrideLimits = new long[16];
 
@@ -90,7 +92,13 @@ public final class AdminCommands
         final byte bandType = (byte)decoder.priceBandTypeRaw();
         final long band = decoder.priceBand();
         RejectReason reason = RejectReason.NONE;
-        if (state.book(instrumentId) != null)
+        if (decoder.actingVersion() >= AuditFields.SINCE_VERSION && !audit.valid(decoder.operatorNameLength(),
+            decoder.getOperatorName(audit.operator, 0, Text.MAX_OPERATOR), decoder.reasonLength(),
+            decoder.getReason(audit.reason, 0, Text.MAX_REASON)))
+        {
+            reason = RejectReason.INVALID_ARGUMENT;
+        }
+        else if (state.book(instrumentId) != null)
         {
             reason = RejectReason.DUPLICATE_ID;
         }
@@ -119,7 +127,13 @@ public final class AdminCommands
         final long accountId = decoder.accountId();
         final short stp = decoder.selfTradePreventionRaw();
         RejectReason reason = RejectReason.NONE;
-        if (state.account(accountId) != null)
+        if (decoder.actingVersion() >= AuditFields.SINCE_VERSION && !audit.valid(decoder.operatorNameLength(),
+            decoder.getOperatorName(audit.operator, 0, Text.MAX_OPERATOR), decoder.reasonLength(),
+            decoder.getReason(audit.reason, 0, Text.MAX_REASON)))
+        {
+            reason = RejectReason.INVALID_ARGUMENT;
+        }
+        else if (state.account(accountId) != null)
         {
             reason = RejectReason.DUPLICATE_ID;
         }
@@ -190,6 +204,13 @@ public final class AdminCommands
                     overrides++;
                 }
             }
+        }
+        // After the group: the audit fields follow it.
+        if (decoder.actingVersion() >= AuditFields.SINCE_VERSION && !audit.valid(decoder.operatorNameLength(),
+            decoder.getOperatorName(audit.operator, 0, Text.MAX_OPERATOR), decoder.reasonLength(),
+            decoder.getReason(audit.reason, 0, Text.MAX_REASON)) && reason == RejectReason.NONE)
+        {
+            reason = RejectReason.INVALID_ARGUMENT;
         }
         if (reason == RejectReason.NONE)
         {
@@ -291,7 +312,9 @@ public final class AdminCommands
         final short activeRaw = decoder.activeRaw();
         final boolean active = activeRaw == 1;
         RejectReason reason = RejectReason.NONE;
-        if (activeRaw > 1)
+        if (activeRaw > 1 || (decoder.actingVersion() >= AuditFields.SINCE_VERSION && !audit.valid(
+            decoder.operatorNameLength(), decoder.getOperatorName(audit.operator, 0, Text.MAX_OPERATOR),
+            decoder.reasonLength(), decoder.getReason(audit.reason, 0, Text.MAX_REASON))))
         {
             reason = RejectReason.INVALID_ARGUMENT;
         }
@@ -333,6 +356,13 @@ public final class AdminCommands
      */
     public void onEndOfDay(final EndOfDayDecoder decoder)
     {
+        if (decoder.actingVersion() >= AuditFields.SINCE_VERSION && !audit.valid(decoder.operatorNameLength(),
+            decoder.getOperatorName(audit.operator, 0, Text.MAX_OPERATOR), decoder.reasonLength(),
+            decoder.getReason(audit.reason, 0, Text.MAX_REASON)))
+        {
+            events.adminResponse(decoder.requestId(), EndOfDayDecoder.TEMPLATE_ID, RejectReason.INVALID_ARGUMENT);
+            return;
+        }
         massCancels.cancelVenue(MassCancels.ANY_INSTRUMENT, MassCancels.ANY_SESSION, true, ExecType.EXPIRED,
             CancelReason.END_OF_DAY, null);
         events.adminResponse(decoder.requestId(), EndOfDayDecoder.TEMPLATE_ID, RejectReason.NONE);
@@ -343,7 +373,11 @@ public final class AdminCommands
      */
     public void onTakeSnapshot(final TakeSnapshotDecoder decoder)
     {
-        events.adminResponse(decoder.requestId(), TakeSnapshotDecoder.TEMPLATE_ID, RejectReason.NONE);
+        final boolean valid = decoder.actingVersion() < AuditFields.SINCE_VERSION || audit.valid(
+            decoder.operatorNameLength(), decoder.getOperatorName(audit.operator, 0, Text.MAX_OPERATOR),
+            decoder.reasonLength(), decoder.getReason(audit.reason, 0, Text.MAX_REASON));
+        events.adminResponse(decoder.requestId(), TakeSnapshotDecoder.TEMPLATE_ID,
+            valid ? RejectReason.NONE : RejectReason.INVALID_ARGUMENT);
     }
 
     /**

@@ -21,6 +21,7 @@ import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.OrderMassStatusRequestDecoder;
 import io.ringex.protocol.codecs.OrderStatusRequestDecoder;
 import io.ringex.protocol.codecs.QuoteCancelDecoder;
+import io.ringex.protocol.codecs.ReferenceDataRequestDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 import io.ringex.protocol.codecs.ResetMarketMakerProtectionDecoder;
@@ -83,6 +84,7 @@ public final class BusinessLogicProcessor
     private final SetTradingScheduleDecoder setTradingSchedule = new SetTradingScheduleDecoder();
     private final SetUserCredentialDecoder setUserCredential = new SetUserCredentialDecoder();
     private final UserDirectoryRequestDecoder userDirectoryRequest = new UserDirectoryRequestDecoder();
+    private final ReferenceDataRequestDecoder referenceDataRequest = new ReferenceDataRequestDecoder();
     private final GatewayBarrierDecoder gatewayBarrier = new GatewayBarrierDecoder();
     private final OrderStatusRequestDecoder orderStatusRequest = new OrderStatusRequestDecoder();
     private final OrderMassStatusRequestDecoder orderMassStatusRequest = new OrderMassStatusRequestDecoder();
@@ -369,6 +371,10 @@ public final class BusinessLogicProcessor
                 users.onUserDirectoryRequest(userDirectoryRequest.wrap(buffer, offset, blockLength, version));
                 break;
 
+            case ReferenceDataRequestDecoder.TEMPLATE_ID:
+                onReferenceDataRequest(referenceDataRequest.wrap(buffer, offset, blockLength, version).requestId());
+                break;
+
             case SetTradingScheduleDecoder.TEMPLATE_ID:
                 schedule.onSetTradingSchedule(setTradingSchedule.wrap(buffer, offset, blockLength, version),
                     commandTimeNs);
@@ -384,6 +390,29 @@ public final class BusinessLogicProcessor
                 events.businessReject(sourceId, templateId, NO_ID, RejectReason.UNKNOWN_MESSAGE, false);
                 break;
         }
+    }
+
+    /**
+     * An operator's tool asks for the venue's reference data: what the late-joiner refresh publishes of it (every
+     * instrument's definition, every account's definition, risk and market-maker protection, the trading schedule),
+     * now, then the AdminResponse, so the answer's last message tells the tool it has everything. Changes no state;
+     * the account updates this batch has pending go out first, as at a batch's end, so the refresh follows them.
+     */
+    private void onReferenceDataRequest(final long requestId)
+    {
+        riskUpdates.flush();
+        for (int i = 0, n = state.bookCount(); i < n; i++)
+        {
+            events.instrumentDefinition(state.bookAt(i).instrument());
+        }
+        for (int i = 0, n = state.accountCount(); i < n; i++)
+        {
+            final long accountId = state.accountAt(i).accountId();
+            publishAccountRisk(accountId);
+            protection.publish(accountId);
+        }
+        events.tradingSchedule(schedule);
+        events.adminResponse(requestId, ReferenceDataRequestDecoder.TEMPLATE_ID, RejectReason.NONE);
     }
 
     /**

@@ -42,6 +42,7 @@ public final class TradingPhases
     private final OrderLifecycle lifecycle;
     private final MassCancels massCancels;
     private final Uncrossing uncrossing = new Uncrossing();
+    private final AuditFields audit = new AuditFields();
     private TradingSchedule schedule;
 
     /**
@@ -73,7 +74,13 @@ public final class TradingPhases
         final short status = decoder.statusRaw();
         final long durationNs = decoder.actingVersion() >= 2 ? decoder.phaseDurationNs() : 0;
         RejectReason reason = RejectReason.NONE;
-        if (book == null)
+        if (decoder.actingVersion() >= AuditFields.SINCE_VERSION && !audit.valid(decoder.operatorNameLength(),
+            decoder.getOperatorName(audit.operator, 0, Text.MAX_OPERATOR), decoder.reasonLength(),
+            decoder.getReason(audit.reason, 0, Text.MAX_REASON)))
+        {
+            reason = RejectReason.INVALID_ARGUMENT;
+        }
+        else if (book == null)
         {
             reason = RejectReason.UNKNOWN_INSTRUMENT;
         }
@@ -132,7 +139,13 @@ public final class TradingPhases
         final int band = decoder.bandBasisPoints();
         final long durationNs = decoder.auctionDurationNs();
         RejectReason reason = RejectReason.NONE;
-        if (book == null)
+        if (decoder.actingVersion() >= AuditFields.SINCE_VERSION && !audit.valid(decoder.operatorNameLength(),
+            decoder.getOperatorName(audit.operator, 0, Text.MAX_OPERATOR), decoder.reasonLength(),
+            decoder.getReason(audit.reason, 0, Text.MAX_REASON)))
+        {
+            reason = RejectReason.INVALID_ARGUMENT;
+        }
+        else if (book == null)
         {
             reason = RejectReason.UNKNOWN_INSTRUMENT;
         }

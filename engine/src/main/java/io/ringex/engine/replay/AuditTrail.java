@@ -1,6 +1,7 @@
 package io.ringex.engine.replay;
 
 import io.ringex.engine.processor.EngineState;
+import io.ringex.protocol.MessageCatalog;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.LongHashSet;
 
@@ -34,6 +35,7 @@ public final class AuditTrail
         long orderId;
         String clientOrderId;
         long accountId;
+        boolean admin;
         long fromNs = Long.MIN_VALUE;
         long toNs = Long.MAX_VALUE;
         int limit = 10_000;
@@ -74,6 +76,18 @@ public final class AuditTrail
         }
 
         /**
+         * @return a query for every operator's command (an admin command sent under an admin key): who sent it (the
+         * key's number as its session; the operator and reason the command names, from schema version 4 for every
+         * change) and the engine's answer.
+         */
+        public static Query admin()
+        {
+            final Query query = new Query();
+            query.admin = true;
+            return query;
+        }
+
+        /**
          * @param fromNs first command time to show, ns since the epoch.
          * @param toNs   last command time to show.
          * @return this.
@@ -104,8 +118,9 @@ public final class AuditTrail
         /** @return the subject, for titles. */
         public String describe()
         {
-            final String subject = orderId != 0 ? "order " + orderId : clientOrderId != null ?
-                "client order id " + clientOrderId + " of account " + accountId : "account " + accountId;
+            final String subject = admin ? "the operators' commands" : orderId != 0 ? "order " + orderId :
+                clientOrderId != null ? "client order id " + clientOrderId + " of account " + accountId :
+                "account " + accountId;
             return subject + (fromNs != Long.MIN_VALUE ? " from " + Instant.ofEpochSecond(0, fromNs) : "") +
                 (toNs != Long.MAX_VALUE ? " to " + Instant.ofEpochSecond(0, toNs) : "");
         }
@@ -226,15 +241,16 @@ public final class AuditTrail
         final EventLog log)
     {
         done = false;
-        command.wrap(buffer, offset);
-        final boolean commandNames = names(command, query, true);
+        final int templateId = command.wrap(buffer, offset);
+        final boolean commandNames = query.admin ? MessageCatalog.isOperatorCommand(templateId) :
+            names(command, query, true);
         List<String> names = null;
         List<String> texts = null;
         for (int i = 0, n = log.count(); i < n; i++)
         {
             event.wrap(log.events(), log.offset(i));
             final boolean answer = commandNames && isAnswer(event);
-            if (answer || names(event, query, false))
+            if (answer || (!query.admin && names(event, query, false)))
             {
                 if (names == null)
                 {

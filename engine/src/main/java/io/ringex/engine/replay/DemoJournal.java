@@ -180,7 +180,7 @@ public final class DemoJournal
             clock[0] = nowNs;
             if (next == nextDayNs)
             {
-                admin(encoder.endOfDay(requestId++));
+                admin(encoder.reason("the demo's end of day").endOfDay(requestId++));
                 nextDayNs += DAY_NS;
             }
             else if (next == nextQuoteNs)
@@ -201,6 +201,8 @@ public final class DemoJournal
 
     private void staticData()
     {
+        // Since schema version 4 these changes name their operator (the encoder's, "ringex") and reason.
+        encoder.reason("the demo venue's reference data");
         for (int i = 0; i < INSTRUMENT_IDS.length; i++)
         {
             admin(encoder.addInstrument(requestId++, INSTRUMENT_IDS[i], SYMBOLS[i], SCALES[i], TICKS[i], LOTS[i],

@@ -22,8 +22,8 @@ import java.util.Set;
  * <ul>
  *     <li>{@code state DIR --at SEQ|TIME}: the state as of a command (books with every order, accounts,
  *     positions).</li>
- *     <li>{@code audit DIR --order ID | --client-order C --account A | --account A [--from T] [--to T]}: a
- *     lifecycle.</li>
+ *     <li>{@code audit DIR --order ID | --client-order C --account A | --account A | --admin [--from T] [--to T]}:
+ *     a lifecycle, or the operators' commands.</li>
  *     <li>{@code trades} and {@code statements DIR --day D | --from --to}: post-trade files.</li>
  *     <li>{@code events DIR --from S --to S}: each command with every event it produced.</li>
  *     <li>{@code digest DIR} and {@code compare DIR --with CLASSPATH}: shadow replay against another build.</li>
@@ -39,7 +39,8 @@ public final class ReplayCli
     private static final String USAGE = String.join("\n",
         "usage: journal <command> <journal-dir> [options]",
         "  state      DIR --at SEQUENCE|TIME [--snapshots DIR] [--format text|json|csv] [--instrument I] [--account A]",
-        "  audit      DIR --order ID | --client-order ID --account A | --account A  [--from TIME] [--to TIME]",
+        "  audit      DIR --order ID | --client-order ID --account A | --account A | --admin  [--from TIME]",
+        "             [--to TIME]",
         "             [--snapshots DIR] [--format text|json] [--limit N]",
         "  trades     DIR --day YYYY-MM-DD | --from SEQ|TIME --to SEQ|TIME [--snapshots DIR] [--out FILE]",
         "  statements DIR --day YYYY-MM-DD | --from SEQ|TIME --to SEQ|TIME [--account A] [--snapshots DIR]",
@@ -115,7 +116,8 @@ public final class ReplayCli
         try
         {
             options = CommandLineOptions.parse(command, Arrays.asList(args).subList(1, args.length),
-                OPTIONS.get(command), Set.of("--allow-gaps"));
+                OPTIONS.get(command), "audit".equals(command) ? Set.of("--allow-gaps", "--admin") :
+                Set.of("--allow-gaps"));
             options.requirePositionals(1, "one journal directory");
         }
         catch (final CommandLineOptions.UsageException ex)
@@ -212,7 +214,16 @@ public final class ReplayCli
     {
         final String format = format(options, "text", "json");
         final AuditTrail.Query query;
-        if (options.has("--order"))
+        if (options.has("--admin"))
+        {
+            if (options.has("--order") || options.has("--client-order") || options.has("--account"))
+            {
+                throw new CommandLineOptions.UsageException("audit: --admin stands alone (not with --order, " +
+                    "--client-order or --account)");
+            }
+            query = AuditTrail.Query.admin();
+        }
+        else if (options.has("--order"))
         {
             if (options.has("--client-order") || options.has("--account"))
             {
@@ -237,7 +248,7 @@ public final class ReplayCli
         else
         {
             throw new CommandLineOptions.UsageException("audit: say whose trail: --order, --client-order with " +
-                "--account, or --account");
+                "--account, --account, or --admin");
         }
         query.window(options.has("--from") ? time(options.string("--from", null), "--from") : Long.MIN_VALUE,
             options.has("--to") ? time(options.string("--to", null), "--to") : Long.MAX_VALUE);

@@ -180,6 +180,20 @@ class AdminAuthenticationIT
         final List<Record> after = journal();
         assertEquals(0, after.get(after.size() - 1).sourceId);
         assertEquals(afterHash, node.stateHash(), "a directory request changes nothing");
+
+        // A reference-data request is an operator's: unsigned, refused unjournaled and unanswered; signed, journaled
+        // under the key and answered, changing nothing.
+        final long directoryJournaled = node.journaledSequence();
+        sendRaw(commands.buffer(), commands.referenceDataRequest(510));
+        awaitRefused(refused + 2);
+        assertEquals(directoryJournaled, node.journaledSequence());
+        sendRaw(signed, signer.sign(commands.buffer(), 0, commands.referenceDataRequest(511), signed, 0));
+        Await.until("the signed reference-data request answered",
+            () -> client.adminResponses.size() == answers + 2, client::poll);
+        assertEquals("ACCEPTED:NONE", client.adminResponses.get(answers + 1));
+        final List<Record> read = journal();
+        assertEquals(SessionIds.sessionId(SessionIds.ADMIN_GATEWAY_ID, key.id()), read.get(read.size() - 1).sourceId);
+        assertEquals(afterHash, node.stateHash(), "a reference-data request changes nothing");
     }
 
     @Test

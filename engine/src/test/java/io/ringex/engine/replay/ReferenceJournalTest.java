@@ -20,21 +20,28 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The engine's events on a committed reference journal (the demo venue's first 3,000 commands, from
- * {@link DemoJournal}) are what they were when the reference was made: the digest of every command's events and the
- * final state hash, kept beside the journal. A change to matching, risk or the events' encoding fails this test until
- * the reference is regenerated on purpose:
+ * The engine's events on the committed reference journals (the demo venue's first 3,000 commands, from
+ * {@link DemoJournal}) are what they were when each reference was made: the digest of every command's events and the
+ * final state hash, kept beside the journal. There is one journal per schema version that changed what a command
+ * carries: {@code reference-journal} was written at schema version 2, {@code reference-journal-v4} at version 4 (every
+ * operator's change names its operator and reason); both are the same commands and replay to the same state hash.
+ * A change to matching, risk or the events' encoding fails this test until the references are regenerated on purpose:
  * <pre>
  * mvn -B -o test -pl protocol,common,client,journal,engine -Dtest=ReferenceJournalTest \
  *     -Dsurefire.failIfNoSpecifiedTests=false -Dringex.reference.regenerate=true
  * </pre>
- * and the new journal and expected.properties committed with the change that explains them (compare the two builds
- * first: {@code ./ringex journal compare}). The journal's files are named by the simulated day (5 January 2026), not
- * today, and are read from a copy, so the test does not depend on the date it runs.
+ * which writes the current version's journal afresh and, for the older journals, kept as their version wrote them,
+ * only their events digest (their state hash must not move: an old journal replays to the state it always did); then
+ * commit them with the change that explains them (compare the two builds first: {@code ./ringex journal compare}).
+ * The journal's files are named by the simulated day (5 January 2026), not today, and are read from a copy, so the
+ * test does not depend on the date it runs.
  */
 class ReferenceJournalTest
 {
+    /** Written at schema version 2, kept as it was written. */
     static final Path REFERENCE = Path.of("src/test/resources/reference-journal");
+    /** Written at schema version 4 (the current one) by {@link DemoJournal}. */
+    static final Path REFERENCE_V4 = Path.of("src/test/resources/reference-journal-v4");
     static final int COMMANDS = 3000;
     static final long SEED = 42;
 
@@ -42,19 +49,89 @@ class ReferenceJournalTest
     Path temp;
 
     @Test
-    void eventsAndStateOfTheReferenceJournalAreUnchanged() throws Exception
+    void eventsAndStateOfTheVersion2ReferenceJournalAreUnchanged() throws Exception
     {
         if (Boolean.getBoolean("ringex.reference.regenerate"))
         {
-            regenerate();
+            regenerateDigest(REFERENCE);
         }
+        check(REFERENCE);
+    }
+
+    @Test
+    void eventsAndStateOfTheVersion4ReferenceJournalAreUnchanged() throws Exception
+    {
+        if (Boolean.getBoolean("ringex.reference.regenerate"))
+        {
+            regenerate(REFERENCE_V4);
+        }
+        check(REFERENCE_V4);
+    }
+
+    @Test
+    void theSameCommandsWrittenAtVersion2AndAtVersion4ReachTheSameState() throws Exception
+    {
+        assertEquals(expected(REFERENCE).getProperty("commands"), expected(REFERENCE_V4).getProperty("commands"));
+        assertEquals(expected(REFERENCE).getProperty("state.hash"), expected(REFERENCE_V4).getProperty("state.hash"),
+            "the version-2 and version-4 reference journals hold the same commands; only the audit fields differ");
+    }
+
+    @Test
+    void theVersion4JournalNamesTheOperatorAndReasonOfEveryChangeAndTheVersion2OneNone() throws Exception
+    {
+        final Path v4 = temp.resolve("v4");
+        copy(REFERENCE_V4.resolve("journal"), v4);
+        final AuditTrail.Result newer;
+        try (Replayer replayer = Replayer.open(v4, null))
+        {
+            newer = new AuditTrail().run(replayer, AuditTrail.Query.admin());
+        }
+        final Path v2 = temp.resolve("v2");
+        copy(REFERENCE.resolve("journal"), v2);
+        final AuditTrail.Result older;
+        try (Replayer replayer = Replayer.open(v2, null))
+        {
+            older = new AuditTrail().run(replayer, AuditTrail.Query.admin());
+        }
+        assertEquals(older.entries().size(), newer.entries().size());
+        final java.util.Set<String> seen = new java.util.TreeSet<>();
+        for (int i = 0; i < newer.entries().size(); i++)
+        {
+            final AuditTrail.Entry entry = newer.entries().get(i);
+            final String text = entry.commandText();
+            seen.add(entry.command());
+            org.junit.jupiter.api.Assertions.assertTrue(text.contains("operatorName='ringex'"), text);
+            // AdjustBalance takes a reason of its own (the demo gives none); the others carry the encoder's.
+            org.junit.jupiter.api.Assertions.assertTrue("AdjustBalance".equals(entry.command()) ||
+                text.contains("reason='the demo venue's reference data'"), text);
+            org.junit.jupiter.api.Assertions.assertEquals("AdminResponse", entry.events().get(0), text);
+            org.junit.jupiter.api.Assertions.assertTrue(entry.eventTexts().get(0).contains("status=ACCEPTED"),
+                entry.eventTexts().get(0));
+            final String old = older.entries().get(i).commandText();
+            if (!"AdjustBalance".equals(entry.command()))
+            {
+                // Written before version 4: the change carried neither; it was taken all the same.
+                org.junit.jupiter.api.Assertions.assertFalse(old.contains("operatorName='ringex'"), old);
+            }
+        }
+        assertEquals(java.util.Set.of("AddAccount", "AddInstrument", "AdjustBalance", "SetLimits"), seen);
+    }
+
+    private static Properties expected(final Path reference) throws IOException
+    {
         final Properties expected = new Properties();
-        try (Reader in = Files.newBufferedReader(REFERENCE.resolve("expected.properties")))
+        try (Reader in = Files.newBufferedReader(reference.resolve("expected.properties")))
         {
             expected.load(in);
         }
+        return expected;
+    }
+
+    private void check(final Path reference) throws Exception
+    {
+        final Properties expected = expected(reference);
         final Path copy = temp.resolve("journal");
-        copy(REFERENCE.resolve("journal"), copy);
+        copy(reference.resolve("journal"), copy);
         final String[] actual = digest(copy);
         final String hint = ": the engine's events on the reference journal changed. If that is intended, compare " +
             "the builds (./ringex journal compare), regenerate the reference (ReferenceJournalTest's Javadoc) and " +
@@ -85,11 +162,34 @@ class ReferenceJournalTest
         return new String[]{ parts[1], HexFormat.of().formatHex(sha.digest()), parts[3] };
     }
 
-    private void regenerate() throws IOException, NoSuchAlgorithmException
+    /**
+     * An older version's journal stays as that version wrote it: only the digest of the events the engine writes for
+     * it now is renewed, and its state hash must be the one it always replayed to.
+     */
+    private void regenerateDigest(final Path reference) throws IOException, NoSuchAlgorithmException
+    {
+        final Properties expected = expected(reference);
+        final Path copy = temp.resolve("old");
+        copy(reference.resolve("journal"), copy);
+        final String[] digest = digest(copy);
+        if (!expected.getProperty("state.hash").equals(digest[2]))
+        {
+            throw new IllegalStateException(reference + " now replays to state hash " + digest[2] + ", not " +
+                expected.getProperty("state.hash") + ": an old journal must replay to the state it always did");
+        }
+        final List<String> lines = new java.util.ArrayList<>();
+        for (final String line : Files.readAllLines(reference.resolve("expected.properties")))
+        {
+            lines.add(line.startsWith("events.digest=") ? "events.digest=" + digest[1] : line);
+        }
+        Files.write(reference.resolve("expected.properties"), lines);
+    }
+
+    private void regenerate(final Path reference) throws IOException, NoSuchAlgorithmException
     {
         final Path fresh = temp.resolve("fresh");
         DemoJournal.write(fresh, null, COMMANDS, 0, SEED, DemoJournal.DEFAULT_START_NS);
-        final Path target = REFERENCE.resolve("journal");
+        final Path target = reference.resolve("journal");
         if (Files.isDirectory(target))
         {
             try (Stream<Path> old = Files.list(target))
@@ -114,7 +214,8 @@ class ReferenceJournalTest
         expected.setProperty("events.digest", digest[1]);
         expected.setProperty("state.hash", digest[2]);
         final List<String> lines = List.of(
-            "# The reference journal's expected replay: DemoJournal, " + COMMANDS + " commands, seed " + SEED + ".",
+            "# The reference journal's expected replay: DemoJournal, " + COMMANDS + " commands, seed " + SEED +
+            ", written at schema version " + io.ringex.protocol.MessageValidator.SCHEMA_VERSION + ".",
             "# events.digest: SHA-256 of `./ringex journal digest journal --hash-every 500`.",
             "# Regenerate on purpose only (see ReferenceJournalTest):",
             "# mvn -B -o test -pl protocol,common,client,journal,engine -Dtest=ReferenceJournalTest \\",
@@ -122,7 +223,8 @@ class ReferenceJournalTest
             "commands=" + digest[0],
             "events.digest=" + digest[1],
             "state.hash=" + digest[2]);
-        try (Writer out = Files.newBufferedWriter(REFERENCE.resolve("expected.properties")))
+        Files.createDirectories(reference);
+        try (Writer out = Files.newBufferedWriter(reference.resolve("expected.properties")))
         {
             for (final String line : lines)
             {

@@ -241,6 +241,16 @@ class FixOrderTypesIT
     }
 
     @Test
+    void anOrderOfAnAccountWithoutLimitsIsRefusedSayingWhy()
+    {
+        // A newly opened account's limits are all 0 until an operator sets them.
+        ((RealEngineNode)engine).clearLimits(TestUsers.ALICE_ACCOUNT);
+        final String text = rejectText(limit("NL1", Side.BUY, "1", "100"));
+        assertTrue(text.startsWith("MAX_ORDER_QUANTITY: ") && text.contains("an account the venue has set no " +
+            "limits for has a maximum of 0 and refuses every order"), text);
+    }
+
+    @Test
     void minQtyRefusesAnIocThatCouldNotTradeEnough()
     {
         client.send(bob, limit("B1", Side.SELL, "5", "104"));

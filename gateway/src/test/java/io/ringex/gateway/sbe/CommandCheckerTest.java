@@ -165,7 +165,8 @@ class CommandCheckerTest
     void adminAndEventMessagesAreNotForClients()
     {
         final AddAccountEncoder e = new AddAccountEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .requestId(1).accountId(1).selfTradePrevention(SelfTradePrevention.CANCEL_NEWEST);
+            .requestId(1).accountId(1).selfTradePrevention(SelfTradePrevention.CANCEL_NEWEST)
+            .operatorName("mallory").reason("");
         assertEquals(RejectReason.NOT_AUTHORISED,
             checker.validate(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength()));
     }

@@ -142,6 +142,23 @@ public final class RealEngineNode implements EngineUnderTest
         }
     }
 
+    /**
+     * Give an account no limits, as a newly opened one has (all 0, none set), as the operator would, and wait for the
+     * engine's answer.
+     *
+     * @param accountId the account.
+     */
+    public void clearLimits(final long accountId)
+    {
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(streams.aeronDirectoryName()));
+            AdminClient admin = new AdminClient(aeron, streams.ingressChannel(), streams.ingressStreamId(),
+                outboundSubscriberChannel, riskStreamId, NodeTestSupport.ADMIN_KEYS.keys().get(0)))
+        {
+            accepted(admin, admin.commands().setLimits(++adminRequestId, accountId, 0, 0, 0, 0, 0, false, new int[0],
+                new long[0]));
+        }
+    }
+
     private static void accepted(final AdminClient admin, final int length)
     {
         final AdminClient.Answer answer = admin.request(length);

@@ -113,8 +113,9 @@ public final class ActionService implements AdminResponseListener
             request.positionLimits() == null ? List.of() : request.positionLimits();
         require(overrides.size() <= MAX_POSITION_LIMITS, "too many position limits");
 
+        require(isOperator(user), "operator name unusable");
         final long requestId = nextRequestId.incrementAndGet();
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128 + overrides.size() * 16]);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256 + overrides.size() * 16]);
         final SetLimitsEncoder encoder = new SetLimitsEncoder()
             .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
             .requestId(requestId)
@@ -135,6 +136,8 @@ public final class ActionService implements AdminResponseListener
                 " twice");
             group.next().instrumentId(limit.instrumentId()).positionLimit(limit.positionLimit());
         }
+        // Schema version 4: the journal names who changed the limits and why.
+        encoder.operatorName(user).reason(reason);
         return send(requestId, buffer, framed(encoder.encodedLength()),
             new ActionView(requestId, "SET_LIMITS", "account " + request.accountId(), user, clock.millis(), PENDING,
             null, 0, 0, reason));
@@ -150,14 +153,17 @@ public final class ActionService implements AdminResponseListener
         final String reason = reason(request.reason());
         final KillSwitchScope scope = parseEnum(KillSwitchScope.class, "scope", request.scope());
         require(scope != KillSwitchScope.ACCOUNT || request.accountId() > 0, "accountId must be positive");
+        require(isOperator(user), "operator name unusable");
         final long requestId = nextRequestId.incrementAndGet();
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
         final KillSwitchEncoder encoder = new KillSwitchEncoder()
             .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
             .requestId(requestId)
             .scope(scope)
             .accountId(scope == KillSwitchScope.ACCOUNT ? request.accountId() : 0)
-            .active(request.active() ? BooleanType.TRUE : BooleanType.FALSE);
+            .active(request.active() ? BooleanType.TRUE : BooleanType.FALSE)
+            .operatorName(user)
+            .reason(reason);
         final String target = (scope == KillSwitchScope.ACCOUNT ? "account " + request.accountId() : "the venue") +
             (request.active() ? " on" : " off");
         return send(requestId, buffer, framed(encoder.encodedLength()),
@@ -184,14 +190,17 @@ public final class ActionService implements AdminResponseListener
                 MAX_PHASE_DURATION_NS + " (24 h) nanoseconds, was " + duration);
         }
         final long durationNs = null == duration ? 0 : duration;
+        require(isOperator(user), "operator name unusable");
         final long requestId = nextRequestId.incrementAndGet();
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
         final SetTradingStatusEncoder encoder = new SetTradingStatusEncoder()
             .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
             .requestId(requestId)
             .instrumentId(request.instrumentId())
             .status(status)
-            .phaseDurationNs(durationNs);
+            .phaseDurationNs(durationNs)
+            .operatorName(user)
+            .reason(reason);
         return send(requestId, buffer, framed(encoder.encodedLength()), new ActionView(requestId, "TRADING_STATUS",
             model.symbol(request.instrumentId()) + " (instrument " + request.instrumentId() + ") to " +
             status.name() + (durationNs > 0 ? " for " + durationText(durationNs) : ""), user, clock.millis(),
@@ -242,6 +251,12 @@ public final class ActionService implements AdminResponseListener
         return send(requestId, buffer, framed(encoder.encodedLength()), "UNLOCK_LOGONS",
             (username.isEmpty() ? "" : "user " + username) + (username.isEmpty() || address.isEmpty() ? "" : ", ") +
             (address.isEmpty() ? "" : "address " + address), user);
+    }
+
+    /** Whether a dashboard user's name can be journaled as a command's operator (1 to 32 printable, no spaces). */
+    private static boolean isOperator(final String user)
+    {
+        return null != user && !user.isEmpty() && printable(user, false, 32);
     }
 
     /**
@@ -319,11 +334,14 @@ public final class ActionService implements AdminResponseListener
     public ActionView takeSnapshot(final String reason, final String user)
     {
         final String why = reason == null ? null : reason(reason);
+        require(isOperator(user), "operator name unusable");
         final long requestId = nextRequestId.incrementAndGet();
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
         final TakeSnapshotEncoder encoder = new TakeSnapshotEncoder()
             .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .requestId(requestId);
+            .requestId(requestId)
+            .operatorName(user)
+            .reason(null == why ? "" : why);
         return send(requestId, buffer, framed(encoder.encodedLength()),
             new ActionView(requestId, "TAKE_SNAPSHOT", "engine", user, clock.millis(), PENDING, null, 0, 0, why));
     }

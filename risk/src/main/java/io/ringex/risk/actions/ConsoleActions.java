@@ -95,7 +95,7 @@ public final class ConsoleActions
             "priceScale must be 0 to " + FixedPoint.MAX_PRICE_SCALE);
         final Pricing pricing = pricing(scale, request.tickSize(), request.lotSize(), request.referencePrice(),
             request.priceBandType(), request.priceBand());
-        final CommandEncoder encoder = new CommandEncoder().operator(operator);
+        final CommandEncoder encoder = new CommandEncoder().operator(operator).reason(reason);
         return actions.submit("ADD_INSTRUMENT", "instrument " + request.instrumentId() + " " + symbol, reason, user,
             encoder.buffer(), requestId -> encoder.addInstrument(requestId, request.instrumentId(), symbol, scale,
             pricing.tick, request.lotSize(), pricing.reference, pricing.bandType, request.priceBand()));
@@ -152,11 +152,11 @@ public final class ConsoleActions
     public ActionView openAccount(final ConsoleRequests.OpenAccount request, final String user)
     {
         final String reason = reason(request.reason());
-        operator(user);
+        final String operator = operator(user);
         require(request.accountId() > 0, "accountId must be positive");
         final SelfTradePrevention stp =
             ActionService.parseEnum(SelfTradePrevention.class, "selfTradePrevention", request.selfTradePrevention());
-        final CommandEncoder encoder = new CommandEncoder();
+        final CommandEncoder encoder = new CommandEncoder().operator(operator).reason(reason);
         return actions.submit("OPEN_ACCOUNT", "account " + request.accountId(), reason, user, encoder.buffer(),
             requestId -> encoder.addAccount(requestId, request.accountId(), stp));
     }

@@ -13,6 +13,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.collections.LongHashSet;
 
 import io.ringex.protocol.codecs.AdminStatus;
+import io.ringex.protocol.codecs.ReferenceDataRequestDecoder;
 import io.ringex.protocol.codecs.RejectReason;
 
 /**
@@ -39,8 +40,8 @@ public final class AdminAudit
         COMMAND,
         /**
          * The command names none (AddInstrument, AddAccount, SetLimits, KillSwitch, SetTradingStatus, TakeSnapshot
-         * carry no operator): this service sent it, for the dashboard user and with the reason shown, and only it
-         * knows them.
+         * carried no operator before schema version 4): this service sent it, for the dashboard user and with the
+         * reason shown, and only it knows them.
          */
         THIS_SERVICE
     }
@@ -125,7 +126,8 @@ public final class AdminAudit
         final long timestampNs,
         final DirectBuffer command)
     {
-        if (!sequences.add(commandSequence))
+        // A tool's request for the reference data changes nothing: not a change to log.
+        if (templateId == ReferenceDataRequestDecoder.TEMPLATE_ID || !sequences.add(commandSequence))
         {
             return;
         }

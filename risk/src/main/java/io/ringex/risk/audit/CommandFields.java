@@ -116,8 +116,11 @@ public final class CommandFields
             final Object reason = fields.remove("reason");
             fields.remove("requestId");
             scale(fields, priceScaleOf);
-            return new Decoded(commandTemplate, name, operator == null || "".equals(operator) ? null :
-                operator.toString(), reason == null ? null : reason.toString(), fields);
+            // A change written before schema version 4 (AddInstrument, SetLimits, ...) has neither field: its decoder
+            // gives "" for both, which is no operator and no reason, not an empty one.
+            final boolean named = operator != null && !"".equals(operator);
+            return new Decoded(commandTemplate, name, named ? operator.toString() : null,
+                reason == null || (!named && "".equals(reason)) ? null : reason.toString(), fields);
         }
         catch (final ReflectiveOperationException | RuntimeException ex)
         {

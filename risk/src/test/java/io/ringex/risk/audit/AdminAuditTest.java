@@ -102,7 +102,7 @@ class AdminAuditTest
             assertEquals(expected, CommandFields.partNames(templateId), message.getAttribute("name"));
         }
         int catalogued = 0;
-        for (int templateId = 0; templateId < 128; templateId++)
+        for (int templateId = 0; templateId < 256; templateId++)
         {
             catalogued += MessageCatalog.kind(templateId) == MessageCatalog.Kind.ADMIN ? 1 : 0;
         }
@@ -145,14 +145,25 @@ class AdminAuditTest
         assertEquals("WIRE-42", funding.fields().get("reference"));
     }
 
+    /**
+     * The command just encoded as schema version 3 wrote it: without the operatorName and reason at its end (the
+     * encoder's "ops1" and no reason) and with version 3 in its header.
+     */
+    private int asVersion3(final int length)
+    {
+        commands.buffer().putShort(6, (short)3, java.nio.ByteOrder.LITTLE_ENDIAN);
+        return length - (4 + "ops1".length()) - 4;
+    }
+
     @Test
     void aCommandThatNamesNoOperatorShowsWhoSentItFromHereAndGroupsAreLists()
     {
+        // Written before schema version 4, these two changes named no operator.
         sentHere.put(41L, new AdminAudit.SentHere("admin", "listing approved"));
-        answer(41, AddInstrumentDecoder.TEMPLATE_ID, RejectReason.NONE, 3,
-            commands.addInstrument(41, 4, "NEW-USD", 3, 5, 10, 50_000, PriceBandType.BASIS_POINTS, 1000));
-        final int limitsLength = commands.setLimits(42, 2001, 100, 250_000 * 100_000_000L, 50_000, 40, 20, false,
-            new int[] {4}, new long[] {400});
+        answer(41, AddInstrumentDecoder.TEMPLATE_ID, RejectReason.NONE, 3, asVersion3(
+            commands.addInstrument(41, 4, "NEW-USD", 3, 5, 10, 50_000, PriceBandType.BASIS_POINTS, 1000)));
+        final int limitsLength = asVersion3(commands.setLimits(42, 2001, 100, 250_000 * 100_000_000L, 50_000, 40,
+            20, false, new int[] {4}, new long[] {400}));
         answer(42, SetLimitsDecoder.TEMPLATE_ID, RejectReason.NONE, 4, limitsLength);
 
         final AdminAudit.Entry limits = audit.latest(10).get(0);
@@ -171,6 +182,16 @@ class AdminAuditTest
         assertEquals("NEW-USD", add.fields().get("symbol"));
         assertEquals("0.005", add.fields().get("tickSize"), "at the scale the command itself carries");
         assertEquals("50.000", add.fields().get("referencePrice"));
+
+        // From schema version 4 the change names its operator and reason itself, whoever sent it.
+        sentHere.put(43L, new AdminAudit.SentHere("admin", "what this service recorded"));
+        commands.reason("new listing");
+        answer(43, AddInstrumentDecoder.TEMPLATE_ID, RejectReason.NONE, 5,
+            commands.addInstrument(43, 5, "NEW2-USD", 2, 1, 1, 5_000, PriceBandType.BASIS_POINTS, 1000));
+        final AdminAudit.Entry named = audit.latest(10).get(0);
+        assertEquals("ops1", named.operator());
+        assertEquals(AdminAudit.OperatorSource.COMMAND, named.operatorSource());
+        assertEquals("new listing", named.reason());
     }
 
     @Test
