@@ -316,7 +316,9 @@ public final class EngineContext
         public static final String IDLE_STRATEGY_DEFAULT = "backoff";
 
         @ConfigOption("`backoff`'s longest park, 1us..1ms: a command reaching a parked agent waits up to it " +
-            "(plus the OS timer slack, ~50 us on Linux); an idle agent wakes about this often")
+            "(plus the OS timer slack, ~50 us on Linux); an idle agent wakes about this often. A cluster member's " +
+            "archive, consensus module and clustered service wait the same way (a command crosses four of them, on " +
+            "two members, before the leader's processor sees it)")
         public static final String IDLE_MAX_PARK_PROP_NAME = "ringex.engine.idle.max.park";
         /** Default longest park of the back-off. */
         public static final long IDLE_MAX_PARK_DEFAULT_NS = IdleStrategies.BACKOFF_MAX_PARK_NS;
