@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * hands each signed request to the gateway's agent thread ({@link WebGatewayAgent}). At most
  * {@link GatewayContext#webMaxConnections()} connections are open; a connection idle for
  * {@link #IDLE_TIMEOUT_S} seconds before it becomes a user stream is closed. Each connection's outbound buffer is
- * bounded ({@link #WRITE_HIGH_WATER}): beyond it, the connection counts as not reading.
+ * bounded ({@link #WRITE_HIGH_WATER}): beyond it, the connection is not read until it drains, a request already read
+ * closes it, and a user stream is closed at once.
  * <p>
  * The API keys file is read again whenever it changes (checked every {@link #KEYS_CHECK_INTERVAL_MS} ms on the event
  * loop): a revoked key is refused, and its user streams closed, from then on; a file that no longer reads is logged
