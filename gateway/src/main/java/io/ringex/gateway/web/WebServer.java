@@ -65,14 +65,15 @@ public final class WebServer implements AutoCloseable
      * Bind and start serving.
      *
      * @param ctx   concluded configuration with the web front end enabled.
-     * @param guard the gateway's failed-logon guard.
      * @param agent the agent-thread part.
      * @return the running server.
      */
-    public static WebServer launch(final GatewayContext ctx, final LogonGuard guard, final WebGatewayAgent agent)
+    public static WebServer launch(final GatewayContext ctx, final WebGatewayAgent agent)
     {
+        // The web front end's own guard: behind a TLS proxy every web caller has the proxy's address, so web failures
+        // must not lock out FIX or SBE clients, and a web success must not clear their counts.
         final RequestAuthenticator authenticator =
-            new RequestAuthenticator(ctx.webApiKeys(), guard, ctx.webReceiveWindowMs());
+            new RequestAuthenticator(ctx.webApiKeys(), new LogonGuard(ctx.logonPolicy()), ctx.webReceiveWindowMs());
         final AtomicInteger open = new AtomicInteger();
         final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try
