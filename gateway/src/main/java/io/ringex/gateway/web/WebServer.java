@@ -23,9 +23,13 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * The REST and WebSocket front end's sockets: Netty on ONE event-loop thread (the venue's machine has few cores;
@@ -38,7 +42,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>
  * The API keys file is read again whenever it changes (checked every {@link #KEYS_CHECK_INTERVAL_MS} ms on the event
  * loop): a revoked key is refused, and its user streams closed, from then on; a file that no longer reads is logged
- * and the keys before it kept.
+ * as an error and fails closed: no key is accepted until it reads again.
  */
 public final class WebServer implements AutoCloseable
 {
@@ -106,7 +110,11 @@ public final class WebServer implements AutoCloseable
                 .channel();
             if (null != ctx.webApiKeysFile())
             {
-                final KeysFileWatch watch = new KeysFileWatch(Path.of(ctx.webApiKeysFile()), authenticator, agent);
+                final KeysFileWatch watch = new KeysFileWatch(Path.of(ctx.webApiKeysFile()), keys ->
+                {
+                    authenticator.keys(keys);
+                    agent.keys(keys);
+                });
                 group.next().scheduleWithFixedDelay(watch, KEYS_CHECK_INTERVAL_MS, KEYS_CHECK_INTERVAL_MS,
                     TimeUnit.MILLISECONDS);
             }
@@ -119,19 +127,21 @@ public final class WebServer implements AutoCloseable
         }
     }
 
-    /** Reads the keys file again when its identity, size or modification time changed. */
-    private static final class KeysFileWatch implements Runnable
+    /**
+     * Reads the keys file again when its identity, size, modification time, owner or permissions changed. A file
+     * that no longer reads (deleted, unreadable, malformed) fails closed: no key is accepted and every user stream
+     * is closed until it reads again, so a botched revocation never leaves the revoked key working.
+     */
+    static final class KeysFileWatch implements Runnable
     {
         private final Path file;
-        private final RequestAuthenticator authenticator;
-        private final WebGatewayAgent agent;
+        private final Consumer<ApiKeys> apply;
         private String seen;
 
-        KeysFileWatch(final Path file, final RequestAuthenticator authenticator, final WebGatewayAgent agent)
+        KeysFileWatch(final Path file, final Consumer<ApiKeys> apply)
         {
             this.file = file;
-            this.authenticator = authenticator;
-            this.agent = agent;
+            this.apply = apply;
             this.seen = stamp();
         }
 
@@ -140,7 +150,16 @@ public final class WebServer implements AutoCloseable
             try
             {
                 final BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-                return attributes.fileKey() + " " + attributes.size() + " " + attributes.lastModifiedTime();
+                final String stamp = attributes.fileKey() + " " + attributes.size() + " " +
+                    attributes.lastModifiedTime();
+                if (!Files.getFileStore(file).supportsFileAttributeView("posix"))
+                {
+                    return stamp;
+                }
+                // A change of owner or permissions alone may make the file unreadable, or refused: look again.
+                final PosixFileAttributes posix = Files.readAttributes(file, PosixFileAttributes.class);
+                return stamp + " " + posix.owner() + ":" + posix.group() + " " +
+                    PosixFilePermissions.toString(posix.permissions());
             }
             catch (final IOException ex)
             {
@@ -156,17 +175,19 @@ public final class WebServer implements AutoCloseable
                 return;
             }
             seen = now;
+            ApiKeys keys;
             try
             {
-                final ApiKeys keys = ApiKeys.load(file);
-                authenticator.keys(keys);
-                agent.keys(keys);
+                keys = ApiKeys.load(file);
                 LOG.info("API keys read again from {}: {} key(s)", file, keys.keys().size());
             }
             catch (final IllegalArgumentException ex)
             {
-                LOG.error("API keys file changed but cannot be read; the keys before it stay: {}", ex.getMessage());
+                keys = ApiKeys.of(List.of());
+                LOG.error("API keys file changed but cannot be read: NO key is accepted, and every user stream is " +
+                    "closed, until it reads again: {}", ex.getMessage());
             }
+            apply.accept(keys);
         }
     }
 
