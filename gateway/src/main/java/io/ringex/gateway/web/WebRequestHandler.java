@@ -267,6 +267,10 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
                 return;
             }
             ctx.pipeline().remove("idle");
+            if (null != ctx.pipeline().get("deadline"))
+            {
+                ctx.pipeline().remove("deadline");
+            }
             ctx.pipeline().addLast("frames", new UserStreamFrames(handshaker));
             channel.config().setAutoRead(channel.isWritable());
             if (!agent.offer(new WebCommand(WebCommand.Kind.USER_STREAM, key, channel, true, null, null, null)))

@@ -12,6 +12,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.ringex.common.net.LockoutAddress;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.auth.LogonGuard;
 
@@ -28,15 +29,16 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
  * The REST and WebSocket front end's sockets: Netty on ONE event-loop thread (the venue's machine has few cores;
  * the work per request is parsing and an HMAC), which accepts, reads, authenticates ({@link WebRequestHandler}) and
  * hands each signed request to the gateway's agent thread ({@link WebGatewayAgent}). At most
- * {@link GatewayContext#webMaxConnections()} connections are open; a connection idle for
- * {@link #IDLE_TIMEOUT_S} seconds before it becomes a user stream is closed. Each connection's outbound buffer is
+ * {@link GatewayContext#webMaxConnections()} connections are open, {@link GatewayContext#webMaxConnectionsPerAddress()}
+ * from one address; a connection that has not delivered a complete request {@link #REQUEST_DEADLINE_S} seconds after
+ * opening or after its previous answer, or idle for {@link #IDLE_TIMEOUT_S} seconds, is closed unless it became a
+ * user stream. Each connection's outbound buffer is
  * bounded ({@link #WRITE_HIGH_WATER}): beyond it, the connection is not read until it drains, a request already read
  * closes it, and a user stream is closed at once.
  * <p>
@@ -48,6 +50,8 @@ public final class WebServer implements AutoCloseable
 {
     /** Seconds a plain HTTP connection may stay silent. */
     public static final int IDLE_TIMEOUT_S = 60;
+    /** Seconds a connection has to deliver a complete request, from opening or from its previous answer. */
+    public static final int REQUEST_DEADLINE_S = 10;
     /** Bytes queued for a connection before it counts as not reading. */
     public static final int WRITE_HIGH_WATER = 256 * 1024;
 
@@ -78,7 +82,8 @@ public final class WebServer implements AutoCloseable
         // must not lock out FIX or SBE clients, and a web success must not clear their counts.
         final RequestAuthenticator authenticator =
             new RequestAuthenticator(ctx.webApiKeys(), new LogonGuard(ctx.logonPolicy()), ctx.webReceiveWindowMs());
-        final AtomicInteger open = new AtomicInteger();
+        final ConnectionLimits limits =
+            new ConnectionLimits(ctx.webMaxConnections(), ctx.webMaxConnectionsPerAddress());
         final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try
         {
@@ -91,17 +96,18 @@ public final class WebServer implements AutoCloseable
                 {
                     protected void initChannel(final SocketChannel ch)
                     {
-                        if (open.incrementAndGet() > ctx.webMaxConnections())
+                        final String address = LockoutAddress.key(ch.remoteAddress().getAddress().getHostAddress());
+                        if (!limits.tryOpen(address))
                         {
-                            open.decrementAndGet();
                             ch.close();
                             return;
                         }
-                        ch.closeFuture().addListener(f -> open.decrementAndGet());
+                        ch.closeFuture().addListener(f -> limits.closed(address));
                         ch.pipeline()
                             .addLast("idle", new IdleStateHandler(0, 0, IDLE_TIMEOUT_S, TimeUnit.SECONDS))
                             .addLast("http", new HttpServerCodec(4096, 8192, 8192))
                             .addLast("aggregate", new WebRequestHandler.BoundedAggregator(ctx.webMaxBody()))
+                            .addLast("deadline", new RequestDeadline(TimeUnit.SECONDS.toMillis(REQUEST_DEADLINE_S)))
                             .addLast("request", new WebRequestHandler(authenticator, agent));
                     }
                 })
