@@ -89,7 +89,7 @@ public final class Gateway implements AutoCloseable
             if (ctx.webEnabled())
             {
                 // Bound before the agent runs: requests wait in the agent's queue until it does.
-                web = WebServer.launch(ctx, ctx.logonAuthenticator().guard(), agent.webAgent());
+                web = WebServer.launch(ctx, agent.webAgent());
             }
             webServer = web;
             runner = new AgentRunner(ctx.idleStrategy(), bootstrap.errorHandler(), null, agent);

@@ -318,6 +318,14 @@ public final class GatewayContext implements AutoCloseable
         /** Default most connections. */
         public static final int WEB_MAX_CONNECTIONS_DEFAULT = 1024;
 
+        @ConfigOption("most open HTTP and WebSocket connections from one address (an IPv6 /64, every loopback " +
+            "address as one); one more is closed at once. Behind a TLS proxy every client has the proxy's address: " +
+            "raise it to the proxy's own connection limit")
+        public static final String WEB_MAX_CONNECTIONS_PER_ADDRESS_PROP_NAME =
+            "ringex.gateway.web.max.connections.per.address";
+        /** Default most connections from one address. */
+        public static final int WEB_MAX_CONNECTIONS_PER_ADDRESS_DEFAULT = 256;
+
         @ConfigOption(value = "an admin keys file (`./ringex admin keygen`) whose first key the gateway signs its " +
             "offers of configured users to the engine with; unset: the configured users are this gateway's only " +
             "([security.md](security.md))", defaultText = "unset")
@@ -699,6 +707,13 @@ public final class GatewayContext implements AutoCloseable
             return config().intValue(WEB_MAX_CONNECTIONS_PROP_NAME, WEB_MAX_CONNECTIONS_DEFAULT);
         }
 
+        /** @return {@link #WEB_MAX_CONNECTIONS_PER_ADDRESS_PROP_NAME} or its default. */
+        public static int webMaxConnectionsPerAddress()
+        {
+            return config().intValue(WEB_MAX_CONNECTIONS_PER_ADDRESS_PROP_NAME,
+                WEB_MAX_CONNECTIONS_PER_ADDRESS_DEFAULT);
+        }
+
         /** @return {@link #ADMIN_KEY_FILE_PROP_NAME}, or null. */
         public static String adminKeyFile()
         {
@@ -861,6 +876,7 @@ public final class GatewayContext implements AutoCloseable
     private long webAnswerTimeoutMs = Configuration.webAnswerTimeoutMs();
     private long webHeartbeatIntervalMs = Configuration.webHeartbeatIntervalMs();
     private int webMaxConnections = Configuration.webMaxConnections();
+    private int webMaxConnectionsPerAddress = Configuration.webMaxConnectionsPerAddress();
     private String adminKeyFile = Configuration.adminKeyFile();
     private io.ringex.client.AdminKey adminKey;
     private int logonMaxFailures = Configuration.logonMaxFailures();
@@ -988,6 +1004,9 @@ public final class GatewayContext implements AutoCloseable
             requireDurationMs(Configuration.WEB_HEARTBEAT_INTERVAL_PROP_NAME, webHeartbeatIntervalMs, 100, 600_000);
             require(webMaxConnections >= 1 && webMaxConnections <= 100_000, Configuration.WEB_MAX_CONNECTIONS_PROP_NAME,
                 webMaxConnections, "must be 1..100000");
+            require(webMaxConnectionsPerAddress >= 1 && webMaxConnectionsPerAddress <= 100_000,
+                Configuration.WEB_MAX_CONNECTIONS_PER_ADDRESS_PROP_NAME, webMaxConnectionsPerAddress,
+                "must be 1..100000");
             if (null == webApiKeys)
             {
                 require(null != webApiKeysFile && !webApiKeysFile.isBlank(), Configuration.WEB_API_KEYS_FILE_PROP_NAME,
@@ -1912,6 +1931,24 @@ public final class GatewayContext implements AutoCloseable
     public GatewayContext webMaxConnections(final int connections)
     {
         this.webMaxConnections = connections;
+        return this;
+    }
+
+    /**
+     * @return most open web connections from one address.
+     */
+    public int webMaxConnectionsPerAddress()
+    {
+        return webMaxConnectionsPerAddress;
+    }
+
+    /**
+     * @param connections most open web connections from one address.
+     * @return this.
+     */
+    public GatewayContext webMaxConnectionsPerAddress(final int connections)
+    {
+        this.webMaxConnectionsPerAddress = connections;
         return this;
     }
 

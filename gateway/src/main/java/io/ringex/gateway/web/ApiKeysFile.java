@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -128,6 +130,38 @@ public final class ApiKeysFile
         }
     }
 
+    /**
+     * The new file keeps the old one's owner and group, so the gateway can still read it (e.g. after {@code sudo});
+     * where they cannot be kept, nothing is written and the error says whose file it is.
+     */
+    private static void keepOwner(final Path file, final Path temporary) throws IOException
+    {
+        if (!Files.exists(file) || !Files.getFileStore(file).supportsFileAttributeView("posix"))
+        {
+            return;
+        }
+        final PosixFileAttributes old = Files.readAttributes(file, PosixFileAttributes.class);
+        final PosixFileAttributes now = Files.readAttributes(temporary, PosixFileAttributes.class);
+        try
+        {
+            if (!old.owner().equals(now.owner()))
+            {
+                Files.setOwner(temporary, old.owner());
+            }
+            if (!old.group().equals(now.group()))
+            {
+                Files.getFileAttributeView(temporary, PosixFileAttributeView.class).setGroup(old.group());
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException(file + ": belongs to " + old.owner().getName() + ":" +
+                old.group().getName() + " and the new file could not keep that owner and group (" +
+                ex.getClass().getSimpleName() + "); run the tool as " + old.owner().getName() +
+                ", or the gateway could no longer read the file");
+        }
+    }
+
     private static void write(final Path file, final List<String> lines)
     {
         final Path dir = null == file.toAbsolutePath().getParent() ? Path.of(".") : file.toAbsolutePath().getParent();
@@ -137,6 +171,7 @@ public final class ApiKeysFile
             temporary = Files.createTempFile(dir, ".api-keys", ".tmp",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.write(temporary, lines, StandardCharsets.US_ASCII);
+            keepOwner(file, temporary);
             // Refuse to write what the gateway would refuse to read.
             ApiKeys.load(temporary);
             Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

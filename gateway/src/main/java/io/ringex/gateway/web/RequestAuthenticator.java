@@ -19,8 +19,10 @@ import java.util.Map;
  * receive window from the gateway's clock is refused, and so is a signature already accepted within the window
  * (a replay): each key remembers its accepted signatures for twice the window, at most {@link #MAX_REMEMBERED} of
  * them, and refuses more signed requests than that rather than forget one, so only a key's own traffic can fill its
- * memory. Every failure is counted by the gateway's shared {@link LogonGuard} under the caller's address, which is
- * locked out after too many, as a failed FIX or SBE logon is: one attacker never locks out a key or another address.
+ * memory. Every failed signature check is counted by the web front end's own {@link LogonGuard} (not the one FIX and
+ * SBE share) under the caller's address, which is locked out after too many: one attacker never locks out a key or
+ * another address. A timestamp outside the window or a replayed signature is refused without counting: only someone
+ * who holds the secret can make a valid signature, so neither is a guess at a secret.
  * <p>
  * Thread safety: synchronized; the web front end's event loop calls it.
  */
@@ -59,7 +61,7 @@ public final class RequestAuthenticator
 
     /**
      * @param keys     the keys accepted.
-     * @param guard    the gateway's failed-logon guard, shared with FIX and SBE.
+     * @param guard    the web front end's failed-logon guard (never the one FIX and SBE share).
      * @param windowMs the receive window.
      */
     public RequestAuthenticator(final ApiKeys keys, final LogonGuard guard, final long windowMs)
@@ -157,9 +159,9 @@ public final class RequestAuthenticator
         {
             return fail(who, address, nowMs, 401, TIMESTAMP_HEADER + " must be epoch milliseconds");
         }
-        if (Math.abs(nowMs - sentMs) > windowMs)
+        if (sentMs < nowMs - windowMs || sentMs > nowMs + windowMs)
         {
-            return fail(who, address, nowMs, 401, "timestamp outside the receive window of " + windowMs + " ms");
+            return new Verdict(null, 401, "timestamp outside the receive window of " + windowMs + " ms");
         }
         final ApiKey key = keys.byId(keyId);
         // An unknown key costs the same HMAC as a known one: the time taken does not tell which ids exist.
@@ -174,7 +176,7 @@ public final class RequestAuthenticator
         forgetExpired(remembered, nowMs);
         if (remembered.containsKey(signature))
         {
-            return fail(who, address, nowMs, 401, "replayed request: this signature was already used");
+            return new Verdict(null, 401, "replayed request: this signature was already used");
         }
         if (remembered.size() >= MAX_REMEMBERED)
         {

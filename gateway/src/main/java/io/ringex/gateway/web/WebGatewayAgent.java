@@ -703,9 +703,8 @@ public final class WebGatewayAgent
             streams.remove(index);
             streamKeys.remove(channel);
             LOG.warn("web user stream {} closed: not reading", channel.remoteAddress());
-            channel.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
-                "not reading: the stream is closed rather than slow the venue"))
-                .addListener(ChannelFutureListener.CLOSE);
+            // Closed at once: a close frame queued behind unread data would never be flushed.
+            channel.close();
             return;
         }
         channel.writeAndFlush(new TextWebSocketFrame(event));

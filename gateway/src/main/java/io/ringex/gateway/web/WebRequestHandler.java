@@ -85,9 +85,22 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
         ctx.close();
     }
 
+    /** A connection whose answers pile up unread is not read either, so its requests stop making answers. */
+    public void channelWritabilityChanged(final ChannelHandlerContext ctx) throws Exception
+    {
+        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        super.channelWritabilityChanged(ctx);
+    }
+
     protected void channelRead0(final ChannelHandlerContext ctx, final FullHttpRequest request)
     {
         final Channel channel = ctx.channel();
+        if (!channel.isWritable())
+        {
+            // Requests already read while the client does not read its answers: no more answers are queued.
+            channel.close();
+            return;
+        }
         if (null != channel.attr(WebAnswers.IN_HAND).get())
         {
             // Pipelined behind a request still waiting for the engine: answers must go in order.
@@ -254,7 +267,12 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
                 return;
             }
             ctx.pipeline().remove("idle");
+            if (null != ctx.pipeline().get("deadline"))
+            {
+                ctx.pipeline().remove("deadline");
+            }
             ctx.pipeline().addLast("frames", new UserStreamFrames(handshaker));
+            channel.config().setAutoRead(channel.isWritable());
             if (!agent.offer(new WebCommand(WebCommand.Kind.USER_STREAM, key, channel, true, null, null, null)))
             {
                 handshaker.close(channel, new CloseWebSocketFrame(1013, "the gateway is busy; retry"));
@@ -286,6 +304,11 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
 
         protected void channelRead0(final ChannelHandlerContext ctx, final WebSocketFrame frame)
         {
+            if (!ctx.channel().isWritable())
+            {
+                ctx.close();
+                return;
+            }
             if (frame instanceof PingWebSocketFrame)
             {
                 ctx.writeAndFlush(new PongWebSocketFrame(frame.content().retain()));

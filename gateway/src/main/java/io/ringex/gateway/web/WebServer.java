@@ -12,6 +12,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.ringex.common.net.LockoutAddress;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.auth.LogonGuard;
 
@@ -23,26 +24,34 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * The REST and WebSocket front end's sockets: Netty on ONE event-loop thread (the venue's machine has few cores;
  * the work per request is parsing and an HMAC), which accepts, reads, authenticates ({@link WebRequestHandler}) and
  * hands each signed request to the gateway's agent thread ({@link WebGatewayAgent}). At most
- * {@link GatewayContext#webMaxConnections()} connections are open; a connection idle for
- * {@link #IDLE_TIMEOUT_S} seconds before it becomes a user stream is closed. Each connection's outbound buffer is
- * bounded ({@link #WRITE_HIGH_WATER}): beyond it, the connection counts as not reading.
+ * {@link GatewayContext#webMaxConnections()} connections are open, {@link GatewayContext#webMaxConnectionsPerAddress()}
+ * from one address; a connection that has not delivered a complete request {@link #REQUEST_DEADLINE_S} seconds after
+ * opening or after its previous answer, or idle for {@link #IDLE_TIMEOUT_S} seconds, is closed unless it became a
+ * user stream. Each connection's outbound buffer is
+ * bounded ({@link #WRITE_HIGH_WATER}): beyond it, the connection is not read until it drains, a request already read
+ * closes it, and a user stream is closed at once.
  * <p>
  * The API keys file is read again whenever it changes (checked every {@link #KEYS_CHECK_INTERVAL_MS} ms on the event
  * loop): a revoked key is refused, and its user streams closed, from then on; a file that no longer reads is logged
- * and the keys before it kept.
+ * as an error and fails closed: no key is accepted until it reads again.
  */
 public final class WebServer implements AutoCloseable
 {
     /** Seconds a plain HTTP connection may stay silent. */
     public static final int IDLE_TIMEOUT_S = 60;
+    /** Seconds a connection has to deliver a complete request, from opening or from its previous answer. */
+    public static final int REQUEST_DEADLINE_S = 10;
     /** Bytes queued for a connection before it counts as not reading. */
     public static final int WRITE_HIGH_WATER = 256 * 1024;
 
@@ -64,15 +73,17 @@ public final class WebServer implements AutoCloseable
      * Bind and start serving.
      *
      * @param ctx   concluded configuration with the web front end enabled.
-     * @param guard the gateway's failed-logon guard.
      * @param agent the agent-thread part.
      * @return the running server.
      */
-    public static WebServer launch(final GatewayContext ctx, final LogonGuard guard, final WebGatewayAgent agent)
+    public static WebServer launch(final GatewayContext ctx, final WebGatewayAgent agent)
     {
+        // The web front end's own guard: behind a TLS proxy every web caller has the proxy's address, so web failures
+        // must not lock out FIX or SBE clients, and a web success must not clear their counts.
         final RequestAuthenticator authenticator =
-            new RequestAuthenticator(ctx.webApiKeys(), guard, ctx.webReceiveWindowMs());
-        final AtomicInteger open = new AtomicInteger();
+            new RequestAuthenticator(ctx.webApiKeys(), new LogonGuard(ctx.logonPolicy()), ctx.webReceiveWindowMs());
+        final ConnectionLimits limits =
+            new ConnectionLimits(ctx.webMaxConnections(), ctx.webMaxConnectionsPerAddress());
         final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try
         {
@@ -85,17 +96,18 @@ public final class WebServer implements AutoCloseable
                 {
                     protected void initChannel(final SocketChannel ch)
                     {
-                        if (open.incrementAndGet() > ctx.webMaxConnections())
+                        final String address = LockoutAddress.key(ch.remoteAddress().getAddress().getHostAddress());
+                        if (!limits.tryOpen(address))
                         {
-                            open.decrementAndGet();
                             ch.close();
                             return;
                         }
-                        ch.closeFuture().addListener(f -> open.decrementAndGet());
+                        ch.closeFuture().addListener(f -> limits.closed(address));
                         ch.pipeline()
                             .addLast("idle", new IdleStateHandler(0, 0, IDLE_TIMEOUT_S, TimeUnit.SECONDS))
                             .addLast("http", new HttpServerCodec(4096, 8192, 8192))
                             .addLast("aggregate", new WebRequestHandler.BoundedAggregator(ctx.webMaxBody()))
+                            .addLast("deadline", new RequestDeadline(TimeUnit.SECONDS.toMillis(REQUEST_DEADLINE_S)))
                             .addLast("request", new WebRequestHandler(authenticator, agent));
                     }
                 })
@@ -104,7 +116,11 @@ public final class WebServer implements AutoCloseable
                 .channel();
             if (null != ctx.webApiKeysFile())
             {
-                final KeysFileWatch watch = new KeysFileWatch(Path.of(ctx.webApiKeysFile()), authenticator, agent);
+                final KeysFileWatch watch = new KeysFileWatch(Path.of(ctx.webApiKeysFile()), keys ->
+                {
+                    authenticator.keys(keys);
+                    agent.keys(keys);
+                });
                 group.next().scheduleWithFixedDelay(watch, KEYS_CHECK_INTERVAL_MS, KEYS_CHECK_INTERVAL_MS,
                     TimeUnit.MILLISECONDS);
             }
@@ -117,19 +133,21 @@ public final class WebServer implements AutoCloseable
         }
     }
 
-    /** Reads the keys file again when its identity, size or modification time changed. */
-    private static final class KeysFileWatch implements Runnable
+    /**
+     * Reads the keys file again when its identity, size, modification time, owner or permissions changed. A file
+     * that no longer reads (deleted, unreadable, malformed) fails closed: no key is accepted and every user stream
+     * is closed until it reads again, so a botched revocation never leaves the revoked key working.
+     */
+    static final class KeysFileWatch implements Runnable
     {
         private final Path file;
-        private final RequestAuthenticator authenticator;
-        private final WebGatewayAgent agent;
+        private final Consumer<ApiKeys> apply;
         private String seen;
 
-        KeysFileWatch(final Path file, final RequestAuthenticator authenticator, final WebGatewayAgent agent)
+        KeysFileWatch(final Path file, final Consumer<ApiKeys> apply)
         {
             this.file = file;
-            this.authenticator = authenticator;
-            this.agent = agent;
+            this.apply = apply;
             this.seen = stamp();
         }
 
@@ -138,7 +156,16 @@ public final class WebServer implements AutoCloseable
             try
             {
                 final BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-                return attributes.fileKey() + " " + attributes.size() + " " + attributes.lastModifiedTime();
+                final String stamp = attributes.fileKey() + " " + attributes.size() + " " +
+                    attributes.lastModifiedTime();
+                if (!Files.getFileStore(file).supportsFileAttributeView("posix"))
+                {
+                    return stamp;
+                }
+                // A change of owner or permissions alone may make the file unreadable, or refused: look again.
+                final PosixFileAttributes posix = Files.readAttributes(file, PosixFileAttributes.class);
+                return stamp + " " + posix.owner() + ":" + posix.group() + " " +
+                    PosixFilePermissions.toString(posix.permissions());
             }
             catch (final IOException ex)
             {
@@ -154,17 +181,19 @@ public final class WebServer implements AutoCloseable
                 return;
             }
             seen = now;
+            ApiKeys keys;
             try
             {
-                final ApiKeys keys = ApiKeys.load(file);
-                authenticator.keys(keys);
-                agent.keys(keys);
+                keys = ApiKeys.load(file);
                 LOG.info("API keys read again from {}: {} key(s)", file, keys.keys().size());
             }
             catch (final IllegalArgumentException ex)
             {
-                LOG.error("API keys file changed but cannot be read; the keys before it stay: {}", ex.getMessage());
+                keys = ApiKeys.of(List.of());
+                LOG.error("API keys file changed but cannot be read: NO key is accepted, and every user stream is " +
+                    "closed, until it reads again: {}", ex.getMessage());
             }
+            apply.accept(keys);
         }
     }
 

@@ -58,6 +58,31 @@ class RequestAuthenticatorTest
     }
 
     @Test
+    void replaysAndSkewedClocksAreRefusedWithoutLockingTheAddressOut()
+    {
+        final long sent = NOW - 1;
+        assertSame(KEY, verify("10.0.0.9", sent, sign(sent)).key());
+        for (int i = 0; i < 3 * POLICY.maxAddressFailures(); i++)
+        {
+            assertTrue(verify("10.0.0.9", sent, sign(sent)).reason().contains("replayed"));
+            final long skewed = NOW - WINDOW - 1 - i;
+            assertTrue(verify("10.0.0.9", skewed, sign(skewed)).reason().contains("receive window"));
+        }
+        assertEquals(0, guard.failures());
+        assertSame(KEY, verify("10.0.0.9", NOW, sign(NOW)).key());
+    }
+
+    @Test
+    void aTimestampFarFromNowDoesNotOverflowIntoTheWindow()
+    {
+        // now - sent wraps to Long.MIN_VALUE, whose absolute value is itself: negative, so "within" any window.
+        final long sent = NOW + Long.MIN_VALUE;
+        final RequestAuthenticator.Verdict verdict = verify("10.0.0.1", sent, sign(sent));
+        assertEquals(401, verdict.status());
+        assertTrue(verdict.reason().contains("receive window"), verdict.reason());
+    }
+
+    @Test
     void aTimestampOutsideTheWindowEitherWayIsRefused()
     {
         for (final long sent : new long[] {NOW - WINDOW - 1, NOW + WINDOW + 1})

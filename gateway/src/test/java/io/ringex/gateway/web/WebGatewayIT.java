@@ -6,6 +6,7 @@ import io.aeron.driver.ThreadingMode;
 import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.ProjectRoot;
+import io.ringex.gateway.auth.LogonGuard;
 import io.ringex.gateway.auth.LogonPolicy;
 import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
@@ -49,6 +50,7 @@ class WebGatewayIT
     private static RealEngineNode engine;
     private static AgentRunner gateway;
     private static WebServer web;
+    private static LogonGuard fixAndSbeGuard;
     private static Path dir;
     private static Path keys;
     private static SignedWebClient alice;
@@ -99,7 +101,8 @@ class WebGatewayIT
             .webAnswerTimeoutMs(10_000);
         ctx.conclude();
         final GatewayAgent agent = new GatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE);
-        web = WebServer.launch(ctx, ctx.logonAuthenticator().guard(), agent.webAgent());
+        web = WebServer.launch(ctx, agent.webAgent());
+        fixAndSbeGuard = ctx.logonAuthenticator().guard();
         gateway = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
         AgentRunner.startOnThread(gateway);
         alice = new SignedWebClient(web.port(), "rk-alice-trade", ALICE_SECRET);
@@ -193,6 +196,14 @@ class WebGatewayIT
             order("A-ACC-1", "BUY", "99.00", "1", "GTC").replace("}", ",\"account\":200}"));
         assertEquals(422, notHers.statusCode(), notHers.body());
         assertTrue(notHers.body().contains("NOT_AUTHORISED"), notHers.body());
+    }
+
+    @Test
+    void webAuthenticationFailuresAreNotCountedAgainstFixAndSbeClients()
+    {
+        final long before = fixAndSbeGuard.failures();
+        assertRefused(alice.send(alice.request("GET", "/api/v1/instruments", null).build()), 401, "unsigned");
+        assertEquals(before, fixAndSbeGuard.failures());
     }
 
     @Test
