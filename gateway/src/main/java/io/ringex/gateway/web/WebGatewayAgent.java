@@ -262,6 +262,13 @@ public final class WebGatewayAgent
                         "API key revoked")).addListener(ChannelFutureListener.CLOSE);
                     return;
                 }
+                final User streamUser = ctx.users().user(command.key().username());
+                if (null == streamUser || !streamUser.enabled())
+                {
+                    command.channel().writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
+                        "the key's user is unknown or disabled")).addListener(ChannelFutureListener.CLOSE);
+                    return;
+                }
                 streamKeys.put(channel, command.key());
                 streamsByUser.computeIfAbsent(command.key().username(), u -> new ArrayList<>()).add(channel);
                 channel.writeAndFlush(new TextWebSocketFrame(FlatJson.quote(

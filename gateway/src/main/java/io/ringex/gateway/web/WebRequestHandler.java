@@ -218,10 +218,6 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
                 WebAnswers.error(channel, keepAlive, 400, "this request takes no query parameters");
                 return;
             }
-            if (null != orderId)
-            {
-                orderId = QueryStringDecoder.decodeComponent(orderId);
-            }
         }
         channel.attr(WebAnswers.IN_HAND).set(Boolean.TRUE);
         if (!agent.offer(new WebCommand(kind, key, channel, keepAlive, members, orderId, query)))

@@ -6,8 +6,10 @@ import io.aeron.driver.ThreadingMode;
 import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.ProjectRoot;
+import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.auth.LogonGuard;
 import io.ringex.gateway.auth.LogonPolicy;
+import io.ringex.gateway.auth.User;
 import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.RealEngineNode;
@@ -44,6 +46,7 @@ class WebGatewayIT
     private static final byte[] ALICE_SECRET = secret(1);
     private static final byte[] ALICE_READ_SECRET = secret(2);
     private static final byte[] BOB_SECRET = secret(3);
+    private static final byte[] DAVE_SECRET = secret(4);
 
     private static MediaDriver driver;
     private static Aeron aeron;
@@ -66,7 +69,8 @@ class WebGatewayIT
         Files.writeString(keys, "# number key-id user permissions secret\n" +
             ApiKeys.line(new ApiKey(1, "rk-alice-trade", "alice", true, ALICE_SECRET)) + "\n" +
             ApiKeys.line(new ApiKey(2, "rk-alice-read", "alice", false, ALICE_READ_SECRET)) + "\n" +
-            ApiKeys.line(new ApiKey(3, "rk-bob-trade", "bob", true, BOB_SECRET)) + "\n");
+            ApiKeys.line(new ApiKey(3, "rk-bob-trade", "bob", true, BOB_SECRET)) + "\n" +
+            ApiKeys.line(new ApiKey(4, "rk-dave-read", "dave", false, DAVE_SECRET)) + "\n");
 
         driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
             .threadingMode(ThreadingMode.SHARED)
@@ -93,6 +97,8 @@ class WebGatewayIT
             .addInstrument(1, "BTC-USD", 2)
             .addUser(TestUsers.ALICE)
             .addUser(TestUsers.BOB)
+            .addUser(new User("dave", CredentialHash.hash("dave-secret".toCharArray(), 1000), new long[]{ 400 },
+                null, TestUsers.GATEWAY_COMP_ID, false, false, 0))
             .webEnabled(true)
             .webPort(0)
             .webHost("localhost")
@@ -311,6 +317,23 @@ class WebGatewayIT
                 }
             }
         }
+    }
+
+    @Test
+    void anOrderIdIsReadFromThePathDecodedOnceAndADisabledUsersStreamIsRefused()
+    {
+        // "P%41X" travels as P%2541X: decoded twice it would be "PAX", an order that does not exist.
+        final HttpResponse<String> placed = place(alice, order("P%41X", "BUY", "99.00", "1", "GTC"));
+        assertEquals(200, placed.statusCode(), placed.body());
+        final HttpResponse<String> canceled = alice.send("DELETE", "/api/v1/orders/P%2541X?symbol=BTC-USD", null);
+        assertEquals(200, canceled.statusCode(), canceled.body());
+        assertTrue(canceled.body().contains("\"origClientOrderId\":\"P%41X\""), canceled.body());
+
+        final SignedWebClient dave = new SignedWebClient(web.port(), "rk-dave-read", DAVE_SECRET);
+        final SignedWebClient.UserStream stream = dave.userStream();
+        Await.until("the disabled user's stream closed", () -> null != stream.closeReason);
+        assertTrue(stream.closeReason.contains("disabled"), stream.closeReason);
+        assertTrue(!stream.has("\"type\":\"subscribed\""), "a disabled user's stream never subscribes");
     }
 
     @Test
