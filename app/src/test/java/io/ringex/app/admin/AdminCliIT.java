@@ -15,13 +15,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import io.aeron.Aeron;
-import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.ringex.client.CommandEncoder;
 import io.ringex.client.AdminKeys;
-import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.testing.Await;
@@ -54,7 +51,7 @@ class AdminCliIT
 {
     private static final Path PROJECT = Path.of(System.getProperty("ringex.project.dir", "..")).toAbsolutePath();
     private static final Path DEMO = PROJECT.resolve("app/src/main/resources/reference-data/demo.yml");
-    private static final String IPC = "aeron:ipc";
+    private static final String IPC = AdminTestVenue.IPC;
 
     @RegisterExtension
     final ChildProcesses children = new ChildProcesses();
@@ -70,25 +67,10 @@ class AdminCliIT
     @BeforeEach
     void startAnEmptyVenue()
     {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(CommonContext.generateRandomDirName())
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .ipcTermBufferLength(1024 * 1024));
+        driver = AdminTestVenue.driver();
         keyFile = data.resolve("admin.keys");
         AdminKeys.generate("ops-desk").writeTo(keyFile);
-        engine = EngineNode.launch(new EngineContext()
-            .aeronDirectoryName(driver.aeronDirectoryName())
-            .ingressChannel(IPC)
-            .outboundChannel(IPC)
-            .marketDataRequestChannel(IPC)
-            .adminKeysFile(keyFile.toString())
-            .journalDirectory(data.resolve("journal"))
-            .snapshotDirectory(data.resolve("snapshots"))
-            .replicationMode(EngineContext.ReplicationMode.OFF)
-            .inputRingCapacity(4096)
-            .outputRingCapacity(4096)
+        engine = EngineNode.launch(AdminTestVenue.engine(driver, data, keyFile)
             // a refresh every 5 intervals: the admin tool waits for one before it compares
             .statusIntervalNs(TimeUnit.MILLISECONDS.toNanos(50)));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));

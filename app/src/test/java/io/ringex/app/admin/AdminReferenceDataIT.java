@@ -9,11 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import io.aeron.CommonContext;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.ringex.client.AdminKeys;
-import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.engine.replay.AuditTrail;
 import io.ringex.engine.replay.Replayer;
@@ -36,7 +33,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AdminReferenceDataIT
 {
-    private static final String IPC = "aeron:ipc";
 
     @TempDir
     Path data;
@@ -48,25 +44,10 @@ class AdminReferenceDataIT
     @BeforeEach
     void startAnEmptyVenueThatRefreshesHourly()
     {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(CommonContext.generateRandomDirName())
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .ipcTermBufferLength(1024 * 1024));
+        driver = AdminTestVenue.driver();
         keyFile = data.resolve("admin.keys");
         AdminKeys.generate("ops-desk").writeTo(keyFile);
-        engine = EngineNode.launch(new EngineContext()
-            .aeronDirectoryName(driver.aeronDirectoryName())
-            .ingressChannel(IPC)
-            .outboundChannel(IPC)
-            .marketDataRequestChannel(IPC)
-            .adminKeysFile(keyFile.toString())
-            .journalDirectory(data.resolve("journal"))
-            .snapshotDirectory(data.resolve("snapshots"))
-            .replicationMode(EngineContext.ReplicationMode.OFF)
-            .inputRingCapacity(4096)
-            .outputRingCapacity(4096)
+        engine = EngineNode.launch(AdminTestVenue.engine(driver, data, keyFile)
             // No refresh within the test: whatever the tool learns of instruments and accounts, it asked for.
             .statusIntervalNs(TimeUnit.HOURS.toNanos(1)));
     }
