@@ -33,7 +33,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AdminReferenceDataIT
 {
-
     @TempDir
     Path data;
 
