@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Summarise bench/e2e-latency.sh results: per path and rate the MEDIAN over the measured rounds of p50, p90, p99 and
 max, the venue's CPU per order answered (its processes' CPU time over the run, start-up of the generator included,
-divided by the orders answered), each venue path's p50 and p99 as a ratio to the bare echo's (4 hops, the issue's baseline, and 0 hops) from the
-same invocation; the load sweep as a table with the highest rate sustained; and, given a PNG name, the latency
-against offered load plot (gnuplot).
+divided by the orders answered), each venue path's p50 and p99 as a ratio to the bare echo's (4 hops, the baseline
+the goals compare with, and 0 hops) from the same invocation; the load sweep as a table with the highest rate
+sustained; and, given a PNG name, the latency against offered load plot (gnuplot).
 
 usage: bench/e2e-report.py RESULTS_CSV... [--plot PNG]   (several CSVs, e.g. one per threading profile)
 """

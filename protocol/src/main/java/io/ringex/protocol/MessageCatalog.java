@@ -230,7 +230,7 @@ public final class MessageCatalog
         add(TradingScheduleDefinitionDecoder.TEMPLATE_ID, "TradingScheduleDefinition", Kind.EVENT,
             TradingScheduleDefinitionDecoder.BLOCK_LENGTH, new Part[]{ Part.GROUP, Part.VAR_DATA },
             new int[]{ TradingScheduleDefinitionDecoder.HolidaysDecoder.sbeBlockLength() });
-        // Order types and trading phases (issue 23; the schema's ids 80-89)
+        // Order types and trading phases (schema version 2; the schema's ids 80-89)
         add(SetDynamicBandDecoder.TEMPLATE_ID, "SetDynamicBand", Kind.ADMIN, SetDynamicBandDecoder.BLOCK_LENGTH,
             AUDIT, NO_GROUPS);
         add(AuctionIndicativeDecoder.TEMPLATE_ID, "AuctionIndicative", Kind.EVENT,
@@ -359,7 +359,7 @@ public final class MessageCatalog
             BookLevelUpdateDecoder.BLOCK_LENGTH);
         grew(InstrumentDefinitionDecoder.TEMPLATE_ID, InstrumentDefinitionDecoder.BLOCK_LENGTH - 8,
             InstrumentDefinitionDecoder.BLOCK_LENGTH, InstrumentDefinitionDecoder.BLOCK_LENGTH);
-        // Order types and trading phases (issue 23)
+        // Order types and trading phases: fields added in schema version 2
         grew(NewOrderDecoder.TEMPLATE_ID, 61, NewOrderDecoder.BLOCK_LENGTH, NewOrderDecoder.BLOCK_LENGTH);
         grew(ReplaceOrderDecoder.TEMPLATE_ID, 84, ReplaceOrderDecoder.BLOCK_LENGTH, ReplaceOrderDecoder.BLOCK_LENGTH);
         grew(SetTradingStatusDecoder.TEMPLATE_ID, 13, SetTradingStatusDecoder.BLOCK_LENGTH,

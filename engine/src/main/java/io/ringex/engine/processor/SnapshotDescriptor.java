@@ -65,12 +65,12 @@ package io.ringex.engine.processor;
  * per book, ascending). The GTD expiry heap, the earliest phase end and the published auction indicatives are derived
  * again. Account open-order lists are rebuilt in venue order, which is each account's acceptance order.
  * <p>
- * Version 4 (issue 23) added the book's phase end and dynamic band and the order's location, stop price, display
- * quantity, current peak and expire time (a minimum quantity applies on entry only and is not kept) to version 3
- * (statistics, users, account standing). A version 3 snapshot is refused, not converted: its state hash was computed
- * over the version 3 layout and could not be checked after a conversion. A node passes such a snapshot over (the
- * snapshot store names its version) and recovers from the journal, which holds every command; its next snapshot is
- * version 4.
+ * Version 4 (order types and trading phases) added the book's phase end and dynamic band and the order's location,
+ * stop price, display quantity, current peak and expire time (a minimum quantity applies on entry only and is not
+ * kept) to version 3 (statistics, users, account standing). A version 3 snapshot is refused, not converted: its
+ * state hash was computed over the version 3 layout and could not be checked after a conversion. A node passes such
+ * a snapshot over (the snapshot store names its version) and recovers from the journal, which holds every command;
+ * its next snapshot is version 4.
  * <p>
  * Version 6 added the user's role to version 5; an older snapshot is refused the same way. Schema version
  * 3's market makers added to version 6 without a new number: the quote set id in two bytes that were padding (0, as
