@@ -49,7 +49,8 @@ final class EngineList
         keys.put("marketdata.channel", "its market data (default its egress channel)");
         keys.put("marketdata.stream", "its market-data stream (default engine 1's)");
         keys.put("marketdata.request.channel", "where its market-data recovery service takes requests (required " +
-            "for n >= 2 when FIX is enabled, whose market data recovers from it; never its command ingress)");
+            "for n >= 2 when FIX or the web front end is enabled, whose market data recovers from it; never its " +
+            "command ingress)");
         keys.put("status.channel", "where it publishes `EngineStatus` (default its egress channel)");
         keys.put("status.stream", "its `EngineStatus` stream (default engine 1's)");
         return Collections.unmodifiableMap(keys);

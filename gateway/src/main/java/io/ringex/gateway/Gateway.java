@@ -123,6 +123,14 @@ public final class Gateway implements AutoCloseable
     }
 
     /**
+     * @return the agent on the gateway's thread.
+     */
+    public GatewayAgent agent()
+    {
+        return agent;
+    }
+
+    /**
      * @return the web front end's port, or -1 when it is disabled.
      */
     public int webPort()

@@ -4,13 +4,18 @@ import io.aeron.Aeron;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.ringex.gateway.auth.User;
 import io.ringex.gateway.fix.FixGatewayAgent;
+import io.ringex.gateway.marketdata.GatewayMarketData;
+import io.ringex.gateway.marketdata.MarketDataCache;
 import io.ringex.gateway.sbe.SbeGatewayAgent;
 import io.ringex.gateway.web.WebGatewayAgent;
+import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * The gateway on one duty cycle: its one link to the engine nodes ({@link EngineRouter}: one ingress publication and
@@ -20,17 +25,29 @@ import org.agrona.concurrent.NanoClock;
  * router's {@link EngineIngress}. Every ExecutionReport the router lets through, whoever's session it is for, is also
  * copied to the drop-copy sessions that see its account ({@link DropCopyScopes}).
  * <p>
+ * When FIX or the web front end is enabled, the gateway keeps one copy of the market ({@link MarketDataCache}), fed by
+ * one market-data client per engine node that recovers what the feed loses ({@link GatewayMarketData}); both serve
+ * their subscribers from it, and both learn the engine's instrument definitions from it.
+ * <p>
  * Threading: one thread (an {@link org.agrona.concurrent.AgentRunner}); the sub-agents are built on the launching
  * thread, so {@link #fixAgent()} may be read once launched.
  */
 public final class GatewayAgent implements Agent
 {
+    private static final int COUNTER_TYPE_ID = 7104;
+
     private final NanoClock clock;
     private final EngineRouter router;
     private final SbeGatewayAgent sbe;
     private final FixGatewayAgent fix;
     private final WebGatewayAgent web;
     private final GatewayContext ctx;
+    private final Aeron aeron;
+    private final MarketDataCache market;
+    private GatewayMarketData marketFeed;
+    private volatile AtomicCounter feedGaps;
+    private volatile AtomicCounter feedRetransmissions;
+    private volatile AtomicCounter feedRecoveries;
     private final DropCopyScopes dropCopyScopes = new DropCopyScopes();
     private final DropCopyScopes.SessionVisitor copyTo = this::copyTo;
     private DirectBuffer copyBuffer;
@@ -51,17 +68,14 @@ public final class GatewayAgent implements Agent
         }
         this.clock = clock;
         this.ctx = ctx;
+        this.aeron = aeron;
+        this.market = ctx.fixEnabled() || ctx.webEnabled() ? new MarketDataCache() : null;
         this.router = new EngineRouter(
             ctx, aeron, "ringex-gateway-" + ctx.gatewayId() + " ", this::dispatch, this::endSessionsOf);
         this.sbe = new SbeGatewayAgent(ctx, aeron, clock, router);
-        this.fix = ctx.fixEnabled() ? new FixGatewayAgent(ctx, aeron, clock, router).dropCopyScopes(dropCopyScopes) :
-            null;
-        this.web = ctx.webEnabled() ? new WebGatewayAgent(ctx, router, clock.nanoTime()) : null;
-        if (null != fix && null != web)
-        {
-            // The engine's instrument definitions reach the web front end through the FIX side's market data.
-            fix.instrumentListener(web::onInstrument);
-        }
+        this.fix = ctx.fixEnabled() ?
+            new FixGatewayAgent(ctx, aeron, clock, router, market).dropCopyScopes(dropCopyScopes) : null;
+        this.web = ctx.webEnabled() ? new WebGatewayAgent(ctx, router, market, clock.nanoTime()) : null;
         router.reportObserver(this::onReport);
     }
 
@@ -102,6 +116,16 @@ public final class GatewayAgent implements Agent
      */
     public void onStart()
     {
+        if (null != market)
+        {
+            final String prefix = "ringex-gateway-" + ctx.gatewayId() + " market data ";
+            feedGaps = aeron.addCounter(COUNTER_TYPE_ID, prefix + "feed gaps");
+            feedRetransmissions = aeron.addCounter(COUNTER_TYPE_ID, prefix + "gaps retransmitted");
+            feedRecoveries = aeron.addCounter(COUNTER_TYPE_ID, prefix + "books rebuilt from snapshots");
+            marketFeed = new GatewayMarketData(aeron, ctx.engines(), ctx.marketDataRecoveryChannel(),
+                ctx.marketDataRecoveryStreamId(), ctx.marketDataRequestStreamId(), market,
+                new MessageValidator(ctx.maxMessageLength()), this::onInstrumentDefinition);
+        }
         sbe.onStart();
         if (null != fix)
         {
@@ -116,6 +140,17 @@ public final class GatewayAgent implements Agent
     {
         final long nowNs = clock.nanoTime();
         int work = router.poll(nowNs);
+        if (null != marketFeed)
+        {
+            final int feedWork = marketFeed.poll();
+            if (feedWork > 0)
+            {
+                feedGaps.setRelease(marketFeed.channelGaps());
+                feedRetransmissions.setRelease(marketFeed.retransmissions());
+                feedRecoveries.setRelease(marketFeed.recoveries());
+            }
+            work += feedWork;
+        }
         work += sbe.doWork();
         if (null != web)
         {
@@ -152,7 +187,7 @@ public final class GatewayAgent implements Agent
             }
             finally
             {
-                CloseHelper.close(router);
+                CloseHelper.closeAll(marketFeed, feedGaps, feedRetransmissions, feedRecoveries, router);
             }
         }
     }
@@ -163,6 +198,47 @@ public final class GatewayAgent implements Agent
     public String roleName()
     {
         return "ringex-gateway";
+    }
+
+    /**
+     * @return gaps the gateway saw in the engines' market-data feeds (any thread).
+     */
+    public long marketDataFeedGaps()
+    {
+        return valueOf(feedGaps);
+    }
+
+    /**
+     * @return feed gaps mended by the engine's retransmission (any thread).
+     */
+    public long marketDataRetransmissions()
+    {
+        return valueOf(feedRetransmissions);
+    }
+
+    /**
+     * @return books rebuilt from the engine's snapshots, each instrument's first one included (any thread).
+     */
+    public long marketDataRecoveries()
+    {
+        return valueOf(feedRecoveries);
+    }
+
+    private static long valueOf(final AtomicCounter counter)
+    {
+        return null == counter ? 0 : counter.get();
+    }
+
+    private void onInstrumentDefinition(final InstrumentDefinitionDecoder definition)
+    {
+        if (null != fix)
+        {
+            fix.onInstrumentDefinition(definition);
+        }
+        if (null != web)
+        {
+            web.onInstrument(definition.instrumentId(), definition.symbol().trim(), definition.priceScale());
+        }
     }
 
     private void endSessionsOf(final String username, final boolean disabled, final String change)

@@ -982,15 +982,19 @@ public final class GatewayContext implements AutoCloseable
                 Integer.bitCount(fixOfflineHoldBytes) == 1, Configuration.FIX_OFFLINE_HOLD_BYTES_PROP_NAME,
                 fixOfflineHoldBytes, "must be a power of two, 4k..1g");
             checkChannel(Configuration.FIX_LIBRARY_CHANNEL_PROP_NAME, fixLibraryChannel);
-            // FIX market data recovers gaps from each engine's recovery service: it must know where to ask.
+            checkChannel(Configuration.FIX_ARCHIVE_CONTROL_CHANNEL_PROP_NAME, fixArchiveControlChannel);
+            checkChannel(Configuration.FIX_ARCHIVE_RESPONSE_CHANNEL_PROP_NAME, fixArchiveResponseChannel);
+        }
+        if (fixEnabled || webEnabled)
+        {
+            // The gateway's market data recovers gaps from each engine's recovery service: it must know where to ask.
             for (int i = 1; i < engines.size(); i++)
             {
                 require(null != engines.get(i).marketDataRequestChannel(),
                     EngineList.PREFIX + (i + 1) + ".marketdata.request.channel", null,
-                    "must be set with FIX enabled (the engine's ringex.engine.marketdata.request.channel)");
+                    "must be set with FIX or the web front end enabled (the engine's " +
+                    "ringex.engine.marketdata.request.channel)");
             }
-            checkChannel(Configuration.FIX_ARCHIVE_CONTROL_CHANNEL_PROP_NAME, fixArchiveControlChannel);
-            checkChannel(Configuration.FIX_ARCHIVE_RESPONSE_CHANNEL_PROP_NAME, fixArchiveResponseChannel);
         }
         if (webEnabled)
         {

@@ -48,6 +48,25 @@ class ShippedGatewayConfigurationTest
     {
         System.setProperty(GatewayContext.Configuration.ADMIN_KEY_FILE_PROP_NAME,
             io.ringex.engine.node.NodeTestSupport.writeAdminKeys(temp).toString());
+        System.setProperty(GatewayContext.Configuration.WEB_API_KEYS_FILE_PROP_NAME, webApiKeys().toString());
+    }
+
+    /** The web front end's keys, like the admin keys a deployment's secret: a file of the test's own. */
+    private Path webApiKeys()
+    {
+        try
+        {
+            final Path keys = temp.resolve("api-keys");
+            Files.createFile(keys, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(keys, io.ringex.gateway.web.ApiKeys.line(new io.ringex.gateway.web.ApiKey(
+                1, "rk-shipped-test", "alice", false, new byte[32])) + "\n");
+            return keys;
+        }
+        catch (final IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
     }
 
     @Test

@@ -12,7 +12,6 @@ import io.ringex.gateway.InstrumentDirectory;
 import io.ringex.gateway.SessionNumbers;
 import io.ringex.gateway.Throttle;
 import io.ringex.gateway.auth.User;
-import io.ringex.gateway.marketdata.GatewayMarketData;
 import io.ringex.gateway.marketdata.MarketDataCache;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
@@ -69,8 +68,7 @@ import java.util.function.Supplier;
  * BusinessMessageReject naming the message that could not be sent (counted in {@code fix encoding errors}); each kind
  * of either is logged once on stderr with the message's identity ({@link FixProblemLog}).
  * <p>
- * Market data: every market-data message also goes into the agent's copy of the market ({@link MarketDataCache}),
- * through one market-data client per engine node that recovers what the feed loses ({@link GatewayMarketData});
+ * Market data: the gateway's copy of the market ({@link MarketDataCache}, fed by the gateway agent);
  * SecurityListRequest (x) and MarketDataRequest (V) are answered from it and subscriptions served each duty cycle
  * ({@link FixMarketData}, {@link FixMarketDataPublisher}). A session Artio reports slow (not reading) for longer than
  * the slow-client timeout is disconnected: all sessions share one stream to Artio's framer.
@@ -119,17 +117,13 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private final UnsafeBuffer commandBuffer = new UnsafeBuffer(new byte[256]);
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final InstrumentDefinitionDecoder instrumentDefinition = new InstrumentDefinitionDecoder();
-    private final MarketDataCache marketDataCache = new MarketDataCache();
+    private final MarketDataCache marketDataCache;
     private final long backPressureTimeoutNs;
     private final long slowClientTimeoutNs;
 
     private final EngineRouter router;
     private final EngineIngress ingress;
     private FixLibrary library;
-    private GatewayMarketData engineMarketData;
-    private volatile AtomicCounter mdChannelGaps;
-    private volatile AtomicCounter mdRetransmissions;
-    private volatile AtomicCounter mdRecoveries;
     private AtomicCounter activeSessions;
     private volatile AtomicCounter rejects;
     private volatile AtomicCounter sessionRejects;
@@ -154,7 +148,6 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     private DropCopyScopes dropCopyScopes = new DropCopyScopes();
     private Supplier<List<SessionInfo>> artioSessions = Collections::emptyList;
     private boolean offlineDropCopiesFound;
-    private InstrumentDirectory.Visitor instrumentListener = (id, symbol, scale) -> { };
     private int slowSessions;
     private long nowNs;
 
@@ -165,9 +158,15 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
      * @param router the gateway's one link to the engine nodes, polled by its owner ({@link
      *               io.ringex.gateway.GatewayAgent}), which hands this agent its sessions' events
      *               ({@link #onEngineEvent}).
+     * @param market the gateway's copy of the market, fed by its owner, which also hands this agent each instrument
+     *               definition ({@link #onInstrumentDefinition}).
      */
     public FixGatewayAgent(
-        final GatewayContext ctx, final Aeron aeron, final NanoClock clock, final EngineRouter router)
+        final GatewayContext ctx,
+        final Aeron aeron,
+        final NanoClock clock,
+        final EngineRouter router,
+        final MarketDataCache market)
     {
         if (!ctx.isConcluded())
         {
@@ -178,20 +177,11 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         this.clock = clock;
         this.router = router;
         this.ingress = router.ingress();
+        this.marketDataCache = market;
         this.validator = new MessageValidator(ctx.maxMessageLength());
         this.backPressureTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.backPressureTimeoutMs());
         this.slowClientTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.slowClientTimeoutMs());
         ctx.populate(instruments);
-    }
-
-    /**
-     * @param listener told each instrument the engine defines, after this agent took it (the agent thread).
-     * @return this.
-     */
-    public FixGatewayAgent instrumentListener(final InstrumentDirectory.Visitor listener)
-    {
-        this.instrumentListener = listener;
-        return this;
     }
 
     /**
@@ -223,12 +213,6 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         marketData = new FixMarketData(marketDataCache, FixMarketData.DEFAULT_MAX_SUBSCRIPTIONS_PER_SESSION,
             mdSubscriptions, mdRejects,
             new FixMarketDataPublisher(mdFullRefreshes, mdIncrementals, mdDeferred, mdErrors));
-        mdChannelGaps = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data feed gaps");
-        mdRetransmissions = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data gaps retransmitted");
-        mdRecoveries = aeron.addCounter(COUNTER_TYPE_ID, prefix + "market data books rebuilt from snapshots");
-        engineMarketData = new GatewayMarketData(aeron, ctx.engines(), ctx.marketDataRecoveryChannel(),
-            ctx.marketDataRecoveryStreamId(), ctx.marketDataRequestStreamId(), marketDataCache, validator,
-            this::onInstrumentDefinition);
 
         final LibraryConfiguration configuration = new LibraryConfiguration()
             .sessionAcquireHandler(this)
@@ -250,16 +234,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     public int doWork()
     {
         nowNs = clock.nanoTime();
-        int work = 0;
-        final int marketDataWork = engineMarketData.poll();
-        if (marketDataWork > 0)
-        {
-            mdChannelGaps.setRelease(engineMarketData.channelGaps());
-            mdRetransmissions.setRelease(engineMarketData.retransmissions());
-            mdRecoveries.setRelease(engineMarketData.recoveries());
-        }
-        work += marketDataWork;
-        work += library.poll(FRAGMENT_LIMIT);
+        int work = library.poll(FRAGMENT_LIMIT);
         work += marketData.doWork();
         if (slowSessions > 0)
         {
@@ -286,7 +261,7 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         CloseHelper.closeAll(
             library, activeSessions, rejects, sessionRejects, duplicates, dropped, held, errors, fitted,
             instrumentCount, mdSubscriptions, mdRejects, mdFullRefreshes, mdIncrementals, mdDeferred, mdErrors,
-            slowDisconnects, mdChannelGaps, mdRetransmissions, mdRecoveries, engineMarketData, dropCopies);
+            slowDisconnects, dropCopies);
     }
 
     /**
@@ -438,30 +413,6 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
     public long marketDataDeferred()
     {
         return valueOf(mdDeferred);
-    }
-
-    /**
-     * @return gaps the gateway saw in the engines' market-data feeds (any thread).
-     */
-    public long marketDataFeedGaps()
-    {
-        return valueOf(mdChannelGaps);
-    }
-
-    /**
-     * @return feed gaps mended by the engine's retransmission (any thread).
-     */
-    public long marketDataRetransmissions()
-    {
-        return valueOf(mdRetransmissions);
-    }
-
-    /**
-     * @return books rebuilt from the engine's snapshots, each instrument's first one included (any thread).
-     */
-    public long marketDataRecoveries()
-    {
-        return valueOf(mdRecoveries);
     }
 
     private static long valueOf(final AtomicCounter counter)
@@ -1148,7 +1099,12 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
             FixOfflineSessions.Delivery.DELIVERED : FixOfflineSessions.Delivery.RETRY;
     }
 
-    private void onInstrumentDefinition(final InstrumentDefinitionDecoder instrumentDefinition)
+    /**
+     * An instrument the engine defined (the agent thread): its symbol and price scale win over the configured ones.
+     *
+     * @param instrumentDefinition the message, valid during the call.
+     */
+    public void onInstrumentDefinition(final InstrumentDefinitionDecoder instrumentDefinition)
     {
         final int instrumentId = instrumentDefinition.instrumentId();
         final String symbol = instrumentDefinition.symbol().trim();
@@ -1157,7 +1113,6 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         {
             instruments.put(instrumentId, symbol, priceScale);
             instrumentCount.setRelease(instruments.size());
-            instrumentListener.visit(instrumentId, symbol, priceScale);
         }
     }
 }

@@ -36,6 +36,7 @@ public final class InstrumentFeed
     private final int instrumentId;
     private final LevelBook book = new LevelBook();
     private final long[] tradeIds = new long[TRADE_RING_CAPACITY];
+    private final long[] tradeSequences = new long[TRADE_RING_CAPACITY];
     private final long[] tradePrices = new long[TRADE_RING_CAPACITY];
     private final long[] tradeQuantities = new long[TRADE_RING_CAPACITY];
     private final long[] tradeTimes = new long[TRADE_RING_CAPACITY];
@@ -52,6 +53,7 @@ public final class InstrumentFeed
     private long gaps;
     private long appliedSequence;
     private long lastTradeSequence;
+    private long tradesCompleteAfter = Long.MAX_VALUE;
     private long bookVersion;
     private long tradeCount;
     private long statisticsVersion;
@@ -126,7 +128,12 @@ public final class InstrumentFeed
         }
         lastTradeSequence = sequence;
         final int slot = (int)(tradeCount & TRADE_MASK);
+        if (tradeCount >= TRADE_RING_CAPACITY)
+        {
+            tradesCompleteAfter = Math.max(tradesCompleteAfter, tradeSequences[slot]);
+        }
         tradeIds[slot] = tradeId;
+        tradeSequences[slot] = sequence;
         tradePrices[slot] = price;
         tradeQuantities[slot] = quantity;
         tradeTimes[slot] = timestampNs;
@@ -199,6 +206,10 @@ public final class InstrumentFeed
         {
             gaps++; // what lay between was never seen here: trades among it are lost
         }
+        if (!everSynced || sequence > appliedSequence)
+        {
+            tradesCompleteAfter = sequence;
+        }
         book.clear();
         appliedSequence = sequence;
         lastTradeSequence = Math.max(lastTradeSequence, sequence);
@@ -229,6 +240,7 @@ public final class InstrumentFeed
             {
                 // A fresh engine: the book starts empty and this is its first event.
                 markSynced();
+                tradesCompleteAfter = 0;
             }
             else
             {
@@ -363,6 +375,25 @@ public final class InstrumentFeed
     public long tradeId(final long index)
     {
         return tradeIds[(int)(index & TRADE_MASK)];
+    }
+
+    /**
+     * @param index a trade's index.
+     * @return the instrument sequence its Trade message carried.
+     */
+    public long tradeSequence(final long index)
+    {
+        return tradeSequences[(int)(index & TRADE_MASK)];
+    }
+
+    /**
+     * @return the sequence after which the ring holds every trade the engine published (those still in the ring):
+     * {@link Long#MAX_VALUE} before the feed first synced, the snapshot's sequence after a gap or a late start, and
+     * the sequence of the last trade the ring let go.
+     */
+    public long tradesCompleteAfter()
+    {
+        return tradesCompleteAfter;
     }
 
     /**

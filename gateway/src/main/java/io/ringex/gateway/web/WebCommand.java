@@ -12,9 +12,9 @@ import java.util.Map;
  * @param key           the key that signed it.
  * @param channel       the connection to answer on (or the user stream to register).
  * @param keepAlive     whether the HTTP connection stays open after the answer.
- * @param members       the JSON body's members (new orders), or null.
+ * @param members       the JSON body's members (new orders, a market stream's request), or null.
  * @param clientOrderId the order named in the path (cancels), or null.
- * @param query         the query parameters (cancels), or null.
+ * @param query         the query parameters (cancels, book, trades), or null.
  */
 record WebCommand(
     Kind kind,
@@ -30,7 +30,21 @@ record WebCommand(
     {
         NEW_ORDER,
         CANCEL_ORDER,
+        REPLACE_ORDER,
+        CANCEL_ALL,
+        ORDER_STATUS,
+        OPEN_ORDERS,
         INSTRUMENTS,
-        USER_STREAM
+        BOOK,
+        TRADES,
+        USER_STREAM,
+        MARKET_STREAM,
+        MARKET_OP;
+
+        /** @return whether a key that may only read may ask it. */
+        boolean readOnly()
+        {
+            return this != NEW_ORDER && this != CANCEL_ORDER && this != REPLACE_ORDER && this != CANCEL_ALL;
+        }
     }
 }

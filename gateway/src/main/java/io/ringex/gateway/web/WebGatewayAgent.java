@@ -12,8 +12,11 @@ import io.ringex.gateway.EngineRouter;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.InstrumentDirectory;
 import io.ringex.gateway.SessionNumbers;
+import io.ringex.gateway.StatusRequests;
 import io.ringex.gateway.Throttle;
 import io.ringex.gateway.auth.User;
+import io.ringex.gateway.marketdata.InstrumentFeed;
+import io.ringex.gateway.marketdata.MarketDataCache;
 import io.ringex.gateway.sbe.CommandChecker;
 import io.ringex.protocol.ClientOrderIds;
 import io.ringex.protocol.SessionIds;
@@ -24,10 +27,18 @@ import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
+import io.ringex.protocol.codecs.MassCancelEncoder;
+import io.ringex.protocol.codecs.MassCancelReportDecoder;
+import io.ringex.protocol.codecs.MassCancelScope;
+import io.ringex.protocol.codecs.MassStatusScope;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.NewOrderEncoder;
+import io.ringex.protocol.codecs.OrderMassStatusRequestEncoder;
+import io.ringex.protocol.codecs.OrderStatusReportDecoder;
+import io.ringex.protocol.codecs.OrderStatusRequestEncoder;
 import io.ringex.protocol.codecs.OrderType;
 import io.ringex.protocol.codecs.RejectReason;
+import io.ringex.protocol.codecs.ReplaceOrderEncoder;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.TimeInForce;
@@ -72,6 +83,8 @@ public final class WebGatewayAgent
     private static final int COMMAND_LIMIT = 64;
     private static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
     private static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]{1,19}(\\.[0-9]{1,18})?");
+    private static final Set<String> REPLACE_MEMBERS =
+        Set.of("symbol", "price", "quantity", "clientOrderId", "account");
     private static final Set<String> NEW_ORDER_MEMBERS =
         Set.of("symbol", "side", "type", "timeInForce", "price", "quantity", "clientOrderId", "account");
 
@@ -87,12 +100,21 @@ public final class WebGatewayAgent
     private final ArrayDeque<Pending> pendingInOrder = new ArrayDeque<>();
     private final Map<String, List<Channel>> streamsByUser = new HashMap<>();
     private final Map<Channel, ApiKey> streamKeys = new HashMap<>();
+    private final MarketDataCache market;
+    private final WebMarketStreams marketStreams;
     private volatile ApiKeys newKeys;
     private ApiKeys keys;
     private final UnsafeBuffer commandBuffer;
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final NewOrderEncoder newOrder = new NewOrderEncoder();
     private final CancelOrderEncoder cancelOrder = new CancelOrderEncoder();
+    private final ReplaceOrderEncoder replaceOrder = new ReplaceOrderEncoder();
+    private final MassCancelEncoder massCancel = new MassCancelEncoder();
+    private final OrderStatusRequestEncoder orderStatus = new OrderStatusRequestEncoder();
+    private final OrderMassStatusRequestEncoder massStatus = new OrderMassStatusRequestEncoder();
+    private final StatusRequests statusRequests = new StatusRequests();
+    private final OrderStatusReportDecoder statusReport = new OrderStatusReportDecoder();
+    private final MassCancelReportDecoder massCancelReport = new MassCancelReportDecoder();
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final ExecutionReportDecoder report = new ExecutionReportDecoder();
     private final CancelRejectDecoder cancelReject = new CancelRejectDecoder();
@@ -101,19 +123,28 @@ public final class WebGatewayAgent
     private final long answerTimeoutNs;
     private final long heartbeatIntervalNs;
     private long nextHeartbeatNs;
-    private long nextCancelId;
+    private long nextRequestId;
+    private int commandLength;
     private long nowNs;
 
     private static final class Pending
     {
+        final WebCommand.Kind kind;
         final String orderKey;
         final Channel channel;
         final boolean keepAlive;
         final long deadlineNs;
+        StringBuilder openOrders;
         boolean answered;
 
-        Pending(final String orderKey, final Channel channel, final boolean keepAlive, final long deadlineNs)
+        Pending(
+            final WebCommand.Kind kind,
+            final String orderKey,
+            final Channel channel,
+            final boolean keepAlive,
+            final long deadlineNs)
         {
+            this.kind = kind;
             this.orderKey = orderKey;
             this.channel = channel;
             this.keepAlive = keepAlive;
@@ -124,9 +155,11 @@ public final class WebGatewayAgent
     /**
      * @param ctx    concluded configuration with the web front end enabled.
      * @param router the gateway's one link to the engine nodes.
+     * @param market the gateway's copy of the market, fed by the gateway agent on this thread.
      * @param nowNs  the clock now.
      */
-    public WebGatewayAgent(final GatewayContext ctx, final EngineRouter router, final long nowNs)
+    public WebGatewayAgent(
+        final GatewayContext ctx, final EngineRouter router, final MarketDataCache market, final long nowNs)
     {
         this.ctx = ctx;
         this.router = router;
@@ -136,9 +169,12 @@ public final class WebGatewayAgent
         this.answerTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.webAnswerTimeoutMs());
         this.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(ctx.webHeartbeatIntervalMs());
         this.nextHeartbeatNs = nowNs + heartbeatIntervalNs;
-        // Cancel ids the gateway makes up: counted from the wall clock so a restart does not repeat them.
-        this.nextCancelId = System.currentTimeMillis();
+        // Request ids the gateway makes up (cancels, status): counted from the wall clock so a restart does not
+        // repeat them.
+        this.nextRequestId = System.currentTimeMillis();
         this.keys = ctx.webApiKeys();
+        this.market = market;
+        this.marketStreams = new WebMarketStreams(market);
         ctx.populate(instruments);
     }
 
@@ -173,7 +209,10 @@ public final class WebGatewayAgent
      */
     public void onInstrument(final int instrumentId, final String symbol, final int priceScale)
     {
-        instruments.put(instrumentId, symbol, priceScale);
+        if (!symbol.isEmpty() && priceScale >= 0 && priceScale <= 8)
+        {
+            instruments.put(instrumentId, symbol, priceScale);
+        }
     }
 
     /**
@@ -221,6 +260,7 @@ public final class WebGatewayAgent
             }
             work++;
         }
+        work += marketStreams.publish();
         if (nowNs >= nextHeartbeatNs)
         {
             nextHeartbeatNs = nowNs + heartbeatIntervalNs;
@@ -232,6 +272,8 @@ public final class WebGatewayAgent
                     push(streams, i, heartbeat);
                 }
             }
+            marketStreams.heartbeat(heartbeat);
+            streamKeys.keySet().removeIf(channel -> !channel.isActive());
             work++;
         }
         return work;
@@ -255,7 +297,15 @@ public final class WebGatewayAgent
                 });
                 WebAnswers.json(channel, command.keepAlive(), 200, json.append("]}"));
                 return;
+            case BOOK:
+            case TRADES:
+                answerMarket(command);
+                return;
+            case MARKET_OP:
+                marketStreams.onOp(channel, command.members());
+                return;
             case USER_STREAM:
+            case MARKET_STREAM:
                 if (!command.key().sameAs(keys.byNumber(command.key().number())))
                 {
                     command.channel().writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
@@ -270,6 +320,11 @@ public final class WebGatewayAgent
                     return;
                 }
                 streamKeys.put(channel, command.key());
+                if (command.kind() == WebCommand.Kind.MARKET_STREAM)
+                {
+                    marketStreams.open(channel);
+                    return;
+                }
                 streamsByUser.computeIfAbsent(command.key().username(), u -> new ArrayList<>()).add(channel);
                 channel.writeAndFlush(new TextWebSocketFrame(FlatJson.quote(
                     new StringBuilder("{\"type\":\"subscribed\",\"user\":"), command.key().username()).append('}')
@@ -289,8 +344,15 @@ public final class WebGatewayAgent
             WebAnswers.error(channel, command.keepAlive(), 403, "the key's user is unknown or disabled");
             return;
         }
-        final String refused = command.kind() == WebCommand.Kind.NEW_ORDER ?
-            encodeNewOrder(command, user) : encodeCancel(command, user);
+        final String refused = switch (command.kind())
+        {
+            case NEW_ORDER -> encodeNewOrder(command, user);
+            case CANCEL_ORDER -> encodeCancel(command, user);
+            case REPLACE_ORDER -> encodeReplace(command, user);
+            case CANCEL_ALL -> encodeCancelAll(command, user);
+            case ORDER_STATUS -> encodeOrderStatus(command, user);
+            default -> encodeOpenOrders(command, user);
+        };
         if (null != refused)
         {
             WebAnswers.error(channel, command.keepAlive(), 400, refused);
@@ -323,9 +385,7 @@ public final class WebGatewayAgent
                 "a request with this clientOrderId is still waiting for the engine's answer");
             return;
         }
-        final int length = HEADER_LENGTH + (command.kind() == WebCommand.Kind.NEW_ORDER ?
-            newOrder.encodedLength() : cancelOrder.encodedLength());
-        final long result = ingress.offer(commandBuffer, 0, length);
+        final long result = ingress.offer(commandBuffer, 0, commandLength);
         if (result == EngineIngress.NO_PRIMARY)
         {
             WebAnswers.error(channel, command.keepAlive(), 503, "NO_PRIMARY: no primary engine; retry");
@@ -338,7 +398,8 @@ public final class WebGatewayAgent
             WebAnswers.error(channel, command.keepAlive(), 503, why);
             return;
         }
-        final Pending pending = new Pending(orderKey, channel, command.keepAlive(), nowNs + answerTimeoutNs);
+        final Pending pending = new Pending(
+            command.kind(), orderKey, channel, command.keepAlive(), nowNs + answerTimeoutNs);
         pendingByOrder.put(orderKey, pending);
         pendingInOrder.addLast(pending);
     }
@@ -465,7 +526,49 @@ public final class WebGatewayAgent
             .displayQuantity(0)
             .minQuantity(0)
             .expireTimeNs(0);
+        commandLength = HEADER_LENGTH + newOrder.encodedLength();
         return null;
+    }
+
+    /** {@code GET /api/v1/book} and {@code GET /api/v1/trades}, from the gateway's copy of the market. */
+    private void answerMarket(final WebCommand command)
+    {
+        final Channel channel = command.channel();
+        final Map<String, String> query = command.query();
+        final boolean book = command.kind() == WebCommand.Kind.BOOK;
+        final String sizeName = book ? "depth" : "limit";
+        for (final String name : query.keySet())
+        {
+            if (!"symbol".equals(name) && !sizeName.equals(name))
+            {
+                WebAnswers.error(channel, command.keepAlive(), 400, "unknown query parameter \"" + name + "\"");
+                return;
+            }
+        }
+        final String symbol = query.get("symbol");
+        final InstrumentFeed feed = null == symbol ? null : market.bySymbol(symbol);
+        if (null == feed || !feed.isDefined())
+        {
+            WebAnswers.error(channel, command.keepAlive(), 400, "symbol: a listed symbol is required");
+            return;
+        }
+        final int most = book ? WebMarketStreams.MAX_DEPTH : InstrumentFeed.TRADE_RING_CAPACITY;
+        final String sizeText = query.get(sizeName);
+        final long size = null != sizeText ? decimal(sizeText, 0) :
+            book ? WebMarketStreams.DEFAULT_DEPTH : WebMarketStreams.TRADES_PER_MESSAGE;
+        if (size < 1 || size > most)
+        {
+            WebAnswers.error(channel, command.keepAlive(), 400, sizeName + " must be a whole number, 1.." + most);
+            return;
+        }
+        final StringBuilder answer = book ? marketStreams.book(feed, (int)size) : marketStreams.trades(feed, (int)size);
+        if (null == answer)
+        {
+            WebAnswers.error(channel, command.keepAlive(), 503, "the gateway's book of " + symbol +
+                " waits for the engine's snapshot; retry");
+            return;
+        }
+        WebAnswers.json(channel, command.keepAlive(), 200, answer);
     }
 
     private String encodeCancel(final WebCommand command, final User user)
@@ -495,7 +598,7 @@ public final class WebGatewayAgent
             return "the order's clientOrderId must be " + ClientOrderIds.RULE;
         }
         final byte[] orig = idBytes.clone();
-        putId("wc" + Long.toString(nextCancelId++, 36));
+        putId("wc" + Long.toString(nextRequestId++, 36));
         cancelOrder.wrapAndApplyHeader(commandBuffer, 0, headerEncoder)
             .sessionId(sessionId(command.key()))
             .accountId(account)
@@ -503,7 +606,178 @@ public final class WebGatewayAgent
             .putOrigClientOrderId(orig, 0)
             .orderId(0)
             .instrumentId(instrumentId);
+        commandLength = HEADER_LENGTH + cancelOrder.encodedLength();
         return null;
+    }
+
+    /** {@code PUT /api/v1/orders/{clientOrderId}}: a new price or quantity under a new client order id. */
+    private String encodeReplace(final WebCommand command, final User user)
+    {
+        final Map<String, Object> members = command.members();
+        for (final String name : members.keySet())
+        {
+            if (!REPLACE_MEMBERS.contains(name))
+            {
+                return "unknown field \"" + name + "\"";
+            }
+        }
+        final Object symbol = members.get("symbol");
+        final int instrumentId = symbol instanceof String ? instruments.instrumentId((String)symbol) :
+            InstrumentDirectory.UNKNOWN;
+        if (instrumentId == InstrumentDirectory.UNKNOWN)
+        {
+            return "symbol: a known symbol is required";
+        }
+        final int scale = instruments.priceScale(instrumentId);
+        final Object priceText = members.get("price");
+        final long price = null == priceText ? -1 : decimal(priceText, scale);
+        if (price < 0)
+        {
+            return price == -2 ? "price has more decimals than " + symbol + "'s price scale of " + scale :
+                "price is required, a plain decimal such as \"100.25\" (no sign, no exponent)";
+        }
+        final Object quantityText = members.get("quantity");
+        final long quantity = null == quantityText ? -1 : decimal(quantityText, 0);
+        if (quantity < 0)
+        {
+            return "quantity is required, a whole number such as \"5\"";
+        }
+        final long account = account(members.get("account"), user);
+        if (account < 0)
+        {
+            return "account must be a whole number";
+        }
+        if (!putId(command.clientOrderId()))
+        {
+            return "the order's clientOrderId must be " + ClientOrderIds.RULE;
+        }
+        final byte[] orig = idBytes.clone();
+        final Object id = members.get("clientOrderId");
+        if (!(id instanceof String) || !putId((String)id))
+        {
+            return "clientOrderId (the order's new one) must be " + ClientOrderIds.RULE;
+        }
+        replaceOrder.wrapAndApplyHeader(commandBuffer, 0, headerEncoder)
+            .sessionId(sessionId(command.key()))
+            .accountId(account)
+            .putClientOrderId(idBytes, 0)
+            .putOrigClientOrderId(orig, 0)
+            .orderId(0)
+            .instrumentId(instrumentId)
+            .price(price)
+            .quantity(quantity)
+            .stopPrice(0);
+        commandLength = HEADER_LENGTH + replaceOrder.encodedLength();
+        return null;
+    }
+
+    /** {@code DELETE /api/v1/orders}: every open order of the account, or of the account in one instrument. */
+    private String encodeCancelAll(final WebCommand command, final User user)
+    {
+        final String refused = onlyQuery(command, "symbol", "account");
+        if (null != refused)
+        {
+            return refused;
+        }
+        final String symbol = command.query().get("symbol");
+        final int instrumentId = null == symbol ? 0 : instruments.instrumentId(symbol);
+        if (instrumentId == InstrumentDirectory.UNKNOWN)
+        {
+            return "unknown symbol";
+        }
+        final long account = queryAccount(command, user);
+        if (account < 0)
+        {
+            return "account must be a whole number";
+        }
+        putId("wm" + Long.toString(nextRequestId++, 36));
+        massCancel.wrapAndApplyHeader(commandBuffer, 0, headerEncoder)
+            .sessionId(sessionId(command.key()))
+            .accountId(account)
+            .putClientRequestId(idBytes, 0)
+            .scope(null == symbol ? MassCancelScope.ACCOUNT : MassCancelScope.INSTRUMENT)
+            .instrumentId(instrumentId)
+            .cancelOnDisconnect(BooleanType.FALSE);
+        commandLength = HEADER_LENGTH + massCancel.encodedLength();
+        return null;
+    }
+
+    /** {@code GET /api/v1/orders/{clientOrderId}}: one order's state. */
+    private String encodeOrderStatus(final WebCommand command, final User user)
+    {
+        final String refused = onlyQuery(command, "account", null);
+        if (null != refused)
+        {
+            return refused;
+        }
+        final long account = queryAccount(command, user);
+        if (account < 0)
+        {
+            return "account must be a whole number";
+        }
+        if (!putId(command.clientOrderId()))
+        {
+            return "the order's clientOrderId must be " + ClientOrderIds.RULE;
+        }
+        final byte[] asked = idBytes.clone();
+        putId("ws" + Long.toString(nextRequestId++, 36));
+        orderStatus.wrapAndApplyHeader(commandBuffer, 0, headerEncoder)
+            .sessionId(sessionId(command.key()))
+            .accountId(account)
+            .putStatusRequestId(idBytes, 0)
+            .orderId(0)
+            .putClientOrderId(asked, 0);
+        commandLength = HEADER_LENGTH + orderStatus.encodedLength();
+        return null;
+    }
+
+    /** {@code GET /api/v1/orders}: the open orders of the user's accounts (or one), in one instrument or all. */
+    private String encodeOpenOrders(final WebCommand command, final User user)
+    {
+        final String refused = onlyQuery(command, "symbol", "account");
+        if (null != refused)
+        {
+            return refused;
+        }
+        final String symbol = command.query().get("symbol");
+        final int instrumentId = null == symbol ? 0 : instruments.instrumentId(symbol);
+        if (instrumentId == InstrumentDirectory.UNKNOWN)
+        {
+            return "unknown symbol";
+        }
+        final String accountText = command.query().get("account");
+        final long account = null == accountText ? 0 : decimal(accountText, 0);
+        if (account < 0)
+        {
+            return "account must be a whole number";
+        }
+        putId("wo" + Long.toString(nextRequestId++, 36));
+        massStatus.wrapAndApplyHeader(commandBuffer, 0, headerEncoder)
+            .sessionId(sessionId(command.key()))
+            .accountId(account)
+            .putStatusRequestId(idBytes, 0)
+            .scope(null == symbol ? MassStatusScope.ACCOUNTS : MassStatusScope.INSTRUMENT)
+            .instrumentId(instrumentId);
+        commandLength = statusRequests.writeAccounts(user, account, commandBuffer);
+        return null;
+    }
+
+    private static String onlyQuery(final WebCommand command, final String one, final String other)
+    {
+        for (final String name : command.query().keySet())
+        {
+            if (!name.equals(one) && !name.equals(other))
+            {
+                return "unknown query parameter \"" + name + "\"";
+            }
+        }
+        return null;
+    }
+
+    private static long queryAccount(final WebCommand command, final User user)
+    {
+        final String text = command.query().get("account");
+        return account(null == text ? null : new FlatJson.Number(text), user);
     }
 
     private long sessionId(final ApiKey key)
@@ -624,12 +898,37 @@ public final class WebGatewayAgent
                 FlatJson.quote(json, businessReject.text()).append('}');
                 break;
             }
+            case MassCancelReportDecoder.TEMPLATE_ID:
+            {
+                massCancelReport.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
+                clientOrderId = massCancelReport.clientRequestId();
+                refused = false;
+                final String symbol = instruments.symbol(massCancelReport.instrumentId());
+                json.append("{\"type\":\"massCancelReport\",\"requestId\":");
+                FlatJson.quote(json, clientOrderId).append(",\"accountId\":").append(massCancelReport.accountId())
+                    .append(",\"symbol\":");
+                if (massCancelReport.scope() == MassCancelScope.INSTRUMENT && null != symbol)
+                {
+                    FlatJson.quote(json, symbol);
+                }
+                else
+                {
+                    json.append("null");
+                }
+                json.append(",\"cancelled\":").append(massCancelReport.totalAffectedOrders()).append('}');
+                break;
+            }
+            case OrderStatusReportDecoder.TEMPLATE_ID:
+                statusReport.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
+                onStatusReport(number);
+                return Action.CONTINUE;
             default:
                 return Action.CONTINUE;
         }
-        final Pending pending = pendingByOrder.remove(number + "/" + clientOrderId.trim());
-        if (null != pending)
+        final Pending pending = pendingByOrder.get(number + "/" + clientOrderId.trim());
+        if (null != pending && answers(pending.kind, templateId))
         {
+            pendingByOrder.remove(pending.orderKey);
             pending.answered = true;
             WebAnswers.json(pending.channel, pending.keepAlive, refused ? 422 : 200, json);
         }
@@ -643,6 +942,90 @@ public final class WebGatewayAgent
             }
         }
         return Action.CONTINUE;
+    }
+
+    /** Whether an event of the template answers a request of the kind (a mass cancel's own reports do not). */
+    private static boolean answers(final WebCommand.Kind kind, final int templateId)
+    {
+        return switch (kind)
+        {
+            case CANCEL_ALL -> templateId == MassCancelReportDecoder.TEMPLATE_ID ||
+                templateId == BusinessRejectDecoder.TEMPLATE_ID;
+            default -> templateId != MassCancelReportDecoder.TEMPLATE_ID;
+        };
+    }
+
+    /**
+     * An OrderStatusReport: the answer to a status request, or one order of an open-orders answer, which is complete
+     * with its last report (or its one empty or refused report).
+     */
+    private void onStatusReport(final int number)
+    {
+        final Pending pending = pendingByOrder.get(number + "/" + statusReport.statusRequestId().trim());
+        if (null == pending)
+        {
+            return;
+        }
+        final RejectReason reason = statusReport.rejectReason();
+        final int total = statusReport.totalReports();
+        if (reason != RejectReason.NONE && reason != RejectReason.NULL_VAL)
+        {
+            pendingByOrder.remove(pending.orderKey);
+            pending.answered = true;
+            WebAnswers.error(pending.channel, pending.keepAlive, reason == RejectReason.UNKNOWN_ORDER ? 404 : 422,
+                reason.name());
+            return;
+        }
+        if (pending.kind == WebCommand.Kind.ORDER_STATUS)
+        {
+            pendingByOrder.remove(pending.orderKey);
+            pending.answered = true;
+            WebAnswers.json(pending.channel, pending.keepAlive, 200, orderState(new StringBuilder(512)
+                .append("{\"type\":\"orderStatus\",")));
+            return;
+        }
+        if (null == pending.openOrders)
+        {
+            pending.openOrders = new StringBuilder(256 * Math.max(1, Math.min(total, 64)))
+                .append("{\"type\":\"openOrders\",\"orders\":[");
+        }
+        if (total > 0)
+        {
+            if (statusReport.reportNumber() > 1)
+            {
+                pending.openOrders.append(',');
+            }
+            orderState(pending.openOrders.append('{'));
+        }
+        if (statusReport.reportNumber() >= total)
+        {
+            pendingByOrder.remove(pending.orderKey);
+            pending.answered = true;
+            WebAnswers.json(pending.channel, pending.keepAlive, 200, pending.openOrders.append("]}"));
+        }
+    }
+
+    /** The order an OrderStatusReport describes, as JSON members closing the object already opened. */
+    private StringBuilder orderState(final StringBuilder json)
+    {
+        final int scale = Math.max(0, instruments.priceScale(statusReport.instrumentId()));
+        final String symbol = instruments.symbol(statusReport.instrumentId());
+        json.append("\"orderId\":").append(statusReport.orderId()).append(",\"clientOrderId\":");
+        FlatJson.quote(json, statusReport.clientOrderId().trim()).append(",\"accountId\":")
+            .append(statusReport.accountId()).append(",\"symbol\":");
+        FlatJson.quote(json, null == symbol ? "" : symbol)
+            .append(",\"orderStatus\":\"").append(statusReport.orderStatus())
+            .append("\",\"side\":\"").append(statusReport.side())
+            .append("\",\"orderType\":\"").append(statusReport.orderType())
+            .append("\",\"timeInForce\":\"").append(statusReport.timeInForce())
+            .append("\",\"price\":\"").append(BigDecimal.valueOf(statusReport.price(), scale).toPlainString())
+            .append("\",\"quantity\":\"").append(statusReport.quantity())
+            .append("\",\"leavesQuantity\":\"").append(statusReport.leavesQuantity())
+            .append("\",\"cumulativeQuantity\":\"").append(statusReport.cumulativeQuantity())
+            .append("\",\"averagePrice\":\"")
+            .append(BigDecimal.valueOf(statusReport.averagePrice(), scale).toPlainString())
+            .append("\",\"transactTimeNs\":").append(statusReport.transactTimeNs());
+        return json.append('}');
     }
 
     private void executionReport(final StringBuilder json)
@@ -687,6 +1070,7 @@ public final class WebGatewayAgent
                 {
                     streams.remove(channel);
                 }
+                marketStreams.close(channel);
                 channel.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
                     "API key revoked")).addListener(ChannelFutureListener.CLOSE);
                 closed++;
@@ -726,13 +1110,15 @@ public final class WebGatewayAgent
      */
     public void endSessionsOf(final String username, final boolean disabled, final String change)
     {
-        final List<Channel> streams = streamsByUser.remove(username);
-        if (null != streams)
+        streamsByUser.remove(username);
+        for (final Iterator<Map.Entry<Channel, ApiKey>> it = streamKeys.entrySet().iterator(); it.hasNext(); )
         {
-            for (final Channel channel : streams)
+            final Map.Entry<Channel, ApiKey> stream = it.next();
+            if (stream.getValue().username().equals(username))
             {
-                streamKeys.remove(channel);
-                channel.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
+                it.remove();
+                marketStreams.close(stream.getKey());
+                stream.getKey().writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
                     disabled ? "user disabled" : change)).addListener(ChannelFutureListener.CLOSE);
             }
         }
@@ -751,6 +1137,7 @@ public final class WebGatewayAgent
             }
             it.remove();
         }
+        marketStreams.closeAll("the gateway is stopping");
         streamKeys.clear();
         pendingByOrder.clear();
         pendingInOrder.clear();

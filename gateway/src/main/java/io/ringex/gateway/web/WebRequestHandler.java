@@ -15,6 +15,8 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
@@ -29,11 +31,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One web connection's requests, on the web event loop: route, authenticate ({@link RequestAuthenticator}) before
  * anything is kept for the caller, check the permission, parse, and hand the request to the agent thread
- * ({@link WebGatewayAgent}); or upgrade a signed {@code GET /ws/v1/user} to the key's user stream. Every refusal is
+ * ({@link WebGatewayAgent}); or upgrade a signed {@code GET /ws/v1/user} to the key's user stream, or a signed
+ * {@code GET /ws/v1/market} to a market-data stream ({@link WebMarketStreams}). Every refusal is
  * answered here with its status and reason.
  */
 final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpRequest>
@@ -42,10 +46,15 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
     static final String API = "/api/v1";
     /** The user stream. */
     static final String USER_STREAM = "/ws/v1/user";
-    /** The largest frame a user-stream client may send (it needs to send none). */
+    /** The market-data streams. */
+    static final String MARKET_STREAM = "/ws/v1/market";
+    /** The largest frame a stream's client may send (a subscription is far smaller). */
     static final int MAX_CLIENT_FRAME = 1024;
+    /** Requests a market stream's client may send a second (a burst of as many); more closes the stream. */
+    static final int MAX_STREAM_REQUESTS_PER_SECOND = 50;
 
-    private static final byte[] OPENAPI = openApi();
+    private static final byte[] OPENAPI = resource("openapi.json");
+    private static final byte[] ASYNCAPI = resource("asyncapi.json");
 
     private final RequestAuthenticator authenticator;
     private final WebGatewayAgent agent;
@@ -117,19 +126,20 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
         final QueryStringDecoder decoder = new QueryStringDecoder(uri);
         final String path = decoder.path();
         final HttpMethod method = request.method();
-        if ((API + "/openapi.json").equals(path))
+        if ((API + "/openapi.json").equals(path) || (API + "/asyncapi.json").equals(path))
         {
             if (!HttpMethod.GET.equals(method))
             {
                 WebAnswers.error(channel, keepAlive, 405, "method not allowed");
                 return;
             }
-            WebAnswers.json(channel, keepAlive, 200, new String(OPENAPI, StandardCharsets.UTF_8));
+            final byte[] document = (API + "/openapi.json").equals(path) ? OPENAPI : ASYNCAPI;
+            WebAnswers.json(channel, keepAlive, 200, new String(document, StandardCharsets.UTF_8));
             return;
         }
-        if (USER_STREAM.equals(path))
+        if (USER_STREAM.equals(path) || MARKET_STREAM.equals(path))
         {
-            userStream(ctx, request, decoder);
+            stream(ctx, request, decoder, path);
             return;
         }
         final WebCommand.Kind kind;
@@ -138,13 +148,25 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
         {
             kind = HttpMethod.GET.equals(method) ? WebCommand.Kind.INSTRUMENTS : null;
         }
+        else if ((API + "/book").equals(path))
+        {
+            kind = HttpMethod.GET.equals(method) ? WebCommand.Kind.BOOK : null;
+        }
+        else if ((API + "/trades").equals(path))
+        {
+            kind = HttpMethod.GET.equals(method) ? WebCommand.Kind.TRADES : null;
+        }
         else if ((API + "/orders").equals(path))
         {
-            kind = HttpMethod.POST.equals(method) ? WebCommand.Kind.NEW_ORDER : null;
+            kind = HttpMethod.POST.equals(method) ? WebCommand.Kind.NEW_ORDER :
+                HttpMethod.DELETE.equals(method) ? WebCommand.Kind.CANCEL_ALL :
+                HttpMethod.GET.equals(method) ? WebCommand.Kind.OPEN_ORDERS : null;
         }
         else if (path.startsWith(API + "/orders/") && path.length() > (API + "/orders/").length())
         {
-            kind = HttpMethod.DELETE.equals(method) ? WebCommand.Kind.CANCEL_ORDER : null;
+            kind = HttpMethod.DELETE.equals(method) ? WebCommand.Kind.CANCEL_ORDER :
+                HttpMethod.PUT.equals(method) ? WebCommand.Kind.REPLACE_ORDER :
+                HttpMethod.GET.equals(method) ? WebCommand.Kind.ORDER_STATUS : null;
             orderId = path.substring((API + "/orders/").length());
         }
         else
@@ -170,7 +192,7 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
             return;
         }
         final ApiKey key = verdict.key();
-        if (kind != WebCommand.Kind.INSTRUMENTS && !key.mayTrade())
+        if (!kind.readOnly() && !key.mayTrade())
         {
             WebAnswers.error(channel, keepAlive, 403, "this key may read, not trade");
             return;
@@ -178,8 +200,13 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
 
         Map<String, Object> members = null;
         Map<String, String> query = null;
-        if (kind == WebCommand.Kind.NEW_ORDER)
+        if (kind == WebCommand.Kind.NEW_ORDER || kind == WebCommand.Kind.REPLACE_ORDER)
         {
+            if (!decoder.parameters().isEmpty())
+            {
+                WebAnswers.error(channel, keepAlive, 400, "this request takes its fields in the body, not the query");
+                return;
+            }
             final String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
             if (null == contentType || !contentType.toLowerCase().startsWith("application/json"))
             {
@@ -226,8 +253,8 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
         }
     }
 
-    private void userStream(final ChannelHandlerContext ctx, final FullHttpRequest request,
-        final QueryStringDecoder decoder)
+    private void stream(final ChannelHandlerContext ctx, final FullHttpRequest request,
+        final QueryStringDecoder decoder, final String path)
     {
         final Channel channel = ctx.channel();
         if (!HttpMethod.GET.equals(request.method()))
@@ -240,14 +267,14 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
             headerOrParameter(request, parameters, RequestAuthenticator.KEY_HEADER, "key"),
             headerOrParameter(request, parameters, RequestAuthenticator.TIMESTAMP_HEADER, "timestamp"),
             headerOrParameter(request, parameters, RequestAuthenticator.SIGNATURE_HEADER, "signature"),
-            "GET", USER_STREAM, new byte[0], System.currentTimeMillis());
+            "GET", path, new byte[0], System.currentTimeMillis());
         if (!verdict.accepted())
         {
             WebAnswers.error(channel, false, verdict.status(), verdict.reason());
             return;
         }
         final WebSocketServerHandshaker handshaker = new WebSocketServerHandshakerFactory(
-            "ws://" + request.headers().get(HttpHeaderNames.HOST) + USER_STREAM, null, false, MAX_CLIENT_FRAME)
+            "ws://" + request.headers().get(HttpHeaderNames.HOST) + path, null, false, MAX_CLIENT_FRAME)
             .newHandshaker(request);
         if (null == handshaker)
         {
@@ -267,9 +294,11 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
             {
                 ctx.pipeline().remove("deadline");
             }
-            ctx.pipeline().addLast("frames", new UserStreamFrames(handshaker));
+            final boolean market = MARKET_STREAM.equals(path);
+            ctx.pipeline().addLast("frames", new StreamFrames(handshaker, market ? key : null, agent));
             channel.config().setAutoRead(channel.isWritable());
-            if (!agent.offer(new WebCommand(WebCommand.Kind.USER_STREAM, key, channel, true, null, null, null)))
+            if (!agent.offer(new WebCommand(market ? WebCommand.Kind.MARKET_STREAM : WebCommand.Kind.USER_STREAM, key,
+                channel, true, null, null, null)))
             {
                 handshaker.close(channel, new CloseWebSocketFrame(1013, "the gateway is busy; retry"));
             }
@@ -288,14 +317,24 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
         return null == values || values.size() != 1 ? null : values.get(0);
     }
 
-    /** The frames a user-stream client sends: pings answered, a close honoured, anything else ignored. */
-    private static final class UserStreamFrames extends SimpleChannelInboundHandler<WebSocketFrame>
+    /**
+     * The frames a stream's client sends: pings answered, a close honoured; on a market stream a text frame is a
+     * request (JSON) for the agent, refused with a reason if it does not parse, and a client sending more than
+     * {@link #MAX_STREAM_REQUESTS_PER_SECOND} is disconnected; anything else is ignored.
+     */
+    private static final class StreamFrames extends SimpleChannelInboundHandler<WebSocketFrame>
     {
         private final WebSocketServerHandshaker handshaker;
+        private final ApiKey marketKey;
+        private final WebGatewayAgent agent;
+        private long windowStartNs = System.nanoTime();
+        private int requestsInWindow;
 
-        UserStreamFrames(final WebSocketServerHandshaker handshaker)
+        StreamFrames(final WebSocketServerHandshaker handshaker, final ApiKey marketKey, final WebGatewayAgent agent)
         {
             this.handshaker = handshaker;
+            this.marketKey = marketKey;
+            this.agent = agent;
         }
 
         protected void channelRead0(final ChannelHandlerContext ctx, final WebSocketFrame frame)
@@ -313,6 +352,45 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
             {
                 handshaker.close(ctx.channel(), (CloseWebSocketFrame)frame.retain())
                     .addListener(ChannelFutureListener.CLOSE);
+            }
+            else if (frame instanceof TextWebSocketFrame && null != marketKey)
+            {
+                onRequest(ctx, ((TextWebSocketFrame)frame).text());
+            }
+        }
+
+        private void onRequest(final ChannelHandlerContext ctx, final String text)
+        {
+            final long nowNs = System.nanoTime();
+            if (nowNs - windowStartNs >= TimeUnit.SECONDS.toNanos(1))
+            {
+                windowStartNs = nowNs;
+                requestsInWindow = 0;
+            }
+            if (++requestsInWindow > MAX_STREAM_REQUESTS_PER_SECOND)
+            {
+                handshaker.close(ctx.channel(), new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
+                    "more than " + MAX_STREAM_REQUESTS_PER_SECOND + " requests a second"))
+                    .addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
+            final Map<String, Object> members;
+            try
+            {
+                members = FlatJson.parseObject(text);
+            }
+            catch (final FlatJson.MalformedException ex)
+            {
+                ctx.writeAndFlush(new TextWebSocketFrame(FlatJson.quote(
+                    new StringBuilder("{\"type\":\"error\",\"reason\":"), "malformed JSON: " + ex.getMessage())
+                    .append('}').toString()));
+                return;
+            }
+            if (!agent.offer(new WebCommand(WebCommand.Kind.MARKET_OP, marketKey, ctx.channel(), true, members, null,
+                null)))
+            {
+                ctx.writeAndFlush(new TextWebSocketFrame(
+                    "{\"type\":\"error\",\"reason\":\"the gateway is busy; retry\"}"));
             }
         }
 
@@ -335,19 +413,19 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
             .decode(java.nio.ByteBuffer.wrap(body)).toString();
     }
 
-    private static byte[] openApi()
+    private static byte[] resource(final String name)
     {
-        try (InputStream in = WebRequestHandler.class.getResourceAsStream("openapi.json"))
+        try (InputStream in = WebRequestHandler.class.getResourceAsStream(name))
         {
             if (null == in)
             {
-                throw new IllegalStateException("openapi.json missing from the gateway's resources");
+                throw new IllegalStateException(name + " missing from the gateway's resources");
             }
             return in.readAllBytes();
         }
         catch (final IOException ex)
         {
-            throw new IllegalStateException("cannot read openapi.json", ex);
+            throw new IllegalStateException("cannot read " + name, ex);
         }
     }
 }

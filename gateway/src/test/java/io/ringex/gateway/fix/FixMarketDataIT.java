@@ -476,7 +476,7 @@ class FixMarketDataIT
                 FixMarketData.DEFAULT_MAX_SUBSCRIPTIONS_PER_SESSION, null);
             client.send(carol, subscribe("FAST", '1', 0, "012", "BTC-USD"));
             awaitOne(carol, "carol's full refresh", m -> "W".equals(FixTestClient.header(m, 35)));
-            final long rebuildsBefore = gateway.fixAgent().marketDataRecoveries();
+            final long rebuildsBefore = gateway.agent().marketDataRecoveries();
 
             // Bob stops reading. Trade until Artio finds his connection full and the gateway, past the slow-client
             // timeout, lets him go.
@@ -492,7 +492,7 @@ class FixMarketDataIT
             final long total = tradedQuantity(alice);
 
             awaitBooksEqual("carol keeps up", () -> quietBook(carol, "FAST"), Integer.MAX_VALUE);
-            if (gateway.fixAgent().marketDataRecoveries() == rebuildsBefore)
+            if (gateway.agent().marketDataRecoveries() == rebuildsBefore)
             {
                 // the gateway kept up with the feed, or mended its gap by retransmission: every trade reaches carol
                 try
@@ -504,8 +504,8 @@ class FixMarketDataIT
                 {
                     throw new AssertionError(ex.getMessage() + ": her trades sum to " + quietBook(carol, "FAST")
                         .tradeSizes().stream().mapToLong(Long::longValue).sum() + " of " + total +
-                        "; gateway feed gaps " + gateway.fixAgent().marketDataFeedGaps() + ", retransmitted " +
-                        gateway.fixAgent().marketDataRetransmissions(), ex);
+                        "; gateway feed gaps " + gateway.agent().marketDataFeedGaps() + ", retransmitted " +
+                        gateway.agent().marketDataRetransmissions(), ex);
                 }
             }
             else
@@ -518,9 +518,9 @@ class FixMarketDataIT
             assertEquals(1, gateway.fixAgent().marketDataSubscriptions(), "bob's subscription ended with him");
             // Whether the gateway fell behind the feed here depends on the machine; when it did, it recovered.
             System.out.printf("FixMarketDataIT never-reading subscriber: gateway feed gaps %d, retransmitted %d, " +
-                "books rebuilt from snapshots %d%n", gateway.fixAgent().marketDataFeedGaps(),
-                gateway.fixAgent().marketDataRetransmissions(),
-                gateway.fixAgent().marketDataRecoveries() - rebuildsBefore);
+                "books rebuilt from snapshots %d%n", gateway.agent().marketDataFeedGaps(),
+                gateway.agent().marketDataRetransmissions(),
+                gateway.agent().marketDataRecoveries() - rebuildsBefore);
             assertTrue(client.isLoggedOn(carol) && client.isLoggedOn(alice));
         }
     }

@@ -265,8 +265,8 @@ class FixMarketDataRecoveryIT
             final FixMarketDataBook book = book(carol);
             return book.fullRefreshes() > 1 || sum(book.tradeSizes()) == traded;
         }, () -> "trades " + sum(book(carol).tradeSizes()) + " of " + traded);
-        assertTrue(gateway.fixAgent().marketDataFeedGaps() > 0, "the gateway saw the gaps");
-        assertTrue(gateway.fixAgent().marketDataRetransmissions() > 0, "and had them retransmitted");
+        assertTrue(gateway.agent().marketDataFeedGaps() > 0, "the gateway saw the gaps");
+        assertTrue(gateway.agent().marketDataRetransmissions() > 0, "and had them retransmitted");
         final FixMarketDataBook book = book(carol);
         if (book.fullRefreshes() == 1)
         {
@@ -286,7 +286,7 @@ class FixMarketDataRecoveryIT
         final Random random = new Random(24);
         awaitAnswered(alice, trade(alice, random, 50));
         awaitBooksEqual(carol);
-        final long recoveriesBefore = gateway.fixAgent().marketDataRecoveries();
+        final long recoveriesBefore = gateway.agent().marketDataRecoveries();
 
         // The gateway misses a burst of the feed and never hears the answer to its retransmission request: it gives
         // up after the client's request timeout and rebuilds the book from a snapshot.
@@ -296,14 +296,14 @@ class FixMarketDataRecoveryIT
         blackout = false;
         awaitAnswered(alice, trade(alice, random, 1));
         Await.until("the gateway rebuilt the book from a snapshot",
-            () -> gateway.fixAgent().marketDataRecoveries() > recoveriesBefore, null);
+            () -> gateway.agent().marketDataRecoveries() > recoveriesBefore, null);
         dropRetransmitAnswers = false;
 
         until("a new full refresh states the gap", () -> book(carol).fullRefreshes() == 2,
             () -> "full refreshes " + book(carol).fullRefreshes());
         awaitAnswered(alice, trade(alice, random, 30));
         awaitBooksEqual(carol);
-        assertEquals(0, gateway.fixAgent().marketDataRetransmissions(), "no retransmission was heard");
+        assertEquals(0, gateway.agent().marketDataRetransmissions(), "no retransmission was heard");
         assertTrue(client.isLoggedOn(carol));
     }
 

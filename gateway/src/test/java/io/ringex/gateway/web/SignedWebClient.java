@@ -1,5 +1,7 @@
 package io.ringex.gateway.web;
 
+import io.ringex.testing.Await;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -74,17 +76,28 @@ final class SignedWebClient
     }
 
     /** The key's user stream, signed in the query; its text frames collect in {@code events}. */
-    UserStream userStream()
+    Stream userStream()
+    {
+        return stream(WebRequestHandler.USER_STREAM);
+    }
+
+    /** A market-data stream, signed in the query. */
+    Stream marketStream()
+    {
+        return stream(WebRequestHandler.MARKET_STREAM);
+    }
+
+    private Stream stream(final String path)
     {
         final String timestamp = Long.toString(System.currentTimeMillis());
-        final String signature = RequestAuthenticator.sign(secret, timestamp, "GET", "/ws/v1/user", new byte[0]);
-        final UserStream stream = new UserStream();
+        final String signature = RequestAuthenticator.sign(secret, timestamp, "GET", path, new byte[0]);
+        final Stream stream = new Stream();
         stream.socket = http.newWebSocketBuilder().buildAsync(URI.create(base.replace("http:", "ws:") +
-            "/ws/v1/user?key=" + keyId + "&timestamp=" + timestamp + "&signature=" + signature), stream).join();
+            path + "?key=" + keyId + "&timestamp=" + timestamp + "&signature=" + signature), stream).join();
         return stream;
     }
 
-    static final class UserStream implements WebSocket.Listener
+    static final class Stream implements WebSocket.Listener
     {
         final CopyOnWriteArrayList<String> events = new CopyOnWriteArrayList<>();
         private final StringBuilder partial = new StringBuilder();
@@ -109,7 +122,25 @@ final class SignedWebClient
             return null;
         }
 
+        void send(final String text)
+        {
+            socket.sendText(text, true).join();
+        }
+
         boolean has(final String... fragments)
+        {
+            return null != find(fragments);
+        }
+
+        /** @return the first event holding every fragment, once there is one. */
+        String await(final String what, final String... fragments)
+        {
+            Await.until(what, () -> has(fragments));
+            return find(fragments);
+        }
+
+        /** @return the first event holding every fragment, or null. */
+        String find(final String... fragments)
         {
             for (final String event : events)
             {
@@ -120,10 +151,10 @@ final class SignedWebClient
                 }
                 if (all)
                 {
-                    return true;
+                    return event;
                 }
             }
-            return false;
+            return null;
         }
     }
 }

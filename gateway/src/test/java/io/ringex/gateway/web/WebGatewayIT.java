@@ -3,6 +3,9 @@ package io.ringex.gateway.web;
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.ringex.client.marketdata.MarketDataBook;
+import io.ringex.client.marketdata.MarketDataClient;
+import io.ringex.client.marketdata.MarketDataListener;
 import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.ProjectRoot;
@@ -82,7 +85,8 @@ class WebGatewayIT
             .imageLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(500)));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         engine = RealEngineNode.launch(new EngineStreams(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, IPC,
-            1003, new EngineStreams.TestInstrument(1, "BTC-USD", 2)));
+            1003, new EngineStreams.TestInstrument(1, "BTC-USD", 2), new EngineStreams.TestInstrument(2, "ETH-USD", 2),
+            new EngineStreams.TestInstrument(3, "SOL-USD", 2)));
         final GatewayContext ctx = new GatewayContext()
             .gatewayId(7)
             .aeronDirectoryName(driver.aeronDirectoryName())
@@ -90,11 +94,14 @@ class WebGatewayIT
             .engineIngressChannel(IPC).engineIngressStreamId(1001)
             .engineEgressChannel(IPC).engineEgressStreamId(1002)
             .marketDataChannel(IPC).marketDataStreamId(1003)
+            .marketDataRequestChannel(IPC).marketDataRecoveryChannel(IPC)
             .fixEnabled(false)
             .throttleMessagesPerSecond(1_000_000)
             // This test's refusals all come from one address: none of them may lock the good requests out.
             .logonPolicy(new LogonPolicy(1_000, 1_000, 60_000, 900_000, 0, 64, 8, 10_000))
             .addInstrument(1, "BTC-USD", 2)
+            .addInstrument(2, "ETH-USD", 2)
+            .addInstrument(3, "SOL-USD", 2)
             .addUser(TestUsers.ALICE)
             .addUser(TestUsers.BOB)
             .addUser(new User("dave", CredentialHash.hash("dave-secret".toCharArray(), 1000), new long[]{ 400 },
@@ -158,7 +165,7 @@ class WebGatewayIT
     @Test
     void placesFillsAndCancelsOverRestAndHearsItAllOnTheUserStream()
     {
-        final SignedWebClient.UserStream aliceStream = alice.userStream();
+        final SignedWebClient.Stream aliceStream = alice.userStream();
         Await.until("alice's stream subscribed", () -> aliceStream.has("\"type\":\"subscribed\""));
 
         final HttpResponse<String> placed = place(alice, order("A-REST-1", "BUY", "99.50", "10", "GTC"));
@@ -187,6 +194,7 @@ class WebGatewayIT
         assertEquals(422, again.statusCode(), again.body());
         assertTrue(again.body().contains("cancelReject"), again.body());
         aliceStream.socket.abort();
+        assertDeclaredInTheAsyncApi("/ws/v1/user", aliceStream);
     }
 
     @Test
@@ -296,8 +304,9 @@ class WebGatewayIT
         assertEquals(200, document.statusCode());
         final Map<String, Object> paths = TreeJson.object(TreeJson.object(TreeJson.parse(document.body())).get(
             "paths"));
-        assertEquals(List.of("/api/v1/openapi.json", "/api/v1/instruments", "/api/v1/orders",
-            "/api/v1/orders/{clientOrderId}", "/ws/v1/user"), List.copyOf(paths.keySet()));
+        assertEquals(List.of("/api/v1/openapi.json", "/api/v1/instruments", "/api/v1/book", "/api/v1/trades",
+            "/api/v1/orders", "/api/v1/orders/{clientOrderId}", "/api/v1/asyncapi.json", "/ws/v1/market",
+            "/ws/v1/user"), List.copyOf(paths.keySet()));
         for (final Map.Entry<String, Object> path : paths.entrySet())
         {
             final Map<String, Object> operations = TreeJson.object(path.getValue());
@@ -330,7 +339,7 @@ class WebGatewayIT
         assertTrue(canceled.body().contains("\"origClientOrderId\":\"P%41X\""), canceled.body());
 
         final SignedWebClient dave = new SignedWebClient(web.port(), "rk-dave-read", DAVE_SECRET);
-        final SignedWebClient.UserStream stream = dave.userStream();
+        final SignedWebClient.Stream stream = dave.userStream();
         Await.until("the disabled user's stream closed", () -> null != stream.closeReason);
         assertTrue(stream.closeReason.contains("disabled"), stream.closeReason);
         assertTrue(!stream.has("\"type\":\"subscribed\""), "a disabled user's stream never subscribes");
@@ -343,7 +352,7 @@ class WebGatewayIT
         final SignedWebClient client = new SignedWebClient(web.port(), revokable.keyId(), revokable.secret());
         Await.until("the new key is taken", () -> client.send("GET", "/api/v1/instruments", null).statusCode() ==
             200);
-        final SignedWebClient.UserStream stream = client.userStream();
+        final SignedWebClient.Stream stream = client.userStream();
         Await.until("its stream subscribed", () -> stream.has("\"type\":\"subscribed\""));
 
         ApiKeysFile.revoke(keys, revokable.keyId());
@@ -355,12 +364,21 @@ class WebGatewayIT
     }
 
     @Test
-    void thePythonExampleRunsAsWritten() throws IOException, InterruptedException
+    void thePythonExampleRunsAsWrittenAndItsBookIsTheEngines() throws IOException, InterruptedException
     {
+        // ETH-USD is this test's alone: bob's orders rest there, alice's come and go through the example.
+        for (final String[] resting : new String[][]{
+            { "B-ETH-1", "BUY", "97.00", "4" }, { "B-ETH-2", "BUY", "96.50", "6" },
+            { "B-ETH-3", "SELL", "102.25", "5" }})
+        {
+            final HttpResponse<String> placed = place(bob, order(resting[0], resting[1], resting[2], resting[3], "GTC")
+                .replace("BTC-USD", "ETH-USD"));
+            assertEquals(200, placed.statusCode(), placed.body());
+        }
         // Debian's python3 with its requests and websockets packages (.ci/run installs them).
         final Path example = ProjectRoot.find().resolve("docs/examples/rest_client.py");
         final ProcessBuilder builder = new ProcessBuilder("/usr/bin/python3", example.toString(),
-            "--url", "http://localhost:" + web.port(), "--symbol", "BTC-USD", "--price", "98.25", "--quantity", "3")
+            "--url", "http://localhost:" + web.port(), "--symbol", "ETH-USD", "--price", "98.25", "--quantity", "3")
             .redirectErrorStream(true);
         builder.environment().put("RINGEX_KEY", "rk-alice-trade");
         builder.environment().put("RINGEX_SECRET", java.util.Base64.getEncoder().encodeToString(ALICE_SECRET));
@@ -372,7 +390,203 @@ class WebGatewayIT
         }
         assertTrue(python.waitFor(60, TimeUnit.SECONDS), output);
         assertEquals(0, python.exitValue(), output);
-        assertTrue(output.contains("user stream: py-") && output.contains("CANCELED") && output.endsWith("ok\n"),
+        assertTrue(output.contains("user stream: py-") && output.contains("REPLACED") &&
+            output.contains("market stream: reconnected") && output.contains("CANCELED") && output.endsWith("ok\n"),
             output);
+
+        // The book the example kept from the market stream, against the engine's own feed read by the SBE client.
+        final String line = output.lines().filter(l -> l.startsWith("book: ")).findFirst().orElseThrow();
+        final Map<String, Object> book = TreeJson.object(TreeJson.parse(line.substring("book: ".length())));
+        assertEquals(List.of(List.of("97.00", "4"), List.of("96.50", "6")), book.get("bids"), line);
+        assertEquals(List.of(List.of("102.25", "5")), book.get("asks"), line);
+        assertEquals(enginesBook(2, Long.parseLong(book.get("seq").toString())),
+            List.of(book.get("bids"), book.get("asks")));
+    }
+
+    /** The engine's book of an instrument as its market-data feed gives it, once at the sequence, as [bids, asks]. */
+    private static List<Object> enginesBook(final int instrumentId, final long sequence)
+    {
+        final MarketDataClient feed = MarketDataClient.connect(aeron, IPC, 1003, IPC, 1099, IPC,
+            GatewayContext.Configuration.MARKETDATA_REQUEST_STREAM_DEFAULT, new MarketDataListener()
+            {
+            });
+        try
+        {
+            feed.subscribe(instrumentId);
+            Await.until("the engine's book at seq " + sequence, () ->
+            {
+                feed.poll();
+                final MarketDataBook book = feed.book(instrumentId);
+                return null != book && book.mdSequence() >= sequence;
+            });
+            final MarketDataBook book = feed.book(instrumentId);
+            assertEquals(sequence, book.mdSequence(), "the book moved on after the example");
+            final List<Object> sides = new java.util.ArrayList<>();
+            for (final boolean buy : new boolean[]{ true, false })
+            {
+                final List<Object> levels = new java.util.ArrayList<>();
+                for (int i = 0; i < book.levelCount(buy); i++)
+                {
+                    levels.add(List.of(java.math.BigDecimal.valueOf(book.levelPrice(buy, i), 2).toPlainString(),
+                        Long.toString(book.levelQuantity(buy, i))));
+                }
+                sides.add(levels);
+            }
+            return sides;
+        }
+        finally
+        {
+            feed.close();
+        }
+    }
+
+    @Test
+    void amendsAsksAboutAndCancelsAllOrdersOverRest()
+    {
+        final HttpResponse<String> placed = place(alice, order("A-AMD-1", "BUY", "95.00", "2", "GTC"));
+        assertEquals(200, placed.statusCode(), placed.body());
+        final HttpResponse<String> replaced = alice.send("PUT", "/api/v1/orders/A-AMD-1",
+            "{\"symbol\":\"BTC-USD\",\"price\":\"95.25\",\"quantity\":\"3\",\"clientOrderId\":\"A-AMD-2\"}");
+        assertEquals(200, replaced.statusCode(), replaced.body());
+        assertTrue(replaced.body().contains("\"execType\":\"REPLACED\"") &&
+            replaced.body().contains("\"price\":\"95.25\"") && replaced.body().contains("\"quantity\":\"3\""),
+            replaced.body());
+
+        final HttpResponse<String> status = aliceRead.send("GET", "/api/v1/orders/A-AMD-2", null);
+        assertEquals(200, status.statusCode(), status.body());
+        assertTrue(status.body().contains("\"type\":\"orderStatus\"") &&
+            status.body().contains("\"clientOrderId\":\"A-AMD-2\"") && status.body().contains("\"price\":\"95.25\"") &&
+            status.body().contains("\"leavesQuantity\":\"3\""), status.body());
+        assertRefused(aliceRead.send("GET", "/api/v1/orders/NO-SUCH-ORDER", null), 404, "UNKNOWN_ORDER");
+
+        final HttpResponse<String> open = aliceRead.send("GET", "/api/v1/orders?symbol=BTC-USD", null);
+        assertEquals(200, open.statusCode(), open.body());
+        assertTrue(open.body().startsWith("{\"type\":\"openOrders\",\"orders\":[") &&
+            open.body().contains("\"clientOrderId\":\"A-AMD-2\""), open.body());
+        final HttpResponse<String> none = aliceRead.send("GET", "/api/v1/orders?symbol=SOL-USD", null);
+        assertEquals("{\"type\":\"openOrders\",\"orders\":[]}", none.body());
+
+        assertRefused(aliceRead.send("DELETE", "/api/v1/orders?symbol=BTC-USD", null), 403, "may read, not trade");
+        assertRefused(alice.send("DELETE", "/api/v1/orders?symbol=NOPE", null), 400, "unknown symbol");
+        assertRefused(alice.send("PUT", "/api/v1/orders/A-AMD-2", "{\"symbol\":\"BTC-USD\",\"price\":\"95.25\"}"),
+            400, "quantity is required");
+        assertRefused(alice.send("PUT", "/api/v1/orders/A-AMD-2?symbol=BTC-USD", "{}"), 400, "in the body");
+        final HttpResponse<String> cancelled = alice.send("DELETE", "/api/v1/orders?symbol=BTC-USD", null);
+        assertEquals(200, cancelled.statusCode(), cancelled.body());
+        assertTrue(cancelled.body().contains("\"type\":\"massCancelReport\"") &&
+            cancelled.body().contains("\"symbol\":\"BTC-USD\"") && !cancelled.body().contains("\"cancelled\":0"),
+            cancelled.body());
+        final HttpResponse<String> after = aliceRead.send("GET", "/api/v1/orders?symbol=BTC-USD", null);
+        assertEquals("{\"type\":\"openOrders\",\"orders\":[]}", after.body());
+    }
+
+    @Test
+    void followsTheBookTradesAndBboOnTheMarketStreamAndRefusesBadRequestsWithAReason()
+    {
+        final SignedWebClient.Stream market = aliceRead.marketStream();
+        Await.until("connected", () -> market.has("\"type\":\"connected\""));
+        for (final String channel : List.of("book", "trades", "bbo", "statistics", "status"))
+        {
+            market.send("{\"op\":\"subscribe\",\"channel\":\"" + channel + "\",\"symbol\":\"SOL-USD\"}");
+        }
+        final String snapshot = market.await("the book's snapshot", "\"type\":\"book\"", "\"snapshot\":true");
+        assertTrue(snapshot.contains("\"bids\":[],\"asks\":[]"), snapshot);
+        Await.until("the status", () -> market.has("\"type\":\"status\"", "\"status\":\"OPEN\""));
+
+        assertEquals(200, place(bob, order("B-SOL-1", "SELL", "101.50", "4", "GTC").replace("BTC-USD", "SOL-USD"))
+            .statusCode());
+        final String update = market.await("the ask on the book", "\"snapshot\":false",
+            "\"asks\":[[\"101.50\",\"4\"]]");
+        assertTrue(update.contains("\"prevSeq\":" + number(snapshot, "seq") + ","), update + " after " + snapshot);
+        Await.until("the bbo", () -> market.has("\"type\":\"bbo\"", "\"askPrice\":\"101.50\"",
+            "\"askQuantity\":\"4\"", "\"bidPrice\":null"));
+
+        assertEquals(200, place(alice, order("A-SOL-1", "BUY", "101.50", "1", "IOC").replace("BTC-USD", "SOL-USD"))
+            .statusCode());
+        final String trades = market.await("the trade", "\"type\":\"trades\"",
+            "\"price\":\"101.50\",\"quantity\":\"1\",\"aggressor\":\"BUY\"");
+        Await.until("the ask reduced", () -> market.has("\"asks\":[[\"101.50\",\"3\"]]"));
+        Await.until("the statistics", () -> market.has("\"type\":\"statistics\"", "\"last\":\"101.50\"",
+            "\"volume\":\"1\""));
+
+        // REST gives the same book and trades.
+        final HttpResponse<String> book = aliceRead.send("GET", "/api/v1/book?symbol=SOL-USD&depth=5", null);
+        assertTrue(book.body().contains("\"bids\":[],\"asks\":[[\"101.50\",\"3\"]]"), book.body());
+        final HttpResponse<String> recent = aliceRead.send("GET", "/api/v1/trades?symbol=SOL-USD", null);
+        assertTrue(recent.body().contains("\"price\":\"101.50\",\"quantity\":\"1\""), recent.body());
+        assertRefused(aliceRead.send("GET", "/api/v1/book?symbol=SOL-USD&depth=0", null), 400, "depth must be");
+        assertRefused(aliceRead.send("GET", "/api/v1/trades?symbol=NOPE", null), 400, "listed symbol");
+        assertRefused(aliceRead.send("GET", "/api/v1/book?symbol=SOL-USD&levels=5", null), 400, "unknown query");
+
+        // A new stream resumes the trades after the sequence before the trade: the trade again, no gap.
+        final long tradeSeq = number(trades.substring(trades.indexOf("\"trades\":")), "seq");
+        final SignedWebClient.Stream resumed = aliceRead.marketStream();
+        Await.until("connected", () -> resumed.has("\"type\":\"connected\""));
+        resumed.send("{\"op\":\"subscribe\",\"channel\":\"trades\",\"symbol\":\"SOL-USD\",\"fromSeq\":" +
+            (tradeSeq - 1) + "}");
+        Await.until("the trade resent", () -> resumed.has("\"type\":\"trades\"", "\"seq\":" + tradeSeq));
+        assertTrue(!resumed.has("\"type\":\"gap\""), resumed.events.toString());
+
+        // Bad requests: each answered with its reason, the stream stays open.
+        final String[][] bad = {
+            { "{\"op\":\"subscribe\",\"channel\":\"depth\",\"symbol\":\"SOL-USD\"}", "channel must be" },
+            { "{\"op\":\"subscribe\",\"channel\":\"book\",\"symbol\":\"NOPE\"}", "listed symbol" },
+            { "{\"op\":\"subscribe\",\"channel\":\"book\",\"symbol\":\"SOL-USD\"}", "already subscribed" },
+            { "{\"op\":\"subscribe\",\"channel\":\"bbo\",\"symbol\":\"BTC-USD\",\"depth\":5}", "depth is for" },
+            { "{\"op\":\"subscribe\",\"channel\":\"book\",\"symbol\":\"BTC-USD\",\"depth\":101}", "depth must" },
+            { "{\"op\":\"watch\",\"channel\":\"book\",\"symbol\":\"BTC-USD\"}", "op must be" },
+            { "{\"op\":\"subscribe\",\"channel\":\"book\",\"symbol\":\"BTC-USD\",\"x\":1}", "unknown member" },
+            { "{\"op\":\"subscribe\",", "malformed JSON" },
+        };
+        for (final String[] request : bad)
+        {
+            market.send(request[0]);
+            Await.until(request[1], () -> market.has("\"type\":\"error\"", request[1]));
+        }
+        market.send("{\"op\":\"unsubscribe\",\"channel\":\"book\",\"symbol\":\"SOL-USD\"}");
+        Await.until("unsubscribed", () -> market.has("\"type\":\"unsubscribed\"", "\"channel\":\"book\""));
+
+        // A client that floods its stream with requests is disconnected with the reason.
+        for (int i = 0; i < WebRequestHandler.MAX_STREAM_REQUESTS_PER_SECOND + 10 && null == market.closeReason; i++)
+        {
+            market.socket.sendText("{\"op\":\"subscribe\",\"channel\":\"trades\",\"symbol\":\"BTC-USD\"}", true);
+        }
+        Await.until("the flooding stream closed", () -> null != market.closeReason);
+        assertTrue(market.closeReason.startsWith("1008 more than"), market.closeReason);
+        resumed.socket.abort();
+        assertDeclaredInTheAsyncApi("/ws/v1/market", market, resumed);
+    }
+
+    /** Every message type a stream sent is one the served AsyncAPI document declares on that channel. */
+    private static void assertDeclaredInTheAsyncApi(final String channel, final SignedWebClient.Stream... streams)
+    {
+        final HttpResponse<String> document = alice.send(alice.request("GET", "/api/v1/asyncapi.json", null).build());
+        assertEquals(200, document.statusCode());
+        final Map<String, Object> asyncApi = TreeJson.object(TreeJson.parse(document.body()));
+        final Map<String, Object> messages = TreeJson.object(TreeJson.object(asyncApi.get("components"))
+            .get("messages"));
+        final String declared = TreeJson.object(TreeJson.object(asyncApi.get("channels")).get(channel)).toString();
+        for (final SignedWebClient.Stream stream : streams)
+        {
+            for (final String event : stream.events)
+            {
+                final String type = TreeJson.object(TreeJson.parse(event)).get("type").toString();
+                final boolean found = messages.entrySet().stream().anyMatch(message ->
+                    type.equals(TreeJson.object(message.getValue()).get("name")) &&
+                    declared.contains("#/components/messages/" + message.getKey()));
+                assertTrue(found, "\"" + type + "\" sent on " + channel + " but not declared there: " + event);
+            }
+        }
+    }
+
+    private static long number(final String json, final String member)
+    {
+        final int at = json.indexOf("\"" + member + "\":") + member.length() + 3;
+        int end = at;
+        while (end < json.length() && Character.isDigit(json.charAt(end)))
+        {
+            end++;
+        }
+        return Long.parseLong(json.substring(at, end));
     }
 }
