@@ -30,7 +30,7 @@ fail() { echo "validate.sh: FAIL: $*" >&2; exit 1; }
 empty_env="$(mktemp)"
 trap 'rm -f "$empty_env"' EXIT
 required=(RINGEX_RISK_OFFICER_BCRYPT RINGEX_RISK_VIEWER_BCRYPT RINGEX_GATEWAY_USERS_FILE RINGEX_ADMIN_KEYS_FILE
-    RINGEX_CLUSTER_SECRET_FILE)
+    RINGEX_CLUSTER_SECRET_FILE RINGEX_API_KEYS_FILE)
 
 # 1. valid with placeholders (syntactically bcrypt-shaped; not the hash of anything anyone should use)
 placeholder='$2a$10$validateOnlyNotARealHashXXXXXXXXXXXXXXXXXXXXXXXXXXXXX'
@@ -39,6 +39,7 @@ export RINGEX_GATEWAY_USERS_FILE="$here/config/gateway-users.example.properties"
 export RINGEX_CLUSTER_SECRET_FILE="$here/config/cluster-secret.example.properties"
 # a path only: config reads no mounted file
 export RINGEX_ADMIN_KEYS_FILE="$here/config/admin.keys.placeholder"
+export RINGEX_API_KEYS_FILE="$here/config/api-keys.placeholder"
 "${compose[@]}" --env-file "$empty_env" -f "$compose_file" config -q \
     || fail "${compose[*]} -f docker/compose.yml config"
 echo "compose: ${compose_file#"$root"/} is valid"
