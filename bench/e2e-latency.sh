@@ -11,14 +11,17 @@
 #               two members' logs before the leader's processor sees it (not in the default PATHS);
 #   fix         the all-in-one again, through its FIX acceptor (Artio) with QuickFIX/J initiators (not in the
 #               default PATHS: there is no bare FIX echo to set beside it);
-# each measured by ./ringex loadgen --transport sbe|fix (its own JVM and driver): open loop, coordinated-omission
+#   rest        the all-in-one again, through its REST front end (signed POST /api/v1/orders over java.net.http's
+#               HTTP/1.1 connections; each user's API key made with ./ringex admin apikey; not in the default PATHS);
+# each measured by ./ringex loadgen --transport sbe|fix|rest (its own JVM and driver): open loop, coordinated-omission
 # corrected, the orders crossing (half acks, half fills). One CSV row per run, in bench/gateway-report.py's format
 # (path,detail,round,rate,load1 before,load1 after,key=value...). Each venue runs alone: started fresh for each
 # round, warmed up (20K/s; FIX 5K/s), measured at each rate, stopped.
 #
 #   bench/e2e-latency.sh [OUT_DIR]
 #
-# Env: ROUNDS (3), RATES ("1000 10000 50000"), PATHS ("echo allinone distributed", or any of those, cluster and fix),
+# Env: ROUNDS (3), RATES ("1000 10000 50000"), PATHS ("echo allinone distributed", or any of those, cluster, fix
+# and rest),
 # PROFILE (the engine threading profile of the venues; default the node's), DURATION (8 s measured), WARMUP (2 s
 # sent first, not measured), SWEEP (rates for the all-in-one in the last round, one run each, e.g. "1000 5000 ...
 # 300000": latency against offered load up to saturation), VENUE_OPTS (more JVM options for the venues'
@@ -53,7 +56,8 @@ loadgen_venue=(--instruments "$instruments")
 if [ -n "${REFERENCE_DATA:-}" ]; then
     loadgen_venue+=(--reference-data "$reference_data")
     case " $paths " in
-        *" allinone "*|*" fix "*) echo "REFERENCE_DATA: the all-in-one runs the demo's; leave allinone and fix out" >&2
+        *" allinone "*|*" fix "*|*" rest "*)
+            echo "REFERENCE_DATA: the all-in-one runs the demo's; leave allinone, fix and rest out" >&2
             exit 2 ;;
     esac
 fi
@@ -63,6 +67,7 @@ base="${PORT_BASE:-47100}"
 echo_port=$base
 aio_sbe=$((base + 2)); aio_fix=$((base + 3)); aio_http=$((base + 4))
 ingress_port=$((base + 5)); control_port=$((base + 6)); dist_sbe=$((base + 7)); md_request_port=$((base + 8))
+aio_web=$((base + 9))
 read -r -a jvm_flags < "$here/protocol/target/classes/ringex-jvm.flags"
 bench_cp="$here/bench/ringex/target/classes:$(cat "$here/bench/ringex/target/classpath.txt")"
 csv="$out/results.csv"
@@ -129,12 +134,17 @@ venue_ticks()
 load_run()
 {
     local path="$1" round="$2" rate="$3" port="$4" before ticks start transport=sbe
-    local log="$out/$1-$2-$3${variant_name:+-$variant_name}-$kind.log"
+    local log="$out/$1-$2-$3${variant_name:+-$variant_name}-$kind.log" via
     [ "$path" = fix ] && transport=fix
+    [ "$path" = rest ] && transport=rest
+    case "$transport" in
+        rest) via=(--web-port "$port" --api-keys "$out/allinone-data/api-keys") ;;
+        *) via=("--$transport-port" "$port") ;;
+    esac
     before="$(load1)"
     ticks="$(venue_ticks)"
     start="$(date +%s%N)"
-    "$here/ringex" loadgen --transport "$transport" "--$transport-port" "$port" --rate "$rate" --duration "$duration" \
+    "$here/ringex" loadgen --transport "$transport" "${via[@]}" --rate "$rate" --duration "$duration" \
         --warmup "$warmup" --orders "$kind" "${loadgen_venue[@]}" > "$log" 2>&1 || true
     # the venue's CPU while the generator ran (its start-up included), in % of one core
     echo "RESULT venueCpuPct=$(( ($(venue_ticks) - ticks) * 100 * 10000000 / ($(date +%s%N) - start) ))" >> "$log"
@@ -149,11 +159,22 @@ start_allinone()
     [ -n "$profile" ] && extra+=("--ringex.engine.threading=$profile")
     rm -rf "$out/allinone-data"
     RINGEX_JAVA_OPTS="-Xms2g -Xmx2g ${VENUE_OPTS:-} $variant_opts" "$here/ringex" demo --data="$out/allinone-data" \
-        --sbe-port=$aio_sbe --fix-port=$aio_fix --server.port=$aio_http \
+        --sbe-port=$aio_sbe --fix-port=$aio_fix --web-port=$aio_web --server.port=$aio_http \
         --ringex.gateway.throttle.messages.per.second=1000000 \
         "${extra[@]}" > "$out/allinone.log" 2>&1 &
     pids+=($!)
     wait_for "$out/allinone.log" "RINGEX READY" $!
+}
+
+# A key that may trade for each user the load generator logs on as (the demo's traders, then its market makers).
+rest_keys()
+{
+    local user
+    for user in trader1 trader2 fixtrader maker1 maker2; do
+        "$here/ringex" admin apikey create --file "$out/allinone-data/api-keys" --key-id "rk-bench-$user" \
+            --username "$user" --trade > /dev/null
+    done
+    sleep 2 # the gateway reads a changed keys file within a second
 }
 
 start_distributed()
@@ -308,13 +329,14 @@ for round in $(seq 1 "$rounds"); do
             case "$path" in
                 allinone) start_allinone; port=$aio_sbe ;;
                 fix) start_allinone; port=$aio_fix ;;
+                rest) start_allinone; port=$aio_web; rest_keys ;;
                 distributed) start_distributed; port=$dist_sbe ;;
                 cluster) start_cluster; port=$dist_sbe ;;
                 *) echo "unknown path $path" >&2; exit 2 ;;
             esac
             # FIX warms up at 5K/s: at 20K/s a cold venue's FIX sessions get more reports waiting than the gateway
             # holds for a session and are disconnected (docs/benchmarks.md, "A FIX client faster than the venue")
-            warm="${WARM_RATE:-20000}"; [ "$path" = fix ] && warm="${WARM_RATE:-5000}"
+            warm="${WARM_RATE:-20000}"; [ "$path" = fix ] || [ "$path" = rest ] && warm="${WARM_RATE:-5000}"
             for kind in $orders; do
                 load_run "$path" "warmup$round" "$warm" "$port"
             done

@@ -30,6 +30,16 @@ final class Banner
             .append(Venue.FIX_COMP_ID).append(", SenderCompID=<USER>, Username(553)/Password(554)\n")
             .append(" SBE/Aeron:   aeron:udp?endpoint=localhost:").append(settings.sbePort()).append(" stream ")
             .append(Venue.CLIENT_STREAM).append("  (ExchangeClient, docs/client.md)\n")
+            .append(" REST:        http://localhost:").append(venue.webPort())
+            .append("/api/v1  (signed; /api/v1/openapi.json, docs/client.md)\n")
+            .append(" WebSocket:   ws://localhost:").append(venue.webPort())
+            .append("/ws/v1/user, /ws/v1/market  (/api/v1/asyncapi.json)\n")
+            .append(null == venue.generatedApiKey() ? " API keys:    " + venue.apiKeysFile() +
+                "  (./ringex admin apikey list|create --file ...)\n" :
+                " API key:     " + venue.generatedApiKey().keyId() + " secret " +
+                java.util.Base64.getEncoder().encodeToString(venue.generatedApiKey().secret()) +
+                "  (generated now for " + venue.generatedApiKey().username() + ", shown once; in " +
+                venue.apiKeysFile() + ")\n")
             .append(settings.demoFlow() ? " demo flow:   market makers and takers trading through the gateway\n" : "")
             .append(" journal:     ./ringex journal stats ").append(settings.dataDirectory().resolve("journal"))
             .append('\n')

@@ -15,11 +15,13 @@ import io.ringex.common.config.CommandLineOptions;
 import org.HdrHistogram.Histogram;
 
 /**
- * The load generator: {@code ./ringex loadgen [--transport sbe|fix] [--rate N] [--duration S] [--warmup S]
- * [--instruments K] [--accounts A] [--orders cross|ioc|quotes] [--host H] [--sbe-port P] [--fix-port P]
- * [--timeline FILE] [--reference-data FILE]} against a running venue (the all-in-one's demo users; traders first, then
- * the market makers, up to five accounts, one client session each). {@code --reference-data} names the file the venue
- * was set up from when it is not the demo's (its instruments are traded; its users must be the demo's).
+ * The load generator: {@code ./ringex loadgen [--transport sbe|fix|rest] [--rate N] [--duration S] [--warmup S]
+ * [--instruments K] [--accounts A] [--orders cross|ioc|quotes] [--host H] [--sbe-port P] [--fix-port P] [--web-port P
+ * --api-keys FILE] [--timeline FILE] [--reference-data FILE]} against a running venue (the all-in-one's demo users;
+ * traders first, then the market makers, up to five accounts, one client session each). {@code --reference-data} names
+ * the file the venue was set up from when it is not the demo's (its instruments are traded; its users must be the
+ * demo's). Over REST, each user signs with its API key that may trade from the keys file {@code --api-keys} (required
+ * with {@code --transport rest}).
  * <p>
  * Open loop: order i is due at {@code start + i / rate}, whether or not earlier ones were answered, and its latency
  * is measured from when it was DUE to its first report, so a stall counts against every order it delays
@@ -161,7 +163,7 @@ public final class LoadGenerator
      * The command line, read strictly ({@link CommandLineOptions}): an option it does not take, one without its value,
      * one given twice and a value that does not parse or is out of range stop it naming the option.
      *
-     * @param transport   sbe or fix.
+     * @param transport   sbe, fix or rest.
      * @param orders      cross or ioc.
      * @param rate        orders per second.
      * @param durationS   measured seconds.
@@ -171,14 +173,17 @@ public final class LoadGenerator
      * @param host        the venue's host.
      * @param sbePort     its SBE port.
      * @param fixPort     its FIX port.
+     * @param webPort     its REST port.
+     * @param apiKeys     the API keys file (REST), or null.
      * @param timeline    where to write the latency timeline, or null.
      */
     record Options(String transport, String orders, int rate, int durationS, int warmupS, int instruments,
-        int accounts, String host, int sbePort, int fixPort, String timeline, DemoData.Venue venue)
+        int accounts, String host, int sbePort, int fixPort, int webPort, String apiKeys, String timeline,
+        DemoData.Venue venue)
     {
         static final Set<String> WITH_VALUES = Set.of("--transport", "--rate", "--duration", "--warmup",
-            "--instruments", "--accounts", "--orders", "--host", "--sbe-port", "--fix-port", "--timeline",
-            "--reference-data");
+            "--instruments", "--accounts", "--orders", "--host", "--sbe-port", "--fix-port", "--web-port", "--api-keys",
+            "--timeline", "--reference-data");
 
         /**
          * @param args the command line.
@@ -191,7 +196,7 @@ public final class LoadGenerator
                 Set.of());
             options.requirePositionals(0, "only options");
             final Options parsed = new Options(
-                oneOf(options, "--transport", "sbe", "sbe", "fix"),
+                oneOf(options, "--transport", "sbe", "sbe", "fix", "rest"),
                 oneOf(options, "--orders", "cross", "cross", "ioc", "quotes"),
                 options.intValue("--rate", 2_000, 1),
                 options.intValue("--duration", 10, 1),
@@ -201,6 +206,8 @@ public final class LoadGenerator
                 options.string("--host", "localhost"),
                 port(options, "--sbe-port", 40200),
                 port(options, "--fix-port", 9880),
+                port(options, "--web-port", 8480),
+                options.string("--api-keys", null),
                 options.string("--timeline", null),
                 venue(options.string("--reference-data", null)));
             if (parsed.instruments > parsed.venue.instruments().size())
@@ -216,6 +223,11 @@ public final class LoadGenerator
             if (parsed.orders.equals("cross") && parsed.accounts < 2)
             {
                 throw new CommandLineOptions.UsageException("--orders cross needs --accounts 2 or more");
+            }
+            if (parsed.transport.equals("rest") != (null != parsed.apiKeys))
+            {
+                throw new CommandLineOptions.UsageException("--api-keys: " + (null == parsed.apiKeys ?
+                    "required with --transport rest (the users' API keys file)" : "only with --transport rest"));
             }
             if (parsed.orders.equals("quotes") && !parsed.transport.equals("sbe"))
             {
@@ -291,6 +303,17 @@ public final class LoadGenerator
         }
     }
 
+    private static Transport transport(final Options options, final Reports reports)
+    {
+        return switch (options.transport())
+        {
+            case "fix" -> new FixLoadTransport(options.host(), options.fixPort(), reports);
+            case "rest" -> new RestLoadTransport(options.host(), options.webPort(), Path.of(options.apiKeys()),
+                reports);
+            default -> new SbeLoadTransport(options.host(), options.sbePort(), reports);
+        };
+    }
+
     /**
      * @param args options as in the class comment.
      * @throws Exception on set-up failure.
@@ -305,9 +328,9 @@ public final class LoadGenerator
         catch (final CommandLineOptions.UsageException ex)
         {
             System.err.println("ringex loadgen: " + ex.getMessage());
-            System.err.println("usage: ringex loadgen [--transport sbe|fix] [--rate N] [--duration S] [--warmup S] " +
-                "[--instruments K] [--accounts A] [--orders cross|ioc|quotes] [--host H] [--sbe-port P] " +
-                "[--fix-port P] [--timeline FILE] [--reference-data FILE]");
+            System.err.println("usage: ringex loadgen [--transport sbe|fix|rest] [--rate N] [--duration S] " +
+                "[--warmup S] [--instruments K] [--accounts A] [--orders cross|ioc|quotes] [--host H] [--sbe-port P] " +
+                "[--fix-port P] [--web-port P --api-keys FILE] [--timeline FILE] [--reference-data FILE]");
             System.exit(2);
             return;
         }
@@ -328,9 +351,7 @@ public final class LoadGenerator
         final int total = (int)Math.min(Integer.MAX_VALUE / 2, (long)rate * options.durationS());
         final Reports reports = new Reports(warmup, total);
 
-        try (Transport transport = options.transport().equals("fix") ?
-            new FixLoadTransport(options.host(), options.fixPort(), reports) :
-            new SbeLoadTransport(options.host(), options.sbePort(), reports))
+        try (Transport transport = transport(options, reports))
         {
             transport.connect(users);
             System.out.printf("loadgen: %s, %,d orders/s for %d s (after %d s of warm-up) over %d instrument(s) " +

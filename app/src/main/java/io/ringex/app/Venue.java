@@ -17,6 +17,8 @@ import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
+import io.ringex.gateway.web.ApiKey;
+import io.ringex.gateway.web.ApiKeysFile;
 import org.agrona.CloseHelper;
 
 /**
@@ -54,11 +56,15 @@ public final class Venue implements AutoCloseable
     static final String ADMIN_KEYS_FILE = "admin.keys";
     /** The name of the key a new data directory's file is written with. */
     static final String GENERATED_KEY_NAME = "operator";
+    /** The data directory's web API keys file. */
+    static final String API_KEYS_FILE = "api-keys";
 
     private final GatewayContext gatewayContext;
     private final EngineContext engineContext;
     private final Path adminKeysFile;
     private boolean adminKeysGenerated;
+    private final Path apiKeysFile;
+    private ApiKey generatedApiKey;
     private ArchivingMediaDriver driver;
     private EngineNode engine;
     private Gateway gateway;
@@ -69,6 +75,7 @@ public final class Venue implements AutoCloseable
         this.settings = settings;
         final Path data = settings.dataDirectory();
         adminKeysFile = data.resolve(ADMIN_KEYS_FILE);
+        apiKeysFile = data.resolve(API_KEYS_FILE);
         gatewayContext = gatewayContext(data);
         engineContext = new EngineContext()
             .aeronDirectoryName(gatewayContext.aeronDirectoryName())
@@ -98,6 +105,7 @@ public final class Venue implements AutoCloseable
         final Venue venue = new Venue(settings);
         try
         {
+            venue.ensureApiKeys();
             venue.engineContext.conclude();
             venue.gatewayContext.conclude();
             return venue;
@@ -127,6 +135,27 @@ public final class Venue implements AutoCloseable
             }
             AdminKeys.generate(GENERATED_KEY_NAME).writeTo(adminKeysFile);
             adminKeysGenerated = true;
+        }
+    }
+
+    /**
+     * A data directory without a web API keys file is given one, with a key that may trade as the first demo user:
+     * its secret is shown once, in the banner.
+     */
+    private void ensureApiKeys()
+    {
+        if (!java.nio.file.Files.exists(apiKeysFile))
+        {
+            try
+            {
+                java.nio.file.Files.createDirectories(apiKeysFile.toAbsolutePath().getParent());
+            }
+            catch (final java.io.IOException ex)
+            {
+                throw new java.io.UncheckedIOException(ex);
+            }
+            final String user = DemoData.ACCOUNTS.get(0).user();
+            generatedApiKey = ApiKeysFile.create(apiKeysFile, "rk-demo-" + user, user, true);
         }
     }
 
@@ -220,6 +249,10 @@ public final class Venue implements AutoCloseable
             .fixPort(settings.fixPort())
             .fixCompId(FIX_COMP_ID)
             .fixLogDir(data.resolve("fix").toString())
+            .webEnabled(true)
+            .webHost("localhost")
+            .webPort(settings.webPort())
+            .webApiKeysFile(data.resolve(API_KEYS_FILE).toString())
             .archiveDir(data.resolve("archive").toString());
         // No users of its own: the engine holds them (the demo file's, installed on a fresh venue).
         for (final ReferenceData.Instrument instrument : DemoData.FILE.instruments())
@@ -251,6 +284,24 @@ public final class Venue implements AutoCloseable
     VenueSettings settings()
     {
         return settings;
+    }
+
+    /** @return the data directory's web API keys file. */
+    Path apiKeysFile()
+    {
+        return apiKeysFile;
+    }
+
+    /** @return the web API key made for a new data directory (its secret to show once), or null. */
+    ApiKey generatedApiKey()
+    {
+        return generatedApiKey;
+    }
+
+    /** @return the port the REST and WebSocket front end took. */
+    int webPort()
+    {
+        return gateway.webPort();
     }
 
     /** @return the data directory's admin keys file. */

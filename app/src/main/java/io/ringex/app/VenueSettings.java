@@ -32,6 +32,7 @@ import io.ringex.common.config.KnownKeys;
  * @param demoFlow        whether the demo flow runs.
  * @param fixPort         the FIX acceptor's port.
  * @param sbePort         the SBE clients' UDP port.
+ * @param webPort         the REST and WebSocket port (0: any free one).
  * @param httpPort        the dashboard's port.
  * @param ringexKeys      the {@code --ringex.*} options, key to value, in order.
  * @param springArgs      the arguments for Spring Boot.
@@ -41,6 +42,7 @@ record VenueSettings(
     boolean demoFlow,
     int fixPort,
     int sbePort,
+    int webPort,
     int httpPort,
     Map<String, String> ringexKeys,
     List<String> springArgs)
@@ -49,9 +51,10 @@ record VenueSettings(
     static final String DEMO_FLOW = "--demo-flow";
     static final String FIX_PORT = "--fix-port";
     static final String SBE_PORT = "--sbe-port";
+    static final String WEB_PORT = "--web-port";
     static final String SERVER_PORT = "--server.port";
     /** The options that are the all-in-one's own. */
-    static final List<String> OPTIONS = List.of(DATA, DEMO_FLOW, FIX_PORT, SBE_PORT, SERVER_PORT);
+    static final List<String> OPTIONS = List.of(DATA, DEMO_FLOW, FIX_PORT, SBE_PORT, WEB_PORT, SERVER_PORT);
     /** Spring Boot's switches (no value). */
     private static final Set<String> SPRING_SWITCHES = Set.of("--debug", "--trace");
     /** Spring Boot's keys the all-in-one passes on. */
@@ -70,6 +73,7 @@ record VenueSettings(
         boolean demoFlow = false;
         int fixPort = 9880;
         int sbePort = 40200;
+        int webPort = 8480;
         int httpPort = 8080;
         final Map<String, String> ringexKeys = new LinkedHashMap<>();
         final List<String> springArgs = new ArrayList<>();
@@ -106,6 +110,9 @@ record VenueSettings(
                 case SBE_PORT:
                     sbePort = port(option, value, 1);
                     break;
+                case WEB_PORT:
+                    webPort = port(option, value, 0);
+                    break;
                 case SERVER_PORT:
                     // 0: Spring picks a free port (tests); the banner shows the one it took.
                     httpPort = port(option, value, 0);
@@ -133,7 +140,7 @@ record VenueSettings(
                     }
             }
         }
-        return new VenueSettings(data.toAbsolutePath().normalize(), demoFlow, fixPort, sbePort, httpPort,
+        return new VenueSettings(data.toAbsolutePath().normalize(), demoFlow, fixPort, sbePort, webPort, httpPort,
             Collections.unmodifiableMap(ringexKeys), List.copyOf(springArgs));
     }
 

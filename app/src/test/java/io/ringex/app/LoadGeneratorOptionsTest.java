@@ -32,8 +32,13 @@ class LoadGeneratorOptionsTest
         final LoadGenerator.Options options = LoadGenerator.Options.parse(new String[]{ "--transport", "fix",
             "--rate", "500", "--duration", "3", "--warmup", "1", "--instruments", "3", "--accounts", "1", "--orders",
             "ioc", "--host", "venue", "--sbe-port", "40300", "--fix-port", "9999", "--timeline", "t.csv" });
-        assertEquals(new LoadGenerator.Options("fix", "ioc", 500, 3, 1, 3, 1, "venue", 40300, 9999, "t.csv",
-            DemoData.Venue.DEMO), options);
+        assertEquals(new LoadGenerator.Options("fix", "ioc", 500, 3, 1, 3, 1, "venue", 40300, 9999, 8480, null,
+            "t.csv", DemoData.Venue.DEMO), options);
+        final LoadGenerator.Options rest = LoadGenerator.Options.parse(new String[]{ "--transport", "rest",
+            "--web-port", "8481", "--api-keys", "data/api-keys" });
+        assertEquals("rest", rest.transport());
+        assertEquals(8481, rest.webPort());
+        assertEquals("data/api-keys", rest.apiKeys());
     }
 
     @Test
@@ -42,7 +47,12 @@ class LoadGeneratorOptionsTest
         assertEquals("--rate: must be an integer (was 'fast')", refused("--rate", "fast"));
         assertEquals("--rate: must be at least 1 (was '0')", refused("--rate", "0"));
         assertTrue(refused("--rat", "100").startsWith("--rat: unknown option for loadgen"), refused("--rat", "100"));
-        assertEquals("--transport: must be sbe or fix (was 'udp')", refused("--transport", "udp"));
+        assertEquals("--transport: must be sbe or fix or rest (was 'udp')", refused("--transport", "udp"));
+        assertEquals("--api-keys: required with --transport rest (the users' API keys file)",
+            refused("--transport", "rest"));
+        assertEquals("--api-keys: only with --transport rest", refused("--api-keys", "data/api-keys"));
+        assertEquals("--orders quotes needs --transport sbe", refused("--orders", "quotes", "--transport", "rest",
+            "--api-keys", "k"));
         assertEquals("--orders: must be cross or ioc or quotes (was 'limit')", refused("--orders", "limit"));
         assertEquals("--orders quotes needs --transport sbe", refused("--orders", "quotes", "--transport", "fix"));
         assertTrue(refused("--reference-data", "/nonexistent.yml").startsWith("--reference-data: "),

@@ -98,6 +98,7 @@ class AllInOneIT
             assertTrue(venue.hasLine((l) -> l.contains("admin key:   1 operator in") &&
                 l.contains("(generated now: a new data directory)")), venue::tail);
             assertTrue(Files.isRegularFile(data.resolve("admin.keys")), "the venue's admin keys");
+            assertTheBannersApiKeyReadsTheInstrumentsOverRest(venue);
 
             final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
                 .aeronDirectoryName(CommonContext.generateRandomDirName())
@@ -196,6 +197,29 @@ class AllInOneIT
      * right after. (Before the gateway kept a FIX session's back-pressured reports in its own store, one such client
      * stalled the engine's egress, and with it every client.)
      */
+    /** The banner's REST address and generated key, used as a client would: a signed GET of the instruments. */
+    private static void assertTheBannersApiKeyReadsTheInstrumentsOverRest(final ChildProcess venue) throws Exception
+    {
+        final String rest = venue.lines().stream().filter(l -> l.startsWith(" REST:")).findFirst().orElseThrow();
+        final String key = venue.lines().stream().filter(l -> l.startsWith(" API key:")).findFirst().orElseThrow();
+        final String url = rest.split("\\s+")[2];
+        final String[] words = key.trim().split("\\s+");
+        final String keyId = words[2];
+        final byte[] secret = java.util.Base64.getDecoder().decode(words[4]);
+        final String timestamp = Long.toString(System.currentTimeMillis());
+        final javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(secret, "HmacSHA256"));
+        final String signature = java.util.HexFormat.of().formatHex(mac.doFinal(
+            (timestamp + "GET/api/v1/instruments").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        final java.net.http.HttpResponse<String> answer = java.net.http.HttpClient.newHttpClient().send(
+            java.net.http.HttpRequest.newBuilder(java.net.URI.create(url + "/instruments"))
+                .header("X-RINGEX-KEY", keyId).header("X-RINGEX-TIMESTAMP", timestamp)
+                .header("X-RINGEX-SIGNATURE", signature).build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, answer.statusCode(), answer.body());
+        assertTrue(answer.body().contains("\"symbol\""), answer.body());
+    }
+
     @Test
     void aFixClientFloodingTheVenueHoldsUpNobodyElseAndItsUsersTradeAgainAfter() throws Exception
     {

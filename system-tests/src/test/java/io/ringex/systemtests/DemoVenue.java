@@ -38,8 +38,13 @@ final class DemoVenue
         final List<String> command = new ArrayList<>();
         command.add(PROJECT.resolve("ringex").toString());
         command.add("demo");
+        final List<String> options = new ArrayList<>(args);
+        if (options.stream().noneMatch(option -> option.startsWith("--web-port=")))
+        {
+            options.add("--web-port=0"); // any free port: tests run beside each other and beside a demo
+        }
         final ChildProcess venue = children.start(ChildProcess.builder("venue (./ringex demo)")
-            .command(command).args(args).directory(PROJECT).log(log));
+            .command(command).args(options).directory(PROJECT).log(log));
         venue.awaitLine("RINGEX READY", READY_TIMEOUT, (line) -> line.startsWith("RINGEX READY"));
         return venue;
     }
