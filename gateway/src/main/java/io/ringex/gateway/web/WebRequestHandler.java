@@ -53,6 +53,7 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
     /** Requests a market stream's client may send a second (a burst of as many); more closes the stream. */
     static final int MAX_STREAM_REQUESTS_PER_SECOND = 50;
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WebRequestHandler.class);
     private static final byte[] OPENAPI = resource("openapi.json");
     private static final byte[] ASYNCAPI = resource("asyncapi.json");
 
@@ -91,6 +92,10 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
 
     public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
     {
+        if (!(cause instanceof IOException))
+        {
+            LOG.warn("web connection {} closed: {}", ctx.channel().remoteAddress(), cause.toString(), cause);
+        }
         ctx.close();
     }
 

@@ -199,8 +199,8 @@ public final class FixMarketDataBenchmark
                 {
                     throw new IllegalStateException(ex.getMessage() + "; gateway: subscriptions=" +
                         started.fixAgent().marketDataSubscriptions() + " books rebuilt=" +
-                        started.fixAgent().marketDataRecoveries() + " feed gaps=" +
-                        started.fixAgent().marketDataFeedGaps(), ex);
+                        started.agent().marketDataRecoveries() + " feed gaps=" +
+                        started.agent().marketDataFeedGaps(), ex);
                 }
             }
             System.gc();
@@ -231,8 +231,8 @@ public final class FixMarketDataBenchmark
                 "rebuilt=%d load=%s%s%n", round, subscribers, timed, engineNs / 1e6, timed * 1e9 / engineNs,
                 readers.stream().mapToDouble(r -> r.entries * 1e9 / Math.max(1, r.lastMessageNs - start)).average()
                     .orElse(0),
-                gateway.fixAgent().marketDataDeferred(), gateway.fixAgent().marketDataFeedGaps(),
-                gateway.fixAgent().marketDataRetransmissions(), gateway.fixAgent().marketDataRecoveries(),
+                gateway.fixAgent().marketDataDeferred(), gateway.agent().marketDataFeedGaps(),
+                gateway.agent().marketDataRetransmissions(), gateway.agent().marketDataRecoveries(),
                 load(), each);
         }
         finally
