@@ -1,7 +1,9 @@
 package io.ringex.gateway.web;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -22,6 +24,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
@@ -59,6 +62,7 @@ public final class WebServer implements AutoCloseable
     public static final long KEYS_CHECK_INTERVAL_MS = 1000;
 
     private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
+    private static final byte[] TOO_MANY_CONNECTIONS = tooManyConnections();
 
     private final EventLoopGroup group;
     private final Channel serverChannel;
@@ -67,6 +71,14 @@ public final class WebServer implements AutoCloseable
     {
         this.group = group;
         this.serverChannel = serverChannel;
+    }
+
+    private static byte[] tooManyConnections()
+    {
+        final String body = "{\"status\":503,\"error\":\"too many connections from this address, or in all; retry " +
+            "later\"}";
+        return ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: " +
+            body.length() + "\r\nConnection: close\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII);
     }
 
     /**
@@ -99,7 +111,9 @@ public final class WebServer implements AutoCloseable
                         final String address = LockoutAddress.key(ch.remoteAddress().getAddress().getHostAddress());
                         if (!limits.tryOpen(address))
                         {
-                            ch.close();
+                            // Answered, not just dropped: the client learns why before the connection closes.
+                            ch.writeAndFlush(Unpooled.wrappedBuffer(TOO_MANY_CONNECTIONS))
+                                .addListener(ChannelFutureListener.CLOSE);
                             return;
                         }
                         ch.closeFuture().addListener(f -> limits.closed(address));

@@ -579,6 +579,43 @@ class WebGatewayIT
         }
     }
 
+    @Test
+    void idleConnectionsBeyondAnAddressesShareAreAnsweredWithTheReasonAndTheVenueServesOnOnceTheyGo() throws IOException
+    {
+        final List<java.net.Socket> idle = new java.util.ArrayList<>();
+        try
+        {
+            for (int i = 0; i < GatewayContext.Configuration.WEB_MAX_CONNECTIONS_PER_ADDRESS_DEFAULT + 20; i++)
+            {
+                idle.add(new java.net.Socket("localhost", web.port()));
+            }
+            // The last ones were over the address's share: answered 503 with the reason, then closed.
+            final java.net.Socket last = idle.get(idle.size() - 1);
+            last.setSoTimeout(10_000);
+            final String answer = new String(last.getInputStream().readAllBytes(),
+                java.nio.charset.StandardCharsets.US_ASCII);
+            assertTrue(answer.startsWith("HTTP/1.1 503") && answer.contains("too many connections"), answer);
+        }
+        finally
+        {
+            for (final java.net.Socket socket : idle)
+            {
+                socket.close();
+            }
+        }
+        Await.until("served again once the idle connections closed", () ->
+        {
+            try
+            {
+                return aliceRead.send("GET", "/api/v1/instruments", null).statusCode() == 200;
+            }
+            catch (final IllegalStateException ex)
+            {
+                return false; // a pooled connection the gateway had refused
+            }
+        });
+    }
+
     private static long number(final String json, final String member)
     {
         final int at = json.indexOf("\"" + member + "\":") + member.length() + 3;
