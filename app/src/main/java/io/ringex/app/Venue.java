@@ -18,6 +18,8 @@ import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
 import org.agrona.CloseHelper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The all-in-one's non-Spring half: one embedded media driver (with the Aeron Archive Artio needs), the engine node
@@ -48,6 +50,7 @@ public final class Venue implements AutoCloseable
     /** The operator the demo data's commands name in the journal. */
     static final String DEMO_OPERATOR = "ringex-demo";
     static final int CLIENT_STREAM = 2001;
+    private static final Logger LOG = LoggerFactory.getLogger(Venue.class);
     private static final long USERS_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
 
     /** The admin keys file in the data directory. */
@@ -179,7 +182,7 @@ public final class Venue implements AutoCloseable
         }
         // The gateway offers the users configured on it (ringex.gateway.user.*) signed with the venue's key.
         gatewayContext.adminKey(adminKey());
-        gateway = Gateway.launch(gatewayContext, (ex) -> ex.printStackTrace());
+        gateway = Gateway.launch(gatewayContext, (ex) -> LOG.error("gateway agent failed", ex));
         awaitUsers();
     }
 
