@@ -14,10 +14,9 @@ import ch.qos.logback.core.spi.LifeCycle;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
- * Started by logback.xml once the appenders and loggers are configured: routes java.util.logging into SLF4J and sets
- * the level of each logger named by a {@code logging.level.<logger>=<LEVEL>} system property ({@code root} for the
- * root logger), the way Spring Boot reads the same keys. A level that is not one stops the JVM naming the key: a
- * runnable does not start with a configuration it would not act on.
+ * Started by logback.xml: routes java.util.logging into SLF4J and sets the level of each logger named by a
+ * {@code logging.level.<logger>=<LEVEL>} system property ({@code root} for the root logger), the keys Spring Boot
+ * reads. A value that is not a level stops the JVM naming the key, as the runnables' other configuration errors do.
  */
 public final class SystemPropertyLevels extends ContextAwareBase implements LoggerContextListener, LifeCycle
 {
@@ -88,13 +87,12 @@ public final class SystemPropertyLevels extends ContextAwareBase implements Logg
             case "WARN":
                 return Level.WARN;
             case "ERROR":
-            case "FATAL":
                 return Level.ERROR;
             case "OFF":
                 return Level.OFF;
             default:
                 throw new IllegalArgumentException(key + "=" + value +
-                    ": not a level (TRACE, DEBUG, INFO, WARN, ERROR, FATAL or OFF)");
+                    ": not a level (TRACE, DEBUG, INFO, WARN, ERROR or OFF)");
         }
     }
 

@@ -32,6 +32,7 @@ class LogFormatTest
     {
         // before the first logger, as -D on a runnable's command line
         System.setProperty("logging.level.io.ringex.test.quiet", "warn");
+        System.setProperty("logging.level.net.openhft", "INFO");
     }
 
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -77,8 +78,9 @@ class LogFormatTest
     }
 
     @Test
-    void aSystemPropertySetsALoggersLevel()
+    void aSystemPropertySetsALoggersLevelOverLogbackXmls()
     {
+        assertEquals(Level.INFO, context.getLogger("net.openhft").getLevel(), "logback.xml says WARN");
         assertEquals(Level.WARN, context.getLogger("io.ringex.test.quiet").getLevel());
         context.getLogger("io.ringex.test.quiet.Child").info("not written");
         context.getLogger("io.ringex.test.quiet.Child").warn("written");
