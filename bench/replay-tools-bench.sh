@@ -10,7 +10,7 @@ dir="${1:-/tmp/replay-bench}"
 commands="${2:-10000000}"
 every="${3:-1000000}"
 ringex="$here/ringex"
-export RINGEX_JAVA_OPTS="${RINGEX_JAVA_OPTS:--Dorg.slf4j.simpleLogger.defaultLogLevel=warn}"
+export RINGEX_JAVA_OPTS="${RINGEX_JAVA_OPTS:--Dlogging.level.root=WARN}"
 
 echo "# $(date -u +%FT%TZ) $(uname -n) load: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ ! -d "$dir/journal" ]; then
@@ -50,5 +50,5 @@ echo
 echo "## warm, in process (ReplayToolsBenchmark)"
 cp="$here/bench/ringex/target/classes:$here/engine/target/classes:$(cat "$here/engine/target/classpath.txt")"
 read -r -a flags < "$here/protocol/target/classes/ringex-jvm.flags"
-java "${flags[@]}" -XX:+UseParallelGC -Xmx2g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$cp" \
+java "${flags[@]}" -XX:+UseParallelGC -Xmx2g -Dlogging.level.root=WARN -cp "$cp" \
     io.ringex.bench.replay.ReplayToolsBenchmark --dir "$dir" --commands "$commands" --every "$every" --rounds 3

@@ -17,6 +17,8 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -35,6 +37,7 @@ public final class RingexApplication
 {
     /** The exit status of options or keys the all-in-one refuses. */
     static final int CONFIGURATION_ERROR_STATUS = 2;
+    private static final Logger LOG = LoggerFactory.getLogger(RingexApplication.class);
 
     /** The dashboard's keys the venue sets, so that it reads the venue's own streams over IPC. */
     static final Set<String> RISK_KEYS_SET_BY_THE_VENUE = riskKeysSetByTheVenue("", Path.of("")).keySet();
@@ -163,8 +166,8 @@ public final class RingexApplication
         final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(venue.aeronDirectoryName()));
         final DemoFlow flow = new DemoFlow(aeron, "aeron:udp?endpoint=localhost:" + venue.settings().sbePort(),
             Venue.CLIENT_STREAM);
-        final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null,
-            new CompositeAgent(flow, new Agent()
+        final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(),
+            (ex) -> LOG.error("demo flow failed", ex), null, new CompositeAgent(flow, new Agent()
             {
                 public int doWork()
                 {

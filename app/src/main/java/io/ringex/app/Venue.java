@@ -20,6 +20,8 @@ import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.web.ApiKey;
 import io.ringex.gateway.web.ApiKeysFile;
 import org.agrona.CloseHelper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The all-in-one's non-Spring half: one embedded media driver (with the Aeron Archive Artio needs), the engine node
@@ -50,6 +52,7 @@ public final class Venue implements AutoCloseable
     /** The operator the demo data's commands name in the journal. */
     static final String DEMO_OPERATOR = "ringex-demo";
     static final int CLIENT_STREAM = 2001;
+    private static final Logger LOG = LoggerFactory.getLogger(Venue.class);
     private static final long USERS_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
 
     /** The admin keys file in the data directory. */
@@ -208,7 +211,7 @@ public final class Venue implements AutoCloseable
         }
         // The gateway offers the users configured on it (ringex.gateway.user.*) signed with the venue's key.
         gatewayContext.adminKey(adminKey());
-        gateway = Gateway.launch(gatewayContext, (ex) -> ex.printStackTrace());
+        gateway = Gateway.launch(gatewayContext, (ex) -> LOG.error("gateway agent failed", ex));
         awaitUsers();
     }
 

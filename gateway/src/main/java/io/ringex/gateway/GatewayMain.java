@@ -5,6 +5,8 @@ import io.ringex.common.config.Config;
 import io.ringex.common.config.KnownKeys;
 import io.ringex.gateway.auth.UserDirectory;
 import org.agrona.concurrent.ShutdownSignalBarrier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a gateway until SIGINT/SIGTERM: {@code GatewayMain [gateway.properties ...]}. Keys are the
@@ -23,6 +25,7 @@ public final class GatewayMain
 {
     /** The exit status of a configuration the gateway refuses. */
     public static final int CONFIGURATION_ERROR_STATUS = 2;
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayMain.class);
 
     private GatewayMain()
     {
@@ -46,7 +49,7 @@ public final class GatewayMain
         }
         // The barrier's shutdown hook waits until it is closed, so the gateway closes cleanly before the JVM exits.
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-            Gateway ignore = Gateway.launch(ctx, Throwable::printStackTrace))
+            Gateway ignore = Gateway.launch(ctx, (ex) -> LOG.error("gateway agent failed", ex)))
         {
             System.out.println("ringex gateway " + ctx.gatewayId() + " up: SBE on " + ctx.clientChannel() +
                 " stream " + ctx.clientStreamId() + (ctx.fixEnabled() ? ", FIX on " + ctx.fixHost() + ':' +

@@ -8,6 +8,8 @@ import io.aeron.archive.ArchiveMarkFile;
 import io.aeron.archive.codecs.mark.MarkFileHeaderDecoder;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import uk.co.real_logic.artio.storage.messages.EngineInformationDecoder;
 
 /**
@@ -25,7 +27,7 @@ public final class StaleOwnerFiles
     /** Artio's liveness file in its log directory. */
     public static final String ARTIO_ENGINE_INFO = "engine-info";
 
-    private static final System.Logger LOG = System.getLogger(StaleOwnerFiles.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(StaleOwnerFiles.class);
     private static final int SBE_HEADER_LENGTH = 8;
     /** The activity timestamp an Aeron Archive writes when it closes cleanly. */
     private static final long ARCHIVE_TERMINATED = -1;
@@ -133,7 +135,7 @@ public final class StaleOwnerFiles
         {
             return false;
         }
-        LOG.log(System.Logger.Level.WARNING, "removed {0}, left by process {1}, which is no longer running (it was " +
+        LOG.warn("removed {}, left by process {}, which is no longer running (it was " +
             "killed or crashed)", file, pid);
         return true;
     }

@@ -8,6 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.ringex.journal.SnapshotStore;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes snapshots off the processor's thread. The processor serialises its state into memory at a sequence (its
@@ -19,7 +21,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class BackgroundSnapshotWriter implements AutoCloseable
 {
-    private static final System.Logger LOG = System.getLogger(BackgroundSnapshotWriter.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(BackgroundSnapshotWriter.class);
 
     private final SnapshotStore store;
     private final int kept;
@@ -55,12 +57,12 @@ final class BackgroundSnapshotWriter implements AutoCloseable
                 store.write(sequence, timestampNs, stateHash, stateVersion, new UnsafeBuffer(state), 0, length);
                 store.prune(kept);
                 lastWrittenSequence.set(sequence);
-                LOG.log(System.Logger.Level.INFO, "snapshot at sequence {0}: {1} bytes in {2} ms", sequence, length,
+                LOG.info("snapshot at sequence {}: {} bytes in {} ms", sequence, length,
                     (clock.nanoTime() - startNs) / 1_000_000);
             }
             catch (final RuntimeException ex)
             {
-                LOG.log(System.Logger.Level.ERROR, "snapshot at sequence " + sequence + " failed", ex);
+                LOG.error("snapshot at sequence " + sequence + " failed", ex);
             }
         });
     }
@@ -77,7 +79,7 @@ final class BackgroundSnapshotWriter implements AutoCloseable
         {
             if (!executor.awaitTermination(30, TimeUnit.SECONDS))
             {
-                LOG.log(System.Logger.Level.WARNING, "snapshot writer still busy at close");
+                LOG.warn("snapshot writer still busy at close");
             }
         }
         catch (final InterruptedException ex)

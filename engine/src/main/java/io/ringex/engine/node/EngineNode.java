@@ -12,6 +12,8 @@ import io.ringex.protocol.codecs.NodeRole;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.IdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One engine node: the LMAX pipeline in one process, made durable.
@@ -42,7 +44,7 @@ import org.agrona.concurrent.IdleStrategy;
  */
 public final class EngineNode implements AutoCloseable
 {
-    private static final System.Logger LOG = System.getLogger(EngineNode.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(EngineNode.class);
     private static final long HASH_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
     private static final long DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
     private static final long START_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(120);
@@ -97,7 +99,7 @@ public final class EngineNode implements AutoCloseable
         replay = newReplayService();
         threads = new NodeThreads(ctx, resources.pretoucher, agents, replay);
         agents.open();
-        LOG.log(System.Logger.Level.INFO, "engine node {0} up: recovered {1}", ctx.nodeId(), recoverySummary());
+        LOG.info("engine node {} up: recovered {}", ctx.nodeId(), recoverySummary());
     }
 
     private ReportReplayService newReplayService()
@@ -160,7 +162,7 @@ public final class EngineNode implements AutoCloseable
         }
         replay = newReplayService();
         threads = new NodeThreads(ctx, resources.pretoucher, agents, replay);
-        LOG.log(System.Logger.Level.INFO, "engine node {0} up as a member of a cluster of {1}: next sequence {2}",
+        LOG.info("engine node {} up as a member of a cluster of {}: next sequence {}",
             ctx.nodeId(), ctx.clusterMembers().size(), resources.sequences.firstCommandSequence());
     }
 

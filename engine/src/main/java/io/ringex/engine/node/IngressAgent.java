@@ -18,6 +18,8 @@ import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The node's intake of commands: polls the ingress subscription, validates each fragment, and hands it to its
@@ -40,7 +42,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  */
 final class IngressAgent implements Agent, ControlledFragmentHandler
 {
-    private static final System.Logger LOG = System.getLogger(IngressAgent.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(IngressAgent.class);
     private static final int FRAGMENT_LIMIT = 64;
     private static final long LOG_INTERVAL_NS = 1_000_000_000L;
     private static final int SESSION_ID_BODY_OFFSET = 0;
@@ -310,7 +312,7 @@ final class IngressAgent implements Agent, ControlledFragmentHandler
         if (now - lastLogNsByReason[reason.ordinal()] >= LOG_INTERVAL_NS)
         {
             lastLogNsByReason[reason.ordinal()] = now;
-            LOG.log(System.Logger.Level.WARNING, "ingress refused a fragment: reason={0} template={1} length={2} " +
+            LOG.warn("ingress refused a fragment: reason={} template={} length={} " +
                 "(further ones for this reason within 1s are counted, not logged)", reason,
                 MessageCatalog.name(templateId), length);
         }

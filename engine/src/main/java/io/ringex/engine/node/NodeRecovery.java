@@ -6,6 +6,8 @@ import io.ringex.journal.Journal;
 import io.ringex.journal.JournalReader;
 import io.ringex.journal.JournalVerifier;
 import io.ringex.journal.SnapshotStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A node's recovery before it starts its agents: verify the journal (refusing a gap in the middle unless allowed),
@@ -16,7 +18,7 @@ import io.ringex.journal.SnapshotStore;
  */
 final class NodeRecovery
 {
-    private static final System.Logger LOG = System.getLogger(NodeRecovery.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(NodeRecovery.class);
 
     long lastSequence;
     long recoveredCommands;
@@ -35,8 +37,7 @@ final class NodeRecovery
         long fromSequence = 1;
         long snapshotSequence = 0;
         final SnapshotStore.Snapshot snapshot = new SnapshotStore(ctx.snapshotDirectory()).loadNewest(
-            SnapshotDescriptor.VERSION, (problem) -> LOG.log(System.Logger.Level.WARNING,
-            "snapshot passed over: {0}", problem));
+            SnapshotDescriptor.VERSION, (problem) -> LOG.warn("snapshot passed over: {}", problem));
         if (null != snapshot)
         {
             processor.restore(snapshot.state(), 0, snapshot.state().capacity());
@@ -47,7 +48,7 @@ final class NodeRecovery
             }
             fromSequence = snapshot.sequence() + 1;
             snapshotSequence = snapshot.sequence();
-            LOG.log(System.Logger.Level.INFO, "restored snapshot {0} at sequence {1}", snapshot.file(),
+            LOG.info("restored snapshot {} at sequence {}", snapshot.file(),
                 snapshot.sequence());
         }
 
@@ -75,7 +76,7 @@ final class NodeRecovery
         if (result.recoveredCommands > 0)
         {
             final long ns = Math.max(1, ctx.nanoClock().nanoTime() - startNs);
-            LOG.log(System.Logger.Level.INFO, "replayed {0} commands in {1} ms ({2} commands/s)",
+            LOG.info("replayed {} commands in {} ms ({} commands/s)",
                 result.recoveredCommands, ns / 1_000_000, result.recoveredCommands * 1_000_000_000L / ns);
         }
         result.lastSequence = Math.max(last[0], report.lastSequence());
@@ -119,10 +120,10 @@ final class NodeRecovery
     private static JournalVerifier.Report verify(final EngineContext ctx, final Journal journal)
     {
         final JournalVerifier.Report report = JournalVerifier.verify(journal);
-        LOG.log(System.Logger.Level.INFO, "journal {0}: {1}", ctx.journalDirectory(), report);
+        LOG.info("journal {}: {}", ctx.journalDirectory(), report);
         if (report.tornTail())
         {
-            LOG.log(System.Logger.Level.WARNING, "journal ends with a torn record: a crash cut it short before it " +
+            LOG.warn("journal ends with a torn record: a crash cut it short before it " +
                 "was processed; it is ignored and its sequence will be written again");
         }
         if (!report.isClean() && !ctx.allowJournalGaps())

@@ -14,6 +14,8 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Puts a node's agents on threads as {@link EngineContext.Threading} says, and stops them. COMPACT: every agent on
@@ -38,7 +40,7 @@ import org.agrona.concurrent.SleepingMillisIdleStrategy;
  */
 final class NodeThreads implements AutoCloseable
 {
-    private static final System.Logger LOG = System.getLogger(NodeThreads.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(NodeThreads.class);
 
     private final List<AgentRunner> runners = new ArrayList<>();
     private final AgentRunner processorRunner;
@@ -192,7 +194,7 @@ final class NodeThreads implements AutoCloseable
     private AgentRunner start(final Agent agent, final IdleStrategy idleStrategy, final String threadName)
     {
         final AgentRunner runner = new AgentRunner(idleStrategy, (ex) ->
-            LOG.log(System.Logger.Level.ERROR, "agent " + agent.roleName() + " failed", ex), null, agent);
+            LOG.error("agent " + agent.roleName() + " failed", ex), null, agent);
         AgentRunner.startOnThread(runner, (r) ->
         {
             final Thread thread = new Thread(r, threadName);

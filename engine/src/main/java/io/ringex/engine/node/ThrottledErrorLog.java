@@ -2,6 +2,8 @@ package io.ringex.engine.node;
 
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.NanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An error handler that logs each error with its stack trace, at most {@code maxPerWindow} of them in each window of
@@ -19,7 +21,7 @@ final class ThrottledErrorLog implements ErrorHandler
     /** The window, unless configured. */
     static final long WINDOW_NS = 60_000_000_000L;
 
-    private final System.Logger logger;
+    private final Logger logger;
     private final String source;
     private final int maxPerWindow;
     private final long windowNs;
@@ -30,20 +32,20 @@ final class ThrottledErrorLog implements ErrorHandler
     private long leftOut;
 
     /**
-     * @param loggerName   the logger errors go to.
+     * @param logger       the logger errors go to.
      * @param source       what failed, at the start of each line ("processor", "input/journal").
      * @param maxPerWindow errors logged with their stack trace per window.
      * @param windowNs     the window.
      * @param clock        the node's clock.
      */
     ThrottledErrorLog(
-        final String loggerName,
+        final Logger logger,
         final String source,
         final int maxPerWindow,
         final long windowNs,
         final NanoClock clock)
     {
-        this.logger = System.getLogger(loggerName);
+        this.logger = logger;
         this.source = source;
         this.maxPerWindow = maxPerWindow;
         this.windowNs = windowNs;
@@ -58,7 +60,7 @@ final class ThrottledErrorLog implements ErrorHandler
      */
     static ThrottledErrorLog of(final String loggerName, final String source, final NanoClock clock)
     {
-        return new ThrottledErrorLog(loggerName, source, MAX_PER_WINDOW, WINDOW_NS, clock);
+        return new ThrottledErrorLog(LoggerFactory.getLogger(loggerName), source, MAX_PER_WINDOW, WINDOW_NS, clock);
     }
 
     public void onError(final Throwable throwable)
@@ -68,8 +70,8 @@ final class ThrottledErrorLog implements ErrorHandler
         {
             if (leftOut > 0)
             {
-                logger.log(System.Logger.Level.WARNING, "{0}: {1} more errors in the last {2} s were counted, not " +
-                    "logged", source, leftOut, windowNs / 1_000_000_000L);
+                logger.warn("{}: {} more errors in the last {} s were counted, not logged", source, leftOut,
+                    windowNs / 1_000_000_000L);
             }
             started = true;
             windowStartNs = nowNs;
@@ -79,12 +81,12 @@ final class ThrottledErrorLog implements ErrorHandler
         if (logged < maxPerWindow)
         {
             logged++;
-            logger.log(System.Logger.Level.ERROR, source + " failed", throwable);
+            logger.error(source + " failed", throwable);
         }
         else if (leftOut++ == 0)
         {
-            logger.log(System.Logger.Level.WARNING, "{0}: {1} errors in {2} s: further ones are counted, not logged, " +
-                "until the window closes ({3})", source, maxPerWindow, windowNs / 1_000_000_000L, throwable.toString());
+            logger.warn("{}: {} errors in {} s: further ones are counted, not logged, until the window " +
+                "closes ({})", source, maxPerWindow, windowNs / 1_000_000_000L, throwable.toString());
         }
     }
 }

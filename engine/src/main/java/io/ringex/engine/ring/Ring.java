@@ -13,6 +13,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Disruptor-class ring: a power-of-two number of fixed-length slots preallocated in ONE aligned off-heap buffer
@@ -459,10 +461,7 @@ public final class Ring implements AutoCloseable
 
     static ErrorHandler defaultErrorHandler(final String roleName)
     {
-        return (throwable) ->
-        {
-            System.err.println(roleName + ": " + throwable);
-            throwable.printStackTrace(System.err);
-        };
+        final Logger log = LoggerFactory.getLogger(Ring.class);
+        return (throwable) -> log.error(roleName + " failed", throwable);
     }
 }
