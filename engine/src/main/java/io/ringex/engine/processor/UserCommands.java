@@ -1,5 +1,6 @@
 package io.ringex.engine.processor;
 
+import io.ringex.protocol.CommandText;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SetUserCredentialDecoder;
 import io.ringex.protocol.codecs.UpsertUserDecoder;
@@ -68,11 +69,11 @@ final class UserCommands
         final String reason = decoder.reason();
 
         RejectReason refusal = RejectReason.NONE;
-        if (!Text.isToken(username, Users.MAX_USERNAME) || enabled > 1 || cancelOnDisconnect > 1 ||
+        if (!CommandText.isToken(username, Users.MAX_USERNAME) || enabled > 1 || cancelOnDisconnect > 1 ||
             throttle < 0 || throttle > MAX_THROTTLE || role > UserRole.CLEARING.value() ||
             graceMs < 0 || graceMs > SessionTimers.MAX_GRACE_MS ||
             accountCount < 1 || accountCount > Users.MAX_ACCOUNTS ||
-            !(compId.isEmpty() || Text.isToken(compId, Users.MAX_COMP_ID)) || !Text.isAudited(operator, reason))
+            !(compId.isEmpty() || CommandText.isToken(compId, Users.MAX_COMP_ID)) || !Text.isAudited(operator, reason))
         {
             refusal = RejectReason.INVALID_ARGUMENT;
         }
@@ -129,7 +130,7 @@ final class UserCommands
         final String reason = decoder.reason();
         final Users.User user = state.users.user(username);
         RejectReason refusal = RejectReason.NONE;
-        if (!Text.isToken(credential, Users.MAX_CREDENTIAL) || !credential.startsWith(CREDENTIAL_SCHEME) ||
+        if (!CommandText.isToken(credential, Users.MAX_CREDENTIAL) || !credential.startsWith(CREDENTIAL_SCHEME) ||
             credential.split(":", -1).length != 4 || !Text.isAudited(operator, reason))
         {
             refusal = RejectReason.INVALID_ARGUMENT;
