@@ -6,7 +6,7 @@ import java.util.List;
 
 import io.ringex.app.admin.ReferenceData;
 import io.ringex.app.admin.ReferenceDataParser;
-import io.ringex.gateway.auth.CredentialHash;
+import io.ringex.protocol.CredentialHash;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,6 +1,7 @@
 package io.ringex.engine.processor;
 
 import io.ringex.protocol.CommandText;
+import io.ringex.protocol.CredentialHash;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SetUserCredentialDecoder;
 import io.ringex.protocol.codecs.UpsertUserDecoder;
@@ -20,7 +21,7 @@ import io.ringex.protocol.codecs.UserRole;
  * version 3; 0 before) is 0 to {@value SessionTimers#MAX_GRACE_MS} ms; the role is TRADER, DROP_COPY (its sessions
  * receive a copy of every execution report of its accounts and may send no orders: it needs at least one account,
  * like any user) or CLEARING (a copy of the venue's reports; its accounts are kept but do not narrow what it sees);
- * the credential is a PBKDF2 hash
+ * the credential is a PBKDF2 hash in {@link CredentialHash}'s format
  * ({@code pbkdf2-sha256:iterations:salt:hash}, at most {@value Users#MAX_CREDENTIAL} characters) and is set for a known
  * user only (UNKNOWN_USER); every change names its operator (1 to 32 printable characters) and may give a reason (up
  * to 64, spaces allowed). Anything else is INVALID_ARGUMENT. A user is never deleted: it is disabled, which logs its
@@ -31,7 +32,7 @@ import io.ringex.protocol.codecs.UserRole;
 final class UserCommands
 {
     private static final int MAX_THROTTLE = 1_000_000;
-    private static final String CREDENTIAL_SCHEME = "pbkdf2-sha256:";
+    private static final String CREDENTIAL_SCHEME = CredentialHash.SCHEME + ':';
 
     private final EngineState state;
     private final EventEncoder events;

@@ -10,6 +10,7 @@ import java.util.Set;
 
 import io.ringex.client.CommandEncoder;
 import io.ringex.protocol.CommandText;
+import io.ringex.protocol.CredentialHash;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.PriceBandType;
@@ -19,7 +20,6 @@ import io.ringex.risk.config.RiskProperties;
 import io.ringex.risk.model.RiskReadModel;
 import io.ringex.risk.model.UserDirectory;
 import io.ringex.risk.model.Views;
-import io.ringex.risk.security.GatewayCredentials;
 
 /**
  * The operator console's commands (ADMIN): instruments (add, amend, delist), accounts (open, suspend, reactivate,
@@ -29,7 +29,7 @@ import io.ringex.risk.security.GatewayCredentials;
  * and tracked by the {@link ActionService}: the engine's answer (ACCEPTED, or REJECTED with its reason) settles the
  * action. What only the engine knows (a duplicate id, an unknown account, a book with orders) is its answer.
  * <p>
- * Passwords are hashed here ({@link GatewayCredentials}, the gateways' PBKDF2 format) and only the hash is sent;
+ * Passwords are hashed here ({@link CredentialHash}, the gateways' PBKDF2 format) and only the hash is sent;
  * neither is kept or logged. Creating a user is two commands (UpsertUser, then SetUserCredential), journaled in that
  * order; a user name the user directory already holds is refused (409 {@code USER_EXISTS}): the engine's UpsertUser
  * would replace its settings. Changing one setting of a user re-sends its others as the user directory holds them.
@@ -336,7 +336,7 @@ public final class ConsoleActions
         final char[] chars = password.toCharArray();
         try
         {
-            return GatewayCredentials.hash(chars, settings.passwordIterations());
+            return CredentialHash.hash(chars, settings.passwordIterations());
         }
         finally
         {
