@@ -7,6 +7,7 @@ import java.util.Properties;
 
 import io.aeron.exceptions.ConfigurationException;
 import io.ringex.protocol.CredentialHash;
+import io.ringex.testing.SystemPropertiesGuard;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.junit.jupiter.api.Test;
