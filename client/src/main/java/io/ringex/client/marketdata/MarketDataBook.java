@@ -1,14 +1,15 @@
 package io.ringex.client.marketdata;
 
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
+import io.ringex.protocol.codecs.BookOrdersDecoder;
 import io.ringex.protocol.codecs.Side;
 import org.agrona.collections.Long2ObjectHashMap;
 
 /**
  * One instrument's book as the market-data feed describes it: order by order (L3), each price level's queue in time
- * priority, and the level totals (L2) kept with it. Built from a snapshot ({@link #clear()} then {@link #add} in the
- * snapshot's order) and kept with each BookLevelUpdate ({@link #apply}), which also says whether the book still agrees
- * with the engine's level totals.
+ * priority, and the level totals (L2) kept with it. Built from a snapshot ({@link #clear()}, then each BookOrders
+ * part in turn: {@link #add(BookOrdersDecoder)}) and kept with each BookLevelUpdate ({@link #apply}), which also says
+ * whether the book still agrees with the engine's level totals.
  * <p>
  * Allocation: orders and levels are pooled and reused; the order map grows only when the book holds more orders
  * than it ever did. In steady state nothing is allocated.
@@ -70,6 +71,20 @@ public final class MarketDataBook
         clear(bids);
         clear(asks);
         orders.clear();
+    }
+
+    /**
+     * Add one BookOrders part's orders (a snapshot's, or the engine's refresh), each to the back of its level in the
+     * part's order.
+     *
+     * @param part a BookOrders message of this instrument, wrapped; its orders group is read.
+     */
+    public void add(final BookOrdersDecoder part)
+    {
+        for (final BookOrdersDecoder.OrdersDecoder order : part.orders())
+        {
+            add(order.orderId(), order.side() == Side.BUY, order.price(), order.quantity());
+        }
     }
 
     /**

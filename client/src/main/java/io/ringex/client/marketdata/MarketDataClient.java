@@ -23,7 +23,6 @@ import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.RetransmitRequestEncoder;
 import io.ringex.protocol.codecs.RetransmitResponseDecoder;
-import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.SnapshotRequestEncoder;
 import io.ringex.protocol.codecs.SnapshotResponseDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
@@ -550,10 +549,7 @@ public final class MarketDataClient implements AutoCloseable
             return;
         }
         final boolean last = bookOrders.lastPart() == BooleanType.TRUE;
-        for (final BookOrdersDecoder.OrdersDecoder order : bookOrders.orders())
-        {
-            instrument.book.add(order.orderId(), order.side() == Side.BUY, order.price(), order.quantity());
-        }
+        instrument.book.add(bookOrders);
         if (last)
         {
             instrument.loading = false;

@@ -2,20 +2,27 @@ package io.ringex.client.marketdata;
 
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
+import io.ringex.protocol.codecs.BookOrdersDecoder;
+import io.ringex.protocol.codecs.BookOrdersEncoder;
+import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.OrderAction;
 import io.ringex.protocol.codecs.Side;
+import io.ringex.protocol.codecs.TradingStatus;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link MarketDataBook#apply}: the one place a BookLevelUpdate changes a book, for the client and for the engine's
- * recovery service alike.
+ * {@link MarketDataBook#apply} and {@link MarketDataBook#add(BookOrdersDecoder)}: the one place a BookLevelUpdate or
+ * a snapshot part changes a book, for the client and for the engine's recovery service alike.
  */
 class MarketDataBookTest
 {
@@ -87,5 +94,27 @@ class MarketDataBookTest
             "the engine's level is gone, the book's is not");
         assertTrue(book.apply(update(OrderAction.ADD, 4, Side.SELL, 105, 1, 1, 1)),
             "the level checked is the update's own side and price");
+    }
+
+    @Test
+    void aSnapshotPartsOrdersJoinTheirLevelsInTheirOrder()
+    {
+        final BookOrdersEncoder.OrdersEncoder orders = new BookOrdersEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder()).requestId(0).instrumentId(INSTRUMENT)
+            .mdSequence(42).status(TradingStatus.OPEN).lastPart(BooleanType.TRUE).ordersCount(3);
+        orders.next().orderId(11).side(Side.BUY).price(100).quantity(5);
+        orders.next().orderId(12).side(Side.BUY).price(100).quantity(3);
+        orders.next().orderId(13).side(Side.SELL).price(102).quantity(4);
+        book.add(new BookOrdersDecoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderDecoder()));
+
+        assertEquals(3, book.orderCount());
+        assertEquals(1, book.levelCount(true));
+        assertEquals(8, book.levelQuantity(true, 0));
+        assertEquals(2, book.levelOrderCount(true, 0));
+        assertEquals(4, book.levelQuantity(false, 0));
+        final List<Long> queue = new ArrayList<>();
+        book.forEachOrder(true, 0, (orderId, buy, price, quantity) -> queue.add(orderId));
+        assertEquals(List.of(11L, 12L), queue, "time priority as the part lists it");
+        assertTrue(book.apply(update(OrderAction.EXECUTE, 11, Side.BUY, 100, 0, 3, 1)), "live updates follow on");
     }
 }

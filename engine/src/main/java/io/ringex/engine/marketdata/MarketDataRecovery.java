@@ -341,10 +341,7 @@ public final class MarketDataRecovery implements Agent
             instrument.ready = false;
             instrument.book.clear();
         }
-        for (final BookOrdersDecoder.OrdersDecoder order : bookOrdersDecoder.orders())
-        {
-            instrument.book.add(order.orderId(), order.side() == Side.BUY, order.price(), order.quantity());
-        }
+        instrument.book.add(bookOrdersDecoder);
         if (last)
         {
             instrument.loading = false;
