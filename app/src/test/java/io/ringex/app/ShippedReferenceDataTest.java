@@ -6,7 +6,8 @@ import java.util.List;
 
 import io.ringex.app.admin.ReferenceData;
 import io.ringex.app.admin.ReferenceDataParser;
-import io.ringex.gateway.auth.CredentialHash;
+import io.ringex.protocol.CredentialHash;
+import io.ringex.testing.ProjectRoot;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ShippedReferenceDataTest
 {
-    private static final Path ROOT = projectRoot();
+    private static final Path ROOT = ProjectRoot.find();
 
     @Test
     void theComposeVenuesFileIsValidAndItsUsersAreThoseOfTheGatewayUsersExample() throws Exception
@@ -71,18 +72,5 @@ class ShippedReferenceDataTest
             assertTrue(CredentialHash.verify(account.password(), user.credential()), user.username());
             assertEquals(account.user().toUpperCase(), user.fixSenderCompId());
         }
-    }
-
-    private static Path projectRoot()
-    {
-        for (Path dir = Path.of("").toAbsolutePath(); null != dir; dir = dir.getParent())
-        {
-            if (Files.isRegularFile(dir.resolve("docker/config/reference-data.yml")))
-            {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("not inside the project: no docker/config/reference-data.yml above " +
-            Path.of("").toAbsolutePath());
     }
 }

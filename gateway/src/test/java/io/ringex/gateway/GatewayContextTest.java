@@ -1,9 +1,10 @@
 package io.ringex.gateway;
 
 import io.aeron.exceptions.ConfigurationException;
-import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.auth.User;
+import io.ringex.protocol.CredentialHash;
 import io.ringex.protocol.codecs.UserRole;
+import io.ringex.testing.SystemPropertiesGuard;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;

@@ -6,7 +6,8 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 import io.aeron.exceptions.ConfigurationException;
-import io.ringex.gateway.auth.CredentialHash;
+import io.ringex.protocol.CredentialHash;
+import io.ringex.testing.SystemPropertiesGuard;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.junit.jupiter.api.Test;

@@ -14,6 +14,8 @@ import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.ringex.testing.ProjectRoot;
+import io.ringex.testing.SystemPropertiesGuard;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

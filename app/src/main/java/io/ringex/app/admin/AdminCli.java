@@ -18,9 +18,10 @@ import io.ringex.client.AdminKey;
 import io.ringex.client.AdminKeys;
 import io.ringex.client.CommandEncoder;
 import io.ringex.common.config.CommandLineOptions;
-import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.web.ApiKey;
 import io.ringex.gateway.web.ApiKeysFile;
+import io.ringex.protocol.CommandText;
+import io.ringex.protocol.CredentialHash;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.UserRoles;
 import io.ringex.protocol.codecs.AccountStatus;
@@ -554,7 +555,7 @@ public final class AdminCli
         };
         options.requirePositionals(0, "options only");
         final String username = options.required("--username");
-        if (!YamlFields.isToken(username, ReferenceDataParser.MAX_NAME))
+        if (!CommandText.isToken(username, ReferenceDataParser.MAX_NAME))
         {
             throw new CommandLineOptions.UsageException("--username: 1 to " + ReferenceDataParser.MAX_NAME +
                 " printable characters without spaces");
@@ -565,7 +566,7 @@ public final class AdminCli
         {
             final long[] accounts = accounts(options.required("--accounts"));
             final String compId = options.string("--fix-sender-comp-id", "");
-            if (!compId.isEmpty() && !YamlFields.isToken(compId, ReferenceDataParser.MAX_NAME))
+            if (!compId.isEmpty() && !CommandText.isToken(compId, ReferenceDataParser.MAX_NAME))
             {
                 throw new CommandLineOptions.UsageException("--fix-sender-comp-id: 1 to " +
                     ReferenceDataParser.MAX_NAME + " printable characters without spaces");

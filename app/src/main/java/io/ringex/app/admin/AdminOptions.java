@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import io.ringex.common.config.CommandLineOptions;
+import io.ringex.protocol.CommandText;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.codecs.PriceBandType;
@@ -55,7 +56,7 @@ final class AdminOptions
     static String operator(final CommandLineOptions options)
     {
         final String operator = options.required("--operator");
-        if (!YamlFields.isToken(operator, MAX_OPERATOR))
+        if (!CommandText.isToken(operator, MAX_OPERATOR))
         {
             throw new CommandLineOptions.UsageException("--operator: 1 to " + MAX_OPERATOR +
                 " printable characters without spaces (was '" + operator + "')");
@@ -132,7 +133,7 @@ final class AdminOptions
 
     static String symbol(final String symbol)
     {
-        if (!YamlFields.isToken(symbol, ReferenceDataParser.MAX_SYMBOL))
+        if (!CommandText.isToken(symbol, ReferenceDataParser.MAX_SYMBOL))
         {
             throw new CommandLineOptions.UsageException("--symbol: 1 to " + ReferenceDataParser.MAX_SYMBOL +
                 " printable characters without spaces (was '" + symbol + "')");

@@ -29,7 +29,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 import io.ringex.engine.book.Instrument;
-import io.ringex.gateway.auth.CredentialHash;
+import io.ringex.protocol.CredentialHash;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.UserRoles;

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.ringex.protocol.CommandText;
 import io.ringex.protocol.FixedPoint;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
@@ -261,7 +262,7 @@ final class YamlFields
         {
             return null;
         }
-        if (!isToken(text, maxLength))
+        if (!CommandText.isToken(text, maxLength))
         {
             problems.add(node(key), path(key), "'" + text + "' must be 1 to " + maxLength +
                 " printable ASCII characters without spaces");
@@ -323,27 +324,5 @@ final class YamlFields
     {
         return node instanceof ScalarNode scalar && scalar.isPlain() &&
             (scalar.getValue().isEmpty() || scalar.getValue().equals("~") || scalar.getValue().equals("null"));
-    }
-
-    /**
-     * @param text      a value.
-     * @param maxLength its longest length.
-     * @return whether it is 1 to maxLength printable ASCII characters without spaces (the engine's rule for names).
-     */
-    static boolean isToken(final String text, final int maxLength)
-    {
-        if (null == text || text.isEmpty() || text.length() > maxLength)
-        {
-            return false;
-        }
-        for (int i = 0; i < text.length(); i++)
-        {
-            final char c = text.charAt(i);
-            if (c < 0x21 || c > 0x7E)
-            {
-                return false;
-            }
-        }
-        return true;
     }
 }

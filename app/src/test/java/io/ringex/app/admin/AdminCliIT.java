@@ -20,7 +20,7 @@ import io.aeron.driver.MediaDriver;
 import io.ringex.client.CommandEncoder;
 import io.ringex.client.AdminKeys;
 import io.ringex.engine.node.EngineNode;
-import io.ringex.gateway.auth.CredentialHash;
+import io.ringex.protocol.CredentialHash;
 import io.ringex.testing.Await;
 import io.ringex.testing.ChildProcess;
 import io.ringex.testing.ChildProcesses;

@@ -1,11 +1,15 @@
 package io.ringex.client.marketdata;
 
+import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
+import io.ringex.protocol.codecs.BookOrdersDecoder;
+import io.ringex.protocol.codecs.Side;
 import org.agrona.collections.Long2ObjectHashMap;
 
 /**
  * One instrument's book as the market-data feed describes it: order by order (L3), each price level's queue in time
- * priority, and the level totals (L2) kept with it. Built from a snapshot ({@link #clear()} then {@link #add} in the
- * snapshot's order) and kept with the order-by-order fields of each BookLevelUpdate.
+ * priority, and the level totals (L2) kept with it. Built from a snapshot ({@link #clear()}, then each BookOrders
+ * part in turn: {@link #add(BookOrdersDecoder)}) and kept with each BookLevelUpdate ({@link #apply}), which also says
+ * whether the book still agrees with the engine's level totals.
  * <p>
  * Allocation: orders and levels are pooled and reused; the order map grows only when the book holds more orders
  * than it ever did. In steady state nothing is allocated.
@@ -19,8 +23,8 @@ public final class MarketDataBook
 
     private final int instrumentId;
     private final Long2ObjectHashMap<BookOrder> orders = new Long2ObjectHashMap<>();
-    private final Side bids = new Side(true);
-    private final Side asks = new Side(false);
+    private final SideLevels bids = new SideLevels(true);
+    private final SideLevels asks = new SideLevels(false);
     private BookOrder freeOrders;
     private Level freeLevels;
     private long mdSequence;
@@ -70,6 +74,55 @@ public final class MarketDataBook
     }
 
     /**
+     * Add one BookOrders part's orders (a snapshot's, or the engine's refresh), each to the back of its level in the
+     * part's order.
+     *
+     * @param part a BookOrders message of this instrument, wrapped; its orders group is read.
+     */
+    public void add(final BookOrdersDecoder part)
+    {
+        for (final BookOrdersDecoder.OrdersDecoder order : part.orders())
+        {
+            add(order.orderId(), order.side() == Side.BUY, order.price(), order.quantity());
+        }
+    }
+
+    /**
+     * Apply one BookLevelUpdate's order-by-order change (ADD; MODIFY and EXECUTE set the quantity left; DELETE) and
+     * check the level it names against the total the engine sent. The caller keeps the instrument's sequence.
+     *
+     * @param update a BookLevelUpdate of this instrument, wrapped.
+     * @return true if the change applied and the level at the update's price now holds the update's quantity and order
+     * count; false if the book is out of step with the engine (an unknown order, a duplicate, a version 1 update
+     * without an order event, or other totals): the caller rebuilds it from a snapshot rather than show a wrong book.
+     */
+    public boolean apply(final BookLevelUpdateDecoder update)
+    {
+        final boolean buy = update.side() == Side.BUY;
+        final boolean applied;
+        switch (update.orderAction())
+        {
+            case ADD:
+                applied = add(update.orderId(), buy, update.price(), update.orderQuantity());
+                break;
+            case MODIFY:
+            case EXECUTE:
+                applied = update(update.orderId(), update.orderQuantity());
+                break;
+            case DELETE:
+                applied = delete(update.orderId());
+                break;
+            default:
+                applied = false;
+                break;
+        }
+        final int level = levelIndex(buy, update.price());
+        final long quantity = level == NONE ? 0 : levelQuantity(buy, level);
+        final int orders = level == NONE ? 0 : levelOrderCount(buy, level);
+        return applied && quantity == update.quantity() && orders == update.orderCount();
+    }
+
+    /**
      * An order joins the back of its price level.
      *
      * @param orderId  its public id.
@@ -84,7 +137,7 @@ public final class MarketDataBook
         {
             return false;
         }
-        final Side side = buy ? bids : asks;
+        final SideLevels side = buy ? bids : asks;
         final Level level = side.levelFor(price, this);
         final BookOrder order = newOrder();
         order.orderId = orderId;
@@ -194,7 +247,7 @@ public final class MarketDataBook
      */
     public int levelIndex(final boolean buy, final long price)
     {
-        final Side side = buy ? bids : asks;
+        final SideLevels side = buy ? bids : asks;
         final int i = side.search(price);
         return i >= 0 ? i : NONE;
     }
@@ -269,7 +322,7 @@ public final class MarketDataBook
         freeOrders = order;
     }
 
-    private void clear(final Side side)
+    private void clear(final SideLevels side)
     {
         for (int i = 0; i < side.count; i++)
         {
@@ -352,13 +405,13 @@ public final class MarketDataBook
     }
 
     /** Levels of one side, best first, in a sorted array (books have tens of levels, not millions). */
-    private static final class Side
+    private static final class SideLevels
     {
         private final boolean buy;
         private Level[] levels = new Level[64];
         private int count;
 
-        Side(final boolean buy)
+        SideLevels(final boolean buy)
         {
             this.buy = buy;
         }

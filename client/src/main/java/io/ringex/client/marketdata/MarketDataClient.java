@@ -23,7 +23,6 @@ import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
 import io.ringex.protocol.codecs.RetransmitRequestEncoder;
 import io.ringex.protocol.codecs.RetransmitResponseDecoder;
-import io.ringex.protocol.codecs.Side;
 import io.ringex.protocol.codecs.SnapshotRequestEncoder;
 import io.ringex.protocol.codecs.SnapshotResponseDecoder;
 import io.ringex.protocol.codecs.TradeDecoder;
@@ -550,10 +549,7 @@ public final class MarketDataClient implements AutoCloseable
             return;
         }
         final boolean last = bookOrders.lastPart() == BooleanType.TRUE;
-        for (final BookOrdersDecoder.OrdersDecoder order : bookOrders.orders())
-        {
-            instrument.book.add(order.orderId(), order.side() == Side.BUY, order.price(), order.quantity());
-        }
+        instrument.book.add(bookOrders);
         if (last)
         {
             instrument.loading = false;
@@ -754,36 +750,14 @@ public final class MarketDataClient implements AutoCloseable
 
     private void applyLevelUpdate(final Subscribed instrument)
     {
-        final MarketDataBook book = instrument.book;
-        final boolean buy = levelUpdate.side() == Side.BUY;
-        final boolean applied;
-        switch (levelUpdate.orderAction())
-        {
-            case ADD:
-                applied = book.add(levelUpdate.orderId(), buy, levelUpdate.price(), levelUpdate.orderQuantity());
-                break;
-            case MODIFY:
-            case EXECUTE:
-                applied = book.update(levelUpdate.orderId(), levelUpdate.orderQuantity());
-                break;
-            case DELETE:
-                applied = book.delete(levelUpdate.orderId());
-                break;
-            default:
-                applied = false;
-                break;
-        }
         lastEventTimestampNs = levelUpdate.timestampNs();
-        final int level = book.levelIndex(buy, levelUpdate.price());
-        final long quantity = level == MarketDataBook.NONE ? 0 : book.levelQuantity(buy, level);
-        final int orders = level == MarketDataBook.NONE ? 0 : book.levelOrderCount(buy, level);
-        if (!applied || quantity != levelUpdate.quantity() || orders != levelUpdate.orderCount())
+        if (!instrument.book.apply(levelUpdate))
         {
             // The book disagrees with the engine's level total: rebuild it rather than show a wrong book.
             startRecovery(instrument);
             return;
         }
-        listener.onBookChanged(book);
+        listener.onBookChanged(instrument.book);
     }
 
     private int sendRequests()

@@ -20,7 +20,6 @@ import io.ringex.protocol.codecs.InstrumentDefinitionDecoder;
 import io.ringex.protocol.codecs.MarketDataRequestStatus;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
-import io.ringex.protocol.codecs.OrderAction;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.RetransmitRequestDecoder;
 import io.ringex.protocol.codecs.RetransmitResponseEncoder;
@@ -316,30 +315,7 @@ public final class MarketDataRecovery implements Agent
         {
             return;
         }
-        final MarketDataBook book = instrument.book;
-        final boolean buy = levelUpdate.side() == Side.BUY;
-        final OrderAction action = levelUpdate.orderAction();
-        final boolean applied;
-        switch (action)
-        {
-            case ADD:
-                applied = book.add(levelUpdate.orderId(), buy, levelUpdate.price(), levelUpdate.orderQuantity());
-                break;
-            case MODIFY:
-            case EXECUTE:
-                applied = book.update(levelUpdate.orderId(), levelUpdate.orderQuantity());
-                break;
-            case DELETE:
-                applied = book.delete(levelUpdate.orderId());
-                break;
-            default:
-                applied = false;
-                break;
-        }
-        final int level = book.levelIndex(buy, levelUpdate.price());
-        final long quantity = level == MarketDataBook.NONE ? 0 : book.levelQuantity(buy, level);
-        final int orders = level == MarketDataBook.NONE ? 0 : book.levelOrderCount(buy, level);
-        if (!applied || quantity != levelUpdate.quantity() || orders != levelUpdate.orderCount())
+        if (!instrument.book.apply(levelUpdate))
         {
             // Out of step with the engine: serve nothing of this book until the next refresh mends it.
             instrument.ready = false;
@@ -365,10 +341,7 @@ public final class MarketDataRecovery implements Agent
             instrument.ready = false;
             instrument.book.clear();
         }
-        for (final BookOrdersDecoder.OrdersDecoder order : bookOrdersDecoder.orders())
-        {
-            instrument.book.add(order.orderId(), order.side() == Side.BUY, order.price(), order.quantity());
-        }
+        instrument.book.add(bookOrdersDecoder);
         if (last)
         {
             instrument.loading = false;

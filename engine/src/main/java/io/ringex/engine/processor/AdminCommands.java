@@ -5,6 +5,7 @@ import io.ringex.engine.book.Order;
 import io.ringex.engine.book.OrderBook;
 import io.ringex.engine.risk.Account;
 import io.ringex.engine.risk.Position;
+import io.ringex.protocol.CommandText;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.AddAccountDecoder;
 import io.ringex.protocol.codecs.AddInstrumentDecoder;
@@ -410,9 +411,9 @@ public final class AdminCommands
         final String operator = decoder.operatorName();
         final String reason = decoder.reason();
         if ((username.isEmpty() && address.isEmpty()) ||
-            !(username.isEmpty() || Text.isToken(username, MAX_UNLOCK_USERNAME)) ||
-            !(address.isEmpty() || Text.isToken(address, MAX_UNLOCK_ADDRESS)) ||
-            !Text.isToken(operator, MAX_OPERATOR) || !Text.isPrintable(reason, MAX_UNLOCK_REASON))
+            !(username.isEmpty() || CommandText.isToken(username, MAX_UNLOCK_USERNAME)) ||
+            !(address.isEmpty() || CommandText.isToken(address, MAX_UNLOCK_ADDRESS)) ||
+            !CommandText.isToken(operator, MAX_OPERATOR) || !CommandText.isPrintable(reason, MAX_UNLOCK_REASON))
         {
             events.adminResponse(requestId, UnlockLogonsDecoder.TEMPLATE_ID, RejectReason.INVALID_ARGUMENT);
             return;

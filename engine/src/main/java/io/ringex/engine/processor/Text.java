@@ -1,8 +1,10 @@
 package io.ringex.engine.processor;
 
+import io.ringex.protocol.CommandText;
+
 /**
- * The rules for text in admin commands (names, CompIDs, credentials, operators, reasons): printable ASCII only, so
- * nothing an operator types can forge a log line or a FIX field, and bounded lengths, so a command fits its slot.
+ * The processor's checks of the text in admin commands: the audit fields every command carries, and the byte form of
+ * {@link CommandText}'s rules (printable ASCII, bounded lengths) for paths that read no String.
  * <p>
  * Thread safety: stateless.
  */
@@ -25,55 +27,12 @@ final class Text
      */
     static boolean isAudited(final String operator, final String reason)
     {
-        return isToken(operator, MAX_OPERATOR) && isPrintable(reason, MAX_REASON);
+        return CommandText.isToken(operator, MAX_OPERATOR) && CommandText.isPrintable(reason, MAX_REASON);
     }
 
     /**
-     * @param text      a value.
-     * @param maxLength its longest allowed length.
-     * @return whether it is 1 to maxLength characters of printable ASCII without spaces (0x21..0x7E).
-     */
-    static boolean isToken(final String text, final int maxLength)
-    {
-        if (null == text || text.isEmpty() || text.length() > maxLength)
-        {
-            return false;
-        }
-        for (int i = 0; i < text.length(); i++)
-        {
-            final char c = text.charAt(i);
-            if (c < 0x21 || c > 0x7E)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * @param text      a value.
-     * @param maxLength its longest allowed length.
-     * @return whether it is at most maxLength characters of printable ASCII, spaces allowed (0x20..0x7E).
-     */
-    static boolean isPrintable(final String text, final int maxLength)
-    {
-        if (null == text || text.length() > maxLength)
-        {
-            return false;
-        }
-        for (int i = 0; i < text.length(); i++)
-        {
-            final char c = text.charAt(i);
-            if (c < 0x20 || c > 0x7E)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * The byte form of {@link #isToken} and {@link #isPrintable}, for the processor's steady-state paths (no String).
+     * The byte form of {@link CommandText#isToken} and {@link CommandText#isPrintable}, for the processor's
+     * steady-state paths (no String).
      *
      * @param bytes     holding the value.
      * @param length    its length.

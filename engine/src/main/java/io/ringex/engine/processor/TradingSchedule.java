@@ -10,6 +10,7 @@ import java.util.Arrays;
 
 import io.ringex.engine.book.Instrument;
 import io.ringex.engine.book.OrderBook;
+import io.ringex.protocol.CommandText;
 import io.ringex.protocol.codecs.CancelReason;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.RejectReason;
@@ -107,7 +108,7 @@ final class TradingSchedule implements Clocked
         final String operator = decoder.operatorName();
         final String reason = decoder.reason();
         ZoneId parsedZone = null;
-        if (days != 0 && zoneId.length() <= MAX_TIME_ZONE && Text.isToken(zoneId, MAX_TIME_ZONE))
+        if (days != 0 && zoneId.length() <= MAX_TIME_ZONE && CommandText.isToken(zoneId, MAX_TIME_ZONE))
         {
             try
             {

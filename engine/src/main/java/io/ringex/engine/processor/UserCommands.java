@@ -1,5 +1,7 @@
 package io.ringex.engine.processor;
 
+import io.ringex.protocol.CommandText;
+import io.ringex.protocol.CredentialHash;
 import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SetUserCredentialDecoder;
 import io.ringex.protocol.codecs.UpsertUserDecoder;
@@ -19,7 +21,7 @@ import io.ringex.protocol.codecs.UserRole;
  * version 3; 0 before) is 0 to {@value SessionTimers#MAX_GRACE_MS} ms; the role is TRADER, DROP_COPY (its sessions
  * receive a copy of every execution report of its accounts and may send no orders: it needs at least one account,
  * like any user) or CLEARING (a copy of the venue's reports; its accounts are kept but do not narrow what it sees);
- * the credential is a PBKDF2 hash
+ * the credential is a PBKDF2 hash in {@link CredentialHash}'s format
  * ({@code pbkdf2-sha256:iterations:salt:hash}, at most {@value Users#MAX_CREDENTIAL} characters) and is set for a known
  * user only (UNKNOWN_USER); every change names its operator (1 to 32 printable characters) and may give a reason (up
  * to 64, spaces allowed). Anything else is INVALID_ARGUMENT. A user is never deleted: it is disabled, which logs its
@@ -30,7 +32,7 @@ import io.ringex.protocol.codecs.UserRole;
 final class UserCommands
 {
     private static final int MAX_THROTTLE = 1_000_000;
-    private static final String CREDENTIAL_SCHEME = "pbkdf2-sha256:";
+    private static final String CREDENTIAL_SCHEME = CredentialHash.SCHEME + ':';
 
     private final EngineState state;
     private final EventEncoder events;
@@ -68,11 +70,11 @@ final class UserCommands
         final String reason = decoder.reason();
 
         RejectReason refusal = RejectReason.NONE;
-        if (!Text.isToken(username, Users.MAX_USERNAME) || enabled > 1 || cancelOnDisconnect > 1 ||
+        if (!CommandText.isToken(username, Users.MAX_USERNAME) || enabled > 1 || cancelOnDisconnect > 1 ||
             throttle < 0 || throttle > MAX_THROTTLE || role > UserRole.CLEARING.value() ||
             graceMs < 0 || graceMs > SessionTimers.MAX_GRACE_MS ||
             accountCount < 1 || accountCount > Users.MAX_ACCOUNTS ||
-            !(compId.isEmpty() || Text.isToken(compId, Users.MAX_COMP_ID)) || !Text.isAudited(operator, reason))
+            !(compId.isEmpty() || CommandText.isToken(compId, Users.MAX_COMP_ID)) || !Text.isAudited(operator, reason))
         {
             refusal = RejectReason.INVALID_ARGUMENT;
         }
@@ -129,7 +131,7 @@ final class UserCommands
         final String reason = decoder.reason();
         final Users.User user = state.users.user(username);
         RejectReason refusal = RejectReason.NONE;
-        if (!Text.isToken(credential, Users.MAX_CREDENTIAL) || !credential.startsWith(CREDENTIAL_SCHEME) ||
+        if (!CommandText.isToken(credential, Users.MAX_CREDENTIAL) || !credential.startsWith(CREDENTIAL_SCHEME) ||
             credential.split(":", -1).length != 4 || !Text.isAudited(operator, reason))
         {
             refusal = RejectReason.INVALID_ARGUMENT;

@@ -12,6 +12,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
 
+import io.ringex.testing.ProjectRoot;
+import io.ringex.testing.SystemPropertiesGuard;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -7,6 +7,8 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
+import io.ringex.protocol.CredentialHash;
+
 /**
  * Prints a {@link CredentialHash} for a password, for the {@code ringex.gateway.user.<name>.credential} key.
  * <p>

@@ -1,5 +1,6 @@
 package io.ringex.gateway.auth;
 
+import io.ringex.protocol.CredentialHash;
 import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.UserRoles;
 import io.ringex.protocol.codecs.UserRole;

@@ -2,6 +2,7 @@ package io.ringex.gateway.auth;
 
 import io.ringex.common.config.Config;
 import io.ringex.common.config.KnownKeys;
+import io.ringex.protocol.CredentialHash;
 import io.ringex.protocol.MessageCatalog;
 import io.ringex.protocol.UserRoles;
 import io.ringex.protocol.codecs.UserRole;

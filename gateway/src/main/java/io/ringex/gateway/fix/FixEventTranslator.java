@@ -33,7 +33,9 @@ import org.agrona.DirectBuffer;
 import uk.co.real_logic.artio.builder.Encoder;
 import uk.co.real_logic.artio.fields.UtcTimestampEncoder;
 
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
 
 /**
  * Builds the FIX 4.4 messages the gateway sends: engine events translated (ExecutionReport 8, OrderCancelReject 9,
@@ -76,14 +78,16 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FixEventTranslator
 {
-    private static final ExecType[] EXEC_TYPES = ExecType.values();
-    private static final OrderStatus[] ORDER_STATUSES = OrderStatus.values();
-    private static final Side[] SIDES = Side.values();
-    private static final OrderType[] ORDER_TYPES = OrderType.values();
-    private static final TimeInForce[] TIMES_IN_FORCE = TimeInForce.values();
-    private static final RejectReason[] REJECT_REASONS = RejectReason.values();
+    private static final ExecType[] EXEC_TYPES = valuesBut(ExecType.values(), ExecType.NULL_VAL);
+    private static final OrderStatus[] ORDER_STATUSES = valuesBut(OrderStatus.values(), OrderStatus.NULL_VAL);
+    private static final Side[] SIDES = valuesBut(Side.values(), Side.NULL_VAL);
+    private static final OrderType[] ORDER_TYPES = valuesBut(OrderType.values(), OrderType.NULL_VAL);
+    private static final TimeInForce[] TIMES_IN_FORCE = valuesBut(TimeInForce.values(), TimeInForce.NULL_VAL);
+    private static final RejectReason[] REJECT_REASONS = valuesBut(RejectReason.values(), RejectReason.NULL_VAL);
+    /** NULL_VAL included: a report of a schema before the cancel reason carries it, and means no reason. */
     private static final CancelReason[] CANCEL_REASONS = CancelReason.values();
-    private static final CancelRejectResponseTo[] RESPONSES_TO = CancelRejectResponseTo.values();
+    private static final CancelRejectResponseTo[] RESPONSES_TO =
+        valuesBut(CancelRejectResponseTo.values(), CancelRejectResponseTo.NULL_VAL);
     private static final int MAX_FAILURE_TEXT = 160;
     /**
      * Follows {@code MAX_ORDER_QUANTITY} in Text(58): an account whose limits were never set has a maximum of 0, so
@@ -221,9 +225,9 @@ public final class FixEventTranslator
     public Encoder executionReport(final ExecutionReportDecoder d, final InstrumentDirectory instruments)
     {
         values.reset();
-        final ExecType execType = execTypeOf(d.execTypeRaw());
-        final OrderStatus orderStatus = orderStatusOf(d.orderStatusRaw());
-        final Side side = sideOf(d.sideRaw());
+        final ExecType execType = decode(EXEC_TYPES, ExecType::value, d.execTypeRaw());
+        final OrderStatus orderStatus = decode(ORDER_STATUSES, OrderStatus::value, d.orderStatusRaw());
+        final Side side = decode(SIDES, Side::value, d.sideRaw());
         final long orderId = d.orderId();
         id.setLength(0);
         d.getClientOrderId(id);
@@ -265,7 +269,7 @@ public final class FixEventTranslator
         e.ordStatus(ordStatus(orderStatus));
         e.instrument().symbol(symbol(instruments, instrumentId));
         e.side(side == Side.SELL ? '2' : '1');
-        final OrderType orderType = orderTypeOf(d.orderTypeRaw());
+        final OrderType orderType = decode(ORDER_TYPES, OrderType::value, d.orderTypeRaw());
         if (orderType != null)
         {
             e.ordType(ordType(orderType));
@@ -274,7 +278,7 @@ public final class FixEventTranslator
         {
             values.note(FixWireValues.ENUM).append("OrdType(40) left out: engine orderType ").append(d.orderTypeRaw());
         }
-        final TimeInForce timeInForce = timeInForceOf(d.timeInForceRaw());
+        final TimeInForce timeInForce = decode(TIMES_IN_FORCE, TimeInForce::value, d.timeInForceRaw());
         final char tif = timeInForce == null ? 0 : timeInForce(timeInForce);
         if (tif != 0)
         {
@@ -319,7 +323,7 @@ public final class FixEventTranslator
         }
         if (execType == ExecType.REJECTED)
         {
-            final RejectReason rejectReason = rejectReasonOf(d.rejectReasonRaw());
+            final RejectReason rejectReason = decode(REJECT_REASONS, RejectReason::value, d.rejectReasonRaw());
             e.ordRejReason(rejectReason == null ? 99 : ordRejReason(rejectReason));
             appendReason(text, rejectReason, d.rejectReasonRaw());
             if (rejectReason == RejectReason.MAX_ORDER_QUANTITY)
@@ -330,7 +334,7 @@ public final class FixEventTranslator
         }
         else
         {
-            final CancelReason cancelReason = cancelReasonOf(d.cancelReasonRaw());
+            final CancelReason cancelReason = decode(CANCEL_REASONS, CancelReason::value, d.cancelReasonRaw());
             if (cancelReason == null)
             {
                 values.note(FixWireValues.ENUM).append("engine cancelReason ").append(d.cancelReasonRaw());
@@ -338,7 +342,7 @@ public final class FixEventTranslator
             else if (cancelReason != CancelReason.NONE && cancelReason != CancelReason.NULL_VAL)
             {
                 text.append(cancelReason.name());
-                final RejectReason detail = rejectReasonOf(d.rejectReasonRaw());
+                final RejectReason detail = decode(REJECT_REASONS, RejectReason::value, d.rejectReasonRaw());
                 if (detail != null && detail != RejectReason.NONE)
                 {
                     text.append(": ").append(detail.name());
@@ -375,15 +379,16 @@ public final class FixEventTranslator
         final int total = d.totalReports();
         final int number = d.reportNumber();
         final long orderId = d.orderId();
-        final RejectReason reason = rejectReasonOf(d.rejectReasonRaw());
+        final RejectReason reason = decode(REJECT_REASONS, RejectReason::value, d.rejectReasonRaw());
         id.setLength(0);
         d.getClientOrderId(id);
         values.printable(id, scratch, "ClOrdID(11)");
         id.setLength(0);
         id.append(scratch);
         final boolean hasOrder = orderId != 0 && total > 0;
-        final OrderStatus orderStatus = hasOrder ? orderStatusOf(d.orderStatusRaw()) : OrderStatus.REJECTED;
-        final Side side = hasOrder ? sideOf(d.sideRaw()) : Side.NULL_VAL;
+        final OrderStatus orderStatus =
+            hasOrder ? decode(ORDER_STATUSES, OrderStatus::value, d.orderStatusRaw()) : OrderStatus.REJECTED;
+        final Side side = hasOrder ? decode(SIDES, Side::value, d.sideRaw()) : Side.NULL_VAL;
         if (orderStatus == null || side == null || reason == null)
         {
             values.note(FixWireValues.ENUM).append("OrderStatusReport with orderStatus ").append(d.orderStatusRaw())
@@ -435,12 +440,12 @@ public final class FixEventTranslator
             final int scale = scaleOf(instruments, instrumentId);
             e.instrument().symbol(symbol(instruments, instrumentId));
             e.side(side == Side.SELL ? '2' : '1');
-            final OrderType orderType = orderTypeOf(d.orderTypeRaw());
+            final OrderType orderType = decode(ORDER_TYPES, OrderType::value, d.orderTypeRaw());
             if (orderType != null)
             {
                 e.ordType(orderType == OrderType.MARKET ? '1' : '2');
             }
-            final TimeInForce timeInForce = timeInForceOf(d.timeInForceRaw());
+            final TimeInForce timeInForce = decode(TIMES_IN_FORCE, TimeInForce::value, d.timeInForceRaw());
             if (timeInForce != null)
             {
                 e.timeInForce(timeInForce(timeInForce));
@@ -534,7 +539,8 @@ public final class FixEventTranslator
         values.printable(id, scratch, "ClOrdID(11)");
         id.setLength(0);
         id.append(scratch);
-        final CancelRejectResponseTo responseTo = responseToOf(d.responseToRaw());
+        final CancelRejectResponseTo responseTo =
+            decode(RESPONSES_TO, CancelRejectResponseTo::value, d.responseToRaw());
         if (responseTo == null)
         {
             values.note(FixWireValues.ENUM).append("CancelReject with responseTo ").append(d.responseToRaw());
@@ -552,7 +558,7 @@ public final class FixEventTranslator
         setDecimal(account, d.accountId());
         e.account(account);
         e.cxlRejResponseTo(responseTo == CancelRejectResponseTo.REPLACE ? '2' : '1');
-        final RejectReason reason = rejectReasonOf(d.rejectReasonRaw());
+        final RejectReason reason = decode(REJECT_REASONS, RejectReason::value, d.rejectReasonRaw());
         e.cxlRejReason(reason == null ? 99 : cxlRejReason(reason));
         text.setLength(0);
         appendReason(text, reason, d.rejectReasonRaw());
@@ -579,7 +585,7 @@ public final class FixEventTranslator
         {
             e.businessRejectRefID(values.printable(id, scratch, "BusinessRejectRefID(379)"));
         }
-        final RejectReason reason = rejectReasonOf(d.rejectReasonRaw());
+        final RejectReason reason = decode(REJECT_REASONS, RejectReason::value, d.rejectReasonRaw());
         e.businessRejectReason(reason == null ? 0 : businessRejectReason(reason));
         text.setLength(0);
         appendReason(text, reason, d.rejectReasonRaw());
@@ -1066,11 +1072,21 @@ public final class FixEventTranslator
         }
     }
 
-    private static ExecType execTypeOf(final short raw)
+    /**
+     * The lookup of an engine enum read raw: an event may carry a value this gateway does not know (the generated
+     * {@code get} would throw on it), which the caller reports instead.
+     *
+     * @param known     the constants taken, without NULL_VAL where it is no value ({@link #valuesBut}).
+     * @param wireValue a constant's value on the wire.
+     * @param raw       the value read.
+     * @param <E>       the enum.
+     * @return the constant whose value raw is, or null if none of known is.
+     */
+    private static <E extends Enum<E>> E decode(final E[] known, final ToIntFunction<E> wireValue, final int raw)
     {
-        for (final ExecType value : EXEC_TYPES)
+        for (final E value : known)
         {
-            if (value != ExecType.NULL_VAL && value.value() == raw)
+            if (wireValue.applyAsInt(value) == raw)
             {
                 return value;
             }
@@ -1078,88 +1094,18 @@ public final class FixEventTranslator
         return null;
     }
 
-    private static OrderStatus orderStatusOf(final short raw)
+    private static <E extends Enum<E>> E[] valuesBut(final E[] values, final E excluded)
     {
-        for (final OrderStatus value : ORDER_STATUSES)
+        final E[] known = Arrays.copyOf(values, values.length - 1);
+        int i = 0;
+        for (final E value : values)
         {
-            if (value != OrderStatus.NULL_VAL && value.value() == raw)
+            if (value != excluded)
             {
-                return value;
+                known[i++] = value;
             }
         }
-        return null;
-    }
-
-    private static Side sideOf(final short raw)
-    {
-        for (final Side value : SIDES)
-        {
-            if (value != Side.NULL_VAL && value.value() == raw)
-            {
-                return value;
-            }
-        }
-        return null;
-    }
-
-    private static OrderType orderTypeOf(final short raw)
-    {
-        for (final OrderType value : ORDER_TYPES)
-        {
-            if (value != OrderType.NULL_VAL && value.value() == raw)
-            {
-                return value;
-            }
-        }
-        return null;
-    }
-
-    private static TimeInForce timeInForceOf(final short raw)
-    {
-        for (final TimeInForce value : TIMES_IN_FORCE)
-        {
-            if (value != TimeInForce.NULL_VAL && value.value() == raw)
-            {
-                return value;
-            }
-        }
-        return null;
-    }
-
-    private static RejectReason rejectReasonOf(final int raw)
-    {
-        for (final RejectReason value : REJECT_REASONS)
-        {
-            if (value != RejectReason.NULL_VAL && value.value() == raw)
-            {
-                return value;
-            }
-        }
-        return null;
-    }
-
-    private static CancelReason cancelReasonOf(final short raw)
-    {
-        for (final CancelReason value : CANCEL_REASONS)
-        {
-            if (value.value() == raw)
-            {
-                return value;
-            }
-        }
-        return null;
-    }
-
-    private static CancelRejectResponseTo responseToOf(final short raw)
-    {
-        for (final CancelRejectResponseTo value : RESPONSES_TO)
-        {
-            if (value != CancelRejectResponseTo.NULL_VAL && value.value() == raw)
-            {
-                return value;
-            }
-        }
-        return null;
+        return known;
     }
 
     private static char timeInForce(final TimeInForce timeInForce)

@@ -12,6 +12,7 @@ import io.ringex.client.ExchangeClient;
 import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
+import io.ringex.protocol.CredentialHash;
 import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.RealEngineNode;

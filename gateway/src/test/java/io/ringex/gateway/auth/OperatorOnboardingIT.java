@@ -14,6 +14,7 @@ import io.ringex.client.EventBatches;
 import io.ringex.client.ExchangeClient;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
+import io.ringex.protocol.CredentialHash;
 import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.FixTestClient;

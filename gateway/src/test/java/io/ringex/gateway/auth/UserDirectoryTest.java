@@ -2,6 +2,7 @@ package io.ringex.gateway.auth;
 
 import java.util.Map;
 
+import io.ringex.protocol.CredentialHash;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -105,5 +106,21 @@ class UserDirectoryTest
         final Map<String, User> added = users.applyEngineUser(user("erin", ALICE_HASH, null, true, 300));
         assertTrue(added.containsKey("erin"));
         assertNull(added.get("erin"), "a new user has no earlier definition");
+    }
+
+    @Test
+    void directoryAuthenticatesAndUserHidesTheHash()
+    {
+        final User user = new User("carol", CredentialHash.hash("pw".toCharArray(), 10), new long[]{ 5, 6 },
+            "CAROL", "RINGEX");
+        final UserDirectory users = new UserDirectory().add(user);
+        assertSame(user, users.authenticate("carol", "pw"));
+        assertNull(users.authenticate("carol", "nope"));
+        assertNull(users.authenticate("dave", "pw"));
+        assertNull(users.authenticate(null, "pw"));
+        assertSame(user, users.userBySenderCompId("CAROL"));
+        assertTrue(user.mayTrade(6));
+        assertFalse(user.mayTrade(7));
+        assertFalse(user.toString().contains(user.credentialHash()));
     }
 }

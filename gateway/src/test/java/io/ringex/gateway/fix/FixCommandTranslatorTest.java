@@ -1,8 +1,8 @@
 package io.ringex.gateway.fix;
 
 import io.ringex.gateway.InstrumentDirectory;
-import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.auth.User;
+import io.ringex.protocol.CredentialHash;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.CancelOrderDecoder;
 import io.ringex.protocol.codecs.MassCancelDecoder;

@@ -1,7 +1,7 @@
 package io.ringex.gateway.testing;
 
-import io.ringex.gateway.auth.CredentialHash;
 import io.ringex.gateway.auth.User;
+import io.ringex.protocol.CredentialHash;
 
 /**
  * Users the tests log on as. Hashes use few iterations so logon is fast in tests; production uses the default.

@@ -14,6 +14,7 @@ import java.util.function.LongToIntFunction;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import io.ringex.protocol.CommandText;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.BooleanType;
@@ -236,9 +237,11 @@ public final class ActionService implements AdminResponseListener
         final String address = request.address() == null ? "" : request.address();
         require(!username.isEmpty() || !address.isEmpty(), "give a username, an address or both");
         final String reason = reason(request.reason());
-        require(printable(username, false, 32), "username must be 1..32 printable ASCII characters, no spaces");
-        require(printable(address, false, 45), "address must be at most 45 printable ASCII characters");
-        require(printable(user, false, 32) && !user.isEmpty(), "operator name unusable");
+        require(username.isEmpty() || CommandText.isToken(username, 32),
+            "username must be 1..32 printable ASCII characters, no spaces");
+        require(address.isEmpty() || CommandText.isToken(address, 45),
+            "address must be at most 45 printable ASCII characters");
+        require(CommandText.isToken(user, 32), "operator name unusable");
         final long requestId = nextRequestId.incrementAndGet();
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
         final UnlockLogonsEncoder encoder = new UnlockLogonsEncoder()
@@ -256,7 +259,7 @@ public final class ActionService implements AdminResponseListener
     /** Whether a dashboard user's name can be journaled as a command's operator (1 to 32 printable, no spaces). */
     private static boolean isOperator(final String user)
     {
-        return null != user && !user.isEmpty() && printable(user, false, 32);
+        return CommandText.isToken(user, 32);
     }
 
     /**
@@ -266,27 +269,10 @@ public final class ActionService implements AdminResponseListener
      */
     static String reason(final String reason)
     {
-        require(reason != null && !reason.isBlank() && printable(reason, true, MAX_REASON),
+        require(reason != null && !reason.isBlank() && CommandText.isPrintable(reason, MAX_REASON),
             "reason must be 1 to " + MAX_REASON + " printable ASCII characters: every action says why (the admin " +
             "log shows it)");
         return reason;
-    }
-
-    private static boolean printable(final String text, final boolean spaces, final int maxLength)
-    {
-        if (text.length() > maxLength)
-        {
-            return false;
-        }
-        for (int i = 0; i < text.length(); i++)
-        {
-            final char c = text.charAt(i);
-            if ((c < 0x21 || c > 0x7E) && !(spaces && c == ' '))
-            {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

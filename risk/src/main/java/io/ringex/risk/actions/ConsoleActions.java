@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Set;
 
 import io.ringex.client.CommandEncoder;
+import io.ringex.protocol.CommandText;
+import io.ringex.protocol.CredentialHash;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.PriceBandType;
@@ -18,7 +20,6 @@ import io.ringex.risk.config.RiskProperties;
 import io.ringex.risk.model.RiskReadModel;
 import io.ringex.risk.model.UserDirectory;
 import io.ringex.risk.model.Views;
-import io.ringex.risk.security.GatewayCredentials;
 
 /**
  * The operator console's commands (ADMIN): instruments (add, amend, delist), accounts (open, suspend, reactivate,
@@ -28,7 +29,7 @@ import io.ringex.risk.security.GatewayCredentials;
  * and tracked by the {@link ActionService}: the engine's answer (ACCEPTED, or REJECTED with its reason) settles the
  * action. What only the engine knows (a duplicate id, an unknown account, a book with orders) is its answer.
  * <p>
- * Passwords are hashed here ({@link GatewayCredentials}, the gateways' PBKDF2 format) and only the hash is sent;
+ * Passwords are hashed here ({@link CredentialHash}, the gateways' PBKDF2 format) and only the hash is sent;
  * neither is kept or logged. Creating a user is two commands (UpsertUser, then SetUserCredential), journaled in that
  * order; a user name the user directory already holds is refused (409 {@code USER_EXISTS}): the engine's UpsertUser
  * would replace its settings. Changing one setting of a user re-sends its others as the user directory holds them.
@@ -192,7 +193,7 @@ public final class ConsoleActions
         final long amount = ActionService.money("amount", request.amount());
         require(amount > 0, "amount must be positive");
         final String reference = request.reference() == null ? "" : request.reference();
-        require(!reference.isEmpty() && printable(reference, MAX_REASON),
+        require(!reference.isEmpty() && CommandText.isPrintable(reference, MAX_REASON),
             "reference must be 1 to " + MAX_REASON + " printable ASCII characters");
         final CommandEncoder encoder = new CommandEncoder().operator(operator);
         return actions.submit(deposit ? "DEPOSIT" : "WITHDRAW", "account " + request.accountId() + ": " +
@@ -217,8 +218,8 @@ public final class ConsoleActions
         final String username = token("username", request.username(), MAX_USERNAME);
         final long[] accounts = accounts(request.accounts());
         final String compId = request.fixSenderCompId() == null ? "" : request.fixSenderCompId();
-        require(compId.isEmpty() || isToken(compId, MAX_COMP_ID), "fixSenderCompId must be empty or 1 to " +
-            MAX_COMP_ID + " printable ASCII characters without spaces");
+        require(compId.isEmpty() || CommandText.isToken(compId, MAX_COMP_ID),
+            "fixSenderCompId must be empty or 1 to " + MAX_COMP_ID + " printable ASCII characters without spaces");
         require(request.throttleMessagesPerSecond() >= 0 && request.throttleMessagesPerSecond() <= MAX_THROTTLE,
             "throttleMessagesPerSecond must be 0 (the gateway's default) to " + MAX_THROTTLE);
         checkPassword(request.password());
@@ -335,7 +336,7 @@ public final class ConsoleActions
         final char[] chars = password.toCharArray();
         try
         {
-            return GatewayCredentials.hash(chars, settings.passwordIterations());
+            return CredentialHash.hash(chars, settings.passwordIterations());
         }
         finally
         {
@@ -408,62 +409,23 @@ public final class ConsoleActions
 
     private static String reason(final String reason)
     {
-        require(reason != null && !reason.isBlank() && printable(reason, MAX_REASON),
+        require(reason != null && !reason.isBlank() && CommandText.isPrintable(reason, MAX_REASON),
             "reason must be 1 to " + MAX_REASON + " printable ASCII characters (the journal keeps it)");
         return reason;
     }
 
     private static String operator(final String user)
     {
-        require(isToken(user, MAX_OPERATOR), "the operator name (your login) must be 1 to " + MAX_OPERATOR +
-            " printable ASCII characters without spaces to be journaled");
+        require(CommandText.isToken(user, MAX_OPERATOR), "the operator name (your login) must be 1 to " +
+            MAX_OPERATOR + " printable ASCII characters without spaces to be journaled");
         return user;
     }
 
     private static String token(final String field, final String text, final int maxLength)
     {
-        require(isToken(text, maxLength),
+        require(CommandText.isToken(text, maxLength),
             field + " must be 1 to " + maxLength + " printable ASCII characters without spaces");
         return text;
-    }
-
-    /**
-     * @param text      a value, may be null.
-     * @param maxLength its longest allowed length.
-     * @return whether it is 1 to maxLength printable ASCII characters without spaces, as the engine's names must be.
-     */
-    public static boolean isToken(final String text, final int maxLength)
-    {
-        if (text == null || text.isEmpty() || text.length() > maxLength)
-        {
-            return false;
-        }
-        for (int i = 0; i < text.length(); i++)
-        {
-            final char c = text.charAt(i);
-            if (c < 0x21 || c > 0x7E)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean printable(final String text, final int maxLength)
-    {
-        if (text.length() > maxLength)
-        {
-            return false;
-        }
-        for (int i = 0; i < text.length(); i++)
-        {
-            final char c = text.charAt(i);
-            if (c < 0x20 || c > 0x7E)
-            {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static void require(final boolean condition, final String message)

@@ -26,6 +26,7 @@ import org.springframework.security.web.util.matcher.AnyRequestMatcher;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.ringex.protocol.CommandText;
 import io.ringex.risk.actions.ConsoleActions;
 import io.ringex.risk.config.RiskProperties;
 import io.ringex.risk.security.LoginLockout;
@@ -231,7 +232,7 @@ public class SecurityConfiguration
                         "' has role '" + role + "'; roles are " + VIEWER + ", " + RISK_OFFICER + " and " + ADMIN);
                 }
             }
-            if (u.roles().contains(ADMIN) && !ConsoleActions.isToken(u.username(), ConsoleActions.MAX_OPERATOR))
+            if (u.roles().contains(ADMIN) && !CommandText.isToken(u.username(), ConsoleActions.MAX_OPERATOR))
             {
                 throw new IllegalStateException("ringex.risk.security.users: the ADMIN '" + u.username() +
                     "' cannot be journaled as an operator: an ADMIN's username must be 1 to " +

@@ -15,6 +15,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import io.ringex.protocol.CredentialHash;
 import io.ringex.protocol.codecs.AccountStatus;
 import io.ringex.protocol.codecs.AddAccountDecoder;
 import io.ringex.protocol.codecs.AddInstrumentDecoder;
@@ -37,7 +38,6 @@ import io.ringex.risk.aeron.OfferOutcome;
 import io.ringex.risk.config.RiskProperties;
 import io.ringex.risk.model.RiskReadModel;
 import io.ringex.risk.model.UserDirectory;
-import io.ringex.risk.security.GatewayCredentials;
 import io.ringex.risk.synthetic.EventEncoders;
 
 /**
@@ -267,8 +267,8 @@ class ConsoleActionsTest
         assertEquals("trader7", credential.username());
         final String hash = credential.credentialHash();
         assertTrue(hash.startsWith("pbkdf2-sha256:1000:"), hash);
-        assertTrue(GatewayCredentials.matches(PASSWORD.toCharArray(), hash), "the hash verifies the password");
-        assertFalse(GatewayCredentials.matches("wrong password".toCharArray(), hash));
+        assertTrue(CredentialHash.verify(PASSWORD.toCharArray(), hash), "the hash verifies the password");
+        assertFalse(CredentialHash.verify("wrong password".toCharArray(), hash));
         assertEquals("admin", credential.operatorName());
         for (final UnsafeBuffer message : sent)
         {
@@ -350,7 +350,7 @@ class ConsoleActionsTest
         final SetUserCredentialDecoder reset = new SetUserCredentialDecoder().wrapAndApplyHeader(sent.get(2), 0,
             header(sent.get(2)));
         assertEquals("alice", reset.username());
-        assertTrue(GatewayCredentials.matches(PASSWORD.toCharArray(), reset.credentialHash()));
+        assertTrue(CredentialHash.verify(PASSWORD.toCharArray(), reset.credentialHash()));
 
         final ActionRefusedException unknown = assertThrows(ActionRefusedException.class, () ->
             console.userEnabled(new ConsoleRequests.UserEnabled("nobody", true, "r"), "admin"));

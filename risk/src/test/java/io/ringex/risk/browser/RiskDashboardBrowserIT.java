@@ -29,11 +29,11 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.ringex.engine.risk.Account;
+import io.ringex.protocol.CredentialHash;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.risk.RiskServiceApplication;
 import io.ringex.risk.aeron.AeronConnection;
 import io.ringex.risk.cluster.EngineCluster;
-import io.ringex.risk.security.GatewayCredentials;
 import io.ringex.testing.Await;
 
 /**
@@ -432,7 +432,7 @@ class RiskDashboardBrowserIT
                         {
                             final String hash = engine.credentialOf(parts[2]);
                             said = "USER " + (hash == null ? "UNKNOWN" : hash.isEmpty() ? "NO_PASSWORD" :
-                                GatewayCredentials.matches(parts[3].toCharArray(), hash) ? "PASSWORD_MATCHES" :
+                                CredentialHash.verify(parts[3].toCharArray(), hash) ? "PASSWORD_MATCHES" :
                                 "PASSWORD_DIFFERS");
                             expected = said.equals("USER PASSWORD_MATCHES");
                             break;

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.ringex.testing.ProjectRoot;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.EnumerablePropertySource;
@@ -50,7 +50,7 @@ class ShippedRiskConfigurationTest
     @Test
     void theComposeVenuesRiskServiceEnvironmentBinds() throws IOException
     {
-        final Path compose = projectRoot().resolve("docker/compose.yml");
+        final Path compose = ProjectRoot.find().resolve("docker/compose.yml");
         final String prefix = "services.risk.environment.";
         final Map<String, Object> variables = new HashMap<>();
         for (final PropertySource<?> source : new YamlPropertySourceLoader().load("compose",
@@ -83,18 +83,5 @@ class ShippedRiskConfigurationTest
         environment.getPropertySources().replace(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME,
             new MapPropertySource(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME, Map.of()));
         return environment;
-    }
-
-    private static Path projectRoot()
-    {
-        for (Path dir = Path.of("").toAbsolutePath(); null != dir; dir = dir.getParent())
-        {
-            if (Files.isRegularFile(dir.resolve("pom.xml")) && Files.isRegularFile(dir.resolve("docker/compose.yml")))
-            {
-                return dir;
-            }
-        }
-        throw new AssertionError("no repository root (pom.xml and docker/compose.yml) above " +
-            Path.of("").toAbsolutePath());
     }
 }

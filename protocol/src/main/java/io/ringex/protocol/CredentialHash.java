@@ -1,4 +1,4 @@
-package io.ringex.gateway.auth;
+package io.ringex.protocol;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -10,10 +10,12 @@ import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
 
 /**
- * Salted PBKDF2-HMAC-SHA256 credential hashes, the only form a password takes in configuration or logs.
+ * Salted PBKDF2-HMAC-SHA256 credential hashes, the only form a password takes in configuration, commands or logs:
+ * the gateways verify them; the admin tool, the risk console and the gateway's {@code HashCredential} make them; the
+ * schema's user commands carry them.
  * <p>
- * Format: {@code pbkdf2-sha256:<iterations>:<salt base64>:<hash base64>}. Verification recomputes the hash with the
- * stored salt and iterations and compares in constant time.
+ * Format: {@code pbkdf2-sha256:<iterations>:<salt base64>:<hash base64>} (16-byte salt, 256-bit hash). Verification
+ * recomputes the hash with the stored salt and iterations and compares in constant time.
  * <p>
  * Thread safety: stateless; any thread. Hashing is deliberately slow (milliseconds): it runs once per logon.
  */

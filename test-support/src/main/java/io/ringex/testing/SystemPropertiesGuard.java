@@ -1,4 +1,4 @@
-package io.ringex.engine.node;
+package io.ringex.testing;
 
 import java.util.Properties;
 
@@ -7,11 +7,11 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * For tests of what {@link EngineMain} does with the system properties (it loads files into them, and the engine's
- * configuration is read from them): each test starts with no {@code ringex.*} key set and leaves the JVM's properties
- * as it found them.
+ * For tests of what a runnable reads from the system properties (its configuration's defaults, and the files its main
+ * loads into them): each test starts with no {@code ringex.*} key set and leaves the JVM's properties as it found
+ * them. Register it with {@code @RegisterExtension}.
  */
-final class SystemPropertiesGuard implements BeforeEachCallback, AfterEachCallback
+public final class SystemPropertiesGuard implements BeforeEachCallback, AfterEachCallback
 {
     private Properties saved;
 
