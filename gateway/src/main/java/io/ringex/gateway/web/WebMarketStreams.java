@@ -1,5 +1,7 @@
 package io.ringex.gateway.web;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
@@ -12,12 +14,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The market-data WebSocket streams ({@code /ws/v1/market}), served from the gateway's copy of the market
@@ -51,9 +55,25 @@ final class WebMarketStreams
     private static final Set<String> CHANNELS = Set.of("book", "trades", "bbo", "statistics", "status");
     private static final Set<String> OP_MEMBERS = Set.of("op", "channel", "symbol", "depth", "fromSeq");
 
+    /** A message built in this cycle that says nothing (a book changed beyond a subscriber's depth). */
+    private static final ByteBuf NOTHING = Unpooled.EMPTY_BUFFER;
+
     private final MarketDataCache market;
     private final Map<Channel, List<Subscription>> streams = new HashMap<>();
     private final StringBuilder json = new StringBuilder(1024);
+    /**
+     * The messages built in this cycle, by what they depend on: subscribers in the same place on the same channel of
+     * the same instrument get the same bytes, encoded once.
+     */
+    private final Map<MessageKey, ByteBuf> built = new HashMap<>();
+
+    /**
+     * What a message of a cycle depends on: for a book, the depth and the sequence the subscriber holds (whose
+     * levels are the book's top at that sequence), for trades the range, else the channel alone.
+     */
+    private record MessageKey(InstrumentFeed feed, String channel, int depth, long from, long to)
+    {
+    }
 
     private static final class Subscription
     {
@@ -318,7 +338,35 @@ final class WebMarketStreams
                 channel.close();
             }
         }
+        for (final ByteBuf message : built.values())
+        {
+            message.release();
+        }
+        built.clear();
         return work;
+    }
+
+    /**
+     * Send the message of the key built in this cycle, building it first if no subscriber needed it yet.
+     *
+     * @return 1 if sent, 0 if the message says nothing.
+     */
+    private int sendBuilt(final Channel channel, final MessageKey key, final Supplier<CharSequence> build)
+    {
+        ByteBuf message = built.get(key);
+        if (null == message)
+        {
+            final CharSequence text = build.get();
+            message = null == text ? NOTHING :
+                Unpooled.wrappedBuffer(text.toString().getBytes(StandardCharsets.UTF_8));
+            built.put(key, message);
+        }
+        if (message == NOTHING)
+        {
+            return 0;
+        }
+        channel.writeAndFlush(new TextWebSocketFrame(message.retainedDuplicate()));
+        return 1;
     }
 
     /**
@@ -361,23 +409,24 @@ final class WebMarketStreams
                     return 0;
                 }
                 subscription.statisticsVersionSent = feed.statisticsVersion();
-                start("statistics", feed).append(",\"open\":");
-                price(feed.openPrice(), feed).append(",\"high\":");
-                price(feed.highPrice(), feed).append(",\"low\":");
-                price(feed.lowPrice(), feed).append(",\"last\":");
-                price(feed.lastPrice(), feed).append(",\"volume\":\"").append(feed.volume()).append("\",\"vwap\":");
-                price(feed.vwapPrice(), feed).append('}');
-                send(channel, json);
-                return 1;
+                return sendBuilt(channel, new MessageKey(feed, "statistics", 0, 0, 0), () ->
+                {
+                    start("statistics", feed).append(",\"open\":");
+                    price(feed.openPrice(), feed).append(",\"high\":");
+                    price(feed.highPrice(), feed).append(",\"low\":");
+                    price(feed.lowPrice(), feed).append(",\"last\":");
+                    price(feed.lastPrice(), feed).append(",\"volume\":\"").append(feed.volume())
+                        .append("\",\"vwap\":");
+                    return price(feed.vwapPrice(), feed).append('}');
+                });
             default:
                 if (feed.statusVersion() == subscription.statusVersionSent)
                 {
                     return 0;
                 }
                 subscription.statusVersionSent = feed.statusVersion();
-                start("status", feed).append(",\"status\":\"").append(feed.status()).append("\"}");
-                send(channel, json);
-                return 1;
+                return sendBuilt(channel, new MessageKey(feed, "status", 0, 0, 0),
+                    () -> start("status", feed).append(",\"status\":\"").append(feed.status()).append("\"}"));
         }
     }
 
@@ -396,18 +445,39 @@ final class WebMarketStreams
         {
             return 0;
         }
+        final boolean snapshot = subscription.snapshotDue;
+        final int depth = subscription.depth;
+        final long seq = feed.appliedSequence();
+        subscription.bookVersionSent = feed.bookVersion();
+        subscription.snapshotDue = false;
+        final int sent = sendBuilt(channel, new MessageKey(feed, "book", depth, snapshot ? -1 : subscription.seqSent,
+            seq), () -> bookMessage(subscription, feed, snapshot));
+        if (sent > 0)
+        {
+            subscription.sent.copyTop(feed.book(), depth);
+            subscription.seqSent = seq;
+        }
+        return sent; // none: the book changed beyond the subscriber's depth
+    }
+
+    /**
+     * A snapshot, or the levels that changed since what the subscriber holds (the book's top at its {@code seqSent});
+     * null if none did.
+     */
+    private StringBuilder bookMessage(
+        final Subscription subscription, final InstrumentFeed feed, final boolean snapshot)
+    {
         final LevelBook book = feed.book();
         final LevelBook sent = subscription.sent;
-        final boolean snapshot = subscription.snapshotDue;
         start("book", feed).append(",\"snapshot\":").append(snapshot).append(",\"seq\":")
             .append(feed.appliedSequence());
-        if (!snapshot)
-        {
-            json.append(",\"prevSeq\":").append(subscription.seqSent);
-        }
         if (snapshot)
         {
             sent.clear();
+        }
+        else
+        {
+            json.append(",\"prevSeq\":").append(subscription.seqSent);
         }
         final int depth = subscription.depth;
         boolean changed = snapshot;
@@ -437,16 +507,7 @@ final class WebMarketStreams
             changed |= json.length() > mark;
             json.append(']');
         }
-        subscription.bookVersionSent = feed.bookVersion();
-        subscription.snapshotDue = false;
-        if (!changed)
-        {
-            return 0; // the book changed beyond the subscriber's depth
-        }
-        sent.copyTop(book, depth);
-        subscription.seqSent = feed.appliedSequence();
-        send(channel, json.append('}'));
-        return 1;
+        return changed ? json.append('}') : null;
     }
 
     private static boolean holds(final LevelBook book, final int side, final int levels, final long price)
@@ -492,12 +553,15 @@ final class WebMarketStreams
         int sent = 0;
         while (subscription.tradesSent < count)
         {
-            start("trades", feed).append(",\"trades\":[");
-            final long end = Math.min(count, subscription.tradesSent + TRADES_PER_MESSAGE);
-            appendTrades(feed, subscription.tradesSent, end);
+            final long from = subscription.tradesSent;
+            final long end = Math.min(count, from + TRADES_PER_MESSAGE);
+            sent += sendBuilt(channel, new MessageKey(feed, "trades", 0, from, end), () ->
+            {
+                start("trades", feed).append(",\"trades\":[");
+                appendTrades(feed, from, end);
+                return json.append("]}");
+            });
             subscription.tradesSent = end;
-            send(channel, json.append("]}"));
-            sent++;
         }
         return sent;
     }
@@ -524,11 +588,12 @@ final class WebMarketStreams
         subscription.bidQuantitySent = bidQuantity;
         subscription.askSent = ask;
         subscription.askQuantitySent = askQuantity;
-        start("bbo", feed).append(",\"seq\":").append(feed.appliedSequence()).append(",\"bidPrice\":");
-        price(bid, feed).append(",\"bidQuantity\":\"").append(bidQuantity).append("\",\"askPrice\":");
-        price(ask, feed).append(",\"askQuantity\":\"").append(askQuantity).append("\"}");
-        send(channel, json);
-        return 1;
+        return sendBuilt(channel, new MessageKey(feed, "bbo", 0, 0, 0), () ->
+        {
+            start("bbo", feed).append(",\"seq\":").append(feed.appliedSequence()).append(",\"bidPrice\":");
+            price(bid, feed).append(",\"bidQuantity\":\"").append(bidQuantity).append("\",\"askPrice\":");
+            return price(ask, feed).append(",\"askQuantity\":\"").append(askQuantity).append("\"}");
+        });
     }
 
     /**
