@@ -85,8 +85,9 @@ public final class WebGatewayAgent
     private static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]{1,19}(\\.[0-9]{1,18})?");
     private static final Set<String> REPLACE_MEMBERS =
         Set.of("symbol", "price", "quantity", "clientOrderId", "account");
-    private static final Set<String> NEW_ORDER_MEMBERS =
-        Set.of("symbol", "side", "type", "timeInForce", "price", "quantity", "clientOrderId", "account");
+    private static final Set<String> NEW_ORDER_MEMBERS = Set.of("symbol", "side", "type", "timeInForce", "price",
+        "quantity", "clientOrderId", "account", "postOnly", "selfTradePrevention", "stopPrice", "displayQuantity",
+        "minQuantity", "expireTimeMs");
 
     private final GatewayContext ctx;
     private final EngineRouter router;
@@ -449,46 +450,56 @@ public final class WebGatewayAgent
             return "unknown symbol";
         }
         final int scale = instruments.priceScale(instrumentId);
-        final Side side = enumOf(members.get("side"), "BUY", Side.BUY, "SELL", Side.SELL, null, null);
+        final Side side = named(Side.class, members.get("side"));
         if (null == side)
         {
             return "side must be BUY or SELL";
         }
-        final OrderType type = enumOf(members.get("type"), "LIMIT", OrderType.LIMIT, "MARKET", OrderType.MARKET,
-            null, null);
+        final OrderType type = named(OrderType.class, members.get("type"));
         if (null == type)
         {
-            return "type must be LIMIT or MARKET";
+            return "type must be LIMIT, MARKET, STOP or STOP_LIMIT";
         }
-        final Object tifValue = members.containsKey("timeInForce") ? members.get("timeInForce") : "GTC";
-        final TimeInForce tif = enumOf(tifValue, "GTC", TimeInForce.GTC, "IOC", TimeInForce.IOC, "FOK",
-            TimeInForce.FOK);
+        final TimeInForce tif = named(TimeInForce.class,
+            members.containsKey("timeInForce") ? members.get("timeInForce") : "GTC");
         if (null == tif)
         {
-            return "timeInForce must be GTC, IOC or FOK";
+            return "timeInForce must be GTC, IOC, FOK, DAY or GTD";
         }
-        final long price;
-        if (type == OrderType.MARKET)
+        final SelfTradePrevention stp = named(SelfTradePrevention.class,
+            members.containsKey("selfTradePrevention") ? members.get("selfTradePrevention") : "ACCOUNT_DEFAULT");
+        if (null == stp)
         {
-            if (members.containsKey("price"))
-            {
-                return "a MARKET order takes no price";
-            }
-            price = 0;
+            return "selfTradePrevention must be ACCOUNT_DEFAULT, CANCEL_NEWEST, CANCEL_OLDEST, CANCEL_BOTH or " +
+                "DECREMENT_AND_CANCEL";
         }
-        else
+        final Object postOnly = members.getOrDefault("postOnly", Boolean.FALSE);
+        if (!(postOnly instanceof Boolean))
         {
-            final Object text = members.get("price");
-            if (null == text)
-            {
-                return "price is required for a LIMIT order";
-            }
-            price = decimal(text, scale);
-            if (price < 0)
-            {
-                return price == -1 ? "price must be a plain decimal such as \"100.25\" (no sign, no exponent)" :
-                    "price has more decimals than " + symbol + "'s price scale of " + scale;
-            }
+            return "postOnly must be true or false";
+        }
+        final boolean limitPrice = type == OrderType.LIMIT || type == OrderType.STOP_LIMIT;
+        final long price = limitPrice ? priceOf(members, "price", scale) : absent(members, "price");
+        if (price < 0)
+        {
+            return price(price, "price", symbol, scale, type);
+        }
+        final boolean stop = type == OrderType.STOP || type == OrderType.STOP_LIMIT;
+        final long stopPrice = stop ? priceOf(members, "stopPrice", scale) : absent(members, "stopPrice");
+        if (stopPrice < 0)
+        {
+            return price(stopPrice, "stopPrice", symbol, scale, type);
+        }
+        final long displayQuantity = optionalWhole(members, "displayQuantity");
+        final long minQuantity = optionalWhole(members, "minQuantity");
+        if (displayQuantity < 0 || minQuantity < 0)
+        {
+            return (displayQuantity < 0 ? "displayQuantity" : "minQuantity") + " must be a whole number such as \"5\"";
+        }
+        final long expireTimeMs = optionalWhole(members, "expireTimeMs");
+        if (expireTimeMs < 0 || (tif == TimeInForce.GTD) != members.containsKey("expireTimeMs"))
+        {
+            return "expireTimeMs (epoch milliseconds) is required with timeInForce GTD, and only with it";
         }
         final Object quantityText = members.get("quantity");
         if (null == quantityText)
@@ -518,14 +529,14 @@ public final class WebGatewayAgent
             .side(side)
             .orderType(type)
             .timeInForce(tif)
-            .postOnly(BooleanType.FALSE)
-            .selfTradePrevention(SelfTradePrevention.ACCOUNT_DEFAULT)
+            .postOnly((Boolean)postOnly ? BooleanType.TRUE : BooleanType.FALSE)
+            .selfTradePrevention(stp)
             .price(price)
             .quantity(quantity)
-            .stopPrice(0)
-            .displayQuantity(0)
-            .minQuantity(0)
-            .expireTimeNs(0);
+            .stopPrice(stopPrice)
+            .displayQuantity(displayQuantity)
+            .minQuantity(minQuantity)
+            .expireTimeNs(TimeUnit.MILLISECONDS.toNanos(expireTimeMs));
         commandLength = HEADER_LENGTH + newOrder.encodedLength();
         return null;
     }
@@ -822,22 +833,51 @@ public final class WebGatewayAgent
         }
     }
 
-    private static <E> E enumOf(
-        final Object value, final String a, final E ea, final String b, final E eb, final String c, final E ec)
+    /** The constant of the enum with the JSON string's name; null for anything else (and for its null value). */
+    private static <E extends Enum<E>> E named(final Class<E> type, final Object value)
     {
-        if (!(value instanceof String))
+        if (value instanceof String && !"NULL_VAL".equals(value))
         {
-            return null;
+            for (final E constant : type.getEnumConstants())
+            {
+                if (constant.name().equals(value))
+                {
+                    return constant;
+                }
+            }
         }
-        if (a.equals(value))
+        return null;
+    }
+
+    /** A required price at the scale, as {@link #decimal}: -3 if missing. */
+    private static long priceOf(final Map<String, Object> members, final String name, final int scale)
+    {
+        final Object text = members.get(name);
+        return null == text ? -3 : decimal(text, scale);
+    }
+
+    /** 0 if the member is absent, -4 if it is there (the order type takes none). */
+    private static long absent(final Map<String, Object> members, final String name)
+    {
+        return members.containsKey(name) ? -4 : 0;
+    }
+
+    private static String price(
+        final long refusal, final String name, final Object symbol, final int scale, final OrderType type)
+    {
+        return switch ((int)refusal)
         {
-            return ea;
-        }
-        if (b.equals(value))
-        {
-            return eb;
-        }
-        return null != c && c.equals(value) ? ec : null;
+            case -2 -> name + " has more decimals than " + symbol + "'s price scale of " + scale;
+            case -3 -> name + " is required for a " + type + " order";
+            case -4 -> "a " + type + " order takes no " + name;
+            default -> name + " must be a plain decimal such as \"100.25\" (no sign, no exponent)";
+        };
+    }
+
+    /** An optional whole number: 0 if absent, -1 if not one. */
+    private static long optionalWhole(final Map<String, Object> members, final String name)
+    {
+        return members.containsKey(name) ? decimal(members.get(name), 0) : 0;
     }
 
     /**

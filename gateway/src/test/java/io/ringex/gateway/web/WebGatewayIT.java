@@ -267,7 +267,7 @@ class WebGatewayIT
         assertRefused(alice.send("POST", "/api/v1/orders", good.replace("A-BAD-1", "has space")), 400,
             "clientOrderId must be");
         assertRefused(alice.send("POST", "/api/v1/orders", good.replace("BTC-USD", "NOPE")), 400, "unknown symbol");
-        assertRefused(alice.send("POST", "/api/v1/orders", good.replace("\"GTC\"", "\"DAY\"")), 400,
+        assertRefused(alice.send("POST", "/api/v1/orders", good.replace("\"GTC\"", "\"GTX\"")), 400,
             "timeInForce must be");
 
         final String huge = good.replace("}", ",\"pad\":\"" + "x".repeat(2048) + "\"}");
@@ -438,6 +438,47 @@ class WebGatewayIT
         {
             feed.close();
         }
+    }
+
+    @Test
+    void theOrderTypesTimesInForceAndOptionsOfSbeAndFixAreTakenAndCheckedTheSameWay()
+    {
+        final String base = "{\"symbol\":\"BTC-USD\",\"side\":\"BUY\",\"quantity\":\"10\",";
+        final String iceberg = "\"type\":\"LIMIT\",\"price\":\"90.00\",\"displayQuantity\":\"2\"," +
+            "\"minQuantity\":\"1\",\"selfTradePrevention\":\"CANCEL_BOTH\",\"postOnly\":true";
+        final String goodTillDate = "\"type\":\"LIMIT\",\"price\":\"90.00\",\"timeInForce\":\"GTD\",\"expireTimeMs\":" +
+            (System.currentTimeMillis() + 3_600_000);
+        final String[][] taken = {
+            { "A-OPT-1", iceberg },
+            { "A-OPT-2", "\"type\":\"STOP_LIMIT\",\"price\":\"120.00\",\"stopPrice\":\"119.00\"" },
+            { "A-OPT-3", goodTillDate },
+            { "A-OPT-4", "\"type\":\"LIMIT\",\"price\":\"90.00\",\"timeInForce\":\"DAY\"" },
+        };
+        for (final String[] order : taken)
+        {
+            final HttpResponse<String> placed =
+                place(alice, base + order[1] + ",\"clientOrderId\":\"" + order[0] + "\"}");
+            assertEquals(200, placed.statusCode(), order[1] + ": " + placed.body());
+            assertTrue(placed.body().contains("\"execType\":\"NEW\""), placed.body());
+        }
+        final String[][] refused = {
+            { "\"type\":\"STOP\",\"price\":\"90.00\",\"stopPrice\":\"80.00\"", "a STOP order takes no price" },
+            { "\"type\":\"STOP_LIMIT\",\"price\":\"90.00\"", "stopPrice is required for a STOP_LIMIT order" },
+            { "\"type\":\"LIMIT\",\"price\":\"90.00\",\"stopPrice\":\"80.00\"", "a LIMIT order takes no stopPrice" },
+            { "\"type\":\"LIMIT\",\"price\":\"90.00\",\"timeInForce\":\"GTD\"", "expireTimeMs" },
+            { "\"type\":\"LIMIT\",\"price\":\"90.00\",\"expireTimeMs\":1", "expireTimeMs" },
+            { "\"type\":\"LIMIT\",\"price\":\"90.00\",\"displayQuantity\":\"-1\"", "displayQuantity must be" },
+            { "\"type\":\"LIMIT\",\"price\":\"90.00\",\"postOnly\":\"yes\"", "postOnly must be" },
+            { "\"type\":\"LIMIT\",\"price\":\"90.00\",\"selfTradePrevention\":\"NULL_VAL\"", "selfTradePrevention" },
+            { "\"type\":\"ICEBERG\",\"price\":\"90.00\"", "type must be" },
+            { "\"type\":\"LIMIT\",\"price\":\"90.00\",\"timeInForce\":\"GTX\"", "timeInForce must be" },
+        };
+        for (final String[] order : refused)
+        {
+            assertRefused(alice.send("POST", "/api/v1/orders", base + order[0] + ",\"clientOrderId\":\"A-OPT-X\"}"),
+                400, order[1]);
+        }
+        assertEquals(200, alice.send("DELETE", "/api/v1/orders?symbol=BTC-USD", null).statusCode());
     }
 
     @Test
