@@ -1,6 +1,7 @@
 package io.ringex.gateway;
 
 import io.aeron.Aeron;
+import io.aeron.FragmentAssembler;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
@@ -11,6 +12,7 @@ import io.ringex.gateway.auth.LogonGuard;
 import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.PrimarySelector;
 import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelAllAfterReportDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
@@ -154,6 +156,7 @@ public final class EngineRouter implements AutoCloseable
     private final GatewayContext ctx;
     private final EventHandler handler;
     private ReportObserver reportObserver = NO_OBSERVER;
+    private RiskObserver riskObserver = (buffer, offset, length) -> { };
     private BustObserver bustObserver;
     private final List<EngineEndpoint> endpoints;
     private final Publication[] ingressPublications;
@@ -294,7 +297,9 @@ public final class EngineRouter implements AutoCloseable
             egressHandlers[i] = EventBatches.unpackingControlled(
                 (buffer, offset, length, header) -> onEgress(engine, buffer, offset, length));
             statusSubscriptions[i] = aeron.addSubscription(endpoint.statusChannel(), endpoint.statusStreamId());
-            statusHandlers[i] = (buffer, offset, length, header) -> onStatus(engine, buffer, offset, length);
+            // The risk stream also carries the accounts' updates, batched and as large as their positions make them.
+            statusHandlers[i] = new FragmentAssembler(EventBatches.unpacking(
+                (buffer, offset, length, header) -> onStatus(engine, buffer, offset, length)));
         }
         if (count == 1)
         {
@@ -636,6 +641,29 @@ public final class EngineRouter implements AutoCloseable
     }
 
     /**
+     * @param observer sees every AccountRiskUpdate of the followed node's risk stream, unvalidated; replaces the one
+     *                 before (agent thread, before the first poll).
+     * @return this.
+     */
+    public EngineRouter riskObserver(final RiskObserver observer)
+    {
+        this.riskObserver = null == observer ? (buffer, offset, length) -> { } : observer;
+        return this;
+    }
+
+    /** Sees the followed node's AccountRiskUpdates. */
+    @FunctionalInterface
+    public interface RiskObserver
+    {
+        /**
+         * @param buffer holding the message.
+         * @param offset of its header.
+         * @param length whole message.
+         */
+        void onRiskUpdate(DirectBuffer buffer, int offset, int length);
+    }
+
+    /**
      * @return where commands and control messages go (the current primary).
      */
     public EngineIngress ingress()
@@ -678,8 +706,19 @@ public final class EngineRouter implements AutoCloseable
             return;
         }
         headerDecoder.wrap(buffer, offset);
-        if (headerDecoder.schemaId() != EngineStatusDecoder.SCHEMA_ID ||
-            headerDecoder.templateId() != EngineStatusDecoder.TEMPLATE_ID)
+        if (headerDecoder.schemaId() != EngineStatusDecoder.SCHEMA_ID)
+        {
+            return;
+        }
+        if (headerDecoder.templateId() == AccountRiskUpdateDecoder.TEMPLATE_ID)
+        {
+            if (engine == followed())
+            {
+                riskObserver.onRiskUpdate(buffer, offset, length);
+            }
+            return;
+        }
+        if (headerDecoder.templateId() != EngineStatusDecoder.TEMPLATE_ID)
         {
             return;
         }

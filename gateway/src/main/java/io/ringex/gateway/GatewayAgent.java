@@ -77,6 +77,10 @@ public final class GatewayAgent implements Agent
             new FixGatewayAgent(ctx, aeron, clock, router, market).dropCopyScopes(dropCopyScopes) : null;
         this.web = ctx.webEnabled() ? new WebGatewayAgent(ctx, router, market, clock.nanoTime()) : null;
         router.reportObserver(this::onReport);
+        if (null != web)
+        {
+            router.riskObserver(web::onRiskUpdate);
+        }
     }
 
     /**

@@ -35,6 +35,7 @@ record WebCommand(
         ORDER_STATUS,
         OPEN_ORDERS,
         INSTRUMENTS,
+        ACCOUNTS,
         BOOK,
         TRADES,
         USER_STREAM,

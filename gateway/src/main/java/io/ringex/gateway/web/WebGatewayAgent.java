@@ -19,7 +19,9 @@ import io.ringex.gateway.marketdata.InstrumentFeed;
 import io.ringex.gateway.marketdata.MarketDataCache;
 import io.ringex.gateway.sbe.CommandChecker;
 import io.ringex.protocol.ClientOrderIds;
+import io.ringex.protocol.MessageValidator;
 import io.ringex.protocol.SessionIds;
+import io.ringex.protocol.codecs.AccountRiskUpdateDecoder;
 import io.ringex.protocol.codecs.BooleanType;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelOrderEncoder;
@@ -103,6 +105,9 @@ public final class WebGatewayAgent
     private final Map<Channel, ApiKey> streamKeys = new HashMap<>();
     private final MarketDataCache market;
     private final WebMarketStreams marketStreams;
+    private final AccountPictures accounts = new AccountPictures();
+    private final MessageValidator validator;
+    private final AccountRiskUpdateDecoder riskUpdate = new AccountRiskUpdateDecoder();
     private volatile ApiKeys newKeys;
     private ApiKeys keys;
     private final UnsafeBuffer commandBuffer;
@@ -176,6 +181,7 @@ public final class WebGatewayAgent
         this.keys = ctx.webApiKeys();
         this.market = market;
         this.marketStreams = new WebMarketStreams(market);
+        this.validator = new MessageValidator(ctx.maxMessageLength());
         ctx.populate(instruments);
     }
 
@@ -213,6 +219,23 @@ public final class WebGatewayAgent
         if (!symbol.isEmpty() && priceScale >= 0 && priceScale <= 8)
         {
             instruments.put(instrumentId, symbol, priceScale);
+        }
+    }
+
+    /**
+     * An AccountRiskUpdate of the followed node's risk stream: kept for {@code GET /api/v1/accounts} if valid.
+     *
+     * @param buffer holding it.
+     * @param offset of its header.
+     * @param length whole message.
+     */
+    public void onRiskUpdate(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (validator.validate(buffer, offset, length) == RejectReason.NONE)
+        {
+            headerDecoder.wrap(buffer, offset);
+            accounts.onUpdate(riskUpdate.wrap(buffer, offset + HEADER_LENGTH, headerDecoder.blockLength(),
+                headerDecoder.version()));
         }
     }
 
@@ -301,6 +324,9 @@ public final class WebGatewayAgent
             case BOOK:
             case TRADES:
                 answerMarket(command);
+                return;
+            case ACCOUNTS:
+                answerAccounts(command);
                 return;
             case MARKET_OP:
                 marketStreams.onOp(channel, command.members());
@@ -539,6 +565,28 @@ public final class WebGatewayAgent
             .expireTimeNs(TimeUnit.MILLISECONDS.toNanos(expireTimeMs));
         commandLength = HEADER_LENGTH + newOrder.encodedLength();
         return null;
+    }
+
+    /** {@code GET /api/v1/accounts}: the balances and positions of the key's user's accounts. */
+    private void answerAccounts(final WebCommand command)
+    {
+        if (!command.query().isEmpty())
+        {
+            WebAnswers.error(command.channel(), command.keepAlive(), 400, "this request takes no query parameters");
+            return;
+        }
+        final User user = ctx.users().user(command.key().username());
+        if (null == user || !user.enabled())
+        {
+            WebAnswers.error(command.channel(), command.keepAlive(), 403, "the key's user is unknown or disabled");
+            return;
+        }
+        final StringBuilder json = new StringBuilder(256 * (1 + user.accountCount())).append("{\"accounts\":[");
+        for (int i = 0; i < user.accountCount(); i++)
+        {
+            accounts.append(json.append(i > 0 ? "," : ""), user.account(i), instruments);
+        }
+        WebAnswers.json(command.channel(), command.keepAlive(), 200, json.append("]}"));
     }
 
     /** {@code GET /api/v1/book} and {@code GET /api/v1/trades}, from the gateway's copy of the market. */

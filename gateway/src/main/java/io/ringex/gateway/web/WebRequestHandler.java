@@ -153,6 +153,10 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
         {
             kind = HttpMethod.GET.equals(method) ? WebCommand.Kind.INSTRUMENTS : null;
         }
+        else if ((API + "/accounts").equals(path))
+        {
+            kind = HttpMethod.GET.equals(method) ? WebCommand.Kind.ACCOUNTS : null;
+        }
         else if ((API + "/book").equals(path))
         {
             kind = HttpMethod.GET.equals(method) ? WebCommand.Kind.BOOK : null;

@@ -95,6 +95,7 @@ class WebGatewayIT
             .engineEgressChannel(IPC).engineEgressStreamId(1002)
             .marketDataChannel(IPC).marketDataStreamId(1003)
             .marketDataRequestChannel(IPC).marketDataRecoveryChannel(IPC)
+            .engineStatusChannel(IPC).engineStatusStreamId(2003) // the test engine's risk stream
             .fixEnabled(false)
             .throttleMessagesPerSecond(1_000_000)
             // This test's refusals all come from one address: none of them may lock the good requests out.
@@ -304,7 +305,8 @@ class WebGatewayIT
         assertEquals(200, document.statusCode());
         final Map<String, Object> paths = TreeJson.object(TreeJson.object(TreeJson.parse(document.body())).get(
             "paths"));
-        assertEquals(List.of("/api/v1/openapi.json", "/api/v1/instruments", "/api/v1/book", "/api/v1/trades",
+        assertEquals(List.of("/api/v1/openapi.json", "/api/v1/instruments", "/api/v1/accounts", "/api/v1/book",
+            "/api/v1/trades",
             "/api/v1/orders", "/api/v1/orders/{clientOrderId}", "/api/v1/asyncapi.json", "/ws/v1/market",
             "/ws/v1/user"), List.copyOf(paths.keySet()));
         for (final Map.Entry<String, Object> path : paths.entrySet())
@@ -549,6 +551,12 @@ class WebGatewayIT
         Await.until("the ask reduced", () -> market.has("\"asks\":[[\"101.50\",\"3\"]]"));
         Await.until("the statistics", () -> market.has("\"type\":\"statistics\"", "\"last\":\"101.50\"",
             "\"volume\":\"1\""));
+        // Alice's position from the engine's risk stream: the one lot she bought (SOL-USD is this test's alone).
+        final String[] accounts = new String[1];
+        Await.until(() -> "alice's SOL-USD position in " + accounts[0], () ->
+            (accounts[0] = aliceRead.send("GET", "/api/v1/accounts", null).body())
+            .contains("\"symbol\":\"SOL-USD\",\"position\":\"1\",\"averageCost\":\"101.50\""));
+        assertRefused(aliceRead.send("GET", "/api/v1/accounts?account=1", null), 400, "no query parameters");
 
         // REST gives the same book and trades.
         final HttpResponse<String> book = aliceRead.send("GET", "/api/v1/book?symbol=SOL-USD&depth=5", null);
