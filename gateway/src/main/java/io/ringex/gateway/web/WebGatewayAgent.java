@@ -733,16 +733,12 @@ public final class WebGatewayAgent
     /** {@code DELETE /api/v1/orders}: every open order of the account, or of the account in one instrument. */
     private String encodeCancelAll(final WebCommand command, final User user)
     {
-        final String refused = onlyQuery(command, "symbol", "account");
+        final String symbol = command.query().get("symbol");
+        final int instrumentId = null == symbol ? 0 : instruments.instrumentId(symbol);
+        final String refused = scopeRefused(command, instrumentId);
         if (null != refused)
         {
             return refused;
-        }
-        final String symbol = command.query().get("symbol");
-        final int instrumentId = null == symbol ? 0 : instruments.instrumentId(symbol);
-        if (instrumentId == InstrumentDirectory.UNKNOWN)
-        {
-            return "unknown symbol";
         }
         final long account = queryAccount(command, user);
         if (account < 0)
@@ -793,16 +789,12 @@ public final class WebGatewayAgent
     /** {@code GET /api/v1/orders}: the open orders of the user's accounts (or one), in one instrument or all. */
     private String encodeOpenOrders(final WebCommand command, final User user)
     {
-        final String refused = onlyQuery(command, "symbol", "account");
+        final String symbol = command.query().get("symbol");
+        final int instrumentId = null == symbol ? 0 : instruments.instrumentId(symbol);
+        final String refused = scopeRefused(command, instrumentId);
         if (null != refused)
         {
             return refused;
-        }
-        final String symbol = command.query().get("symbol");
-        final int instrumentId = null == symbol ? 0 : instruments.instrumentId(symbol);
-        if (instrumentId == InstrumentDirectory.UNKNOWN)
-        {
-            return "unknown symbol";
         }
         final String accountText = command.query().get("account");
         final long account = null == accountText ? 0 : decimal(accountText, 0);
@@ -819,6 +811,13 @@ public final class WebGatewayAgent
             .instrumentId(instrumentId);
         commandLength = statusRequests.writeAccounts(user, account, commandBuffer);
         return null;
+    }
+
+    /** Why a cancel-all or open-orders request's query cannot be taken, or null. */
+    private static String scopeRefused(final WebCommand command, final int instrumentId)
+    {
+        final String refused = onlyQuery(command, "symbol", "account");
+        return null != refused ? refused : instrumentId == InstrumentDirectory.UNKNOWN ? "unknown symbol" : null;
     }
 
     private static String onlyQuery(final WebCommand command, final String one, final String other)
