@@ -458,12 +458,10 @@ public final class WebGatewayAgent
     private String encodeNewOrder(final WebCommand command, final User user)
     {
         final Map<String, Object> members = command.members();
-        for (final String name : members.keySet())
+        final String unknown = unknownField(members, NEW_ORDER_MEMBERS);
+        if (null != unknown)
         {
-            if (!NEW_ORDER_MEMBERS.contains(name))
-            {
-                return "unknown field \"" + name + "\"";
-            }
+            return unknown;
         }
         final Object symbol = members.get("symbol");
         if (!(symbol instanceof String))
@@ -669,16 +667,27 @@ public final class WebGatewayAgent
         return null;
     }
 
+    /** The refusal of the first member a body may not carry, or null. */
+    private static String unknownField(final Map<String, Object> members, final Set<String> allowed)
+    {
+        for (final String name : members.keySet())
+        {
+            if (!allowed.contains(name))
+            {
+                return "unknown field \"" + name + "\"";
+            }
+        }
+        return null;
+    }
+
     /** {@code PUT /api/v1/orders/{clientOrderId}}: a new price or quantity under a new client order id. */
     private String encodeReplace(final WebCommand command, final User user)
     {
         final Map<String, Object> members = command.members();
-        for (final String name : members.keySet())
+        final String unknown = unknownField(members, REPLACE_MEMBERS);
+        if (null != unknown)
         {
-            if (!REPLACE_MEMBERS.contains(name))
-            {
-                return "unknown field \"" + name + "\"";
-            }
+            return unknown;
         }
         final Object symbol = members.get("symbol");
         final int instrumentId = symbol instanceof String ? instruments.instrumentId((String)symbol) :

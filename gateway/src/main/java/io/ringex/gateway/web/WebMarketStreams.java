@@ -120,14 +120,6 @@ final class WebMarketStreams
     }
 
     /**
-     * @return streams open.
-     */
-    int size()
-    {
-        return streams.size();
-    }
-
-    /**
      * A client's request on its stream: subscribe or unsubscribe. A bad one is answered with an error naming the
      * reason; the stream stays open.
      *
