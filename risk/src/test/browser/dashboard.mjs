@@ -93,7 +93,10 @@ async function login(user, password) {
 }
 
 async function logout() {
-    await Promise.all([page.waitForNavigation(), page.click('#logout-form button')]);
+    // wait for the page it ends on, not for a navigation event: the click's script navigates after a fetch
+    await page.click('#logout-form button');
+    await page.waitForURL(/\/login\?logout$/, { timeout: 15000 });
+    await page.waitForSelector('input[name=username]', { timeout: 15000 });
 }
 
 async function refusedEveryAdminAction(who) {

@@ -10,6 +10,7 @@
 const state = {
     tab: 'accounts', me: null, officer: false, snapshot: null, lastEventMs: 0, connected: false,
     accountId: null, instrumentId: null, sort: 'utilisation', charts: {}, detailBusy: {}, limits: null,
+    loggingOut: false,
 };
 
 // ------------------------------------------------------------------ formatting
@@ -149,7 +150,9 @@ async function api(path, options = {}) {
     }
     const response = await fetch(path, init);
     if (response.status === 401) {
-        window.location.href = 'login';
+        if (!state.loggingOut) {
+            window.location.href = 'login';
+        }
         throw new Error('not logged in');
     }
     const body = response.headers.get('content-type')?.includes('json') ? await response.json() : null;
@@ -1122,6 +1125,11 @@ async function init() {
     document.getElementById('user').textContent = `${me.username} (${role})`;
     document.getElementById('logout-form').addEventListener('submit', async (e) => {
         e.preventDefault();
+        // one navigation only: a poll answered 401 after this must not start its own to the login page
+        state.loggingOut = true;
+        if (source) {
+            source.close();
+        }
         await fetch('logout', { method: 'POST', headers: { 'X-XSRF-TOKEN': csrfToken() }, credentials: 'same-origin' });
         window.location.href = 'login?logout';
     });
