@@ -19,6 +19,7 @@ import io.ringex.client.AdminKeys;
 import io.ringex.client.CommandEncoder;
 import io.ringex.common.config.CommandLineOptions;
 import io.ringex.gateway.web.ApiKey;
+import io.ringex.gateway.web.ApiKeys;
 import io.ringex.gateway.web.ApiKeysFile;
 import io.ringex.protocol.CommandText;
 import io.ringex.protocol.CredentialHash;
@@ -93,7 +94,7 @@ public final class AdminCli
         "  user disable|enable --username U",
         "  user grant --username U --accounts ID,...",
         "  user role --username U --role trader|drop-copy|clearing",
-        "  apikey create --file FILE --key-id ID --username U [--trade]",
+        "  apikey create --file FILE --key-id ID --username U [--trade] [--allow ADDR[/PREFIX],...]",
         "                           a new API key for the gateway's REST and WebSocket front end (read, or read and",
         "                           trade), in FILE (created readable by its owner only); its secret is printed once",
         "  apikey revoke --file FILE --key-id ID      (its number is never given again)",
@@ -224,7 +225,7 @@ public final class AdminCli
         final CommandLineOptions options = switch (verb)
         {
             case "create" -> CommandLineOptions.parse("apikey create", rest,
-                Set.of("--file", "--key-id", "--username"), Set.of("--trade"));
+                Set.of("--file", "--key-id", "--username", "--allow"), Set.of("--trade"));
             case "revoke" -> CommandLineOptions.parse("apikey revoke", rest, Set.of("--file", "--key-id"), Set.of());
             case "list" -> CommandLineOptions.parse("apikey list", rest, Set.of("--file"), Set.of());
             default -> throw new CommandLineOptions.UsageException("apikey: create, revoke or list (was '" + verb +
@@ -241,7 +242,9 @@ public final class AdminCli
             {
                 case "create" ->
                 {
-                    final ApiKey key = ApiKeysFile.create(file, keyId, username, options.has("--trade"));
+                    final String allow = options.string("--allow", null);
+                    final ApiKey key = ApiKeysFile.create(file, keyId, username, options.has("--trade"),
+                        null == allow ? List.of() : ApiKeys.addresses(allow));
                     out.println("created API key " + key + " in " + file);
                     out.println("secret (base64; shown this once): " +
                         java.util.Base64.getEncoder().encodeToString(key.secret()));

@@ -63,4 +63,26 @@ class AdminApiKeyTest
         assertEquals(2, run("apikey", "rotate", "--file", file.toString()));
         assertEquals(2, run("apikey", "create", "--file", file.toString(), "--key-id", "rk-bob-trading"));
     }
+
+    @Test
+    void aKeyLimitedToAddressesKeepsThemAndABadAddressWritesNothing() throws Exception
+    {
+        final Path file = dir.resolve("api-keys");
+        assertEquals(0, run("apikey", "create", "--file", file.toString(), "--key-id", "rk-alice-office",
+            "--username", "alice", "--trade", "--allow", "203.0.113.7,10.0.0.0/8"), err.toString());
+        assertTrue(ApiKeys.load(file).byId("rk-alice-office").allows("10.9.8.7"));
+        assertFalse(ApiKeys.load(file).byId("rk-alice-office").allows("192.0.2.1"));
+        assertEquals(0, run("apikey", "list", "--file", file.toString()), err.toString());
+        assertEquals("1 rk-alice-office alice read,trade 203.0.113.7,10.0.0.0/8", out.toString().trim());
+
+        final String before = Files.readString(file);
+        assertEquals(1, run("apikey", "create", "--file", file.toString(), "--key-id", "rk-alice-named",
+            "--username", "alice", "--allow", "office.example.com"));
+        assertTrue(err.toString().contains("office.example.com is not an IPv4 or IPv6 address literal"),
+            err.toString());
+        assertEquals(1, run("apikey", "create", "--file", file.toString(), "--key-id", "rk-alice-wide",
+            "--username", "alice", "--allow", "10.0.0.0/40"));
+        assertTrue(err.toString().contains("the prefix must be 0..32"), err.toString());
+        assertEquals(before, Files.readString(file), "nothing written for a refused address");
+    }
 }

@@ -16,12 +16,14 @@ import java.util.regex.Pattern;
 
 /**
  * The API keys a gateway accepts, as an API keys file holds them: one key a line,
- * {@code NUMBER KEY-ID USER PERMISSIONS SECRET}, {@code #} comments and blank lines ignored.
+ * {@code NUMBER KEY-ID USER PERMISSIONS SECRET [ADDRESSES]}, {@code #} comments and blank lines ignored.
  * <pre>
- * # number key-id          user  permissions secret (base64, 32 to 64 bytes)
- * 1        rk-alice-trading alice read,trade  4b6c...=
+ * # number key-id          user  permissions secret (base64, 32 to 64 bytes) addresses (optional)
+ * 1        rk-alice-trading alice read,trade  4b6c...=                         203.0.113.7,10.0.0.0/8
  * 2        rk-alice-watch   alice read        Zm9v...=
  * </pre>
+ * The addresses, if given, are the only ones the key may be used from ({@link ApiKey#allows}): comma-separated
+ * address literals or networks ({@code ADDRESS/PREFIX}), IPv4 or IPv6.
  * Numbers (1..2^30-1: each names the key's web session) and key ids (8 to 64 of {@code A-Z a-z 0-9 - _}) are unique;
  * permissions are {@code read} or {@code read,trade}. An HMAC needs the secret itself on the server, so the file holds
  * it in the clear and must be readable by its owner only: a file group or others may read is refused, as is one that
@@ -38,6 +40,8 @@ public final class ApiKeys
     private static final Pattern USERNAME = Pattern.compile("[A-Za-z0-9_.@-]{1,64}");
     private static final int MIN_SECRET = 32;
     private static final int MAX_SECRET = 64;
+    /** Most addresses and networks a key may name. */
+    public static final int MAX_ADDRESSES = 64;
 
     private final Map<String, ApiKey> byId;
     private final Map<Integer, ApiKey> byNumber;
@@ -124,9 +128,9 @@ public final class ApiKeys
     private static ApiKey parse(final String line, final String where)
     {
         final String[] parts = line.split("\\s+");
-        if (parts.length != 5)
+        if (parts.length != 5 && parts.length != 6)
         {
-            throw new IllegalArgumentException(where + ": must be NUMBER KEY-ID USER PERMISSIONS SECRET");
+            throw new IllegalArgumentException(where + ": must be NUMBER KEY-ID USER PERMISSIONS SECRET [ADDRESSES]");
         }
         final int number;
         try
@@ -176,7 +180,37 @@ public final class ApiKeys
             throw new IllegalArgumentException(where + ": the secret must be " + MIN_SECRET + " to " + MAX_SECRET +
                 " bytes");
         }
-        return new ApiKey(number, parts[1], parts[2], mayTrade, secret);
+        try
+        {
+            return new ApiKey(number, parts[1], parts[2], mayTrade, secret,
+                parts.length == 6 ? addresses(parts[5]) : List.of());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(where + ": " + ex.getMessage());
+        }
+    }
+
+    /**
+     * @param list comma-separated addresses and networks, as a keys file or an operator writes them.
+     * @return the entries.
+     * @throws IllegalArgumentException if the list has an empty entry or more than {@link #MAX_ADDRESSES}.
+     */
+    public static List<String> addresses(final String list)
+    {
+        final String[] entries = list.split(",", -1);
+        if (entries.length > MAX_ADDRESSES)
+        {
+            throw new IllegalArgumentException("at most " + MAX_ADDRESSES + " addresses a key");
+        }
+        for (final String entry : entries)
+        {
+            if (entry.isEmpty())
+            {
+                throw new IllegalArgumentException("the addresses must be a comma-separated list without spaces");
+            }
+        }
+        return List.of(entries);
     }
 
     /**
@@ -222,6 +256,7 @@ public final class ApiKeys
     public static String line(final ApiKey key)
     {
         return key.number() + " " + key.keyId() + " " + key.username() + " " +
-            (key.mayTrade() ? "read,trade" : "read") + " " + Base64.getEncoder().encodeToString(key.secretShared());
+            (key.mayTrade() ? "read,trade" : "read") + " " + Base64.getEncoder().encodeToString(key.secretShared()) +
+            (key.addresses().isEmpty() ? "" : " " + String.join(",", key.addresses()));
     }
 }

@@ -45,8 +45,26 @@ public final class ApiKeysFile
      */
     public static ApiKey create(final Path file, final String keyId, final String username, final boolean mayTrade)
     {
+        return create(file, keyId, username, mayTrade, List.of());
+    }
+
+    /**
+     * Add a key to the file (created if it does not exist), usable from the given addresses only.
+     *
+     * @param file      the keys file.
+     * @param keyId     the new key's id.
+     * @param username  the user it acts as.
+     * @param mayTrade  whether it may trade (else read only).
+     * @param addresses the addresses and networks it may be used from ({@link ApiKeys#addresses}); empty for any.
+     * @return the key, secret included: show it once.
+     * @throws IllegalArgumentException if the file breaks the format, the id is taken or malformed, or an address is.
+     */
+    public static ApiKey create(final Path file, final String keyId, final String username, final boolean mayTrade,
+        final List<String> addresses)
+    {
         final List<String> lines = Files.exists(file) ? lines(file) : new ArrayList<>(List.of(
-            "# number key-id user permissions secret (base64): ./ringex admin apikey; readable by its owner only"));
+            "# number key-id user permissions secret (base64) [addresses]: ./ringex admin apikey; " +
+                "readable by its owner only"));
         final ApiKeys keys = Files.exists(file) ? ApiKeys.load(file) : ApiKeys.of(List.of());
         if (null != keys.byId(keyId))
         {
@@ -67,7 +85,7 @@ public final class ApiKeysFile
         }
         final byte[] secret = new byte[SECRET_BYTES];
         new SecureRandom().nextBytes(secret);
-        final ApiKey key = new ApiKey(highest + 1, keyId, username, mayTrade, secret);
+        final ApiKey key = new ApiKey(highest + 1, keyId, username, mayTrade, secret, addresses);
         final String line = ApiKeys.line(key);
         // The new line must read back as the key: the id and user follow the file's rules.
         final List<String> updated = new ArrayList<>(lines);

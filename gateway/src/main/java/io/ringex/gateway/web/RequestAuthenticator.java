@@ -1,6 +1,8 @@
 package io.ringex.gateway.web;
 
 import io.ringex.gateway.auth.LogonGuard;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -22,7 +24,8 @@ import java.util.Map;
  * memory. Every failed signature check is counted by the web front end's own {@link LogonGuard} (not the one FIX and
  * SBE share) under the caller's address, which is locked out after too many: one attacker never locks out a key or
  * another address. A timestamp outside the window or a replayed signature is refused without counting: only someone
- * who holds the secret can make a valid signature, so neither is a guess at a secret.
+ * who holds the secret can make a valid signature, so neither is a guess at a secret. A key that names addresses
+ * ({@link ApiKey#allows}) is refused (403, logged) from any other, however well signed.
  * <p>
  * Thread safety: synchronized; the web front end's event loop calls it.
  */
@@ -38,6 +41,7 @@ public final class RequestAuthenticator
     /** The header with the signature. */
     public static final String SIGNATURE_HEADER = "X-RINGEX-SIGNATURE";
 
+    private static final Logger LOG = LoggerFactory.getLogger(RequestAuthenticator.class);
     private static final String PROTOCOL = "WEB";
     private static final int SIGNATURE_HEX_LENGTH = 64;
     private static final byte[] UNKNOWN_KEY_SECRET = new byte[32];
@@ -171,6 +175,12 @@ public final class RequestAuthenticator
             !MessageDigest.isEqual(expected, signature.getBytes(StandardCharsets.US_ASCII)))
         {
             return fail(who, address, nowMs, 401, "unknown key or bad signature");
+        }
+        if (!key.allows(address))
+        {
+            // A valid signature from elsewhere: the secret is out. Not a guess, so not counted; the operator is told.
+            LOG.warn("API key {} signed a request from {}, which is not among its addresses", key.keyId(), address);
+            return new Verdict(null, 403, "this key may not be used from this address");
         }
         final LinkedHashMap<String, Long> remembered = seen.computeIfAbsent(key.number(), n -> new LinkedHashMap<>());
         forgetExpired(remembered, nowMs);

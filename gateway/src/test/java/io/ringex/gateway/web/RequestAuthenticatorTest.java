@@ -46,6 +46,21 @@ class RequestAuthenticatorTest
     }
 
     @Test
+    void aKeyWithAddressesIsRefusedElsewhereWithoutCountingAFailure()
+    {
+        final ApiKey limited = new ApiKey(2, "rk-limited-key", "alice", true, SECRET, List.of("10.0.0.0/8"));
+        final RequestAuthenticator checker = new RequestAuthenticator(ApiKeys.of(List.of(limited)), guard, WINDOW);
+        final RequestAuthenticator.Verdict elsewhere = checker.verify("192.0.2.1", limited.keyId(),
+            Long.toString(NOW), sign(NOW), "POST", "/api/v1/orders", BODY, NOW);
+        assertFalse(elsewhere.accepted());
+        assertEquals(403, elsewhere.status());
+        assertTrue(elsewhere.reason().contains("not be used from this address"), elsewhere.reason());
+        assertEquals(0, guard.failures());
+        assertSame(limited, checker.verify("10.2.3.4", limited.keyId(), Long.toString(NOW), sign(NOW), "POST",
+            "/api/v1/orders", BODY, NOW).key(), "the same request from an allowed address");
+    }
+
+    @Test
     void aGoodSignatureWithinTheWindowIsAcceptedOnceOnly()
     {
         final long sent = NOW - WINDOW;
