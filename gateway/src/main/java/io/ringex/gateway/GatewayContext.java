@@ -288,8 +288,8 @@ public final class GatewayContext implements AutoCloseable
         /** Default web port. */
         public static final int WEB_PORT_DEFAULT = 8480;
 
-        @ConfigOption(value = "the API keys file: one key a line, `NUMBER KEY-ID USER PERMISSIONS SECRET`, readable " +
-            "by its owner only ([client.md](client.md))", defaultText = "unset")
+        @ConfigOption(value = "the API keys file: one key a line, `NUMBER KEY-ID USER PERMISSIONS SECRET " +
+            "[ADDRESSES]`, readable by its owner only ([client.md](client.md))", defaultText = "unset")
         public static final String WEB_API_KEYS_FILE_PROP_NAME = "ringex.gateway.web.api.keys.file";
 
         @ConfigOption("how far a signed request's timestamp may be from the gateway's clock, either way")
@@ -301,6 +301,12 @@ public final class GatewayContext implements AutoCloseable
         public static final String WEB_MAX_BODY_PROP_NAME = "ringex.gateway.web.max.body";
         /** Default largest body. */
         public static final int WEB_MAX_BODY_DEFAULT_BYTES = 4096;
+
+        @ConfigOption("a web connection's kernel send buffer and the gateway's queue for it, each: a client whose " +
+            "unread data fills both does not read, and is closed")
+        public static final String WEB_SLOW_CLIENT_BYTES_PROP_NAME = "ringex.gateway.web.slow.client.bytes";
+        /** Default bound of what waits for a web client. */
+        public static final int WEB_SLOW_CLIENT_BYTES_DEFAULT_BYTES = 256 * 1024;
 
         @ConfigOption("how long an order request waits for the engine's answer before it is answered 202 (pending: " +
             "the answer follows on the user stream)")
@@ -683,6 +689,12 @@ public final class GatewayContext implements AutoCloseable
             return durationMs(WEB_RECEIVE_WINDOW_PROP_NAME, WEB_RECEIVE_WINDOW_DEFAULT_NS);
         }
 
+        /** @return {@link #WEB_SLOW_CLIENT_BYTES_PROP_NAME} or its default, in bytes. */
+        public static int webSlowClientBytes()
+        {
+            return config().sizeAsInt(WEB_SLOW_CLIENT_BYTES_PROP_NAME, WEB_SLOW_CLIENT_BYTES_DEFAULT_BYTES);
+        }
+
         /** @return {@link #WEB_MAX_BODY_PROP_NAME} or its default, in bytes. */
         public static int webMaxBody()
         {
@@ -873,6 +885,7 @@ public final class GatewayContext implements AutoCloseable
     private io.ringex.gateway.web.ApiKeys webApiKeys;
     private long webReceiveWindowMs = Configuration.webReceiveWindowMs();
     private int webMaxBody = Configuration.webMaxBody();
+    private int webSlowClientBytes = Configuration.webSlowClientBytes();
     private long webAnswerTimeoutMs = Configuration.webAnswerTimeoutMs();
     private long webHeartbeatIntervalMs = Configuration.webHeartbeatIntervalMs();
     private int webMaxConnections = Configuration.webMaxConnections();
@@ -1004,6 +1017,8 @@ public final class GatewayContext implements AutoCloseable
             requireDurationMs(Configuration.WEB_RECEIVE_WINDOW_PROP_NAME, webReceiveWindowMs, 100, 60_000);
             require(webMaxBody >= 256 && webMaxBody <= 1 << 20, Configuration.WEB_MAX_BODY_PROP_NAME, webMaxBody,
                 "must be 256..1m");
+            require(webSlowClientBytes >= 4096 && webSlowClientBytes <= 64 << 20,
+                Configuration.WEB_SLOW_CLIENT_BYTES_PROP_NAME, webSlowClientBytes, "must be 4k..64m");
             requireDurationMs(Configuration.WEB_ANSWER_TIMEOUT_PROP_NAME, webAnswerTimeoutMs, 1, 60_000);
             requireDurationMs(Configuration.WEB_HEARTBEAT_INTERVAL_PROP_NAME, webHeartbeatIntervalMs, 100, 600_000);
             require(webMaxConnections >= 1 && webMaxConnections <= 100_000, Configuration.WEB_MAX_CONNECTIONS_PROP_NAME,
@@ -1881,6 +1896,24 @@ public final class GatewayContext implements AutoCloseable
     public GatewayContext webMaxBody(final int bytes)
     {
         this.webMaxBody = bytes;
+        return this;
+    }
+
+    /**
+     * @return a web connection's kernel send buffer and the gateway's queue for it, each, in bytes.
+     */
+    public int webSlowClientBytes()
+    {
+        return webSlowClientBytes;
+    }
+
+    /**
+     * @param bytes a web connection's kernel send buffer and the gateway's queue for it, each.
+     * @return this.
+     */
+    public GatewayContext webSlowClientBytes(final int bytes)
+    {
+        this.webSlowClientBytes = bytes;
         return this;
     }
 

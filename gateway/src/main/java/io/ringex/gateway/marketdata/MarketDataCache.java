@@ -44,6 +44,7 @@ public final class MarketDataCache
     private final BookSnapshotDecoder snapshot = new BookSnapshotDecoder();
     private final StringBuilder symbolScratch = new StringBuilder(MAX_SYMBOL_LENGTH);
     private boolean changed;
+    private long statusChanges;
 
     /**
      * Apply one validated market-data message.
@@ -111,6 +112,7 @@ public final class MarketDataCache
         }
         symbolScratch.setLength(length);
         final InstrumentFeed feed = feed(d.instrumentId());
+        final long statusBefore = feed.statusVersion();
         final String existing = feed.symbol();
         if (existing == null || !existing.contentEquals(symbolScratch))
         {
@@ -125,6 +127,10 @@ public final class MarketDataCache
         else
         {
             feed.define(existing, priceScale, d.tickSize(), d.lotSize(), d.status());
+        }
+        if (feed.statusVersion() != statusBefore)
+        {
+            statusChanges++;
         }
     }
 
@@ -222,6 +228,15 @@ public final class MarketDataCache
     public List<InstrumentFeed> instruments()
     {
         return instruments;
+    }
+
+    /**
+     * @return how many times an instrument's trading status changed (its {@link InstrumentFeed#statusVersion()}):
+     *         a reader that holds the last value it saw knows whether to look at the instruments again.
+     */
+    public long statusChanges()
+    {
+        return statusChanges;
     }
 
     /**

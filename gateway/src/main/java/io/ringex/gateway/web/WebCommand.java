@@ -40,7 +40,8 @@ record WebCommand(
         TRADES,
         USER_STREAM,
         MARKET_STREAM,
-        MARKET_OP;
+        MARKET_OP,
+        USER_OP;
 
         /** @return whether a key that may only read may ask it. */
         boolean readOnly()

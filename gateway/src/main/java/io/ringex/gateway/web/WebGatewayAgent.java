@@ -5,7 +5,6 @@ import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.ringex.gateway.EngineIngress;
 import io.ringex.gateway.EngineRouter;
@@ -54,10 +53,8 @@ import org.slf4j.LoggerFactory;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -73,8 +70,8 @@ import java.util.regex.Pattern;
  * <p>
  * The engine's answer to an order request (its first ExecutionReport, CancelReject or BusinessReject naming the
  * request's client order id) is the HTTP answer if it comes within the answer timeout; otherwise the request is
- * answered 202 (pending). Every event for a key's session also goes, as JSON, to the user streams of the key's user.
- * A stream that cannot take an event (its client does not read) is closed with a reason, never waited for.
+ * answered 202 (pending). Every event for a key's session also goes, as JSON, to the user streams of the key's user
+ * ({@link WebUserStreams}).
  * <p>
  * Threading: {@link #offer} from the web event loop; everything else on the gateway's agent thread.
  */
@@ -101,8 +98,8 @@ public final class WebGatewayAgent
     private final Int2ObjectHashMap<Throttle> throttles = new Int2ObjectHashMap<>();
     private final Map<String, Pending> pendingByOrder = new HashMap<>();
     private final ArrayDeque<Pending> pendingInOrder = new ArrayDeque<>();
-    private final Map<String, List<Channel>> streamsByUser = new HashMap<>();
     private final Map<Channel, ApiKey> streamKeys = new HashMap<>();
+    private final WebUserStreams userStreams;
     private final MarketDataCache market;
     private final WebMarketStreams marketStreams;
     private final AccountPictures accounts = new AccountPictures();
@@ -181,6 +178,8 @@ public final class WebGatewayAgent
         this.keys = ctx.webApiKeys();
         this.market = market;
         this.marketStreams = new WebMarketStreams(market);
+        this.userStreams = new WebUserStreams(ctx.users(), ingress,
+            number -> SessionIds.sessionId(ctx.gatewayId(), SessionNumbers.web(number)), market, accounts, instruments);
         this.validator = new MessageValidator(ctx.maxMessageLength());
         ctx.populate(instruments);
     }
@@ -194,6 +193,16 @@ public final class WebGatewayAgent
     public boolean offer(final WebCommand command)
     {
         return commands.offer(command);
+    }
+
+    /**
+     * A user stream's connection closed (the web event loop): its cancel-on-disconnect, if it asked, follows.
+     *
+     * @param channel the stream.
+     */
+    public void userStreamClosed(final Channel channel)
+    {
+        userStreams.closed(channel);
     }
 
     /**
@@ -236,6 +245,7 @@ public final class WebGatewayAgent
             headerDecoder.wrap(buffer, offset);
             accounts.onUpdate(riskUpdate.wrap(buffer, offset + HEADER_LENGTH, headerDecoder.blockLength(),
                 headerDecoder.version()));
+            userStreams.accountChanged(riskUpdate.accountId());
         }
     }
 
@@ -285,17 +295,12 @@ public final class WebGatewayAgent
             work++;
         }
         work += marketStreams.publish();
+        work += userStreams.doWork();
         if (nowNs >= nextHeartbeatNs)
         {
             nextHeartbeatNs = nowNs + heartbeatIntervalNs;
             final String heartbeat = "{\"type\":\"heartbeat\",\"timeMs\":" + System.currentTimeMillis() + "}";
-            for (final List<Channel> streams : streamsByUser.values())
-            {
-                for (int i = streams.size() - 1; i >= 0; i--)
-                {
-                    push(streams, i, heartbeat);
-                }
-            }
+            userStreams.heartbeat(heartbeat);
             marketStreams.heartbeat(heartbeat);
             streamKeys.keySet().removeIf(channel -> !channel.isActive());
             work++;
@@ -331,6 +336,9 @@ public final class WebGatewayAgent
             case MARKET_OP:
                 marketStreams.onOp(channel, command.members());
                 return;
+            case USER_OP:
+                userStreams.onRequest(channel, command.key(), command.members());
+                return;
             case USER_STREAM:
             case MARKET_STREAM:
                 if (!command.key().sameAs(keys.byNumber(command.key().number())))
@@ -352,10 +360,7 @@ public final class WebGatewayAgent
                     marketStreams.open(channel);
                     return;
                 }
-                streamsByUser.computeIfAbsent(command.key().username(), u -> new ArrayList<>()).add(channel);
-                channel.writeAndFlush(new TextWebSocketFrame(FlatJson.quote(
-                    new StringBuilder("{\"type\":\"subscribed\",\"user\":"), command.key().username()).append('}')
-                    .toString()));
+                userStreams.open(channel, command.key());
                 return;
             default:
                 break;
@@ -1028,15 +1033,7 @@ public final class WebGatewayAgent
             pending.answered = true;
             WebAnswers.json(pending.channel, pending.keepAlive, refused ? 422 : 200, json);
         }
-        final List<Channel> streams = streamsByUser.get(key.username());
-        if (null != streams)
-        {
-            final String event = json.toString();
-            for (int i = streams.size() - 1; i >= 0; i--)
-            {
-                push(streams, i, event);
-            }
-        }
+        userStreams.deliver(key.username(), json.toString());
         return Action.CONTINUE;
     }
 
@@ -1161,11 +1158,7 @@ public final class WebGatewayAgent
             if (!channel.isActive() || !stream.getValue().sameAs(keys.byNumber(stream.getValue().number())))
             {
                 it.remove();
-                final List<Channel> streams = streamsByUser.get(stream.getValue().username());
-                if (null != streams)
-                {
-                    streams.remove(channel);
-                }
+                userStreams.remove(channel, stream.getValue().username());
                 marketStreams.close(channel);
                 channel.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION,
                     "API key revoked")).addListener(ChannelFutureListener.CLOSE);
@@ -1173,28 +1166,6 @@ public final class WebGatewayAgent
             }
         }
         return closed;
-    }
-
-    /** Send one event to one stream; close a stream whose client does not read. */
-    private void push(final List<Channel> streams, final int index, final String event)
-    {
-        final Channel channel = streams.get(index);
-        if (!channel.isActive())
-        {
-            streams.remove(index);
-            streamKeys.remove(channel);
-            return;
-        }
-        if (!channel.isWritable())
-        {
-            streams.remove(index);
-            streamKeys.remove(channel);
-            LOG.warn("web user stream {} closed: not reading", channel.remoteAddress());
-            // Closed at once: a close frame queued behind unread data would never be flushed.
-            channel.close();
-            return;
-        }
-        channel.writeAndFlush(new TextWebSocketFrame(event));
     }
 
     /**
@@ -1206,7 +1177,7 @@ public final class WebGatewayAgent
      */
     public void endSessionsOf(final String username, final boolean disabled, final String change)
     {
-        streamsByUser.remove(username);
+        userStreams.removeUser(username);
         for (final Iterator<Map.Entry<Channel, ApiKey>> it = streamKeys.entrySet().iterator(); it.hasNext(); )
         {
             final Map.Entry<Channel, ApiKey> stream = it.next();
@@ -1225,14 +1196,7 @@ public final class WebGatewayAgent
      */
     public void onClose()
     {
-        for (final Iterator<List<Channel>> it = streamsByUser.values().iterator(); it.hasNext(); )
-        {
-            for (final Channel channel : it.next())
-            {
-                channel.close();
-            }
-            it.remove();
-        }
+        userStreams.closeAll();
         marketStreams.closeAll("the gateway is stopping");
         streamKeys.clear();
         pendingByOrder.clear();

@@ -304,7 +304,11 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
                 ctx.pipeline().remove("deadline");
             }
             final boolean market = MARKET_STREAM.equals(path);
-            ctx.pipeline().addLast("frames", new StreamFrames(handshaker, market ? key : null, agent));
+            ctx.pipeline().addLast("frames", new StreamFrames(handshaker, key, market, agent));
+            if (!market)
+            {
+                channel.closeFuture().addListener(closed -> agent.userStreamClosed(channel));
+            }
             channel.config().setAutoRead(channel.isWritable());
             if (!agent.offer(new WebCommand(market ? WebCommand.Kind.MARKET_STREAM : WebCommand.Kind.USER_STREAM, key,
                 channel, true, null, null, null)))
@@ -327,22 +331,29 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
     }
 
     /**
-     * The frames a stream's client sends: pings answered, a close honoured; on a market stream a text frame is a
-     * request (JSON) for the agent, refused with a reason if it does not parse, and a client sending more than
-     * {@link #MAX_STREAM_REQUESTS_PER_SECOND} is disconnected; anything else is ignored.
+     * The frames a stream's client sends: pings answered, a close honoured; a text frame is a request (JSON) for the
+     * agent (a market stream's subscriptions, a user stream's cancel-on-disconnect), refused with a reason if it does
+     * not parse, and a client sending more than {@link #MAX_STREAM_REQUESTS_PER_SECOND} is disconnected; anything
+     * else is ignored.
      */
     private static final class StreamFrames extends SimpleChannelInboundHandler<WebSocketFrame>
     {
         private final WebSocketServerHandshaker handshaker;
-        private final ApiKey marketKey;
+        private final ApiKey key;
+        private final WebCommand.Kind requestKind;
         private final WebGatewayAgent agent;
         private long windowStartNs = System.nanoTime();
         private int requestsInWindow;
 
-        StreamFrames(final WebSocketServerHandshaker handshaker, final ApiKey marketKey, final WebGatewayAgent agent)
+        StreamFrames(
+            final WebSocketServerHandshaker handshaker,
+            final ApiKey key,
+            final boolean market,
+            final WebGatewayAgent agent)
         {
             this.handshaker = handshaker;
-            this.marketKey = marketKey;
+            this.key = key;
+            this.requestKind = market ? WebCommand.Kind.MARKET_OP : WebCommand.Kind.USER_OP;
             this.agent = agent;
         }
 
@@ -362,7 +373,7 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
                 handshaker.close(ctx.channel(), (CloseWebSocketFrame)frame.retain())
                     .addListener(ChannelFutureListener.CLOSE);
             }
-            else if (frame instanceof TextWebSocketFrame && null != marketKey)
+            else if (frame instanceof TextWebSocketFrame)
             {
                 onRequest(ctx, ((TextWebSocketFrame)frame).text());
             }
@@ -395,8 +406,7 @@ final class WebRequestHandler extends SimpleChannelInboundHandler<FullHttpReques
                     .append('}').toString()));
                 return;
             }
-            if (!agent.offer(new WebCommand(WebCommand.Kind.MARKET_OP, marketKey, ctx.channel(), true, members, null,
-                null)))
+            if (!agent.offer(new WebCommand(requestKind, key, ctx.channel(), true, members, null, null)))
             {
                 ctx.writeAndFlush(new TextWebSocketFrame(
                     "{\"type\":\"error\",\"reason\":\"the gateway is busy; retry\"}"));

@@ -41,9 +41,10 @@ import java.util.function.Consumer;
  * {@link GatewayContext#webMaxConnections()} connections are open, {@link GatewayContext#webMaxConnectionsPerAddress()}
  * from one address; a connection that has not delivered a complete request {@link #REQUEST_DEADLINE_S} seconds after
  * opening or after its previous answer, or idle for {@link #IDLE_TIMEOUT_S} seconds, is closed unless it became a
- * user stream. Each connection's outbound buffer is
- * bounded ({@link #WRITE_HIGH_WATER}): beyond it, the connection is not read until it drains, a request already read
- * closes it, and a user stream is closed at once.
+ * user stream. What waits for each connection is bounded ({@link GatewayContext#webSlowClientBytes()}, its kernel
+ * send buffer and the gateway's queue each, so a thousand streams cannot take the kernel's autotuned megabytes each):
+ * beyond it, the connection is not read until it drains, a request already read closes it, and a stream is closed at
+ * once.
  * <p>
  * The API keys file is read again whenever it changes (checked every {@link #KEYS_CHECK_INTERVAL_MS} ms on the event
  * loop): a revoked key is refused, and its user streams closed, from then on; a file that no longer reads is logged
@@ -55,8 +56,6 @@ public final class WebServer implements AutoCloseable
     public static final int IDLE_TIMEOUT_S = 60;
     /** Seconds a connection has to deliver a complete request, from opening or from its previous answer. */
     public static final int REQUEST_DEADLINE_S = 10;
-    /** Bytes queued for a connection before it counts as not reading. */
-    public static final int WRITE_HIGH_WATER = 256 * 1024;
 
     /** How often the keys file is checked for a change. */
     public static final long KEYS_CHECK_INTERVAL_MS = 1000;
@@ -102,8 +101,9 @@ public final class WebServer implements AutoCloseable
             final Channel channel = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.SO_SNDBUF, ctx.webSlowClientBytes())
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                    new WriteBufferWaterMark(WRITE_HIGH_WATER / 2, WRITE_HIGH_WATER))
+                    new WriteBufferWaterMark(ctx.webSlowClientBytes() / 2, ctx.webSlowClientBytes()))
                 .childHandler(new ChannelInitializer<SocketChannel>()
                 {
                     protected void initChannel(final SocketChannel ch)

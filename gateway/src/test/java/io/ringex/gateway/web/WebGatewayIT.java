@@ -112,6 +112,8 @@ class WebGatewayIT
             .webHost("localhost")
             .webApiKeysFile(keys.toString())
             .webMaxBody(1024)
+            // small, so that a client that never reads fills it within a test's traffic
+            .webSlowClientBytes(16 * 1024)
             .webAnswerTimeoutMs(10_000);
         ctx.conclude();
         final GatewayAgent agent = new GatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE);
@@ -190,6 +192,10 @@ class WebGatewayIT
         assertEquals(200, hit.statusCode(), hit.body());
         Await.until("alice's fill on her stream", () -> aliceStream.has("\"execType\":\"FILL\"",
             "\"clientOrderId\":\"A-REST-2\"", "\"lastPrice\":\"100.00\"", "\"lastQuantity\":\"5\""));
+        aliceStream.await("her account's balances and positions after the fill", "\"type\":\"account\"",
+            "\"accountId\":" + TestUsers.ALICE_ACCOUNT, "\"symbol\":\"BTC-USD\"");
+        aliceStream.await("the trading status of every instrument", "\"type\":\"tradingStatus\"",
+            "\"symbol\":\"SOL-USD\"");
 
         final HttpResponse<String> again = alice.send("DELETE", "/api/v1/orders/A-REST-2?symbol=BTC-USD", null);
         assertEquals(422, again.statusCode(), again.body());
@@ -363,6 +369,137 @@ class WebGatewayIT
         assertRefused(client.send("GET", "/api/v1/instruments", null), 401, "unknown key or bad signature");
         // The other keys are untouched.
         assertEquals(200, alice.send("GET", "/api/v1/instruments", null).statusCode());
+    }
+
+    @Test
+    void aKeyNamingItsAddressesIsRefusedFromAnyOtherHoweverWellSigned()
+    {
+        final ApiKey elsewhere = ApiKeysFile.create(keys, "rk-alice-elsewhere", "alice", true,
+            List.of("203.0.113.0/24"));
+        final ApiKey here = ApiKeysFile.create(keys, "rk-alice-loopback", "alice", true, List.of("127.0.0.0/8", "::1"));
+        final SignedWebClient fromHere = new SignedWebClient(web.port(), here.keyId(), here.secret());
+        Await.until("the new keys are taken", () -> fromHere.send("GET", "/api/v1/instruments", null).statusCode() ==
+            200);
+        final SignedWebClient fromElsewhere = new SignedWebClient(web.port(), elsewhere.keyId(), elsewhere.secret());
+        assertRefused(fromElsewhere.send("GET", "/api/v1/instruments", null), 403, "not be used from this address");
+        assertRefused(fromElsewhere.send("DELETE", "/api/v1/orders?symbol=BTC-USD", null), 403,
+            "not be used from this address");
+        final java.util.concurrent.CompletionException refused = org.junit.jupiter.api.Assertions.assertThrows(
+            java.util.concurrent.CompletionException.class, fromElsewhere::userStream);
+        assertEquals(403, ((java.net.http.WebSocketHandshakeException)refused.getCause()).getResponse().statusCode());
+        ApiKeysFile.revoke(keys, elsewhere.keyId());
+        ApiKeysFile.revoke(keys, here.keyId());
+    }
+
+    @Test
+    void aStreamThatAskedForCancelOnDisconnectCancelsItsKeysOrdersWhenTheKeysLastSuchStreamGoes()
+    {
+        final ApiKey key = ApiKeysFile.create(keys, "rk-alice-cod", "alice", true);
+        final SignedWebClient client = new SignedWebClient(web.port(), key.keyId(), key.secret());
+        Await.until("the new key is taken", () -> client.send("GET", "/api/v1/instruments", null).statusCode() ==
+            200);
+        final SignedWebClient.Stream watcher = aliceRead.userStream();
+        final SignedWebClient.Stream first = client.userStream();
+        final SignedWebClient.Stream second = client.userStream();
+        for (final SignedWebClient.Stream stream : List.of(watcher, first, second))
+        {
+            stream.await("subscribed", "\"type\":\"subscribed\"");
+        }
+        first.send("{\"op\":\"cancelOnDisconnect\",\"enabled\":\"yes\"}");
+        first.await("a malformed request refused with a reason", "\"type\":\"error\"", "cancelOnDisconnect");
+        first.send("{\"op\":");
+        first.await("broken JSON refused with a reason", "\"type\":\"error\"", "malformed JSON");
+        watcher.send("{\"op\":\"cancelOnDisconnect\",\"enabled\":true}");
+        watcher.await("a read key refused", "\"type\":\"error\"", "may read, not trade");
+        for (final SignedWebClient.Stream stream : List.of(first, second))
+        {
+            stream.send("{\"op\":\"cancelOnDisconnect\",\"enabled\":true}");
+            stream.await("cancel-on-disconnect on", "\"type\":\"cancelOnDisconnect\"", "\"enabled\":true",
+                "\"graceMs\":0");
+        }
+        final HttpResponse<String> placed = place(client, "{\"symbol\":\"SOL-USD\",\"side\":\"BUY\"," +
+            "\"type\":\"LIMIT\",\"timeInForce\":\"GTC\",\"price\":\"95.00\",\"quantity\":\"1\"," +
+            "\"clientOrderId\":\"A-COD-1\"}");
+        assertEquals(200, placed.statusCode(), placed.body());
+
+        first.socket.abort();
+        // time for the gateway to see the first close: the key's other stream still asks, so nothing is cancelled
+        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
+        final HttpResponse<String> open = client.send("GET", "/api/v1/orders/A-COD-1", null);
+        assertTrue(open.body().contains("\"orderStatus\":\"NEW\""), open.body());
+        assertTrue(!watcher.has("\"cancelReason\":\"CANCEL_ON_DISCONNECT\""), "cancelled while a stream asks");
+
+        second.socket.abort();
+        watcher.await("the key's order cancelled when its last such stream went", "\"execType\":\"CANCELED\"",
+            "A-COD-1", "\"cancelReason\":\"CANCEL_ON_DISCONNECT\"");
+        assertEquals("{\"type\":\"openOrders\",\"orders\":[]}",
+            client.send("GET", "/api/v1/orders?symbol=SOL-USD", null).body());
+        watcher.socket.abort();
+        assertDeclaredInTheAsyncApi("/ws/v1/user", watcher, first);
+        ApiKeysFile.revoke(keys, key.keyId());
+    }
+
+    @Test
+    void aMarketStreamClientThatNeverReadsIsClosedAndTheVenueServesOn() throws IOException
+    {
+        final java.net.Socket socket = new java.net.Socket();
+        socket.setReceiveBufferSize(4096);
+        socket.setSoTimeout(10_000);
+        socket.connect(new java.net.InetSocketAddress("localhost", web.port()));
+        final String timestamp = Long.toString(System.currentTimeMillis());
+        final String path = WebRequestHandler.MARKET_STREAM;
+        final java.io.OutputStream out = socket.getOutputStream();
+        out.write(("GET " + path + "?key=rk-alice-read&timestamp=" + timestamp + "&signature=" +
+            RequestAuthenticator.sign(ALICE_READ_SECRET, timestamp, "GET", path, new byte[0]) + " HTTP/1.1\r\n" +
+            "Host: localhost:" + web.port() + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        final StringBuilder answer = new StringBuilder();
+        while (answer.indexOf("\r\n\r\n") < 0)
+        {
+            answer.append((char)socket.getInputStream().read());
+        }
+        assertTrue(answer.toString().startsWith("HTTP/1.1 101"), answer.toString());
+        for (final String channel : List.of("book\",\"depth\":100", "bbo", "statistics"))
+        {
+            out.write(maskedText("{\"op\":\"subscribe\",\"channel\":\"" + channel + "\",\"symbol\":\"BTC-USD\"}"));
+        }
+        // From here the client never reads: book changes (an order placed, then cancelled) pile up until the gateway
+        // closes it. It is seen closed when a frame sent afterwards is answered with a reset.
+        boolean closed = false;
+        for (int i = 0; i < 10_000 && !closed; i++)
+        {
+            final String price = java.math.BigDecimal.valueOf(9_500 + i % 400, 2).toPlainString();
+            place(alice, order("A-SLOW-" + i, "BUY", price, "1", "GTC"));
+            alice.send("DELETE", "/api/v1/orders/A-SLOW-" + i + "?symbol=BTC-USD", null);
+            if (i % 50 == 49)
+            {
+                try
+                {
+                    out.write(maskedText("{}"));
+                    out.flush();
+                }
+                catch (final IOException ex)
+                {
+                    closed = true;
+                }
+            }
+        }
+        socket.close();
+        assertTrue(closed, "a client that never read was still connected after 10,000 orders placed and cancelled");
+        final HttpResponse<String> instruments = alice.send("GET", "/api/v1/instruments", null);
+        assertEquals(200, instruments.statusCode(), "the venue serves on: " + instruments.body());
+    }
+
+    /** A client's text frame: masked, as RFC 6455 requires of clients (a zero mask: the payload as it is). */
+    private static byte[] maskedText(final String text)
+    {
+        final byte[] payload = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        final byte[] frame = new byte[6 + payload.length];
+        frame[0] = (byte)0x81;
+        frame[1] = (byte)(0x80 | payload.length);
+        System.arraycopy(payload, 0, frame, 6, payload.length);
+        return frame;
     }
 
     @Test
