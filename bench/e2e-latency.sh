@@ -11,17 +11,19 @@
 #               two members' logs before the leader's processor sees it (not in the default PATHS);
 #   fix         the all-in-one again, through its FIX acceptor (Artio) with QuickFIX/J initiators (not in the
 #               default PATHS: there is no bare FIX echo to set beside it);
-#   rest        the all-in-one again, through its REST front end (signed POST /api/v1/orders over java.net.http's
+#   rest        the all-in-one again, through its REST front end (signed POST /api/v1/orders over keep-alive
 #               HTTP/1.1 connections; each user's API key made with ./ringex admin apikey; not in the default PATHS);
-# each measured by ./ringex loadgen --transport sbe|fix|rest (its own JVM and driver): open loop, coordinated-omission
+#   rest-ws     the same REST orders, each timed when its first report arrives on the key's WebSocket user stream
+#               rather than as the HTTP answer (not in the default PATHS);
+# each measured by ./ringex loadgen --transport sbe|fix|rest|rest-ws (its own JVM and driver): open loop, coordinated-omission
 # corrected, the orders crossing (half acks, half fills). One CSV row per run, in bench/gateway-report.py's format
 # (path,detail,round,rate,load1 before,load1 after,key=value...). Each venue runs alone: started fresh for each
 # round, warmed up (20K/s; FIX 5K/s), measured at each rate, stopped.
 #
 #   bench/e2e-latency.sh [OUT_DIR]
 #
-# Env: ROUNDS (3), RATES ("1000 10000 50000"), PATHS ("echo allinone distributed", or any of those, cluster, fix
-# and rest),
+# Env: ROUNDS (3), RATES ("1000 10000 50000"), PATHS ("echo allinone distributed", or any of those, cluster, fix,
+# rest and rest-ws),
 # PROFILE (the engine threading profile of the venues; default the node's), DURATION (8 s measured), WARMUP (2 s
 # sent first, not measured), SWEEP (rates for the all-in-one in the last round, one run each, e.g. "1000 5000 ...
 # 300000": latency against offered load up to saturation), VENUE_OPTS (more JVM options for the venues'
@@ -56,8 +58,8 @@ loadgen_venue=(--instruments "$instruments")
 if [ -n "${REFERENCE_DATA:-}" ]; then
     loadgen_venue+=(--reference-data "$reference_data")
     case " $paths " in
-        *" allinone "*|*" fix "*|*" rest "*)
-            echo "REFERENCE_DATA: the all-in-one runs the demo's; leave allinone, fix and rest out" >&2
+        *" allinone "*|*" fix "*|*" rest "*|*" rest-ws "*)
+            echo "REFERENCE_DATA: the all-in-one runs the demo's; leave allinone, fix, rest and rest-ws out" >&2
             exit 2 ;;
     esac
 fi
@@ -137,8 +139,9 @@ load_run()
     local log="$out/$1-$2-$3${variant_name:+-$variant_name}-$kind.log" via
     [ "$path" = fix ] && transport=fix
     [ "$path" = rest ] && transport=rest
+    [ "$path" = rest-ws ] && transport=rest-ws
     case "$transport" in
-        rest) via=(--web-port "$port" --api-keys "$out/allinone-data/api-keys") ;;
+        rest|rest-ws) via=(--web-port "$port" --api-keys "$out/allinone-data/api-keys") ;;
         *) via=("--$transport-port" "$port") ;;
     esac
     before="$(load1)"
@@ -329,14 +332,14 @@ for round in $(seq 1 "$rounds"); do
             case "$path" in
                 allinone) start_allinone; port=$aio_sbe ;;
                 fix) start_allinone; port=$aio_fix ;;
-                rest) start_allinone; port=$aio_web; rest_keys ;;
+                rest|rest-ws) start_allinone; port=$aio_web; rest_keys ;;
                 distributed) start_distributed; port=$dist_sbe ;;
                 cluster) start_cluster; port=$dist_sbe ;;
                 *) echo "unknown path $path" >&2; exit 2 ;;
             esac
             # FIX warms up at 5K/s: at 20K/s a cold venue's FIX sessions get more reports waiting than the gateway
             # holds for a session and are disconnected (docs/benchmarks.md, "A FIX client faster than the venue")
-            warm="${WARM_RATE:-20000}"; [ "$path" = fix ] || [ "$path" = rest ] && warm="${WARM_RATE:-5000}"
+            warm="${WARM_RATE:-20000}"; [ "$path" = fix ] || [ "${path%-ws}" = rest ] && warm="${WARM_RATE:-5000}"
             for kind in $orders; do
                 load_run "$path" "warmup$round" "$warm" "$port"
             done

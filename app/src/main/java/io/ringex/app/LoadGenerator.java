@@ -15,13 +15,14 @@ import io.ringex.common.config.CommandLineOptions;
 import org.HdrHistogram.Histogram;
 
 /**
- * The load generator: {@code ./ringex loadgen [--transport sbe|fix|rest] [--rate N] [--duration S] [--warmup S]
+ * The load generator: {@code ./ringex loadgen [--transport sbe|fix|rest|rest-ws] [--rate N] [--duration S] [--warmup S]
  * [--instruments K] [--accounts A] [--orders cross|ioc|quotes] [--host H] [--sbe-port P] [--fix-port P] [--web-port P
  * --api-keys FILE] [--timeline FILE] [--reference-data FILE]} against a running venue (the all-in-one's demo users;
  * traders first, then the market makers, up to five accounts, one client session each). {@code --reference-data} names
  * the file the venue was set up from when it is not the demo's (its instruments are traded; its users must be the
  * demo's). Over REST, each user signs with its API key that may trade from the keys file {@code --api-keys} (required
- * with {@code --transport rest}).
+ * with {@code --transport rest} and {@code rest-ws}; with {@code rest-ws} an order's first report is timed on the
+ * key's user stream, not as the HTTP answer).
  * <p>
  * Open loop: order i is due at {@code start + i / rate}, whether or not earlier ones were answered, and its latency
  * is measured from when it was DUE to its first report, so a stall counts against every order it delays
@@ -88,6 +89,11 @@ public final class LoadGenerator
         /** Due -> first report per order; 0 while unanswered, {@link #REJECTED} if refused before the engine. */
         final long[] latencyNs;
         final Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        /**
+         * Due -> the request's own answer, for a transport whose first report comes another way (REST answers while
+         * the first reports are timed on the user stream): the two of the same orders, side by side.
+         */
+        final Histogram answerLatency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
         /** Orders below this id are the warm-up: answered, counted, not measured. */
         final int measuredFrom;
         long count;
@@ -122,6 +128,23 @@ public final class LoadGenerator
                     measured++;
                     latency.recordValue(value);
                 }
+            }
+        }
+
+        /**
+         * A measured order's request answered (when its first report is timed another way; see
+         * {@link #answerLatency}).
+         *
+         * @param id    the order's id.
+         * @param nowNs when the answer was read.
+         */
+        void onAnswer(final long id, final long nowNs)
+        {
+            final int i = (int)id;
+            if (i >= measuredFrom && i < dueNs.length && dueNs[i] != 0)
+            {
+                answerLatency.recordValue(Math.min(answerLatency.getHighestTrackableValue(),
+                    Math.max(1, nowNs - dueNs[i])));
             }
         }
 
@@ -163,7 +186,7 @@ public final class LoadGenerator
      * The command line, read strictly ({@link CommandLineOptions}): an option it does not take, one without its value,
      * one given twice and a value that does not parse or is out of range stop it naming the option.
      *
-     * @param transport   sbe, fix or rest.
+     * @param transport   sbe, fix, rest or rest-ws.
      * @param orders      cross or ioc.
      * @param rate        orders per second.
      * @param durationS   measured seconds.
@@ -196,7 +219,7 @@ public final class LoadGenerator
                 Set.of());
             options.requirePositionals(0, "only options");
             final Options parsed = new Options(
-                oneOf(options, "--transport", "sbe", "sbe", "fix", "rest"),
+                oneOf(options, "--transport", "sbe", "sbe", "fix", "rest", "rest-ws"),
                 oneOf(options, "--orders", "cross", "cross", "ioc", "quotes"),
                 options.intValue("--rate", 2_000, 1),
                 options.intValue("--duration", 10, 1),
@@ -224,10 +247,11 @@ public final class LoadGenerator
             {
                 throw new CommandLineOptions.UsageException("--orders cross needs --accounts 2 or more");
             }
-            if (parsed.transport.equals("rest") != (null != parsed.apiKeys))
+            if (parsed.transport.startsWith("rest") != (null != parsed.apiKeys))
             {
                 throw new CommandLineOptions.UsageException("--api-keys: " + (null == parsed.apiKeys ?
-                    "required with --transport rest (the users' API keys file)" : "only with --transport rest"));
+                    "required with --transport rest and rest-ws (the users' API keys file)" :
+                    "only with --transport rest and rest-ws"));
             }
             if (parsed.orders.equals("quotes") && !parsed.transport.equals("sbe"))
             {
@@ -308,8 +332,8 @@ public final class LoadGenerator
         return switch (options.transport())
         {
             case "fix" -> new FixLoadTransport(options.host(), options.fixPort(), reports);
-            case "rest" -> new RestLoadTransport(options.host(), options.webPort(), Path.of(options.apiKeys()),
-                reports);
+            case "rest", "rest-ws" -> new RestLoadTransport(options.host(), options.webPort(),
+                Path.of(options.apiKeys()), reports, options.transport().equals("rest-ws"));
             default -> new SbeLoadTransport(options.host(), options.sbePort(), reports);
         };
     }
@@ -328,7 +352,7 @@ public final class LoadGenerator
         catch (final CommandLineOptions.UsageException ex)
         {
             System.err.println("ringex loadgen: " + ex.getMessage());
-            System.err.println("usage: ringex loadgen [--transport sbe|fix|rest] [--rate N] [--duration S] " +
+            System.err.println("usage: ringex loadgen [--transport sbe|fix|rest|rest-ws] [--rate N] [--duration S] " +
                 "[--warmup S] [--instruments K] [--accounts A] [--orders cross|ioc|quotes] [--host H] [--sbe-port P] " +
                 "[--fix-port P] [--web-port P --api-keys FILE] [--timeline FILE] [--reference-data FILE]");
             System.exit(2);
@@ -474,6 +498,13 @@ public final class LoadGenerator
             h.getValueAtPercentile(50) / 1e3,
             h.getValueAtPercentile(90) / 1e3, h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3,
             h.getValueAtPercentile(99.99) / 1e3, h.getMaxValue() / 1e3);
+        final Histogram answers = reports.answerLatency;
+        if (answers.getTotalCount() > 0)
+        {
+            System.out.printf("RESULT answerP50us=%.1f answerP90us=%.1f answerP99us=%.1f answerP999us=%.1f%n",
+                answers.getValueAtPercentile(50) / 1e3, answers.getValueAtPercentile(90) / 1e3,
+                answers.getValueAtPercentile(99) / 1e3, answers.getValueAtPercentile(99.9) / 1e3);
+        }
     }
 
     /** Order {@code sent} of a {@code cross} or {@code ioc} run. */

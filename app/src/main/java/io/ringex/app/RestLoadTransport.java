@@ -2,6 +2,7 @@ package io.ringex.app;
 
 import io.ringex.gateway.web.ApiKey;
 import io.ringex.gateway.web.ApiKeys;
+import org.agrona.CloseHelper;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -10,18 +11,25 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -33,6 +41,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * order's first report is its HTTP answer (the engine's report, or 422 with its refusal). Each connection has a
  * thread of its own that blocks on its socket; answers are stamped there and handed to the generator's thread
  * through a queue: this transport measures the venue, not itself, and is not zero-allocation.
+ * <p>
+ * With {@code streamReports} ({@code --transport rest-ws}) an order's first report is timed when it arrives on the
+ * user stream ({@code /ws/v1/user}, one per key, opened before the run) instead of as the HTTP answer: what a client
+ * that follows its orders over the WebSocket sees; the HTTP answers of the same orders are timed beside them
+ * ({@code answerP50us}...). A refused request (no report on the stream) is counted from its HTTP answer.
  */
 final class RestLoadTransport implements LoadGenerator.Transport
 {
@@ -51,18 +64,23 @@ final class RestLoadTransport implements LoadGenerator.Transport
     private final List<Thread> connections = new ArrayList<>();
     /** Client order ids of this run start with it: a key's earlier runs used other ones. */
     private final String run = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
+    private final boolean streamReports;
+    private final List<Socket> streams = new CopyOnWriteArrayList<>();
+    private CountDownLatch streamsSubscribed;
     private volatile boolean running = true;
 
     private record Request(long id, byte[] bytes)
     {
     }
 
-    RestLoadTransport(final String host, final int port, final Path keysFile, final LoadGenerator.Reports reports)
+    RestLoadTransport(final String host, final int port, final Path keysFile, final LoadGenerator.Reports reports,
+        final boolean streamReports)
     {
         this.host = host;
         this.port = port;
         this.keysFile = keysFile;
         this.reports = reports;
+        this.streamReports = streamReports;
     }
 
     public void connect(final List<DemoData.Account> accounts)
@@ -75,6 +93,30 @@ final class RestLoadTransport implements LoadGenerator.Transport
                 account.user() + " in " + keysFile + " (./ringex admin apikey create --file " + keysFile +
                 " --key-id ID --username " + account.user() + " --trade)"));
             keys.put(account.user(), key);
+        }
+        if (streamReports)
+        {
+            final Set<ApiKey> streamKeys = new HashSet<>(keys.values());
+            streamsSubscribed = new CountDownLatch(streamKeys.size());
+            for (final ApiKey key : streamKeys)
+            {
+                final Thread thread = new Thread(() -> followUserStream(key), "loadgen-rest-stream-" + key.keyId());
+                thread.setDaemon(true);
+                thread.start();
+                connections.add(thread);
+            }
+            try
+            {
+                if (!streamsSubscribed.await(10, TimeUnit.SECONDS))
+                {
+                    throw new IllegalStateException("the user streams did not subscribe within 10 s");
+                }
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(ex);
+            }
         }
         for (int i = 0; i < CONNECTIONS; i++)
         {
@@ -137,7 +179,8 @@ final class RestLoadTransport implements LoadGenerator.Transport
                     {
                         System.err.println("loadgen: the first order not answered by the engine: " + answer);
                     }
-                    answers.add(new long[]{ request.id(), nowNs, outcome });
+                    // with the stream's reports first, an answer from the engine is timed beside them (outcome 3)
+                    answers.add(new long[]{ request.id(), nowNs, outcome == 1 && streamReports ? 3 : outcome });
                     if (answer.contains("\r\nconnection: close") || answer.contains("\r\nConnection: close"))
                     {
                         break;
@@ -156,6 +199,84 @@ final class RestLoadTransport implements LoadGenerator.Transport
                 return;
             }
         }
+    }
+
+    /**
+     * A key's user stream, on a thread of its own that blocks on the socket as the request connections do: each
+     * executionReport of this run's orders is stamped as its frame is read and handed over as the order's first report
+     * (the generator keeps the first of each order's reports).
+     */
+    private void followUserStream(final ApiKey key)
+    {
+        final String path = "/ws/v1/user";
+        final String timestamp = Long.toString(System.currentTimeMillis());
+        final String prefix = "\"clientOrderId\":\"L" + run + "-";
+        final byte[] nonce = new byte[16];
+        ThreadLocalRandom.current().nextBytes(nonce);
+        try (Socket socket = new Socket(host, port))
+        {
+            streams.add(socket);
+            socket.setTcpNoDelay(true);
+            final InputStream in = new BufferedInputStream(socket.getInputStream());
+            socket.getOutputStream().write(("GET " + path + "?key=" + key.keyId() + "&timestamp=" + timestamp +
+                "&signature=" + sign(key.secret(), timestamp + "GET" + path) + " HTTP/1.1\r\nHost: " + host + ":" +
+                port + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n" +
+                "Sec-WebSocket-Key: " + Base64.getEncoder().encodeToString(nonce) +
+                "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            final String answer = readAnswer(in);
+            if (!answer.startsWith("HTTP/1.1 101"))
+            {
+                throw new IOException("the user stream was refused: " + answer);
+            }
+            while (running)
+            {
+                final String event = readFrame(in);
+                final long nowNs = System.nanoTime();
+                final int at = event.indexOf(prefix);
+                if (at > 0 && event.startsWith("{\"type\":\"executionReport\""))
+                {
+                    final int from = at + prefix.length();
+                    answers.add(new long[]{ Long.parseLong(event.substring(from, event.indexOf('"', from)), 36),
+                        nowNs, 1 });
+                }
+                else if (event.startsWith("{\"type\":\"subscribed\""))
+                {
+                    streamsSubscribed.countDown();
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            if (running)
+            {
+                System.err.println("loadgen: the user stream of " + key.keyId() + " failed: " + ex);
+            }
+        }
+    }
+
+    /** One unmasked, unfragmented server frame's payload as text (control frames read as text too, and ignored). */
+    private static String readFrame(final InputStream in) throws IOException
+    {
+        final int first = in.read();
+        final int second = in.read();
+        if (first < 0 || second < 0)
+        {
+            throw new IOException("the gateway closed the user stream");
+        }
+        long length = second & 0x7F;
+        if (length == 126)
+        {
+            length = ((in.read() & 0xFF) << 8) | (in.read() & 0xFF);
+        }
+        else if (length == 127)
+        {
+            length = ByteBuffer.wrap(in.readNBytes(8)).getLong();
+        }
+        if (length > 1 << 20)
+        {
+            throw new IOException("a user stream frame of " + length + " bytes");
+        }
+        return new String(in.readNBytes((int)length), StandardCharsets.UTF_8);
     }
 
     /** The status line, the headers and the body of one answer (Content-Length framed). */
@@ -206,6 +327,10 @@ final class RestLoadTransport implements LoadGenerator.Transport
             {
                 reports.onFirstReport(answer[0], answer[1]);
             }
+            else if (answer[2] == 3)
+            {
+                reports.onAnswer(answer[0], answer[1]);
+            }
             else
             {
                 reports.onReject(answer[0], answer[2] == 2);
@@ -231,6 +356,7 @@ final class RestLoadTransport implements LoadGenerator.Transport
     public void close()
     {
         running = false;
+        streams.forEach(CloseHelper::quietClose);
         for (final Thread thread : connections)
         {
             thread.interrupt();

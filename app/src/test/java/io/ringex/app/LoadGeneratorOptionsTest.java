@@ -47,10 +47,10 @@ class LoadGeneratorOptionsTest
         assertEquals("--rate: must be an integer (was 'fast')", refused("--rate", "fast"));
         assertEquals("--rate: must be at least 1 (was '0')", refused("--rate", "0"));
         assertTrue(refused("--rat", "100").startsWith("--rat: unknown option for loadgen"), refused("--rat", "100"));
-        assertEquals("--transport: must be sbe or fix or rest (was 'udp')", refused("--transport", "udp"));
-        assertEquals("--api-keys: required with --transport rest (the users' API keys file)",
+        assertEquals("--transport: must be sbe or fix or rest or rest-ws (was 'udp')", refused("--transport", "udp"));
+        assertEquals("--api-keys: required with --transport rest and rest-ws (the users' API keys file)",
             refused("--transport", "rest"));
-        assertEquals("--api-keys: only with --transport rest", refused("--api-keys", "data/api-keys"));
+        assertEquals("--api-keys: only with --transport rest and rest-ws", refused("--api-keys", "data/api-keys"));
         assertEquals("--orders quotes needs --transport sbe", refused("--orders", "quotes", "--transport", "rest",
             "--api-keys", "k"));
         assertEquals("--orders: must be cross or ioc or quotes (was 'limit')", refused("--orders", "limit"));
