@@ -1,7 +1,7 @@
 package io.ringex.app;
 
-import io.ringex.gateway.web.ApiKey;
-import io.ringex.gateway.web.ApiKeys;
+import io.ringex.common.apikey.ApiKey;
+import io.ringex.common.apikey.ApiKeys;
 import org.agrona.CloseHelper;
 
 import javax.crypto.Mac;

@@ -1,5 +1,7 @@
 package io.ringex.app;
 
+import io.ringex.common.apikey.ApiKey;
+import io.ringex.common.apikey.ApiKeysFile;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -17,8 +19,6 @@ import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.gateway.Gateway;
 import io.ringex.gateway.GatewayContext;
-import io.ringex.gateway.web.ApiKey;
-import io.ringex.gateway.web.ApiKeysFile;
 import org.agrona.CloseHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,5 +1,6 @@
 package io.ringex.gateway;
 
+import io.ringex.common.apikey.ApiKeys;
 import io.aeron.CommonContext;
 import io.aeron.exceptions.ConfigurationException;
 import io.ringex.common.IdleStrategies;
@@ -882,7 +883,7 @@ public final class GatewayContext implements AutoCloseable
     private String webHost = Configuration.webHost();
     private int webPort = Configuration.webPort();
     private String webApiKeysFile = Configuration.webApiKeysFile();
-    private io.ringex.gateway.web.ApiKeys webApiKeys;
+    private ApiKeys webApiKeys;
     private long webReceiveWindowMs = Configuration.webReceiveWindowMs();
     private int webMaxBody = Configuration.webMaxBody();
     private int webSlowClientBytes = Configuration.webSlowClientBytes();
@@ -1032,7 +1033,7 @@ public final class GatewayContext implements AutoCloseable
                     webApiKeysFile, "must be set with the web front end enabled");
                 try
                 {
-                    webApiKeys = io.ringex.gateway.web.ApiKeys.load(java.nio.file.Path.of(webApiKeysFile));
+                    webApiKeys = ApiKeys.load(java.nio.file.Path.of(webApiKeysFile));
                 }
                 catch (final IllegalArgumentException ex)
                 {
@@ -1858,7 +1859,7 @@ public final class GatewayContext implements AutoCloseable
     /**
      * @return the API keys (loaded by {@link #conclude()} when the web front end is enabled), or null.
      */
-    public io.ringex.gateway.web.ApiKeys webApiKeys()
+    public ApiKeys webApiKeys()
     {
         return webApiKeys;
     }

@@ -1,5 +1,6 @@
 package io.ringex.gateway;
 
+import io.ringex.common.apikey.ApiKeys;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -61,6 +62,6 @@ class SessionNumbersTest
 
     private static final class ApiKeysMax
     {
-        static final int NUMBER = io.ringex.gateway.web.ApiKeys.MAX_NUMBER;
+        static final int NUMBER = ApiKeys.MAX_NUMBER;
     }
 }

@@ -1,5 +1,7 @@
 package io.ringex.gateway;
 
+import io.ringex.common.apikey.ApiKey;
+import io.ringex.common.apikey.ApiKeys;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.FileVisitResult;
@@ -61,7 +63,7 @@ class ShippedGatewayConfigurationTest
             final Path keys = temp.resolve("api-keys");
             Files.createFile(keys, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                 java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-            Files.writeString(keys, io.ringex.gateway.web.ApiKeys.line(new io.ringex.gateway.web.ApiKey(
+            Files.writeString(keys, ApiKeys.line(new ApiKey(
                 1, "rk-shipped-test", "alice", false, new byte[32])) + "\n");
             return keys;
         }

@@ -1,5 +1,8 @@
 package io.ringex.app.admin;
 
+import io.ringex.common.apikey.ApiKey;
+import io.ringex.common.apikey.ApiKeys;
+import io.ringex.common.apikey.ApiKeysFile;
 import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;
@@ -18,9 +21,6 @@ import io.ringex.client.AdminKey;
 import io.ringex.client.AdminKeys;
 import io.ringex.client.CommandEncoder;
 import io.ringex.common.config.CommandLineOptions;
-import io.ringex.gateway.web.ApiKey;
-import io.ringex.gateway.web.ApiKeys;
-import io.ringex.gateway.web.ApiKeysFile;
 import io.ringex.protocol.CommandText;
 import io.ringex.protocol.CredentialHash;
 import io.ringex.protocol.FixedPoint;

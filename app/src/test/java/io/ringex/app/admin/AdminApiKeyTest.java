@@ -1,6 +1,6 @@
 package io.ringex.app.admin;
 
-import io.ringex.gateway.web.ApiKeys;
+import io.ringex.common.apikey.ApiKeys;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -76,8 +76,11 @@ public final class LockoutAddress
      * An IPv4 dotted quad or an IPv6 literal (with or without a zone), parsed without any name lookup; null for
      * anything else. A dotted quad is parsed here; {@link InetAddress#getByName} is given only a string that starts
      * with a hex digit or a colon and contains a colon, which it parses as an IPv6 literal or refuses, never looks up.
+     *
+     * @param text an address as written or as a transport reports it (no brackets).
+     * @return the address, or null if the text is not an address literal.
      */
-    static InetAddress literal(final String text)
+    public static InetAddress literal(final String text)
     {
         final int zone = text.indexOf('%');
         final String bare = zone >= 0 ? text.substring(0, zone) : text;

@@ -1,5 +1,6 @@
 package io.ringex.gateway.web;
 
+import io.ringex.common.apikey.ApiKey;
 import io.netty.channel.Channel;
 
 import java.util.Map;

@@ -1,5 +1,7 @@
 package io.ringex.gateway.web;
 
+import io.ringex.common.apikey.ApiKey;
+import io.ringex.common.apikey.ApiKeys;
 import io.aeron.Publication;
 import io.aeron.logbuffer.ControlledFragmentHandler.Action;
 import io.netty.channel.Channel;

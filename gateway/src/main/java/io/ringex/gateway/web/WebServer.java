@@ -1,5 +1,6 @@
 package io.ringex.gateway.web;
 
+import io.ringex.common.apikey.ApiKeys;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;

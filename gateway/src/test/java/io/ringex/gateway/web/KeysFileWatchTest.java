@@ -1,5 +1,7 @@
 package io.ringex.gateway.web;
 
+import io.ringex.common.apikey.ApiKeys;
+import io.ringex.common.apikey.ApiKeysFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

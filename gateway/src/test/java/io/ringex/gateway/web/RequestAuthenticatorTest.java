@@ -1,5 +1,7 @@
 package io.ringex.gateway.web;
 
+import io.ringex.common.apikey.ApiKey;
+import io.ringex.common.apikey.ApiKeys;
 import io.ringex.gateway.auth.LogonGuard;
 import io.ringex.gateway.auth.LogonPolicy;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,8 @@
 package io.ringex.gateway.web;
 
+import io.ringex.common.apikey.ApiKey;
+import io.ringex.common.apikey.ApiKeys;
+import io.ringex.common.apikey.ApiKeysFile;
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;

@@ -1,4 +1,4 @@
-package io.ringex.gateway.web;
+package io.ringex.common.apikey;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

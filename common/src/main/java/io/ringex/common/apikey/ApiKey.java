@@ -1,17 +1,19 @@
-package io.ringex.gateway.web;
+package io.ringex.common.apikey;
 
-import io.netty.handler.ipfilter.IpFilterRuleType;
-import io.netty.handler.ipfilter.IpSubnetFilterRule;
-import io.netty.util.NetUtil;
+import io.ringex.common.net.LockoutAddress;
 
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
- * One API key: its number (the web session it names, {@link io.ringex.gateway.SessionNumbers#web}), its public id,
+ * One API key: its number (the gateway's web session it names, never reused for another key), its public id,
  * the gateway user it acts as, whether it may trade (every key may read), its HMAC-SHA256 secret and, optionally, the
  * addresses it may be used from: addresses and networks ({@code 203.0.113.7}, {@code 10.0.0.0/8},
  * {@code 2001:db8::/32}, literals only, no names), none meaning any. An IPv4-mapped IPv6 caller
@@ -27,7 +29,30 @@ public final class ApiKey
     private final boolean mayTrade;
     private final byte[] secret;
     private final List<String> addresses;
-    private final List<IpSubnetFilterRule> allowed;
+    /** Each allowed network: its address's bytes and its prefix length (bits). */
+    private final List<Network> allowed;
+
+    private record Network(byte[] address, int prefix)
+    {
+        boolean contains(final byte[] other)
+        {
+            if (other.length != address.length)
+            {
+                return false;
+            }
+            final int whole = prefix / 8;
+            for (int i = 0; i < whole; i++)
+            {
+                if (other[i] != address[i])
+                {
+                    return false;
+                }
+            }
+            final int rest = prefix % 8;
+            final int mask = (0xFF00 >> rest) & 0xFF;
+            return rest == 0 || (other[whole] & mask) == (address[whole] & mask);
+        }
+    }
 
     /**
      * @param number   1..2^30-1, never reused for another key.
@@ -62,7 +87,7 @@ public final class ApiKey
         this.mayTrade = mayTrade;
         this.secret = secret.clone();
         this.addresses = List.copyOf(addresses);
-        final List<IpSubnetFilterRule> rules = new ArrayList<>(addresses.size());
+        final List<Network> rules = new ArrayList<>(addresses.size());
         for (final String entry : addresses)
         {
             rules.add(rule(entry));
@@ -70,11 +95,11 @@ public final class ApiKey
         this.allowed = List.copyOf(rules);
     }
 
-    private static IpSubnetFilterRule rule(final String entry)
+    private static Network rule(final String entry)
     {
         final int slash = entry.indexOf('/');
         final String literal = slash < 0 ? entry : entry.substring(0, slash);
-        final InetAddress address = NetUtil.createInetAddressFromIpAddressString(literal);
+        final InetAddress address = LockoutAddress.literal(literal);
         if (null == address)
         {
             throw new IllegalArgumentException("address " + entry + " is not an IPv4 or IPv6 address literal");
@@ -96,7 +121,7 @@ public final class ApiKey
                 throw new IllegalArgumentException("address " + entry + ": the prefix must be 0.." + bits);
             }
         }
-        return new IpSubnetFilterRule(address, prefix, IpFilterRuleType.ACCEPT);
+        return new Network(address.getAddress(), prefix);
     }
 
     /**
@@ -158,21 +183,64 @@ public final class ApiKey
         {
             return true;
         }
-        final InetAddress caller = null == address ? null : NetUtil.createInetAddressFromIpAddressString(address);
+        final InetAddress caller = null == address ? null : LockoutAddress.literal(address);
         if (null == caller)
         {
             return false;
         }
-        // ::ffff:a.b.c.d is read as the IPv4 address it names (InetAddress.getByAddress makes it an Inet4Address)
-        final InetSocketAddress remote = new InetSocketAddress(caller, 0);
-        for (final IpSubnetFilterRule rule : allowed)
+        // ::ffff:a.b.c.d is parsed as the IPv4 address it names (the JDK makes it an Inet4Address)
+        final byte[] bytes = caller.getAddress();
+        for (final Network network : allowed)
         {
-            if (rule.matches(remote))
+            if (network.contains(bytes))
             {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * The signature a client sends with this key (docs/client.md, "Signing a request").
+     *
+     * @param timestamp    the timestamp header's value.
+     * @param method       HTTP method, upper case.
+     * @param pathAndQuery the request target as sent (path, and {@code ?query} if any).
+     * @param body         the body (empty for none).
+     * @return lower-case hex HMAC-SHA256 under the key's secret of timestamp, method, target and body.
+     */
+    public String sign(final String timestamp, final String method, final String pathAndQuery, final byte[] body)
+    {
+        return sign(secret, timestamp, method, pathAndQuery, body);
+    }
+
+    /**
+     * The signature of a request under a secret.
+     *
+     * @param secret       the secret.
+     * @param timestamp    the timestamp header's value.
+     * @param method       HTTP method, upper case.
+     * @param pathAndQuery the request target as sent.
+     * @param body         the body (empty for none).
+     * @return lower-case hex HMAC-SHA256 of timestamp, method, target and body.
+     */
+    public static String sign(
+        final byte[] secret, final String timestamp, final String method, final String pathAndQuery, final byte[] body)
+    {
+        try
+        {
+            final Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+            mac.update(timestamp.getBytes(StandardCharsets.US_ASCII));
+            mac.update(method.getBytes(StandardCharsets.US_ASCII));
+            mac.update(pathAndQuery.getBytes(StandardCharsets.UTF_8));
+            mac.update(body);
+            return HexFormat.of().formatHex(mac.doFinal());
+        }
+        catch (final GeneralSecurityException ex)
+        {
+            throw new IllegalStateException("HmacSHA256 unavailable", ex);
+        }
     }
 
     byte[] secretShared()

@@ -1,4 +1,4 @@
-package io.ringex.gateway.web;
+package io.ringex.common.apikey;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
