@@ -1112,6 +1112,7 @@ function showTab(tab) {
     consoleState.adminLogChange = -1;
     if (tab === 'console') {
         loadLocks();
+        loadApiKeys();
     }
     render();
 }

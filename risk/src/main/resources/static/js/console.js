@@ -253,7 +253,78 @@ function wireConsole() {
         'api/admin/users/accounts', { username: f.username.value, accounts: accountList(f.accounts.value),
             reason: f.reason.value }));
     wireLockouts();
+    wireApiKeys();
     applyAdminRole();
+}
+
+// ------------------------------------------------------------------ API keys (ADMIN)
+async function loadApiKeys() {
+    const body = document.querySelector('#api-keys-table tbody');
+    if (!isAdmin()) {
+        body.innerHTML = '<tr><td colspan="6" class="empty">Only an ADMIN sees and manages API keys.</td></tr>';
+        return;
+    }
+    const { status, body: res } = await api('api/security/api-keys');
+    if (status !== 200) {
+        body.innerHTML = `<tr><td colspan="6" class="empty">${esc(res ? res.message || res.error : String(status))}` +
+            '</td></tr>';
+        return;
+    }
+    document.getElementById('api-keys-source').textContent = res.file;
+    body.innerHTML = res.keys.map((k) => `<tr data-key="${esc(k.keyId)}">
+        <td class="num">${k.number}</td><td class="mono-ish">${esc(k.keyId)}</td><td>${esc(k.username)}</td>
+        <td>${k.permissions === 'read' ? 'read' : 'read, trade'}</td>
+        <td class="mono-ish">${k.addresses.length ? k.addresses.map(esc).join(', ') : '<span class="unit">any</span>'}</td>
+        <td><button type="button" class="revoke danger">Revoke</button></td></tr>`).join('') ||
+        '<tr><td colspan="6" class="empty">No API keys yet.</td></tr>';
+}
+
+async function createApiKey(form) {
+    const keyId = form.keyId.value.trim();
+    if (await confirmAction('New API key', `Create key ${keyId} for ${form.username.value}` +
+        `${form.trade.checked ? ', which may trade' : ', read only'}? Its secret is shown once.`) === null) {
+        return;
+    }
+    const { status, body } = await api('api/security/api-keys/create', { method: 'POST', body: {
+        keyId, username: form.username.value, trade: form.trade.checked,
+        addresses: form.addresses.value.split(/[\s,]+/).filter((a) => a.length > 0).join(','),
+    } });
+    if (status === 201) {
+        showResult(form, 'ACCEPTED', `Created ${body.keyId} (number ${body.number}). Secret, shown this once: `);
+        const secret = document.createElement('code');
+        secret.className = 'secret';
+        secret.textContent = body.secret;
+        form.querySelector('.result').append(secret);
+        form.keyId.value = '';
+    } else {
+        showResult(form, status === 403 ? 'FORBIDDEN' : 'REJECTED', `Not created (${status}): ` +
+            `${body ? body.message || body.error : ''}`);
+    }
+    loadApiKeys();
+}
+
+async function revokeApiKey(keyId) {
+    if (await confirmAction('Revoke an API key', `Revoke ${keyId}? Every gateway refuses it within a second and ` +
+        'closes its streams; its number is never given again.') === null) {
+        return;
+    }
+    const { status, body } = await api('api/security/api-keys/revoke', { method: 'POST', body: { keyId } });
+    toast(status === 200 ? `API key ${keyId} revoked.` : `Not revoked (${status}): ` +
+        `${body ? body.message || body.error : ''}`, status === 200 ? 'ok' : 'bad');
+    loadApiKeys();
+}
+
+function wireApiKeys() {
+    document.getElementById('form-create-api-key').addEventListener('submit', (e) => {
+        e.preventDefault();
+        createApiKey(e.target);
+    });
+    document.querySelector('#api-keys-table tbody').addEventListener('click', (e) => {
+        const button = e.target.closest('button.revoke');
+        if (button) {
+            revokeApiKey(button.closest('tr').dataset.key);
+        }
+    });
 }
 
 // ------------------------------------------------------------------ lockouts (ADMIN)

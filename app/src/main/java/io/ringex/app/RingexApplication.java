@@ -147,6 +147,8 @@ public final class RingexApplication
         // the dashboard signs its admin commands with the data directory's first admin key, as the venue does
         keys.put("ringex.risk.actions.admin-key-file", dataDirectory.resolve(Venue.ADMIN_KEYS_FILE).toString());
         keys.put("ringex.risk.audit.snapshot-dir", dataDirectory.resolve("snapshots").toString());
+        // the console manages the API keys of the venue's own gateway
+        keys.put("ringex.risk.security.api-keys-file", dataDirectory.resolve(Venue.API_KEYS_FILE).toString());
         return Collections.unmodifiableMap(keys);
     }
 

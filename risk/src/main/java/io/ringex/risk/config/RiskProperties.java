@@ -229,12 +229,15 @@ public record RiskProperties(
      * @param cookieSecure mark the session and XSRF-TOKEN cookies {@code Secure} even when the request reached this
      *                     service over plain HTTP (TLS ends in front of it): set it in production.
      * @param lockout      how failed logins are throttled.
+     * @param apiKeysFile  the gateway's API keys file (the REST and WebSocket front end's keys), which an ADMIN
+     *                     creates and revokes keys in from the console; empty: keys are not managed here.
      */
     public record Security(
         @DefaultValue List<User> users,
         @DefaultValue("true") boolean httpBasic,
         @DefaultValue("false") boolean cookieSecure,
-        @DefaultValue Lockout lockout)
+        @DefaultValue Lockout lockout,
+        @DefaultValue("") String apiKeysFile)
     {
     }
 

@@ -120,6 +120,7 @@ class RiskDashboardBrowserIT
             io.ringex.engine.node.NodeTestSupport.writeAdminKeys(dataDirectory).toString());
         props.put("ringex.risk.audit.journal-dir", dataDirectory.resolve("journal"));
         props.put("ringex.risk.audit.snapshot-dir", dataDirectory.resolve("snapshots"));
+        props.put("ringex.risk.security.api-keys-file", dataDirectory.resolve("api-keys"));
         // as command-line arguments: they must win over application.yml
         final String[] args = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
             .toArray(String[]::new);
@@ -148,7 +149,8 @@ class RiskDashboardBrowserIT
             pb.environment().put("USER_DATA_DIR",
                 Files.createTempDirectory("ringex-chromium-").toString());
             final Process browser = pb.start();
-            final Thread driver = new Thread(() -> drive(browser, engine, verdicts), "browser-test-driver");
+            final Thread driver = new Thread(() -> drive(browser, engine, engineData.resolve("api-keys"), verdicts),
+                "browser-test-driver");
             driver.start();
             if (!browser.waitFor(TIMEOUT_S, TimeUnit.SECONDS))
             {
@@ -159,11 +161,14 @@ class RiskDashboardBrowserIT
             assertEquals(0, browser.exitValue(), "browser test failed: see its output above");
             // the engine's own answers on its egress stream, as a gateway sees them
             assertEquals(List.of("TRADE FILL NONE 1", "LIMITS KEPT", "ORDER REJECTED ACCOUNT_KILLED 0",
-                "INSTRUMENT NEW NONE", "USER PASSWORD_MATCHES", "STANDING SUSPENDED"), verdicts,
+                "INSTRUMENT NEW NONE", "USER PASSWORD_MATCHES",
+                "APIKEY SECRET_MATCHES 1 rk-trader7-trading trader7 read,trade 10.0.0.0/8,203.0.113.7",
+                "STANDING SUSPENDED"), verdicts,
                 "ExecutionReports for account 1003's market BUY of 1 before and after the dashboard's kill switch; " +
                 "account 1004's limits after the officer changed only its credit limit; a resting bid on the " +
                 "instrument the admin added; the user the admin created, with the password typed, in the engine's " +
-                "directory; account 2001 suspended from the console");
+                "directory; the API key the admin created, in the keys file with the secret shown; account 2001 " +
+                "suspended from the console");
         }
         finally
         {
@@ -326,9 +331,12 @@ class RiskDashboardBrowserIT
      * Echo the script's output and answer its requests for engine activity, each checked on the engine's side: TRADE
      * must fill, ORDER (after the kill switch) must be rejected ACCOUNT_KILLED, INSTRUMENT (after the admin added it)
      * must take a resting order, USER (after the admin created it) must be in the engine's user directory with a
-     * credential that verifies the password typed in the page. The script hears OK only when the engine said so.
+     * credential that verifies the password typed in the page; APIKEY (after the admin created one) must be in the
+     * gateways' API keys file with the secret the page showed. The script hears OK only when the engine (or the file)
+     * said so.
      */
-    private static void drive(final Process browser, final RealEngine engine, final List<String> verdicts)
+    private static void drive(
+        final Process browser, final RealEngine engine, final Path apiKeys, final List<String> verdicts)
     {
         final SplittableRandom random = new SplittableRandom(38);
         try (BufferedReader out = new BufferedReader(
@@ -339,7 +347,7 @@ class RiskDashboardBrowserIT
             while ((line = out.readLine()) != null)
             {
                 // a test password, but a password: not echoed into the build log
-                final String shown = line.replaceAll("^(REQUEST USER \\S+) .*", "$1 ****");
+                final String shown = line.replaceAll("^(REQUEST (USER|APIKEY) \\S+) .*", "$1 ****");
                 System.out.println("[browser] " + shown);
                 if (line.startsWith("REQUEST "))
                 {
@@ -435,6 +443,16 @@ class RiskDashboardBrowserIT
                                 CredentialHash.verify(parts[3].toCharArray(), hash) ? "PASSWORD_MATCHES" :
                                 "PASSWORD_DIFFERS");
                             expected = said.equals("USER PASSWORD_MATCHES");
+                            break;
+                        }
+                        case "APIKEY":
+                        {
+                            final io.ringex.common.apikey.ApiKey key =
+                                io.ringex.common.apikey.ApiKeys.load(apiKeys).byId(parts[2]);
+                            said = "APIKEY " + (null == key ? "UNKNOWN" : java.util.Arrays.equals(key.secret(),
+                                java.util.Base64.getDecoder().decode(parts[3])) ? "SECRET_MATCHES " + key :
+                                "SECRET_DIFFERS");
+                            expected = said.startsWith("APIKEY SECRET_MATCHES");
                             break;
                         }
                         default:
