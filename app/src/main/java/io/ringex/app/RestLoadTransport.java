@@ -4,8 +4,6 @@ import io.ringex.common.apikey.ApiKey;
 import io.ringex.common.apikey.ApiKeys;
 import org.agrona.CloseHelper;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,13 +13,11 @@ import java.nio.ByteBuffer;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -146,7 +142,7 @@ final class RestLoadTransport implements LoadGenerator.Transport
         final String head = "POST /api/v1/orders HTTP/1.1\r\nHost: " + host + ":" + port +
             "\r\nContent-Type: application/json\r\nContent-Length: " + bodyBytes.length +
             "\r\nX-RINGEX-KEY: " + key.keyId() + "\r\nX-RINGEX-TIMESTAMP: " + timestamp +
-            "\r\nX-RINGEX-SIGNATURE: " + sign(key.secret(), timestamp + "POST/api/v1/orders" + body) + "\r\n\r\n";
+            "\r\nX-RINGEX-SIGNATURE: " + key.sign(timestamp, "POST", "/api/v1/orders", bodyBytes) + "\r\n\r\n";
         final byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
         final byte[] bytes = Arrays.copyOf(headBytes, headBytes.length + bodyBytes.length);
         System.arraycopy(bodyBytes, 0, bytes, headBytes.length, bodyBytes.length);
@@ -219,7 +215,7 @@ final class RestLoadTransport implements LoadGenerator.Transport
             socket.setTcpNoDelay(true);
             final InputStream in = new BufferedInputStream(socket.getInputStream());
             socket.getOutputStream().write(("GET " + path + "?key=" + key.keyId() + "&timestamp=" + timestamp +
-                "&signature=" + sign(key.secret(), timestamp + "GET" + path) + " HTTP/1.1\r\nHost: " + host + ":" +
+                "&signature=" + key.sign(timestamp, "GET", path, new byte[0]) + " HTTP/1.1\r\nHost: " + host + ":" +
                 port + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n" +
                 "Sec-WebSocket-Key: " + Base64.getEncoder().encodeToString(nonce) +
                 "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
@@ -337,20 +333,6 @@ final class RestLoadTransport implements LoadGenerator.Transport
             }
         }
         return work;
-    }
-
-    private static String sign(final byte[] secret, final String payload)
-    {
-        try
-        {
-            final Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            return HexFormat.of().formatHex(mac.doFinal(payload.getBytes(StandardCharsets.UTF_8)));
-        }
-        catch (final GeneralSecurityException ex)
-        {
-            throw new IllegalStateException(ex);
-        }
     }
 
     public void close()

@@ -29,6 +29,19 @@ public final class ApiKey
     private final boolean mayTrade;
     private final byte[] secret;
     private final List<String> addresses;
+    /** One Mac a thread, initialised per signature: looking the algorithm up per request cost more than the MAC. */
+    private static final ThreadLocal<Mac> MAC = ThreadLocal.withInitial(() ->
+    {
+        try
+        {
+            return Mac.getInstance("HmacSHA256");
+        }
+        catch (final GeneralSecurityException ex)
+        {
+            throw new IllegalStateException("HmacSHA256 unavailable", ex);
+        }
+    });
+
     /** Each allowed network: its address's bytes and its prefix length (bits). */
     private final List<Network> allowed;
 
@@ -229,7 +242,7 @@ public final class ApiKey
     {
         try
         {
-            final Mac mac = Mac.getInstance("HmacSHA256");
+            final Mac mac = MAC.get();
             mac.init(new SecretKeySpec(secret, "HmacSHA256"));
             mac.update(timestamp.getBytes(StandardCharsets.US_ASCII));
             mac.update(method.getBytes(StandardCharsets.US_ASCII));
