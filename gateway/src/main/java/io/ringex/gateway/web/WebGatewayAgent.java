@@ -101,6 +101,7 @@ public final class WebGatewayAgent
     private final Map<String, Pending> pendingByOrder = new HashMap<>();
     private final ArrayDeque<Pending> pendingInOrder = new ArrayDeque<>();
     private final Map<Channel, ApiKey> streamKeys = new HashMap<>();
+    private final WriteBatch streamWrites = new WriteBatch();
     private final WebUserStreams userStreams;
     private final MarketDataCache market;
     private final WebMarketStreams marketStreams;
@@ -179,9 +180,10 @@ public final class WebGatewayAgent
         this.nextRequestId = System.currentTimeMillis();
         this.keys = ctx.webApiKeys();
         this.market = market;
-        this.marketStreams = new WebMarketStreams(market);
+        this.marketStreams = new WebMarketStreams(market, streamWrites);
         this.userStreams = new WebUserStreams(ctx.users(), ingress,
-            number -> SessionIds.sessionId(ctx.gatewayId(), SessionNumbers.web(number)), market, accounts, instruments);
+            number -> SessionIds.sessionId(ctx.gatewayId(), SessionNumbers.web(number)), market, accounts, instruments,
+            streamWrites);
         this.validator = new MessageValidator(ctx.maxMessageLength());
         ctx.populate(instruments);
     }
@@ -307,6 +309,8 @@ public final class WebGatewayAgent
             streamKeys.keySet().removeIf(channel -> !channel.isActive());
             work++;
         }
+        // this cycle's stream frames (and the engine events polled before it) to their event loops, one task each
+        streamWrites.flush();
         return work;
     }
 

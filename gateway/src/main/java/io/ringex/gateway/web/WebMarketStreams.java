@@ -59,6 +59,7 @@ final class WebMarketStreams
     private static final ByteBuf NOTHING = Unpooled.EMPTY_BUFFER;
 
     private final MarketDataCache market;
+    private final WriteBatch writes;
     private final Map<Channel, List<Subscription>> streams = new HashMap<>();
     private final StringBuilder json = new StringBuilder(1024);
     /**
@@ -103,9 +104,14 @@ final class WebMarketStreams
         }
     }
 
-    WebMarketStreams(final MarketDataCache market)
+    /**
+     * @param market the gateway's copy of the market.
+     * @param writes where this cycle's frames wait for their event loops (the agent flushes it).
+     */
+    WebMarketStreams(final MarketDataCache market, final WriteBatch writes)
     {
         this.market = market;
+        this.writes = writes;
     }
 
     /**
@@ -357,7 +363,7 @@ final class WebMarketStreams
         {
             return 0;
         }
-        channel.writeAndFlush(new TextWebSocketFrame(message.retainedDuplicate()));
+        writes.add(channel, new TextWebSocketFrame(message.retainedDuplicate()));
         return 1;
     }
 

@@ -55,6 +55,7 @@ final class WebUserStreams
     private final MarketDataCache market;
     private final AccountPictures accounts;
     private final InstrumentDirectory instruments;
+    private final WriteBatch writes;
     private long statusChangesSeen = -1;
 
     /**
@@ -64,6 +65,7 @@ final class WebUserStreams
      * @param market       the gateway's copy of the market (trading status).
      * @param accounts     the accounts' pictures.
      * @param instruments  symbols and price scales.
+     * @param writes       where this cycle's frames wait for their event loops (the agent flushes it).
      */
     WebUserStreams(
         final UserDirectory users,
@@ -71,8 +73,10 @@ final class WebUserStreams
         final IntToLongFunction sessionOfKey,
         final MarketDataCache market,
         final AccountPictures accounts,
-        final InstrumentDirectory instruments)
+        final InstrumentDirectory instruments,
+        final WriteBatch writes)
     {
+        this.writes = writes;
         this.users = users;
         this.ingress = ingress;
         this.sessionOfKey = sessionOfKey;
@@ -92,16 +96,15 @@ final class WebUserStreams
     {
         final List<Channel> streams = streamsByUser.computeIfAbsent(key.username(), u -> new ArrayList<>());
         streams.add(channel);
-        channel.write(new TextWebSocketFrame(FlatJson.quote(
+        writes.add(channel, new TextWebSocketFrame(FlatJson.quote(
             new StringBuilder("{\"type\":\"subscribed\",\"user\":"), key.username()).append('}').toString()));
         for (final InstrumentFeed feed : market.instruments())
         {
             if (null != feed.symbol())
             {
-                channel.write(new TextWebSocketFrame(tradingStatus(feed)));
+                writes.add(channel, new TextWebSocketFrame(tradingStatus(feed)));
             }
         }
-        channel.flush();
     }
 
     /**
@@ -366,17 +369,17 @@ final class WebUserStreams
             .append(feed.status()).append("\"}").toString();
     }
 
-    private static void error(final Channel channel, final String reason)
+    private void error(final Channel channel, final String reason)
     {
         push(channel, FlatJson.quote(new StringBuilder("{\"type\":\"error\",\"reason\":"), reason).append('}')
             .toString());
     }
 
-    private static void push(final Channel channel, final String message)
+    private void push(final Channel channel, final String message)
     {
         if (channel.isActive() && channel.isWritable())
         {
-            channel.writeAndFlush(new TextWebSocketFrame(message));
+            writes.add(channel, new TextWebSocketFrame(message));
         }
     }
 
@@ -397,6 +400,6 @@ final class WebUserStreams
             channel.close();
             return;
         }
-        channel.writeAndFlush(new TextWebSocketFrame(event));
+        writes.add(channel, new TextWebSocketFrame(event));
     }
 }

@@ -27,7 +27,8 @@ class WebMarketStreamsTest
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final MarketDataCache cache = new MarketDataCache();
-    private final WebMarketStreams streams = new WebMarketStreams(cache);
+    private final WriteBatch writes = new WriteBatch();
+    private final WebMarketStreams streams = new WebMarketStreams(cache, writes);
     private long sequence;
 
     private void level(final Side side, final long price, final long quantity)
@@ -46,8 +47,11 @@ class WebMarketStreamsTest
         return channel;
     }
 
-    private static List<String> sent(final EmbeddedChannel channel)
+    /** What the channel was sent: the frames written directly, then this cycle's batch, as the event loop runs it. */
+    private List<String> sent(final EmbeddedChannel channel)
     {
+        writes.flush();
+        channel.runPendingTasks();
         final List<String> messages = new ArrayList<>();
         TextWebSocketFrame frame;
         while (null != (frame = channel.readOutbound()))
