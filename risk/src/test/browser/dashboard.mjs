@@ -464,37 +464,22 @@ try {
     // an API key for trader7 (the gateways' REST and WebSocket): its secret shown once, listed without it, revoked
     await page.waitForSelector('#form-create-api-key select[name=username] option[value="trader7"]',
         { state: 'attached', timeout: 15000 });
-    await page.fill('#form-create-api-key input[name=keyId]', 'rk-trader7-trading');
-    await page.selectOption('#form-create-api-key select[name=username]', 'trader7');
-    await page.setChecked('#form-create-api-key input[name=trade]', true);
-    await page.fill('#form-create-api-key input[name=addresses]', '10.0.0.0/8, 203.0.113.7');
-    await page.$eval('#form-create-api-key .result', (r) => { delete r.dataset.outcome; });
-    await page.click('#form-create-api-key button[type=submit]');
-    await confirm();
-    await page.waitForFunction(() => document.querySelector('#form-create-api-key .result').dataset.outcome, null,
-        { timeout: 15000 });
-    const created = await page.textContent('#form-create-api-key .result');
+    const created = await submit('form-create-api-key', { keyId: 'rk-trader7-trading', username: 'trader7',
+        trade: true, addresses: '10.0.0.0/8, 203.0.113.7' });
     const apiSecret = (await page.textContent('#form-create-api-key .result code.secret')).trim();
-    check(created.includes('Created rk-trader7-trading') && /^[A-Za-z0-9+/]{43}=$/.test(apiSecret),
-        `the new key, its secret shown once: ${created.replace(apiSecret, '****')}`);
+    check(created.outcome === 'ACCEPTED' && created.text.includes('Created rk-trader7-trading') &&
+        /^[A-Za-z0-9+/]{43}=$/.test(apiSecret), `the new key, its secret shown once: ${created.text.replace(apiSecret,
+        '****')}`);
     await page.waitForSelector('#api-keys-table tbody tr[data-key="rk-trader7-trading"]', { timeout: 10000 });
     const keyRow = await page.textContent('#api-keys-table tbody tr[data-key="rk-trader7-trading"]');
     check(keyRow.includes('trader7') && keyRow.includes('read, trade') && keyRow.includes('10.0.0.0/8, 203.0.113.7') &&
         !keyRow.includes(apiSecret), `the key is listed with its addresses and without its secret: ${keyRow}`);
     await request(`APIKEY rk-trader7-trading ${apiSecret}`);
     check(true, 'the gateways\' keys file holds the key with the secret the page showed');
-    const refusedKey = await (async () => {
-        await page.fill('#form-create-api-key input[name=keyId]', 'rk-trader7-named');
-        await page.fill('#form-create-api-key input[name=addresses]', 'office.example.com');
-        await page.$eval('#form-create-api-key .result', (r) => { delete r.dataset.outcome; });
-        await page.click('#form-create-api-key button[type=submit]');
-        await confirm();
-        await page.waitForFunction(() => document.querySelector('#form-create-api-key .result').dataset.outcome, null,
-            { timeout: 15000 });
-        return page.textContent('#form-create-api-key .result');
-    })();
-    check(refusedKey.includes('not an IPv4 or IPv6 address literal'),
-        `a host name is refused with the reason: ${refusedKey}`);
+    const refusedKey = await submit('form-create-api-key', { keyId: 'rk-trader7-named',
+        addresses: 'office.example.com' });
+    check(refusedKey.outcome === 'REJECTED' && refusedKey.text.includes('not an IPv4 or IPv6 address literal'),
+        `a host name is refused with the reason: ${refusedKey.text}`);
     await page.click('#api-keys-table tbody tr[data-key="rk-trader7-trading"] button.revoke');
     await confirm();
     await page.waitForFunction(() => !document.querySelector('#api-keys-table tbody tr[data-key="rk-trader7-trading"]'),
