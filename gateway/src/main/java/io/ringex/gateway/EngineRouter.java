@@ -251,7 +251,7 @@ public final class EngineRouter implements AutoCloseable
         this.handler = handler;
         this.endpoints = ctx.engines();
         final int count = endpoints.size();
-        this.statusTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.engineStatusTimeoutMs());
+        this.statusTimeoutNs = ctx.engineStatusTimeoutNs();
         // after the primary has been asked about it twice (askAboutUnanswered), whatever the status timeout
         this.unansweredExpiryNs = Math.max(UNANSWERED_EXPIRY_NS, 5 * statusTimeoutNs);
         this.selector = new PrimarySelector(count, statusTimeoutNs, true);
