@@ -98,6 +98,10 @@ public final class EngineRouter implements AutoCloseable
      * answered elsewhere and forgotten.
      */
     private static final long UNANSWERED_EXPIRY_NS = TimeUnit.SECONDS.toNanos(60);
+    /** The epoch fence's verdicts on a client-bound event ({@link #epochFence}). */
+    private static final int EPOCH_CURRENT = 0;
+    private static final int EPOCH_SUPERSEDED = 1;
+    private static final int EPOCH_NOT_YET_PRIMARY = 2;
 
     /**
      * Receives the client-bound events the router lets through; the agent delivers them to its sessions.
@@ -251,7 +255,7 @@ public final class EngineRouter implements AutoCloseable
         this.handler = handler;
         this.endpoints = ctx.engines();
         final int count = endpoints.size();
-        this.statusTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.engineStatusTimeoutMs());
+        this.statusTimeoutNs = ctx.engineStatusTimeoutNs();
         // after the primary has been asked about it twice (askAboutUnanswered), whatever the status timeout
         this.unansweredExpiryNs = Math.max(UNANSWERED_EXPIRY_NS, 5 * statusTimeoutNs);
         this.selector = new PrimarySelector(count, statusTimeoutNs, true);
@@ -754,6 +758,11 @@ public final class EngineRouter implements AutoCloseable
         }
     }
 
+    /**
+     * Decode one engine event: the header and template, then, for an event bound for a client session, the fields it
+     * is routed by (session, epoch, command sequence), for {@link #onSessionEvent}. The engine's notices to the gateway
+     * itself go to {@link #onEngineNotice}.
+     */
     private Action onEgress(final int engine, final DirectBuffer buffer, final int offset, final int length)
     {
         if (validator.validate(buffer, offset, length) != RejectReason.NONE)
@@ -827,69 +836,157 @@ public final class EngineRouter implements AutoCloseable
                 commandSequence = buffer.getLong(
                     body + CancelAllAfterReportDecoder.commandSequenceEncodingOffset(), ORDER);
                 break;
+            default:
+                return onEngineNotice(engine, templateId, buffer, offset, length);
+        }
+        return onSessionEvent(
+            engine, templateId, buffer, offset, length, sessionId, accountId, eventEpoch, commandSequence);
+    }
+
+    /**
+     * An event for the gateway itself rather than a client session (logons unlocked, users, a barrier reached, a
+     * bust), its header decoded: neither fenced by epoch nor deduplicated. Unknown templates are skipped.
+     */
+    private Action onEngineNotice(
+        final int engine, final int templateId, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final int body = offset + HEADER_LENGTH;
+        final int blockLength = headerDecoder.blockLength();
+        final int version = headerDecoder.version();
+        switch (templateId)
+        {
             case LogonsUnlockedDecoder.TEMPLATE_ID:
                 onLogonsUnlocked(logonsUnlocked.wrap(buffer, body, blockLength, version));
-                return Action.CONTINUE;
+                break;
             case UserDefinitionDecoder.TEMPLATE_ID:
                 if (engine == followed())
                 {
                     users.onUserDefinition(userDefinition.wrap(buffer, body, blockLength, version));
                 }
-                return Action.CONTINUE;
+                break;
             case UserDirectoryEndDecoder.TEMPLATE_ID:
                 if (engine == followed())
                 {
                     users.onDirectoryEnd(userDirectoryEnd.wrap(buffer, body, blockLength, version));
                 }
-                return Action.CONTINUE;
+                break;
             case GatewayBarrierReachedDecoder.TEMPLATE_ID:
                 barrierReached.wrap(buffer, body, blockLength, version);
                 onBarrierReached(engine);
-                return Action.CONTINUE;
+                break;
             case TradeBustedDecoder.TEMPLATE_ID:
                 if (null != bustObserver && engine == followed())
                 {
                     bustObserver.onBust(buffer, offset, length,
                         buffer.getLong(body + TradeBustedDecoder.commandSequenceEncodingOffset(), ORDER));
                 }
-                return Action.CONTINUE;
+                break;
             default:
-                return Action.CONTINUE;
+                break;
         }
+        return Action.CONTINUE;
+    }
 
-        final int primary = selector.primary();
-        if (eventEpoch < epoch ||
-            (primary != PrimarySelector.NONE && engine != primary && eventEpoch < selector.highestPrimaryEpoch()))
+    /**
+     * A client-bound event, judged in this order: the epoch fence, the duplicate filter, then delivery, after which it
+     * counts as delivered. An event without a command sequence (-1: a BusinessReject) is fenced by its epoch alone and
+     * never deduplicated.
+     */
+    private Action onSessionEvent(
+        final int engine,
+        final int templateId,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long sessionId,
+        final long accountId,
+        final long eventEpoch,
+        final long commandSequence)
+    {
+        final int fence = epochFence(engine, eventEpoch, commandSequence);
+        if (EPOCH_NOT_YET_PRIMARY == fence)
+        {
+            // Its status as primary of this epoch has not arrived yet: judge the event once it has.
+            return Action.ABORT;
+        }
+        if (EPOCH_SUPERSEDED == fence)
         {
             // From a primary that has since been superseded (docs/protocol.md): never shown to clients.
             superseded.increment();
             return Action.CONTINUE;
         }
-        long epochStart = 0;
-        if (commandSequence >= 0 && followsStatus())
-        {
-            if (eventEpoch > primaryEpochs[engine])
-            {
-                // Its status as primary of this epoch has not arrived yet: judge the event once it has.
-                return Action.ABORT;
-            }
-            if (eventEpoch < primaryEpochs[engine])
-            {
-                superseded.increment();
-                return Action.CONTINUE;
-            }
-            epochStart = epochStartSequences[engine];
-        }
-        if (commandSequence >= 0 && followsStatus())
+        final boolean sequenced = commandSequence >= 0 && followsStatus();
+        final long epochStart = sequenced ? epochStartSequences[engine] : 0;
+        if (sequenced)
         {
             noteSequence(engine, eventEpoch, commandSequence);
         }
-        if (commandSequence >= 0 && !deduplicator.isNew(engine, eventEpoch, epochStart, commandSequence))
+        if (isDuplicate(engine, eventEpoch, epochStart, commandSequence))
         {
             duplicates.increment();
             return Action.CONTINUE;
         }
         epoch = eventEpoch;
+        if (deliver(templateId, buffer, offset, length, sessionId, accountId) == Action.ABORT)
+        {
+            return Action.ABORT;
+        }
+        if (commandSequence >= 0)
+        {
+            deduplicator.delivered(engine, eventEpoch, epochStart, commandSequence);
+        }
+        return Action.CONTINUE;
+    }
+
+    /**
+     * The epoch fence: an event of an epoch older than one already delivered, or, while another node is primary, older
+     * than the highest primary's, is {@link #EPOCH_SUPERSEDED}; so is a sequenced event, with the nodes' status
+     * followed, of an epoch older than its node's as primary; one of a newer epoch is {@link #EPOCH_NOT_YET_PRIMARY}.
+     */
+    private int epochFence(final int engine, final long eventEpoch, final long commandSequence)
+    {
+        final int primary = selector.primary();
+        if (eventEpoch < epoch ||
+            (primary != PrimarySelector.NONE && engine != primary && eventEpoch < selector.highestPrimaryEpoch()))
+        {
+            return EPOCH_SUPERSEDED;
+        }
+        if (commandSequence >= 0 && followsStatus())
+        {
+            if (eventEpoch > primaryEpochs[engine])
+            {
+                return EPOCH_NOT_YET_PRIMARY;
+            }
+            if (eventEpoch < primaryEpochs[engine])
+            {
+                return EPOCH_SUPERSEDED;
+            }
+        }
+        return EPOCH_CURRENT;
+    }
+
+    /**
+     * The duplicate filter: a sequenced event this router already delivered, from this node or another (a promoted
+     * standby re-sends its report window), is not delivered again ({@link EgressDeduplicator}).
+     */
+    private boolean isDuplicate(
+        final int engine, final long eventEpoch, final long epochStart, final long commandSequence)
+    {
+        return commandSequence >= 0 && !deduplicator.isNew(engine, eventEpoch, epochStart, commandSequence);
+    }
+
+    /**
+     * Hand a fenced, new event on: to this gateway's session (which may ask for it again: ABORT), to the order command
+     * kept in flight that it answers, and, an ExecutionReport, to the drop copies.
+     */
+    private Action deliver(
+        final int templateId,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long sessionId,
+        final long accountId)
+    {
         final boolean ours = SessionIds.gatewayId(sessionId) == ctx.gatewayId();
         if (ours && handler.onClientEvent(templateId, buffer, offset, length, sessionId) == Action.ABORT)
         {
@@ -897,15 +994,11 @@ public final class EngineRouter implements AutoCloseable
         }
         if (ours && answersOrderEntry(templateId))
         {
-            inFlight.answered(sessionId, buffer, body + clientOrderIdOffset(templateId));
+            inFlight.answered(sessionId, buffer, offset + HEADER_LENGTH + clientOrderIdOffset(templateId));
         }
         if (templateId == ExecutionReportDecoder.TEMPLATE_ID)
         {
             reportObserver.onReport(buffer, offset, length, sessionId, accountId);
-        }
-        if (commandSequence >= 0)
-        {
-            deduplicator.delivered(engine, eventEpoch, epochStart, commandSequence);
         }
         return Action.CONTINUE;
     }

@@ -45,8 +45,8 @@ import java.util.concurrent.TimeUnit;
  * {@code .status.channel|stream}; streams default to engine 1's, channels to the node's egress channel). The gateway
  * sends to the node claiming PRIMARY at the highest epoch in its EngineStatus ({@link PrimarySelector}).
  * <p>
- * Durations are kept in milliseconds (the unit of the SBE heartbeat, the logon clock and Artio's timeouts): the
- * setters take milliseconds, the keys durations with a unit ({@code 100ms}, {@code 1s}).
+ * Durations are kept in nanoseconds, the engine's and Aeron's unit ({@code *Ns} getters and setters); the keys take
+ * durations with a unit ({@code 100ms}, {@code 1s}) in whole milliseconds.
  * <p>
  * Not thread safe: configure on one thread, then hand to the gateway.
  */
@@ -419,6 +419,7 @@ public final class GatewayContext implements AutoCloseable
         /** Default refusals in flight. */
         public static final int SBE_MAX_PENDING_REJECTS_DEFAULT = 16;
 
+
         private static final long NS_PER_MS = TimeUnit.MILLISECONDS.toNanos(1);
 
         private Configuration()
@@ -545,10 +546,10 @@ public final class GatewayContext implements AutoCloseable
             return config().intValue(ENGINE_REPLAY_REQUEST_STREAM_PROP_NAME, ENGINE_REPLAY_REQUEST_STREAM_DEFAULT);
         }
 
-        /** @return {@link #ENGINE_STATUS_TIMEOUT_PROP_NAME} or its default, in milliseconds. */
-        public static long engineStatusTimeoutMs()
+        /** @return {@link #ENGINE_STATUS_TIMEOUT_PROP_NAME} or its default, in nanoseconds (whole milliseconds). */
+        public static long engineStatusTimeoutNs()
         {
-            return durationMs(ENGINE_STATUS_TIMEOUT_PROP_NAME, ENGINE_STATUS_TIMEOUT_DEFAULT_NS);
+            return durationNs(ENGINE_STATUS_TIMEOUT_PROP_NAME, ENGINE_STATUS_TIMEOUT_DEFAULT_NS);
         }
 
         /** @return {@link #IN_FLIGHT_CAPACITY_PROP_NAME} or its default. */
@@ -557,10 +558,10 @@ public final class GatewayContext implements AutoCloseable
             return config().intValue(IN_FLIGHT_CAPACITY_PROP_NAME, IN_FLIGHT_CAPACITY_DEFAULT);
         }
 
-        /** @return {@link #HEARTBEAT_INTERVAL_PROP_NAME} or its default, in milliseconds. */
-        public static long heartbeatIntervalMs()
+        /** @return {@link #HEARTBEAT_INTERVAL_PROP_NAME} or its default, in nanoseconds (whole milliseconds). */
+        public static long heartbeatIntervalNs()
         {
-            return durationMs(HEARTBEAT_INTERVAL_PROP_NAME, HEARTBEAT_INTERVAL_DEFAULT_NS);
+            return durationNs(HEARTBEAT_INTERVAL_PROP_NAME, HEARTBEAT_INTERVAL_DEFAULT_NS);
         }
 
         /** @return {@link #THROTTLE_MESSAGES_PER_SECOND_PROP_NAME} or its default. */
@@ -575,22 +576,22 @@ public final class GatewayContext implements AutoCloseable
             return config().longValue(THROTTLE_BURST_PROP_NAME, 0);
         }
 
-        /** @return {@link #BACKPRESSURE_TIMEOUT_PROP_NAME} or its default, in milliseconds. */
-        public static long backPressureTimeoutMs()
+        /** @return {@link #BACKPRESSURE_TIMEOUT_PROP_NAME} or its default, in nanoseconds (whole milliseconds). */
+        public static long backPressureTimeoutNs()
         {
-            return durationMs(BACKPRESSURE_TIMEOUT_PROP_NAME, BACKPRESSURE_TIMEOUT_DEFAULT_NS);
+            return durationNs(BACKPRESSURE_TIMEOUT_PROP_NAME, BACKPRESSURE_TIMEOUT_DEFAULT_NS);
         }
 
-        /** @return {@link #SLOW_CLIENT_TIMEOUT_PROP_NAME} or its default, in milliseconds. */
-        public static long slowClientTimeoutMs()
+        /** @return {@link #SLOW_CLIENT_TIMEOUT_PROP_NAME} or its default, in nanoseconds (whole milliseconds). */
+        public static long slowClientTimeoutNs()
         {
-            return durationMs(SLOW_CLIENT_TIMEOUT_PROP_NAME, SLOW_CLIENT_TIMEOUT_DEFAULT_NS);
+            return durationNs(SLOW_CLIENT_TIMEOUT_PROP_NAME, SLOW_CLIENT_TIMEOUT_DEFAULT_NS);
         }
 
-        /** @return {@link #LOGON_TIMEOUT_PROP_NAME} or its default, in milliseconds. */
-        public static long logonTimeoutMs()
+        /** @return {@link #LOGON_TIMEOUT_PROP_NAME} or its default, in nanoseconds (whole milliseconds). */
+        public static long logonTimeoutNs()
         {
-            return durationMs(LOGON_TIMEOUT_PROP_NAME, LOGON_TIMEOUT_DEFAULT_NS);
+            return durationNs(LOGON_TIMEOUT_PROP_NAME, LOGON_TIMEOUT_DEFAULT_NS);
         }
 
         /** @return {@link #MAX_MESSAGE_LENGTH_PROP_NAME} or its default, in bytes. */
@@ -684,10 +685,10 @@ public final class GatewayContext implements AutoCloseable
             return config().string(WEB_API_KEYS_FILE_PROP_NAME, null);
         }
 
-        /** @return {@link #WEB_RECEIVE_WINDOW_PROP_NAME} or its default, in milliseconds. */
-        public static long webReceiveWindowMs()
+        /** @return {@link #WEB_RECEIVE_WINDOW_PROP_NAME} or its default, in nanoseconds (whole milliseconds). */
+        public static long webReceiveWindowNs()
         {
-            return durationMs(WEB_RECEIVE_WINDOW_PROP_NAME, WEB_RECEIVE_WINDOW_DEFAULT_NS);
+            return durationNs(WEB_RECEIVE_WINDOW_PROP_NAME, WEB_RECEIVE_WINDOW_DEFAULT_NS);
         }
 
         /** @return {@link #WEB_SLOW_CLIENT_BYTES_PROP_NAME} or its default, in bytes. */
@@ -702,16 +703,16 @@ public final class GatewayContext implements AutoCloseable
             return config().sizeAsInt(WEB_MAX_BODY_PROP_NAME, WEB_MAX_BODY_DEFAULT_BYTES);
         }
 
-        /** @return {@link #WEB_ANSWER_TIMEOUT_PROP_NAME} or its default, in milliseconds. */
-        public static long webAnswerTimeoutMs()
+        /** @return {@link #WEB_ANSWER_TIMEOUT_PROP_NAME} or its default, in nanoseconds (whole milliseconds). */
+        public static long webAnswerTimeoutNs()
         {
-            return durationMs(WEB_ANSWER_TIMEOUT_PROP_NAME, WEB_ANSWER_TIMEOUT_DEFAULT_NS);
+            return durationNs(WEB_ANSWER_TIMEOUT_PROP_NAME, WEB_ANSWER_TIMEOUT_DEFAULT_NS);
         }
 
-        /** @return {@link #WEB_HEARTBEAT_INTERVAL_PROP_NAME} or its default, in milliseconds. */
-        public static long webHeartbeatIntervalMs()
+        /** @return {@link #WEB_HEARTBEAT_INTERVAL_PROP_NAME} or its default, in nanoseconds (whole milliseconds). */
+        public static long webHeartbeatIntervalNs()
         {
-            return durationMs(WEB_HEARTBEAT_INTERVAL_PROP_NAME, WEB_HEARTBEAT_INTERVAL_DEFAULT_NS);
+            return durationNs(WEB_HEARTBEAT_INTERVAL_PROP_NAME, WEB_HEARTBEAT_INTERVAL_DEFAULT_NS);
         }
 
         /** @return {@link #WEB_MAX_CONNECTIONS_PROP_NAME} or its default. */
@@ -757,22 +758,22 @@ public final class GatewayContext implements AutoCloseable
             return config().intValue(LOGON_MAX_ADDRESS_FAILURES_PROP_NAME, LOGON_MAX_ADDRESS_FAILURES_DEFAULT);
         }
 
-        /** @return {@link #LOGON_LOCKOUT_PROP_NAME} or its default, in milliseconds. */
-        public static long logonLockoutMs()
+        /** @return {@link #LOGON_LOCKOUT_PROP_NAME} or its default, in nanoseconds (whole milliseconds). */
+        public static long logonLockoutNs()
         {
-            return durationMs(LOGON_LOCKOUT_PROP_NAME, LOGON_LOCKOUT_DEFAULT_NS);
+            return durationNs(LOGON_LOCKOUT_PROP_NAME, LOGON_LOCKOUT_DEFAULT_NS);
         }
 
-        /** @return {@link #LOGON_MAX_LOCKOUT_PROP_NAME} or its default, in milliseconds. */
-        public static long logonMaxLockoutMs()
+        /** @return {@link #LOGON_MAX_LOCKOUT_PROP_NAME} or its default, in nanoseconds (whole milliseconds). */
+        public static long logonMaxLockoutNs()
         {
-            return durationMs(LOGON_MAX_LOCKOUT_PROP_NAME, LOGON_MAX_LOCKOUT_DEFAULT_NS);
+            return durationNs(LOGON_MAX_LOCKOUT_PROP_NAME, LOGON_MAX_LOCKOUT_DEFAULT_NS);
         }
 
-        /** @return {@link #LOGON_FAILURE_DELAY_PROP_NAME} or its default, in milliseconds. */
-        public static long logonFailureDelayMs()
+        /** @return {@link #LOGON_FAILURE_DELAY_PROP_NAME} or its default, in nanoseconds (whole milliseconds). */
+        public static long logonFailureDelayNs()
         {
-            return durationMs(LOGON_FAILURE_DELAY_PROP_NAME, LOGON_FAILURE_DELAY_DEFAULT_NS);
+            return durationNs(LOGON_FAILURE_DELAY_PROP_NAME, LOGON_FAILURE_DELAY_DEFAULT_NS);
         }
 
         /** @return {@link #LOGON_MAX_PENDING_PROP_NAME} or its default. */
@@ -793,16 +794,16 @@ public final class GatewayContext implements AutoCloseable
             return config().intValue(SBE_MAX_SESSIONS_PER_USER_PROP_NAME, SBE_MAX_SESSIONS_PER_USER_DEFAULT);
         }
 
-        /** @return {@link #FIX_HEARTBEAT_MIN_PROP_NAME} or its default, in milliseconds. */
-        public static long fixHeartbeatMinMs()
+        /** @return {@link #FIX_HEARTBEAT_MIN_PROP_NAME} or its default, in nanoseconds (whole milliseconds). */
+        public static long fixHeartbeatMinNs()
         {
-            return durationMs(FIX_HEARTBEAT_MIN_PROP_NAME, FIX_HEARTBEAT_MIN_DEFAULT_NS);
+            return durationNs(FIX_HEARTBEAT_MIN_PROP_NAME, FIX_HEARTBEAT_MIN_DEFAULT_NS);
         }
 
-        /** @return {@link #FIX_HEARTBEAT_MAX_PROP_NAME} or its default, in milliseconds. */
-        public static long fixHeartbeatMaxMs()
+        /** @return {@link #FIX_HEARTBEAT_MAX_PROP_NAME} or its default, in nanoseconds (whole milliseconds). */
+        public static long fixHeartbeatMaxNs()
         {
-            return durationMs(FIX_HEARTBEAT_MAX_PROP_NAME, FIX_HEARTBEAT_MAX_DEFAULT_NS);
+            return durationNs(FIX_HEARTBEAT_MAX_PROP_NAME, FIX_HEARTBEAT_MAX_DEFAULT_NS);
         }
 
         /** @return {@link #SBE_RESPONSE_TERM_LENGTH_PROP_NAME} or its default, in bytes. */
@@ -824,18 +825,20 @@ public final class GatewayContext implements AutoCloseable
         }
 
         /**
-         * A duration key as whole milliseconds. A value finer than a millisecond is refused rather than rounded: it is
-         * most likely a bare number meant as milliseconds (the keys took milliseconds, under names ending in
-         * {@code .ms}, before they took durations), which is nanoseconds now.
+         * A duration key in nanoseconds, which must be whole milliseconds. A value finer than a millisecond is refused
+         * rather than rounded: it is most likely a bare number meant as milliseconds (the keys took milliseconds, under
+         * names ending in {@code .ms}, before they took durations), which is nanoseconds now.
          */
-        private static long durationMs(final String key, final long defaultNs)
+        private static long durationNs(final String key, final long defaultNs)
         {
             final long ns = config().durationNs(key, defaultNs);
             Config.require(ns % NS_PER_MS == 0, key, config().get(key),
                 "must be whole milliseconds, e.g. 100ms or 2s (a number without a unit is nanoseconds)");
-            return ns / NS_PER_MS;
+            return ns;
         }
     }
+
+    private static final long NS_PER_S = TimeUnit.SECONDS.toNanos(1);
 
     private int gatewayId = Configuration.gatewayId();
     private String aeronDirectoryName = Configuration.aeronDirectoryName();
@@ -856,16 +859,16 @@ public final class GatewayContext implements AutoCloseable
     private int engineStatusStreamId = Configuration.engineStatusStreamId();
     private int engineReplayStreamId = Configuration.engineReplayStreamId();
     private int engineReplayRequestStreamId = Configuration.engineReplayRequestStreamId();
-    private long engineStatusTimeoutMs = Configuration.engineStatusTimeoutMs();
+    private long engineStatusTimeoutNs = Configuration.engineStatusTimeoutNs();
     private int inFlightCapacity = Configuration.inFlightCapacity();
     private final EngineList engineList = EngineList.fromConfig(Config.system());
     private List<EngineEndpoint> engines = List.of();
-    private long heartbeatIntervalMs = Configuration.heartbeatIntervalMs();
+    private long heartbeatIntervalNs = Configuration.heartbeatIntervalNs();
     private long throttleMessagesPerSecond = Configuration.throttleMessagesPerSecond();
     private long throttleBurst = Configuration.throttleBurst();
-    private long backPressureTimeoutMs = Configuration.backPressureTimeoutMs();
-    private long slowClientTimeoutMs = Configuration.slowClientTimeoutMs();
-    private long logonTimeoutMs = Configuration.logonTimeoutMs();
+    private long backPressureTimeoutNs = Configuration.backPressureTimeoutNs();
+    private long slowClientTimeoutNs = Configuration.slowClientTimeoutNs();
+    private long logonTimeoutNs = Configuration.logonTimeoutNs();
     private int maxMessageLength = Configuration.maxMessageLength();
     private String idleStrategyName = Configuration.idleStrategy();
     private boolean fixEnabled = Configuration.fixEnabled();
@@ -884,25 +887,25 @@ public final class GatewayContext implements AutoCloseable
     private int webPort = Configuration.webPort();
     private String webApiKeysFile = Configuration.webApiKeysFile();
     private ApiKeys webApiKeys;
-    private long webReceiveWindowMs = Configuration.webReceiveWindowMs();
+    private long webReceiveWindowNs = Configuration.webReceiveWindowNs();
     private int webMaxBody = Configuration.webMaxBody();
     private int webSlowClientBytes = Configuration.webSlowClientBytes();
-    private long webAnswerTimeoutMs = Configuration.webAnswerTimeoutMs();
-    private long webHeartbeatIntervalMs = Configuration.webHeartbeatIntervalMs();
+    private long webAnswerTimeoutNs = Configuration.webAnswerTimeoutNs();
+    private long webHeartbeatIntervalNs = Configuration.webHeartbeatIntervalNs();
     private int webMaxConnections = Configuration.webMaxConnections();
     private int webMaxConnectionsPerAddress = Configuration.webMaxConnectionsPerAddress();
     private String adminKeyFile = Configuration.adminKeyFile();
     private io.ringex.client.AdminKey adminKey;
     private int logonMaxFailures = Configuration.logonMaxFailures();
     private int logonMaxAddressFailures = Configuration.logonMaxAddressFailures();
-    private long logonLockoutMs = Configuration.logonLockoutMs();
-    private long logonMaxLockoutMs = Configuration.logonMaxLockoutMs();
-    private long logonFailureDelayMs = Configuration.logonFailureDelayMs();
+    private long logonLockoutNs = Configuration.logonLockoutNs();
+    private long logonMaxLockoutNs = Configuration.logonMaxLockoutNs();
+    private long logonFailureDelayNs = Configuration.logonFailureDelayNs();
     private int logonMaxPending = Configuration.logonMaxPending();
     private int logonMaxPendingPerAddress = Configuration.logonMaxPendingPerAddress();
     private int sbeMaxSessionsPerUser = Configuration.sbeMaxSessionsPerUser();
-    private long fixHeartbeatMinMs = Configuration.fixHeartbeatMinMs();
-    private long fixHeartbeatMaxMs = Configuration.fixHeartbeatMaxMs();
+    private long fixHeartbeatMinNs = Configuration.fixHeartbeatMinNs();
+    private long fixHeartbeatMaxNs = Configuration.fixHeartbeatMaxNs();
     private int sbeResponseTermLength = Configuration.sbeResponseTermLength();
     private boolean sbeResponseSourceCheck = Configuration.sbeResponseSourceCheck();
     private int sbeMaxPendingRejects = Configuration.sbeMaxPendingRejects();
@@ -951,7 +954,7 @@ public final class GatewayContext implements AutoCloseable
         requireStream(Configuration.ENGINE_STATUS_STREAM_PROP_NAME, engineStatusStreamId);
         requireStream(Configuration.ENGINE_REPLAY_STREAM_PROP_NAME, engineReplayStreamId);
         requireStream(Configuration.ENGINE_REPLAY_REQUEST_STREAM_PROP_NAME, engineReplayRequestStreamId);
-        requireDurationMs(Configuration.ENGINE_STATUS_TIMEOUT_PROP_NAME, engineStatusTimeoutMs, 1, Long.MAX_VALUE);
+        requireDuration(Configuration.ENGINE_STATUS_TIMEOUT_PROP_NAME, engineStatusTimeoutNs, ms(1), Long.MAX_VALUE);
         if (null == adminKey && null != adminKeyFile && !adminKeyFile.isBlank())
         {
             try
@@ -969,7 +972,7 @@ public final class GatewayContext implements AutoCloseable
         engines = engineList.conclude(new EngineEndpoint(engineIngressChannel, engineIngressStreamId,
             engineEgressChannel, engineEgressStreamId, marketDataChannel, marketDataStreamId, marketDataRequestChannel,
             engineStatusChannel, engineStatusStreamId));
-        requireDurationMs(Configuration.HEARTBEAT_INTERVAL_PROP_NAME, heartbeatIntervalMs, 10, 600_000);
+        requireDuration(Configuration.HEARTBEAT_INTERVAL_PROP_NAME, heartbeatIntervalNs, ms(10), ms(600_000));
         require(throttleMessagesPerSecond > 0, Configuration.THROTTLE_MESSAGES_PER_SECOND_PROP_NAME,
             throttleMessagesPerSecond, "must be > 0");
         if (throttleBurst == 0)
@@ -977,9 +980,9 @@ public final class GatewayContext implements AutoCloseable
             throttleBurst = throttleMessagesPerSecond;
         }
         require(throttleBurst > 0, Configuration.THROTTLE_BURST_PROP_NAME, throttleBurst, "must be > 0");
-        requireDurationMs(Configuration.BACKPRESSURE_TIMEOUT_PROP_NAME, backPressureTimeoutMs, 0, Long.MAX_VALUE);
-        requireDurationMs(Configuration.SLOW_CLIENT_TIMEOUT_PROP_NAME, slowClientTimeoutMs, 0, Long.MAX_VALUE);
-        requireDurationMs(Configuration.LOGON_TIMEOUT_PROP_NAME, logonTimeoutMs, 1, Long.MAX_VALUE);
+        requireDuration(Configuration.BACKPRESSURE_TIMEOUT_PROP_NAME, backPressureTimeoutNs, 0, Long.MAX_VALUE);
+        requireDuration(Configuration.SLOW_CLIENT_TIMEOUT_PROP_NAME, slowClientTimeoutNs, 0, Long.MAX_VALUE);
+        requireDuration(Configuration.LOGON_TIMEOUT_PROP_NAME, logonTimeoutNs, ms(1), Long.MAX_VALUE);
         require(maxMessageLength >= 64 && maxMessageLength <= 65536, Configuration.MAX_MESSAGE_LENGTH_PROP_NAME,
             maxMessageLength, "must be 64..64k");
         require(null != idleStrategyName, Configuration.IDLE_STRATEGY_PROP_NAME, null, "must be set");
@@ -1015,13 +1018,14 @@ public final class GatewayContext implements AutoCloseable
             require(webPort >= 0 && webPort < 65536, Configuration.WEB_PORT_PROP_NAME, webPort,
                 "must be 0..65535 (0: any free port)");
             require(webHost != null && !webHost.isEmpty(), Configuration.WEB_HOST_PROP_NAME, webHost, "must be set");
-            requireDurationMs(Configuration.WEB_RECEIVE_WINDOW_PROP_NAME, webReceiveWindowMs, 100, 60_000);
+            requireDuration(Configuration.WEB_RECEIVE_WINDOW_PROP_NAME, webReceiveWindowNs, ms(100), ms(60_000));
             require(webMaxBody >= 256 && webMaxBody <= 1 << 20, Configuration.WEB_MAX_BODY_PROP_NAME, webMaxBody,
                 "must be 256..1m");
             require(webSlowClientBytes >= 4096 && webSlowClientBytes <= 64 << 20,
                 Configuration.WEB_SLOW_CLIENT_BYTES_PROP_NAME, webSlowClientBytes, "must be 4k..64m");
-            requireDurationMs(Configuration.WEB_ANSWER_TIMEOUT_PROP_NAME, webAnswerTimeoutMs, 1, 60_000);
-            requireDurationMs(Configuration.WEB_HEARTBEAT_INTERVAL_PROP_NAME, webHeartbeatIntervalMs, 100, 600_000);
+            requireDuration(Configuration.WEB_ANSWER_TIMEOUT_PROP_NAME, webAnswerTimeoutNs, ms(1), ms(60_000));
+            requireDuration(Configuration.WEB_HEARTBEAT_INTERVAL_PROP_NAME, webHeartbeatIntervalNs, ms(100),
+                ms(600_000));
             require(webMaxConnections >= 1 && webMaxConnections <= 100_000, Configuration.WEB_MAX_CONNECTIONS_PROP_NAME,
                 webMaxConnections, "must be 1..100000");
             require(webMaxConnectionsPerAddress >= 1 && webMaxConnectionsPerAddress <= 100_000,
@@ -1046,24 +1050,24 @@ public final class GatewayContext implements AutoCloseable
         require(logonMaxFailures >= 1, Configuration.LOGON_MAX_FAILURES_PROP_NAME, logonMaxFailures, "must be >= 1");
         require(logonMaxAddressFailures >= 1, Configuration.LOGON_MAX_ADDRESS_FAILURES_PROP_NAME,
             logonMaxAddressFailures, "must be >= 1");
-        requireDurationMs(Configuration.LOGON_LOCKOUT_PROP_NAME, logonLockoutMs, 0, Long.MAX_VALUE);
-        require(logonMaxLockoutMs >= logonLockoutMs, Configuration.LOGON_MAX_LOCKOUT_PROP_NAME,
-            shownMs(logonMaxLockoutMs), "must be at least " + Configuration.LOGON_LOCKOUT_PROP_NAME + " (" +
-            shownMs(logonLockoutMs) + ")");
-        requireDurationMs(Configuration.LOGON_FAILURE_DELAY_PROP_NAME, logonFailureDelayMs, 0, 30_000);
+        requireDuration(Configuration.LOGON_LOCKOUT_PROP_NAME, logonLockoutNs, 0, Long.MAX_VALUE);
+        require(logonMaxLockoutNs >= logonLockoutNs, Configuration.LOGON_MAX_LOCKOUT_PROP_NAME,
+            shown(logonMaxLockoutNs), "must be at least " + Configuration.LOGON_LOCKOUT_PROP_NAME + " (" +
+            shown(logonLockoutNs) + ")");
+        requireDuration(Configuration.LOGON_FAILURE_DELAY_PROP_NAME, logonFailureDelayNs, 0, ms(30_000));
         require(logonMaxPending >= 1 && logonMaxPending <= 4096, Configuration.LOGON_MAX_PENDING_PROP_NAME,
             logonMaxPending, "must be 1..4096");
         require(logonMaxPendingPerAddress >= 1 && logonMaxPendingPerAddress <= 4096,
             Configuration.LOGON_MAX_PENDING_PER_ADDRESS_PROP_NAME, logonMaxPendingPerAddress, "must be 1..4096");
         require(sbeMaxSessionsPerUser >= 1 && sbeMaxSessionsPerUser <= 1024,
             Configuration.SBE_MAX_SESSIONS_PER_USER_PROP_NAME, sbeMaxSessionsPerUser, "must be 1..1024");
-        requireDurationMs(Configuration.FIX_HEARTBEAT_MIN_PROP_NAME, fixHeartbeatMinMs, 1_000, 3_600_000);
-        require(fixHeartbeatMinMs % 1_000 == 0, Configuration.FIX_HEARTBEAT_MIN_PROP_NAME, shownMs(fixHeartbeatMinMs),
-            "must be whole seconds (HeartBtInt is)");
-        requireDurationMs(Configuration.FIX_HEARTBEAT_MAX_PROP_NAME, fixHeartbeatMaxMs, fixHeartbeatMinMs,
-            3_600_000);
-        require(fixHeartbeatMaxMs % 1_000 == 0, Configuration.FIX_HEARTBEAT_MAX_PROP_NAME, shownMs(fixHeartbeatMaxMs),
-            "must be whole seconds (HeartBtInt is)");
+        requireDuration(Configuration.FIX_HEARTBEAT_MIN_PROP_NAME, fixHeartbeatMinNs, ms(1_000), ms(3_600_000));
+        require(fixHeartbeatMinNs % NS_PER_S == 0, Configuration.FIX_HEARTBEAT_MIN_PROP_NAME,
+            shown(fixHeartbeatMinNs), "must be whole seconds (HeartBtInt is)");
+        requireDuration(Configuration.FIX_HEARTBEAT_MAX_PROP_NAME, fixHeartbeatMaxNs, fixHeartbeatMinNs,
+            ms(3_600_000));
+        require(fixHeartbeatMaxNs % NS_PER_S == 0, Configuration.FIX_HEARTBEAT_MAX_PROP_NAME,
+            shown(fixHeartbeatMaxNs), "must be whole seconds (HeartBtInt is)");
         require(sbeResponseTermLength >= 64 * 1024 && sbeResponseTermLength <= 64 << 20 &&
             Integer.bitCount(sbeResponseTermLength) == 1, Configuration.SBE_RESPONSE_TERM_LENGTH_PROP_NAME,
             sbeResponseTermLength, "must be a power of two, 64k..64m");
@@ -1094,16 +1098,25 @@ public final class GatewayContext implements AutoCloseable
         require(streamId != 0, key, streamId, "must not be 0");
     }
 
-    private static void requireDurationMs(final String key, final long ms, final long minMs, final long maxMs)
+    private static void requireDuration(final String key, final long ns, final long minNs, final long maxNs)
     {
-        require(ms >= minMs && ms <= maxMs, key, shownMs(ms), maxMs == Long.MAX_VALUE ?
-            "must be at least " + shownMs(minMs) : "must be " + shownMs(minMs) + ".." + shownMs(maxMs));
+        require(ns >= minNs && ns <= maxNs, key, shown(ns), maxNs == Long.MAX_VALUE ?
+            "must be at least " + shown(minNs) : "must be " + shown(minNs) + ".." + shown(maxNs));
     }
 
-    /** A duration in milliseconds as a key would take it ({@code 100ms}, {@code 3s}). */
-    private static String shownMs(final long ms)
+    private static long ms(final long ms)
     {
-        return ms <= 0 ? ms + "ms" : SystemUtil.formatDuration(TimeUnit.MILLISECONDS.toNanos(ms));
+        return TimeUnit.MILLISECONDS.toNanos(ms);
+    }
+
+    /** A duration in nanoseconds as a key would take it ({@code 100ms}, {@code 3s}). */
+    private static String shown(final long ns)
+    {
+        if (ns <= 0)
+        {
+            return ns % Configuration.NS_PER_MS == 0 ? ns / Configuration.NS_PER_MS + "ms" : ns + "ns";
+        }
+        return SystemUtil.formatDuration(ns);
     }
 
     /**
@@ -1122,8 +1135,10 @@ public final class GatewayContext implements AutoCloseable
      */
     public LogonPolicy logonPolicy()
     {
-        return new LogonPolicy(logonMaxFailures, logonMaxAddressFailures, logonLockoutMs, logonMaxLockoutMs,
-            logonFailureDelayMs, logonMaxPending, logonMaxPendingPerAddress, LogonPolicy.DEFAULT.maxTracked());
+        // The policy keeps the logon clock's unit, epoch milliseconds.
+        return new LogonPolicy(logonMaxFailures, logonMaxAddressFailures, TimeUnit.NANOSECONDS.toMillis(logonLockoutNs),
+            TimeUnit.NANOSECONDS.toMillis(logonMaxLockoutNs), TimeUnit.NANOSECONDS.toMillis(logonFailureDelayNs),
+            logonMaxPending, logonMaxPendingPerAddress, LogonPolicy.DEFAULT.maxTracked());
     }
 
     /**
@@ -1134,9 +1149,9 @@ public final class GatewayContext implements AutoCloseable
     {
         logonMaxFailures = policy.maxFailures();
         logonMaxAddressFailures = policy.maxAddressFailures();
-        logonLockoutMs = policy.lockoutMs();
-        logonMaxLockoutMs = policy.maxLockoutMs();
-        logonFailureDelayMs = policy.failureDelayMs();
+        logonLockoutNs = TimeUnit.MILLISECONDS.toNanos(policy.lockoutMs());
+        logonMaxLockoutNs = TimeUnit.MILLISECONDS.toNanos(policy.maxLockoutMs());
+        logonFailureDelayNs = TimeUnit.MILLISECONDS.toNanos(policy.failureDelayMs());
         logonMaxPending = policy.maxPending();
         logonMaxPendingPerAddress = policy.maxPendingPerAddress();
         return this;
@@ -1225,30 +1240,30 @@ public final class GatewayContext implements AutoCloseable
     }
 
     /**
-     * @return the shortest HeartBtInt(108) a FIX Logon may ask for, in milliseconds (whole seconds).
+     * @return the shortest HeartBtInt(108) a FIX Logon may ask for, in nanoseconds (whole seconds).
      */
-    public long fixHeartbeatMinMs()
+    public long fixHeartbeatMinNs()
     {
-        return fixHeartbeatMinMs;
+        return fixHeartbeatMinNs;
     }
 
     /**
-     * @return the longest HeartBtInt(108) a FIX Logon may ask for, in milliseconds (whole seconds).
+     * @return the longest HeartBtInt(108) a FIX Logon may ask for, in nanoseconds (whole seconds).
      */
-    public long fixHeartbeatMaxMs()
+    public long fixHeartbeatMaxNs()
     {
-        return fixHeartbeatMaxMs;
+        return fixHeartbeatMaxNs;
     }
 
     /**
-     * @param minMs the shortest HeartBtInt(108) a FIX Logon may ask for, in milliseconds (whole seconds).
-     * @param maxMs the longest.
+     * @param minNs the shortest HeartBtInt(108) a FIX Logon may ask for, in nanoseconds (whole seconds).
+     * @param maxNs the longest.
      * @return this.
      */
-    public GatewayContext fixHeartbeatRangeMs(final long minMs, final long maxMs)
+    public GatewayContext fixHeartbeatRangeNs(final long minNs, final long maxNs)
     {
-        this.fixHeartbeatMinMs = minMs;
-        this.fixHeartbeatMaxMs = maxMs;
+        this.fixHeartbeatMinNs = minNs;
+        this.fixHeartbeatMaxNs = maxNs;
         return this;
     }
 
@@ -1605,20 +1620,20 @@ public final class GatewayContext implements AutoCloseable
     }
 
     /**
-     * @return default heartbeat interval.
+     * @return default heartbeat interval, in nanoseconds.
      */
-    public long heartbeatIntervalMs()
+    public long heartbeatIntervalNs()
     {
-        return heartbeatIntervalMs;
+        return heartbeatIntervalNs;
     }
 
     /**
-     * @param intervalMs default heartbeat interval.
+     * @param intervalNs default heartbeat interval, in nanoseconds.
      * @return this.
      */
-    public GatewayContext heartbeatIntervalMs(final long intervalMs)
+    public GatewayContext heartbeatIntervalNs(final long intervalNs)
     {
-        this.heartbeatIntervalMs = intervalMs;
+        this.heartbeatIntervalNs = intervalNs;
         return this;
     }
 
@@ -1659,56 +1674,56 @@ public final class GatewayContext implements AutoCloseable
     }
 
     /**
-     * @return back-pressure bound before ENGINE_BUSY.
+     * @return back-pressure bound before ENGINE_BUSY, in nanoseconds.
      */
-    public long backPressureTimeoutMs()
+    public long backPressureTimeoutNs()
     {
-        return backPressureTimeoutMs;
+        return backPressureTimeoutNs;
     }
 
     /**
-     * @param timeoutMs back-pressure bound before ENGINE_BUSY.
+     * @param timeoutNs back-pressure bound before ENGINE_BUSY, in nanoseconds.
      * @return this.
      */
-    public GatewayContext backPressureTimeoutMs(final long timeoutMs)
+    public GatewayContext backPressureTimeoutNs(final long timeoutNs)
     {
-        this.backPressureTimeoutMs = timeoutMs;
+        this.backPressureTimeoutNs = timeoutNs;
         return this;
     }
 
     /**
-     * @return how long a client may back-pressure the gateway before it is dropped.
+     * @return how long a client may back-pressure the gateway before it is dropped, in nanoseconds.
      */
-    public long slowClientTimeoutMs()
+    public long slowClientTimeoutNs()
     {
-        return slowClientTimeoutMs;
+        return slowClientTimeoutNs;
     }
 
     /**
-     * @param timeoutMs how long a client may back-pressure the gateway before it is dropped.
+     * @param timeoutNs how long a client may back-pressure the gateway before it is dropped, in nanoseconds.
      * @return this.
      */
-    public GatewayContext slowClientTimeoutMs(final long timeoutMs)
+    public GatewayContext slowClientTimeoutNs(final long timeoutNs)
     {
-        this.slowClientTimeoutMs = timeoutMs;
+        this.slowClientTimeoutNs = timeoutNs;
         return this;
     }
 
     /**
-     * @return how long to wait for a client's response channel.
+     * @return how long to wait for a client's response channel, in nanoseconds.
      */
-    public long logonTimeoutMs()
+    public long logonTimeoutNs()
     {
-        return logonTimeoutMs;
+        return logonTimeoutNs;
     }
 
     /**
-     * @param timeoutMs how long to wait for a client's response channel.
+     * @param timeoutNs how long to wait for a client's response channel, in nanoseconds.
      * @return this.
      */
-    public GatewayContext logonTimeoutMs(final long timeoutMs)
+    public GatewayContext logonTimeoutNs(final long timeoutNs)
     {
-        this.logonTimeoutMs = timeoutMs;
+        this.logonTimeoutNs = timeoutNs;
         return this;
     }
 
@@ -1865,20 +1880,20 @@ public final class GatewayContext implements AutoCloseable
     }
 
     /**
-     * @return how far a signed request's timestamp may be from the gateway's clock, in milliseconds.
+     * @return how far a signed request's timestamp may be from the gateway's clock, in nanoseconds.
      */
-    public long webReceiveWindowMs()
+    public long webReceiveWindowNs()
     {
-        return webReceiveWindowMs;
+        return webReceiveWindowNs;
     }
 
     /**
-     * @param windowMs how far a signed request's timestamp may be from the gateway's clock.
+     * @param windowNs how far a signed request's timestamp may be from the gateway's clock, in nanoseconds.
      * @return this.
      */
-    public GatewayContext webReceiveWindowMs(final long windowMs)
+    public GatewayContext webReceiveWindowNs(final long windowNs)
     {
-        this.webReceiveWindowMs = windowMs;
+        this.webReceiveWindowNs = windowNs;
         return this;
     }
 
@@ -1919,38 +1934,38 @@ public final class GatewayContext implements AutoCloseable
     }
 
     /**
-     * @return how long an order request waits for the engine's answer, in milliseconds.
+     * @return how long an order request waits for the engine's answer, in nanoseconds.
      */
-    public long webAnswerTimeoutMs()
+    public long webAnswerTimeoutNs()
     {
-        return webAnswerTimeoutMs;
+        return webAnswerTimeoutNs;
     }
 
     /**
-     * @param timeoutMs how long an order request waits for the engine's answer.
+     * @param timeoutNs how long an order request waits for the engine's answer, in nanoseconds.
      * @return this.
      */
-    public GatewayContext webAnswerTimeoutMs(final long timeoutMs)
+    public GatewayContext webAnswerTimeoutNs(final long timeoutNs)
     {
-        this.webAnswerTimeoutMs = timeoutMs;
+        this.webAnswerTimeoutNs = timeoutNs;
         return this;
     }
 
     /**
-     * @return the user stream's heartbeat interval, in milliseconds.
+     * @return the user stream's heartbeat interval, in nanoseconds.
      */
-    public long webHeartbeatIntervalMs()
+    public long webHeartbeatIntervalNs()
     {
-        return webHeartbeatIntervalMs;
+        return webHeartbeatIntervalNs;
     }
 
     /**
-     * @param intervalMs the user stream's heartbeat interval.
+     * @param intervalNs the user stream's heartbeat interval, in nanoseconds.
      * @return this.
      */
-    public GatewayContext webHeartbeatIntervalMs(final long intervalMs)
+    public GatewayContext webHeartbeatIntervalNs(final long intervalNs)
     {
-        this.webHeartbeatIntervalMs = intervalMs;
+        this.webHeartbeatIntervalNs = intervalNs;
         return this;
     }
 
@@ -2262,20 +2277,20 @@ public final class GatewayContext implements AutoCloseable
     }
 
     /**
-     * @return with several engines, how long a silent node is still taken for the primary.
+     * @return with several engines, how long a silent node is still taken for the primary, in nanoseconds.
      */
-    public long engineStatusTimeoutMs()
+    public long engineStatusTimeoutNs()
     {
-        return engineStatusTimeoutMs;
+        return engineStatusTimeoutNs;
     }
 
     /**
-     * @param timeoutMs with several engines, how long a silent node is still taken for the primary.
+     * @param timeoutNs with several engines, how long a silent node is still taken for the primary, in nanoseconds.
      * @return this.
      */
-    public GatewayContext engineStatusTimeoutMs(final long timeoutMs)
+    public GatewayContext engineStatusTimeoutNs(final long timeoutNs)
     {
-        this.engineStatusTimeoutMs = timeoutMs;
+        this.engineStatusTimeoutNs = timeoutNs;
         return this;
     }
 

@@ -53,7 +53,7 @@ class EngineRouterInDoubtTest
     private static final int GATEWAY_ID = 7;
     private static final long OURS = SessionIds.sessionId(GATEWAY_ID, 1);
     private static final long THEIRS = SessionIds.sessionId(GATEWAY_ID + 1, 1);
-    private static final long STATUS_TIMEOUT_MS = 60_000;
+    private static final long STATUS_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[512]);
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
@@ -100,7 +100,7 @@ class EngineRouterInDoubtTest
             .engineEgressChannel(IPC).engineEgressStreamId(1002)
             .marketDataChannel(IPC).marketDataStreamId(1003)
             .engineStatusStreamId(1004)
-            .engineStatusTimeoutMs(STATUS_TIMEOUT_MS)
+            .engineStatusTimeoutNs(STATUS_TIMEOUT_NS)
             .fixEnabled(false);
         if (pair)
         {
@@ -198,7 +198,7 @@ class EngineRouterInDoubtTest
 
         // Orders 2 and 3 never reach the node's state, which stays PRIMARY in the same era: after twice the status
         // timeout the router asks it with a barrier, and what is unanswered when the barrier is reached goes again.
-        stillPrimaryAfter(2 * STATUS_TIMEOUT_MS + 1);
+        stillPrimaryAfter(2 * STATUS_TIMEOUT_NS + 1);
         final long token = awaitBarrier(ingressA);
         assertEquals(Publication.BACK_PRESSURED, offerOrder(4), "new orders wait while the doubts are settled");
         barrierReached(egressA, 1, token, 4);
@@ -210,7 +210,7 @@ class EngineRouterInDoubtTest
         pollUntil("orders 2 and 4 answered", () -> delivered.size() == 3 && router.inFlight().size() == 1);
 
         // Order 3 is lost again: asked about a second time, it is answered by the gateway, not sent a third time.
-        stillPrimaryAfter(2 * STATUS_TIMEOUT_MS + 1);
+        stillPrimaryAfter(2 * STATUS_TIMEOUT_NS + 1);
         barrierReached(egressA, 1, awaitBarrier(ingressA), 7);
         pollUntil("order 3 answered", () -> delivered.size() == 4);
         assertEquals(List.of("1 NEW", "2 NEW", "4 NEW"), delivered.subList(0, 3));
@@ -227,7 +227,7 @@ class EngineRouterInDoubtTest
 
         // A, still primary, is asked about orders 2 and 3 and dies before it answers; B takes over, its window from
         // command 4 on, just after the last of A's the router saw: 2 and 3 are not in B, and go to B.
-        stillPrimaryAfter(2 * STATUS_TIMEOUT_MS + 1);
+        stillPrimaryAfter(2 * STATUS_TIMEOUT_NS + 1);
         awaitBarrier(ingressA);
         status(statusB, NodeRole.PRIMARY, 2, 5);
         pollUntil("node B followed", () -> router.primary() == 1);
@@ -245,7 +245,7 @@ class EngineRouterInDoubtTest
         report(egressA, OURS, "3", 5, 1);
         pollUntil("orders 2 and 3 answered", () -> delivered.size() == 3 && router.inFlight().size() == 0);
 
-        stillPrimaryAfter(2 * STATUS_TIMEOUT_MS + 1);
+        stillPrimaryAfter(2 * STATUS_TIMEOUT_NS + 1);
         pollUntil("a new order goes at once", () -> offerOrder(4) > 0);
         assertEquals(List.of("NewOrder 4"), received(ingressA, 1), "no barrier: nothing was unanswered");
         assertFalse(router.isSettlingDoubts());
@@ -260,7 +260,7 @@ class EngineRouterInDoubtTest
         status(statusA, NodeRole.PRIMARY, 1, 1);
         pollUntil("node followed by its status", router::followsStatus);
 
-        nowNs += TimeUnit.MILLISECONDS.toNanos(STATUS_TIMEOUT_MS) + 1;
+        nowNs += STATUS_TIMEOUT_NS + 1;
         pollUntil("node lost", () -> router.primary() == PrimarySelector.NONE);
         assertEquals(EngineIngress.NO_PRIMARY, offerOrder(2), "refused at once, not sent into the void");
 
@@ -288,9 +288,9 @@ class EngineRouterInDoubtTest
     /**
      * The router's clock moves on by {@code ms}, and the single node's status says it is still PRIMARY in its era.
      */
-    private void stillPrimaryAfter(final long ms)
+    private void stillPrimaryAfter(final long ns)
     {
-        nowNs += TimeUnit.MILLISECONDS.toNanos(ms);
+        nowNs += ns;
         status(statusA, NodeRole.PRIMARY, 1, 1);
         pollUntil("the node still followed", () -> router.primary() == 0);
     }

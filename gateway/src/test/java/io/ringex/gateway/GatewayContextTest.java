@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -42,8 +43,8 @@ class GatewayContextTest
             assertEquals(ctx.engineEgressChannel(), ctx.marketDataChannel());
             assertEquals(1003, ctx.marketDataStreamId());
             assertEquals(ctx.throttleMessagesPerSecond(), ctx.throttleBurst());
-            assertEquals(1000, ctx.heartbeatIntervalMs());
-            assertEquals(100, ctx.backPressureTimeoutMs());
+            assertEquals(TimeUnit.SECONDS.toNanos(1), ctx.heartbeatIntervalNs());
+            assertEquals(TimeUnit.MILLISECONDS.toNanos(100), ctx.backPressureTimeoutNs());
             assertEquals(4 << 20, ctx.sbeResponseTermLength());
             assertNotNull(ctx.idleStrategy());
         }
@@ -166,6 +167,35 @@ class GatewayContextTest
         assertBad("ringex.gateway.instrument.3", "ringex.gateway.instrument.3", "ETH,12");
         assertBad("ringex.gateway.instrument.4", "ringex.gateway.instrument.4", "ETH");
         assertBad("ringex.gateway.instrument.ETH", "ringex.gateway.instrument.ETH", "ETH,2");
+    }
+
+    @Test
+    void durationsSetInCodeAreNanosecondsAndARefusedOneIsShownInAReadableUnit()
+    {
+        try (GatewayContext ctx = new GatewayContext().heartbeatIntervalNs(TimeUnit.SECONDS.toNanos(2))
+            .fixHeartbeatRangeNs(TimeUnit.SECONDS.toNanos(5), TimeUnit.SECONDS.toNanos(60)).conclude())
+        {
+            assertEquals(TimeUnit.SECONDS.toNanos(2), ctx.heartbeatIntervalNs());
+            assertEquals(TimeUnit.SECONDS.toNanos(5), ctx.fixHeartbeatMinNs());
+        }
+
+        final ConfigurationException tooShort = assertThrows(ConfigurationException.class,
+            () -> new GatewayContext().heartbeatIntervalNs(TimeUnit.MICROSECONDS.toNanos(1500)).conclude().close());
+        assertTrue(tooShort.getMessage().endsWith(
+            "ringex.gateway.heartbeat.interval: must be 10ms..600s (was '1500us')"), tooShort.getMessage());
+
+        final GatewayContext partSecondRange = new GatewayContext()
+            .fixHeartbeatRangeNs(TimeUnit.MILLISECONDS.toNanos(1500), TimeUnit.SECONDS.toNanos(60));
+        final ConfigurationException partSecond = assertThrows(ConfigurationException.class,
+            partSecondRange::conclude);
+        assertTrue(partSecond.getMessage().endsWith(
+            "ringex.gateway.fix.heartbeat.min: must be whole seconds (HeartBtInt is) (was '1500ms')"),
+            partSecond.getMessage());
+
+        final ConfigurationException negative = assertThrows(ConfigurationException.class,
+            () -> new GatewayContext().backPressureTimeoutNs(-1).conclude().close());
+        assertTrue(negative.getMessage().endsWith(
+            "ringex.gateway.backpressure.timeout: must be at least 0ms (was '-1ns')"), negative.getMessage());
     }
 
     @Test

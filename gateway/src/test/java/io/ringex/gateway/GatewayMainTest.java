@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 import io.aeron.exceptions.ConfigurationException;
 import io.ringex.protocol.CredentialHash;
@@ -124,11 +125,11 @@ class GatewayMainTest
             "ringex.gateway.sbe.response.term.length=1m",
             "ringex.gateway.idle.strategy=spin")))
         {
-            assertEquals(2000, ctx.heartbeatIntervalMs());
-            assertEquals(250, ctx.backPressureTimeoutMs());
-            assertEquals(0, ctx.slowClientTimeoutMs());
-            assertEquals(3000, ctx.logonTimeoutMs());
-            assertEquals(1500, ctx.engineStatusTimeoutMs());
+            assertEquals(TimeUnit.SECONDS.toNanos(2), ctx.heartbeatIntervalNs());
+            assertEquals(TimeUnit.MILLISECONDS.toNanos(250), ctx.backPressureTimeoutNs());
+            assertEquals(0, ctx.slowClientTimeoutNs());
+            assertEquals(TimeUnit.SECONDS.toNanos(3), ctx.logonTimeoutNs());
+            assertEquals(TimeUnit.MILLISECONDS.toNanos(1500), ctx.engineStatusTimeoutNs());
             assertEquals(30_000, ctx.logonPolicy().lockoutMs());
             assertEquals(600_000, ctx.logonPolicy().maxLockoutMs());
             assertEquals(500, ctx.logonPolicy().failureDelayMs());

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.StaleOwnerFiles;
@@ -51,9 +52,11 @@ public final class FixAcceptor implements AutoCloseable
             .logFileDir(ctx.fixLogDir())
             .acceptorfixDictionary(FixDictionaryImpl.class)
             .authenticationStrategy(new FixAuthenticator(ctx.logonAuthenticator(), SystemEpochClock.INSTANCE,
-                ctx.fixHeartbeatMinMs() / 1000, ctx.fixHeartbeatMaxMs() / 1000))
+                TimeUnit.NANOSECONDS.toSeconds(ctx.fixHeartbeatMinNs()),
+                TimeUnit.NANOSECONDS.toSeconds(ctx.fixHeartbeatMaxNs())))
             // A logon the worker has not answered by then (refusals come after the failure delay) is dropped.
-            .authenticationTimeoutInMs(ctx.logonPolicy().failureDelayMs() + ctx.logonTimeoutMs())
+            .authenticationTimeoutInMs(
+                ctx.logonPolicy().failureDelayMs() + TimeUnit.NANOSECONDS.toMillis(ctx.logonTimeoutNs()))
             .initialAcceptedSessionOwner(InitialAcceptedSessionOwner.SOLE_LIBRARY)
             .sessionPersistenceStrategy(SessionPersistenceStrategy.alwaysPersistent())
             .logInboundMessages(true)

@@ -179,8 +179,8 @@ public final class FixGatewayAgent implements Agent, SessionAcquireHandler
         this.ingress = router.ingress();
         this.marketDataCache = market;
         this.validator = new MessageValidator(ctx.maxMessageLength());
-        this.backPressureTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.backPressureTimeoutMs());
-        this.slowClientTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.slowClientTimeoutMs());
+        this.backPressureTimeoutNs = ctx.backPressureTimeoutNs();
+        this.slowClientTimeoutNs = ctx.slowClientTimeoutNs();
         ctx.populate(instruments);
     }
 

@@ -72,7 +72,7 @@ import java.util.concurrent.TimeUnit;
  * later message is validated ({@link CommandChecker}), throttled (token bucket), checked for account authority,
  * stamped with the session id and forwarded to the primary engine node. When the engine ingress back-pressures, or
  * no primary is known (between a primary's loss and a standby's promotion), the poll returns {@link Action#ABORT} so
- * the same fragment is offered again on the next duty cycle; past {@link GatewayContext#backPressureTimeoutMs()} it
+ * the same fragment is offered again on the next duty cycle; past {@link GatewayContext#backPressureTimeoutNs()} it
  * is rejected ENGINE_BUSY or NOT_PRIMARY. Nothing is dropped silently: every refusal is answered with a
  * BusinessReject or counted. Outbound, an engine event a client's publication refuses waits in that session's own
  * queue, so a client that does not keep up never holds up the engine's egress, which carries every session's
@@ -152,8 +152,8 @@ public final class SbeGatewayAgent implements Agent
         this.checker = new CommandChecker(ctx.maxMessageLength());
         this.commandBuffer = new UnsafeBuffer(new byte[ctx.maxMessageLength()]);
         this.olderBuffer = new UnsafeBuffer(new byte[OLDER_BUFFER_LENGTH]);
-        this.backPressureTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.backPressureTimeoutMs());
-        this.slowClientTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.slowClientTimeoutMs());
+        this.backPressureTimeoutNs = ctx.backPressureTimeoutNs();
+        this.slowClientTimeoutNs = ctx.slowClientTimeoutNs();
         this.maxHeldBytes = ctx.sbeResponseTermLength();
     }
 

@@ -115,7 +115,7 @@ final class SbeSessions
         this.activeSessions = activeSessions;
         this.rejects = rejects;
         this.dropped = dropped;
-        this.logonTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.logonTimeoutMs());
+        this.logonTimeoutNs = ctx.logonTimeoutNs();
         this.inGrace = new SessionsInGrace(SessionsInGrace.CAPACITY, ctx.sbeMaxSessionsPerUser());
     }
 
@@ -322,9 +322,8 @@ final class SbeSessions
         session.user = logon.user();
         session.state = ClientSession.State.AWAITING_CONNECTION;
         session.cancelOnDisconnect = logon.cancelOnDisconnect;
-        session.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(
-            logon.heartbeatIntervalMs >= 10 && logon.heartbeatIntervalMs <= 600_000 ?
-            logon.heartbeatIntervalMs : ctx.heartbeatIntervalMs());
+        session.heartbeatIntervalNs = logon.heartbeatIntervalMs >= 10 && logon.heartbeatIntervalMs <= 600_000 ?
+            TimeUnit.MILLISECONDS.toNanos(logon.heartbeatIntervalMs) : ctx.heartbeatIntervalNs();
         session.throttle = new Throttle(
             session.user.throttleMessagesPerSecond(ctx.throttleMessagesPerSecond()), ctx.throttleBurst(), nowNs);
         final String username = session.user.username();

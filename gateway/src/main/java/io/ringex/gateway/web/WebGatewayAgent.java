@@ -172,8 +172,8 @@ public final class WebGatewayAgent
         this.ingress = router.ingress();
         this.checker = new CommandChecker(ctx.maxMessageLength());
         this.commandBuffer = new UnsafeBuffer(new byte[ctx.maxMessageLength()]);
-        this.answerTimeoutNs = TimeUnit.MILLISECONDS.toNanos(ctx.webAnswerTimeoutMs());
-        this.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(ctx.webHeartbeatIntervalMs());
+        this.answerTimeoutNs = ctx.webAnswerTimeoutNs();
+        this.heartbeatIntervalNs = ctx.webHeartbeatIntervalNs();
         this.nextHeartbeatNs = nowNs + heartbeatIntervalNs;
         // Request ids the gateway makes up (cancels, status): counted from the wall clock so a restart does not
         // repeat them.

@@ -93,7 +93,8 @@ public final class WebServer implements AutoCloseable
         // The web front end's own guard: behind a TLS proxy every web caller has the proxy's address, so web failures
         // must not lock out FIX or SBE clients, and a web success must not clear their counts.
         final RequestAuthenticator authenticator =
-            new RequestAuthenticator(ctx.webApiKeys(), new LogonGuard(ctx.logonPolicy()), ctx.webReceiveWindowMs());
+            new RequestAuthenticator(ctx.webApiKeys(), new LogonGuard(ctx.logonPolicy()),
+                TimeUnit.NANOSECONDS.toMillis(ctx.webReceiveWindowNs()));
         final ConnectionLimits limits =
             new ConnectionLimits(ctx.webMaxConnections(), ctx.webMaxConnectionsPerAddress());
         final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());

@@ -96,8 +96,8 @@ final class SbeGatewayAllocationTest
             .engineEgressChannel(IPC).engineEgressStreamId(1002)
             .marketDataChannel(IPC).marketDataStreamId(1003)
             .throttleMessagesPerSecond(100_000_000)
-            .heartbeatIntervalMs(60_000)
-            .backPressureTimeoutMs(10_000)
+            .heartbeatIntervalNs(TimeUnit.SECONDS.toNanos(60))
+            .backPressureTimeoutNs(TimeUnit.SECONDS.toNanos(10))
             .fixEnabled(false)
             .addUser(TestUsers.ALICE)
             .conclude();

@@ -472,7 +472,7 @@ class SbeGatewayIT
     void aClientThatStopsReadingHoldsUpNobodyAndLosesNothing()
     {
         final GatewayContext ctx = context().sbeResponseTermLength(64 * 1024).throttleMessagesPerSecond(100_000)
-            .throttleBurst(100_000).slowClientTimeoutMs(30_000);
+            .throttleBurst(100_000).slowClientTimeoutNs(TimeUnit.SECONDS.toNanos(30));
         startGateway(ctx);
         final RecordingListener a = new RecordingListener();
         final RecordingListener b = new RecordingListener();
@@ -589,7 +589,8 @@ class SbeGatewayIT
     {
         // Nothing subscribes to stream 1999: every offer is NOT_CONNECTED, so the gateway retries (ABORT) until its
         // bound and then answers ENGINE_BUSY. Nothing is dropped silently.
-        final GatewayContext ctx = context().engineIngressStreamId(1999).backPressureTimeoutMs(200);
+        final GatewayContext ctx = context().engineIngressStreamId(1999)
+            .backPressureTimeoutNs(TimeUnit.MILLISECONDS.toNanos(200));
         launchGateway(ctx);
         usersFromAStandIn(ctx, 1999);
         final RecordingListener a = new RecordingListener();
@@ -615,8 +616,8 @@ class SbeGatewayIT
         // alice has logged on, then falls silent: no node claims PRIMARY, so an order is refused NO_PRIMARY at once
         // (not held for the back-pressure bound, here longer than any wait of this test), never sent anywhere, never
         // dropped silently.
-        final GatewayContext ctx = context().engineStatusStreamId(1999).backPressureTimeoutMs(3_600_000)
-            .engineStatusTimeoutMs(300)
+        final GatewayContext ctx = context().engineStatusStreamId(1999).backPressureTimeoutNs(TimeUnit.HOURS.toNanos(1))
+            .engineStatusTimeoutNs(TimeUnit.MILLISECONDS.toNanos(300))
             .addEngine(new EngineEndpoint(IPC, 1101, IPC, 1102, IPC, 1103, IPC, IPC, 1998));
         launchGateway(ctx);
         final RecordingListener a = new RecordingListener();

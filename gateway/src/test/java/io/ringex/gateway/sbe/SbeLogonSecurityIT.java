@@ -110,7 +110,7 @@ class SbeLogonSecurityIT
             .marketDataChannel(IPC).marketDataStreamId(1003)
             .fixEnabled(false)
             .sbeResponseTermLength(64 * 1024)
-            .logonTimeoutMs(1_000)
+            .logonTimeoutNs(TimeUnit.SECONDS.toNanos(1))
             .logonPolicy(new LogonPolicy(5, 5, 60_000, 900_000, FAILURE_DELAY_MS, 64, 10_000))
             .addUser(TestUsers.ALICE)
             .addUser(TestUsers.BOB)

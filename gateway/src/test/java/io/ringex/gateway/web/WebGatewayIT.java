@@ -117,7 +117,7 @@ class WebGatewayIT
             .webMaxBody(1024)
             // small, so that a client that never reads fills it within a test's traffic
             .webSlowClientBytes(16 * 1024)
-            .webAnswerTimeoutMs(10_000);
+            .webAnswerTimeoutNs(TimeUnit.SECONDS.toNanos(10));
         ctx.conclude();
         final GatewayAgent agent = new GatewayAgent(ctx, aeron, SystemNanoClock.INSTANCE);
         web = WebServer.launch(ctx, agent.webAgent());
