@@ -702,6 +702,10 @@ public final class ExchangeClient implements AutoCloseable
             this.client = new ExchangeClient(ctx.aeron(), ctx.gatewayChannel(), ctx.gatewayStreamId(),
                 ctx.responseChannel(), ctx.responseStreamId(), ctx.listener(), ctx.nanoClock(),
                 ctx.sharedPublication(), ctx.errorHandler());
+            if (ctx.receiveDropCopies())
+            {
+                client.receiveDropCopies();
+            }
             this.deadlineNs = ctx.nanoClock().nanoTime() + ctx.connectTimeoutNs();
         }
 
@@ -825,6 +829,7 @@ public final class ExchangeClient implements AutoCloseable
         private ErrorHandler errorHandler;
         private ExchangeListener listener;
         private boolean sharedPublication;
+        private boolean receiveDropCopies;
         private NanoClock nanoClock = SystemNanoClock.INSTANCE;
 
         /**
@@ -1192,6 +1197,26 @@ public final class ExchangeClient implements AutoCloseable
         public boolean sharedPublication()
         {
             return sharedPublication;
+        }
+
+        /**
+         * @param receiveDropCopies make this a drop-copy session's client, as
+         *                          {@link ExchangeClient#receiveDropCopies()} does before the Logon
+         *                          ({@link io.ringex.client.dropcopy.DropCopyClient} sets it); false when not set.
+         * @return this.
+         */
+        public Context receiveDropCopies(final boolean receiveDropCopies)
+        {
+            this.receiveDropCopies = receiveDropCopies;
+            return this;
+        }
+
+        /**
+         * @return whether the client is a drop-copy session's.
+         */
+        public boolean receiveDropCopies()
+        {
+            return receiveDropCopies;
         }
 
         /**

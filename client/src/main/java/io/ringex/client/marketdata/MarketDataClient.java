@@ -2,6 +2,7 @@ package io.ringex.client.marketdata;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.concurrent.TimeUnit;
 
 import io.aeron.Aeron;
 import io.aeron.ChannelUri;
@@ -9,6 +10,9 @@ import io.aeron.CommonContext;
 import io.aeron.FragmentAssembler;
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.aeron.exceptions.AeronException;
+import io.aeron.exceptions.ConfigurationException;
+import io.aeron.exceptions.TimeoutException;
 import io.aeron.logbuffer.Header;
 import io.ringex.protocol.codecs.AuctionIndicativeDecoder;
 import io.ringex.protocol.codecs.BestBidOfferDecoder;
@@ -30,6 +34,8 @@ import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -47,13 +53,24 @@ import org.agrona.concurrent.UnsafeBuffer;
  * its incrementals are buffered, a snapshot is asked for ({@code SnapshotRequest}), the book is rebuilt from it, and
  * the buffered incrementals after the snapshot's sequence are applied. A subscription starts the same way.
  * <p>
- * A client made with {@link #connectAll} follows every instrument it sees on the feed (each from a snapshot, then
- * live), and hands its owner every message in sequence ({@link MarketDataListener#onFeedMessage}): what a gateway
- * needs to serve its own subscribers from a market it never loses track of.
+ * A client made with {@link Context#followAllInstruments} follows every instrument it sees on the feed (each from a
+ * snapshot, then live), and hands its owner every message in sequence ({@link MarketDataListener#onFeedMessage}):
+ * what a gateway needs to serve its own subscribers from a market it never loses track of.
+ * <p>
+ * {@link #connect(Context)} returns once the engine's feed and its recovery service are there, or throws why not;
+ * {@link #asyncConnect(Context)} does the same step by step, for a caller that polls; {@link #open(Context)} does not
+ * wait, for a reader that must start before the engine.
  * <p>
  * Threading: single-threaded by contract, like {@code ExchangeClient}: {@link #subscribe}, {@link #poll()} and the
  * getters from one thread. Allocation: subscribing allocates the instrument's book; in steady state (no gap) nothing
  * is allocated per message.
+ * <pre>{@code
+ * MarketDataClient md = MarketDataClient.connect(new MarketDataClient.Context().aeron(aeron)
+ *     .feedChannel("aeron:udp?endpoint=localhost:0|control=engine-host:40101|control-mode=dynamic")
+ *     .responseChannel("aeron:udp?endpoint=my-host:0").requestChannel("aeron:udp?endpoint=engine-host:40130")
+ *     .listener(listener));
+ * md.subscribe(1);
+ * }</pre>
  */
 public final class MarketDataClient implements AutoCloseable
 {
@@ -124,93 +141,111 @@ public final class MarketDataClient implements AutoCloseable
     private long snapshots;
     private long recoveries;
 
-    private MarketDataClient(
-        final Aeron aeron,
-        final String feedChannel,
-        final int feedStreamId,
-        final String responseChannel,
-        final int responseStreamId,
-        final String requestChannel,
-        final int requestStreamId,
-        final MarketDataListener listener,
-        final NanoClock clock,
-        final boolean followAll)
+    private MarketDataClient(final Context ctx)
     {
-        this.recoveryOnIpc = checkResponseChannel(responseChannel);
-        this.responseStreamId = responseStreamId;
-        this.feed = aeron.addSubscription(feedChannel, feedStreamId);
-        this.recovery = aeron.addSubscription(responseChannel, responseStreamId);
-        this.requests = aeron.addPublication(requestChannel, requestStreamId);
-        this.listener = listener;
-        this.clock = clock;
-        this.followAll = followAll;
+        this.recoveryOnIpc = checkResponseChannel(ctx.responseChannel());
+        this.responseStreamId = ctx.responseStreamId();
+        this.listener = ctx.listener();
+        this.clock = ctx.nanoClock();
+        this.followAll = ctx.followAllInstruments();
         this.maxHeldBytes = 16 * 1024 * 1024;
+        final Aeron aeron = ctx.aeron();
+        Subscription feed = null;
+        Subscription recovery = null;
+        Publication requests = null;
+        try
+        {
+            feed = aeron.addSubscription(ctx.feedChannel(), ctx.feedStreamId());
+            recovery = aeron.addSubscription(ctx.responseChannel(), ctx.responseStreamId());
+            requests = aeron.addPublication(ctx.requestChannel(), ctx.requestStreamId());
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietCloseAll(feed, recovery, requests);
+            throw ex;
+        }
+        this.feed = feed;
+        this.recovery = recovery;
+        this.requests = requests;
     }
 
     /**
-     * Subscribe to the engine's feed and recovery streams and open the request publication.
+     * Open the client's channels and return at once, not waiting for the engine: for a reader that may start before
+     * the engine does and must follow it whenever it comes (the gateway does); until the recovery service is there,
+     * its requests wait. A program that needs the engine there uses {@link #connect(Context)}.
      *
-     * @param aeron            connected Aeron client; not closed by this client.
-     * @param feedChannel      the engine's outbound channel as a subscriber names it (for a slow reader on IPC, add
-     *                         {@code tether=false}: docs/protocol.md, "Slow consumers").
-     * @param feedStreamId     the market-data stream (1003 by default).
-     * @param responseChannel  this client's own channel, where the recovery service answers it alone:
-     *                         {@code aeron:udp?endpoint=this-host:port} (port 0: one the system picks), on the address
-     *                         its requests leave from, or {@code aeron:ipc} on the engine's host.
-     * @param responseStreamId the stream of that channel.
-     * @param requestChannel   the engine's market-data request channel
-     *                         ({@code ringex.engine.marketdata.request.channel}, never its command ingress).
-     * @param requestStreamId  the request stream (1031 by default).
-     * @param listener         receives callbacks during {@link #poll()}.
+     * @param ctx the client's configuration; concluded here, so it serves this one client.
      * @return the client.
+     * @throws ConfigurationException if the context is incomplete or malformed (the message names the setting).
      */
-    public static MarketDataClient connect(
-        final Aeron aeron,
-        final String feedChannel,
-        final int feedStreamId,
-        final String responseChannel,
-        final int responseStreamId,
-        final String requestChannel,
-        final int requestStreamId,
-        final MarketDataListener listener)
+    public static MarketDataClient open(final Context ctx)
     {
-        return new MarketDataClient(aeron, feedChannel, feedStreamId, responseChannel, responseStreamId,
-            requestChannel, requestStreamId, listener, SystemNanoClock.INSTANCE, false);
+        ctx.conclude();
+        return new MarketDataClient(ctx);
     }
 
     /**
-     * {@link #connect}, following every instrument that appears on the feed without {@link #subscribe}: each is
-     * built from a snapshot when first seen, then kept live and recovered like a subscribed one, and its messages are
-     * handed on in sequence ({@link MarketDataListener#onFeedMessage}). An instrument whose snapshot is refused as
-     * {@code DELISTED} is followed no further: its messages are handed on as they come, unsequenced (there is no book
-     * to keep); one refused as {@code UNKNOWN_INSTRUMENT} (the service has not seen it yet) is asked for again after
-     * {@link #REQUEST_TIMEOUT_NS}. {@link #unsubscribe} does not stop following: the next message starts it again.
+     * Open the client's channels and wait until the engine's feed and its recovery service are there: the client
+     * returned can {@link #subscribe} and be {@link #poll()}ed at once.
      *
-     * @param aeron            connected Aeron client; not closed by this client.
-     * @param feedChannel      the engine's outbound channel as a subscriber names it.
-     * @param feedStreamId     the market-data stream (1003 by default).
-     * @param responseChannel  this client's own channel, where the recovery service answers it alone:
-     *                         {@code aeron:udp?endpoint=this-host:port} (port 0: one the system picks), on the address
-     *                         its requests leave from, or {@code aeron:ipc} on the engine's host.
-     * @param responseStreamId the stream of that channel.
-     * @param requestChannel   the engine's market-data request channel
-     *                         ({@code ringex.engine.marketdata.request.channel}, never its command ingress).
-     * @param requestStreamId  the request stream (1031 by default).
-     * @param listener         receives callbacks during {@link #poll()}.
-     * @return the client.
+     * @param ctx the client's configuration; concluded here, so it serves this one client.
+     * @return the connected client.
+     * @throws ConfigurationException if the context is incomplete or malformed (the message names the setting).
+     * @throws io.aeron.exceptions.TimeoutException if the feed or the recovery service did not connect within
+     *                                              {@link Context#connectTimeoutNs()} (the message says which).
      */
-    public static MarketDataClient connectAll(
-        final Aeron aeron,
-        final String feedChannel,
-        final int feedStreamId,
-        final String responseChannel,
-        final int responseStreamId,
-        final String requestChannel,
-        final int requestStreamId,
-        final MarketDataListener listener)
+    public static MarketDataClient connect(final Context ctx)
     {
-        return new MarketDataClient(aeron, feedChannel, feedStreamId, responseChannel, responseStreamId,
-            requestChannel, requestStreamId, listener, SystemNanoClock.INSTANCE, true);
+        final AsyncConnect asyncConnect = asyncConnect(ctx);
+        try
+        {
+            final IdleStrategy idleStrategy = ctx.idleStrategy();
+            AsyncConnect.State state = asyncConnect.state();
+            MarketDataClient client;
+            while (null == (client = asyncConnect.poll()))
+            {
+                if (state != asyncConnect.state())
+                {
+                    state = asyncConnect.state();
+                    idleStrategy.reset();
+                }
+                else
+                {
+                    idleStrategy.idle();
+                }
+                if (Thread.currentThread().isInterrupted())
+                {
+                    throw new AeronException("interrupted while connecting (" + asyncConnect.state() + ")");
+                }
+            }
+            return client;
+        }
+        catch (final RuntimeException ex)
+        {
+            asyncConnect.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * Begin connecting, for a caller that polls: {@link AsyncConnect#poll()} until it returns the client.
+     *
+     * @param ctx the client's configuration; concluded here, so it serves this one client.
+     * @return the connection in progress.
+     * @throws ConfigurationException if the context is incomplete or malformed (the message names the setting).
+     */
+    public static AsyncConnect asyncConnect(final Context ctx)
+    {
+        return new AsyncConnect(open(ctx), ctx);
+    }
+
+    /**
+     * @return whether the engine's feed and its recovery service are connected to this client, and its response
+     * channel is bound (so its requests can name it).
+     */
+    public boolean isConnected()
+    {
+        return feed.isConnected() && requests.isConnected() && (null != responseChannel || resolveResponseChannel());
     }
 
     /**
@@ -863,19 +898,12 @@ public final class MarketDataClient implements AutoCloseable
      * modes, tags, session ids or spies).
      *
      * @return true for IPC.
-     * @throws IllegalArgumentException if it is neither.
+     * @throws ConfigurationException naming the setting if it is neither.
      */
     private static boolean checkResponseChannel(final String channel)
     {
-        final ChannelUri uri;
-        try
-        {
-            uri = ChannelUri.parse(channel);
-        }
-        catch (final RuntimeException ex)
-        {
-            throw new IllegalArgumentException("responseChannel: not an Aeron channel: " + channel, ex);
-        }
+        final String key = "MarketDataClient.Context.responseChannel";
+        final ChannelUri uri = parseChannel(key, channel);
         final boolean spy = null != uri.prefix() && !uri.prefix().isEmpty();
         if (uri.isIpc() && !spy)
         {
@@ -887,10 +915,441 @@ public final class MarketDataClient implements AutoCloseable
             null != uri.get(CommonContext.MDC_CONTROL_MODE_PARAM_NAME) ||
             null != uri.get(CommonContext.TAGS_PARAM_NAME) || null != uri.get(CommonContext.SESSION_ID_PARAM_NAME))
         {
-            throw new IllegalArgumentException("responseChannel: this client's own channel, aeron:ipc or " +
+            throw new ConfigurationException(key + ": this client's own channel, aeron:ipc or " +
                 "aeron:udp?endpoint=host:port (no control, tags or session id), not " + channel);
         }
         return false;
+    }
+
+    private static ChannelUri parseChannel(final String key, final String channel)
+    {
+        if (null == channel || channel.isEmpty())
+        {
+            throw new ConfigurationException(key + ": missing");
+        }
+        try
+        {
+            return ChannelUri.parse(channel);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw new ConfigurationException(key + ": not an Aeron channel: " + channel + " (" + ex.getMessage() +
+                ")");
+        }
+    }
+
+    /**
+     * A connection in progress: {@link #poll()} until it returns the client, or throws why not. Polled from one
+     * thread; {@link #close()} abandons it.
+     */
+    public static final class AsyncConnect implements AutoCloseable
+    {
+        /** Where the connection is. */
+        public enum State
+        {
+            /** Waiting for the engine's feed: an image of its publication on the feed channel. */
+            AWAIT_FEED,
+            /** Waiting for the recovery service to take this client's requests, and the response channel's port. */
+            AWAIT_RECOVERY_SERVICE,
+            /** Connected: the client was returned. */
+            DONE,
+            /** Failed or abandoned: the client's channels are closed. */
+            CLOSED
+        }
+
+        private final MarketDataClient client;
+        private final Context ctx;
+        private final long deadlineNs;
+        private State state = State.AWAIT_FEED;
+
+        AsyncConnect(final MarketDataClient client, final Context ctx)
+        {
+            this.client = client;
+            this.ctx = ctx;
+            this.deadlineNs = ctx.nanoClock().nanoTime() + ctx.connectTimeoutNs();
+        }
+
+        /**
+         * @return where the connection is.
+         */
+        public State state()
+        {
+            return state;
+        }
+
+        /**
+         * Take the next step.
+         *
+         * @return the connected client, null before.
+         * @throws io.aeron.exceptions.TimeoutException if the connect timeout passed first.
+         * @throws IllegalStateException if done or closed already.
+         */
+        public MarketDataClient poll()
+        {
+            if (State.DONE == state || State.CLOSED == state)
+            {
+                throw new IllegalStateException("this connection is " + state);
+            }
+            try
+            {
+                if (State.AWAIT_FEED == state && client.feed.isConnected())
+                {
+                    state = State.AWAIT_RECOVERY_SERVICE;
+                }
+                if (State.AWAIT_RECOVERY_SERVICE == state && client.isConnected())
+                {
+                    state = State.DONE;
+                    return client;
+                }
+                if (ctx.nanoClock().nanoTime() - deadlineNs > 0)
+                {
+                    throw new TimeoutException(timeoutMessage());
+                }
+                return null;
+            }
+            catch (final RuntimeException ex)
+            {
+                close();
+                throw ex;
+            }
+        }
+
+        /**
+         * Abandon the connection, closing the client's channels; nothing once the client was returned.
+         */
+        public void close()
+        {
+            if (State.DONE != state && State.CLOSED != state)
+            {
+                state = State.CLOSED;
+                client.close();
+            }
+        }
+
+        private String timeoutMessage()
+        {
+            final long timeoutMs = TimeUnit.NANOSECONDS.toMillis(ctx.connectTimeoutNs());
+            if (State.AWAIT_FEED == state)
+            {
+                return "no market-data feed on " + ctx.feedChannel() + " stream " + ctx.feedStreamId() + " within " +
+                    timeoutMs + " ms";
+            }
+            if (!client.requests.isConnected())
+            {
+                return "no market-data recovery service at " + ctx.requestChannel() + " stream " +
+                    ctx.requestStreamId() + " within " + timeoutMs + " ms (the engine's market-data request " +
+                    "channel, not its command ingress)";
+            }
+            return "this client's response channel " + ctx.responseChannel() + " not bound within " + timeoutMs +
+                " ms";
+        }
+    }
+
+    /**
+     * What {@link #connect(Context)}, {@link #asyncConnect(Context)} and {@link #open(Context)} need: the feed, the
+     * recovery service's request channel, this client's own response channel, the listener and the connect timeout.
+     * Fluent setters; {@link #conclude()} checks it whole and fails naming the first setting that is missing or
+     * malformed. One context serves one client.
+     */
+    public static final class Context
+    {
+        /** The engine's market-data stream when none is set. */
+        public static final int FEED_STREAM_ID_DEFAULT = 1003;
+        /** The recovery service's request stream when none is set. */
+        public static final int REQUEST_STREAM_ID_DEFAULT = 1031;
+        /** The stream the recovery service answers this client on when none is set; one per client on a channel. */
+        public static final int RESPONSE_STREAM_ID_DEFAULT = 1030;
+        /** How long connecting may take when no timeout is set. */
+        public static final long CONNECT_TIMEOUT_NS_DEFAULT = TimeUnit.SECONDS.toNanos(10);
+
+        private boolean concluded;
+        private Aeron aeron;
+        private String feedChannel;
+        private int feedStreamId = FEED_STREAM_ID_DEFAULT;
+        private String responseChannel;
+        private int responseStreamId = RESPONSE_STREAM_ID_DEFAULT;
+        private String requestChannel;
+        private int requestStreamId = REQUEST_STREAM_ID_DEFAULT;
+        private MarketDataListener listener;
+        private boolean followAllInstruments;
+        private long connectTimeoutNs = CONNECT_TIMEOUT_NS_DEFAULT;
+        private IdleStrategy idleStrategy;
+        private NanoClock nanoClock = SystemNanoClock.INSTANCE;
+
+        /**
+         * Check the settings and fill in the defaults; {@link #connect(Context)} calls it.
+         *
+         * @return this.
+         * @throws ConfigurationException naming the first setting missing or malformed.
+         * @throws IllegalStateException  if concluded already: a context serves one client.
+         */
+        public Context conclude()
+        {
+            if (concluded)
+            {
+                throw new IllegalStateException("MarketDataClient.Context concluded already: one context per client");
+            }
+            parseChannel("MarketDataClient.Context.feedChannel", feedChannel);
+            checkResponseChannel(responseChannel);
+            parseChannel("MarketDataClient.Context.requestChannel", requestChannel);
+            if (null == listener)
+            {
+                throw new ConfigurationException("MarketDataClient.Context.listener: missing (it receives the " +
+                    "feed's callbacks)");
+            }
+            if (connectTimeoutNs <= 0)
+            {
+                throw new ConfigurationException("MarketDataClient.Context.connectTimeoutNs: must be positive, not " +
+                    connectTimeoutNs);
+            }
+            if (null == nanoClock)
+            {
+                throw new ConfigurationException("MarketDataClient.Context.nanoClock: missing");
+            }
+            if (null == aeron)
+            {
+                throw new ConfigurationException("MarketDataClient.Context.aeron: missing (a connected Aeron client)");
+            }
+            if (null == idleStrategy)
+            {
+                idleStrategy = new BackoffIdleStrategy();
+            }
+            concluded = true;
+            return this;
+        }
+
+        /**
+         * @param aeron a connected Aeron client; not closed by the client.
+         * @return this.
+         */
+        public Context aeron(final Aeron aeron)
+        {
+            this.aeron = aeron;
+            return this;
+        }
+
+        /**
+         * @return the Aeron client.
+         */
+        public Aeron aeron()
+        {
+            return aeron;
+        }
+
+        /**
+         * @param feedChannel the engine's outbound channel as a subscriber names it, e.g.
+         *                    {@code aeron:udp?endpoint=localhost:0|control=engine-host:40101|control-mode=dynamic}
+         *                    (for a slow reader on IPC, add {@code tether=false}: docs/protocol.md, "Slow consumers").
+         * @return this.
+         */
+        public Context feedChannel(final String feedChannel)
+        {
+            this.feedChannel = feedChannel;
+            return this;
+        }
+
+        /**
+         * @return the engine's outbound channel.
+         */
+        public String feedChannel()
+        {
+            return feedChannel;
+        }
+
+        /**
+         * @param feedStreamId the market-data stream; {@link #FEED_STREAM_ID_DEFAULT} when not set.
+         * @return this.
+         */
+        public Context feedStreamId(final int feedStreamId)
+        {
+            this.feedStreamId = feedStreamId;
+            return this;
+        }
+
+        /**
+         * @return the market-data stream.
+         */
+        public int feedStreamId()
+        {
+            return feedStreamId;
+        }
+
+        /**
+         * @param responseChannel this client's own channel, where the recovery service answers it alone:
+         *                        {@code aeron:udp?endpoint=this-host:port} (port 0: one the system picks), on the
+         *                        address its requests leave from, or {@code aeron:ipc} on the engine's host.
+         * @return this.
+         */
+        public Context responseChannel(final String responseChannel)
+        {
+            this.responseChannel = responseChannel;
+            return this;
+        }
+
+        /**
+         * @return this client's own channel.
+         */
+        public String responseChannel()
+        {
+            return responseChannel;
+        }
+
+        /**
+         * @param responseStreamId the stream of the response channel; {@link #RESPONSE_STREAM_ID_DEFAULT} when not
+         *                         set.
+         * @return this.
+         */
+        public Context responseStreamId(final int responseStreamId)
+        {
+            this.responseStreamId = responseStreamId;
+            return this;
+        }
+
+        /**
+         * @return the stream of the response channel.
+         */
+        public int responseStreamId()
+        {
+            return responseStreamId;
+        }
+
+        /**
+         * @param requestChannel the engine's market-data request channel
+         *                       ({@code ringex.engine.marketdata.request.channel}, never its command ingress).
+         * @return this.
+         */
+        public Context requestChannel(final String requestChannel)
+        {
+            this.requestChannel = requestChannel;
+            return this;
+        }
+
+        /**
+         * @return the engine's market-data request channel.
+         */
+        public String requestChannel()
+        {
+            return requestChannel;
+        }
+
+        /**
+         * @param requestStreamId the request stream; {@link #REQUEST_STREAM_ID_DEFAULT} when not set.
+         * @return this.
+         */
+        public Context requestStreamId(final int requestStreamId)
+        {
+            this.requestStreamId = requestStreamId;
+            return this;
+        }
+
+        /**
+         * @return the request stream.
+         */
+        public int requestStreamId()
+        {
+            return requestStreamId;
+        }
+
+        /**
+         * @param listener receives callbacks during {@link MarketDataClient#poll()}.
+         * @return this.
+         */
+        public Context listener(final MarketDataListener listener)
+        {
+            this.listener = listener;
+            return this;
+        }
+
+        /**
+         * @return the listener.
+         */
+        public MarketDataListener listener()
+        {
+            return listener;
+        }
+
+        /**
+         * @param followAllInstruments follow every instrument that appears on the feed without
+         *                             {@link MarketDataClient#subscribe}: each is built from a snapshot when first
+         *                             seen, then kept live and recovered like a subscribed one, and its messages are
+         *                             handed on in sequence ({@link MarketDataListener#onFeedMessage}). An instrument
+         *                             whose snapshot is refused as {@code DELISTED} is followed no further: its
+         *                             messages are handed on as they come, unsequenced (there is no book to keep);
+         *                             one refused as {@code UNKNOWN_INSTRUMENT} (the service has not seen it yet) is
+         *                             asked for again after {@link MarketDataClient#REQUEST_TIMEOUT_NS}.
+         *                             {@link MarketDataClient#unsubscribe} does not stop following: the next message
+         *                             starts it again. False when not set.
+         * @return this.
+         */
+        public Context followAllInstruments(final boolean followAllInstruments)
+        {
+            this.followAllInstruments = followAllInstruments;
+            return this;
+        }
+
+        /**
+         * @return whether the client follows every instrument on the feed.
+         */
+        public boolean followAllInstruments()
+        {
+            return followAllInstruments;
+        }
+
+        /**
+         * @param connectTimeoutNs how long {@link #connect(Context)} waits for the feed and the recovery service;
+         *                         {@link #CONNECT_TIMEOUT_NS_DEFAULT} when not set.
+         * @return this.
+         */
+        public Context connectTimeoutNs(final long connectTimeoutNs)
+        {
+            this.connectTimeoutNs = connectTimeoutNs;
+            return this;
+        }
+
+        /**
+         * @return how long connecting may take.
+         */
+        public long connectTimeoutNs()
+        {
+            return connectTimeoutNs;
+        }
+
+        /**
+         * @param idleStrategy what {@link #connect(Context)} does between steps; a {@link BackoffIdleStrategy} when
+         *                     not set.
+         * @return this.
+         */
+        public Context idleStrategy(final IdleStrategy idleStrategy)
+        {
+            this.idleStrategy = idleStrategy;
+            return this;
+        }
+
+        /**
+         * @return the idle strategy.
+         */
+        public IdleStrategy idleStrategy()
+        {
+            return idleStrategy;
+        }
+
+        /**
+         * @param nanoClock the clock of the request timeouts and the connect timeout; the system's when not set.
+         * @return this.
+         */
+        public Context nanoClock(final NanoClock nanoClock)
+        {
+            this.nanoClock = nanoClock;
+            return this;
+        }
+
+        /**
+         * @return the clock.
+         */
+        public NanoClock nanoClock()
+        {
+            return nanoClock;
+        }
     }
 
     /** A subscribed instrument's book and recovery state. */
@@ -898,7 +1357,7 @@ public final class MarketDataClient implements AutoCloseable
     {
         static final int RECOVERING = 1;
         static final int LIVE = 2;
-        /** Followed by {@link #connectAll} but delisted: its messages pass unsequenced. */
+        /** Followed with {@link Context#followAllInstruments} but delisted: its messages pass unsequenced. */
         static final int REFUSED = 3;
 
         final int instrumentId;

@@ -11,6 +11,7 @@ import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.aeron.exceptions.ConfigurationException;
 import io.ringex.protocol.codecs.BestBidOfferEncoder;
 import io.ringex.protocol.codecs.BookLevelUpdateDecoder;
 import io.ringex.protocol.codecs.BookLevelUpdateEncoder;
@@ -109,15 +110,21 @@ class MarketDataClientTest
         feed = aeron.addExclusivePublication(IPC, FEED);
         recovery = aeron.addExclusivePublication(IPC, RECOVERY);
         requests = aeron.addSubscription(IPC, REQUESTS);
-        client = MarketDataClient.connect(aeron, IPC, FEED, IPC, RECOVERY, IPC, REQUESTS, new MarketDataListener()
+        client = MarketDataClient.connect(context().listener(new MarketDataListener()
         {
             public void onTrade(final int instrumentId, final long tradeId, final long price, final long quantity,
                 final Side aggressorSide, final long timestampNs)
             {
                 trades++;
             }
-        });
+        }));
         await(() -> feed.isConnected() && recovery.isConnected() && requests.imageCount() > 0, "connections");
+    }
+
+    private MarketDataClient.Context context()
+    {
+        return new MarketDataClient.Context().aeron(aeron).feedChannel(IPC).feedStreamId(FEED).responseChannel(IPC)
+            .responseStreamId(RECOVERY).requestChannel(IPC).requestStreamId(REQUESTS);
     }
 
     @AfterEach
@@ -223,9 +230,9 @@ class MarketDataClientTest
             final MarketDataListener listener = new MarketDataListener()
             {
             };
-            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-                () -> MarketDataClient.connect(aeron, IPC, FEED, channel, RECOVERY, IPC, REQUESTS, listener), channel);
-            assertTrue(ex.getMessage().startsWith("responseChannel: "), ex.getMessage());
+            final ConfigurationException ex = assertThrows(ConfigurationException.class,
+                () -> MarketDataClient.connect(context().responseChannel(channel).listener(listener)), channel);
+            assertTrue(ex.getMessage().contains("MarketDataClient.Context.responseChannel: "), ex.getMessage());
         }
     }
 
@@ -259,7 +266,7 @@ class MarketDataClientTest
         final List<Long> handedOn = new ArrayList<>();
         final List<Long> recovered = new ArrayList<>();
         final int[] arrivals = new int[1];
-        client = MarketDataClient.connectAll(aeron, IPC, FEED, IPC, RECOVERY, IPC, REQUESTS, new MarketDataListener()
+        client = MarketDataClient.connect(context().followAllInstruments(true).listener(new MarketDataListener()
         {
             public void onFeedMessage(final int instrumentId, final int templateId, final DirectBuffer buffer,
                 final int offset, final int length)
@@ -278,7 +285,7 @@ class MarketDataClientTest
             {
                 recovered.add(mdSequence);
             }
-        });
+        }));
         await(() -> feed.isConnected() && recovery.isConnected(), "connections");
 
         // Never subscribed: the instrument's first message starts its recovery, and waits for the snapshot.

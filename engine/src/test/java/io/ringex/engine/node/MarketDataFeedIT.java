@@ -75,11 +75,17 @@ class MarketDataFeedIT
 
     private MarketDataClient marketDataClient(final Aeron aeron, final EngineContext ctx, final boolean lossy)
     {
-        return MarketDataClient.connect(aeron, subscriberChannel(lossy ? "|reliable=false" : ""),
-            ctx.marketDataStreamId(), "aeron:udp?endpoint=localhost:0", 1030, ctx.marketDataRequestChannel(),
-            ctx.marketDataRequestStreamId(), new MarketDataListener()
+        return MarketDataClient.connect(new MarketDataClient.Context()
+            .aeron(aeron)
+            .feedChannel(subscriberChannel(lossy ? "|reliable=false" : ""))
+            .feedStreamId(ctx.marketDataStreamId())
+            .responseChannel("aeron:udp?endpoint=localhost:0")
+            .responseStreamId(1030)
+            .requestChannel(ctx.marketDataRequestChannel())
+            .requestStreamId(ctx.marketDataRequestStreamId())
+            .listener(new MarketDataListener()
             {
-            });
+            }));
     }
 
     @Test

@@ -450,11 +450,17 @@ class MarketDataRecoveryIT
         startOnIpc();
         final Requester storm = new Requester(ctx.marketDataRequestChannel(), IPC, RESPONSE_STREAM);
         storm.awaitFirstSnapshot();
-        final MarketDataClient subscriber = env.closing(MarketDataClient.connect(aeron, IPC,
-            ctx.marketDataStreamId(), IPC, RESPONSE_STREAM + 1, ctx.marketDataRequestChannel(),
-            ctx.marketDataRequestStreamId(), new MarketDataListener()
+        final MarketDataClient subscriber = env.closing(MarketDataClient.connect(new MarketDataClient.Context()
+            .aeron(aeron)
+            .feedChannel(IPC)
+            .feedStreamId(ctx.marketDataStreamId())
+            .responseChannel(IPC)
+            .responseStreamId(RESPONSE_STREAM + 1)
+            .requestChannel(ctx.marketDataRequestChannel())
+            .requestStreamId(ctx.marketDataRequestStreamId())
+            .listener(new MarketDataListener()
             {
-            }));
+            })));
         subscriber.subscribe(EngineTestClient.INSTRUMENT);
         // a deep book, so that each snapshot is several parts
         long id = 1;

@@ -15,8 +15,8 @@ import java.util.List;
 
 /**
  * The gateway's reading of the engines' market data: one {@link MarketDataClient} per engine node
- * ({@link MarketDataClient#connectAll}, every instrument), so a gap in the feed is recovered as the market-data
- * specification says (a retransmission for a short one, a snapshot otherwise) before it reaches the
+ * ({@link MarketDataClient.Context#followAllInstruments}, every instrument), so a gap in the feed is recovered as the
+ * market-data specification says (a retransmission for a short one, a snapshot otherwise) before it reaches the
  * {@link MarketDataCache} the FIX subscribers are served from: the cache gets every message of an instrument in
  * sequence, or, when the recovery service could no longer retransmit, a rebuilt book
  * ({@link MarketDataCache#onRecovered}) that it counts as a gap.
@@ -83,9 +83,18 @@ public final class GatewayMarketData implements AutoCloseable
                 final EngineEndpoint engine = engines.get(i);
                 final NodeListener listener = new NodeListener();
                 // One response stream per engine: a retransmission's feed messages carry that engine's sequences.
-                clients[i] = MarketDataClient.connectAll(aeron, engine.marketDataChannel(),
-                    engine.marketDataStreamId(), responseChannel, responseStreamId + 100 * i,
-                    engine.marketDataRequestChannel(), requestStreamId, listener);
+                // Opened, not connected: the gateway starts whether or not the engine is up, and follows it once it
+                // is.
+                clients[i] = MarketDataClient.open(new MarketDataClient.Context()
+                    .aeron(aeron)
+                    .feedChannel(engine.marketDataChannel())
+                    .feedStreamId(engine.marketDataStreamId())
+                    .responseChannel(responseChannel)
+                    .responseStreamId(responseStreamId + 100 * i)
+                    .requestChannel(engine.marketDataRequestChannel())
+                    .requestStreamId(requestStreamId)
+                    .followAllInstruments(true)
+                    .listener(listener));
                 listener.client = clients[i];
             }
         }

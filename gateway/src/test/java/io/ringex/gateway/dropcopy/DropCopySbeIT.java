@@ -5,6 +5,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.client.ExchangeClient;
 import io.ringex.client.ExchangeListener;
+import io.ringex.client.LogonRefusedException;
 import io.ringex.client.dropcopy.DropCopyClient;
 import io.ringex.client.dropcopy.DropCopyListener;
 import io.ringex.gateway.GatewayAgent;
@@ -142,18 +143,32 @@ class DropCopySbeIT
 
         DropCopy(final String user, final String password)
         {
-            client = DropCopyClient.connect(aeron, IPC, 2001, IPC, nextResponseStream++, this);
+            // A gateway just started refuses logons ENGINE_BUSY until it has its users: connect again until then.
+            final DropCopyClient[] connected = new DropCopyClient[1];
+            Await.until(user + " logged on (refused ENGINE_BUSY until then)", Duration.ofSeconds(20), () ->
+            {
+                try
+                {
+                    connected[0] = DropCopyClient.connect(new DropCopyClient.Context()
+                        .aeron(aeron)
+                        .gatewayChannel(IPC)
+                        .gatewayStreamId(2001)
+                        .responseChannel(IPC)
+                        .responseStreamId(nextResponseStream++)
+                        .username(user)
+                        .password(password)
+                        .heartbeatIntervalNs(TimeUnit.SECONDS.toNanos(10))
+                        .listener(this));
+                    return true;
+                }
+                catch (final LogonRefusedException ex)
+                {
+                    assertEquals(RejectReason.ENGINE_BUSY, ex.reason(), user + "'s logon refused");
+                    return false;
+                }
+            }, () -> LockSupport.parkNanos(RETRY_PAUSE_NS));
+            client = connected[0];
             clients.add(client);
-            Await.until("drop copy connected", client::isConnected, client::poll);
-            logOn(() -> client.logon(user, password, 10_000), client::poll, client::isLoggedOn,
-                () -> refusal, (r) -> refusal = r, user);
-        }
-
-        RejectReason refusal;
-
-        public void onLogonResponse(final LogonResponseDecoder response)
-        {
-            refusal = response.rejectReason();
         }
 
         public void onCopy(final ExecutionReportDecoder report)

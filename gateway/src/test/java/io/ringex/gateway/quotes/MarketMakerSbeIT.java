@@ -313,13 +313,17 @@ class MarketMakerSbeIT
         // Past the grace: 300 ms now. A drop copy of her account watches; she quotes and her client dies.
         aliceGraceMs(300);
         final List<String> copies = new CopyOnWriteArrayList<>();
-        final DropCopyClient copy = DropCopyClient.connect(aeron, IPC, 2001, IPC, nextResponseStream++,
-            (DropCopyListener)report -> copies.add(report.orderId() + " " + report.execType() + " " +
-            report.cancelReason()));
+        final DropCopyClient copy = DropCopyClient.connect(new DropCopyClient.Context()
+            .aeron(aeron)
+            .gatewayChannel(IPC)
+            .responseChannel(IPC)
+            .responseStreamId(nextResponseStream++)
+            .username("alicecopy")
+            .password(COPY_PASSWORD)
+            .heartbeatIntervalNs(TimeUnit.SECONDS.toNanos(10))
+            .listener((DropCopyListener)report -> copies.add(report.orderId() + " " + report.execType() + " " +
+                report.cancelReason())));
         clients.add(copy);
-        Await.until("drop copy connected", copy::isConnected, copy::poll);
-        Await.until("drop copy logon sent", () -> copy.logon("alicecopy", COPY_PASSWORD, 10_000) > 0, copy::poll);
-        Await.until("drop copy logged on", copy::isLoggedOn, copy::poll);
         Await.until("drop copy subscribed", () -> copy.subscribe(0) > 0, copy::poll);
         entries.clear().add(2, 1, INSTRUMENT, 9_800, 5, 10_200, 5);
         final QuoteEntryAck q2 = massQuote(back, again, "Q2", entries).entries().get(0);

@@ -548,10 +548,12 @@ class WebGatewayIT
     /** The engine's book of an instrument as its market-data feed gives it, once at the sequence, as [bids, asks]. */
     private static List<Object> enginesBook(final int instrumentId, final long sequence)
     {
-        final MarketDataClient feed = MarketDataClient.connect(aeron, IPC, 1003, IPC, 1099, IPC,
-            GatewayContext.Configuration.MARKETDATA_REQUEST_STREAM_DEFAULT, new MarketDataListener()
+        final MarketDataClient feed = MarketDataClient.connect(new MarketDataClient.Context().aeron(aeron)
+            .feedChannel(IPC).feedStreamId(1003).responseChannel(IPC).responseStreamId(1099).requestChannel(IPC)
+            .requestStreamId(GatewayContext.Configuration.MARKETDATA_REQUEST_STREAM_DEFAULT)
+            .listener(new MarketDataListener()
             {
-            });
+            }));
         try
         {
             feed.subscribe(instrumentId);

@@ -389,8 +389,15 @@ public final class MarketDataBenchmark
                         record(self[0]);
                     }
                 };
-                clients[i] = MarketDataClient.connect(aeron, "aeron:ipc", ctx.marketDataStreamId(), "aeron:ipc",
-                    RESPONSE_STREAM + i, ctx.marketDataRequestChannel(), ctx.marketDataRequestStreamId(), listener);
+                clients[i] = MarketDataClient.connect(new MarketDataClient.Context()
+                    .aeron(aeron)
+                    .feedChannel("aeron:ipc")
+                    .feedStreamId(ctx.marketDataStreamId())
+                    .responseChannel("aeron:ipc")
+                    .responseStreamId(RESPONSE_STREAM + i)
+                    .requestChannel(ctx.marketDataRequestChannel())
+                    .requestStreamId(ctx.marketDataRequestStreamId())
+                    .listener(listener));
                 self[0] = clients[i];
             }
             thread = new Thread(() ->
