@@ -87,7 +87,7 @@ final class WebUserStreams
 
     /**
      * Register a new stream of a key (its key and user checked by the caller) and tell it the trading status of
-     * every instrument.
+     * every instrument and the picture of each of its user's accounts.
      *
      * @param channel the stream.
      * @param key     its key.
@@ -104,6 +104,11 @@ final class WebUserStreams
             {
                 writes.add(channel, new TextWebSocketFrame(tradingStatus(feed)));
             }
+        }
+        final User user = users.user(key.username());
+        for (int i = 0; null != user && i < user.accountCount(); i++)
+        {
+            writes.add(channel, new TextWebSocketFrame(account(user.account(i))));
         }
     }
 
@@ -327,8 +332,7 @@ final class WebUserStreams
             {
                 if (changedAccounts.contains(user.account(i)))
                 {
-                    final String event = accounts.append(new StringBuilder(512).append("{\"type\":\"account\"," +
-                        "\"account\":"), user.account(i), instruments).append('}').toString();
+                    final String event = account(user.account(i));
                     final List<Channel> streams = entry.getValue();
                     for (int s = streams.size() - 1; s >= 0; s--)
                     {
@@ -360,6 +364,12 @@ final class WebUserStreams
             work++;
         }
         return work;
+    }
+
+    private String account(final long accountId)
+    {
+        return accounts.append(new StringBuilder(512).append("{\"type\":\"account\",\"account\":"), accountId,
+            instruments).append('}').toString();
     }
 
     private static String tradingStatus(final InstrumentFeed feed)

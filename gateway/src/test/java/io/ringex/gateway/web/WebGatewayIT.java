@@ -408,6 +408,8 @@ class WebGatewayIT
         {
             stream.await("subscribed", "\"type\":\"subscribed\"");
         }
+        watcher.await("each of the user's accounts on subscribing", "\"type\":\"account\"",
+            "\"accountId\":" + TestUsers.ALICE_SECOND_ACCOUNT);
         first.send("{\"op\":\"cancelOnDisconnect\",\"enabled\":\"yes\"}");
         first.await("a malformed request refused with a reason", "\"type\":\"error\"", "cancelOnDisconnect");
         first.send("{\"op\":");
