@@ -6,7 +6,6 @@ import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.aeron.exceptions.AeronException;
 import io.aeron.exceptions.ConfigurationException;
 import io.aeron.exceptions.TimeoutException;
 import io.ringex.protocol.codecs.HeartbeatEncoder;
@@ -626,34 +625,7 @@ public final class ExchangeClient implements AutoCloseable
     public static ExchangeClient connect(final Context ctx)
     {
         final AsyncConnect asyncConnect = asyncConnect(ctx);
-        try
-        {
-            final IdleStrategy idleStrategy = ctx.idleStrategy();
-            AsyncConnect.State state = asyncConnect.state();
-            ExchangeClient client;
-            while (null == (client = asyncConnect.poll()))
-            {
-                if (state != asyncConnect.state())
-                {
-                    state = asyncConnect.state();
-                    idleStrategy.reset();
-                }
-                else
-                {
-                    idleStrategy.idle();
-                }
-                if (Thread.currentThread().isInterrupted())
-                {
-                    throw new AeronException("interrupted while connecting (" + asyncConnect.state() + ")");
-                }
-            }
-            return client;
-        }
-        catch (final RuntimeException ex)
-        {
-            asyncConnect.close();
-            throw ex;
-        }
+        return PolledConnect.complete(asyncConnect, ctx.idleStrategy());
     }
 
     /**
@@ -674,7 +646,7 @@ public final class ExchangeClient implements AutoCloseable
      * A connection and logon in progress: {@link #poll()} until it returns the logged-on client, or throws why not.
      * Polled from one thread; {@link #close()} abandons it.
      */
-    public static final class AsyncConnect implements AutoCloseable
+    public static final class AsyncConnect implements PolledConnect<ExchangeClient>
     {
         /** Where the connection is. */
         public enum State

@@ -1,7 +1,7 @@
 package io.ringex.client.dropcopy;
 
+import io.ringex.client.PolledConnect;
 import io.aeron.Aeron;
-import io.aeron.exceptions.AeronException;
 import io.aeron.exceptions.ConfigurationException;
 import io.ringex.client.ExchangeClient;
 import io.ringex.client.ExchangeListener;
@@ -82,34 +82,7 @@ public final class DropCopyClient implements AutoCloseable
     public static DropCopyClient connect(final Context ctx)
     {
         final AsyncConnect asyncConnect = asyncConnect(ctx);
-        try
-        {
-            final IdleStrategy idleStrategy = ctx.idleStrategy();
-            AsyncConnect.State state = asyncConnect.state();
-            DropCopyClient client;
-            while (null == (client = asyncConnect.poll()))
-            {
-                if (state != asyncConnect.state())
-                {
-                    state = asyncConnect.state();
-                    idleStrategy.reset();
-                }
-                else
-                {
-                    idleStrategy.idle();
-                }
-                if (Thread.currentThread().isInterrupted())
-                {
-                    throw new AeronException("interrupted while connecting (" + asyncConnect.state() + ")");
-                }
-            }
-            return client;
-        }
-        catch (final RuntimeException ex)
-        {
-            asyncConnect.close();
-            throw ex;
-        }
+        return PolledConnect.complete(asyncConnect, ctx.idleStrategy());
     }
 
     /**
@@ -280,7 +253,7 @@ public final class DropCopyClient implements AutoCloseable
      * A connection and logon in progress: {@link #poll()} until it returns the logged-on client, or throws why not.
      * Polled from one thread; {@link #close()} abandons it.
      */
-    public static final class AsyncConnect implements AutoCloseable
+    public static final class AsyncConnect implements PolledConnect<DropCopyClient>
     {
         /** Where the connection is. */
         public enum State

@@ -1,5 +1,6 @@
 package io.ringex.client.marketdata;
 
+import io.ringex.client.PolledConnect;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
@@ -10,7 +11,6 @@ import io.aeron.CommonContext;
 import io.aeron.FragmentAssembler;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.aeron.exceptions.AeronException;
 import io.aeron.exceptions.ConfigurationException;
 import io.aeron.exceptions.TimeoutException;
 import io.aeron.logbuffer.Header;
@@ -197,34 +197,7 @@ public final class MarketDataClient implements AutoCloseable
     public static MarketDataClient connect(final Context ctx)
     {
         final AsyncConnect asyncConnect = asyncConnect(ctx);
-        try
-        {
-            final IdleStrategy idleStrategy = ctx.idleStrategy();
-            AsyncConnect.State state = asyncConnect.state();
-            MarketDataClient client;
-            while (null == (client = asyncConnect.poll()))
-            {
-                if (state != asyncConnect.state())
-                {
-                    state = asyncConnect.state();
-                    idleStrategy.reset();
-                }
-                else
-                {
-                    idleStrategy.idle();
-                }
-                if (Thread.currentThread().isInterrupted())
-                {
-                    throw new AeronException("interrupted while connecting (" + asyncConnect.state() + ")");
-                }
-            }
-            return client;
-        }
-        catch (final RuntimeException ex)
-        {
-            asyncConnect.close();
-            throw ex;
-        }
+        return PolledConnect.complete(asyncConnect, ctx.idleStrategy());
     }
 
     /**
@@ -942,7 +915,7 @@ public final class MarketDataClient implements AutoCloseable
      * A connection in progress: {@link #poll()} until it returns the client, or throws why not. Polled from one
      * thread; {@link #close()} abandons it.
      */
-    public static final class AsyncConnect implements AutoCloseable
+    public static final class AsyncConnect implements PolledConnect<MarketDataClient>
     {
         /** Where the connection is. */
         public enum State
