@@ -117,9 +117,11 @@ final class NodeResources implements AutoCloseable
             inputRing = closing(Ring.builder().name("input").capacity(ctx.inputRingCapacity())
                 .slotLength(ctx.inputSlotLength()).producerType(ProducerType.SINGLE)
                 .countersManager(counters.manager()).build());
+            // the output ring holds only what the business logic encoded: its slots are read without bounds checks;
+            // the input ring carries clients' bytes and keeps them
             outputRing = closing(Ring.builder().name("output").capacity(ctx.outputRingCapacity())
                 .slotLength(ctx.outputSlotLength()).producerType(ProducerType.SINGLE)
-                .countersManager(counters.manager()).build());
+                .countersManager(counters.manager()).uncheckedSlots().build());
             outputFullWait = new WorkingIdleStrategy(ctx.newIdleStrategy());
             ringSink = new RingEventSink(outputRing, outputFullWait);
             sink = new SwitchableEventSink(ctx.outputSlotLength());

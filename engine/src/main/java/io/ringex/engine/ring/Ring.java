@@ -97,7 +97,7 @@ public final class Ring implements AutoCloseable
             throw new IllegalArgumentException("capacity * slotLength too large: " + length);
         }
         final ByteBuffer byteBuffer = BufferUtil.allocateDirectAligned((int)length, SlotDescriptor.BUFFER_ALIGNMENT);
-        buffer = new UnsafeBuffer(byteBuffer);
+        buffer = builder.uncheckedSlots ? new SlotBuffer(byteBuffer) : new UnsafeBuffer(byteBuffer);
         if (ProducerType.MULTI == producerType)
         {
             // the availability flags: no slot published yet
@@ -376,6 +376,7 @@ public final class Ring implements AutoCloseable
         private int slotLength = 128;
         private ProducerType producerType = ProducerType.SINGLE;
         private CountersManager countersManager;
+        private boolean uncheckedSlots;
 
         private Builder()
         {
@@ -430,6 +431,18 @@ public final class Ring implements AutoCloseable
         public Builder countersManager(final CountersManager countersManager)
         {
             this.countersManager = countersManager;
+            return this;
+        }
+
+        /**
+         * Read and write slots without Agrona's per-access bounds check ({@link SlotBuffer}), for a ring whose every
+         * byte this process's own code wrote. A ring carrying a client's bytes keeps the checks (the default).
+         *
+         * @return this.
+         */
+        public Builder uncheckedSlots()
+        {
+            uncheckedSlots = true;
             return this;
         }
 

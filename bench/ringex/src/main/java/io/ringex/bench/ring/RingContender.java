@@ -40,14 +40,17 @@ final class RingContender implements Contender
 
     private final int slotLength;
     private final int payloadOffset;
+    private final boolean checkedSlots;
 
     /**
      * @param slotLength    bytes per single-producer slot ({@link #SLOT_LENGTH} unless an experiment asks otherwise);
      *                      a multi-producer ring's slots are at least {@link SlotDescriptor#MIN_SLOT_LENGTH}.
      * @param payloadOffset where the payload starts in a slot: 0 unless an experiment asks otherwise (32 puts it
      *                      after a header as large as the engine's); after the flag in a multi-producer ring.
+     * @param checkedSlots  keep Agrona's bounds check on every slot access (an experiment: the benchmark's slots hold
+     *                      only what its own producers wrote, as in the engine's output ring, and are read unchecked).
      */
-    RingContender(final int slotLength, final int payloadOffset)
+    RingContender(final int slotLength, final int payloadOffset, final boolean checkedSlots)
     {
         if (payloadOffset + PAYLOAD_LENGTH > slotLength)
         {
@@ -56,6 +59,13 @@ final class RingContender implements Contender
         }
         this.slotLength = slotLength;
         this.payloadOffset = payloadOffset;
+        this.checkedSlots = checkedSlots;
+    }
+
+    private Ring.Builder ring(final String name, final int capacity)
+    {
+        final Ring.Builder builder = Ring.builder().name(name).capacity(capacity);
+        return checkedSlots ? builder : builder.uncheckedSlots();
     }
 
     public String name()
@@ -68,7 +78,7 @@ final class RingContender implements Contender
     {
         final boolean multi = topology.producers > 1;
         final int base = multi ? Math.max(payloadOffset, SlotDescriptor.SEQUENCE_OFFSET + Long.BYTES) : payloadOffset;
-        final Ring ring = Ring.builder().name("bench").capacity(capacity)
+        final Ring ring = ring("bench", capacity)
             .slotLength(multi ? Math.max(slotLength, SlotDescriptor.MIN_SLOT_LENGTH) : slotLength)
             .producerType(multi ? ProducerType.MULTI : ProducerType.SINGLE).build();
         final int value = base + VALUE;
@@ -157,7 +167,7 @@ final class RingContender implements Contender
         final IdleStyle style, final long warmUp, final long measured, final long intervalNs, final int capacity)
         throws Exception
     {
-        final Ring ring = Ring.builder().name("latency").capacity(capacity).slotLength(slotLength).build();
+        final Ring ring = ring("latency", capacity).slotLength(slotLength).build();
         final int base = payloadOffset;
         final Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
         final long total = warmUp + measured;

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
@@ -30,6 +31,8 @@ import org.HdrHistogram.Histogram;
  *   --slot-length=N      our single-producer ring's slot length in bytes, a power of two (default 32: the payload)
  *   --payload-offset=N   where the payload starts in our slots (default 0; 32 = after a header like the engine's)
  *   --without-abq        leave ArrayBlockingQueue out (quicker experiments; its columns print as NaN)
+ *   --checked-slots      keep Agrona's bounds check on each slot access (default: unchecked, as the engine's output
+ *                        ring whose slots hold only what the engine wrote)
  *   --latency-rate=N     paced events per second for the latency test    (default 100,000)
  *   --latency-events=N   measured latency events, after as many/2 warm-up (default 300,000)
  *   --out=DIR            where results go                                (default target/ring-bench)
@@ -65,7 +68,7 @@ public final class RingThroughputBenchmark
         final int slotLength = Integer.parseInt(
             options.getOrDefault("slot-length", String.valueOf(RingContender.SLOT_LENGTH)));
         final int payloadOffset = Integer.parseInt(options.getOrDefault("payload-offset", "0"));
-        final Contender ours = new RingContender(slotLength, payloadOffset);
+        final Contender ours = new RingContender(slotLength, payloadOffset, options.containsKey("checked-slots"));
         final Contender[] contenders = options.containsKey("without-abq") ?
             new Contender[]{ours, new DisruptorContender()} :
             new Contender[]{ours, new DisruptorContender(), new QueueContender()};
@@ -175,16 +178,20 @@ public final class RingThroughputBenchmark
         Files.writeString(file, data.toString(), StandardCharsets.UTF_8);
     }
 
+    private static final Set<String> OPTIONS = Set.of("events", "rounds", "styles", "topologies",
+        "busy-spin-unicast", "capacity", "slot-length", "payload-offset", "without-abq", "checked-slots",
+        "latency-rate", "latency-events", "out");
+
     private static Map<String, String> parse(final String[] args)
     {
         final Map<String, String> options = new LinkedHashMap<>();
         for (final String arg : args)
         {
-            if (!arg.startsWith("--"))
-            {
-                throw new IllegalArgumentException("unknown argument: " + arg);
-            }
             final int eq = arg.indexOf('=');
+            if (!arg.startsWith("--") || !OPTIONS.contains(arg.substring(2, eq < 0 ? arg.length() : eq)))
+            {
+                throw new IllegalArgumentException("unknown argument: " + arg + " (options: " + OPTIONS + ")");
+            }
             if (eq < 0)
             {
                 options.put(arg.substring(2), "true");
