@@ -115,9 +115,13 @@ echo_run()
     server=$!
     sleep 2
     before="$(load1)"
+    thread_ticks "$server" > "$log.threads-before"
     java "${jvm_flags[@]}" -Xms1g -Xmx1g -cp "$bench_cp" io.ringex.bench.gateway.AeronEchoBaseline client \
         --port "$echo_port" --reply-port $((echo_port + 1)) --rate "$rate" --seconds "$duration" --warmup "$warmup" \
         > "$log" 2>&1 || true
+    # the echo server's CPU per message, as the venue's per order
+    thread_ticks "$server" > "$log.threads-after"
+    thread_report "$log.threads-before" "$log.threads-after" $((rate * (duration + warmup))) "$log.threads" >> "$log"
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
     row echo "hops$hops" "$round" "$rate" "$before" "$log"
@@ -133,6 +137,37 @@ venue_ticks()
     echo "$total"
 }
 
+# thread_ticks PID...: "pid/tid name ticks" for every thread of the processes (the name as Linux keeps it, 15
+# characters, spaces made '_'; the fields after the ')' that ends it, so that a name with spaces cannot shift them)
+thread_ticks()
+{
+    local pid task name
+    for pid in "$@"; do
+        for task in /proc/"$pid"/task/*; do
+            name="$(tr ' ' '_' < "$task/comm" 2>/dev/null)" || continue
+            sed 's/.*) //' "$task/stat" 2>/dev/null | awk -v id="$pid/${task##*/}" -v name="$name" \
+                '{print id, name, $12 + $13}' || true
+        done
+    done
+}
+
+# thread_report BEFORE AFTER ORDERS OUT: each venue thread's CPU per order over the run (threads with the same name
+# summed, busiest first) into OUT; prints the RESULT line of the venue's total
+thread_report()
+{
+    local hz
+    hz="$(getconf CLK_TCK)"
+    awk -v orders="$3" -v hz="$hz" 'NR == FNR { before[$1] = $3; next }
+        { d = $3 - before[$1]; if (d > 0) { by[$2] += d; total += d } }
+        END {
+            printf "# thread, CPU microseconds per order (%d orders)\n", orders
+            for (n in by) printf "%s %.2f\n", n, by[n] * 1e6 / hz / orders | "sort -k2 -n -r"
+            close("sort -k2 -n -r")
+            printf "RESULT venueCpuUsPerOrder=%.2f\n", total * 1e6 / hz / orders
+        }' "$1" "$2" > "$4"
+    grep '^RESULT' "$4"
+}
+
 load_run()
 {
     local path="$1" round="$2" rate="$3" port="$4" before ticks start transport=sbe
@@ -146,11 +181,14 @@ load_run()
     esac
     before="$(load1)"
     ticks="$(venue_ticks)"
+    thread_ticks "${pids[@]}" > "$log.threads-before"
     start="$(date +%s%N)"
     "$here/ringex" loadgen --transport "$transport" "${via[@]}" --rate "$rate" --duration "$duration" \
         --warmup "$warmup" --orders "$kind" "${loadgen_venue[@]}" > "$log" 2>&1 || true
-    # the venue's CPU while the generator ran (its start-up included), in % of one core
+    # the venue's CPU while the generator ran (its start-up included), in % of one core, and per order sent
     echo "RESULT venueCpuPct=$(( ($(venue_ticks) - ticks) * 100 * 10000000 / ($(date +%s%N) - start) ))" >> "$log"
+    thread_ticks "${pids[@]}" > "$log.threads-after"
+    thread_report "$log.threads-before" "$log.threads-after" $((rate * (duration + warmup))) "$log.threads" >> "$log"
     local detail="${profile:-default}${variant_name:+/$variant_name}"
     [ "$kind" = cross ] || detail="$detail/$kind"
     row "$path" "$detail" "$round" "$rate" "$before" "$log"

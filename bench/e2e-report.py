@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarise bench/e2e-latency.sh results: per path and rate the MEDIAN over the measured rounds of p50, p90, p99 and
-max, the venue's CPU per order answered (its processes' CPU time over the run, start-up of the generator included,
-divided by the orders answered), each venue path's p50 and p99 as a ratio to the bare echo's (4 hops, the baseline
+max, the venue's CPU per order (its threads' CPU time over the run, start-up of the generator included, divided by
+the orders sent; the echo server's the same way; each thread's share is in the run's log.threads file), each venue path's p50 and p99 as a ratio to the bare echo's (4 hops, the baseline
 the goals compare with, and 0 hops) from the same invocation; the load sweep as a table with the highest rate
 sustained; and, given a PNG name, the latency against offered load plot (gnuplot).
 
@@ -37,7 +37,11 @@ def rows_of(path):
 
 
 def cpu_us(row):
-    """The venue's CPU microseconds per order answered, or None when the row has no CPU figure (the echo's)."""
+    """The venue's (or the echo server's) CPU microseconds per order, or None when the row has no CPU figure: the
+    sum of its threads' CPU over the run divided by the orders sent where the row has it (venueCpuUsPerOrder), else
+    its processes' CPU divided by the orders answered."""
+    if "venueCpuUsPerOrder" in row:
+        return row["venueCpuUsPerOrder"]
     if "venueCpuPct" not in row or not row.get("answeredPerSec"):
         return None
     return row["venueCpuPct"] * 1e4 / row["answeredPerSec"]
