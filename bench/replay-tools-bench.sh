@@ -48,7 +48,7 @@ echo "## ./ringex journal replay (cold JVM, whole journal, no snapshot)"
 
 echo
 echo "## warm, in process (ReplayToolsBenchmark)"
-cp="$here/bench/ringex/target/classes:$here/engine/target/classes:$(cat "$here/engine/target/classpath.txt")"
+cp="$here/bench/ringex/target/classes:$here/replay/target/classes:$(cat "$here/replay/target/classpath.txt")"
 read -r -a flags < "$here/protocol/target/classes/ringex-jvm.flags"
 java "${flags[@]}" -XX:+UseParallelGC -Xmx2g -Dlogging.level.root=WARN -cp "$cp" \
     io.ringex.bench.replay.ReplayToolsBenchmark --dir "$dir" --commands "$commands" --every "$every" --rounds 3

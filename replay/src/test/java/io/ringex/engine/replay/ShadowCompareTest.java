@@ -81,7 +81,8 @@ class ShadowCompareTest
 
     private String compileChangedMatcher() throws Exception
     {
-        final Path source = Path.of("src/main/java/io/ringex/engine/book/Matcher.java");
+        // the engine module's source, beside this module (tests run in the module's directory)
+        final Path source = Path.of("../engine/src/main/java/io/ringex/engine/book/Matcher.java");
         final String text = Files.readString(source);
         assertTrue(text.contains(RULE), "the matcher's rule this test changes is still there");
         final Path changed = temp.resolve("src/io/ringex/engine/book/Matcher.java");
