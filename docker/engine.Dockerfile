@@ -8,12 +8,14 @@ FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src
 COPY . .
 # package (as everywhere) plus the module's runtime dependencies copied next to it, in the same reactor run so the
-# sibling modules resolve to the jars just built. The JVM flag lists come out of the build, never re-typed (the
-# engine's own, its collector, is picked up by the entrypoint because it is there).
+# sibling modules resolve to the jars just built; not the module's test jar (the tests' harness). The JVM flag lists
+# come out of the build, never re-typed (the engine's own, its collector, is picked up by the entrypoint because it
+# is there).
 RUN --mount=type=cache,target=/root/.m2 \
     mvn -B -q package dependency:copy-dependencies -DskipTests -DincludeScope=runtime -pl engine -am \
  && mkdir -p /out/lib \
- && cp engine/target/ringex-engine-*.jar engine/target/dependency/*.jar /out/lib/ \
+ && cp engine/target/dependency/*.jar /out/lib/ \
+ && find engine/target -maxdepth 1 -name 'ringex-engine-*.jar' ! -name '*-tests.jar' -exec cp {} /out/lib/ \; \
  && cp protocol/target/classes/ringex-jvm.flags /out/ringex-jvm.flags \
  && cp protocol/target/classes/ringex-engine-jvm.flags /out/ringex-engine-jvm.flags
 

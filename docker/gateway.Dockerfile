@@ -10,10 +10,12 @@
 FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src
 COPY . .
+# The module's jar and its runtime dependencies; not its test jar (the system tests' harness: test users and all).
 RUN --mount=type=cache,target=/root/.m2 \
     mvn -B -q package dependency:copy-dependencies -DskipTests -DincludeScope=runtime -pl gateway -am \
  && mkdir -p /out/lib \
- && cp gateway/target/ringex-gateway-*.jar gateway/target/dependency/*.jar /out/lib/ \
+ && cp gateway/target/dependency/*.jar /out/lib/ \
+ && find gateway/target -maxdepth 1 -name 'ringex-gateway-*.jar' ! -name '*-tests.jar' -exec cp {} /out/lib/ \; \
  && cp protocol/target/classes/ringex-jvm.flags /out/ringex-jvm.flags
 
 FROM eclipse-temurin:17-jre

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * An engine node in a child JVM, started as an operator would ({@link EngineMain} with {@code ringex.engine.*}
  * properties and the project's JVM flags), so a test can kill it with SIGKILL, pause it with SIGSTOP, and start it
- * again. The gateway's failover drills use it too (the engine's test jar).
+ * again.
  */
 public final class ChildEngine implements AutoCloseable
 {

@@ -6,7 +6,7 @@ import io.ringex.client.AdminKeys;
 import io.ringex.testing.FreePorts;
 
 /**
- * Small helpers the node tests (and the gateway's failover drills) share.
+ * Small helpers the node tests share, and the gateway's tests and the system tests through the engine's test jar.
  */
 public final class NodeTestSupport
 {
