@@ -7,6 +7,7 @@ import io.aeron.Aeron;
 import io.ringex.common.aeron.AeronBootstrap;
 import io.ringex.engine.processor.BusinessLogicProcessor;
 import io.ringex.engine.cluster.ReportWindow;
+import io.ringex.engine.replay.ReportReplayService;
 import io.ringex.engine.ring.ProducerType;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.SequenceBase;
@@ -28,7 +29,8 @@ import org.agrona.concurrent.status.AtomicCounter;
  * needs, and closed here in reverse: the Aeron client (and embedded driver), the counters file, the input and output
  * rings, the processor and its sinks, the journal, and what recovery found (the processor restored and replayed, the
  * sequence base). Then the input side every role has: the journal stage (and its pretoucher), the snapshot writer, the
- * latency histogram and the counters the status reports. The role's agents ({@link SingleNodeAgents},
+ * latency histogram and the counters the status reports, and the report replay service (its request subscription and
+ * reply publication, closed here too, in case it never ran). The role's agents ({@link SingleNodeAgents},
  * {@link ClusterAgents}) are built from these and add the streams and agents of their role; nothing here is filled in
  * after construction but the work {@link #outputFullWait} does under COMPACT, which the role's agents set.
  * <p>
@@ -89,6 +91,8 @@ final class NodeResources implements AutoCloseable
     final AtomicCounter rejects;
     /** The processor's earliest deadline (epoch ns; Long.MAX_VALUE for none): the ingress journals a Tick at it. */
     final AtomicCounter nextDeadline;
+    /** Serves gateways' report replays from the journal, on a thread of its own once the node's threads start. */
+    final ReportReplayService replay;
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
     /**
@@ -168,6 +172,12 @@ final class NodeResources implements AutoCloseable
             rejects = counters.newCounter("rejects");
             nextDeadline = counters.newCounter("next-deadline-ns");
             nextDeadline.setRelease(processor.nextDeadlineNs());
+
+            replay = new ReportReplayService(ctx.journalDirectory(), ctx.snapshotDirectory(), ctx.allowJournalGaps(),
+                closing(aeron.addSubscription(ctx.ingressChannel(), ctx.replayRequestStreamId())),
+                closing(aeron.addPublication(ctx.outboundChannel(), ctx.replayStreamId())),
+                counters.newCounter("replay-served"), counters.newCounter("replay-refused"),
+                counters.newCounter("replay-failed"));
         }
         catch (final RuntimeException ex)
         {
@@ -197,8 +207,9 @@ final class NodeResources implements AutoCloseable
     }
 
     /**
-     * Release everything, in reverse: the snapshot writer (finishing its last write), the rings, the counters file,
-     * the journal, then the Aeron client and driver. The agents must have stopped.
+     * Release everything, in reverse: the replay service's publication and subscription, the snapshot writer
+     * (finishing its last write), the rings, the counters file, the journal, then the Aeron client and driver. The
+     * agents and the replay service must have stopped.
      */
     public void close()
     {
