@@ -31,8 +31,9 @@ import org.agrona.concurrent.status.AtomicCounter;
  * sequence base). Then the input side every role has: the journal stage (and its pretoucher), the snapshot writer, the
  * latency histogram and the counters the status reports, and the report replay service (its request subscription and
  * reply publication, closed here too, in case it never ran). The role's agents ({@link SingleNodeAgents},
- * {@link ClusterAgents}) are built from these and add the streams and agents of their role; nothing here is filled in
- * after construction but the work {@link #outputFullWait} does under COMPACT, which the role's agents set.
+ * {@link ClusterAgents}) are built from these, with the client ingress and the publishers every role has
+ * ({@link #newIngress}, {@link #newPublishers}), and add the streams and agents of their role; nothing here is filled
+ * in after construction but the work {@link #outputFullWait} does under COMPACT, which {@link #newPublishers} sets.
  * <p>
  * Recovery runs here, before any stream the node's peers or clients could fill is opened.
  * <p>
@@ -196,6 +197,37 @@ final class NodeResources implements AutoCloseable
     ErrorHandler stageErrors(final String stageName)
     {
         return ThrottledErrorLog.of(Stage.class.getName(), "stage " + stageName, clock);
+    }
+
+    /**
+     * The client ingress every role has: it takes commands from the ingress stream and answers the refused on the
+     * egress stream.
+     *
+     * @param commands where it puts the commands it takes (the input ring, or a cluster leader's log).
+     * @return the ingress, closed by the role's agents when the node stops taking commands.
+     */
+    IngressAgent newIngress(final CommandSink commands)
+    {
+        return new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()), commands,
+            inputRing.maxPayloadLength(), epochClock, clock,
+            aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), malformed, backPressure, dropped,
+            nextDeadline, trace, adminAuthenticator);
+    }
+
+    /**
+     * The output ring's publishers every role has; under COMPACT the processor runs them while it waits for an
+     * output-ring slot ({@link #outputFullWait}), as they share its thread.
+     *
+     * @return the publishers.
+     */
+    Publishers newPublishers()
+    {
+        final Publishers publishers = new Publishers(this);
+        if (ctx.threading() == EngineContext.Threading.COMPACT)
+        {
+            outputFullWait.work(publishers.stage);
+        }
+        return publishers;
     }
 
     /**
