@@ -14,20 +14,21 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static io.ringex.common.config.Config.require;
-import static io.ringex.gateway.GatewayContext.MAX_ENGINES;
-import static io.ringex.gateway.GatewayContext.checkChannel;
+import static io.ringex.common.config.Config.requireChannel;
 
 /**
  * The engine nodes a gateway follows, as configured: engine 1 from the unnumbered {@code ringex.gateway.engine.*}
  * keys (overridden by any {@code engine.1.*}), engines 2..n from {@code ringex.gateway.engine.<n>.<key>}, then any
  * added in code. Numbered engines must name their ingress and egress channels; their streams default to engine 1's,
  * their market-data and status channels to their own egress channel. A numbered key this class does not read, or an
- * engine numbered out of 1..{@value GatewayContext#MAX_ENGINES}, is refused naming the key.
+ * engine numbered out of 1..{@value #MAX_ENGINES}, is refused naming the key.
  * <p>
- * Thread safety: not thread safe; part of {@link GatewayContext}, configured on one thread.
+ * Thread safety: not thread safe; part of the gateway's context, configured on one thread.
  */
 final class EngineList
 {
+    /** Most engine nodes a gateway follows. */
+    static final int MAX_ENGINES = 8;
     /** Prefix of the numbered keys, {@code ringex.gateway.engine.<n>.<key>}. */
     static final String PREFIX = "ringex.gateway.engine.";
     /** What each numbered key sets, in the reference's order. */
@@ -160,16 +161,16 @@ final class EngineList
         final String statusChannelOrNull)
     {
         final String base = PREFIX + number + '.';
-        checkChannel(base + "ingress.channel", ingressChannel);
-        checkChannel(base + "egress.channel", egressChannel);
+        requireChannel(base + "ingress.channel", ingressChannel);
+        requireChannel(base + "egress.channel", egressChannel);
         if (null != marketDataRequestChannel)
         {
-            checkChannel(base + "marketdata.request.channel", marketDataRequestChannel);
+            requireChannel(base + "marketdata.request.channel", marketDataRequestChannel);
         }
         final String marketData = marketDataChannelOrNull == null ? egressChannel : marketDataChannelOrNull;
         final String status = statusChannelOrNull == null ? egressChannel : statusChannelOrNull;
-        checkChannel(base + "marketdata.channel", marketData);
-        checkChannel(base + "status.channel", status);
+        requireChannel(base + "marketdata.channel", marketData);
+        requireChannel(base + "status.channel", status);
         return new EngineEndpoint(
             ingressChannel, stream(base, "ingress.stream", keys, first.ingressStreamId()),
             egressChannel, stream(base, "egress.stream", keys, first.egressStreamId()),

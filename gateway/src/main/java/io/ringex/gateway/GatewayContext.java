@@ -53,7 +53,7 @@ import java.util.concurrent.TimeUnit;
 public final class GatewayContext implements AutoCloseable
 {
     /** Most engine nodes a gateway follows. */
-    public static final int MAX_ENGINES = 8;
+    public static final int MAX_ENGINES = EngineList.MAX_ENGINES;
 
     /**
      * The gateway's keys and defaults, as {@code EngineContext.Configuration} declares the engine's: a
@@ -1119,14 +1119,9 @@ public final class GatewayContext implements AutoCloseable
         return SystemUtil.formatDuration(ns);
     }
 
-    /**
-     * @param key     the key.
-     * @param channel its value.
-     * @throws ConfigurationException naming the key unless the value is an Aeron channel URI.
-     */
-    static void checkChannel(final String key, final String channel)
+    private static void checkChannel(final String key, final String channel)
     {
-        require(channel != null && channel.startsWith("aeron:"), key, channel, "must be an Aeron channel URI");
+        Config.requireChannel(key, channel);
     }
 
 

@@ -332,4 +332,16 @@ public final class Config
             throw bad(key, value, rule);
         }
     }
+
+    /**
+     * Check that a value is an Aeron channel URI, naming the key if it is not.
+     *
+     * @param key     the key.
+     * @param channel its value.
+     * @throws ConfigurationException unless the value starts with {@code aeron:}.
+     */
+    public static void requireChannel(final String key, final String channel)
+    {
+        require(channel != null && channel.startsWith("aeron:"), key, channel, "must be an Aeron channel URI");
+    }
 }

@@ -56,16 +56,8 @@ final class ClusterAgents implements RoleAgents, EngineLog
             new ClusterSecret(ctx.clusterSecret()), Math.max(ctx.clusterLeaderHeartbeatTimeoutNs() * 2,
             TimeUnit.SECONDS.toNanos(1)), resources.clock);
         leaderIngress = new LeaderIngress(client, leadership, ctx.nodeId(), resources.epochClock, resources.clock);
-        leaderIngress.ingress(new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()),
-            leaderIngress, resources.inputRing.maxPayloadLength(), resources.epochClock, resources.clock,
-            aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), resources.malformed,
-            resources.backPressure, resources.dropped, resources.nextDeadline, resources.trace,
-            resources.adminAuthenticator));
-        publishers = new Publishers(resources);
-        if (ctx.threading() == EngineContext.Threading.COMPACT)
-        {
-            resources.outputFullWait.work(publishers.stage);
-        }
+        leaderIngress.ingress(resources.newIngress(leaderIngress));
+        publishers = resources.newPublishers();
         processing = new ProcessorAgents(resources, publishers, leadership);
         service = new EngineService(ctx.nodeId(), this, leadership,
             resources.counters.newCounter("cluster-commands-refused"), resources.committed);

@@ -6,7 +6,6 @@ import java.util.concurrent.TimeUnit;
 
 import io.ringex.engine.cluster.ClusterNode;
 import io.ringex.engine.cluster.ClusterSecret;
-import io.ringex.engine.replay.ReportReplayService;
 import io.ringex.engine.ring.SequenceBase;
 import io.ringex.protocol.codecs.NodeRole;
 import org.HdrHistogram.Histogram;
@@ -53,7 +52,6 @@ public final class EngineNode implements AutoCloseable
     private NodeResources resources;
     private RoleAgents agents;
     private NodeThreads threads;
-    private ReportReplayService replay;
     private ClusterNode cluster;
     private boolean closed;
 
@@ -96,19 +94,9 @@ public final class EngineNode implements AutoCloseable
         }
         resources = new NodeResources(ctx);
         agents = new SingleNodeAgents(resources);
-        replay = newReplayService();
-        threads = new NodeThreads(ctx, resources.pretoucher, agents, replay);
+        threads = new NodeThreads(ctx, resources.pretoucher, agents, resources.replay);
         agents.open();
         LOG.info("engine node {} up: recovered {}", ctx.nodeId(), recoverySummary());
-    }
-
-    private ReportReplayService newReplayService()
-    {
-        return new ReportReplayService(ctx.journalDirectory(), ctx.snapshotDirectory(), ctx.allowJournalGaps(),
-            resources.aeron.addSubscription(ctx.ingressChannel(), ctx.replayRequestStreamId()),
-            resources.aeron.addPublication(ctx.outboundChannel(), ctx.replayStreamId()),
-            resources.counters.newCounter("replay-served"), resources.counters.newCounter("replay-refused"),
-            resources.counters.newCounter("replay-failed"));
     }
 
     /**
@@ -160,8 +148,7 @@ public final class EngineNode implements AutoCloseable
             }
             break;
         }
-        replay = newReplayService();
-        threads = new NodeThreads(ctx, resources.pretoucher, agents, replay);
+        threads = new NodeThreads(ctx, resources.pretoucher, agents, resources.replay);
         LOG.info("engine node {} up as a member of a cluster of {}: next sequence {}",
             ctx.nodeId(), ctx.clusterMembers().size(), resources.sequences.firstCommandSequence());
     }
@@ -344,9 +331,9 @@ public final class EngineNode implements AutoCloseable
         {
             agents.stopInput();
         }
-        if (null != replay)
+        if (null != resources)
         {
-            replay.stop();
+            resources.replay.stop();
         }
         if (null != threads)
         {
@@ -373,7 +360,6 @@ public final class EngineNode implements AutoCloseable
             resources.close();
         }
         threads = null;
-        replay = null;
         agents = null;
         resources = null;
     }

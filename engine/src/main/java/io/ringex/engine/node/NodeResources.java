@@ -7,6 +7,7 @@ import io.aeron.Aeron;
 import io.ringex.common.aeron.AeronBootstrap;
 import io.ringex.engine.processor.BusinessLogicProcessor;
 import io.ringex.engine.cluster.ReportWindow;
+import io.ringex.engine.replay.ReportReplayService;
 import io.ringex.engine.ring.ProducerType;
 import io.ringex.engine.ring.Ring;
 import io.ringex.engine.ring.SequenceBase;
@@ -28,9 +29,11 @@ import org.agrona.concurrent.status.AtomicCounter;
  * needs, and closed here in reverse: the Aeron client (and embedded driver), the counters file, the input and output
  * rings, the processor and its sinks, the journal, and what recovery found (the processor restored and replayed, the
  * sequence base). Then the input side every role has: the journal stage (and its pretoucher), the snapshot writer, the
- * latency histogram and the counters the status reports. The role's agents ({@link SingleNodeAgents},
- * {@link ClusterAgents}) are built from these and add the streams and agents of their role; nothing here is filled in
- * after construction but the work {@link #outputFullWait} does under COMPACT, which the role's agents set.
+ * latency histogram and the counters the status reports, and the report replay service (its request subscription and
+ * reply publication, closed here too, in case it never ran). The role's agents ({@link SingleNodeAgents},
+ * {@link ClusterAgents}) are built from these, with the client ingress and the publishers every role has
+ * ({@link #newIngress}, {@link #newPublishers}), and add the streams and agents of their role; nothing here is filled
+ * in after construction but the work {@link #outputFullWait} does under COMPACT, which {@link #newPublishers} sets.
  * <p>
  * Recovery runs here, before any stream the node's peers or clients could fill is opened.
  * <p>
@@ -89,6 +92,8 @@ final class NodeResources implements AutoCloseable
     final AtomicCounter rejects;
     /** The processor's earliest deadline (epoch ns; Long.MAX_VALUE for none): the ingress journals a Tick at it. */
     final AtomicCounter nextDeadline;
+    /** Serves gateways' report replays from the journal, on a thread of its own once the node's threads start. */
+    final ReportReplayService replay;
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
     /**
@@ -168,6 +173,12 @@ final class NodeResources implements AutoCloseable
             rejects = counters.newCounter("rejects");
             nextDeadline = counters.newCounter("next-deadline-ns");
             nextDeadline.setRelease(processor.nextDeadlineNs());
+
+            replay = new ReportReplayService(ctx.journalDirectory(), ctx.snapshotDirectory(), ctx.allowJournalGaps(),
+                closing(aeron.addSubscription(ctx.ingressChannel(), ctx.replayRequestStreamId())),
+                closing(aeron.addPublication(ctx.outboundChannel(), ctx.replayStreamId())),
+                counters.newCounter("replay-served"), counters.newCounter("replay-refused"),
+                counters.newCounter("replay-failed"));
         }
         catch (final RuntimeException ex)
         {
@@ -189,6 +200,37 @@ final class NodeResources implements AutoCloseable
     }
 
     /**
+     * The client ingress every role has: it takes commands from the ingress stream and answers the refused on the
+     * egress stream.
+     *
+     * @param commands where it puts the commands it takes (the input ring, or a cluster leader's log).
+     * @return the ingress, closed by the role's agents when the node stops taking commands.
+     */
+    IngressAgent newIngress(final CommandSink commands)
+    {
+        return new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()), commands,
+            inputRing.maxPayloadLength(), epochClock, clock,
+            aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), malformed, backPressure, dropped,
+            nextDeadline, trace, adminAuthenticator);
+    }
+
+    /**
+     * The output ring's publishers every role has; under COMPACT the processor runs them while it waits for an
+     * output-ring slot ({@link #outputFullWait}), as they share its thread.
+     *
+     * @return the publishers.
+     */
+    Publishers newPublishers()
+    {
+        final Publishers publishers = new Publishers(this);
+        if (ctx.threading() == EngineContext.Threading.COMPACT)
+        {
+            outputFullWait.work(publishers.stage);
+        }
+        return publishers;
+    }
+
+    /**
      * @return the last command sequence journaled when the node started.
      */
     long lastRecoveredSequence()
@@ -197,8 +239,9 @@ final class NodeResources implements AutoCloseable
     }
 
     /**
-     * Release everything, in reverse: the snapshot writer (finishing its last write), the rings, the counters file,
-     * the journal, then the Aeron client and driver. The agents must have stopped.
+     * Release everything, in reverse: the replay service's publication and subscription, the snapshot writer
+     * (finishing its last write), the rings, the counters file, the journal, then the Aeron client and driver. The
+     * agents and the replay service must have stopped.
      */
     public void close()
     {

@@ -2,7 +2,6 @@ package io.ringex.engine.node;
 
 import java.util.List;
 
-import io.aeron.Aeron;
 import io.ringex.protocol.codecs.NodeRole;
 import org.agrona.concurrent.Agent;
 
@@ -29,20 +28,9 @@ final class SingleNodeAgents implements RoleAgents
      */
     SingleNodeAgents(final NodeResources resources)
     {
-        final EngineContext ctx = resources.ctx;
-        final Aeron aeron = resources.aeron;
         this.resources = resources;
-        ingress = new IngressAgent(aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId()),
-            new RingCommandSink(resources.inputRing, resources.trace), resources.inputRing.maxPayloadLength(),
-            resources.epochClock, resources.clock,
-            aeron.addPublication(ctx.outboundChannel(), ctx.egressStreamId()), resources.malformed,
-            resources.backPressure, resources.dropped, resources.nextDeadline, resources.trace,
-            resources.adminAuthenticator);
-        publishers = new Publishers(resources);
-        if (ctx.threading() == EngineContext.Threading.COMPACT)
-        {
-            resources.outputFullWait.work(publishers.stage);
-        }
+        ingress = resources.newIngress(new RingCommandSink(resources.inputRing, resources.trace));
+        publishers = resources.newPublishers();
         resources.sink.target(resources.ringSink);
         processing = new ProcessorAgents(resources, publishers, null);
     }

@@ -16,8 +16,8 @@ import io.ringex.protocol.codecs.TradingStatus;
 
 /**
  * The events that describe a book or an instrument whole, for late joiners and on changes: BookSnapshot and
- * InstrumentDefinition, written with the generated SBE encoders into the {@link EventEncoder}'s sink, with its
- * command timestamp. Rare next to the per-command events, so kept apart from {@link EventEncoder}.
+ * InstrumentDefinition, written with the generated SBE encoders into the event sink, each with the command timestamp
+ * its caller passes. Rare next to the per-command events, so kept apart from the encoder of those, which owns this.
  * <p>
  * Threading: single business-logic thread.
  */
@@ -25,7 +25,7 @@ final class BookEvents
 {
     private static final int HEADER = MessageHeaderEncoder.ENCODED_LENGTH;
 
-    private final EventEncoder events;
+    private final EventSink sink;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final BookSnapshotEncoder bookSnapshot = new BookSnapshotEncoder();
     private final InstrumentDefinitionEncoder instrumentDefinition = new InstrumentDefinitionEncoder();
@@ -33,22 +33,23 @@ final class BookEvents
     private final AuctionIndicativeEncoder auctionIndicative = new AuctionIndicativeEncoder();
 
     /**
-     * @param events the encoder whose sink and timestamp are used.
+     * @param sink where the events go.
      */
-    BookEvents(final EventEncoder events)
+    BookEvents(final EventSink sink)
     {
-        this.events = events;
+        this.sink = sink;
     }
 
     /**
      * Write a full snapshot of a book, best levels first (bids, then asks); levels beyond what fits one event are
      * left out (the event says how many it holds).
      *
-     * @param book the book.
+     * @param book        the book.
+     * @param timestampNs the command's timestamp.
      */
-    void bookSnapshot(final OrderBook book)
+    void bookSnapshot(final OrderBook book, final long timestampNs)
     {
-        final int maxLength = events.sink().maxEventLength();
+        final int maxLength = sink.maxEventLength();
         final int fixed = HEADER + BookSnapshotEncoder.BLOCK_LENGTH + BookSnapshotEncoder.LevelsEncoder.HEADER_SIZE;
         final int maxLevels = Math.min(0xFFFE,
             (maxLength - fixed) / BookSnapshotEncoder.LevelsEncoder.sbeBlockLength());
@@ -64,14 +65,14 @@ final class BookEvents
         {
             askLevels++;
         }
-        final int offset = events.sink().claim(maxLength);
+        final int offset = sink.claim(maxLength);
         final long lastTrade = book.lastTradePrice();
-        bookSnapshot.wrapAndApplyHeader(events.sink().buffer(), offset, header)
+        bookSnapshot.wrapAndApplyHeader(sink.buffer(), offset, header)
             .instrumentId(book.instrument().instrumentId())
             .mdSequence(book.mdSequence())
             .status(tradingStatus(book.instrument().status()))
             .lastTradePrice(lastTrade == 0 ? BookSnapshotEncoder.lastTradePriceNullValue() : lastTrade)
-            .timestampNs(events.timestampNs());
+            .timestampNs(timestampNs);
         final BookSnapshotEncoder.LevelsEncoder entries = bookSnapshot.levelsCount(bidLevels + askLevels);
         int written = 0;
         for (int i = levels.bestBid(); i != PriceLevels.NONE && written < bidLevels; i = levels.nextBidBelow(i))
@@ -87,7 +88,7 @@ final class BookEvents
                 .orderCount(levels.orderCount(i, false));
             written++;
         }
-        events.sink().commit(HEADER + bookSnapshot.encodedLength());
+        sink.commit(HEADER + bookSnapshot.encodedLength());
     }
 
     /**
@@ -100,7 +101,7 @@ final class BookEvents
      */
     void bookOrders(final OrderBook book)
     {
-        final int maxLength = events.sink().maxEventLength();
+        final int maxLength = sink.maxEventLength();
         final int fixed = HEADER + BookOrdersEncoder.BLOCK_LENGTH + BookOrdersEncoder.OrdersEncoder.HEADER_SIZE;
         final int perPart = Math.min(0xFFFE, (maxLength - fixed) / BookOrdersEncoder.OrdersEncoder.sbeBlockLength());
         final PriceLevels levels = book.levels();
@@ -125,8 +126,8 @@ final class BookEvents
         {
             final int count = Math.min(perPart, remaining);
             remaining -= count;
-            final int offset = events.sink().claim(maxLength);
-            bookOrders.wrapAndApplyHeader(events.sink().buffer(), offset, header)
+            final int offset = sink.claim(maxLength);
+            bookOrders.wrapAndApplyHeader(sink.buffer(), offset, header)
                 .requestId(0L)
                 .instrumentId(book.instrument().instrumentId())
                 .mdSequence(book.mdSequence())
@@ -149,7 +150,7 @@ final class BookEvents
                     .price(order.price()).quantity(order.visibleQuantity());
                 order = PriceLevels.next(order);
             }
-            events.sink().commit(HEADER + bookOrders.encodedLength());
+            sink.commit(HEADER + bookOrders.encodedLength());
         }
         while (remaining > 0);
     }
@@ -157,12 +158,13 @@ final class BookEvents
     /**
      * Write an instrument's definition and status.
      *
-     * @param instrument the instrument.
+     * @param instrument  the instrument.
+     * @param timestampNs the command's timestamp.
      */
-    void instrumentDefinition(final Instrument instrument)
+    void instrumentDefinition(final Instrument instrument, final long timestampNs)
     {
-        final int offset = events.sink().claim(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
-        instrumentDefinition.wrapAndApplyHeader(events.sink().buffer(), offset, header)
+        final int offset = sink.claim(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
+        instrumentDefinition.wrapAndApplyHeader(sink.buffer(), offset, header)
             .instrumentId(instrument.instrumentId())
             .putSymbol(instrument.symbol(), 0)
             .priceScale((short)instrument.priceScale())
@@ -173,26 +175,28 @@ final class BookEvents
                 PriceBandType.TICKS : PriceBandType.BASIS_POINTS)
             .priceBand(instrument.band())
             .status(tradingStatus(instrument.status()))
-            .timestampNs(events.timestampNs())
+            .timestampNs(timestampNs)
             // the market-data publisher writes the instrument's last sequence here; never a slot's stale bytes
             .mdSequence(0);
-        events.sink().commit(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
+        sink.commit(HEADER + InstrumentDefinitionEncoder.BLOCK_LENGTH);
     }
 
     /**
      * Write what the uncrossing of a book in a call phase would do now; it takes the book's next market-data sequence.
      *
-     * @param book      the book.
-     * @param price     indicative price, 0 for none.
-     * @param matched   matched quantity.
-     * @param imbalance signed imbalance.
-     * @param endNs     the phase's end, 0 for none.
+     * @param book        the book.
+     * @param price       indicative price, 0 for none.
+     * @param matched     matched quantity.
+     * @param imbalance   signed imbalance.
+     * @param endNs       the phase's end, 0 for none.
+     * @param timestampNs the command's timestamp.
      */
     void auctionIndicative(
-        final OrderBook book, final long price, final long matched, final long imbalance, final long endNs)
+        final OrderBook book, final long price, final long matched, final long imbalance, final long endNs,
+        final long timestampNs)
     {
-        final int offset = events.sink().claim(HEADER + AuctionIndicativeEncoder.BLOCK_LENGTH);
-        auctionIndicative.wrapAndApplyHeader(events.sink().buffer(), offset, header)
+        final int offset = sink.claim(HEADER + AuctionIndicativeEncoder.BLOCK_LENGTH);
+        auctionIndicative.wrapAndApplyHeader(sink.buffer(), offset, header)
             .instrumentId(book.instrument().instrumentId())
             .mdSequence(book.nextMdSequence())
             .status(tradingStatus(book.instrument().status()))
@@ -200,8 +204,8 @@ final class BookEvents
             .matchedQuantity(matched)
             .imbalanceQuantity(imbalance)
             .auctionEndNs(endNs)
-            .timestampNs(events.timestampNs());
-        events.sink().commit(HEADER + AuctionIndicativeEncoder.BLOCK_LENGTH);
+            .timestampNs(timestampNs);
+        sink.commit(HEADER + AuctionIndicativeEncoder.BLOCK_LENGTH);
     }
 
     static TradingStatus tradingStatus(final byte raw)

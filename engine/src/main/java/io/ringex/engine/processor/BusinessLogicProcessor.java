@@ -150,7 +150,6 @@ public final class BusinessLogicProcessor
         this.schedule = new TradingSchedule(state, events, massCancels, phases);
         state.schedule = schedule;
         state.addClocked(schedule);
-        phases.schedule(schedule);
         this.statusQueries = new OrderStatusQueries(state, events);
         this.protection = new MarketMakerProtection(state, events, lifecycle);
         lifecycle.protection(protection);
@@ -280,7 +279,10 @@ public final class BusinessLogicProcessor
 
             case SetTradingStatusDecoder.TEMPLATE_ID:
                 setTradingStatus.wrap(buffer, offset, blockLength, version);
-                phases.onSetTradingStatus(setTradingStatus);
+                if (phases.onSetTradingStatus(setTradingStatus))
+                {
+                    schedule.onOperatorStatus(setTradingStatus.instrumentId());
+                }
                 break;
 
             case SetDynamicBandDecoder.TEMPLATE_ID:
@@ -411,7 +413,7 @@ public final class BusinessLogicProcessor
             publishAccountRisk(accountId);
             protection.publish(accountId);
         }
-        events.tradingSchedule(schedule);
+        schedule.publish();
         events.adminResponse(requestId, ReferenceDataRequestDecoder.TEMPLATE_ID, RejectReason.NONE);
     }
 
@@ -520,7 +522,7 @@ public final class BusinessLogicProcessor
      */
     public void publishTradingSchedule()
     {
-        events.tradingSchedule(schedule);
+        schedule.publish();
     }
 
     /**

@@ -76,7 +76,7 @@ public final class EventEncoder
     private final VenueStatistics statistics;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final CancelRejectEncoder cancelReject = new CancelRejectEncoder();
-    private final BookEvents bookEvents = new BookEvents(this);
+    private final BookEvents bookEvents;
     private final AdminResponseEncoder adminResponse = new AdminResponseEncoder();
     private final BusinessRejectEncoder businessReject = new BusinessRejectEncoder();
     private final LogonsUnlockedEncoder logonsUnlocked = new LogonsUnlockedEncoder();
@@ -105,6 +105,7 @@ public final class EventEncoder
     {
         this.sink = sink;
         this.statistics = statistics;
+        this.bookEvents = new BookEvents(sink);
     }
 
     /** @return the sink. */
@@ -521,7 +522,7 @@ public final class EventEncoder
      */
     public void bookSnapshot(final OrderBook book)
     {
-        bookEvents.bookSnapshot(book);
+        bookEvents.bookSnapshot(book, timestampNs);
     }
 
     /**
@@ -541,7 +542,7 @@ public final class EventEncoder
      */
     public void instrumentDefinition(final Instrument instrument)
     {
-        bookEvents.instrumentDefinition(instrument);
+        bookEvents.instrumentDefinition(instrument, timestampNs);
     }
 
     /**
@@ -556,7 +557,7 @@ public final class EventEncoder
     public void auctionIndicative(
         final OrderBook book, final long price, final long matched, final long imbalance, final long endNs)
     {
-        bookEvents.auctionIndicative(book, price, matched, imbalance, endNs);
+        bookEvents.auctionIndicative(book, price, matched, imbalance, endNs, timestampNs);
     }
 
     /**
@@ -696,22 +697,33 @@ public final class EventEncoder
     /**
      * The venue's trading day as the engine holds it.
      *
-     * @param schedule the schedule.
+     * @param tradingDays    the trading days, a bit per day of the week (0: no schedule).
+     * @param preOpenMinute  the pre-open's minute of the day, -1 for none.
+     * @param openMinute     the open's.
+     * @param closeMinute    the close's.
+     * @param endOfDayMinute the end of day's.
+     * @param zone           the schedule's time zone.
+     * @param holidays       the closed days, epoch days in order.
      */
-    void tradingSchedule(final TradingSchedule schedule)
+    void tradingSchedule(
+        final int tradingDays,
+        final int preOpenMinute,
+        final int openMinute,
+        final int closeMinute,
+        final int endOfDayMinute,
+        final String zone,
+        final int[] holidays)
     {
-        final int[] holidays = schedule.holidays();
-        final String zone = schedule.timeZone();
         final int offset = sink.claim(HEADER + TradingScheduleDefinitionEncoder.BLOCK_LENGTH +
             TradingScheduleDefinitionEncoder.HolidaysEncoder.sbeHeaderSize() +
             holidays.length * TradingScheduleDefinitionEncoder.HolidaysEncoder.sbeBlockLength() +
             TradingScheduleDefinitionEncoder.timeZoneHeaderLength() + zone.length());
         tradingSchedule.wrapAndApplyHeader(sink.buffer(), offset, header)
-            .tradingDays((short)schedule.tradingDays())
-            .preOpenMinute((short)schedule.preOpenMinute())
-            .openMinute((short)schedule.openMinute())
-            .closeMinute((short)schedule.closeMinute())
-            .endOfDayMinute((short)schedule.endOfDayMinute())
+            .tradingDays((short)tradingDays)
+            .preOpenMinute((short)preOpenMinute)
+            .openMinute((short)openMinute)
+            .closeMinute((short)closeMinute)
+            .endOfDayMinute((short)endOfDayMinute)
             .commandSequence(sequence);
         final TradingScheduleDefinitionEncoder.HolidaysEncoder group = tradingSchedule.holidaysCount(holidays.length);
         for (final int day : holidays)

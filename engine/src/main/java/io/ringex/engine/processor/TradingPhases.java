@@ -43,7 +43,6 @@ public final class TradingPhases
     private final MassCancels massCancels;
     private final Uncrossing uncrossing = new Uncrossing();
     private final AuditFields audit = new AuditFields();
-    private TradingSchedule schedule;
 
     /**
      * @param state       engine state.
@@ -67,8 +66,9 @@ public final class TradingPhases
      * for a phase that is not a call phase; else the change, the AdminResponse and the definition.
      *
      * @param decoder wrapped on the command.
+     * @return whether the status was set, so the trading day lets go of the instrument until its next close.
      */
-    public void onSetTradingStatus(final SetTradingStatusDecoder decoder)
+    public boolean onSetTradingStatus(final SetTradingStatusDecoder decoder)
     {
         final OrderBook book = state.book(decoder.instrumentId());
         final short status = decoder.statusRaw();
@@ -96,23 +96,12 @@ public final class TradingPhases
         if (reason != RejectReason.NONE)
         {
             events.adminResponse(decoder.requestId(), SetTradingStatusDecoder.TEMPLATE_ID, reason);
-            return;
+            return false;
         }
         transition(book, (byte)status, durationNs);
-        if (null != schedule)
-        {
-            schedule.onOperatorStatus(book.instrument().instrumentId());
-        }
         events.adminResponse(decoder.requestId(), SetTradingStatusDecoder.TEMPLATE_ID, RejectReason.NONE);
         events.instrumentDefinition(book.instrument());
-    }
-
-    /**
-     * @param schedule the trading day, told when an operator sets an instrument's status.
-     */
-    void schedule(final TradingSchedule schedule)
-    {
-        this.schedule = schedule;
+        return true;
     }
 
     /**

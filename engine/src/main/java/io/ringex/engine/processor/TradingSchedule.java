@@ -140,7 +140,7 @@ final class TradingSchedule implements Clocked
             openMinute = closeMinute = endOfDayMinute = 0;
             nextNs = Long.MAX_VALUE;
             events.adminResponse(requestId, SetTradingScheduleDecoder.TEMPLATE_ID, RejectReason.NONE);
-            events.tradingSchedule(this);
+            publish();
             return;
         }
         tradingDays = days;
@@ -154,7 +154,7 @@ final class TradingSchedule implements Clocked
         holidays = closedDays;
         lastActedNs = nowNs;
         events.adminResponse(requestId, SetTradingScheduleDecoder.TEMPLATE_ID, RejectReason.NONE);
-        events.tradingSchedule(this);
+        publish();
         if (!withinOpenHours(nowNs))
         {
             close();
@@ -170,6 +170,14 @@ final class TradingSchedule implements Clocked
     void onOperatorStatus(final int instrumentId)
     {
         held.remove(instrumentId);
+    }
+
+    /**
+     * Publish the schedule as it stands (TradingScheduleDefinition).
+     */
+    void publish()
+    {
+        events.tradingSchedule(tradingDays, preOpenMinute, openMinute, closeMinute, endOfDayMinute, timeZone, holidays);
     }
 
     public long nextDeadlineNs()
