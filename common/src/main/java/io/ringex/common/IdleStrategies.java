@@ -33,6 +33,8 @@ public final class IdleStrategies
     public static final long BACKOFF_MIN_PARK_NS = TimeUnit.MICROSECONDS.toNanos(1);
     /** Longest park. */
     public static final long BACKOFF_MAX_PARK_NS = TimeUnit.MICROSECONDS.toNanos(100);
+    /** A background agent's park ({@link #background()}). */
+    public static final long BACKGROUND_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
     /** The names {@link #of(String)} takes. */
     public static final String NAMES = BackoffIdleStrategy.ALIAS + ", " + BusySpinIdleStrategy.ALIAS + ", " +
         YieldingIdleStrategy.ALIAS + ", " + SleepingMillisIdleStrategy.ALIAS + ", " + SleepingIdleStrategy.ALIAS +
@@ -61,6 +63,19 @@ public final class IdleStrategies
     {
         return new BackoffIdleStrategy(BACKOFF_SPINS, BACKOFF_YIELDS, BACKOFF_MIN_PARK_NS,
             Math.max(BACKOFF_MIN_PARK_NS, maxParkNs));
+    }
+
+    /**
+     * How a background agent waits (one whose work may wait a millisecond: archiving, indexing, recovery, replay):
+     * park 1 ms whenever a duty cycle found nothing, without the spins, yields and growing parks of {@link #backoff()}.
+     * Those cost a few microseconds of CPU at each step, and an agent woken by every message of a busy venue runs
+     * through them after each one; this one wakes a thousand times a second at most and takes a batch each time.
+     *
+     * @return a new strategy.
+     */
+    public static IdleStrategy background()
+    {
+        return new SleepingIdleStrategy(BACKGROUND_PARK_NS);
     }
 
     /**

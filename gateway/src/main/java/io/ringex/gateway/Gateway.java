@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.archive.Archive;
 import io.aeron.archive.ArchiveThreadingMode;
 import io.aeron.archive.client.AeronArchive;
+import io.ringex.common.IdleStrategies;
 import io.ringex.common.aeron.AeronBootstrap;
 import io.ringex.gateway.fix.FixAcceptor;
 import io.ringex.gateway.fix.FixGatewayAgent;
@@ -56,7 +57,8 @@ public final class Gateway implements AutoCloseable
             .archiveClientContext(new AeronArchive.Context()
                 .controlResponseChannel(ctx.fixArchiveResponseChannel()))
             .threadingMode(ArchiveThreadingMode.SHARED)
-            .idleStrategySupplier(ctx::idleStrategy);
+            // recording and replaying for resends may wait a millisecond; no order waits for it
+            .idleStrategySupplier(IdleStrategies::background);
     }
 
     private Gateway(final GatewayContext ctx, final ErrorHandler errorHandler)

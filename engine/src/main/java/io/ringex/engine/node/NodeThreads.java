@@ -13,7 +13,6 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,12 +62,14 @@ final class NodeThreads implements AutoCloseable
                 // Off the pipeline's threads on purpose: a page fault taken here stalls no one. Waking each
                 // millisecond is ample: at 50K commands/s the writer moves ~5 KB/ms, the touched region reaches
                 // 16 MiB ahead.
-                start(pretoucher, new SleepingMillisIdleStrategy(1));
+                start(pretoucher, IdleStrategies.background());
             }
-            // Its own thread, resting when idle: a storm of market-data requests costs this thread, not the engine's.
-            start(agents.marketDataRecovery(), new BackoffIdleStrategy(100, 10, 1_000, 1_000_000));
+            // Its own thread, a background one (a millisecond is nothing to a recovering client): a storm of
+            // market-data requests costs this thread, not the engine's, and following the feed costs a batch a
+            // millisecond rather than a back-off after every update.
+            start(agents.marketDataRecovery(), IdleStrategies.background());
             // Likewise a replay: it reads the journal and replays it into a processor of its own on this thread.
-            start(replay, new BackoffIdleStrategy(100, 10, 1_000, 1_000_000));
+            start(replay, IdleStrategies.background());
             if (ctx.threading() == EngineContext.Threading.COMPACT)
             {
                 final List<Agent> all = new ArrayList<>(agents.inputAgents());

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
+import io.ringex.common.IdleStrategies;
 import io.ringex.gateway.GatewayContext;
 import io.ringex.gateway.StaleOwnerFiles;
 import io.ringex.gateway.fix.codecs.FixDictionaryImpl;
@@ -63,7 +64,8 @@ public final class FixAcceptor implements AutoCloseable
             .logOutboundMessages(true)
             .deleteLogFileDirOnStart(false)
             .framerIdleStrategy(ctx.idleStrategy())
-            .archiverIdleStrategy(ctx.idleStrategy());
+            // the indexer of the resend store: no FIX message waits for it
+            .archiverIdleStrategy(IdleStrategies.background());
         // The framer and the library each write to a stream the other reads, on one thread each: a claim that parks
         // until the other side reads can wait for a side parked in its own claim (a flood from a client the library
         // cannot keep up with made both wait ~1 s per message). Give up after the spins and yields instead, and let
