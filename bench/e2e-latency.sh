@@ -6,6 +6,8 @@
 #   allinone    ./ringex demo (engine, gateway and dashboard in one JVM, one media driver);
 #   distributed ./ringex engine and ./ringex gateway in separate JVMs, each with its own media driver, over UDP,
 #               the reference data applied with ./ringex admin apply (the demo's file);
+#   colocated   the same two JVMs as one host should run them: the gateway on the engine's media driver, the two
+#               talking over IPC (not in the default PATHS);
 #   cluster     three ./ringex engine members of an Aeron Cluster on this host (each with its own media driver),
 #               ./ringex gateway following them, the reference data applied through the leader: every order is in
 #               two members' logs before the leader's processor sees it (not in the default PATHS);
@@ -22,8 +24,8 @@
 #
 #   bench/e2e-latency.sh [OUT_DIR]
 #
-# Env: ROUNDS (3), RATES ("1000 10000 50000"), PATHS ("echo allinone distributed", or any of those, cluster, fix,
-# rest and rest-ws),
+# Env: ROUNDS (3), RATES ("1000 10000 50000"), PATHS ("echo allinone distributed", or any of those, colocated,
+# cluster, fix, rest and rest-ws),
 # PROFILE (the engine threading profile of the venues; default the node's), DURATION (8 s measured), WARMUP (2 s
 # sent first, not measured), SWEEP (rates for the all-in-one in the last round, one run each, e.g. "1000 5000 ...
 # 300000": latency against offered load up to saturation), VENUE_OPTS (more JVM options for the venues'
@@ -218,10 +220,18 @@ rest_keys()
     sleep 2 # the gateway reads a changed keys file within a second
 }
 
+# colocated: the distributed path's two processes on one host as they should be deployed there, sharing the engine's
+# media driver: engine and gateway talk over IPC, the clients over UDP
 start_distributed()
 {
     local dir="$out/distributed" engine_aeron="/dev/shm/ringex-e2e-engine-$base"
     local outbound="aeron:udp?endpoint=localhost:0|control=localhost:$control_port|control-mode=dynamic"
+    local ingress="aeron:udp?endpoint=localhost:$ingress_port"
+    local engine_outbound="aeron:udp?control=localhost:$control_port|control-mode=dynamic"
+    local colocated="${1:-}"
+    if [ -n "$colocated" ]; then
+        ingress="aeron:ipc"; outbound="aeron:ipc"; engine_outbound="aeron:ipc"
+    fi
     rm -rf "$dir" "$engine_aeron" "/dev/shm/ringex-e2e-gateway-$base"
     mkdir -p "$dir"
     # the engine takes admin commands signed with this key only; ./ringex admin apply below signs with it
@@ -230,8 +240,8 @@ start_distributed()
         echo "ringex.engine.node.id=1"
         echo "ringex.engine.aeron.embedded=true"
         echo "ringex.engine.aeron.dir=$engine_aeron"
-        echo "ringex.engine.ingress.channel=aeron:udp?endpoint=localhost:$ingress_port"
-        echo "ringex.engine.outbound.channel=aeron:udp?control=localhost:$control_port|control-mode=dynamic"
+        echo "ringex.engine.ingress.channel=$ingress"
+        echo "ringex.engine.outbound.channel=$engine_outbound"
         echo "ringex.engine.replication.mode=OFF"
         echo "ringex.engine.journal.dir=$dir/journal"
         echo "ringex.engine.snapshot.dir=$dir/snapshots"
@@ -242,11 +252,16 @@ start_distributed()
     } > "$dir/engine.properties"
     {
         echo "ringex.gateway.id=1"
-        echo "ringex.gateway.embedded.driver=true"
-        echo "ringex.gateway.aeron.dir=/dev/shm/ringex-e2e-gateway-$base"
+        if [ -n "$colocated" ]; then
+            echo "ringex.gateway.embedded.driver=false"
+            echo "ringex.gateway.aeron.dir=$engine_aeron"
+        else
+            echo "ringex.gateway.embedded.driver=true"
+            echo "ringex.gateway.aeron.dir=/dev/shm/ringex-e2e-gateway-$base"
+        fi
         echo "ringex.gateway.archive.dir=$dir/archive"
         echo "ringex.gateway.client.channel=aeron:udp?endpoint=localhost:$dist_sbe"
-        echo "ringex.gateway.engine.ingress.channel=aeron:udp?endpoint=localhost:$ingress_port"
+        echo "ringex.gateway.engine.ingress.channel=$ingress"
         echo "ringex.gateway.engine.egress.channel=$outbound"
         echo "ringex.gateway.engine.marketdata.channel=$outbound"
         echo "ringex.gateway.fix.enabled=false"
@@ -258,7 +273,7 @@ start_distributed()
     wait_for "$out/engine.log" "RINGEX ENGINE READY" $!
     "$here/ringex" admin apply "$reference_data" --operator e2e-bench \
         --reason "benchmark venue" --aeron-dir "$engine_aeron" --key-file "$dir/admin.keys" \
-        --ingress "aeron:udp?endpoint=localhost:$ingress_port" --outbound "$outbound" > "$out/admin.log" 2>&1
+        --ingress "$ingress" --outbound "$outbound" > "$out/admin.log" 2>&1
     RINGEX_JAVA_OPTS="-Xms1g -Xmx1g ${VENUE_OPTS:-}" "$here/ringex" gateway "$dir/gateway.properties" \
         > "$out/gateway.log" 2>&1 &
     pids+=($!)
@@ -372,6 +387,7 @@ for round in $(seq 1 "$rounds"); do
                 fix) start_allinone; port=$aio_fix ;;
                 rest|rest-ws) start_allinone; port=$aio_web; rest_keys ;;
                 distributed) start_distributed; port=$dist_sbe ;;
+                colocated) start_distributed colocated; port=$dist_sbe ;;
                 cluster) start_cluster; port=$dist_sbe ;;
                 *) echo "unknown path $path" >&2; exit 2 ;;
             esac

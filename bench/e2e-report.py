@@ -69,7 +69,7 @@ def main():
     print("| path | profile / hops | offered/s | rounds | p50 | p90 | p99 | max | venue CPU per order "
           "| p50 / echo 4 hops | p99 / echo 4 hops | p50 / echo 0 hops | load1 |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-    order = {"echo": 0, "allinone": 1, "distributed": 2}
+    order = {"echo": 0, "allinone": 1, "distributed": 2, "colocated": 3}
     for key in sorted(med, key=lambda k: (k[2], order.get(k[0], 9), k[1])):
         path, detail, rate = key
         m = med[key]
