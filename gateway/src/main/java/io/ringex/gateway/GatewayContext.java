@@ -935,20 +935,20 @@ public final class GatewayContext implements AutoCloseable
         require(gatewayId >= 1 && gatewayId <= 65535, Configuration.ID_PROP_NAME, gatewayId, "must be 1..65535");
         require(aeronDirectoryName != null && !aeronDirectoryName.isEmpty(), Configuration.AERON_DIR_PROP_NAME,
             aeronDirectoryName, "must be set");
-        checkChannel(Configuration.CLIENT_CHANNEL_PROP_NAME, clientChannel);
-        checkChannel(Configuration.ENGINE_INGRESS_CHANNEL_PROP_NAME, engineIngressChannel);
-        checkChannel(Configuration.ENGINE_EGRESS_CHANNEL_PROP_NAME, engineEgressChannel);
+        Config.requireChannel(Configuration.CLIENT_CHANNEL_PROP_NAME, clientChannel);
+        Config.requireChannel(Configuration.ENGINE_INGRESS_CHANNEL_PROP_NAME, engineIngressChannel);
+        Config.requireChannel(Configuration.ENGINE_EGRESS_CHANNEL_PROP_NAME, engineEgressChannel);
         if (marketDataChannel == null)
         {
             marketDataChannel = engineEgressChannel;
         }
-        checkChannel(Configuration.ENGINE_MARKETDATA_CHANNEL_PROP_NAME, marketDataChannel);
+        Config.requireChannel(Configuration.ENGINE_MARKETDATA_CHANNEL_PROP_NAME, marketDataChannel);
         requireStream(Configuration.CLIENT_STREAM_PROP_NAME, clientStreamId);
         requireStream(Configuration.ENGINE_INGRESS_STREAM_PROP_NAME, engineIngressStreamId);
         requireStream(Configuration.ENGINE_EGRESS_STREAM_PROP_NAME, engineEgressStreamId);
         requireStream(Configuration.ENGINE_MARKETDATA_STREAM_PROP_NAME, marketDataStreamId);
-        checkChannel(Configuration.ENGINE_MARKETDATA_REQUEST_CHANNEL_PROP_NAME, marketDataRequestChannel);
-        checkChannel(Configuration.MARKETDATA_RECOVERY_CHANNEL_PROP_NAME, marketDataRecoveryChannel);
+        Config.requireChannel(Configuration.ENGINE_MARKETDATA_REQUEST_CHANNEL_PROP_NAME, marketDataRequestChannel);
+        Config.requireChannel(Configuration.MARKETDATA_RECOVERY_CHANNEL_PROP_NAME, marketDataRecoveryChannel);
         requireStream(Configuration.MARKETDATA_RECOVERY_STREAM_PROP_NAME, marketDataRecoveryStreamId);
         requireStream(Configuration.MARKETDATA_REQUEST_STREAM_PROP_NAME, marketDataRequestStreamId);
         requireStream(Configuration.ENGINE_STATUS_STREAM_PROP_NAME, engineStatusStreamId);
@@ -998,9 +998,9 @@ public final class GatewayContext implements AutoCloseable
             require(fixOfflineHoldBytes >= 4096 && fixOfflineHoldBytes <= 1 << 30 &&
                 Integer.bitCount(fixOfflineHoldBytes) == 1, Configuration.FIX_OFFLINE_HOLD_BYTES_PROP_NAME,
                 fixOfflineHoldBytes, "must be a power of two, 4k..1g");
-            checkChannel(Configuration.FIX_LIBRARY_CHANNEL_PROP_NAME, fixLibraryChannel);
-            checkChannel(Configuration.FIX_ARCHIVE_CONTROL_CHANNEL_PROP_NAME, fixArchiveControlChannel);
-            checkChannel(Configuration.FIX_ARCHIVE_RESPONSE_CHANNEL_PROP_NAME, fixArchiveResponseChannel);
+            Config.requireChannel(Configuration.FIX_LIBRARY_CHANNEL_PROP_NAME, fixLibraryChannel);
+            Config.requireChannel(Configuration.FIX_ARCHIVE_CONTROL_CHANNEL_PROP_NAME, fixArchiveControlChannel);
+            Config.requireChannel(Configuration.FIX_ARCHIVE_RESPONSE_CHANNEL_PROP_NAME, fixArchiveResponseChannel);
         }
         if (fixEnabled || webEnabled)
         {
@@ -1118,12 +1118,6 @@ public final class GatewayContext implements AutoCloseable
         }
         return SystemUtil.formatDuration(ns);
     }
-
-    private static void checkChannel(final String key, final String channel)
-    {
-        Config.requireChannel(key, channel);
-    }
-
 
     /**
      * @return the limits on logons.
