@@ -27,7 +27,8 @@
 # Env: ROUNDS (3), RATES ("1000 10000 50000"), PATHS ("echo allinone distributed", or any of those, colocated,
 # cluster, fix, rest and rest-ws),
 # PROFILE (the engine threading profile of the venues; default the node's), DURATION (8 s measured), WARMUP (2 s
-# sent first, not measured), SWEEP (rates for the all-in-one in the last round, one run each, e.g. "1000 5000 ...
+# sent first, not measured), SWEEP (rates for the all-in-one, distributed and colocated paths in the last round, one
+# run each, e.g. "1000 5000 ...
 # 300000": latency against offered load up to saturation), VENUE_OPTS (more JVM options for the venues'
 # processes), VARIANTS (venue settings to compare in the same invocation: NAME=JVM-OPTIONS, options separated by
 # commas, e.g. "batch= nobatch=-Dringex.engine.outbound.batch=1", given to the engine's JVM (the all-in-one's or the
@@ -403,11 +404,14 @@ for round in $(seq 1 "$rounds"); do
                 done
             done
             kind=cross
-            if [ "$path" = allinone ] && [ "$round" = "$rounds" ]; then
-                for rate in $sweep; do
-                    load_run sweep-allinone sweep "$rate" "$port"
-                done
-            fi
+            case "$path" in
+                allinone|distributed|colocated)
+                    if [ "$round" = "$rounds" ]; then
+                        for rate in $sweep; do
+                            load_run "sweep-$path" sweep "$rate" "$port"
+                        done
+                    fi ;;
+            esac
             stop_venue
         done
     done

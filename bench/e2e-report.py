@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Summarise bench/e2e-latency.sh results: per path and rate the MEDIAN over the measured rounds of p50, p90, p99 and
 max, the venue's CPU per order (its threads' CPU time over the run, start-up of the generator included, divided by
-the orders sent; the echo server's the same way; each thread's share is in the run's log.threads file), each venue path's p50 and p99 as a ratio to the bare echo's (4 hops, the baseline
-the goals compare with, and 0 hops) from the same invocation; the load sweep as a table with the highest rate
-sustained; and, given a PNG name, the latency against offered load plot (gnuplot).
+the orders sent; the echo server's the same way; each thread's share is in the run's log.threads file), each venue
+path's p50 and p99 as a ratio to the bare echo's (4 hops, the baseline the goals compare with, and 0 hops) from the
+same invocation; the load sweep as a table with the highest rate sustained per path (all-in-one, distributed,
+colocated); and, given a PNG name, the latency against offered load plot of those paths (gnuplot).
 
 usage: bench/e2e-report.py RESULTS_CSV... [--plot PNG]   (several CSVs, e.g. one per threading profile)
 """
@@ -84,47 +85,63 @@ def main():
         print(f"| {path} | {detail} | {rate:,} | {len(measured[key])} | " + " | ".join(us(m[p]) for p in PERCENTILES)
               + f" | {per_order} | " + " | ".join(ratios) + f" | {loads} |")
 
-    sweep = sorted((r for r in rows if r["path"].startswith("sweep") and "p50us" in r), key=lambda r: r["rate"])
-    if sweep:
+    sweeps = defaultdict(list)
+    for r in rows:
+        if r["path"].startswith("sweep-") and "p50us" in r:
+            sweeps[r["path"][len("sweep-"):]].append(r)
+    best = {}
+    for path in sorted(sweeps, key=lambda p: order.get(p, 9)):
+        sweep = sorted(sweeps[path], key=lambda r: r["rate"])
         print()
-        print("| offered/s | answered/s | p50 | p90 | p99 | max | sustained |")
-        print("|---:|---:|---:|---:|---:|---:|---|")
-        best = 0
+        print(f"{path}:")
+        print()
+        print("| offered/s | answered/s | p50 | p90 | p99 | max | CPU per order | sustained |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---|")
+        best[path] = 0
         for r in sweep:
             sustained = (r.get("answeredPerSec", 0) >= 0.98 * r["rate"] and r["answered"] >= r["sent"]
                          and r["p50us"] <= SUSTAINED_P50_US)
             if sustained:
-                best = max(best, r["rate"])
+                best[path] = max(best[path], r["rate"])
+            per_order = f"{cpu_us(r):,.1f} us" if cpu_us(r) else ""
             print(f"| {r['rate']:,} | {r.get('answeredPerSec', 0):,.0f} | " + " | ".join(us(r[p]) for p in PERCENTILES)
-                  + f" | {'yes' if sustained else 'no'} |")
+                  + f" | {per_order} | {'yes' if sustained else 'no'} |")
         print(f"\nhighest offered rate sustained (every order answered, at >= 98% of the offered rate, p50 under "
-              f"{SUSTAINED_P50_US / 1000:.0f} ms): {best:,}/s")
-        if png:
-            plot(sweep, png, best)
+              f"{SUSTAINED_P50_US / 1000:.0f} ms): {best[path]:,}/s")
+    if sweeps and png:
+        plot({p: sorted(g, key=lambda r: r["rate"]) for p, g in sweeps.items()}, png, best)
 
 
-def plot(sweep, png, best):
-    with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as data:
-        for r in sweep:
-            data.write(f"{r['rate']} {r['p50us']} {r['p90us']} {r['p99us']}\n")
+def plot(sweeps, png, best):
+    """p50 and p99 against offered load, one colour per path; the highest rate each sustained is in its legend."""
+    files = {}
+    for path, sweep in sweeps.items():
+        with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as data:
+            for r in sweep:
+                data.write(f"{r['rate']} {r['p50us']} {r['p99us']}\n")
+            files[path] = data.name
+    colours = {"allinone": "#1f77b4", "distributed": "#d62728", "colocated": "#2ca02c"}
+    lines = []
+    for path, name in files.items():
+        colour = colours.get(path, "#555555")
+        lines.append(f"'{name}' using 1:2 with linespoints lw 2 pt 7 lc rgb '{colour}' "
+                     f"title '{path} p50 (sustained to {best[path]:,}/s)'")
+        lines.append(f"'{name}' using 1:3 with linespoints lw 1 dt 2 pt 6 lc rgb '{colour}' title '{path} p99'")
     script = f"""
 set terminal pngcairo size 900,520 font 'sans,11'
 set output '{png}'
-set title 'All-in-one, SBE end to end: latency against offered load (open loop, 2 cores)'
+set title 'SBE end to end: latency against offered load (open loop, 2 cores)'
 set xlabel 'offered orders per second'
 set ylabel 'latency (microseconds, log scale)'
 set logscale y
 set grid
 set key top left
 set format x '%.0s%c'
-set arrow from {best},graph 0 to {best},graph 1 nohead dashtype 2 lc rgb '#888888'
-set label 'highest rate sustained' at {best},graph 0.95 right offset -1,0 textcolor rgb '#555555'
-plot '{data.name}' using 1:2 with linespoints lw 2 pt 7 title 'p50', \\
-     '' using 1:3 with linespoints lw 2 pt 5 title 'p90', \\
-     '' using 1:4 with linespoints lw 2 pt 9 title 'p99'
+plot {", ".join(lines)}
 """
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
-    os.unlink(data.name)
+    for name in files.values():
+        os.unlink(name)
     print(f"plot: {png}")
 
 
