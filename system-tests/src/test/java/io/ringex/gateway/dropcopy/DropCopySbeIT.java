@@ -2,7 +2,6 @@ package io.ringex.gateway.dropcopy;
 
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.ringex.client.ExchangeClient;
 import io.ringex.client.ExchangeListener;
 import io.ringex.client.LogonRefusedException;
@@ -15,6 +14,7 @@ import io.ringex.protocol.CredentialHash;
 import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.RealEngineNode;
+import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
 import io.ringex.protocol.codecs.BusinessRejectDecoder;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
@@ -241,14 +241,7 @@ class DropCopySbeIT
     @BeforeEach
     void setUp()
     {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .publicationTermBufferLength(64 * 1024)
-            .ipcTermBufferLength(256 * 1024)
-            .publicationLingerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(100))
-            .imageLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(500)));
+        driver = TestGateways.launchDriver(256 * 1024);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         engine = RealEngineNode.launch(new EngineStreams(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, IPC,
             1003, new EngineStreams.TestInstrument(INSTRUMENT, "BTC-USD", 2)));
@@ -257,14 +250,7 @@ class DropCopySbeIT
 
     private void startGateway()
     {
-        final GatewayContext ctx = new GatewayContext()
-            .gatewayId(7)
-            .aeronDirectoryName(driver.aeronDirectoryName())
-            .clientChannel(IPC).clientStreamId(2001)
-            .engineIngressChannel(IPC).engineIngressStreamId(1001)
-            .engineEgressChannel(IPC).engineEgressStreamId(1002)
-            .marketDataChannel(IPC).marketDataStreamId(1003)
-            .fixEnabled(false)
+        final GatewayContext ctx = TestGateways.sbeOverIpc(7, driver.aeronDirectoryName())
             .throttleMessagesPerSecond(1_000_000)
             .addUser(TestUsers.ALICE)
             .addUser(TestUsers.BOB)

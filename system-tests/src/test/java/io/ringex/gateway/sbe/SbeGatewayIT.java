@@ -4,7 +4,6 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.ringex.gateway.EngineEndpoint;
 import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
@@ -16,6 +15,7 @@ import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.EngineUnderTest;
 import io.ringex.gateway.testing.RecordingListener;
 import io.ringex.gateway.testing.TestEngines;
+import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
 import io.ringex.protocol.SessionIds;
 import io.ringex.protocol.codecs.EngineStatusEncoder;
@@ -66,14 +66,7 @@ class SbeGatewayIT
     @BeforeEach
     void setUp()
     {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .publicationTermBufferLength(64 * 1024)
-            .ipcTermBufferLength(64 * 1024)
-            .publicationLingerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(100))
-            .imageLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(500)));
+        driver = TestGateways.launchDriver(64 * 1024);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         engine = TestEngines.launch(new EngineStreams(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, IPC, 1003,
             new EngineStreams.TestInstrument(INSTRUMENT, "BTC-USD", 2)));
@@ -89,14 +82,7 @@ class SbeGatewayIT
 
     private GatewayContext context()
     {
-        return new GatewayContext()
-            .gatewayId(7)
-            .aeronDirectoryName(driver.aeronDirectoryName())
-            .clientChannel(IPC).clientStreamId(2001)
-            .engineIngressChannel(IPC).engineIngressStreamId(1001)
-            .engineEgressChannel(IPC).engineEgressStreamId(1002)
-            .marketDataChannel(IPC).marketDataStreamId(1003)
-            .fixEnabled(false)
+        return TestGateways.sbeOverIpc(7, driver.aeronDirectoryName())
             .addUser(TestUsers.ALICE)
             .addUser(TestUsers.BOB);
     }

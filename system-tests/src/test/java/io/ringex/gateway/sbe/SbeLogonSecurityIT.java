@@ -4,7 +4,6 @@ import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.aeron.driver.status.PublisherLimit;
 import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
@@ -18,6 +17,7 @@ import io.ringex.gateway.testing.EngineUnderTest;
 import io.ringex.gateway.testing.LogonAttacker;
 import io.ringex.gateway.testing.RecordingListener;
 import io.ringex.gateway.testing.TestEngines;
+import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
 import io.ringex.engine.node.NodeTestSupport;
 import io.ringex.protocol.MessageCatalog;
@@ -79,14 +79,7 @@ class SbeLogonSecurityIT
     @BeforeEach
     void setUp()
     {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .publicationTermBufferLength(64 * 1024)
-            .ipcTermBufferLength(64 * 1024)
-            .publicationLingerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(100))
-            .imageLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(500)));
+        driver = TestGateways.launchDriver(64 * 1024);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         engine = TestEngines.launch(new EngineStreams(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, IPC, 1003,
             new EngineStreams.TestInstrument(INSTRUMENT, "BTC-USD", 2)));

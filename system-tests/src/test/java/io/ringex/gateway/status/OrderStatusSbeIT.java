@@ -2,7 +2,6 @@ package io.ringex.gateway.status;
 
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.ringex.client.ExchangeClient;
 import io.ringex.gateway.GatewayAgent;
 import io.ringex.gateway.GatewayContext;
@@ -11,6 +10,7 @@ import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.RealEngineNode;
 import io.ringex.gateway.testing.RecordingListener;
 import io.ringex.gateway.testing.RecordingListener.StatusReport;
+import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
 import io.ringex.protocol.codecs.MassStatusScope;
 import io.ringex.protocol.codecs.MessageHeaderEncoder;
@@ -27,7 +27,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -54,25 +53,11 @@ class OrderStatusSbeIT
     @BeforeEach
     void setUp()
     {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .publicationTermBufferLength(64 * 1024)
-            .ipcTermBufferLength(64 * 1024)
-            .publicationLingerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(100))
-            .imageLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(500)));
+        driver = TestGateways.launchDriver(64 * 1024);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         engine = RealEngineNode.launch(new EngineStreams(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, IPC,
             1003, new EngineStreams.TestInstrument(INSTRUMENT, "BTC-USD", 2)));
-        final GatewayContext ctx = new GatewayContext()
-            .gatewayId(7)
-            .aeronDirectoryName(driver.aeronDirectoryName())
-            .clientChannel(IPC).clientStreamId(2001)
-            .engineIngressChannel(IPC).engineIngressStreamId(1001)
-            .engineEgressChannel(IPC).engineEgressStreamId(1002)
-            .marketDataChannel(IPC).marketDataStreamId(1003)
-            .fixEnabled(false)
+        final GatewayContext ctx = TestGateways.sbeOverIpc(7, driver.aeronDirectoryName())
             .throttleMessagesPerSecond(1_000_000)
             .addUser(TestUsers.ALICE)
             .addUser(TestUsers.BOB);

@@ -5,7 +5,6 @@ import io.ringex.common.apikey.ApiKeys;
 import io.ringex.common.apikey.ApiKeysFile;
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.ringex.client.marketdata.MarketDataBook;
 import io.ringex.client.marketdata.MarketDataClient;
 import io.ringex.client.marketdata.MarketDataListener;
@@ -18,6 +17,7 @@ import io.ringex.protocol.CredentialHash;
 import io.ringex.testing.Await;
 import io.ringex.gateway.testing.EngineStreams;
 import io.ringex.gateway.testing.RealEngineNode;
+import io.ringex.gateway.testing.TestGateways;
 import io.ringex.gateway.testing.TestUsers;
 import io.ringex.testing.ProjectRoot;
 import org.agrona.CloseHelper;
@@ -78,14 +78,7 @@ class WebGatewayIT
             ApiKeys.line(new ApiKey(3, "rk-bob-trade", "bob", true, BOB_SECRET)) + "\n" +
             ApiKeys.line(new ApiKey(4, "rk-dave-read", "dave", false, DAVE_SECRET)) + "\n");
 
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .publicationTermBufferLength(64 * 1024)
-            .ipcTermBufferLength(64 * 1024)
-            .publicationLingerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(100))
-            .imageLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(500)));
+        driver = TestGateways.launchDriver(64 * 1024);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         engine = RealEngineNode.launch(new EngineStreams(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, IPC,
             1003, new EngineStreams.TestInstrument(1, "BTC-USD", 2), new EngineStreams.TestInstrument(2, "ETH-USD", 2),
