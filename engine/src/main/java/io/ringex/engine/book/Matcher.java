@@ -3,33 +3,13 @@ package io.ringex.engine.book;
 import io.ringex.protocol.FixedPoint;
 
 /**
- * Price-time priority matching of one incoming order against a book, with self-trade prevention, icebergs and the
- * dynamic band.
+ * Price-time priority matching of one incoming order against a book, with self-trade prevention, icebergs, the dynamic
+ * band and market-maker protection, by the rules of docs/matching.md ("Orders", "Self-trade prevention", "Icebergs",
+ * "The dynamic band and volatility interruptions", "Market-maker protection").
  * <p>
- * The incoming order meets the best opposite level first and, within a level, the oldest order first. It trades at the
- * resting order's price while that price is within its limit (the protection price for a market order). When the
- * next resting order belongs to the same account, the incoming order's self-trade prevention mode decides; a
- * self-trade never prints:
- * <ul>
- *     <li>CANCEL_NEWEST: the incoming order stops; the caller cancels its remainder.</li>
- *     <li>CANCEL_OLDEST: the resting order is canceled and matching goes on.</li>
- *     <li>CANCEL_BOTH: both are canceled.</li>
- *     <li>DECREMENT_AND_CANCEL: both quantities go down by the smaller of the incoming leaves and the resting order's
- *     visible quantity; an order left with nothing is canceled, the other goes on (the incoming one keeps
- *     matching).</li>
- * </ul>
- * A resting iceberg trades its peak only; when a fill uses the peak up and leaves remain, its next peak joins the back
- * of the queue at its price ({@link OrderBook#refreshPeak}) and matching goes on, so one aggressive order may meet
- * the same iceberg several times, each time after the orders that were behind it.
- * <p>
- * The dynamic band: a price within the incoming order's limit but beyond the band's edge (given by the caller, fixed
- * for the whole order) is not traded: matching stops with {@link #INTERRUPTED} and the caller interrupts continuous
- * trading. What traded before stays.
- * <p>
- * Market-maker protection: a trade may breach the limits of a quote's account, whose quotes the handler then cancels at
- * once; when the incoming order is one of them it is marked ({@link Order#stopMatching}) and matching stops with
- * {@link #STOPPED}. The next resting order is read afresh after every trade, so makers the handler cancelled are never
- * met.
+ * Matching stops early with {@link #INTERRUPTED} (a price beyond the dynamic band's edge) or {@link #STOPPED} (the
+ * incoming quote order breached its account's protection); what traded before stays. The next resting order is read
+ * afresh after every trade, so makers the handler cancelled are never met.
  * <p>
  * Threading: single business-logic thread; stateless between calls.
  */

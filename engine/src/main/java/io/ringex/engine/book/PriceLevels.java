@@ -1,27 +1,12 @@
 package io.ringex.engine.book;
 
 /**
- * The price levels of one instrument's book, direct-indexed by tick offset from the lowest price the band allows.
+ * The price levels of one instrument's book, direct-indexed by tick offset from the lowest price the band allows: index
+ * i is the price {@code minPrice + i * tickSize}, and holds per side the FIFO of orders, the visible and hidden
+ * quantities and the order count. Every resting price lies within the band, so each operation is O(1) with no
+ * allocation (docs/matching.md, "Instruments and the book").
  * <p>
- * Why an array: every resting price lies within the instrument's price band around its fixed reference price, so the
- * set of possible prices is small and known when the instrument is added ({@link #MAX_LEVELS} at most). A level is
- * then an array slot: adding, finding and removing are O(1) with no allocation and no tree rebalancing. Finding the
- * next best level after one empties scans an occupancy bitmap 64 levels per word.
- * <p>
- * Each side has its own arrays and occupancy bitmap: in continuous trading a book never rests both sides at one price,
- * but during a call phase orders rest without matching and the book may cross. (Separate arrays rather than a bid and
- * an ask slot side by side: the bids live below the ask and the asks above, so each side's used entries stay dense in
- * the cache, as one array shared by both sides had them.)
- * <pre>
- *   index:   0 .. levelCount-1
- *   price:   minPrice + index * tickSize
- *   per side, at an index: head/tail of a FIFO of orders (time priority), visible quantity, hidden quantity
- *            (icebergs' leaves beyond their peaks; the array is made with the side's first iceberg), order count
- * </pre>
- * The visible quantity is what market data shows; the hidden quantity only takes part in an auction's uncrossing.
- * <p>
- * The same structure holds pending stops ({@link StopBook}), which names the side itself: a buy stop sits on the ask
- * side, whose best is the lowest index, so the first stop a rising price reaches is found like a best ask.
+ * The same structure holds pending stops ({@link StopBook}), which names the side itself.
  * <p>
  * Threading: single business-logic thread.
  */

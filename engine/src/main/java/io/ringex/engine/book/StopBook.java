@@ -1,18 +1,12 @@
 package io.ringex.engine.book;
 
 /**
- * The pending stop and stop-limit orders of one book, by stop price, in the order they would trigger.
+ * The pending stop and stop-limit orders of one book, by stop price, in the order they would trigger: buy stops by stop
+ * price ascending, sell stops descending, and arrival order at one price ({@link #nextTriggered}; docs/matching.md,
+ * "Stop and stop-limit").
  * <p>
- * A buy stop triggers when a trade prints at or above its stop price, a sell stop at or below. Orders entering are
- * checked against the last trade price (a buy stop must be above it, a sell stop below), and every trade triggers
- * what it reaches, so pending buy stops always lie above the last trade price and pending sell stops below: a trade
- * reaches the lowest buy stops first, or the highest sell stops. That is the order they come out of
- * {@link #nextTriggered}: buy stops by stop price ascending, sell stops by stop price descending, and at one stop
- * price in the order they joined it (arrival).
- * <p>
- * Held in a {@link PriceLevels} over the instrument's band with the sides swapped (buy stops where asks would be), so
- * adding, removing and finding the next to trigger are O(1) as for the book itself; the levels' arrays are made when
- * the book's first stop arrives.
+ * Held in a {@link PriceLevels} with the sides swapped, so each operation is O(1); its arrays are made with the book's
+ * first stop.
  * <p>
  * Threading: single business-logic thread.
  */

@@ -1,24 +1,11 @@
 package io.ringex.engine.book;
 
 /**
- * Finds the single price a call phase's uncrossing executes at, and what it would execute: the equilibrium price.
+ * Finds the single price a call phase's uncrossing executes at, and what it would execute: the equilibrium price, by
+ * the Xetra and Euronext chain (largest volume, smallest surplus, market pressure, nearest the reference price;
+ * docs/matching.md, "The uncrossing").
  * <p>
- * At a price p the buy volume D(p) is every queued market buy plus every bid with a limit at or above p, the sell
- * volume S(p) every queued market sell plus every ask with a limit at or below p (icebergs with their whole leaves,
- * hidden part included); p would execute V(p) = min(D(p), S(p)) and leave the surplus D(p) - S(p). The candidates are
- * the limit prices in the book and the reference price (the last trade price, or the instrument's reference before
- * any trade). The chain, as in the Xetra and Euronext auction rules:
- * <ol>
- *     <li>the largest executable volume V;</li>
- *     <li>then the smallest surplus |D - S|;</li>
- *     <li>then market pressure: if every remaining price leaves a surplus on the buy side, the highest of them; if
- *     every one leaves it on the sell side, the lowest;</li>
- *     <li>otherwise (no surplus, or surpluses on both sides) the reference price if it remains, else the remaining
- *     price nearest it, the higher of two equally near.</li>
- * </ol>
- * Nothing executes (no price) when V is 0 everywhere. Only market orders: the only candidate is the reference price.
- * <p>
- * One pass over the occupied levels in ascending price, no allocation: D and S are running sums.
+ * One pass over the occupied levels in ascending price with running sums; no allocation.
  * <p>
  * Threading: single business-logic thread; one instance reused, its results valid until the next {@link #compute}.
  */

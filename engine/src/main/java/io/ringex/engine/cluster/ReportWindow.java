@@ -11,41 +11,42 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A cluster follower's processor sink: keeps the most recent client-bound events (execution reports, cancel rejects and
- * business rejects) in a bounded off-heap window and drops the rest, so that when it comes to lead it can re-send
- * the reports of commands the old primary processed but may never have published ({@link #republish}). Gateways drop
- * events whose command sequence they already delivered, so re-sending is safe; docs/operations.md says how to size it.
+ * A cluster follower's processor sink: keeps the most recent client-bound events (execution reports, cancel rejects,
+ * business rejects) in a bounded off-heap window and drops the rest, so that a member coming to lead re-sends the
+ * reports the old primary may never have published ({@link #republish}).
  * <p>
- * Layout: a circular byte buffer (capacity a power of two) of records aligned to 8 bytes; the oldest records are
- * overwritten. A record that would not fit before the end of the buffer is preceded by a padding record filling it.
- * <pre>
- *   0                   1                   2                   3
- *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
- *  +---------------------------------------------------------------+
- *  |                 Record length, aligned (int32)                |
- *  +---------------------------------------------------------------+
- *  |            Template id, or -1 for padding (int32)             |
- *  +---------------------------------------------------------------+
- *  |                  Command sequence (int64)                     |
- *  |                                                               |
- *  +---------------------------------------------------------------+
- *  |               Command timestamp ns (int64)                    |
- *  |                                                               |
- *  +---------------------------------------------------------------+
- *  |                   Event length (int32)                        |
- *  +---------------------------------------------------------------+
- *  |                      Unused (int32)                           |
- *  +---------------------------------------------------------------+
- *  |          Event: the SBE message, header included             ...
- *  +---------------------------------------------------------------+
- * </pre>
- * The processor encodes each event into a scratch buffer; only the events kept are copied. Nothing is allocated per
- * event.
+ * Gateways drop events whose command sequence they already delivered, so re-sending is safe; docs/operations.md says
+ * how to size the window. Nothing is allocated per event.
  * <p>
  * Thread safety: the processor's thread only (the node's builder before it starts).
  */
 public final class ReportWindow implements EventSink
 {
+    /**
+     * Layout: a circular byte buffer (capacity a power of two) of records aligned to 8 bytes; the oldest records are
+     * overwritten. A record that would not fit before the end of the buffer is preceded by a padding record filling it.
+     * <pre>
+     *   0                   1                   2                   3
+     *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+     *  +---------------------------------------------------------------+
+     *  |                 Record length, aligned (int32)                |
+     *  +---------------------------------------------------------------+
+     *  |            Template id, or -1 for padding (int32)             |
+     *  +---------------------------------------------------------------+
+     *  |                  Command sequence (int64)                     |
+     *  |                                                               |
+     *  +---------------------------------------------------------------+
+     *  |               Command timestamp ns (int64)                    |
+     *  |                                                               |
+     *  +---------------------------------------------------------------+
+     *  |                   Event length (int32)                        |
+     *  +---------------------------------------------------------------+
+     *  |                      Unused (int32)                           |
+     *  +---------------------------------------------------------------+
+     *  |          Event: the SBE message, header included             ...
+     *  +---------------------------------------------------------------+
+     * </pre>
+     */
     static final int LENGTH_OFFSET = 0;
     static final int TEMPLATE_ID_OFFSET = 4;
     static final int COMMAND_SEQUENCE_OFFSET = 8;

@@ -22,22 +22,12 @@ import org.agrona.concurrent.broadcast.BroadcastTransmitter;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * The public market-data feed, derived on the publisher side from the processor's events on the output ring: the
- * processor writes only what it always wrote (BookLevelUpdate, now with the order-by-order fields, BestBidOffer, Trade,
- * BookSnapshot, InstrumentDefinition, and the BookOrders of its periodic refresh); everything else is done here, off
- * the processor's thread:
- * <ul>
- *   <li>every feed message gets the next <em>channel sequence</em>, carried in the reserved value of its Aeron frame
- *   (so a subscriber sees a gap in the channel whatever the instrument);</li>
- *   <li>trades go out with their accounts zeroed; InstrumentDefinition gets the instrument's last sequence;</li>
- *   <li>MarketStatistics (open, high, low, last, volume, VWAP, trades) are kept per instrument from the trades and
- *   sent once per output-ring batch for each instrument that traded in it (conflated);</li>
- *   <li>every feed message, and the BookOrders that never go on the feed, are handed to the
- *   {@link MarketDataRecovery} agent over a broadcast buffer, which never waits for its reader.</li>
- * </ul>
- * Nothing here waits for a subscriber: an offer the publication refuses (back-pressured, nobody connected) is counted
- * and the message is gone from the live feed, though not from the recovery service's window, so a subscriber sees a
- * gap in the channel sequence and recovers. The engine is never slowed by a market-data subscriber.
+ * The public market-data feed, derived on the publishers' thread from the processor's events: channel sequences, trades
+ * with their accounts zeroed, conflated MarketStatistics, and the hand-off to the {@link MarketDataRecovery} agent over
+ * a broadcast buffer (docs/protocol.md, "Market data").
+ * <p>
+ * Nothing here waits for a subscriber: a refused offer is counted and the message is gone from the live feed, though
+ * not from the recovery service's window. The engine is never slowed by a market-data subscriber.
  * <p>
  * Thread safety: the output ring's publishers' stage thread only.
  */

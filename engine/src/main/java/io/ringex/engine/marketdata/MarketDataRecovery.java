@@ -39,29 +39,13 @@ import org.agrona.concurrent.broadcast.CopyBroadcastReceiver;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * The market-data recovery service: snapshots (a book, order by order, at an instrument sequence) and
- * retransmissions (feed messages by channel sequence), on request.
+ * The market-data recovery service: snapshots (a book, order by order, at an instrument sequence) and retransmissions
+ * (feed messages by channel sequence), on request (docs/protocol.md, "Recovery").
  * <p>
- * It is an agent of its own, apart from the engine's threads, and keeps its own copy of every book, built from what the
- * {@link MarketDataFeed} hands it over a broadcast buffer: the processor's periodic BookOrders refresh to start (or
- * restart) each book, then each feed message; it holds the last feed messages for retransmission. The feed never waits
- * for it: should it fall a whole broadcast buffer behind, it drops its books and window and waits for the next refresh
- * (answering NOT_READY meanwhile). So neither a request nor a storm of them can slow the engine or the live feed:
- * they cost this agent's thread only.
- * <p>
- * Requests arrive on a channel of the service's own (never the engine's command ingress) and each names its
- * requester's response channel: the service answers there alone ({@link RecoveryDestinations}: the requester's own
- * address or IPC, a bounded number of publications, each closed when idle), so one requester's snapshot or
- * retransmission costs nobody else's bandwidth. A request whose response channel is not its requester's own, or that
- * names none (schema version 2), cannot be answered: it is counted ({@code marketdata-requests-dropped}).
- * <p>
- * Requests are answered in arrival order, one at a time, each as soon as its response channel is connected: the answer
- * (SnapshotResponse or RetransmitResponse) and, when accepted, what it announces (BookOrders parts carrying the request
- * id; or the feed messages as first sent, each with its channel sequence in the frame's reserved value). A request is
- * refused at once with a reason when it names an unknown instrument, a delisted one, a range not held, too long a
- * range, fields out of range (MALFORMED), or when its requester asks more often than its rate or {@code maxPending}
- * requests already wait (BUSY, with the time to ask again). Refusals wait in a small queue per response channel;
- * beyond it they are dropped and counted, and their requesters, hearing nothing, ask again.
+ * It runs on a thread of its own with its own copy of every book, fed by the {@link MarketDataFeed} over a broadcast
+ * buffer the feed never waits on, and answers each request on its requester's own channel ({@link
+ * RecoveryDestinations}); so no request, nor a storm of them, slows the engine, the live feed or another requester.
+ * Falling a whole buffer behind, it drops its books and answers NOT_READY until the next refresh.
  * <p>
  * Thread safety: {@link #doWork()} on the agent's thread only.
  */

@@ -15,17 +15,11 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 
 /**
- * A member of an engine cluster:
- * <pre>
- *  gateways -> [ingress, while leading] -> cluster log --(committed, on every member)--> [service]
- *           -> INPUT RING -> [journal] -> [processor] -> OUTPUT RING -> [publishers]
- *                                         (+ status, refresh, cluster snapshots)
- * </pre>
- * The replication stage of a single node's ring stands here in front of it: Aeron Cluster's log, which the service
- * ({@link EngineService}) reads up to the commit position only, so the ring, the journal and the processor of every
- * member see exactly the committed commands, in one order. The leader's ingress appends to the log through the
- * member's own cluster client ({@link LeaderIngress}); every member's processor applies what comes back; the output
- * goes to clients only from the member that leads ({@link ClusterHandoff}), and to its report window on the others.
+ * A member of an engine cluster: the leader's ingress appends to Aeron Cluster's log ({@link LeaderIngress}), and on
+ * every member the service ({@link EngineService}) feeds the input ring with what the log has committed
+ * (docs/architecture.md, "A cluster of engine nodes").
+ * <p>
+ * Output goes to clients only from the member that leads ({@link ClusterHandoff}), to its report window on the others.
  * <p>
  * Thread safety: built, opened and stopped on the thread that launches and closes the node; the {@link EngineLog}
  * methods on the service's thread, the only producer of the input ring.

@@ -15,29 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One engine node: the LMAX pipeline in one process, made durable.
- * <pre>
- *  single node:     Aeron ingress -> [ingress] -> INPUT RING -> [journal] -> [processor] -> OUTPUT RING -> egress
- *                                                                             (+ status)                -> market data
- *                                                                                                       -> risk
- *  cluster member:  Aeron ingress -> [ingress, leader only] -> cluster log --(committed)--> [service]
- *                                 -> INPUT RING -> [journal] -> [processor] -> OUTPUT RING -> (as above, leader only)
- * </pre>
- * Built as Aeron builds a consensus module: the context is concluded (validated, clocks defaulted), then
- * {@link NodeResources} creates what the node is made of and recovers, then its agents are built from those
- * ({@link SingleNodeAgents}, {@link ClusterAgents}), put on threads ({@link NodeThreads}), and opened.
+ * One engine node: the LMAX pipeline in one process, made durable (docs/architecture.md, "Data flow").
  * <p>
- * A single node recovers before it opens the ingress: it verifies the journal (refusing a gap in the middle unless
- * allowed), restores the newest valid snapshot, replays the journal after it into the processor with its output
- * discarded, then starts the agents. A cluster member is restored by its clustered service from the cluster's
- * snapshot and the log after it ({@link ClusterAgents}). Commands keep their sequences across restarts: the rings
- * start at 0 in every process and {@link SequenceBase} maps them on.
- * <p>
- * Threading ({@link EngineContext.Threading}): COMPACT puts every agent on one thread; SHARED puts the input side
- * (ingress, journal) and the publishers on one thread and the processor with the status agent on another;
- * DEDICATED gives each its own thread, except the status agent, which always shares the processor's. The output ring
- * has one consumer stage, which offers each event on the egress, market-data or risk publication it belongs on and
- * counts it ({@link FanOutHandler}): the ring is read once per event, whatever the threading.
+ * Built as Aeron builds a consensus module: the context is concluded, {@link NodeResources} creates what the node is
+ * made of and recovers, then its agents are built ({@link SingleNodeAgents}, {@link ClusterAgents}), put on threads
+ * ({@link NodeThreads}) and opened. Nothing opens the ingress before recovery is done; commands keep their sequences
+ * across restarts ({@link SequenceBase}).
  * <p>
  * Thread safety: launch and close from one thread; the queries from any.
  */

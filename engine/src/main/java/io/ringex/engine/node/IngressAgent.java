@@ -22,21 +22,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node's intake of commands: polls the ingress subscription, validates each fragment, and hands it to its
- * {@link CommandSink} (the input ring; a cluster member's leader, the cluster's log) with a timestamp the engine stamps
- * (never decreasing, so the processor's notion of time only moves forward).
+ * The node's intake of commands: polls the ingress subscription, validates each fragment, and hands it to its {@link
+ * CommandSink} with a never-decreasing timestamp, the only clock the processor reads (docs/architecture.md, "Why each
+ * part exists").
  * <p>
- * It takes order entry and the gateways' bookkeeping as gateways send them, and an operator's admin command only
- * inside an {@code AuthenticatedCommand} its {@link AdminAuthenticator} accepts: the command alone goes to the sink,
- * its source the key's number (gateway 0), so the journal names whose key sent it. An admin command without a valid
- * key is refused before the sink (before the ring, before a cluster's log): it is never journaled, and nothing
- * changes.
- * <p>
- * When the sink cannot take it (a full ring, a back-pressured log) the fragment is not dropped: the controlled poll
- * returns ABORT and Aeron redelivers it on the next poll, which pushes back on the publishers. A fragment that fails
- * validation is counted, logged (at most one line per reason per second) and, when it names a session, answered with
- * a {@code BusinessReject} on the egress; it never reaches the ring, so the journal holds only valid commands. A
- * reject the egress does not take at once is counted ({@code outbound-dropped}), not waited for.
+ * An admin command is taken only inside an {@code AuthenticatedCommand} its {@link AdminAuthenticator} accepts; a
+ * fragment that fails validation never reaches the ring. When the sink cannot take a fragment the poll returns ABORT
+ * and Aeron redelivers it: back-pressure, never a drop.
  * <p>
  * Thread safety: one thread (its agent runner's); the only producer of what its {@link CommandSink} feeds.
  */

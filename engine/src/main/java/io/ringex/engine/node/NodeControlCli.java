@@ -26,25 +26,11 @@ import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.status.CountersReader;
 
 /**
- * The operator's {@code node} command: {@code ./ringex node status|latency|counters [options]}.
- * <ul>
- *     <li>{@code status --outbound HOST:PORT [--risk-stream 1004] [--count 1]}: prints the node's next
- *     {@code EngineStatus} lines (node, role, epoch, sequences, state hash). With several
- *     {@code --outbound HOST:PORT,HOST:PORT,...} (a cluster's members), one line per member, each with its commit lag
- *     behind the most advanced, and which member leads which term.</li>
- *     <li>{@code latency [--data DIR] [--count N]}: where a command's time goes inside the node, per hop (journal,
- *     replication, processor, publishers, total), over its last status interval, read from the node's counters file
- *     on this host ({@link StageTrace}).</li>
- *     <li>{@code counters [--data DIR]}: every counter of the node's counters file on this host, one
- *     {@code label value} a line (rejects, refused admin commands, market-data recovery...).</li>
- * </ul>
- * Common options of status: {@code --aeron-dir DIR} uses a running media driver (otherwise one is embedded for the
- * command's life), {@code --timeout-ms N} (10,000). {@code HOST:PORT} is a node's
- * {@code ringex.engine.outbound.channel} control address.
+ * The operator's {@code node} command: {@code ./ringex node status|latency|counters [options]} (docs/operations.md,
+ * "Reading the cluster's state", "Where a command's time goes", "Counters").
  * <p>
  * An option the command does not take, an option without its value and a value that does not parse stop it (exit 2)
- * with a message naming the option, before it connects ({@link CommandLineOptions}). It reads no system properties
- * of its own.
+ * with a message naming the option, before it connects ({@link CommandLineOptions}).
  * <p>
  * Thread safety: one thread (a command-line tool).
  */

@@ -25,20 +25,14 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * What a node is made of before its agents, created from its concluded {@link EngineContext} in the order recovery
- * needs, and closed here in reverse: the Aeron client (and embedded driver), the counters file, the input and output
- * rings, the processor and its sinks, the journal, and what recovery found (the processor restored and replayed, the
- * sequence base). Then the input side every role has: the journal stage (and its pretoucher), the snapshot writer, the
- * latency histogram and the counters the status reports, and the report replay service (its request subscription and
- * reply publication, closed here too, in case it never ran). The role's agents ({@link SingleNodeAgents},
- * {@link ClusterAgents}) are built from these, with the client ingress and the publishers every role has
- * ({@link #newIngress}, {@link #newPublishers}), and add the streams and agents of their role; nothing here is filled
- * in after construction but the work {@link #outputFullWait} does under COMPACT, which {@link #newPublishers} sets.
+ * What a node is made of before its agents (Aeron, counters, rings, processor, journal, snapshot writer, report
+ * replay), created from its concluded {@link EngineContext} in the order recovery needs and closed here in reverse. The
+ * role's agents ({@link SingleNodeAgents}, {@link ClusterAgents}) are built from these.
  * <p>
  * Recovery runs here, before any stream the node's peers or clients could fill is opened.
  * <p>
- * Thread safety: built and closed on the thread that launches and closes the node; the fields are final, and the
- * objects they hold state their own threading.
+ * Thread safety: built and closed on the thread that launches and closes the node; the objects its final fields hold
+ * state their own threading.
  */
 final class NodeResources implements AutoCloseable
 {

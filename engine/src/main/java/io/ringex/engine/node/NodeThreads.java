@@ -17,23 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Puts a node's agents on threads as {@link EngineContext.Threading} says, and stops them. COMPACT: every agent on
- * one thread ({@code ringex-compact}), in the order a command flows: the input side, the processor and its agents,
- * then the publishers, so one duty cycle can take a command from the ingress to the egress. SHARED: the input side
- * (ingress or receiver, journal, replication or ack, catch-up) and the publishers on one thread, the processor with
- * its status, refresh, heartbeat and peer monitor on another. DEDICATED: each input agent and the publishers on a
- * thread of their own; the processor's thread is the same. The journal pretoucher, when on, always has its own.
+ * Puts a node's agents on threads as {@link EngineContext.Threading} says, and stops them (docs/architecture.md,
+ * "Threading"). Under wake-ups each thread idles on a {@link WakeableIdleStrategy} that the agents feeding it wake.
  * <p>
- * Waking (SHARED, DEDICATED, with the {@code backoff} idle strategy and {@code ringex.engine.idle.wake} on): each
- * thread idles on a {@link WakeableIdleStrategy}, and the agents that feed it wake it when they did work while it
- * was parked: the input ring's producer wakes the input stages' threads, the input stages the processor's thread,
- * the processor's thread the publishers'. So a command that crosses threads waits for a wake-up at each crossing,
- * not for the rest of a park; only the ingress, fed by the network, still waits out its park.
- * <p>
- * COMPACT is safe because nothing on its thread waits for work that only the same thread does without doing that
- * work while it waits: the processor, waiting for output-ring slots, runs the publishers
- * ({@link RingEventSink#whileFull}); a cluster member's service, waiting for input-ring slots, is on the cluster
- * container's own thread, never this one.
+ * COMPACT is safe because nothing on its thread waits for work only that thread does without doing it while it waits:
+ * the processor, waiting for output slots, runs the publishers ({@link RingEventSink#whileFull}).
  * <p>
  * Thread safety: started and closed on the thread that launches and closes the node.
  */

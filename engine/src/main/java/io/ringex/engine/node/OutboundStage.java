@@ -15,22 +15,13 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * Offers the events of chosen templates on one Aeron publication: the egress (execution reports to gateways) or the
- * risk stream. One of the handlers of the output ring's publishers' stage ({@link FanOutHandler}).
+ * Offers the events of chosen templates on one Aeron publication, the egress or the risk stream, several to a message
+ * as an {@code EventBatch} (docs/protocol.md, "Event batches"); one of the handlers of the publishers' stage ({@link
+ * FanOutHandler}).
  * <p>
- * <b>Batching.</b> The events of one output-ring batch go out in as few Aeron messages as fit: when a batch holds more
- * than one event for this stream they are sent as one {@code EventBatch} (each event whole, after its length), up to
- * {@code maxEventsPerMessage} events and the publication's largest unfragmented message; a single event goes out as
- * it is. Each message is offered once, gathered straight from the ring's slots (a stage releases its slots only at
- * the end of its batch), so the events are copied once, into the term, and the publication's tail moves once per
- * message instead of once per event. Nothing waits for a batch to fill: what the ring holds when the stage runs is
- * the batch, and it goes at the batch's end.
- * <p>
- * Offer results: {@code BACK_PRESSURED} and {@code ADMIN_ACTION} are retried with the idle strategy, up to
- * {@code maxRetries} (unbounded for the egress: a report must not be lost while its gateway is there, so a slow gateway
- * slows the engine, as in LMAX); with no subscriber connected (or {@code NOT_CONNECTED}) nobody is there to tell:
- * nothing is offered and the events are counted as dropped; {@code CLOSED} and {@code MAX_POSITION_EXCEEDED} are fatal
- * and go to the stage's error handler.
+ * A back-pressured offer is retried, without limit on the egress: a report must not be lost while its gateway is there,
+ * so a slow gateway slows the engine, as in LMAX. With no subscriber the events are counted as dropped; {@code CLOSED}
+ * and {@code MAX_POSITION_EXCEEDED} go to the stage's error handler.
  * <p>
  * Thread safety: the stage's thread only.
  */

@@ -17,41 +17,17 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * Where each command's time goes inside the node: a timestamp per command at each point of its path, and a latency
- * histogram per hop, so an operator sees which stage a slow command waited for.
- * <pre>
- *  received (ingress poll) -> journaled (journal batch written) -+-> processed (processor batch) -> published
- *                          -> replicated (replication batch) ----+
- * </pre>
- * Hops ({@link Hop}): JOURNAL = received to journaled; REPLICATION = received to replicated (a node that replicates);
- * PROCESSOR = the later of journaled and replicated to processed (the wait for the processor's thread plus the
- * processing); PUBLISHERS = processed to published (the wait for the publishers' thread plus the sends); TOTAL =
- * received to published. The journal and replication stages stamp once per batch, for every command of the batch (a
- * command early in a big batch is stamped when the whole batch is done, as the stage's sequence passes it); the
- * processor stamps each command before its events are published (one clock read per command, ~20 ns), so the
- * publishers never see a command's events before its stamp.
- * "Published" is when the publishers' batch holding the command's events was offered to Aeron; a command without
- * events (a Tick) is not in PUBLISHERS or TOTAL. The wait before the ingress polls a command (in the Aeron image) is
- * outside the trace: a client measures it end to end.
+ * Where each command's time goes inside the node: a {@link System#nanoTime()} stamp per command at each point of its
+ * path (received, journaled, replicated, processed, published) and a latency histogram per {@link Hop}, which {@code
+ * ./ringex node latency} reads (docs/operations.md, "Where a command's time goes").
  * <p>
- * The clock is {@link System#nanoTime()}: one monotonic clock for every thread of the process (CLOCK_MONOTONIC on
- * Linux), so stamps taken on different threads subtract honestly. It is not the clock the commands are stamped with
- * (the engine's epoch clock, which the processor reads from the ring): the trace never reaches the processor's logic,
- * so it cannot change what the processor decides.
+ * The trace never reaches the processor's logic, which reads time only from the ring, so it cannot change what the
+ * processor decides. Nothing is allocated per command (docs/architecture.md, "Inside the node").
  * <p>
- * Memory: arrays of the input ring's capacity, indexed by ring sequence. A stage writes its stamp before it releases
- * its sequence, and a slot is not reused until the processor has passed it, so the processor reads the stamps of the
- * commands it handles without a lock; the ingress tags each slot with its sequence, so commands another producer put in
- * the ring (a cluster member's commands from the log, replayed after a restart) are told apart and not measured. The
- * publishers read the processor's stamps under a sequence tag written after them (a seqlock: the processor may already
- * reuse the entry when the publishers lag a whole ring behind; that sample is then skipped). Nothing is allocated per
- * command: each hop has an HdrHistogram {@link SingleWriterRecorder} (the stage's thread writes, the status agent swaps
- * the interval out).
- * <p>
- * Thread safety: {@link #received} on the input ring's producer's thread; {@link #journaled}'s and
- * {@link #replicated}'s handlers on their stages' threads; {@link #processed} on the processor's; {@link #published}'s
- * handler on the publishers'; {@link #report()} on the status agent's (the processor's thread); {@link #totals} and
- * {@link #resetTotals()} from any thread.
+ * Thread safety: {@link #received} on the input ring's producer's thread; {@link #journaled}'s and {@link
+ * #replicated}'s handlers on their stages' threads; {@link #processed} on the processor's; {@link #published}'s handler
+ * on the publishers'; {@link #report()} on the status agent's; {@link #totals} and {@link #resetTotals()} from any
+ * thread.
  */
 final class StageTrace
 {

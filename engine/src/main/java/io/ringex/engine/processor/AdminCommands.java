@@ -24,20 +24,8 @@ import io.ringex.protocol.codecs.UnlockLogonsDecoder;
 /**
  * Admin commands: each is answered with an AdminResponse (ACCEPTED, or REJECTED with a reason) written after its
  * effects; AddInstrument and SetTradingStatus are followed by the instrument's definition, an accepted AddAccount or
- * SetLimits by the account's ({@link RiskUpdates#definition}).
- * <p>
- * Rules: AddInstrument needs a new id, price scale 0..8, positive tick and lot, a positive reference price on the
- * tick and a usable band ({@link Instrument#bandTicks}), else INVALID_ARGUMENT (DUPLICATE_ID for a known id).
- * AddAccount needs a new non-zero id; ACCOUNT_DEFAULT as the account's own default means CANCEL_NEWEST. SetLimits
- * replaces all limits (overrides included); negative values are INVALID_ARGUMENT. SetTradingStatus and
- * SetDynamicBand are {@link TradingPhases}'. A kill switch turned on
- * cancels the orders in its scope (KILL_SWITCH). EndOfDay expires DAY orders (END_OF_DAY). NewEpoch must not go
- * backwards (STALE_EPOCH). TakeSnapshot is only acknowledged: the node writes the snapshot. From schema version 4
- * each of these changes names its operator and may give a reason ({@link AuditFields}), else INVALID_ARGUMENT.
- * UnlockLogons changes no state: it names a user name and/or an address (printable ASCII, at most
- * {@value #MAX_UNLOCK_USERNAME} and {@value #MAX_UNLOCK_ADDRESS} bytes), an operator (1 to {@value #MAX_OPERATOR})
- * and a reason (at most {@value #MAX_UNLOCK_REASON}, spaces allowed), else INVALID_ARGUMENT; accepted, it is followed
- * by LogonsUnlocked for the gateways.
+ * SetLimits by the account's ({@link RiskUpdates#definition}). The rules are docs/matching.md's ("Admin commands") and
+ * docs/risk-api.md's.
  * <p>
  * Threading: single business-logic thread.
  */

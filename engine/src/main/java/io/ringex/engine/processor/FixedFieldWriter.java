@@ -8,21 +8,11 @@ import java.nio.ByteOrder;
 
 /**
  * Writes the little-endian fields of one SBE message at fixed offsets from its start, with ONE bounds check for the
- * whole message instead of one per field.
+ * whole message instead of one per field (docs/matching.md, "Allocation", says why).
  * <p>
- * Why: the generated SBE encoders check bounds on every field put (Agrona's default); an ExecutionReport has 25
- * fields and the processor writes about four events per command. With the checks disabled JVM-wide
- * ({@code agrona.disable.bounds.checks}) the BLP alone ran ~30% faster, but that also removes them from every other
- * buffer in the process. This keeps the check, once per event. The offsets come from the generated encoders'
- * {@code *EncodingOffset()} constants, so the bytes are exactly what the encoder would write (a test compares them).
- * <p>
- * Usage: {@code long at = begin(buffer, offset, ...)}, then {@code putLong(array, at + fieldOffset, value)} with
- * {@code array = buffer.byteArray()}. Why static methods over a base and an address the caller keeps in locals,
- * rather than a writer object that holds them: the JIT cannot tell that an Unsafe store through a possibly-null base
- * leaves the writer's fields alone, so an object reloaded its base and address from memory after every field put.
- * Locals stay in registers.
- * <p>
- * On a big-endian platform the values are byte-swapped before the store, as Agrona's buffers do.
+ * The offsets are the generated encoders' {@code *EncodingOffset()} constants, so the bytes are what the encoder would
+ * write. Usage: {@code long at = begin(buffer, offset, ...)}, then {@code putLong(array, at + fieldOffset, value)} with
+ * {@code array = buffer.byteArray()}, the base and address kept in locals.
  * <p>
  * Threading: stateless; each caller writes its own message.
  */

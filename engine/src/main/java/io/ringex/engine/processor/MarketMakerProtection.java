@@ -15,23 +15,12 @@ import org.agrona.collections.Long2ObjectHashMap;
 import java.util.ArrayList;
 
 /**
- * Market-maker protection (MMP): per account and per group of instruments, limits on what the account's quotes may
- * trade within a rolling interval: quantity, notional and number of fills. The fill that reaches a limit (at or above
- * it) trades in full; then, in the same step and before anything else can trade, every quote order of the account in
- * the group is cancelled (CancelReason MARKET_MAKER_PROTECTION), and its other orders there too if the group says so,
- * and new quotes in the group are refused (QUOTE_FROZEN) for the freeze period, or until the account (or the
- * operator) resets it. An incoming quote order that breaches stops matching at that fill
- * ({@link Order#stopMatching}). The fills of an uncrossing count as they happen; a breach they reach acts when the
- * uncrossing is done (it executes at one price as one step).
+ * Market-maker protection: per account and group of instruments, limits on what the account's quotes may trade within a
+ * rolling interval ({@link FillWindow}) on the ring's clock (docs/matching.md, "Market-maker protection").
  * <p>
- * Only quote orders' fills count (a mass quote's bids and offers, as maker or taker). A fill's time is the ring's
- * clock (the command's timestamp); the interval rolls with it ({@link FillWindow}). A freeze ends on the ring's clock
- * ({@link Clocked}): before the first command at or after its end, or at a Tick the node journals then. Breach,
- * freeze end, reset and the operator's changes are each a {@code MarketMakerProtectionEvent} carrying the group's
- * whole state, on the account's session (the breaching quote's, the resetting one's) and the risk stream.
- * <p>
- * State (snapshot and state hash): each group's settings, window, freeze and the session told of its breach. Accounts
- * are walked in the order they were first protected, groups by id: no hash map is iterated.
+ * The fill that reaches a limit trades in full; then, in the same step and before anything else can trade, the
+ * account's quotes in the group are cancelled and new ones refused until the freeze ends ({@link Clocked}) or a reset.
+ * Accounts are walked in the order they were first protected, groups by id: no hash map is iterated.
  * <p>
  * Threading: single business-logic thread.
  */

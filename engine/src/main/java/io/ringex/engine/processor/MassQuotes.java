@@ -16,30 +16,11 @@ import io.ringex.protocol.codecs.QuoteStatus;
 import io.ringex.protocol.codecs.RejectReason;
 
 /**
- * Mass quotes and quote cancels. A market maker's quote in an instrument is a bid and an offer that are orders of the
- * book (limit, good till cancelled, the account's risk checks and self-trade prevention), one pair per account and
- * instrument ({@link Quotes}); a MassQuote sets the pairs of up to {@value #MAX_ENTRIES} instruments, entry by entry,
- * each entry as one step: nothing else happens between the changes to its two sides.
+ * Mass quotes and quote cancels: a MassQuote sets an account's quote (a bid and an offer that are orders of the book,
+ * one pair per account and instrument; {@link Quotes}) in up to {@value #MAX_ENTRIES} instruments, entry by entry.
  * <p>
- * An entry is checked whole before anything changes (the first failure is its reason): the instrument
- * (UNKNOWN_INSTRUMENT), its status (INSTRUMENT_HALTED, INSTRUMENT_DELISTED), the quote set id (MALFORMED if 0),
- * market-maker protection (QUOTE_FROZEN), each side with a size as a limit order (INVALID_QUANTITY, INVALID_LOT,
- * INVALID_PRICE, INVALID_TICK, PRICE_OUTSIDE_BAND, NOTIONAL_OVERFLOW), the two prices (QUOTE_CROSSED if the bid is at
- * or above the offer), then each side's risk checks as a new order of its size, the exposure of the side it replaces
- * taken out. A refused entry changes nothing: the instrument's previous quote stays as it was.
- * <p>
- * Each side of an accepted entry, as a replace would treat it: the same price and a size at or below the side's open
- * quantity keeps its time priority (reduced in place; unchanged if equal); another price or a larger size loses it
- * (the order leaves the book, keeps its order id, and enters again at the back, where it may trade); a size of 0
- * pulls it; a side that was absent enters as a new order. Sides that lose priority and pulled sides leave first, then
- * the bid enters, then the offer (so a quote cannot trade with itself). A side's size is its open quantity: what
- * traded before does not count against it.
- * <p>
- * A mass quote's own changes are reported by its MassQuoteAck only, after the events of any trades (execution reports
- * of the fills, trades, level updates); a quote cancel's by its QuoteCancelReport. Market data shows every change
- * (BookLevelUpdate, L2 and L3). Fills and every cancel the quote did not ask for (mass cancel, kill switch, halt,
- * cancel-on-disconnect, cancel-all-after, market-maker protection, self-trade prevention) get execution reports as
- * for any order; the client order id of a quote's orders is the quote id of the mass quote that last set them.
+ * Each entry is checked whole before anything changes and applied as one step: a refused entry leaves the previous
+ * quote as it was. The checks, time priority and event order are docs/matching.md's ("Mass quotes", "Quote cancel").
  * <p>
  * Threading: single business-logic thread.
  */

@@ -13,27 +13,13 @@ import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.SetAccountStatusDecoder;
 
 /**
- * The reference-data commands an operator runs a venue with, beyond adding instruments and accounts: amend and delist
- * an instrument, suspend, reactivate and close an account. Each is answered with an AdminResponse written after its
- * effects; an instrument's change is followed by its InstrumentDefinition.
+ * The reference-data commands beyond adding instruments and accounts: amend and delist an instrument; suspend,
+ * reactivate and close an account. Each is answered with an AdminResponse written after its effects, and followed by
+ * the instrument's InstrumentDefinition or the account's AccountDefinition; the rules are docs/risk-api.md's.
  * <p>
- * Rules:
- * <ul>
- * <li>AmendInstrument: the symbol may change at any time. Tick, lot, reference price and band change only while the
- * instrument has no open order (INSTRUMENT_HAS_ORDERS otherwise: halt it and cancel its orders first), because resting
- * orders priced on the old tick or outside the new band would be neither valid nor cancellable by the rules they were
- * accepted under; the values follow AddInstrument's rules (INVALID_ARGUMENT); the book is rebuilt for the new band,
- * keeping its market-data sequence, last trade price and status.</li>
- * <li>DelistInstrument: every open order of the instrument is cancelled (CancelReason INSTRUMENT_DELISTED), its status
- * becomes DELISTED (new orders refused INSTRUMENT_DELISTED), and it stays in the state with its history: positions in
- * it are kept and marked at its last trade. A delisted instrument cannot be amended or relisted.</li>
- * <li>SetAccountStatus: SUSPENDED refuses the account's new orders and replaces (ACCOUNT_SUSPENDED) while its resting
- * orders, cancels and settlement go on; ACTIVE lifts it; CLOSED only when the account is flat, with no position and
- * no open order (ACCOUNT_NOT_FLAT otherwise), and is final. Accepted, it is followed by the account's
- * AccountDefinition, which carries the standing.</li>
- * <li>Each names its operator (1 to 32 printable characters) and may give a reason (up to 64): the journal is the
- * audit trail.</li>
- * </ul>
+ * Tick, lot, reference price and band change only while the instrument has no open order: orders priced on the old tick
+ * or outside the new band could be neither valid nor cancelled by the rules they were accepted under.
+ * <p>
  * Threading: single business-logic thread.
  */
 final class Onboarding

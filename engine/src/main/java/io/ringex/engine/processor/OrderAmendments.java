@@ -16,20 +16,11 @@ import io.ringex.protocol.codecs.RejectReason;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
 
 /**
- * Cancel, cancel/replace and mass cancel of open orders.
+ * Cancel, cancel/replace and mass cancel of open orders, addressed by engine order id or by (account, original client
+ * order id); the rules are docs/matching.md's ("Cancel, replace, mass cancel").
  * <p>
- * An order is addressed by engine order id, or when that is 0 by (account, original client order id). Not found:
- * UNKNOWN_ORDER, except an order id the venue did assign, which is ORDER_NOT_OPEN (the order is done). Found but of
- * another account: NOT_AUTHORISED.
- * <p>
- * Replace: a quantity decrease at the same price keeps time priority; a price change or a quantity increase loses it
- * (the order is taken out and re-entered, and may trade if it now crosses; in a call phase it rests). A new quantity at
- * or below the filled quantity cancels the remainder (CancelReason REPLACE_BELOW_FILLED). A pending stop may change its
- * quantity, its limit price (stop-limit) and its stop price (0 keeps it; a new one is checked as at entry); it keeps
- * its place at its stop price unless the stop price changes or the quantity goes up. A market order waiting for an
- * uncrossing cannot be replaced (INVALID_ORDER_TYPE), nor can a quote's order (a mass quote amends it). An iceberg
- * replaced down in place gives up hidden quantity first. Replaces are refused while the instrument is halted or closed
- * or a kill switch is on; cancels are always allowed.
+ * A replace that lowers the quantity at the same price keeps time priority; any other change loses it. Cancels are
+ * always allowed, whatever the phase or kill switch.
  * <p>
  * Threading: single business-logic thread.
  */

@@ -9,26 +9,9 @@ import java.nio.ByteOrder;
  * Every open order of the venue, findable by engine order id and by (account, client order id), and walkable in
  * acceptance order (order id ascending) through an intrusive list.
  * <p>
- * Both lookups are intrusive chained hash tables: a power-of-two array of buckets, each the head of a chain linked
- * through the orders themselves ({@link Order#orderIdNext}, {@link Order#clientOrderIdNext}). A lookup is one load
- * from the bucket array and then the order, which the caller needs anyway; a primitive-keyed map (Agrona's
- * Long2ObjectHashMap) costs a key array and a value array (two cache misses) and shifts entries on removal.
- * Nothing is allocated after
- * construction: the bucket arrays are sized once from the expected open orders, and more orders than that only make
- * chains longer. Only a prefix of each array is in use: at least eight buckets per open order at the high-water mark
- * (a power of two, at least 16). A venue sized for 64K orders that holds 1K then looks up in 32 KB of buckets per
- * table, not 256 KB, and a lookup's bucket load stays in cache (a new client order id is looked up, absent, on every
- * new order and replace: a bucket miss each time). When the open orders outgrow the prefix it doubles and its chains
- * are split in place (bucket i becomes 2i and 2i+1: the bucket is the hash's top bits). That depends only on how many
- * orders are open, so it is deterministic; and a chain holds at most one match per key, so the order within a chain
- * never shows. The tables are only used for lookups, never iterated.
- * <p>
- * The client key hashes (account, 20 id bytes, read as two longs and an int) to 64 bits, kept on the order so a
- * chain walk compares a long before it compares bytes. A client who crafts ids to share a bucket only lengthens
- * chains of its own open orders, which its account's max open orders bounds.
- * <p>
- * A quote's orders ({@link Order#isQuote()}) are indexed by order id only: a mass quote addresses them by instrument,
- * and their client order id (the quote id of the mass quote that last set them) is shared by both sides.
+ * Both lookups are intrusive chained hash tables whose chains run through the orders themselves; nothing is allocated
+ * after construction, and how a table grows depends only on how many orders are open, so it is deterministic
+ * (docs/matching.md, "Allocation"). A quote's orders are indexed by order id only.
  * <p>
  * Threading: single business-logic thread.
  */

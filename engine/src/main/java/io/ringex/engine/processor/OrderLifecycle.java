@@ -15,18 +15,12 @@ import io.ringex.protocol.codecs.OrderStatus;
 import io.ringex.protocol.codecs.RejectReason;
 
 /**
- * The steps every order goes through, each keeping book, open-order index, account exposure and events in step:
- * accept, rest (or wait as a pending stop or a call phase's market order), trade (as {@link MatchHandler}, or at an
- * uncrossing), cancel or expire wherever it waits, and finally release to the pool.
+ * The steps every order goes through, each keeping book, open-order index, account exposure and events in step: accept,
+ * rest or wait, trade (as {@link MatchHandler}, or at an uncrossing), cancel or expire, and release to the pool. An
+ * order's exposure is counted wherever it waits.
  * <p>
- * An order's exposure (open quantity, money reserved for a buy, the open-order count) is counted while it waits
- * anywhere: in the book, as a pending or triggered stop, or queued for an uncrossing.
- * <p>
- * Event order for a trade: execution report of the incoming order, execution report of the resting order, the
- * Trade, then the resting level's new total. Every trade queues the stops it reaches ({@link TriggeredStops}). A
- * fill of a quote's order then counts towards its account's market-maker protection, which may cancel the account's
- * quotes at once ({@link MarketMakerProtection}); an uncrossing's fills count as they happen and a breach acts when the
- * uncrossing is done.
+ * Event order for a trade is docs/matching.md's ("Event order"); a quote's fill then counts towards its account's
+ * {@link MarketMakerProtection}.
  * <p>
  * Threading: single business-logic thread.
  */

@@ -22,20 +22,9 @@ import static io.ringex.engine.processor.FixedFieldWriter.putLong;
 import static io.ringex.engine.processor.FixedFieldWriter.putShort;
 
 /**
- * The account side of the risk stream (docs/protocol.md, "The risk stream"): AccountRiskUpdate and AccountDefinition.
- * <p>
- * AccountRiskUpdates are coalesced: every account touched during a batch is queued once (in the order it was first
- * touched, which is deterministic) and published once at the end of the batch with its totals and the positions that
- * changed in the batch, each entry whole; a reader keeps the positions an update does not name, and drops one named
- * flat (no position, no open orders). Events are written at the schema's offsets by {@link FixedFieldWriter}. A full
- * picture names every position the account holds, flat ones too, so a reader that missed an update or joined late is
- * right again after it; the node publishes one for every account periodically ({@link #refresh(Account)}), after the
- * account's AccountDefinition. An account with more positions than fit one event is split over several consecutive
- * events, each with the account's totals.
- * <p>
- * An AccountDefinition carries the account's standing and every limit SetLimits sets (per-instrument overrides too),
- * whole, and lists every position the account holds: written after an accepted AddAccount, SetLimits or
- * SetAccountStatus ({@link #definition(Account)}) and in the refresh.
+ * The account side of the risk stream: AccountRiskUpdate and AccountDefinition (docs/protocol.md, "The risk stream").
+ * Each account touched in a batch is published once at the batch's end, in the order first touched; the node's periodic
+ * full picture ({@link #refresh(Account)}) puts a reader that missed an update right again.
  * <p>
  * Threading: single business-logic thread.
  */

@@ -15,17 +15,11 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Post-trade corrections: a trade bust reverses a trade's effects on the two accounts, as the opposite trade at the
- * same price would (the seller buys the quantity back from the buyer): each account's cash moves back by the notional
- * exactly, and its position by the quantity; cost and realised P&amp;L follow the average-cost method on that reversal,
- * so they come back exactly when nothing else traded in between. Open orders, the book, the last trade price and the
- * mark are left alone: a bust corrects the accounts, not the market's history. No risk limit applies: it is the
- * operator's correction.
+ * same price would; open orders, the book, the last trade price and the mark are left alone (docs/operations.md,
+ * "Busting a trade").
  * <p>
- * The command carries the trade as the trade file shows it. The engine keeps no history of trades, so it checks what
- * it can (the trade id was assigned, the instrument and both accounts exist and differ, price and quantity are on the
- * instrument's grid, operator and reason are given); the operator's tool checks the trade against the journal and
- * that it was not busted before. An accepted bust is answered with an AdminResponse and published as a TradeBusted;
- * both accounts' risk updates follow at the end of the batch.
+ * The engine keeps no history of trades, so it checks only what it can; the operator's tool checks the trade against
+ * the journal.
  * <p>
  * Threading: single business-logic thread.
  */

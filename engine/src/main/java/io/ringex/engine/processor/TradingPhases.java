@@ -14,24 +14,11 @@ import io.ringex.protocol.codecs.SetDynamicBandDecoder;
 import io.ringex.protocol.codecs.SetTradingStatusDecoder;
 
 /**
- * Trading phases per instrument: continuous trading (OPEN), the call phases (PRE_OPEN, OPENING_AUCTION,
- * CLOSING_AUCTION, VOLATILITY_AUCTION), HALTED and CLOSED; their changes by admin command, by a timed phase's end on
- * the ring's clock, and by the dynamic band; the uncrossing; and the auction indicatives.
+ * Trading phases per instrument (OPEN, the call phases, HALTED, CLOSED): their changes by admin command, by a timed
+ * phase's end on the ring's clock and by the dynamic band ({@link #interrupt}); the uncrossing, at the {@link
+ * Uncrossing}'s price; and the auction indicatives. The rules are docs/matching.md's ("Trading phases and auctions").
  * <p>
- * Changes: entering OPEN from any other phase first uncrosses the book (which does nothing if nothing crosses), then
- * cancels what the uncrossing left of the call phase's IOC and market orders (CancelReason IOC_REMAINDER); leaving
- * CLOSING_AUCTION for CLOSED uncrosses too; entering CLOSED cancels every order of the instrument (INSTRUMENT_HALTED),
- * pending stops included. A call phase given a duration ends by itself: CLOSING_AUCTION into CLOSED, the others into
- * OPEN. Every change is published as the instrument's InstrumentDefinition.
- * <p>
- * The uncrossing executes the {@link Uncrossing}'s volume at its single price: market orders first (arrival order),
- * then limit orders by price, then time (an iceberg with its whole leaves at its peak's place), buy and sell paired in
- * that order; each pair is one Trade marked auction. An iceberg left partly filled with its peak used up shows its next
- * peak at the back of its price's queue after the uncrossing.
- * <p>
- * The dynamic band ({@link OrderBook#dynamicBandEdge}): a trade in continuous trading further than the band from the
- * last trade price interrupts trading into a VOLATILITY_AUCTION of the instrument's configured length ({@link
- * #interrupt}).
+ * Every change is published as the instrument's InstrumentDefinition.
  * <p>
  * Threading: single business-logic thread.
  */

@@ -18,25 +18,11 @@ import io.ringex.protocol.codecs.SetTradingScheduleDecoder;
 import org.agrona.collections.IntHashSet;
 
 /**
- * The venue's trading day, as engine state: on each trading day that is not a holiday, in the schedule's time zone,
- * the listed instruments are held (HALTED: no new orders, cancels allowed, resting orders kept, so GTC orders live on
- * to the next day) from the close to the pre-open, if any, when they enter the pre-open call phase (orders taken,
- * nothing matches, the indicative published), open at the open (a pre-open uncrosses first: the opening auction), are
- * held again at the close, and DAY orders expire at the end of day.
+ * The venue's trading day as engine state: pre-open, open, close and end of day on each trading day, in the schedule's
+ * time zone (docs/operations.md, "The trading day").
  * <p>
- * The transitions happen on the ring's clock ({@link Clocked}): before a command whose timestamp has passed the next
- * transition, every transition due is applied in order, so the live node, every cluster member and a replay of the
- * journal apply them at the same command. When the venue is idle the node journals a Tick at the transition's time. A
- * transition that fell while the node was down is applied at the first command after it, in order (an open and the
- * close after it both, if both were missed).
- * <p>
- * Operators keep their hand: a SetTradingStatus on an instrument takes it from the schedule until the next close
- * (an instrument an operator halted is not reopened by the next open); the close holds every instrument that is open
- * then. A delisted instrument is left alone. Setting a schedule outside the open hours holds the open instruments at
- * once. A schedule with no trading days removes it: statuses stay as they are, and the venue is run by hand.
- * <p>
- * Local times use the JVM's time-zone rules (java.time): a replay on another JVM reproduces the transitions only if
- * its rules for the zone are the same, as with any change of the engine's build (journal compare).
+ * Transitions happen on the ring's clock ({@link Clocked}): every transition due is applied, in order, before the first
+ * command past it, so the live node, every cluster member and a replay of the journal apply them at the same command.
  * <p>
  * Threading: single business-logic thread.
  */

@@ -9,23 +9,11 @@ import io.ringex.protocol.codecs.UserDirectoryRequestDecoder;
 import io.ringex.protocol.codecs.UserRole;
 
 /**
- * The user commands: UpsertUser (add a user or replace its settings), SetUserCredential (its hash) and
- * UserDirectoryRequest (a gateway asks for every user). Each change is answered with an AdminResponse and, accepted,
- * followed by the user's UserDefinition for every gateway; a directory request is answered with one UserDefinition per
- * user and a UserDirectoryEnd, addressed to the gateway that asked, and changes nothing.
+ * The user commands: UpsertUser, SetUserCredential (a {@link CredentialHash}) and UserDirectoryRequest (a gateway asks
+ * for every user). Each change is answered with an AdminResponse and, accepted, followed by the user's UserDefinition
+ * for every gateway; a directory request changes nothing (docs/operations.md, "Users at the gateways").
  * <p>
- * Rules: a user name is 1 to {@value Users#MAX_USERNAME} printable ASCII characters without spaces; a user trades 1 to
- * {@value Users#MAX_ACCOUNTS} existing accounts (UNKNOWN_ACCOUNT otherwise), no account twice; a FIX SenderCompID
- * (0 to {@value Users#MAX_COMP_ID} printable characters, empty for no FIX access) belongs to one user (DUPLICATE_ID);
- * the throttle is 0 (the gateway's default) to 1,000,000 messages a second; the cancel-on-disconnect grace (schema
- * version 3; 0 before) is 0 to {@value SessionTimers#MAX_GRACE_MS} ms; the role is TRADER, DROP_COPY (its sessions
- * receive a copy of every execution report of its accounts and may send no orders: it needs at least one account,
- * like any user) or CLEARING (a copy of the venue's reports; its accounts are kept but do not narrow what it sees);
- * the credential is a PBKDF2 hash in {@link CredentialHash}'s format
- * ({@code pbkdf2-sha256:iterations:salt:hash}, at most {@value Users#MAX_CREDENTIAL} characters) and is set for a known
- * user only (UNKNOWN_USER); every change names its operator (1 to 32 printable characters) and may give a reason (up
- * to 64, spaces allowed). Anything else is INVALID_ARGUMENT. A user is never deleted: it is disabled, which logs its
- * sessions out at every gateway.
+ * A user is never deleted: it is disabled, which logs its sessions out at every gateway.
  * <p>
  * Threading: single business-logic thread.
  */

@@ -30,23 +30,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The engine node's report replay service: the execution reports and trade busts the engine published for the
- * commands after a sequence, regenerated from the node's journal, for a gateway whose drop-copy client was away (or
- * that was itself restarted).
+ * The engine node's report replay service: the execution reports and trade busts the engine published for the commands
+ * after a sequence, regenerated from the node's journal for a gateway whose drop-copy client was away
+ * (docs/protocol.md, "Report replay and drop copy").
  * <p>
- * It is an agent of its own, on a thread of its own: it never touches the running processor, its rings or its
- * publications. For each request it opens the journal and snapshots read-only ({@link Replayer}), restores the newest
- * snapshot at or before the sequence asked for, replays the commands up to it silently, then replays the rest up to the
- * journal's end at that moment, sending each ExecutionReport and TradeBusted the replayed processor publishes, as it
- * publishes them (the processor is deterministic, so they are the bytes the live engine published), between a
- * {@code ReportReplayResponse} (ACCEPTED) and a {@code ReportReplayEnd} that names the last command replayed and the
- * number of reports sent. Replays run one at a time, so the replay stream never interleaves two; up to
- * {@link #MAX_WAITING} requests wait, more are refused BUSY (also while a replay runs: the requests are read between
- * its commands). A request that cannot be read is answered MALFORMED.
- * <p>
- * Retention: what the node keeps. The node never deletes journal files, so a node whose journal starts at sequence 1
- * serves every sequence; if an operator removed old journal files, the oldest snapshot the journal continues from is
- * the first sequence available ({@code firstAvailableSequence}), and an older one is refused BEYOND_RETENTION.
+ * An agent on a thread of its own that never touches the running processor: each request replays the journal read-only
+ * ({@link Replayer}), and since the processor is deterministic the reports are the bytes the live engine published.
+ * Replays run one at a time; up to {@link #MAX_WAITING} requests wait.
  * <p>
  * Thread safety: {@link #doWork()} on the agent's thread; {@link #stop()} from any.
  */

@@ -5,19 +5,11 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * {@link Sequencer} for any number of producing threads.
+ * {@link Sequencer} for any number of producing threads. Claims complete out of order, so each slot's sequence field is
+ * its availability flag: publish stores the sequence there with release semantics, and stages gated on the cursor scan
+ * the flags with acquire loads ({@link #highestPublished(long, long)}).
  * <p>
- * The cursor is the CLAIM sequence. {@link #tryNext(int)} advances it with a compare-and-set only once it has seen
- * room, so a failed try claims nothing. {@link #next(int, IdleStrategy)} commits to waiting and so uses an atomic
- * fetch-and-add (one {@code lock xadd}, no retry loop under contention), then waits for room, as the Disruptor 4
- * does. Because claims complete out of order, each slot's sequence field is its availability flag: publish stores
- * the sequence there with release semantics and stages gated on the cursor scan the flags with acquire loads
- * ({@link #highestPublished(long, long)}), so they never read a slot that is claimed but not yet published.
- * The gating minimum is cached in a padded counter shared by the producers.
- * <p>
- * The engine node does not use it (its ingress agent is each ring's one producer); it stays because the ring is a
- * library as much as the node's plumbing: an embedder with several producing threads (an in-process admin path beside
- * the ingress, several ingress agents) needs it, and the ring's benchmarks measure it against the Disruptor's.
+ * The engine node does not use it (docs/architecture.md, "Inside the node", says why it stays).
  * <p>
  * Threading: claim and publish from any number of threads; everything else from any thread.
  */

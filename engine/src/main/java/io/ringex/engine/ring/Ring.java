@@ -19,29 +19,14 @@ import org.slf4j.LoggerFactory;
 /**
  * A Disruptor-class ring: a power-of-two number of fixed-length slots preallocated in ONE aligned off-heap buffer
  * (layout in {@link SlotDescriptor}), a {@link Sequencer} for the producers and any graph of {@link Stage}s over the
- * same slots: pipelines, multicast and diamonds, each stage gated on the cursor or on other stages.
+ * same slots (pipelines, multicast, diamonds). Its sequences are Agrona {@link AtomicCounter}s from a {@link
+ * CountersManager}, readable from outside the process (docs/architecture.md, "Inside the node", has an example).
  * <p>
- * Sequences (the cursor, each stage's progress, each stage's error count) are Agrona {@link AtomicCounter}s from a
- * {@link CountersManager}: each sits in its own 128-byte record (no false sharing) and can be read from outside the
- * process by any counters reader (AeronStat-style tools). Counter labels are {@code ring-cursor: <name>},
- * {@code ring-stage: <name>/<stage>} and {@code ring-stage-errors: <name>/<stage>}.
- * <pre>
- *     final Ring ring = Ring.builder().name("input").capacity(1 &lt;&lt; 16).slotLength(128).build();
- *     final Stage journal = ring.stage("journal", journalHandler).errorPolicy(StageErrorPolicy.HALT).build();
- *     final Stage replication = ring.stage("replication", replicationHandler)
- *         .errorPolicy(StageErrorPolicy.HALT).build();
- *     final Stage blp = ring.stage("blp", blpHandler).gatedOn(journal, replication).build();
- *     // run the stages: new AgentRunner(idle, errorHandler, null, stage) or a CompositeAgent; then produce.
- *     ring.drain(timeoutNs, idle); // stop producers, let the stages reach the cursor
- *     // stop the runners, then ring.close()
- * </pre>
- * Producers gate on the terminal stages (those no other stage is gated on), so a slot is reused only after every
- * stage has passed it.
+ * Producers gate on the terminal stages, so a slot is reused only after every stage has passed it.
  * <p>
- * Threading: build the ring and ALL its stages on one thread before any producer or stage thread starts (starting a
- * thread publishes the configuration). After that: {@link #sequencer()} per its contract, each stage on its own
- * agent thread, and the queries ({@link #isDrained()}, counters) from any thread. {@link #close()} once, after every
- * producer and stage thread has stopped.
+ * Threading: build the ring and ALL its stages on one thread before any producer or stage thread starts. After that:
+ * {@link #sequencer()} per its contract, each stage on its own agent thread, and the queries ({@link #isDrained()},
+ * counters) from any thread. {@link #close()} once, after every producer and stage thread has stopped.
  */
 public final class Ring implements AutoCloseable
 {

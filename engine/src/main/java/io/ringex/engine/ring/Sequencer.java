@@ -3,27 +3,15 @@ package io.ringex.engine.ring;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
- * The producer side of a {@link Ring}: claim slots, write them, publish them.
- * <pre>
- *     final long sequence = sequencer.tryNext();
- *     if (sequence &lt; 0)
- *     {
- *         return ABORT; // INSUFFICIENT_CAPACITY or CLOSED: let Aeron redeliver the fragment
- *     }
- *     final int offset = ring.slotOffset(sequence);
- *     buffer.putLong(offset + SlotDescriptor.TIMESTAMP_OFFSET, nowNs);
- *     ... source id, template id, length, payload ...
- *     sequencer.publish(sequence);
- * </pre>
- * Claims of n slots return the HIGHEST sequence claimed; the batch is {@code hi - n + 1 .. hi}. Every claimed
- * sequence must be published, promptly: consumers stop at the first unpublished slot.
+ * The producer side of a {@link Ring}: claim slots, write them, publish them (docs/architecture.md, "Inside the node",
+ * has an example).
  * <p>
- * A producer never overwrites a slot that the slowest gating stage has not passed; the gating minimum is cached and
- * only re-read when a claim would pass the cached value, as in the Disruptor.
+ * Claims of n slots return the HIGHEST sequence claimed; the batch is {@code hi - n + 1 .. hi}. Every claimed sequence
+ * must be published, promptly: consumers stop at the first unpublished slot.
  * <p>
  * Threading: a {@link ProducerType#SINGLE} sequencer may be used by one thread at a time only (hand it over with a
  * happens-before edge); a {@link ProducerType#MULTI} sequencer by any number of threads. {@link #close()} and the
- * queries may be called from any thread. {@link #highestPublished(long, long)} is for stages.
+ * queries from any thread; {@link #highestPublished(long, long)} is for stages.
  */
 public interface Sequencer
 {

@@ -10,23 +10,16 @@ import org.agrona.concurrent.CountedErrorHandler;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * A consumer of a {@link Ring}: an Agrona {@link Agent} that hands every slot its gates have passed to a
- * {@link SlotHandler}, as ONE batch, then publishes its own sequence once for the batch (the Disruptor's
- * {@code BatchEventProcessor}, as an agent).
+ * A consumer of a {@link Ring}: an Agrona {@link Agent} that hands every slot its gates have passed to a {@link
+ * SlotHandler} as ONE batch, then publishes its own sequence once for the batch (the Disruptor's {@code
+ * BatchEventProcessor}, as an agent). Its gates are the ring's cursor and/or other stages of the ring; a stage never
+ * hands its handler a sequence a gate has not passed.
  * <p>
- * A stage's gates are any set of upstream sequences: the ring's cursor (the default) and/or other stages of the same
- * ring. Gating a stage on several stages makes a diamond (the business logic on journal AND replication); a chain of
- * single gates makes a pipeline; several stages on the cursor make a multicast. A stage never hands its handler a
- * sequence that any of its gates has not passed.
+ * Handler exceptions are counted by a {@link CountedErrorHandler} and then handled by the {@link StageErrorPolicy}.
  * <p>
- * Its sequence is an {@link AtomicCounter} written only by this stage (release store after the batch, so the slot
- * reads and writes of the batch happen-before any downstream stage or producer that acquires it). Exceptions from the
- * handler are counted by a {@link CountedErrorHandler} and then handled by the {@link StageErrorPolicy}.
- * <p>
- * Threading: {@link #doWork()} on ONE thread at a time: its own {@link org.agrona.concurrent.AgentRunner} or a
- * {@link org.agrona.concurrent.CompositeAgent} with other agents. Waiting is the runner's
- * {@link org.agrona.concurrent.IdleStrategy} ({@link Ring#defaultIdleStrategy()} unless configured). The queries
- * ({@link #sequence()}, {@link #isHalted()}, {@link #errorCount()}) from any thread. Zero allocation per slot.
+ * Threading: {@link #doWork()} on ONE thread at a time, its own {@link org.agrona.concurrent.AgentRunner} or a {@link
+ * org.agrona.concurrent.CompositeAgent}; the queries ({@link #sequence()}, {@link #isHalted()}, {@link #errorCount()})
+ * from any thread. Zero allocation per slot.
  */
 public final class Stage implements Agent
 {

@@ -9,21 +9,12 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
- * A back-off (spins, then yields, then parks growing from the shortest to the longest park) that the agents feeding
- * its thread wake when they made work for it: the Disruptor's lite-blocking wait, on an Agrona agent runner. A command
- * crossing from one thread to the next (a ring's producer or stage to the stages it gates) then waits for the next
- * thread's wake-up (a few microseconds), not for the rest of its park (up to the longest park plus the operating
- * system's timer slack, ~50 us on Linux, per thread crossed).
+ * A back-off (spin, yield, then park from the shortest to the longest park) that the agents feeding its thread wake
+ * when they made work for it: the Disruptor's lite-blocking wait, on an Agrona agent runner (docs/operations.md,
+ * "Threading profiles and how their threads wait").
  * <p>
- * How: before its first park of an idle spell the thread raises a flag and runs its agents once more instead of
- * parking; only if that duty cycle finds nothing does it park. An upstream agent that did work ({@link Waker}) then
- * fences and reads the flag: raised, it unparks the thread. Each side writes (the flag; the upstream sequence) before
- * it reads the other's, with a full fence between, so either the thread's last duty cycle saw the work or its producer
- * sees the flag: no wake-up is lost. The first producer to see the flag lowers it and pays the unpark (a futex wake):
- * once per park, and only while the thread is parked, i.e. when the node is idle; under load the threads do not park
- * and the cost is the fence and a read per duty cycle with work. The longest park stays the bound of a missed wake and
- * the period of an idle thread's timed work (status, heartbeats), and it is still what a thread woken by nothing but
- * the network waits (the ingress: nothing in the process signals a fragment arriving in an Aeron image).
+ * No wake-up is lost: the thread raises a flag and runs its agents once more before it parks, and a producer that did
+ * work fences and then reads the flag; each side writes before it reads the other's, with a full fence between.
  * <p>
  * Thread safety: {@link #idle}, {@link #reset} on the runner's thread; {@link #wake()} from any thread.
  */

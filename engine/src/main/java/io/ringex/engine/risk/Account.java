@@ -6,21 +6,12 @@ import org.agrona.collections.Int2ObjectHashMap;
 import java.util.Arrays;
 
 /**
- * One trading account: cash, limits, kill switch, what its open orders reserve, its positions and its open orders.
+ * One trading account: cash, limits, kill switch, what its open orders reserve, its positions (in creation order, for
+ * deterministic walks) and its open orders (an intrusive list in acceptance order).
  * <p>
- * Defaults before SetLimits are all zero: max order quantity 0, so every order is refused (MAX_ORDER_QUANTITY) until
- * a risk officer sets limits. A venue should not let an account trade on limits nobody chose.
- * <p>
- * Positions are kept both in a map (lookup) and an array in creation order (deterministic walks for risk updates,
- * snapshots and the state hash); a position's index in that array is its slot. Risk updates value every position that
- * is not flat at its mark, so the net quantity and book index of each such position are mirrored, packed, in
- * {@link OpenPositions}, which such a walk reads without touching the position objects, and the sums of the positions'
- * cost and realised P&amp;L are kept as running totals. Positions changed since the last risk update are listed by
- * slot, so an update finds them without a walk. The first position and its mark index are also kept in fields: most
- * accounts trade one instrument, and their risk update then reads only the account and that position, which the
- * batch's commands touched, not the arrays, which only trades and updates touch and are cold by then; a lookup by
- * instrument tries the first position before the map, whose key and value arrays are two more cache lines per order.
- * Open orders form an intrusive list in acceptance order.
+ * Until SetLimits every limit is zero, so every order is refused (MAX_ORDER_QUANTITY): a venue should not let an
+ * account trade on limits nobody chose. The positions' layout for a risk update is {@link OpenPositions}'
+ * (docs/matching.md, "Allocation").
  * <p>
  * Threading: single business-logic thread.
  */
