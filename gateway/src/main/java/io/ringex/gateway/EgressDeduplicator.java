@@ -2,30 +2,12 @@ package io.ringex.gateway;
 
 /**
  * Drops client-bound events the gateway has already delivered, by the {@code commandSequence} they carry and the era
- * they come from: a node at an epoch, with the first command sequence it handles as primary in that epoch
- * ({@code epochStartSequence} of its EngineStatus). Each node numbers commands from its own journal and publishes a
- * command's events together, in command order. Two nodes agree on the commands below the new primary's epoch start
- * (its journal is a prefix of the old primary's), but not above: a new primary that lacked the old one's last commands
- * (ASYNC, or SYNC degraded) reuses their numbers for new commands.
+ * they come from: a node at an epoch, with the {@code epochStartSequence} of its EngineStatus (docs/architecture.md,
+ * "The gateway's front ends", gives the rules). A gateway that has delivered nothing yet starts from {@link
+ * #joined(long)}.
  * <p>
- * So, for an event of sequence {@code s} from an era whose epoch start is {@code e}:
- * <ul>
- *     <li>{@code s >= e}, from the era of the last such event delivered: new unless below the highest delivered
- *     (equal is the same command's next event);</li>
- *     <li>{@code s >= e}, from a later era (a higher epoch, or the same node at the same epoch started again from a
- *     later sequence): new, whatever was delivered before; the numbering of that era replaces the old one, and the
- *     high-water mark restarts at {@code s};</li>
- *     <li>{@code s < e} (a promoted node's re-sent window of commands both nodes had), or from an earlier era, or
- *     from another node claiming the same epoch: new only past what was delivered, a higher sequence or, for the very
- *     command last delivered, the events beyond as many as were delivered (a command's events come out of the
- *     deterministic processor in the same order on every node).</li>
- * </ul>
- * A gateway that has delivered nothing yet starts from {@link #joined(long)}: the followed node's ingress sequence
- * when the gateway first followed a node, before it could send anything. Re-sent window events at or below it are for
- * commands from before this gateway process existed and are taken as delivered; see docs/operations.md for why.
- * <p>
- * Call {@link #isNew} before delivering and {@link #delivered} once delivered: an event that is to be redelivered
- * (the handler returned ABORT) is asked about again and must get the same answer.
+ * Call {@link #isNew} before delivering and {@link #delivered} once delivered: an event that is to be redelivered (the
+ * handler returned ABORT) is asked about again and must get the same answer.
  * <p>
  * Thread safety: one thread (the agent's).
  */

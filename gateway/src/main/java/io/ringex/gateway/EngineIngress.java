@@ -17,19 +17,14 @@ import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 
 /**
- * The gateway's side of the engine ingress stream: forwards commands, and guarantees delivery of the gateway's own
- * control messages (SessionStatus, cancel-on-disconnect MassCancel) by keeping them in order until the publication
- * takes them. While control messages are pending, {@link #offer} reports back-pressure so client commands cannot
- * overtake them. The target is the current primary's ingress publication ({@link #target(Publication)}, set by
- * {@link EngineRouter}); while there is none, commands are refused with {@link #NO_PRIMARY} and control messages wait,
- * in order, for the next primary. The control messages sent recently are remembered: those a failed primary may have
- * taken without keeping them are sent again to its successor ({@link #resendSince(long)}); each is harmless twice (a
- * SessionStatus is informational, a second cancel-on-disconnect finds nothing left to cancel), except after the
- * session logged on again: session ids persist across reconnects, so a cancel-on-disconnect re-sent after a logon
- * would cancel the orders placed since, and a logged-off SessionStatus with a cancel-on-disconnect grace would arm a
- * timer that cancels them when the grace runs out. A cancel-on-disconnect or logged-off SessionStatus is therefore
- * left out of the re-send when its session logged on again after it. A logged-off SessionStatus with a grace re-sent
- * alone arms the timer again from its arrival: the grace lasts longer by the change of primary, never shorter.
+ * The gateway's side of the engine ingress stream: forwards commands to the primary's publication ({@link
+ * #target(Publication)}, set by {@link EngineRouter}) and guarantees delivery of the gateway's own control messages
+ * (SessionStatus, cancel-on-disconnect MassCancel) in order: while any is pending, {@link #offer} reports back-pressure
+ * so client commands cannot overtake it.
+ * <p>
+ * On a change of primary the recent control messages are sent again ({@link #resendSince(long)}), except those of a
+ * session that logged on again since: session ids persist across reconnects, and a re-sent cancel-on-disconnect would
+ * cancel the orders placed after.
  * <p>
  * Thread safety: one instance per agent thread; the underlying {@link Publication}s may be shared.
  */

@@ -43,45 +43,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gateway's link to the engine nodes (one, or a cluster's members): it publishes to every node's ingress,
- * subscribes to every node's egress and status, follows the node claiming PRIMARY at the highest epoch
- * ({@link PrimarySelector}) and sends commands and control messages only there ({@link EngineIngress}). Client-bound
- * events reach the agent's {@link EventHandler} only if they are for this gateway and new: not of an epoch older than
- * the newest seen, not from a node other than the followed one at an epoch below the followed one's, not of an epoch
- * below the one the node last claimed PRIMARY at, and not already delivered ({@link EgressDeduplicator}, which needs
- * the first command sequence of the node's epoch from its EngineStatus). An event of an epoch the node has not yet
- * claimed PRIMARY at in a status the router has seen (egress and status are separate streams; a node announces its new
- * epoch at once) is held, and that node's egress with it, until the status arrives. BusinessRejects carry no command
- * sequence and are not deduplicated. On a switch, the control messages sent to the old primary since shortly before it
- * was last heard from are sent again to the new one ({@link EngineIngress#resendSince(long)}).
+ * The gateway's link to the engine nodes (one, or a cluster's members): it follows the node claiming PRIMARY at the
+ * highest epoch ({@link PrimarySelector}), sends commands and control messages only there ({@link EngineIngress}), and
+ * lets through to the agent's {@link EventHandler} only the client-bound events that are for this gateway and new
+ * ({@link EgressDeduplicator}).
  * <p>
- * A single node is followed the same way once it has sent a status (until then, and with a stand-in engine that sends
- * none, commands go to it unconditionally): while its status is silent new commands are refused (NO_PRIMARY), and a
- * restart is a new era (its epoch start moves to its first command after recovery), which settles what it had not
- * answered as below. Its first status only names the era the commands sent before it went to.
- * <p>
- * No order left unanswered: the order commands forwarded and not yet answered are kept ({@link InFlightCommands}).
- * When the router starts following another primary, or the same node in another era (a new epoch, or restarted), with
- * commands still unanswered, those are in doubt: sent to a primary that may have died with them. The router then holds
- * new commands back ({@link EngineIngress#hold}), sends the new primary a {@code GatewayBarrier} and waits for its
- * {@code GatewayBarrierReached}. The new primary publishes the events of every command it holds before that answer: a
- * promoted standby re-sends its report window first, then the events of the commands after its promotion. So a
- * command still unanswered when the answer comes is either not in the new primary's state, or one whose reports fell
- * out of the window. It cannot be the latter when the window reached back to just after the last command of the old
- * era whose events the router saw (every command up to that one was answered in order), when the new primary holds
- * nothing beyond that command, or when the primary is the very one, in the same era, the command went to (it answers
- * in order). Then every command in doubt is re-submitted, in the order first sent, before anything newer; otherwise,
- * or if the primary changed again before the answer, each is answered by the gateway itself with a reject
- * (OUTCOME_UNKNOWN: ask order status), built as the engine's ExecutionReport or CancelReject would be, so both
- * protocols translate it as they translate the engine's. Either way, no command is executed twice and none goes
- * unanswered; commands the gateway cannot forward while it follows no primary are refused at once (NO_PRIMARY).
- * <p>
- * A command can also go unanswered with the primary unchanged: lost on its way into the primary's log (a cluster
- * leader's ingress drops what waited in it when it leads a new term, and its client session can be lost). A command
- * unanswered for twice the status timeout, while the primary it went to is heard from in the same era, is therefore
- * put in doubt and settled the same way: the barrier goes to that same primary, which answers in order, so a command
- * still unanswered when the barrier is reached never reached its state and is re-submitted. One re-submitted so and
- * unanswered again is answered OUTCOME_UNKNOWN, so that an answer the router cannot match never loops.
+ * No order is left unanswered: when the primary or its era changes with commands unanswered ({@link InFlightCommands}),
+ * it holds new commands back, sends a {@code GatewayBarrier}, and then re-submits each command in doubt or answers it
+ * OUTCOME_UNKNOWN, so none executes twice (docs/operations.md, "No order left unanswered").
  * <p>
  * Thread safety: one instance per agent, used on the agent's thread only.
  */

@@ -23,30 +23,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Gateway configuration, in the style of Aeron's {@code MediaDriver.Context}: fluent setters, defaults from the
- * {@code ringex.gateway.*} system properties that {@link Configuration} names and reads strictly, and one
- * {@link #conclude()} that validates everything and names the bad key. {@link GatewayMain} loads its properties files
- * into the system properties and refuses a key no {@link Configuration} constant or family names.
+ * Gateway configuration, in the style of Aeron's {@code MediaDriver.Context}: fluent setters, defaults from the {@code
+ * ringex.gateway.*} system properties that {@link Configuration} names and reads strictly, and one {@link #conclude()}
+ * that validates everything and names the bad key (docs/operations.md, "Gateway configuration"). The key families
+ * (users, static instruments, a cluster's engines, whose primary {@link PrimarySelector} picks) are read by the classes
+ * that own them.
  * <p>
- * Besides the single keys, three families of keys, each read by the class that owns it:
- * <pre>
- * ringex.gateway.user.alice.credential=pbkdf2-sha256:20000:...   (UserDirectory; printed by HashCredential)
- * ringex.gateway.user.alice.accounts=1001,1002                   (the first is the default account)
- * ringex.gateway.user.alice.fix.sender.comp.id=ALICE             (optional: enables FIX for the user)
- * ringex.gateway.user.alice.fix.target.comp.id=RINGEX            (optional, default ringex.gateway.fix.comp.id)
- * ringex.gateway.user.alice.fix.cancel.on.disconnect=true        (optional, default false)
- * ringex.gateway.user.audit.role=drop-copy                       (optional: trader, drop-copy or clearing)
- * ringex.gateway.instrument.1=BTC-USD,2                          (StaticInstruments: symbol,priceScale)
- * ringex.gateway.engine.2.ingress.channel=aeron:udp?...          (EngineList: a cluster's members)
- * </pre>
- * Engines: the unnumbered {@code ringex.gateway.engine.*} keys describe engine 1; each further member of a cluster
- * adds {@code ringex.gateway.engine.N.ingress.channel} and {@code .egress.channel} (and, optionally,
- * {@code .ingress.stream}, {@code .egress.stream}, {@code .marketdata.channel|stream},
- * {@code .status.channel|stream}; streams default to engine 1's, channels to the node's egress channel). The gateway
- * sends to the node claiming PRIMARY at the highest epoch in its EngineStatus ({@link PrimarySelector}).
- * <p>
- * Durations are kept in nanoseconds, the engine's and Aeron's unit ({@code *Ns} getters and setters); the keys take
- * durations with a unit ({@code 100ms}, {@code 1s}) in whole milliseconds.
+ * Durations are kept in nanoseconds ({@code *Ns} getters and setters); the keys take them with a unit ({@code 100ms},
+ * {@code 1s}).
  * <p>
  * Not thread safe: configure on one thread, then hand to the gateway.
  */

@@ -1,27 +1,15 @@
 package io.ringex.gateway;
 
 /**
- * How a gateway splits its session-number space (the low 32 bits of a {@code sessionId}) between its SBE sessions
- * and its FIX sessions, so each side can pick its own events off the shared engine egress without asking the other.
- * <pre>
- *  bit 31  bit 30   bits 29..0
- *  +------+--------+--------------------------------------------+
- *  |  0   | 0=SBE  | SBE: logon counter (1..2^30-1)              |
- *  |      | 1=FIX  | FIX: Artio's persistent session id          |
- *  |  1   |   0    | web: the API key's number (1..2^30-1)       |
- *  +------+--------+--------------------------------------------+
+ * How a gateway splits its session-number space (the low 32 bits of a {@code sessionId}) between its SBE, FIX and web
+ * sessions, so each side picks its own events off the shared engine egress without asking the others: | <pre> |  bit 31
+ * bit 30   bits 29..0 |  +------+--------+--------------------------------------------+ |  |  0   | 0=SBE  | SBE: logon
+ * counter (1..2^30-1)              | |  |      | 1=FIX  | FIX: Artio's persistent session id          | |  |  1   |   0
+ * | web: the API key's number (1..2^30-1)       | |  +------+--------+--------------------------------------------+ |
  * </pre>
- * A web session is an API key: every REST request and user stream of a key is the one session its number names, so
- * the fills of an order entered over REST reach the key's user stream, across reconnects and gateway restarts.
- * A FIX session keeps its number across reconnects (Artio's session id is persistent per CompID pair), so reports
- * for orders entered before a reconnect still reach it.
  * <p>
- * SBE numbers must not repeat across gateway restarts either: an order outlives its session (a GTC order rests after
- * its client logs out), and its fills are addressed to the session that entered it. Were a restarted gateway to count
- * from 1 again, a new session, perhaps another user's, would be handed the reports of an old session's orders. So a
- * gateway starts counting at the seconds elapsed since {@link #SBE_NUMBERING_EPOCH_S} when it starts: a restart never
- * reuses a number unless the previous run logged on more sessions than seconds have passed since it started (more
- * than one logon a second over its whole life), and the 30-bit space lasts 34 years.
+ * No number repeats across gateway restarts: an order outlives its session, and its fills go to the session that
+ * entered it (docs/architecture.md, "The gateway's front ends").
  */
 public final class SessionNumbers
 {

@@ -19,23 +19,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the gateway's {@link UserDirectory} equal to the engine's users. When the gateway follows a primary, or the
- * primary's egress comes back, it asks for the whole directory (UserDirectoryRequest), again after 1, 2, 4 ... up to
- * 16 s while no answer comes; the answer (one UserDefinition per user, then UserDirectoryEnd, addressed to this
- * gateway) replaces the engine's part of the directory. Between answers, each UserDefinition the engine sends to
- * every gateway (after an operator's change) is applied at once. The egress of one node is in command order, so a
- * change made after the request arrives after the answer and is never lost under it.
+ * Keeps the gateway's {@link UserDirectory} equal to the engine's users: the whole directory on following a primary,
+ * each UserDefinition as it comes after (docs/operations.md, "Users at the gateways"). The egress of one node is in
+ * command order, so a change made after the request is never lost under the answer.
  * <p>
- * After an answer, each user of the configuration the engine lacks is offered to it (UpsertUser, then
- * SetUserCredential, by operator {@code gateway-<id>}), and so is the credential of one the engine holds without any (a
- * reference-data file carries no passwords): the configuration bootstraps a venue's users and the engine keeps them
- * from then on. The engine takes an operator's command only signed with a key it holds, so the gateway offers them only
- * when it has one ({@code ringex.gateway.admin.key.file}); without, its configured users are its own. The engine may
- * refuse one (an account it does not have yet); a user it lacks stays a user of this gateway only, and is offered again
- * at the next answer.
- * <p>
- * A change that disables a user, or gives it other accounts or FIX CompIDs, ends the user's live sessions
- * ({@link SessionsOfUser}); a new password does not.
+ * Configured users the engine lacks are offered to it only when the gateway holds an admin key. A change that disables
+ * a user, or gives it other accounts or FIX CompIDs, ends its live sessions ({@link SessionsOfUser}); a new password
+ * does not.
  * <p>
  * Threading: the gateway agent's thread.
  */

@@ -13,18 +13,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Checks logons on a worker thread of its own, so the slow credential hash never stalls a gateway agent, and answers
- * refusals late: every refused logon's verdict is delivered {@link LogonPolicy#failureDelayMs()} after it arrived,
- * whether the name was unknown, the password wrong or the caller locked out (an unknown name is hashed against a
- * dummy credential, so even the worker's time does not differ).
+ * Checks logons on a worker thread of its own, so the slow credential hash never stalls a gateway agent, and delivers
+ * every refusal {@link LogonPolicy#failureDelayMs()} after the logon arrived, whatever the reason (docs/security.md,
+ * "Logon lockouts (gateway)").
  * <p>
- * What a caller may hold: at most {@link LogonPolicy#maxPending()} logons are in hand at once (being checked, or
- * refused and waiting out the delay), and at most {@link LogonPolicy#maxPendingPerAddress()} of them from one remote
- * address (its {@link io.ringex.common.net.LockoutAddress lockout key}); beyond, {@link #submit} refuses at once and
- * the caller answers BUSY without allocating anything more for it. A logon of a locked name or address is answered
- * LOCKED without taking a slot: it waits out the delay in a pool of its own, of the same size, so an address that
- * has locked itself out by guessing cannot keep others from logging on. The busy refusals' log line is written at
- * most once a second, counting the ones it skipped.
+ * What callers may hold is bounded ({@link LogonPolicy#maxPending()}, {@link LogonPolicy#maxPendingPerAddress()};
+ * beyond, {@link #submit} refuses at once), and a locked name or address waits in a pool of its own, so one that locked
+ * itself out cannot keep others from logging on.
  * <p>
  * Thread safety: {@link #submit} from any thread; verdicts are delivered on the worker thread.
  */

@@ -13,20 +13,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Failed logons, per user name and per remote address, and the lockouts they earn: after
- * {@link LogonPolicy#maxFailures()} failures in a row a name (or {@link LogonPolicy#maxAddressFailures()} an address)
- * is locked for
- * {@link LogonPolicy#lockoutMs()}, doubling with each further lockout up to {@link LogonPolicy#maxLockoutMs()}. A
- * success clears the name's and the address's failures; a record untouched for the longest lockout is forgotten.
- * Names are tracked whether a user of that name exists or not, so a lockout tells an attacker nothing about which
- * names are real. An address is tracked under its {@link LockoutAddress#key lockout key}: every spelling of this
- * machine's loopback is one, an IPv4-mapped address is its IPv4 address, an IPv6 address counts as its /64, so an
- * attacker cannot walk around a lockout by spelling its address another way or taking the next one of its network.
- * Both maps are bounded ({@link LogonPolicy#maxTracked()}, least recently used evicted first): a flood of invented
- * names or addresses cannot exhaust memory.
+ * Failed logons, per user name and per remote address ({@link LockoutAddress#key lockout key}), and the lockouts they
+ * earn, doubling up to {@link LogonPolicy#maxLockoutMs()} (docs/security.md, "Logon lockouts (gateway)").
  * <p>
- * Every failure is logged with the protocol, name, address and reason; a refusal of a locked name or address is
- * logged once per lockout. An operator can lift a lockout ({@link #unlockUser}, {@link #unlockAddress}).
+ * Names are tracked whether a user of that name exists or not, so a lockout tells an attacker nothing; both maps are
+ * bounded ({@link LogonPolicy#maxTracked()}). An operator lifts a lockout with {@link #unlockUser} or {@link
+ * #unlockAddress}.
  * <p>
  * Thread safety: every method is synchronized: logons are rare, and the FIX and SBE sides share one guard.
  */

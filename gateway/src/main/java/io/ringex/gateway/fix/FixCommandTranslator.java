@@ -24,31 +24,11 @@ import uk.co.real_logic.artio.fields.UtcTimestampDecoder;
 import uk.co.real_logic.artio.util.MutableAsciiBuffer;
 
 /**
- * Translates FIX 4.4 order-entry messages into Ringex SBE commands, or says exactly why not.
- * <table>
- * <caption>FIX to SBE</caption>
- * <tr><th>FIX</th><th>SBE</th><th>fields</th></tr>
- * <tr><td>D NewOrderSingle</td><td>NewOrder</td><td>11 ClOrdID, 1 Account (default: the user's first), 55 Symbol,
- * 54 Side (1 buy, 2 sell), 40 OrdType (1 market, 2 limit, 3 stop, 4 stop limit), 59 TimeInForce (0/absent day,
- * 1 GTC, 3 IOC, 4 FOK, 6 GTD), 18 ExecInst containing 6 = post-only, 44 Price (limit, stop limit), 38 OrderQty,
- * 99 StopPx (stop, stop limit: required; refused on other types), 111 MaxFloor or 1138 DisplayQty (iceberg; both
- * must agree), 110 MinQty, 126 ExpireTime (UTCTimestamp) or 432 ExpireDate (YYYYMMDD: good through that UTC day)
- * with 59=6 only, one of them</td></tr>
- * <tr><td>F OrderCancelRequest</td><td>CancelOrder</td><td>11, 41 OrigClOrdID, 37 OrderID (if numeric), 55, 1</td></tr>
- * <tr><td>G OrderCancelReplaceRequest</td><td>ReplaceOrder</td><td>11, 41, 37, 55, 1, 44 (optional with 40=1 or
- * 3), 38, 99 (a pending stop's new stop price; 40=3 or 4 only)</td></tr>
- * <tr><td>q OrderMassCancelRequest</td><td>MassCancel</td><td>11, 530 (1 = instrument via 55, 7 = account), 1</td></tr>
- * <tr><td>H OrderStatusRequest</td><td>OrderStatusRequest</td><td>11 (the order's ClOrdID), 37 OrderID (if numeric:
- * takes precedence), 790 OrdStatusReqID (optional, echoed), 1</td></tr>
- * <tr><td>AF OrderMassStatusRequest</td><td>OrderMassStatusRequest</td><td>584 MassStatusReqID, 585
- * MassStatusReqType (1 = instrument via 55, 7 = every account of the user, 8 = the account in 1), 1 (narrows 1 to
- * one account)</td></tr>
- * </table>
- * Prices are parsed from the wire text with {@link FixedPoint#parse} at the instrument's price scale: a price with
- * more significant decimals than the scale allows is refused (INVALID_PRICE), never rounded. Quantities must be whole
- * (trailing zero decimals allowed). Neither may carry a '+' sign, which FIX's decimal format does not have.
- * ClOrdID/OrigClOrdID follow {@link ClientOrderIds} (1..20 characters 0x21..0x7E), the rule the SBE gateway applies
- * too. A message with one of the translated tags twice is MALFORMED, never read as its first value.
+ * Translates FIX 4.4 order-entry messages (D, F, G, q, H, AF) into Ringex SBE commands, or says exactly why not; the
+ * tags are docs/client.md's ("FIX 4.4").
+ * <p>
+ * Prices are parsed with {@link FixedPoint#parse} at the instrument's price scale and refused (INVALID_PRICE), never
+ * rounded, when they carry more decimals; ClOrdIDs follow {@link ClientOrderIds}, as on the SBE gateway.
  * <p>
  * Never throws on client input; never allocates. Thread safety: single-threaded, reused.
  */

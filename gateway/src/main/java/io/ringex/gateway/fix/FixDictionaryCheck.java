@@ -14,27 +14,14 @@ import uk.co.real_logic.artio.fields.UtcTimestampDecoder;
 import uk.co.real_logic.artio.util.MutableAsciiBuffer;
 
 /**
- * Is an order-entry message valid FIX 4.4? Artio's acceptor checks the session layer (framing, CheckSum,
- * BodyLength, CompIDs, sequence numbers) but hands application messages over unchecked; this applies the dictionary's
- * own rules to D, F, G, q, H, AF, i and Z with Artio's generated decoders ({@code validate()}), before the gateway
- * reads them:
- * <ul>
- * <li>a required tag missing (TransactTime(60) included: FIX 4.4 requires it on all four): SessionRejectReason 1;</li>
- * <li>a tag outside a repeating group appearing more than once (a second OrderQty(38), say): 13;</li>
- * <li>a tag with an empty value: 4; a tag that is not a positive number: 0;</li>
- * <li>a value in the wrong format: 6. Decimals (Price, OrderQty) carry at most 18 significant digits, Artio's
- * {@code DecimalFloat}, the range the gateway can also echo back; no '+' sign. TransactTime must be a UTCTimestamp
- * ({@code YYYYMMDD-HH:MM:SS}, optionally with .sss, .ssssss or .sssssssss);</li>
- * <li>an enumerated value that FIX 4.4 does not define (Side(54)=Z): 5;</li>
- * <li>a repeating group whose count does not match its entries: 16.</li>
- * </ul>
- * A message failing these gets a session-level Reject(3) and goes no further. A valid FIX 4.4 message that Ringex
- * does not support (OrdType(40)=P pegged, an unknown Symbol) passes here and is refused by {@link FixCommandTranslator}
- * with a business reject. Artio's validation is on unless the JVM runs with {@code -Dfix.codecs.no_validation=true};
- * with it off, only the TransactTime and parse checks remain.
+ * Is an order-entry message valid FIX 4.4? Artio's acceptor checks the session layer but hands application messages
+ * over unchecked; this applies the dictionary's rules to D, F, G, q, H, AF, i and Z with Artio's generated decoders
+ * before the gateway reads them (docs/client.md, "FIX messages that are not valid FIX 4.4").
  * <p>
- * Never throws on client bytes (a decoder exception is reported as reason 99, Other). Thread safety:
- * single-threaded, reused.
+ * A message failing them gets a session-level Reject(3) and goes no further; a valid message Ringex does not support
+ * passes here and is refused by {@link FixCommandTranslator}.
+ * <p>
+ * Never throws on client bytes (a decoder exception is reason 99, Other). Thread safety: single-threaded, reused.
  */
 final class FixDictionaryCheck
 {

@@ -39,40 +39,12 @@ import java.util.function.ToIntFunction;
 
 /**
  * Builds the FIX 4.4 messages the gateway sends: engine events translated (ExecutionReport 8, OrderCancelReject 9,
- * BusinessMessageReject j, OrderMassCancelReport r) and the gateway's own answers to messages it refused before
- * they reached the engine.
- * <table>
- * <caption>SBE ExecutionReport to FIX</caption>
- * <tr><th>SBE</th><th>FIX</th></tr>
- * <tr><td>execType NEW, PARTIAL_FILL, FILL, CANCELED, REPLACED, REJECTED, EXPIRED, TRIGGERED</td>
- * <td>ExecType(150) 0, F, F, 4, 5, 8, C, D (Restated, ExecRestatementReason(378) 99 and Text TRIGGERED: FIX 4.4
- * has no Triggered ExecType, FIX 5.0's L)</td></tr>
- * <tr><td>orderType LIMIT, MARKET, STOP, STOP_LIMIT; timeInForce DAY, GTC, IOC, FOK, GTD</td>
- * <td>OrdType(40) 2, 1, 3, 4; TimeInForce(59) 0, 1, 3, 4, 6</td></tr>
- * <tr><td>stopPrice, displayQuantity (when set)</td><td>StopPx(99), MaxFloor(111)</td></tr>
- * <tr><td>orderStatus NEW, PARTIALLY_FILLED, FILLED, CANCELED, REJECTED, EXPIRED</td>
- * <td>OrdStatus(39) 0, 1, 2, 4, 8, C</td></tr>
- * <tr><td>price, stopPrice, averagePrice, lastPrice (fixed point)</td><td>Price(44), StopPx(99), AvgPx(6),
- * LastPx(31), exact, with every decimal of the instrument's price scale (scale 2: 99.40, 20.00), on every report and
- * drop copy alike</td></tr>
- * <tr><td>quantity, leavesQuantity, cumulativeQuantity, lastQuantity, displayQuantity</td>
- * <td>OrderQty(38), LeavesQty(151), CumQty(14), LastQty(32), MaxFloor(111), whole numbers</td></tr>
- * <tr><td>rejectReason</td><td>OrdRejReason(103) (FIX 4.4 values; 99 Other otherwise) and Text(58) = the reason
- * name (MAX_ORDER_QUANTITY followed by {@link #NO_LIMITS_HINT})</td></tr>
- * </table>
- * ExecID(17) is {@code epoch-commandSequence-orderId-tradeId-execType}: unique per report.
+ * BusinessMessageReject j, OrderMassCancelReport r) and the gateway's own answers to messages it refused before they
+ * reached the engine. The mapping is docs/client.md's ("FIX 4.4").
  * <p>
- * Total: any event, whatever its values, becomes a message Artio encodes and FIX 4.4 accepts. Decimals beyond the 18
- * significant digits Artio's encoders carry, text FIX cannot carry and instruments the gateway does not know are
- * fitted by {@link FixWireValues} and said so in Text(58) ({@link #issues()} tells the caller, which counts and logs
- * them); enum values are read raw, and an event whose ExecType, OrdStatus, Side or CxlRejResponseTo is not one this
- * gateway knows becomes a BusinessMessageReject saying so, as does {@link #undeliverable} for an event Artio threw on.
- * <p>
- * A mass cancel is answered by one ExecutionReport (ExecType 4, Text MASS_CANCEL) per cancelled order, then an
- * OrderMassCancelReport (r) with TotalAffectedOrders(533), from the engine's MassCancelReport, or a
- * BusinessMessageReject if refused. Artio 0.175's generated r encoder demands the required fields of the optional
- * Instrument and UnderlyingInstrument components, so r is written by {@link RingexMassCancelReportEncoder}. An
- * order status or mass status answer (OrderStatusReport) becomes an ExecutionReport with ExecType I.
+ * Total: any event, whatever its values, becomes a message Artio encodes and FIX 4.4 accepts; what FIX cannot carry is
+ * fitted by {@link FixWireValues} and said so in Text(58) ({@link #issues()}), and what this gateway does not know
+ * becomes a BusinessMessageReject.
  * <p>
  * Thread safety: single-threaded; encoders are reused and must be sent before the next call.
  */

@@ -47,43 +47,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The FIX 4.4 side of the gateway as an Agrona {@link Agent}: it owns the Artio {@link FixLibrary} (the
- * {@code FixEngine} with the TCP sockets runs in {@link FixAcceptor}), polls it, the engine nodes
- * ({@link EngineRouter}: commands go to the primary, events come from the nodes it lets through) and their market-data
- * streams (InstrumentDefinition, for price scales). FIX sessions live here, not in the engine: they stay logged on
- * when the gateway follows a new primary.
+ * The FIX 4.4 side of the gateway as an Agrona {@link Agent}: it owns the Artio {@link FixLibrary} (the {@code
+ * FixEngine} with the TCP sockets runs in {@link FixAcceptor}) and translates between FIX sessions and the engine
+ * ({@link FixCommandTranslator}, {@link FixEventTranslator}); docs/client.md, "FIX 4.4", is its contract. FIX sessions
+ * live here, not in the engine: they stay logged on when the gateway follows a new primary.
  * <p>
- * Inbound: each application message is scanned ({@link FixFields}), checked against the FIX 4.4 dictionary
- * ({@link FixDictionaryCheck}: a required tag missing, a repeated tag, a malformed value get a session-level
- * Reject(3)), translated ({@link FixCommandTranslator}), throttled and forwarded to the engine ingress; a refusal
- * is answered at once ({@link FixEventTranslator#reject}).
- * A back-pressured engine ingress makes {@code onMessage} return ABORT (Artio redelivers) until the bound, then
- * ENGINE_BUSY (NOT_PRIMARY when no primary engine is known). A message whose MsgSeqNum the session has already
- * processed (a PossDup resend) is ignored.
- * Outbound: engine events for this gateway's FIX sessions become ExecutionReport/OrderCancelReject/
- * BusinessMessageReject; when Artio's {@code trySend} returns &lt; 0 the event waits, in order with the session's later
- * ones, in the session's bounded store ({@link FixOfflineSessions}) until Artio takes it: the egress, which carries
- * every session's reports, is never held up for one. Every event gets an answer: values FIX cannot carry are fitted and
- * said so in Text(58) (counted in {@code fix values fitted to FIX}); an answer Artio refuses to encode is replaced by a
- * BusinessMessageReject naming the message that could not be sent (counted in {@code fix encoding errors}); each kind
- * of either is logged once on stderr with the message's identity ({@link FixProblemLog}).
+ * Every event gets an answer, and the egress is never held up for one session: what Artio does not take at once waits,
+ * in order, in the session's bounded store ({@link FixOfflineSessions}).
  * <p>
- * Market data: the gateway's copy of the market ({@link MarketDataCache}, fed by the gateway agent);
- * SecurityListRequest (x) and MarketDataRequest (V) are answered from it and subscriptions served each duty cycle
- * ({@link FixMarketData}, {@link FixMarketDataPublisher}). A session Artio reports slow (not reading) for longer than
- * the slow-client timeout is disconnected: all sessions share one stream to Artio's framer.
- * <p>
- * Store and forward: a FIX session that disconnects stays with this library, offline (Artio keeps a disconnected
- * session in its sole library), and its reports are still sent to it: Artio writes them to its archive with the next
- * sequence numbers, and the client gets them as PossDupFlag=Y resends when it logs on again and asks for the gap.
- * Reports for a session the library does not have (this gateway process has not seen it since it started) are held
- * by {@link FixOfflineSessions} while it asks Artio for the session offline. The engine is told the session is
- * logged off at the disconnect and logged on at the next logon; an offline hand-over tells it nothing. A user with
- * cancel-on-disconnect has its session's orders cancelled at the disconnect, or, with a grace, by the engine when the
- * grace runs out unless the session (the same id: Artio's session id persists) logs on again first.
- * <p>
- * Threading: everything runs on the agent thread, including Artio's callbacks (they happen inside
- * {@code library.poll}).
+ * Threading: everything runs on the agent thread, including Artio's callbacks (they happen inside {@code
+ * library.poll}).
  */
 public final class FixGatewayAgent implements Agent, SessionAcquireHandler
 {

@@ -19,28 +19,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * FIX 4.4 market data for the gateway's FIX sessions, from the gateway's own copy of the market
- * ({@link MarketDataCache}, built from the engine's market-data stream):
- * <ul>
- * <li>SecurityListRequest (x) is answered with a SecurityList (y) of the instruments the engine has defined: Symbol,
- * SecurityID (the engine's instrument id, SecurityIDSource 8), RoundLot and MinTradeVol (the lot size), and in Text
- * the tick size, price scale and trading status.</li>
- * <li>MarketDataRequest (V) subscribes (SubscriptionRequestType 1), asks for one snapshot (0) or unsubscribes (2,
- * by MDReqID) to one or more symbols, with a MarketDepth (0 full book, 1 top of book, N levels) and entry types Bid
- * (0), Offer (1), Trade (2), and the statistics the gateway computes from trades: Opening price (4), High (7), Low
- * (8), VWAP (9), Trade volume (B). A subscription gets a MarketDataSnapshotFullRefresh (W), then
- * MarketDataIncrementalRefresh (X) messages ({@link FixMarketDataPublisher}: conflation).</li>
- * <li>Whatever cannot be served gets a MarketDataRequestReject (Y) with MDReqRejReason and Text: an unknown or delisted
- * symbol (0), a duplicate MDReqID (1), too many subscriptions (2), an unsupported SubscriptionRequestType (4),
- * MarketDepth (5), MDUpdateType (6), AggregatedBook=N (7), entry type (8), Scope (A), OpenCloseSettlFlag (B) or
- * MDImplicitDelete=Y (C); a request that is not valid FIX 4.4 (a required tag missing, a group count wrong) gets a Y
- * without a reason and says what is wrong in Text; so does an unsubscribe of an MDReqID the session does not hold.</li>
- * <li>Trading status (halts, resumes, phases) goes to market-data subscribers and to SecurityStatusRequest (e)
- * subscribers as SecurityStatus (f): {@link FixSecurityStatus}.</li>
- * </ul>
- * Any logged-on FIX user may ask for market data: it is public (no account ids, no order ids of anyone's). A session's
- * subscriptions end when it disconnects; they are never kept for a session that is offline, so Artio's store and
- * forward (for reports) never fills with market data.
+ * FIX 4.4 market data for the gateway's FIX sessions, from the gateway's own copy of the market ({@link
+ * MarketDataCache}): SecurityList (x/y), MarketDataRequest (V) subscriptions served by {@link FixMarketDataPublisher},
+ * rejects (Y), and trading status ({@link FixSecurityStatus}); docs/client.md, "FIX market data".
+ * <p>
+ * Market data is public to any logged-on FIX user. A session's subscriptions end when it disconnects, so Artio's store
+ * and forward (for reports) never fills with market data.
  * <p>
  * Threading: the FIX agent thread only.
  */

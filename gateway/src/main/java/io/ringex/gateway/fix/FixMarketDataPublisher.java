@@ -13,18 +13,12 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Sends FIX market data to the subscriptions: first a MarketDataSnapshotFullRefresh (W), then
- * MarketDataIncrementalRefresh (X) messages, each the difference between the gateway's book and what the subscriber
- * was last told, plus the trades since and the statistics if they changed.
+ * Sends FIX market data to the subscriptions: a MarketDataSnapshotFullRefresh (W), then MarketDataIncrementalRefresh
+ * (X) messages, each the difference between the gateway's book and what the subscriber was last told.
  * <p>
- * Conflation: nothing is queued per subscriber. A subscriber whose connection Artio reports slow (its TCP buffer is
- * full), or whose send Artio refuses, is skipped; when it can be sent to again it gets one X holding the latest state
- * of every level that changed meanwhile (levels that came and went in between are never mentioned), the trades it
- * missed, and the statistics as they are now. If it fell too far behind, more than {@link #MAX_INCREMENT_ENTRIES}
- * level changes or more trades than the gateway keeps ({@link InstrumentFeed#TRADE_RING_CAPACITY}), it gets a new W
- * instead (trades beyond the ring are not resent). So a subscriber that never reads costs the gateway one check per
- * duty cycle and Artio's bounded buffer, and never delays the others. A book the gateway rebuilt over a gap in the
- * engine's feed ({@link InstrumentFeed#gaps()}) is sent as a new W too.
+ * Nothing is queued per subscriber: a slow one is skipped and later gets one X with the latest state, or a new W when
+ * it fell more than {@link #MAX_INCREMENT_ENTRIES} level changes behind; so a subscriber that never reads never delays
+ * the others.
  * <p>
  * Threading: the FIX agent thread only.
  */

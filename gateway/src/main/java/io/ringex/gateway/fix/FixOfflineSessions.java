@@ -15,23 +15,12 @@ import java.util.Iterator;
 import java.util.function.Consumer;
 
 /**
- * Engine reports for FIX sessions the gateway has no Artio session for yet, held until it has one.
+ * Engine reports for FIX sessions the gateway has no Artio session for yet (one this process has not seen since it
+ * started, or one Artio took away), held in order, off-heap, per session, while Artio is asked for the session offline
+ * ({@link FixLibrary#requestSession}), then delivered through {@link Delivery}.
  * <p>
- * A FIX session that disconnects stays with the gateway's library (Artio keeps it in its sole library, offline), so
- * reports for it go straight to Artio, which archives them and resends them when the client logs on again. What is
- * held here are reports for a session this gateway process has not seen since it started (it was restarted while the
- * client was away; the Ringex session number names Artio's persistent session id,
- * {@link SessionNumbers#artioSessionId}) or one Artio took away from the library. The first one asks Artio for it
- * ({@link FixLibrary#requestSession} without replay: Artio hands a disconnected session over offline); the reports
- * wait here, in order, as raw engine messages in an off-heap ring per session, and are delivered through
- * {@link Delivery} once the agent has the session (offline, or logged on again in the meantime). Later reports for a
- * session with reports still held queue behind them, so each session's reports keep their order.
- * <p>
- * Nothing is dropped silently: a report that does not fit the per-session bound, every report held for a session
- * Artio does not know or would not hand over, and what is still held when the gateway closes, increments the
- * agent's dropped counter and is logged with the session. Once Artio has said it does not know a session, later
- * reports for it are dropped (counted) at once, without a new request each, until the session logs on.
- * Allocation happens per session episode (a ring and, per request, Artio's reply), not per report.
+ * Nothing is dropped silently: a report beyond the per-session bound or for a session Artio does not know is counted
+ * and logged.
  * <p>
  * Threading: the FIX agent thread only, like the agent's Artio callbacks.
  */

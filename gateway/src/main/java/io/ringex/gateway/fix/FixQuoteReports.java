@@ -13,24 +13,12 @@ import io.ringex.protocol.codecs.QuoteStatus;
 import io.ringex.protocol.codecs.RejectReason;
 
 /**
- * A market maker's engine events as FIX 4.4 MassQuoteAcknowledgement (b) messages, the one message FIX 4.4 has for
- * every answer about quotes:
- * <ul>
- * <li>MassQuoteAck: QuoteID(117), QuoteStatus(297) 0 (every entry accepted, or some: the refused ones carry
- * QuoteEntryRejectReason(368)) or 5 (nothing applied; QuoteRejectReason(300) when the whole message was refused), and
- * the entries in their order, one NoQuoteSets(296) entry per run of entries with the same QuoteSetID(302), each entry
- * with its QuoteEntryID(299) and Symbol(55) (UnderlyingSymbol(311), which the dictionary requires in a set, is NA).
- * Text(58) names the engine's exact reason of each refused entry
- * ({@code 299=<id>:<reason>}), since FIX 4.4's reason codes are coarser.</li>
- * <li>QuoteCancelReport: QuoteID(117) the QuoteCancel's, QuoteStatus(297) 1 (cancelled for the symbol) or 4
- * (cancelled all), or 5 with QuoteRejectReason(300); Text(58) {@code sides canceled=<n>}.</li>
- * <li>MarketMakerProtectionEvent: BREACHED is QuoteStatus(297) 6 (removed from market), no QuoteID, Text(58)
- * {@code market-maker protection breached: <limit> group <id>, <n> quote sides canceled, frozen}; other events
- * (a RESET) QuoteStatus 0 with Text(58) {@code market-maker protection <event> group <id>}. The cancelled quotes'
- * own ExecutionReports (CANCELED, Text MARKET_MAKER_PROTECTION) come before it.</li>
- * </ul>
- * Account(1) is the account's id in decimal. Thread safety: single-threaded, reused; allocates nothing per event
- * beyond what Artio's encoders do.
+ * A market maker's engine events (MassQuoteAck, QuoteCancelReport, MarketMakerProtectionEvent) as FIX 4.4
+ * MassQuoteAcknowledgement (b), the one message FIX 4.4 has for every answer about quotes (docs/client.md, "Market
+ * makers: mass quotes, protection, cancel-all-after"). Text(58) names the engine's exact reason of each refused entry,
+ * since FIX 4.4's codes are coarser.
+ * <p>
+ * Thread safety: single-threaded, reused; allocates nothing per event beyond what Artio's encoders do.
  */
 final class FixQuoteReports
 {

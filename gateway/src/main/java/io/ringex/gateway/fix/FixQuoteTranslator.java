@@ -20,21 +20,9 @@ import uk.co.real_logic.artio.fields.DecimalFloat;
 import uk.co.real_logic.artio.util.MutableAsciiBuffer;
 
 /**
- * Translates a market maker's FIX 4.4 messages into Ringex SBE commands, or says exactly why not.
- * <table>
- * <caption>FIX to SBE</caption>
- * <tr><th>FIX</th><th>SBE</th><th>fields</th></tr>
- * <tr><td>i MassQuote</td><td>MassQuote</td><td>117 QuoteID, 1 Account (default: the user's first); per
- * NoQuoteSets(296) entry 302 QuoteSetID (1 to 65535), and per NoQuoteEntries(295) entry 299 QuoteEntryID (0 to
- * 4294967295), 55 Symbol (one the gateway does not know goes to the engine as instrument 0: that entry is refused
- * UNKNOWN_INSTRUMENT), 132 BidPx, 134 BidSize, 133 OfferPx, 135 OfferSize (an absent or 0 size pulls the side).
- * The entries of all sets together: 1 to {@link MessageCatalog#MAX_QUOTE_ENTRIES}</td></tr>
- * <tr><td>Z QuoteCancel</td><td>QuoteCancel</td><td>117 QuoteID (the request's id), 1 Account, 298
- * QuoteCancelType: 1 (the quote in the Symbol(55) of the one NoQuoteEntries(295) entry) or 4 (all quotes)</td></tr>
- * </table>
- * Prices follow the rule of orders: exact at the instrument's price scale, never rounded (INVALID_PRICE); sizes are
- * whole. QuoteResponseLevel(301) is not read: every mass quote is acknowledged, entry by entry. The engine judges the
- * rest entry by entry (ticks, lots, bands, a crossed quote, the protection's freeze).
+ * Translates a market maker's FIX 4.4 MassQuote (i) and QuoteCancel (Z) into Ringex SBE commands, or says exactly why
+ * not (docs/client.md, "Market makers: mass quotes, protection, cancel-all-after"). Prices are exact at the
+ * instrument's price scale, never rounded; the engine judges the rest entry by entry.
  * <p>
  * Never throws on client input (a decoder exception is MALFORMED). Thread safety: single-threaded, reused.
  */

@@ -15,24 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Trading status for FIX sessions as SecurityStatus (f): halts, resumes and the trading phases the engine announces in
- * its InstrumentDefinition messages.
- * <ul>
- * <li>A session with a market-data subscription (V) to a symbol gets an unsolicited f (UnsolicitedIndicator=Y, no
- * SecurityStatusReqID) whenever the symbol's status changes; one per session and symbol, whatever the number of its
- * subscriptions to it.</li>
- * <li>SecurityStatusRequest (e): SubscriptionRequestType 0 is answered by one f with the current status, 1 by that f
- * and then one on every change (same SecurityStatusReqID), 2 ends the subscriptions of that SecurityStatusReqID.</li>
- * </ul>
- * In f: Symbol (55), SecurityID (48, the engine's instrument id, 22=8), SecurityTradingStatus (326), the phase in
- * TradingSessionSubID (625, FIX 5.0's values: 1 pre-trading, 2 opening auction, 3 continuous trading, 4 closing
- * auction, 5 post-trading, 6 intraday (volatility) auction; absent while halted) and the engine's status name in Text.
+ * Trading status for FIX sessions as SecurityStatus (f): unsolicited to a symbol's market-data subscribers when its
+ * status changes, and on SecurityStatusRequest (e); docs/client.md, "FIX market data".
  * <p>
  * Changes are conflated, like market data: nothing is queued per session; one that cannot be sent to now gets the
- * status as it is when it can. What cannot be served gets a BusinessMessageReject (j, RefMsgType e): a request that is
- * not valid FIX 4.4 (BusinessRejectReason 0 and Text saying what), an unknown symbol (2, Unknown Security), an unknown
- * SubscriptionRequestType, a duplicate or unknown SecurityStatusReqID, or more than
- * {@link #MAX_REQUESTS_PER_SESSION} subscriptions (0, with Text).
+ * status as it is when it can.
  * <p>
  * Threading: the FIX agent thread only.
  */

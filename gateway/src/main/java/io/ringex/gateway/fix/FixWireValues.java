@@ -4,21 +4,12 @@ import io.ringex.protocol.FixedPoint;
 import uk.co.real_logic.artio.fields.DecimalFloat;
 
 /**
- * Fits Ringex values into what Artio 0.175's FIX encoders can carry, and notes every change for Text(58).
+ * Fits Ringex values into what Artio 0.175's FIX encoders can carry, and notes every change for Text(58)
+ * (docs/client.md, "Numbers").
  * <p>
- * Decimal fields (prices, quantities, amounts) are written at the value's own scale, every fractional digit shown:
- * a price at an instrument's price scale of 2 is {@code 99.40} and {@code 20.00}, a quantity (scale 0) {@code 7}.
- * They go to Artio's encoder as a {@link DecimalFloat} set field by field ({@link #decimal()}), because its
- * {@code set(value, scale)} drops trailing zeros. FIX (and Artio's decoder) carries at most 18 significant digits,
- * not counting trailing fractional zeros ({@code |unscaled| <= 999,999,999,999,999,999} once they are dropped); an
- * int64 has 19, so quantities from 10^18 and prices whose fixed-point value has 19 significant digits cannot be sent
- * as they are. Such a value loses fractional digits, truncated toward zero, until it fits (at most one digit for any
- * int64 at a scale of 1 or more); a whole number that still does not fit is clamped to
- * &plusmn;999,999,999,999,999,999. The note gives the exact value.
- * <p>
- * String fields are copied byte for byte by Artio: an SOH would end the field early and corrupt the message, other
- * control bytes and non-ASCII would reach the client as they are. Text copied into a FIX field keeps 0x20..0x7E;
- * every other character becomes '?', noted.
+ * Decimals are written with every fractional digit of their scale ({@code 99.40}) through a {@link DecimalFloat} set
+ * field by field ({@link #decimal()}), and cut to FIX's 18 significant digits when they have 19; text keeps 0x20..0x7E,
+ * every other character becomes '?'.
  * <p>
  * Thread safety: single-threaded; reused per message. Allocates nothing.
  */

@@ -14,20 +14,15 @@ import org.agrona.DirectBuffer;
 import java.util.List;
 
 /**
- * The gateway's reading of the engines' market data: one {@link MarketDataClient} per engine node
- * ({@link MarketDataClient.Context#followAllInstruments}, every instrument), so a gap in the feed is recovered as the
- * market-data specification says (a retransmission for a short one, a snapshot otherwise) before it reaches the
- * {@link MarketDataCache} the FIX subscribers are served from: the cache gets every message of an instrument in
- * sequence, or, when the recovery service could no longer retransmit, a rebuilt book
- * ({@link MarketDataCache#onRecovered}) that it counts as a gap.
+ * The gateway's reading of the engines' market data: one {@link MarketDataClient} per engine node, following every
+ * instrument ({@link MarketDataClient.Context#followAllInstruments}), so a gap is recovered before it reaches the
+ * {@link MarketDataCache}, which gets every message in sequence or a rebuilt book ({@link
+ * MarketDataCache#onRecovered}).
  * <p>
- * Instrument definitions go to the cache and to {@code definitions} as they arrive, before any recovery: order entry
- * learns symbols from them and must not wait for the recovery service (nor depend on one answering).
+ * Instrument definitions go on at once, before any recovery: order entry learns symbols from them and must not wait for
+ * the recovery service.
  * <p>
- * Messages are validated (schema, lengths) before the cache reads them; one that is not valid is skipped (the client's
- * own book checks every order-by-order event against the engine's level totals and rebuilds on a mismatch).
- * <p>
- * Threading: the gateway's FIX agent thread only ({@link #poll()}, the getters from any thread read plain fields and
+ * Threading: the gateway's FIX agent thread only ({@link #poll()}; the getters from any thread read plain fields and
  * may be stale).
  */
 public final class GatewayMarketData implements AutoCloseable

@@ -3,23 +3,12 @@ package io.ringex.gateway.marketdata;
 import io.ringex.protocol.codecs.TradingStatus;
 
 /**
- * What the gateway holds of one instrument from the engine's market data: its definition, its price-level book with
- * the per-instrument sequence it is at, the recent trades (a ring that subscribers read at their own pace) and the
- * statistics computed from them.
+ * What the gateway holds of one instrument from the engine's market data: its definition, its price-level book at an
+ * instrument sequence, the recent trades (a ring subscribers read at their own pace) and statistics from them.
  * <p>
- * Sequencing: {@link #appliedSequence()} is the last {@code mdSequence} whose effect the book holds. While
- * {@link #isSynced()} the next update must carry the next sequence; a later one is a gap (a lost message): the book
- * stops taking updates until the engine's next periodic BookSnapshot replaces it. An update at or below the applied
- * sequence is a duplicate (both nodes of a pair may publish) and is ignored. The gateway's market-data clients
- * ({@code GatewayMarketData}) recover what the feed lost before it reaches here (a retransmission keeps every message;
- * a snapshot replaces the book, {@link #reseed}), so a gap seen here is a safety net, not the way recovery works.
- * <p>
- * {@link #gaps()} counts the times the book jumped over messages it never saw (a snapshot after a loss the recovery
- * service could no longer retransmit): trades may be missing from the ring, and subscribers get a new full refresh.
- * <p>
- * Statistics (open, high, low, last, volume, VWAP) are the gateway's own, from the trades it has seen since it started
- * (reset at the first trade of each UTC day): a gateway started mid-day, or one that lost trades in a gap, reports
- * partial figures. The engine's BookSnapshot carries the last trade price, which seeds {@link #lastPrice()}.
+ * A sequence gap stops the book until the engine's next BookSnapshot; the gateway's market-data clients recover losses
+ * before they reach here, so a gap here is a safety net ({@link #gaps()}). The statistics cover only the trades this
+ * gateway has seen since it started (reset each UTC day).
  * <p>
  * Thread safety: single-threaded (the agent polling the market-data stream).
  */

@@ -20,19 +20,11 @@ import io.ringex.protocol.codecs.ResetMarketMakerProtectionDecoder;
 import org.agrona.DirectBuffer;
 
 /**
- * The checks the SBE gateway applies to each client message before it forwards anything: structure
- * ({@link MessageValidator}), kind (clients send session and order-entry messages only), then per-message field
- * checks (enum values inside the schema, read raw because SBE's enum getters throw on others; quantities positive;
- * the limit price of a LIMIT or STOP_LIMIT order positive, a replace's price not negative (a pending stop's replace
- * may leave it 0); the terms of version 2 (stop price, display and minimum quantities, expiry) are the engine's to
- * check; client order ids following {@link ClientOrderIds}, the rule the FIX gateway applies to
- * ClOrdID too: required on every order-entry message, as FIX 4.4 requires ClOrdID on D, F, G and q; the original
- * client order id where given, and a cancel or replace naming its order by engine id or original client order id)
- * and account authority. The market makers' messages (schema version 3) get the same: a MassQuote's quote id, 1 to
- * {@link MessageCatalog#MAX_QUOTE_ENTRIES} entries each with a quote set id and sizes not negative (prices, ticks,
- * lots and instruments are the engine's to judge, entry by entry); a QuoteCancel's request id and scope; the account of
- * a MassQuote, QuoteCancel or ResetMarketMakerProtection; a CancelAllAfter names no account (its session is stamped).
- * {@link #text()} says which field a MALFORMED refusal (or a mass quote's entries' refusal) is about.
+ * The checks the SBE gateway applies to each client message before it forwards anything: structure ({@link
+ * MessageValidator}), kind (session and order-entry messages only), field checks (enum values read raw, client order
+ * ids by {@link ClientOrderIds}, mass quote entries up to {@link MessageCatalog#MAX_QUOTE_ENTRIES}) and account
+ * authority. What only the engine can judge (prices, ticks, the terms of version 2) is left to it. {@link #text()} says
+ * which field a MALFORMED refusal is about.
  * <p>
  * Never throws on client bytes and never allocates. Thread safety: single-threaded (reused flyweights).
  */

@@ -13,24 +13,13 @@ import java.util.Set;
 
 /**
  * Where a Logon asks the gateway to answer: an Aeron channel and stream chosen by the client, checked before the
- * gateway publishes anything there.
- * <ul>
- * <li>{@link #parse}: only {@code aeron:udp?endpoint=host:port} or {@code aeron:ipc}; tuning parameters a client
- * may add ({@code term-length}, {@code mtu}, {@code sparse}, {@code linger}) are ignored, anything else (control
- * modes, tags, session ids, spies, interfaces) is refused, and so is a parameter given twice. The host is a name, a
- * dotted quad or a bracketed IPv6 literal without a zone; the port one to five digits.</li>
- * <li>{@link #resolve}, on the logon worker (it may look a name up): the wildcard address ({@code 0.0.0.0},
- * {@code 0}, {@code ::}), multicast and broadcast are refused outright; with the source check on, a UDP endpoint must
- * be the address the Logon came from, so nobody can make the gateway send to a third party (an Aeron publication
- * sends SETUP frames until answered: a reflection vector); an IPC answer is only for callers on this machine.</li>
- * <li>{@link #key()}: one destination, one key, however it is spelled: every address of this machine (loopback,
- * {@code 127.x}, {@code ::1}, {@code ::ffff:127.0.0.1}, its interfaces' addresses, names of them) is one key per port
- * and stream, since a client that binds the wildcard receives at all of them (and Linux delivers a datagram sent to
- * 0.0.0.0 to 127.0.0.1); another machine's address is its canonical text. A destination belongs to one session at a
- * time.</li>
- * <li>{@link #channel(int)}: the channel the gateway publishes on, rebuilt from the resolved address with the
- * gateway's own term length, never the client's.</li>
- * </ul>
+ * gateway publishes anything there ({@link #parse}, then {@link #resolve} on the logon worker; docs/security.md,
+ * "Gateway, SBE over Aeron").
+ * <p>
+ * The gateway sends only to the address the Logon came from (never a wildcard, multicast or broadcast address), so
+ * nobody can make it send to a third party, and one destination has one {@link #key()} however it is spelled and
+ * belongs to one session at a time.
+ * <p>
  * Thread safety: parsed on the agent thread, resolved on the worker, then read on the agent thread (the worker's
  * hand-over through a concurrent queue publishes it).
  */

@@ -31,23 +31,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * SBE drop copy: a session of a DROP_COPY or CLEARING user that sends {@code DropCopySubscribe(fromSequence)} gets a
- * copy of every ExecutionReport (and TradeBusted) of its scope, whichever gateway's session it was for: first those of
- * the commands after {@code fromSequence}, replayed from the engine's journal by the engine node's report replay
- * service, then {@code DropCopyStatus(REPLAY_COMPLETE, lastSequence)}, then live copies, with no gap and no duplicate
- * at the switch: the live copies of its scope are held from the moment it subscribes, and those of commands at or
- * before the replay's last one are dropped, whether they came before its end or after it (the engine journals a
- * command before it processes it, so the replay may reach commands whose live reports are still to come).
+ * SBE drop copy: a DROP_COPY or CLEARING session that sends {@code DropCopySubscribe(fromSequence)} gets every
+ * ExecutionReport and TradeBusted of its scope, first replayed from the engine's journal (the node's report replay
+ * service), then live, with no gap and no duplicate at the switch (docs/client.md, "Drop copy").
  * <p>
- * The engine serves one replay at a time; this gateway asks for one at a time too, for one subscriber after another.
- * A BUSY engine is asked again shortly; a replay that fails or loses a report is asked again from the last command
- * whose copies were all sent, skipping the copies of the next one already sent, so nothing is sent twice. A
- * {@code fromSequence} older than the engine keeps is answered {@code GAP} with the first available one, and the
- * replay goes on from there; one after the journal's end, or a journal the engine cannot replay, is refused
- * ({@code REPLAY_UNAVAILABLE}); a TRADER's subscribe is refused ({@code DROP_COPY_NOT_ALLOWED}). Live copies held while
- * a replay runs are bounded: past the bound they are dropped and, when the replay ends, another replay from its end
- * fetches them from the journal instead. A client that does not keep up (its queue of copies past the bound, or its
- * publication gone) is logged out: it resumes by subscribing again from the last command it processed.
+ * Live copies are held from the subscribe and those at or before the replay's last command dropped, since the engine
+ * journals a command before it processes it. A client that does not keep up is logged out and resumes from the last
+ * command it processed.
  * <p>
  * Threading: the gateway agent's thread only.
  */

@@ -62,25 +62,17 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The SBE-over-Aeron side of the gateway, as an Agrona {@link Agent}: one duty cycle polls client ingress and the
- * session timers ({@link SbeSessions}); the engine nodes ({@link EngineRouter}) are polled by the gateway's
- * {@link io.ringex.gateway.GatewayAgent}, which hands this agent its sessions' events.
+ * The SBE-over-Aeron side of the gateway, as an Agrona {@link Agent}: polls client ingress and the session timers
+ * ({@link SbeSessions}); each client message is validated ({@link CommandChecker}), throttled, checked for account
+ * authority, stamped with its session and forwarded to the primary. The gateway's {@link
+ * io.ringex.gateway.GatewayAgent} polls the engines and hands this agent its sessions' events.
  * <p>
- * A client connection is an Aeron {@link Image} on the client ingress subscription, named by its
- * {@code header.sessionId()}. Its first message must be a Logon ({@link SbeSessions}); a client process that
- * publishes for several users on one publication logs each on over it and names the session in each message. Each
- * later message is validated ({@link CommandChecker}), throttled (token bucket), checked for account authority,
- * stamped with the session id and forwarded to the primary engine node. When the engine ingress back-pressures, or
- * no primary is known (between a primary's loss and a standby's promotion), the poll returns {@link Action#ABORT} so
- * the same fragment is offered again on the next duty cycle; past {@link GatewayContext#backPressureTimeoutNs()} it
- * is rejected ENGINE_BUSY or NOT_PRIMARY. Nothing is dropped silently: every refusal is answered with a
- * BusinessReject or counted. Outbound, an engine event a client's publication refuses waits in that session's own
- * queue, so a client that does not keep up never holds up the engine's egress, which carries every session's
- * reports; one that falls further behind than its publication's term, or stops moving for the slow-client timeout,
- * is disconnected.
+ * Nothing is dropped silently: a back-pressured or primary-less forward returns {@link Action#ABORT} until {@link
+ * GatewayContext#backPressureTimeoutNs()}, then is refused; an event a client's publication refuses waits in the
+ * session's own queue, so a slow client never holds up the egress.
  * <p>
- * Threading: all methods run on the agent's thread, except the image handlers (Aeron's conductor thread), which only
- * enqueue. Counters are Aeron counters, readable from outside the process with AeronStat.
+ * Threading: the agent's thread, except the image handlers (Aeron's conductor thread), which only enqueue. Counters are
+ * Aeron counters.
  */
 public final class SbeGatewayAgent implements Agent
 {

@@ -32,20 +32,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The SBE sessions' lifecycle: Logon (checked on the logon worker, credentials and response destination, before
- * anything is opened for the caller; then the response publication, answered once it connects), heartbeats and their
- * timeouts, and teardown (Logout, cancel-on-disconnect, SessionStatus to the engine). A response destination (the
- * resolved channel and stream, one key however spelled) belongs to one session at a time: a Logon naming a live
- * session's destination is refused without a word, and that session is not touched. A user holds at most
- * {@link GatewayContext#sbeMaxSessionsPerUser()} sessions (each maps a response publication); one more Logon is
- * refused THROTTLED. A refusal that is not answered is logged at most once a second, with a count of the others.
- * Sessions live here, in the gateway, not in the engine: when the gateway follows a new primary they stay logged on.
+ * The SBE sessions' lifecycle: Logon (checked on the logon worker before anything is opened for the caller), heartbeats
+ * and their timeouts, and teardown (Logout, cancel-on-disconnect, SessionStatus to the engine). Sessions live in the
+ * gateway, not the engine: they stay logged on when the gateway follows a new primary.
  * <p>
- * A session gets a new id at each logon, except one taken back: a session that asked for cancel-on-disconnect, of a
- * user with a grace, leaves its id in {@link SessionsInGrace} when it goes (the engine is told it went with the grace,
- * and cancels its orders when the grace runs out), and the next logon of the same user for the same account within
- * the grace gets that id again; its logged-on SessionStatus, sent before anything of the session's, disarms the
- * engine's timer. A session the gateway ends because the operator disabled or changed its user has no grace.
+ * A response destination belongs to one session at a time; a session of a user with a cancel-on-disconnect grace leaves
+ * its id in {@link SessionsInGrace}, and the user's next logon within the grace takes it back.
  * <p>
  * Thread safety: the {@link SbeGatewayAgent} thread only.
  */

@@ -24,19 +24,11 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * The market-data WebSocket streams ({@code /ws/v1/market}), served from the gateway's copy of the market
- * ({@link MarketDataCache}) on the gateway's agent thread. A client subscribes to channels per symbol: {@code book}
- * (L2 to a depth), {@code trades}, {@code bbo}, {@code statistics} and {@code status}.
+ * The market-data WebSocket streams ({@code /ws/v1/market}), served from the gateway's copy of the market ({@link
+ * MarketDataCache}); docs/client.md, "The market stream".
  * <p>
- * Each book message carries the instrument's engine sequence ({@code seq}) and the one of the message before it on the
- * subscription ({@code prevSeq}); an update holds the levels that changed since (a quantity of "0" removes one), so a
- * client that was not sent to for a while gets the latest state in one message: conflation needs no queue. The gap
- * rule: a client applies an update only if its {@code prevSeq} is the {@code seq} it holds, and otherwise subscribes
- * again (a new snapshot). The gateway sends a new snapshot itself when its own book had to be rebuilt over a loss.
- * Trades carry their sequence too; a subscription may resume after one ({@code fromSeq}) and is told of a gap when the
- * gateway no longer holds every trade since.
- * <p>
- * A stream whose client does not read is closed with a reason, never waited for.
+ * Each book message carries {@code seq} and {@code prevSeq}, and an update holds every level changed since the last
+ * message, so conflation needs no queue. A stream whose client does not read is closed with a reason, never waited for.
  * <p>
  * Threading: the gateway's agent thread only.
  */

@@ -36,20 +36,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The REST and WebSocket front end's sockets: Netty on ONE event-loop thread (the venue's machine has few cores;
- * the work per request is parsing and an HMAC), which accepts, reads, authenticates ({@link WebRequestHandler}) and
- * hands each signed request to the gateway's agent thread ({@link WebGatewayAgent}). At most
- * {@link GatewayContext#webMaxConnections()} connections are open, {@link GatewayContext#webMaxConnectionsPerAddress()}
- * from one address; a connection that has not delivered a complete request {@link #REQUEST_DEADLINE_S} seconds after
- * opening or after its previous answer, or idle for {@link #IDLE_TIMEOUT_S} seconds, is closed unless it became a
- * user stream. What waits for each connection is bounded ({@link GatewayContext#webSlowClientBytes()}, its kernel
- * send buffer and the gateway's queue each, so a thousand streams cannot take the kernel's autotuned megabytes each):
- * beyond it, the connection is not read until it drains, a request already read closes it, and a stream is closed at
- * once.
+ * The REST and WebSocket front end's sockets: Netty on ONE event-loop thread, which accepts, reads, authenticates
+ * ({@link WebRequestHandler}) and hands each signed request to the gateway's agent thread ({@link WebGatewayAgent});
+ * docs/architecture.md, "The gateway's front ends", says why.
  * <p>
- * The API keys file is read again whenever it changes (checked every {@link #KEYS_CHECK_INTERVAL_MS} ms on the event
- * loop): a revoked key is refused, and its user streams closed, from then on; a file that no longer reads is logged
- * as an error and fails closed: no key is accepted until it reads again.
+ * Connections, and what waits for each, are bounded ({@link GatewayContext#webMaxConnections()}, {@link
+ * GatewayContext#webSlowClientBytes()}; docs/security.md, "Gateway, REST and WebSocket"). The API keys file is read
+ * again when it changes; a file that no longer reads fails closed.
  */
 public final class WebServer implements AutoCloseable
 {

@@ -24,18 +24,12 @@ import java.util.Map;
 import java.util.function.IntToLongFunction;
 
 /**
- * The user streams ({@code /ws/v1/user}): each a WebSocket of one key, receiving as JSON every engine event for the
- * web sessions of its user's keys, its user's accounts' balances and positions when they change
- * ({@code "type":"account"}, the shape of {@code GET /api/v1/accounts}), each instrument's trading status when it
- * changes ({@code "type":"tradingStatus"}) and heartbeats. A stream that cannot take a message (its client does not
- * read) is closed at once, never waited for.
+ * The user streams ({@code /ws/v1/user}): a WebSocket of one key, receiving as JSON every engine event for its user's
+ * keys' web sessions, account and trading-status changes, and heartbeats (docs/client.md, "The user stream"). A stream
+ * whose client does not read is closed at once.
  * <p>
- * <b>Cancel-on-disconnect.</b> A stream of a trading key may ask for it ({@code {"op":"cancelOnDisconnect",
- * "enabled":true}}). When the last such stream of the key closes, for whatever reason (the client went, did not read,
- * its key was revoked, its user disabled), every order of the key's web session is cancelled: at once, or, if the
- * key's user has a cancel-on-disconnect grace, by the engine when the grace runs out unless a stream of the key asks
- * for it again first (as an SBE session's grace works). The session is the key's, not the stream's: orders the key
- * placed over REST are cancelled too, which is what a client that keeps a stream open as its heartbeat wants.
+ * Cancel-on-disconnect belongs to the key's session, not the stream: when the key's last stream that asked for it
+ * closes, the key's orders, those placed over REST included, are cancelled (after the user's grace, if it has one).
  * <p>
  * Threading: {@link #closed} from any thread (a connection's close); everything else on the gateway's agent thread.
  */
