@@ -17,20 +17,13 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Sends admin commands to an engine's ingress, each signed with the sender's admin key ({@link AdminCommandSigner}:
- * the engine takes no operator command without the proof of a key it holds), and waits for their
- * {@code AdminResponse}s on the risk stream: how a venue's static data is installed (the all-in-one's demo data,
- * tests, the operator's {@code ./ringex admin}). {@link #request} sends one command and waits for its own answer,
- * recognised by the command the engine echoes in it (so the answers to another admin source, such as the risk
- * service, that reuses a request id are not taken for this one's). A gateway's bookkeeping (a user directory request)
- * goes unsigned, as gateways send it.
- * <pre>
- *     try (AdminClient admin = new AdminClient(aeron, ingressChannel, 1001, riskChannel, 1004, key))
- *     {
- *         admin.send(admin.commands().addInstrument(...));
- *         admin.awaitResponses(1);
- *     }
- * </pre>
+ * Sends admin commands to an engine's ingress, each signed with the sender's admin key ({@link AdminCommandSigner}),
+ * and waits for their {@code AdminResponse}s on the risk stream: how a venue's static data is installed (the demo data,
+ * tests, {@code ./ringex admin}).
+ * <p>
+ * {@link #request} waits for the command's own answer, recognised by the command the engine echoes in it, so another
+ * admin source's answer to a reused request id is never taken for it.
+ * <p>
  * Thread safety: one thread.
  */
 public final class AdminClient implements AutoCloseable

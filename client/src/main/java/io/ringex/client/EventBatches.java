@@ -12,17 +12,11 @@ import org.agrona.DirectBuffer;
 /**
  * Reads the engine's {@code EventBatch}: a reader of the egress or risk stream wraps its handler in one of these, and
  * the handler then sees each event of a batch as if it had come in an Aeron message of its own (same buffer, the
- * event's own offset and length, the batch's frame header); any other message is handed on as it is.
+ * event's own offset and length, the batch's frame header); any other message is handed on as it is. The layout is
+ * docs/protocol.md's ("Event batches").
  * <p>
- * Layout of an EventBatch (docs/protocol.md, "Event batches"):
- * <pre>
- *   0                   8                8 + blockLength    +4
- *   | message header    | eventCount     | data length (L)  | length | event | length | event | ... |
- *   | (template 66)     | int32          | uint32           | uint32 | whole message, header included |
- * </pre>
- * The data is exactly {@code eventCount} length-prefixed events and nothing else. A batch that breaks this (a count
- * below 2, a length past the end, bytes left over, an event shorter than a message header) is handed on whole, and
- * its reader treats it as the message it does not understand; nothing of it is delivered in part.
+ * A batch that breaks the layout is handed on whole, as a message its reader does not know; nothing of it is delivered
+ * in part.
  * <p>
  * Thread safety: a wrapper belongs to the thread that polls with it.
  */

@@ -30,24 +30,16 @@ import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Java client of the Ringex gateway's SBE-over-Aeron session protocol: {@link #connect(Context)} returns a
- * logged-on client or throws why not; {@link #asyncConnect(Context)} does the same step by step, for a caller that
- * polls.
+ * The Java client of the Ringex gateway's SBE-over-Aeron session protocol (docs/client.md, "Java client"): {@link
+ * #connect(Context)} returns a logged-on client or throws why not; {@link #asyncConnect(Context)} does the same step by
+ * step, for a caller that polls.
  * <p>
- * Sends return what {@link Publication#offer} returns: a positive position when sent, or
- * {@link Publication#BACK_PRESSURED}, {@link Publication#NOT_CONNECTED}, {@link Publication#ADMIN_ACTION},
- * {@link Publication#CLOSED}, {@link Publication#MAX_POSITION_EXCEEDED}: nothing is sent then, and the caller decides
- * whether to retry. Events arrive through {@link #poll()} on the caller's thread, or {@link #startPolling} runs it on a
- * thread of its own (with {@link Context#sharedPublication(boolean)}).
+ * Sends return what {@link Publication#offer} returns: a positive position when sent, or a negative code such as {@link
+ * Publication#BACK_PRESSURED}, when nothing was sent and the caller decides whether to retry. Events arrive through
+ * {@link #poll()}, or on a thread of its own with {@link #startPolling}.
  * <p>
  * Threading: single-threaded by contract, as Aeron's own clients are: sends and {@link #poll()} (which sends the
- * heartbeats) come from one thread. The getters may be read from any thread.
- * <pre>{@code
- * ExchangeClient client = ExchangeClient.connect(new ExchangeClient.Context().aeron(aeron)
- *     .gatewayChannel("aeron:udp?endpoint=localhost:40200").responseChannel("aeron:udp?endpoint=localhost:40300")
- *     .username("alice").password(password).listener(listener));
- * client.order().clientOrderId("ord-1").instrument(1).buy().limit(10125).quantity(10).send();
- * }</pre>
+ * heartbeats) from one thread; the getters from any.
  */
 public final class ExchangeClient implements AutoCloseable
 {

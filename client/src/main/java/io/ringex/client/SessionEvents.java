@@ -25,18 +25,12 @@ import org.agrona.DirectBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The receiving half of {@link ExchangeClient}: decodes what the gateway sends the client, hands it to the
- * {@link ExchangeListener}, and keeps the session state the LogonResponse and Logout set (session id, account,
- * logged-on flag, heartbeat interval). Only the LogonResponse that answers this client's own Logon (its
- * logonRequestId) is taken: one answering somebody else's Logon that named this client's channel is ignored. Every
- * other session message (Logout, ExecutionReport, CancelReject, BusinessReject, status and mass-cancel reports,
- * Heartbeat, DropCopyStatus) is taken only if it carries this session's id, and a TradeBusted only by a drop-copy
- * session: another session's message reaching this channel (answers the gateway sent to an endpoint it took for
- * another client's) is ignored and counted, so it can neither log this session out nor pass for its reports. A
- * drop-copy session ({@link #dropCopies}) also takes other sessions' ExecutionReports: they are its copies. Once a
- * LogonResponse is taken, so is the Aeron image it came on (the gateway answers a session on one publication of its
- * own): a session message from any other publication to this channel is not the gateway's answer to this session,
- * whatever session id it carries, and is ignored and counted too.
+ * The receiving half of {@link ExchangeClient}: decodes what the gateway sends the client, hands it to the {@link
+ * ExchangeListener}, and keeps the session state the LogonResponse and Logout set.
+ * <p>
+ * It takes only what is this session's: the LogonResponse to its own Logon, then messages carrying its session id (a
+ * drop copy's copies, {@link #dropCopies}, aside) and only from the Aeron image that LogonResponse came on; anything
+ * else reaching its channel is ignored and counted, so it can neither log the session out nor pass for its reports.
  * <p>
  * Thread safety: {@link #onFragment} on the polling thread; the state getters from any thread (volatile fields).
  */

@@ -12,28 +12,13 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Takes the page faults of the journal file ahead of its writer, so the journal thread never does.
+ * Takes the page faults of the journal file ahead of its writer, so the journal thread never does: on ext4 the first
+ * write to a page of the mapped queue file now and then blocks for 20-60 ms, and the whole pipeline behind the journal
+ * stage with it (docs/architecture.md, "Threading"; docs/benchmarks-gateway.md, "The journal pretoucher").
  * <p>
- * Chronicle writes the journal through a shared mapping of the queue file. On ext4 the first write to a page of it
- * costs a fault into the file system, and now and then (here: every 8 MiB of journal, ~1.5 s at 50K commands/s) that
- * fault blocks the writer for 20-60 ms: the whole pipeline behind the journal stage stops for as long. The pretoucher
- * writes every page from the writer's published frontier up to {@code aheadBytes} beyond it, through a mapping of its
- * own, so those pages are allocated and dirty by the time the writer gets there. Appending 50K records/s, the worst
- * append took 21-25 ms without it and 0.09 ms with it (bench: JournalStallBenchmark; docs/benchmarks-gateway.md).
- * <p>
- * A page is touched by a compare-and-set of its first long from 0 to 0. Ahead of the writer the file is zeros, so
- * that writes nothing new; where the writer has already been, the long is not 0 and the CAS changes nothing. The CAS
- * is atomic against the writer's stores, so a page the writer is filling cannot lose a byte. The pretoucher never
- * maps beyond the file's current length (Chronicle extends the file well ahead of its writes): it never grows the file.
- * <p>
- * The file is mapped in windows of {@link #WINDOW_BYTES} (never beyond its length), each kept until the frontier
- * leaves it: mapping and unmapping on every duty cycle cost a pair of system calls, a fault per page to map it again
- * and, on unmapping, a TLB shootdown that interrupts the other core's threads; at 600K commands/s that made the
- * pretoucher as expensive as the journal thread itself (~330 ns of CPU per command). The file's length is asked for
- * only when the pretoucher wants to go beyond the length it last saw.
- * <p>
- * Work per duty cycle is bounded ({@link #MAX_BYTES_PER_CYCLE}). Run it on a thread of its own with a sleeping idle
- * strategy: a fault costs that thread its time and no one else's.
+ * It touches each page up to {@code aheadBytes} beyond the writer's published frontier with a compare-and-set of 0 to
+ * 0, which cannot lose a byte the writer stores, and never grows the file. Run it on a thread of its own with a
+ * sleeping idle strategy.
  * <p>
  * Threading: one thread (its agent runner's); reads the writer's frontier published at each end of batch.
  */

@@ -23,27 +23,17 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A drop-copy session over SBE: a user with the DROP_COPY role (its accounts) or CLEARING (the venue) logs on to a
- * gateway and {@link #subscribe}s from a command sequence; it then receives a copy of every execution report and trade
- * bust of its scope, whichever session the order belongs to: first those of the commands after that sequence, replayed
- * from the engine's journal, then {@link DropCopyListener#onReplayComplete}, then live ones, each exactly once, in
- * command order. Every copy carries its {@code commandSequence}: the point to resume from after a disconnect.
+ * A drop-copy session over SBE: a DROP_COPY or CLEARING user {@link #subscribe}s from a command sequence and receives a
+ * copy of every execution report and trade bust of its scope, replayed from the journal, then {@link
+ * DropCopyListener#onReplayComplete}, then live, each exactly once, in command order (docs/client.md, "SBE:
+ * DropCopyClient").
  * <p>
- * Several reports may come from one command; a disconnect may fall between two of them. {@link #resume()} (after a
- * new logon on the same client) subscribes again from the command before the last one seen and skips the copies of
- * that command already delivered, so nothing is missed or delivered twice. A program that restarts can do the same
- * with {@link #subscribe(long, long, int)} from {@link #lastSequence()} and {@link #copiesOfLastSequence()} it kept.
+ * Every copy carries its {@code commandSequence}; {@link #resume()} after a new logon, or {@link #subscribe(long, long,
+ * int)} from {@link #lastSequence()} and {@link #copiesOfLastSequence()} after a restart, misses nothing and repeats
+ * nothing. {@link #connect(Context)} returns a logged-on session or throws why not, as {@link ExchangeClient} does.
  * <p>
- * {@link #connect(Context)} returns a logged-on session or throws why not (as {@link ExchangeClient} does, which it is
- * underneath: the same logon, heartbeats and channels); {@link #asyncConnect(Context)} does the same step by step. A
- * drop-copy session may not send orders. Threading: single-threaded by contract, like {@code ExchangeClient}: the
- * sends, {@link #poll()} and the getters from one thread. Nothing is allocated per message.
- * <pre>{@code
- * DropCopyClient copies = DropCopyClient.connect(new DropCopyClient.Context().aeron(aeron)
- *     .gatewayChannel("aeron:udp?endpoint=gateway-host:40200").responseChannel("aeron:udp?endpoint=my-host:40310")
- *     .username("dc").password(password).listener(listener));
- * copies.subscribe(lastProcessedSequence);
- * }</pre>
+ * Threading: single-threaded by contract: the sends, {@link #poll()} and the getters from one thread. Nothing is
+ * allocated per message.
  */
 public final class DropCopyClient implements AutoCloseable
 {

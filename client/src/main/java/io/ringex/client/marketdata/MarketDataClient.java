@@ -41,36 +41,16 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * The Java client of the Ringex market-data feed (docs/protocol.md, "Market data"): subscribe to instruments, get
- * callbacks for trades, BBO, statistics and book changes, and hold each instrument's book order by order (L3) with its
- * level totals (L2), which the client rebuilds by itself when it misses something.
+ * The Java client of the Ringex market-data feed (docs/protocol.md, "Market data"; docs/client.md, "Java market-data
+ * client"): subscribe to instruments, get callbacks for trades, BBO, statistics and book changes, and hold each
+ * instrument's book order by order (L3) with its level totals (L2), which the client rebuilds by itself, by
+ * retransmission or snapshot, when it misses something.
  * <p>
- * Recovery, as the specification describes it: the channel sequence (each frame's reserved value) shows a gap on the
- * channel; a short one is asked again of the recovery service ({@code RetransmitRequest}) while what arrives live waits
- * in a buffer. Requests go to the service's own request channel (never the engine's command ingress) and name this
- * client's response channel, where the service answers it alone; a BUSY answer is asked again after the time it
- * says. A gap in an instrument's own sequence, or a retransmission refused, starts that instrument's recovery:
- * its incrementals are buffered, a snapshot is asked for ({@code SnapshotRequest}), the book is rebuilt from it, and
- * the buffered incrementals after the snapshot's sequence are applied. A subscription starts the same way.
- * <p>
- * A client made with {@link Context#followAllInstruments} follows every instrument it sees on the feed (each from a
- * snapshot, then live), and hands its owner every message in sequence ({@link MarketDataListener#onFeedMessage}):
- * what a gateway needs to serve its own subscribers from a market it never loses track of.
- * <p>
- * {@link #connect(Context)} returns once the engine's feed and its recovery service are there, or throws why not;
- * {@link #asyncConnect(Context)} does the same step by step, for a caller that polls; {@link #open(Context)} does not
- * wait, for a reader that must start before the engine.
+ * {@link #connect(Context)} returns once the feed and its recovery service are there, or throws why not; {@link
+ * #asyncConnect(Context)} does the same step by step; {@link #open(Context)} does not wait.
  * <p>
  * Threading: single-threaded by contract, like {@code ExchangeClient}: {@link #subscribe}, {@link #poll()} and the
- * getters from one thread. Allocation: subscribing allocates the instrument's book; in steady state (no gap) nothing
- * is allocated per message.
- * <pre>{@code
- * MarketDataClient md = MarketDataClient.connect(new MarketDataClient.Context().aeron(aeron)
- *     .feedChannel("aeron:udp?endpoint=localhost:0|control=engine-host:40101|control-mode=dynamic")
- *     .responseChannel("aeron:udp?endpoint=my-host:0").requestChannel("aeron:udp?endpoint=engine-host:40130")
- *     .listener(listener));
- * md.subscribe(1);
- * }</pre>
+ * getters from one thread. Nothing is allocated per message in steady state.
  */
 public final class MarketDataClient implements AutoCloseable
 {
