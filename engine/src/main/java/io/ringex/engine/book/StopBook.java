@@ -3,10 +3,8 @@ package io.ringex.engine.book;
 /**
  * The pending stop and stop-limit orders of one book, by stop price, in the order they would trigger: buy stops by stop
  * price ascending, sell stops descending, and arrival order at one price ({@link #nextTriggered}; docs/matching.md,
- * "Stop and stop-limit").
- * <p>
- * Held in a {@link PriceLevels} with the sides swapped, so each operation is O(1); its arrays are made with the book's
- * first stop.
+ * "Stop and stop-limit"). Held in a {@link PriceLevels} with the sides swapped, so each operation is O(1); its arrays
+ * are made with the book's first stop.
  * <p>
  * Threading: single business-logic thread.
  */

@@ -13,10 +13,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * A cluster follower's processor sink: keeps the most recent client-bound events (execution reports, cancel rejects,
  * business rejects) in a bounded off-heap window and drops the rest, so that a member coming to lead re-sends the
- * reports the old primary may never have published ({@link #republish}).
- * <p>
- * Gateways drop events whose command sequence they already delivered, so re-sending is safe; docs/operations.md says
- * how to size the window. Nothing is allocated per event.
+ * reports the old primary may never have published ({@link #republish}). Gateways drop events whose command sequence
+ * they already delivered, so re-sending is safe; docs/operations.md says how to size the window. Nothing is allocated
+ * per event.
  * <p>
  * Thread safety: the processor's thread only (the node's builder before it starts).
  */

@@ -24,10 +24,9 @@ import org.agrona.concurrent.status.AtomicCounter;
 /**
  * The public market-data feed, derived on the publishers' thread from the processor's events: channel sequences, trades
  * with their accounts zeroed, conflated MarketStatistics, and the hand-off to the {@link MarketDataRecovery} agent over
- * a broadcast buffer (docs/protocol.md, "Market data").
- * <p>
- * Nothing here waits for a subscriber: a refused offer is counted and the message is gone from the live feed, though
- * not from the recovery service's window. The engine is never slowed by a market-data subscriber.
+ * a broadcast buffer (docs/protocol.md, "Market data"). Nothing here waits for a subscriber: a refused offer is counted
+ * and the message is gone from the live feed, though not from the recovery service's window. The engine is never slowed
+ * by a market-data subscriber.
  * <p>
  * Thread safety: the output ring's publishers' stage thread only.
  */

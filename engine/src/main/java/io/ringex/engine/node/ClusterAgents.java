@@ -17,9 +17,8 @@ import org.agrona.concurrent.Agent;
 /**
  * A member of an engine cluster: the leader's ingress appends to Aeron Cluster's log ({@link LeaderIngress}), and on
  * every member the service ({@link EngineService}) feeds the input ring with what the log has committed
- * (docs/architecture.md, "A cluster of engine nodes").
- * <p>
- * Output goes to clients only from the member that leads ({@link ClusterHandoff}), to its report window on the others.
+ * (docs/architecture.md, "A cluster of engine nodes"). Output goes to clients only from the member that leads ({@link
+ * ClusterHandoff}), to its report window on the others.
  * <p>
  * Thread safety: built, opened and stopped on the thread that launches and closes the node; the {@link EngineLog}
  * methods on the service's thread, the only producer of the input ring.

@@ -27,9 +27,8 @@ import org.agrona.concurrent.status.AtomicCounter;
 /**
  * What a node is made of before its agents (Aeron, counters, rings, processor, journal, snapshot writer, report
  * replay), created from its concluded {@link EngineContext} in the order recovery needs and closed here in reverse. The
- * role's agents ({@link SingleNodeAgents}, {@link ClusterAgents}) are built from these.
- * <p>
- * Recovery runs here, before any stream the node's peers or clients could fill is opened.
+ * role's agents ({@link SingleNodeAgents}, {@link ClusterAgents}) are built from these. Recovery runs here, before any
+ * stream the node's peers or clients could fill is opened.
  * <p>
  * Thread safety: built and closed on the thread that launches and closes the node; the objects its final fields hold
  * state their own threading.

@@ -16,11 +16,10 @@ import java.util.ArrayList;
 
 /**
  * Market-maker protection: per account and group of instruments, limits on what the account's quotes may trade within a
- * rolling interval ({@link FillWindow}) on the ring's clock (docs/matching.md, "Market-maker protection").
- * <p>
- * The fill that reaches a limit trades in full; then, in the same step and before anything else can trade, the
- * account's quotes in the group are cancelled and new ones refused until the freeze ends ({@link Clocked}) or a reset.
- * Accounts are walked in the order they were first protected, groups by id: no hash map is iterated.
+ * rolling interval ({@link FillWindow}) on the ring's clock (docs/matching.md, "Market-maker protection"). The fill
+ * that reaches a limit trades in full; then, in the same step and before anything else can trade, the account's quotes
+ * in the group are cancelled and new ones refused until the freeze ends ({@link Clocked}) or a reset. Accounts are
+ * walked in the order they were first protected, groups by id: no hash map is iterated.
  * <p>
  * Threading: single business-logic thread.
  */

@@ -15,10 +15,9 @@ import io.ringex.protocol.codecs.SetAccountStatusDecoder;
 /**
  * The reference-data commands beyond adding instruments and accounts: amend and delist an instrument; suspend,
  * reactivate and close an account. Each is answered with an AdminResponse written after its effects, and followed by
- * the instrument's InstrumentDefinition or the account's AccountDefinition; the rules are docs/risk-api.md's.
- * <p>
- * Tick, lot, reference price and band change only while the instrument has no open order: orders priced on the old tick
- * or outside the new band could be neither valid nor cancelled by the rules they were accepted under.
+ * the instrument's InstrumentDefinition or the account's AccountDefinition; the rules are docs/risk-api.md's. Tick,
+ * lot, reference price and band change only while the instrument has no open order: orders priced on the old tick or
+ * outside the new band could be neither valid nor cancelled by the rules they were accepted under.
  * <p>
  * Threading: single business-logic thread.
  */

@@ -7,11 +7,10 @@ import java.nio.ByteOrder;
 
 /**
  * Every open order of the venue, findable by engine order id and by (account, client order id), and walkable in
- * acceptance order (order id ascending) through an intrusive list.
- * <p>
- * Both lookups are intrusive chained hash tables whose chains run through the orders themselves; nothing is allocated
- * after construction, and how a table grows depends only on how many orders are open, so it is deterministic
- * (docs/matching.md, "Allocation"). A quote's orders are indexed by order id only.
+ * acceptance order (order id ascending) through an intrusive list. Both lookups are intrusive chained hash tables whose
+ * chains run through the orders themselves; nothing is allocated after construction, and how a table grows depends only
+ * on how many orders are open, so it is deterministic (docs/matching.md, "Allocation"). A quote's orders are indexed by
+ * order id only.
  * <p>
  * Threading: single business-logic thread.
  */

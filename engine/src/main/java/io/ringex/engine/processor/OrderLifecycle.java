@@ -17,10 +17,8 @@ import io.ringex.protocol.codecs.RejectReason;
 /**
  * The steps every order goes through, each keeping book, open-order index, account exposure and events in step: accept,
  * rest or wait, trade (as {@link MatchHandler}, or at an uncrossing), cancel or expire, and release to the pool. An
- * order's exposure is counted wherever it waits.
- * <p>
- * Event order for a trade is docs/matching.md's ("Event order"); a quote's fill then counts towards its account's
- * {@link MarketMakerProtection}.
+ * order's exposure is counted wherever it waits. Event order for a trade is docs/matching.md's ("Event order"); a
+ * quote's fill then counts towards its account's {@link MarketMakerProtection}.
  * <p>
  * Threading: single business-logic thread.
  */

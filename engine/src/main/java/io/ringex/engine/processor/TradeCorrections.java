@@ -16,10 +16,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * Post-trade corrections: a trade bust reverses a trade's effects on the two accounts, as the opposite trade at the
  * same price would; open orders, the book, the last trade price and the mark are left alone (docs/operations.md,
- * "Busting a trade").
- * <p>
- * The engine keeps no history of trades, so it checks only what it can; the operator's tool checks the trade against
- * the journal.
+ * "Busting a trade"). The engine keeps no history of trades, so it checks only what it can; the operator's tool checks
+ * the trade against the journal.
  * <p>
  * Threading: single business-logic thread.
  */

@@ -11,10 +11,9 @@ import org.agrona.concurrent.IdleStrategy;
 /**
  * A back-off (spin, yield, then park from the shortest to the longest park) that the agents feeding its thread wake
  * when they made work for it: the Disruptor's lite-blocking wait, on an Agrona agent runner (docs/operations.md,
- * "Threading profiles and how their threads wait").
- * <p>
- * No wake-up is lost: the thread raises a flag and runs its agents once more before it parks, and a producer that did
- * work fences and then reads the flag; each side writes before it reads the other's, with a full fence between.
+ * "Threading profiles and how their threads wait"). No wake-up is lost: the thread raises a flag and runs its agents
+ * once more before it parks, and a producer that did work fences and then reads the flag; each side writes before it
+ * reads the other's, with a full fence between.
  * <p>
  * Thread safety: {@link #idle}, {@link #reset} on the runner's thread; {@link #wake()} from any thread.
  */

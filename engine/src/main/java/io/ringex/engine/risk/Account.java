@@ -7,11 +7,9 @@ import java.util.Arrays;
 
 /**
  * One trading account: cash, limits, kill switch, what its open orders reserve, its positions (in creation order, for
- * deterministic walks) and its open orders (an intrusive list in acceptance order).
- * <p>
- * Until SetLimits every limit is zero, so every order is refused (MAX_ORDER_QUANTITY): a venue should not let an
- * account trade on limits nobody chose. The positions' layout for a risk update is {@link OpenPositions}'
- * (docs/matching.md, "Allocation").
+ * deterministic walks) and its open orders (an intrusive list in acceptance order). Until SetLimits every limit is
+ * zero, so every order is refused (MAX_ORDER_QUANTITY): a venue should not let an account trade on limits nobody chose.
+ * The positions' layout for a risk update is {@link OpenPositions}' (docs/matching.md, "Allocation").
  * <p>
  * Threading: single business-logic thread.
  */
