@@ -15,18 +15,10 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The API keys a gateway accepts, as an API keys file holds them: one key a line,
- * {@code NUMBER KEY-ID USER PERMISSIONS SECRET [ADDRESSES]}, {@code #} comments and blank lines ignored.
- * <pre>
- * # number key-id          user  permissions secret (base64, 32 to 64 bytes) addresses (optional)
- * 1        rk-alice-trading alice read,trade  4b6c...=                         203.0.113.7,10.0.0.0/8
- * 2        rk-alice-watch   alice read        Zm9v...=
- * </pre>
- * The addresses, if given, are the only ones the key may be used from ({@link ApiKey#allows}): comma-separated
- * address literals or networks ({@code ADDRESS/PREFIX}), IPv4 or IPv6.
- * Numbers (1..2^30-1: each names the key's web session) and key ids (8 to 64 of {@code A-Z a-z 0-9 - _}) are unique;
- * permissions are {@code read} or {@code read,trade}. An HMAC needs the secret itself on the server, so the file holds
- * it in the clear and must be readable by its owner only: a file group or others may read is refused, as is one that
+ * The API keys a gateway accepts, as an API keys file holds them: one key a line, {@code NUMBER KEY-ID USER PERMISSIONS
+ * SECRET [ADDRESSES]} (docs/client.md, "API keys").
+ * <p>
+ * The file holds the HMAC secrets in the clear, so one that its group or others may read is refused, as is one that
  * breaks the format, naming the file and the line, never showing a secret.
  * <p>
  * Thread safety: immutable.

@@ -17,22 +17,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The journal commands that replay through the business-logic processor, run as {@code ./ringex journal <command>}
- * (the launcher sends these here and the others to the journal module's CLI, which cannot depend on the engine):
- * <ul>
- *     <li>{@code state DIR --at SEQ|TIME}: the state as of a command (books with every order, accounts,
- *     positions).</li>
- *     <li>{@code audit DIR --order ID | --client-order C --account A | --account A | --admin [--from T] [--to T]}:
- *     a lifecycle, or the operators' commands.</li>
- *     <li>{@code trades} and {@code statements DIR --day D | --from --to}: post-trade files.</li>
- *     <li>{@code events DIR --from S --to S}: each command with every event it produced.</li>
- *     <li>{@code digest DIR} and {@code compare DIR --with CLASSPATH}: shadow replay against another build.</li>
- *     <li>{@code synth DIR --commands N}: write a demo venue's journal (and snapshots) to try these on.</li>
- * </ul>
- * Options are read strictly ({@link CommandLineOptions}): an unknown or malformed one stops the command (exit 2)
- * before the journal is opened. A question the journal cannot answer (a time outside it, a sequence in a gap, an
- * unknown order, a damaged or newer-schema journal) is answered with a message and exit status 1. Runs in the caller's
- * thread and reads the journal and snapshots only.
+ * The journal commands that replay through the business-logic processor ({@code state}, {@code audit}, {@code trades},
+ * {@code statements}, {@code events}, {@code digest}, {@code compare}, {@code synth}), run as {@code ./ringex journal
+ * <command>}; docs/operations.md, "Replay and audit". The journal module's CLI takes the others, since it cannot depend
+ * on the engine.
+ * <p>
+ * Options are read strictly ({@link CommandLineOptions}): a bad one stops the command (exit 2) before the journal is
+ * opened; a question the journal cannot answer exits 1 with a message. Reads the journal and snapshots only.
  */
 public final class ReplayCli
 {

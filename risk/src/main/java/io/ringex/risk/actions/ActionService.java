@@ -33,20 +33,13 @@ import io.ringex.risk.aeron.OfferOutcome;
 import io.ringex.risk.model.RiskReadModel;
 
 /**
- * Sends admin commands to the engine and tracks their answers.
+ * Sends admin commands to the engine and tracks their answers: an action is PENDING once offered and ACCEPTED or
+ * REJECTED by the AdminResponse with its {@code requestId}; an offer that fails is an {@link
+ * ActionUnavailableException} (HTTP 503) and records nothing. Request ids start from the wall clock in microseconds, so
+ * a restarted service's never meet the previous one's answers.
  * <p>
- * Each action gets a fresh {@code requestId}, is SBE-encoded and offered on the engine's ingress; if the offer fails
- * after the retry window the caller gets an {@link ActionUnavailableException} (HTTP 503) and nothing is recorded.
- * Otherwise the action is recorded PENDING and the engine's AdminResponse with the same {@code requestId} (risk
- * stream) makes it ACCEPTED or REJECTED. Request ids start from the wall clock in microseconds, so ids of a restarted
- * service do not collide with answers still in flight for the previous one.
- * <p>
- * With several engine nodes (a cluster's members) the commands go to the node followed as primary, the cluster's
- * leader; with none known they are refused at once (503, {@code NO_PRIMARY}). There is no promotion: the cluster
- * elects a new leader by itself, and the commands follow it.
- * <p>
- * Threading: the submit methods run on HTTP threads; {@link #onAdminResponse} on the Aeron agent thread; the views
- * on any thread. State is a concurrent map of immutable {@link ActionView}s.
+ * Threading: submits on HTTP threads, {@link #onAdminResponse} on the Aeron agent thread; state is a concurrent map of
+ * immutable {@link ActionView}s.
  */
 public final class ActionService implements AdminResponseListener
 {

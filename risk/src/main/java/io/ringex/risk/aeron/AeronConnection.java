@@ -31,21 +31,12 @@ import io.ringex.risk.model.RiskReadModel;
 import io.ringex.risk.model.UserDirectory;
 
 /**
- * Owns the Aeron side of the service: an optional embedded media driver, the client, each configured engine node's
- * risk, market-data and egress subscriptions and ingress publication ({@link EngineEndpoints}: one node, or
- * the members of a cluster), and the agent thread that polls. Started and stopped by Spring as a {@link
- * SmartLifecycle}; after start nothing here involves Spring.
+ * Owns the Aeron side of the service (driver, client, each engine node's streams, {@link EngineEndpoints}, and the
+ * polling thread), as a Spring {@link SmartLifecycle}. Admin commands go signed with the service's admin key to the
+ * node the read model follows ({@link RiskReadModel#followedEngine()}); without either nothing is sent ({@link
+ * OfferOutcome#NO_ADMIN_KEY}, {@link OfferOutcome#NO_PRIMARY}).
  * <p>
- * Admin commands go to the ingress of the node the read model follows ({@link RiskReadModel#followedEngine()}):
- * with several members, the one that claims PRIMARY at the highest term (the cluster's leader); with none known,
- * nothing is sent ({@link OfferOutcome#NO_PRIMARY}).
- * <p>
- * Every admin command goes signed with the service's admin key ({@code ringex.risk.actions.admin-key-file}): the
- * engine takes none without the proof of a key it holds, and journals the key's number as the command's source.
- * Without a key nothing is sent ({@link OfferOutcome#NO_ADMIN_KEY}). The key is read at start and never logged.
- * <p>
- * Thread safety: start and stop are synchronized; the offers run on HTTP threads over concurrent publications, one
- * signed command at a time.
+ * Thread safety: start and stop are synchronized; offers run on HTTP threads, one signed command at a time.
  */
 public final class AeronConnection implements SmartLifecycle, AdminCommandSink
 {

@@ -14,19 +14,9 @@ import io.ringex.risk.model.RiskReadModel;
 import io.ringex.risk.model.UserDirectory;
 
 /**
- * The hot path: polls every configured engine node's risk, market-data and egress subscriptions and feeds the read
- * model, which applies a node's events only while it is the node followed. A plain Agrona agent on its own thread
- * (started by {@link AeronConnection}); nothing here touches Spring.
- * <p>
- * Fragments are reassembled first: a BookSnapshot of a deep book can exceed one MTU. Every
- * {@code CONNECTION_CHECK_INTERVAL_NS} the agent reports each node's stream connections and has the model choose the
- * followed node again, so a node that went silent stops being followed even when nothing arrives.
- * <p>
- * The user directory: at the same interval, when the directory asks for it ({@link UserDirectory#requestNeeded}: a
- * node followed for the first time, its egress reconnected, or an answer late), and the followed node's egress and
- * ingress are connected (the engine answers only subscribers it has), the agent offers a UserDirectoryRequest naming
- * the directory's gateway id on that node's ingress, once, without waiting: a refused offer is tried again at the next
- * check.
+ * The hot path: polls every engine node's risk, market-data and egress subscriptions into the read model, which applies
+ * only the followed node's events, and asks for the user directory when {@link UserDirectory#requestNeeded} says so. A
+ * plain Agrona agent on its own thread, started by {@link AeronConnection}; nothing here touches Spring.
  * <p>
  * Threading: the agent's thread only.
  */

@@ -25,21 +25,12 @@ import io.ringex.protocol.codecs.TradeDecoder;
 
 /**
  * What the risk service knows of the venue: accounts, positions, fills, instruments, books and engine health, built
- * from the engine's SBE events.
+ * from the engine's SBE events. With a cluster's members it follows the one {@link PrimarySelector} picks ({@link
+ * #follows(int)}), and a new leader's full refresh replaces what the old one said (docs/risk-api.md, "An engine
+ * cluster").
  * <p>
- * With a cluster's members configured, EngineStatus from every member is kept per member ({@link EngineNodes}) and
- * decides which one is followed ({@link PrimarySelector}: the one claiming PRIMARY at the highest term, the leader);
- * the Aeron agent applies the other events only from the followed member ({@link #follows(int)}). After a failover
- * the new leader's periodic full refresh (every instrument's definition and book snapshot, every account's risk,
- * published at once when it takes over) replaces what the old one last said: accounts and books are applied whole,
- * book snapshots clear the ladder, engine sequences and counters are per member. Until the new leader's refresh
- * lists an account, the account shows as partial. Trades already applied (tape, fills) are history and stay.
- * <p>
- * Threading: the {@code on*} methods are called by one thread, the Aeron agent, with decoders it owns; the view
- * methods are called by any thread (HTTP, SSE, metrics). Both take this object's monitor, held for a few
- * microseconds; views are immutable copies made under it. {@link #changeCount()} is an atomic counter bumped after
- * each applied event, so the SSE push can tell whether anything changed without taking the lock.
- * Steady-state updates of known accounts and instruments allocate nothing but book levels.
+ * Threading: the {@code on*} methods on the Aeron agent thread, the views on any thread, both under this object's
+ * monitor; {@link #changeCount()} is atomic, so the SSE push can tell whether anything changed without the lock.
  */
 public final class RiskReadModel
 {

@@ -12,24 +12,11 @@ import io.ringex.protocol.codecs.UserDirectoryEndDecoder;
 import io.ringex.protocol.codecs.UserRole;
 
 /**
- * The venue's users as the engine's egress stream tells them: the answer to this service's UserDirectoryRequest (the
- * UserDefinitions addressed to its directory gateway id and request id, then a UserDirectoryEnd) replaces the list
- * whole; a UserDefinition broadcast to every gateway (gateway id 0, after each accepted UpsertUser or
- * SetUserCredential) updates one user. Answers to another gateway, or to a request of this service's that was
- * superseded, are ignored.
+ * The venue's users as the engine's egress stream tells them: the answer to this service's UserDirectoryRequest
+ * replaces the list whole, and a broadcast UserDefinition updates one user, never with an older command sequence
+ * (docs/risk-api.md, "Users (the engine's directory)"). Only whether a user has a credential is kept.
  * <p>
- * A directory answer is written by the engine while it handles one command, so nothing else comes between its
- * definitions on the egress stream: a broadcast before it is older than the answer and one after it is newer. A
- * broadcast never goes backwards: a user's definition is replaced only by one of a later or equal command sequence.
- * <p>
- * The credential hash the engine sends with each user is skipped unread: only whether one is set is kept.
- * <p>
- * When to ask: {@link #requestNeeded} says so after the followed node changed (or its egress reconnected: it may have
- * restarted), before any answer, and when an answer is late; {@link #requested} records the request sent. Each
- * request is journaled by the engine, so a node that keeps not answering is asked less and less often: the wait
- * doubles with each unanswered request, up to 16 times the timeout.
- * <p>
- * Threading: the {@code on*}, {@link #requestNeeded} and {@link #requested} methods run on the Aeron agent thread; the
+ * Threading: the {@code on*}, {@link #requestNeeded} and {@link #requested} methods on the Aeron agent thread; the
  * views on any thread. All take this object's monitor.
  */
 public final class UserDirectory

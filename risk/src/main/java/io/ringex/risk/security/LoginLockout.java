@@ -10,22 +10,12 @@ import io.ringex.common.net.LockoutAddress;
 import io.ringex.risk.config.RiskProperties;
 
 /**
- * Failed logins, per user name and per remote address, and the temporary locks they earn
- * ({@code ringex.risk.security.lockout.*}, {@link RiskProperties.Lockout}): {@code n} failures in a row lock the key
- * for the lock duration; a failure after a lock has ended locks it again at once for twice as long, up to the
- * longest lock; a key quiet for {@code reset-after} (counted from its last failure or the end of its last lock,
- * whichever is later) starts over. Unknown user names are tracked exactly like known ones, so a lock says nothing
- * about whether a user exists. A successful login clears its user name, never its address: one good account must
- * not let an address go on guessing at the others. An address is tracked under its {@link LockoutAddress#key lockout
- * key}: every spelling of loopback is one, an IPv4-mapped address is its IPv4 address, an IPv6 address counts as its
- * /64, so an attacker cannot walk around a lock by spelling its address another way or taking the next one of its
- * network.
+ * Failed logins, per user name and per remote address ({@link LockoutAddress#key lockout key}), and the locks they earn
+ * ({@link RiskProperties.Lockout}). Unknown names are tracked like known ones, so a lock says nothing about whether a
+ * user exists; a successful login clears its name, never its address.
  * <p>
- * Memory is bounded: each table keeps at most {@code tracked-keys} keys and forgets the least recently touched
- * unlocked key first. Times are the caller's ({@code nowMs}, wall clock), so the policy is tested without waiting.
- * <p>
- * Thread-safe: every method takes this object's monitor for a few map operations; HTTP threads call it once per
- * login attempt, after (never during) the password check.
+ * Thread-safe: every method takes this object's monitor, once per login attempt, after (never during) the password
+ * check.
  */
 public final class LoginLockout
 {

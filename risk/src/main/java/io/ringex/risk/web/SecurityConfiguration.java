@@ -33,25 +33,13 @@ import io.ringex.risk.security.LoginLockout;
 import io.ringex.risk.security.PasswordLogin;
 
 /**
- * Who may see and do what. Three roles, each including the one before: VIEWER reads (the API, the page, OpenAPI,
- * metrics, the users, the admin log and the journal audit); RISK_OFFICER also acts ({@code POST /api/actions/**});
- * ADMIN, the venue's operator, also runs the venue's reference data and users ({@code /api/admin/**}, the operator
- * console; {@code GET /api/admin-log} is another path, a read) and administers security ({@code /api/security/**}).
- * Anything not granted here is refused: a new state-changing endpoint is denied to everyone until it is given a role
- * (and RiskEndpointAuthorizationMatrixTest fails until its table names it). <p>
- * Logins: the form ({@code /login}, session cookie) and, unless {@code ringex.risk.security.http-basic=false}, HTTP
- * Basic (no session); both through {@link PasswordLogin}, with its lockout, failure log and counters. CSRF protection
- * on every state-changing call whatever the login, the token in the {@code XSRF-TOKEN} cookie for the page's script
- * to echo in the {@code X-XSRF-TOKEN} header. A caller with no credentials gets 401 on the machine endpoints, for
- * every method ({@link AccessRefusal}, {@link AuthenticationRequired}); a logged-in one without the role or the token
- * gets 403. Cookies are HttpOnly (the session) and SameSite=Strict; Secure with
- * {@code ringex.risk.security.cookie-secure}. Headers: a Content-Security-Policy that allows only this origin's
- * scripts and styles, no framing, no referrer, nosniff.
+ * Who may see and do what: VIEWER reads, RISK_OFFICER also acts ({@code POST /api/actions/**}), ADMIN also runs the
+ * venue's reference data, users and security ({@code /api/admin/**}, {@code /api/security/**}); docs/risk-api.md,
+ * "Security". Logins go through {@link PasswordLogin}; a caller with no credentials gets 401 ({@link AccessRefusal},
+ * {@link AuthenticationRequired}), one without the role or CSRF token 403.
  * <p>
- * Users come from {@code ringex.risk.security.users} with {@code {bcrypt}} hashes; there are none by default, and the
- * service refuses to start without any. The {@code demo} profile defines viewer/viewer, officer/officer and
- * admin/admin. An ADMIN's name is journaled as the operator of what it does, so it must be a name the engine takes
- * (1 to 32 printable ASCII characters without spaces): the service refuses to start otherwise.
+ * Anything not granted here is refused: a new state-changing endpoint is denied to everyone until it is given a role.
+ * The service refuses to start without users, or with an ADMIN whose name the engine would not take as an operator.
  */
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfiguration
