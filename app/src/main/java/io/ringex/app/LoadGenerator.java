@@ -15,35 +15,16 @@ import io.ringex.common.config.CommandLineOptions;
 import org.HdrHistogram.Histogram;
 
 /**
- * The load generator: {@code ./ringex loadgen [--transport sbe|fix|rest|rest-ws] [--rate N] [--duration S] [--warmup S]
- * [--instruments K] [--accounts A] [--orders cross|ioc|quotes] [--host H] [--sbe-port P] [--fix-port P] [--web-port P
- * --api-keys FILE] [--timeline FILE] [--reference-data FILE]} against a running venue (the all-in-one's demo users;
- * traders first, then the market makers, up to five accounts, one client session each). {@code --reference-data} names
- * the file the venue was set up from when it is not the demo's (its instruments are traded; its users must be the
- * demo's). Over REST, each user signs with its API key that may trade from the keys file {@code --api-keys} (required
- * with {@code --transport rest} and {@code rest-ws}; with {@code rest-ws} an order's first report is timed on the
- * key's user stream, not as the HTTP answer).
+ * The load generator: {@code ./ringex loadgen} against a running venue, over SBE, FIX, REST or REST with the user
+ * stream (docs/operations.md, "All-in-one and load generator options"). {@code --orders} picks the flow: {@code cross}
+ * (pairs that trade, the default), {@code ioc} or {@code quotes} (SBE mass quotes).
  * <p>
- * Open loop: order i is due at {@code start + i / rate}, whether or not earlier ones were answered, and its latency
- * is measured from when it was DUE to its first report, so a stall counts against every order it delays
- * (coordinated omission corrected). Orders go round-robin over the accounts' sessions.
- * <ul>
- * <li>{@code cross} (the default, needs two or more accounts): orders come in pairs at the reference price. The
- * first of pair k is a GTC limit from account {@code k % A}; the second an IOC on the other side from account
- * {@code (k + 1) % A}, which trades with it. The resting side alternates every {@code A} pairs, so every account
- * buys and sells in turn, positions stay within a few lots and the book stays (nearly) empty: both sides trade.</li>
- * <li>{@code ioc}: IOC limits a little through the reference price, each account alternating sides: answered by a
- * fill or (on an empty book) a cancel.</li>
- * <li>{@code quotes} (SBE only): mass quotes from the market makers' sessions (maker1, maker2, up to {@code A}),
- * each a two-sided quote in each of the first {@code K} instruments that replaces the session's previous one, a tick
- * or three either side of the reference price (the makers never cross), sizes of one to four lots. Latency is from
- * when a mass quote was due to its MassQuoteAck.</li>
- * </ul>
- * Prints a progress line each second, the throughput and latency percentiles at the end, and one {@code RESULT}
- * line of key=value pairs for scripts. {@code --warmup S} sends at the same rate for S seconds first, over the same
- * sessions, and measures nothing from them (a freshly connected client's first moments, and its cold JIT, are not
- * the steady state). {@code --timeline FILE} also writes the measured latency per 10 ms of the run (CSV). An option
- * it does not take, or a value that does not parse, stops it with exit status 2 naming the option.
+ * Open loop: order i is due at {@code start + i / rate}, whether or not earlier ones were answered, and its latency is
+ * measured from when it was DUE to its first report, so a stall counts against every order it delays (coordinated
+ * omission corrected).
+ * <p>
+ * It prints a progress line each second, the percentiles at the end, and one {@code RESULT} line of key=value pairs for
+ * scripts. An option it does not take, or a value that does not parse, stops it with exit status 2 naming the option.
  */
 public final class LoadGenerator
 {

@@ -14,19 +14,11 @@ import io.ringex.common.config.CommandLineOptions.UsageException;
 import io.ringex.common.config.KnownKeys;
 
 /**
- * What the all-in-one is told on its command line ({@code --name=value}), read strictly: an option it does not take,
- * one without its value or with a malformed one, and one given twice stop it with a message naming the option.
- * <ul>
- *     <li>{@code --data=DIR}: journal, snapshots and FIX session state (default {@code ./data}).</li>
- *     <li>{@code --demo-flow}: run a synthetic market of market makers and takers through the gateway.</li>
- *     <li>{@code --fix-port=N} (default 9880), {@code --sbe-port=N} (default 40200), {@code --server.port=N} (the
- *     dashboard, default 8080; also passed to Spring Boot).</li>
- *     <li>{@code --ringex.engine.<key>=V}, {@code --ringex.gateway.<key>=V}: the venue's engine and gateway keys, as
- *     if given with {@code -D} ({@link VenueKeys} checks them).</li>
- *     <li>{@code --ringex.risk.<key>=V} and Spring Boot's own ({@code --server.*}, {@code --spring.*},
- *     {@code --logging.*}, {@code --management.*}, {@code --springdoc.*}, {@code --debug}, {@code --trace}): passed
- *     to Spring Boot, which runs the dashboard.</li>
- * </ul>
+ * What the all-in-one is told on its command line ({@code --name=value}; docs/operations.md, "All-in-one and load
+ * generator options"), read strictly: an option it does not take, one without its value or with a malformed one, and
+ * one given twice stop it with a message naming the option. The {@code --ringex.engine.*} and {@code
+ * --ringex.gateway.*} keys are checked by {@link VenueKeys}; {@code --ringex.risk.*} and Spring Boot's own go to Spring
+ * Boot.
  *
  * @param dataDirectory   the data directory, absolute.
  * @param demoFlow        whether the demo flow runs.

@@ -16,24 +16,13 @@ import io.ringex.common.config.CommandLineOptions;
 import org.agrona.CloseHelper;
 
 /**
- * The admin tool's link to an engine: an Aeron client on a running media driver (the all-in-one's by default) or on
- * one of its own, the {@link AdminClient} on the engine's ingress and risk stream, and a {@link VenueReader}.
+ * The admin tool's link to an engine: an Aeron client on a running media driver (the all-in-one's by default) or on one
+ * of its own, the {@link AdminClient} on the engine's ingress and risk stream, and a {@link VenueReader}
+ * (docs/operations.md, "{@code ./ringex admin}").
  * <p>
- * Options ({@link #OPTIONS}, {@link #SWITCHES}); the defaults reach an all-in-one ({@code ./ringex demo}) started from
- * the same directory with its default data directory:
- * <ul>
- * <li>{@code --aeron-dir DIR}: the media driver to use (default: the all-in-one's for {@code ./data},
- * {@code --data DIR} for another data directory); {@code --embedded-driver}: launch one for the command's life (an
- * engine on another host or container, reached over UDP);</li>
- * <li>{@code --ingress CHANNEL} ({@code aeron:ipc}), {@code --ingress-stream N} (1001): where commands go;</li>
- * <li>{@code --outbound CHANNEL} ({@code aeron:ipc}), {@code --egress-stream N} (1002), {@code --risk-stream N}
- * (1004): the engine's outbound streams, subscriber side (for an engine node:
- * {@code aeron:udp?endpoint=THIS_HOST:0|control=ENGINE_HOST:40101|control-mode=dynamic});</li>
- * <li>{@code --timeout-ms N} (30000): how long to wait for the engine;</li>
- * <li>{@code --key-file FILE} (the data directory's {@code admin.keys}, which the all-in-one writes), {@code --key
- * NAME} (the file's first): the admin key the commands are signed with; the engine takes no change without one it
- * holds. Reading the venue needs none.</li>
- * </ul>
+ * Its options ({@link #OPTIONS}, {@link #SWITCHES}) default to an all-in-one started from the same directory; changes
+ * are signed with an admin key from {@code --key-file}, while reading the venue needs none.
+ * <p>
  * Thread safety: one thread.
  */
 final class AdminConnection implements AutoCloseable

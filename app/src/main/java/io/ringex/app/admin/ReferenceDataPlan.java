@@ -16,26 +16,11 @@ import io.ringex.protocol.codecs.UserRole;
 
 /**
  * What must change for a venue to hold a reference-data file: the commands, in an order the engine takes them
- * (instruments, then accounts, their limits and opening balances, then users and their credentials), each with a line
- * saying what it does. Applying the same file again finds nothing to change.
+ * (instruments, accounts, their limits and balances, then users and credentials), each with a line saying what it does;
+ * what it compares is docs/operations.md's ("What {@code apply} compares").
  * <p>
- * What a plan compares, and what it leaves as it is:
- * <ul>
- * <li>An instrument missing from the venue is added; one whose symbol, tick, lot, reference price or band differs is
- * amended (the engine refuses a pricing change while its book has orders). A changed price scale, an instrument
- * delisted at the venue, or a symbol another instrument holds cannot be applied ({@link #conflicts()}).</li>
- * <li>An account missing from the venue is opened with its self-trade prevention, limits and opening balance. For one
- * that exists, the limits the engine publishes are compared (order quantity and notional, credit, open orders, and
- * the position limit of each instrument it reports a position in); a difference sends the file's limits whole. Its
- * balance is never touched (money moves by {@code admin account deposit/withdraw}), nor its self-trade prevention
- * (no command changes it). Each group of its market-maker protection is set when the venue's differs (settings or
- * instruments; setting a group clears its counters and lifts a freeze, so an unchanged one is left alone).</li>
- * <li>A user missing from the venue is added; one whose accounts, FIX CompID, cancel-on-disconnect or its
- * grace, throttle, enabled flag or role differ is replaced; its credential is set when the file has one the venue
- * does not.</li>
- * <li>Nothing at the venue is removed or delisted because the file omits it: those are listed ({@link #extras()}).
- * </li>
- * </ul>
+ * Applying the same file again finds nothing to change, and nothing at the venue is removed because the file omits it
+ * ({@link #extras()}); what cannot be applied is listed in {@link #conflicts()}.
  * <p>
  * Immutable once computed; one thread.
  */

@@ -37,21 +37,10 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
 /**
- * Learns what a running venue holds from its engine's streams, as a late-joining dashboard does:
- * <ul>
- * <li>the instruments, the accounts and the trading schedule from the risk stream, which carries every
- * InstrumentDefinition, AccountDefinition, AccountRiskUpdate, MarketMakerProtectionEvent and
- * TradingScheduleDefinition after a change and, from the engine's late-joiner refresh (every 5 status intervals), all
- * of them; the accounts are kept by the stream's
- * contract ({@link AccountRiskBook}).
- * With an admin key the tool asks for them (ReferenceDataRequest, an operator's command, so signed): the engine
- * answers with all of them at once, then the AdminResponse to the request, and {@link #read} returns when that comes,
- * well within a second on a running venue. Without a key (reading needs none), or if the engine does not take the
- * request (a key it does not hold: refused unanswered), it waits for a refresh: until 7 EngineStatus messages (one a
- * status interval, 1 s by default) have come, 6 intervals, which holds a whole refresh started after it joined;</li>
- * <li>the users by asking: a UserDirectoryRequest from a gateway id this tool claims for itself (65000 to 65499), whose
- * answers (one UserDefinition each, then UserDirectoryEnd) come on the egress stream addressed to that id.</li>
- * </ul>
+ * Learns what a running venue holds from its engine's streams, as a late-joining dashboard does: instruments, accounts
+ * and the trading schedule from the risk stream (asked for at once with an admin key, else from the engine's periodic
+ * refresh), and the users by a UserDirectoryRequest from a gateway id this tool claims for itself (65000 to 65499).
+ * <p>
  * It keeps listening while open, so what the commands it watches change is seen too.
  * <p>
  * Not thread-safe: one thread (a command-line tool).
