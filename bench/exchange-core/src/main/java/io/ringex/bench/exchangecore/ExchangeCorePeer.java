@@ -45,32 +45,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Replays a Ringex workload file through exchange-core 0.5.3 the way its own throughput tests do
- * ({@code ThroughputTestsModule} / {@code ExchangeTestContainer}): each round resets the core, adds the symbols, adds
- * and funds the users, pre-fills the books untimed, then times {@code ExchangeApi.submitCommandsSync} over the
- * whole list of timed commands (publish each into the ring as fast as it takes them, then wait for the last
- * result). Commands are converted to exchange-core's {@code ApiCommand}s before the clock starts, as its tests do.
+ * Replays a Ringex workload file through exchange-core 0.5.3 the way its own throughput tests do, set up as they set it
+ * up (docs/benchmarks-engine.md, "The harnesses"): its {@code RESULT} counts the commands not answered SUCCESS
+ * (expected 0). Each round times {@code ExchangeApi.submitCommandsSync} over the timed commands, converted before the
+ * clock starts.
  * <pre>
  * java ${ringex.jvm.flags} -Xms2g -Xmx2g -cp (this module's runtime classpath) \
  *     io.ringex.bench.exchangecore.ExchangeCorePeer --workload FILE [--journal DIR] [--rounds R] [--wait W]
  * </pre>
- * (plus {@code --add-opens=java.base/java.nio=ALL-UNNAMED}, which its Chronicle 2.19 needs: the module's
- * {@code exchange.core.jvm.flags}), or {@code mvn -pl bench/exchange-core exec:exec -Dpeer.args="..."}.
- * Configuration: ring 32K, 1 matching engine (ORDER_BOOK_DIRECT), 1 risk engine, 1536 messages per group (its
- * {@code PerfThroughput*} single-symbol settings), YIELDING wait strategy ({@code --wait} to change) and plain
- * threads without CPU pinning (this box has 2 cores shared with other work: busy-spin and pinning collapse there), risk
- * {@code OrdersProcessingConfiguration.DEFAULT} (FULL_PER_CURRENCY) as in its tests. With {@code --journal} the
- * disk journal is on ({@code DiskSerializationProcessor} into DIR, clean start with journaling), otherwise
- * serialization is its DEFAULT (no journal).
- * <p>
- * Venue: one CURRENCY_EXCHANGE_PAIR per workload instrument (symbol id = instrument id, base currency 1000 + id,
- * quote currency {@link #QUOTE_CURRENCY}, scale factors 1, no fees); one user per account (uid = account id), every
- * user funded with {@code Long.MAX_VALUE / (accounts + 1)} of every currency, as its tests fund accounts. Bids carry
- * the workload's max price as reserve price (its generator's choice), so a move up stays within the hold.
- * <p>
- * Prints one line per round and one {@code RESULT} line: median and best of the rounds in millions of commands per
- * second, and the number of timed commands exchange-core did not answer with SUCCESS (expected 0: the workload only
- * targets live orders).
  */
 public final class ExchangeCorePeer
 {

@@ -25,29 +25,15 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
- * "Engine node": the whole primary, journal on, driven over Aeron IPC by a client in the same JVM.
- * <pre>
- *  client --Aeron IPC--> [ingress] -> INPUT RING -> [journal: Chronicle, PROCESS durability] --> [processor]
- *  client <--Aeron IPC-- [egress, market data, risk publishers] <- OUTPUT RING <-------------------+
- * </pre>
- * One embedded media driver (SHARED threading) serves the client and the node. With {@code --replication CLUSTER} the
- * node is the leader of a three-member cluster in the same JVM (each member with its own embedded driver, UDP loopback
- * between them and to the client): every command is in a majority's log before any ring sees it. The client offers the
- * pre-encoded commands from the main thread and counts every event of the three outbound streams on its own thread
- * ({@link EgressCounter}); the clock runs from the first timed offer until the ExecutionReport or CancelReject of the
- * last command arrives. Periodic state snapshots are off for the run (the node's default is one per 1M commands;
- * exchange-core's journaled run takes none either); everything else is the node's defaults. Each pass also reports the
- * process's CPU time per command (every thread, the client's and the idle strategies' included): on a shared 2-core
- * machine it moves less with the neighbours' load than the rate does.
- * <p>
- * A pass: fresh journal and snapshot directories under {@code --dir}, fresh nodes; preamble and prefill untimed.
- * RESULT reports the last of {@code --passes}.
+ * "Engine node": the whole primary, journal on, driven over Aeron IPC by a client in the same JVM, or with {@code
+ * --replication CLUSTER} the leader of a three-member cluster in the same JVM (docs/benchmarks-engine.md, "The
+ * harnesses"). The clock runs from the first timed offer until the last command's ExecutionReport or CancelReject; each
+ * pass also reports the process's CPU time per command ({@code -Dringex.bench.replication=CLUSTER} stands for {@code
+ * --replication CLUSTER}).
  * <pre>
  * java ${ringex.jvm.flags} -Xms2g -Xmx2g -cp ... io.ringex.bench.engine.NodeBenchmark --workload FILE --dir DIR \
  *     [--passes 2] [--replication OFF|CLUSTER] [--idle backoff|yield|spin] [--threading SHARED|DEDICATED]
  * </pre>
- * {@code -Dringex.bench.replication=CLUSTER} stands for {@code --replication CLUSTER}, so that
- * {@code bench/engine-vs-exchange-core.sh} can run a single node and a cluster as variants of one run.
  */
 public final class NodeBenchmark
 {

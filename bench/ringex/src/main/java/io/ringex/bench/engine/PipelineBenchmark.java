@@ -20,27 +20,13 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * "In-process pipeline": the engine's rings and processor without the journal and without Aeron.
- * <pre>
- *  producer (main thread) -> INPUT RING -> [processor stage: BLP] -> OUTPUT RING -> [event consumer stage]
- * </pre>
- * The producer claims one slot per pre-encoded command ({@link EncodedCommands}), stamps it as the node's ingress
- * does (timestamp, source id, template id, length, payload) and publishes it. The processor stage does what the
- * node's {@code ProcessorStage} does on its hot path (the command's sequence and timestamp to the sink, onCommand,
- * onEndOfBatch at the end of each ring batch) into the output ring ({@link RingEventSink}); the consumer stage
- * counts every event ({@link EventTally}). Three threads, each waiting with the same idle strategy: by default the
- * engine's own back-off ({@link Ring#defaultIdleStrategy()}); {@code --idle yield} waits as the exchange-core peer
- * does (its grouping, risk, matching and results stages are ~5 yielding threads). On 2 cores the back-off leaves
- * the processor more of a core: at 100 instruments it ran 60% faster than yielding, at 1 instrument the same.
- * <p>
- * A pass: fresh rings and processor; preamble and prefill through the pipeline, untimed; then the clock runs from the
- * first timed claim until the processor has passed the last command and the consumer has taken every event it
- * emitted (exchange-core's {@code submitCommandsSync} likewise waits for the last result). RESULT reports the last of
- * {@code --passes} (the others are warm-up).
+ * "In-process pipeline": the engine's rings and processor without the journal and without Aeron: a producer on the main
+ * thread, the processor stage as the node's {@code ProcessorStage} runs it ({@link RingEventSink}), and a consumer
+ * stage counting every event ({@link EventTally}); docs/benchmarks-engine.md, "The harnesses". Each thread waits with
+ * {@link Ring#defaultIdleStrategy()} unless {@code --idle} says otherwise.
  * <pre>
  * java ${ringex.jvm.flags} -Xms2g -Xmx2g -cp ... io.ringex.bench.engine.PipelineBenchmark --workload FILE \
  *     [--passes 2] [--idle backoff|yield|spin|sleep-ms|sleep-ns] [--ring 16384] [--output-slot 1024]
- *     (defaults: the engine's)
  * </pre>
  */
 public final class PipelineBenchmark

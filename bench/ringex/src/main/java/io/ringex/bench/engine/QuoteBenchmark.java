@@ -19,36 +19,15 @@ import java.util.Locale;
 import java.util.Random;
 
 /**
- * Market-maker quote updates through the business-logic processor alone, against the equivalent order flow, in one
- * JVM, the variants alternating round by round so they share the machine's load. One update is a market maker's new
- * two-sided quote in one instrument; the same sequence of updates is sent three ways:
- * <ul>
- * <li>{@code orders}: the maker rests one bid and one ask per instrument as GTC limit orders; each update is two
- * ReplaceOrders (bid, then ask) addressed by the orders' current client order ids, as a FIX client sends them.</li>
- * <li>{@code quotes-1}: the maker quotes each instrument; each update is a MassQuote of one entry.</li>
- * <li>{@code quotes-10}: the same, ten consecutive updates (ten different instruments) per MassQuote, the most a
- * MassQuote carries.</li>
- * </ul>
- * Updates go round the instruments in turn. Each side of an update either moves its price by 1 to 3 ticks, with a
- * new size ({@code --move-percent} of the time, 25 by default: loses priority), or keeps its price and takes 10 off
- * its size (keeps priority, amended in place) until 50, when it goes back to 100 (loses priority). Another account
- * rests 100 at every tenth of a point on both sides (bids 99.00-99.90, asks 100.10-101.00) so the quotes move among
- * occupied levels; the maker's bids stay in 99.00-99.90 and asks in 100.10-101.00, so nothing trades. Instruments:
- * scale 2, tick 0.05, lot 1.
- * <p>
- * Every run starts from a fresh processor: set-up, the other account's orders and the maker's opening quote or orders
- * untimed, then the timed updates with {@code onEndOfBatch} every {@code --batch} commands (64, as a ring's batch).
- * Every command is encoded before the clock starts; events are only counted ({@link TallyingEventSink}). A run fails
- * if anything was refused or the books do not end with every order in place.
+ * Market-maker quote updates through the business-logic processor alone, against the equivalent order flow: the same
+ * updates as two ReplaceOrders, as MassQuotes of one entry and of ten, alternating round by round in one JVM
+ * (docs/benchmarks-engine.md, "Market makers: quote updates against orders"). Events are only counted ({@link
+ * TallyingEventSink}); a run fails if anything was refused or an order is missing.
  * <pre>
  * java ${ringex.jvm.flags} ${ringex.engine.jvm.flags} -Xms1g -Xmx1g -cp ... \
  *     io.ringex.bench.engine.QuoteBenchmark [--instruments 10] [--updates 500000] [--warmup 2] [--rounds 5] \
  *     [--batch 64] [--move-percent 25] [--seed 1]
  * </pre>
- * Prints a line per run, then per variant {@code RESULT} (median updates per second over the rounds) and
- * {@code RATIO} (each quote variant's median over the orders' median, and round by round). Both also divide by the
- * thread's CPU time ({@code updatesPerCpuSec}, {@code cpu=}): on a shared machine the thread is descheduled for part
- * of the wall time, and that shows what the processor does per second it runs.
  */
 public final class QuoteBenchmark
 {

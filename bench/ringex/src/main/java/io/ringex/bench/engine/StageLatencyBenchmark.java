@@ -27,21 +27,9 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * "Where a command's time goes": an engine node in this JVM (journal on, PROCESS durability, no replication), driven
- * over Aeron IPC at a fixed rate by a client in the same JVM, once per threading profile and rate, in ONE invocation.
- * Per run it prints the node's own per-stage latency ({@link EngineNode#stageLatencies()}: journal, processor,
- * publishers and total, each command's {@link System#nanoTime()} stamps) and the client's round trip (the command's
- * offer to the first ExecutionReport or CancelReject carrying its sequence, on the client's receiving thread: it adds
- * the wait for the node's ingress thread and for the client's own thread, which the node's trace cannot see).
- * <p>
- * The commands are a workload file's (its preamble and prefill untimed, then its timed commands in order, sent one at
- * a time, each when it is due: open loop, paced by parking until ~50 us before the due time and spinning the rest).
- * Per profile: a fresh node and journal; per rate: {@code --warmup} seconds sent and discarded, then
- * {@code --duration} seconds measured. A profile written {@code SHARED:nowake} runs with
- * {@code ringex.engine.idle.wake=false} (each thread crossed wakes when its park ends), for a before/after in one
- * invocation; {@code SHARED:park=20} with {@code ringex.engine.idle.max.park=20us}. Each run also reports the
- * process's CPU (every thread: node, client, media driver) in percent of one core over the measured seconds, which
- * is what the idle strategies spend.
+ * "Where a command's time goes": an engine node in this JVM driven open loop over Aeron IPC at fixed rates, once per
+ * threading profile, printing the node's per-stage latency ({@link EngineNode#stageLatencies()}) beside the client's
+ * round trip and the process's CPU (docs/benchmarks.md, "Where an idle engine's time goes").
  * <pre>
  * java ${ringex.jvm.flags} -cp ... io.ringex.bench.engine.StageLatencyBenchmark --workload FILE --dir DIR \
  *     [--profiles SHARED,SHARED:nowake,DEDICATED,COMPACT] [--rates 200,10000] [--duration 10] [--warmup 3] \

@@ -17,26 +17,10 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The Disruptor paper's five throughput topologies with our ring, LMAX Disruptor 4.0.0 and ArrayBlockingQueue,
- * alternating implementations round by round in one JVM, then the three-step pipeline's latency at a paced rate.
- * Prints markdown tables and writes {@code throughput.dat} (for {@code plot-ring.sh}) and {@code results.md} to the
- * output directory.
- * <pre>
- * options (all optional):
- *   --events=N           events per run, split evenly across producers   (default 8,000,000)
- *   --rounds=N           measured rounds after one warm-up round         (default 5)
- *   --styles=A,B         idle styles: YIELDING, BACKOFF, BUSY_SPIN       (default YIELDING,BACKOFF)
- *   --topologies=A,B     topology names, e.g. UNICAST_1P_1C            (default all five)
- *   --busy-spin-unicast  also run unicast with busy spin (2 threads: fits 2 cores)
- *   --capacity=N         ring / queue capacity                           (default 65536)
- *   --slot-length=N      our single-producer ring's slot length in bytes, a power of two (default 32: the payload)
- *   --payload-offset=N   where the payload starts in our slots (default 0; 32 = after a header like the engine's)
- *   --without-abq        leave ArrayBlockingQueue out (quicker experiments; its columns print as NaN)
- *   --checked-slots      keep Agrona's bounds check on each slot access (default: unchecked, as the engine's output
- *                        ring whose slots hold only what the engine wrote)
- *   --latency-rate=N     paced events per second for the latency test    (default 100,000)
- *   --latency-events=N   measured latency events, after as many/2 warm-up (default 300,000)
- *   --out=DIR            where results go                                (default target/ring-bench)
- * </pre>
+ * alternating implementations round by round in one JVM, then the three-step pipeline's latency at a paced rate. Prints
+ * markdown tables and writes {@code throughput.dat} and {@code results.md}; its options are listed in
+ * docs/benchmarks-ring.md ("Command").
+ * <p>
  * Threading: a main method; each contender starts and stops its own threads per run.
  */
 public final class RingThroughputBenchmark

@@ -8,36 +8,12 @@ import static io.ringex.bench.workload.WorkloadFileDescriptor.SIDE_BUY;
 import static io.ringex.bench.workload.WorkloadFileDescriptor.SIDE_SELL;
 
 /**
- * Generates a workload shaped like exchange-core's throughput tests (its {@code TestOrdersGenerator}): per timed
- * command about 13% GTC places, 2% IOC, 7% cancels, 71% moves (replace price) and 7% reduces (replace to a smaller
- * quantity), each book filled by an untimed prefill to ~1K resting orders and held there, over ~750 price levels.
+ * Generates a workload shaped like exchange-core's throughput tests (its {@code TestOrdersGenerator}): GTC and IOC
+ * places, cancels, moves and reduces over books held near a target depth (docs/benchmarks-engine.md, "The workload").
  * <p>
- * Every command goes through a reference book ({@link ModelBook}) first, so cancels, moves and reduces target only
- * orders that are live at that point (a reduce always leaves some open quantity) and carry the order's current
- * client id: on a correct engine every command succeeds, as in exchange-core's generator.
- * <p>
- * The book is held near its target by the price of what is placed, not by the mix: passive GTCs rest up to ~900 ticks
- * behind the mid (denser near the touch) and 5% of GTCs are priced through the opposite best; moves step 1-3 ticks
- * along their own side, except that above the target a quarter of them (1% at or below it) cross to the opposite
- * best and trade. Buyers
- * are the odd account ids and sellers the even ones, so no account ever meets itself (self-trade prevention never
- * fires, whatever an engine's policy). Sizes are exchange-core's {@code 1 + r6 * r6 * r6} (1..126, mean ~16);
- * IOCs sweep up to their size with the band edge as limit.
- * <p>
- * With {@link WorkloadSpec#stopPercent()} or {@link WorkloadSpec#icebergPercent()} set (a Ringex-only workload), that
- * share of the timed commands are stop-limit places and iceberg places (a GTC limit showing a fifth to a half of its
- * size), and the rest keep the mix above in proportion. A stop-limit is GTC, its stop price 1-10 ticks beyond the
- * book's last trade price on its trigger side and its limit 20-50 ticks back behind the stop (a triggered one rests in
- * the depth); three in four are buys while the last trade price is below the reference and sells while it is above:
- * stops feed a trend, and without that lean the price walks to the edge of the grid. The model follows the Ringex
- * engine's rules for both (an iceberg's next peak joins the back of its queue; triggered stops enter after the order
- * whose trade triggered them, buy stops by stop price ascending, sell stops descending, then arrival), so every
- * command is still valid. A pending stop is never cancelled or moved by a later command; once triggered, what rests
- * of it is an ordinary order.
- * <p>
- * Deterministic: one {@link SplittableRandom} seeded from the spec and no iteration over hashed collections, so the
- * same spec gives the same file, byte for byte, on any JVM; a spec without stops or icebergs draws exactly as before
- * they existed.
+ * Every command first goes through a reference book ({@link ModelBook}), so it targets only live orders with their
+ * current client id: on a correct engine every command succeeds. Deterministic: one {@link SplittableRandom} seeded
+ * from the spec, so the same spec gives the same file, byte for byte, on any JVM.
  * <p>
  * Threading: single-threaded, one use per instance.
  */

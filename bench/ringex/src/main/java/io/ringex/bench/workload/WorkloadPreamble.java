@@ -5,29 +5,12 @@ import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 
 /**
- * What an engine must be given before a workload is replayed, in Ringex admin terms ({@code AddInstrument},
- * {@code AddAccount}, {@code SetLimits}, {@code AdjustBalance}), so that every generated price is in band and risk
- * never rejects. Derived from the file header alone, so every side sets up the same venue.
+ * What an engine must be given before a workload is replayed, in Ringex admin terms ({@code AddInstrument}, {@code
+ * AddAccount}, {@code SetLimits}, {@code AdjustBalance}), so that every generated price is in band and risk never
+ * rejects. Derived from the file header alone, so every side sets up the same venue.
  * <p>
- * Instruments: ids 1..{@link #instruments()}, symbol {@link #symbol(int)}, {@link #priceScale()} decimals, tick
- * {@link #tickSize()}, lot {@link #lotSize()}, reference {@link #referencePrice()}, band
- * {@link #priceBandType()} {@link #priceBand()} ticks: wider than the distance between any two prices the file
- * carries, so a band that follows the last trade still admits everything.
- * <p>
- * Accounts: ids 1..{@link #accounts()}; odd ids only buy, even ids only sell ({@link #isBuyer(long)}), so
- * self-trade prevention never fires and the policy ({@link #selfTradePrevention()}) is moot. Each gets the same
- * limits and a cash deposit:
- * <ul>
- * <li>{@link #cashDeposit()} and {@link #creditLimit()}: {@code Long.MAX_VALUE / 4 / (accounts + 1)} money units
- * each, rounded down to a whole unit (~11.5M units for 2K accounts): the venue's total cash plus credit stays below
- * half the int64 range, so no total can overflow, while one order's notional is at most 140.00 x 126 and a buyer's
- * spend over a 1M-command run is in the tens of thousands of units.</li>
- * <li>Sellers sell without holding: {@link #allowShort()} with {@link #defaultPositionLimit()} 10^12 units.</li>
- * <li>{@link #maxOrderQuantity()} 10^6 (sizes are 1..126), {@link #maxOrderNotional()} 10^9 units,
- * {@link #maxOpenOrders()} twice the whole venue's resting target (one account can never reach it).</li>
- * </ul>
- * The exchange-core peer sets up the equivalent in its own terms (one CURRENCY_EXCHANGE_PAIR per instrument, every
- * account funded with {@code Long.MAX_VALUE / (accounts + 1)} of each currency, as its perf tests do).
+ * Odd account ids only buy and even ids only sell ({@link #isBuyer(long)}), so self-trade prevention never fires; the
+ * cash and credit of all accounts together stay below half the int64 range, so no total can overflow.
  */
 public final class WorkloadPreamble
 {
