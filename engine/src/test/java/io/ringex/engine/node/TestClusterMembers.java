@@ -30,17 +30,10 @@ import static io.ringex.engine.node.EngineContext.Configuration.REPLICATION_MODE
 import static io.ringex.engine.node.EngineContext.Configuration.SNAPSHOT_DIR_PROP_NAME;
 
 /**
- * An engine cluster's members as the tests define them, once: the ports each takes (drawn free,
- * {@link FreePorts}), the member list, and each member's {@code ringex.engine.*} settings. A member runs from those
- * settings either way, as a properties file for {@code ./ringex engine member.properties} in a child process
- * ({@link Member#writeProperties()}) or as an {@link EngineContext} in this process ({@link Member#context()}), which
- * reads the same file through {@link EngineMain#configure} as the child would. A setting only one test needs (a
- * status interval, a cluster log term length, ring capacities) it sets over these with {@link #set} or
- * {@link Member#set} before either.
- * <p>
- * Each member keeps its media driver, cluster, journal and snapshot directories under {@code <directory>/member<id>};
- * it takes five consecutive UDP ports for the cluster from a base port, and one each for its ingress, its outbound
- * channel's control endpoint and its market-data requests.
+ * An engine cluster's members as the tests define them, once: free ports, the member list and each member's
+ * {@code ringex.engine.*} settings, run as a child process's properties file ({@link Member#writeProperties()}) or as
+ * an in-process {@link EngineContext} read from that file by {@link EngineMain#configure} ({@link Member#context()}).
+ * A setting one test alone needs it sets over these ({@link #set}, {@link Member#set}).
  * <p>
  * Thread safety: the test's thread.
  */
