@@ -28,6 +28,7 @@ import static io.ringex.engine.node.EngineContext.Configuration.NODE_ID_PROP_NAM
 import static io.ringex.engine.node.EngineContext.Configuration.OUTBOUND_CHANNEL_PROP_NAME;
 import static io.ringex.engine.node.EngineContext.Configuration.REPLICATION_MODE_PROP_NAME;
 import static io.ringex.engine.node.EngineContext.Configuration.SNAPSHOT_DIR_PROP_NAME;
+import static io.ringex.engine.node.EngineContext.Configuration.THREADING_PROP_NAME;
 
 /**
  * An engine cluster's members as the tests define them, once: free ports, the member list and each member's
@@ -165,6 +166,13 @@ public final class TestClusterMembers
             set(OUTBOUND_CHANNEL_PROP_NAME, "aeron:udp?control=" + host + ":" + outboundPort + "|control-mode=dynamic");
             set(MARKETDATA_REQUEST_CHANNEL_PROP_NAME, marketDataRequestChannel());
             set(ADMIN_KEYS_FILE_PROP_NAME, adminKeys.toString());
+            // the build's threading profile for the system tests (-Dringex.it.threading, the parent pom): the
+            // members run in the profile under test, in this process or a child
+            final String threading = System.getProperty(THREADING_PROP_NAME);
+            if (null != threading)
+            {
+                set(THREADING_PROP_NAME, threading);
+            }
         }
 
         /**
