@@ -10,7 +10,6 @@ import io.aeron.driver.ThreadingMode;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.protocol.codecs.Side;
 import io.ringex.testing.Await;
-import io.ringex.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -50,29 +49,15 @@ class ClusterMemberIT
     @Test
     void electsALeaderReplicatesToEveryMemberAndFailsOver()
     {
-        final String members = "1=localhost:" + FreePorts.udpRange(5) + ",2=localhost:" + FreePorts.udpRange(5) +
-            ",3=localhost:" + FreePorts.udpRange(5);
-        final String[] outbound = new String[3];
+        final TestClusterMembers members = TestClusterMembers.onLocalhost(3, directory,
+            NodeTestSupport.writeAdminKeys(directory))
+            .set(EngineContext.Configuration.CLUSTER_LOG_TERM_LENGTH_PROP_NAME, "1m")
+            .set(EngineContext.Configuration.INPUT_RING_CAPACITY_PROP_NAME, "1024")
+            .set(EngineContext.Configuration.OUTPUT_RING_CAPACITY_PROP_NAME, "1024")
+            .set(EngineContext.Configuration.STATUS_INTERVAL_PROP_NAME, "50ms");
         for (int i = 0; i < 3; i++)
         {
-            final Path home = directory.resolve("node" + (i + 1));
-            outbound[i] = "localhost:" + FreePorts.udp();
-            contexts[i] = NodeTestSupport.forTest(new EngineContext())
-                .nodeId(i + 1)
-                .embeddedMediaDriver(true)
-                .aeronDirectoryName(home.resolve("aeron").toString())
-                .replicationMode(EngineContext.ReplicationMode.CLUSTER)
-                .clusterMembers(members)
-                .clusterSecret("a secret of the three members")
-                .clusterDirectory(home.resolve("cluster"))
-                .clusterLogTermLength(1024 * 1024)
-                .ingressChannel(FreePorts.udpEndpointChannel())
-                .outboundChannel("aeron:udp?control=" + outbound[i] + "|control-mode=dynamic")
-                .journalDirectory(home.resolve("journal"))
-                .snapshotDirectory(home.resolve("snapshots"))
-                .inputRingCapacity(1024)
-                .outputRingCapacity(1024)
-                .statusIntervalNs(50_000_000L);
+            contexts[i] = members.member(i + 1).context();
         }
         for (int i = 0; i < 3; i++)
         {
@@ -84,7 +69,7 @@ class ClusterMemberIT
         for (int i = 0; i < 3; i++)
         {
             clients[i] = new EngineTestClient(clientDriver.aeronDirectoryName(), contexts[i],
-                "aeron:udp?endpoint=localhost:0|control=" + outbound[i] + "|control-mode=dynamic");
+                members.member(i + 1).subscriberChannel("localhost"));
         }
 
         final int leader = awaitPrimary(-1);

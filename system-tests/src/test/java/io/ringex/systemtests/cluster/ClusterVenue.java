@@ -15,6 +15,8 @@ import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringex.client.AdminKeys;
+import io.ringex.engine.node.EngineContext;
+import io.ringex.engine.node.TestClusterMembers;
 import io.ringex.protocol.codecs.NodeRole;
 import io.ringex.testing.Await;
 import io.ringex.testing.ChildProcess;
@@ -36,7 +38,6 @@ import org.agrona.CloseHelper;
 final class ClusterVenue implements AutoCloseable
 {
     static final Path PROJECT = Path.of(System.getProperty("ringex.project.dir", "..")).toAbsolutePath().normalize();
-    static final String SECRET = "the drill's cluster secret";
     static final int CLIENT_STREAM = 2001;
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
 
@@ -69,19 +70,19 @@ final class ClusterVenue implements AutoCloseable
         // The venue's admin keys, which every member holds and the operator's tool signs with.
         adminKeys = directory.resolve("admin.keys");
         AdminKeys.generate("drill").writeTo(adminKeys);
-        final StringBuilder memberList = new StringBuilder();
+        final List<String> hosts = new ArrayList<>();
         for (int id = 1; id <= size; id++)
         {
-            final String host = null == network ? "localhost" : network.address(id);
-            final Member member = new Member(id, host, FreePorts.udpRange(5), FreePorts.udp(), FreePorts.udp(),
-                FreePorts.udp(), directory.resolve("member" + id));
-            members.add(member);
-            memberList.append(memberList.length() == 0 ? "" : ",").append(id).append('=').append(host).append(':')
-                .append(member.basePort);
+            hosts.add(null == network ? "localhost" : network.address(id));
         }
-        for (final Member member : members)
+        final TestClusterMembers engines = new TestClusterMembers(directory, adminKeys, hosts)
+            .set(EngineContext.Configuration.CLUSTER_LOG_TERM_LENGTH_PROP_NAME, "4m")
+            .set(EngineContext.Configuration.STATUS_INTERVAL_PROP_NAME, "100ms");
+        for (final TestClusterMembers.Member engine : engines.members())
         {
-            member.writeProperties(memberList.toString(), shmPrefix, adminKeys);
+            // In /dev/shm, whatever the test's directory, as a deployment keeps it; close() deletes it.
+            engine.set(EngineContext.Configuration.AERON_DIR_PROP_NAME, shmPrefix + "-" + engine.id());
+            members.add(new Member(engine));
         }
         clientPort = FreePorts.udp();
         fixPort = FreePorts.tcp();
@@ -231,11 +232,10 @@ final class ClusterVenue implements AutoCloseable
         for (final Member member : members)
         {
             final String prefix = "ringex.gateway.engine." + member.id + ".";
-            properties.append(prefix).append("ingress.channel=aeron:udp?endpoint=").append(member.host).append(':')
-                .append(member.ingressPort).append('\n')
+            properties.append(prefix).append("ingress.channel=").append(member.engine.ingressChannel()).append('\n')
                 .append(prefix).append("egress.channel=").append(subscriberChannel(member)).append('\n')
-                .append(prefix).append("marketdata.request.channel=aeron:udp?endpoint=").append(member.host)
-                .append(':').append(member.requestPort).append('\n');
+                .append(prefix).append("marketdata.request.channel=").append(member.engine.marketDataRequestChannel())
+                .append('\n');
         }
         final Path file = directory.resolve("gateway.properties");
         write(file, properties.toString());
@@ -259,7 +259,7 @@ final class ClusterVenue implements AutoCloseable
             .command(List.of(PROJECT.resolve("ringex").toString(), "admin", "apply",
                 PROJECT.resolve("app/src/main/resources/reference-data/demo.yml").toString(),
                 "--operator", "drill", "--embedded-driver",
-                "--ingress", "aeron:udp?endpoint=" + member.host + ":" + member.ingressPort,
+                "--ingress", member.engine.ingressChannel(),
                 "--outbound", subscriberChannel(member), "--key-file", adminKeys.toString(), "--timeout-ms", "60000"))
             .directory(PROJECT)
             .log(directory.resolve("admin-apply-" + System.nanoTime() + ".log")));
@@ -607,8 +607,7 @@ final class ClusterVenue implements AutoCloseable
     private String subscriberChannel(final Member member)
     {
         final String self = null == network ? "localhost" : network.hostAddress();
-        return "aeron:udp?endpoint=" + self + ":0|control=" + member.host + ":" + member.outboundPort +
-            "|control-mode=dynamic";
+        return member.engine.subscriberChannel(self);
     }
 
     public void close()
@@ -654,59 +653,23 @@ final class ClusterVenue implements AutoCloseable
         }
     }
 
-    /** One member's ports, directories and process. */
+    /** One member: its settings, directory and process. */
     private static final class Member
     {
+        final TestClusterMembers.Member engine;
         final int id;
-        final String host;
-        final int basePort;
-        final int ingressPort;
-        final int outboundPort;
-        final int requestPort;
         final Path home;
         final Path properties;
         ChildProcess process;
         StatusWatch watch;
         int starts;
 
-        Member(
-            final int id,
-            final String host,
-            final int basePort,
-            final int ingressPort,
-            final int outboundPort,
-            final int requestPort,
-            final Path home)
+        Member(final TestClusterMembers.Member engine)
         {
-            this.requestPort = requestPort;
-            this.id = id;
-            this.host = host;
-            this.basePort = basePort;
-            this.ingressPort = ingressPort;
-            this.outboundPort = outboundPort;
-            this.home = home;
-            this.properties = home.resolve("member.properties");
-        }
-
-        void writeProperties(final String memberList, final String shmPrefix, final Path adminKeys)
-        {
-            write(properties, "ringex.engine.node.id=" + id + "\n" +
-                "ringex.engine.replication.mode=CLUSTER\n" +
-                "ringex.engine.cluster.members=" + memberList + "\n" +
-                "ringex.engine.cluster.secret=" + SECRET + "\n" +
-                "ringex.engine.cluster.dir=" + home.resolve("cluster") + "\n" +
-                "ringex.engine.cluster.log.term.length=4m\n" +
-                "ringex.engine.journal.dir=" + home.resolve("journal") + "\n" +
-                "ringex.engine.snapshot.dir=" + home.resolve("snapshots") + "\n" +
-                "ringex.engine.aeron.embedded=true\n" +
-                "ringex.engine.aeron.dir=" + shmPrefix + "-" + id + "\n" +
-                "ringex.engine.ingress.channel=aeron:udp?endpoint=" + host + ":" + ingressPort + "\n" +
-                "ringex.engine.outbound.channel=aeron:udp?control=" + host + ":" + outboundPort +
-                "|control-mode=dynamic\n" +
-                "ringex.engine.marketdata.request.channel=aeron:udp?endpoint=" + host + ":" + requestPort + "\n" +
-                "ringex.engine.admin.keys.file=" + adminKeys + "\n" +
-                "ringex.engine.status.interval=100ms\n" +
-                "ringex.engine.journal.pretouch.bytes=0\n");
+            this.engine = engine;
+            this.id = engine.id();
+            this.home = engine.home();
+            this.properties = engine.writeProperties();
         }
     }
 }
