@@ -15,8 +15,11 @@ import io.ringex.journal.JournalReader;
 import io.ringex.protocol.codecs.MessageHeaderDecoder;
 import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.Side;
+import io.ringex.testing.ChildProcess;
+import io.ringex.testing.ChildProcesses;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,6 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class EngineCrashIT
 {
     private static final int KILLS = Integer.getInteger("ringex.crash.kills", 4);
+
+    @RegisterExtension
+    final ChildProcesses children = new ChildProcesses();
 
     @TempDir
     Path dir;
@@ -71,9 +77,10 @@ class EngineCrashIT
         {
             for (int round = 0; round < KILLS; round++)
             {
-                try (ChildEngine child = new ChildEngine(properties))
+                try (ChildProcess child = children.start(ChildEngine.builder(properties)
+                    .log(dir.resolve("engine-" + round + ".log"))))
                 {
-                    child.awaitReady();
+                    ChildEngine.awaitReady(child);
                     try (EngineTestClient client = new EngineTestClient(driver.aeronDirectoryName(), clientView,
                         subscriberChannel))
                     {
@@ -111,9 +118,10 @@ class EngineCrashIT
                     "every acknowledged order is journaled (seed " + seed + ")");
             }
 
-            try (ChildEngine child = new ChildEngine(properties))
+            try (ChildProcess child = children.start(ChildEngine.builder(properties)
+                .log(dir.resolve("engine-" + KILLS + ".log"))))
             {
-                child.awaitReady();
+                ChildEngine.awaitReady(child);
                 try (EngineTestClient client = new EngineTestClient(driver.aeronDirectoryName(), clientView,
                     subscriberChannel))
                 {

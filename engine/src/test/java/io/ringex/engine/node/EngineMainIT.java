@@ -3,9 +3,13 @@ package io.ringex.engine.node;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
+import io.ringex.testing.ChildProcess;
+import io.ringex.testing.ChildProcesses;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,6 +23,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class EngineMainIT
 {
+    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
+
+    @RegisterExtension
+    final ChildProcesses children = new ChildProcesses();
+
     @TempDir
     Path dir;
 
@@ -28,28 +37,25 @@ class EngineMainIT
         final Path file = dir.resolve("engine.properties");
         Files.writeString(file, "ringex.engine.journal.dir=" + dir.resolve("journal") + "\n" +
             "ringex.engine.replication.mod=SYNC\n");
-        try (ChildEngine engine = new ChildEngine(Map.of(), file.toString()))
-        {
-            assertEquals(EngineMain.CONFIGURATION_ERROR_STATUS, engine.awaitExit(), String.join("\n", engine.output()));
-            assertTrue(String.join("\n", engine.output()).contains("ringex engine: ERROR - " +
-                "ringex.engine.replication.mod: unknown key (did you mean ringex.engine.replication.mode?)"),
-                String.join("\n", engine.output()));
-        }
+        final ChildProcess engine = children.start(ChildEngine.builder(Map.of(), file.toString())
+            .log(dir.resolve("engine.log")));
+        assertEquals(EngineMain.CONFIGURATION_ERROR_STATUS, engine.awaitExit(EXIT_TIMEOUT), engine::tail);
+        assertTrue(engine.hasLine((line) -> line.contains("ringex engine: ERROR - " +
+            "ringex.engine.replication.mod: unknown key (did you mean ringex.engine.replication.mode?)")),
+            engine::tail);
         assertFalse(Files.exists(dir.resolve("journal")), "no node started");
     }
 
     @Test
     void aMalformedValueOnTheCommandLineStopsTheProcessNamingTheKey()
     {
-        try (ChildEngine engine = new ChildEngine(Map.of(
+        final ChildProcess engine = children.start(ChildEngine.builder(Map.of(
             "ringex.engine.journal.dir", dir.resolve("journal").toString(),
-            "ringex.engine.input.ring.capacity", "16kb")))
-        {
-            assertEquals(EngineMain.CONFIGURATION_ERROR_STATUS, engine.awaitExit(), String.join("\n", engine.output()));
-            assertTrue(String.join("\n", engine.output()).contains(
-                "ringex.engine.input.ring.capacity: must be a size: a number of bytes, or with k, m or g (was '16kb')"),
-                String.join("\n", engine.output()));
-        }
+            "ringex.engine.input.ring.capacity", "16kb")).log(dir.resolve("engine.log")));
+        assertEquals(EngineMain.CONFIGURATION_ERROR_STATUS, engine.awaitExit(EXIT_TIMEOUT), engine::tail);
+        assertTrue(engine.hasLine((line) -> line.contains(
+            "ringex.engine.input.ring.capacity: must be a size: a number of bytes, or with k, m or g (was '16kb')")),
+            engine::tail);
         assertFalse(Files.exists(dir.resolve("journal")), "no node started");
     }
 }
