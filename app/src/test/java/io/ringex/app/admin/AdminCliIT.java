@@ -1,12 +1,7 @@
 package io.ringex.app.admin;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,7 +14,8 @@ import io.aeron.ExclusivePublication;
 import io.aeron.driver.MediaDriver;
 import io.ringex.client.CommandEncoder;
 import io.ringex.client.AdminKeys;
-import io.ringex.engine.node.EngineNode;
+import io.ringex.app.admin.AdminTestVenue.Result;
+import io.ringex.engine.node.TestNode;
 import io.ringex.protocol.CredentialHash;
 import io.ringex.testing.Await;
 import io.ringex.testing.ChildProcess;
@@ -36,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import static io.ringex.app.admin.AdminTestVenue.expect;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -60,7 +57,7 @@ class AdminCliIT
     Path data;
 
     private MediaDriver driver;
-    private EngineNode engine;
+    private TestNode engine;
     private Aeron aeron;
     private Path keyFile;
 
@@ -69,10 +66,10 @@ class AdminCliIT
     {
         driver = AdminTestVenue.driver();
         keyFile = data.resolve("admin.keys");
-        AdminKeys.generate("ops-desk").writeTo(keyFile);
-        engine = EngineNode.launch(AdminTestVenue.engine(driver, data, keyFile)
-            // a refresh every 5 intervals: the admin tool waits for one before it compares
-            .statusIntervalNs(TimeUnit.MILLISECONDS.toNanos(50)));
+        final AdminKeys keys = AdminKeys.generate("ops-desk");
+        keys.writeTo(keyFile);
+        // a refresh every 5 intervals: the admin tool waits for one before it compares
+        engine = AdminTestVenue.engine(driver, keys, TimeUnit.MILLISECONDS.toNanos(50));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
     }
 
@@ -155,8 +152,8 @@ class AdminCliIT
     @Test
     void aChangeNeedsAnAdminKeyTheEngineHoldsAndReadingNeedsNone() throws Exception
     {
-        final long refused = engine.counter("ingress-admin-refused");
-        final long journaled = engine.journaledSequence();
+        final long refused = engine.node().counter("ingress-admin-refused");
+        final long journaled = engine.node().journaledSequence();
 
         // a key file the engine does not know: the engine refuses, unanswered; the tool says why it may be
         final Path stranger = data.resolve("stranger.keys");
@@ -166,8 +163,9 @@ class AdminCliIT
         assertEquals(1, unknown.code(), unknown.toString());
         assertTrue(unknown.err().contains("no answer from the engine") &&
             unknown.err().contains("ingress-admin-refused"), unknown.toString());
-        Await.until("the engine counting it refused", () -> engine.counter("ingress-admin-refused") == refused + 1);
-        assertEquals(journaled, engine.journaledSequence(), "nothing journaled");
+        Await.until("the engine counting it refused",
+            () -> engine.node().counter("ingress-admin-refused") == refused + 1);
+        assertEquals(journaled, engine.node().journaledSequence(), "nothing journaled");
 
         // no key at all: the tool refuses before sending
         final Result missing = admin("account", "open", "--id", "7001", "--operator", "ops1", "--key-file",
@@ -524,36 +522,6 @@ class AdminCliIT
 
     private Result adminWithInput(final String input, final String... args)
     {
-        final List<String> all = new ArrayList<>(List.of(args));
-        all.add("--aeron-dir");
-        all.add(driver.aeronDirectoryName());
-        if (!all.contains("--key-file"))
-        {
-            all.add("--key-file");
-            all.add(keyFile.toString());
-        }
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final int code = new AdminCli(new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8),
-            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8))).run(all.toArray(new String[0]));
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    private static void expect(final int code, final String message, final Result result)
-    {
-        assertEquals(code, result.code(), result.toString());
-        assertTrue((code == 0 ? result.out() : result.err()).contains(message), "expected '" + message + "' in " +
-            result);
-    }
-
-    /** A run's exit code and what it printed. */
-    private record Result(int code, String out, String err)
-    {
-        @Override
-        public String toString()
-        {
-            return "exit " + code + "\n--- out\n" + out + "--- err\n" + err;
-        }
+        return AdminTestVenue.admin(driver, keyFile, input, List.of(args));
     }
 }

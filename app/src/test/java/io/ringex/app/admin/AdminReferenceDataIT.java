@@ -1,9 +1,5 @@
 package io.ringex.app.admin;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +7,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.aeron.driver.MediaDriver;
 import io.ringex.client.AdminKeys;
-import io.ringex.engine.node.EngineNode;
+import io.ringex.app.admin.AdminTestVenue.Result;
+import io.ringex.engine.node.TestNode;
 import io.ringex.engine.replay.AuditTrail;
 import io.ringex.engine.replay.Replayer;
 import org.agrona.CloseHelper;
@@ -20,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static io.ringex.app.admin.AdminTestVenue.expect;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,7 +35,7 @@ class AdminReferenceDataIT
     Path data;
 
     private MediaDriver driver;
-    private EngineNode engine;
+    private TestNode engine;
     private Path keyFile;
 
     @BeforeEach
@@ -45,10 +43,10 @@ class AdminReferenceDataIT
     {
         driver = AdminTestVenue.driver();
         keyFile = data.resolve("admin.keys");
-        AdminKeys.generate("ops-desk").writeTo(keyFile);
-        engine = EngineNode.launch(AdminTestVenue.engine(driver, data, keyFile)
-            // No refresh within the test: whatever the tool learns of instruments and accounts, it asked for.
-            .statusIntervalNs(TimeUnit.HOURS.toNanos(1)));
+        final AdminKeys keys = AdminKeys.generate("ops-desk");
+        keys.writeTo(keyFile);
+        // No refresh within the test: whatever the tool learns of instruments and accounts, it asked for.
+        engine = AdminTestVenue.engine(driver, keys, TimeUnit.HOURS.toNanos(1));
     }
 
     @AfterEach
@@ -90,9 +88,9 @@ class AdminReferenceDataIT
         expect(1, "no answer to the reference-data request and no refresh of the instruments and accounts",
             unknownKey);
 
-        engine.close();
+        engine.node().close();
         final AuditTrail.Result trail;
-        try (Replayer replayer = Replayer.open(data.resolve("journal"), null))
+        try (Replayer replayer = Replayer.open(engine.journalDirectory(), null))
         {
             trail = new AuditTrail().run(replayer, AuditTrail.Query.admin());
         }
@@ -121,40 +119,11 @@ class AdminReferenceDataIT
     {
         final List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of(change));
-        all.add("--aeron-dir");
-        all.add(driver.aeronDirectoryName());
-        if (!all.contains("--key-file"))
-        {
-            all.add("--key-file");
-            all.add(keyFile.toString());
-        }
         if (!all.contains("--timeout-ms"))
         {
             all.add("--timeout-ms");
             all.add("20000");
         }
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final int code = new AdminCli(new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8),
-            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8))).run(all.toArray(new String[0]));
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    private static void expect(final int code, final String message, final Result result)
-    {
-        assertEquals(code, result.code(), result.toString());
-        assertTrue((code == 0 ? result.out() : result.err()).contains(message), "expected '" + message + "' in " +
-            result);
-    }
-
-    /** A run's exit code and what it printed. */
-    private record Result(int code, String out, String err)
-    {
-        @Override
-        public String toString()
-        {
-            return "exit " + code + "\n--- out\n" + out + "--- err\n" + err;
-        }
+        return AdminTestVenue.admin(driver, keyFile, input, all);
     }
 }

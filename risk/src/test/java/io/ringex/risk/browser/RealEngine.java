@@ -1,12 +1,8 @@
 package io.ringex.risk.browser;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,7 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Stream;
+import java.util.function.UnaryOperator;
 
 import io.ringex.testing.Await;
 import org.agrona.CloseHelper;
@@ -26,14 +22,14 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
 import io.aeron.Aeron;
-import io.aeron.ExclusivePublication;
 import io.aeron.FragmentAssembler;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
-import io.ringex.client.AdminCommandSigner;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.NodeTestSupport;
+import io.ringex.engine.node.TestNode;
+import io.ringex.engine.node.TestOperator;
 import io.ringex.engine.node.EngineNode;
 import io.ringex.engine.replay.Replayer;
 import io.ringex.engine.risk.Account;
@@ -42,8 +38,6 @@ import io.ringex.client.CommandEncoder;
 import io.ringex.client.EventBatches;
 import io.ringex.protocol.FixedPoint;
 import io.ringex.protocol.SessionIds;
-import io.ringex.protocol.codecs.AdminResponseDecoder;
-import io.ringex.protocol.codecs.AdminStatus;
 import io.ringex.protocol.codecs.CancelRejectDecoder;
 import io.ringex.protocol.codecs.ExecType;
 import io.ringex.protocol.codecs.ExecutionReportDecoder;
@@ -121,17 +115,12 @@ final class RealEngine implements EngineUnderTest
     private final String aeronDirectoryName;
     private final long statusIntervalNs;
     private final CommandEncoder commands = new CommandEncoder();
-    private final AdminCommandSigner signer = new AdminCommandSigner(NodeTestSupport.ADMIN_KEYS.keys().get(0));
-    private final org.agrona.concurrent.UnsafeBuffer signed =
-        new org.agrona.concurrent.UnsafeBuffer(new byte[AdminCommandSigner.signedLength(4096)]);
-    private final Map<Long, String> adminAnswers = new ConcurrentHashMap<>();
     private final Map<String, Report> lastReports = new ConcurrentHashMap<>();
     private final Map<String, String> directoryCredentials = new ConcurrentHashMap<>();
     private final Set<Long> directoryEnds = ConcurrentHashMap.newKeySet();
-    private Path dataDirectory;
-    private EngineNode node;
+    private final Path dataDirectory;
+    private TestNode node;
     private Aeron aeron;
-    private ExclusivePublication admin;
     private Publication orders;
     private Subscription egress;
     private Subscription risk;
@@ -178,18 +167,8 @@ final class RealEngine implements EngineUnderTest
     @Override
     public void start()
     {
-        try
-        {
-            if (dataDirectory == null)
-            {
-                dataDirectory = Files.createTempDirectory("ringex-risk-it-engine-");
-            }
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
-        node = EngineNode.launch(NodeTestSupport.forTest(new EngineContext())
+        // by default a status every 250 ms (the dashboard's charts), so the late-joiner refresh runs every 1.25 s
+        final UnaryOperator<EngineContext> settings = (ctx) -> ctx
             .aeronDirectoryName(aeronDirectoryName)
             .ingressChannel(IPC)
             .ingressStreamId(INGRESS_STREAM)
@@ -198,16 +177,13 @@ final class RealEngine implements EngineUnderTest
             .marketDataStreamId(MARKET_DATA_STREAM)
             .riskStreamId(RISK_STREAM)
             .replicationMode(EngineContext.ReplicationMode.OFF)
-            .journalDirectory(dataDirectory.resolve("journal"))
-            .snapshotDirectory(dataDirectory.resolve("snapshots"))
             .inputRingCapacity(4096)
             .outputRingCapacity(4096)
-            // by default a status every 250 ms (the dashboard's charts), so the late-joiner refresh runs every 1.25 s
             .statusIntervalNs(statusIntervalNs)
-            .bookSnapshotIntervalNs(TimeUnit.SECONDS.toNanos(1)));
+            .bookSnapshotIntervalNs(TimeUnit.SECONDS.toNanos(1));
+        node = null == dataDirectory ? TestNode.launch(settings) : TestNode.launch(dataDirectory, settings);
 
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName));
-        admin = aeron.addExclusivePublication(IPC, INGRESS_STREAM);
         orders = aeron.addPublication(IPC, INGRESS_STREAM);
         egress = aeron.addSubscription(IPC, EGRESS_STREAM);
         risk = aeron.addSubscription(IPC, RISK_STREAM);
@@ -215,8 +191,7 @@ final class RealEngine implements EngineUnderTest
             new Poller());
         AgentRunner.startOnThread(poller);
         // Answers go only to connected subscribers: be one before asking.
-        await(() -> admin.isConnected() && orders.isConnected() && egress.isConnected() && risk.isConnected(),
-            "the engine's streams");
+        await(() -> orders.isConnected() && egress.isConnected() && risk.isConnected(), "the engine's streams");
 
         installVenue();
         seedLiquidity();
@@ -225,57 +200,29 @@ final class RealEngine implements EngineUnderTest
 
     private void installVenue()
     {
-        final long first = requestId + 1;
-        for (final Instrument i : INSTRUMENTS)
+        try (TestOperator operator = new TestOperator(aeronDirectoryName, IPC, INGRESS_STREAM, IPC, RISK_STREAM))
         {
-            sendAdmin(commands.addInstrument(++requestId, i.id(), i.symbol(), i.priceScale(), i.tick(), i.lot(),
-                i.reference(), PriceBandType.BASIS_POINTS, i.bandBps()));
-        }
-        for (final long maker : new long[] {MAKER_ASK, MAKER_BID})
-        {
-            addAccount(maker, 5_000_000, 1_000_000, 2_500_000, 500_000, 5_000_000, 500, true, new int[0],
-                new long[0]);
-        }
-        // traders: long only, 40 units of RGX-USD or LMX-USD (open orders count), 200,000 EUR-USD
-        for (final long trader : new long[] {1003, 1004})
-        {
-            addAccount(trader, 1_000_000, 100_000, 250_000, 50_000, 40, 20, false, new int[] {2, 3},
-                new long[] {400, 200_000});
-        }
-        // the ask maker's market-maker protection, for the dashboard's read-only panel: its orders are not quotes, so
-        // it never breaches here
-        sendAdmin(commands.setMarketMakerProtection(++requestId, MAKER_ASK, 1, TimeUnit.SECONDS.toNanos(60), 0,
-            0, 10_000, 0, false, new int[] {1, 2}, "dashboard test"));
-        final long last = requestId;
-        for (long id = first; id <= last; id++)
-        {
-            final long awaited = id;
-            await(() -> adminAnswers.containsKey(awaited), "AdminResponse to request " + awaited);
-            if (!adminAnswers.get(awaited).equals(AdminStatus.ACCEPTED.name()))
+            for (final Instrument i : INSTRUMENTS)
             {
-                throw new IllegalStateException("engine refused request " + awaited + ": " +
-                    adminAnswers.get(awaited));
+                operator.addInstrument(i.id(), i.symbol(), i.priceScale(), i.tick(), i.lot(), i.reference(),
+                    PriceBandType.BASIS_POINTS, i.bandBps());
             }
+            for (final long maker : new long[] {MAKER_ASK, MAKER_BID})
+            {
+                operator.openAccount(maker, 1_000_000, 2_500_000 * MONEY_UNIT, 500_000 * MONEY_UNIT, 5_000_000, 500,
+                    true, new int[0], new long[0], 5_000_000 * MONEY_UNIT);
+            }
+            // traders: long only, 40 units of RGX-USD or LMX-USD (open orders count), 200,000 EUR-USD
+            for (final long trader : new long[] {1003, 1004})
+            {
+                operator.openAccount(trader, 100_000, 250_000 * MONEY_UNIT, 50_000 * MONEY_UNIT, 40, 20, false,
+                    new int[] {2, 3}, new long[] {400, 200_000}, 1_000_000 * MONEY_UNIT);
+            }
+            // the ask maker's market-maker protection, for the dashboard's read-only panel: its orders are not quotes,
+            // so it never breaches here
+            operator.accepted(operator.commands().setMarketMakerProtection(operator.nextRequestId(), MAKER_ASK, 1,
+                TimeUnit.SECONDS.toNanos(60), 0, 0, 10_000, 0, false, new int[] {1, 2}, "dashboard test"));
         }
-    }
-
-    private void addAccount(
-        final long accountId,
-        final long depositUnits,
-        final long maxOrderQuantity,
-        final long maxOrderNotionalUnits,
-        final long creditLimitUnits,
-        final long defaultPositionLimit,
-        final int maxOpenOrders,
-        final boolean allowShort,
-        final int[] instrumentIds,
-        final long[] positionLimits)
-    {
-        sendAdmin(commands.addAccount(++requestId, accountId, SelfTradePrevention.CANCEL_NEWEST));
-        sendAdmin(commands.setLimits(++requestId, accountId, maxOrderQuantity, maxOrderNotionalUnits * MONEY_UNIT,
-            creditLimitUnits * MONEY_UNIT, defaultPositionLimit, maxOpenOrders, allowShort, instrumentIds,
-            positionLimits));
-        sendAdmin(commands.adjustBalance(++requestId, accountId, depositUnits * MONEY_UNIT));
     }
 
     /** Five levels a side on every instrument from the makers, then a few trades and a resting bid from traders. */
@@ -380,9 +327,9 @@ final class RealEngine implements EngineUnderTest
     {
         if (reference == null)
         {
-            reference = Replayer.open(dataDirectory.resolve("journal"), null);
+            reference = Replayer.open(node.journalDirectory(), null);
         }
-        reference.replay(node.processedSequence(), Long.MAX_VALUE, null);
+        reference.replay(node.node().processedSequence(), Long.MAX_VALUE, null);
         final Account account = reference.processor().state().account(accountId);
         final SortedMap<Integer, Long> positions = new TreeMap<>();
         final SortedMap<Integer, Long> own = new TreeMap<>();
@@ -426,7 +373,7 @@ final class RealEngine implements EngineUnderTest
     {
         flowing = false;
         churning = false;
-        CloseHelper.quietClose(node);
+        CloseHelper.quietClose(node.node());
     }
 
     @Override
@@ -450,7 +397,8 @@ final class RealEngine implements EngineUnderTest
     public String credentialOf(final String username)
     {
         final long id = ++requestId;
-        sendAdmin(commands.userDirectoryRequest(DIRECTORY_GATEWAY_ID, id));
+        // a gateway's bookkeeping: unsigned, as a gateway sends it
+        offer(orders, commands.userDirectoryRequest(DIRECTORY_GATEWAY_ID, id), false);
         await(() -> directoryEnds.contains(id), "the engine's user directory (request " + id + ")");
         return directoryCredentials.get(id + ":" + username);
     }
@@ -474,21 +422,6 @@ final class RealEngine implements EngineUnderTest
             market ? TimeInForce.IOC : TimeInForce.GTC, false, SelfTradePrevention.ACCOUNT_DEFAULT, price, quantity);
         offer(orders, length, false);
         return Long.toString(id);
-    }
-
-    /** An operator's command goes signed; a user directory request as a gateway sends it. */
-    private void sendAdmin(final int length)
-    {
-        final int templateId = new io.ringex.protocol.codecs.MessageHeaderDecoder().wrap(commands.buffer(), 0)
-            .templateId();
-        if (io.ringex.protocol.MessageCatalog.isOperatorCommand(templateId))
-        {
-            offer(admin, signed, signer.sign(commands.buffer(), 0, length, signed, 0));
-        }
-        else
-        {
-            offer(admin, commands.buffer(), length);
-        }
     }
 
     private void offer(final Publication publication, final int length, final boolean asAdmin)
@@ -520,18 +453,7 @@ final class RealEngine implements EngineUnderTest
     @Override
     public void close()
     {
-        CloseHelper.quietCloseAll(poller, aeron, node, reference);
-        if (dataDirectory != null)
-        {
-            try (Stream<Path> paths = Files.walk(dataDirectory))
-            {
-                paths.sorted(Comparator.reverseOrder()).forEach((p) -> p.toFile().delete());
-            }
-            catch (final IOException ex)
-            {
-                System.out.println("could not delete " + dataDirectory + ": " + ex);
-            }
-        }
+        CloseHelper.quietCloseAll(poller, aeron, reference, node);
     }
 
     /** Reads the engine's answers: ExecutionReports for our session (egress) and AdminResponses (risk stream). */
@@ -540,7 +462,6 @@ final class RealEngine implements EngineUnderTest
         private final MessageHeaderDecoder header = new MessageHeaderDecoder();
         private final ExecutionReportDecoder report = new ExecutionReportDecoder();
         private final CancelRejectDecoder cancelReject = new CancelRejectDecoder();
-        private final AdminResponseDecoder response = new AdminResponseDecoder();
         private final UserDefinitionDecoder user = new UserDefinitionDecoder();
         private final UserDirectoryEndDecoder directoryEnd = new UserDirectoryEndDecoder();
         private final FragmentAssembler egressHandler = new FragmentAssembler(EventBatches.unpacking(this::onEvent));
@@ -658,11 +579,6 @@ final class RealEngine implements EngineUnderTest
                     {
                         directoryEnds.add(directoryEnd.requestId());
                     }
-                    break;
-                case AdminResponseDecoder.TEMPLATE_ID:
-                    response.wrapAndApplyHeader(buffer, offset, header);
-                    adminAnswers.put(response.requestId(), response.status() == AdminStatus.ACCEPTED ?
-                        AdminStatus.ACCEPTED.name() : response.status() + ":" + response.rejectReason());
                     break;
                 default:
                     break;

@@ -1,17 +1,10 @@
 package io.ringex.gateway.testing;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.aeron.Aeron;
-import io.ringex.client.AdminClient;
-import io.ringex.engine.node.EngineContext;
-import io.ringex.engine.node.EngineNode;
-import io.ringex.engine.node.NodeTestSupport;
+import io.ringex.engine.node.TestNode;
+import io.ringex.engine.node.TestOperator;
 import io.ringex.journal.Journal;
 import io.ringex.journal.JournalReader;
 import io.ringex.protocol.FixedPoint;
@@ -23,11 +16,8 @@ import io.ringex.protocol.codecs.NewOrderDecoder;
 import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.QuoteCancelDecoder;
 import io.ringex.protocol.codecs.ReplaceOrderDecoder;
-import io.ringex.protocol.codecs.SelfTradePrevention;
 import io.ringex.protocol.codecs.SessionStatusDecoder;
 import io.ringex.protocol.codecs.TradingStatus;
-import org.agrona.CloseHelper;
-import org.agrona.IoUtil;
 
 /**
  * The real engine node behind {@link EngineUnderTest}: the gateway's tests run against the actual pipeline (ring,
@@ -41,8 +31,7 @@ public final class RealEngineNode implements EngineUnderTest
     private static final long[] ACCOUNTS = { TestUsers.ALICE_ACCOUNT, TestUsers.ALICE_SECOND_ACCOUNT,
         TestUsers.BOB_ACCOUNT, TestUsers.CAROL_ACCOUNT };
 
-    private final Path directory;
-    private final EngineNode node;
+    private final TestNode node;
     private final EngineStreams streams;
     private final String outboundSubscriberChannel;
     private final int riskStreamId;
@@ -51,15 +40,8 @@ public final class RealEngineNode implements EngineUnderTest
     private RealEngineNode(final EngineStreams streams, final String outboundSubscriberChannel,
         final String marketDataRequestChannel)
     {
-        try
-        {
-            directory = Files.createTempDirectory("ringex-gateway-it-engine");
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
-        final EngineContext ctx = NodeTestSupport.forTest(new EngineContext())
+        final int riskStreamId = streams.marketDataStreamId() + 1000;
+        node = TestNode.launch((ctx) -> ctx
             .marketDataRequestChannel(marketDataRequestChannel)
             .aeronDirectoryName(streams.aeronDirectoryName())
             .ingressChannel(streams.ingressChannel())
@@ -67,19 +49,24 @@ public final class RealEngineNode implements EngineUnderTest
             .outboundChannel(streams.egressChannel())
             .egressStreamId(streams.egressStreamId())
             .marketDataStreamId(streams.marketDataStreamId())
-            .riskStreamId(streams.marketDataStreamId() + 1000)
-            .journalDirectory(directory.resolve("journal"))
-            .snapshotDirectory(directory.resolve("snapshots"))
+            .riskStreamId(riskStreamId)
             .inputRingCapacity(4096)
             .outputRingCapacity(4096)
-            .statusIntervalNs(200_000_000L);
-        node = EngineNode.launch(ctx);
+            .statusIntervalNs(200_000_000L));
 
-        setUpMarket(streams.aeronDirectoryName(), streams.ingressChannel(), streams.ingressStreamId(),
-            outboundSubscriberChannel, ctx.riskStreamId(), streams.instruments());
         this.streams = streams;
         this.outboundSubscriberChannel = outboundSubscriberChannel;
-        this.riskStreamId = ctx.riskStreamId();
+        this.riskStreamId = riskStreamId;
+        try
+        {
+            setUpMarket(streams.aeronDirectoryName(), streams.ingressChannel(), streams.ingressStreamId(),
+                outboundSubscriberChannel, riskStreamId, streams.instruments());
+        }
+        catch (final RuntimeException ex)
+        {
+            node.close();
+            throw ex;
+        }
     }
 
     /**
@@ -100,27 +87,22 @@ public final class RealEngineNode implements EngineUnderTest
         final int riskStreamId,
         final EngineStreams.TestInstrument... instruments)
     {
-        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName));
-            AdminClient admin = new AdminClient(aeron, ingressChannel, ingressStreamId, riskChannel, riskStreamId,
-                NodeTestSupport.ADMIN_KEYS.keys().get(0)))
+        // Each command waits for its own answer: a gateway already following this node offers its configured users
+        // meanwhile, and the engine refuses those whose accounts do not exist yet; that refusal is the gateway's, not
+        // this set-up's.
+        try (TestOperator operator = new TestOperator(aeronDirectoryName, ingressChannel, ingressStreamId,
+            riskChannel, riskStreamId))
         {
-            // Each command waits for its own answer (recognised by the command the engine echoes): a gateway already
-            // following this node offers its configured users meanwhile, and the engine refuses those whose accounts
-            // do not exist yet; that refusal is the gateway's, not this set-up's.
-            long requestId = 0;
             for (final EngineStreams.TestInstrument instrument : instruments)
             {
-                final long reference = 100 * FixedPoint.powerOfTen(instrument.priceScale());
-                accepted(admin, admin.commands().addInstrument(++requestId, instrument.instrumentId(),
-                    instrument.symbol(), instrument.priceScale(), 1, 1, reference, PriceBandType.BASIS_POINTS, 5_000));
+                operator.addInstrument(instrument.instrumentId(), instrument.symbol(), instrument.priceScale(), 1, 1,
+                    100 * FixedPoint.powerOfTen(instrument.priceScale()), PriceBandType.BASIS_POINTS, 5_000);
             }
             final long funds = 1_000_000_000L * FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE);
             for (final long account : ACCOUNTS)
             {
-                accepted(admin, admin.commands().addAccount(++requestId, account, SelfTradePrevention.CANCEL_NEWEST));
-                accepted(admin, admin.commands().setLimits(++requestId, account, 1_000_000, funds, funds, 1_000_000,
-                    10_000, true, new int[0], new long[0]));
-                accepted(admin, admin.commands().adjustBalance(++requestId, account, funds));
+                operator.openAccount(account, 1_000_000, funds, funds, 1_000_000, 10_000, true, new int[0],
+                    new long[0], funds);
             }
         }
     }
@@ -134,11 +116,9 @@ public final class RealEngineNode implements EngineUnderTest
      */
     public void setTradingStatus(final int instrumentId, final TradingStatus status)
     {
-        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(streams.aeronDirectoryName()));
-            AdminClient admin = new AdminClient(aeron, streams.ingressChannel(), streams.ingressStreamId(),
-                outboundSubscriberChannel, riskStreamId, NodeTestSupport.ADMIN_KEYS.keys().get(0)))
+        try (TestOperator operator = operator())
         {
-            accepted(admin, admin.commands().setTradingStatus(++adminRequestId, instrumentId, status));
+            operator.accepted(operator.commands().setTradingStatus(++adminRequestId, instrumentId, status));
         }
     }
 
@@ -150,23 +130,17 @@ public final class RealEngineNode implements EngineUnderTest
      */
     public void clearLimits(final long accountId)
     {
-        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(streams.aeronDirectoryName()));
-            AdminClient admin = new AdminClient(aeron, streams.ingressChannel(), streams.ingressStreamId(),
-                outboundSubscriberChannel, riskStreamId, NodeTestSupport.ADMIN_KEYS.keys().get(0)))
+        try (TestOperator operator = operator())
         {
-            accepted(admin, admin.commands().setLimits(++adminRequestId, accountId, 0, 0, 0, 0, 0, false, new int[0],
-                new long[0]));
+            operator.accepted(operator.commands().setLimits(++adminRequestId, accountId, 0, 0, 0, 0, 0, false,
+                new int[0], new long[0]));
         }
     }
 
-    private static void accepted(final AdminClient admin, final int length)
+    private TestOperator operator()
     {
-        final AdminClient.Answer answer = admin.request(length);
-        if (!answer.accepted())
-        {
-            throw new IllegalStateException("engine rejected admin request " + answer.requestId() + ": " +
-                answer.reason());
-        }
+        return new TestOperator(streams.aeronDirectoryName(), streams.ingressChannel(), streams.ingressStreamId(),
+            outboundSubscriberChannel, riskStreamId);
     }
 
     /**
@@ -219,7 +193,7 @@ public final class RealEngineNode implements EngineUnderTest
         final SessionStatusDecoder sessionStatus = new SessionStatusDecoder();
         final MassQuoteDecoder massQuote = new MassQuoteDecoder();
         final QuoteCancelDecoder quoteCancel = new QuoteCancelDecoder();
-        try (Journal journal = Journal.open(directory.resolve("journal"), Journal.Durability.PROCESS);
+        try (Journal journal = Journal.open(node.journalDirectory(), Journal.Durability.PROCESS);
             JournalReader reader = journal.newReader())
         {
             while (reader.read((sequence, timestampNs, sourceId, templateId, buffer, offset, length) ->
@@ -291,7 +265,6 @@ public final class RealEngineNode implements EngineUnderTest
 
     public void close()
     {
-        CloseHelper.quietClose(node);
-        IoUtil.delete(directory.toFile(), true);
+        node.close();
     }
 }
