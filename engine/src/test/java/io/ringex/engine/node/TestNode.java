@@ -23,10 +23,20 @@ public final class TestNode implements AutoCloseable
     private final Path directory;
     private final EngineNode node;
 
-    private TestNode(final Path directory, final EngineNode node)
+    private TestNode(final Path directory, final UnaryOperator<EngineContext> settings)
     {
         this.directory = directory;
-        this.node = node;
+        try
+        {
+            node = EngineNode.launch(settings.apply(NodeTestSupport.forTest(new EngineContext())
+                .journalDirectory(journalDirectory())
+                .snapshotDirectory(directory.resolve("snapshots"))));
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            IoUtil.delete(directory.toFile(), true);
+            throw ex;
+        }
     }
 
     /**
@@ -57,17 +67,7 @@ public final class TestNode implements AutoCloseable
      */
     public static TestNode launch(final Path directory, final UnaryOperator<EngineContext> settings)
     {
-        try
-        {
-            return new TestNode(directory, EngineNode.launch(settings.apply(NodeTestSupport.forTest(new EngineContext())
-                .journalDirectory(directory.resolve("journal"))
-                .snapshotDirectory(directory.resolve("snapshots")))));
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            IoUtil.delete(directory.toFile(), true);
-            throw ex;
-        }
+        return new TestNode(directory, settings);
     }
 
     /**

@@ -3,15 +3,14 @@ package io.ringex.engine.node;
 import io.aeron.Aeron;
 import io.ringex.client.AdminClient;
 import io.ringex.client.CommandEncoder;
-import io.ringex.protocol.codecs.PriceBandType;
 import io.ringex.protocol.codecs.SelfTradePrevention;
 import org.agrona.CloseHelper;
 
 /**
  * The operator of a test venue: an {@link AdminClient} on a running node, signing with the tests' admin key
- * ({@link NodeTestSupport#ADMIN_KEYS}), that installs instruments and accounts and waits for each command to be
- * answered ACCEPTED, failing on anything else. Each command waits for its own answer, so a gateway or a risk service
- * already following the node, with admin requests of its own, does not get in the way.
+ * ({@link NodeTestSupport#ADMIN_KEYS}), that sends the commands installing instruments and accounts and waits for
+ * each to be answered ACCEPTED, failing on anything else. Each command waits for its own answer, so a gateway or a
+ * risk service already following the node, with admin requests of its own, does not get in the way.
  * <p>
  * Thread safety: one thread.
  */
@@ -83,65 +82,36 @@ public final class TestOperator implements AutoCloseable
     }
 
     /**
-     * AddInstrument.
+     * AddAccount (self-trade prevention cancel-newest), the account's SetLimits, then AdjustBalance by the deposit.
      *
-     * @param instrumentId   id.
-     * @param symbol         symbol.
-     * @param priceScale     0..8.
-     * @param tickSize       tick, in units of the price scale.
-     * @param lotSize        lot.
-     * @param referencePrice reference price, in units of the price scale.
-     * @param bandType       how the price band is given.
-     * @param band           the band.
+     * @param accountId the account.
+     * @param limits    its SetLimits, as the test encodes them.
+     * @param deposit   its opening balance, money scale.
      */
-    public void addInstrument(
-        final int instrumentId,
-        final String symbol,
-        final int priceScale,
-        final long tickSize,
-        final long lotSize,
-        final long referencePrice,
-        final PriceBandType bandType,
-        final long band)
-    {
-        accepted(commands().addInstrument(nextRequestId(), instrumentId, symbol, priceScale, tickSize, lotSize,
-            referencePrice, bandType, band));
-    }
-
-    /**
-     * AddAccount (self-trade prevention cancel-newest), SetLimits, then AdjustBalance by the deposit.
-     *
-     * @param accountId            the account.
-     * @param maxOrderQuantity     units.
-     * @param maxOrderNotional     money scale.
-     * @param creditLimit          money scale.
-     * @param defaultPositionLimit units.
-     * @param maxOpenOrders        orders.
-     * @param allowShort           short selling.
-     * @param instrumentIds        instruments with a position limit of their own (may be empty).
-     * @param positionLimits       their limits.
-     * @param deposit              its opening balance, money scale.
-     */
-    public void openAccount(
-        final long accountId,
-        final long maxOrderQuantity,
-        final long maxOrderNotional,
-        final long creditLimit,
-        final long defaultPositionLimit,
-        final int maxOpenOrders,
-        final boolean allowShort,
-        final int[] instrumentIds,
-        final long[] positionLimits,
-        final long deposit)
+    public void openAccount(final long accountId, final Limits limits, final long deposit)
     {
         accepted(commands().addAccount(nextRequestId(), accountId, SelfTradePrevention.CANCEL_NEWEST));
-        accepted(commands().setLimits(nextRequestId(), accountId, maxOrderQuantity, maxOrderNotional, creditLimit,
-            defaultPositionLimit, maxOpenOrders, allowShort, instrumentIds, positionLimits));
+        accepted(limits.encode(commands(), nextRequestId(), accountId));
         accepted(commands().adjustBalance(nextRequestId(), accountId, deposit));
     }
 
     public void close()
     {
         CloseHelper.quietCloseAll(admin, aeron);
+    }
+
+    /**
+     * An account's SetLimits, encoded by the test ({@link CommandEncoder#setLimits}).
+     */
+    @FunctionalInterface
+    public interface Limits
+    {
+        /**
+         * @param commands  the encoder.
+         * @param requestId the command's request id.
+         * @param accountId the account.
+         * @return the command's length.
+         */
+        int encode(CommandEncoder commands, long requestId, long accountId);
     }
 }

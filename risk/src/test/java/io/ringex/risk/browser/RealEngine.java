@@ -204,19 +204,21 @@ final class RealEngine implements EngineUnderTest
         {
             for (final Instrument i : INSTRUMENTS)
             {
-                operator.addInstrument(i.id(), i.symbol(), i.priceScale(), i.tick(), i.lot(), i.reference(),
-                    PriceBandType.BASIS_POINTS, i.bandBps());
+                operator.accepted(operator.commands().addInstrument(operator.nextRequestId(), i.id(), i.symbol(),
+                    i.priceScale(), i.tick(), i.lot(), i.reference(), PriceBandType.BASIS_POINTS, i.bandBps()));
             }
             for (final long maker : new long[] {MAKER_ASK, MAKER_BID})
             {
-                operator.openAccount(maker, 1_000_000, 2_500_000 * MONEY_UNIT, 500_000 * MONEY_UNIT, 5_000_000, 500,
-                    true, new int[0], new long[0], 5_000_000 * MONEY_UNIT);
+                operator.openAccount(maker, (encoder, id, account) -> encoder.setLimits(id, account, 1_000_000,
+                    2_500_000 * MONEY_UNIT, 500_000 * MONEY_UNIT, 5_000_000, 500, true, new int[0], new long[0]),
+                    5_000_000 * MONEY_UNIT);
             }
             // traders: long only, 40 units of RGX-USD or LMX-USD (open orders count), 200,000 EUR-USD
             for (final long trader : new long[] {1003, 1004})
             {
-                operator.openAccount(trader, 100_000, 250_000 * MONEY_UNIT, 50_000 * MONEY_UNIT, 40, 20, false,
-                    new int[] {2, 3}, new long[] {400, 200_000}, 1_000_000 * MONEY_UNIT);
+                operator.openAccount(trader, (encoder, id, account) -> encoder.setLimits(id, account, 100_000,
+                    250_000 * MONEY_UNIT, 50_000 * MONEY_UNIT, 40, 20, false, new int[] {2, 3},
+                    new long[] {400, 200_000}), 1_000_000 * MONEY_UNIT);
             }
             // the ask maker's market-maker protection, for the dashboard's read-only panel: its orders are not quotes,
             // so it never breaches here

@@ -95,14 +95,15 @@ public final class RealEngineNode implements EngineUnderTest
         {
             for (final EngineStreams.TestInstrument instrument : instruments)
             {
-                operator.addInstrument(instrument.instrumentId(), instrument.symbol(), instrument.priceScale(), 1, 1,
-                    100 * FixedPoint.powerOfTen(instrument.priceScale()), PriceBandType.BASIS_POINTS, 5_000);
+                operator.accepted(operator.commands().addInstrument(operator.nextRequestId(),
+                    instrument.instrumentId(), instrument.symbol(), instrument.priceScale(), 1, 1,
+                    100 * FixedPoint.powerOfTen(instrument.priceScale()), PriceBandType.BASIS_POINTS, 5_000));
             }
             final long funds = 1_000_000_000L * FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE);
             for (final long account : ACCOUNTS)
             {
-                operator.openAccount(account, 1_000_000, funds, funds, 1_000_000, 10_000, true, new int[0],
-                    new long[0], funds);
+                operator.openAccount(account, (commands, requestId, accountId) -> commands.setLimits(requestId,
+                    accountId, 1_000_000, funds, funds, 1_000_000, 10_000, true, new int[0], new long[0]), funds);
             }
         }
     }
