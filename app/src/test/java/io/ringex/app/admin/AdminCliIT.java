@@ -11,11 +11,9 @@ import java.util.function.Predicate;
 
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
-import io.aeron.driver.MediaDriver;
 import io.ringex.client.CommandEncoder;
 import io.ringex.client.AdminKeys;
 import io.ringex.app.admin.AdminTestVenue.Result;
-import io.ringex.engine.node.TestNode;
 import io.ringex.protocol.CredentialHash;
 import io.ringex.testing.Await;
 import io.ringex.testing.ChildProcess;
@@ -56,27 +54,21 @@ class AdminCliIT
     @TempDir
     Path data;
 
-    private MediaDriver driver;
-    private TestNode engine;
+    private AdminTestVenue testVenue;
     private Aeron aeron;
-    private Path keyFile;
 
     @BeforeEach
     void startAnEmptyVenue()
     {
-        driver = AdminTestVenue.driver();
-        keyFile = data.resolve("admin.keys");
-        final AdminKeys keys = AdminKeys.generate("ops-desk");
-        keys.writeTo(keyFile);
         // a refresh every 5 intervals: the admin tool waits for one before it compares
-        engine = AdminTestVenue.engine(driver, keys, TimeUnit.MILLISECONDS.toNanos(50));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+        testVenue = new AdminTestVenue(data.resolve("admin.keys"), TimeUnit.MILLISECONDS.toNanos(50));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(testVenue.aeronDirectoryName()));
     }
 
     @AfterEach
     void stop()
     {
-        CloseHelper.quietCloseAll(aeron, engine, driver);
+        CloseHelper.quietCloseAll(aeron, testVenue);
     }
 
     @Test
@@ -143,7 +135,7 @@ class AdminCliIT
         // The launcher, in its own JVM, on the same venue.
         final ChildProcess launched = children.start(ChildProcess.builder("./ringex admin status")
             .command(List.of(PROJECT.resolve("ringex").toString(), "admin", "status"))
-            .args("--aeron-dir", driver.aeronDirectoryName())
+            .args("--aeron-dir", testVenue.aeronDirectoryName())
             .directory(PROJECT).log(data.resolve("ringex-admin-status.log")));
         assertEquals(0, launched.awaitExit(Duration.ofSeconds(60)), launched::tail);
         assertTrue(launched.hasLine((line) -> line.contains("users (5):")), launched::tail);
@@ -152,8 +144,8 @@ class AdminCliIT
     @Test
     void aChangeNeedsAnAdminKeyTheEngineHoldsAndReadingNeedsNone() throws Exception
     {
-        final long refused = engine.node().counter("ingress-admin-refused");
-        final long journaled = engine.node().journaledSequence();
+        final long refused = testVenue.engine().node().counter("ingress-admin-refused");
+        final long journaled = testVenue.engine().node().journaledSequence();
 
         // a key file the engine does not know: the engine refuses, unanswered; the tool says why it may be
         final Path stranger = data.resolve("stranger.keys");
@@ -164,8 +156,8 @@ class AdminCliIT
         assertTrue(unknown.err().contains("no answer from the engine") &&
             unknown.err().contains("ingress-admin-refused"), unknown.toString());
         Await.until("the engine counting it refused",
-            () -> engine.node().counter("ingress-admin-refused") == refused + 1);
-        assertEquals(journaled, engine.node().journaledSequence(), "nothing journaled");
+            () -> testVenue.engine().node().counter("ingress-admin-refused") == refused + 1);
+        assertEquals(journaled, testVenue.engine().node().journaledSequence(), "nothing journaled");
 
         // no key at all: the tool refuses before sending
         final Result missing = admin("account", "open", "--id", "7001", "--operator", "ops1", "--key-file",
@@ -511,8 +503,8 @@ class AdminCliIT
 
     private AdminConnection.Settings settings()
     {
-        return new AdminConnection.Settings(driver.aeronDirectoryName(), IPC, 1001, IPC, 1002, 1004,
-            TimeUnit.SECONDS.toNanos(20), keyFile, true, "", "the test's", "");
+        return new AdminConnection.Settings(testVenue.aeronDirectoryName(), IPC, 1001, IPC, 1002, 1004,
+            TimeUnit.SECONDS.toNanos(20), data.resolve("admin.keys"), true, "", "the test's", "");
     }
 
     private Result admin(final String... args)
@@ -522,6 +514,6 @@ class AdminCliIT
 
     private Result adminWithInput(final String input, final String... args)
     {
-        return AdminTestVenue.admin(driver, keyFile, input, List.of(args));
+        return testVenue.admin(input, List.of(args));
     }
 }

@@ -5,10 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import io.aeron.driver.MediaDriver;
 import io.ringex.client.AdminKeys;
 import io.ringex.app.admin.AdminTestVenue.Result;
-import io.ringex.engine.node.TestNode;
 import io.ringex.engine.replay.AuditTrail;
 import io.ringex.engine.replay.Replayer;
 import org.agrona.CloseHelper;
@@ -34,25 +32,19 @@ class AdminReferenceDataIT
     @TempDir
     Path data;
 
-    private MediaDriver driver;
-    private TestNode engine;
-    private Path keyFile;
+    private AdminTestVenue testVenue;
 
     @BeforeEach
     void startAnEmptyVenueThatRefreshesHourly()
     {
-        driver = AdminTestVenue.driver();
-        keyFile = data.resolve("admin.keys");
-        final AdminKeys keys = AdminKeys.generate("ops-desk");
-        keys.writeTo(keyFile);
         // No refresh within the test: whatever the tool learns of instruments and accounts, it asked for.
-        engine = AdminTestVenue.engine(driver, keys, TimeUnit.HOURS.toNanos(1));
+        testVenue = new AdminTestVenue(data.resolve("admin.keys"), TimeUnit.HOURS.toNanos(1));
     }
 
     @AfterEach
     void stop()
     {
-        CloseHelper.quietCloseAll(engine, driver);
+        CloseHelper.quietClose(testVenue);
     }
 
     @Test
@@ -88,9 +80,9 @@ class AdminReferenceDataIT
         expect(1, "no answer to the reference-data request and no refresh of the instruments and accounts",
             unknownKey);
 
-        engine.node().close();
+        testVenue.engine().node().close();
         final AuditTrail.Result trail;
-        try (Replayer replayer = Replayer.open(engine.journalDirectory(), null))
+        try (Replayer replayer = Replayer.open(testVenue.engine().journalDirectory(), null))
         {
             trail = new AuditTrail().run(replayer, AuditTrail.Query.admin());
         }
@@ -124,6 +116,6 @@ class AdminReferenceDataIT
             all.add("--timeout-ms");
             all.add("20000");
         }
-        return AdminTestVenue.admin(driver, keyFile, input, all);
+        return testVenue.admin(input, all);
     }
 }

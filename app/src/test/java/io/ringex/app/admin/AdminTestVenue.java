@@ -14,62 +14,74 @@ import io.aeron.driver.ThreadingMode;
 import io.ringex.client.AdminKeys;
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.TestNode;
+import org.agrona.CloseHelper;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The empty venue the admin tool's ITs start: an embedded media driver, and an engine node on IPC that takes admin
- * commands signed with the test's keys; each test sets how often the engine refreshes its reference data. The tool
- * runs in-process ({@link #admin}), as the launcher runs it.
+ * commands signed with the venue's key (written to a key file for the tool); each test sets how often the engine
+ * refreshes its reference data. The tool runs in-process ({@link #admin}), as the launcher runs it.
  */
-final class AdminTestVenue
+final class AdminTestVenue implements AutoCloseable
 {
     static final String IPC = "aeron:ipc";
 
-    private AdminTestVenue()
-    {
-    }
+    private final Path keyFile;
+    private final MediaDriver driver;
+    private final TestNode engine;
 
-    static MediaDriver driver()
+    /**
+     * @param keyFile          where the venue's admin key ({@code ops-desk}) is written, for the tool.
+     * @param statusIntervalNs the engine's status interval: its reference-data refresh runs every 5 of them.
+     */
+    AdminTestVenue(final Path keyFile, final long statusIntervalNs)
     {
-        return MediaDriver.launchEmbedded(new MediaDriver.Context()
+        this.keyFile = keyFile;
+        final AdminKeys keys = AdminKeys.generate("ops-desk");
+        keys.writeTo(keyFile);
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
             .aeronDirectoryName(CommonContext.generateRandomDirName())
             .threadingMode(ThreadingMode.SHARED)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .ipcTermBufferLength(1024 * 1024));
+        try
+        {
+            engine = TestNode.launch((ctx) -> ctx
+                .aeronDirectoryName(driver.aeronDirectoryName())
+                .ingressChannel(IPC)
+                .outboundChannel(IPC)
+                .adminKeys(keys)
+                .replicationMode(EngineContext.ReplicationMode.OFF)
+                .inputRingCapacity(4096)
+                .outputRingCapacity(4096)
+                .statusIntervalNs(statusIntervalNs));
+        }
+        catch (final RuntimeException ex)
+        {
+            driver.close();
+            throw ex;
+        }
     }
 
     /**
-     * @param driver           the venue's media driver.
-     * @param keys             the admin keys the engine holds (the test's key file holds them too).
-     * @param statusIntervalNs the engine's status interval: its reference-data refresh runs every 5 of them.
-     * @return the running node, its journal in a directory of its own.
+     * @return the engine node, its journal in a directory of its own.
      */
-    static TestNode engine(final MediaDriver driver, final AdminKeys keys, final long statusIntervalNs)
+    TestNode engine()
     {
-        return TestNode.launch((ctx) -> ctx
-            .aeronDirectoryName(driver.aeronDirectoryName())
-            .ingressChannel(IPC)
-            .outboundChannel(IPC)
-            .adminKeys(keys)
-            .replicationMode(EngineContext.ReplicationMode.OFF)
-            .inputRingCapacity(4096)
-            .outputRingCapacity(4096)
-            .statusIntervalNs(statusIntervalNs));
+        return engine;
     }
 
     /**
      * Run {@code ./ringex admin} in-process on the venue.
      *
-     * @param driver  the venue's media driver ({@code --aeron-dir}).
-     * @param keyFile the key file, unless the arguments name one.
-     * @param input   what the tool reads from its standard input.
-     * @param args    the tool's arguments.
+     * @param input what the tool reads from its standard input.
+     * @param args  the tool's arguments; the venue's key file unless they name one.
      * @return its exit code and what it printed.
      */
-    static Result admin(final MediaDriver driver, final Path keyFile, final String input, final List<String> args)
+    Result admin(final String input, final List<String> args)
     {
         final List<String> all = new ArrayList<>(args);
         all.add("--aeron-dir");
@@ -97,6 +109,19 @@ final class AdminTestVenue
         assertEquals(code, result.code(), result.toString());
         assertTrue((code == 0 ? result.out() : result.err()).contains(message), "expected '" + message + "' in " +
             result);
+    }
+
+    /**
+     * @return the venue's media driver, for the tool's {@code --aeron-dir} and the test's own clients.
+     */
+    String aeronDirectoryName()
+    {
+        return driver.aeronDirectoryName();
+    }
+
+    public void close()
+    {
+        CloseHelper.quietCloseAll(engine, driver);
     }
 
     /** A run's exit code and what it printed. */

@@ -77,10 +77,8 @@ class EngineCrashIT
         {
             for (int round = 0; round < KILLS; round++)
             {
-                try (ChildProcess child = children.start(ChildEngine.builder(properties)
-                    .log(dir.resolve("engine-" + round + ".log"))))
+                try (ChildProcess child = startNode(properties, round))
                 {
-                    ChildEngine.awaitReady(child);
                     try (EngineTestClient client = new EngineTestClient(driver.aeronDirectoryName(), clientView,
                         subscriberChannel))
                     {
@@ -118,10 +116,8 @@ class EngineCrashIT
                     "every acknowledged order is journaled (seed " + seed + ")");
             }
 
-            try (ChildProcess child = children.start(ChildEngine.builder(properties)
-                .log(dir.resolve("engine-" + KILLS + ".log"))))
+            try (ChildProcess child = startNode(properties, KILLS))
             {
-                ChildEngine.awaitReady(child);
                 try (EngineTestClient client = new EngineTestClient(driver.aeronDirectoryName(), clientView,
                     subscriberChannel))
                 {
@@ -137,6 +133,15 @@ class EngineCrashIT
     }
 
     private final Set<String> acknowledged = new HashSet<>();
+
+    /** A node for one round, ready; its output in a log of that round's. */
+    private ChildProcess startNode(final Map<String, String> properties, final int round)
+    {
+        final ChildProcess child = children.start(ChildEngine.builder(properties)
+            .log(dir.resolve("engine-" + round + ".log")));
+        ChildEngine.awaitReady(child);
+        return child;
+    }
 
     private void verifyRecovered(final EngineTestClient client, final Path journalDir, final int round, final long seed)
     {

@@ -25,11 +25,11 @@ class EngineMainIT
 {
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
 
-    @RegisterExtension
-    final ChildProcesses children = new ChildProcesses();
-
     @TempDir
     Path dir;
+
+    @RegisterExtension
+    final ChildProcesses children = new ChildProcesses();
 
     @Test
     void aTypoedKeyInTheFileStopsTheProcessNamingTheKey() throws IOException
