@@ -187,7 +187,7 @@ class RiskDashboardBrowserIT
         props.put("ringex.risk.aeron.embedded-driver", true);
         props.put("ringex.risk.aeron.dir", "/dev/shm/ringex-risk-it-" + UUID.randomUUID());
         props.put("ringex.risk.engine.status-timeout", "1s");
-        final EngineCluster cluster = new EngineCluster(data);
+        final EngineCluster cluster = new EngineCluster();
         props.putAll(cluster.serviceKeys());
         final String[] args = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
             .toArray(String[]::new);
@@ -195,7 +195,7 @@ class RiskDashboardBrowserIT
             new SpringApplicationBuilder(RiskServiceApplication.class).profiles("demo").run(args);
         try (cluster)
         {
-            cluster.start();
+            cluster.start(data);
             final ProcessBuilder pb = new ProcessBuilder("node", "cluster.mjs")
                 .directory(harness.toFile())
                 .redirectErrorStream(true);

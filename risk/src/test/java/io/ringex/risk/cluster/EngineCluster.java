@@ -3,21 +3,20 @@ package io.ringex.risk.cluster;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.agrona.CloseHelper;
 
 import io.ringex.engine.node.EngineContext;
 import io.ringex.engine.node.EngineNode;
-import io.ringex.engine.node.NodeTestSupport;
-import io.ringex.engine.node.TestClusterMembers;
 import io.ringex.protocol.codecs.NodeRole;
+import io.ringex.testing.FreePorts;
 
 /**
  * Three real engine nodes as an Aeron Cluster in this process, each on a media driver of its own and reached over UDP
  * loopback as a deployment reaches them: ingress {@code aeron:udp?endpoint=localhost:<port>}, outbound channel a
- * multi-destination cast joined at {@code control=localhost:<port>} ({@link TestClusterMembers}). The ports are drawn
- * when the object is made, so that the risk service's {@code ringex.risk.members[n]} ({@link #serviceKeys()}) can be
- * set before the members run.
+ * multi-destination cast joined at {@code control=localhost:<port>}. The ports are drawn when the object is made, so
+ * that the risk service's {@code ringex.risk.members[n]} ({@link #serviceKeys()}) can be set before the members run.
  * <p>
  * Thread safety: the test's thread.
  */
@@ -28,21 +27,18 @@ public final class EngineCluster implements AutoCloseable
     /** The engine's ingress stream, the default on every member. */
     public static final int INGRESS_STREAM = 1001;
 
-    private final TestClusterMembers members;
+    private final int[] ingressPorts = new int[MEMBERS];
+    private final int[] outboundPorts = new int[MEMBERS];
     private final EngineNode[] nodes = new EngineNode[MEMBERS];
 
-    /**
-     * Draws the members' ports.
-     *
-     * @param directory where each member keeps its media driver, cluster, journal and snapshot directories.
-     */
-    public EngineCluster(final Path directory)
+    /** Draws the members' client-facing ports. */
+    public EngineCluster()
     {
-        members = TestClusterMembers.onLocalhost(MEMBERS, directory, NodeTestSupport.writeAdminKeys(directory))
-            .set(EngineContext.Configuration.CLUSTER_LOG_TERM_LENGTH_PROP_NAME, "1m")
-            .set(EngineContext.Configuration.INPUT_RING_CAPACITY_PROP_NAME, "1024")
-            .set(EngineContext.Configuration.OUTPUT_RING_CAPACITY_PROP_NAME, "1024")
-            .set(EngineContext.Configuration.STATUS_INTERVAL_PROP_NAME, "100ms");
+        for (int i = 0; i < MEMBERS; i++)
+        {
+            ingressPorts[i] = FreePorts.udp();
+            outboundPorts[i] = FreePorts.udp();
+        }
     }
 
     /**
@@ -51,7 +47,7 @@ public final class EngineCluster implements AutoCloseable
      */
     public String ingressChannel(final int member)
     {
-        return members.member(member + 1).ingressChannel();
+        return "aeron:udp?endpoint=localhost:" + ingressPorts[member];
     }
 
     /** @return the risk service's keys naming the three members, in member order. */
@@ -61,27 +57,48 @@ public final class EngineCluster implements AutoCloseable
         for (int i = 0; i < MEMBERS; i++)
         {
             keys.put("ringex.risk.members[" + i + "].ingress-channel", ingressChannel(i));
-            keys.put("ringex.risk.members[" + i + "].risk-channel",
-                members.member(i + 1).subscriberChannel("localhost"));
+            keys.put("ringex.risk.members[" + i + "].risk-channel", "aeron:udp?endpoint=localhost:0|control=" +
+                "localhost:" + outboundPorts[i] + "|control-mode=dynamic");
         }
         return keys;
     }
 
     /**
      * Launch the three members; they elect a leader among themselves.
+     *
+     * @param directory where each member keeps its media driver, cluster, journal and snapshot directories.
      */
-    public void start()
+    public void start(final Path directory)
     {
+        final String members = "1=localhost:" + FreePorts.udpRange(5) + ",2=localhost:" + FreePorts.udpRange(5) +
+            ",3=localhost:" + FreePorts.udpRange(5);
         final EngineContext[] contexts = new EngineContext[MEMBERS];
         for (int i = 0; i < MEMBERS; i++)
         {
-            contexts[i] = members.member(i + 1).context();
+            final Path home = directory.resolve("node" + (i + 1));
+            contexts[i] = io.ringex.engine.node.NodeTestSupport.forTest(new EngineContext())
+                .nodeId(i + 1)
+                .embeddedMediaDriver(true)
+                .aeronDirectoryName(home.resolve("aeron").toString())
+                .replicationMode(EngineContext.ReplicationMode.CLUSTER)
+                .clusterMembers(members)
+                .clusterSecret("a secret of the three members")
+                .clusterDirectory(home.resolve("cluster"))
+                .clusterLogTermLength(1024 * 1024)
+                .ingressChannel(ingressChannel(i))
+                .outboundChannel("aeron:udp?control=localhost:" + outboundPorts[i] + "|control-mode=dynamic")
+                .journalDirectory(home.resolve("journal"))
+                .snapshotDirectory(home.resolve("snapshots"))
+                .inputRingCapacity(1024)
+                .outputRingCapacity(1024)
+                .statusIntervalNs(TimeUnit.MILLISECONDS.toNanos(100));
         }
         for (int i = 0; i < MEMBERS; i++)
         {
             nodes[i] = EngineNode.launch(contexts[i]);
         }
     }
+
     /**
      * @param member index of a member.
      * @return it, or null once stopped.

@@ -68,16 +68,15 @@ class RiskClusterFailoverIT
 {
     private static final String DIR = "/dev/shm/ringex-risk-cluster-it-" + UUID.randomUUID();
     private static final int MEMBERS = EngineCluster.MEMBERS;
+    private static final EngineCluster CLUSTER = new EngineCluster();
     private static final long SESSION = SessionIds.sessionId(1, 1);
     private static final long MONEY_UNIT = FixedPoint.powerOfTen(FixedPoint.MONEY_SCALE);
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final long MAKER = 1001;
     private static final long TRADER = 1003;
 
-    /** The members' files; a static directory, as the members' ports are drawn before the service starts. */
     @TempDir
-    static Path directory;
-    private static EngineCluster engines;
+    Path directory;
 
     @Autowired
     private MockMvc mvc;
@@ -112,25 +111,24 @@ class RiskClusterFailoverIT
         registry.add("ringex.risk.actions.offer-timeout", () -> "200ms");
         registry.add("ringex.risk.actions.admin-key-file",
             () -> NodeTestSupport.writeAdminKeys(Path.of(DIR + "-keys")).toString());
-        engines = new EngineCluster(directory);
-        engines.serviceKeys().forEach((key, value) -> registry.add(key, () -> value));
+        CLUSTER.serviceKeys().forEach((key, value) -> registry.add(key, () -> value));
     }
 
     @AfterEach
     void close()
     {
-        CloseHelper.quietCloseAll(aeron, engines);
+        CloseHelper.quietCloseAll(aeron, CLUSTER);
     }
 
     @Test
     void whenTheLeaderIsLostTheDashboardFollowsTheMemberTheClusterElectsWithoutAPromotion() throws Exception
     {
         final long startNs = System.nanoTime();
-        engines.start();
+        CLUSTER.start(directory);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(connection.aeronDirectoryName()));
         for (int i = 0; i < MEMBERS; i++)
         {
-            ingress[i] = aeron.addExclusivePublication(engines.ingressChannel(i), EngineCluster.INGRESS_STREAM);
+            ingress[i] = aeron.addExclusivePublication(CLUSTER.ingressChannel(i), EngineCluster.INGRESS_STREAM);
         }
 
         final int leader = awaitLeader(-1);
@@ -181,7 +179,7 @@ class RiskClusterFailoverIT
             .andExpect(jsonPath("$.nodes[" + leader + "].name").value("members[" + leader + "]"));
 
         // The leader is lost. No one promotes anything: the cluster elects another and the dashboard follows it.
-        engines.stop(leader);
+        CLUSTER.stop(leader);
         final int next = awaitLeader(leader);
         assertNotEquals(leader, next);
         await("the user directory asked again, of the new leader", () -> users.users().loaded() &&
@@ -237,7 +235,7 @@ class RiskClusterFailoverIT
         {
             final int followed = model.followedEngine();
             found[0] = followed;
-            return followed != PrimarySelector.NONE && followed != not && engines.leader() == followed;
+            return followed != PrimarySelector.NONE && followed != not && CLUSTER.leader() == followed;
         });
         return found[0];
     }
